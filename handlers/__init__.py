@@ -1,0 +1,1 @@
+"""Edge-type programs (installed as worlddb.handlers)."""

@@ -1,0 +1,1 @@
+"""The MCP surface (installed as worlddb.server)."""
