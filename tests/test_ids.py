@@ -1,0 +1,128 @@
+"""Canonical encoding: the same logical node always gets the same id; any change does not."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from worlddb import ids
+from worlddb.errors import InvalidInput
+from worlddb.model import Edge, Node
+
+json_scalars = st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(max_size=20) | st.floats(
+    allow_nan=False, allow_infinity=False
+)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+metas = st.dictionaries(st.text(max_size=8), json_values, max_size=5)
+
+
+def _node(**overrides):
+    fields = dict(type="Memory", content="Alice moved to Denver", name="move", meta={"a": 1, "b": [1, 2]},
+                  provenance={"scope": ["user:alice"], "tool": "memory_write"}, created_at=1_700_000_000_000_000)
+    fields.update(overrides)
+    return Node(**fields)
+
+
+@given(metas)
+def test_dict_order_does_not_change_the_id(meta):
+    reordered = dict(reversed(list(meta.items())))
+    assert _node(meta=meta).id == _node(meta=reordered).id
+
+
+@given(st.text(max_size=30), metas)
+def test_unicode_normalisation_does_not_change_the_id(text, meta):
+    decomposed = unicodedata.normalize("NFD", text)
+    composed = unicodedata.normalize("NFC", text)
+    assert _node(content=decomposed, name=decomposed).id == _node(content=composed, name=composed).id
+    nfd_meta = {unicodedata.normalize("NFD", k): v for k, v in meta.items()}
+    if len(nfd_meta) == len(meta):
+        assert _node(meta=nfd_meta).id == _node(meta=meta).id
+
+
+@given(metas)
+def test_record_round_trips_through_its_body(meta):
+    node = _node(meta=meta)
+    again = Node.from_body(node.body)
+    assert again.id == node.id
+    assert ids.node_id(node.body) == node.id
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("type", "Fact"),
+        ("content", "Alice moved to Boulder"),
+        ("name", "moved"),
+        ("meta", {"a": 2, "b": [1, 2]}),
+        ("meta", {"a": 1, "b": [2, 1]}),
+        ("provenance", {"scope": ["user:bob"], "tool": "memory_write"}),
+        ("created_at", 1_700_000_000_000_001),
+    ],
+)
+def test_any_change_to_a_covered_field_changes_the_id(field, value):
+    assert _node(**{field: value}).id != _node().id
+
+
+@given(st.text(min_size=1, max_size=40), st.text(min_size=1, max_size=40))
+def test_distinct_contents_get_distinct_ids(a, b):
+    if unicodedata.normalize("NFC", a) != unicodedata.normalize("NFC", b):
+        assert _node(content=a).id != _node(content=b).id
+
+
+def test_ids_are_64_hex_blake3_and_domain_separated():
+    node = _node()
+    edge = Edge("refers_to", node.id, node.id)
+    assert ids.is_full_id(node.id) and ids.is_full_id(edge.id)
+    # the same bytes under different tags must never collide
+    assert ids.node_id(edge.body) != edge.id
+    assert ids.edge_id(node.body) != node.id
+
+
+def test_edge_identity_covers_ends_type_world_and_props():
+    a, b, w = _node().id, _node(content="x").id, _node(content="w").id
+    base = Edge("causes", a, b)
+    assert Edge("causes", a, b).id == base.id
+    for other in (Edge("causes", b, a), Edge("implies", a, b), Edge("causes", a, b, world=w),
+                  Edge("causes", a, b, props={"inferred": True})):
+        assert other.id != base.id
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        dict(meta={"x": float("nan")}),
+        dict(meta={"x": float("inf")}),
+        dict(content="broken \ud800 surrogate"),
+        dict(meta={1: "non-string key"}),
+        dict(meta={"x": object()}),
+        dict(type=""),
+        dict(type="has space"),
+        dict(content="x" * 32_001),
+        dict(created_at=1.5),
+    ],
+)
+def test_unencodable_input_is_refused_clearly(bad):
+    with pytest.raises(InvalidInput):
+        _node(**bad)
+
+
+def test_keys_that_collide_after_normalisation_are_refused():
+    with pytest.raises(InvalidInput, match="twice"):
+        _node(meta={"\u00e9": 1, "e\u0301": 2})
+
+
+@pytest.mark.parametrize("prefix, ok", [("abcdef01", True), ("ABCDEF01", True), ("abc", False),
+                                        ("xyz12345", False), ("a" * 65, False), ("", False)])
+def test_id_prefixes_are_checked(prefix, ok):
+    if ok:
+        assert ids.check_prefix(prefix) == prefix.lower()
+    else:
+        with pytest.raises(InvalidInput):
+            ids.check_prefix(prefix)
