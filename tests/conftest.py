@@ -1,0 +1,19 @@
+"""Shared fixtures: every test gets real SQLite files in its own temporary directory."""
+
+from __future__ import annotations
+
+import pytest
+
+from worlddb.db import WorldDB
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    return tmp_path / "memory.db"
+
+
+@pytest.fixture
+def db(db_path):
+    database = WorldDB.open(db_path)
+    yield database
+    database.close()

@@ -1,0 +1,201 @@
+"""The store: dedup, worlds and their Merkle trail, validity, bitemporal reads, durability."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from worlddb import schema
+from worlddb.db import WorldDB
+from worlddb.errors import InvalidInput, NotFound, SchemaError, ValidityConflict
+from worlddb.model import Edge, Node
+
+T0 = 1_700_000_000_000_000
+DAY = 86_400_000_000
+
+
+def memory(text: str, at: int = T0) -> Node:
+    return Node(type="Memory", content=text, created_at=at)
+
+
+def test_writing_the_same_node_twice_stores_it_once(db):
+    node = memory("Alice likes tea")
+    with db.write() as w:
+        w.add(node)
+    with db.write() as w:
+        w.add(node)
+    assert w.receipt.nodes == []
+    assert db.store.conn.execute("SELECT count(*) FROM blobs").fetchone()[0] == 1
+    assert db.store.conn.execute("SELECT count(*) FROM nodes").fetchone()[0] == 1
+
+
+def test_a_change_three_levels_down_gives_every_ancestor_a_new_version(db):
+    with db.write() as w:
+        scope = w.scope("user", "alice")
+        session = w.add(Node("Session", name="2024-05-01", created_at=T0), parents=[scope])
+        topic = w.add(Node("Topic", name="travel", created_at=T0), parents=[session])
+        w.add(memory("first"), parents=[topic])
+    before = {a: db.get(a).version for a in (scope, session, topic)}
+    with db.write() as w:
+        leaf = w.add(memory("second", T0 + 1), parents=[topic])
+    after = {a: db.get(a).version for a in (scope, session, topic)}
+    assert all(before[a] != after[a] for a in before)
+    # the world's anchor never changes, and each version is recorded once per transaction
+    assert [seq for seq, _ in db.store.versions(topic)][-1] == w.receipt.seq
+    assert db.get(leaf).version == leaf
+    # each ancestor's new version is its genesis record with the new interior, and re-derives
+    assert db.verify().ok
+
+
+def test_versions_of_a_world_are_a_trail_of_distinct_ids(db):
+    with db.write() as w:
+        scope = w.scope("user", "alice")
+    seen = []
+    for i in range(5):
+        with db.write() as w:
+            w.add(memory(f"m{i}", T0 + i), parents=[scope])
+        seen.append(db.get(scope).version)
+    assert len(set(seen)) == 5
+    assert [vid for _, vid in db.store.versions(scope)] == seen
+
+
+def test_scope_anchor_is_a_function_of_kind_and_id(tmp_path):
+    anchors = []
+    for name in ("a.db", "b.db"):
+        with WorldDB.open(tmp_path / name) as other, other.write() as w:
+            anchors.append(w.scope("user", "alice"))
+    assert anchors[0] == anchors[1]
+    with WorldDB.open(tmp_path / "c.db") as other, other.write() as w:
+        assert w.scope("agent", "alice") != anchors[0]
+
+
+def test_reopening_from_disk_reads_everything_back(db_path):
+    with WorldDB.open(db_path) as first:
+        with first.write() as w:
+            scope = w.scope("user", "alice")
+            a = w.add(memory("Alice lives in Austin"), parents=[scope], valid_from=T0)
+            b = w.add(memory("Alice moved to Denver", T0 + DAY), parents=[scope], valid_from=T0 + DAY)
+            w.link(Edge("supersedes", b, a))
+        version = first.get(scope).version
+    with WorldDB.open(db_path) as again:
+        old, new = again.get(a), again.get(b)
+        assert (old.content, old.valid_to) == ("Alice lives in Austin", T0 + DAY)
+        assert new.content == "Alice moved to Denver" and new.valid_to is None
+        assert again.get(scope).version == version
+        assert set(again.store.children(scope)) == {a, b}
+        assert [e.dst for e in again.store.edges(src=b, type="supersedes")] == [a]
+        assert again.verify().ok
+
+
+def test_valid_to_only_tightens(db):
+    with db.write() as w:
+        a = w.add(memory("x"), valid_from=T0)
+    with db.write() as w:
+        assert w.close(a, T0 + 10 * DAY)
+    with db.write() as w:
+        assert w.close(a, T0 + 5 * DAY)
+    with pytest.raises(ValidityConflict):
+        with db.write() as w:
+            w.close(a, T0 + 6 * DAY)
+    with db.write() as w:
+        assert not w.close(a, T0 + 5 * DAY)  # the same end again changes nothing
+    assert db.get(a).valid_to == T0 + 5 * DAY
+
+
+def test_validity_cannot_end_before_it_starts(db):
+    with db.write() as w:
+        a = w.add(memory("x"), valid_from=T0)
+    with pytest.raises(InvalidInput):
+        with db.write() as w:
+            w.close(a, T0 - 1)
+    with pytest.raises(InvalidInput):
+        with db.write() as w:
+            w.add(memory("y"), valid_from=T0, valid_to=T0 - 1)
+
+
+def test_reads_can_pin_valid_time_and_transaction_time(db):
+    with db.write() as w:
+        a = w.add(memory("Austin"), valid_from=T0)
+    known_before_close = w.receipt.at
+    with db.write() as w:
+        w.close(a, T0 + DAY)
+    view = db.get(a)
+    store = db.store
+    assert store.visible(view, as_of=T0 + 1, known_at=None, include_closed=False) is not None
+    assert store.visible(view, as_of=T0 + 2 * DAY, known_at=None, include_closed=False) is None
+    # as the store knew it before the close, the memory was still open
+    then = store.visible(view, as_of=T0 + 2 * DAY, known_at=known_before_close, include_closed=False)
+    assert then is not None and then.valid_to is None
+    # before it was ingested at all, it is invisible whatever the valid time
+    assert store.visible(view, as_of=T0 + 1, known_at=known_before_close - 1, include_closed=True) is None
+    # hidden by default once closed, returned with its closed interval on request
+    closed = store.visible(view, as_of=None, known_at=None, include_closed=True)
+    assert closed.valid_to == T0 + DAY
+
+
+def test_retire_closes_validity_once(db):
+    with db.write() as w:
+        a = w.add(memory("x"), valid_from=T0)
+    with db.write() as w:
+        assert w.retire(a, "wrong")
+    with db.write() as w:
+        assert not w.retire(a, "again")
+    view = db.get(a)
+    assert view.retired and view.retire_reason == "wrong" and view.valid_to is not None
+
+
+def test_unknown_ids_are_not_found(db):
+    with pytest.raises(NotFound):
+        with db.write() as w:
+            w.retire("ab" * 32)
+    with pytest.raises(NotFound):
+        db.resolve_id("abcdef0123")
+
+
+def test_failed_write_leaves_nothing_behind(db):
+    with db.write() as w:
+        scope = w.scope("user", "alice")
+    version = db.get(scope).version
+    with pytest.raises(NotFound):
+        with db.write() as w:
+            w.add(memory("doomed"), parents=[scope])
+            w.link(Edge("refers_to", scope, "cd" * 32))
+    assert db.get(memory("doomed").id) is None
+    assert db.get(scope).version == version
+    assert db.verify().ok
+
+
+def test_a_database_from_a_newer_worlddb_is_refused(db_path):
+    WorldDB.open(db_path).close()
+    conn = sqlite3.connect(db_path)
+    conn.execute(f"PRAGMA user_version = {schema.LATEST + 1}")
+    conn.close()
+    with pytest.raises(SchemaError, match="newer"):
+        WorldDB.open(db_path)
+
+
+def test_a_foreign_sqlite_file_is_refused(tmp_path):
+    path = tmp_path / "other.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE users(id INTEGER)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(SchemaError):
+        WorldDB.open(path)
+
+
+def test_database_runs_in_wal_mode(db):
+    assert db.store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.store.conn.execute("PRAGMA user_version").fetchone()[0] == schema.LATEST
+
+
+def test_an_old_version_id_still_names_its_world(db):
+    with db.write() as w:
+        scope = w.scope("user", "alice")
+        w.add(memory("a"), parents=[scope])
+    old_version = db.get(scope).version
+    with db.write() as w:
+        w.add(memory("b", T0 + 1), parents=[scope])
+    assert db.resolve_id(old_version) == scope
+    assert db.resolve_id(scope[:10]) == scope

@@ -1,0 +1,69 @@
+"""The `worlddb` command line.
+
+    worlddb verify [--db PATH]        re-derive every id; exit 1 on any mismatch
+    worlddb serve  [...]              serve the MCP tools (stdio by default)
+    worlddb consolidate [--db PATH]   run one consolidation pass now
+
+The database path defaults to $WORLDDB_DB, else to a per-user data directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from worlddb.errors import WorldDBError
+
+
+def default_db_path() -> str:
+    if os.environ.get("WORLDDB_DB"):
+        return os.environ["WORLDDB_DB"]
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return str(Path(base) / "worlddb" / "memory.db")
+
+
+def _add_db(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", default=None, help="database file (default: $WORLDDB_DB or a per-user data dir)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="worlddb", description="Long-term memory for AI agents.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    verify = sub.add_parser("verify", help="re-derive every id and world version; exit 1 on mismatch")
+    _add_db(verify)
+    verify.add_argument("--limit", type=int, default=20, help="mismatches to list (default 20)")
+    return parser
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from worlddb.db import WorldDB
+
+    path = args.db or default_db_path()
+    if not Path(path).exists():
+        print(f"worlddb verify: no database at {path}", file=sys.stderr)
+        return 2
+    with WorldDB.open(path) as db:
+        report = db.verify()
+    print(json.dumps(report.summary()))
+    for mismatch in report.mismatches[: args.limit]:
+        print(f"{mismatch.kind}\t{mismatch.id}\t{mismatch.detail}")
+    return 0 if report.ok else 1
+
+
+COMMANDS = {"verify": cmd_verify}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except WorldDBError as exc:
+        print(f"worlddb {args.command}: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

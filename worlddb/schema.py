@@ -1,0 +1,138 @@
+"""The database schema, as numbered migrations tracked in PRAGMA user_version.
+
+Migration N takes a database from user_version N-1 to N, inside one transaction.
+Opening a file whose user_version is higher than the last migration known here is
+refused with SchemaError: an older WorldDB must not write into a newer layout.
+
+Tables, in the order a write touches them:
+  tx            one row per committed write transaction: seq (transaction order) and at
+                (transaction time, microseconds, strictly increasing)
+  blobs         immutable canonical record bytes keyed by id; erasure keeps the id as a
+                tombstone (body NULL, erased_at set)
+  nodes         the mutable projection of each node, keyed by its anchor (genesis id):
+                current version, validity, transaction time, parent world, retirement
+  validity_log  every tightening of a node's valid_to, with the transaction that did it,
+                so validity can be read as known at any transaction time
+  versions      every version of every world: the interior roots at each transaction
+  members       the current interior of each world (kind 0: child ids, 1: edge ids)
+  member_log    every change of every interior, replayed by verify
+  trie          the Merkle hash trie nodes over members (worlddb.trie)
+  closure       current containment closure: (ancestor world, descendant anchor)
+  edges         edge rows, written only by the reconciler; removal is a timestamp
+  proposals     same_as merge proposals and their decisions
+  scopes        registered scopes (kind, id) and their anchors
+  fts           FTS5 index over the text of Turn/Memory/Summary/Fact nodes
+  vectors       content and effective embeddings, with the model that made them
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from worlddb.errors import SchemaError
+
+MIGRATIONS: list[list[str]] = [
+    # 1: the initial layout
+    [
+        "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
+        "CREATE TABLE tx(seq INTEGER PRIMARY KEY, at INTEGER NOT NULL UNIQUE, kind TEXT NOT NULL)",
+        "CREATE TABLE blobs(id TEXT PRIMARY KEY, body BLOB, erased_at INTEGER) WITHOUT ROWID",
+        """CREATE TABLE nodes(
+            rowid INTEGER PRIMARY KEY,
+            anchor TEXT NOT NULL UNIQUE,
+            version TEXT NOT NULL,
+            type TEXT NOT NULL,
+            name TEXT NOT NULL,
+            parent TEXT,
+            valid_from INTEGER NOT NULL,
+            valid_to INTEGER,
+            created_at INTEGER NOT NULL,
+            t_ingested INTEGER NOT NULL,
+            seq INTEGER NOT NULL,
+            retired_at INTEGER,
+            retire_reason TEXT,
+            n_children INTEGER NOT NULL DEFAULT 0,
+            n_edges INTEGER NOT NULL DEFAULT 0
+        )""",
+        "CREATE INDEX nodes_type ON nodes(type, valid_to)",
+        "CREATE INDEX nodes_parent ON nodes(parent)",
+        "CREATE INDEX nodes_version ON nodes(version)",
+        """CREATE TABLE validity_log(
+            anchor TEXT NOT NULL, seq INTEGER NOT NULL, valid_to INTEGER NOT NULL,
+            reason TEXT NOT NULL, cause TEXT, PRIMARY KEY(anchor, seq)) WITHOUT ROWID""",
+        """CREATE TABLE versions(
+            anchor TEXT NOT NULL, seq INTEGER NOT NULL, id TEXT NOT NULL,
+            children_root BLOB NOT NULL, n_children INTEGER NOT NULL,
+            edges_root BLOB NOT NULL, n_edges INTEGER NOT NULL,
+            PRIMARY KEY(anchor, seq)) WITHOUT ROWID""",
+        "CREATE INDEX versions_id ON versions(id)",
+        "CREATE TABLE members(world TEXT NOT NULL, kind INTEGER NOT NULL, key TEXT NOT NULL, "
+        "PRIMARY KEY(world, kind, key)) WITHOUT ROWID",
+        "CREATE TABLE member_log(seq INTEGER NOT NULL, world TEXT NOT NULL, kind INTEGER NOT NULL, "
+        "key TEXT NOT NULL, op INTEGER NOT NULL)",
+        "CREATE INDEX member_log_world ON member_log(world, seq)",
+        "CREATE TABLE trie(world TEXT NOT NULL, kind INTEGER NOT NULL, prefix TEXT NOT NULL, "
+        "digest BLOB NOT NULL, count INTEGER NOT NULL, PRIMARY KEY(world, kind, prefix)) WITHOUT ROWID",
+        "CREATE TABLE closure(world TEXT NOT NULL, node TEXT NOT NULL, PRIMARY KEY(world, node)) WITHOUT ROWID",
+        "CREATE INDEX closure_node ON closure(node, world)",
+        """CREATE TABLE edges(
+            rowid INTEGER PRIMARY KEY,
+            id TEXT NOT NULL, type TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL,
+            world TEXT, body BLOB NOT NULL,
+            seq_added INTEGER NOT NULL, t_added INTEGER NOT NULL,
+            seq_removed INTEGER, t_removed INTEGER,
+            valid_from INTEGER, valid_to INTEGER
+        )""",
+        "CREATE UNIQUE INDEX edges_live ON edges(id) WHERE seq_removed IS NULL",
+        "CREATE INDEX edges_src ON edges(src, type)",
+        "CREATE INDEX edges_dst ON edges(dst, type)",
+        """CREATE TABLE proposals(
+            id TEXT PRIMARY KEY, edge_id TEXT NOT NULL, a TEXT NOT NULL, b TEXT NOT NULL,
+            status TEXT NOT NULL CHECK(status IN ('pending','accepted','rejected')),
+            tier TEXT, score REAL, evidence TEXT NOT NULL,
+            seq_created INTEGER NOT NULL, seq_decided INTEGER, reason TEXT) WITHOUT ROWID""",
+        "CREATE INDEX proposals_a ON proposals(a, status)",
+        "CREATE INDEX proposals_b ON proposals(b, status)",
+        "CREATE TABLE scopes(kind TEXT NOT NULL, sid TEXT NOT NULL, anchor TEXT NOT NULL UNIQUE, "
+        "PRIMARY KEY(kind, sid)) WITHOUT ROWID",
+        "CREATE VIRTUAL TABLE fts USING fts5(text, tokenize='porter unicode61 remove_diacritics 2')",
+        """CREATE TABLE vectors(
+            node INTEGER NOT NULL, kind INTEGER NOT NULL, model TEXT NOT NULL, dim INTEGER NOT NULL,
+            vec BLOB, seq INTEGER NOT NULL, PRIMARY KEY(node, kind)) WITHOUT ROWID""",
+        "CREATE INDEX vectors_seq ON vectors(seq)",
+    ],
+]
+
+LATEST = len(MIGRATIONS)
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Bring the schema to LATEST; returns the version found before migrating."""
+    found = conn.execute("PRAGMA user_version").fetchone()[0]
+    if found > LATEST:
+        raise SchemaError(
+            f"this database has schema version {found}, newer than this WorldDB understands "
+            f"(up to {LATEST}); upgrade worlddb to open it"
+        )
+    if found == LATEST:
+        return found
+    if found == 0 and _has_foreign_tables(conn):
+        raise SchemaError("this SQLite file already holds tables that are not WorldDB's")
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        # Re-read under the write lock: another process may have migrated meanwhile.
+        current = conn.execute("PRAGMA user_version").fetchone()[0]
+        for number in range(current + 1, LATEST + 1):
+            for statement in MIGRATIONS[number - 1]:
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {number}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return found
+
+
+def _has_foreign_tables(conn: sqlite3.Connection) -> bool:
+    row = conn.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()
+    return row[0] > 0

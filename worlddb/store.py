@@ -1,0 +1,328 @@
+"""The store: one SQLite file in WAL mode, read and written through one connection.
+
+Contract
+- `Store.open(path)` creates or migrates the schema (worlddb.schema) and refuses files
+  written by a newer WorldDB. The connection runs in autocommit mode; every write goes
+  through `Store.transaction()`, which takes SQLite's write lock up front (BEGIN
+  IMMEDIATE), allocates the transaction's sequence number and time, and either commits
+  everything or nothing. sqlite3 errors are translated at that boundary.
+- Blobs are immutable: the same record written twice is stored once. Node projection
+  (validity, retirement, parent world, current version) is the only mutable state, and
+  valid_to only ever tightens.
+- Reads return `NodeView`/`EdgeView` values. Bitemporal reads pin valid time (`as_of`)
+  and/or transaction time (`known_at`); a node is visible at (as_of, known_at) when the
+  store had ingested it by known_at and its validity interval, as known at known_at,
+  contains as_of.
+- A Store is used by one thread at a time (the async facade gives it a thread of its own).
+  Several processes may open the same file; each sees the others' commits on its next read.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from worlddb import ids, schema
+from worlddb.errors import AmbiguousId, NotFound, StorageError, WorldDBError, translate_sqlite
+from worlddb.model import Edge, EdgeView, Node, NodeView
+from worlddb.timeutil import now_us
+
+_NODE_COLUMNS = (
+    "n.anchor, n.version, n.type, n.name, n.valid_from, n.valid_to, n.created_at, n.t_ingested, "
+    "n.parent, n.retired_at, n.retire_reason, n.n_children, n.n_edges, b.body"
+)
+_EDGE_COLUMNS = "body, t_added, t_removed, valid_from, valid_to"
+
+
+def scope_node(kind: str, sid: str) -> Node:
+    """The genesis record of a scope world. A function of kind:id only, so every process
+    derives the same anchor for "user:alice" without asking the database."""
+    return Node(type="Scope", name=f"{kind}:{sid}", meta={"kind": kind, "id": sid}, created_at=0)
+
+
+class Store:
+    def __init__(self, conn: sqlite3.Connection, path: str):
+        self.conn = conn
+        self.path = path
+        self._erase_hooks: list = []
+
+    @classmethod
+    def open(cls, path: str | Path, *, synchronous: str = "FULL", timeout: float = 30.0) -> "Store":
+        path = str(path)
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=timeout)
+        except sqlite3.Error as exc:
+            raise translate_sqlite(exc) from exc
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+            mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if path != ":memory:" and mode.lower() != "wal":
+                raise StorageError(f"could not switch {path} to WAL mode (got {mode})")
+            conn.execute(f"PRAGMA synchronous={synchronous}")
+            conn.execute("PRAGMA foreign_keys=OFF")
+            schema.migrate(conn)
+        except sqlite3.Error as exc:
+            conn.close()
+            raise translate_sqlite(exc) from exc
+        except WorldDBError:
+            conn.close()
+            raise
+        return cls(conn, path)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # ------------------------------------------------------------------ transactions
+    @contextmanager
+    def transaction(self, kind: str = "write") -> Iterator["Tx"]:
+        from worlddb.txn import Tx  # the write side lives in its own module
+
+        conn = self.conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise translate_sqlite(exc) from exc
+        try:
+            last = conn.execute("SELECT seq, at FROM tx ORDER BY seq DESC LIMIT 1").fetchone()
+            seq = (last[0] + 1) if last else 1
+            at = max(now_us(), (last[1] + 1) if last else 0)
+            conn.execute("INSERT INTO tx(seq, at, kind) VALUES (?,?,?)", (seq, at, kind))
+            tx = Tx(self, seq, at)
+            yield tx
+            tx.seal()
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            self._rollback()
+            raise translate_sqlite(exc) from exc
+        except BaseException:
+            self._rollback()
+            raise
+
+    def _rollback(self) -> None:
+        if self.conn.in_transaction:
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # the connection already rolled back (e.g. disk full aborts the transaction)
+
+    def add_erase_hook(self, hook) -> None:
+        """Register `hook(conn, anchor, rowid)`, called when a node's content is erased, so
+        indexes kept outside the core tables (e.g. the resolver's names) forget it too."""
+        self._erase_hooks.append(hook)
+
+    # ------------------------------------------------------------------ node reads
+    def get(self, anchor: str) -> NodeView | None:
+        row = self.conn.execute(
+            f"SELECT {_NODE_COLUMNS} FROM nodes n JOIN blobs b ON b.id = n.anchor WHERE n.anchor=?", (anchor,)
+        ).fetchone()
+        return _node_view(row) if row else None
+
+    def require(self, anchor: str) -> NodeView:
+        view = self.get(anchor)
+        if view is None:
+            raise NotFound(f"no node has id {anchor}")
+        return view
+
+    def get_many(self, anchors: Iterable[str]) -> dict[str, NodeView]:
+        out: dict[str, NodeView] = {}
+        batch = list(dict.fromkeys(anchors))
+        for start in range(0, len(batch), 500):
+            chunk = batch[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self.conn.execute(
+                f"SELECT {_NODE_COLUMNS} FROM nodes n JOIN blobs b ON b.id = n.anchor WHERE n.anchor IN ({marks})",
+                chunk,
+            )
+            for row in rows:
+                out[row[0]] = _node_view(row)
+        return out
+
+    def rowid(self, anchor: str) -> int | None:
+        row = self.conn.execute("SELECT rowid FROM nodes WHERE anchor=?", (anchor,)).fetchone()
+        return row[0] if row else None
+
+    def anchors_for_rowids(self, rowids: Iterable[int]) -> dict[int, str]:
+        batch = list(rowids)
+        out: dict[int, str] = {}
+        for start in range(0, len(batch), 500):
+            chunk = batch[start : start + 500]
+            rows = self.conn.execute(
+                f"SELECT rowid, anchor FROM nodes WHERE rowid IN ({','.join('?' * len(chunk))})", chunk
+            )
+            out.update(rows)
+        return out
+
+    def resolve_id(self, text: str) -> str:
+        """A full id or a unique prefix of >= 8 hex chars -> the node's anchor.
+
+        Version ids of worlds resolve to their anchor, so an old version id still names
+        the world it belonged to."""
+        prefix = ids.check_prefix(text)
+        upper = prefix + "g"
+        found = [r[0] for r in self.conn.execute(
+            "SELECT anchor FROM nodes WHERE anchor>=? AND anchor<? LIMIT 11", (prefix, upper))]
+        if not found:
+            found = [r[0] for r in self.conn.execute(
+                "SELECT DISTINCT anchor FROM versions WHERE id>=? AND id<? LIMIT 11", (prefix, upper))]
+        if not found:
+            raise NotFound(f"no node has an id starting with {prefix}")
+        if len(found) > 1:
+            raise AmbiguousId(prefix, found)
+        return found[0]
+
+    def valid_to_known_at(self, anchor: str, known_at: int) -> int | None:
+        """valid_to as the store knew it at transaction time `known_at`."""
+        row = self.conn.execute(
+            "SELECT min(v.valid_to) FROM validity_log v JOIN tx ON tx.seq = v.seq WHERE v.anchor=? AND tx.at<=?",
+            (anchor, known_at),
+        ).fetchone()
+        return row[0]
+
+    def as_known(self, view: NodeView, known_at: int | None) -> NodeView | None:
+        """The view as it stood at transaction time `known_at`, or None if not yet ingested."""
+        if known_at is None:
+            return view
+        if view.t_ingested > known_at:
+            return None
+        retired = view.retired_at is not None and view.retired_at <= known_at
+        from dataclasses import replace
+
+        return replace(
+            view,
+            valid_to=self.valid_to_known_at(view.anchor, known_at),
+            retired_at=view.retired_at if retired else None,
+            retire_reason=view.retire_reason if retired else None,
+        )
+
+    def visible(self, view: NodeView, as_of: int | None, known_at: int | None, include_closed: bool) -> NodeView | None:
+        """Apply a bitemporal pin to one node; None when it must not be shown."""
+        seen = self.as_known(view, known_at)
+        if seen is None:
+            return None
+        if include_closed:
+            return seen
+        if as_of is None:
+            now = known_at if known_at is not None else now_us()
+            return seen if (seen.valid_to is None or seen.valid_to > now) else None
+        return seen if seen.valid_at(as_of) else None
+
+    # ------------------------------------------------------------------ worlds
+    def children(self, world: str) -> list[str]:
+        """Anchors of the world's current children."""
+        rows = self.conn.execute(
+            "SELECT n.anchor FROM members m JOIN nodes n ON n.version = m.key WHERE m.world=? AND m.kind=0",
+            (world,),
+        )
+        return [row[0] for row in rows]
+
+    def parents(self, anchor: str) -> list[str]:
+        rows = self.conn.execute(
+            "SELECT src FROM edges WHERE dst=? AND type='contains' AND seq_removed IS NULL", (anchor,)
+        )
+        return [row[0] for row in rows]
+
+    def ancestors(self, anchor: str) -> list[str]:
+        return [row[0] for row in self.conn.execute("SELECT world FROM closure WHERE node=?", (anchor,))]
+
+    def in_worlds(self, worlds: Iterable[str], anchors: Iterable[str]) -> set[str]:
+        """Which of `anchors` lie (transitively) inside any of `worlds`."""
+        worlds = list(worlds)
+        batch = list(anchors)
+        out: set[str] = set()
+        for start in range(0, len(batch), 400):
+            chunk = batch[start : start + 400]
+            rows = self.conn.execute(
+                f"SELECT DISTINCT node FROM closure WHERE world IN ({','.join('?' * len(worlds))}) "
+                f"AND node IN ({','.join('?' * len(chunk))})",
+                worlds + chunk,
+            )
+            out.update(row[0] for row in rows)
+        return out
+
+    def versions(self, anchor: str) -> list[tuple[int, str]]:
+        rows = self.conn.execute("SELECT seq, id FROM versions WHERE anchor=? ORDER BY seq", (anchor,))
+        return list(rows)
+
+    # ------------------------------------------------------------------ edge reads
+    def edges(
+        self,
+        *,
+        src: str | None = None,
+        dst: str | None = None,
+        type: str | None = None,
+        known_at: int | None = None,
+    ) -> list[EdgeView]:
+        """Edges matching the given ends/type that were live at `known_at` (None: now)."""
+        clauses, params = [], []
+        for column, value in (("src", src), ("dst", dst), ("type", type)):
+            if value is not None:
+                clauses.append(f"{column}=?")
+                params.append(value)
+        if known_at is None:
+            clauses.append("seq_removed IS NULL")
+        else:
+            clauses.append("t_added<=? AND (t_removed IS NULL OR t_removed>?)")
+            params += [known_at, known_at]
+        where = " AND ".join(clauses)
+        rows = self.conn.execute(f"SELECT {_EDGE_COLUMNS} FROM edges WHERE {where} ORDER BY rowid", params)
+        return [_edge_view(row) for row in rows]
+
+    def edge(self, edge_id: str) -> EdgeView | None:
+        row = self.conn.execute(
+            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE id=? ORDER BY seq_removed IS NULL DESC, rowid DESC LIMIT 1",
+            (edge_id,),
+        ).fetchone()
+        return _edge_view(row) if row else None
+
+    def scope_anchor(self, kind: str, sid: str) -> str | None:
+        row = self.conn.execute("SELECT anchor FROM scopes WHERE kind=? AND sid=?", (kind, sid)).fetchone()
+        return row[0] if row else None
+
+    def meta_get(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def last_seq(self) -> int:
+        row = self.conn.execute("SELECT max(seq) FROM tx").fetchone()
+        return row[0] or 0
+
+    def data_version(self) -> int:
+        """Changes whenever another connection commits; cheap to poll before a read."""
+        return self.conn.execute("PRAGMA data_version").fetchone()[0]
+
+
+def _node_view(row: tuple) -> NodeView:
+    body = row[13]
+    if body is None:
+        content, meta, prov, erased = None, {}, {}, True
+    else:
+        record = json.loads(body)
+        content, meta, prov, erased = record["content"], record["meta"], record["prov"], False
+    return NodeView(
+        anchor=row[0],
+        version=row[1],
+        type=row[2],
+        name=row[3],
+        content=content,
+        meta=meta,
+        provenance=prov,
+        created_at=row[6],
+        valid_from=row[4],
+        valid_to=row[5],
+        t_ingested=row[7],
+        parent=row[8],
+        retired_at=row[9],
+        retire_reason=row[10],
+        n_children=row[11],
+        n_edges=row[12],
+        erased=erased,
+    )
+
+
+def _edge_view(row: tuple) -> EdgeView:
+    return EdgeView(edge=Edge.from_body(row[0]), t_added=row[1], t_removed=row[2], valid_from=row[3], valid_to=row[4])

@@ -1,0 +1,308 @@
+"""One write transaction: node projection, validity, world interiors and their versions.
+
+A `Tx` exists only inside `Store.transaction()`. Every method writes through the open
+SQLite transaction, so everything a write does commits or rolls back together.
+
+Worlds. A world's interior is two id sets: its children (their current version ids) and
+its interior edges. Changing either marks the world dirty. When the transaction ends,
+`seal()` visits dirty worlds deepest first, derives each one's new version id from its
+genesis record and the new Merkle roots (worlddb.trie), records the version, and swaps
+the old version id for the new one in every parent's child set - which dirties the
+parents in turn, up to the roots. One transaction therefore yields at most one new
+version per world, and the cost per added child is O(log n) in the world's size.
+
+Edge rows are not written here: `insert_edge_row` / `remove_edge_row` are reserved for
+the reconciler (worlddb.reconciler), which runs the edge type's handler in the same
+transaction. Nothing else in the engine calls them.
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import TYPE_CHECKING
+
+from worlddb import ids, trie
+from worlddb.errors import InvalidInput, NotFound, ValidityConflict
+from worlddb.model import Edge, Node
+
+if TYPE_CHECKING:
+    from worlddb.store import Store
+
+CHILDREN, EDGES = 0, 1
+
+
+class Tx:
+    def __init__(self, store: "Store", seq: int, at: int):
+        self.store = store
+        self.conn = store.conn
+        self.seq = seq
+        self.at = at
+        self._dirty: set[str] = set()
+        self.closed: list[tuple[str, int]] = []
+
+    # ------------------------------------------------------------------ nodes
+    def add_node(self, node: Node, *, valid_from: int | None = None, valid_to: int | None = None) -> bool:
+        """Store a node's genesis record and projection. False when it already exists."""
+        anchor = node.id
+        if self.conn.execute("SELECT 1 FROM nodes WHERE anchor=?", (anchor,)).fetchone():
+            return False
+        start = self.at if valid_from is None else valid_from
+        if valid_to is not None and valid_to < start:
+            raise InvalidInput("valid_to is earlier than valid_from")
+        self.conn.execute("INSERT OR IGNORE INTO blobs(id, body) VALUES (?, ?)", (anchor, node.body))
+        self.conn.execute(
+            "INSERT INTO nodes(anchor, version, type, name, valid_from, valid_to, created_at, t_ingested, seq) "
+            "VALUES (?,?,?,?,?,?,?,?,?)",
+            (anchor, anchor, node.type, node.name, start, valid_to, node.created_at, self.at, self.seq),
+        )
+        if valid_to is not None:
+            self._log_validity(anchor, valid_to, "created", None)
+        return True
+
+    def require(self, anchor: str) -> tuple[int, int | None]:
+        row = self.conn.execute("SELECT valid_from, valid_to FROM nodes WHERE anchor=?", (anchor,)).fetchone()
+        if row is None:
+            raise NotFound(f"no node has id {anchor}")
+        return row[0], row[1]
+
+    def close_validity(self, anchor: str, to: int, reason: str, cause: str | None = None) -> bool:
+        """Tighten valid_to to `to`. Extending or re-opening is refused; equal is a no-op."""
+        valid_from, current = self.require(anchor)
+        if current is not None and to > current:
+            raise ValidityConflict(
+                f"validity of {anchor} already ends at {current}; it may only tighten, not move to {to}"
+            )
+        if current is not None and to == current:
+            return False
+        if to < valid_from:
+            raise InvalidInput(f"cannot end the validity of {anchor} before it starts")
+        self.conn.execute("UPDATE nodes SET valid_to=? WHERE anchor=?", (to, anchor))
+        self._log_validity(anchor, to, reason, cause)
+        self.closed.append((anchor, to))
+        return True
+
+    def retire(self, anchor: str, reason: str | None) -> bool:
+        """Close a node's validity now and mark it retired. False if it already was."""
+        valid_from, current = self.require(anchor)
+        row = self.conn.execute("SELECT retired_at FROM nodes WHERE anchor=?", (anchor,)).fetchone()
+        if row[0] is not None:
+            return False
+        end = max(self.at, valid_from)
+        if current is None or end < current:
+            self.close_validity(anchor, end, "retired")
+        self.conn.execute(
+            "UPDATE nodes SET retired_at=?, retire_reason=? WHERE anchor=?", (self.at, reason, anchor)
+        )
+        return True
+
+    def _log_validity(self, anchor: str, to: int, reason: str, cause: str | None) -> None:
+        self.conn.execute(
+            "INSERT INTO validity_log(anchor, seq, valid_to, reason, cause) VALUES (?,?,?,?,?) "
+            "ON CONFLICT(anchor, seq) DO UPDATE SET valid_to=min(valid_to, excluded.valid_to)",
+            (anchor, self.seq, to, reason, cause),
+        )
+
+    # ------------------------------------------------------------------ world interiors
+    def add_child(self, world: str, child: str) -> bool:
+        """Put `child` (an anchor) into `world`'s interior. Structural: the contains
+        handler calls this; everything else writes a contains edge."""
+        version = self._version(child)
+        if not self._member_add(world, CHILDREN, version):
+            return False
+        self.conn.execute("UPDATE nodes SET parent=? WHERE anchor=? AND parent IS NULL", (world, child))
+        above = [world] + self.store.ancestors(world)
+        below = [child] + [r[0] for r in self.conn.execute("SELECT node FROM closure WHERE world=?", (child,))]
+        self.conn.executemany(
+            "INSERT OR IGNORE INTO closure(world, node) VALUES (?, ?)", [(a, d) for a in above for d in below]
+        )
+        return True
+
+    def remove_child(self, world: str, child: str) -> bool:
+        if not self._member_remove(world, CHILDREN, self._version(child)):
+            return False
+        self.conn.execute("UPDATE nodes SET parent=NULL WHERE anchor=? AND parent=?", (child, world))
+        for ancestor in [world] + self.store.ancestors(world):
+            self._recompute_closure(ancestor)
+        return True
+
+    def add_interior_edge(self, world: str, edge_id: str) -> None:
+        self._member_add(world, EDGES, edge_id)
+
+    def remove_interior_edge(self, world: str, edge_id: str) -> None:
+        self._member_remove(world, EDGES, edge_id)
+
+    def _version(self, anchor: str) -> str:
+        row = self.conn.execute("SELECT version FROM nodes WHERE anchor=?", (anchor,)).fetchone()
+        if row is None:
+            raise NotFound(f"no node has id {anchor}")
+        return row[0]
+
+    def _member_add(self, world: str, kind: int, key: str) -> bool:
+        cursor = self.conn.execute(
+            "INSERT OR IGNORE INTO members(world, kind, key) VALUES (?,?,?)", (world, kind, key)
+        )
+        if cursor.rowcount == 0:
+            return False
+        self.conn.execute(
+            "INSERT INTO member_log(seq, world, kind, key, op) VALUES (?,?,?,?,1)", (self.seq, world, kind, key)
+        )
+        trie.added(trie.SqlTrieStore(self.conn, world, kind), key)
+        self._dirty.add(world)
+        return True
+
+    def _member_remove(self, world: str, kind: int, key: str) -> bool:
+        cursor = self.conn.execute("DELETE FROM members WHERE world=? AND kind=? AND key=?", (world, kind, key))
+        if cursor.rowcount == 0:
+            return False
+        self.conn.execute(
+            "INSERT INTO member_log(seq, world, kind, key, op) VALUES (?,?,?,?,-1)", (self.seq, world, kind, key)
+        )
+        trie.removed(trie.SqlTrieStore(self.conn, world, kind), key)
+        self._dirty.add(world)
+        return True
+
+    def _recompute_closure(self, world: str) -> None:
+        self.conn.execute("DELETE FROM closure WHERE world=?", (world,))
+        self.conn.execute(
+            "INSERT OR IGNORE INTO closure(world, node) "
+            "WITH RECURSIVE below(a) AS ("
+            "  SELECT dst FROM edges WHERE src=? AND type='contains' AND seq_removed IS NULL"
+            "  UNION SELECT e.dst FROM edges e JOIN below ON e.src = below.a"
+            "  WHERE e.type='contains' AND e.seq_removed IS NULL) "
+            "SELECT ?, a FROM below",
+            (world, world),
+        )
+
+    # ------------------------------------------------------------------ edge rows (reconciler only)
+    def insert_edge_row(self, edge: Edge, valid_from: int | None, valid_to: int | None) -> bool:
+        """Reserved for the reconciler. False when the same edge is already live."""
+        cursor = self.conn.execute(
+            "INSERT OR IGNORE INTO edges(id, type, src, dst, world, body, seq_added, t_added, valid_from, valid_to) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (edge.id, edge.type, edge.src, edge.dst, edge.world, edge.body, self.seq, self.at, valid_from, valid_to),
+        )
+        if cursor.rowcount == 0:
+            return False
+        if edge.world is not None:
+            self.add_interior_edge(edge.world, edge.id)
+        return True
+
+    def remove_edge_row(self, edge: Edge) -> bool:
+        """Reserved for the reconciler. False when no live row has this id."""
+        cursor = self.conn.execute(
+            "UPDATE edges SET seq_removed=?, t_removed=? WHERE id=? AND seq_removed IS NULL",
+            (self.seq, self.at, edge.id),
+        )
+        if cursor.rowcount == 0:
+            return False
+        if edge.world is not None:
+            self.remove_interior_edge(edge.world, edge.id)
+        return True
+
+    def close_edge_validity(self, edge_id: str, to: int) -> bool:
+        row = self.conn.execute(
+            "SELECT valid_from, valid_to FROM edges WHERE id=? AND seq_removed IS NULL", (edge_id,)
+        ).fetchone()
+        if row is None:
+            raise NotFound(f"no live edge has id {edge_id}")
+        valid_from, current = row
+        if current is not None and to > current:
+            raise ValidityConflict(f"validity of edge {edge_id} may only tighten")
+        if current is not None and to == current:
+            return False
+        if valid_from is not None and to < valid_from:
+            raise InvalidInput(f"cannot end the validity of edge {edge_id} before it starts")
+        self.conn.execute("UPDATE edges SET valid_to=? WHERE id=? AND seq_removed IS NULL", (to, edge_id))
+        return True
+
+    # ------------------------------------------------------------------ indexes
+    def index_text(self, anchor: str, text: str) -> None:
+        rowid = self.store.rowid(anchor)
+        self.conn.execute("DELETE FROM fts WHERE rowid=?", (rowid,))
+        self.conn.execute("INSERT INTO fts(rowid, text) VALUES (?, ?)", (rowid, text))
+
+    def put_vector(self, anchor: str, kind: int, model: str, vector: bytes, dim: int) -> None:
+        rowid = self.store.rowid(anchor)
+        self.conn.execute(
+            "INSERT INTO vectors(node, kind, model, dim, vec, seq) VALUES (?,?,?,?,?,?) "
+            "ON CONFLICT(node, kind) DO UPDATE SET model=excluded.model, dim=excluded.dim, "
+            "vec=excluded.vec, seq=excluded.seq",
+            (rowid, kind, model, dim, vector, self.seq),
+        )
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.conn.execute(
+            "INSERT INTO meta(key, value) VALUES (?,?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+            (key, value),
+        )
+
+    # ------------------------------------------------------------------ erasure
+    def erase_node(self, anchor: str) -> None:
+        """Physically remove a node's content, keeping its id as a tombstone: the blob
+        body, its text index entry and its vectors go; ids, versions and edges stay, so
+        every hash that mentions it still verifies."""
+        rowid = self.store.rowid(anchor)
+        if rowid is None:
+            raise NotFound(f"no node has id {anchor}")
+        self.conn.execute("DELETE FROM fts WHERE rowid=?", (rowid,))
+        self.conn.execute("UPDATE vectors SET vec=NULL, seq=? WHERE node=?", (self.seq, rowid))
+        self.conn.execute("UPDATE blobs SET body=NULL, erased_at=? WHERE id=?", (self.at, anchor))
+        self.conn.execute("UPDATE nodes SET name='', retire_reason=NULL WHERE anchor=?", (anchor,))
+        for hook in self.store._erase_hooks:
+            hook(self.conn, anchor, rowid)
+
+    # ------------------------------------------------------------------ sealing
+    def seal(self) -> None:
+        """Give every world whose interior changed its new version, deepest first."""
+        if not self._dirty:
+            return
+        depth_cache: dict[str, int] = {}
+        heap = [(-self._depth(w, depth_cache), w) for w in self._dirty]
+        heapq.heapify(heap)
+        done: set[str] = set()
+        while heap:
+            _, world = heapq.heappop(heap)
+            if world in done:
+                continue
+            done.add(world)
+            for parent in self._seal_one(world):
+                if parent not in done:
+                    heapq.heappush(heap, (-self._depth(parent, depth_cache), parent))
+        self._dirty.clear()
+
+    def _depth(self, anchor: str, cache: dict[str, int], _guard: int = 0) -> int:
+        if anchor in cache:
+            return cache[anchor]
+        if _guard > 256:
+            raise InvalidInput("worlds are nested more than 256 levels deep")
+        parents = self.store.parents(anchor)
+        depth = 0 if not parents else 1 + max(self._depth(p, cache, _guard + 1) for p in parents)
+        cache[anchor] = depth
+        return depth
+
+    def _seal_one(self, world: str) -> list[str]:
+        children_root, n_children = trie.root(trie.SqlTrieStore(self.conn, world, CHILDREN))
+        edges_root, n_edges = trie.root(trie.SqlTrieStore(self.conn, world, EDGES))
+        genesis = self.conn.execute("SELECT body FROM blobs WHERE id=?", (world,)).fetchone()
+        old = self._version(world)
+        if genesis is None or genesis[0] is None:
+            raise NotFound(f"world {world} has no stored record")
+        body = ids.with_interior(genesis[0], children_root.hex(), n_children, edges_root.hex(), n_edges)
+        new = ids.node_id(body)
+        if new == old:
+            return []
+        self.conn.execute(
+            "INSERT INTO versions(anchor, seq, id, children_root, n_children, edges_root, n_edges) "
+            "VALUES (?,?,?,?,?,?,?) ON CONFLICT(anchor, seq) DO UPDATE SET id=excluded.id, "
+            "children_root=excluded.children_root, n_children=excluded.n_children, "
+            "edges_root=excluded.edges_root, n_edges=excluded.n_edges",
+            (world, self.seq, new, children_root, n_children, edges_root, n_edges),
+        )
+        self.conn.execute(
+            "UPDATE nodes SET version=?, n_children=?, n_edges=? WHERE anchor=?", (new, n_children, n_edges, world)
+        )
+        parents = self.store.parents(world)
+        for parent in parents:
+            self._member_remove(parent, CHILDREN, old)
+            self._member_add(parent, CHILDREN, new)
+        return parents
