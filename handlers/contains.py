@@ -1,0 +1,32 @@
+"""contains: the structural edge. A world contains a node; the node joins its interior.
+
+Insert puts the child into the world's interior (a new version for the world and every
+ancestor); delete takes it out. A world can never contain itself or an ancestor.
+Containment is what a scoped query stays inside.
+"""
+
+from __future__ import annotations
+
+from worlddb.model import Edge
+from worlddb.plan import QueryPlan
+
+from .base import EdgeContext
+
+
+class Contains:
+    type = "contains"
+
+    def on_insert(self, ctx: EdgeContext, edge: Edge) -> None:
+        if edge.world is not None:
+            ctx.refuse("contains edges are structural and belong to no world's edge set")
+        if edge.src == edge.dst:
+            ctx.refuse("a world cannot contain itself")
+        if ctx.within(edge.src, edge.dst):
+            ctx.refuse("this contains edge would put a world inside its own interior")
+        ctx.add_child(edge.src, edge.dst)
+
+    def on_delete(self, ctx: EdgeContext, edge: Edge) -> None:
+        ctx.remove_child(edge.src, edge.dst)
+
+    def on_query_rewrite(self, plan: QueryPlan) -> QueryPlan:
+        return plan

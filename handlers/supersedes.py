@@ -1,0 +1,37 @@
+"""supersedes: a newer node replaces an older one.
+
+Insert closes the target's validity at the source's valid_from. Validity only tightens:
+if the target already ends earlier, nothing changes; nothing ever re-opens, not even
+when the edge is deleted. Cycles are refused (A replaces B replaces A has no meaning),
+and so is a source that became valid before its target did.
+By default reads hide what is no longer valid; with include_closed they return it with
+its closed interval and the node that replaced it.
+"""
+
+from __future__ import annotations
+
+from worlddb.model import Edge
+from worlddb.plan import QueryPlan
+
+from .base import EdgeContext
+
+
+class Supersedes:
+    type = "supersedes"
+
+    def on_insert(self, ctx: EdgeContext, edge: Edge) -> None:
+        if edge.src == edge.dst:
+            ctx.refuse("a node cannot supersede itself")
+        new, old = ctx.node(edge.src), ctx.node(edge.dst)
+        if ctx.reaches(edge.dst, self.type, edge.src):
+            ctx.refuse("this supersedes edge would close a cycle")
+        if new.valid_from < old.valid_from:
+            ctx.refuse("the replacement becomes valid before the node it supersedes")
+        if old.valid_to is None or new.valid_from < old.valid_to:
+            ctx.close_validity(old.anchor, new.valid_from, "superseded")
+
+    def on_delete(self, ctx: EdgeContext, edge: Edge) -> None:
+        return None  # closing is permanent: removing the edge re-opens nothing
+
+    def on_query_rewrite(self, plan: QueryPlan) -> QueryPlan:
+        return plan.hide_closed().annotate("superseded_by")
