@@ -132,9 +132,12 @@ def test_title_is_kept_in_the_name_and_the_bare_name_becomes_an_alias():
 
 
 def test_entity_types_follow_simple_cues():
-    found = run('My dog Max loves the World Health Organization (WHO). We moved to Denver. "Becoming Nicole" is great.',
-                speaker=None)
+    found = run('My dog Max loves the World Health Organization (WHO). We moved to Denver. "Becoming Nicole" is great. '
+                "Hey Mel! Jo works at Bank of America.", speaker=None)
     types = {e.name: e.type for e in found.entities}
+    assert types["Mel"] == "person"
+    assert types["Jo"] == "person"
+    assert types["Bank of America"] == "organization"
     assert types["Max"] == "animal"
     assert types["World Health Organization"] == "organization"
     assert types["Denver"] == "place"

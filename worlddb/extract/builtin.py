@@ -25,6 +25,7 @@ Contract: ``BuiltinExtractor().extract(text, ctx)`` is deterministic (same text 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from worlddb.extract import EntityCandidate, Extraction, ExtractionContext, FactCandidate
 from worlddb.extract.temporal import find_temporals
@@ -51,7 +52,7 @@ love dear cheers welcome same exactly right true agreed indeed alright all let l
 hope talk catch see take have had has do did does is was are were be been can could would should
 will may might must gotta gonna wanna guess also especially plus speaking whatever still even
 """.split())
-_NOT_NAMES = {w.lower() for w in _TITLES} | {
+_NOT_NAMES = {
     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
     "february", "march", "april", "june", "july", "august", "september", "october", "november",
     "december", "btw", "omg", "lol", "tbh", "imo", "asap", "ok", "okay", "tv", "diy", "pm", "am",
@@ -93,6 +94,10 @@ _PERSON_VERB = re.compile(r"\s+(?:lives|lived|works|worked|moved|comes\s+from|ca
                           r"|was\s+born|said|says|told|married)\b")
 _PRONOUN_OBJECTS = {"it", "that", "this", "them", "him", "her", "you", "me", "us", "those", "these"}
 
+# Subject: "I", or a capitalised phrase that must turn out to be a name found in the text.
+_SUBJECT = r"(?P<subj>\bI\b|(?<![\w'’])[A-Z][\w.'’-]*(?:\s+(?:(?:of|the|de)\s+)?[A-Z][\w.'’-]*)*)"
+_OBJECT_END = _STOP - _DETERMINERS
+_TIME_WORDS = {"last", "next", "yesterday", "today", "tomorrow", "tonight"}
 _RELATIONS: tuple[tuple[str, str], ...] = (
     (r"(?:am|'m|’m|is|was)\s+(?:a|an)\s+", "is_a"),
     (r"(?:live|lives|lived|(?:am|'m|’m|have been|'ve been)\s+living)\s+in\s+", "lives_in"),
@@ -105,6 +110,10 @@ _RELATIONS: tuple[tuple[str, str], ...] = (
     (r"(?:joined|(?:am|'m|’m|is)\s+a\s+member\s+of)\s+", "member_of"),
     (r"(?:am|'m|’m|is|got)\s+married\s+to\s+|married\s+", "married_to"),
 )
+_FACT_PATTERNS = tuple((re.compile(rf"{_SUBJECT}(?:\s+|(?=['’]))(?:{verb})(?P<obj>[^,.!?;:()\"“”]+)"), relation)
+                       for verb, relation in _RELATIONS)
+_MY_KIN_NAME = re.compile(rf"\b[Mm]y\s+(?P<rel>{_KIN}|{_PET})\s*,?\s+(?P<name>[A-Z][\w'’]*(?:\s+[A-Z][\w'’]*)*)")
+_NAME_IS_MY_KIN = re.compile(rf"(?P<name>[A-Z][\w'’]*(?:\s+[A-Z][\w'’]*)*)\s+is\s+my\s+(?P<rel>{_KIN}|{_PET})\b")
 
 
 def split_sentences(text: str) -> list[tuple[int, int]]:
@@ -144,13 +153,13 @@ class BuiltinExtractor:
         temporals = []
         for s, e in sentences:
             for t in find_temporals(text[s:e], ctx.timestamp):
-                temporals.append(type(t)(t.text, (t.span[0] + s, t.span[1] + s), t.resolved, t.granularity))
+                temporals.append(replace(t, span=(t.span[0] + s, t.span[1] + s)))
         blocked = [t.span for t in temporals]
         known = {n.casefold() for n in (ctx.speaker, ctx.user_name, *ctx.known_names) if n}
         names = _named_entities(text, sentences, blocked, known, ctx)
         entities: dict[str, EntityCandidate] = {}
-        for person in (ctx.speaker,) if ctx.speaker else ():
-            entities[person.casefold()] = EntityCandidate(person, "person", (), _find(text, person))
+        if ctx.speaker:
+            entities[ctx.speaker.casefold()] = EntityCandidate(ctx.speaker, "person", (), _find(text, ctx.speaker))
         if not ctx.speaker and ctx.user_name and re.search(r"\b(?:I|me|my|mine|myself)\b", text):
             entities[ctx.user_name.casefold()] = EntityCandidate(ctx.user_name, "person", (), None)
         for cand in names:
@@ -204,9 +213,9 @@ def _named_entities(text, sentences, blocked, known, ctx) -> list[EntityCandidat
             acting = _PERSON_VERB.match(after)  # "Anna lives in Boston"
             if words[0].lower() in _OPENERS or len(run) == 1 and not (coordinated or acting):
                 run, words = run[1:], words[1:]
-        while words and words[0].lower() in _NOT_NAMES - {t.lower() for t in _TITLES}:
+        while words and words[0].lower() in _NOT_NAMES:
             run, words = run[1:], words[1:]
-        if not run or words[-1].lower() in _NOT_NAMES:
+        if not run or words[-1].lower() in _NOT_NAMES or words[-1] in _TITLES:
             continue
         start, end = run[0][0], run[-1][0] + len(words[-1])
         if any(start < e and s < end for s, e in taken):
@@ -218,7 +227,7 @@ def _named_entities(text, sentences, blocked, known, ctx) -> list[EntityCandidat
         acronym = re.match(r"\s*\(([A-Z]{2,})\)", text[end:])
         if acronym:
             aliases += (acronym.group(1),)
-        out.append(EntityCandidate(name, _guess_type(text, start, words, known, ctx), aliases, (start, end)))
+        out.append(EntityCandidate(name, _guess_type(text, start, end, words, ctx), aliases, (start, end)))
     return out
 
 
@@ -233,7 +242,7 @@ def _cap_runs(text, tokens):
         # "Dr. Smith", "John F. Kennedy": a title or an initial carries its period into the run.
         joined = current and (gap == " " or gap == ". " and (prev in _TITLES or re.fullmatch(r"[A-Z]", prev))
                               ) and not _strip_possessive(prev)[1]
-        if _is_cap(word) and word.lower() not in {"i"}:
+        if _is_cap(word):
             if current and not joined:
                 runs.append(current)
                 current = []
@@ -259,24 +268,31 @@ def _trim_connectors(run):
     return run
 
 
-def _guess_type(text, start, words, known, ctx) -> str | None:
-    name = " ".join(words)
-    before = text[max(0, start - 40):start].lower()
-    if name.casefold() in {n.casefold() for n in (ctx.speaker, ctx.user_name) if n} or words[0] in _TITLES:
+_AFTER_PET = re.compile(rf"\b(?:{_PET})\s*,?\s*$")
+_AFTER_KIN_OR_GREETING = re.compile(rf"\b(?:{_KIN}|hey|hi|hello|thanks|thank you|congrats|bye|dear)\s*,?\s*$")
+_AFTER_EMPLOYER_WORD = re.compile(r"\b(?:work|works|worked|working)\s+(?:at|for)\s+(?:the\s+)?$")
+_AFTER_PLACE_WORD = re.compile(r"\b(?:in|from|to|visit|visited|visiting|near)\s+(?:the\s+)?$")
+
+
+def _guess_type(text: str, start: int, end: int, words: list[str], ctx: ExtractionContext) -> str | None:
+    """A coarse type from cheap cues: who the context says is a person, a title, a suffix
+    ("... University", "... Lake"), the word before ("my dog Max", "Hey Mel", "in Denver"), or
+    address ("Gina!" / ", Gina," at a clause edge)."""
+    before, after = text[max(0, start - 40):start].lower(), text[end:]
+    if " ".join(words).casefold() in {n.casefold() for n in (ctx.speaker, ctx.user_name) if n}:
         return "person"
-    if words[-1] in _ORG_SUFFIX:
+    if words[0] in _TITLES or _PERSON_VERB.match(after):
+        return "person"
+    if words[-1] in _ORG_SUFFIX or _AFTER_EMPLOYER_WORD.search(before):
         return "organization"
-    if _PERSON_VERB.match(text[start + len(name):]):
-        return "person"
     if words[-1] in _PLACE_SUFFIX:
         return "place"
-    if re.search(rf"\b(?:{_PET})\s*,?\s*$", before):
+    if _AFTER_PET.search(before):
         return "animal"
-    if re.search(rf"\b(?:{_KIN})\s*,?\s*$", before) or re.search(
-            r"\b(?:hey|hi|hello|thanks|thank you|congrats|bye|dear)\s*,?\s*$", before) or re.match(
-            r"\s*[,!]", text[start + len(name):]) and re.search(r"(?:^|[,.!?]\s*)$", before):
+    if _AFTER_KIN_OR_GREETING.search(before) or (re.match(r"\s*[,!]", after)
+                                                  and re.search(r"(?:^|[,.!?]\s*)$", before)):
         return "person"
-    if re.search(r"\b(?:in|from|to|visit|visited|visiting|near|moved to|live in|lives in)\s+(?:the\s+)?$", before):
+    if _AFTER_PLACE_WORD.search(before):
         return "place"
     return None
 
@@ -307,31 +323,42 @@ def _noun_phrases(text, sentences, blocked) -> list[EntityCandidate]:
 
 
 def _facts(sentence: str, me: str, names: list[str], when) -> list[FactCandidate]:
-    subjects = "|".join(re.escape(n) for n in sorted(set(names), key=len, reverse=True))
-    subject = rf"(?P<subj>\bI\b|(?<![\w'’])(?:{subjects})(?![\w]))" if subjects else r"(?P<subj>\bI\b)"
+    known = set(names)
     out = []
-    for verb, relation in _RELATIONS:
-        for m in re.finditer(rf"{subject}(?:\s+|(?=['’])){verb}(?P<obj>[^,.!?;:()\"“”]+)", sentence):
+    for regex, relation in _FACT_PATTERNS:
+        for m in regex.finditer(sentence):
+            subj = me if m.group("subj") == "I" else _known_suffix(m.group("subj"), known)
             obj = _object(m.group("obj"), names)
-            if obj:
-                subj = me if m.group("subj") == "I" else m.group("subj")
+            if subj and obj:
                 out.append(FactCandidate(subj, relation, obj, sentence, when, None))
-    for m in re.finditer(rf"\b[Mm]y\s+(?P<rel>{_KIN}|{_PET})\s*,?\s+(?P<name>[A-Z][\w'’]*(?:\s+[A-Z][\w'’]*)*)", sentence):
-        out.append(FactCandidate(me, f"has_{m.group('rel').lower()}", _strip_possessive(m.group("name"))[0], sentence, when, None))
-    for m in re.finditer(rf"(?P<name>[A-Z][\w'’]*(?:\s+[A-Z][\w'’]*)*)\s+is\s+my\s+(?P<rel>{_KIN}|{_PET})\b", sentence):
+    for m in _MY_KIN_NAME.finditer(sentence):  # "my sister Anna"
+        name = _strip_possessive(m.group("name"))[0]
+        out.append(FactCandidate(me, f"has_{m.group('rel').lower()}", name, sentence, when, None))
+    for m in _NAME_IS_MY_KIN.finditer(sentence):  # "Anna is my sister"
         if m.group("name") not in _FIRST_PERSON and m.group("name").lower() not in _OPENERS:
             out.append(FactCandidate(me, f"has_{m.group('rel').lower()}", m.group("name"), sentence, when, None))
     return out
 
 
+def _known_suffix(phrase: str, known: set[str]) -> str | None:
+    """The longest tail of a capitalised phrase that is a known name: "Yesterday Anna" -> "Anna"."""
+    words = phrase.split()
+    for i in range(len(words)):
+        tail = " ".join(words[i:])
+        if tail in known:
+            return tail
+    return None
+
+
 def _object(chunk: str, names: list[str]) -> str | None:
     chunk = chunk.strip()
+    bare = chunk[4:] if chunk.lower().startswith("the ") else chunk
     for name in sorted(names, key=len, reverse=True):
-        if re.match(rf"(?:the\s+)?{re.escape(name)}\b", chunk):
+        if bare.startswith(name) and not bare[len(name):len(name) + 1].isalnum():
             return name
-    words = []
+    words: list[str] = []
     for word in chunk.split():
-        if word.lower() in _STOP - _DETERMINERS and words or word.lower() in {"last", "next", "yesterday", "today"}:
+        if word.lower() in _OBJECT_END and words or word.lower() in _TIME_WORDS:
             break
         words.append(word)
     while words and (words[0].lower() in _DETERMINERS or words[0].lower() in _ADJECTIVES):
