@@ -138,6 +138,14 @@ def test_retry_after_header_is_honoured_when_within_the_cap(fake, options, sleep
     assert sleeps == [0.2]
 
 
+def test_retry_after_beyond_the_cap_ends_the_retries_at_once(fake, options, sleeps, caplog):
+    fake.fail(429, headers={"retry-after": "60"}).reply(GOOD)
+    result = AnthropicExtractor(KEY, **options).extract(TEXT, CTX)
+    assert result.extractor == "builtin"
+    assert len(fake.requests) == 1 and sleeps == []
+    assert fell_back(caplog)
+
+
 def test_persistent_overload_gives_up_after_max_attempts_and_falls_back(fake, options, sleeps, caplog):
     fake.fail(429).fail(503).fail(429)
     result = AnthropicExtractor(KEY, **options).extract(TEXT, CTX)

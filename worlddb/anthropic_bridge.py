@@ -14,9 +14,10 @@ is cheaper and exact, and resolved against the same timestamp the model sees.
 
 Retries are ours, not the SDK's (the client runs with ``max_retries=0``) so the policy is explicit
 and testable: 429, 5xx and connection errors are retried up to ``max_attempts`` in all, sleeping
-``backoff_base * 2**attempt`` (capped at ``backoff_max``, jittered to 50-100 %, or the server's
-``retry-after`` if it is shorter than the cap). A timeout is not retried: one attempt already spent
-the caller's budget of ``timeout`` seconds, so the built-in answers at once.
+``backoff_base * 2**attempt`` (capped at ``backoff_max``, jittered to 50-100 %), or the server's
+``retry-after`` when it sends one; a ``retry-after`` beyond the cap ends the retries at once. A
+timeout is not retried: one attempt already spent the caller's budget of ``timeout`` seconds, so
+the built-in answers at once. Other 4xx errors are not retried either.
 """
 
 from __future__ import annotations
@@ -92,8 +93,9 @@ choice is the 0-based index of the option the mention refers to, or null if you 
 
 @dataclass(frozen=True, slots=True)
 class BridgeConfig:
-    """How to reach the API. ``timeout`` is per attempt, in seconds; ``max_attempts`` counts the
-    first try; ``sleep`` is injectable so tests can observe backoff without waiting."""
+    """How to reach the API. ``timeout`` (seconds) bounds each attempt's connect and each read;
+    ``max_attempts`` counts the first try; ``sleep`` is injectable so tests can observe backoff
+    without waiting."""
 
     api_key: str
     base_url: str | None = None
@@ -132,7 +134,7 @@ class _Messages:
     def __init__(self, config: BridgeConfig) -> None:
         self.config = config
         self._client = _sdk().Anthropic(api_key=config.api_key, base_url=config.base_url,
-                                           timeout=config.timeout, max_retries=0)
+                                        timeout=config.timeout, max_retries=0)
         self._jitter = random.Random()
 
     def ask(self, system: str, prompt: str, max_tokens: int) -> str:
@@ -144,9 +146,9 @@ class _Messages:
             except sdk.APITimeoutError:
                 raise
             except (sdk.RateLimitError, sdk.InternalServerError, sdk.APIConnectionError) as err:
-                if attempt + 1 >= cfg.max_attempts:
-                    raise
                 delay = self._delay(attempt, err)
+                if attempt + 1 >= cfg.max_attempts or delay is None:
+                    raise
                 log.info("anthropic call failed (%s); retry %d/%d in %.2fs", _describe(err), attempt + 1,
                          cfg.max_attempts - 1, delay)
                 cfg.sleep(delay)
@@ -158,7 +160,9 @@ class _Messages:
             return text
         raise AssertionError("unreachable: the loop returns or raises")
 
-    def _delay(self, attempt: int, err: anthropic.APIError) -> float:
+    def _delay(self, attempt: int, err: anthropic.APIError) -> float | None:
+        """Seconds to wait before the next attempt, or None when the server asks for longer than
+        ``backoff_max``: retrying sooner than asked is wasted, waiting longer blows the budget."""
         cfg = self.config
         delay = min(cfg.backoff_max, cfg.backoff_base * 2 ** attempt) * (0.5 + 0.5 * self._jitter.random())
         response = getattr(err, "response", None)
@@ -167,7 +171,9 @@ class _Messages:
             hinted = float(header) if header is not None else None
         except ValueError:
             hinted = None
-        return hinted if hinted is not None and 0 <= hinted <= cfg.backoff_max else delay
+        if hinted is None or hinted < 0:
+            return delay
+        return hinted if hinted <= cfg.backoff_max else None
 
 
 def _describe(err: BaseException) -> str:
