@@ -86,6 +86,8 @@ def test_sentences_split_on_terminal_punctuation_but_not_after_titles_or_initial
     text = "Dr. Smith met J.K. Rowling! Was it fun? Yes.\nNew line"
     assert [text[s:e] for s, e in split_sentences(text)] == [
         "Dr. Smith met J.K. Rowling!", "Was it fun?", "Yes.", "New line"]
+    text = "I should start one, shouldn't I. That seems useful."
+    assert [text[s:e] for s, e in split_sentences(text)] == ["I should start one, shouldn't I.", "That seems useful."]
 
 
 def test_speaker_is_a_person_entity_even_when_not_named():
@@ -116,6 +118,8 @@ def test_named_entities_are_found(text, expected):
     "Life's too short, let's have some fun!",
     "Congrats! Family is everything. Books guide me.",
     "BTW, I met them last Tuesday in May.",
+    "Thanks! I appreciate your support, It means a lot.",
+    'Yeah, I saw "That"! It was amazing.',
 ])
 def test_capitalised_common_words_at_sentence_start_are_not_names(text):
     assert names(run(text, speaker=None)) == set()
@@ -193,7 +197,8 @@ def test_fact_takes_its_valid_time_from_its_own_sentence():
     assert by_relation["works_at"].valid_from is None
 
 
-@pytest.mark.parametrize("text", ["I don't live in Denver.", "I'm not a painter.", "I love it!"])
+@pytest.mark.parametrize("text", ["I don't live in Denver.", "I'm not a painter.", "I love it!",
+                                  "I love watching them play."])
 def test_negated_or_pronoun_statements_yield_no_fact(text):
     assert run(text).facts == ()
 

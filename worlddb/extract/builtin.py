@@ -124,7 +124,7 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
             before = text[start:m.start()].split()
             last = before[-1] if before else ""
             # "Dr. Smith", "J.K. Rowling", "John F. Kennedy": the period does not end the sentence.
-            if last.lower() in _ABBREVIATIONS or re.fullmatch(r"(?:[A-Za-z]\.)*[A-Z]", last):
+            if last != "I" and (last.lower() in _ABBREVIATIONS or re.fullmatch(r"(?:[A-Za-z]\.)*[A-Z]", last)):
                 continue
         spans.append((start, m.end()))
         start = m.end()
@@ -193,7 +193,7 @@ def _named_entities(text, sentences, blocked, known, ctx) -> list[EntityCandidat
     out: list[EntityCandidate] = []
     taken = list(blocked)
     for m in re.finditer(r"[\"“]([A-Z][^\"“”]{0,60}?)[\"”]", text):  # quoted titles
-        if len(m.group(1).split()) <= 8:
+        if len(m.group(1).split()) <= 8 and m.group(1).strip(" ,.!?").lower() not in _STOP:
             out.append(EntityCandidate(m.group(1).strip(" ,.!?"), "work", (), m.span(1)))
             taken.append(m.span())
     mid_caps: set[str] = set()  # words capitalised somewhere a capital is not forced
@@ -216,6 +216,8 @@ def _named_entities(text, sentences, blocked, known, ctx) -> list[EntityCandidat
         while words and words[0].lower() in _NOT_NAMES:
             run, words = run[1:], words[1:]
         if not run or words[-1].lower() in _NOT_NAMES or words[-1] in _TITLES:
+            continue
+        if len(words) == 1 and words[0].lower() in _OPENERS:  # a stray capital: "..., It means"
             continue
         start, end = run[0][0], run[-1][0] + len(words[-1])
         if any(start < e and s < end for s, e in taken):
@@ -363,7 +365,9 @@ def _object(chunk: str, names: list[str]) -> str | None:
         words.append(word)
     while words and (words[0].lower() in _DETERMINERS or words[0].lower() in _ADJECTIVES):
         words = words[1:]
-    words = words[:4]
+    words = [w for w in words[:4] if any(c.isalnum() for c in w)]
     if not words or words[0].lower() in _PRONOUN_OBJECTS or words[0].lower() in _STOP:
+        return None
+    if len(words) == 1 and words[0].endswith("ing"):  # "I love watching them": the object got away
         return None
     return " ".join(words)
