@@ -73,8 +73,10 @@ class FactCandidate:
 @dataclass(frozen=True, slots=True)
 class TemporalExpression:
     """A time the text mentions ("last Tuesday", "in May 2023"). ``resolved`` is the start of the
-    period named, computed against the message's timestamp (None when there was no timestamp to
-    resolve a relative expression against, or the expression could not be resolved)."""
+    period named ("last week" -> its Monday, "May 2023" -> 1 May), or for an offset ("two weeks
+    ago") the day it lands on, computed against the message's timestamp and carrying its tzinfo;
+    None when a relative expression had no timestamp to resolve against. ``granularity`` says how
+    precise ``resolved`` is."""
 
     text: str
     span: tuple[int, int]
