@@ -1,0 +1,272 @@
+"""The deterministic built-ins: extractor, temporal resolution, extractive summarizer, tiebreaker."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from worlddb.extract import Extraction, ExtractionContext, Extractor, Summarizer
+from worlddb.extract.builtin import BuiltinExtractor, split_sentences
+from worlddb.extract.summarize import ExtractiveSummarizer
+from worlddb.extract.temporal import find_temporals
+from worlddb.tiebreak import DefaultTiebreaker, Option, Tiebreaker
+
+# A Wednesday afternoon; LoCoMo's first session is two days earlier.
+NOW = datetime(2023, 5, 10, 13, 56)
+extractor = BuiltinExtractor()
+
+
+def run(text, speaker="Caroline", user=None, known=(), when=NOW) -> Extraction:
+    return extractor.extract(text, ExtractionContext(when, speaker, user, tuple(known)))
+
+
+def names(extraction, *, concepts=False):
+    return {e.name for e in extraction.entities if concepts or e.type != "concept"}
+
+
+def facts(extraction):
+    return {(f.subject, f.relation, f.object) for f in extraction.facts}
+
+
+# --- temporal expressions ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, surface, resolved, granularity", [
+    ("I went to a support group yesterday and it was powerful.", "yesterday", datetime(2023, 5, 9), "day"),
+    ("We moved here two weeks ago.", "two weeks ago", datetime(2023, 4, 26), "week"),
+    ("I met her a few days ago.", "a few days ago", datetime(2023, 5, 7), "day"),
+    ("I graduated in May 2023.", "May 2023", datetime(2023, 5, 1), "month"),
+    ("Next month I'm going to Paris.", "Next month", datetime(2023, 6, 1), "month"),
+    ("We hiked last weekend.", "last weekend", datetime(2023, 5, 6), "weekend"),
+    ("Last summer was fun.", "Last summer", datetime(2022, 6, 1), "season"),
+    ("I joined the club last week.", "last week", datetime(2023, 5, 1), "week"),
+    ("I started running last year.", "last year", datetime(2022, 1, 1), "year"),
+    ("I sold it last Friday.", "last Friday", datetime(2023, 5, 5), "day"),
+    ("We met on 8 May, 2023 at noon.", "8 May, 2023", datetime(2023, 5, 8), "day"),
+    ("I'll be done in three months.", "in three months", datetime(2023, 8, 1), "month"),
+    ("In 2019 I started painting.", "2019", datetime(2019, 1, 1), "year"),
+])
+def test_relative_date_is_resolved_against_message_time(text, surface, resolved, granularity):
+    (t,) = run(text).temporals
+    assert (t.text, t.resolved, t.granularity) == (surface, resolved, granularity)
+    assert text[t.span[0]:t.span[1]] == surface
+
+
+@pytest.mark.parametrize("text, resolved", [
+    ("On Friday I went to the lake.", datetime(2023, 5, 5)),
+    ("On Friday I will go to the lake.", datetime(2023, 5, 12)),
+    ("In June I went to Rome.", datetime(2022, 6, 1)),
+    ("In June I'll go to Rome.", datetime(2023, 6, 1)),
+])
+def test_bare_weekday_or_month_follows_the_tense_of_its_sentence(text, resolved):
+    (t,) = run(text).temporals
+    assert t.resolved == resolved
+
+
+def test_relative_time_without_a_timestamp_stays_unresolved_but_absolute_dates_resolve():
+    found = find_temporals("yesterday, and before that in May 2023", None)
+    assert [(t.text, t.resolved) for t in found] == [("yesterday", None), ("May 2023", datetime(2023, 5, 1))]
+
+
+def test_resolved_time_carries_the_timestamp_timezone():
+    tz = timezone(timedelta(hours=-7))
+    (t,) = find_temporals("I called her yesterday", datetime(2023, 5, 10, 23, 30, tzinfo=tz))
+    assert t.resolved == datetime(2023, 5, 10, tzinfo=tz) - timedelta(days=1)
+    assert t.resolved.tzinfo is tz
+
+
+@pytest.mark.parametrize("text", ["I may go later.", "Marley's perfect for dancing.", "We had a great day."])
+def test_words_that_only_look_like_dates_are_not_temporal(text):
+    assert run(text).temporals == ()
+
+
+# --- sentences and entities -------------------------------------------------------------------
+
+def test_sentences_split_on_terminal_punctuation_but_not_after_titles_or_initials():
+    text = "Dr. Smith met J.K. Rowling! Was it fun? Yes.\nNew line"
+    assert [text[s:e] for s, e in split_sentences(text)] == [
+        "Dr. Smith met J.K. Rowling!", "Was it fun?", "Yes.", "New line"]
+    text = "I should start one, shouldn't I. That seems useful."
+    assert [text[s:e] for s, e in split_sentences(text)] == ["I should start one, shouldn't I.", "That seems useful."]
+
+
+def test_speaker_is_a_person_entity_even_when_not_named():
+    (speaker,) = [e for e in run("Sounds great!").entities]
+    assert (speaker.name, speaker.type, speaker.span) == ("Caroline", "person", None)
+
+
+def test_user_stands_in_for_a_missing_speaker_in_first_person_text():
+    found = run("I adopted a puppy.", speaker=None, user="alice")
+    assert ("alice", "person") in {(e.name, e.type) for e in found.entities}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("We flew to New York with Melanie's kids.", {"New York", "Melanie"}),
+    ("I work at Bank of America now.", {"Bank of America"}),
+    ("There's a quote by J.K. Rowling that I like.", {"J.K. Rowling"}),
+    ("Harry Potter is my favourite series.", {"Harry Potter"}),
+    ("Thanks, Gina! See you soon.", {"Gina"}),
+    ("Luna and Oliver are so playful.", {"Luna", "Oliver"}),
+    ("I loved \"Becoming Nicole\" by Amy Ellis Nutt.", {"Becoming Nicole", "Amy Ellis Nutt"}),
+])
+def test_named_entities_are_found(text, expected):
+    assert names(run(text, speaker=None)) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Organizing a basketball camp was an awesome experience.",
+    "Life's too short, let's have some fun!",
+    "Congrats! Family is everything. Books guide me.",
+    "BTW, I met them last Tuesday in May.",
+    "Thanks! I appreciate your support, It means a lot.",
+    'Yeah, I saw "That"! It was amazing.',
+])
+def test_capitalised_common_words_at_sentence_start_are_not_names(text):
+    assert names(run(text, speaker=None)) == set()
+
+
+def test_known_name_is_recognised_at_sentence_start():
+    assert "Melanie" not in names(run("Melanie painted a lake.", speaker=None))
+    assert "Melanie" in names(run("Melanie painted a lake.", speaker=None, known=["Melanie"]))
+
+
+def test_title_is_kept_in_the_name_and_the_bare_name_becomes_an_alias():
+    (dr,) = [e for e in run("I saw Dr. Smith today.", speaker=None).entities if e.type == "person"]
+    assert (dr.name, dr.aliases) == ("Dr. Smith", ("Smith",))
+
+
+def test_entity_types_follow_simple_cues():
+    found = run('My dog Max loves the World Health Organization (WHO). We moved to Denver. "Becoming Nicole" is great. '
+                "Hey Mel! Jo works at Bank of America.", speaker=None)
+    types = {e.name: e.type for e in found.entities}
+    assert types["Mel"] == "person"
+    assert types["Jo"] == "person"
+    assert types["Bank of America"] == "organization"
+    assert types["Max"] == "animal"
+    assert types["World Health Organization"] == "organization"
+    assert types["Denver"] == "place"
+    assert types["Becoming Nicole"] == "work"
+    who = next(e for e in found.entities if e.name == "World Health Organization")
+    assert who.aliases == ("WHO",)
+
+
+def test_entity_spans_point_at_the_mention():
+    text = "Yesterday I met Emma Watson in Edinburgh."
+    for e in run(text).entities:
+        if e.span is not None:
+            assert text[e.span[0]:e.span[1]] == e.name
+
+
+def test_noun_phrases_are_concepts_without_leading_evaluative_adjectives():
+    found = run("I found an awesome hiking trail in my hometown and joined a travel club.")
+    concepts = {e.name for e in found.entities if e.type == "concept"}
+    assert {"hiking trail", "hometown", "travel club"} <= concepts
+
+
+# --- facts ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, fact", [
+    ("I moved to Denver.", ("Caroline", "lives_in", "Denver")),
+    ("I'm a painter.", ("Caroline", "is_a", "painter")),
+    ("Anna lives in Boston.", ("Anna", "lives_in", "Boston")),
+    ("I work at Bank of America.", ("Caroline", "works_at", "Bank of America")),
+    ("I'm from Sweden originally.", ("Caroline", "from", "Sweden")),
+    ("I joined a travel club!", ("Caroline", "member_of", "travel club")),
+    ("My sister Anna is visiting.", ("Caroline", "has_sister", "Anna")),
+    ("Oliver is my dog.", ("Caroline", "has_dog", "Oliver")),
+    ("I love pottery and painting.", ("Caroline", "likes", "pottery")),
+])
+def test_simple_subject_relation_object_facts(text, fact):
+    assert fact in facts(run(text))
+
+
+@pytest.mark.parametrize("speaker, user, subject", [
+    ("Caroline", "alice", "Caroline"),
+    (None, "alice", "alice"),
+    (None, None, "user"),
+])
+def test_first_person_statements_tie_to_speaker_else_user(speaker, user, subject):
+    assert facts(run("I moved to Denver.", speaker=speaker, user=user)) == {(subject, "lives_in", "Denver")}
+
+
+def test_fact_takes_its_valid_time_from_its_own_sentence():
+    found = run("I moved to Denver two weeks ago. I work at Acme Corp.")
+    by_relation = {f.relation: f for f in found.facts}
+    assert by_relation["lives_in"].valid_from == datetime(2023, 4, 26)
+    assert by_relation["lives_in"].text == "I moved to Denver two weeks ago."
+    assert by_relation["works_at"].valid_from is None
+
+
+@pytest.mark.parametrize("text", ["I don't live in Denver.", "I'm not a painter.", "I love it!",
+                                  "I love watching them play."])
+def test_negated_or_pronoun_statements_yield_no_fact(text):
+    assert run(text).facts == ()
+
+
+# --- contract -------------------------------------------------------------------------------
+
+def test_extraction_is_deterministic_and_names_its_extractor():
+    text = "Hey Mel! I moved to New York last week with my dog Oliver."
+    first, second = run(text, known=["Melanie"]), run(text, known=["Melanie"])
+    assert first == second
+    assert first.extractor == "builtin"
+    assert isinstance(extractor, Extractor)
+
+
+def test_non_string_text_is_rejected():
+    with pytest.raises(TypeError):
+        extractor.extract(b"bytes", ExtractionContext())
+
+
+def test_empty_text_yields_only_the_speaker():
+    found = run("")
+    assert [e.name for e in found.entities] == ["Caroline"]
+    assert found.facts == () and found.temporals == ()
+
+
+# --- summarizer -------------------------------------------------------------------------------
+
+def test_extractive_summary_keeps_the_central_sentences_in_order_within_the_budget():
+    texts = [
+        "Caroline paints landscapes at the lake. The weather was odd.",
+        "Caroline sold two lake landscapes at the art fair.",
+        "Her landscapes of the lake sell well at every art fair.",
+        "Bananas are yellow.",
+    ]
+    summary = ExtractiveSummarizer().summarize(texts, max_chars=110)
+    assert len(summary) <= 110
+    assert summary == ("Caroline sold two lake landscapes at the art fair. "
+                       "Her landscapes of the lake sell well at every art fair.")
+    assert isinstance(ExtractiveSummarizer(), Summarizer)
+
+
+@pytest.mark.parametrize("max_chars", [1, 5, 12, 30])
+def test_summary_never_exceeds_max_chars(max_chars):
+    summary = ExtractiveSummarizer().summarize(["A rather long opening sentence about nothing much."],
+                                               max_chars=max_chars)
+    assert 0 < len(summary) <= max_chars
+
+
+def test_summary_of_nothing_is_empty_and_a_zero_budget_is_refused():
+    assert ExtractiveSummarizer().summarize([], max_chars=100) == ""
+    with pytest.raises(ValueError):
+        ExtractiveSummarizer().summarize(["x"], max_chars=0)
+
+
+# --- default tiebreaker -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("options, expected", [
+    ([Option("Jon", tier="fuzzy", score=0.99), Option("John", tier="exact", score=0.5)], 1),
+    ([Option("Jon", tier="phonetic", score=1.0), Option("Jonny", tier="embedding", score=0.2)], 1),
+    ([Option("Jon", tier="fuzzy", score=0.91), Option("Joan", tier="fuzzy", score=0.95)], 1),
+    ([Option("Jon", tier="fuzzy", score=0.9), Option("Joan", tier="fuzzy", score=0.9)], None),
+    ([], None),
+])
+def test_default_tiebreaker_prefers_tier_then_score_and_refuses_exact_ties(options, expected):
+    assert DefaultTiebreaker().choose("John", options) == expected
+    assert isinstance(DefaultTiebreaker(), Tiebreaker)
+
+
+def test_option_rejects_an_unknown_tier():
+    with pytest.raises(ValueError):
+        Option("John", tier="vibes")

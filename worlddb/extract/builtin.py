@@ -1,0 +1,373 @@
+"""The built-in extractor: readable rules, no model, no network.
+
+Contract: ``BuiltinExtractor().extract(text, ctx)`` is deterministic (same text and context, same
+``Extraction``), performs no I/O, never raises for a ``str`` (``TypeError`` otherwise) and reports
+``extractor="builtin"``. It is a baseline for chat and note text in English:
+
+* sentences split on terminal punctuation (abbreviations and initials such as "Dr." and "J.K."
+  do not end a sentence) and on line breaks;
+* named entities are runs of capitalised words ("New York", "Bank of America"), possessives
+  stripped ("Oliver's" -> "Oliver"), titles kept as part of the name with the bare name as an alias
+  ("Dr. Smith" / "Smith"), quoted titles taken whole ("Becoming Nicole"). A capitalised word at the
+  start of a sentence is only a name when something else says so: it is known (speaker, user,
+  ``ctx.known_names``, or capitalised mid-sentence elsewhere in the text), coordinated with a name
+  ("Luna and Oliver"), or part of a longer run ("Harry Potter is ..."). A possessive is no evidence
+  there: "Life's too short" is as common as "Oliver's hilarious". Precision is preferred to recall;
+* simple noun phrases after a determiner ("my hometown", "a travel club"), type "concept";
+* the speaker (and, for first-person text without a speaker, the user) as a "person";
+* temporal expressions via ``worlddb.extract.temporal``;
+* subject-relation-object facts from a handful of patterns ("X is a Y", "X lives in Y",
+  "I moved to Y" -> lives_in, "X works at Y", "X is from Y", "X loves Y", "X joined Y",
+  "my sister Anna" -> has_sister); "I"/"me"/"my" stand for ``ctx.speaker``, else ``ctx.user_name``,
+  else the literal "user". A fact's ``valid_from`` is the first resolved time in its sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from worlddb.extract import EntityCandidate, Extraction, ExtractionContext, FactCandidate
+from worlddb.extract.temporal import find_temporals
+
+__all__ = ["BuiltinExtractor", "split_sentences"]
+
+_WORD = re.compile(r"(?:[A-Z]\.){2,}|[^\W_]+(?:[-'’&][^\W_]+)*", re.UNICODE)
+_BOUNDARY = re.compile(r"[.!?…]+[\"'”’)\]]*(?=\s)|\n+")
+_ABBREVIATIONS = {"mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "vs", "etc", "mt", "ft",
+                  "no", "inc", "ltd", "co", "e.g", "i.e", "approx"}
+_TITLES = {"Mr", "Mrs", "Ms", "Miss", "Dr", "Prof", "Sir", "Dame", "Lord", "Lady", "Aunt",
+           "Uncle", "Coach", "Captain", "President", "Senator", "Judge", "Saint"}
+_CONNECTORS = {"of", "de", "du", "la", "le", "van", "von", "der", "da", "di", "the"}
+_FIRST_PERSON = {"I", "I'm", "I've", "I'll", "I'd", "I’m", "I’ve", "I’ll", "I’d"}
+# Words that open sentences (and vocatives: "Thanks Gina") but are never names themselves.
+_OPENERS = set("""
+a an the this that these those it its it's i'm i've my your his her our their we you they he she
+there here what when where why how who which whose if so and but or then also just well oh ok okay
+yes yeah yep yup no nope nah hey hi hello hiya yo bye goodbye thanks thank thx congrats
+congratulations wow whoa woah cool nice great awesome amazing sure absolutely definitely totally
+sounds glad sorry aww aw ah ahh haha lol omg btw anyway anyways by as at in on for with from to of
+after before since while because although though not never always maybe perhaps good happy
+love dear cheers welcome same exactly right true agreed indeed alright all let let's please
+hope talk catch see take have had has do did does is was are were be been can could would should
+will may might must gotta gonna wanna guess also especially plus speaking whatever still even
+""".split())
+_NOT_NAMES = {
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
+    "february", "march", "april", "june", "july", "august", "september", "october", "november",
+    "december", "btw", "omg", "lol", "tbh", "imo", "asap", "ok", "okay", "tv", "diy", "pm", "am",
+}
+_ORG_SUFFIX = {"Inc", "Corp", "Company", "Co", "LLC", "Ltd", "University", "College", "School",
+               "Academy", "Institute", "Foundation", "Association", "Club", "Society", "Bank",
+               "Hospital", "Church", "Center", "Centre", "Studio", "Studios", "Group", "Agency", "Museum",
+               "Organization", "Organisation", "Committee", "Council", "Department", "Ministry",
+               "Party", "Union", "Federation", "League", "Network", "Store", "Shop", "Cafe",
+               "Restaurant", "Bakery", "Press", "Records", "Labs", "Team", "Band", "Orchestra"}
+_PLACE_SUFFIX = {"City", "Park", "Lake", "River", "Mountain", "Mountains", "Mount", "Canyon",
+                 "Beach", "Island", "Islands", "Street", "Avenue", "Road", "County", "State",
+                 "Valley", "Bay", "Falls", "Forest", "Trail", "Coast", "Desert"}
+_KIN = ("sister|brother|mom|mum|mother|dad|father|wife|husband|son|daughter|friend|partner"
+        "|boyfriend|girlfriend|boss|cousin|aunt|uncle|grandma|grandpa|grandmother|grandfather"
+        "|niece|nephew|neighbor|neighbour|roommate|colleague|coworker|teacher|coach|mentor")
+_PET = "dog|cat|puppy|pup|kitten|pet|horse|bird|parrot|fish|turtle|hamster|rabbit|bunny"
+_DETERMINERS = {"a", "an", "the", "my", "your", "his", "her", "our", "their", "this", "that",
+                "these", "those", "some"}
+# Words that end a noun phrase or a fact's object (function words, auxiliaries, adverbs).
+_STOP = _OPENERS | _DETERMINERS | {
+    "about", "into", "onto", "over", "under", "up", "down", "out", "off", "through", "than",
+    "really", "very", "too", "super", "pretty", "quite", "much", "more", "most", "lot", "lots",
+    "bit", "while", "way", "thing", "things", "time", "one", "ones", "kind", "sort", "stuff",
+    "me", "him", "them", "us", "myself", "yourself", "something", "anything", "everything",
+    "nothing", "someone", "anyone", "everyone", "ago", "last", "next", "now", "today", "get",
+    "got", "make", "made", "go", "went", "like", "feel", "felt", "am", "'s", "every", "such",
+    "which", "who", "whom", "where", "there", "same", "other", "another", "own", "many", "few",
+    "once", "again", "ever", "yet", "back", "together", "anymore", "soon", "later", "already",
+    "around", "instead", "either", "though", "lately", "recently", "tonight", "tomorrow",
+}
+# Evaluative adjectives dropped from the front of a phrase: "an awesome hiking trail" -> "hiking trail".
+_ADJECTIVES = {"great", "good", "awesome", "amazing", "new", "nice", "big", "little", "small", "old",
+               "cool", "beautiful", "special", "huge", "real", "whole", "first", "best", "favorite",
+               "favourite", "fave", "lovely", "wonderful", "fun", "incredible", "cute", "fantastic",
+               "tough", "hard", "bad", "whole", "entire", "true", "local", "recent", "latest"}
+# Verbs whose subject is almost always a person: a capitalised word before them is a name.
+_PERSON_VERB = re.compile(r"\s+(?:lives|lived|works|worked|moved|comes\s+from|came\s+from|is\s+from"
+                          r"|was\s+born|said|says|told|married)\b")
+_PRONOUN_OBJECTS = {"it", "that", "this", "them", "him", "her", "you", "me", "us", "those", "these"}
+
+# Subject: "I", or a capitalised phrase that must turn out to be a name found in the text.
+_SUBJECT = r"(?P<subj>\bI\b|(?<![\w'’])[A-Z][\w.'’-]*(?:\s+(?:(?:of|the|de)\s+)?[A-Z][\w.'’-]*)*)"
+_OBJECT_END = _STOP - _DETERMINERS
+_TIME_WORDS = {"last", "next", "yesterday", "today", "tomorrow", "tonight"}
+_RELATIONS: tuple[tuple[str, str], ...] = (
+    (r"(?:am|'m|’m|is|was)\s+(?:a|an)\s+", "is_a"),
+    (r"(?:live|lives|lived|(?:am|'m|’m|have been|'ve been)\s+living)\s+in\s+", "lives_in"),
+    (r"(?:moved|relocated|(?:am|'m|’m|is)\s+moving)\s+to\s+", "lives_in"),
+    (r"(?:work|works|worked|(?:am|'m|’m|is)\s+working)\s+(?:at|for)\s+", "works_at"),
+    (r"(?:work|works|worked)\s+as\s+(?:a|an)\s+", "works_as"),
+    (r"(?:am|'m|’m|is|was|come|comes|came)\s+from\s+", "from"),
+    (r"(?:love|loves|like|likes|enjoy|enjoys|adore|adores)\s+", "likes"),
+    (r"(?:visited|went\s+to|traveled\s+to|travelled\s+to)\s+", "visited"),
+    (r"(?:joined|(?:am|'m|’m|is)\s+a\s+member\s+of)\s+", "member_of"),
+    (r"(?:am|'m|’m|is|got)\s+married\s+to\s+|married\s+", "married_to"),
+)
+_FACT_PATTERNS = tuple((re.compile(rf"{_SUBJECT}(?:\s+|(?=['’]))(?:{verb})(?P<obj>[^,.!?;:()\"“”]+)"), relation)
+                       for verb, relation in _RELATIONS)
+_MY_KIN_NAME = re.compile(rf"\b[Mm]y\s+(?P<rel>{_KIN}|{_PET})\s*,?\s+(?P<name>[A-Z][\w'’]*(?:\s+[A-Z][\w'’]*)*)")
+_NAME_IS_MY_KIN = re.compile(rf"(?P<name>[A-Z][\w'’]*(?:\s+[A-Z][\w'’]*)*)\s+is\s+my\s+(?P<rel>{_KIN}|{_PET})\b")
+
+
+def split_sentences(text: str) -> list[tuple[int, int]]:
+    """[start, end) spans of the sentences of ``text``, whitespace trimmed, empty ones dropped."""
+    spans, start = [], 0
+    for m in _BOUNDARY.finditer(text):
+        if m.group(0).startswith("."):
+            before = text[start:m.start()].split()
+            last = before[-1] if before else ""
+            # "Dr. Smith", "J.K. Rowling", "John F. Kennedy": the period does not end the sentence.
+            if last != "I" and (last.lower() in _ABBREVIATIONS or re.fullmatch(r"(?:[A-Za-z]\.)*[A-Z]", last)):
+                continue
+        spans.append((start, m.end()))
+        start = m.end()
+    spans.append((start, len(text)))
+    out = []
+    for s, e in spans:
+        while s < e and text[s].isspace():
+            s += 1
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        if s < e:
+            out.append((s, e))
+    return out
+
+
+class BuiltinExtractor:
+    """Deterministic rule-based extractor (see the module docstring for what it finds)."""
+
+    name = "builtin"
+
+    def extract(self, text: str, ctx: ExtractionContext) -> Extraction:
+        if not isinstance(text, str):
+            raise TypeError(f"text must be str, not {type(text).__name__}")
+        me = ctx.speaker or ctx.user_name or "user"
+        sentences = split_sentences(text)
+        temporals = []
+        for s, e in sentences:
+            for t in find_temporals(text[s:e], ctx.timestamp):
+                temporals.append(replace(t, span=(t.span[0] + s, t.span[1] + s)))
+        blocked = [t.span for t in temporals]
+        known = {n.casefold() for n in (ctx.speaker, ctx.user_name, *ctx.known_names) if n}
+        names = _named_entities(text, sentences, blocked, known, ctx)
+        entities: dict[str, EntityCandidate] = {}
+        if ctx.speaker:
+            entities[ctx.speaker.casefold()] = EntityCandidate(ctx.speaker, "person", (), _find(text, ctx.speaker))
+        if not ctx.speaker and ctx.user_name and re.search(r"\b(?:I|me|my|mine|myself)\b", text):
+            entities[ctx.user_name.casefold()] = EntityCandidate(ctx.user_name, "person", (), None)
+        for cand in names:
+            entities.setdefault(cand.name.casefold(), cand)
+        for cand in _noun_phrases(text, sentences, blocked):
+            entities.setdefault(cand.name.casefold(), cand)
+        facts = []
+        for s, e in sentences:
+            times = [t.resolved for t in temporals if s <= t.span[0] < e and t.resolved is not None]
+            facts.extend(_facts(text[s:e], me, [c.name for c in names], times[0] if times else None))
+        return Extraction(tuple(entities.values()), tuple(dict.fromkeys(facts)), tuple(temporals), self.name)
+
+
+def _find(text: str, name: str) -> tuple[int, int] | None:
+    m = re.search(rf"\b{re.escape(name)}\b", text)
+    return m.span() if m else None
+
+
+def _is_cap(word: str) -> bool:
+    return word[:1].isupper() and word not in _FIRST_PERSON
+
+
+def _strip_possessive(word: str) -> tuple[str, bool]:
+    for suffix in ("'s", "’s", "s'", "s’"):
+        if word.endswith(suffix) and len(word) > len(suffix):
+            return (word[:-2] if suffix[0] in "'’" else word[:-1]), True
+    return word, False
+
+
+def _named_entities(text, sentences, blocked, known, ctx) -> list[EntityCandidate]:
+    out: list[EntityCandidate] = []
+    taken = list(blocked)
+    for m in re.finditer(r"[\"“]([A-Z][^\"“”]{0,60}?)[\"”]", text):  # quoted titles
+        if len(m.group(1).split()) <= 8 and m.group(1).strip(" ,.!?").lower() not in _STOP:
+            out.append(EntityCandidate(m.group(1).strip(" ,.!?"), "work", (), m.span(1)))
+            taken.append(m.span())
+    mid_caps: set[str] = set()  # words capitalised somewhere a capital is not forced
+    runs = []
+    for s, e in sentences:
+        tokens = [(m.start() + s, m.end() + s, m.group(0)) for m in _WORD.finditer(text[s:e])]
+        for run in _cap_runs(text, tokens):
+            at_start = run[0][0] == tokens[0][0] or bool(re.search(r"[-–—:(\"“]\s*$", text[s:run[0][0]]))
+            runs.append((run, at_start))
+            mid_caps.update(_strip_possessive(t[2])[0].casefold() for t in (run[1:] if at_start else run))
+    for run, at_start in runs:
+        words = [_strip_possessive(w)[0] for _, _, w in run]
+        if at_start and not (" ".join(words).casefold() in known or words[0].casefold() in known
+                             or words[0].casefold() in mid_caps or words[0] in _TITLES):
+            after = text[run[-1][1]:]
+            coordinated = re.match(r"\s+(?:and|&)\s+[A-Z]", after)  # "Luna and Oliver"
+            acting = _PERSON_VERB.match(after)  # "Anna lives in Boston"
+            if words[0].lower() in _OPENERS or len(run) == 1 and not (coordinated or acting):
+                run, words = run[1:], words[1:]
+        while words and words[0].lower() in _NOT_NAMES:
+            run, words = run[1:], words[1:]
+        if not run or words[-1].lower() in _NOT_NAMES or words[-1] in _TITLES:
+            continue
+        if len(words) == 1 and words[0].lower() in _OPENERS:  # a stray capital: "..., It means"
+            continue
+        start, end = run[0][0], run[-1][0] + len(words[-1])
+        if any(start < e and s < end for s, e in taken):
+            continue
+        name = text[start:end]
+        aliases = ()
+        if words[0] in _TITLES and len(words) > 1:
+            aliases = (text[run[1][0]:end],)
+        acronym = re.match(r"\s*\(([A-Z]{2,})\)", text[end:])
+        if acronym:
+            aliases += (acronym.group(1),)
+        out.append(EntityCandidate(name, _guess_type(text, start, end, words, ctx), aliases, (start, end)))
+    return out
+
+
+def _cap_runs(text, tokens):
+    """Maximal runs of capitalised tokens, joined by spaces or by lower-case connectors
+    ("Bank of America"); a possessive or a punctuation mark ends a run."""
+    runs, current = [], []
+    for i, tok in enumerate(tokens):
+        start, _, word = tok
+        gap = text[current[-1][1]:start] if current else " "
+        prev = current[-1][2] if current else ""
+        # "Dr. Smith", "John F. Kennedy": a title or an initial carries its period into the run.
+        joined = current and (gap == " " or gap == ". " and (prev in _TITLES or re.fullmatch(r"[A-Z]", prev))
+                              ) and not _strip_possessive(prev)[1]
+        if _is_cap(word):
+            if current and not joined:
+                runs.append(current)
+                current = []
+            current.append(tok)
+        elif (word in _CONNECTORS and current and gap == " " and i + 1 < len(tokens)
+              and _is_cap(tokens[i + 1][2]) and text[tok[1]:tokens[i + 1][0]] == " "):
+            current.append(tok)
+        else:
+            if current:
+                runs.append(current)
+            current = []
+    if current:
+        runs.append(current)
+    # a connector can only sit inside a run
+    return [r for r in (_trim_connectors(r) for r in runs) if r]
+
+
+def _trim_connectors(run):
+    while run and run[-1][2] in _CONNECTORS:
+        run = run[:-1]
+    while run and run[0][2] in _CONNECTORS:
+        run = run[1:]
+    return run
+
+
+_AFTER_PET = re.compile(rf"\b(?:{_PET})\s*,?\s*$")
+_AFTER_KIN_OR_GREETING = re.compile(rf"\b(?:{_KIN}|hey|hi|hello|thanks|thank you|congrats|bye|dear)\s*,?\s*$")
+_AFTER_EMPLOYER_WORD = re.compile(r"\b(?:work|works|worked|working)\s+(?:at|for)\s+(?:the\s+)?$")
+_AFTER_PLACE_WORD = re.compile(r"\b(?:in|from|to|visit|visited|visiting|near)\s+(?:the\s+)?$")
+
+
+def _guess_type(text: str, start: int, end: int, words: list[str], ctx: ExtractionContext) -> str | None:
+    """A coarse type from cheap cues: who the context says is a person, a title, a suffix
+    ("... University", "... Lake"), the word before ("my dog Max", "Hey Mel", "in Denver"), or
+    address ("Gina!" / ", Gina," at a clause edge)."""
+    before, after = text[max(0, start - 40):start].lower(), text[end:]
+    if " ".join(words).casefold() in {n.casefold() for n in (ctx.speaker, ctx.user_name) if n}:
+        return "person"
+    if words[0] in _TITLES or _PERSON_VERB.match(after):
+        return "person"
+    if words[-1] in _ORG_SUFFIX or _AFTER_EMPLOYER_WORD.search(before):
+        return "organization"
+    if words[-1] in _PLACE_SUFFIX:
+        return "place"
+    if _AFTER_PET.search(before):
+        return "animal"
+    if _AFTER_KIN_OR_GREETING.search(before) or (re.match(r"\s*[,!]", after)
+                                                  and re.search(r"(?:^|[,.!?]\s*)$", before)):
+        return "person"
+    if _AFTER_PLACE_WORD.search(before):
+        return "place"
+    return None
+
+
+def _noun_phrases(text, sentences, blocked) -> list[EntityCandidate]:
+    out = []
+    for s, e in sentences:
+        tokens = [(m.start() + s, m.end() + s, m.group(0)) for m in _WORD.finditer(text[s:e])]
+        for i, (_, _, word) in enumerate(tokens):
+            if word.lower() not in _DETERMINERS:
+                continue
+            phrase = []
+            for tok in tokens[i + 1:i + 5]:
+                gap = text[(phrase[-1] if phrase else tokens[i])[1]:tok[0]]
+                word_ = tok[2]
+                if gap != " " or not word_.isalpha() or not word_.islower() or (
+                        word_ in _STOP and not (word_ in _ADJECTIVES and not phrase)):
+                    break
+                phrase.append(tok)
+            while phrase and phrase[0][2] in _ADJECTIVES:
+                phrase = phrase[1:]
+            if not phrase:
+                continue
+            start, end = phrase[0][0], phrase[-1][1]
+            if not any(start < be and bs < end for bs, be in blocked):
+                out.append(EntityCandidate(text[start:end], "concept", (), (start, end)))
+    return out
+
+
+def _facts(sentence: str, me: str, names: list[str], when) -> list[FactCandidate]:
+    known = set(names)
+    out = []
+    for regex, relation in _FACT_PATTERNS:
+        for m in regex.finditer(sentence):
+            subj = me if m.group("subj") == "I" else _known_suffix(m.group("subj"), known)
+            obj = _object(m.group("obj"), names)
+            if subj and obj:
+                out.append(FactCandidate(subj, relation, obj, sentence, when, None))
+    for m in _MY_KIN_NAME.finditer(sentence):  # "my sister Anna"
+        name = _strip_possessive(m.group("name"))[0]
+        out.append(FactCandidate(me, f"has_{m.group('rel').lower()}", name, sentence, when, None))
+    for m in _NAME_IS_MY_KIN.finditer(sentence):  # "Anna is my sister"
+        if m.group("name") not in _FIRST_PERSON and m.group("name").lower() not in _OPENERS:
+            out.append(FactCandidate(me, f"has_{m.group('rel').lower()}", m.group("name"), sentence, when, None))
+    return out
+
+
+def _known_suffix(phrase: str, known: set[str]) -> str | None:
+    """The longest tail of a capitalised phrase that is a known name: "Yesterday Anna" -> "Anna"."""
+    words = phrase.split()
+    for i in range(len(words)):
+        tail = " ".join(words[i:])
+        if tail in known:
+            return tail
+    return None
+
+
+def _object(chunk: str, names: list[str]) -> str | None:
+    chunk = chunk.strip()
+    bare = chunk[4:] if chunk.lower().startswith("the ") else chunk
+    for name in sorted(names, key=len, reverse=True):
+        if bare.startswith(name) and not bare[len(name):len(name) + 1].isalnum():
+            return name
+    words: list[str] = []
+    for word in chunk.split():
+        if word.lower() in _OBJECT_END and words or word.lower() in _TIME_WORDS:
+            break
+        words.append(word)
+    while words and (words[0].lower() in _DETERMINERS or words[0].lower() in _ADJECTIVES):
+        words = words[1:]
+    words = [w for w in words[:4] if any(c.isalnum() for c in w)]
+    if not words or words[0].lower() in _PRONOUN_OBJECTS or words[0].lower() in _STOP:
+        return None
+    if len(words) == 1 and words[0].endswith("ing"):  # "I love watching them": the object got away
+        return None
+    return " ".join(words)
