@@ -121,8 +121,8 @@ class _Runner:
 
     def in_scope(self, anchor: str) -> bool:
         if anchor not in self._scope_cache:
-            worlds = self.q.worlds
-            self._scope_cache[anchor] = anchor in worlds or bool(self.store.in_worlds(worlds, [anchor]))
+            # A world's interior is what it contains; the world itself is not part of it.
+            self._scope_cache[anchor] = bool(self.store.in_worlds(self.q.worlds, [anchor]))
         return self._scope_cache[anchor]
 
     def edge_ok(self, edge: EdgeView) -> bool:
@@ -185,7 +185,9 @@ class _Runner:
         wanted = self.plan.annotations
         for anchor in sub.nodes:
             if "conflicts" in wanted:
-                others = [o for e, o in self.neighbours(anchor, ["contradicts"], "both")]
+                # only counterparts visible under the same pins: a conflict with something
+                # already superseded is history, shown when the caller includes closed nodes
+                others = [o for _, o in self.neighbours(anchor, ["contradicts"], "both") if self.admit(o)]
                 if others:
                     sub.conflicts[anchor] = sorted(set(others))
             if "superseded_by" in wanted:

@@ -89,7 +89,7 @@ class Reconciler:
         # that need a moment (functional relations) use the transaction time.
         start = tx.at if valid_from is None else valid_from
         handler.on_insert(_Context(tx, receipt, queue, edge, start), edge)
-        tx.insert_edge_row(edge, valid_from, valid_to)
+        tx._insert_edge_row(edge, valid_from, valid_to)
         receipt.edges.append(edge.id)
         return True
 
@@ -98,7 +98,7 @@ class Reconciler:
         if not tx.conn.execute("SELECT 1 FROM edges WHERE id=? AND seq_removed IS NULL", (edge.id,)).fetchone():
             return False
         handler.on_delete(_Context(tx, receipt, queue, edge, tx.at), edge)
-        tx.remove_edge_row(edge)
+        tx._remove_edge_row(edge)
         receipt.removed.append(edge.id)
         return True
 

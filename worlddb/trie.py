@@ -30,6 +30,7 @@ LEAF_MAX = 16
 NIBBLES = "0123456789abcdef"
 #: Bucket length of the in-memory store: members are grouped by this many hex chars.
 _BUCKET = 3
+_SIXTEEN = ",".join("?" * 16)
 
 
 class TrieStore(Protocol):
@@ -210,10 +211,10 @@ class SqlTrieStore:
         return (row[0], row[1]) if row else None
 
     def children(self, prefix: str) -> dict[str, bytes]:
+        # Name the 16 possible children: a range over the prefix would scan the whole subtree.
         rows = self._conn.execute(
-            "SELECT prefix, digest FROM trie WHERE world=? AND kind=? AND prefix>? AND prefix<? "
-            "AND length(prefix)=?",
-            (self._world, self._kind, prefix, prefix + "g", len(prefix) + 1),
+            f"SELECT prefix, digest FROM trie WHERE world=? AND kind=? AND prefix IN ({_SIXTEEN})",
+            (self._world, self._kind, *(prefix + nibble for nibble in NIBBLES)),
         )
         return {row[0]: row[1] for row in rows}
 

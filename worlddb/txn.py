@@ -11,7 +11,7 @@ the old version id for the new one in every parent's child set - which dirties t
 parents in turn, up to the roots. One transaction therefore yields at most one new
 version per world, and the cost per added child is O(log n) in the world's size.
 
-Edge rows are not written here: `insert_edge_row` / `remove_edge_row` are reserved for
+Edge rows are not written here: `_insert_edge_row` / `_remove_edge_row` are reserved for
 the reconciler (worlddb.reconciler), which runs the edge type's handler in the same
 transaction. Nothing else in the engine calls them.
 """
@@ -121,8 +121,9 @@ class Tx:
         if not self._member_remove(world, CHILDREN, self._version(child)):
             return False
         self.conn.execute("UPDATE nodes SET parent=NULL WHERE anchor=? AND parent=?", (child, world))
+        # The contains edge being removed is still live while its handler runs: skip it.
         for ancestor in [world] + self.store.ancestors(world):
-            self._recompute_closure(ancestor)
+            self._recompute_closure(ancestor, skip=(world, child))
         return True
 
     def add_interior_edge(self, world: str, edge_id: str) -> None:
@@ -161,20 +162,21 @@ class Tx:
         self._dirty.add(world)
         return True
 
-    def _recompute_closure(self, world: str) -> None:
+    def _recompute_closure(self, world: str, skip: tuple[str, str]) -> None:
         self.conn.execute("DELETE FROM closure WHERE world=?", (world,))
         self.conn.execute(
             "INSERT OR IGNORE INTO closure(world, node) "
             "WITH RECURSIVE below(a) AS ("
             "  SELECT dst FROM edges WHERE src=? AND type='contains' AND seq_removed IS NULL"
+            "  AND NOT (src=? AND dst=?)"
             "  UNION SELECT e.dst FROM edges e JOIN below ON e.src = below.a"
-            "  WHERE e.type='contains' AND e.seq_removed IS NULL) "
+            "  WHERE e.type='contains' AND e.seq_removed IS NULL AND NOT (e.src=? AND e.dst=?)) "
             "SELECT ?, a FROM below",
-            (world, world),
+            (world, *skip, *skip, world),
         )
 
     # ------------------------------------------------------------------ edge rows (reconciler only)
-    def insert_edge_row(self, edge: Edge, valid_from: int | None, valid_to: int | None) -> bool:
+    def _insert_edge_row(self, edge: Edge, valid_from: int | None, valid_to: int | None) -> bool:
         """Reserved for the reconciler. False when the same edge is already live."""
         cursor = self.conn.execute(
             "INSERT OR IGNORE INTO edges(id, type, src, dst, world, body, seq_added, t_added, valid_from, valid_to) "
@@ -187,7 +189,7 @@ class Tx:
             self.add_interior_edge(edge.world, edge.id)
         return True
 
-    def remove_edge_row(self, edge: Edge) -> bool:
+    def _remove_edge_row(self, edge: Edge) -> bool:
         """Reserved for the reconciler. False when no live row has this id."""
         cursor = self.conn.execute(
             "UPDATE edges SET seq_removed=?, t_removed=? WHERE id=? AND seq_removed IS NULL",

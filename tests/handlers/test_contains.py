@@ -1,0 +1,47 @@
+from __future__ import annotations
+
+import pytest
+
+from worlddb.errors import Refused
+from worlddb.model import Edge, Node
+
+
+def test_a_query_inside_a_world_never_returns_another_worlds_nodes(db, graph):
+    mine = graph.add("mine")
+    with db.write() as w:
+        bob = w.scope("user", "bob")
+        theirs = w.add(Node("Fact", content="theirs"), parents=[bob])
+        w.link(Edge("causes", mine, theirs))  # a non-crossing edge between worlds
+    sub = db.query(worlds=[graph.scope]).seed(mine, theirs).expand(direction="both", hops=3).run()
+    assert set(sub.nodes) == {mine}
+    assert db.query(worlds=[bob]).seed(mine).run().nodes == {}
+
+
+def test_a_world_cannot_contain_itself_or_an_ancestor(db, graph):
+    inner = graph.add("inner", "Topic")
+    with pytest.raises(Refused):
+        with db.write() as w:
+            w.link(Edge("contains", inner, graph.scope))
+    with pytest.raises(Refused):
+        with db.write() as w:
+            w.link(Edge("contains", inner, inner))
+
+
+def test_removing_containment_takes_the_node_out_of_the_world(db, graph):
+    fact = graph.add("x")
+    version = db.get(graph.scope).version
+    with db.write() as w:
+        w.unlink(Edge("contains", graph.scope, fact))
+    assert db.get(graph.scope).version != version
+    assert fact not in db.store.children(graph.scope)
+    assert db.query(worlds=[graph.scope]).seed(fact).run().nodes == {}
+    assert db.verify().ok
+
+
+def test_a_node_in_two_scopes_is_inside_both(db, graph):
+    with db.write() as w:
+        agent = w.scope("agent", "helper")
+        shared = w.add(Node("Memory", content="shared"), parents=[graph.scope, agent])
+    assert set(db.store.ancestors(shared)) == {graph.scope, agent}
+    for scope in (graph.scope, agent):
+        assert set(db.query(worlds=[scope]).seed(shared).run().nodes) == {shared}

@@ -1,0 +1,27 @@
+from __future__ import annotations
+
+import pytest
+
+from worlddb.errors import Refused
+from worlddb.model import Edge
+
+
+def test_contradicts_keeps_both_sides_and_surfaces_the_conflict_on_either(db, graph):
+    a, b = graph.add("The meeting is on Monday"), graph.add("The meeting is on Tuesday")
+    with db.write() as w:
+        w.link(Edge("contradicts", b, a))
+    assert w.receipt.conflicts == [(b, a)]
+    assert db.get(a).valid_to is None and db.get(b).valid_to is None
+    for side, other in ((a, b), (b, a)):
+        sub = db.query(worlds=[graph.scope]).seed(side).run()
+        assert set(sub.nodes) == {side}
+        assert sub.conflicts == {side: [other]}
+    both = db.query(worlds=[graph.scope]).seed(a, b).run()
+    assert set(both.nodes) == {a, b}
+
+
+def test_a_node_cannot_contradict_itself(db, graph):
+    a = graph.add("x")
+    with pytest.raises(Refused):
+        with db.write() as w:
+            w.link(Edge("contradicts", a, a))

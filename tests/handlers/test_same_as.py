@@ -1,0 +1,63 @@
+from __future__ import annotations
+
+import pytest
+
+from worlddb import identity
+from worlddb.errors import Conflict, Refused
+from worlddb.model import Edge
+
+
+def stage(db, a, b, **props):
+    with db.write() as w:
+        w.link(Edge("same_as", a, b, props=props))
+    return w.receipt.proposals[0]
+
+
+def decide(db, proposal, accept):
+    with db.write() as w:
+        return identity.decide(w, proposal, accept)
+
+
+def test_same_as_stages_a_pending_proposal_and_merges_nothing(db, graph):
+    a, b = graph.add("Sarah", "Entity"), graph.add("Sara", "Entity")
+    proposal = stage(db, a, b, tier="fuzzy", score=0.95)
+    found = identity.proposal(db.store, proposal)
+    assert (found.a, found.b, found.status, found.tier, found.score) == (a, b, "pending", "fuzzy", 0.95)
+    assert identity.equivalence_class(db.store, a) == {a}
+    assert identity.equivalence_class(db.store, b) == {b}
+
+
+def test_accepted_same_as_is_symmetric_and_transitive(db, graph):
+    a, b, c = (graph.add(n, "Entity") for n in ("Sarah", "Sara", "S."))
+    decide(db, stage(db, a, b), True)
+    decide(db, stage(db, c, b), True)
+    for member in (a, b, c):
+        assert identity.equivalence_class(db.store, member) == {a, b, c}
+    sub = db.query(worlds=[graph.scope]).seed(a).run()
+    assert sub.equivalents == {a: sorted([b, c])}
+
+
+def test_a_rejected_proposal_leaves_both_sides_independent(db, graph):
+    a, b = graph.add("Jon", "Entity"), graph.add("Joan", "Entity")
+    proposal = stage(db, a, b)
+    assert decide(db, proposal, False).status == "rejected"
+    assert identity.equivalence_class(db.store, a) == {a}
+    with pytest.raises(Conflict):
+        decide(db, proposal, True)
+
+
+def test_removing_a_same_as_edge_withdraws_its_proposal(db, graph):
+    a, b = graph.add("Ann", "Entity"), graph.add("Anne", "Entity")
+    edge = Edge("same_as", a, b)
+    with db.write() as w:
+        w.link(edge)
+        proposal = w.receipt.proposals[0]
+    with db.write() as w:
+        w.unlink(edge)
+    assert identity.proposal(db.store, proposal).status == "rejected"
+
+
+def test_same_as_to_itself_is_refused(db, graph):
+    a = graph.add("x", "Entity")
+    with pytest.raises(Refused):
+        stage(db, a, a)
