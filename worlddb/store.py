@@ -23,6 +23,7 @@ import json
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 from worlddb import ids, schema
@@ -48,6 +49,8 @@ class Store:
         self.conn = conn
         self.path = path
         self._erase_hooks: list = []
+        #: commits made through this connection (data_version only counts other connections')
+        self.commits = 0
 
     @classmethod
     def open(cls, path: str | Path, *, synchronous: str = "FULL", timeout: float = 30.0) -> "Store":
@@ -96,6 +99,7 @@ class Store:
             yield tx
             tx.seal()
             conn.execute("COMMIT")
+            self.commits += 1
         except sqlite3.Error as exc:
             self._rollback()
             raise translate_sqlite(exc) from exc
@@ -190,8 +194,6 @@ class Store:
         if view.t_ingested > known_at:
             return None
         retired = view.retired_at is not None and view.retired_at <= known_at
-        from dataclasses import replace
-
         return replace(
             view,
             valid_to=self.valid_to_known_at(view.anchor, known_at),
@@ -291,9 +293,10 @@ class Store:
         row = self.conn.execute("SELECT max(seq) FROM tx").fetchone()
         return row[0] or 0
 
-    def data_version(self) -> int:
-        """Changes whenever another connection commits; cheap to poll before a read."""
-        return self.conn.execute("PRAGMA data_version").fetchone()[0]
+    def data_version(self) -> tuple[int, int]:
+        """Changes whenever anyone - another connection or this one - commits; cheap to
+        poll before a read. (SQLite's data_version alone ignores this connection's commits.)"""
+        return self.conn.execute("PRAGMA data_version").fetchone()[0], self.commits
 
 
 def _node_view(row: tuple) -> NodeView:

@@ -1,0 +1,147 @@
+"""The in-memory HNSW index (hnswlib), always rebuildable from SQL and never stale.
+
+One `AnnIndex` serves one kind of stored vector (effective embeddings of text nodes,
+or entity-name embeddings). Labels are `nodes.rowid`. SQL is the source of truth:
+every vector write bumps `vectors.seq` to its transaction's seq, and erasure leaves a
+row with a NULL vector. `sync()` applies every row with a seq above the last one seen -
+adds, updates and deletions - so after another process writes to the same file, the
+next read catches up before it searches. `PRAGMA data_version` makes the no-change case
+a single cheap check.
+
+The index holds exactly the stored, non-erased vectors of its kind (`labels()`), whether
+or not the nodes are currently valid: validity and scope are filters applied by the
+caller, because as_of / include_retired reads must still find closed nodes.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+
+import hnswlib
+import numpy as np
+
+from worlddb.errors import Conflict
+from worlddb.store import Store
+
+#: kinds of stored vectors
+CONTENT, EFFECTIVE, NAME = 0, 1, 2
+
+
+class AnnIndex:
+    def __init__(self, store: Store, kind: int, *, M: int = 16, ef_construction: int = 100, ef: int = 96):
+        self.store = store
+        self.kind = kind
+        self.M = M
+        self.ef_construction = ef_construction
+        self.ef = ef
+        self._index: hnswlib.Index | None = None
+        self._dim: int | None = None
+        self._model: str | None = None
+        self._live: set[int] = set()
+        self._deleted: set[int] = set()
+        self._seen_seq = 0
+        self._data_version: int | None = None
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------------ catching up
+    def sync(self) -> int:
+        """Apply every vector change committed since the last sync; returns how many."""
+        with self._lock:
+            version = self.store.data_version()
+            if version == self._data_version and self._index is not None:
+                return 0
+            rows = self.store.conn.execute(
+                "SELECT node, model, dim, vec, seq FROM vectors WHERE kind=? AND seq>? ORDER BY seq",
+                (self.kind, self._seen_seq),
+            ).fetchall()
+            self._apply(rows)
+            self._data_version = version
+            return len(rows)
+
+    def _apply(self, rows: list[tuple]) -> None:
+        adds: dict[int, np.ndarray] = {}
+        for node, model, dim, vec, seq in rows:
+            self._seen_seq = max(self._seen_seq, seq)
+            if vec is None:
+                adds.pop(node, None)
+                self._delete(node)
+                continue
+            if self._dim is None:
+                self._dim, self._model = dim, model
+            elif dim != self._dim or model != self._model:
+                raise Conflict(f"vectors of {model}/{dim} mixed with {self._model}/{self._dim} in one index")
+            adds[node] = np.frombuffer(vec, dtype=np.float32)
+        if adds:
+            self._add(list(adds), np.vstack(list(adds.values())))
+
+    def _ensure(self, extra: int) -> hnswlib.Index:
+        if self._index is None:
+            self._index = hnswlib.Index(space="cosine", dim=self._dim)
+            self._index.init_index(max_elements=max(1024, extra * 2), ef_construction=self.ef_construction, M=self.M)
+            self._index.set_ef(self.ef)
+        needed = len(self._live) + len(self._deleted) + extra
+        if needed > self._index.get_max_elements():
+            self._index.resize_index(max(needed, self._index.get_max_elements() * 2))
+        return self._index
+
+    def _add(self, labels: list[int], data: np.ndarray) -> None:
+        index = self._ensure(len(labels))
+        for label in labels:
+            if label in self._deleted:
+                index.unmark_deleted(label)  # an erased node's slot is reused, then overwritten
+                self._deleted.discard(label)
+        index.add_items(data, labels)
+        self._live.update(labels)
+
+    def _delete(self, label: int) -> None:
+        if label in self._live:
+            self._index.mark_deleted(label)
+            self._live.discard(label)
+            self._deleted.add(label)
+
+    # ------------------------------------------------------------------ reading
+    def labels(self) -> set[int]:
+        return set(self._live)
+
+    def __len__(self) -> int:
+        return len(self._live)
+
+    @property
+    def model(self) -> str | None:
+        return self._model
+
+    def search(self, vector: np.ndarray, k: int, allowed: Callable[[int], bool] | None = None
+               ) -> list[tuple[int, float]]:
+        """Up to k (rowid, cosine similarity) pairs, best first, optionally filtered."""
+        self.sync()
+        with self._lock:
+            if self._index is None or not self._live:
+                return []
+            k = min(k, len(self._live))
+            query = np.asarray(vector, dtype=np.float32).reshape(1, -1)
+            self._index.set_ef(max(self.ef, k))
+            try:
+                labels, distances = self._index.knn_query(query, k=k, filter=allowed)
+            except RuntimeError:
+                # fewer than k elements pass the filter: ask for what exists
+                labels, distances = self._search_all(query, k, allowed)
+        return [(int(label), float(1.0 - dist)) for label, dist in zip(labels[0], distances[0])]
+
+    def _search_all(self, query: np.ndarray, k: int, allowed) -> tuple[np.ndarray, np.ndarray]:
+        while k > 1:
+            k = max(1, k // 2)
+            try:
+                return self._index.knn_query(query, k=k, filter=allowed)
+            except RuntimeError:
+                continue
+        return np.empty((1, 0), dtype=np.uint64), np.empty((1, 0), dtype=np.float32)
+
+    def vectors(self, rowids: Iterable[int]) -> dict[int, np.ndarray]:
+        """The stored vectors of the given nodes (from the index, no SQL)."""
+        wanted = [r for r in rowids if r in self._live]
+        if not wanted:
+            return {}
+        with self._lock:
+            data = self._index.get_items(wanted)
+        return {r: np.asarray(v, dtype=np.float32) for r, v in zip(wanted, data)}
