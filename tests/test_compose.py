@@ -76,6 +76,18 @@ def test_attention_downweights_an_off_topic_dominant_child():
     assert w[-1] < 0.01 * w[:-1].min()
 
 
+def test_compose_study_shows_v2_beating_v1_under_a_dominant_child():
+    from bench.compose_study import run
+
+    result = run()
+    assert result["v2_attention_top1"] == 1.0
+    assert result["v1_mean_top1"] < 0.9
+    sweep = {r["dominant_norm"]: r for r in result["sweep_dominant_norm"]}
+    # With ordinary unit children both compositions find every world.
+    assert sweep[1.0]["v1_mean_top1"] == sweep[1.0]["v2_attention_top1"] == 1.0
+    assert run() == result  # seeded
+
+
 # -- zero children and bad input ---------------------------------------------
 
 
