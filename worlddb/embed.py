@@ -162,8 +162,8 @@ class MiniLMEmbedder:
         threads: onnxruntime intra-op threads.
         batch_size: windows per onnxruntime call.
 
-    Windows: the model was trained with sequences of at most WINDOW = 256
-    word pieces including [CLS] and [SEP]. A longer text is cut into windows
+    Windows: sentence-transformers runs this model on at most WINDOW = 256
+    word pieces including [CLS] and [SEP] (its max_seq_length). A longer text is cut into windows
     of WINDOW - 2 word pieces, consecutive windows sharing OVERLAP pieces
     (the last window is aligned to the end of the text, so every window is
     full). The text's vector is the normalised mean of its window vectors;
@@ -207,9 +207,10 @@ class MiniLMEmbedder:
         tok.no_truncation()
         tok.no_padding()
         self._tok = tok
-        self._cls = tok.token_to_id("[CLS]")
-        self._sep = tok.token_to_id("[SEP]")
-        self._pad = tok.token_to_id("[PAD]")
+        special = {t: tok.token_to_id(t) for t in ("[CLS]", "[SEP]", "[PAD]")}
+        if None in special.values():
+            raise EmbedderError(f"tokenizer {tok_path} lacks BERT special tokens: {special}")
+        self._cls, self._sep, self._pad = special["[CLS]"], special["[SEP]"], special["[PAD]"]
 
         so = ort.SessionOptions()
         so.intra_op_num_threads = threads
