@@ -68,6 +68,14 @@ def test_embedding_is_deterministic_and_independent_of_batch_companions(minilm):
     np.testing.assert_allclose(crowded[1], alone[0], atol=1e-6)
 
 
+def test_many_texts_across_batches_keep_their_own_rows(minilm):
+    # Lengths vary so that sorting reorders them and several calls are made.
+    texts = [f"item {i}: " + "word " * ((i * 37) % 90) for i in range(40)]
+    together = minilm.embed(texts)
+    one_by_one = np.vstack([minilm.embed([t]) for t in texts])
+    np.testing.assert_allclose(together, one_by_one, atol=1e-6)
+
+
 def test_empty_input_gives_empty_matrix(minilm):
     out = minilm.embed([])
     assert out.shape == (0, 384) and out.dtype == np.float32
