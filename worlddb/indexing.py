@@ -23,7 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from worlddb.errors import Conflict
-from worlddb.model import NodeView
+from worlddb.model import Node, NodeView
 from worlddb.store import Store
 
 TEXT_TYPES = ("Memory", "Turn", "Summary")
@@ -44,15 +44,15 @@ class EmbeddingMismatch(Conflict):
     """The database's vectors were made by another model than the configured embedder."""
 
 
-def index_text(view: NodeView) -> str:
+def index_text(node: Node | NodeView) -> str:
     """The text a node is found by. Turns carry their speaker so "what did Ann say" matches;
     an attached image caption is part of what was shared."""
     parts = []
-    speaker = view.meta.get("speaker") if view.type == "Turn" else None
+    speaker = node.meta.get("speaker") if node.type == "Turn" else None
     if speaker:
         parts.append(f"{speaker}:")
-    parts.append(view.content or "")
-    caption = view.meta.get("caption")
+    parts.append(node.content or "")
+    caption = node.meta.get("caption")
     if caption:
         parts.append(f"[shared an image: {caption}]")
     return " ".join(parts)
