@@ -15,8 +15,9 @@ writes nothing. `worlddb consolidate` on the command line runs one pass.
 
 from .engine import CLOSURE_TYPES, Consolidator, Report
 from .summaries import content_time, current_summaries, fingerprint, summary_first
+from .task import ConsolidatorTask
 
 __all__ = [
-    "CLOSURE_TYPES", "Consolidator", "Report", "content_time", "current_summaries",
+    "CLOSURE_TYPES", "Consolidator", "ConsolidatorTask", "Report", "content_time", "current_summaries",
     "fingerprint", "summary_first",
 ]
