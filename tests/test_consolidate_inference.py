@@ -195,3 +195,13 @@ def test_without_functional_relations_the_sweep_writes_nothing(db, scope, town):
         fact(w, scope, town["Alice"], "lives_in", town["Austin"], valid_from=T0)
         fact(w, scope, town["Alice"], "lives_in", town["Denver"], valid_from=T0)
     assert consolidator(db).run().transactions == 0
+
+
+def test_a_pass_infers_at_most_max_inferred_edges_and_says_so(db, scope):
+    ids = nodes(db, scope, "abcd")
+    chain(db, ids, "causes", [("a", "b"), ("b", "c"), ("c", "d")])
+    first = consolidator(db, max_inferred=2).run()
+    assert len(first.inferred) == 2 and first.truncated
+    second = consolidator(db, max_inferred=2).run()
+    assert len(second.inferred) == 1 and not second.truncated
+    assert pairs(db, ids, "causes", inferred=True) == {("a", "c"), ("a", "d"), ("b", "d")}
