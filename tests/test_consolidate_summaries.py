@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb.consolidator import Consolidator, content_time, current_summaries, fingerprint, summary_first
+from worlddb.consolidator import (
+    Consolidator, content_time, current_summaries, fingerprint, summaries_covering, summary_first,
+)
 from worlddb.extract import ExtractionError
 from worlddb.extract.summarize import ExtractiveSummarizer
 from worlddb.model import Edge, Node
@@ -124,6 +126,33 @@ def test_a_world_left_with_nothing_to_summarize_has_its_summary_retired(db, alic
     report = consolidator(db).run()
     assert report.retired == [old.anchor] and db.get(old.anchor).retired
     assert consolidator(db).run().transactions == 0
+
+
+def test_retiring_a_world_retires_its_summary(db, alice):
+    consolidator(db).run()
+    old = summary_of(db, alice["garden"])
+    with db.write() as w:
+        w.retire(alice["garden"], "moved away")
+    report = consolidator(db).run()
+    assert report.retired == [old.anchor] and db.get(old.anchor).retire_reason == "its world is gone, orphaned or empty"
+    assert set(summary_first(db, [alice["garden"], alice["work"]], within=[alice["scope"]]).nodes) == {
+        alice["work"], summary_of(db, alice["work"]).anchor}
+
+
+def test_summaries_covering_names_every_summary_derived_from_a_detail(db, alice):
+    with db.write() as w:
+        session = w.add(Node("Session", name="s1"), parents=[alice["garden"]])
+        turn = w.add(Node("Turn", content="Pick the basil before it flowers."), parents=[session])
+    consolidator(db).run()
+    first = {summary_of(db, session).anchor, summary_of(db, alice["garden"]).anchor}
+    with db.write() as w:
+        w.add(Node("Turn", content="The basil flowered anyway."), parents=[session])
+    consolidator(db).run()
+    now = {summary_of(db, session).anchor, summary_of(db, alice["garden"]).anchor}
+    assert len(first | now) == 4
+    assert summaries_covering(db.store, turn) == sorted(first | now)
+    assert summaries_covering(db.store, alice["notes"][0]) == sorted(
+        a for a in first | now if db.get(a).meta["of"] == alice["garden"])
 
 
 def test_a_summary_of_alices_world_never_appears_in_bobs_scope(db, alice):

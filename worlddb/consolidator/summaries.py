@@ -37,7 +37,9 @@ and only if the world's version is still the one read:
     inside every parent of the world; Summary -summarizes-> World; the new summary
     -supersedes-> each previous current summary (whose handler closes it); FTS-indexed.
 
-A world left with no text to summarize has its current summary retired.
+A world left with no text to summarize, retired or erased, no longer valid, or left with
+no parent has its current summary retired. `summaries_covering(store, anchor)` lists every
+summary (closed ones too) whose text may derive from a node, for erasure to follow.
 """
 
 from __future__ import annotations
@@ -69,9 +71,12 @@ log = logging.getLogger(__name__)
 SUMMARY = "Summary"
 _FINGERPRINT_TAG = b"worlddb.summary.v1\x00"
 
+# Worlds with an interior, and anything a live summarizes edge points at (so the summary
+# of a world that was emptied, retired or orphaned is seen and retired), deepest first.
 _CANDIDATES = (
-    "SELECT n.anchor FROM nodes n WHERE n.n_children > 0 AND n.type NOT IN ('Scope', 'Summary') "
-    "AND n.retired_at IS NULL ORDER BY (SELECT count(*) FROM closure c WHERE c.node = n.anchor) DESC, n.rowid"
+    "SELECT n.anchor FROM nodes n WHERE n.type NOT IN ('Scope', 'Summary') AND (n.n_children > 0 OR EXISTS "
+    "(SELECT 1 FROM edges e WHERE e.dst = n.anchor AND e.type = 'summarizes' AND e.seq_removed IS NULL)) "
+    "ORDER BY (SELECT count(*) FROM closure c WHERE c.node = n.anchor) DESC, n.rowid"
 )
 _CONTENT_TIME = """
 WITH inside(a) AS (SELECT :w UNION SELECT node FROM closure WHERE world = :w),
@@ -106,6 +111,24 @@ def current_summaries(store: Store, world: str, now: int) -> list[NodeView]:
     return sorted(live, key=lambda v: (v.valid_from, v.t_ingested, v.anchor))
 
 
+def _ended(view: NodeView, now: int) -> bool:
+    """Retired, erased, or no longer valid: its summaries must not stay current."""
+    return view.erased or view.retired_at is not None or (view.valid_to is not None and view.valid_to <= now)
+
+
+def summaries_covering(store: Store, anchor: str) -> list[str]:
+    """Every Summary - current or closed - of every world that holds `anchor`, or of the
+    node itself if it is a world. Summary text is derived from the details, so whoever
+    erases a detail's content should erase these too (and the next pass re-summarizes
+    what is left)."""
+    worlds = [anchor] + store.ancestors(anchor)
+    rows = store.conn.execute(
+        f"SELECT DISTINCT e.src FROM edges e WHERE e.type = 'summarizes' AND e.dst IN ({','.join('?' * len(worlds))})",
+        worlds,
+    )
+    return sorted(row[0] for row in rows)
+
+
 class _Stale(Exception):
     """Raised inside a summary's transaction to roll it back: the world moved on meanwhile."""
 
@@ -131,7 +154,10 @@ class SummaryPass:
     def _one(self, world: str, report: "Report") -> None:
         view = self.store.get(world)
         parents = sorted(self.store.parents(world))
-        if not is_current(view, self.now) or not parents:
+        if _ended(view, self.now) or not parents:
+            self._retire(current_summaries(self.store, world, self.now), report)
+            return
+        if view.valid_from > self.now:
             return
         if content_time(self.store, world) > self.now - self.c.min_age_us:
             report.young += 1
@@ -226,7 +252,7 @@ class SummaryPass:
             return
         with self.db.write("consolidate") as w:
             for old in current:
-                w.retire(old.anchor, "nothing left to summarize")
+                w.retire(old.anchor, "its world is gone, orphaned or empty")
         report.transactions += 1
         report.retired += [old.anchor for old in current]
 

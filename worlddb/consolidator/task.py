@@ -9,8 +9,9 @@
 Contract
 - The task opens a WorldDB connection of its own on the same file at start() and only
   its thread uses it (the engine is synchronous sqlite3), so the caller's connection is
-  never shared. Bad options or an unreadable file raise from start() itself. SQLite's WAL lets readers go on while a pass runs, and a pass takes the
-  write lock only for one short transaction at a time (see engine.Consolidator).
+  never shared. Bad options or an unreadable file raise from start() itself. SQLite's WAL
+  lets readers go on while a pass runs, and a pass takes the write lock only for one
+  short transaction at a time (see engine.Consolidator).
 - Passes run every `interval_secs` after start (not at start, unless `run_at_start`), and
   whenever `run_now()` asks. A request made while a pass is running is served by the next
   pass, so run_now() always reflects writes made before it was called.
