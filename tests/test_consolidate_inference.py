@@ -205,3 +205,19 @@ def test_a_pass_infers_at_most_max_inferred_edges_and_says_so(db, scope):
     second = consolidator(db, max_inferred=2).run()
     assert len(second.inferred) == 1 and not second.truncated
     assert pairs(db, ids, "causes", inferred=True) == {("a", "c"), ("a", "d"), ("b", "d")}
+
+
+def test_an_inferred_edge_the_store_cannot_hold_is_listed_and_the_pass_goes_on(db, scope):
+    ids = nodes(db, scope, "abcxyz")
+    with db.write() as w:
+        room = w.add(Node("Topic", name="room"), parents=[scope])
+        for k in "abc":
+            w.link(Edge("contains", room, ids[k]))
+    chain(db, ids, "causes", [("a", "b"), ("b", "c")], world=room)
+    chain(db, ids, "causes", [("x", "y"), ("y", "z")])
+    with db.write() as w:
+        w.unlink(Edge("contains", room, ids["c"]))  # c leaves the world its premise edge lives in
+    report = consolidator(db).run()
+    assert pairs(db, ids, "causes", inferred=True) == {("x", "z")}
+    (refused,) = report.refused
+    assert "is not inside world" in refused[1]

@@ -10,7 +10,8 @@ Contract
   written in transactions of at most `batch` edges, each summary in a transaction of its
   own, and summarizer calls (which may ask a model) happen outside any transaction.
 - A handler's refusal costs only the refused edge: the batch it was in rolls back and is
-  replayed one edge per transaction; the refusal is listed in `Report.refused`.
+  replayed one edge per transaction; the refusal is listed in `Report.refused` (see
+  `link_each` for what else counts as a refusal).
 - Nothing is written when there is nothing to do: candidates are computed from reads
   first and a transaction is opened only for a non-empty batch, so a pass over an
   unchanged store commits no transaction at all.
@@ -24,7 +25,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from worlddb.errors import InvalidInput, Refused
+from worlddb.errors import Conflict, InvalidInput
 from worlddb.extract import Summarizer
 from worlddb.facts import normalize_relation
 from worlddb.model import Edge
@@ -34,6 +35,8 @@ from . import inference, summaries
 
 #: Edge types closed transitively by default.
 CLOSURE_TYPES = ("causes", "subtype_of")
+#: What costs a planned edge its place but not the pass (Refused is a Conflict).
+_NOT_WRITABLE = (Conflict, InvalidInput)
 
 
 @dataclass
@@ -47,7 +50,7 @@ class Report:
     young: int = 0                                           # worlds skipped: content newer than min_age
     inferred: list[str] = field(default_factory=list)        # inferred closure edge ids
     contradictions: list[str] = field(default_factory=list)  # contradicts edge ids
-    refused: list[tuple[str, str]] = field(default_factory=list)  # (edge id, handler's message)
+    refused: list[tuple[str, str]] = field(default_factory=list)  # (edge id, why it was not written)
     truncated: bool = False                                  # more inferred edges than max_inferred
     transactions: int = 0
     seconds: float = 0.0
@@ -147,19 +150,21 @@ class Consolidator:
     def link_each(self, planned: Sequence[tuple[Edge, int | None, int | None]], report: Report) -> list[str]:
         """Write (edge, valid_from, valid_to) triples through the reconciler in batches.
 
-        A batch is one transaction. If a handler refuses an edge, that batch rolls back and
-        is replayed one edge per transaction, so only the refused edge is lost. Returns the
-        ids of the edges that were written."""
+        A batch is one transaction. If a handler refuses an edge (Refused), or the store's
+        state forbids it (another Conflict, or InvalidInput such as an end that has left
+        the premises' world), that batch rolls back and is replayed one edge per
+        transaction, so only that edge is lost. Storage errors abort the pass. Returns
+        the ids of the edges that were written."""
         written: list[str] = []
         for start in range(0, len(planned), self.batch):
             chunk = planned[start:start + self.batch]
             try:
                 written += self._link(chunk, report)
-            except Refused:
+            except _NOT_WRITABLE:
                 for one in chunk:
                     try:
                         written += self._link([one], report)
-                    except Refused as exc:
+                    except _NOT_WRITABLE as exc:
                         report.refused.append((one[0].id, str(exc)))
         return written
 
