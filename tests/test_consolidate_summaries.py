@@ -234,6 +234,32 @@ def test_summaries_are_found_by_full_text_search(db, alice):
     assert db.store.rowid(garden) in {r[0] for r in rows}
 
 
+class VectorIndexer:
+    """Embeds outside the transaction and writes a vector inside it, as the memory layer does."""
+
+    def __init__(self, db):
+        self.db, self.calls = db, []
+
+    def prepare(self, text):
+        self.calls.append(("prepare", self.db.store.conn.in_transaction))
+        return bytes(16)
+
+    def write(self, w, anchor, text, prepared):
+        self.calls.append(("write", self.db.store.conn.in_transaction))
+        w.put_vector(anchor, 0, "toy", prepared, 4)
+
+
+def test_a_custom_indexer_prepares_outside_the_transaction_and_writes_inside_it(db, alice):
+    indexer = VectorIndexer(db)
+    report = consolidator(db, indexer=indexer).run()
+    assert indexer.calls == [("prepare", False), ("write", True)] * 2
+    rowids = [db.store.rowid(a) for a in report.summaries]
+    stored = db.store.conn.execute(
+        f"SELECT count(*) FROM vectors WHERE model='toy' AND node IN ({','.join('?' * len(rowids))})", rowids)
+    assert stored.fetchone()[0] == 2
+    assert db.store.conn.execute("SELECT count(*) FROM fts").fetchone()[0] == 0
+
+
 class Failing:
     name = "flaky"
 

@@ -14,10 +14,12 @@ writes nothing. `worlddb consolidate` on the command line runs one pass.
 """
 
 from .engine import CLOSURE_TYPES, Consolidator, Report
-from .summaries import content_time, current_summaries, fingerprint, summaries_covering, summary_first
+from .summaries import (
+    SummaryIndexer, TextIndexer, content_time, current_summaries, fingerprint, summaries_covering, summary_first,
+)
 from .task import ConsolidatorTask
 
 __all__ = [
-    "CLOSURE_TYPES", "Consolidator", "ConsolidatorTask", "Report", "content_time", "current_summaries",
-    "fingerprint", "summaries_covering", "summary_first",
+    "CLOSURE_TYPES", "Consolidator", "ConsolidatorTask", "Report", "SummaryIndexer", "TextIndexer",
+    "content_time", "current_summaries", "fingerprint", "summaries_covering", "summary_first",
 ]

@@ -78,6 +78,7 @@ class Consolidator:
     closure_types  edge types closed transitively
     max_chars      longest summary text; max_texts: most recent details fed to the summarizer
     max_inferred   at most this many inferred edges per pass (Report.truncated says more remain)
+    indexer        a summaries.SummaryIndexer for new summaries' text (default: FTS5 only)
     batch          edges per write transaction
     clock          current time in microseconds (tests pin it)
     """
@@ -85,7 +86,8 @@ class Consolidator:
     def __init__(self, db, *, summarizer: Summarizer | None = None, min_age_secs: float = 3600.0,
                  functional: Iterable[str] = (), closure_types: Sequence[str] = CLOSURE_TYPES,
                  max_chars: int = 1200, max_texts: int = 400, max_inferred: int = 10_000,
-                 batch: int = 200, clock: Callable[[], int] = now_us):
+                 batch: int = 200, indexer: summaries.SummaryIndexer | None = None,
+                 clock: Callable[[], int] = now_us):
         if min_age_secs < 0:
             raise InvalidInput("min_age_secs must not be negative")
         if max_chars < 1 or max_texts < 1 or max_inferred < 0 or batch < 1:
@@ -105,6 +107,7 @@ class Consolidator:
         self.max_texts = max_texts
         self.max_inferred = max_inferred
         self.batch = batch
+        self.indexer = indexer if indexer is not None else summaries.TextIndexer()
         self.clock = clock
 
     def run(self) -> Report:

@@ -35,7 +35,8 @@ and only if the world's version is still the one read:
          meta={"fingerprint", "of": <world anchor>, "summarizer": <name>},
          provenance={"source": "consolidator", "summarizer": <name>}, created_at=<tx time>)
     inside every parent of the world; Summary -summarizes-> World; the new summary
-    -supersedes-> each previous current summary (whose handler closes it); FTS-indexed.
+    -supersedes-> each previous current summary (whose handler closes it); then the
+    `SummaryIndexer` writes its index rows (default: the FTS5 row, `TextIndexer`).
 
 A world left with no text to summarize, retired or erased, no longer valid, or left with
 no parent has its current summary retired. `summaries_covering(store, anchor)` lists every
@@ -47,7 +48,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from blake3 import blake3
 
@@ -129,6 +130,30 @@ def summaries_covering(store: Store, anchor: str) -> list[str]:
     return sorted(row[0] for row in rows)
 
 
+@runtime_checkable
+class SummaryIndexer(Protocol):
+    """How a new summary's text reaches the read indexes.
+
+    prepare(text)                      called outside any transaction (model work such as
+                                       embedding goes here); returns what write() needs
+    write(w, anchor, text, prepared)   called inside the summary's write transaction, after
+                                       the node and its edges; writes index rows through `w`
+    """
+
+    def prepare(self, text: str) -> Any: ...
+    def write(self, w, anchor: str, text: str, prepared: Any) -> None: ...
+
+
+class TextIndexer:
+    """The default: the summary's text gets an FTS5 row (the BM25 lane); no vectors."""
+
+    def prepare(self, text: str) -> None:
+        return None
+
+    def write(self, w, anchor: str, text: str, prepared: None) -> None:
+        w.index_text(anchor, text)
+
+
 class _Stale(Exception):
     """Raised inside a summary's transaction to roll it back: the world moved on meanwhile."""
 
@@ -175,9 +200,11 @@ class SummaryPass:
         text, made_by = self._condense([t.text for t in texts])
         if not text.strip():
             return
+        prepared = self.c.indexer.prepare(text)
         try:
             with self.db.write("consolidate") as w:
                 summary = self._write(w, view, parents, current, text, made_by, mark)
+                self.c.indexer.write(w, summary, text, prepared)
         except _Stale:
             return  # changed or summarized meanwhile (rolled back); the next pass decides again
         report.transactions += 1
@@ -197,7 +224,6 @@ class SummaryPass:
         w.link(Edge("summarizes", summary, world))
         for old in current:
             w.link(Edge("supersedes", summary, old.anchor))
-        w.index_text(summary, text)
         return summary
 
     def _texts(self, world: NodeView) -> list[_Text]:
