@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
+
 from worlddb import ann, indexing
 from worlddb.db import WorldDB
 from worlddb.errors import InvalidInput, NotFound
@@ -31,14 +33,16 @@ from worlddb.records import (
     WriteResult,
 )
 from worlddb.scopes import ScopeSet, scope_key
-from worlddb.timeutil import parse_time, to_iso
+from worlddb.timeutil import now_us, parse_time, to_iso
 
 
 class Engine:
     def __init__(self, db: WorldDB, *, embedder, extractor=None, resolver=None,
-                 default_scopes: ScopeSet | None = None, functional: Sequence[str] = ()):
+                 default_scopes: ScopeSet | None = None, functional: Sequence[str] = (),
+                 query_model: bool = False, encoder=None):
         from worlddb.extract.builtin import BuiltinExtractor
         from worlddb.resolver import Resolver
+        from worlddb.statictable import StaticEncoder
 
         self.db = db
         self.store = db.store
@@ -48,11 +52,18 @@ class Engine:
         self.default_scopes = default_scopes
         self.functional = frozenset(functional)
         self.index = ann.AnnIndex(db.store, ann.EFFECTIVE)
+        self.units = ann.AnnIndex(db.store, ann.UNIT)
+        #: the static table lives in the embedding model's space; other embedders get no
+        #: model-free query vectors (their vector lanes then need query_model=True)
+        self.encoder = encoder if encoder is not None else (
+            StaticEncoder() if embedder.model_id == MINILM_ID and embedder.dim == 384 else None)
+        self.query_model = query_model
         indexing.check_model(db.store, embedder.model_id, embedder.dim)
 
     @classmethod
     def open(cls, path: str | Path, *, embedder=None, extractor=None, default_user: str | None = None,
-             functional: Sequence[str] = (), registry=None, synchronous: str = "FULL") -> "Engine":
+             functional: Sequence[str] = (), registry=None, synchronous: str = "FULL",
+             query_model: bool = False) -> "Engine":
         if embedder is None:
             from worlddb.embed import default_embedder
 
@@ -60,7 +71,8 @@ class Engine:
         db = WorldDB.open(path, registry=registry, synchronous=synchronous)
         default = ScopeSet((("user", default_user),)) if default_user else None
         try:
-            return cls(db, embedder=embedder, extractor=extractor, default_scopes=default, functional=functional)
+            return cls(db, embedder=embedder, extractor=extractor, default_scopes=default, functional=functional,
+                       query_model=query_model)
         except BaseException:
             db.close()
             raise
@@ -90,9 +102,10 @@ class Engine:
             raise InvalidInput(f"memory {old} is no longer current (it was retired or superseded); "
                                "amend the memory that replaced it")
         keys = self.scope_keys_of(old)
+        # the amendment starts now - or, for a memory about the future, when that one starts
         request = WriteRequest(text=check_text(text), scopes=ScopeSet(tuple(tuple(k.split(":", 1)) for k in keys)),
-                               metadata=dict(view.meta), valid_from=None, entities=None, facts=None,
-                               tool="memory_amend", supersedes=old, reason=reason)
+                               metadata=dict(view.meta), valid_from=max(now_us(), view.valid_from), entities=None,
+                               facts=None, tool="memory_amend", supersedes=old, reason=reason)
         result = write(self, request)
         return AmendResult(id=result.id, supersedes=old, scopes=result.scopes, valid_from=result.valid_from)
 
@@ -123,6 +136,12 @@ class Engine:
         if confirm != key:
             raise InvalidInput(f"confirm must equal the scope key {key!r} to purge it")
         return purge(self, kind, sid, erase=erase)
+
+    def ingest_conversation(self, sessions, scopes: ScopeSet, *, source: str = "conversation"):
+        """Bulk-ingest sessions of turns (worlddb.ingest) into the given scopes."""
+        from worlddb.ingest import ingest_conversation
+
+        return ingest_conversation(self, scopes, sessions, source=source)
 
     # ------------------------------------------------------------------ reading
     def recall(self, query: str, scopes: ScopeSet, *, limit: int = 10, as_of: str | None = None,
@@ -170,6 +189,22 @@ class Engine:
         return ScopeList([ScopeInfo(kind=k, id=sid, key=scope_key(k, sid), memories=live, retired=closed)
                           for k, sid, _, live, closed in rows])
 
+    def query_vector(self, query: str):
+        """The query's vector: model-free (static wordpiece table, IDF-weighted by the store's
+        own document frequencies); with query_model the model's embedding is added to it."""
+        static = None
+        if self.encoder is not None:
+            pieces = self.encoder.pieces(query)
+            df, n_docs = indexing.document_frequencies(self.store, pieces)
+            static = self.encoder.encode(query, df, n_docs)
+        if not self.query_model:
+            return static
+        model = self.embedder.embed([query])[0]
+        if static is None:
+            return model
+        mixed = model + static
+        return mixed / float(np.linalg.norm(mixed))
+
     # ------------------------------------------------------------------ helpers
     def scope_anchors(self, scopes: ScopeSet) -> list[str]:
         """Anchors of the named scopes that exist (a scope never written to has none)."""
@@ -210,6 +245,8 @@ class Engine:
 
 
 _TEXT = ",".join("?" * len(indexing.TEXT_TYPES))
+#: the model whose static wordpiece table ships with WorldDB (worlddb.statictable)
+MINILM_ID = "all-MiniLM-L6-v2-onnx-int8"
 
 
 def check_text(text: str) -> str:

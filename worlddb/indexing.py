@@ -1,9 +1,17 @@
 """What gets indexed, and the lexical lane over it.
 
-Text nodes - Memory, Turn, Summary - are the units recall returns. Each gets one FTS5
-row (BM25 lane) and a content embedding; for leaves the effective embedding (what the
-HNSW lane searches) is the content embedding, for worlds the composer writes it. Both
-are written in the node's own write transaction.
+Text nodes - Memory, Turn, Summary - are the units recall returns. Each is found by its
+*index text*: "[<valid-from date>] <Speaker>: <text> [image: <caption>]" - the date,
+speaker and shared image are part of what a memory is about, and questions name them.
+In the node's own write transaction it gets:
+  - one FTS5 row of that text (BM25 lane);
+  - a content embedding of that text, which is also its effective embedding (vector
+    lane; for worlds the composer writes the effective one);
+  - one *unit* embedding per sentence (and one for an image caption), each carrying
+    the same date/speaker prefix (sentence lane: a long turn is found by its best
+    sentence, not by the blur of all of them);
+  - +1 document frequency for each distinct wordpiece, which weights model-free query
+    vectors (worlddb.statictable).
 
 The vectors table records the model id and dimension of every vector. The first vector
 written fixes the database's model (meta `embed_model`/`embed_dim`); opening it with a
@@ -19,6 +27,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
 
 import numpy as np
 
@@ -44,18 +54,99 @@ class EmbeddingMismatch(Conflict):
     """The database's vectors were made by another model than the configured embedder."""
 
 
-def index_text(node: Node | NodeView) -> str:
-    """The text a node is found by. Turns carry their speaker so "what did Ann say" matches;
-    an attached image caption is part of what was shared."""
-    parts = []
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+           "October", "November", "December")
+
+
+def render_date(us: int) -> str:
+    """'1:56 pm on 8 May, 2023': how people write a moment in a conversation."""
+    moment = datetime.fromtimestamp(us / 1e6, tz=timezone.utc)
+    hour = moment.hour % 12 or 12
+    half = "am" if moment.hour < 12 else "pm"
+    return f"{hour}:{moment.minute:02d} {half} on {moment.day} {_MONTHS[moment.month - 1]}, {moment.year}"
+
+
+def _prefix(node: Node | NodeView, valid_from: int) -> str:
     speaker = node.meta.get("speaker") if node.type == "Turn" else None
-    if speaker:
-        parts.append(f"{speaker}:")
-    parts.append(node.content or "")
+    return f"[{render_date(valid_from)}] " + (f"{speaker}: " if speaker else "")
+
+
+def index_text(node: Node | NodeView, valid_from: int) -> str:
+    """The text a node is found by (see the module docstring)."""
+    text = _prefix(node, valid_from) + (node.content or "")
     caption = node.meta.get("caption")
     if caption:
-        parts.append(f"[shared an image: {caption}]")
-    return " ".join(parts)
+        text += f" [image: {caption}]"
+    return text
+
+
+def unit_texts(node: Node | NodeView, valid_from: int) -> list[str]:
+    """One text per sentence, and one for an attached image caption, each with the prefix."""
+    from worlddb.extract.builtin import split_sentences
+
+    prefix = _prefix(node, valid_from)
+    content = node.content or ""
+    units = [prefix + content[a:b].strip() for a, b in split_sentences(content) if content[a:b].strip()]
+    caption = node.meta.get("caption")
+    if caption:
+        units.append(f"{prefix}[image: {caption}]")
+    return units or [prefix + content]
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """Everything model-made for one text node, computed before the write lock is taken."""
+
+    text: str
+    vector: np.ndarray
+    units: np.ndarray
+    pieces: frozenset[int]
+
+
+def prepare(embedder, encoder, nodes: Sequence[tuple[Node, int]]) -> list[Prepared]:
+    """Embed index texts and sentence units of (node, valid_from) pairs in one batch.
+    A node whose only unit is its whole text reuses that vector instead of embedding twice."""
+    texts = [index_text(node, start) for node, start in nodes]
+    units = [unit_texts(node, start) for node, start in nodes]
+    extra = [u for text, group in zip(texts, units) if group != [text] for u in group]
+    matrix = embedder.embed(texts + extra) if texts else np.zeros((0, embedder.dim), np.float32)
+    out, cursor = [], len(texts)
+    for i, (text, group) in enumerate(zip(texts, units)):
+        if group == [text]:
+            unit_vectors = matrix[i:i + 1]
+        else:
+            unit_vectors = matrix[cursor:cursor + len(group)]
+            cursor += len(group)
+        pieces = frozenset(encoder.doc_pieces([text])[0]) if encoder is not None else frozenset()
+        out.append(Prepared(text=text, vector=matrix[i], units=unit_vectors, pieces=pieces))
+    return out
+
+
+def write_index(w, anchor: str, prepared: Prepared, model: str, dim: int) -> None:
+    """FTS row, content/effective/unit vectors and document frequencies of one text node."""
+    from worlddb.ann import CONTENT, EFFECTIVE, UNIT
+
+    w.index_text(anchor, prepared.text)
+    blob = as_blob(prepared.vector)
+    w.put_vector(anchor, CONTENT, model, blob, dim)
+    w.put_vector(anchor, EFFECTIVE, model, blob, dim)
+    for i, unit in enumerate(prepared.units):
+        w.put_vector(anchor, UNIT, model, as_blob(unit), dim, ord=i)
+    conn = w.tx.conn
+    conn.executemany("INSERT INTO token_df(token, df) VALUES (?, 1) ON CONFLICT(token) DO UPDATE SET df = df + 1",
+                     [(piece,) for piece in prepared.pieces])
+    conn.execute("INSERT INTO meta(key, value) VALUES ('text_docs', '1') "
+                 "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
+
+
+def document_frequencies(store: Store, pieces: Sequence[int]) -> tuple[dict[int, int], int]:
+    """df of the given wordpieces and the number of text nodes, for query weighting."""
+    if not pieces:
+        return {}, 0
+    rows = store.conn.execute(
+        f"SELECT token, df FROM token_df WHERE token IN ({','.join('?' * len(pieces))})", list(pieces))
+    n = int(store.meta_get("text_docs") or 0)
+    return dict(rows), n
 
 
 def fts_query(text: str) -> str | None:

@@ -8,9 +8,9 @@ speaker's entity and to the entities the extractor finds in it (resolved in the 
 never merged silently). One transaction per session; embeddings are computed in one
 batch per session before the transaction opens.
 
-Once a session's turns are in, its effective embedding is composed from theirs
-(worlddb.compose, attention pool with the session's content vector as the query), so
-the vector lane can find a whole session as well as a single turn.
+A session's effective embedding is composed from its turns' by the composer (attention
+pool with the session's content - who spoke, and when - as the query), kept current as
+turns arrive.
 """
 
 from __future__ import annotations
@@ -19,9 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
-import numpy as np
-
-from worlddb import ann, compose, indexing
+from worlddb import ann, indexing
 from worlddb.errors import InvalidInput
 from worlddb.extract import EntityCandidate, ExtractionContext
 from worlddb.model import Edge, Node
@@ -73,11 +71,14 @@ def _ingest_session(engine: "Engine", scopes: ScopeSet, session: SessionIn, numb
     start = parse_time(session.date, field="session date")
     moment = datetime.fromtimestamp(start / 1e6, tz=timezone.utc)
     name = session.name or f"session {number}"
-    world = Node("Session", name=name, content="", meta={"number": number, "source": source},
+    # what the session is, as the composer's query over its turns: when, and who spoke
+    speakers_here = sorted({t.speaker for t in session.turns})
+    about = f"Conversation between {', '.join(speakers_here)} on {indexing.render_date(start)}"
+    world = Node("Session", name=name, content=about, meta={"number": number, "source": source},
                  provenance={"scopes": scopes.keys, "tool": "ingest", "source": source}, created_at=start)
     turns = [_turn_node(t, i, start, scopes, source) for i, t in enumerate(session.turns)]
-    texts = [indexing.index_text(node) for node in turns]
-    vectors = engine.embedder.embed(texts) if texts else np.zeros((0, engine.embedder.dim), np.float32)
+    prepared_index = indexing.prepare(engine.embedder, engine.encoder, [(node, start) for node in turns])
+    content = engine.embedder.embed([world.content])[0] if world.content else None
     mentions = []
     for turn in session.turns:
         found = engine.extractor.extract(turn.text, ExtractionContext(
@@ -90,13 +91,13 @@ def _ingest_session(engine: "Engine", scopes: ScopeSet, session: SessionIn, numb
     with engine.db.write("ingest") as w:
         worlds = [w.scope(kind, sid) for kind, sid in scopes]
         session_anchor = w.add(world, valid_from=start, parents=worlds)
+        if content is not None:
+            # the session's content is the composer's attention query: it must be there first
+            w.put_vector(session_anchor, ann.CONTENT, model, indexing.as_blob(content), dim)
         previous = None
-        for i, (node, text, vector, found) in enumerate(zip(turns, texts, vectors, mentions)):
+        for i, (node, index, found) in enumerate(zip(turns, prepared_index, mentions)):
             anchor = w.add(node, valid_from=start, parents=[session_anchor])
-            w.index_text(anchor, text)
-            blob = indexing.as_blob(vector)
-            w.put_vector(anchor, ann.CONTENT, model, blob, dim)
-            w.put_vector(anchor, ann.EFFECTIVE, model, blob, dim)
+            indexing.write_index(w, anchor, index, model, dim)
             for scope_world, key in zip(worlds, scopes.keys):
                 people = [EntityCandidate(name=node.meta["speaker"], type="person")] + found
                 for cand in people:
@@ -107,13 +108,6 @@ def _ingest_session(engine: "Engine", scopes: ScopeSet, session: SessionIn, numb
                 w.link(Edge("precedes", previous, anchor, world=session_anchor))
             previous = anchor
             out[session.turns[i].turn_id or f"{number}:{i + 1}"] = anchor
-        if len(vectors):
-            content = engine.embedder.embed([name])[0]
-            composed = compose.effective_embedding(content, np.asarray(vectors), version="v2")
-            w.put_vector(session_anchor, ann.CONTENT, model, indexing.as_blob(content), dim)
-            w.put_vector(session_anchor, ann.EFFECTIVE, model, indexing.as_blob(composed), dim)
-        w.tx.set_meta("embed_model", model)
-        w.tx.set_meta("embed_dim", str(dim))
     engine.resolver.after_write(list(out.values()))
     return session_anchor, out
 

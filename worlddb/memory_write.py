@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
-from worlddb import ann, facts as factlib, indexing
+from worlddb import facts as factlib, indexing
 from worlddb.errors import InvalidInput
 from worlddb.extract import EntityCandidate, ExtractionContext, FactCandidate
 from worlddb.model import Edge, Node
@@ -51,7 +51,6 @@ def write(engine: "Engine", request: WriteRequest) -> WriteResult:
         raise InvalidInput("metadata must be a JSON object")
     user = next((sid for kind, sid in request.scopes if kind == "user"), None)
     candidates, fact_cands, extractor = _extraction(engine, request, user)
-    vector = engine.embedder.embed([request.text])[0]
     prepared = engine.resolver.prepare(candidates + _fact_names(fact_cands, candidates))
     memory = Node(
         "Memory",
@@ -61,17 +60,15 @@ def write(engine: "Engine", request: WriteRequest) -> WriteResult:
                     **({"supersedes": request.supersedes} if request.supersedes else {})},
         created_at=now_us(),
     )
+    # the valid-from is part of the index text; without one it is "now", fixed here so
+    # the text embedded outside the transaction is the text indexed inside it
+    starts = request.valid_from if request.valid_from is not None else now_us()
+    index = indexing.prepare(engine.embedder, engine.encoder, [(memory, starts)])[0]
     model, dim = engine.embedder.model_id, engine.embedder.dim
     with engine.db.write(request.tool) as w:
         worlds = [w.scope(kind, sid) for kind, sid in request.scopes]
-        anchor = w.add(memory, valid_from=request.valid_from, parents=worlds)
-        starts = engine.store.get(anchor).valid_from
-        w.index_text(anchor, request.text)
-        blob = indexing.as_blob(vector)
-        w.put_vector(anchor, ann.CONTENT, model, blob, dim)
-        w.put_vector(anchor, ann.EFFECTIVE, model, blob, dim)
-        w.tx.set_meta("embed_model", model)
-        w.tx.set_meta("embed_dim", str(dim))
+        anchor = w.add(memory, valid_from=starts, parents=worlds)
+        indexing.write_index(w, anchor, index, model, dim)
         superseded: list[str] = []
         conflicts: list[ConflictOut] = []
         if request.supersedes:
