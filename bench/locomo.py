@@ -1,0 +1,182 @@
+"""Retrieval quality on LoCoMo conversations, next to flat baselines computed in the same run.
+
+    python -m bench.locomo --data ../shared/data/locomo-dev.json --out results.json [--query-model]
+
+Each conversation is ingested into its own scope (user:<sample_id>) of one database,
+through Engine.ingest_conversation - Session worlds of Turn nodes, the session date as
+valid-from. Each question of categories 1-4 is then asked through Engine.recall, the
+code the memory_recall tool runs, limited to 50 results. Metrics per question, over
+the returned turns (evidence ids "D<session>:<turn>"; ids that name no turn are skipped):
+  turn_any@k  an evidence turn is in the top k
+  turn_all@k  every evidence turn is in the top k
+  sess_any@k  a turn of an evidence session is in the top k
+for k = 1, 5, 10, 50, overall and per category. Baselines, over the same turns:
+  bm25_flat   rank-bm25 (Okapi) over raw turn text, lower-cased words
+  dense_flat  MiniLM cosine, query vs "Speaker: text [image: caption]"
+  rrf_flat    reciprocal rank fusion (k=60) of the two
+Also reported: ingest time, and recall latency P50/P95 (wall clock, this machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+from worlddb.engine import Engine
+from worlddb.ingest import SessionIn, TurnIn
+from worlddb.scopes import ScopeSet
+
+KS = (1, 5, 10, 50)
+_WORD = re.compile(r"\w+")
+
+
+def sessions_of(conversation: dict) -> list[SessionIn]:
+    out = []
+    number = 1
+    while f"session_{number}" in conversation:
+        stamp = datetime.strptime(conversation[f"session_{number}_date_time"], "%I:%M %p on %d %B, %Y")
+        turns = tuple(TurnIn(speaker=t["speaker"], text=t["text"], turn_id=t["dia_id"], caption=t.get("blip_caption"))
+                      for t in conversation[f"session_{number}"])
+        out.append(SessionIn(date=stamp.replace(tzinfo=timezone.utc).isoformat(), turns=turns, name=f"session {number}"))
+        number += 1
+    return out
+
+
+def evidence_of(item: dict, known: set[str]) -> list[str]:
+    ids = []
+    for entry in item.get("evidence", []):
+        ids += [p for p in re.split(r"[;,\s]+", entry) if p]
+    return [i for i in dict.fromkeys(ids) if i in known]
+
+
+def session_of(turn_id: str) -> str:
+    return turn_id.split(":")[0]
+
+
+def score(ranked: list[str], evidence: list[str]) -> dict[str, float]:
+    out = {}
+    sessions = {session_of(e) for e in evidence}
+    for k in KS:
+        top = ranked[:k]
+        out[f"turn_any@{k}"] = float(any(e in top for e in evidence))
+        out[f"turn_all@{k}"] = float(all(e in top for e in evidence))
+        out[f"sess_any@{k}"] = float(any(session_of(t) in sessions for t in top))
+    return out
+
+
+def summarize(rows: list[dict]) -> dict:
+    if not rows:
+        return {}
+    keys = rows[0]["metrics"].keys()
+    overall = {k: round(100 * statistics.mean(r["metrics"][k] for r in rows), 1) for k in keys}
+    per_cat = {}
+    for cat in sorted({r["category"] for r in rows}):
+        sub = [r for r in rows if r["category"] == cat]
+        per_cat[str(cat)] = {"n": len(sub), **{k: round(100 * statistics.mean(r["metrics"][k] for r in sub), 1)
+                                                for k in keys}}
+    return {"n": len(rows), "overall": overall, "per_category": per_cat}
+
+
+class Flat:
+    """The flat baselines over one conversation's turns."""
+
+    def __init__(self, turns: list[tuple[str, str, str, str | None]], embedder):
+        from rank_bm25 import BM25Okapi
+
+        self.ids = [t[0] for t in turns]
+        self.bm25 = BM25Okapi([_WORD.findall(t[2].lower()) or [""] for t in turns])
+        texts = [f"{t[1]}: {t[2]}" + (f" [image: {t[3]}]" if t[3] else "") for t in turns]
+        self.vectors = embedder.embed(texts)
+        self.embedder = embedder
+
+    def rank(self, question: str, query_vector: np.ndarray) -> dict[str, list[str]]:
+        lexical = np.argsort(-self.bm25.get_scores(_WORD.findall(question.lower())), kind="stable")
+        dense = np.argsort(-(self.vectors @ query_vector), kind="stable")
+        fused: dict[int, float] = {}
+        for ranked in (lexical[:50], dense[:50]):
+            for rank, i in enumerate(ranked, start=1):
+                fused[int(i)] = fused.get(int(i), 0.0) + 1.0 / (60 + rank)
+        rrf = sorted(fused, key=lambda i: (-fused[i], i))
+        return {"bm25_flat": [self.ids[i] for i in lexical[:50]], "dense_flat": [self.ids[i] for i in dense[:50]],
+                "rrf_flat": [self.ids[i] for i in rrf[:50]]}
+
+
+def run(data_path: Path, db_path: Path, query_model: bool, limit: int | None) -> dict:
+    data = json.loads(data_path.read_text())
+    engine = Engine.open(db_path, synchronous="NORMAL", query_model=query_model)
+    rows: dict[str, list[dict]] = {"worlddb": [], "bm25_flat": [], "dense_flat": [], "rrf_flat": []}
+    latencies, ingest = [], []
+    try:
+        for conv in data[:limit]:
+            scope = ScopeSet((("user", conv["sample_id"]),))
+            sessions = sessions_of(conv["conversation"])
+            started = time.perf_counter()
+            result = engine.ingest_conversation(sessions, scope, source=conv["sample_id"])
+            ingest.append({"conversation": conv["sample_id"], "turns": len(result.turns),
+                           "seconds": round(time.perf_counter() - started, 2)})
+            by_anchor = {anchor: turn_id for turn_id, anchor in result.turns.items()}
+            flat = Flat([(t.turn_id, t.speaker, t.text, t.caption) for s in sessions for t in s.turns],
+                        engine.embedder)
+            known = set(result.turns)
+            for item in conv["qa"]:
+                if item.get("category") not in (1, 2, 3, 4):
+                    continue
+                evidence = evidence_of(item, known)
+                if not evidence:
+                    continue
+                started = time.perf_counter()
+                hits = engine.recall(item["question"], scope, limit=50).results
+                latencies.append(time.perf_counter() - started)
+                ranked = [by_anchor[h.id] for h in hits if h.id in by_anchor]
+                base = dict(conversation=conv["sample_id"], category=item["category"], question=item["question"])
+                rows["worlddb"].append({**base, "metrics": score(ranked, evidence)})
+                for name, order in flat.rank(item["question"], engine.embedder.embed([item["question"]])[0]).items():
+                    rows[name].append({**base, "metrics": score(order, evidence)})
+    finally:
+        engine.close()
+    latencies.sort()
+    return {
+        "benchmark": "locomo",
+        "data": str(data_path),
+        "query_vectors": "model embedding + static table" if query_model else "static table (no model at query time)",
+        "results": {name: summarize(r) for name, r in rows.items()},
+        "per_conversation": {
+            conv: summarize([r for r in rows["worlddb"] if r["conversation"] == conv])["overall"]
+            for conv in dict.fromkeys(r["conversation"] for r in rows["worlddb"])},
+        "ingest": ingest,
+        "recall_latency_ms": {"p50": round(1e3 * latencies[len(latencies) // 2], 2),
+                              "p95": round(1e3 * latencies[int(0.95 * (len(latencies) - 1))], 2),
+                              "n": len(latencies)},
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=Path("../shared/data/locomo-dev.json"))
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--db", type=Path, default=None, help="keep the database here (default: a temp dir)")
+    parser.add_argument("--query-model", action="store_true", help="add the model's query embedding")
+    parser.add_argument("--conversations", type=int, default=None, help="only the first N conversations")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = args.db or Path(tmp) / "locomo.db"
+        report = run(args.data, db, args.query_model, args.conversations)
+    text = json.dumps(report, indent=2)
+    if args.out:
+        args.out.write_text(text)
+    headline = {name: {k: r["overall"][k] for k in ("turn_any@10", "turn_all@10", "turn_all@50", "sess_any@10")}
+                for name, r in report["results"].items()}
+    print(json.dumps({"headline": headline, "per_conversation": report["per_conversation"],
+                      "recall_latency_ms": report["recall_latency_ms"], "ingest": report["ingest"]}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
