@@ -23,6 +23,9 @@ Tables, in the order a write touches them:
   scopes        registered scopes (kind, id) and their anchors
   fts           FTS5 index over the text of Turn/Memory/Summary/Fact nodes
   vectors       content and effective embeddings, with the model that made them
+  resolver_names  the entity resolver's normalised names and aliases per scope, with their
+                phonetic keys (worlddb.resolver); emptied, not deleted, when an entity is
+                erased, so every process's in-memory name index sees the change by seq
 """
 
 from __future__ import annotations
@@ -100,6 +103,14 @@ MIGRATIONS: list[list[str]] = [
             node INTEGER NOT NULL, kind INTEGER NOT NULL, model TEXT NOT NULL, dim INTEGER NOT NULL,
             vec BLOB, seq INTEGER NOT NULL, PRIMARY KEY(node, kind)) WITHOUT ROWID""",
         "CREATE INDEX vectors_seq ON vectors(seq)",
+        """CREATE TABLE resolver_names(
+            id INTEGER PRIMARY KEY,
+            node INTEGER NOT NULL, scope INTEGER NOT NULL, kind INTEGER NOT NULL,
+            norm TEXT, phon TEXT, etype TEXT, seq INTEGER NOT NULL)""",
+        "CREATE INDEX resolver_names_norm ON resolver_names(scope, norm)",
+        "CREATE INDEX resolver_names_phon ON resolver_names(scope, phon)",
+        "CREATE INDEX resolver_names_node ON resolver_names(node)",
+        "CREATE INDEX resolver_names_seq ON resolver_names(seq)",
     ],
 ]
 
