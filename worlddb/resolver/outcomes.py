@@ -12,7 +12,7 @@ Outcomes (frozen):
     Ambiguous(options, entity, proposals)  several known entities fit and nothing could
         choose: `entity` is new, with one pending proposal per option.
     New(entity)  nothing fits; `entity` is new.
-Every outcome has `.entity`, the anchor the caller should refer to.
+Every outcome has `.entity`, the anchor the caller should refer to, and `.proposals`.
 """
 
 from __future__ import annotations
@@ -98,6 +98,10 @@ class Ambiguous:
 @dataclass(frozen=True)
 class New:
     entity: str
+
+    @property
+    def proposals(self) -> tuple[str, ...]:
+        return ()
 
 
 Resolution = Resolved | Ambiguous | New

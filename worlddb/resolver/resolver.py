@@ -64,7 +64,9 @@ def as_query(candidate: Any) -> Query:
     if isinstance(candidate, EntityCandidate):
         name, etype, aliases = candidate.name, candidate.type, candidate.aliases
     elif isinstance(candidate, (tuple, list)) and 1 <= len(candidate) <= 3:
-        name, etype, aliases = (list(candidate) + [None, ()])[:3]
+        name = candidate[0]
+        etype = candidate[1] if len(candidate) > 1 else None
+        aliases = candidate[2] if len(candidate) > 2 else ()
     else:
         raise InvalidInput("a candidate is an EntityCandidate or a (name, type, aliases) tuple")
     if not isinstance(name, str) or not normalize_name(name):
