@@ -58,7 +58,7 @@ def test_every_name_within_the_edit_budget_reaches_the_comparison(populated):
     scope_row = db.store.rowid(scope)
     rng = random.Random(5)
     hits = total = 0
-    for _ in range(300):
+    for _ in range(150):
         mention = normalize_name(_edit(rng, _edit(rng, rng.choice(names))))
         budget = min(3, max(1, math.ceil(len(mention) / 8)))
         truth = {n for n in names if n != mention and name_similarity(mention, n) >= FUZZY_THRESHOLD}

@@ -69,6 +69,23 @@ def test_entities_of_one_scope_are_never_matched_in_another(db, resolve, synonym
         originals[0].entity, originals[1].entity}
 
 
+def test_the_hnsw_search_of_a_large_scope_stays_inside_it(db, resolve, synonyms):
+    from worlddb.resolver.tiers import BRUTE_FORCE_MAX
+
+    resolver = Resolver(db, embedder=synonyms)
+    with db.write() as w:
+        big, small = w.scope("user", "big"), w.scope("user", "small")
+    with db.write() as w:
+        for i in range(BRUTE_FORCE_MAX + 20):  # past brute force: the HNSW path with a scope filter
+            filler = w.add(Node("Entity", name=f"filler {i}", created_at=i), valid_from=0, parents=[big])
+            resolver.register(w, big, filler)
+    (robert,) = resolve(resolver, big, "Robert")
+    (bob_small,) = resolve(resolver, small, "Bob")
+    assert isinstance(bob_small, New)
+    (bob_big,) = resolve(resolver, big, "Bob")
+    assert bob_big.tier == "embedding" and bob_big.match.anchor == robert.entity
+
+
 def test_a_memory_written_for_two_scopes_resolves_in_each_separately(db, resolver):
     with db.write() as w:
         alice, team = w.scope("user", "alice"), w.scope("app", "team")

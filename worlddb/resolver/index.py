@@ -172,6 +172,16 @@ class NameIndex:
             s = self._scopes.get(scope)
             return 0 if s is None else len(s.members)
 
+    def catch_up(self, vectors: bool = True) -> None:
+        """Sync the names and (with `vectors`) the HNSW index now, e.g. before a write takes
+        the lock, so that a search inside the transaction finds nothing left to apply."""
+        self.sync()
+        if vectors:
+            with self._lock:
+                if self._ann is None:
+                    self._ann = AnnIndex(self.store, NAME)
+                self._ann.sync()
+
     def nearest(self, scope: int, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         """Up to k (nodes.rowid, cosine) of `scope`'s committed name vectors, best first."""
         with self._lock:

@@ -197,6 +197,8 @@ class Reclusterer:
         rows = store.conn.execute(
             "SELECT r.norm, r.etype FROM resolver_names r JOIN nodes n ON n.rowid = r.node "
             "WHERE n.anchor=? AND r.norm IS NOT NULL ORDER BY r.kind, r.id", (anchor,)).fetchall()
+        if not rows:
+            return ()  # erased since the neighbourhood was read
         vec_row = store.conn.execute(
             "SELECT v.vec FROM vectors v JOIN nodes n ON n.rowid = v.node WHERE n.anchor=? AND v.kind=?",
             (anchor, ann.NAME)).fetchone()

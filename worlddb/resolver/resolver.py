@@ -121,8 +121,10 @@ class Resolver:
 
     # ------------------------------------------------------------------ before the write
     def prepare(self, candidates: Iterable[Any]) -> Prepared:
-        """Embed every candidate's name in one batch, outside any transaction."""
+        """Embed every candidate's name in one batch, outside any transaction, and bring the
+        name indexes up to date, so the write lock is held for neither."""
         names = list(dict.fromkeys(as_query(c).norm for c in candidates))
+        self.index.catch_up(vectors=self.embedder is not None)
         if self.embedder is None or not names:
             return Prepared(self.embedder.model_id if self.embedder else None, {})
         matrix = self.embedder.embed(names)

@@ -191,7 +191,8 @@ def _embedding(ctx: Context, q: Query) -> dict:
         return {}
     marks = ",".join("?" * len(hits))
     rows = ctx.store.conn.execute(
-        f"SELECT node, norm, etype FROM resolver_names WHERE scope=? AND kind=0 AND norm IS NOT NULL "
+        # unary + keeps the planner on the node index: (scope, norm) would scan the whole scope
+        f"SELECT node, norm, etype FROM resolver_names WHERE +scope=? AND kind=0 AND +norm IS NOT NULL "
         f"AND node IN ({marks})",
         (ctx.scope, *hits),
     )
@@ -210,7 +211,7 @@ def _verified(ctx: Context, found: dict) -> list[Match]:
     nodes = list(found)
     rows = ctx.store.conn.execute(
         f"SELECT DISTINCT n.rowid, n.anchor, n.name FROM resolver_names r JOIN nodes n ON n.rowid = r.node "
-        f"WHERE r.scope=? AND r.norm IS NOT NULL AND r.node IN ({','.join('?' * len(nodes))})",
+        f"WHERE +r.scope=? AND +r.norm IS NOT NULL AND r.node IN ({','.join('?' * len(nodes))})",
         (ctx.scope, *nodes),
     )
     out = []
