@@ -80,6 +80,16 @@ def test_known_types_must_agree(db, resolver, scope, resolve):
     assert {m.anchor for m in untyped.options} == {person.entity, place.entity}
 
 
+def test_a_repeated_ambiguous_name_reuses_the_entity_made_for_it(db, resolver, scope, resolve):
+    person, place = resolve(resolver, scope, ("Jordan", "person"), ("Jordan", "place"))
+    first, second, third = resolve(resolver, scope, "Jordan", "jordan", "JORDAN")
+    assert isinstance(first, Ambiguous) and len(first.proposals) == 2
+    for again in (second, third):
+        assert isinstance(again, Resolved) and again.tier == "exact" and again.entity == first.entity
+    (typed,) = resolve(resolver, scope, ("Jordan", "person"))
+    assert typed.entity == person.entity  # a typed mention still prefers its typed entity
+
+
 def test_a_display_name_match_beats_an_alias_match(db, resolver, scope, resolve):
     resolve(resolver, scope, ("Samantha", None, ["Sam"]))
     (sam,) = resolve(resolver, scope, ("Sam Taylor", None, ["Sam"]))  # exact on the alias "sam"

@@ -24,6 +24,9 @@ from .names import MAX_NAME_LEN, normalize_name, phonetic_key, phonetic_similari
 from .outcomes import (
     EMBEDDING_THRESHOLD,
     EXACT_ALIAS_SCORE,
+    EXACT_HELD_SCORE,
+    EXACT_NAME_SCORE,
+    EXACT_TYPE_GAP,
     FUZZY_THRESHOLD,
     MAX_OPTIONS,
     PHONETIC_THRESHOLD,
@@ -40,7 +43,8 @@ from .recluster import Reclusterer
 from .resolver import Prepared, Resolver
 
 __all__ = [
-    "BLOCK_SIZE", "EMBEDDING_THRESHOLD", "EXACT_ALIAS_SCORE", "FUZZY_THRESHOLD", "MAX_NAME_LEN",
+    "BLOCK_SIZE", "EMBEDDING_THRESHOLD", "EXACT_ALIAS_SCORE", "EXACT_HELD_SCORE", "EXACT_NAME_SCORE",
+    "EXACT_TYPE_GAP", "FUZZY_THRESHOLD", "MAX_NAME_LEN",
     "MAX_OPTIONS", "PHONETIC_THRESHOLD", "Ambiguous", "Decision", "Match", "Mention", "NameIndex", "New",
     "Prepared", "Reclusterer", "Resolution", "Resolved", "Resolver", "Thresholds", "accept_merge",
     "equivalence_class", "export_identity", "normalize_name", "phonetic_key", "phonetic_similarity",

@@ -26,6 +26,7 @@ from worlddb.tiebreak import TIER_ORDER
 from .index import NameIndex
 from .names import normalize_name
 from .outcomes import EXACT_ALIAS_SCORE, Mention, Thresholds
+from .tiers import ALIAS
 
 MIN_FUZZY_CHARS = 4
 MAX_QUERY_WORDS = 64
@@ -68,7 +69,7 @@ def find_mentions(store: Store, index: NameIndex, thresholds: Thresholds, scopes
         )
         for node, norm, kind in rows:
             for span in phrases[norm]:
-                found.append((span, node, "exact", 1.0 if kind == 0 else EXACT_ALIAS_SCORE))
+                found.append((span, node, "exact", EXACT_ALIAS_SCORE if kind == ALIAS else 1.0))
     covered = [span for span, *_ in found]
     index.sync()
     for start, end in words:

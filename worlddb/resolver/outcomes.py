@@ -10,7 +10,8 @@ Outcomes (frozen):
         `entity == match.anchor` (reused, nothing staged). For any other tier `entity` is
         a new entity and `proposals` holds the one pending same_as proposal new -> match.
     Ambiguous(options, entity, proposals)  several known entities fit and nothing could
-        choose: `entity` is new, with one pending proposal per option.
+        choose: `entity` is new, with one pending proposal per option; later mentions of
+        the same name reuse it (EXACT_HELD_SCORE) until someone decides.
     New(entity)  nothing fits; `entity` is new.
 Every outcome has `.entity`, the anchor the caller should refer to, and `.proposals`.
 """
@@ -36,9 +37,17 @@ PHONETIC_THRESHOLD = 0.94
 #: 99.9th percentile of 45k random full-name pairs, Sarah/Emily 0.56 and Paris/London 0.57.
 #: Other embedders have other scales: pass Thresholds(embedding=...) with them.
 EMBEDDING_THRESHOLD = 0.88
-#: An exact match on the entity's display name scores 1.0; one that goes through an alias
-#: (the mention's or the entity's) scores this, so a display-name match wins a tie.
+#: Exact scores only ever meet other exact scores (in a tie), so they encode a preference:
+#:   1.0    the display name of an entity created for an earlier *ambiguous* mention of the
+#:          same name: that mention's entity is reused, instead of one more entity (and one
+#:          more set of proposals) for every repetition of an unresolved name
+#:   0.999  a display name
+#:   0.99   through an alias, the mention's or the entity's
+#:   - 0.005 when only one side has a type (an untyped "Jordan" prefers the untyped entity)
+EXACT_HELD_SCORE = 1.0
+EXACT_NAME_SCORE = 0.999
 EXACT_ALIAS_SCORE = 0.99
+EXACT_TYPE_GAP = 0.005
 #: At most this many options reach the tiebreaker or an Ambiguous outcome (best first by
 #: tier order, then score): each one becomes a proposal someone has to decide.
 MAX_OPTIONS = 5

@@ -45,7 +45,7 @@ from .index import NameIndex
 from .names import normalize_name, phonetic_key
 from .mentions import find_mentions
 from .outcomes import Ambiguous, Decision, Match, Mention, New, Resolution, Resolved, Thresholds
-from .tiers import Context, Pending, Query, decide
+from .tiers import ALIAS, HELD, NAME, Context, Pending, Query, decide
 
 MODEL_META_KEY = "resolver.name_model"
 _MAX_TYPE_LEN = 64
@@ -140,7 +140,7 @@ class Resolver:
         kind, matches = decide(ctx, q)
         if kind == "resolved" and matches[0].tier == "exact":
             return Resolved(match=matches[0], entity=matches[0].anchor)
-        entity = self._create(w, scope, ctx.scope, q, provenance, vector())
+        entity = self._create(w, scope, ctx.scope, q, provenance, vector(), held=kind == "ambiguous")
         proposals = tuple(self._stage(w, entity, m, q, origin="write") for m in matches)
         if kind == "resolved":
             return Resolved(match=matches[0], entity=entity, proposals=proposals)
@@ -185,7 +185,8 @@ class Resolver:
         if self.store.conn.execute("SELECT 1 FROM resolver_names WHERE node=? LIMIT 1", (node_row,)).fetchone():
             return False
         meta = view.meta
-        aliases = [a for a in meta.get("aliases", []) if isinstance(a, str)]
+        raw = meta.get("aliases")
+        aliases = [a for a in raw if isinstance(a, str)] if isinstance(raw, list) else []
         q = as_query((view.name, meta.get("entity_type"), aliases))
         self._overlay(w)
         if vector is None and self.embedder is not None:
@@ -205,7 +206,7 @@ class Resolver:
                 "SELECT r.kind, r.norm, r.phon, s.anchor FROM resolver_names r JOIN nodes n ON n.rowid = r.node "
                 "JOIN nodes s ON s.rowid = r.scope WHERE n.anchor=? ORDER BY r.id", (member["id"],))
             member["resolver_names"] = [
-                {"kind": "name" if kind == 0 else "alias", "norm": norm, "phonetic_key": phon, "scope": scope}
+                {"kind": "alias" if kind == ALIAS else "name", "norm": norm, "phonetic_key": phon, "scope": scope}
                 for kind, norm, phon, scope in rows if norm is not None
             ]
         return out
@@ -256,17 +257,19 @@ class Resolver:
         return vector
 
     def _create(self, w, scope: str, scope_row: int, q: Query, provenance: dict | None,
-                vector: np.ndarray | None) -> str:
+                vector: np.ndarray | None, *, held: bool = False) -> str:
         meta = {"entity_type": q.etype, "aliases": list(q.aliases), "scope": scope}
         node = Node("Entity", name=q.name, meta=meta, provenance=provenance or {}, created_at=w.at)
         anchor = w.add(node, valid_from=0, parents=[scope])
-        self._index_names(w, scope_row, anchor, q, vector)
+        self._index_names(w, scope_row, anchor, q, vector, held=held)
         return anchor
 
-    def _index_names(self, w, scope_row: int, anchor: str, q: Query, vector: np.ndarray | None) -> None:
+    def _index_names(self, w, scope_row: int, anchor: str, q: Query, vector: np.ndarray | None, *,
+                     held: bool = False) -> None:
         pending = self._overlay(w)
         node_row = self.store.rowid(anchor)
-        rows = [(node_row, scope_row, 0 if i == 0 else 1, key, phonetic_key(key) or None, q.etype, w.tx.seq)
+        first = HELD if held else NAME
+        rows = [(node_row, scope_row, first if i == 0 else ALIAS, key, phonetic_key(key) or None, q.etype, w.tx.seq)
                 for i, key in enumerate(q.keys)]
         w.tx.conn.executemany(
             "INSERT INTO resolver_names(node, scope, kind, norm, phon, etype, seq) VALUES (?,?,?,?,?,?,?)", rows)

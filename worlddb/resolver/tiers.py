@@ -31,7 +31,15 @@ from worlddb.tiebreak import TIER_ORDER, Option, Tiebreaker
 
 from .index import NameIndex
 from .names import name_similarity, phonetic_key, phonetic_similarity
-from .outcomes import EXACT_ALIAS_SCORE, MAX_OPTIONS, Match, Thresholds
+from .outcomes import (
+    EXACT_ALIAS_SCORE,
+    EXACT_HELD_SCORE,
+    EXACT_NAME_SCORE,
+    EXACT_TYPE_GAP,
+    MAX_OPTIONS,
+    Match,
+    Thresholds,
+)
 
 #: Scopes with at most this many entities are searched by exact cosine over their stored
 #: vectors (one SQL read); larger ones through HNSW with a scope filter.
@@ -40,6 +48,9 @@ BRUTE_FORCE_MAX = 512
 EMBED_K = 8
 #: Rows of one phonetic key read per lookup, at most.
 PHONETIC_ROWS = 1000
+#: resolver_names.kind: a display name, an alias, or the display name of an entity created
+#: for an ambiguous mention (see EXACT_HELD_SCORE).
+NAME, ALIAS, HELD = 0, 1, 2
 
 
 @dataclass(frozen=True)
@@ -118,8 +129,13 @@ def _exact(ctx: Context, q: Query) -> dict:
     best: dict = {}
     for node, norm, kind, etype in rows:
         if compatible(q.etype, etype):
-            score = 1.0 if (kind == 0 and norm == q.norm) else EXACT_ALIAS_SCORE
-            _keep(best, node, "exact", score, norm, norm)
+            if norm != q.norm or kind == ALIAS:
+                score = EXACT_ALIAS_SCORE
+            else:
+                score = EXACT_HELD_SCORE if kind == HELD else EXACT_NAME_SCORE
+            if q.etype != etype:
+                score -= EXACT_TYPE_GAP
+            _keep(best, node, "exact", round(score, 6), norm, norm)
     return best
 
 
@@ -173,8 +189,8 @@ def _embedding(ctx: Context, q: Query) -> dict:
         # Reads through the caller's connection, so this transaction's own vectors count too.
         rows = ctx.store.conn.execute(
             "SELECT v.node, v.vec FROM vectors v WHERE v.kind=? AND v.vec IS NOT NULL AND v.node IN "
-            "(SELECT node FROM resolver_names WHERE scope=? AND kind=0 AND norm IS NOT NULL)",
-            (ann.NAME, ctx.scope),
+            "(SELECT node FROM resolver_names WHERE scope=? AND kind!=? AND norm IS NOT NULL)",
+            (ann.NAME, ctx.scope, ALIAS),
         ).fetchall()
         if rows:
             matrix = np.vstack([np.frombuffer(vec, dtype=np.float32) for _, vec in rows])
@@ -192,9 +208,9 @@ def _embedding(ctx: Context, q: Query) -> dict:
     marks = ",".join("?" * len(hits))
     rows = ctx.store.conn.execute(
         # unary + keeps the planner on the node index: (scope, norm) would scan the whole scope
-        f"SELECT node, norm, etype FROM resolver_names WHERE +scope=? AND kind=0 AND +norm IS NOT NULL "
+        f"SELECT node, norm, etype FROM resolver_names WHERE +scope=? AND kind!=? AND +norm IS NOT NULL "
         f"AND node IN ({marks})",
-        (ctx.scope, *hits),
+        (ctx.scope, ALIAS, *hits),
     )
     best: dict = {}
     for node, norm, etype in rows:
