@@ -33,6 +33,8 @@ import threading
 from collections import deque
 from collections.abc import Iterable
 
+import numpy as np
+
 from worlddb import ann, identity
 from worlddb.errors import InvalidInput
 
@@ -204,8 +206,6 @@ class Reclusterer:
             (anchor, ann.NAME)).fetchone()
         vector = None
         if vec_row is not None and vec_row[0] is not None and self.resolver.embedder is not None:
-            import numpy as np
-
             vector = np.frombuffer(vec_row[0], dtype=np.float32)
         # The stored names are already normalised; the first is the display name's.
         candidate = (name or rows[0][0], rows[0][1], [norm for norm, _ in rows[1:]])
