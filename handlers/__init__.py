@@ -1,7 +1,7 @@
 """Edge-type programs and the registry that dispatches to them (installed as worlddb.handlers).
 
     from worlddb.handlers import Registry, FunctionalRelation
-    registry = Registry.default()                 # the eleven built-in types
+    registry = Registry.default()                 # the twelve built-in types
     registry.register(FunctionalRelation("lives_in"))
     registry.load_entry_points()                  # plug-ins, only when asked
 
@@ -31,12 +31,13 @@ from .precedes import Precedes
 from .refers_to import RefersTo
 from .same_as import SameAs
 from .subtype_of import SubtypeOf
+from .summarizes import Summarizes
 from .supersedes import Supersedes
 
 ENTRY_POINT_GROUP = "worlddb.handlers"
 BUILTIN = (
     Contains, RefersTo, Supersedes, SameAs, Contradicts, Implies,
-    DerivedFrom, InstanceOf, SubtypeOf, Causes, Precedes,
+    DerivedFrom, InstanceOf, SubtypeOf, Causes, Precedes, Summarizes,
 )
 
 __all__ = [

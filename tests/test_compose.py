@@ -143,9 +143,3 @@ def test_results_are_deterministic_unit_float32():
         assert a.dtype == np.float32 and a.shape == (384,)
         assert a.tobytes() == b.tobytes()
         assert abs(float(np.linalg.norm(a)) - 1.0) < 1e-6
-
-
-def test_default_temperature_is_documented_value():
-    # The docstring's reasoning (weight ratios e^3..e^5 for cosine gaps of
-    # 0.3..0.5) is tied to this value; changing it needs that text revisited.
-    assert DEFAULT_TEMPERATURE == 0.1

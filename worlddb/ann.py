@@ -1,14 +1,16 @@
 """The in-memory HNSW index (hnswlib), always rebuildable from SQL and never stale.
 
-One `AnnIndex` serves one kind of stored vector (effective embeddings of text nodes,
-or entity-name embeddings). Labels are `nodes.rowid`. SQL is the source of truth:
+One `AnnIndex` serves one kind of stored vector (effective embeddings, sentence units,
+entity names). Labels are `vectors.id`; each maps to the node (`nodes.rowid`) it belongs
+to, and a node may own several (one per sentence unit). SQL is the source of truth:
 every vector write bumps `vectors.seq` to its transaction's seq, and erasure leaves a
 row with a NULL vector. `sync()` applies every row with a seq above the last one seen -
 adds, updates and deletions - so after another process writes to the same file, the
 next read catches up before it searches. `PRAGMA data_version` makes the no-change case
 a single cheap check.
 
-The index holds exactly the stored, non-erased vectors of its kind (`labels()`), whether
+The index holds exactly the stored, non-erased vectors of its kind (`nodes()` lists the
+nodes they belong to), whether
 or not the nodes are currently valid: validity and scope are filters applied by the
 caller, because as_of / include_retired reads must still find closed nodes.
 """
@@ -16,7 +18,7 @@ caller, because as_of / include_retired reads must still find closed nodes.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 import hnswlib
 import numpy as np
@@ -25,7 +27,7 @@ from worlddb.errors import Conflict
 from worlddb.store import Store
 
 #: kinds of stored vectors
-CONTENT, EFFECTIVE, NAME = 0, 1, 2
+CONTENT, EFFECTIVE, NAME, UNIT = 0, 1, 2, 3
 
 
 class AnnIndex:
@@ -40,6 +42,7 @@ class AnnIndex:
         self._model: str | None = None
         self._live: set[int] = set()
         self._deleted: set[int] = set()
+        self._node: dict[int, int] = {}
         self._seen_seq = 0
         self._data_version: int | None = None
         self._lock = threading.Lock()
@@ -52,7 +55,7 @@ class AnnIndex:
             if version == self._data_version and self._index is not None:
                 return 0
             rows = self.store.conn.execute(
-                "SELECT node, model, dim, vec, seq FROM vectors WHERE kind=? AND seq>? ORDER BY seq",
+                "SELECT id, node, model, dim, vec, seq FROM vectors WHERE kind=? AND seq>? ORDER BY seq",
                 (self.kind, self._seen_seq),
             ).fetchall()
             self._apply(rows)
@@ -61,17 +64,18 @@ class AnnIndex:
 
     def _apply(self, rows: list[tuple]) -> None:
         adds: dict[int, np.ndarray] = {}
-        for node, model, dim, vec, seq in rows:
+        for label, node, model, dim, vec, seq in rows:
             self._seen_seq = max(self._seen_seq, seq)
+            self._node[label] = node
             if vec is None:
-                adds.pop(node, None)
-                self._delete(node)
+                adds.pop(label, None)
+                self._delete(label)
                 continue
             if self._dim is None:
                 self._dim, self._model = dim, model
             elif dim != self._dim or model != self._model:
                 raise Conflict(f"vectors of {model}/{dim} mixed with {self._model}/{self._dim} in one index")
-            adds[node] = np.frombuffer(vec, dtype=np.float32)
+            adds[label] = np.frombuffer(vec, dtype=np.float32)
         if adds:
             self._add(list(adds), np.vstack(list(adds.values())))
 
@@ -101,8 +105,9 @@ class AnnIndex:
             self._deleted.add(label)
 
     # ------------------------------------------------------------------ reading
-    def labels(self) -> set[int]:
-        return set(self._live)
+    def nodes(self) -> set[int]:
+        """Rowids of the nodes that have at least one live vector in this index."""
+        return {self._node[label] for label in self._live}
 
     def __len__(self) -> int:
         return len(self._live)
@@ -113,7 +118,8 @@ class AnnIndex:
 
     def search(self, vector: np.ndarray, k: int, allowed: Callable[[int], bool] | None = None
                ) -> list[tuple[int, float]]:
-        """Up to k (rowid, cosine similarity) pairs, best first, optionally filtered."""
+        """Up to k (node rowid, cosine similarity) pairs, best first, one per node (its best
+        vector), optionally filtered by node rowid."""
         self.sync()
         with self._lock:
             if self._index is None or not self._live:
@@ -121,12 +127,19 @@ class AnnIndex:
             k = min(k, len(self._live))
             query = np.asarray(vector, dtype=np.float32).reshape(1, -1)
             self._index.set_ef(max(self.ef, k))
+            node_of = self._node
+            by_label = None if allowed is None else (lambda label: allowed(node_of[label]))
             try:
-                labels, distances = self._index.knn_query(query, k=k, filter=allowed)
+                labels, distances = self._index.knn_query(query, k=k, filter=by_label)
             except RuntimeError:
                 # fewer than k elements pass the filter: ask for what exists
-                labels, distances = self._search_all(query, k, allowed)
-        return [(int(label), float(1.0 - dist)) for label, dist in zip(labels[0], distances[0])]
+                labels, distances = self._search_all(query, k, by_label)
+        best: dict[int, float] = {}
+        for label, dist in zip(labels[0], distances[0]):
+            node = node_of[int(label)]
+            if node not in best:
+                best[node] = float(1.0 - dist)
+        return list(best.items())
 
     def _search_all(self, query: np.ndarray, k: int, allowed) -> tuple[np.ndarray, np.ndarray]:
         while k > 1:
@@ -136,12 +149,3 @@ class AnnIndex:
             except RuntimeError:
                 continue
         return np.empty((1, 0), dtype=np.uint64), np.empty((1, 0), dtype=np.float32)
-
-    def vectors(self, rowids: Iterable[int]) -> dict[int, np.ndarray]:
-        """The stored vectors of the given nodes (from the index, no SQL)."""
-        wanted = [r for r in rowids if r in self._live]
-        if not wanted:
-            return {}
-        with self._lock:
-            data = self._index.get_items(wanted)
-        return {r: np.asarray(v, dtype=np.float32) for r, v in zip(wanted, data)}

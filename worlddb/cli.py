@@ -2,7 +2,8 @@
 
     worlddb verify [--db PATH]        re-derive every id; exit 1 on any mismatch
     worlddb serve  [...]              serve the MCP tools (stdio by default)
-    worlddb consolidate [--db PATH]   run one consolidation pass now
+    worlddb consolidate [--db PATH] [--min-age-secs N] [--functional REL ...]
+                                      run one consolidation pass now; JSON report
 
 The database path defaults to $WORLDDB_DB, else to a per-user data directory.
 """
@@ -35,6 +36,12 @@ def build_parser() -> argparse.ArgumentParser:
     verify = sub.add_parser("verify", help="re-derive every id and world version; exit 1 on mismatch")
     _add_db(verify)
     verify.add_argument("--limit", type=int, default=20, help="mismatches to list (default 20)")
+    consolidate = sub.add_parser("consolidate", help="run one consolidation pass now; prints what it did as JSON")
+    _add_db(consolidate)
+    consolidate.add_argument("--min-age-secs", type=float, default=3600.0,
+                             help="summarize worlds whose content is older than this (default 3600)")
+    consolidate.add_argument("--functional", nargs="+", action="extend", default=[], metavar="REL",
+                             help="relations that hold one value per subject, swept for contradictions")
     return parser
 
 
@@ -53,7 +60,22 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-COMMANDS = {"verify": cmd_verify}
+def cmd_consolidate(args: argparse.Namespace) -> int:
+    """One pass; the summarizer is Anthropic's when ANTHROPIC_API_KEY is set, else extractive."""
+    from worlddb.consolidator import Consolidator
+    from worlddb.db import WorldDB
+
+    path = args.db or default_db_path()
+    if not Path(path).exists():
+        print(f"worlddb consolidate: no database at {path}", file=sys.stderr)
+        return 2
+    with WorldDB.open(path) as db:
+        report = Consolidator(db, min_age_secs=args.min_age_secs, functional=args.functional).run()
+    print(json.dumps(report.summary()))
+    return 0
+
+
+COMMANDS = {"verify": cmd_verify, "consolidate": cmd_consolidate}
 
 
 def main(argv: list[str] | None = None) -> int:

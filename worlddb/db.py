@@ -44,9 +44,13 @@ class WorldDB:
     def __init__(self, store: Store, registry=None):
         from worlddb.handlers import Registry  # handlers import worlddb.*; keep this import late
 
+        from worlddb.composer import Composer
+
         self.store = store
         self.registry = registry if registry is not None else Registry.default()
         self.reconciler = Reconciler(self.registry)
+        # every connection that writes keeps composed world embeddings current
+        store.observers.append(Composer())
 
     @classmethod
     def open(cls, path: str | Path, *, registry=None, synchronous: str = "FULL") -> "WorldDB":
@@ -144,8 +148,8 @@ class Writer:
     def index_text(self, anchor: str, text: str) -> None:
         self.tx.index_text(anchor, text)
 
-    def put_vector(self, anchor: str, kind: int, model: str, vector: bytes, dim: int) -> None:
-        self.tx.put_vector(anchor, kind, model, vector, dim)
+    def put_vector(self, anchor: str, kind: int, model: str, vector: bytes, dim: int, ord: int = 0) -> None:
+        self.tx.put_vector(anchor, kind, model, vector, dim, ord)
 
     def erase(self, anchor: str) -> None:
         self.tx.erase_node(anchor)

@@ -125,6 +125,15 @@ class _Runner:
             self._scope_cache[anchor] = bool(self.store.in_worlds(self.q.worlds, [anchor]))
         return self._scope_cache[anchor]
 
+    def shown(self, anchor: str, closed_ok: bool = False) -> bool:
+        """Whether an annotation may name `anchor`: inside the queried worlds (a contradiction
+        never reveals another scope's node) and, unless closed_ok, visible under the pins."""
+        if self.q.worlds and not self.in_scope(anchor):
+            return False
+        if closed_ok:
+            return self.store.get(anchor) is not None
+        return self.admit(anchor) is not None
+
     def edge_ok(self, edge: EdgeView) -> bool:
         if not self.plan.filter_validity:
             return True
@@ -187,16 +196,17 @@ class _Runner:
             if "conflicts" in wanted:
                 # only counterparts visible under the same pins: a conflict with something
                 # already superseded is history, shown when the caller includes closed nodes
-                others = [o for _, o in self.neighbours(anchor, ["contradicts"], "both") if self.admit(o)]
+                others = [o for _, o in self.neighbours(anchor, ["contradicts"], "both") if self.shown(o)]
                 if others:
                     sub.conflicts[anchor] = sorted(set(others))
             if "superseded_by" in wanted:
-                newer = [e.src for e in self.store.edges(dst=anchor, type="supersedes", known_at=self.plan.known_at)]
+                newer = [e.src for e in self.store.edges(dst=anchor, type="supersedes", known_at=self.plan.known_at)
+                         if self.shown(e.src, closed_ok=True)]
                 if newer:
                     sub.superseded_by[anchor] = newer
             if "equivalents" in wanted:
                 from worlddb.identity import equivalence_class
 
-                members = equivalence_class(self.store, anchor)
-                if len(members) > 1:
-                    sub.equivalents[anchor] = sorted(m for m in members if m != anchor)
+                members = [m for m in equivalence_class(self.store, anchor) if m != anchor and self.shown(m, True)]
+                if members:
+                    sub.equivalents[anchor] = sorted(members)

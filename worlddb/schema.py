@@ -22,7 +22,10 @@ Tables, in the order a write touches them:
   proposals     same_as merge proposals and their decisions
   scopes        registered scopes (kind, id) and their anchors
   fts           FTS5 index over the text of Turn/Memory/Summary/Fact nodes
-  vectors       content and effective embeddings, with the model that made them
+  vectors       content, effective, entity-name and sentence-unit embeddings, with the model
+                that made them; each row's id labels it in the in-memory HNSW index
+  token_df      how many text nodes contain each wordpiece (for model-free query vectors)
+  compose       per-world running sums from which its composed embedding is derived
   resolver_names  the entity resolver's normalised names and aliases per scope, with their
                 phonetic keys (worlddb.resolver); emptied, not deleted, when an entity is
                 erased, so every process's in-memory name index sees the change by seq
@@ -100,9 +103,14 @@ MIGRATIONS: list[list[str]] = [
         "PRIMARY KEY(kind, sid)) WITHOUT ROWID",
         "CREATE VIRTUAL TABLE fts USING fts5(text, tokenize='porter unicode61 remove_diacritics 2')",
         """CREATE TABLE vectors(
-            node INTEGER NOT NULL, kind INTEGER NOT NULL, model TEXT NOT NULL, dim INTEGER NOT NULL,
-            vec BLOB, seq INTEGER NOT NULL, PRIMARY KEY(node, kind)) WITHOUT ROWID""",
-        "CREATE INDEX vectors_seq ON vectors(seq)",
+            id INTEGER PRIMARY KEY, node INTEGER NOT NULL, kind INTEGER NOT NULL, ord INTEGER NOT NULL DEFAULT 0,
+            model TEXT NOT NULL, dim INTEGER NOT NULL, vec BLOB, seq INTEGER NOT NULL,
+            UNIQUE(node, kind, ord))""",
+        "CREATE INDEX vectors_seq ON vectors(kind, seq)",
+        "CREATE TABLE token_df(token INTEGER PRIMARY KEY, df INTEGER NOT NULL)",
+        """CREATE TABLE compose(
+            world TEXT PRIMARY KEY, n INTEGER NOT NULL, mean_sum BLOB NOT NULL,
+            weight_sum REAL NOT NULL, attn_sum BLOB NOT NULL) WITHOUT ROWID""",
         """CREATE TABLE resolver_names(
             id INTEGER PRIMARY KEY,
             node INTEGER NOT NULL, scope INTEGER NOT NULL, kind INTEGER NOT NULL,

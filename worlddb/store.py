@@ -51,6 +51,9 @@ class Store:
         self._erase_hooks: list = []
         #: commits made through this connection (data_version only counts other connections')
         self.commits = 0
+        #: objects told about interior and vector changes inside each write transaction:
+        #: on_child(tx, world, child, added) and on_vector(tx, anchor, kind, old, new)
+        self.observers: list = []
 
     @classmethod
     def open(cls, path: str | Path, *, synchronous: str = "FULL", timeout: float = 30.0) -> "Store":

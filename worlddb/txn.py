@@ -22,7 +22,7 @@ import heapq
 from typing import TYPE_CHECKING
 
 from worlddb import ids, trie
-from worlddb.errors import InvalidInput, NotFound, ValidityConflict
+from worlddb.errors import Conflict, InvalidInput, NotFound, ValidityConflict
 from worlddb.model import Edge, Node
 
 if TYPE_CHECKING:
@@ -115,6 +115,8 @@ class Tx:
         self.conn.executemany(
             "INSERT OR IGNORE INTO closure(world, node) VALUES (?, ?)", [(a, d) for a in above for d in below]
         )
+        for observer in self.store.observers:
+            observer.on_child(self, world, child, True)
         return True
 
     def remove_child(self, world: str, child: str) -> bool:
@@ -124,6 +126,8 @@ class Tx:
         # The contains edge being removed is still live while its handler runs: skip it.
         for ancestor in [world] + self.store.ancestors(world):
             self._recompute_closure(ancestor, skip=(world, child))
+        for observer in self.store.observers:
+            observer.on_child(self, world, child, False)
         return True
 
     def add_interior_edge(self, world: str, edge_id: str) -> None:
@@ -223,14 +227,34 @@ class Tx:
         self.conn.execute("DELETE FROM fts WHERE rowid=?", (rowid,))
         self.conn.execute("INSERT INTO fts(rowid, text) VALUES (?, ?)", (rowid, text))
 
-    def put_vector(self, anchor: str, kind: int, model: str, vector: bytes, dim: int) -> None:
+    def put_vector(self, anchor: str, kind: int, model: str, vector: bytes, dim: int, ord: int = 0) -> bytes | None:
+        """Store (or replace) one vector of a node; returns the vector it replaced, if any."""
         rowid = self.store.rowid(anchor)
+        if rowid is None:
+            raise NotFound(f"no node has id {anchor}")
+        self._claim_model(model, dim)
+        old = self.conn.execute("SELECT vec FROM vectors WHERE node=? AND kind=? AND ord=?",
+                                (rowid, kind, ord)).fetchone()
         self.conn.execute(
-            "INSERT INTO vectors(node, kind, model, dim, vec, seq) VALUES (?,?,?,?,?,?) "
-            "ON CONFLICT(node, kind) DO UPDATE SET model=excluded.model, dim=excluded.dim, "
+            "INSERT INTO vectors(node, kind, ord, model, dim, vec, seq) VALUES (?,?,?,?,?,?,?) "
+            "ON CONFLICT(node, kind, ord) DO UPDATE SET model=excluded.model, dim=excluded.dim, "
             "vec=excluded.vec, seq=excluded.seq",
-            (rowid, kind, model, dim, vector, self.seq),
+            (rowid, kind, ord, model, dim, vector, self.seq),
         )
+        previous = old[0] if old else None
+        if ord == 0:
+            for observer in self.store.observers:
+                observer.on_vector(self, anchor, kind, previous, vector)
+        return previous
+
+    def _claim_model(self, model: str, dim: int) -> None:
+        """The first vector fixes the database's model; a different one is refused."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key='embed_model'").fetchone()
+        if row is None:
+            self.set_meta("embed_model", model)
+            self.set_meta("embed_dim", str(dim))
+        elif row[0] != model:
+            raise Conflict(f"this database holds vectors of {row[0]}; refusing vectors of {model}")
 
     def set_meta(self, key: str, value: str) -> None:
         self.conn.execute(
@@ -247,7 +271,13 @@ class Tx:
         if rowid is None:
             raise NotFound(f"no node has id {anchor}")
         self.conn.execute("DELETE FROM fts WHERE rowid=?", (rowid,))
-        self.conn.execute("UPDATE vectors SET vec=NULL, seq=? WHERE node=?", (self.seq, rowid))
+        for kind, ord, vec in self.conn.execute(
+                "SELECT kind, ord, vec FROM vectors WHERE node=? AND vec IS NOT NULL", (rowid,)).fetchall():
+            self.conn.execute("UPDATE vectors SET vec=NULL, seq=? WHERE node=? AND kind=? AND ord=?",
+                              (self.seq, rowid, kind, ord))
+            if ord == 0:
+                for observer in self.store.observers:
+                    observer.on_vector(self, anchor, kind, vec, None)
         self.conn.execute("UPDATE blobs SET body=NULL, erased_at=? WHERE id=?", (self.at, anchor))
         self.conn.execute("UPDATE nodes SET name='', retire_reason=NULL WHERE anchor=?", (anchor,))
         for hook in self.store._erase_hooks:

@@ -25,3 +25,16 @@ def test_a_node_cannot_contradict_itself(db, graph):
     with pytest.raises(Refused):
         with db.write() as w:
             w.link(Edge("contradicts", a, a))
+
+
+def test_a_conflict_with_another_scopes_node_is_not_revealed(db, graph):
+    from worlddb.model import Node
+
+    mine = graph.add("Alice is vegetarian")
+    with db.write() as w:
+        bob = w.scope("user", "bob")
+        theirs = w.add(Node("Fact", content="Alice eats meat"), parents=[bob])
+        w.link(Edge("contradicts", theirs, mine))
+    sub = db.query(worlds=[graph.scope]).seed(mine).run()
+    assert sub.conflicts == {}
+    assert db.query(worlds=[bob]).seed(theirs).run().conflicts == {}

@@ -53,8 +53,7 @@ class Reclusterer:
         if str(path) == ":memory:":
             raise InvalidInput("re-clustering needs a database file: it opens a connection of its own")
         self.db = WorldDB.open(path, registry=registry)
-        self.resolver = Resolver(self.db, embedder=embedder, tiebreaker=tiebreaker, thresholds=thresholds,
-                                 index=index)
+        self.resolver = Resolver(self.db, embedder, tiebreaker=tiebreaker, thresholds=thresholds, index=index)
         self.failures: list[str] = []
         self.staged: list[str] = []
         self._cond = threading.Condition()
@@ -202,7 +201,7 @@ class Reclusterer:
         if not rows:
             return ()  # erased since the neighbourhood was read
         vec_row = store.conn.execute(
-            "SELECT v.vec FROM vectors v JOIN nodes n ON n.rowid = v.node WHERE n.anchor=? AND v.kind=?",
+            "SELECT v.vec FROM vectors v JOIN nodes n ON n.rowid = v.node WHERE n.anchor=? AND v.kind=? AND v.ord=0",
             (anchor, ann.NAME)).fetchone()
         vector = None
         if vec_row is not None and vec_row[0] is not None and self.resolver.embedder is not None:

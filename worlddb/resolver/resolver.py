@@ -38,6 +38,7 @@ from worlddb import ann, identity
 from worlddb.errors import Conflict, InvalidInput, NotFound
 from worlddb.extract import EntityCandidate
 from worlddb.model import Edge, Node
+from worlddb.records import EntityOut
 from worlddb.store import Store
 from worlddb.tiebreak import DefaultTiebreaker, Tiebreaker
 
@@ -98,8 +99,9 @@ def forget_names(conn, anchor: str, rowid: int) -> None:
 
 
 class Resolver:
-    def __init__(self, db, *, embedder=None, tiebreaker: Tiebreaker | None = None,
-                 thresholds: Thresholds | None = None, index: NameIndex | None = None):
+    def __init__(self, db, embedder=None, *, tiebreaker: Tiebreaker | None = None,
+                 thresholds: Thresholds | None = None, index: NameIndex | None = None,
+                 reclusterer: Any = None):
         self.db = db
         self.store: Store = db.store
         self.embedder = embedder
@@ -112,6 +114,8 @@ class Resolver:
             raise Conflict(f"entity names in this database were embedded with {recorded}, "
                            f"not {embedder.model_id}; vectors of two models cannot be compared")
         self.store.add_erase_hook(forget_names)
+        #: fed by `after_write` (a Reclusterer, or anything with submit(nodes)); None: no re-clustering
+        self.reclusterer = reclusterer
         self._tx = None
         self._pending = Pending()
 
@@ -151,6 +155,30 @@ class Resolver:
     def resolve_all(self, w, scope: str, candidates: Sequence[Any], *, prepared: Prepared | None = None,
                     provenance: dict | None = None) -> list[Resolution]:
         return [self.resolve(w, scope, c, prepared=prepared, provenance=provenance) for c in candidates]
+
+    # ------------------------------------------------------------------ the memory layer's calls
+    def resolve_for_write(self, w, scope: str, scope_key: str, candidate: Any,
+                          prepared: Prepared | None = None) -> EntityOut:
+        """`resolve`, reported as the memory_write record: resolution "exact" (reused),
+        "new", or "proposed_merge" (new, with pending proposals to `proposed_merge_with`)."""
+        outcome = self.resolve(w, scope, candidate, prepared=prepared, provenance={"scope": scope_key})
+        view = self.store.require(outcome.entity)
+        if isinstance(outcome, Resolved) and not outcome.created:
+            resolution, others = "exact", []
+        elif outcome.proposals:
+            options = outcome.options if isinstance(outcome, Ambiguous) else (outcome.match,)
+            resolution, others = "proposed_merge", [m.anchor for m in options]
+        else:
+            resolution, others = "new", []
+        return EntityOut(id=outcome.entity, name=view.name, type=view.meta.get("entity_type"),
+                         resolution=resolution, proposed_merge_with=others,
+                         proposals=list(outcome.proposals), scope=scope_key)
+
+    def after_write(self, anchors: Iterable[str]) -> None:
+        """Hand a committed write's nodes to the background re-clusterer, if there is one;
+        returns at once."""
+        if self.reclusterer is not None:
+            self.reclusterer.submit(nodes=list(anchors))
 
     # ------------------------------------------------------------------ read-only
     def match(self, scope: str, candidate: Any, *, exclude: Iterable[str] = (),

@@ -188,7 +188,7 @@ def _embedding(ctx: Context, q: Query) -> dict:
     if ctx.index.size(ctx.scope) <= BRUTE_FORCE_MAX:
         # Reads through the caller's connection, so this transaction's own vectors count too.
         rows = ctx.store.conn.execute(
-            "SELECT v.node, v.vec FROM vectors v WHERE v.kind=? AND v.vec IS NOT NULL AND v.node IN "
+            "SELECT v.node, v.vec FROM vectors v WHERE v.kind=? AND v.ord=0 AND v.vec IS NOT NULL AND v.node IN "
             "(SELECT node FROM resolver_names WHERE scope=? AND kind!=? AND norm IS NOT NULL)",
             (ann.NAME, ctx.scope, ALIAS),
         ).fetchall()

@@ -1,0 +1,127 @@
+"""The composer: keeps every world's effective embedding composed from its children.
+
+A world's effective embedding (what the HNSW lane searches) is composed from its
+children's effective embeddings (worlddb.compose):
+  v2  attention pool, with the world's own *content* embedding as the query:
+      normalise(sum_i w_i c_i), w_i = exp(cos(q, c_i) / T)       (when the world has content)
+  v1  mean pool: normalise(sum_i c_i)                              (when it has none)
+Both are sums over children, so the composer keeps them as running sums per world
+(table `compose`) and applies each change as a delta: a child joining or leaving, or a
+child's effective embedding changing, adds/subtracts that child's term and rewrites
+the world's effective vector - which is itself a change one level up. A leaf change
+therefore recomposes exactly its path to the root, at O(1) per ancestor, whatever the
+size of the worlds on the way.
+
+It reads only content embeddings as queries and writes only effective ones. Scope
+worlds are not composed: a scope's content is its key, which is no query at all.
+The composer observes the write transaction (Store observers) and does no I/O of its
+own beyond the transaction it is handed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from worlddb.ann import CONTENT, EFFECTIVE
+from worlddb.compose import DEFAULT_TEMPERATURE
+
+_SKIP_TYPES = ("Scope",)
+
+
+class Composer:
+    def __init__(self, temperature: float = DEFAULT_TEMPERATURE):
+        self.temperature = temperature
+
+    # ------------------------------------------------------------------ observer hooks
+    def on_child(self, tx, world: str, child: str, added: bool) -> None:
+        vec = _vector(tx, child, EFFECTIVE)
+        if vec is not None:
+            self._apply(tx, world, old=None if added else vec, new=vec if added else None)
+
+    def on_vector(self, tx, anchor: str, kind: int, old: bytes | None, new: bytes | None) -> None:
+        if kind == EFFECTIVE:
+            old_v = _decode(old)
+            new_v = _decode(new)
+            for parent in tx.store.parents(anchor):
+                self._apply(tx, parent, old=old_v, new=new_v)
+        elif kind == CONTENT and _children_count(tx, anchor):
+            self._rebuild(tx, anchor)
+
+    # ------------------------------------------------------------------ sums
+    def _apply(self, tx, world: str, *, old: np.ndarray | None, new: np.ndarray | None) -> None:
+        row = tx.conn.execute("SELECT type FROM nodes WHERE anchor=?", (world,)).fetchone()
+        if row is None or row[0] in _SKIP_TYPES:
+            return
+        query = _vector(tx, world, CONTENT)
+        n, mean_sum, weight_sum, attn_sum = self._sums(tx, world, len(new if new is not None else old))
+        for vec, sign in ((old, -1.0), (new, 1.0)):
+            if vec is None:
+                continue
+            vec64 = vec.astype(np.float64)
+            n += int(sign)
+            mean_sum += sign * vec64
+            if query is not None:
+                weight = float(np.exp(float(np.dot(query, vec64)) / self.temperature))
+                weight_sum += sign * weight
+                attn_sum += sign * weight * vec64
+        self._store(tx, world, n, mean_sum, weight_sum, attn_sum, query)
+
+    def _rebuild(self, tx, world: str) -> None:
+        query = _vector(tx, world, CONTENT)
+        children = [v for v in (_vector(tx, c, EFFECTIVE) for c in tx.store.children(world)) if v is not None]
+        if not children:
+            return
+        matrix = np.asarray(children, dtype=np.float64)
+        mean_sum = matrix.sum(axis=0)
+        weight_sum, attn_sum = 0.0, np.zeros(matrix.shape[1])
+        if query is not None:
+            weights = np.exp(matrix @ query.astype(np.float64) / self.temperature)
+            weight_sum, attn_sum = float(weights.sum()), weights @ matrix
+        self._store(tx, world, len(children), mean_sum, weight_sum, attn_sum, query)
+
+    @staticmethod
+    def _sums(tx, world: str, dim: int):
+        row = tx.conn.execute("SELECT n, mean_sum, weight_sum, attn_sum FROM compose WHERE world=?",
+                              (world,)).fetchone()
+        if row is None:
+            return 0, np.zeros(dim), 0.0, np.zeros(dim)
+        return row[0], np.frombuffer(row[1]).copy(), row[2], np.frombuffer(row[3]).copy()
+
+    def _store(self, tx, world, n, mean_sum, weight_sum, attn_sum, query) -> None:
+        tx.conn.execute(
+            "INSERT INTO compose(world, n, mean_sum, weight_sum, attn_sum) VALUES (?,?,?,?,?) "
+            "ON CONFLICT(world) DO UPDATE SET n=excluded.n, mean_sum=excluded.mean_sum, "
+            "weight_sum=excluded.weight_sum, attn_sum=excluded.attn_sum",
+            (world, n, mean_sum.tobytes(), weight_sum, attn_sum.tobytes()),
+        )
+        if n <= 0:
+            effective = None if query is None else query.astype(np.float64)  # no children: its own content
+        elif query is not None and weight_sum > 0:
+            effective = _unit(attn_sum / weight_sum)
+        else:
+            effective = _unit(mean_sum)
+        model_row = tx.conn.execute("SELECT value FROM meta WHERE key='embed_model'").fetchone()
+        if effective is None or model_row is None:
+            return
+        tx.put_vector(world, EFFECTIVE, model_row[0], effective.astype(np.float32).tobytes(), len(effective))
+
+
+def _unit(v: np.ndarray) -> np.ndarray | None:
+    norm = float(np.linalg.norm(v))
+    return v / norm if norm > 1e-12 else None
+
+
+def _decode(blob: bytes | None) -> np.ndarray | None:
+    return None if blob is None else np.frombuffer(blob, dtype=np.float32)
+
+
+def _vector(tx, anchor: str, kind: int) -> np.ndarray | None:
+    row = tx.conn.execute(
+        "SELECT v.vec FROM vectors v JOIN nodes n ON n.rowid = v.node WHERE n.anchor=? AND v.kind=? AND v.ord=0",
+        (anchor, kind)).fetchone()
+    return _decode(row[0]) if row else None
+
+
+def _children_count(tx, world: str) -> int:
+    row = tx.conn.execute("SELECT n_children FROM nodes WHERE anchor=?", (world,)).fetchone()
+    return row[0] if row else 0

@@ -1,0 +1,259 @@
+"""The memory API: what the MCP tools call, one method per tool.
+
+    engine = Engine.open("memory.db", default_user="alice")
+    res = engine.write_memory("I live in Austin", ScopeSet(...))
+    engine.recall("where do I live", scopes)
+
+Contract
+- Writes go extract -> resolve -> reconcile -> commit: the model work (embedding, name
+  vectors) happens before the write lock is taken; resolution, nodes, edges (through
+  their handlers), index rows and vectors then land in one transaction.
+- Content is immutable: amend writes a new memory that supersedes the old one.
+- Every operation is scoped. A memory is reachable through a scope only if that scope
+  contains it; reading, amending or retiring it through another scope is NotFound.
+- Bad input raises InvalidInput/NotFound before anything is written.
+The engine is synchronous and single-threaded per instance; worlddb.aio gives it a
+thread of its own for async callers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from worlddb import ann, indexing
+from worlddb.db import WorldDB
+from worlddb.errors import InvalidInput, NotFound
+from worlddb.memory_write import WriteRequest, write
+from worlddb.model import MAX_TEXT_CHARS
+from worlddb.records import (
+    AmendResult, Page, PurgeResult, RecallResult, RetireAllResult, RetireResult, ScopeInfo, ScopeList,
+    WriteResult,
+)
+from worlddb.scopes import ScopeSet, scope_key
+from worlddb.timeutil import now_us, parse_time, to_iso
+
+
+class Engine:
+    def __init__(self, db: WorldDB, *, embedder, extractor=None, resolver=None,
+                 default_scopes: ScopeSet | None = None, functional: Sequence[str] = (),
+                 query_model: bool = False, encoder=None):
+        from worlddb.extract.builtin import BuiltinExtractor
+        from worlddb.resolver import Resolver
+        from worlddb.statictable import StaticEncoder
+
+        self.db = db
+        self.store = db.store
+        self.embedder = embedder
+        self.extractor = extractor if extractor is not None else BuiltinExtractor()
+        self.resolver = resolver if resolver is not None else Resolver(db, embedder)
+        self.default_scopes = default_scopes
+        self.functional = frozenset(functional)
+        self.index = ann.AnnIndex(db.store, ann.EFFECTIVE)
+        self.units = ann.AnnIndex(db.store, ann.UNIT)
+        #: the static table lives in the embedding model's space; other embedders get no
+        #: model-free query vectors (their vector lanes then need query_model=True)
+        self.encoder = encoder if encoder is not None else (
+            StaticEncoder() if embedder.model_id == MINILM_ID and embedder.dim == 384 else None)
+        self.query_model = query_model
+        indexing.check_model(db.store, embedder.model_id, embedder.dim)
+
+    @classmethod
+    def open(cls, path: str | Path, *, embedder=None, extractor=None, default_user: str | None = None,
+             functional: Sequence[str] = (), registry=None, synchronous: str = "FULL",
+             query_model: bool = False) -> "Engine":
+        if embedder is None:
+            from worlddb.embed import default_embedder
+
+            embedder = default_embedder()
+        db = WorldDB.open(path, registry=registry, synchronous=synchronous)
+        default = ScopeSet((("user", default_user),)) if default_user else None
+        try:
+            return cls(db, embedder=embedder, extractor=extractor, default_scopes=default, functional=functional,
+                       query_model=query_model)
+        except BaseException:
+            db.close()
+            raise
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ writing
+    def write_memory(self, text: str, scopes: ScopeSet, *, metadata: dict | None = None,
+                     valid_from: str | None = None, entities: list[dict] | None = None,
+                     facts: list[dict] | None = None) -> WriteResult:
+        request = WriteRequest(text=check_text(text), scopes=scopes, metadata=metadata or {},
+                               valid_from=parse_time(valid_from, field="valid_from") if valid_from else None,
+                               entities=entities, facts=facts, tool="memory_write")
+        return write(self, request)
+
+    def amend(self, memory_id: str, text: str, scopes: ScopeSet, *, reason: str | None = None) -> AmendResult:
+        old = self.require_in_scope(memory_id, scopes)
+        view = self.store.get(old)
+        if view.valid_to is not None:
+            raise InvalidInput(f"memory {old} is no longer current (it was retired or superseded); "
+                               "amend the memory that replaced it")
+        keys = self.scope_keys_of(old)
+        # the amendment starts now - or, for a memory about the future, when that one starts
+        request = WriteRequest(text=check_text(text), scopes=ScopeSet(tuple(tuple(k.split(":", 1)) for k in keys)),
+                               metadata=dict(view.meta), valid_from=max(now_us(), view.valid_from), entities=None,
+                               facts=None, tool="memory_amend", supersedes=old, reason=reason)
+        result = write(self, request)
+        return AmendResult(id=result.id, supersedes=old, scopes=result.scopes, valid_from=result.valid_from)
+
+    def retire(self, memory_id: str, scopes: ScopeSet, *, reason: str | None = None) -> RetireResult:
+        anchor = self.require_in_scope(memory_id, scopes)
+        with self.db.write("retire") as w:
+            changed = w.retire(anchor, reason)
+            if changed:
+                self._retire_derived(w, anchor, reason)
+        view = self.store.get(anchor)
+        return RetireResult(id=anchor, retired=True, valid_to=to_iso(view.valid_to), already_retired=not changed)
+
+    def retire_all(self, scopes: ScopeSet) -> RetireAllResult:
+        anchors = [self.store.scope_anchor(kind, sid) for kind, sid in scopes]
+        count = 0
+        with self.db.write("retire_all") as w:
+            for node in self._open_members([a for a in anchors if a]):
+                count += int(w.retire(node, "retire_all"))
+        return RetireAllResult(scopes=scopes.keys, retired=count)
+
+    def purge_scope(self, scopes: ScopeSet, confirm: str, *, erase: bool = False) -> PurgeResult:
+        from worlddb.purge import purge
+
+        if len(scopes) != 1:
+            raise InvalidInput("purge one scope at a time: name exactly one of user_id, agent_id, app_id, run_id")
+        kind, sid = scopes.pairs[0]
+        key = scope_key(kind, sid)
+        if confirm != key:
+            raise InvalidInput(f"confirm must equal the scope key {key!r} to purge it")
+        return purge(self, kind, sid, erase=erase)
+
+    def ingest_conversation(self, sessions, scopes: ScopeSet, *, source: str = "conversation"):
+        """Bulk-ingest sessions of turns (worlddb.ingest) into the given scopes."""
+        from worlddb.ingest import ingest_conversation
+
+        return ingest_conversation(self, scopes, sessions, source=source)
+
+    # ------------------------------------------------------------------ reading
+    def recall(self, query: str, scopes: ScopeSet, *, limit: int = 10, as_of: str | None = None,
+               known_at: str | None = None, include_retired: bool = False) -> RecallResult:
+        from worlddb.recall import recall
+
+        if not isinstance(query, str) or not query.strip():
+            raise InvalidInput("query must be non-empty text")
+        if len(query) > MAX_TEXT_CHARS:
+            raise InvalidInput(f"query is longer than {MAX_TEXT_CHARS} characters")
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 100:
+            raise InvalidInput("limit must be an integer from 1 to 100")
+        return recall(self, query, scopes, limit=limit,
+                      as_of=parse_time(as_of, field="as_of") if as_of else None,
+                      known_at=parse_time(known_at, field="known_at") if known_at else None,
+                      include_retired=include_retired)
+
+    def list_memories(self, scopes: ScopeSet, *, limit: int = 50, cursor: str | None = None,
+                      include_retired: bool = False) -> Page:
+        from worlddb.reading import list_memories
+
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 500:
+            raise InvalidInput("limit must be an integer from 1 to 500")
+        return list_memories(self, scopes, limit=limit, cursor=cursor, include_retired=include_retired)
+
+    def read_memory(self, memory_id: str, scopes: ScopeSet):
+        from worlddb.reading import read_memory
+
+        return read_memory(self, self.require_in_scope(memory_id, scopes))
+
+    def list_scopes(self, kind: str | None = None) -> ScopeList:
+        from worlddb.db import SCOPE_KINDS
+
+        if kind is not None and kind not in SCOPE_KINDS:
+            raise InvalidInput(f"kind must be one of {', '.join(SCOPE_KINDS)}")
+        rows = self.store.conn.execute(
+            "SELECT s.kind, s.sid, s.anchor, "
+            " (SELECT count(*) FROM closure c JOIN nodes n ON n.anchor = c.node WHERE c.world = s.anchor "
+            f"  AND n.type IN ({_TEXT}) AND n.valid_to IS NULL), "
+            " (SELECT count(*) FROM closure c JOIN nodes n ON n.anchor = c.node WHERE c.world = s.anchor "
+            f"  AND n.type IN ({_TEXT}) AND n.valid_to IS NOT NULL) "
+            "FROM scopes s WHERE (? IS NULL OR s.kind = ?) ORDER BY s.kind, s.sid",
+            (*indexing.TEXT_TYPES, *indexing.TEXT_TYPES, kind, kind),
+        )
+        return ScopeList([ScopeInfo(kind=k, id=sid, key=scope_key(k, sid), memories=live, retired=closed)
+                          for k, sid, _, live, closed in rows])
+
+    def query_vector(self, query: str):
+        """The query's vector: model-free (static wordpiece table, IDF-weighted by the store's
+        own document frequencies); with query_model the model's embedding is added to it."""
+        static = None
+        if self.encoder is not None:
+            pieces = self.encoder.pieces(query)
+            df, n_docs = indexing.document_frequencies(self.store, pieces)
+            static = self.encoder.encode(query, df, n_docs)
+        if not self.query_model:
+            return static
+        model = self.embedder.embed([query])[0]
+        if static is None:
+            return model
+        mixed = model + static
+        return mixed / float(np.linalg.norm(mixed))
+
+    # ------------------------------------------------------------------ helpers
+    def scope_anchors(self, scopes: ScopeSet) -> list[str]:
+        """Anchors of the named scopes that exist (a scope never written to has none)."""
+        return [a for a in (self.store.scope_anchor(kind, sid) for kind, sid in scopes) if a]
+
+    def require_in_scope(self, memory_id: str, scopes: ScopeSet) -> str:
+        anchor = self.store.resolve_id(memory_id)
+        worlds = self.scope_anchors(scopes)
+        if not worlds or not self.store.in_worlds(worlds, [anchor]):
+            # the same answer as for an id that does not exist: scopes do not leak existence
+            raise NotFound(f"no memory with id {memory_id} in scope {', '.join(scopes.keys)}")
+        return anchor
+
+    def scope_keys_of(self, anchor: str) -> list[str]:
+        rows = self.store.conn.execute(
+            "SELECT s.kind, s.sid FROM closure c JOIN scopes s ON s.anchor = c.world WHERE c.node=? "
+            "ORDER BY s.kind, s.sid", (anchor,))
+        return [scope_key(k, sid) for k, sid in rows]
+
+    def _open_members(self, worlds: list[str]) -> list[str]:
+        if not worlds:
+            return []
+        rows = self.store.conn.execute(
+            f"SELECT DISTINCT n.anchor FROM closure c JOIN nodes n ON n.anchor = c.node "
+            f"WHERE c.world IN ({','.join('?' * len(worlds))}) AND n.type IN ({_TEXT}, 'Fact') "
+            f"AND n.retired_at IS NULL ORDER BY n.rowid",
+            (*worlds, *indexing.TEXT_TYPES),
+        )
+        return [row[0] for row in rows]
+
+    def _retire_derived(self, w, anchor: str, reason: str | None) -> None:
+        """Facts drawn only from a retired memory are retired with it."""
+        for edge in self.store.edges(dst=anchor, type="derived_from"):
+            sources = [e.dst for e in self.store.edges(src=edge.src, type="derived_from")]
+            still_open = [s for s in sources if s != anchor and self.store.get(s).valid_to is None]
+            if not still_open:
+                w.retire(edge.src, reason or "source retired")
+
+
+_TEXT = ",".join("?" * len(indexing.TEXT_TYPES))
+#: the model whose static wordpiece table ships with WorldDB (worlddb.statictable)
+MINILM_ID = "all-MiniLM-L6-v2-onnx-int8"
+
+
+def check_text(text: str) -> str:
+    if not isinstance(text, str):
+        raise InvalidInput("text must be a string")
+    if not text.strip():
+        raise InvalidInput("text is empty")
+    if len(text) > MAX_TEXT_CHARS:
+        raise InvalidInput(f"text is {len(text)} characters; the limit is {MAX_TEXT_CHARS}")
+    return text

@@ -1,0 +1,197 @@
+"""What gets indexed, and the lexical lane over it.
+
+Text nodes - Memory, Turn, Summary - are the units recall returns. Each is found by its
+*index text*: "[<valid-from date>] <Speaker>: <text> [image: <caption>]" - the date,
+speaker and shared image are part of what a memory is about, and questions name them.
+In the node's own write transaction it gets:
+  - one FTS5 row of that text (BM25 lane);
+  - a content embedding of that text, which is also its effective embedding (vector
+    lane; for worlds the composer writes the effective one);
+  - one *unit* embedding per sentence (and one for an image caption), each carrying
+    the same date/speaker prefix (sentence lane: a long turn is found by its best
+    sentence, not by the blur of all of them);
+  - +1 document frequency for each distinct wordpiece, which weights model-free query
+    vectors (worlddb.statictable).
+
+The vectors table records the model id and dimension of every vector. The first vector
+written fixes the database's model (meta `embed_model`/`embed_dim`); opening it with a
+different embedder is refused with EmbeddingMismatch, unless the caller asks to re-embed
+everything (`Engine.reembed`). Vectors of two models are never mixed.
+
+`lexical(...)` turns free text into a safe FTS5 query - every word quoted, OR-ed, so
+user input such as `"`, `*`, `NEAR(` or `) OR (` is matched as words, never parsed as
+query syntax - and ranks with SQLite's bm25().
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+import numpy as np
+
+from worlddb.errors import Conflict
+from worlddb.model import Node, NodeView
+from worlddb.store import Store
+
+TEXT_TYPES = ("Memory", "Turn", "Summary")
+_WORD = re.compile(r"\w+", re.UNICODE)
+#: Words too common to help ranking; dropped from queries unless nothing else is left.
+STOPWORDS = frozenset("""
+a about above after again against all am an and any are as at be because been before being below
+between both but by can could did do does doing down during each few for from further had has have
+having he her here hers herself him himself his how i if in into is it its itself just me more most
+my myself no nor not now of off on once only or other our ours ourselves out over own same she
+should so some such than that the their theirs them themselves then there these they this those
+through to too under until up very was we were what when where which while who whom why will with
+would you your yours yourself yourselves did does ever also
+""".split())
+
+
+class EmbeddingMismatch(Conflict):
+    """The database's vectors were made by another model than the configured embedder."""
+
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+           "October", "November", "December")
+
+
+def render_date(us: int) -> str:
+    """'1:56 pm on 8 May, 2023': how people write a moment in a conversation."""
+    moment = datetime.fromtimestamp(us / 1e6, tz=timezone.utc)
+    hour = moment.hour % 12 or 12
+    half = "am" if moment.hour < 12 else "pm"
+    return f"{hour}:{moment.minute:02d} {half} on {moment.day} {_MONTHS[moment.month - 1]}, {moment.year}"
+
+
+def _prefix(node: Node | NodeView, valid_from: int) -> str:
+    speaker = node.meta.get("speaker") if node.type == "Turn" else None
+    return f"[{render_date(valid_from)}] " + (f"{speaker}: " if speaker else "")
+
+
+def index_text(node: Node | NodeView, valid_from: int) -> str:
+    """The text a node is found by (see the module docstring)."""
+    text = _prefix(node, valid_from) + (node.content or "")
+    caption = node.meta.get("caption")
+    if caption:
+        text += f" [image: {caption}]"
+    return text
+
+
+def unit_texts(node: Node | NodeView, valid_from: int) -> list[str]:
+    """One text per sentence, and one for an attached image caption, each with the prefix."""
+    from worlddb.extract.builtin import split_sentences
+
+    prefix = _prefix(node, valid_from)
+    content = node.content or ""
+    units = [prefix + content[a:b].strip() for a, b in split_sentences(content) if content[a:b].strip()]
+    caption = node.meta.get("caption")
+    if caption:
+        units.append(f"{prefix}[image: {caption}]")
+    return units or [prefix + content]
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """Everything model-made for one text node, computed before the write lock is taken."""
+
+    text: str
+    vector: np.ndarray
+    units: np.ndarray
+    pieces: frozenset[int]
+
+
+def prepare(embedder, encoder, nodes: Sequence[tuple[Node, int]]) -> list[Prepared]:
+    """Embed index texts and sentence units of (node, valid_from) pairs in one batch.
+    A node whose only unit is its whole text reuses that vector instead of embedding twice."""
+    texts = [index_text(node, start) for node, start in nodes]
+    units = [unit_texts(node, start) for node, start in nodes]
+    extra = [u for text, group in zip(texts, units) if group != [text] for u in group]
+    matrix = embedder.embed(texts + extra) if texts else np.zeros((0, embedder.dim), np.float32)
+    out, cursor = [], len(texts)
+    for i, (text, group) in enumerate(zip(texts, units)):
+        if group == [text]:
+            unit_vectors = matrix[i:i + 1]
+        else:
+            unit_vectors = matrix[cursor:cursor + len(group)]
+            cursor += len(group)
+        pieces = frozenset(encoder.doc_pieces([text])[0]) if encoder is not None else frozenset()
+        out.append(Prepared(text=text, vector=matrix[i], units=unit_vectors, pieces=pieces))
+    return out
+
+
+def write_index(w, anchor: str, prepared: Prepared, model: str, dim: int) -> None:
+    """FTS row, content/effective/unit vectors and document frequencies of one text node."""
+    from worlddb.ann import CONTENT, EFFECTIVE, UNIT
+
+    w.index_text(anchor, prepared.text)
+    blob = as_blob(prepared.vector)
+    w.put_vector(anchor, CONTENT, model, blob, dim)
+    w.put_vector(anchor, EFFECTIVE, model, blob, dim)
+    for i, unit in enumerate(prepared.units):
+        w.put_vector(anchor, UNIT, model, as_blob(unit), dim, ord=i)
+    conn = w.tx.conn
+    conn.executemany("INSERT INTO token_df(token, df) VALUES (?, 1) ON CONFLICT(token) DO UPDATE SET df = df + 1",
+                     [(piece,) for piece in prepared.pieces])
+    conn.execute("INSERT INTO meta(key, value) VALUES ('text_docs', '1') "
+                 "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
+
+
+def document_frequencies(store: Store, pieces: Sequence[int]) -> tuple[dict[int, int], int]:
+    """df of the given wordpieces and the number of text nodes, for query weighting."""
+    if not pieces:
+        return {}, 0
+    rows = store.conn.execute(
+        f"SELECT token, df FROM token_df WHERE token IN ({','.join('?' * len(pieces))})", list(pieces))
+    n = int(store.meta_get("text_docs") or 0)
+    return dict(rows), n
+
+
+def fts_query(text: str) -> str | None:
+    words = [w.lower() for w in _WORD.findall(text)]
+    kept = [w for w in words if w not in STOPWORDS] or words
+    unique = list(dict.fromkeys(kept))[:64]
+    if not unique:
+        return None
+    return " OR ".join(f'"{w}"' for w in unique)
+
+
+def lexical(store: Store, text: str, worlds: Sequence[str], limit: int, *, open_only_at: int | None = None
+            ) -> list[tuple[int, float]]:
+    """(rowid, bm25 score; higher is better) of text nodes inside `worlds`, best first."""
+    match = fts_query(text)
+    if match is None or not worlds:
+        return []
+    params: list = [match, *worlds]
+    validity = ""
+    if open_only_at is not None:
+        validity = "AND (n.valid_to IS NULL OR n.valid_to > ?)"
+        params.append(open_only_at)
+    params.append(limit)
+    rows = store.conn.execute(
+        "SELECT fts.rowid, bm25(fts) AS s FROM fts JOIN nodes n ON n.rowid = fts.rowid "
+        f"WHERE fts MATCH ? AND n.anchor IN (SELECT node FROM closure WHERE world IN ({','.join('?' * len(worlds))})) "
+        f"{validity} ORDER BY s LIMIT ?",
+        params,
+    )
+    return [(rowid, -score) for rowid, score in rows]
+
+
+def check_model(store: Store, model_id: str, dim: int) -> None:
+    """Refuse an embedder whose vectors would mix with another model's."""
+    stored = store.meta_get("embed_model")
+    if stored is None:
+        return
+    stored_dim = int(store.meta_get("embed_dim") or 0)
+    if stored != model_id or stored_dim != dim:
+        raise EmbeddingMismatch(
+            f"this database was embedded with {stored} ({stored_dim} dims); the configured embedder is "
+            f"{model_id} ({dim} dims). Open it with the same model, or re-embed it on purpose "
+            f"(worlddb reembed) - vectors of two models are never mixed"
+        )
+
+
+def as_blob(vector: np.ndarray) -> bytes:
+    return np.asarray(vector, dtype=np.float32).tobytes()

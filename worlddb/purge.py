@@ -1,0 +1,73 @@
+"""memory_purge_scope: retire a scope and everything in it; with erase, remove its content.
+
+Retiring closes the validity of every memory, turn, summary, fact and entity inside the
+scope, and of the scope world itself: nothing is returned by default any more, but the
+history stays readable with include_retired.
+
+Erasing additionally removes, for every node that belongs to this scope *alone*, its
+text from the blob (the id stays as a tombstone, so every hash that mentions it still
+verifies), its FTS entry, its vectors (and so its ANN entry) and names held in side
+indexes. Nodes shared with another scope are retired but kept. To make sure the bytes
+are gone from the file, not just unreachable, the erase runs with secure_delete on,
+merges the FTS index, vacuums, and truncates the write-ahead log.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import TYPE_CHECKING
+
+from worlddb.errors import NotFound, translate_sqlite
+from worlddb.records import PurgeResult
+from worlddb.scopes import scope_key
+
+if TYPE_CHECKING:
+    from worlddb.engine import Engine
+
+
+def purge(engine: "Engine", kind: str, sid: str, *, erase: bool) -> PurgeResult:
+    store = engine.store
+    anchor = store.scope_anchor(kind, sid)
+    if anchor is None:
+        raise NotFound(f"no scope {scope_key(kind, sid)} exists")
+    members = [row[0] for row in store.conn.execute(
+        "SELECT c.node FROM closure c JOIN nodes n ON n.anchor = c.node WHERE c.world=? ORDER BY n.rowid",
+        (anchor,))]
+    scopes = {row[0] for row in store.conn.execute("SELECT anchor FROM scopes")}
+    alone, shared = [], 0
+    for node in members:
+        others = [w for w in store.ancestors(node) if w in scopes and w != anchor]
+        if others:
+            shared += 1
+        else:
+            alone.append(node)
+    if erase:
+        store.conn.execute("PRAGMA secure_delete = ON")
+    retired = 0
+    try:
+        with engine.db.write("purge") as w:
+            for node in members:
+                view = store.get(node)
+                if view.retired_at is None and view.type != "Scope":
+                    retired += int(w.retire(node, "scope purged"))
+            w.retire(anchor, "scope purged")
+            if erase:
+                for node in alone:
+                    w.erase(node)
+        if erase:
+            _compact(store)
+    finally:
+        if erase:
+            store.conn.execute("PRAGMA secure_delete = OFF")
+    return PurgeResult(scope=scope_key(kind, sid), retired=retired, erased=len(alone) if erase else 0,
+                       kept_shared=shared)
+
+
+def _compact(store) -> None:
+    """Push erased bytes out of every page: merge FTS segments, rebuild, checkpoint."""
+    try:
+        store.conn.execute("INSERT INTO fts(fts) VALUES ('optimize')")
+        store.conn.execute("VACUUM")
+        store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    except sqlite3.Error as exc:
+        raise translate_sqlite(exc) from exc

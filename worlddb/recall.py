@@ -1,0 +1,241 @@
+"""Hybrid recall: ranked lanes fused by reciprocal rank fusion, then spread along the graph.
+Deterministic, and no model runs at read time (query vectors come from a lookup table,
+worlddb.statictable, unless the engine was opened with query_model=True).
+
+Lanes, each restricted to the scopes asked about (containment closure):
+  bm25      FTS5 bm25() over the index text of Memory/Turn/Summary nodes
+  vector    HNSW cosine over effective embeddings (whole texts)
+  sentence  HNSW cosine over sentence-unit embeddings; a node scores by its best unit
+  entity    entities the query names (exact/alias/fuzzy, via the resolver) pull every
+            text node that refers_to them - ranked by how many of them it mentions,
+            then by the bm25 lane's order
+Fusion is weighted RRF:  S(d) = sum over lanes of  w_lane / (RRF_K + rank_lane(d)).
+RRF_K = 10: with k = 60 (the usual constant) the fused order barely separates a lane's
+top results from its tail, which measured 2.6 points worse (turn_any@10) on the dev
+conversations; k = 10 keeps ranks meaningful while no lane dominates. Weights
+(bm25 1, vector 0.5, sentence 1, entity 0.25) are round values; the vector lane is
+half-weighted because the sentence lane already carries most of its signal.
+
+Graph step: turns of a conversation are chained by precedes edges inside their session
+world, and an answer usually sits next to the turn that matches the question. So each
+node's fused score is raised by PROPAGATION times the best score within WINDOW
+precedes-hops of it, and those neighbours join the candidates:
+  S'(d) = S(d) + PROPAGATION * max{ S(e) : e within WINDOW hops of d }
+Nodes without precedes edges (plain memories) are unaffected.
+
+Every candidate then passes the bitemporal pin (as_of valid time, known_at transaction
+time): closed (superseded, retired) nodes are hidden unless include_retired, and come
+back with their closed interval when asked for. Each hit lists the lanes that found it
+with its rank there ("context": the fused rank of the neighbour that lifted it).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+from worlddb import indexing
+from worlddb.ann import EFFECTIVE, UNIT
+from worlddb.model import NodeView
+from worlddb.records import Hit, RecallResult
+from worlddb.scopes import ScopeSet
+from worlddb.timeutil import now_us, to_iso
+
+if TYPE_CHECKING:
+    from worlddb.engine import Engine
+
+RRF_K = 10
+WEIGHTS = {"bm25": 1.0, "vector": 0.5, "sentence": 1.0, "entity": 0.25}
+PROPAGATION = 0.5
+WINDOW = 2
+#: how deep each lane looks: at least LANE_FLOOR, or LANE_DEPTH times the limit
+LANE_DEPTH = 5
+LANE_FLOOR = 100
+#: scopes up to this many text nodes are searched with an exact HNSW filter when
+#: over-fetching did not yield enough in-scope results
+FILTER_SCOPE_MAX = 50_000
+_TEXT = ",".join("?" * len(indexing.TEXT_TYPES))
+
+
+def recall(engine: "Engine", query: str, scopes: ScopeSet, *, limit: int, as_of: int | None,
+           known_at: int | None, include_retired: bool) -> RecallResult:
+    store = engine.store
+    worlds = engine.scope_anchors(scopes)
+    if not worlds:
+        return RecallResult(results=[], scopes_searched=scopes.keys)
+    depth = max(LANE_FLOOR, limit * LANE_DEPTH)
+    pinned = as_of is not None or known_at is not None or include_retired
+    lanes = run_lanes(engine, query, worlds, depth, open_only_at=None if pinned else now_us())
+    scores, ranks = fuse(lanes)
+    final, lifted = propagate(engine, scores)
+    order = sorted(final, key=lambda r: (-final[r], r))
+    anchors = store.anchors_for_rowids(order[: depth * 2])
+    views = store.get_many(anchors.values())
+    fused_rank = {rowid: i for i, rowid in enumerate(sorted(scores, key=lambda r: (-scores[r], r)), start=1)}
+    hits: list[Hit] = []
+    for rowid in order:
+        view = views.get(anchors.get(rowid, ""))
+        if view is None or view.type not in indexing.TEXT_TYPES:
+            continue
+        seen = store.visible(view, as_of, known_at, include_closed=include_retired)
+        if seen is None:
+            continue
+        found_in = dict(ranks.get(rowid, {}))
+        if rowid in lifted:
+            found_in["context"] = fused_rank[lifted[rowid]]
+        hits.append(_hit(engine, seen, final[rowid], found_in, known_at, worlds))
+        if len(hits) == limit:
+            break
+    return RecallResult(results=hits, scopes_searched=scopes.keys)
+
+
+def run_lanes(engine: "Engine", query: str, worlds: list[str], depth: int, *, open_only_at: int | None
+              ) -> dict[str, list[int]]:
+    store = engine.store
+    bm25 = [rowid for rowid, _ in indexing.lexical(store, query, worlds, depth, open_only_at=open_only_at)]
+    vector = engine.query_vector(query)
+    lanes = {"bm25": bm25}
+    if vector is not None:
+        lanes["vector"] = _ann_lane(engine, engine.index, vector, worlds, depth, open_only_at)
+        lanes["sentence"] = _ann_lane(engine, engine.units, vector, worlds, depth, open_only_at)
+    lanes["entity"] = _entity_lane(engine, query, worlds, depth, bm25, open_only_at)
+    return lanes
+
+
+def fuse(lanes: dict[str, list[int]]) -> tuple[dict[int, float], dict[int, dict[str, int]]]:
+    scores: dict[int, float] = defaultdict(float)
+    ranks: dict[int, dict[str, int]] = defaultdict(dict)
+    for lane, ranked in lanes.items():
+        weight = WEIGHTS[lane]
+        for rank, rowid in enumerate(ranked, start=1):
+            scores[rowid] += weight / (RRF_K + rank)
+            ranks[rowid][lane] = rank
+    return dict(scores), dict(ranks)
+
+
+def propagate(engine: "Engine", scores: dict[int, float]) -> tuple[dict[int, float], dict[int, int]]:
+    """Raise each node by the best score within WINDOW precedes-hops (see module docstring)."""
+    if not scores:
+        return {}, {}
+    near = _neighbourhoods(engine, list(scores))
+    final: dict[int, float] = {}
+    lifted: dict[int, int] = {}
+    for node in set(scores) | {n for ns in near.values() for n in ns}:
+        best, source = 0.0, None
+        for other in near.get(node, ()):
+            if scores.get(other, 0.0) > best:
+                best, source = scores[other], other
+        final[node] = scores.get(node, 0.0) + PROPAGATION * best
+        if source is not None:
+            lifted[node] = source
+    return final, lifted
+
+
+def _neighbourhoods(engine: "Engine", rowids: list[int]) -> dict[int, set[int]]:
+    """rowid -> rowids within WINDOW precedes-hops, in both directions (symmetric)."""
+    conn = engine.store.conn
+    frontier = {r: {r} for r in rowids}
+    reach: dict[int, set[int]] = {r: set() for r in rowids}
+    adjacency: dict[int, set[int]] = {}
+    wanted = set(rowids)
+    for _ in range(WINDOW):
+        missing = [r for r in wanted if r not in adjacency]
+        for start in range(0, len(missing), 400):
+            chunk = missing[start:start + 400]
+            marks = ",".join("?" * len(chunk))
+            rows = conn.execute(
+                "SELECT a.rowid, b.rowid FROM edges e JOIN nodes a ON a.anchor = e.src JOIN nodes b ON b.anchor = e.dst "
+                f"WHERE e.type='precedes' AND e.seq_removed IS NULL AND (a.rowid IN ({marks}) OR b.rowid IN ({marks}))",
+                chunk + chunk)
+            for r in chunk:
+                adjacency.setdefault(r, set())
+            for a, b in rows:
+                adjacency.setdefault(a, set()).add(b)
+                adjacency.setdefault(b, set()).add(a)
+        wanted = set()
+        for origin, front in frontier.items():
+            nxt = {n for f in front for n in adjacency.get(f, ())} - reach[origin] - {origin}
+            reach[origin] |= nxt
+            frontier[origin] = nxt
+            wanted |= nxt
+    symmetric: dict[int, set[int]] = defaultdict(set)
+    for origin, found in reach.items():
+        for other in found:
+            symmetric[origin].add(other)
+            symmetric[other].add(origin)
+    return symmetric
+
+
+def _ann_lane(engine: "Engine", index, vector, worlds: list[str], depth: int, open_only_at: int | None) -> list[int]:
+    fetch = depth * 4
+    found = [rowid for rowid, _ in index.search(vector, fetch)]
+    allowed = _eligible(engine, worlds, found, open_only_at)
+    ranked = [r for r in found if r in allowed]
+    if len(ranked) < depth and len(found) >= fetch:
+        # the scope is a small part of the index: search again, filtered to it exactly
+        members = _scope_members(engine, worlds, open_only_at)
+        if members is not None:
+            ranked = [rowid for rowid, _ in index.search(vector, depth, allowed=members.__contains__)]
+    return ranked[:depth]
+
+
+def _eligible(engine: "Engine", worlds: list[str], rowids: list[int], open_only_at: int | None) -> set[int]:
+    if not rowids:
+        return set()
+    validity, extra = ("AND (n.valid_to IS NULL OR n.valid_to > ?)", [open_only_at]) if open_only_at else ("", [])
+    rows = engine.store.conn.execute(
+        f"SELECT DISTINCT n.rowid FROM nodes n JOIN closure c ON c.node = n.anchor "
+        f"WHERE n.rowid IN ({','.join('?' * len(rowids))}) AND c.world IN ({','.join('?' * len(worlds))}) "
+        f"AND n.type IN ({_TEXT}) {validity}",
+        (*rowids, *worlds, *indexing.TEXT_TYPES, *extra),
+    )
+    return {row[0] for row in rows}
+
+
+def _scope_members(engine: "Engine", worlds: list[str], open_only_at: int | None) -> set[int] | None:
+    validity, extra = ("AND (n.valid_to IS NULL OR n.valid_to > ?)", [open_only_at]) if open_only_at else ("", [])
+    rows = engine.store.conn.execute(
+        f"SELECT DISTINCT n.rowid FROM closure c JOIN nodes n ON n.anchor = c.node "
+        f"WHERE c.world IN ({','.join('?' * len(worlds))}) AND n.type IN ({_TEXT}) {validity} LIMIT ?",
+        (*worlds, *indexing.TEXT_TYPES, *extra, FILTER_SCOPE_MAX + 1),
+    ).fetchall()
+    return None if len(rows) > FILTER_SCOPE_MAX else {row[0] for row in rows}
+
+
+def _entity_lane(engine: "Engine", query: str, worlds: list[str], depth: int, bm25: list[int],
+                 open_only_at: int | None) -> list[int]:
+    mentions = engine.resolver.find_mentions(worlds, query)
+    if not mentions:
+        return []
+    counts: dict[int, int] = defaultdict(int)
+    for entity in {m.anchor for m in mentions}:
+        rows = engine.store.conn.execute(
+            "SELECT DISTINCT n.rowid FROM edges e JOIN nodes n ON n.anchor = e.src "
+            f"WHERE e.dst=? AND e.type='refers_to' AND e.seq_removed IS NULL AND n.type IN ({_TEXT})",
+            (entity, *indexing.TEXT_TYPES),
+        )
+        for (rowid,) in rows:
+            counts[rowid] += 1
+    allowed = _eligible(engine, worlds, list(counts), open_only_at)
+    order = {rowid: i for i, rowid in enumerate(bm25)}
+    ranked = sorted((r for r in counts if r in allowed), key=lambda r: (-counts[r], order.get(r, len(order)), -r))
+    return ranked[:depth]
+
+
+def _hit(engine: "Engine", view: NodeView, score: float, lanes: dict[str, int], known_at: int | None,
+         worlds: list[str]) -> Hit:
+    store = engine.store
+    touching = ({e.dst for e in store.edges(src=view.anchor, type="contradicts", known_at=known_at)}
+                | {e.src for e in store.edges(dst=view.anchor, type="contradicts", known_at=known_at)})
+    # a conflict is reported only when the other side lies in a scope the caller asked about
+    conflicts = sorted(store.in_worlds(worlds, touching)) if touching else []
+    entities = [v.name for v in store.get_many(
+        e.dst for e in store.edges(src=view.anchor, type="refers_to", known_at=known_at)).values()
+        if v.type == "Entity"]
+    return Hit(
+        id=view.anchor, type=view.type, text=view.content or "", score=round(score, 6), lanes=lanes,
+        valid_from=to_iso(view.valid_from), valid_to=to_iso(view.valid_to), retired=view.retired,
+        scopes=engine.scope_keys_of(view.anchor), entities=sorted(set(entities)), conflicts=conflicts,
+        superseded_by=[e.src for e in store.edges(dst=view.anchor, type="supersedes", known_at=known_at)],
+        speaker=view.meta.get("speaker"), session=view.parent if view.type == "Turn" else None,
+    )
