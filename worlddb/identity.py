@@ -67,6 +67,16 @@ def decide(writer, proposal_id: str, accept: bool, reason: str | None = None) ->
     return proposal(writer.store, proposal_id)
 
 
+def accept_merge(writer, proposal_id: str) -> Proposal:
+    """Accept a pending proposal: its two nodes join one equivalence class."""
+    return decide(writer, proposal_id, True)
+
+
+def reject_merge(writer, proposal_id: str, reason: str | None = None) -> Proposal:
+    """Reject a pending proposal: its two nodes stay independent."""
+    return decide(writer, proposal_id, False, reason)
+
+
 def equivalence_class(store: Store, anchor: str) -> set[str]:
     """Every node connected to `anchor` by accepted same_as proposals, itself included."""
     rows = store.conn.execute(

@@ -26,6 +26,9 @@ Tables, in the order a write touches them:
                 that made them; each row's id labels it in the in-memory HNSW index
   token_df      how many text nodes contain each wordpiece (for model-free query vectors)
   compose       per-world running sums from which its composed embedding is derived
+  resolver_names  the entity resolver's normalised names and aliases per scope, with their
+                phonetic keys (worlddb.resolver); emptied, not deleted, when an entity is
+                erased, so every process's in-memory name index sees the change by seq
 """
 
 from __future__ import annotations
@@ -108,6 +111,14 @@ MIGRATIONS: list[list[str]] = [
         """CREATE TABLE compose(
             world TEXT PRIMARY KEY, n INTEGER NOT NULL, mean_sum BLOB NOT NULL,
             weight_sum REAL NOT NULL, attn_sum BLOB NOT NULL) WITHOUT ROWID""",
+        """CREATE TABLE resolver_names(
+            id INTEGER PRIMARY KEY,
+            node INTEGER NOT NULL, scope INTEGER NOT NULL, kind INTEGER NOT NULL,
+            norm TEXT, phon TEXT, etype TEXT, seq INTEGER NOT NULL)""",
+        "CREATE INDEX resolver_names_norm ON resolver_names(scope, norm)",
+        "CREATE INDEX resolver_names_phon ON resolver_names(scope, phon)",
+        "CREATE INDEX resolver_names_node ON resolver_names(node)",
+        "CREATE INDEX resolver_names_seq ON resolver_names(seq)",
     ],
 ]
 

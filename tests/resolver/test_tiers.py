@@ -1,0 +1,164 @@
+"""Each tier on a table of name pairs: true matches, and near misses the thresholds keep apart."""
+
+from __future__ import annotations
+
+import pytest
+
+from worlddb import identity
+from worlddb.resolver import (
+    FUZZY_THRESHOLD,
+    Ambiguous,
+    New,
+    Resolved,
+    Resolver,
+    Thresholds,
+    normalize_name,
+)
+from worlddb.resolver.names import name_similarity
+
+
+
+@pytest.mark.parametrize("known, mention, tier", [
+    ("Sarah", "sarah", "exact"),
+    ("Sarah", "  SARAH ", "exact"),
+    ("Sarah Jones", "sarah   jones", "exact"),
+    ("Sarah", "Sara", "fuzzy"),
+    ("Kristin", "Kristen", "fuzzy"),
+    ("Jonathan Smith", "Jonathon Smith", "fuzzy"),
+    ("Caroline", "Carolien", "fuzzy"),  # a transposition
+    ("Phillip", "Filip", "phonetic"),
+    ("Stephen", "Steven", "phonetic"),
+    ("Jon", "John", "phonetic"),
+    ("Smith", "Smyth", "phonetic"),
+    ("Bob", "Robert", "embedding"),
+    ("NYC", "New York City", "embedding"),
+])
+def test_a_mention_resolves_to_the_known_entity_at_its_tier(db, scope, resolve, synonyms, known, mention, tier):
+    resolver = Resolver(db, embedder=synonyms)
+    (first, second) = resolve(resolver, scope, known, mention)
+    assert isinstance(first, New)
+    assert isinstance(second, Resolved)
+    assert (second.match.anchor, second.tier) == (first.entity, tier)
+    if tier == "exact":
+        assert second.entity == first.entity and second.proposals == ()
+    else:
+        assert second.created and len(second.proposals) == 1
+
+
+@pytest.mark.parametrize("known, mention", [
+    ("Jon", "Joan"),
+    ("Anna", "Hanna"),
+    ("Sarah", "Emily"),
+    ("Mark", "Marc Anthony"),
+    ("Dan", "Diane"),
+    ("Al", "Ali"),
+    ("Bob", "Rob"),
+])
+def test_near_misses_stay_apart(db, scope, resolve, synonyms, known, mention):
+    resolver = Resolver(db, embedder=synonyms)
+    first, second = resolve(resolver, scope, known, mention)
+    assert isinstance(second, New), second
+    assert second.entity != first.entity
+
+
+@pytest.mark.parametrize("a, b", [("jon", "joan"), ("anna", "hanna")])
+def test_the_documented_near_misses_sit_just_below_the_fuzzy_threshold(a, b):
+    assert 0.93 < name_similarity(a, b) < FUZZY_THRESHOLD
+
+
+def test_aliases_match_exactly_in_both_directions(db, resolver, scope, resolve):
+    (samuel,) = resolve(resolver, scope, ("Samuel Jones", "person", ["Sam"]))
+    by_alias, mention_alias = resolve(resolver, scope, "sam", ("S. Jones", None, ["Samuel Jones"]))
+    assert by_alias.entity == samuel.entity and by_alias.tier == "exact" and by_alias.score < 1.0
+    assert mention_alias.entity == samuel.entity and mention_alias.tier == "exact"
+
+
+def test_known_types_must_agree(db, resolver, scope, resolve):
+    person, place, untyped = resolve(resolver, scope, ("Jordan", "person"), ("Jordan", "place"), "Jordan")
+    assert isinstance(place, New)
+    assert isinstance(untyped, Ambiguous)  # either Jordan fits an untyped mention, both by display name
+    assert {m.anchor for m in untyped.options} == {person.entity, place.entity}
+
+
+def test_a_repeated_ambiguous_name_reuses_the_entity_made_for_it(db, resolver, scope, resolve):
+    person, place = resolve(resolver, scope, ("Jordan", "person"), ("Jordan", "place"))
+    first, second, third = resolve(resolver, scope, "Jordan", "jordan", "JORDAN")
+    assert isinstance(first, Ambiguous) and len(first.proposals) == 2
+    for again in (second, third):
+        assert isinstance(again, Resolved) and again.tier == "exact" and again.entity == first.entity
+    (typed,) = resolve(resolver, scope, ("Jordan", "person"))
+    assert typed.entity == person.entity  # a typed mention still prefers its typed entity
+
+
+def test_a_display_name_match_beats_an_alias_match(db, resolver, scope, resolve):
+    resolve(resolver, scope, ("Samantha", None, ["Sam"]))
+    (sam,) = resolve(resolver, scope, ("Sam Taylor", None, ["Sam"]))  # exact on the alias "sam"
+    assert sam.tier == "exact"
+    (named,) = resolve(resolver, scope, ("Sam", None, ["Samwise"]))
+    assert named.tier == "exact"
+
+
+def test_ties_go_to_the_tiebreaker_and_an_undecided_tie_is_ambiguous(db, resolver, scope, resolve):
+    sarah, sarai = resolve(resolver, scope, "Sarah", "Sarai")
+    (sara,) = resolve(resolver, scope, "Sara")
+    assert isinstance(sara, Ambiguous)  # Sarah and Sarai both score 0.96
+    assert {m.anchor for m in sara.options} == {sarah.entity, sarai.entity}
+    assert len(sara.proposals) == 2 and sara.entity not in (sarah.entity, sarai.entity)
+    for pid in sara.proposals:
+        assert identity.proposal(db.store, pid).status == "pending"
+
+
+class PickLast:
+    name = "pick-last"
+
+    def __init__(self):
+        self.seen = []
+
+    def choose(self, mention, options):
+        self.seen.append((mention, [o.name for o in options]))
+        return len(options) - 1
+
+
+def test_a_caller_supplied_tiebreaker_decides_ties(db, scope, resolve):
+    chooser = PickLast()
+    resolver = Resolver(db, tiebreaker=chooser)
+    resolve(resolver, scope, "Sarah", "Sarai")
+    (sara,) = resolve(resolver, scope, "Sara")
+    assert isinstance(sara, Resolved) and sara.created and len(sara.proposals) == 1
+    assert [(m, sorted(names)) for m, names in chooser.seen] == [("Sara", ["Sarah", "Sarai"])]
+
+
+def test_thresholds_are_adjustable_per_tier(db, scope, resolve):
+    strict = Resolver(db, thresholds=Thresholds(fuzzy=0.99))
+    _, sara = resolve(strict, scope, "Sarah", "Sara")
+    assert isinstance(sara, Resolved) and sara.tier == "phonetic"  # fuzzy refused, phonetic caught it
+
+
+def test_accepted_equivalents_count_as_one_option(db, resolver, scope, resolve):
+    resolve(resolver, scope, "Sarah", "Sarai")
+    (sara,) = resolve(resolver, scope, "Sara")  # ambiguous: a proposal to each
+    with db.write() as w:
+        for pid in sara.proposals:
+            identity.accept_merge(w, pid)
+    (again,) = resolve(resolver, scope, "Sarra")
+    assert isinstance(again, Resolved)  # Sara, Sarah and Sarai are one identity now
+
+
+def test_every_normalised_mention_of_an_existing_name_is_reused(db, resolver, scope, resolve):
+    names = ["Sarah", "SARAH", " sarah ", "Sa\u200brah", "Ｓａｒａｈ"]
+    outcomes = resolve(resolver, scope, *names)
+    assert {o.entity for o in outcomes} == {outcomes[0].entity}
+    assert {normalize_name(n) for n in names} == {"sarah"}
+
+
+def test_bad_candidates_are_refused_before_anything_is_written(db, resolver, scope, resolve):
+    from worlddb.errors import InvalidInput, NotFound
+
+    for bad in [("",), ("   ",), (42,), ("Sarah", 7), ("Sarah", None, "Sal"), object()]:
+        with pytest.raises(InvalidInput):
+            with db.write() as w:
+                resolver.resolve(w, scope, bad)
+    with pytest.raises(NotFound):
+        with db.write() as w:
+            resolver.resolve(w, "0" * 64, ("Sarah",))
+    assert db.store.conn.execute("SELECT count(*) FROM resolver_names").fetchone()[0] == 0

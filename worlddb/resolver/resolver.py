@@ -1,0 +1,330 @@
+"""`Resolver`: which known entity a mention names, decided inside the caller's write.
+
+    resolver = Resolver(db, embedder=HashEmbedder())
+    prepared = resolver.prepare(candidates)              # model calls, before the lock
+    with db.write() as w:
+        scope = w.scope("user", "alice")
+        for c in candidates:
+            outcome = resolver.resolve(w, scope, c, prepared=prepared)
+            w.link(Edge("refers_to", memory, outcome.entity))
+
+Contract
+- `resolve` runs in the caller's transaction, so two writers can never both create
+  "Sarah": the second sees the first. Exact -> the known entity is reused. Any other match
+  -> a new entity plus a pending same_as proposal new -> match (Ambiguous: one per option).
+  Nothing is ever merged without `accept_merge`.
+- A new entity is `Node("Entity", name, meta={"entity_type", "aliases", "scope"})`, valid
+  from 0, inside `scope` only; "scope" in meta keeps the same mention in two scopes (same
+  transaction, same provenance) from hashing to one node shared by both.
+- Its normalised name and aliases land in `resolver_names` and, with an embedder, its name
+  vector in `vectors` (kind ann.NAME). One embedding model per database: the first one used
+  is recorded and another is refused (vectors of two models must never be compared).
+- `prepare` computes name vectors outside any transaction; `resolve` computes what it
+  was not given (correct, but then the write lock is held during inference).
+- `register` indexes an Entity written without resolution (an import); the background
+  re-clusterer is what finds its duplicates.
+- Erasing an entity (Writer.erase) clears its names here through an erase hook.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from worlddb import ann, identity
+from worlddb.errors import Conflict, InvalidInput, NotFound
+from worlddb.extract import EntityCandidate
+from worlddb.model import Edge, Node
+from worlddb.records import EntityOut
+from worlddb.store import Store
+from worlddb.tiebreak import DefaultTiebreaker, Tiebreaker
+
+from .index import NameIndex
+from .names import normalize_name, phonetic_key
+from .mentions import find_mentions
+from .outcomes import Ambiguous, Decision, Match, Mention, New, Resolution, Resolved, Thresholds
+from .tiers import ALIAS, HELD, NAME, Context, Pending, Query, decide
+
+MODEL_META_KEY = "resolver.name_model"
+_MAX_TYPE_LEN = 64
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """Name vectors computed ahead of a write, by normalised name, for one model."""
+
+    model: str | None
+    vectors: dict[str, np.ndarray]
+
+
+def as_query(candidate: Any) -> Query:
+    """An EntityCandidate or a (name, type?, aliases?) tuple, checked and normalised."""
+    if isinstance(candidate, EntityCandidate):
+        name, etype, aliases = candidate.name, candidate.type, candidate.aliases
+    elif isinstance(candidate, (tuple, list)) and 1 <= len(candidate) <= 3:
+        name = candidate[0]
+        etype = candidate[1] if len(candidate) > 1 else None
+        aliases = candidate[2] if len(candidate) > 2 else ()
+    else:
+        raise InvalidInput("a candidate is an EntityCandidate or a (name, type, aliases) tuple")
+    if not isinstance(name, str) or not normalize_name(name):
+        raise InvalidInput("an entity name must be a non-empty string")
+    if etype is not None and (not isinstance(etype, str) or len(etype) > _MAX_TYPE_LEN):
+        raise InvalidInput(f"an entity type must be a string of at most {_MAX_TYPE_LEN} characters")
+    if isinstance(aliases, str) or not isinstance(aliases, Iterable):
+        raise InvalidInput("aliases must be a list of strings")
+    keys, shown = [normalize_name(name)], []
+    for alias in aliases or ():
+        if not isinstance(alias, str):
+            raise InvalidInput("aliases must be a list of strings")
+        key = normalize_name(alias)
+        if key and key not in keys:
+            keys.append(key)
+            shown.append(alias.strip())
+    if etype is not None:
+        etype = etype.strip().lower() or None
+    return Query(name=name.strip(), keys=tuple(keys), aliases=tuple(shown), etype=etype)
+
+
+def forget_names(conn, anchor: str, rowid: int) -> None:
+    """Erase hook: an erased entity keeps no names here (the row stays, emptied, with the
+    erasing transaction's seq, so every process's index drops it on its next sync)."""
+    conn.execute(
+        "UPDATE resolver_names SET norm=NULL, phon=NULL, etype=NULL, seq=(SELECT max(seq) FROM tx) WHERE node=?",
+        (rowid,),
+    )
+
+
+class Resolver:
+    def __init__(self, db, embedder=None, *, tiebreaker: Tiebreaker | None = None,
+                 thresholds: Thresholds | None = None, index: NameIndex | None = None,
+                 reclusterer: Any = None):
+        self.db = db
+        self.store: Store = db.store
+        self.embedder = embedder
+        self.tiebreaker = tiebreaker if tiebreaker is not None else DefaultTiebreaker()
+        self.thresholds = thresholds if thresholds is not None else Thresholds()
+        self._own_index = index is None
+        self.index = index if index is not None else NameIndex(self.store)
+        recorded = self.store.meta_get(MODEL_META_KEY)
+        if embedder is not None and recorded is not None and recorded != embedder.model_id:
+            raise Conflict(f"entity names in this database were embedded with {recorded}, "
+                           f"not {embedder.model_id}; vectors of two models cannot be compared")
+        self.store.add_erase_hook(forget_names)
+        #: fed by `after_write` (a Reclusterer, or anything with submit(nodes)); None: no re-clustering
+        self.reclusterer = reclusterer
+        self._tx = None
+        self._pending = Pending()
+
+    def close(self) -> None:
+        if self._own_index:
+            self.index.close()
+
+    # ------------------------------------------------------------------ before the write
+    def prepare(self, candidates: Iterable[Any]) -> Prepared:
+        """Embed every candidate's name in one batch, outside any transaction, and bring the
+        name indexes up to date, so the write lock is held for neither."""
+        names = list(dict.fromkeys(as_query(c).norm for c in candidates))
+        self.index.catch_up(vectors=self.embedder is not None)
+        if self.embedder is None or not names:
+            return Prepared(self.embedder.model_id if self.embedder else None, {})
+        matrix = self.embedder.embed(names)
+        return Prepared(self.embedder.model_id, {n: np.asarray(v, dtype=np.float32) for n, v in zip(names, matrix)})
+
+    # ------------------------------------------------------------------ inside the write
+    def resolve(self, w, scope: str, candidate: Any, *, prepared: Prepared | None = None,
+                provenance: dict | None = None) -> Resolution:
+        """Resolve one mention in `scope` (see the module contract)."""
+        q = as_query(candidate)
+        vector = self._vector_source(q, prepared)
+        ctx = self._context(w, scope, vector)
+        kind, matches = decide(ctx, q)
+        if kind == "resolved" and matches[0].tier == "exact":
+            return Resolved(match=matches[0], entity=matches[0].anchor)
+        entity = self._create(w, scope, ctx.scope, q, provenance, vector(), held=kind == "ambiguous")
+        proposals = tuple(self._stage(w, entity, m, q, origin="write") for m in matches)
+        if kind == "resolved":
+            return Resolved(match=matches[0], entity=entity, proposals=proposals)
+        if kind == "ambiguous":
+            return Ambiguous(options=tuple(matches), entity=entity, proposals=proposals)
+        return New(entity=entity)
+
+    def resolve_all(self, w, scope: str, candidates: Sequence[Any], *, prepared: Prepared | None = None,
+                    provenance: dict | None = None) -> list[Resolution]:
+        return [self.resolve(w, scope, c, prepared=prepared, provenance=provenance) for c in candidates]
+
+    # ------------------------------------------------------------------ the memory layer's calls
+    def resolve_for_write(self, w, scope: str, scope_key: str, candidate: Any,
+                          prepared: Prepared | None = None) -> EntityOut:
+        """`resolve`, reported as the memory_write record: resolution "exact" (reused),
+        "new", or "proposed_merge" (new, with pending proposals to `proposed_merge_with`)."""
+        outcome = self.resolve(w, scope, candidate, prepared=prepared, provenance={"scope": scope_key})
+        view = self.store.require(outcome.entity)
+        if isinstance(outcome, Resolved) and not outcome.created:
+            resolution, others = "exact", []
+        elif outcome.proposals:
+            options = outcome.options if isinstance(outcome, Ambiguous) else (outcome.match,)
+            resolution, others = "proposed_merge", [m.anchor for m in options]
+        else:
+            resolution, others = "new", []
+        return EntityOut(id=outcome.entity, name=view.name, type=view.meta.get("entity_type"),
+                         resolution=resolution, proposed_merge_with=others,
+                         proposals=list(outcome.proposals), scope=scope_key)
+
+    def after_write(self, anchors: Iterable[str]) -> None:
+        """Hand a committed write's nodes to the background re-clusterer, if there is one;
+        returns at once."""
+        if self.reclusterer is not None:
+            self.reclusterer.submit(nodes=list(anchors))
+
+    # ------------------------------------------------------------------ read-only
+    def match(self, scope: str, candidate: Any, *, exclude: Iterable[str] = (),
+              vector: np.ndarray | None = None) -> Decision:
+        """What `resolve` would decide, without writing: the tiers and the tiebreaker over
+        the committed state (or the open transaction's, on the writer's thread). Entities
+        in `exclude` are left out; `vector` is the mention's name vector, if known."""
+        q = as_query(candidate)
+        source = self._vector_source(q, None) if vector is None else (lambda: vector)
+        ctx = self._context(None, scope, source)
+        excluded = self._rowids(exclude)
+        if excluded:
+            ctx.exclude = frozenset(excluded)
+        outcome, matches = decide(ctx, q)
+        return Decision(outcome=outcome, matches=tuple(matches))
+
+    def find_mentions(self, scope_anchors: Iterable[str], text: str) -> list[Mention]:
+        """Known entities a query names (exact phrases of 1-3 words, fuzzy words of 4+
+        characters); read-only, no model. See worlddb.resolver.mentions."""
+        return find_mentions(self.store, self.index, self.thresholds, scope_anchors, text)
+
+    def register(self, w, scope: str, anchor: str, *, vector: np.ndarray | None = None) -> bool:
+        """Index an Entity node already inside `scope` without resolving it; False if it
+        was indexed before."""
+        view = self.store.require(anchor)
+        if view.type != "Entity" or view.erased:
+            raise InvalidInput(f"{anchor} is not a live Entity node")
+        scope_row = self._scope_row(scope)
+        if not self.store.in_worlds([scope], [anchor]):
+            raise InvalidInput(f"entity {anchor} is not inside scope {scope}")
+        node_row = self.store.rowid(anchor)
+        if self.store.conn.execute("SELECT 1 FROM resolver_names WHERE node=? LIMIT 1", (node_row,)).fetchone():
+            return False
+        meta = view.meta
+        raw = meta.get("aliases")
+        aliases = [a for a in raw if isinstance(a, str)] if isinstance(raw, list) else []
+        q = as_query((view.name, meta.get("entity_type"), aliases))
+        self._overlay(w)
+        if vector is None and self.embedder is not None:
+            vector = self.embedder.embed([q.norm])[0]
+        self._index_names(w, scope_row, anchor, q, vector)
+        return True
+
+    # ------------------------------------------------------------------ identity
+    def equivalence_class(self, anchor: str) -> set[str]:
+        return identity.equivalence_class(self.store, anchor)
+
+    def export_identity(self, anchor: str) -> dict[str, Any]:
+        """identity.export_identity plus, per member, the names this resolver holds."""
+        out = identity.export_identity(self.store, anchor)
+        for member in out["members"]:
+            rows = self.store.conn.execute(
+                "SELECT r.kind, r.norm, r.phon, s.anchor FROM resolver_names r JOIN nodes n ON n.rowid = r.node "
+                "JOIN nodes s ON s.rowid = r.scope WHERE n.anchor=? ORDER BY r.id", (member["id"],))
+            member["resolver_names"] = [
+                {"kind": "alias" if kind == ALIAS else "name", "norm": norm, "phonetic_key": phon, "scope": scope}
+                for kind, norm, phon, scope in rows if norm is not None
+            ]
+        return out
+
+    # ------------------------------------------------------------------ internals
+    def _scope_row(self, scope: str) -> int:
+        row = self.store.rowid(scope) if isinstance(scope, str) else None
+        if row is None:
+            raise NotFound(f"no scope world has id {scope!r}")
+        return row
+
+    def _rowids(self, anchors: Iterable[str]) -> list[int]:
+        batch = [a for a in anchors if isinstance(a, str)]
+        if not batch:
+            return []
+        rows = self.store.conn.execute(
+            f"SELECT rowid FROM nodes WHERE anchor IN ({','.join('?' * len(batch))})", batch)
+        return [row[0] for row in rows]
+
+    def _overlay(self, w) -> Pending:
+        if self._tx is not w.tx:  # a new transaction: what the last one wrote is committed or gone
+            self._tx, self._pending = w.tx, Pending()
+            if self.index.shares_connection:
+                w.after_commit(self.index.sync)  # its sync waits until the connection is free
+        return self._pending
+
+    def _context(self, w, scope: str, vector) -> Context:
+        scope_row = self._scope_row(scope)
+        pending = self._overlay(w) if w is not None else Pending()
+        self.index.sync()
+        return Context(store=self.store, index=self.index, thresholds=self.thresholds,
+                       tiebreaker=self.tiebreaker, scope=scope_row, vector=vector, pending=pending)
+
+    def _vector_source(self, q: Query, prepared: Prepared | None):
+        memo: list = []
+
+        def vector() -> np.ndarray | None:
+            if self.embedder is None:
+                return None
+            if not memo:
+                given = prepared.vectors.get(q.norm) if prepared is not None else None
+                if given is not None and prepared.model != self.embedder.model_id:
+                    raise InvalidInput(f"prepared with {prepared.model}, but this resolver embeds with "
+                                       f"{self.embedder.model_id}")
+                memo.append(given if given is not None else self.embedder.embed([q.norm])[0])
+            return memo[0]
+
+        return vector
+
+    def _create(self, w, scope: str, scope_row: int, q: Query, provenance: dict | None,
+                vector: np.ndarray | None, *, held: bool = False) -> str:
+        meta = {"entity_type": q.etype, "aliases": list(q.aliases), "scope": scope}
+        node = Node("Entity", name=q.name, meta=meta, provenance=provenance or {}, created_at=w.at)
+        anchor = w.add(node, valid_from=0, parents=[scope])
+        self._index_names(w, scope_row, anchor, q, vector, held=held)
+        return anchor
+
+    def _index_names(self, w, scope_row: int, anchor: str, q: Query, vector: np.ndarray | None, *,
+                     held: bool = False) -> None:
+        pending = self._overlay(w)
+        node_row = self.store.rowid(anchor)
+        first = HELD if held else NAME
+        rows = [(node_row, scope_row, first if i == 0 else ALIAS, key, phonetic_key(key) or None, q.etype, w.tx.seq)
+                for i, key in enumerate(q.keys)]
+        w.tx.conn.executemany(
+            "INSERT INTO resolver_names(node, scope, kind, norm, phon, etype, seq) VALUES (?,?,?,?,?,?,?)", rows)
+        pending.names.extend((scope_row, node_row, key, q.etype) for key in q.keys)
+        if vector is not None and self.embedder is not None:
+            vec = np.asarray(vector, dtype=np.float32)
+            w.put_vector(anchor, ann.NAME, self.embedder.model_id, vec.tobytes(), int(vec.shape[0]))
+            if self.store.meta_get(MODEL_META_KEY) is None:
+                w.tx.set_meta(MODEL_META_KEY, self.embedder.model_id)
+            pending.vectors[node_row] = (scope_row, vec)
+
+    def _stage(self, w, entity: str, match: Match, q: Query, *, origin: str) -> str:
+        return stage(w, entity, match, mention=q.name, origin=origin,
+                     model=self.embedder.model_id if (self.embedder and match.tier == "embedding") else None)
+
+
+def stage(w, entity: str, match: Match, *, mention: str, origin: str, model: str | None = None) -> str:
+    """Stage the pending proposal `entity` same_as `match.anchor`; returns its id."""
+    evidence = {"mention": mention, "mention_key": match.mention, "matched": match.matched,
+                "matched_name": match.name, "origin": origin}
+    if match.tier == "phonetic":
+        evidence["phonetic_key"] = phonetic_key(match.matched)
+    if model is not None:
+        evidence["model"] = model
+    before = len(w.receipt.proposals)
+    w.link(Edge("same_as", entity, match.anchor,
+                props={"tier": match.tier, "score": round(match.score, 4), "evidence": evidence}))
+    if len(w.receipt.proposals) == before:
+        raise Conflict(f"the same_as edge {entity} -> {match.anchor} was already live; no proposal staged")
+    return w.receipt.proposals[-1]

@@ -1,0 +1,259 @@
+"""The five tiers, run in order, and the decision they lead to. Reads only; writes nothing.
+
+    exact      normalised name or alias equality (SQL index on (scope, norm))
+    fuzzy      Jaro-Winkler >= thresholds.fuzzy, over names blocked by the NameIndex
+    phonetic   same phonetic key (SQL index on (scope, phon)), sound-spelling JW >= thresholds.phonetic
+    embedding  name-vector cosine >= thresholds.embedding (brute force in small scopes, HNSW beyond)
+    tiebreaker chooses among the options when no tier was confident
+
+A tier is *confident* when it is the first to find anything and finds exactly one entity:
+resolution stops there. A tier that finds several keeps them and the later tiers still run,
+adding what they find; the tiebreaker then picks one option (Resolved) or none (Ambiguous).
+Options already joined by accepted same_as proposals count as one (the best of them).
+
+Every tier stays inside one scope (`scope` is the rowid of the scope world): the SQL
+lookups filter on it, the blocking index keeps one posting set per scope, and embedding
+hits are checked against the scope in SQL before they count. Known types must agree:
+a mention typed "person" never matches an entity typed "place" (an untyped side matches
+any type).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from worlddb import ann, identity
+from worlddb.store import Store
+from worlddb.tiebreak import TIER_ORDER, Option, Tiebreaker
+
+from .index import NameIndex
+from .names import name_similarity, phonetic_key, phonetic_similarity
+from .outcomes import (
+    EXACT_ALIAS_SCORE,
+    EXACT_HELD_SCORE,
+    EXACT_NAME_SCORE,
+    EXACT_TYPE_GAP,
+    MAX_OPTIONS,
+    Match,
+    Thresholds,
+)
+
+#: Scopes with at most this many entities are searched by exact cosine over their stored
+#: vectors (one SQL read); larger ones through HNSW with a scope filter.
+BRUTE_FORCE_MAX = 512
+#: Neighbours asked of HNSW per mention.
+EMBED_K = 8
+#: Rows of one phonetic key read per lookup, at most.
+PHONETIC_ROWS = 1000
+#: resolver_names.kind: a display name, an alias, or the display name of an entity created
+#: for an ambiguous mention (see EXACT_HELD_SCORE).
+NAME, ALIAS, HELD = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class Query:
+    name: str  # display name, as given (trimmed)
+    keys: tuple[str, ...]  # normalised name first, then the normalised aliases
+    aliases: tuple[str, ...]  # display aliases, one per distinct key
+    etype: str | None
+
+    @property
+    def norm(self) -> str:
+        return self.keys[0]
+
+
+@dataclass
+class Pending:
+    """Names and vectors this transaction wrote, which the committed-only index cannot see."""
+
+    names: list[tuple[int, int, str, str | None]] = field(default_factory=list)  # scope, node, norm, etype
+    vectors: dict[int, tuple[int, np.ndarray]] = field(default_factory=dict)  # node -> (scope, vec)
+
+
+@dataclass
+class Context:
+    store: Store  # the connection that reads (inside the writer's transaction when writing)
+    index: NameIndex
+    thresholds: Thresholds
+    tiebreaker: Tiebreaker
+    scope: int
+    vector: Callable[[], np.ndarray | None]  # the mention's name vector, computed on demand
+    pending: Pending
+    exclude: frozenset[int] = frozenset()
+
+
+def compatible(a: str | None, b: str | None) -> bool:
+    return a is None or b is None or a == b
+
+
+def decide(ctx: Context, q: Query) -> tuple[str, list[Match]]:
+    """("resolved", [match]) / ("ambiguous", options) / ("new", [])."""
+    found: dict[int, tuple[str, float, str, str]] = {}  # node -> (tier, score, matched, mention)
+    for tier in (_exact, _fuzzy, _phonetic, _embedding):
+        hits = {n: h for n, h in tier(ctx, q).items() if n not in ctx.exclude and n not in found}
+        if not hits:
+            continue
+        confident = not found and len(hits) == 1
+        found.update(hits)
+        if confident:
+            break
+    matches = _verified(ctx, found)
+    if not matches:
+        return "new", []
+    if len(matches) > 1:
+        matches = _one_per_identity(ctx.store, matches)
+    matches.sort(key=lambda m: (TIER_ORDER.index(m.tier), -m.score, m.anchor))
+    matches = matches[:MAX_OPTIONS]
+    if len(matches) == 1:
+        return "resolved", matches
+    choice = ctx.tiebreaker.choose(q.name, _options(ctx.store, matches))
+    if choice is None or not 0 <= choice < len(matches):
+        return "ambiguous", matches
+    return "resolved", [matches[choice]]
+
+
+def _keep(best: dict, node: int, tier: str, score: float, matched: str, mention: str) -> None:
+    if node not in best or score > best[node][1]:
+        best[node] = (tier, score, matched, mention)
+
+
+def _exact(ctx: Context, q: Query) -> dict:
+    marks = ",".join("?" * len(q.keys))
+    rows = ctx.store.conn.execute(
+        f"SELECT node, norm, kind, etype FROM resolver_names WHERE scope=? AND norm IN ({marks})",
+        (ctx.scope, *q.keys),
+    )
+    best: dict = {}
+    for node, norm, kind, etype in rows:
+        if compatible(q.etype, etype):
+            if norm != q.norm or kind == ALIAS:
+                score = EXACT_ALIAS_SCORE
+            else:
+                score = EXACT_HELD_SCORE if kind == HELD else EXACT_NAME_SCORE
+            if q.etype != etype:
+                score -= EXACT_TYPE_GAP
+            _keep(best, node, "exact", round(score, 6), norm, norm)
+    return best
+
+
+def _fuzzy(ctx: Context, q: Query) -> dict:
+    threshold = ctx.thresholds.fuzzy
+    best: dict = {}
+    for key in q.keys:
+        for c in ctx.index.fuzzy(ctx.scope, key, threshold):
+            if c.norm != key and compatible(q.etype, c.etype):
+                _keep(best, c.node, "fuzzy", c.score, c.norm, key)
+        for scope, node, norm, etype in ctx.pending.names:
+            if scope == ctx.scope and norm != key and compatible(q.etype, etype):
+                score = name_similarity(key, norm)
+                if score >= threshold:
+                    _keep(best, node, "fuzzy", score, norm, key)
+    return best
+
+
+def _phonetic(ctx: Context, q: Query) -> dict:
+    by_key: dict[str, list[str]] = {}
+    for key in q.keys:
+        code = phonetic_key(key)
+        if code:
+            by_key.setdefault(code, []).append(key)
+    if not by_key:
+        return {}
+    rows = ctx.store.conn.execute(
+        f"SELECT node, norm, phon, etype FROM resolver_names WHERE scope=? AND phon IN "
+        f"({','.join('?' * len(by_key))}) LIMIT {PHONETIC_ROWS}",
+        (ctx.scope, *by_key),
+    )
+    best: dict = {}
+    for node, norm, phon, etype in rows:
+        if not compatible(q.etype, etype):
+            continue
+        for key in by_key[phon]:
+            if norm != key:
+                score = phonetic_similarity(key, norm)
+                if score >= ctx.thresholds.phonetic:
+                    _keep(best, node, "phonetic", score, norm, key)
+    return best
+
+
+def _embedding(ctx: Context, q: Query) -> dict:
+    vector = ctx.vector()
+    if vector is None:
+        return {}
+    threshold = ctx.thresholds.embedding
+    scored: dict[int, float] = {}
+    if ctx.index.size(ctx.scope) <= BRUTE_FORCE_MAX:
+        # Reads through the caller's connection, so this transaction's own vectors count too.
+        rows = ctx.store.conn.execute(
+            "SELECT v.node, v.vec FROM vectors v WHERE v.kind=? AND v.ord=0 AND v.vec IS NOT NULL AND v.node IN "
+            "(SELECT node FROM resolver_names WHERE scope=? AND kind!=? AND norm IS NOT NULL)",
+            (ann.NAME, ctx.scope, ALIAS),
+        ).fetchall()
+        if rows:
+            matrix = np.vstack([np.frombuffer(vec, dtype=np.float32) for _, vec in rows])
+            if matrix.shape[1] == vector.shape[0]:
+                for (node, _), sim in zip(rows, (matrix @ vector).tolist()):
+                    scored[node] = sim
+    else:
+        scored.update(ctx.index.nearest(ctx.scope, vector, EMBED_K))
+        for node, (scope, vec) in ctx.pending.vectors.items():
+            if scope == ctx.scope:
+                scored[node] = float(vec @ vector)
+    hits = {node: sim for node, sim in scored.items() if sim >= threshold}
+    if not hits:
+        return {}
+    marks = ",".join("?" * len(hits))
+    rows = ctx.store.conn.execute(
+        # unary + keeps the planner on the node index: (scope, norm) would scan the whole scope
+        f"SELECT node, norm, etype FROM resolver_names WHERE +scope=? AND kind!=? AND +norm IS NOT NULL "
+        f"AND node IN ({marks})",
+        (ctx.scope, ALIAS, *hits),
+    )
+    best: dict = {}
+    for node, norm, etype in rows:
+        if compatible(q.etype, etype):
+            _keep(best, node, "embedding", min(1.0, round(hits[node], 6)), norm, q.norm)
+    return best
+
+
+def _verified(ctx: Context, found: dict) -> list[Match]:
+    """Matches whose entity still has a live name in this scope (guards erasure and the
+    committed-only index), with anchors and display names from SQL."""
+    if not found:
+        return []
+    nodes = list(found)
+    rows = ctx.store.conn.execute(
+        f"SELECT DISTINCT n.rowid, n.anchor, n.name FROM resolver_names r JOIN nodes n ON n.rowid = r.node "
+        f"WHERE +r.scope=? AND +r.norm IS NOT NULL AND r.node IN ({','.join('?' * len(nodes))})",
+        (ctx.scope, *nodes),
+    )
+    out = []
+    for rowid, anchor, name in rows:
+        tier, score, matched, mention = found[rowid]
+        out.append(Match(anchor=anchor, name=name, tier=tier, score=float(score), matched=matched, mention=mention))
+    return out
+
+
+def _one_per_identity(store: Store, matches: list[Match]) -> list[Match]:
+    ranked = sorted(matches, key=lambda m: (TIER_ORDER.index(m.tier), -m.score, m.anchor))
+    seen: set[str] = set()
+    out = []
+    for m in ranked:
+        if m.anchor in seen:
+            continue
+        seen |= identity.equivalence_class(store, m.anchor)
+        out.append(m)
+    return out
+
+
+def _options(store: Store, matches: Sequence[Match]) -> list[Option]:
+    views = store.get_many(m.anchor for m in matches)
+    out = []
+    for m in matches:
+        aliases = views[m.anchor].meta.get("aliases", []) if m.anchor in views else []
+        names = tuple(a for a in aliases if isinstance(a, str))
+        out.append(Option(name=m.name, aliases=names, tier=m.tier, score=m.score))
+    return out
