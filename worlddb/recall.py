@@ -69,23 +69,27 @@ def recall(engine: "Engine", query: str, scopes: ScopeSet, *, limit: int, as_of:
     scores, ranks = fuse(lanes)
     final, lifted = propagate(engine, scores)
     order = sorted(final, key=lambda r: (-final[r], r))
-    anchors = store.anchors_for_rowids(order[: depth * 2])
-    views = store.get_many(anchors.values())
     fused_rank = {rowid: i for i, rowid in enumerate(sorted(scores, key=lambda r: (-scores[r], r)), start=1)}
     hits: list[Hit] = []
-    for rowid in order:
-        view = views.get(anchors.get(rowid, ""))
-        if view is None or view.type not in indexing.TEXT_TYPES:
-            continue
-        seen = store.visible(view, as_of, known_at, include_closed=include_retired)
-        if seen is None:
-            continue
-        found_in = dict(ranks.get(rowid, {}))
-        if rowid in lifted:
-            found_in["context"] = fused_rank[lifted[rowid]]
-        hits.append(_hit(engine, seen, final[rowid], found_in, known_at, worlds))
-        if len(hits) == limit:
-            break
+    batch = max(2 * limit, 20)
+    # read records a batch at a time, in rank order: most recalls need only the first batch
+    for start in range(0, len(order), batch):
+        chunk = order[start:start + batch]
+        anchors = store.anchors_for_rowids(chunk)
+        views = store.get_many(anchors.values())
+        for rowid in chunk:
+            view = views.get(anchors.get(rowid, ""))
+            if view is None or view.type not in indexing.TEXT_TYPES:
+                continue
+            seen = store.visible(view, as_of, known_at, include_closed=include_retired)
+            if seen is None:
+                continue
+            found_in = dict(ranks.get(rowid, {}))
+            if rowid in lifted:
+                found_in["context"] = fused_rank[lifted[rowid]]
+            hits.append(_hit(engine, seen, final[rowid], found_in, known_at, worlds))
+            if len(hits) == limit:
+                return RecallResult(results=hits, scopes_searched=scopes.keys)
     return RecallResult(results=hits, scopes_searched=scopes.keys)
 
 
@@ -183,11 +187,13 @@ def _eligible(engine: "Engine", worlds: list[str], rowids: list[int], open_only_
     if not rowids:
         return set()
     validity, extra = ("AND (n.valid_to IS NULL OR n.valid_to > ?)", [open_only_at]) if open_only_at else ("", [])
+    # Drive from the candidate rows (a few hundred), never from the scope's whole closure;
+    # the unary + keeps SQLite off the type index, which would scan every node of a type.
     rows = engine.store.conn.execute(
-        f"SELECT DISTINCT n.rowid FROM nodes n JOIN closure c ON c.node = n.anchor "
-        f"WHERE n.rowid IN ({','.join('?' * len(rowids))}) AND c.world IN ({','.join('?' * len(worlds))}) "
-        f"AND n.type IN ({_TEXT}) {validity}",
-        (*rowids, *worlds, *indexing.TEXT_TYPES, *extra),
+        f"SELECT n.rowid FROM nodes n WHERE n.rowid IN ({','.join('?' * len(rowids))}) "
+        f"AND +n.type IN ({_TEXT}) {validity} AND EXISTS (SELECT 1 FROM closure c WHERE c.node = n.anchor "
+        f"AND c.world IN ({','.join('?' * len(worlds))}))",
+        (*rowids, *indexing.TEXT_TYPES, *extra, *worlds),
     )
     return {row[0] for row in rows}
 
@@ -225,17 +231,14 @@ def _entity_lane(engine: "Engine", query: str, worlds: list[str], depth: int, bm
 def _hit(engine: "Engine", view: NodeView, score: float, lanes: dict[str, int], known_at: int | None,
          worlds: list[str]) -> Hit:
     store = engine.store
-    touching = ({e.dst for e in store.edges(src=view.anchor, type="contradicts", known_at=known_at)}
-                | {e.src for e in store.edges(dst=view.anchor, type="contradicts", known_at=known_at)})
+    touching = store.ends(view.anchor, "contradicts", "both", known_at)
     # a conflict is reported only when the other side lies in a scope the caller asked about
     conflicts = sorted(store.in_worlds(worlds, touching)) if touching else []
-    entities = [v.name for v in store.get_many(
-        e.dst for e in store.edges(src=view.anchor, type="refers_to", known_at=known_at)).values()
-        if v.type == "Entity"]
+    entities = store.names(store.ends(view.anchor, "refers_to", "out", known_at), "Entity")
     return Hit(
         id=view.anchor, type=view.type, text=view.content or "", score=round(score, 6), lanes=lanes,
         valid_from=to_iso(view.valid_from), valid_to=to_iso(view.valid_to), retired=view.retired,
         scopes=engine.scope_keys_of(view.anchor), entities=sorted(set(entities)), conflicts=conflicts,
-        superseded_by=[e.src for e in store.edges(dst=view.anchor, type="supersedes", known_at=known_at)],
+        superseded_by=store.ends(view.anchor, "supersedes", "in", known_at),
         speaker=view.meta.get("speaker"), session=view.parent if view.type == "Turn" else None,
     )

@@ -277,6 +277,31 @@ class Store:
         rows = self.conn.execute(f"SELECT {_EDGE_COLUMNS} FROM edges WHERE {where} ORDER BY rowid", params)
         return [_edge_view(row) for row in rows]
 
+    def ends(self, anchor: str, edge_type: str, direction: str = "out", known_at: int | None = None) -> list[str]:
+        """The other ends of `anchor`'s edges of one type - columns only, no record parsing,
+        for hot read paths. direction: "out" (anchor is src), "in", or "both"."""
+        if known_at is None:
+            live, params = "seq_removed IS NULL", []
+        else:
+            live, params = "t_added<=? AND (t_removed IS NULL OR t_removed>?)", [known_at, known_at]
+        out: list[str] = []
+        if direction in ("out", "both"):
+            out += [r[0] for r in self.conn.execute(
+                f"SELECT dst FROM edges WHERE src=? AND type=? AND {live} ORDER BY rowid", [anchor, edge_type, *params])]
+        if direction in ("in", "both"):
+            out += [r[0] for r in self.conn.execute(
+                f"SELECT src FROM edges WHERE dst=? AND type=? AND {live} ORDER BY rowid", [anchor, edge_type, *params])]
+        return out
+
+    def names(self, anchors: Iterable[str], node_type: str) -> list[str]:
+        """Names of those of `anchors` that are of `node_type` (no record parsing)."""
+        batch = list(anchors)
+        if not batch:
+            return []
+        rows = self.conn.execute(
+            f"SELECT name FROM nodes WHERE anchor IN ({','.join('?' * len(batch))}) AND type=?", (*batch, node_type))
+        return [row[0] for row in rows]
+
     def edge(self, edge_id: str) -> EdgeView | None:
         row = self.conn.execute(
             f"SELECT {_EDGE_COLUMNS} FROM edges WHERE id=? ORDER BY seq_removed IS NULL DESC, rowid DESC LIMIT 1",
