@@ -1,1 +1,15 @@
-"""The MCP surface (installed as worlddb.server)."""
+"""The MCP surface of WorldDB (installed as worlddb.server): nine memory tools over stdio
+and streamable HTTP.
+
+    from worlddb.server import ServerConfig, build_server
+    server = build_server(ServerConfig(db="memory.db", default_user="alice"))
+    server.run()                                   # stdio
+
+`worlddb serve` is the command-line entry (worlddb.cli).
+"""
+
+from .app import AppState, ServerConfig, WorldDBServer, build_server
+from .http import BearerToken, http_app, serve_http, serve_stdio
+
+__all__ = ["AppState", "BearerToken", "ServerConfig", "WorldDBServer", "build_server", "http_app", "serve_http",
+           "serve_stdio"]

@@ -42,7 +42,43 @@ def build_parser() -> argparse.ArgumentParser:
                              help="summarize worlds whose content is older than this (default 3600)")
     consolidate.add_argument("--functional", nargs="+", action="extend", default=[], metavar="REL",
                              help="relations that hold one value per subject, swept for contradictions")
+    serve = sub.add_parser("serve", help="serve the MCP memory tools (stdio by default)")
+    _add_db(serve)
+    serve.add_argument("--transport", choices=("stdio", "http"), default="stdio")
+    serve.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8765, help="HTTP port (default 8765)")
+    serve.add_argument("--default-user", default=None,
+                       help="scope used when a call names none (default: $WORLDDB_DEFAULT_USER)")
+    serve.add_argument("--token", default=None,
+                       help="require this bearer token over HTTP (default: $WORLDDB_TOKEN; prefer the variable)")
+    serve.add_argument("--functional", nargs="*", default=[], metavar="RELATION",
+                       help="relations with one current value per subject (e.g. lives_in)")
+    serve.add_argument("--consolidate-every", type=float, default=3600.0, metavar="SECONDS",
+                       help="background consolidation interval; 0 turns it off (default 3600)")
+    serve.add_argument("--query-model", action="store_true",
+                       help="also run the embedding model on queries (default: model-free query vectors)")
     return parser
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import logging
+
+    # before the server exists: stdout is the protocol channel on stdio, so logs go to stderr
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    from worlddb.server import ServerConfig, serve_http, serve_stdio
+
+    config = ServerConfig(
+        db=args.db or default_db_path(),
+        default_user=args.default_user or os.environ.get("WORLDDB_DEFAULT_USER") or None,
+        functional=tuple(args.functional),
+        query_model=args.query_model,
+        consolidate_every=args.consolidate_every or None,
+    )
+    if args.transport == "stdio":
+        serve_stdio(config)
+    else:
+        serve_http(config, host=args.host, port=args.port, token=args.token or os.environ.get("WORLDDB_TOKEN"))
+    return 0
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -75,7 +111,7 @@ def cmd_consolidate(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"verify": cmd_verify, "consolidate": cmd_consolidate}
+COMMANDS = {"serve": cmd_serve, "verify": cmd_verify, "consolidate": cmd_consolidate}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -58,6 +58,7 @@ class Engine:
         self.encoder = encoder if encoder is not None else (
             StaticEncoder() if embedder.model_id == MINILM_ID and embedder.dim == 384 else None)
         self.query_model = query_model
+        self._consolidator = None
         indexing.check_model(db.store, embedder.model_id, embedder.dim)
 
     @classmethod
@@ -77,7 +78,33 @@ class Engine:
             db.close()
             raise
 
+    def start_background(self, *, recluster: bool = True, consolidate_every: float | None = None,
+                         min_age_secs: float = 3600.0) -> None:
+        """Start the background work that never blocks a write: re-resolution of each write's
+        2-hop neighbourhood, and (if an interval is given) the consolidator. Each runs on its
+        own thread with its own connection to the same file."""
+        from worlddb.consolidator import ConsolidatorTask
+        from worlddb.resolver import Reclusterer
+
+        if recluster and self.resolver.reclusterer is None and self.store.path != ":memory:":
+            self.resolver.reclusterer = Reclusterer.for_resolver(self.resolver)
+        if consolidate_every and self._consolidator is None:
+            self._consolidator = ConsolidatorTask(self.store.path, interval_secs=consolidate_every,
+                                                  registry=self.db.registry, min_age_secs=min_age_secs,
+                                                  functional=tuple(self.functional))
+            self._consolidator.start()
+
+    def stop_background(self) -> None:
+        if self.resolver.reclusterer is not None:
+            self.resolver.reclusterer.stop()
+            self.resolver.reclusterer = None
+        if self._consolidator is not None:
+            self._consolidator.stop()
+            self._consolidator = None
+
     def close(self) -> None:
+        self.stop_background()
+        self.resolver.close()
         self.db.close()
 
     def __enter__(self) -> "Engine":
@@ -211,11 +238,15 @@ class Engine:
         return [a for a in (self.store.scope_anchor(kind, sid) for kind, sid in scopes) if a]
 
     def require_in_scope(self, memory_id: str, scopes: ScopeSet) -> str:
-        anchor = self.store.resolve_id(memory_id)
+        missing = NotFound(f"no memory with id {memory_id} in scope {', '.join(scopes.keys)}")
+        try:
+            anchor = self.store.resolve_id(memory_id)
+        except NotFound:
+            raise missing from None
         worlds = self.scope_anchors(scopes)
         if not worlds or not self.store.in_worlds(worlds, [anchor]):
             # the same answer as for an id that does not exist: scopes do not leak existence
-            raise NotFound(f"no memory with id {memory_id} in scope {', '.join(scopes.keys)}")
+            raise missing
         return anchor
 
     def scope_keys_of(self, anchor: str) -> list[str]:

@@ -1,0 +1,235 @@
+"""The nine memory tools, as an MCP server (mcp 2.x MCPServer).
+
+Each tool parses its arguments, makes one engine call on the engine's own thread
+(worlddb.aio.AsyncEngine), and returns the engine's record as structured output - the
+records in worlddb.records are the output schemas. Engine errors become tool errors
+(isError) in exactly one place, `WorldDBServer.call_tool`, worded for the model that
+called: what was wrong, never a stack trace. Nothing is written when a call fails.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.types import ToolAnnotations
+from pydantic import BaseModel, Field, ValidationError
+
+from worlddb import __version__
+from worlddb.aio import AsyncEngine
+from worlddb.engine import Engine
+from worlddb.errors import InvalidInput, WorldDBError
+from worlddb.records import (
+    AmendResult, MemoryDetail, Page, PurgeResult, RecallResult, RetireAllResult, RetireResult, ScopeList,
+    WriteResult,
+)
+from worlddb.scopes import ScopeSet, resolve_scopes
+
+from . import texts
+
+log = logging.getLogger("worlddb.server")
+
+
+@dataclass
+class ServerConfig:
+    db: str
+    default_user: str | None = None
+    functional: tuple[str, ...] = ()
+    query_model: bool = False
+    consolidate_every: float | None = None
+    background: bool = True
+    engine_options: dict = field(default_factory=dict)
+
+
+@dataclass
+class AppState:
+    engine: AsyncEngine
+
+
+class EntityIn(BaseModel):
+    name: Annotated[str, Field(min_length=1, max_length=512, description="The entity's name as written")]
+    type: Annotated[str | None, Field(description="person, place, organization, ...")] = None
+    aliases: Annotated[list[str] | None, Field(description="Other names for the same entity")] = None
+
+
+class FactIn(BaseModel):
+    subject: Annotated[str, Field(min_length=1, description="Who or what the fact is about (an entity name)")]
+    relation: Annotated[str, Field(min_length=1, description="The relation, e.g. lives_in, works_at")]
+    object: Annotated[str, Field(min_length=1, description="The value: an entity name or a literal")]
+    text: Annotated[str | None, Field(description="The fact in words (optional)")] = None
+
+
+UserId = Annotated[str | None, Field(description=texts.USER_ID)]
+AgentId = Annotated[str | None, Field(description=texts.AGENT_ID)]
+AppId = Annotated[str | None, Field(description=texts.APP_ID)]
+RunId = Annotated[str | None, Field(description=texts.RUN_ID)]
+MemoryId = Annotated[str, Field(description=texts.MEMORY_ID)]
+When = Annotated[str, Field(description=texts.WHEN)]
+
+
+class WorldDBServer(MCPServer[AppState]):
+    """MCPServer with the single boundary where engine errors become tool errors."""
+
+    _parameters: dict[str, set[str]] | None = None
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None):
+        await self._refuse_unknown_arguments(name, arguments)
+        try:
+            return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError as exc:
+            if isinstance(exc.__cause__, WorldDBError):
+                raise ToolError(f"{name}: {exc.__cause__}") from None
+            raise
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                problems = [f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {e['msg']}"
+                            for e in exc.__cause__.errors(include_url=False)]
+                raise ToolError(f"{name}: invalid arguments: " + "; ".join(problems)) from None
+            raise
+
+    async def _refuse_unknown_arguments(self, name: str, arguments: dict[str, Any]) -> None:
+        # The SDK ignores unknown keys; a misspelt scope ("user" for "user_id") would then
+        # silently fall back to the default scope, so unknown keys are refused.
+        if self._parameters is None:
+            self._parameters = {t.name: set(t.input_schema.get("properties", {})) for t in await self.list_tools()}
+        known = self._parameters.get(name)
+        if known is None or not isinstance(arguments, dict):
+            return
+        unknown = sorted(set(arguments) - known)
+        if unknown:
+            raise ToolError(f"{name}: unknown argument(s) {', '.join(unknown)}; "
+                            f"expected some of {', '.join(sorted(known))}")
+
+
+def _scopes(engine: AsyncEngine, user_id, agent_id, app_id, run_id) -> ScopeSet:
+    return resolve_scopes(user_id=user_id, agent_id=agent_id, app_id=app_id, run_id=run_id,
+                          default=engine.engine.default_scopes)
+
+
+def _state(ctx: Context) -> AsyncEngine:
+    return ctx.request_context.lifespan_context.engine
+
+
+def build_server(config: ServerConfig) -> WorldDBServer:
+    @asynccontextmanager
+    async def lifespan(_server: MCPServer) -> AsyncIterator[AppState]:
+        options = {"default_user": config.default_user, "functional": config.functional,
+                   "query_model": config.query_model, **config.engine_options}
+        engine = await AsyncEngine.open(config.db, **options)
+        try:
+            if config.background:
+                await engine.run(Engine.start_background, consolidate_every=config.consolidate_every)
+            yield AppState(engine)
+        finally:
+            await engine.close()
+
+    server = WorldDBServer("worlddb", version=__version__, instructions=texts.INSTRUCTIONS, lifespan=lifespan,
+                           log_level="WARNING")
+    write = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False, openWorldHint=False)
+    read = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
+    retire = ToolAnnotations(readOnlyHint=False, destructiveHint=True, idempotentHint=True, openWorldHint=False)
+
+    @server.tool(description=texts.WRITE, annotations=write)
+    async def memory_write(
+        text: Annotated[str, Field(description=texts.TEXT)], ctx: Context[AppState, Any],
+        user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
+        metadata: Annotated[dict[str, Any] | None, Field(description=texts.METADATA)] = None,
+        valid_from: When = "",
+        entities: Annotated[list[EntityIn] | None, Field(description=texts.ENTITIES)] = None,
+        facts: Annotated[list[FactIn] | None, Field(description=texts.FACTS)] = None,
+    ) -> WriteResult:
+        engine = _state(ctx)
+        scopes = _scopes(engine, user_id, agent_id, app_id, run_id)
+        return await engine.write_memory(
+            text, scopes, metadata=metadata, valid_from=valid_from or None,
+            entities=None if entities is None else [e.model_dump(exclude_none=True) for e in entities],
+            facts=None if facts is None else [f.model_dump(exclude_none=True) for f in facts])
+
+    @server.tool(description=texts.RECALL, annotations=read)
+    async def memory_recall(
+        query: Annotated[str, Field(description=texts.QUERY)], ctx: Context[AppState, Any],
+        user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
+        limit: Annotated[int, Field(ge=1, le=100, description="How many results (1-100)")] = 10,
+        as_of: Annotated[str, Field(description=texts.AS_OF)] = "",
+        known_at: Annotated[str, Field(description=texts.KNOWN_AT)] = "",
+        include_retired: Annotated[bool, Field(description=texts.INCLUDE_RETIRED)] = False,
+    ) -> RecallResult:
+        engine = _state(ctx)
+        scopes = _scopes(engine, user_id, agent_id, app_id, run_id)
+        return await engine.recall(query, scopes, limit=limit, as_of=as_of or None, known_at=known_at or None,
+                                   include_retired=include_retired)
+
+    @server.tool(description=texts.LIST, annotations=read)
+    async def memory_list(
+        ctx: Context[AppState, Any],
+        user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
+        limit: Annotated[int, Field(ge=1, le=500, description="Page size (1-500)")] = 50,
+        cursor: Annotated[str, Field(description="next_cursor from the previous page")] = "",
+        include_retired: Annotated[bool, Field(description=texts.INCLUDE_RETIRED)] = False,
+    ) -> Page:
+        engine = _state(ctx)
+        scopes = _scopes(engine, user_id, agent_id, app_id, run_id)
+        return await engine.list_memories(scopes, limit=limit, cursor=cursor or None, include_retired=include_retired)
+
+    @server.tool(description=texts.READ, annotations=read)
+    async def memory_read(
+        id: MemoryId, ctx: Context[AppState, Any],
+        user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
+    ) -> MemoryDetail:
+        engine = _state(ctx)
+        return await engine.read_memory(id, _scopes(engine, user_id, agent_id, app_id, run_id))
+
+    @server.tool(description=texts.AMEND, annotations=write)
+    async def memory_amend(
+        id: MemoryId, text: Annotated[str, Field(description="The corrected memory, in full")],
+        ctx: Context[AppState, Any],
+        reason: Annotated[str, Field(description="Why it changed (optional)")] = "",
+        user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
+    ) -> AmendResult:
+        engine = _state(ctx)
+        return await engine.amend(id, text, _scopes(engine, user_id, agent_id, app_id, run_id), reason=reason or None)
+
+    @server.tool(description=texts.RETIRE, annotations=retire)
+    async def memory_retire(
+        id: MemoryId, ctx: Context[AppState, Any],
+        reason: Annotated[str, Field(description="Why it no longer holds (optional)")] = "",
+        user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
+    ) -> RetireResult:
+        engine = _state(ctx)
+        return await engine.retire(id, _scopes(engine, user_id, agent_id, app_id, run_id), reason=reason or None)
+
+    @server.tool(description=texts.RETIRE_ALL, annotations=retire)
+    async def memory_retire_all(
+        ctx: Context[AppState, Any],
+        user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
+    ) -> RetireAllResult:
+        engine = _state(ctx)
+        return await engine.retire_all(_scopes(engine, user_id, agent_id, app_id, run_id))
+
+    @server.tool(description=texts.PURGE, annotations=ToolAnnotations(
+        readOnlyHint=False, destructiveHint=True, idempotentHint=True, openWorldHint=False))
+    async def memory_purge_scope(
+        confirm: Annotated[str, Field(description=texts.CONFIRM)], ctx: Context[AppState, Any],
+        user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
+        erase: Annotated[bool, Field(description=texts.ERASE)] = False,
+    ) -> PurgeResult:
+        engine = _state(ctx)
+        scopes = resolve_scopes(user_id=user_id, agent_id=agent_id, app_id=app_id, run_id=run_id)
+        return await engine.purge_scope(scopes, confirm, erase=erase)
+
+    @server.tool(description=texts.LIST_SCOPES, annotations=read)
+    async def memory_list_scopes(
+        ctx: Context[AppState, Any],
+        kind: Annotated[str, Field(description="Only scopes of this kind: user, agent, app or run")] = "",
+    ) -> ScopeList:
+        return await _state(ctx).list_scopes(kind or None)
+
+    return server
+
+
+__all__ = ["AppState", "InvalidInput", "ServerConfig", "WorldDBServer", "build_server"]

@@ -1,0 +1,75 @@
+"""What the calling model reads: server instructions, tool and argument descriptions.
+
+Kept apart from the tool code so the wording can be read (and reviewed) in one place.
+"""
+
+INSTRUCTIONS = """\
+WorldDB is your long-term memory across sessions. It keeps what is true now, what used to be
+true and when, who said it, and which names refer to the same person or thing.
+
+- Save durable facts, preferences, decisions and events with memory_write, one self-contained
+  statement per call ("Alice moved to Denver in March 2024", not "she moved").
+- Before answering from memory, call memory_recall with a natural-language query.
+- When something changes, memory_amend the old memory: its content is never edited in place;
+  the new memory supersedes it and the old one stays in the history (include_retired / as_of).
+- When something was simply wrong or no longer applies, memory_retire it.
+- Scopes: user_id, agent_id, app_id, run_id say whose memory it is. Omit them all to use the
+  server's default scope, if it has one. A memory written with several belongs to each.
+  Recall never returns memories outside the scopes it names.
+"""
+
+USER_ID = "The user this memory belongs to (scope user:<id>). Omit all scope ids to use the default scope."
+AGENT_ID = "The agent this memory belongs to (scope agent:<id>)."
+APP_ID = "The application this memory belongs to (scope app:<id>)."
+RUN_ID = "One run or conversation this memory belongs to (scope run:<id>)."
+MEMORY_ID = "A memory id: the full 64-character hex id, or a unique prefix of at least 8 characters."
+WHEN = "When the memory became true, ISO-8601 (e.g. 2024-03-01 or 2024-03-01T09:00:00Z). Default: now."
+TEXT = "The memory: one self-contained statement, in plain language (up to 32,000 characters)."
+METADATA = "Optional JSON object stored with the memory (source, tags, ...)."
+ENTITIES = ("Optional: the people, places and things the text mentions, if you know them. When given, they "
+            "replace automatic extraction. Names are matched to known entities; near matches are proposed, "
+            "never merged silently.")
+FACTS = ("Optional: subject-relation-object facts the text states, e.g. {subject: 'Alice', relation: "
+         "'lives_in', object: 'Denver'}. When given, they replace automatic extraction.")
+QUERY = "What to look for, in natural language (a question or keywords)."
+AS_OF = "Valid time: answer as things were true at this moment (ISO-8601). Default: what is true now."
+KNOWN_AT = "Transaction time: answer as the memory knew things at this moment (ISO-8601). Default: now."
+INCLUDE_RETIRED = "Also return superseded and retired memories, with their closed validity intervals."
+CONFIRM = "Must equal the scope key being purged, e.g. 'user:alice'. A safeguard against purging by mistake."
+ERASE = ("Also physically remove the text, index entries and embeddings of everything that belongs to this "
+         "scope alone (ids stay as tombstones so verification still passes). Cannot be undone.")
+
+WRITE = """Save a new memory. Use for durable information worth remembering across sessions: facts about
+the user or the world, preferences, decisions, events. Entities named in it are linked to known ones
+(exact matches) or created, with near matches proposed for review rather than merged. Returns the
+memory id, the resolved entities, extracted facts, and anything this write superseded or
+contradicts. To change an existing memory use memory_amend instead."""
+
+RECALL = """Search memory. Hybrid retrieval (keywords, meaning, and the entities the query names), ranked
+and scoped. Returns the best matches with their text, validity interval, the lanes that found
+each, linked entities and any recorded contradictions. By default only what is currently true is
+returned; use as_of for a past moment, known_at for what was known then, include_retired for the
+full history."""
+
+LIST = "Page through the memories of a scope, newest first. Pass next_cursor back to get the next page."
+
+READ = """Read one memory in full: text, metadata, scopes, validity, when it was stored, provenance,
+linked entities and facts, what it supersedes or is superseded by, contradictions, and a hash check
+that its stored bytes still match its id."""
+
+AMEND = """Correct or update a memory. The content of a memory is never edited in place: this writes a new
+memory with the given text, in the same scopes, and marks it as superseding the old one, whose
+validity ends where the new one begins. The old memory stays readable with include_retired or
+as_of. Returns the new memory's id."""
+
+RETIRE = """Mark one memory as no longer true (it was wrong, or stopped applying). Its validity ends now;
+it is hidden from recall unless include_retired is set. Nothing is deleted."""
+
+RETIRE_ALL = """Retire every current memory in the named scopes. Nothing is deleted; the history remains
+readable with include_retired. Returns how many were retired."""
+
+PURGE = """Retire a whole scope and everything in it. Name exactly one scope explicitly (the default scope
+is never purged implicitly) and set confirm to its key, e.g. 'user:alice'. With erase=true, also
+physically remove the content that belongs to this scope alone - use for deletion requests."""
+
+LIST_SCOPES = "List the scopes that hold memories, with how many current and retired memories each has."
