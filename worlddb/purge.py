@@ -1,8 +1,10 @@
 """memory_purge_scope: retire a scope and everything in it; with erase, remove its content.
 
-Retiring closes the validity of every memory, turn, summary, fact and entity inside the
-scope, and of the scope world itself: nothing is returned by default any more, but the
-history stays readable with include_retired.
+Retiring closes the validity of every memory, turn, summary, fact and entity that belongs
+to this scope alone, and of the scope world itself: nothing is returned by default any
+more, but the history stays readable with include_retired. A node shared with another
+scope is not retired - that would take it from the other scope too; the scope lets go of
+it instead (its contains edge is removed), so it stays current where else it belongs.
 
 Erasing additionally removes, for every node that belongs to this scope *alone*, its
 text from the blob (the id stays as a tombstone, so every hash that mentions it still
@@ -18,6 +20,7 @@ import sqlite3
 from typing import TYPE_CHECKING
 
 from worlddb.errors import NotFound, translate_sqlite
+from worlddb.model import Edge
 from worlddb.records import PurgeResult
 from worlddb.scopes import scope_key
 
@@ -46,10 +49,13 @@ def purge(engine: "Engine", kind: str, sid: str, *, erase: bool) -> PurgeResult:
     retired = 0
     try:
         with engine.db.write("purge") as w:
-            for node in members:
+            for node in alone:
                 view = store.get(node)
                 if view.retired_at is None and view.type != "Scope":
                     retired += int(w.retire(node, "scope purged"))
+            for child in store.ends(anchor, "contains", "out"):
+                if child not in alone:
+                    w.unlink(Edge("contains", anchor, child))
             w.retire(anchor, "scope purged")
             if erase:
                 for node in alone:
