@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import fails, make_config, ok
-from helpers import dump
+from .helpers import fails, make_config, ok
+from .helpers import dump
 from mcp import Client
 
 from worlddb.server import build_server

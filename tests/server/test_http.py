@@ -10,8 +10,8 @@ from contextlib import contextmanager
 
 import httpx2
 import pytest
-from conftest import make_config, ok
-from helpers import dump
+from .helpers import make_config, ok
+from .helpers import dump
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 

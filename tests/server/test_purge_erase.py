@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from conftest import ok
+from .helpers import ok
 from mcp import Client
 
 from worlddb.db import WorldDB

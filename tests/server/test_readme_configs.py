@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ok
+from .helpers import ok
 from mcp import Client, StdioServerParameters
 
 ROOT = Path(__file__).resolve().parents[2]

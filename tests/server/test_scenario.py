@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import ok
+from .helpers import ok
 from mcp import Client
 
 from worlddb.server import ServerConfig, build_server

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import fails, ok
+from .helpers import fails, ok
 
 
 async def test_the_nine_tools_are_listed_with_schemas_and_hints(connect):
