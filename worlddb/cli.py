@@ -42,6 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
                              help="summarize worlds whose content is older than this (default 3600)")
     consolidate.add_argument("--functional", nargs="+", action="extend", default=[], metavar="REL",
                              help="relations that hold one value per subject, swept for contradictions")
+    reembed = sub.add_parser("reembed", help="recompute every vector with the default embedding model")
+    _add_db(reembed)
     serve = sub.add_parser("serve", help="serve the MCP memory tools (stdio by default)")
     _add_db(serve)
     serve.add_argument("--transport", choices=("stdio", "http"), default="stdio")
@@ -81,6 +83,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_reembed(args: argparse.Namespace) -> int:
+    from worlddb.engine import Engine
+
+    path = args.db or default_db_path()
+    if not Path(path).exists():
+        print(f"worlddb reembed: no database at {path}", file=sys.stderr)
+        return 2
+    with Engine.open(path, reembed=True) as engine:
+        print(json.dumps({"model": engine.embedder.model_id, "vectors": engine.store.conn.execute(
+            "SELECT count(*) FROM vectors WHERE vec IS NOT NULL").fetchone()[0]}))
+    return 0
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     from worlddb.db import WorldDB
 
@@ -111,7 +126,7 @@ def cmd_consolidate(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"serve": cmd_serve, "verify": cmd_verify, "consolidate": cmd_consolidate}
+COMMANDS = {"reembed": cmd_reembed, "serve": cmd_serve, "verify": cmd_verify, "consolidate": cmd_consolidate}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -44,8 +44,14 @@ class Composer:
             new_v = _decode(new)
             for parent in tx.store.parents(anchor):
                 self._apply(tx, parent, old=old_v, new=new_v)
-        elif kind == CONTENT and _children_count(tx, anchor):
-            self._rebuild(tx, anchor)
+        elif kind == CONTENT:
+            if _children_count(tx, anchor):
+                self.recompose(tx, anchor)
+            elif new is not None and _vector(tx, anchor, EFFECTIVE) is None:
+                # a world with no children yet is what its content says (compose's rule);
+                # leaves get their effective vector written first, so this skips them
+                model = tx.conn.execute("SELECT value FROM meta WHERE key='embed_model'").fetchone()[0]
+                tx.put_vector(anchor, EFFECTIVE, model, new, len(_decode(new)))
 
     # ------------------------------------------------------------------ sums
     def _apply(self, tx, world: str, *, old: np.ndarray | None, new: np.ndarray | None) -> None:
@@ -66,7 +72,8 @@ class Composer:
                 attn_sum += sign * weight * vec64
         self._store(tx, world, n, mean_sum, weight_sum, attn_sum, query)
 
-    def _rebuild(self, tx, world: str) -> None:
+    def recompose(self, tx, world: str) -> None:
+        """Rebuild a world's sums from all its children (after bulk changes)."""
         query = _vector(tx, world, CONTENT)
         children = [v for v in (_vector(tx, c, EFFECTIVE) for c in tx.store.children(world)) if v is not None]
         if not children:

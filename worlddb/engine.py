@@ -37,9 +37,9 @@ from worlddb.timeutil import now_us, parse_time, to_iso
 
 
 class Engine:
-    def __init__(self, db: WorldDB, *, embedder, extractor=None, resolver=None,
+    def __init__(self, db: WorldDB, *, embedder, extractor=None, tiebreaker=None,
                  default_scopes: ScopeSet | None = None, functional: Sequence[str] = (),
-                 query_model: bool = False, encoder=None):
+                 query_model: bool = False, encoder=None, reembed: bool = False):
         from worlddb.extract.builtin import BuiltinExtractor
         from worlddb.resolver import Resolver
         from worlddb.statictable import StaticEncoder
@@ -47,33 +47,50 @@ class Engine:
         self.db = db
         self.store = db.store
         self.embedder = embedder
-        self.extractor = extractor if extractor is not None else BuiltinExtractor()
-        self.resolver = resolver if resolver is not None else Resolver(db, embedder)
-        self.default_scopes = default_scopes
-        self.functional = frozenset(functional)
-        self.index = ann.AnnIndex(db.store, ann.EFFECTIVE)
-        self.units = ann.AnnIndex(db.store, ann.UNIT)
         #: the static table lives in the embedding model's space; other embedders get no
         #: model-free query vectors (their vector lanes then need query_model=True)
         self.encoder = encoder if encoder is not None else (
             StaticEncoder() if embedder.model_id == MINILM_ID and embedder.dim == 384 else None)
+        try:
+            indexing.check_model(db.store, embedder.model_id, embedder.dim)
+        except indexing.EmbeddingMismatch:
+            if not reembed:
+                raise
+            from worlddb.reembed import reembed as run_reembed
+
+            run_reembed(db, embedder, self.encoder)
+        # indexes are built after any re-embedding, from the vectors that now exist
+        self.extractor = extractor if extractor is not None else BuiltinExtractor()
+        self.resolver = Resolver(db, embedder, tiebreaker=tiebreaker)
+        self.default_scopes = default_scopes
+        self.functional = frozenset(functional)
+        self.index = db.ann(ann.EFFECTIVE)
+        self.units = db.ann(ann.UNIT)
         self.query_model = query_model
         self._consolidator = None
-        indexing.check_model(db.store, embedder.model_id, embedder.dim)
 
     @classmethod
     def open(cls, path: str | Path, *, embedder=None, extractor=None, default_user: str | None = None,
              functional: Sequence[str] = (), registry=None, synchronous: str = "FULL",
-             query_model: bool = False) -> "Engine":
+             query_model: bool = False, reembed: bool = False) -> "Engine":
         if embedder is None:
             from worlddb.embed import default_embedder
 
             embedder = default_embedder()
+        if extractor is None:
+            # the Anthropic-backed extractor and tiebreaker only when a key is configured;
+            # otherwise (and on any failure of theirs) the deterministic built-ins
+            from worlddb.anthropic_bridge import configured_extractor, configured_tiebreaker
+
+            extractor = configured_extractor()
+            tiebreaker = configured_tiebreaker()
+        else:
+            tiebreaker = None
         db = WorldDB.open(path, registry=registry, synchronous=synchronous)
         default = ScopeSet((("user", default_user),)) if default_user else None
         try:
-            return cls(db, embedder=embedder, extractor=extractor, default_scopes=default, functional=functional,
-                       query_model=query_model)
+            return cls(db, embedder=embedder, extractor=extractor, tiebreaker=tiebreaker, default_scopes=default,
+                       functional=functional, query_model=query_model, reembed=reembed)
         except BaseException:
             db.close()
             raise

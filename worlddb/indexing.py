@@ -128,8 +128,8 @@ def write_index(w, anchor: str, prepared: Prepared, model: str, dim: int) -> Non
 
     w.index_text(anchor, prepared.text)
     blob = as_blob(prepared.vector)
+    w.put_vector(anchor, EFFECTIVE, model, blob, dim)  # first: see composer.on_vector
     w.put_vector(anchor, CONTENT, model, blob, dim)
-    w.put_vector(anchor, EFFECTIVE, model, blob, dim)
     for i, unit in enumerate(prepared.units):
         w.put_vector(anchor, UNIT, model, as_blob(unit), dim, ord=i)
     conn = w.tx.conn
