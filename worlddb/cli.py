@@ -59,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="background consolidation interval; 0 turns it off (default 3600)")
     serve.add_argument("--query-model", action="store_true",
                        help="also run the embedding model on queries (default: model-free query vectors)")
+    serve.add_argument("--embedder", choices=("minilm", "hash"), default=None,
+                       help="minilm (default; $WORLDDB_EMBEDDER) or hash: feature hashing, no model at all - "
+                            "much weaker vector search, for constrained installs and load tests")
     return parser
 
 
@@ -69,12 +72,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     from worlddb.server import ServerConfig, serve_http, serve_stdio
 
+    embedder_name = args.embedder or os.environ.get("WORLDDB_EMBEDDER") or "minilm"
+    options = {}
+    query_model = args.query_model
+    if embedder_name == "hash":
+        from worlddb.embed import HashEmbedder
+
+        # the static query table lives in MiniLM's space; hashed queries are cheap anyway
+        options["embedder"], query_model = HashEmbedder(), True
+    elif embedder_name != "minilm":
+        print(f"worlddb serve: unknown embedder {embedder_name!r} (minilm or hash)", file=sys.stderr)
+        return 2
     config = ServerConfig(
         db=args.db or default_db_path(),
         default_user=args.default_user or os.environ.get("WORLDDB_DEFAULT_USER") or None,
         functional=tuple(args.functional),
-        query_model=args.query_model,
+        query_model=query_model,
         consolidate_every=args.consolidate_every or None,
+        engine_options=options,
     )
     if args.transport == "stdio":
         serve_stdio(config)

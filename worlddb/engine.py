@@ -26,7 +26,7 @@ import numpy as np
 from worlddb import ann, indexing
 from worlddb.db import WorldDB
 from worlddb.errors import InvalidInput, NotFound
-from worlddb.memory_write import WriteRequest, write
+from worlddb.memory_write import WriteRequest, write, write_many
 from worlddb.model import MAX_TEXT_CHARS
 from worlddb.records import (
     AmendResult, Page, PurgeResult, RecallResult, RetireAllResult, RetireResult, ScopeInfo, ScopeList,
@@ -138,6 +138,23 @@ class Engine:
                                valid_from=parse_time(valid_from, field="valid_from") if valid_from else None,
                                entities=entities, facts=facts, tool="memory_write")
         return write(self, request)
+
+    def write_memories(self, items: Sequence[dict], scopes: ScopeSet) -> list[WriteResult]:
+        """Write many memories in one transaction (all or none), for imports: each item takes
+        the arguments of write_memory (text, metadata, valid_from, entities, facts)."""
+        if not isinstance(items, (list, tuple)) or not items:
+            raise InvalidInput("items must be a non-empty list of memories")
+        requests = []
+        for item in items:
+            if not isinstance(item, dict) or set(item) - {"text", "metadata", "valid_from", "entities", "facts"}:
+                raise InvalidInput("each item is an object with text and optionally metadata, valid_from, "
+                                   "entities, facts")
+            valid_from = item.get("valid_from")
+            requests.append(WriteRequest(
+                text=check_text(item.get("text")), scopes=scopes, metadata=item.get("metadata") or {},
+                valid_from=parse_time(valid_from, field="valid_from") if valid_from else None,
+                entities=item.get("entities"), facts=item.get("facts"), tool="memory_write"))
+        return write_many(self, requests)
 
     def amend(self, memory_id: str, text: str, scopes: ScopeSet, *, reason: str | None = None) -> AmendResult:
         old = self.require_in_scope(memory_id, scopes)

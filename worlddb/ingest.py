@@ -77,15 +77,19 @@ def _ingest_session(engine: "Engine", scopes: ScopeSet, session: SessionIn, numb
     world = Node("Session", name=name, content=about, meta={"number": number, "source": source},
                  provenance={"scopes": scopes.keys, "tool": "ingest", "source": source}, created_at=start)
     turns = [_turn_node(t, i, start, scopes, source) for i, t in enumerate(session.turns)]
-    prepared_index = indexing.prepare(engine.embedder, engine.encoder, [(node, start) for node in turns])
-    content = engine.embedder.embed([world.content])[0] if world.content else None
     mentions = []
     for turn in session.turns:
         found = engine.extractor.extract(turn.text, ExtractionContext(
             timestamp=moment, speaker=turn.speaker, known_names=tuple(speakers)))
         mentions.append([e for e in found.entities if e.name.strip()])
     candidates = [EntityCandidate(name=s, type="person") for s in speakers]
-    prepared = engine.resolver.prepare(candidates + [e for group in mentions for e in group])
+    names = candidates + [e for group in mentions for e in group]
+    # one model call: turn texts, their sentence units, entity names and the session's content
+    prepared_index, others = indexing.prepare_with(
+        engine.embedder, engine.encoder, [(node, start) for node in turns],
+        also=engine.resolver.name_texts(names) + [world.content])
+    content = others[world.content]
+    prepared = engine.resolver.prepare(names, vectors=others)
     model, dim = engine.embedder.model_id, engine.embedder.dim
     out: dict[str, str] = {}
     with engine.db.write("ingest") as w:

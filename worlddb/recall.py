@@ -70,7 +70,7 @@ def recall(engine: "Engine", query: str, scopes: ScopeSet, *, limit: int, as_of:
     final, lifted = propagate(engine, scores)
     order = sorted(final, key=lambda r: (-final[r], r))
     fused_rank = {rowid: i for i, rowid in enumerate(sorted(scores, key=lambda r: (-scores[r], r)), start=1)}
-    hits: list[Hit] = []
+    chosen: list[tuple[NodeView, float, dict[str, int]]] = []
     batch = max(2 * limit, 20)
     # read records a batch at a time, in rank order: most recalls need only the first batch
     for start in range(0, len(order), batch):
@@ -87,10 +87,12 @@ def recall(engine: "Engine", query: str, scopes: ScopeSet, *, limit: int, as_of:
             found_in = dict(ranks.get(rowid, {}))
             if rowid in lifted:
                 found_in["context"] = fused_rank[lifted[rowid]]
-            hits.append(_hit(engine, seen, final[rowid], found_in, known_at, worlds))
-            if len(hits) == limit:
-                return RecallResult(results=hits, scopes_searched=scopes.keys)
-    return RecallResult(results=hits, scopes_searched=scopes.keys)
+            chosen.append((seen, final[rowid], found_in))
+            if len(chosen) == limit:
+                break
+        if len(chosen) == limit:
+            break
+    return RecallResult(results=_hits(engine, chosen, known_at, worlds), scopes_searched=scopes.keys)
 
 
 def run_lanes(engine: "Engine", query: str, worlds: list[str], depth: int, *, open_only_at: int | None
@@ -228,17 +230,47 @@ def _entity_lane(engine: "Engine", query: str, worlds: list[str], depth: int, bm
     return ranked[:depth]
 
 
-def _hit(engine: "Engine", view: NodeView, score: float, lanes: dict[str, int], known_at: int | None,
-         worlds: list[str]) -> Hit:
-    store = engine.store
-    touching = store.ends(view.anchor, "contradicts", "both", known_at)
+def _hits(engine: "Engine", chosen: list[tuple[NodeView, float, dict[str, int]]], known_at: int | None,
+          worlds: list[str]) -> list[Hit]:
+    """Assemble the page of hits with one query per kind of annotation, not per hit."""
+    if not chosen:
+        return []
+    conn = engine.store.conn
+    anchors = [view.anchor for view, _, _ in chosen]
+    marks = ",".join("?" * len(anchors))
+    if known_at is None:
+        live, pins = "e.seq_removed IS NULL", []
+    else:
+        live, pins = "e.t_added<=? AND (e.t_removed IS NULL OR e.t_removed>?)", [known_at, known_at]
+    scopes: dict[str, list[str]] = defaultdict(list)
+    for node, kind, sid in conn.execute(
+            f"SELECT c.node, s.kind, s.sid FROM closure c JOIN scopes s ON s.anchor = c.world "
+            f"WHERE c.node IN ({marks}) ORDER BY s.kind, s.sid", anchors):
+        scopes[node].append(f"{kind}:{sid}")
+    entities: dict[str, set[str]] = defaultdict(set)
+    for src, name in conn.execute(
+            f"SELECT e.src, n.name FROM edges e JOIN nodes n ON n.anchor = e.dst WHERE e.src IN ({marks}) "
+            f"AND e.type='refers_to' AND {live} AND n.type='Entity'", (*anchors, *pins)):
+        entities[src].add(name)
+    newer: dict[str, list[str]] = defaultdict(list)
+    for dst, src in conn.execute(
+            f"SELECT e.dst, e.src FROM edges e WHERE e.dst IN ({marks}) AND e.type='supersedes' AND {live} "
+            f"ORDER BY e.rowid", (*anchors, *pins)):
+        newer[dst].append(src)
+    touching: dict[str, set[str]] = defaultdict(set)
+    for src, dst in conn.execute(
+            f"SELECT e.src, e.dst FROM edges e WHERE e.type='contradicts' AND {live} "
+            f"AND (e.src IN ({marks}) OR e.dst IN ({marks}))", (*pins, *anchors, *anchors)):
+        touching[src].add(dst)
+        touching[dst].add(src)
+    others = {o for group in touching.values() for o in group}
     # a conflict is reported only when the other side lies in a scope the caller asked about
-    conflicts = sorted(store.in_worlds(worlds, touching)) if touching else []
-    entities = store.names(store.ends(view.anchor, "refers_to", "out", known_at), "Entity")
-    return Hit(
-        id=view.anchor, type=view.type, text=view.content or "", score=round(score, 6), lanes=lanes,
-        valid_from=to_iso(view.valid_from), valid_to=to_iso(view.valid_to), retired=view.retired,
-        scopes=engine.scope_keys_of(view.anchor), entities=sorted(set(entities)), conflicts=conflicts,
-        superseded_by=store.ends(view.anchor, "supersedes", "in", known_at),
-        speaker=view.meta.get("speaker"), session=view.parent if view.type == "Turn" else None,
-    )
+    visible = engine.store.in_worlds(worlds, others) if others else set()
+    return [
+        Hit(id=view.anchor, type=view.type, text=view.content or "", score=round(score, 6), lanes=lanes,
+            valid_from=to_iso(view.valid_from), valid_to=to_iso(view.valid_to), retired=view.retired,
+            scopes=scopes[view.anchor], entities=sorted(entities[view.anchor]),
+            conflicts=sorted(touching[view.anchor] & visible), superseded_by=newer[view.anchor],
+            speaker=view.meta.get("speaker"), session=view.parent if view.type == "Turn" else None)
+        for view, score, lanes in chosen
+    ]

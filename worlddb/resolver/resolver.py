@@ -125,15 +125,24 @@ class Resolver:
             self.index.close()
 
     # ------------------------------------------------------------------ before the write
-    def prepare(self, candidates: Iterable[Any]) -> Prepared:
+    def name_texts(self, candidates: Iterable[Any]) -> list[str]:
+        """The texts `prepare` embeds for these candidates (so a caller can batch them with
+        its own texts into one model call)."""
+        return list(dict.fromkeys(as_query(c).norm for c in candidates))
+
+    def prepare(self, candidates: Iterable[Any], *, vectors: dict[str, np.ndarray] | None = None) -> Prepared:
         """Embed every candidate's name in one batch, outside any transaction, and bring the
-        name indexes up to date, so the write lock is held for neither."""
-        names = list(dict.fromkeys(as_query(c).norm for c in candidates))
+        name indexes up to date, so the write lock is held for neither. `vectors` may carry
+        name vectors the caller already computed (keyed by name_texts)."""
+        names = self.name_texts(candidates)
         self.index.catch_up(vectors=self.embedder is not None)
         if self.embedder is None or not names:
             return Prepared(self.embedder.model_id if self.embedder else None, {})
-        matrix = self.embedder.embed(names)
-        return Prepared(self.embedder.model_id, {n: np.asarray(v, dtype=np.float32) for n, v in zip(names, matrix)})
+        known = dict(vectors or {})
+        missing = [n for n in names if n not in known]
+        if missing:
+            known.update(zip(missing, self.embedder.embed(missing)))
+        return Prepared(self.embedder.model_id, {n: np.asarray(known[n], dtype=np.float32) for n in names})
 
     # ------------------------------------------------------------------ inside the write
     def resolve(self, w, scope: str, candidate: Any, *, prepared: Prepared | None = None,
