@@ -55,6 +55,8 @@ LANE_FLOOR = 100
 #: over-fetching did not yield enough in-scope results
 FILTER_SCOPE_MAX = 50_000
 _TEXT = ",".join("?" * len(indexing.TEXT_TYPES))
+# A unary + on nodes.type in the queries below keeps SQLite from driving a join through the
+# type index (every node of a type) instead of the edge index (a handful of rows).
 
 
 def recall(engine: "Engine", query: str, scopes: ScopeSet, *, limit: int, as_of: int | None,
@@ -144,20 +146,25 @@ def _neighbourhoods(engine: "Engine", rowids: list[int]) -> dict[int, set[int]]:
     reach: dict[int, set[int]] = {r: set() for r in rowids}
     adjacency: dict[int, set[int]] = {}
     wanted = set(rowids)
+    anchors = engine.store.anchors_for_rowids
     for _ in range(WINDOW):
         missing = [r for r in wanted if r not in adjacency]
         for start in range(0, len(missing), 400):
             chunk = missing[start:start + 400]
-            marks = ",".join("?" * len(chunk))
+            by_anchor = {a: r for r, a in anchors(chunk).items()}
+            marks = ",".join("?" * len(by_anchor))
+            # two indexed lookups (by src, by dst); an OR of both would scan every precedes edge
             rows = conn.execute(
-                "SELECT a.rowid, b.rowid FROM edges e JOIN nodes a ON a.anchor = e.src JOIN nodes b ON b.anchor = e.dst "
-                f"WHERE e.type='precedes' AND e.seq_removed IS NULL AND (a.rowid IN ({marks}) OR b.rowid IN ({marks}))",
-                chunk + chunk)
+                f"SELECT n.rowid, e.src FROM edges e JOIN nodes n ON n.anchor = e.dst WHERE e.src IN ({marks}) "
+                f"AND e.type='precedes' AND e.seq_removed IS NULL UNION ALL "
+                f"SELECT n.rowid, e.dst FROM edges e JOIN nodes n ON n.anchor = e.src WHERE e.dst IN ({marks}) "
+                f"AND e.type='precedes' AND e.seq_removed IS NULL", (*by_anchor, *by_anchor))
             for r in chunk:
                 adjacency.setdefault(r, set())
-            for a, b in rows:
-                adjacency.setdefault(a, set()).add(b)
-                adjacency.setdefault(b, set()).add(a)
+            for other, anchor in rows:
+                mine = by_anchor[anchor]
+                adjacency.setdefault(mine, set()).add(other)
+                adjacency.setdefault(other, set()).add(mine)
         wanted = set()
         for origin, front in frontier.items():
             nxt = {n for f in front for n in adjacency.get(f, ())} - reach[origin] - {origin}
@@ -219,7 +226,7 @@ def _entity_lane(engine: "Engine", query: str, worlds: list[str], depth: int, bm
     for entity in {m.anchor for m in mentions}:
         rows = engine.store.conn.execute(
             "SELECT DISTINCT n.rowid FROM edges e JOIN nodes n ON n.anchor = e.src "
-            f"WHERE e.dst=? AND e.type='refers_to' AND e.seq_removed IS NULL AND n.type IN ({_TEXT})",
+            f"WHERE e.dst=? AND e.type='refers_to' AND e.seq_removed IS NULL AND +n.type IN ({_TEXT})",
             (entity, *indexing.TEXT_TYPES),
         )
         for (rowid,) in rows:
@@ -250,7 +257,7 @@ def _hits(engine: "Engine", chosen: list[tuple[NodeView, float, dict[str, int]]]
     entities: dict[str, set[str]] = defaultdict(set)
     for src, name in conn.execute(
             f"SELECT e.src, n.name FROM edges e JOIN nodes n ON n.anchor = e.dst WHERE e.src IN ({marks}) "
-            f"AND e.type='refers_to' AND {live} AND n.type='Entity'", (*anchors, *pins)):
+            f"AND e.type='refers_to' AND {live} AND +n.type='Entity'", (*anchors, *pins)):
         entities[src].add(name)
     newer: dict[str, list[str]] = defaultdict(list)
     for dst, src in conn.execute(
@@ -259,8 +266,9 @@ def _hits(engine: "Engine", chosen: list[tuple[NodeView, float, dict[str, int]]]
         newer[dst].append(src)
     touching: dict[str, set[str]] = defaultdict(set)
     for src, dst in conn.execute(
-            f"SELECT e.src, e.dst FROM edges e WHERE e.type='contradicts' AND {live} "
-            f"AND (e.src IN ({marks}) OR e.dst IN ({marks}))", (*pins, *anchors, *anchors)):
+            f"SELECT e.src, e.dst FROM edges e WHERE e.src IN ({marks}) AND e.type='contradicts' AND {live} "
+            f"UNION ALL SELECT e.src, e.dst FROM edges e WHERE e.dst IN ({marks}) AND e.type='contradicts' AND {live}",
+            (*anchors, *pins, *anchors, *pins)):
         touching[src].add(dst)
         touching[dst].add(src)
     others = {o for group in touching.values() for o in group}

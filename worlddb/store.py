@@ -81,6 +81,13 @@ class Store:
         return cls(conn, path)
 
     def close(self) -> None:
+        # Keep the query planner's statistics current, as SQLite advises for connections
+        # that close; analysis_limit bounds the cost on large tables.
+        try:
+            self.conn.execute("PRAGMA analysis_limit=400")
+            self.conn.execute("PRAGMA optimize")
+        except sqlite3.Error:
+            pass  # a read-only or busy file keeps its old statistics; closing must not fail
         self.conn.close()
 
     # ------------------------------------------------------------------ transactions
