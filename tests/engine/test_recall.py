@@ -110,3 +110,17 @@ def test_another_connections_writes_are_found_on_the_next_recall(db_path):
     finally:
         first.close()
         second.close()
+
+
+def test_a_batch_write_is_all_or_nothing(engine):
+    import pytest
+
+    from worlddb.errors import InvalidInput
+
+    before = engine.store.last_seq()
+    with pytest.raises(InvalidInput):
+        engine.write_memories([{"text": "fine"}, {"text": ""}], ALICE)
+    assert engine.store.last_seq() == before
+    results = engine.write_memories([{"text": f"imported note {i}"} for i in range(5)], ALICE)
+    assert len({r.id for r in results}) == 5
+    assert len(engine.list_memories(ALICE, limit=10).memories) == 5
