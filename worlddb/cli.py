@@ -26,6 +26,16 @@ def default_db_path() -> str:
     return str(Path(base) / "worlddb" / "memory.db")
 
 
+def existing_db(args: argparse.Namespace) -> str | None:
+    """The database a maintenance command works on; None (with a message) if there is none:
+    those commands never create an empty database by accident."""
+    path = args.db or default_db_path()
+    if not Path(path).exists():
+        print(f"worlddb {args.command}: no database at {path}", file=sys.stderr)
+        return None
+    return path
+
+
 def _add_db(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", default=None, help="database file (default: $WORLDDB_DB or a per-user data dir)")
 
@@ -101,9 +111,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_reembed(args: argparse.Namespace) -> int:
     from worlddb.engine import Engine
 
-    path = args.db or default_db_path()
-    if not Path(path).exists():
-        print(f"worlddb reembed: no database at {path}", file=sys.stderr)
+    path = existing_db(args)
+    if path is None:
         return 2
     with Engine.open(path, reembed=True) as engine:
         print(json.dumps({"model": engine.embedder.model_id, "vectors": engine.store.conn.execute(
@@ -114,9 +123,8 @@ def cmd_reembed(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     from worlddb.db import WorldDB
 
-    path = args.db or default_db_path()
-    if not Path(path).exists():
-        print(f"worlddb verify: no database at {path}", file=sys.stderr)
+    path = existing_db(args)
+    if path is None:
         return 2
     with WorldDB.open(path) as db:
         report = db.verify()
@@ -131,9 +139,8 @@ def cmd_consolidate(args: argparse.Namespace) -> int:
     from worlddb.consolidator import Consolidator
     from worlddb.db import WorldDB
 
-    path = args.db or default_db_path()
-    if not Path(path).exists():
-        print(f"worlddb consolidate: no database at {path}", file=sys.stderr)
+    path = existing_db(args)
+    if path is None:
         return 2
     with WorldDB.open(path) as db:
         report = Consolidator(db, min_age_secs=args.min_age_secs, functional=args.functional).run()
