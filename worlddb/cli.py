@@ -6,6 +6,10 @@
                                       run one consolidation pass now; JSON report
 
 The database path defaults to $WORLDDB_DB, else to a per-user data directory.
+
+A database keeps the embedder it was first written with (`serve --embedder minilm|hash`);
+serving it with another is refused in one line (exit 2); `worlddb reembed` re-embeds it with
+the default model.
 """
 
 from __future__ import annotations
@@ -151,12 +155,28 @@ def cmd_consolidate(args: argparse.Namespace) -> int:
 COMMANDS = {"reembed": cmd_reembed, "serve": cmd_serve, "verify": cmd_verify, "consolidate": cmd_consolidate}
 
 
+def _engine_error(exc: BaseException) -> WorldDBError | None:
+    """The engine error behind `exc`: itself, or one inside an exception group (the
+    server's lifespan reports a failed start, e.g. an embedder mismatch, wrapped in one)."""
+    if isinstance(exc, WorldDBError):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            found = _engine_error(inner)
+            if found is not None:
+                return found
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)
-    except WorldDBError as exc:
-        print(f"worlddb {args.command}: {exc}", file=sys.stderr)
+    except (WorldDBError, BaseExceptionGroup) as exc:
+        error = _engine_error(exc)
+        if error is None:
+            raise
+        print(f"worlddb {args.command}: {error}", file=sys.stderr)
         return 2
 
 
