@@ -274,14 +274,12 @@ class Engine:
     def require_in_scope(self, memory_id: str, scopes: ScopeSet) -> str:
         missing = NotFound(f"no memory with id {memory_id} in scope {', '.join(scopes.keys)}")
         try:
-            anchor = self.store.resolve_id(memory_id)
+            # only ids inside the scopes count, so a prefix shared with another scope's
+            # memory is neither ambiguous nor answered with that memory's id; a miss reads
+            # like an id that does not exist: scopes do not leak existence
+            return self.store.resolve_id(memory_id, within=self.scope_anchors(scopes))
         except NotFound:
             raise missing from None
-        worlds = self.scope_anchors(scopes)
-        if not worlds or not self.store.in_worlds(worlds, [anchor]):
-            # the same answer as for an id that does not exist: scopes do not leak existence
-            raise missing
-        return anchor
 
     def scope_keys_of(self, anchor: str) -> list[str]:
         rows = self.store.conn.execute(

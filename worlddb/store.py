@@ -171,18 +171,28 @@ class Store:
             out.update(rows)
         return out
 
-    def resolve_id(self, text: str) -> str:
+    def resolve_id(self, text: str, *, within: Iterable[str] | None = None) -> str:
         """A full id or a unique prefix of >= 8 hex chars -> the node's anchor.
 
         Version ids of worlds resolve to their anchor, so an old version id still names
-        the world it belonged to."""
+        the world it belonged to. With `within` (world anchors), only nodes inside those
+        worlds count: a prefix is unique or ambiguous among them alone, and nodes outside
+        are neither found nor named in the error."""
         prefix = ids.check_prefix(text)
         upper = prefix + "g"
+        inside, params = "", []
+        if within is not None:
+            worlds = list(within)
+            if not worlds:
+                raise NotFound(f"no node has an id starting with {prefix}")
+            inside = f" AND anchor IN (SELECT node FROM closure WHERE world IN ({','.join('?' * len(worlds))}))"
+            params = worlds
         found = [r[0] for r in self.conn.execute(
-            "SELECT anchor FROM nodes WHERE anchor>=? AND anchor<? LIMIT 11", (prefix, upper))]
+            f"SELECT anchor FROM nodes WHERE anchor>=? AND anchor<?{inside} LIMIT 11", (prefix, upper, *params))]
         if not found:
             found = [r[0] for r in self.conn.execute(
-                "SELECT DISTINCT anchor FROM versions WHERE id>=? AND id<? LIMIT 11", (prefix, upper))]
+                f"SELECT DISTINCT anchor FROM versions WHERE id>=? AND id<?{inside} LIMIT 11",
+                (prefix, upper, *params))]
         if not found:
             raise NotFound(f"no node has an id starting with {prefix}")
         if len(found) > 1:
