@@ -1,0 +1,92 @@
+"""A full disk and a read-only database: writes fail with a clear tool error, reads go on,
+and the store stays whole (integrity_check, verify, every invariant of bench.invariants).
+
+The disk is a small tmpfs mounted for the test (root only; skipped elsewhere), filled to
+the brim with a filler file - a real ENOSPC, not a simulation. SQLite's max_page_count
+gives the same failure without root, at the engine level.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+
+import pytest
+from mcp import Client
+
+from bench import invariants
+from bench.serverproc import call, call_error
+from tests.reliability.support import fingerprint, server_for
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    mount_point = tmp_path / "disk"
+    mount_point.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=12m", "tmpfs", str(mount_point)],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {mounted.stderr.strip()}")
+    yield mount_point
+    subprocess.run(["umount", "-l", str(mount_point)], check=True)
+
+
+def fill(directory, leave: int = 0):
+    """Fill the file system holding `directory` until only `leave` bytes are free."""
+    path = directory / "filler"
+    with open(path, "wb") as filler:
+        stats = os.statvfs(directory)
+        free = stats.f_bavail * stats.f_frsize - leave
+        try:
+            while free > 0:
+                filler.write(b"\0" * min(free, 1 << 20))
+                free -= 1 << 20
+            if not leave:
+                while True:
+                    filler.write(b"\0" * 4096)
+                    filler.flush()
+        except OSError:
+            pass
+    return path
+
+
+def contains(db_path, word: str) -> bool:
+    data = b""
+    for suffix in ("", "-wal"):
+        path = db_path.parent / (db_path.name + suffix)
+        if path.exists():
+            data += path.read_bytes()
+    return word.encode() in data
+
+
+async def test_purge_with_erase_on_a_full_disk_says_what_happened_and_removes_the_rows_bytes(small_disk):
+    db = small_disk / "memory.db"
+    async with Client(server_for(db)) as client:
+        for i in range(120):
+            await call(client, "memory_write", text=f"memory {i} about gardens " + "filler words " * 50)
+        for i in range(5):
+            await call(client, "memory_write", text=f"Doomedsecret number {i}", run_id="doomed")
+        with sqlite3.connect(db) as conn:  # an empty log, so vacuuming needs new space
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        filler = fill(small_disk, leave=300_000)
+
+        error = await call_error(client, "memory_purge_scope", run_id="doomed", confirm="run:doomed", erase=True)
+        assert "run:doomed was purged and 5 items erased, but compacting the file failed" in error
+        assert "database or disk is full" in error and "run again with erase=true" in error
+        # the erase itself committed, and its rows' bytes are gone from the file already
+        assert (await call(client, "memory_read", id=(await _doomed_ids(db))[0], run_id="doomed"))["text"] is None
+        assert not contains(db, "Doomedsecret number")
+
+        filler.unlink()
+        again = await call(client, "memory_purge_scope", run_id="doomed", confirm="run:doomed", erase=True)
+        assert again["erased"] == 5
+        assert not contains(db, "doomedsecret")  # FTS terms too, once compaction could run
+    report = invariants.check(db)
+    assert report.ok, str(report)
+
+
+async def _doomed_ids(db) -> list[str]:
+    with sqlite3.connect(db) as conn:
+        return [row[0] for row in conn.execute(
+            "SELECT c.node FROM closure c JOIN scopes s ON s.anchor = c.world WHERE s.kind='run' AND s.sid='doomed'")]
