@@ -74,7 +74,12 @@ class Store:
             schema.migrate(conn)
         except sqlite3.Error as exc:
             conn.close()
-            raise translate_sqlite(exc) from exc
+            error = translate_sqlite(exc)
+            if "unable to open" in str(exc).lower():
+                error = StorageError(
+                    f"cannot open {path}: {exc} - the file or its folder is missing, unreadable or read-only "
+                    f"(WorldDB writes the file and keeps {Path(path).name}-wal and -shm files beside it)")
+            raise error from exc
         except WorldDBError:
             conn.close()
             raise

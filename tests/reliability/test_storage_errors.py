@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import subprocess
+import sys
 
 import pytest
 from mcp import Client
@@ -90,3 +91,32 @@ async def _doomed_ids(db) -> list[str]:
     with sqlite3.connect(db) as conn:
         return [row[0] for row in conn.execute(
             "SELECT c.node FROM closure c JOIN scopes s ON s.anchor = c.world WHERE s.kind='run' AND s.sid='doomed'")]
+
+
+@pytest.fixture
+def read_only_view(tmp_path):
+    """(writable folder, read-only view of the same folder) - a bind mount, root only."""
+    source, view = tmp_path / "rw", tmp_path / "ro"
+    source.mkdir()
+    view.mkdir()
+    for command in (["mount", "--bind", str(source), str(view)], ["mount", "-o", "remount,bind,ro", str(view)]):
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            subprocess.run(["umount", str(view)], capture_output=True)
+            pytest.skip(f"cannot make a read-only bind mount here: {done.stderr.strip()}")
+    yield source, view
+    subprocess.run(["umount", "-l", str(view)], check=True)
+
+
+def test_a_database_on_read_only_storage_is_refused_at_start_with_a_clear_message(read_only_view):
+    source, view = read_only_view
+    from worlddb.store import Store
+
+    Store.open(source / "memory.db").close()  # a WorldDB file, closed cleanly (no -wal, -shm)
+    served = subprocess.run([sys.executable, "-m", "worlddb.cli", "serve", "--db", str(view / "memory.db"),
+                             "--embedder", "hash"], input="", capture_output=True, text=True, timeout=60)
+    assert served.returncode == 2
+    assert served.stderr.strip() == (
+        f"worlddb serve: cannot open {view / 'memory.db'}: unable to open database file - the file or its folder "
+        "is missing, unreadable or read-only (WorldDB writes the file and keeps memory.db-wal and -shm files "
+        "beside it)")
