@@ -77,7 +77,6 @@ class Round:
     killed: bool = False
     in_flight: int = 0
     at_kill: int = 0
-    ready: int = 0
     going: asyncio.Event = field(default_factory=asyncio.Event)
     failures: list[str] = field(default_factory=list)
 
@@ -85,7 +84,6 @@ class Round:
 async def _worker(client, ledger: Ledger, rnd: Round, worker: int, own: list[str]) -> None:
     rng = rnd.rng
     n = 0
-    rnd.ready += 1
     rnd.going.set()
     while True:
         n += 1
@@ -305,8 +303,10 @@ async def run_transport(transport: str, db: Path, kills: int, *, seed: int = 0, 
                     break
                 owned = [own[-50:] for own in owned]
                 await _load_and_kill(transport, server, clients, pid, ledger, rnd, owned, max_delay)
-                # exiting the stack closes clients whose server is gone; their errors are expected
-                await _quietly(stack.aclose())
+                try:
+                    await stack.aclose()
+                except Exception:
+                    pass  # closing clients whose server was killed fails, as it should
             if rnd.failures:
                 raise Failure("; ".join(rnd.failures[:5]))
             result.kills += 1
@@ -325,13 +325,6 @@ async def run_transport(transport: str, db: Path, kills: int, *, seed: int = 0, 
     result.acked = dict(ledger.counts)
     result.seconds = round(time.monotonic() - started, 1)
     return result
-
-
-async def _quietly(awaitable) -> None:
-    try:
-        await awaitable
-    except Exception:
-        pass  # closing a client whose server was killed
 
 
 async def _with_client(transport, server, clients, fn):
