@@ -1,10 +1,10 @@
-"""Fixtures for the reliability tests; helpers live in tests.reliability.support."""
+"""Fixtures for the reliability tests; helpers live in .support."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.reliability.support import server_for
+from .support import server_for
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Helpers shared by the reliability tests (importable as tests.reliability.support)."""
+"""Helpers shared by the reliability tests."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ from mcp import Client
 from bench.serverproc import call, call_error
 from worlddb.model import MAX_TEXT_CHARS
 
-from tests.reliability.support import fingerprint
+from .support import fingerprint, plant_colliding_pair, server_for
 
 
 def nested(depth: int) -> dict:
@@ -88,7 +88,7 @@ REFUSED = [
     ("memory_purge_scope", {"user_id": "alice", "confirm": ""}, "confirm must equal the scope key"),
     ("memory_purge_scope", {"user_id": "alice", "confirm": "USER:ALICE"}, "confirm must equal the scope key"),
     ("memory_purge_scope", {"user_id": "alice", "confirm": "user:alice "}, "confirm must equal the scope key"),
-    ("memory_purge_scope", {"confirm": "user:alice"}, "no scope given"),
+    ("memory_purge_scope", {"confirm": "user:alice"}, "name the scope to purge explicitly"),
     ("memory_purge_scope", {"user_id": "alice", "agent_id": "a", "confirm": "user:alice"}, "one scope at a time"),
     ("memory_purge_scope", {"user_id": "nobody", "confirm": "user:nobody"}, "no scope user:nobody exists"),
     ("memory_list_scopes", {"kind": "admin"}, "kind must be one of"),
@@ -213,8 +213,6 @@ async def test_amending_a_retired_memory_is_refused_and_retiring_twice_is_harmle
 
 
 async def test_an_ambiguous_id_prefix_is_refused_and_names_the_candidates(db_path):
-    from tests.reliability.support import plant_colliding_pair, server_for
-
     first, second = plant_colliding_pair(db_path, ("user", "alice"), ("user", "alice"))
     async with Client(server_for(db_path)) as client:
         before = fingerprint(db_path)

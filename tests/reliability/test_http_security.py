@@ -20,7 +20,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from bench.serverproc import HttpServer, call
-from tests.reliability.support import fingerprint
+from .support import fingerprint
 from worlddb.cli import build_parser
 from worlddb.embed import HashEmbedder
 from worlddb.server import ServerConfig, http_app

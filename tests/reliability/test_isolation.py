@@ -13,7 +13,7 @@ from mcp import Client
 
 from bench import invariants
 from bench.serverproc import call, call_error
-from tests.reliability.support import fingerprint, plant_colliding_pair, server_for
+from .support import fingerprint, plant_colliding_pair, server_for
 
 ALICE = {"user_id": "alice"}
 BOB = {"user_id": "bob"}

@@ -18,7 +18,7 @@ from mcp import Client
 
 from bench import invariants
 from bench.serverproc import call, call_error
-from tests.reliability.support import fingerprint, server_for
+from .support import fingerprint, server_for
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ import httpx2
 import pytest
 
 from bench.serverproc import HttpServer, child_env, serve_args
-from tests.reliability.support import fingerprint
+from .support import fingerprint
 
 INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}
