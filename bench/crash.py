@@ -77,6 +77,8 @@ class Round:
     killed: bool = False
     in_flight: int = 0
     at_kill: int = 0
+    workers: int = 1
+    ready: int = 0
     going: asyncio.Event = field(default_factory=asyncio.Event)
     failures: list[str] = field(default_factory=list)
 
@@ -84,7 +86,9 @@ class Round:
 async def _worker(client, ledger: Ledger, rnd: Round, worker: int, own: list[str]) -> None:
     rng = rnd.rng
     n = 0
-    rnd.going.set()
+    rnd.ready += 1
+    if rnd.ready == rnd.workers:
+        rnd.going.set()
     while True:
         n += 1
         tag = f"r{rnd.number}w{worker}n{n}"
@@ -274,7 +278,7 @@ async def run_transport(transport: str, db: Path, kills: int, *, seed: int = 0, 
     owned: list[list[str]] = [[] for _ in range(workers)]
     try:
         for number in range(kills + 1):
-            rnd = Round(number, random.Random(rng.random()))
+            rnd = Round(number, random.Random(rng.random()), workers=workers)
             async with AsyncExitStack() as stack:
                 if transport == "stdio":
                     from mcp import Client
@@ -348,7 +352,10 @@ async def _load_and_kill(transport, server, clients, pid, ledger, rnd: Round, ow
                 rnd.failures.append(f"round {rnd.number} worker {i}: {exc!r}")
 
     async def killer() -> None:
-        await rnd.going.wait()  # the delay counts from the first request, not from connecting
+        try:  # the delay counts from when every client is sending, not from connecting
+            await asyncio.wait_for(rnd.going.wait(), 60)
+        except TimeoutError:
+            pass  # a client that never got going has reported why
         await asyncio.sleep(rnd.rng.uniform(0.05, max_delay))
         rnd.killed = True
         rnd.at_kill = rnd.in_flight
