@@ -1,0 +1,38 @@
+"""Conversation ingest: bad input anywhere in the conversation writes nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from worlddb.embed import HashEmbedder
+from worlddb.engine import Engine
+from worlddb.errors import InvalidInput
+from worlddb.ingest import SessionIn, TurnIn
+from worlddb.scopes import ScopeSet
+
+ALICE = ScopeSet((("user", "alice"),))
+GOOD = SessionIn(date="2023-05-01", turns=(TurnIn("Ann", "hello there"), TurnIn("Bob", "hi Ann")))
+
+
+def _rows(engine: Engine) -> dict[str, list]:
+    conn = engine.store.conn
+    tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table' AND name != 'fts'")]
+    return {t: sorted(map(repr, conn.execute(f'SELECT * FROM "{t}"'))) for t in tables}
+
+
+@pytest.mark.parametrize("bad", [
+    SessionIn(date="2023-02-30", turns=(TurnIn("Ann", "later"),)),
+    SessionIn(date="2023-05-02", turns=(TurnIn(" ", "no speaker"),)),
+], ids=["bad date", "blank speaker"])
+def test_a_bad_later_session_leaves_the_earlier_ones_unwritten(db_path, bad):
+    with Engine.open(db_path, embedder=HashEmbedder(), query_model=True) as engine:
+        before = _rows(engine)
+        with pytest.raises(InvalidInput):
+            engine.ingest_conversation([GOOD, bad], ALICE)
+        assert _rows(engine) == before
+
+
+def test_a_good_conversation_is_ingested_session_by_session(db_path):
+    with Engine.open(db_path, embedder=HashEmbedder(), query_model=True) as engine:
+        result = engine.ingest_conversation([GOOD, SessionIn(date="2023-05-02", turns=(TurnIn("Ann", "bye"),))], ALICE)
+        assert len(result.sessions) == 2 and len(result.turns) == 3
