@@ -21,7 +21,8 @@ world, and an answer usually sits next to the turn that matches the question. So
 node's fused score is raised by PROPAGATION times the best score within WINDOW
 precedes-hops of it, and those neighbours join the candidates:
   S'(d) = S(d) + PROPAGATION * max{ S(e) : e within WINDOW hops of d }
-Nodes without precedes edges (plain memories) are unaffected.
+Nodes without precedes edges (plain memories) are unaffected. A neighbour joins only if it
+lies inside the asked scopes: a precedes edge may cross into another scope's memories.
 
 Every candidate then passes the bitemporal pin (as_of valid time, known_at transaction
 time): closed (superseded, retired) nodes are hidden unless include_retired, and come
@@ -68,6 +69,13 @@ def recall(engine: "Engine", query: str, scopes: ScopeSet, *, limit: int, as_of:
     lanes = run_lanes(engine, query, worlds, depth, open_only_at=None if pinned else now_us())
     scores, ranks = fuse(lanes)
     final, lifted = propagate(engine, scores)
+    # a precedes edge may lead out of the asked scopes: neighbours join only from inside them
+    joined = [rowid for rowid in final if rowid not in scores]
+    inside = _eligible(engine, worlds, joined, None)
+    for rowid in joined:
+        if rowid not in inside:
+            del final[rowid]
+            lifted.pop(rowid, None)
     order = sorted(final, key=lambda r: (-final[r], r))
     fused_rank = {rowid: i for i, rowid in enumerate(sorted(scores, key=lambda r: (-scores[r], r)), start=1)}
     hits: list[Hit] = []

@@ -1,0 +1,31 @@
+"""Recall never returns a node from outside the scopes it was asked about."""
+
+from __future__ import annotations
+
+from worlddb.embed import HashEmbedder
+from worlddb.engine import Engine
+from worlddb.model import Edge
+from worlddb.scopes import ScopeSet
+
+ALICE = ScopeSet((("user", "alice"),))
+BOB = ScopeSet((("user", "bob"),))
+
+
+def test_a_precedes_edge_into_another_scope_does_not_carry_recall_across(db_path):
+    with Engine.open(db_path, embedder=HashEmbedder(), query_model=True) as engine:
+        mine = engine.write_memory("alice likes green tea", ALICE, entities=[], facts=[])
+        theirs = engine.write_memory("bob keeps his bank password on a note", BOB, entities=[], facts=[])
+        with engine.db.write() as w:
+            w.link(Edge("precedes", mine.id, theirs.id))
+        ids = [hit.id for hit in engine.recall("green tea", ALICE).results]
+        assert ids == [mine.id]
+
+
+def test_a_neighbour_inside_the_scope_is_still_lifted_by_context(db_path):
+    with Engine.open(db_path, embedder=HashEmbedder(), query_model=True) as engine:
+        first = engine.write_memory("alice likes green tea", ALICE, entities=[], facts=[])
+        second = engine.write_memory("she brews it every evening", ALICE, entities=[], facts=[])
+        with engine.db.write() as w:
+            w.link(Edge("precedes", first.id, second.id))
+        hits = {hit.id: hit for hit in engine.recall("green tea", ALICE).results}
+        assert second.id in hits and "context" in hits[second.id].lanes
