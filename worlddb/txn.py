@@ -270,6 +270,8 @@ class Tx:
         rowid = self.store.rowid(anchor)
         if rowid is None:
             raise NotFound(f"no node has id {anchor}")
+        # the body goes first, so observers told about the vectors below see an erased node
+        self.conn.execute("UPDATE blobs SET body=NULL, erased_at=? WHERE id=?", (self.at, anchor))
         self.conn.execute("DELETE FROM fts WHERE rowid=?", (rowid,))
         for kind, ord, vec in self.conn.execute(
                 "SELECT kind, ord, vec FROM vectors WHERE node=? AND vec IS NOT NULL", (rowid,)).fetchall():
@@ -278,7 +280,6 @@ class Tx:
             if ord == 0:
                 for observer in self.store.observers:
                     observer.on_vector(self, anchor, kind, vec, None)
-        self.conn.execute("UPDATE blobs SET body=NULL, erased_at=? WHERE id=?", (self.at, anchor))
         self.conn.execute("UPDATE nodes SET name='', retire_reason=NULL WHERE anchor=?", (anchor,))
         for hook in self.store._erase_hooks:
             hook(self.conn, anchor, rowid)
