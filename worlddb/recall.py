@@ -240,13 +240,15 @@ def _hit(engine: "Engine", view: NodeView, score: float, lanes: dict[str, int], 
          worlds: list[str]) -> Hit:
     store = engine.store
     touching = store.ends(view.anchor, "contradicts", "both", known_at)
-    # a conflict is reported only when the other side lies in a scope the caller asked about
+    # a conflict or a replacement is named only when it lies in a scope the caller asked about
     conflicts = sorted(store.in_worlds(worlds, touching)) if touching else []
+    newer = store.ends(view.anchor, "supersedes", "in", known_at)
+    newer_inside = store.in_worlds(worlds, newer) if newer else set()
     entities = store.names(store.ends(view.anchor, "refers_to", "out", known_at), "Entity")
     return Hit(
         id=view.anchor, type=view.type, text=view.content or "", score=round(score, 6), lanes=lanes,
         valid_from=to_iso(view.valid_from), valid_to=to_iso(view.valid_to), retired=view.retired,
         scopes=engine.scope_keys_of(view.anchor), entities=sorted(set(entities)), conflicts=conflicts,
-        superseded_by=store.ends(view.anchor, "supersedes", "in", known_at),
+        superseded_by=[n for n in newer if n in newer_inside],
         speaker=view.meta.get("speaker"), session=view.parent if view.type == "Turn" else None,
     )
