@@ -83,6 +83,10 @@ class Tx:
 
     def retire(self, anchor: str, reason: str | None) -> bool:
         """Close a node's validity now and mark it retired. False if it already was."""
+        if reason is not None:
+            if not isinstance(reason, str):
+                raise InvalidInput("a retire reason must be text")
+            reason = ids.normalize(reason)  # refuses text SQLite cannot store (lone surrogates)
         valid_from, current = self.require(anchor)
         row = self.conn.execute("SELECT retired_at FROM nodes WHERE anchor=?", (anchor,)).fetchone()
         if row[0] is not None:
