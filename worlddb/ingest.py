@@ -96,13 +96,16 @@ def _ingest_session(engine: "Engine", scopes: ScopeSet, session: SessionIn, numb
     with engine.db.write("ingest") as w:
         worlds = [w.scope(kind, sid) for kind, sid in scopes]
         session_anchor = w.add(world, valid_from=start, parents=worlds)
-        if content is not None:
+        # a session or turn already stored (the same conversation ingested again) keeps its
+        # index rows; if it was erased, it stays a tombstone - its text is not indexed again
+        if content is not None and session_anchor in w.receipt.nodes:
             # the session's content is the composer's attention query: it must be there first
             w.put_vector(session_anchor, ann.CONTENT, model, indexing.as_blob(content), dim)
         previous = None
         for i, (node, index, found) in enumerate(zip(turns, prepared_index, mentions)):
             anchor = w.add(node, valid_from=start, parents=[session_anchor])
-            indexing.write_index(w, anchor, index, model, dim)
+            if anchor in w.receipt.nodes:
+                indexing.write_index(w, anchor, index, model, dim)
             for scope_world, key in zip(worlds, scopes.keys):
                 people = [EntityCandidate(name=node.meta["speaker"], type="person")] + found
                 for cand in people:
