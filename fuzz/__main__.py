@@ -41,7 +41,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"seed {seed}: {machine.STATS['ops'] - began} operations", file=sys.stderr, flush=True)
         if args.mcp_examples:
             try:
-                mcp_calls += mcp_fuzz.run(examples=args.mcp_examples, calls=args.mcp_calls, seed=seed)
+                made = mcp_fuzz.run(examples=args.mcp_examples, calls=args.mcp_calls, seed=seed)
+                mcp_calls += made
+                print(f"seed {seed}: {made} MCP calls", file=sys.stderr, flush=True)
             except Exception as exc:  # noqa: BLE001
                 failure, path = mcp_fuzz.LAST_FAILURE, None
                 if failure.get("calls"):
