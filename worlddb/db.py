@@ -37,6 +37,10 @@ def check_scope(kind: str, sid: str) -> tuple[str, str]:
         raise InvalidInput(f"scope kind {kind!r} must be one of {', '.join(SCOPE_KINDS)}")
     if not isinstance(sid, str) or not sid.strip() or not _SCOPE_ID.match(sid):
         raise InvalidInput(f"{kind}_id must be 1-256 characters without control characters")
+    try:
+        sid.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInput(f"{kind}_id is not valid Unicode (it contains a lone surrogate)") from None
     return kind, sid
 
 

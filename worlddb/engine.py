@@ -231,7 +231,7 @@ class Engine:
     def read_memory(self, memory_id: str, scopes: ScopeSet):
         from worlddb.reading import read_memory
 
-        return read_memory(self, self.require_in_scope(memory_id, scopes))
+        return read_memory(self, self.require_in_scope(memory_id, scopes), self.scope_anchors(scopes))
 
     def list_scopes(self, kind: str | None = None) -> ScopeList:
         from worlddb.db import SCOPE_KINDS

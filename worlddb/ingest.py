@@ -6,7 +6,8 @@ scope, valid from the session date, holding one Turn node per turn; consecutive 
 are linked by precedes edges inside the session world; every turn refers_to its
 speaker's entity and to the entities the extractor finds in it (resolved in the scope,
 never merged silently). One transaction per session; embeddings are computed in one
-batch per session before the transaction opens.
+batch per session before the transaction opens. Every session's date and turns are
+checked before the first one is written, so bad input anywhere writes nothing.
 
 A session's effective embedding is composed from its turns' by the composer (attention
 pool with the session's content - who spoke, and when - as the query), kept current as
@@ -56,6 +57,10 @@ def ingest_conversation(engine: "Engine", scopes: ScopeSet, sessions: list[Sessi
                         source: str = "conversation") -> IngestResult:
     if not sessions:
         raise InvalidInput("a conversation needs at least one session")
+    for session in sessions:  # all of them, before session 1 commits
+        start = parse_time(session.date, field="session date")
+        for i, turn in enumerate(session.turns):
+            _turn_node(turn, i, start, scopes, source)
     session_ids: list[str] = []
     turn_ids: dict[str, str] = {}
     speakers = sorted({t.speaker for s in sessions for t in s.turns})
@@ -95,13 +100,16 @@ def _ingest_session(engine: "Engine", scopes: ScopeSet, session: SessionIn, numb
     with engine.db.write("ingest") as w:
         worlds = [w.scope(kind, sid) for kind, sid in scopes]
         session_anchor = w.add(world, valid_from=start, parents=worlds)
-        if content is not None:
+        # a session or turn already stored (the same conversation ingested again) keeps its
+        # index rows; if it was erased, it stays a tombstone - its text is not indexed again
+        if content is not None and session_anchor in w.receipt.nodes:
             # the session's content is the composer's attention query: it must be there first
             w.put_vector(session_anchor, ann.CONTENT, model, indexing.as_blob(content), dim)
         previous = None
         for i, (node, index, found) in enumerate(zip(turns, prepared_index, mentions)):
             anchor = w.add(node, valid_from=start, parents=[session_anchor])
-            indexing.write_index(w, anchor, index, model, dim)
+            if anchor in w.receipt.nodes:
+                indexing.write_index(w, anchor, index, model, dim)
             for scope_world, key in zip(worlds, scopes.keys):
                 people = [EntityCandidate(name=node.meta["speaker"], type="person")] + found
                 for cand in people:

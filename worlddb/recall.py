@@ -21,7 +21,8 @@ world, and an answer usually sits next to the turn that matches the question. So
 node's fused score is raised by PROPAGATION times the best score within WINDOW
 precedes-hops of it, and those neighbours join the candidates:
   S'(d) = S(d) + PROPAGATION * max{ S(e) : e within WINDOW hops of d }
-Nodes without precedes edges (plain memories) are unaffected.
+Nodes without precedes edges (plain memories) are unaffected. A neighbour joins only if it
+lies inside the asked scopes: a precedes edge may cross into another scope's memories.
 
 Every candidate then passes the bitemporal pin (as_of valid time, known_at transaction
 time): closed (superseded, retired) nodes are hidden unless include_retired, and come
@@ -70,6 +71,13 @@ def recall(engine: "Engine", query: str, scopes: ScopeSet, *, limit: int, as_of:
     lanes = run_lanes(engine, query, worlds, depth, open_only_at=None if pinned else now_us())
     scores, ranks = fuse(lanes)
     final, lifted = propagate(engine, scores)
+    # a precedes edge may lead out of the asked scopes: neighbours join only from inside them
+    joined = [rowid for rowid in final if rowid not in scores]
+    inside = _eligible(engine, worlds, joined, None)
+    for rowid in joined:
+        if rowid not in inside:
+            del final[rowid]
+            lifted.pop(rowid, None)
     order = sorted(final, key=lambda r: (-final[r], r))
     fused_rank = {rowid: i for i, rowid in enumerate(sorted(scores, key=lambda r: (-scores[r], r)), start=1)}
     chosen: list[tuple[NodeView, float, dict[str, int]]] = []
@@ -271,14 +279,15 @@ def _hits(engine: "Engine", chosen: list[tuple[NodeView, float, dict[str, int]]]
             (*anchors, *pins, *anchors, *pins)):
         touching[src].add(dst)
         touching[dst].add(src)
-    others = {o for group in touching.values() for o in group}
-    # a conflict is reported only when the other side lies in a scope the caller asked about
+    others = {o for group in touching.values() for o in group} | {n for group in newer.values() for n in group}
+    # a conflict or a replacement is named only when it lies in a scope the caller asked about
     visible = engine.store.in_worlds(worlds, others) if others else set()
     return [
         Hit(id=view.anchor, type=view.type, text=view.content or "", score=round(score, 6), lanes=lanes,
             valid_from=to_iso(view.valid_from), valid_to=to_iso(view.valid_to), retired=view.retired,
             scopes=scopes[view.anchor], entities=sorted(entities[view.anchor]),
-            conflicts=sorted(touching[view.anchor] & visible), superseded_by=newer[view.anchor],
+            conflicts=sorted(touching[view.anchor] & visible),
+            superseded_by=[n for n in newer[view.anchor] if n in visible],
             speaker=view.meta.get("speaker"), session=view.parent if view.type == "Turn" else None)
         for view, score, lanes in chosen
     ]
