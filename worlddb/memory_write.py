@@ -65,7 +65,10 @@ def write_many(engine: "Engine", requests: list[WriteRequest]) -> list[WriteResu
     """Write several memories in one transaction: all or none. Embeddings and name vectors
     are computed for the whole batch before the write lock is taken."""
     plans = [_plan(engine, request) for request in requests]
-    names = [c for p in plans for c in p.candidates + _fact_names(p.facts, p.candidates)]
+    # names that resolve exactly to a known entity need no vector
+    names = [c for p in plans for c in engine.resolver.needs_vector(
+        p.candidates + _fact_names(p.facts, p.candidates),
+        [engine.store.scope_anchor(kind, sid) for kind, sid in p.request.scopes])]
     # one model call for texts, sentence units and entity names alike
     index, name_vectors = indexing.prepare_with(engine.embedder, engine.encoder,
                                                 [(p.memory, p.starts) for p in plans],

@@ -130,6 +130,27 @@ class Resolver:
         its own texts into one model call)."""
         return list(dict.fromkeys(as_query(c).norm for c in candidates))
 
+    def needs_vector(self, candidates: Iterable[Any], scopes: Sequence[str | None]) -> list[Any]:
+        """The candidates whose resolution in `scopes` (scope world anchors; None for a scope
+        not created yet) may need a name vector: all but those with exactly one exact match
+        in every scope, which the exact tier settles. Embedding only these saves a model run
+        per known name. It is a read ahead of the write: should the guess be wrong by then
+        (the entity erased meanwhile), the name is embedded inside the write instead."""
+        rows = [self.store.rowid(s) if s is not None else None for s in scopes]
+        out = []
+        for candidate in candidates:
+            q = as_query(candidate)
+            if None in rows or not rows or not all(self._one_exact(row, q) for row in rows):
+                out.append(candidate)
+        return out
+
+    def _one_exact(self, scope_row: int, q: Query) -> bool:
+        marks = ",".join("?" * len(q.keys))
+        nodes = {node for node, etype in self.store.conn.execute(
+            f"SELECT node, etype FROM resolver_names WHERE scope=? AND norm IN ({marks})", (scope_row, *q.keys))
+            if q.etype is None or etype is None or q.etype == etype}
+        return len(nodes) == 1
+
     def prepare(self, candidates: Iterable[Any], *, vectors: dict[str, np.ndarray] | None = None) -> Prepared:
         """Embed every candidate's name in one batch, outside any transaction, and bring the
         name indexes up to date, so the write lock is held for neither. `vectors` may carry
