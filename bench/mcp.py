@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import sys
@@ -120,6 +121,7 @@ async def probe(path: Path, probes: int, embedder_name: str, seed: int) -> dict:
         await process.wait()
     return {tool: {"p50_ms": round(1e3 * statistics.median(t), 2),
                    "p95_ms": round(1e3 * sorted(t)[int(0.95 * (len(t) - 1))], 2),
+                   "p99_ms": round(1e3 * sorted(t)[int(0.99 * (len(t) - 1))], 2),
                    "mean_ms": round(1e3 * statistics.mean(t), 2)} for tool, t in timings.items()}
 
 
@@ -135,7 +137,9 @@ def main() -> None:
         for size in args.sizes:
             path = Path(tmp) / f"mcp-{size}.db"
             rate = prefill(path, size, args.embedder, args.seed)
-            rows.append({"memories": size, "prefill_per_s": round(rate, 1),
+            # the machine may be shared: the load average says how quiet the probes ran
+            load = [round(x, 2) for x in os.getloadavg()]
+            rows.append({"memories": size, "prefill_per_s": round(rate, 1), "loadavg_before_probes": load,
                          **asyncio.run(probe(path, args.probes, args.embedder, args.seed))})
             print(json.dumps(rows[-1]), file=sys.stderr)
     print(json.dumps({"benchmark": "mcp_stdio", "embedder": args.embedder, "probes": args.probes,
