@@ -1,41 +1,23 @@
+"""causes: a typed relation (the shared behaviours are in relations.py)."""
+
 from __future__ import annotations
 
-import pytest
+from . import relations
 
-from worlddb.errors import Refused
-from worlddb.model import Edge
+TYPE = "causes"
 
 
 def test_causes_edges_are_stored_and_traversable_both_ways(db, graph):
-    a, b, c = graph.add("a"), graph.add("b"), graph.add("c")
-    with db.write() as w:
-        w.link(Edge("causes", a, b))
-        w.link(Edge("causes", b, c))
-    forward = db.query(worlds=[graph.scope]).seed(a).expand(["causes"], hops=2).run()
-    assert set(forward.nodes) == {a, b, c}
-    assert {(e.src, e.dst) for e in forward.edges} == {(a, b), (b, c)}
-    backward = db.query(worlds=[graph.scope]).seed(c).expand(["causes"], direction="in").run()
-    assert set(backward.nodes) == {c, b}
+    relations.stored_and_traversable_both_ways(db, graph, TYPE)
 
 
 def test_an_inferred_causes_edge_is_marked_and_kept(db, graph):
-    a, b = graph.add("a"), graph.add("b")
-    edge = Edge("causes", a, b, props={"inferred": True, "via": []})
-    with db.write() as w:
-        assert w.link(edge)
-    stored = db.store.edges(src=a, type="causes")
-    assert [e.id for e in stored] == [edge.id] and stored[0].edge.inferred
+    relations.inferred_edge_is_marked_and_kept(db, graph, TYPE)
 
 
 def test_a_causes_self_loop_is_refused(db, graph):
-    a = graph.add("a")
-    with pytest.raises(Refused):
-        with db.write() as w:
-            w.link(Edge("causes", a, a))
+    relations.self_loop_is_refused(db, graph, TYPE)
+
 
 def test_causes_allows_cycles_between_distinct_nodes(db, graph):
-    a, b = graph.add("a"), graph.add("b")
-    with db.write() as w:
-        w.link(Edge("causes", a, b))
-        w.link(Edge("causes", b, a))
-    assert len(db.store.edges(type="causes")) == 2
+    relations.cycle_between_distinct_nodes_is_allowed(db, graph, TYPE)
