@@ -227,22 +227,65 @@ def _scope_members(engine: "Engine", worlds: list[str], open_only_at: int | None
 
 def _entity_lane(engine: "Engine", query: str, worlds: list[str], depth: int, bm25: list[int],
                  open_only_at: int | None) -> list[int]:
+    """Text nodes that refer to the entities the query names: those naming most of them
+    first, then those the bm25 lane ranks, then the most recently mentioned.
+
+    A well-known entity (the user, a partner) may have tens of thousands of mentions, so
+    the lane never lists them all; the edge index yields mentions newest first and each
+    lookup stops after `depth` rows. A node naming two or more of the entities names one
+    besides the most mentioned, so those are found among the rarer entities' mentions (the
+    `depth` latest per entity); of the nodes naming one, the `depth` latest mentions per
+    entity. Then each found node's count is taken, and the bm25 lane's rows get theirs."""
     mentions = engine.resolver.find_mentions(worlds, query)
     if not mentions:
         return []
-    counts: dict[int, int] = defaultdict(int)
-    for entity in {m.anchor for m in mentions}:
-        rows = engine.store.conn.execute(
-            "SELECT DISTINCT n.rowid FROM edges e JOIN nodes n ON n.anchor = e.src "
-            f"WHERE e.dst=? AND e.type='refers_to' AND e.seq_removed IS NULL AND +n.type IN ({_TEXT})",
-            (entity, *indexing.TEXT_TYPES),
-        )
-        for (rowid,) in rows:
-            counts[rowid] += 1
-    allowed = _eligible(engine, worlds, list(counts), open_only_at)
+    conn = engine.store.conn
+    entities = sorted({m.anchor for m in mentions})
+    validity, extra = ("AND (n.valid_to IS NULL OR n.valid_to > ?)", [open_only_at]) if open_only_at else ("", [])
+    inside = (f"AND +n.type IN ({_TEXT}) {validity} AND EXISTS (SELECT 1 FROM closure c WHERE c.node = n.anchor "
+              f"AND c.world IN ({','.join('?' * len(worlds))}))")
+    filters = (*indexing.TEXT_TYPES, *extra, *worlds)
+    found: dict[int, tuple[int, int]] = {}  # node rowid -> (entities named, latest mention edge)
+
+    def take(rows) -> None:
+        for rowid, count, latest in rows:
+            had = found.get(rowid, (0, 0))
+            found[rowid] = (max(had[0], count), max(had[1], latest))
+
+    if len(entities) > 1:
+        # which entity is skipped only decides the cost; counting its index entries (removed
+        # edges too) is enough to find the most mentioned without reading an edge row
+        degree = {ent: conn.execute("SELECT count(*) FROM edges WHERE dst=? AND type='refers_to'",
+                                    (ent,)).fetchone()[0] for ent in entities}
+        shared: set[int] = set()
+        for ent in sorted(entities, key=lambda ent: (degree[ent], ent))[:-1]:
+            others = [o for o in entities if o != ent]
+            shared.update(row[0] for row in conn.execute(
+                "SELECT n.rowid FROM edges e JOIN nodes n ON n.anchor = e.src "
+                f"WHERE e.dst=? AND e.type='refers_to' AND e.seq_removed IS NULL {inside} "
+                "AND EXISTS (SELECT 1 FROM edges o WHERE o.src = e.src AND o.type='refers_to' "
+                f"AND o.seq_removed IS NULL AND o.dst IN ({','.join('?' * len(others))})) "
+                "ORDER BY e.rowid DESC LIMIT ?", (ent, *filters, *others, depth)))
+        take(_mention_counts(conn, sorted(shared), entities))
+    for ent in entities:
+        take(conn.execute(
+            "SELECT n.rowid, 1, e.rowid FROM edges e JOIN nodes n ON n.anchor = e.src "
+            f"WHERE e.dst=? AND e.type='refers_to' AND e.seq_removed IS NULL {inside} ORDER BY e.rowid DESC LIMIT ?",
+            (ent, *filters, depth)))
+    # the bm25 lane's rows are inside the scopes and open already
+    take(_mention_counts(conn, bm25, entities))
     order = {rowid: i for i, rowid in enumerate(bm25)}
-    ranked = sorted((r for r in counts if r in allowed), key=lambda r: (-counts[r], order.get(r, len(order)), -r))
-    return ranked[:depth]
+    return sorted(found, key=lambda r: (-found[r][0], order.get(r, len(order)), -found[r][1]))[:depth]
+
+
+def _mention_counts(conn, rowids: list[int], entities: list[str]):
+    """(rowid, how many of `entities` it names, its latest mention edge) for `rowids`."""
+    if not rowids:
+        return []
+    return conn.execute(
+        "SELECT n.rowid, count(DISTINCT e.dst), max(e.rowid) FROM nodes n JOIN edges e ON e.src = n.anchor "
+        f"WHERE n.rowid IN ({','.join('?' * len(rowids))}) AND e.dst IN ({','.join('?' * len(entities))}) "
+        "AND e.type='refers_to' AND e.seq_removed IS NULL GROUP BY n.rowid", (*rowids, *entities))
 
 
 def _hits(engine: "Engine", chosen: list[tuple[NodeView, float, dict[str, int]]], known_at: int | None,

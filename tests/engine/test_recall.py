@@ -32,6 +32,18 @@ def test_the_entity_lane_finds_memories_that_name_a_queried_entity(engine):
     assert "Priya Raman" in found[target.id].entities
 
 
+def test_an_old_memory_naming_both_queried_entities_outranks_many_newer_single_mentions(engine):
+    both = engine.write_memory("Dinner in the old town", ALICE, entities=[
+        {"name": "Priya Raman", "type": "person"}, {"name": "Lisbon", "type": "place"}])
+    # more single mentions of each than the lane reads per entity, all newer
+    engine.write_memories([{"text": f"Call number {i}", "entities": [{"name": "Priya Raman", "type": "person"}]}
+                           for i in range(120)], ALICE)
+    engine.write_memories([{"text": f"Tram ticket {i}", "entities": [{"name": "Lisbon", "type": "place"}]}
+                           for i in range(120)], ALICE)
+    found = {h.id: h for h in engine.recall("Priya Raman and Lisbon", ALICE, limit=100).results}
+    assert found[both.id].lanes["entity"] == 1
+
+
 def test_recall_never_crosses_scopes(engine):
     engine.write_memory("The vault code is 4471", ALICE)
     mine = engine.write_memory("The vault code is 9902", BOB)
