@@ -230,29 +230,42 @@ def _m_purge(h, op: dict) -> None:
     elif key not in model.scopes:
         expected = Expect("NotFound", "no such scope")
     else:
-        expected = None
+        # letting go of shared members changes the scope's interior: refused if the scope
+        # world itself was erased (through the graph layer), as any reseal of it is
+        expected = model.refusal(lambda: _let_go(model, model.scopes[key], erase))
     got = _call(h, "purge_scope", expected, lambda: h.engine.purge_scope(scopes, confirm, erase=erase))
     if got is None:
         return
     result, txs, last = got
     at, anchor = txs[-1][1], model.scopes[key]
     members = model.closure(anchor)
-    others = set(model.scopes.values()) - {anchor}
-    alone = [n for n in members if not (model.ancestors(n) & others)]
+    alone = _alone(model, anchor)
     model.begin()
     # only what belongs to this scope alone is retired; a shared node is let go of instead
     # (the scope's own contains edge to it goes), so it stays current in its other scopes
     retired = sum(model.retire(n, at=at) for n in sorted(alone)
                   if model.nodes[n].retired_at is None and model.nodes[n].type != "Scope")
-    for child in sorted({e.dst for e in model.live_edges("contains") if e.src == anchor} - set(alone)):
-        model.unlink(Edge("contains", anchor, child), at=at)
+    _let_go(model, anchor, erase)
     model.retire(anchor, at=at)
-    for n in alone if erase else ():
-        model.erase(n)
     model.commit()
     want = (retired, len(alone) if erase else 0, len(members) - len(alone))
     if (result.retired, result.erased, result.kept_shared) != want:
         raise Violation(f"purge reported {(result.retired, result.erased, result.kept_shared)}, model {want}")
+
+
+def _alone(model, anchor: str) -> list[str]:
+    """The members of a scope that no other scope holds."""
+    others = set(model.scopes.values()) - {anchor}
+    return [n for n in model.closure(anchor) if not (model.ancestors(n) & others)]
+
+
+def _let_go(model, anchor: str, erase: bool) -> None:
+    """The structural part of a purge: unlink shared members, erase the rest if asked."""
+    alone = _alone(model, anchor)
+    for child in sorted({e.dst for e in model.live_edges("contains") if e.src == anchor} - set(alone)):
+        model.unlink(Edge("contains", anchor, child), at=0)
+    for n in alone if erase else ():
+        model.erase(n)
 
 
 def _m_ingest(h, op: dict) -> None:

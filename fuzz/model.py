@@ -102,6 +102,19 @@ class Model:
             raise
         self._journal, self._dirty = None, set()
 
+    def refusal(self, change) -> "Expect | None":
+        """Apply `change()` as a write would, return the Expect it or sealing raises (None if
+        none), and undo it: for calls whose effects the harness applies only afterwards."""
+        self.begin()
+        try:
+            change()
+            self._check_seal()
+        except Expect as exc:
+            return exc
+        finally:
+            self.rollback()
+        return None
+
     def rollback(self) -> None:
         for obj, key, old in reversed(self._journal or []):
             if isinstance(obj, dict):
