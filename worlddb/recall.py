@@ -263,8 +263,10 @@ def _entity_lane(engine: "Engine", query: str, worlds: list[str], depth: int, bm
             shared.update(row[0] for row in conn.execute(
                 "SELECT n.rowid FROM edges e JOIN nodes n ON n.anchor = e.src "
                 f"WHERE e.dst=? AND e.type='refers_to' AND e.seq_removed IS NULL {inside} "
+                # +o.dst: drive the check from the mentioning node (edges_src), never from
+                # the other entities' mentions, which may be thousands per candidate
                 "AND EXISTS (SELECT 1 FROM edges o WHERE o.src = e.src AND o.type='refers_to' "
-                f"AND o.seq_removed IS NULL AND o.dst IN ({','.join('?' * len(others))})) "
+                f"AND o.seq_removed IS NULL AND +o.dst IN ({','.join('?' * len(others))})) "
                 "ORDER BY e.rowid DESC LIMIT ?", (ent, *filters, *others, depth)))
         take(_mention_counts(conn, sorted(shared), entities))
     for ent in entities:
@@ -284,7 +286,7 @@ def _mention_counts(conn, rowids: list[int], entities: list[str]):
         return []
     return conn.execute(
         "SELECT n.rowid, count(DISTINCT e.dst), max(e.rowid) FROM nodes n JOIN edges e ON e.src = n.anchor "
-        f"WHERE n.rowid IN ({','.join('?' * len(rowids))}) AND e.dst IN ({','.join('?' * len(entities))}) "
+        f"WHERE n.rowid IN ({','.join('?' * len(rowids))}) AND +e.dst IN ({','.join('?' * len(entities))}) "
         "AND e.type='refers_to' AND e.seq_removed IS NULL GROUP BY n.rowid", (*rowids, *entities))
 
 
