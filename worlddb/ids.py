@@ -101,6 +101,44 @@ def canonical(record: Any) -> bytes:
     ).encode("utf-8")
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def canonical_normal(record: Any) -> bytes:
+    """`canonical` of a record already in normal form (the output of `normalize`, or
+    built only from such parts): the same bytes, without walking the record again."""
+    return _ENCODER.encode(record).encode("utf-8")
+
+
+_quote = json.encoder.encode_basestring  # what json.dumps(ensure_ascii=False) writes for a str
+
+
+def node_body(*, type: str, name: str, content: str, meta: Mapping[str, Any], provenance: Mapping[str, Any],
+              created_at: int) -> bytes:
+    """`canonical(node_record(...))` of a genesis record (empty interior), written out
+    directly. Every argument must already be in normal form and `type` a checked type
+    name (ASCII letters, digits and _.:-, which JSON writes as they are). Keys in sorted
+    order: children, content, created_at, edges, meta, name, prov, type, v."""
+    return (
+        f'{{"children":{_EMPTY_INTERIOR},"content":{_quote(content)},"created_at":{int.__repr__(created_at)},'
+        f'"edges":{_EMPTY_INTERIOR},"meta":{_mapping(meta)},"name":{_quote(name)},'
+        f'"prov":{_mapping(provenance)},"type":"{type}","v":{ENCODING_VERSION}}}'
+    ).encode("utf-8")
+
+
+def edge_body(*, type: str, src: str, dst: str, world: str | None, props: Mapping[str, Any]) -> bytes:
+    """`canonical(edge_record(...))`, written out directly; the ends are checked hex ids,
+    `type` a checked type name and `props` in normal form. Keys in sorted order: dst,
+    props, src, type, v, world."""
+    where = "null" if world is None else f'"{world}"'
+    return (f'{{"dst":"{dst}","props":{_mapping(props)},"src":"{src}","type":"{type}",'
+            f'"v":{ENCODING_VERSION},"world":{where}}}').encode("utf-8")
+
+
+def _mapping(value: Mapping[str, Any]) -> str:
+    return "{}" if not value else _ENCODER.encode(dict(value))
+
+
 def node_record(
     *,
     type: str,
@@ -157,6 +195,7 @@ def branch_digest(children: list[bytes]) -> bytes:
 
 EMPTY_ROOT: bytes = leaf_digest([])
 EMPTY_ROOT_HEX: str = EMPTY_ROOT.hex()
+_EMPTY_INTERIOR = f'{{"n":0,"root":"{EMPTY_ROOT_HEX}"}}'
 
 
 def with_interior(body: bytes, children_root: str, n_children: int, edges_root: str, n_edges: int) -> bytes:

@@ -25,15 +25,37 @@ MAX_META_BYTES = 16_384
 _TYPE_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.:-]{0,63}$")
 
 
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
 def _frozen(mapping: Mapping[str, Any] | None, what: str) -> Mapping[str, Any]:
     if mapping is None:
-        return MappingProxyType({})
+        return _EMPTY
     if not isinstance(mapping, Mapping):
         raise InvalidInput(f"{what} must be a JSON object")
+    if not mapping:
+        return _EMPTY
     normal = ids.normalize(mapping)
-    if len(ids.canonical(normal)) > MAX_META_BYTES:
+    if _size_bound(normal) > MAX_META_BYTES and len(ids.canonical_normal(normal)) > MAX_META_BYTES:
         raise InvalidInput(f"{what} is larger than {MAX_META_BYTES} bytes once encoded")
     return MappingProxyType(normal)
+
+
+def _size_bound(normal: dict) -> int:
+    """An upper bound of the encoded size of a flat mapping of scalars (JSON escapes a
+    character into at most 6 bytes); anything nested gets no bound, only the exact size."""
+    total = 2
+    for key, value in normal.items():
+        if isinstance(value, str):
+            total += 6 * len(value) + 3
+        elif value is None or isinstance(value, bool):
+            total += 5
+        elif isinstance(value, int):
+            total += value.bit_length() // 3 + 2  # decimal digits <= bits / 3.32, plus a sign
+        else:
+            return MAX_META_BYTES + 1
+        total += 6 * len(key) + 4
+    return total
 
 
 def check_type_name(value: str, what: str = "type") -> str:
@@ -72,21 +94,10 @@ class Node:
 
     @cached_property
     def body(self) -> bytes:
-        """The canonical bytes of the genesis record (empty interior)."""
-        return ids.canonical(
-            ids.node_record(
-                type=self.type,
-                name=self.name,
-                content=self.content,
-                meta=dict(self.meta),
-                provenance=dict(self.provenance),
-                created_at=self.created_at,
-                children_root=ids.EMPTY_ROOT_HEX,
-                n_children=0,
-                edges_root=ids.EMPTY_ROOT_HEX,
-                n_edges=0,
-            )
-        )
+        """The canonical bytes of the genesis record (empty interior). Every field was
+        normalised when the node was made, so the record is written out directly."""
+        return ids.node_body(type=self.type, name=self.name, content=self.content, meta=self.meta,
+                             provenance=self.provenance, created_at=self.created_at)
 
     @cached_property
     def id(self) -> str:
@@ -130,9 +141,8 @@ class Edge:
 
     @cached_property
     def body(self) -> bytes:
-        return ids.canonical(
-            ids.edge_record(type=self.type, src=self.src, dst=self.dst, world=self.world, props=dict(self.props))
-        )
+        # type and ends are checked ASCII, props normalised in __post_init__
+        return ids.edge_body(type=self.type, src=self.src, dst=self.dst, world=self.world, props=self.props)
 
     @cached_property
     def id(self) -> str:
