@@ -73,10 +73,10 @@ class Reconciler:
                     valid_from: int | None, valid_to: int | None) -> bool:
         handler = self.registry.get(edge.type)
         for end in (edge.src, edge.dst):
-            if tx.store.rowid(end) is None:
+            if tx.rowid(end) is None:
                 raise NotFound(f"{edge.type} edge: no node has id {end}")
         if edge.world is not None:
-            if tx.store.rowid(edge.world) is None:
+            if tx.rowid(edge.world) is None:
                 raise NotFound(f"{edge.type} edge: no world has id {edge.world}")
             for end in (edge.src, edge.dst):
                 if not _within(tx, end, edge.world):
@@ -104,7 +104,7 @@ class Reconciler:
 
 
 def _within(tx: Tx, node: str, world: str) -> bool:
-    return bool(tx.conn.execute("SELECT 1 FROM closure WHERE world=? AND node=?", (world, node)).fetchone())
+    return tx.within(node, world)
 
 
 class _Context:
