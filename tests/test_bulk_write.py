@@ -206,3 +206,26 @@ def test_shuffled_bulk_loads_agree(tmp_path):
         db.close()
     assert roots[0] == roots[1]
 
+
+def test_an_index_built_from_sql_in_batches_holds_every_stored_vector(db, monkeypatch):
+    monkeypatch.setattr(ann, "SYNC_BATCH", 7)
+    vectors = {}
+    with db.write() as w:
+        scope = w.scope("user", "alice")
+        for i in range(50):
+            anchor = w.add(Node("Memory", content=f"m{i}", created_at=T0 + i), parents=[scope])
+            vectors[anchor] = _unit(100 + i)
+            w.put_vector(anchor, ann.EFFECTIVE, "m", vectors[anchor], 8)
+    gone = next(iter(vectors))
+    with db.write() as w:
+        w.erase(gone)
+    index = ann.AnnIndex(db.store, ann.EFFECTIVE)
+    assert index.sync() == 50
+    assert len(index) == 49
+    rowid = {a: db.store.rowid(a) for a in vectors}
+    for anchor, vec in vectors.items():
+        best = index.search(np.frombuffer(vec, np.float32), 1)
+        if anchor == gone:
+            assert best[0][0] != rowid[gone]
+        else:
+            assert best[0][0] == rowid[anchor]
