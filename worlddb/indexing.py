@@ -170,13 +170,18 @@ def lexical(store: Store, text: str, worlds: Sequence[str], limit: int, *, open_
         validity = "AND (n.valid_to IS NULL OR n.valid_to > ?)"
         params.append(open_only_at)
     params.append(limit)
-    rows = store.conn.execute(
-        "SELECT fts.rowid, bm25(fts) AS s FROM fts JOIN nodes n ON n.rowid = fts.rowid "
-        f"WHERE fts MATCH ? AND n.anchor IN (SELECT node FROM closure WHERE world IN ({','.join('?' * len(worlds))})) "
-        f"{validity} ORDER BY s LIMIT ?",
-        params,
-    )
+    rows = store.conn.execute(lexical_sql(len(worlds), validity), params)
     return [(rowid, -score) for rowid, score in rows]
+
+
+def lexical_sql(n_worlds: int, validity: str = "") -> str:
+    """Matches checked against the scope one by one (closure_node index): `anchor IN
+    (SELECT node FROM closure ...)` would list the scope's whole closure on every query."""
+    return (
+        "SELECT fts.rowid, bm25(fts) AS s FROM fts JOIN nodes n ON n.rowid = fts.rowid "
+        "WHERE fts MATCH ? AND EXISTS (SELECT 1 FROM closure c WHERE c.node = n.anchor "
+        f"AND c.world IN ({','.join('?' * n_worlds)})) {validity} ORDER BY s LIMIT ?"
+    )
 
 
 def check_model(store: Store, model_id: str, dim: int) -> None:

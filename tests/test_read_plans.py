@@ -1,0 +1,48 @@
+"""Read paths whose cost must not grow with the size of a scope: the SQL they run is
+driven from the candidate rows (checked with EXPLAIN QUERY PLAN), and the answers are
+the ones a direct computation gives."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+
+import pytest
+
+from worlddb import indexing, recall
+from worlddb.embed import HashEmbedder
+from worlddb.engine import Engine
+from worlddb.ingest import SessionIn, TurnIn
+from worlddb.scopes import ScopeSet
+
+ALICE = ScopeSet((("user", "alice"),))
+BOB = ScopeSet((("user", "bob"),))
+
+
+@pytest.fixture
+def engine(tmp_path):
+    eng = Engine.open(tmp_path / "m.db", embedder=HashEmbedder(), query_model=True)
+    yield eng
+    eng.close()
+
+
+def _plan(conn: sqlite3.Connection, sql: str, params) -> list[str]:
+    return [row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + sql, params)]
+
+
+def _conversation(tag: str, sessions: int = 3, turns: int = 6) -> list[SessionIn]:
+    return [SessionIn(date=f"2023-05-0{s + 1}T10:00:00Z", turns=tuple(
+        TurnIn(speaker=("Ann" if t % 2 else "Ben"), text=f"{tag} session {s} turn {t} about kayaks and tea")
+        for t in range(turns))) for s in range(sessions)]
+
+
+def test_lexical_search_checks_scope_per_match_and_stays_in_scope(engine):
+    engine.write_memory("Alice keeps a red kayak by the lake", ALICE)
+    engine.write_memory("Bob keeps a blue kayak at the harbour", BOB)
+    alice = engine.store.scope_anchor("user", "alice")
+    sql = indexing.lexical_sql(1, "AND (n.valid_to IS NULL OR n.valid_to > ?)")
+    plan = _plan(engine.store.conn, sql, ['"kayak"', alice, 0, 10])
+    assert not [step for step in plan if "LIST SUBQUERY" in step or step.startswith("SCAN c")], plan
+    found = indexing.lexical(engine.store, "kayak", [alice], 10)
+    texts = [engine.store.get(a).content for a in engine.store.anchors_for_rowids([r for r, _ in found]).values()]
+    assert texts == ["Alice keeps a red kayak by the lake"]
