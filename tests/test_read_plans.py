@@ -36,6 +36,13 @@ def _conversation(tag: str, sessions: int = 3, turns: int = 6) -> list[SessionIn
         for t in range(turns))) for s in range(sessions)]
 
 
+def test_precedes_neighbourhoods_are_read_through_the_edge_indexes(engine):
+    engine.ingest_conversation(_conversation("a"), ALICE)
+    plan = _plan(engine.store.conn, recall.NEIGHBOURS_SQL.format(marks="?,?"), [1, 2, 1, 2])
+    assert not [step for step in plan if step.startswith("SCAN")], plan
+    assert any("edges_src" in step for step in plan) and any("edges_dst" in step for step in plan)
+
+
 def test_lexical_search_checks_scope_per_match_and_stays_in_scope(engine):
     engine.write_memory("Alice keeps a red kayak by the lake", ALICE)
     engine.write_memory("Bob keeps a blue kayak at the harbour", BOB)

@@ -135,6 +135,17 @@ def propagate(engine: "Engine", scores: dict[int, float]) -> tuple[dict[int, flo
     return final, lifted
 
 
+#: precedes edges touching a batch of rowids, each direction driven from the rowids through
+#: edges_src / edges_dst (an OR across the two joined ends would scan every edge)
+NEIGHBOURS_SQL = (
+    "SELECT a.rowid, b.rowid FROM nodes a JOIN edges e ON e.src = a.anchor JOIN nodes b ON b.anchor = e.dst "
+    "WHERE a.rowid IN ({marks}) AND e.type='precedes' AND e.seq_removed IS NULL "
+    "UNION ALL "
+    "SELECT a.rowid, b.rowid FROM nodes b JOIN edges e ON e.dst = b.anchor JOIN nodes a ON a.anchor = e.src "
+    "WHERE b.rowid IN ({marks}) AND e.type='precedes' AND e.seq_removed IS NULL"
+)
+
+
 def _neighbourhoods(engine: "Engine", rowids: list[int]) -> dict[int, set[int]]:
     """rowid -> rowids within WINDOW precedes-hops, in both directions (symmetric)."""
     conn = engine.store.conn
@@ -147,10 +158,7 @@ def _neighbourhoods(engine: "Engine", rowids: list[int]) -> dict[int, set[int]]:
         for start in range(0, len(missing), 400):
             chunk = missing[start:start + 400]
             marks = ",".join("?" * len(chunk))
-            rows = conn.execute(
-                "SELECT a.rowid, b.rowid FROM edges e JOIN nodes a ON a.anchor = e.src JOIN nodes b ON b.anchor = e.dst "
-                f"WHERE e.type='precedes' AND e.seq_removed IS NULL AND (a.rowid IN ({marks}) OR b.rowid IN ({marks}))",
-                chunk + chunk)
+            rows = conn.execute(NEIGHBOURS_SQL.format(marks=marks), chunk + chunk)
             for r in chunk:
                 adjacency.setdefault(r, set())
             for a, b in rows:
