@@ -43,6 +43,29 @@ def test_precedes_neighbourhoods_are_read_through_the_edge_indexes(engine):
     assert any("edges_src" in step for step in plan) and any("edges_dst" in step for step in plan)
 
 
+def test_precedes_neighbourhoods_match_a_walk_over_the_edges(engine):
+    engine.ingest_conversation(_conversation("a"), ALICE)
+    conn = engine.store.conn
+    adjacency = defaultdict(set)
+    for a, b in conn.execute("SELECT a.rowid, b.rowid FROM edges e JOIN nodes a ON a.anchor = e.src "
+                             "JOIN nodes b ON b.anchor = e.dst WHERE e.type='precedes' AND e.seq_removed IS NULL"):
+        adjacency[a].add(b)
+        adjacency[b].add(a)
+    turns = [row[0] for row in conn.execute("SELECT rowid FROM nodes WHERE type='Turn' ORDER BY rowid")]
+    picked = turns[::4]
+    expected = defaultdict(set)
+    for origin in picked:
+        frontier, seen = {origin}, {origin}
+        for _ in range(recall.WINDOW):
+            frontier = {n for f in frontier for n in adjacency[f]} - seen
+            seen |= frontier
+        for other in seen - {origin}:
+            expected[origin].add(other)
+            expected[other].add(origin)
+    got = recall._neighbourhoods(engine, picked)
+    assert {k: v for k, v in got.items() if v} == dict(expected)
+
+
 def test_lexical_search_checks_scope_per_match_and_stays_in_scope(engine):
     engine.write_memory("Alice keeps a red kayak by the lake", ALICE)
     engine.write_memory("Bob keeps a blue kayak at the harbour", BOB)

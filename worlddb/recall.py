@@ -152,9 +152,13 @@ def _neighbourhoods(engine: "Engine", rowids: list[int]) -> dict[int, set[int]]:
     frontier = {r: {r} for r in rowids}
     reach: dict[int, set[int]] = {r: set() for r in rowids}
     adjacency: dict[int, set[int]] = {}
+    # adjacency also learns edges of nodes it was not asked about (the far end of a fetched
+    # edge); only nodes in `fetched` have their full neighbour set
+    fetched: set[int] = set()
     wanted = set(rowids)
     for _ in range(WINDOW):
-        missing = [r for r in wanted if r not in adjacency]
+        missing = [r for r in wanted if r not in fetched]
+        fetched.update(missing)
         for start in range(0, len(missing), 400):
             chunk = missing[start:start + 400]
             marks = ",".join("?" * len(chunk))
