@@ -14,6 +14,7 @@ from worlddb.embed import HashEmbedder
 from worlddb.engine import Engine
 from worlddb.ingest import SessionIn, TurnIn
 from worlddb.scopes import ScopeSet
+from worlddb.timeutil import now_us
 
 ALICE = ScopeSet((("user", "alice"),))
 BOB = ScopeSet((("user", "bob"),))
@@ -76,3 +77,48 @@ def test_lexical_search_checks_scope_per_match_and_stays_in_scope(engine):
     found = indexing.lexical(engine.store, "kayak", [alice], 10)
     texts = [engine.store.get(a).content for a in engine.store.anchors_for_rowids([r for r, _ in found]).values()]
     assert texts == ["Alice keeps a red kayak by the lake"]
+
+
+def _memories(engine, scope: ScopeSet, texts: list[str]) -> None:
+    for text in texts:
+        engine.write_memory(text, scope, entities=[])
+
+
+ALICE_KAYAKS = ["my old kayak is red and was bought second hand at the lake shop last spring",
+                "a kayak paddle, two life vests and a dry bag are in the garage next to the bikes",
+                "kayak lessons on monday evenings at the rowing club with the beginners group"]
+
+
+@pytest.mark.parametrize("fetch_max", [indexing.FETCH_MAX, indexing.FETCH_FLOOR])  # widen / rank in scope
+def test_lexical_search_finds_a_small_scope_among_many_better_matches_elsewhere(engine, monkeypatch, fetch_max):
+    monkeypatch.setattr(indexing, "FETCH_MAX", fetch_max)
+    _memories(engine, BOB, [f"kayak trip {i}" for i in range(200)])  # short: they outrank Alice's
+    _memories(engine, ALICE, ALICE_KAYAKS)
+    alice = engine.store.scope_anchor("user", "alice")
+    found = indexing.lexical(engine.store, "kayak", [alice], 10)
+    texts = {engine.store.get(a).content for a in engine.store.anchors_for_rowids([r for r, _ in found]).values()}
+    assert texts == set(ALICE_KAYAKS)
+    assert len(indexing.lexical(engine.store, "kayak", [alice], 2)) == 2
+
+
+def test_lexical_search_hides_closed_memories_when_asked(engine):
+    _memories(engine, ALICE, ["the kayak is blue", "the kayak is green"])
+    alice = engine.store.scope_anchor("user", "alice")
+    old = engine.list_memories(ALICE).memories[-1].id
+    engine.retire(old, ALICE)
+    open_now = indexing.lexical(engine.store, "kayak", [alice], 10, open_only_at=now_us())
+    everything = indexing.lexical(engine.store, "kayak", [alice], 10)
+    assert len(everything) == 2 and len(open_now) == 1
+
+
+def test_words_in_a_large_share_of_the_store_drop_out_only_when_rarer_words_suffice(engine, monkeypatch):
+    monkeypatch.setattr(indexing, "COMMON_MIN_DOCS", 20)
+    _memories(engine, ALICE, [f"weather report {i} mentions sunshine" for i in range(40)])
+    _memories(engine, ALICE, ["a storm warning", "storm clouds", "storm surge", "sunshine after the storm"])
+    store = engine.store
+    assert indexing._drop_common(store, ["sunshine", "storm"], 3) == ["storm"]
+    assert indexing._drop_common(store, ["sunshine", "storm"], 10) == ["sunshine", "storm"]  # too few without it
+    alice = store.scope_anchor("user", "alice")
+    top = [store.get(a).content for a in store.anchors_for_rowids(
+        [r for r, _ in indexing.lexical(store, "sunshine storm", [alice], 3)]).values()]
+    assert all("storm" in text for text in top)
