@@ -220,7 +220,10 @@ def test_an_index_built_from_sql_in_batches_holds_every_stored_vector(db, monkey
     with db.write() as w:
         w.erase(gone)
     index = ann.AnnIndex(db.store, ann.EFFECTIVE)
-    assert index.sync() == 50
+    calls = []
+    assert index.sync(progress=lambda done, expected: calls.append((done, expected))) == 50
+    assert [done for done, _ in calls] == [7, 14, 21, 28, 35, 42, 49, 50]
+    assert all(expected == 49 for _, expected in calls[:-1])  # the stored vectors, erased one excluded
     assert len(index) == 49
     rowid = {a: db.store.rowid(a) for a in vectors}
     for anchor, vec in vectors.items():

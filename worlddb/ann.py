@@ -52,8 +52,10 @@ class AnnIndex:
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------------ catching up
-    def sync(self) -> int:
-        """Apply every vector change committed since the last sync; returns how many."""
+    def sync(self, progress: Callable[[int, int], None] | None = None) -> int:
+        """Apply every vector change committed since the last sync; returns how many.
+        `progress(done, expected)` is called after each batch (a first build of a large
+        index takes minutes)."""
         with self._lock:
             version = self.store.data_version()
             if version == self._data_version and self._index is not None:
@@ -70,6 +72,8 @@ class AnnIndex:
             while rows := cursor.fetchmany(SYNC_BATCH):
                 self._apply(rows)
                 applied += len(rows)
+                if progress is not None:
+                    progress(applied, max(applied, self._capacity_hint))
             self._data_version = version
             return applied
 
