@@ -1,7 +1,7 @@
 """contains: the structural edge. A world contains a node; the node joins its interior.
 
 Insert puts the child into the world's interior (a new version for the world and every
-ancestor); delete takes it out. A world can never contain itself or an ancestor.
+ancestor); deleting the last contains edge between the two takes it out. A world can never contain itself or an ancestor.
 Containment is what a scoped query stays inside.
 """
 
@@ -26,7 +26,10 @@ class Contains:
         ctx.add_child(edge.src, edge.dst)
 
     def on_delete(self, ctx: EdgeContext, edge: Edge) -> None:
-        ctx.remove_child(edge.src, edge.dst)
+        # two contains edges (different props) may join the same pair: the child leaves
+        # the world only with the last of them
+        if not any(e.id != edge.id for e in ctx.edges(src=edge.src, dst=edge.dst, type=self.type)):
+            ctx.remove_child(edge.src, edge.dst)
 
     def on_query_rewrite(self, plan: QueryPlan) -> QueryPlan:
         return plan

@@ -9,7 +9,7 @@ and streamable HTTP.
 """
 
 from .app import AppState, ServerConfig, WorldDBServer, build_server
-from .http import BearerToken, http_app, serve_http, serve_stdio
+from .http import BearerToken, http_app, serve_http, serve_stdio, uvicorn_server
 
 __all__ = ["AppState", "BearerToken", "ServerConfig", "WorldDBServer", "build_server", "http_app", "serve_http",
-           "serve_stdio"]
+           "serve_stdio", "uvicorn_server"]

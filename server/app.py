@@ -219,6 +219,9 @@ def build_server(config: ServerConfig) -> WorldDBServer:
         erase: Annotated[bool, Field(description=texts.ERASE)] = False,
     ) -> PurgeResult:
         engine = _state(ctx)
+        if all(v is None for v in (user_id, agent_id, app_id, run_id)):
+            raise InvalidInput("name the scope to purge explicitly (user_id, agent_id, app_id or run_id): "
+                               "the default scope is never purged implicitly")
         scopes = resolve_scopes(user_id=user_id, agent_id=agent_id, app_id=app_id, run_id=run_id)
         return await engine.purge_scope(scopes, confirm, erase=erase)
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import hmac
 import json
 import logging
-import socket
 
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -69,18 +68,18 @@ def http_app(config: ServerConfig, *, host: str = "127.0.0.1", token: str | None
     return BearerToken(app, token) if token else app
 
 
-def serve_http(config: ServerConfig, *, host: str = "127.0.0.1", port: int = 8765, token: str | None = None,
-               sock: socket.socket | None = None) -> None:
+def uvicorn_server(config: ServerConfig, *, host: str = "127.0.0.1", port: int = 8765, token: str | None = None):
+    """The uvicorn server for the app (run it with .run(), stop it with .should_exit = True)."""
     import uvicorn
 
     app = http_app(config, host=host, token=token)
     # access logs carry paths only; headers (and with them the token) are never logged
-    uv = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on"))
-    if sock is None:
-        logging.getLogger("worlddb.server").warning("WorldDB MCP server on http://%s:%d%s", host, port, MCP_PATH)
-        uv.run()
-    else:
-        uv.run(sockets=[sock])
+    return uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on"))
+
+
+def serve_http(config: ServerConfig, *, host: str = "127.0.0.1", port: int = 8765, token: str | None = None) -> None:
+    logging.getLogger("worlddb.server").warning("WorldDB MCP server on http://%s:%d%s", host, port, MCP_PATH)
+    uvicorn_server(config, host=host, port=port, token=token).run()
 
 
 def serve_stdio(config: ServerConfig) -> None:

@@ -13,7 +13,7 @@ from datetime import datetime
 
 import pytest
 
-from fake_anthropic import FakeAnthropic  # tests/ is on sys.path (pytest rootdir-less prepend mode)
+from tests.fake_anthropic import FakeAnthropic
 from worlddb.anthropic_bridge import (EXTRACTION_SCHEMA, AnthropicExtractor, AnthropicSummarizer,
                                       AnthropicTiebreaker, configured_extractor, configured_summarizer,
                                       configured_tiebreaker, parse_json_object)

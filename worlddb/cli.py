@@ -6,6 +6,10 @@
                                       run one consolidation pass now; JSON report
 
 The database path defaults to $WORLDDB_DB, else to a per-user data directory.
+
+A database keeps the embedder it was first written with (`serve --embedder minilm|hash`);
+serving it with another is refused in one line (exit 2); `worlddb reembed` re-embeds it with
+the default model.
 """
 
 from __future__ import annotations
@@ -26,6 +30,16 @@ def default_db_path() -> str:
     return str(Path(base) / "worlddb" / "memory.db")
 
 
+def existing_db(args: argparse.Namespace) -> str | None:
+    """The database a maintenance command works on; None (with a message) if there is none:
+    those commands never create an empty database by accident."""
+    path = args.db or default_db_path()
+    if not Path(path).exists():
+        print(f"worlddb {args.command}: no database at {path}", file=sys.stderr)
+        return None
+    return path
+
+
 def _add_db(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", default=None, help="database file (default: $WORLDDB_DB or a per-user data dir)")
 
@@ -42,6 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
                              help="summarize worlds whose content is older than this (default 3600)")
     consolidate.add_argument("--functional", nargs="+", action="extend", default=[], metavar="REL",
                              help="relations that hold one value per subject, swept for contradictions")
+    reembed = sub.add_parser("reembed", help="recompute every vector with the default embedding model")
+    _add_db(reembed)
     serve = sub.add_parser("serve", help="serve the MCP memory tools (stdio by default)")
     _add_db(serve)
     serve.add_argument("--transport", choices=("stdio", "http"), default="stdio")
@@ -57,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="background consolidation interval; 0 turns it off (default 3600)")
     serve.add_argument("--query-model", action="store_true",
                        help="also run the embedding model on queries (default: model-free query vectors)")
+    serve.add_argument("--embedder", choices=("minilm", "hash"), default=None,
+                       help="minilm (default; $WORLDDB_EMBEDDER) or hash: feature hashing, no model at all - "
+                            "much weaker vector search, for constrained installs and load tests")
     return parser
 
 
@@ -67,12 +86,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     from worlddb.server import ServerConfig, serve_http, serve_stdio
 
+    embedder_name = args.embedder or os.environ.get("WORLDDB_EMBEDDER") or "minilm"
+    options = {}
+    query_model = args.query_model
+    if embedder_name == "hash":
+        from worlddb.embed import HashEmbedder
+
+        # the static query table lives in MiniLM's space; hashed queries are cheap anyway
+        options["embedder"], query_model = HashEmbedder(), True
+    elif embedder_name != "minilm":
+        print(f"worlddb serve: unknown embedder {embedder_name!r} (minilm or hash)", file=sys.stderr)
+        return 2
     config = ServerConfig(
         db=args.db or default_db_path(),
         default_user=args.default_user or os.environ.get("WORLDDB_DEFAULT_USER") or None,
         functional=tuple(args.functional),
-        query_model=args.query_model,
+        query_model=query_model,
         consolidate_every=args.consolidate_every or None,
+        engine_options=options,
     )
     if args.transport == "stdio":
         serve_stdio(config)
@@ -81,12 +112,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_reembed(args: argparse.Namespace) -> int:
+    from worlddb.engine import Engine
+
+    path = existing_db(args)
+    if path is None:
+        return 2
+    with Engine.open(path, reembed=True) as engine:
+        print(json.dumps({"model": engine.embedder.model_id, "vectors": engine.store.conn.execute(
+            "SELECT count(*) FROM vectors WHERE vec IS NOT NULL").fetchone()[0]}))
+    return 0
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     from worlddb.db import WorldDB
 
-    path = args.db or default_db_path()
-    if not Path(path).exists():
-        print(f"worlddb verify: no database at {path}", file=sys.stderr)
+    path = existing_db(args)
+    if path is None:
         return 2
     with WorldDB.open(path) as db:
         report = db.verify()
@@ -101,9 +143,8 @@ def cmd_consolidate(args: argparse.Namespace) -> int:
     from worlddb.consolidator import Consolidator
     from worlddb.db import WorldDB
 
-    path = args.db or default_db_path()
-    if not Path(path).exists():
-        print(f"worlddb consolidate: no database at {path}", file=sys.stderr)
+    path = existing_db(args)
+    if path is None:
         return 2
     with WorldDB.open(path) as db:
         report = Consolidator(db, min_age_secs=args.min_age_secs, functional=args.functional).run()
@@ -111,15 +152,31 @@ def cmd_consolidate(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"serve": cmd_serve, "verify": cmd_verify, "consolidate": cmd_consolidate}
+COMMANDS = {"reembed": cmd_reembed, "serve": cmd_serve, "verify": cmd_verify, "consolidate": cmd_consolidate}
+
+
+def _engine_error(exc: BaseException) -> WorldDBError | None:
+    """The engine error behind `exc`: itself, or one inside an exception group (the
+    server's lifespan reports a failed start, e.g. an embedder mismatch, wrapped in one)."""
+    if isinstance(exc, WorldDBError):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            found = _engine_error(inner)
+            if found is not None:
+                return found
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)
-    except WorldDBError as exc:
-        print(f"worlddb {args.command}: {exc}", file=sys.stderr)
+    except (WorldDBError, BaseExceptionGroup) as exc:
+        error = _engine_error(exc)
+        if error is None:
+            raise
+        print(f"worlddb {args.command}: {error}", file=sys.stderr)
         return 2
 
 

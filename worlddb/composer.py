@@ -13,7 +13,9 @@ therefore recomposes exactly its path to the root, at O(1) per ancestor, whateve
 size of the worlds on the way.
 
 It reads only content embeddings as queries and writes only effective ones. Scope
-worlds are not composed: a scope's content is its key, which is no query at all.
+worlds are not composed: a scope's content is its key, which is no query at all. Nor are
+erased worlds: erasure removes a world's vectors and running sums, and a child leaving or
+being erased afterwards must not write a vector, derived from erased text, back onto it.
 The composer observes the write transaction (Store observers) and does no I/O of its
 own beyond the transaction it is handed.
 """
@@ -46,13 +48,22 @@ class Composer:
             self._apply(tx, world, old=None if added else vec, new=vec if added else None)
 
     def on_vector(self, tx, anchor: str, kind: int, old: bytes | None, new: bytes | None) -> None:
+        if new is None and _erased(tx, anchor):
+            # an erased world keeps nothing derived from its children's content either
+            tx.conn.execute("DELETE FROM compose WHERE world=?", (anchor,))
         if kind == EFFECTIVE:
             old_v = _decode(old)
             new_v = _decode(new)
             for parent in tx.parents(anchor):
                 self._apply(tx, parent, old=old_v, new=new_v)
-        elif kind == CONTENT and not tx.is_new_leaf(anchor) and _children_count(tx, anchor):
-            self._rebuild(tx, anchor)
+        elif kind == CONTENT:
+            if not tx.is_new_leaf(anchor) and _children_count(tx, anchor):
+                self.recompose(tx, anchor)
+            elif new is not None and _vector(tx, anchor, EFFECTIVE) is None:
+                # a world with no children yet is what its content says (compose's rule);
+                # leaves get their effective vector written first, so this skips them
+                model = tx.conn.execute("SELECT value FROM meta WHERE key='embed_model'").fetchone()[0]
+                tx.put_vector(anchor, EFFECTIVE, model, new, len(_decode(new)))
 
     def _composed(self, tx, world: str) -> bool:
         """Whether `world` gets a composed embedding (it exists and is not a Scope)."""
@@ -68,7 +79,8 @@ class Composer:
 
     # ------------------------------------------------------------------ sums
     def _apply(self, tx, world: str, *, old: np.ndarray | None, new: np.ndarray | None) -> None:
-        if not self._composed(tx, world):
+        # the type is cached; erasure is not (it can happen later in the same transaction)
+        if not self._composed(tx, world) or _erased(tx, world):
             return
         query = _vector(tx, world, CONTENT)
         n, mean_sum, weight_sum, attn_sum = self._sums(tx, world, len(new if new is not None else old))
@@ -84,7 +96,10 @@ class Composer:
                 attn_sum += sign * weight * vec64
         self._store(tx, world, n, mean_sum, weight_sum, attn_sum, query)
 
-    def _rebuild(self, tx, world: str) -> None:
+    def recompose(self, tx, world: str) -> None:
+        """Rebuild a world's sums from all its children (after bulk changes)."""
+        if _erased(tx, world):
+            return
         query = _vector(tx, world, CONTENT)
         children = [v for v in (_vector(tx, c, EFFECTIVE) for c in tx.store.children(world)) if v is not None]
         if not children:
@@ -138,6 +153,11 @@ def _vector(tx, anchor: str, kind: int) -> np.ndarray | None:
         "SELECT v.vec FROM vectors v JOIN nodes n ON n.rowid = v.node WHERE n.anchor=? AND v.kind=? AND v.ord=0",
         (anchor, kind)).fetchone()
     return _decode(row[0]) if row else None
+
+
+def _erased(tx, anchor: str) -> bool:
+    row = tx.conn.execute("SELECT body IS NULL FROM blobs WHERE id=?", (anchor,)).fetchone()
+    return bool(row and row[0])
 
 
 def _children_count(tx, world: str) -> int:

@@ -37,6 +37,10 @@ def check_scope(kind: str, sid: str) -> tuple[str, str]:
         raise InvalidInput(f"scope kind {kind!r} must be one of {', '.join(SCOPE_KINDS)}")
     if not isinstance(sid, str) or not sid.strip() or not _SCOPE_ID.match(sid):
         raise InvalidInput(f"{kind}_id must be 1-256 characters without control characters")
+    try:
+        sid.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInput(f"{kind}_id is not valid Unicode (it contains a lone surrogate)") from None
     return kind, sid
 
 
@@ -51,6 +55,7 @@ class WorldDB:
         self.reconciler = Reconciler(self.registry)
         # every connection that writes keeps composed world embeddings current
         store.observers.append(Composer())
+        self._ann: dict[int, object] = {}
 
     @classmethod
     def open(cls, path: str | Path, *, registry=None, synchronous: str = "FULL") -> "WorldDB":
@@ -92,6 +97,21 @@ class WorldDB:
 
         return Query(self, worlds=tuple(worlds), plan=self.plan(as_of=as_of, known_at=known_at,
                                                                  include_closed=include_closed))
+
+    def ann(self, kind: int):
+        """This connection's HNSW index over stored vectors of `kind` (worlddb.ann), made on
+        first use and caught up from SQL before every search."""
+        if kind not in self._ann:
+            from worlddb.ann import AnnIndex
+
+            self._ann[kind] = AnnIndex(self.store, kind)
+        return self._ann[kind]
+
+    def run(self, spec):
+        """Run a declarative QuerySpec (worlddb.query) and return its subgraph."""
+        from worlddb.query import run_spec
+
+        return run_spec(self, spec)
 
     def verify(self):
         from worlddb.verify import verify

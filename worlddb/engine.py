@@ -26,7 +26,7 @@ import numpy as np
 from worlddb import ann, indexing
 from worlddb.db import WorldDB
 from worlddb.errors import InvalidInput, NotFound
-from worlddb.memory_write import WriteRequest, write
+from worlddb.memory_write import WriteRequest, write, write_many
 from worlddb.model import MAX_TEXT_CHARS
 from worlddb.records import (
     AmendResult, Page, PurgeResult, RecallResult, RetireAllResult, RetireResult, ScopeInfo, ScopeList,
@@ -37,9 +37,9 @@ from worlddb.timeutil import now_us, parse_time, to_iso
 
 
 class Engine:
-    def __init__(self, db: WorldDB, *, embedder, extractor=None, resolver=None,
+    def __init__(self, db: WorldDB, *, embedder, extractor=None, tiebreaker=None,
                  default_scopes: ScopeSet | None = None, functional: Sequence[str] = (),
-                 query_model: bool = False, encoder=None):
+                 query_model: bool = False, encoder=None, reembed: bool = False):
         from worlddb.extract.builtin import BuiltinExtractor
         from worlddb.resolver import Resolver
         from worlddb.statictable import StaticEncoder
@@ -47,33 +47,50 @@ class Engine:
         self.db = db
         self.store = db.store
         self.embedder = embedder
-        self.extractor = extractor if extractor is not None else BuiltinExtractor()
-        self.resolver = resolver if resolver is not None else Resolver(db, embedder)
-        self.default_scopes = default_scopes
-        self.functional = frozenset(functional)
-        self.index = ann.AnnIndex(db.store, ann.EFFECTIVE)
-        self.units = ann.AnnIndex(db.store, ann.UNIT)
         #: the static table lives in the embedding model's space; other embedders get no
         #: model-free query vectors (their vector lanes then need query_model=True)
         self.encoder = encoder if encoder is not None else (
             StaticEncoder() if embedder.model_id == MINILM_ID and embedder.dim == 384 else None)
+        try:
+            indexing.check_model(db.store, embedder.model_id, embedder.dim)
+        except indexing.EmbeddingMismatch:
+            if not reembed:
+                raise
+            from worlddb.reembed import reembed as run_reembed
+
+            run_reembed(db, embedder, self.encoder)
+        # indexes are built after any re-embedding, from the vectors that now exist
+        self.extractor = extractor if extractor is not None else BuiltinExtractor()
+        self.resolver = Resolver(db, embedder, tiebreaker=tiebreaker)
+        self.default_scopes = default_scopes
+        self.functional = frozenset(functional)
+        self.index = db.ann(ann.EFFECTIVE)
+        self.units = db.ann(ann.UNIT)
         self.query_model = query_model
         self._consolidator = None
-        indexing.check_model(db.store, embedder.model_id, embedder.dim)
 
     @classmethod
     def open(cls, path: str | Path, *, embedder=None, extractor=None, default_user: str | None = None,
              functional: Sequence[str] = (), registry=None, synchronous: str = "FULL",
-             query_model: bool = False) -> "Engine":
+             query_model: bool = False, reembed: bool = False) -> "Engine":
         if embedder is None:
             from worlddb.embed import default_embedder
 
             embedder = default_embedder()
+        if extractor is None:
+            # the Anthropic-backed extractor and tiebreaker only when a key is configured;
+            # otherwise (and on any failure of theirs) the deterministic built-ins
+            from worlddb.anthropic_bridge import configured_extractor, configured_tiebreaker
+
+            extractor = configured_extractor()
+            tiebreaker = configured_tiebreaker()
+        else:
+            tiebreaker = None
         db = WorldDB.open(path, registry=registry, synchronous=synchronous)
         default = ScopeSet((("user", default_user),)) if default_user else None
         try:
-            return cls(db, embedder=embedder, extractor=extractor, default_scopes=default, functional=functional,
-                       query_model=query_model)
+            return cls(db, embedder=embedder, extractor=extractor, tiebreaker=tiebreaker, default_scopes=default,
+                       functional=functional, query_model=query_model, reembed=reembed)
         except BaseException:
             db.close()
             raise
@@ -121,6 +138,23 @@ class Engine:
                                valid_from=parse_time(valid_from, field="valid_from") if valid_from else None,
                                entities=entities, facts=facts, tool="memory_write")
         return write(self, request)
+
+    def write_memories(self, items: Sequence[dict], scopes: ScopeSet) -> list[WriteResult]:
+        """Write many memories in one transaction (all or none), for imports: each item takes
+        the arguments of write_memory (text, metadata, valid_from, entities, facts)."""
+        if not isinstance(items, (list, tuple)) or not items:
+            raise InvalidInput("items must be a non-empty list of memories")
+        requests = []
+        for item in items:
+            if not isinstance(item, dict) or set(item) - {"text", "metadata", "valid_from", "entities", "facts"}:
+                raise InvalidInput("each item is an object with text and optionally metadata, valid_from, "
+                                   "entities, facts")
+            valid_from = item.get("valid_from")
+            requests.append(WriteRequest(
+                text=check_text(item.get("text")), scopes=scopes, metadata=item.get("metadata") or {},
+                valid_from=parse_time(valid_from, field="valid_from") if valid_from else None,
+                entities=item.get("entities"), facts=item.get("facts"), tool="memory_write"))
+        return write_many(self, requests)
 
     def amend(self, memory_id: str, text: str, scopes: ScopeSet, *, reason: str | None = None) -> AmendResult:
         old = self.require_in_scope(memory_id, scopes)
@@ -197,7 +231,7 @@ class Engine:
     def read_memory(self, memory_id: str, scopes: ScopeSet):
         from worlddb.reading import read_memory
 
-        return read_memory(self, self.require_in_scope(memory_id, scopes))
+        return read_memory(self, self.require_in_scope(memory_id, scopes), self.scope_anchors(scopes))
 
     def list_scopes(self, kind: str | None = None) -> ScopeList:
         from worlddb.db import SCOPE_KINDS
@@ -240,14 +274,12 @@ class Engine:
     def require_in_scope(self, memory_id: str, scopes: ScopeSet) -> str:
         missing = NotFound(f"no memory with id {memory_id} in scope {', '.join(scopes.keys)}")
         try:
-            anchor = self.store.resolve_id(memory_id)
+            # only ids inside the scopes count, so a prefix shared with another scope's
+            # memory is neither ambiguous nor answered with that memory's id; a miss reads
+            # like an id that does not exist: scopes do not leak existence
+            return self.store.resolve_id(memory_id, within=self.scope_anchors(scopes))
         except NotFound:
             raise missing from None
-        worlds = self.scope_anchors(scopes)
-        if not worlds or not self.store.in_worlds(worlds, [anchor]):
-            # the same answer as for an id that does not exist: scopes do not leak existence
-            raise missing
-        return anchor
 
     def scope_keys_of(self, anchor: str) -> list[str]:
         rows = self.store.conn.execute(

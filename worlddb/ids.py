@@ -8,6 +8,7 @@ domain-separated by a tag, so a node, an edge and a trie node can never share an
     trie leaf  = blake3(b"worlddb.leaf.v1\\0"   + the sorted member ids, 32 raw bytes each)
     trie node  = blake3(b"worlddb.branch.v1\\0" + the 16 child digests, 32 raw bytes each)
     proposal   = blake3(b"worlddb.proposal.v1\\0" + "<same_as edge id>:<transaction seq>")
+    summary    = blake3(b"worlddb.summary.v1\\0" + canonical({"world": version, "summarized": anchors}))
 
 The canonical form of a record is JSON with sorted keys, no insignificant whitespace,
 UTF-8, non-ASCII characters kept literal, every string (keys included) in Unicode NFC,
@@ -46,6 +47,7 @@ _EDGE_TAG = b"worlddb.edge.v1\x00"
 _LEAF_TAG = b"worlddb.leaf.v1\x00"
 _BRANCH_TAG = b"worlddb.branch.v1\x00"
 _PROPOSAL_TAG = b"worlddb.proposal.v1\x00"
+_FINGERPRINT_TAG = b"worlddb.summary.v1\x00"
 _HEX = frozenset("0123456789abcdef")
 
 
@@ -183,6 +185,13 @@ def edge_id(body: bytes) -> str:
 def proposal_id(edge_id: str, seq: int) -> str:
     """A merge proposal is named by the same_as edge that staged it and its transaction."""
     return blake3(_PROPOSAL_TAG + f"{edge_id}:{seq}".encode()).hexdigest()
+
+
+def summary_fingerprint(version: str, summarized) -> str:
+    """What a consolidator summary stands for: the world's version id and the sorted
+    anchors whose text it used (so validity changes alone also change it)."""
+    record = canonical({"world": version, "summarized": sorted(set(summarized))})
+    return blake3(_FINGERPRINT_TAG + record).hexdigest()
 
 
 def leaf_digest(sorted_members: list[bytes]) -> bytes:

@@ -113,13 +113,24 @@ class Prepared:
     pieces: frozenset[int]
 
 
-def prepare(embedder, encoder, nodes: Sequence[tuple[Node, int]]) -> list[Prepared]:
+def prepare(embedder, encoder, nodes: Sequence[tuple[Node, int]], also: Sequence[str] = ()
+            ) -> list[Prepared]:
     """Embed index texts and sentence units of (node, valid_from) pairs in one batch.
-    A node whose only unit is its whole text reuses that vector instead of embedding twice."""
+    A node whose only unit is its whole text reuses that vector instead of embedding twice.
+    `also`: more texts to embed in the same model call; their vectors are returned by
+    `prepare_with`."""
+    return prepare_with(embedder, encoder, nodes, also)[0]
+
+
+def prepare_with(embedder, encoder, nodes: Sequence[tuple[Node, int]], also: Sequence[str] = ()
+                 ) -> tuple[list[Prepared], dict[str, np.ndarray]]:
     texts = [index_text(node, start) for node, start in nodes]
     units = [unit_texts(node, start) for node, start in nodes]
     extra = [u for text, group in zip(texts, units) if group != [text] for u in group]
-    matrix = embedder.embed(texts + extra) if texts else np.zeros((0, embedder.dim), np.float32)
+    also = list(dict.fromkeys(also))
+    batch = texts + extra + also
+    matrix = embedder.embed(batch) if batch else np.zeros((0, embedder.dim), np.float32)
+    others = {text: matrix[len(texts) + len(extra) + i] for i, text in enumerate(also)}
     out, cursor = [], len(texts)
     for i, (text, group) in enumerate(zip(texts, units)):
         if group == [text]:
@@ -129,7 +140,7 @@ def prepare(embedder, encoder, nodes: Sequence[tuple[Node, int]]) -> list[Prepar
             cursor += len(group)
         pieces = frozenset(encoder.doc_pieces([text])[0]) if encoder is not None else frozenset()
         out.append(Prepared(text=text, vector=matrix[i], units=unit_vectors, pieces=pieces))
-    return out
+    return out, others
 
 
 def write_index(w, anchor: str, prepared: Prepared, model: str, dim: int) -> None:
@@ -138,8 +149,8 @@ def write_index(w, anchor: str, prepared: Prepared, model: str, dim: int) -> Non
 
     w.index_text(anchor, prepared.text)
     blob = as_blob(prepared.vector)
+    w.put_vector(anchor, EFFECTIVE, model, blob, dim)  # first: see composer.on_vector
     w.put_vector(anchor, CONTENT, model, blob, dim)
-    w.put_vector(anchor, EFFECTIVE, model, blob, dim)
     for i, unit in enumerate(prepared.units):
         w.put_vector(anchor, UNIT, model, as_blob(unit), dim, ord=i)
     conn = w.tx.conn

@@ -6,7 +6,8 @@ scope, valid from the session date, holding one Turn node per turn; consecutive 
 are linked by precedes edges inside the session world; every turn refers_to its
 speaker's entity and to the entities the extractor finds in it (resolved in the scope,
 never merged silently). One transaction per session; embeddings are computed in one
-batch per session before the transaction opens.
+batch per session before the transaction opens. Every session's date and turns are
+checked before the first one is written, so bad input anywhere writes nothing.
 
 A session's effective embedding is composed from its turns' by the composer (attention
 pool with the session's content - who spoke, and when - as the query), kept current as
@@ -56,6 +57,10 @@ def ingest_conversation(engine: "Engine", scopes: ScopeSet, sessions: list[Sessi
                         source: str = "conversation") -> IngestResult:
     if not sessions:
         raise InvalidInput("a conversation needs at least one session")
+    for session in sessions:  # all of them, before session 1 commits
+        start = parse_time(session.date, field="session date")
+        for i, turn in enumerate(session.turns):
+            _turn_node(turn, i, start, scopes, source)
     session_ids: list[str] = []
     turn_ids: dict[str, str] = {}
     speakers = sorted({t.speaker for s in sessions for t in s.turns})
@@ -77,27 +82,34 @@ def _ingest_session(engine: "Engine", scopes: ScopeSet, session: SessionIn, numb
     world = Node("Session", name=name, content=about, meta={"number": number, "source": source},
                  provenance={"scopes": scopes.keys, "tool": "ingest", "source": source}, created_at=start)
     turns = [_turn_node(t, i, start, scopes, source) for i, t in enumerate(session.turns)]
-    prepared_index = indexing.prepare(engine.embedder, engine.encoder, [(node, start) for node in turns])
-    content = engine.embedder.embed([world.content])[0] if world.content else None
     mentions = []
     for turn in session.turns:
         found = engine.extractor.extract(turn.text, ExtractionContext(
             timestamp=moment, speaker=turn.speaker, known_names=tuple(speakers)))
         mentions.append([e for e in found.entities if e.name.strip()])
     candidates = [EntityCandidate(name=s, type="person") for s in speakers]
-    prepared = engine.resolver.prepare(candidates + [e for group in mentions for e in group])
+    names = candidates + [e for group in mentions for e in group]
+    # one model call: turn texts, their sentence units, entity names and the session's content
+    prepared_index, others = indexing.prepare_with(
+        engine.embedder, engine.encoder, [(node, start) for node in turns],
+        also=engine.resolver.name_texts(names) + [world.content])
+    content = others[world.content]
+    prepared = engine.resolver.prepare(names, vectors=others)
     model, dim = engine.embedder.model_id, engine.embedder.dim
     out: dict[str, str] = {}
     with engine.db.write("ingest") as w:
         worlds = [w.scope(kind, sid) for kind, sid in scopes]
         session_anchor = w.add(world, valid_from=start, parents=worlds)
-        if content is not None:
+        # a session or turn already stored (the same conversation ingested again) keeps its
+        # index rows; if it was erased, it stays a tombstone - its text is not indexed again
+        if content is not None and session_anchor in w.receipt.nodes:
             # the session's content is the composer's attention query: it must be there first
             w.put_vector(session_anchor, ann.CONTENT, model, indexing.as_blob(content), dim)
         previous = None
         for i, (node, index, found) in enumerate(zip(turns, prepared_index, mentions)):
             anchor = w.add(node, valid_from=start, parents=[session_anchor])
-            indexing.write_index(w, anchor, index, model, dim)
+            if anchor in w.receipt.nodes:
+                indexing.write_index(w, anchor, index, model, dim)
             for scope_world, key in zip(worlds, scopes.keys):
                 people = [EntityCandidate(name=node.meta["speaker"], type="person")] + found
                 for cand in people:

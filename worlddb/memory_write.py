@@ -46,12 +46,44 @@ class WriteRequest:
     extra_meta: dict = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """One memory, ready to write: everything model-made is already computed."""
+
+    request: WriteRequest
+    memory: Node
+    starts: int
+    candidates: list
+    facts: list
+
+
 def write(engine: "Engine", request: WriteRequest) -> WriteResult:
+    return write_many(engine, [request])[0]
+
+
+def write_many(engine: "Engine", requests: list[WriteRequest]) -> list[WriteResult]:
+    """Write several memories in one transaction: all or none. Embeddings and name vectors
+    are computed for the whole batch before the write lock is taken."""
+    plans = [_plan(engine, request) for request in requests]
+    names = [c for p in plans for c in p.candidates + _fact_names(p.facts, p.candidates)]
+    # one model call for texts, sentence units and entity names alike
+    index, name_vectors = indexing.prepare_with(engine.embedder, engine.encoder,
+                                                [(p.memory, p.starts) for p in plans],
+                                                also=engine.resolver.name_texts(names))
+    prepared = engine.resolver.prepare(names, vectors=name_vectors)
+    results = []
+    with engine.db.write(requests[0].tool if len(requests) == 1 else "memory_write_many") as w:
+        for plan, item in zip(plans, index):
+            results.append(_apply(engine, w, plan, item, prepared))
+    engine.resolver.after_write([r.id for r in results] + [e.id for r in results for e in r.entities])
+    return results
+
+
+def _plan(engine: "Engine", request: WriteRequest) -> _Plan:
     if not isinstance(request.metadata, dict):
         raise InvalidInput("metadata must be a JSON object")
     user = next((sid for kind, sid in request.scopes if kind == "user"), None)
     candidates, fact_cands, extractor = _extraction(engine, request, user)
-    prepared = engine.resolver.prepare(candidates + _fact_names(fact_cands, candidates))
     memory = Node(
         "Memory",
         content=request.text,
@@ -63,36 +95,35 @@ def write(engine: "Engine", request: WriteRequest) -> WriteResult:
     # the valid-from is part of the index text; without one it is "now", fixed here so
     # the text embedded outside the transaction is the text indexed inside it
     starts = request.valid_from if request.valid_from is not None else now_us()
-    index = indexing.prepare(engine.embedder, engine.encoder, [(memory, starts)])[0]
-    model, dim = engine.embedder.model_id, engine.embedder.dim
-    with engine.db.write(request.tool) as w:
-        worlds = [w.scope(kind, sid) for kind, sid in request.scopes]
-        anchor = w.add(memory, valid_from=starts, parents=worlds)
-        indexing.write_index(w, anchor, index, model, dim)
-        superseded: list[str] = []
-        conflicts: list[ConflictOut] = []
-        if request.supersedes:
-            w.link(Edge("supersedes", anchor, request.supersedes))
-            superseded.append(request.supersedes)
-            _close_derived_facts(engine, w, request.supersedes, starts)
-        entities_out: list[EntityOut] = []
-        facts_out: list[FactOut] = []
-        for (kind, sid), world in zip(request.scopes, worlds):
-            key = f"{kind}:{sid}"
-            by_name: dict[str, str] = {}
-            for cand in candidates:
-                out = engine.resolver.resolve_for_write(w, world, key, cand, prepared)
-                entities_out.append(out)
-                by_name[cand.name.casefold()] = out.id
-                w.link(Edge("refers_to", anchor, out.id, props={"role": "mention"}))
-            for fact in fact_cands:
-                written = _write_fact(engine, w, world, key, anchor, fact, by_name, prepared, starts,
-                                      superseded, conflicts, entities_out)
-                facts_out.append(written)
-    result = WriteResult(id=anchor, scopes=request.scopes.keys, valid_from=to_iso(starts),
-                         entities=entities_out, facts=facts_out, superseded=superseded, conflicts=conflicts)
-    engine.resolver.after_write([anchor] + [e.id for e in entities_out])
-    return result
+    return _Plan(request, memory, starts, candidates, fact_cands)
+
+
+def _apply(engine: "Engine", w, plan: _Plan, index, prepared) -> WriteResult:
+    request, starts = plan.request, plan.starts
+    worlds = [w.scope(kind, sid) for kind, sid in request.scopes]
+    anchor = w.add(plan.memory, valid_from=starts, parents=worlds)
+    indexing.write_index(w, anchor, index, engine.embedder.model_id, engine.embedder.dim)
+    superseded: list[str] = []
+    conflicts: list[ConflictOut] = []
+    if request.supersedes:
+        w.link(Edge("supersedes", anchor, request.supersedes))
+        superseded.append(request.supersedes)
+        _close_derived_facts(engine, w, request.supersedes, starts)
+    entities_out: list[EntityOut] = []
+    facts_out: list[FactOut] = []
+    for (kind, sid), world in zip(request.scopes, worlds):
+        key = f"{kind}:{sid}"
+        by_name: dict[str, str] = {}
+        for cand in plan.candidates:
+            out = engine.resolver.resolve_for_write(w, world, key, cand, prepared)
+            entities_out.append(out)
+            by_name[cand.name.casefold()] = out.id
+            w.link(Edge("refers_to", anchor, out.id, props={"role": "mention"}))
+        for fact in plan.facts:
+            facts_out.append(_write_fact(engine, w, world, key, anchor, fact, by_name, prepared, starts,
+                                         superseded, conflicts, entities_out))
+    return WriteResult(id=anchor, scopes=request.scopes.keys, valid_from=to_iso(starts),
+                       entities=entities_out, facts=facts_out, superseded=superseded, conflicts=conflicts)
 
 
 def _extraction(engine, request: WriteRequest, user: str | None):

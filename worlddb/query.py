@@ -67,6 +67,29 @@ class Query:
     def seed(self, *anchors: str) -> "Query":
         return replace(self, seeds=self.seeds + tuple(anchors))
 
+    def text(self, text: str, limit: int = 20) -> "Query":
+        """Seed with the best BM25 matches of `text` among the queried worlds' text nodes."""
+        from worlddb.indexing import lexical
+
+        hits = lexical(self.db.store, text, self.worlds, limit) if self.worlds else _lexical_anywhere(
+            self.db.store, text, limit)
+        return self.seed(*self.db.store.anchors_for_rowids([r for r, _ in hits]).values())
+
+    def vector(self, vector, limit: int = 20, kind: int | None = None) -> "Query":
+        """Seed with the nearest nodes to `vector` (HNSW over effective embeddings)."""
+        from worlddb.ann import EFFECTIVE
+
+        index = self.db.ann(EFFECTIVE if kind is None else kind)
+        allowed = None
+        if self.worlds:
+            members = {r for (r,) in self.db.store.conn.execute(
+                f"SELECT n.rowid FROM closure c JOIN nodes n ON n.anchor = c.node "
+                f"WHERE c.world IN ({','.join('?' * len(self.worlds))})", self.worlds)}
+            allowed = members.__contains__
+        found = index.search(vector, limit, allowed=allowed)
+        by_rowid = self.db.store.anchors_for_rowids([r for r, _ in found])
+        return self.seed(*(by_rowid[r] for r, _ in found if r in by_rowid))
+
     def expand(self, types: Sequence[str] | None = None, direction: str = "out", hops: int = 1) -> "Query":
         _check_direction(direction)
         if not 1 <= hops <= MAX_HOPS:
@@ -210,3 +233,98 @@ class _Runner:
                 members = [m for m in equivalence_class(self.store, anchor) if m != anchor and self.shown(m, True)]
                 if members:
                     sub.equivalents[anchor] = sorted(members)
+
+
+def _lexical_anywhere(store, text: str, limit: int) -> list[tuple[int, float]]:
+    from worlddb.indexing import fts_query
+
+    match = fts_query(text)
+    if match is None:
+        return []
+    rows = store.conn.execute("SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ? ORDER BY bm25(fts) LIMIT ?",
+                              (match, limit))
+    return [(r, -score) for r, score in rows]
+
+
+@dataclass(frozen=True)
+class QuerySpec:
+    """A read, declared: a start set, then steps, under time pins.
+
+    Any of seeds / text / vector may be given. The start set is the cheapest one given -
+    seeds (ids are looked up directly), else text (one FTS5 query), else vector (an HNSW
+    search) - and each other criterion given then narrows it: text keeps the start nodes
+    that match the text, vector keeps the `limit` start nodes closest to the vector.
+    steps: ("expand", types|None, direction, hops) / ("where_connected", type, direction,
+    node) / ("filter", types|None).
+    """
+
+    seeds: tuple[str, ...] = ()
+    text: str | None = None
+    vector: object = None
+    limit: int = 20
+    worlds: tuple[str, ...] = ()
+    steps: tuple[tuple, ...] = ()
+    as_of: int | None = None
+    known_at: int | None = None
+    include_closed: bool = False
+
+    def start(self) -> str:
+        if self.seeds:
+            return "seeds"
+        if self.text:
+            return "text"
+        if self.vector is not None:
+            return "vector"
+        raise InvalidInput("a query needs seeds, text or a vector to start from")
+
+
+def run_spec(db: "WorldDB", spec: QuerySpec) -> Subgraph:
+    query = db.query(worlds=spec.worlds, as_of=spec.as_of, known_at=spec.known_at,
+                     include_closed=spec.include_closed)
+    start = spec.start()
+    if start == "seeds":
+        query = query.seed(*spec.seeds)
+    elif start == "text":
+        query = query.text(spec.text, spec.limit)
+    else:
+        query = query.vector(spec.vector, spec.limit)
+    seeds = list(query.seeds)
+    if spec.text and start != "text":
+        seeds = _matching(db, seeds, spec.text)
+    if spec.vector is not None and start != "vector":
+        seeds = _closest(db, seeds, spec.vector, spec.limit)
+    query = replace(query, seeds=tuple(seeds))
+    for step in spec.steps:
+        op, *args = step
+        if op not in ("expand", "where_connected", "filter"):
+            raise InvalidInput(f"unknown query step {op!r}")
+        query = getattr(query, op)(*args)
+    return query.run()
+
+
+def _matching(db: "WorldDB", anchors: list[str], text: str) -> list[str]:
+    from worlddb.indexing import fts_query
+
+    match = fts_query(text)
+    rowids = {db.store.rowid(a): a for a in anchors}
+    if match is None or not rowids:
+        return []
+    keys = [r for r in rowids if r is not None]
+    found = {r for (r,) in db.store.conn.execute(
+        f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({','.join('?' * len(keys))})", (match, *keys))}
+    return [a for a in anchors if db.store.rowid(a) in found]
+
+
+def _closest(db: "WorldDB", anchors: list[str], vector, limit: int) -> list[str]:
+    import numpy as np
+
+    from worlddb.ann import EFFECTIVE
+
+    scored = []
+    for anchor in anchors:
+        row = db.store.conn.execute(
+            "SELECT v.vec FROM vectors v JOIN nodes n ON n.rowid = v.node WHERE n.anchor=? AND v.kind=? AND v.ord=0 "
+            "AND v.vec IS NOT NULL", (anchor, EFFECTIVE)).fetchone()
+        if row is not None:
+            scored.append((float(np.dot(np.frombuffer(row[0], dtype=np.float32), vector)), anchor))
+    return [a for _, a in sorted(scored, key=lambda p: -p[0])[:limit]]

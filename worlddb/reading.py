@@ -63,9 +63,18 @@ def memory_out(engine: "Engine", view: NodeView) -> MemoryOut:
     )
 
 
-def read_memory(engine: "Engine", anchor: str) -> MemoryDetail:
+def read_memory(engine: "Engine", anchor: str, worlds: list[str]) -> MemoryDetail:
+    """The memory in full. Related memories and facts (supersedes, superseded_by,
+    contradicts, facts) are named only if they lie inside `worlds`, the caller's scopes:
+    an edge may lead into another scope, whose ids a reader of this one must not learn."""
     store = engine.store
     view = store.require(anchor)
+
+    def shown(ids) -> list[str]:
+        ids = list(dict.fromkeys(ids))
+        inside = store.in_worlds(worlds, ids) if ids else set()
+        return [i for i in ids if i in inside]
+
     mentioned = [e.dst for e in store.edges(src=anchor, type="refers_to")]
     entity_views = store.get_many(mentioned)
     entities = [
@@ -73,7 +82,7 @@ def read_memory(engine: "Engine", anchor: str) -> MemoryDetail:
                   proposed_merge_with=sorted(identity.equivalence_class(store, e.anchor) - {e.anchor}))
         for e in entity_views.values() if e.type == "Entity"
     ]
-    derived = store.get_many(e.src for e in store.edges(dst=anchor, type="derived_from"))
+    derived = store.get_many(shown(e.src for e in store.edges(dst=anchor, type="derived_from")))
     facts = []
     for fact_view in derived.values():
         ref = factlib.as_fact(fact_view)
@@ -84,15 +93,15 @@ def read_memory(engine: "Engine", anchor: str) -> MemoryDetail:
         facts.append(FactOut(id=ref.anchor, subject=subject.name if subject else ref.subject, relation=ref.relation,
                              object=obj, text=fact_view.content or "", valid_from=to_iso(fact_view.valid_from),
                              valid_to=to_iso(fact_view.valid_to)))
-    conflicts = sorted({e.dst for e in store.edges(src=anchor, type="contradicts")}
-                       | {e.src for e in store.edges(dst=anchor, type="contradicts")})
+    conflicts = sorted(shown([e.dst for e in store.edges(src=anchor, type="contradicts")]
+                             + [e.src for e in store.edges(dst=anchor, type="contradicts")]))
     return MemoryDetail(
         id=anchor, type=view.type, text=view.content, metadata=dict(view.meta),
         scopes=engine.scope_keys_of(anchor), valid_from=to_iso(view.valid_from), valid_to=to_iso(view.valid_to),
         t_ingested=to_iso(view.t_ingested), retired=view.retired, retire_reason=view.retire_reason,
         provenance=dict(view.provenance), entities=entities, facts=facts,
-        supersedes=[e.dst for e in store.edges(src=anchor, type="supersedes")],
-        superseded_by=[e.src for e in store.edges(dst=anchor, type="supersedes")],
+        supersedes=shown(e.dst for e in store.edges(src=anchor, type="supersedes")),
+        superseded_by=shown(e.src for e in store.edges(dst=anchor, type="supersedes")),
         contradicts=conflicts, hash_check=hash_check(engine, view),
     )
 

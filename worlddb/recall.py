@@ -21,7 +21,8 @@ world, and an answer usually sits next to the turn that matches the question. So
 node's fused score is raised by PROPAGATION times the best score within WINDOW
 precedes-hops of it, and those neighbours join the candidates:
   S'(d) = S(d) + PROPAGATION * max{ S(e) : e within WINDOW hops of d }
-Nodes without precedes edges (plain memories) are unaffected.
+Nodes without precedes edges (plain memories) are unaffected. A neighbour joins only if it
+lies inside the asked scopes: a precedes edge may cross into another scope's memories.
 
 Every candidate then passes the bitemporal pin (as_of valid time, known_at transaction
 time): closed (superseded, retired) nodes are hidden unless include_retired, and come
@@ -55,6 +56,8 @@ LANE_FLOOR = 100
 #: over-fetching did not yield enough in-scope results
 FILTER_SCOPE_MAX = 50_000
 _TEXT = ",".join("?" * len(indexing.TEXT_TYPES))
+# A unary + on nodes.type in the queries below keeps SQLite from driving a join through the
+# type index (every node of a type) instead of the edge index (a handful of rows).
 
 
 def recall(engine: "Engine", query: str, scopes: ScopeSet, *, limit: int, as_of: int | None,
@@ -68,9 +71,16 @@ def recall(engine: "Engine", query: str, scopes: ScopeSet, *, limit: int, as_of:
     lanes = run_lanes(engine, query, worlds, depth, open_only_at=None if pinned else now_us())
     scores, ranks = fuse(lanes)
     final, lifted = propagate(engine, scores)
+    # a precedes edge may lead out of the asked scopes: neighbours join only from inside them
+    joined = [rowid for rowid in final if rowid not in scores]
+    inside = _eligible(engine, worlds, joined, None)
+    for rowid in joined:
+        if rowid not in inside:
+            del final[rowid]
+            lifted.pop(rowid, None)
     order = sorted(final, key=lambda r: (-final[r], r))
     fused_rank = {rowid: i for i, rowid in enumerate(sorted(scores, key=lambda r: (-scores[r], r)), start=1)}
-    hits: list[Hit] = []
+    chosen: list[tuple[NodeView, float, dict[str, int]]] = []
     batch = max(2 * limit, 20)
     # read records a batch at a time, in rank order: most recalls need only the first batch
     for start in range(0, len(order), batch):
@@ -87,10 +97,12 @@ def recall(engine: "Engine", query: str, scopes: ScopeSet, *, limit: int, as_of:
             found_in = dict(ranks.get(rowid, {}))
             if rowid in lifted:
                 found_in["context"] = fused_rank[lifted[rowid]]
-            hits.append(_hit(engine, seen, final[rowid], found_in, known_at, worlds))
-            if len(hits) == limit:
-                return RecallResult(results=hits, scopes_searched=scopes.keys)
-    return RecallResult(results=hits, scopes_searched=scopes.keys)
+            chosen.append((seen, final[rowid], found_in))
+            if len(chosen) == limit:
+                break
+        if len(chosen) == limit:
+            break
+    return RecallResult(results=_hits(engine, chosen, known_at, worlds), scopes_searched=scopes.keys)
 
 
 def run_lanes(engine: "Engine", query: str, worlds: list[str], depth: int, *, open_only_at: int | None
@@ -229,7 +241,7 @@ def _entity_lane(engine: "Engine", query: str, worlds: list[str], depth: int, bm
     for entity in {m.anchor for m in mentions}:
         rows = engine.store.conn.execute(
             "SELECT DISTINCT n.rowid FROM edges e JOIN nodes n ON n.anchor = e.src "
-            f"WHERE e.dst=? AND e.type='refers_to' AND e.seq_removed IS NULL AND n.type IN ({_TEXT})",
+            f"WHERE e.dst=? AND e.type='refers_to' AND e.seq_removed IS NULL AND +n.type IN ({_TEXT})",
             (entity, *indexing.TEXT_TYPES),
         )
         for (rowid,) in rows:
@@ -240,17 +252,49 @@ def _entity_lane(engine: "Engine", query: str, worlds: list[str], depth: int, bm
     return ranked[:depth]
 
 
-def _hit(engine: "Engine", view: NodeView, score: float, lanes: dict[str, int], known_at: int | None,
-         worlds: list[str]) -> Hit:
-    store = engine.store
-    touching = store.ends(view.anchor, "contradicts", "both", known_at)
-    # a conflict is reported only when the other side lies in a scope the caller asked about
-    conflicts = sorted(store.in_worlds(worlds, touching)) if touching else []
-    entities = store.names(store.ends(view.anchor, "refers_to", "out", known_at), "Entity")
-    return Hit(
-        id=view.anchor, type=view.type, text=view.content or "", score=round(score, 6), lanes=lanes,
-        valid_from=to_iso(view.valid_from), valid_to=to_iso(view.valid_to), retired=view.retired,
-        scopes=engine.scope_keys_of(view.anchor), entities=sorted(set(entities)), conflicts=conflicts,
-        superseded_by=store.ends(view.anchor, "supersedes", "in", known_at),
-        speaker=view.meta.get("speaker"), session=view.parent if view.type == "Turn" else None,
-    )
+def _hits(engine: "Engine", chosen: list[tuple[NodeView, float, dict[str, int]]], known_at: int | None,
+          worlds: list[str]) -> list[Hit]:
+    """Assemble the page of hits with one query per kind of annotation, not per hit."""
+    if not chosen:
+        return []
+    conn = engine.store.conn
+    anchors = [view.anchor for view, _, _ in chosen]
+    marks = ",".join("?" * len(anchors))
+    if known_at is None:
+        live, pins = "e.seq_removed IS NULL", []
+    else:
+        live, pins = "e.t_added<=? AND (e.t_removed IS NULL OR e.t_removed>?)", [known_at, known_at]
+    scopes: dict[str, list[str]] = defaultdict(list)
+    for node, kind, sid in conn.execute(
+            f"SELECT c.node, s.kind, s.sid FROM closure c JOIN scopes s ON s.anchor = c.world "
+            f"WHERE c.node IN ({marks}) ORDER BY s.kind, s.sid", anchors):
+        scopes[node].append(f"{kind}:{sid}")
+    entities: dict[str, set[str]] = defaultdict(set)
+    for src, name in conn.execute(
+            f"SELECT e.src, n.name FROM edges e JOIN nodes n ON n.anchor = e.dst WHERE e.src IN ({marks}) "
+            f"AND e.type='refers_to' AND {live} AND +n.type='Entity'", (*anchors, *pins)):
+        entities[src].add(name)
+    newer: dict[str, list[str]] = defaultdict(list)
+    for dst, src in conn.execute(
+            f"SELECT e.dst, e.src FROM edges e WHERE e.dst IN ({marks}) AND e.type='supersedes' AND {live} "
+            f"ORDER BY e.rowid", (*anchors, *pins)):
+        newer[dst].append(src)
+    touching: dict[str, set[str]] = defaultdict(set)
+    for src, dst in conn.execute(
+            f"SELECT e.src, e.dst FROM edges e WHERE e.src IN ({marks}) AND e.type='contradicts' AND {live} "
+            f"UNION ALL SELECT e.src, e.dst FROM edges e WHERE e.dst IN ({marks}) AND e.type='contradicts' AND {live}",
+            (*anchors, *pins, *anchors, *pins)):
+        touching[src].add(dst)
+        touching[dst].add(src)
+    others = {o for group in touching.values() for o in group} | {n for group in newer.values() for n in group}
+    # a conflict or a replacement is named only when it lies in a scope the caller asked about
+    visible = engine.store.in_worlds(worlds, others) if others else set()
+    return [
+        Hit(id=view.anchor, type=view.type, text=view.content or "", score=round(score, 6), lanes=lanes,
+            valid_from=to_iso(view.valid_from), valid_to=to_iso(view.valid_to), retired=view.retired,
+            scopes=scopes[view.anchor], entities=sorted(entities[view.anchor]),
+            conflicts=sorted(touching[view.anchor] & visible),
+            superseded_by=[n for n in newer[view.anchor] if n in visible],
+            speaker=view.meta.get("speaker"), session=view.parent if view.type == "Turn" else None)
+        for view, score, lanes in chosen
+    ]

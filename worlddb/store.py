@@ -84,13 +84,25 @@ class Store:
             schema.migrate(conn)
         except sqlite3.Error as exc:
             conn.close()
-            raise translate_sqlite(exc) from exc
+            error = translate_sqlite(exc)
+            if "unable to open" in str(exc).lower():
+                error = StorageError(
+                    f"cannot open {path}: {exc} - the file or its folder is missing, unreadable or read-only "
+                    f"(WorldDB writes the file and keeps {Path(path).name}-wal and -shm files beside it)")
+            raise error from exc
         except WorldDBError:
             conn.close()
             raise
         return cls(conn, path, cache_mib=cache_mib, bulk_cache_mib=bulk_cache_mib)
 
     def close(self) -> None:
+        # Keep the query planner's statistics current, as SQLite advises for connections
+        # that close; analysis_limit bounds the cost on large tables.
+        try:
+            self.conn.execute("PRAGMA analysis_limit=400")
+            self.conn.execute("PRAGMA optimize")
+        except sqlite3.Error:
+            pass  # a read-only or busy file keeps its old statistics; closing must not fail
         self.conn.close()
 
     # ------------------------------------------------------------------ transactions
@@ -184,18 +196,28 @@ class Store:
             out.update(rows)
         return out
 
-    def resolve_id(self, text: str) -> str:
+    def resolve_id(self, text: str, *, within: Iterable[str] | None = None) -> str:
         """A full id or a unique prefix of >= 8 hex chars -> the node's anchor.
 
         Version ids of worlds resolve to their anchor, so an old version id still names
-        the world it belonged to."""
+        the world it belonged to. With `within` (world anchors), only nodes inside those
+        worlds count: a prefix is unique or ambiguous among them alone, and nodes outside
+        are neither found nor named in the error."""
         prefix = ids.check_prefix(text)
         upper = prefix + "g"
+        inside, params = "", []
+        if within is not None:
+            worlds = list(within)
+            if not worlds:
+                raise NotFound(f"no node has an id starting with {prefix}")
+            inside = f" AND anchor IN (SELECT node FROM closure WHERE world IN ({','.join('?' * len(worlds))}))"
+            params = worlds
         found = [r[0] for r in self.conn.execute(
-            "SELECT anchor FROM nodes WHERE anchor>=? AND anchor<? LIMIT 11", (prefix, upper))]
+            f"SELECT anchor FROM nodes WHERE anchor>=? AND anchor<?{inside} LIMIT 11", (prefix, upper, *params))]
         if not found:
             found = [r[0] for r in self.conn.execute(
-                "SELECT DISTINCT anchor FROM versions WHERE id>=? AND id<? LIMIT 11", (prefix, upper))]
+                f"SELECT DISTINCT anchor FROM versions WHERE id>=? AND id<?{inside} LIMIT 11",
+                (prefix, upper, *params))]
         if not found:
             raise NotFound(f"no node has an id starting with {prefix}")
         if len(found) > 1:

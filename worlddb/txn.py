@@ -163,6 +163,10 @@ class Tx:
 
     def retire(self, anchor: str, reason: str | None) -> bool:
         """Close a node's validity now and mark it retired. False if it already was."""
+        if reason is not None:
+            if not isinstance(reason, str):
+                raise InvalidInput("a retire reason must be text")
+            reason = ids.normalize(reason)  # refuses text SQLite cannot store (lone surrogates)
         valid_from, current = self.require(anchor)
         row = self.conn.execute("SELECT retired_at FROM nodes WHERE anchor=?", (anchor,)).fetchone()
         if row[0] is not None:
@@ -392,6 +396,8 @@ class Tx:
         rowid = self.rowid(anchor)
         if rowid is None:
             raise NotFound(f"no node has id {anchor}")
+        # the body goes first, so observers told about the vectors below see an erased node
+        self.conn.execute("UPDATE blobs SET body=NULL, erased_at=? WHERE id=?", (self.at, anchor))
         self.conn.execute("DELETE FROM fts WHERE rowid=?", (rowid,))
         for kind, ord, vec in self.conn.execute(
                 "SELECT kind, ord, vec FROM vectors WHERE node=? AND vec IS NOT NULL", (rowid,)).fetchall():
@@ -400,7 +406,6 @@ class Tx:
             if ord == 0:
                 for observer in self.store.observers:
                     observer.on_vector(self, anchor, kind, vec, None)
-        self.conn.execute("UPDATE blobs SET body=NULL, erased_at=? WHERE id=?", (self.at, anchor))
         self.conn.execute("UPDATE nodes SET name='', retire_reason=NULL WHERE anchor=?", (anchor,))
         for hook in self.store._erase_hooks:
             hook(self.conn, anchor, rowid)

@@ -45,3 +45,19 @@ def test_a_node_in_two_scopes_is_inside_both(db, graph):
     assert set(db.store.ancestors(shared)) == {graph.scope, agent}
     for scope in (graph.scope, agent):
         assert set(db.query(worlds=[scope]).seed(shared).run().nodes) == {shared}
+
+
+def test_a_child_held_by_two_contains_edges_stays_until_the_last_is_removed(db, graph):
+    fact = graph.add("x")
+    noted = Edge("contains", graph.scope, fact, props={"note": "pinned"})
+    with db.write() as w:
+        w.link(noted)
+    with db.write() as w:
+        w.unlink(Edge("contains", graph.scope, fact))
+    assert fact in db.store.children(graph.scope)
+    assert set(db.query(worlds=[graph.scope]).seed(fact).run().nodes) == {fact}
+    with db.write() as w:
+        w.unlink(noted)
+    assert fact not in db.store.children(graph.scope)
+    assert db.query(worlds=[graph.scope]).seed(fact).run().nodes == {}
+    assert db.verify().ok

@@ -201,3 +201,14 @@ def test_one_embedding_model_per_database(db, scope, resolve, synonyms):
     resolve(Resolver(db, embedder=synonyms), scope, "Sarah")
     with pytest.raises(Conflict):
         Resolver(db, embedder=HashEmbedder())
+
+
+def test_an_entity_taken_out_of_its_scope_is_no_longer_matched_there(db, resolver, scope, resolve):
+    (sarah,) = resolve(resolver, scope, "Sarah")
+    with db.write() as w:
+        bob = w.scope("user", "bob")
+        w.unlink(Edge("contains", scope, sarah.entity))
+        w.link(Edge("contains", bob, sarah.entity))
+    (again,) = resolve(resolver, scope, "Sarah")
+    assert again.entity != sarah.entity and db.store.in_worlds([scope], [again.entity])
+    assert not again.proposals

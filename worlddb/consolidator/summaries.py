@@ -50,8 +50,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from blake3 import blake3
-
 from worlddb import ids
 from worlddb.errors import InvalidInput
 from worlddb.extract import ExtractionError
@@ -70,7 +68,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SUMMARY = "Summary"
-_FINGERPRINT_TAG = b"worlddb.summary.v1\x00"
 
 # Worlds with an interior, and anything a live summarizes edge points at (so the summary
 # of a world that was emptied, retired or orphaned is seen and retired), deepest first.
@@ -93,8 +90,7 @@ SELECT max(t) FROM (
 
 def fingerprint(version: str, summarized: Iterable[str]) -> str:
     """What a summary stands for: the world's version and the anchors whose text it used."""
-    record = ids.canonical({"world": version, "summarized": sorted(set(summarized))})
-    return blake3(_FINGERPRINT_TAG + record).hexdigest()
+    return ids.summary_fingerprint(version, summarized)
 
 
 def content_time(store: Store, world: str) -> int:

@@ -48,7 +48,6 @@ from .mentions import find_mentions
 from .outcomes import Ambiguous, Decision, Match, Mention, New, Resolution, Resolved, Thresholds
 from .tiers import ALIAS, HELD, NAME, Context, Pending, Query, decide
 
-MODEL_META_KEY = "resolver.name_model"
 _MAX_TYPE_LEN = 64
 
 
@@ -109,10 +108,12 @@ class Resolver:
         self.thresholds = thresholds if thresholds is not None else Thresholds()
         self._own_index = index is None
         self.index = index if index is not None else NameIndex(self.store)
-        recorded = self.store.meta_get(MODEL_META_KEY)
-        if embedder is not None and recorded is not None and recorded != embedder.model_id:
-            raise Conflict(f"entity names in this database were embedded with {recorded}, "
-                           f"not {embedder.model_id}; vectors of two models cannot be compared")
+        # Name vectors are compared with this embedder's: refuse a database whose vectors
+        # another model made (the database-wide record the engine checks too).
+        if embedder is not None:
+            from worlddb.indexing import check_model
+
+            check_model(self.store, embedder.model_id, embedder.dim)
         self.store.add_erase_hook(forget_names)
         #: fed by `after_write` (a Reclusterer, or anything with submit(nodes)); None: no re-clustering
         self.reclusterer = reclusterer
@@ -124,15 +125,24 @@ class Resolver:
             self.index.close()
 
     # ------------------------------------------------------------------ before the write
-    def prepare(self, candidates: Iterable[Any]) -> Prepared:
+    def name_texts(self, candidates: Iterable[Any]) -> list[str]:
+        """The texts `prepare` embeds for these candidates (so a caller can batch them with
+        its own texts into one model call)."""
+        return list(dict.fromkeys(as_query(c).norm for c in candidates))
+
+    def prepare(self, candidates: Iterable[Any], *, vectors: dict[str, np.ndarray] | None = None) -> Prepared:
         """Embed every candidate's name in one batch, outside any transaction, and bring the
-        name indexes up to date, so the write lock is held for neither."""
-        names = list(dict.fromkeys(as_query(c).norm for c in candidates))
+        name indexes up to date, so the write lock is held for neither. `vectors` may carry
+        name vectors the caller already computed (keyed by name_texts)."""
+        names = self.name_texts(candidates)
         self.index.catch_up(vectors=self.embedder is not None)
         if self.embedder is None or not names:
             return Prepared(self.embedder.model_id if self.embedder else None, {})
-        matrix = self.embedder.embed(names)
-        return Prepared(self.embedder.model_id, {n: np.asarray(v, dtype=np.float32) for n, v in zip(names, matrix)})
+        known = dict(vectors or {})
+        missing = [n for n in names if n not in known]
+        if missing:
+            known.update(zip(missing, self.embedder.embed(missing)))
+        return Prepared(self.embedder.model_id, {n: np.asarray(known[n], dtype=np.float32) for n in names})
 
     # ------------------------------------------------------------------ inside the write
     def resolve(self, w, scope: str, candidate: Any, *, prepared: Prepared | None = None,
@@ -305,8 +315,6 @@ class Resolver:
         if vector is not None and self.embedder is not None:
             vec = np.asarray(vector, dtype=np.float32)
             w.put_vector(anchor, ann.NAME, self.embedder.model_id, vec.tobytes(), int(vec.shape[0]))
-            if self.store.meta_get(MODEL_META_KEY) is None:
-                w.tx.set_meta(MODEL_META_KEY, self.embedder.model_id)
             pending.vectors[node_row] = (scope_row, vec)
 
     def _stage(self, w, entity: str, match: Match, q: Query, *, origin: str) -> str:

@@ -220,14 +220,17 @@ def _embedding(ctx: Context, q: Query) -> dict:
 
 
 def _verified(ctx: Context, found: dict) -> list[Match]:
-    """Matches whose entity still has a live name in this scope (guards erasure and the
-    committed-only index), with anchors and display names from SQL."""
+    """Matches whose entity still has a live name in this scope and still lies inside the
+    scope world (guards erasure, the committed-only index, and an entity whose contains
+    edge was removed), with anchors and display names from SQL."""
     if not found:
         return []
     nodes = list(found)
     rows = ctx.store.conn.execute(
         f"SELECT DISTINCT n.rowid, n.anchor, n.name FROM resolver_names r JOIN nodes n ON n.rowid = r.node "
-        f"WHERE +r.scope=? AND +r.norm IS NOT NULL AND r.node IN ({','.join('?' * len(nodes))})",
+        f"JOIN nodes s ON s.rowid = r.scope "
+        f"WHERE +r.scope=? AND +r.norm IS NOT NULL AND r.node IN ({','.join('?' * len(nodes))}) "
+        f"AND EXISTS (SELECT 1 FROM closure c WHERE c.world = s.anchor AND c.node = n.anchor)",
         (ctx.scope, *nodes),
     )
     out = []

@@ -1,0 +1,257 @@
+"""Concurrency: many clients on one HTTP server, and two server processes on one file.
+
+    python -m bench.concurrency --clients 8 --writes 200                 # streamable HTTP
+    python -m bench.concurrency --two-stdio --writes 100 --embedder minilm
+
+HTTP: `clients` MCP clients, each with its own connection, interleave memory_write and
+memory_recall against one `worlddb serve --transport http`. Every write's own recall must
+return it (read-your-writes) and so must a recall of the latest write another client had
+acknowledged before the call was made; at the end, paging through memory_list must give
+exactly the acknowledged ids, each once, with its text.
+
+Two stdio servers on the same file, as two desktop windows would start them: each client
+writes through its own server while the other does the same; after each write the client
+recalls the *other* process's latest acknowledged write, which must be there - found by
+an HNSW lane too, so the in-memory index caught up from SQL - and must show up in its
+memory_list; every fifth write is retired at once, and the other process's next recall
+must no longer return it. Both write the same entity names at the same time; each name must end up
+as one entity in the scope, not one per process.
+
+Both end with `bench.invariants.check` on the file. Any tool error, lost, duplicated or
+unseen write raises `Failure`; the script exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench import invariants
+from bench.serverproc import HttpServer, call, stdio_params
+
+
+class Failure(AssertionError):
+    pass
+
+
+@dataclass
+class Outcome:
+    writes: int = 0
+    recalls: int = 0
+    seconds: float = 0.0
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+
+    def timed(self, tool: str, seconds: float) -> None:
+        self.latencies.setdefault(tool, []).append(seconds)
+
+    def summary(self) -> dict:
+        out = {"writes": self.writes, "recalls": self.recalls, "seconds": round(self.seconds, 2),
+               "ops_per_s": round((self.writes + self.recalls) / self.seconds, 1) if self.seconds else None}
+        for tool, values in self.latencies.items():
+            values = sorted(values)
+            out[f"{tool}_p50_ms"] = round(1000 * values[len(values) // 2], 1)
+            out[f"{tool}_p95_ms"] = round(1000 * values[int(len(values) * 0.95)], 1)
+        return out
+
+
+async def _timed(outcome: Outcome, client, tool: str, **args) -> dict:
+    start = time.perf_counter()
+    result = await call(client, tool, **args)
+    outcome.timed(tool, time.perf_counter() - start)
+    return result
+
+
+def _ids(hits: list[dict]) -> list[str]:
+    return [h["id"] for h in hits]
+
+
+async def list_all(client, **args) -> list[dict]:
+    memories, cursor = [], ""
+    while True:
+        page = await call(client, "memory_list", limit=500, cursor=cursor, **args)
+        memories += page["memories"]
+        if not page["next_cursor"]:
+            return memories
+        cursor = page["next_cursor"]
+
+
+async def http_clients(url: str, clients: int, writes: int, outcome: Outcome | None = None) -> Outcome:
+    """`clients` concurrent clients against the server at `url`; see the module docstring."""
+    from mcp import Client
+
+    outcome = outcome or Outcome()
+    acked: dict[str, str] = {}
+    latest: dict[int, tuple[str, str]] = {}
+    start = time.perf_counter()
+
+    async def one(c: int) -> None:
+        async with Client(url) as client:
+            for i in range(writes):
+                text = f"client {c} wrote item {i} token c{c}i{i}"
+                res = await _timed(outcome, client, "memory_write", text=text)
+                acked[res["id"]] = text
+                latest[c] = (res["id"], text)
+                outcome.writes += 1
+                hits = (await _timed(outcome, client, "memory_recall", query=text, limit=5))["results"]
+                outcome.recalls += 1
+                if res["id"] not in _ids(hits):
+                    raise Failure(f"client {c}: its own write {res['id']} is not recalled right after it")
+                others = [v for k, v in list(latest.items()) if k != c]
+                if others:
+                    other_id, other_text = others[i % len(others)]
+                    hits = (await _timed(outcome, client, "memory_recall", query=other_text, limit=5))["results"]
+                    outcome.recalls += 1
+                    if other_id not in _ids(hits):
+                        raise Failure(f"client {c}: another client's acknowledged write {other_id} is not recalled")
+
+    await asyncio.gather(*(one(c) for c in range(clients)))
+    outcome.seconds += time.perf_counter() - start
+    async with Client(url) as client:
+        listed = await list_all(client)
+    _same_set(listed, acked)
+    return outcome
+
+
+def _same_set(listed: list[dict], acked: dict[str, str]) -> None:
+    ids = [m["id"] for m in listed]
+    if len(ids) != len(set(ids)):
+        raise Failure(f"memory_list returns duplicates: {len(ids) - len(set(ids))}")
+    texts = [m["text"] for m in listed]
+    if len(texts) != len(set(texts)):
+        raise Failure("the same text is stored as more than one memory")
+    if set(ids) != set(acked):
+        raise Failure(f"{len(set(acked) - set(ids))} acknowledged writes missing, "
+                      f"{len(set(ids) - set(acked))} unexpected memories")
+    wrong = [m["id"] for m in listed if acked[m["id"]] != m["text"]]
+    if wrong:
+        raise Failure(f"{len(wrong)} memories hold other text than was written")
+
+
+async def run_http(db: Path, *, clients: int = 8, writes: int = 200, embedder: str = "hash") -> dict:
+    with HttpServer(db, embedder=embedder, extra=("--consolidate-every", "0")) as server:
+        outcome = await http_clients(server.url, clients, writes)
+    report = invariants.check(db)
+    if not report.ok:
+        raise Failure(f"invariants broken:\n{report}")
+    return outcome.summary()
+
+
+ANN_LANES = ("vector", "sentence")
+SHARED_NAMES = ["Alice Moreau", "Bob Tanaka", "Carla Diaz"]
+
+
+async def run_two_stdio(db: Path, *, writes: int = 40, embedder: str = "minilm") -> dict:
+    """Two `worlddb serve` (stdio) processes on one file; see the module docstring."""
+    from mcp import Client
+
+    outcome = Outcome()
+    acked: dict[str, str] = {}
+    latest: dict[str, tuple[str, str] | None] = {"A": None, "B": None}
+    retired: dict[str, tuple[str, str] | None] = {"A": None, "B": None}
+    gone_ids: set[str] = set()
+    params = stdio_params(db, embedder=embedder)
+    async with Client(params) as first:
+        # the second window starts once the first has created the file
+        await call(first, "memory_list", limit=1)
+        async with Client(stdio_params(db, embedder=embedder)) as second:
+            start = time.perf_counter()
+
+            async def side(name: str, client, other: str) -> None:
+                for i in range(writes):
+                    person = SHARED_NAMES[i % len(SHARED_NAMES)]
+                    text = f"window {name} note {i}: met {person} about topic{name}{i}"
+                    res = await _timed(outcome, client, "memory_write", text=text,
+                                       entities=[{"name": person, "type": "person"}])
+                    outcome.writes += 1
+                    if i % 5 == 4:  # retiring is a write too: the other window must stop seeing it
+                        await call(client, "memory_retire", id=res["id"])
+                        retired[name] = (res["id"], text)
+                        gone_ids.add(res["id"])
+                    else:
+                        acked[res["id"]] = text
+                        latest[name] = (res["id"], text)
+                    gone = retired[other]
+                    if gone is not None:
+                        hits = (await call(client, "memory_recall", query=gone[1], limit=5))["results"]
+                        if gone[0] in _ids(hits):
+                            raise Failure(f"window {name} still recalls {gone[0]}, retired by window {other}")
+                    seen = latest[other]
+                    if seen is None:
+                        continue
+                    other_id, other_text = seen
+                    hits = (await _timed(outcome, client, "memory_recall", query=other_text, limit=5))["results"]
+                    outcome.recalls += 1
+                    found = [h for h in hits if h["id"] == other_id]
+                    if not found:
+                        raise Failure(f"window {name} does not recall window {other}'s acknowledged {other_id}")
+                    if not set(found[0]["lanes"]) & set(ANN_LANES):
+                        raise Failure(f"window {name}: {other_id} found only by {found[0]['lanes']}; "
+                                      "its HNSW index did not catch up")
+                    page = await call(client, "memory_list", limit=10)
+                    if other_id not in [m["id"] for m in page["memories"]]:
+                        # newer writes may have pushed it off the first page
+                        if other_id not in [m["id"] for m in await list_all(client)]:
+                            raise Failure(f"window {name}'s memory_list lacks {other_id}")
+
+            await asyncio.gather(side("A", first, "B"), side("B", second, "A"))
+            outcome.seconds = time.perf_counter() - start
+            for client in (first, second):
+                _same_set(await list_all(client), acked)
+                everything = await list_all(client, include_retired=True)
+                if {m["id"] for m in everything} != set(acked) | gone_ids:
+                    raise Failure("memory_list with include_retired differs from what was written")
+    report = invariants.check(db)
+    if not report.ok:
+        raise Failure(f"invariants broken:\n{report}")
+    _one_entity_per_name(db)
+    return outcome.summary()
+
+
+def _one_entity_per_name(db: Path) -> None:
+    import sqlite3
+
+    conn = sqlite3.connect(str(db))
+    try:
+        rows = conn.execute(
+            "SELECT n.name, count(*) FROM nodes n JOIN closure c ON c.node = n.anchor JOIN scopes s ON s.anchor = c.world "
+            "WHERE n.type = 'Entity' AND s.kind = 'user' AND s.sid = 'u' GROUP BY n.name").fetchall()
+    finally:
+        conn.close()
+    doubled = {name: n for name, n in rows if name in SHARED_NAMES and n > 1}
+    if doubled:
+        raise Failure(f"entities written by two processes at once were duplicated: {doubled}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.concurrency", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--writes", type=int, default=200, help="writes per client (each followed by recalls)")
+    parser.add_argument("--two-stdio", action="store_true", help="two stdio servers on one file instead of HTTP")
+    parser.add_argument("--embedder", choices=("hash", "minilm"), default=None,
+                        help="default: hash for HTTP, minilm for --two-stdio")
+    parser.add_argument("--dir", default=None)
+    args = parser.parse_args(argv)
+    directory = Path(args.dir or tempfile.mkdtemp(prefix="worlddb-concurrency-"))
+    directory.mkdir(parents=True, exist_ok=True)
+    db = directory / "concurrency.db"
+    try:
+        if args.two_stdio:
+            summary = asyncio.run(run_two_stdio(db, writes=args.writes, embedder=args.embedder or "minilm"))
+        else:
+            summary = asyncio.run(run_http(db, clients=args.clients, writes=args.writes,
+                                           embedder=args.embedder or "hash"))
+    except Failure as exc:
+        print(json.dumps({"ok": False, "failure": str(exc), "db": str(db)}, indent=2))
+        return 1
+    print(json.dumps({"ok": True, "db": str(db), **summary}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,115 @@
+"""Learning what a memory-layer call wrote, and checking it against what the call may do.
+
+After a successful call, `adopt(h, last_seq, ...)` reads every node, edge and proposal the
+call's transactions added and brings them into the model:
+- a new node must not be born retired, and is adopted open (closings are predicted);
+- containment may only come from the worlds the call named (its scopes, or for ingest the
+  sessions it created);
+- every new edge is replayed through the model's handlers, in the order the engine wrote
+  it, so a learned edge that the handlers must refuse is a violation, and supersedes edges
+  close what they must;
+- an amendment closes the facts drawn from the old memory where it starts;
+- functional facts are *predicted* (supersede a current value when newer, contradict it
+  otherwise) in write order and compared with the edges the engine actually wrote;
+- every proposal the resolver staged pairs two entities of one and the same scope;
+- no memory call removes an edge.
+"""
+
+from __future__ import annotations
+
+from worlddb.model import Edge
+
+from fuzz.harness import Violation
+from fuzz.model import FUNCTIONAL_FACTS, Expect
+
+
+def adopt(h, last: int, *, parents: set[str], marker: str | None = None, amended: tuple | None = None):
+    """Learn the rows written since seq `last`; returns (new node anchors in order, new edges)."""
+    conn, model = h.store.conn, h.model
+    removed = conn.execute("SELECT id FROM edges WHERE seq_removed > ?", (last,)).fetchall()
+    if removed:
+        raise Violation(f"a memory call removed edges {removed}")
+    rows = conn.execute("SELECT anchor, type, valid_from, valid_to, t_ingested, retired_at FROM nodes "
+                        "WHERE seq > ? ORDER BY rowid", (last,)).fetchall()
+    new = []
+    model.begin()
+    for anchor, ntype, vf, vt, ingested, retired in rows:
+        if retired is not None:
+            raise Violation(f"new {ntype} {anchor[:12]} is born retired")
+        extra = {}
+        if ntype in ("Memory", "Turn"):
+            extra = {"indexed": True, "marker": marker if ntype == "Memory" else None}
+        if ntype == "Fact":
+            meta = h.store.get(anchor).meta
+            extra = {"fact": (meta.get("subject"), meta.get("relation"), meta.get("object"))}
+        # born open: any closing in the same call is predicted below, and compared after
+        model.add(anchor, ntype, at=ingested, valid_from=vf, valid_to=None, **extra)
+        if ntype == "Scope":
+            model.add_scope(h.store.get(anchor).name, anchor)
+        new.append(anchor)
+    proposals = {edge_id: pid for pid, edge_id in conn.execute(
+        "SELECT id, edge_id FROM proposals WHERE seq_created > ?", (last,))}
+    new_facts = [a for a in new if model.nodes[a].type == "Fact"]
+    edges = []
+    try:
+        for body, vf, vt, added in conn.execute(
+                "SELECT body, valid_from, valid_to, t_added FROM edges WHERE seq_added > ? ORDER BY rowid", (last,)):
+            edge = Edge.from_body(body)
+            edges.append(edge)
+            new_session = edge.src in new and model.nodes[edge.src].type == "Session"
+            if edge.type == "contains" and edge.src not in parents and not new_session:
+                raise Violation(f"a memory call put {edge.dst[:12]} into {edge.src[:12]}, a world it did not name")
+            if edge.type in ("supersedes", "contradicts") and edge.src in new_facts:
+                continue  # predicted below, in the order the engine writes facts
+            model.link(edge, at=added, valid_from=vf, valid_to=vt, proposal=proposals.get(edge.id))
+            if amended and edge.type == "supersedes" and edge.dst == amended[0]:
+                _close_derived(h, amended[0], amended[1], added)
+        predicted = _functional(h, new_facts)
+        model.commit()
+    except Expect as exc:
+        model.rollback()
+        raise Violation(f"a memory call wrote what the handlers must refuse: {exc}") from None
+    actual = {e.id for e in edges if e.type in ("supersedes", "contradicts") and e.src in new_facts}
+    if actual != {e.id for e in predicted}:
+        raise Violation(f"functional facts: engine wrote {sorted(actual)}, model expected "
+                        f"{sorted(e.id for e in predicted)}")
+    _check_proposals_stay_in_scope(h, proposals.values())
+    return new, edges
+
+
+def _close_derived(h, old: str, starts: int, at: int) -> None:
+    """An amended memory's facts end where the amendment starts."""
+    for e in [e for e in h.model.live_edges("derived_from") if e.dst == old]:
+        node = h.model.nodes[e.src]
+        if node.valid_to is None or node.valid_to > starts:
+            h.model.close(e.src, max(starts, node.valid_from), at=at)
+
+
+def _functional(h, new_facts: list[str]) -> list[Edge]:
+    """The supersedes/contradicts edges functional facts must get, applied in write order."""
+    model, out = h.model, []
+    for i, anchor in enumerate(new_facts):
+        fact = model.nodes[anchor]
+        later = set(new_facts[i:])
+        subject, relation, obj = fact.fact
+        if relation not in FUNCTIONAL_FACTS:
+            continue
+        about = {e.src for e in model.live_edges("refers_to") if e.dst == subject and e.props.get("role") == "subject"}
+        for prior in sorted(about):
+            p = model.nodes[prior]
+            if prior in later or p.fact is None or p.erased or p.fact[:2] != (subject, relation):
+                continue  # itself, one written after it, or not a value of this relation
+            if p.valid_to is not None or p.fact[2] == obj:
+                continue
+            kind = "supersedes" if fact.valid_from > p.valid_from else "contradicts"
+            edge = Edge(kind, anchor, prior)
+            model.link(edge, at=fact.t_ingested)
+            out.append(edge)
+    return out
+
+
+def _check_proposals_stay_in_scope(h, proposal_ids) -> None:
+    for pid in proposal_ids:
+        p = h.model.proposals[pid]
+        if not any(p.a in h.model.closure(w) and p.b in h.model.closure(w) for w in h.model.scopes.values()):
+            raise Violation(f"proposal {pid[:12]} pairs entities of different scopes")

@@ -1,0 +1,313 @@
+"""Memory-layer operations (Engine): predicted refusals, learned structure, predicted validity.
+
+The memory layer decides things the model cannot know in advance (which entity a mention
+resolves to, what the built-in extractor finds, ids that depend on the clock), so after a
+successful call the model learns the rows the call added (fuzz.learn, which also checks
+them), while validity effects are predicted here: amend closes the old memory, retire
+takes along facts with no other open source, retire_all retires exactly the scope's
+members, purge retires what belongs to that scope alone and lets go of what another scope
+shares, and erase removes exactly what no other scope holds. Refusals are
+predicted from the arguments and the model: out-of-scope ids, closed memories, bad text or
+dates, wrong confirmations, and writes into a world that erasure left unsealable.
+"""
+
+from __future__ import annotations
+
+from worlddb.ingest import SessionIn, TurnIn
+from worlddb.model import Edge
+from worlddb.scopes import ScopeSet
+from worlddb.timeutil import parse_time, to_iso
+
+from fuzz.harness import NAMES, RELATIONS, SCOPES, TIMES, WORDS, Violation
+from fuzz.learn import adopt
+from fuzz.model import TEXT_TYPES, Expect
+
+DATES = ("2023-05-01", "2023-05-01T10:00:00Z", "2021-12-31", "1999-01-01")
+BAD_DATES = ("2023-02-30", "yesterday", "2023-13-01T00:00:00")
+_REL_TEXT = {"lives_in": "lives in", "works_at": "works at", "likes": "likes"}
+
+
+def run(h, op: dict) -> None:
+    globals()["_" + op["op"]](h, op)
+
+
+def _home(h, op: dict, anchor: str | None) -> ScopeSet:
+    """The scope an id-taking call names: op["scope"], or (None) one the node is in."""
+    if op.get("scope") is None and anchor is not None:
+        keys = sorted(h.model.scope_keys_of(anchor))
+        if keys:
+            kind, sid = keys[h.steps % len(keys)].split(":", 1)
+            return ScopeSet(((kind, sid),))
+    return _scopes([op.get("scope") or 0])
+
+
+def _scopes(op_scopes) -> ScopeSet:
+    pairs = list(dict.fromkeys(SCOPES[i % len(SCOPES)] for i in op_scopes)) or [SCOPES[0]]
+    return ScopeSet(tuple(pairs))
+
+
+def _blocked(h, worlds: list[str]) -> Expect | None:
+    """A write that changes these worlds' interiors must reseal them and everything above."""
+    for world in worlds:
+        if world in h.model.nodes and any(h.model.nodes[w].erased for w in {world} | h.model.ancestors(world)):
+            return Expect("NotFound", "a world above the write was erased")
+    return None
+
+
+def _in_scope(h, anchor: str | None, scopes: ScopeSet) -> bool:
+    worlds = [h.model.scopes[k] for k in scopes.keys if k in h.model.scopes]
+    return anchor is not None and any(anchor in h.model.closure(w) for w in worlds)
+
+
+def _call(h, what: str, expected: Expect | None, call):
+    """Run one engine call; judge a refusal; return (result, [(seq, at)...], last seq) or None."""
+    before, last = h.snapshot(), h.store.last_seq()
+    error, result = None, None
+    try:
+        result = call()
+    except Exception as exc:  # judged: only WorldDBError may leave the engine
+        error = exc
+    h.judge(what, expected, error, before)
+    if error is not None:
+        return None
+    txs = h.store.conn.execute("SELECT seq, at FROM tx WHERE seq > ? ORDER BY seq", (last,)).fetchall()
+    h.tx_times.extend(at for _, at in txs)
+    return result, txs, last
+
+
+# ---------------------------------------------------------------------- operations
+def _m_write(h, op: dict) -> None:
+    h.counter += 1
+    marker = f"q{h.counter:05d}z"
+    scopes = _scopes(op["scopes"])
+    words = [WORDS[w % len(WORDS)] for w in op.get("words", [])]
+    if op.get("template"):
+        s, r, o = op["template"]
+        words = [NAMES[s % len(NAMES)], _REL_TEXT[RELATIONS[r % len(RELATIONS)]], NAMES[o % len(NAMES)] + "."] + words
+    text = " ".join(words + [marker])
+    expected = None
+    bad = op.get("bad")
+    if bad == "blank":
+        text, expected = "  \n ", Expect("InvalidInput", "blank text")
+    elif bad == "long":
+        text, expected = "x" * 32_001, Expect("InvalidInput", "text over the limit")
+    vf_code = op.get("vf")
+    valid_from = to_iso(TIMES[vf_code]) if vf_code in TIMES else (BAD_DATES[0] if vf_code == "bad" else None)
+    if vf_code == "bad":
+        expected = expected or Expect("InvalidInput", "bad date")
+    entities = None if op.get("entities") is None else [
+        {"name": NAMES[i % len(NAMES)] if i >= 0 else " "} for i in op["entities"]]
+    facts = None if op.get("facts") is None else [
+        {"subject": NAMES[s % len(NAMES)], "relation": RELATIONS[r % len(RELATIONS)], "object": NAMES[o % len(NAMES)]}
+        for s, r, o in op["facts"]]
+    if entities is not None and any(not e["name"].strip() for e in entities):
+        expected = expected or Expect("InvalidInput", "blank entity name")
+    if entities is not None and facts is None:
+        facts = []
+    if facts is not None and entities is None:
+        entities = []
+    worlds = [h.model.scopes[k] for k in scopes.keys if k in h.model.scopes]
+    expected = expected or _blocked(h, worlds)
+    got = _call(h, "write_memory", expected, lambda: h.engine.write_memory(
+        text, scopes, valid_from=valid_from, entities=entities, facts=facts))
+    if got is None:
+        return
+    result, txs, last = got
+    anchors = {scope_node_id(k) for k in scopes.keys}
+    new, _ = adopt(h, last, parents=anchors, marker=marker)
+    node = h.model.nodes.get(result.id)
+    if result.id not in new or node.type != "Memory":
+        raise Violation("write_memory did not create a new Memory node")
+    if vf_code in TIMES and node.valid_from != TIMES[vf_code]:
+        raise Violation(f"memory valid_from {node.valid_from}, asked for {TIMES[vf_code]}")
+    if vf_code not in TIMES and not node.valid_from <= txs[-1][1]:
+        raise Violation("a memory without valid_from starts after its own transaction")
+    for ent in result.entities:
+        scope = h.model.scopes.get(ent.scope)
+        if ent.id not in h.model.nodes or scope is None or ent.id not in h.model.closure(scope):
+            raise Violation(f"entity {ent.name} resolved outside scope {ent.scope}")
+        if (ent.resolution == "exact") == (ent.id in new):
+            raise Violation(f"entity {ent.name}: resolution {ent.resolution} but new={ent.id in new}")
+    h.memories.append(result.id)
+
+
+def scope_node_id(key: str) -> str:
+    from worlddb.store import scope_node
+
+    kind, sid = key.split(":", 1)
+    return scope_node(kind, sid).id
+
+
+def _m_amend(h, op: dict) -> None:
+    anchor = h.pick(op["memory"])
+    scopes = _home(h, op, anchor)
+    h.counter += 1
+    marker = f"q{h.counter:05d}z"
+    text = " ".join([WORDS[w % len(WORDS)] for w in op.get("words", [])] + [marker])
+    if anchor is None:
+        return
+    expected = None
+    old_keys = h.model.scope_keys_of(anchor)
+    if not _in_scope(h, anchor, scopes):
+        expected = Expect("NotFound", "not in the caller's scope")
+    elif h.model.nodes[anchor].valid_to is not None:
+        expected = Expect("InvalidInput", "amending a closed memory")
+    elif op.get("bad") == "blank":
+        text, expected = " ", Expect("InvalidInput", "blank text")
+    else:
+        expected = _blocked(h, [h.model.scopes[k] for k in old_keys])
+    ident = anchor[:op["prefix"]] if op.get("prefix") else anchor
+    got = _call(h, "amend", expected, lambda: h.engine.amend(ident, text, scopes, reason="fuzz"))
+    if got is None:
+        return
+    result, txs, last = got
+    starts = parse_time(result.valid_from)
+    old_from = h.model.nodes[anchor].valid_from
+    if starts < old_from or (old_from <= txs[-1][1] and starts > txs[-1][1]):
+        raise Violation(f"amendment starts at {starts}, old memory at {old_from}, transaction at {txs[-1][1]}")
+    if set(result.scopes) != old_keys:
+        raise Violation(f"amendment landed in {result.scopes}, the old memory is in {sorted(old_keys)}")
+    new, _ = adopt(h, last, parents={h.model.scopes[k] for k in old_keys}, marker=marker,
+                    amended=(anchor, starts))
+    if result.id not in new or result.supersedes != anchor:
+        raise Violation("amend did not write a new memory superseding the old one")
+    h.memories.append(result.id)
+
+
+def _retire_in_model(h, anchor: str, at: int) -> bool:
+    model = h.model
+    changed = model.retire(anchor, at=at)
+    if changed:
+        for e in [e for e in model.live_edges("derived_from") if e.dst == anchor]:
+            sources = [x.dst for x in model.live_edges("derived_from") if x.src == e.src]
+            if not [s for s in sources if s != anchor and model.nodes[s].valid_to is None]:
+                model.retire(e.src, at=at)
+    return changed
+
+
+def _m_retire(h, op: dict) -> None:
+    anchor = h.pick(op["memory"])
+    scopes = _home(h, op, anchor)
+    if anchor is None:
+        return
+    expected = None if _in_scope(h, anchor, scopes) else Expect("NotFound", "not in the caller's scope")
+    got = _call(h, "retire", expected, lambda: h.engine.retire(anchor, scopes, reason="fuzz"))
+    if got is None:
+        return
+    result, txs, last = got
+    h.model.begin()
+    changed = _retire_in_model(h, anchor, txs[-1][1])
+    h.model.commit()
+    if result.already_retired == changed:
+        raise Violation(f"retire reported already_retired={result.already_retired}, model changed={changed}")
+
+
+def _m_retire_all(h, op: dict) -> None:
+    scopes = _scopes(op["scopes"])
+    got = _call(h, "retire_all", None, lambda: h.engine.retire_all(scopes))
+    if got is None:
+        return
+    result, txs, last = got
+    model, at = h.model, txs[-1][1]
+    members = set().union(*[model.closure(model.scopes[k]) for k in scopes.keys if k in model.scopes])
+    model.begin()
+    count = sum(model.retire(n, at=at) for n in members
+                if model.nodes[n].type in TEXT_TYPES + ("Fact",) and model.nodes[n].retired_at is None)
+    model.commit()
+    if result.retired != count:
+        raise Violation(f"retire_all retired {result.retired}, model expected {count}")
+
+
+def _m_purge(h, op: dict) -> None:
+    kind, sid = SCOPES[op["scope"] % len(SCOPES)]
+    key = f"{kind}:{sid}"
+    scopes = _scopes([op["scope"], op["scope"] + 1]) if op.get("multi") else ScopeSet(((kind, sid),))
+    confirm = key if op.get("confirm", "ok") == "ok" else key.upper() + " "
+    erase = bool(op.get("erase"))
+    model = h.model
+    if len(scopes) != 1 or confirm != key:
+        expected = Expect("InvalidInput", "purge needs one scope and its key")
+    elif key not in model.scopes:
+        expected = Expect("NotFound", "no such scope")
+    else:
+        expected = None
+    got = _call(h, "purge_scope", expected, lambda: h.engine.purge_scope(scopes, confirm, erase=erase))
+    if got is None:
+        return
+    result, txs, last = got
+    at, anchor = txs[-1][1], model.scopes[key]
+    members = model.closure(anchor)
+    others = set(model.scopes.values()) - {anchor}
+    alone = [n for n in members if not (model.ancestors(n) & others)]
+    model.begin()
+    # only what belongs to this scope alone is retired; a shared node is let go of instead
+    # (the scope's own contains edge to it goes), so it stays current in its other scopes
+    retired = sum(model.retire(n, at=at) for n in sorted(alone)
+                  if model.nodes[n].retired_at is None and model.nodes[n].type != "Scope")
+    for child in sorted({e.dst for e in model.live_edges("contains") if e.src == anchor} - set(alone)):
+        model.unlink(Edge("contains", anchor, child), at=at)
+    model.retire(anchor, at=at)
+    for n in alone if erase else ():
+        model.erase(n)
+    model.commit()
+    want = (retired, len(alone) if erase else 0, len(members) - len(alone))
+    if (result.retired, result.erased, result.kept_shared) != want:
+        raise Violation(f"purge reported {(result.retired, result.erased, result.kept_shared)}, model {want}")
+
+
+def _m_ingest(h, op: dict) -> None:
+    scopes = _scopes(op["scopes"])
+    sessions, expected = [], None
+    for n, spec in enumerate(op["sessions"]):
+        date = BAD_DATES[1] if spec["date"] == "bad" else DATES[spec["date"] % len(DATES)]
+        if spec["date"] == "bad":
+            expected = expected or Expect("InvalidInput", "bad session date")
+        turns = []
+        for speaker, words in spec["turns"]:
+            name = NAMES[speaker % len(NAMES)] if speaker >= 0 else " "
+            if speaker < 0:
+                expected = expected or Expect("InvalidInput", "a turn without a speaker")
+            turns.append(TurnIn(speaker=name, text=" ".join(WORDS[w % len(WORDS)] for w in words) or "ok"))
+        h.counter += 1
+        sessions.append(SessionIn(date=date, turns=tuple(turns), name=f"session {h.counter}"))
+    if not sessions:
+        expected = Expect("InvalidInput", "no sessions")
+    worlds = [h.model.scopes[k] for k in scopes.keys if k in h.model.scopes]
+    expected = expected or _blocked(h, worlds)
+    got = _call(h, "ingest_conversation", expected, lambda: h.engine.ingest_conversation(sessions, scopes))
+    if got is None:
+        return
+    result, txs, last = got
+    new, _ = adopt(h, last, parents={scope_node_id(k) for k in scopes.keys})
+    for session, spec in zip(result.sessions, sessions):
+        start = parse_time(spec.date)
+        if h.model.nodes[session].valid_from != start:
+            raise Violation("session valid_from is not its date")
+    for anchor in result.turns.values():
+        node = h.model.nodes[anchor]
+        if node.type != "Turn":
+            raise Violation("ingest returned a turn id that is not a Turn")
+
+
+def _m_read(h, op: dict) -> None:
+    anchor = h.pick(op["memory"])
+    scopes = _home(h, op, anchor)
+    if anchor is None:
+        return
+    inside = _in_scope(h, anchor, scopes)
+    expected = None if inside else Expect("NotFound", "not in the caller's scope")
+    got = _call(h, "read_memory", expected, lambda: h.engine.read_memory(anchor, scopes))
+    if got is None:
+        return
+    detail = got[0]
+    node = h.model.nodes[anchor]
+    if detail.id != anchor or detail.valid_to != to_iso(node.valid_to) or detail.retired != (node.retired_at is not None):
+        raise Violation("read_memory disagrees with the model about the memory's validity")
+    if (detail.text is None) != node.erased:
+        raise Violation("read_memory: erased content must read as None, and only erased content")
+    inside = set().union(*[h.model.closure(h.model.scopes[k]) for k in scopes.keys if k in h.model.scopes])
+    named = detail.supersedes + detail.superseded_by + detail.contradicts + [f.id for f in detail.facts]
+    if any(n not in inside for n in named):
+        raise Violation("read_memory named a node outside the caller's scopes "
+                        f"({[h.model.nodes[n].type for n in named if n not in inside]})")
+

@@ -1,0 +1,98 @@
+"""Composed world embeddings: running sums equal a from-scratch composition, and a leaf
+change recomposes only its path to the root."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from worlddb import ann, compose
+from worlddb.db import WorldDB
+from worlddb.model import Node
+
+DIM = 8
+
+
+def vec(seed: int) -> np.ndarray:
+    v = np.random.default_rng(seed).normal(size=DIM).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+def stored(db, anchor, kind=ann.EFFECTIVE):
+    row = db.store.conn.execute(
+        "SELECT v.vec, v.seq FROM vectors v JOIN nodes n ON n.rowid = v.node WHERE n.anchor=? AND v.kind=? "
+        "AND v.ord=0", (anchor, kind)).fetchone()
+    return (None, None) if row is None else (np.frombuffer(row[0], dtype=np.float32), row[1])
+
+
+@pytest.fixture
+def world(db_path):
+    db = WorldDB.open(db_path)
+    with db.write() as w:
+        scope = w.scope("user", "alice")
+        topic = w.add(Node("Topic", name="garden", content="garden"), parents=[scope])
+        w.put_vector(topic, ann.CONTENT, "test", vec(0).tobytes(), DIM)
+        plain = w.add(Node("Topic", name="plain"), parents=[scope])  # no content: mean pooling
+        inner = w.add(Node("Session", name="inner", content="inner"), parents=[topic])
+        w.put_vector(inner, ann.CONTENT, "test", vec(99).tobytes(), DIM)
+    yield db, topic, plain, inner
+    db.close()
+
+
+def add_leaf(db, parent, i):
+    with db.write() as w:
+        leaf = w.add(Node("Memory", content=f"leaf {i}", created_at=i), parents=[parent])
+        w.put_vector(leaf, ann.EFFECTIVE, "test", vec(i).tobytes(), DIM)
+    return leaf
+
+
+def test_attention_composition_matches_the_direct_formula(world):
+    db, topic, _, _ = world
+    leaves = [add_leaf(db, topic, i) for i in range(1, 6)]
+    children = np.array([stored(db, a)[0] for a in leaves] + [stored(db, world[3])[0]])
+    expected = compose.attention_pool(vec(0), children)
+    got, _ = stored(db, topic)
+    assert np.allclose(got, expected, atol=1e-5)
+
+
+def test_a_world_without_content_is_mean_pooled(world):
+    db, _, plain, _ = world
+    leaves = [add_leaf(db, plain, i) for i in range(10, 14)]
+    expected = compose.mean_pool(np.array([stored(db, a)[0] for a in leaves]))
+    assert np.allclose(stored(db, plain)[0], expected, atol=1e-5)
+
+
+def test_a_leaf_change_recomposes_only_its_path_to_the_root(world):
+    db, topic, plain, inner = world
+    add_leaf(db, plain, 20)
+    add_leaf(db, topic, 21)
+    plain_before = stored(db, plain)
+    topic_before = stored(db, topic)
+    add_leaf(db, inner, 22)  # inner -> topic is the path; plain is elsewhere
+    plain_after = stored(db, plain)
+    assert np.array_equal(plain_after[0], plain_before[0]) and plain_after[1] == plain_before[1]
+    inner_after, topic_after = stored(db, inner), stored(db, topic)
+    assert topic_after[1] > topic_before[1] and not np.allclose(topic_after[0], topic_before[0])
+    assert inner_after[1] == topic_after[1]
+    # the change to topic comes from inner's new effective vector, as the formula says
+    children = np.array([stored(db, a)[0] for a in db.store.children(topic)])
+    assert np.allclose(topic_after[0], compose.attention_pool(vec(0), children), atol=1e-5)
+
+
+def test_removing_a_child_takes_its_term_out(world):
+    from worlddb.model import Edge
+
+    db, topic, _, _ = world
+    keep = [add_leaf(db, topic, i) for i in range(30, 33)]
+    gone = add_leaf(db, topic, 33)
+    with db.write() as w:
+        w.unlink(Edge("contains", topic, gone))
+    children = np.array([stored(db, a)[0] for a in keep] + [stored(db, world[3])[0]])
+    assert np.allclose(stored(db, topic)[0], compose.attention_pool(vec(0), children), atol=1e-5)
+
+
+def test_scopes_are_not_composed(world):
+    db, topic, _, _ = world
+    add_leaf(db, topic, 40)
+    scope = db.store.scope_anchor("user", "alice")
+    assert stored(db, scope)[0] is None

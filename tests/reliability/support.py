@@ -1,0 +1,51 @@
+"""Helpers shared by the reliability tests."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from worlddb.embed import HashEmbedder
+from worlddb.server import ServerConfig, build_server
+
+#: tables every write path touches; a failed call must leave all of them as they were
+FINGERPRINT_TABLES = ("tx", "blobs", "nodes", "edges", "members", "closure", "scopes", "vectors", "fts",
+                      "proposals", "validity_log", "resolver_names", "token_df")
+
+
+def fingerprint(path: str | Path) -> dict[str, int]:
+    """Row counts of every table a write touches, the last transaction, closed and erased nodes."""
+    conn = sqlite3.connect(str(path))
+    try:
+        out = {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in FINGERPRINT_TABLES}
+        out["max_seq"] = conn.execute("SELECT coalesce(max(seq), 0) FROM tx").fetchone()[0]
+        out["closed"] = conn.execute("SELECT count(*) FROM nodes WHERE valid_to IS NOT NULL").fetchone()[0]
+        out["erased"] = conn.execute("SELECT count(*) FROM blobs WHERE body IS NULL").fetchone()[0]
+        return out
+    finally:
+        conn.close()
+
+
+def server_for(path: str | Path, default_user: str | None = "alice"):
+    """The real server, background work off (so nothing writes between two looks), hash embedder."""
+    return build_server(ServerConfig(db=str(path), default_user=default_user, background=False,
+                                     engine_options={"embedder": HashEmbedder(), "query_model": True}))
+
+
+#: Two Memory records whose ids share their first 8 hex characters (found by hashing
+#: "collision %08d" for i = 0, 1, ... at this created_at until two prefixes met).
+COLLIDING = ("collision 00038249", "collision 00108325")
+COLLIDING_AT = 1_700_000_000_000_000
+
+
+def plant_colliding_pair(path: str | Path, first_scope: tuple[str, str], second_scope: tuple[str, str]):
+    """Write the two colliding memories, one into each scope; returns their ids."""
+    from worlddb.db import WorldDB
+    from worlddb.model import Node
+
+    nodes = [Node(type="Memory", content=text, created_at=COLLIDING_AT) for text in COLLIDING]
+    assert nodes[0].id[:8] == nodes[1].id[:8] and nodes[0].id != nodes[1].id
+    with WorldDB.open(path) as db, db.write() as w:
+        for node, scope in zip(nodes, (first_scope, second_scope)):
+            w.add(node, parents=[w.scope(*scope)])
+    return nodes[0].id, nodes[1].id

@@ -1,0 +1,22 @@
+"""Concurrency: eight clients at once over streamable HTTP, and two stdio server processes
+on one database file (two desktop windows). No error, no lost or duplicated memory, and
+each process's next recall sees the other's writes and retirements (bench.concurrency;
+`python -m bench.concurrency --clients 8 --writes 200` is the long variant)."""
+
+from __future__ import annotations
+
+from bench import concurrency
+
+
+async def test_eight_http_clients_interleaving_writes_and_recalls_lose_and_duplicate_nothing(tmp_path):
+    summary = await concurrency.run_http(tmp_path / "http.db", clients=8, writes=20)
+    assert summary["writes"] == 160
+    # each write's own recall, and another client's latest write once there is one
+    assert 160 + 120 <= summary["recalls"] <= 320
+
+
+async def test_two_stdio_servers_on_one_file_see_each_others_writes_on_their_next_call(tmp_path):
+    # the real default model, as a desktop install runs it
+    summary = await concurrency.run_two_stdio(tmp_path / "two.db", writes=30, embedder="minilm")
+    assert summary["writes"] == 60
+    assert summary["recalls"] >= 50

@@ -1,0 +1,88 @@
+"""Every bad argument gets a tool error saying what is wrong; nothing is written."""
+
+from __future__ import annotations
+
+import pytest
+from .helpers import fails, make_config, ok
+from .helpers import dump
+from mcp import Client
+
+from worlddb.server import build_server
+
+NESTED: dict = {}
+_level = NESTED
+for _ in range(40):
+    _level["k"] = {}
+    _level = _level["k"]
+
+BAD = [
+    ("memory_write", {"text": ""}, "text is empty"),
+    ("memory_write", {"text": "   \n"}, "text is empty"),
+    ("memory_write", {"text": "x" * 32_001}, "limit is 32000"),
+    ("memory_write", {"text": "ok", "valid_from": "yesterday-ish"}, "not an ISO-8601"),
+    ("memory_write", {"text": "ok", "valid_from": "2024-13-45"}, "not an ISO-8601"),
+    ("memory_write", {"text": "ok", "user_id": ""}, "user_id must be"),
+    ("memory_write", {"text": "ok", "user_id": "a\x00b"}, "user_id must be"),
+    ("memory_write", {"text": "ok", "metadata": NESTED}, "nested more than 32 levels"),
+    ("memory_write", {"text": "ok", "entities": [{"name": ""}]}, "entities"),
+    ("memory_write", {"text": "ok", "facts": [{"subject": "a", "relation": "!!", "object": "b"}]}, "relation"),
+    ("memory_write", {"text": "ok", "usr_id": "alice"}, "unknown argument(s) usr_id"),
+    ("memory_write", {}, "text"),
+    ("memory_recall", {"query": ""}, "query must be non-empty"),
+    ("memory_recall", {"query": "x", "limit": 101}, "less than or equal to 100"),
+    ("memory_recall", {"query": "x", "as_of": "31/12/2024"}, "as_of"),
+    ("memory_recall", {"query": "x", "known_at": "soon"}, "known_at"),
+    ("memory_list", {"cursor": "not-a-cursor"}, "cursor"),
+    ("memory_read", {"id": "zzzzzzzzzz"}, "not an id"),
+    ("memory_read", {"id": "abc"}, "at least 8"),
+    ("memory_read", {"id": "ab" * 40}, "longer than"),
+    ("memory_amend", {"id": "0" * 64, "text": "new"}, "no memory with id"),
+    ("memory_amend", {"id": "0" * 64, "text": ""}, "no memory with id"),
+    ("memory_retire", {"id": "0" * 16}, "no memory with id"),
+    ("memory_purge_scope", {"user_id": "alice", "confirm": "user:bob"}, "confirm must equal"),
+    ("memory_purge_scope", {"user_id": "nobody", "confirm": "user:nobody"}, "no scope"),
+    ("memory_list_scopes", {"kind": "planet"}, "kind must be one of"),
+]
+
+
+@pytest.mark.parametrize("tool, arguments, message", BAD, ids=[f"{t}-{i}" for i, (t, _, _) in enumerate(BAD)])
+async def test_bad_input_is_a_tool_error_and_writes_nothing(server, db_file, tool, arguments, message):
+    async with Client(server) as client:
+        await ok(client, "memory_write", text="an existing memory")
+        before = dump(db_file)
+        text = await fails(client, tool, **arguments)
+        assert message in text, text
+        assert tool in text  # errors name the tool, and nothing of the SDK's machinery
+        assert dump(db_file) == before  # (compared while open: closing refreshes planner statistics)
+
+
+async def test_without_a_default_scope_every_call_must_name_one(db_file):
+    async with Client(build_server(make_config(db_file, default_user=None))) as client:
+        assert "no scope given" in await fails(client, "memory_write", text="hello")
+        assert "no scope given" in await fails(client, "memory_recall", query="hello")
+        assert (await ok(client, "memory_write", text="hello", app_id="notes"))["scopes"] == ["app:notes"]
+
+
+async def test_an_ambiguous_prefix_lists_the_candidates(server, db_file):
+    from worlddb.db import WorldDB
+    from worlddb.model import Node
+
+    # two memories whose ids share 8 hex characters (found by trying created_at values)
+    seen: dict[str, Node] = {}
+    pair = None
+    for stamp in range(400_000):
+        node = Node("Memory", content="twin", created_at=stamp)
+        if node.id[:8] in seen:
+            pair = (seen[node.id[:8]], node)
+            break
+        seen[node.id[:8]] = node
+    assert pair is not None
+    async with Client(server) as client:
+        await ok(client, "memory_write", text="create the scope")
+        with WorldDB.open(db_file) as db, db.write() as w:
+            scope = w.scope("user", "alice")
+            for node in pair:
+                w.add(node, parents=[scope])
+        text = await fails(client, "memory_read", id=pair[0].id[:8])
+        assert "ambiguous" in text and pair[0].id in text and pair[1].id in text
+        assert (await ok(client, "memory_read", id=pair[1].id[:16]))["id"] == pair[1].id

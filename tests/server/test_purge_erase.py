@@ -1,0 +1,48 @@
+"""Purge with erase: nothing of the erased text is left anywhere in the database file."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from .helpers import ok
+from mcp import Client
+
+from worlddb.db import WorldDB
+
+SECRET = "Zanzibar-7731 quokka lullaby"
+SHARED = "Shared-4410 pelican"
+
+
+def file_bytes(path: Path) -> bytes:
+    data = path.read_bytes()
+    for extra in (Path(f"{path}-wal"), Path(f"{path}-shm")):
+        if extra.exists():
+            data += extra.read_bytes()
+    return data
+
+
+async def test_erase_removes_the_text_from_the_file_and_verify_still_passes(server, db_file):
+    async with Client(server) as client:
+        gone = await ok(client, "memory_write", text=f"{SECRET} is my wifi password", user_id="bob",
+                        entities=[{"name": "Zanzibar-7731"}])
+        await ok(client, "memory_amend", id=gone["id"], text=f"{SECRET} changed, see notes", user_id="bob")
+        kept = await ok(client, "memory_write", text=f"{SHARED} visits the pond", user_id="bob", agent_id="zoo")
+        await ok(client, "memory_write", text="unrelated note", user_id="alice")
+        res = await ok(client, "memory_purge_scope", user_id="bob", confirm="user:bob", erase=True)
+        assert res["erased"] >= 3 and res["kept_shared"] >= 1
+        # the shared memory survives for the other scope
+        hits = (await ok(client, "memory_recall", query="pelican pond", agent_id="zoo"))["results"]
+        assert [h["id"] for h in hits][:1] == [kept["id"]]
+    conn = sqlite3.connect(db_file)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.execute("VACUUM")
+    conn.close()
+    data = file_bytes(db_file)
+    for fragment in ("Zanzibar", "quokka", "lullaby", "wifi password"):
+        assert fragment.encode() not in data, fragment
+    assert SHARED.encode() in data
+    with WorldDB.open(db_file) as db:
+        report = db.verify()
+        assert report.ok, report.mismatches
+        assert report.erased >= 3

@@ -1,0 +1,143 @@
+"""Each of the nine tools, through the SDK's in-memory client, in both protocol eras."""
+
+from __future__ import annotations
+
+from .helpers import fails, ok
+
+
+async def test_the_nine_tools_are_listed_with_schemas_and_hints(connect):
+    async with connect() as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert sorted(tools) == sorted([
+            "memory_write", "memory_recall", "memory_list", "memory_read", "memory_amend", "memory_retire",
+            "memory_retire_all", "memory_purge_scope", "memory_list_scopes"])
+        for tool in tools.values():
+            assert len(tool.description) > 60 and tool.output_schema and tool.input_schema["properties"]
+        read_only = {n for n, t in tools.items() if t.annotations.read_only_hint}
+        assert read_only == {"memory_recall", "memory_list", "memory_read", "memory_list_scopes"}
+        assert tools["memory_purge_scope"].annotations.destructive_hint
+        assert tools["memory_recall"].input_schema["properties"]["limit"]["maximum"] == 100
+        assert "never edited in place" in tools["memory_amend"].description
+
+
+async def test_write_returns_the_id_scopes_and_resolved_entities(connect):
+    async with connect() as client:
+        res = await ok(client, "memory_write", text="Maria works at Acme Corp in Lisbon",
+                       entities=[{"name": "Maria", "type": "person"}, {"name": "Acme Corp", "type": "organization"}],
+                       facts=[{"subject": "Maria", "relation": "works_at", "object": "Acme Corp"}])
+        assert len(res["id"]) == 64 and res["scopes"] == ["user:alice"]
+        assert {(e["name"], e["resolution"]) for e in res["entities"]} == {("Maria", "new"), ("Acme Corp", "new")}
+        assert [(f["subject"], f["relation"], f["object"]) for f in res["facts"]] == [("Maria", "works_at", "Acme Corp")]
+        again = await ok(client, "memory_write", text="Maria likes hiking", entities=[{"name": "maria"}])
+        assert [(e["name"], e["resolution"]) for e in again["entities"]] == [("Maria", "exact")]
+
+
+async def test_a_near_match_is_proposed_not_merged(connect):
+    async with connect() as client:
+        await ok(client, "memory_write", text="Sarah called", entities=[{"name": "Sarah", "type": "person"}])
+        res = await ok(client, "memory_write", text="Sara called back", entities=[{"name": "Sara", "type": "person"}])
+        entity = res["entities"][0]
+        assert entity["resolution"] == "proposed_merge" and entity["proposals"] and entity["proposed_merge_with"]
+        assert entity["name"] == "Sara"
+
+
+async def test_a_memory_written_for_two_scopes_belongs_to_each(connect):
+    async with connect() as client:
+        res = await ok(client, "memory_write", text="The deploy key rotates monthly", user_id="alice", agent_id="ops")
+        assert sorted(res["scopes"]) == ["agent:ops", "user:alice"]
+        for scope in ({"user_id": "alice"}, {"agent_id": "ops"}):
+            hits = (await ok(client, "memory_recall", query="deploy key rotation", **scope))["results"]
+            assert [h["id"] for h in hits][:1] == [res["id"]]
+            assert sorted(hits[0]["scopes"]) == ["agent:ops", "user:alice"]
+        assert (await ok(client, "memory_recall", query="deploy key rotation", user_id="bob"))["results"] == []
+
+
+async def test_recall_reports_lanes_validity_and_the_scopes_searched(connect):
+    async with connect() as client:
+        await ok(client, "memory_write", text="Bob prefers green tea in the morning", valid_from="2024-02-01")
+        res = await ok(client, "memory_recall", query="green tea", limit=5)
+        assert res["scopes_searched"] == ["user:alice"]
+        hit = res["results"][0]
+        assert hit["text"] == "Bob prefers green tea in the morning"
+        assert hit["lanes"]["bm25"] == 1 and hit["valid_from"] == "2024-02-01T00:00:00Z" and hit["valid_to"] is None
+
+
+async def test_list_pages_through_a_scope_with_a_cursor(connect):
+    async with connect() as client:
+        written = [(await ok(client, "memory_write", text=f"note number {i}"))["id"] for i in range(7)]
+        seen, cursor = [], ""
+        while True:
+            page = await ok(client, "memory_list", limit=3, cursor=cursor)
+            seen += [m["id"] for m in page["memories"]]
+            if not page["next_cursor"]:
+                break
+            cursor = page["next_cursor"]
+        assert seen == list(reversed(written))
+
+
+async def test_read_accepts_a_unique_prefix_and_checks_the_hash(connect):
+    async with connect() as client:
+        mid = (await ok(client, "memory_write", text="Passport expires in 2031", metadata={"source": "chat"}))["id"]
+        full = await ok(client, "memory_read", id=mid[:12])
+        assert full["id"] == mid and full["text"] == "Passport expires in 2031"
+        assert full["metadata"] == {"source": "chat"} and full["scopes"] == ["user:alice"]
+        assert full["hash_check"]["ok"] and full["provenance"]["tool"] == "memory_write"
+        assert "no memory with id" in await fails(client, "memory_read", id="0123456789abcdef")
+        assert "at least 8" in await fails(client, "memory_read", id=mid[:5])
+
+
+async def test_amend_writes_a_new_memory_and_supersedes_the_old_one(connect):
+    async with connect() as client:
+        old = (await ok(client, "memory_write", text="The office is on floor 3", valid_from="2024-01-01"))["id"]
+        new = await ok(client, "memory_amend", id=old, text="The office moved to floor 5", reason="moved")
+        assert new["supersedes"] == old and new["id"] != old
+        before = await ok(client, "memory_read", id=old)
+        assert before["text"] == "The office is on floor 3"  # content is immutable
+        assert before["valid_to"] == new["valid_from"] and before["superseded_by"] == [new["id"]]
+        assert "no longer current" in await fails(client, "memory_amend", id=old, text="again")
+
+
+async def test_retire_hides_a_memory_and_include_retired_returns_it_closed(connect):
+    async with connect() as client:
+        mid = (await ok(client, "memory_write", text="Allergic to penicillin"))["id"]
+        res = await ok(client, "memory_retire", id=mid, reason="test result was wrong")
+        assert res["retired"] and res["valid_to"] is not None and not res["already_retired"]
+        assert (await ok(client, "memory_recall", query="penicillin allergy"))["results"] == []
+        hits = (await ok(client, "memory_recall", query="penicillin allergy", include_retired=True))["results"]
+        assert hits[0]["id"] == mid and hits[0]["retired"] and hits[0]["valid_to"] == res["valid_to"]
+        assert (await ok(client, "memory_retire", id=mid))["already_retired"]
+
+
+async def test_retire_all_retires_every_current_memory_of_the_scope(connect):
+    async with connect() as client:
+        for i in range(3):
+            await ok(client, "memory_write", text=f"temporary note {i}", run_id="session-9")
+        await ok(client, "memory_write", text="keep me", user_id="alice")
+        res = await ok(client, "memory_retire_all", run_id="session-9")
+        assert res["scopes"] == ["run:session-9"] and res["retired"] >= 3
+        assert (await ok(client, "memory_list", run_id="session-9"))["memories"] == []
+        assert len((await ok(client, "memory_list"))["memories"]) == 1
+
+
+async def test_list_scopes_counts_current_and_retired_memories(connect):
+    async with connect() as client:
+        await ok(client, "memory_write", text="a", user_id="alice")
+        mid = (await ok(client, "memory_write", text="b", user_id="alice"))["id"]
+        await ok(client, "memory_write", text="c", agent_id="ops")
+        await ok(client, "memory_retire", id=mid)
+        scopes = {s["key"]: s for s in (await ok(client, "memory_list_scopes"))["scopes"]}
+        assert (scopes["user:alice"]["memories"], scopes["user:alice"]["retired"]) == (1, 1)
+        assert scopes["agent:ops"]["memories"] == 1
+        assert [s["key"] for s in (await ok(client, "memory_list_scopes", kind="agent"))["scopes"]] == ["agent:ops"]
+
+
+async def test_purge_needs_the_scope_key_as_confirmation(connect):
+    async with connect() as client:
+        await ok(client, "memory_write", text="bob's secret", user_id="bob")
+        assert "confirm must equal" in await fails(client, "memory_purge_scope", user_id="bob", confirm="bob")
+        assert "explicitly" in await fails(client, "memory_purge_scope", confirm="user:alice")
+        assert "exactly one" in await fails(client, "memory_purge_scope", user_id="bob", agent_id="x",
+                                            confirm="user:bob")
+        res = await ok(client, "memory_purge_scope", user_id="bob", confirm="user:bob")
+        assert res["scope"] == "user:bob" and res["retired"] >= 1 and res["erased"] == 0
+        assert (await ok(client, "memory_recall", query="secret", user_id="bob"))["results"] == []

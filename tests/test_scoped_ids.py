@@ -1,0 +1,60 @@
+"""Id prefixes are resolved inside the caller's scopes: a prefix shared with a memory of
+another scope is neither ambiguous nor answered with that memory's id."""
+
+from __future__ import annotations
+
+import pytest
+
+from worlddb.db import WorldDB
+from worlddb.embed import HashEmbedder
+from worlddb.engine import Engine
+from worlddb.errors import AmbiguousId, NotFound
+from worlddb.model import Node
+from worlddb.scopes import ScopeSet
+
+# two records whose ids share their first 8 hex characters (found by brute force)
+COLLIDING = [Node(type="Memory", content=f"collision {n}", created_at=1_700_000_000_000_000)
+             for n in ("00038249", "00108325")]
+ALICE, BOB, CAROL = (ScopeSet((("user", name),)) for name in ("alice", "bob", "carol"))
+
+
+def plant(path, scopes):
+    with WorldDB.open(path) as db, db.write() as w:
+        for node, (kind, sid) in zip(COLLIDING, scopes):
+            w.add(node, parents=[w.scope(kind, sid)])
+
+
+def test_the_planted_ids_share_a_prefix():
+    first, second = (n.id for n in COLLIDING)
+    assert first[:8] == second[:8] and first != second
+
+
+def test_a_prefix_shared_across_scopes_resolves_to_the_callers_memory(db_path):
+    plant(db_path, [("user", "alice"), ("user", "bob")])
+    mine, theirs = (n.id for n in COLLIDING)
+    with Engine.open(db_path, embedder=HashEmbedder(), query_model=True) as engine:
+        assert engine.read_memory(mine[:8], ALICE).id == mine
+        assert engine.read_memory(mine[:8], BOB).id == theirs
+        with pytest.raises(NotFound) as missed:
+            engine.read_memory(mine[:8], CAROL)
+        assert mine not in str(missed.value) and theirs not in str(missed.value)
+
+
+def test_a_prefix_shared_within_one_scope_stays_ambiguous(db_path):
+    plant(db_path, [("user", "alice"), ("user", "alice")])
+    with Engine.open(db_path, embedder=HashEmbedder(), query_model=True) as engine:
+        with pytest.raises(AmbiguousId) as ambiguous:
+            engine.read_memory(COLLIDING[0].id[:8], ALICE)
+        assert set(ambiguous.value.candidates) == {n.id for n in COLLIDING}
+        with pytest.raises(NotFound):
+            engine.read_memory(COLLIDING[0].id[:8], BOB)
+
+
+def test_store_resolve_id_without_worlds_still_sees_every_node(db_path):
+    plant(db_path, [("user", "alice"), ("user", "bob")])
+    with WorldDB.open(db_path) as db:
+        with pytest.raises(AmbiguousId):
+            db.store.resolve_id(COLLIDING[0].id[:8])
+        assert db.store.resolve_id(COLLIDING[0].id) == COLLIDING[0].id
+        with pytest.raises(NotFound):
+            db.store.resolve_id(COLLIDING[0].id, within=[])
