@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import unicodedata
 from collections.abc import Mapping
 from typing import Any
@@ -49,6 +50,7 @@ _BRANCH_TAG = b"worlddb.branch.v1\x00"
 _PROPOSAL_TAG = b"worlddb.proposal.v1\x00"
 _FINGERPRINT_TAG = b"worlddb.summary.v1\x00"
 _HEX = frozenset("0123456789abcdef")
+_FULL_ID = re.compile(r"[0-9a-f]{64}")
 
 
 def normalize(value: Any, _depth: int = 0) -> Any:
@@ -59,7 +61,12 @@ def normalize(value: Any, _depth: int = 0) -> Any:
     """
     if _depth > 32:
         raise InvalidInput("value is nested more than 32 levels deep")
-    if value is None or isinstance(value, bool):
+    kind = type(value)
+    if kind is str:  # the common cases first, by exact type (isinstance on ABCs is slow)
+        return _nfc(value)
+    if kind is int or kind is bool or value is None:
+        return value
+    if isinstance(value, bool):
         return value
     if isinstance(value, str):
         return _nfc(value)
@@ -85,6 +92,8 @@ def normalize(value: Any, _depth: int = 0) -> Any:
 
 
 def _nfc(text: str) -> str:
+    if text.isascii():
+        return text  # ASCII is NFC, and has no surrogates
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
@@ -216,7 +225,7 @@ def with_interior(body: bytes, children_root: str, n_children: int, edges_root: 
 
 
 def is_full_id(text: str) -> bool:
-    return len(text) == HEX_LEN and set(text) <= _HEX
+    return _FULL_ID.fullmatch(text) is not None
 
 
 def check_prefix(text: str, min_len: int = 8) -> str:
