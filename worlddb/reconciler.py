@@ -81,7 +81,7 @@ class Reconciler:
             for end in (edge.src, edge.dst):
                 if not _within(tx, end, edge.world):
                     raise InvalidInput(f"{edge.type} edge: {end} is not inside world {edge.world}")
-        if tx.conn.execute("SELECT 1 FROM edges WHERE id=? AND seq_removed IS NULL", (edge.id,)).fetchone():
+        if tx.edge_live(edge):
             return False  # the same edge is already live: asserting it again changes nothing
         if valid_to is not None and valid_from is not None and valid_to < valid_from:
             raise InvalidInput("edge valid_to is earlier than its valid_from")
@@ -95,7 +95,7 @@ class Reconciler:
 
     def _delete_one(self, tx: Tx, receipt: Receipt, queue: deque, edge: Edge) -> bool:
         handler = self.registry.get(edge.type)
-        if not tx.conn.execute("SELECT 1 FROM edges WHERE id=? AND seq_removed IS NULL", (edge.id,)).fetchone():
+        if not tx.edge_live(edge):
             return False
         handler.on_delete(_Context(tx, receipt, queue, edge, tx.at), edge)
         tx._remove_edge_row(edge)

@@ -21,7 +21,8 @@ in per-change SQL. Within a transaction the Tx also remembers what cannot change
 under it: node rowids, the ancestors of a world (forgotten whenever containment
 changes), and what it knows of the nodes it created itself: their version is their
 anchor until seal, their parents are the worlds it put them in, and until it gives
-them children, vectors or text, they contain nothing and have no index rows to replace.
+them children, vectors or text, they contain nothing and have no index rows to replace;
+until an edge row of a type names them, no edge of that type touching them can be live.
 
 Edge rows are not written here: `_insert_edge_row` / `_remove_edge_row` are reserved for
 the reconciler (worlddb.reconciler), which runs the edge type's handler in the same
@@ -49,13 +50,14 @@ CHILDREN, EDGES = 0, 1
 class _Fresh:
     """What a transaction knows of a node it created (see the module docstring)."""
 
-    __slots__ = ("leaf", "parents", "vector_kinds", "text")
+    __slots__ = ("leaf", "parents", "vector_kinds", "text", "linked")
 
     def __init__(self) -> None:
         self.leaf = True            # no children yet
         self.parents: tuple[str, ...] = ()
         self.vector_kinds = 0       # bit k: some vector of kind k was written
         self.text = False           # a text index row was written
+        self.linked: tuple[str, ...] = ()  # types of the edge rows written with it as an end
 
 #: incremental trie maintenance of one id set is given up, for the rest of the
 #: transaction, after DEFER_MIN changes once changes * REBUILD_SHARE >= the set's size
@@ -293,6 +295,17 @@ class Tx:
         )
 
     # ------------------------------------------------------------------ edge rows (reconciler only)
+    def edge_live(self, edge: Edge) -> bool:
+        """Whether an edge with this id is live. An end created in this transaction that no
+        edge row of this type names yet settles it without a lookup: the id covers the
+        type and both ends."""
+        for end in (edge.src, edge.dst):
+            fresh = self._new.get(end)
+            if fresh is not None and edge.type not in fresh.linked:
+                return False
+        return self.conn.execute("SELECT 1 FROM edges WHERE id=? AND seq_removed IS NULL",
+                                 (edge.id,)).fetchone() is not None
+
     def _insert_edge_row(self, edge: Edge, valid_from: int | None, valid_to: int | None) -> bool:
         """Reserved for the reconciler. False when the same edge is already live."""
         cursor = self.conn.execute(
@@ -302,6 +315,10 @@ class Tx:
         )
         if cursor.rowcount == 0:
             return False
+        for end in (edge.src, edge.dst):
+            fresh = self._new.get(end)
+            if fresh is not None and edge.type not in fresh.linked:
+                fresh.linked += (edge.type,)
         if edge.world is not None:
             self.add_interior_edge(edge.world, edge.id)
         return True
