@@ -197,8 +197,15 @@ def _neighbourhoods(engine: "Engine", rowids: list[int]) -> dict[int, set[int]]:
 def _ann_lane(engine: "Engine", index, vector, worlds: list[str], depth: int, open_only_at: int | None) -> list[int]:
     fetch = depth * 4
     found = [rowid for rowid, _ in index.search(vector, fetch)]
-    allowed = _eligible(engine, worlds, found, open_only_at)
-    ranked = [r for r in found if r in allowed]
+    # check scope in rank order, a slice at a time, and stop once `depth` passed: where
+    # the scope holds most candidates the rest of the over-fetch is never looked up
+    ranked: list[int] = []
+    for start in range(0, len(found), depth):
+        chunk = found[start:start + depth]
+        allowed = _eligible(engine, worlds, chunk, open_only_at)
+        ranked.extend(r for r in chunk if r in allowed)
+        if len(ranked) >= depth:
+            break
     if len(ranked) < depth and len(found) >= fetch:
         # the scope is a small part of the index: search again, filtered to it exactly
         members = _scope_members(engine, worlds, open_only_at)
