@@ -85,6 +85,7 @@ def markdown(reports: list[dict]) -> str:
 
     row("writes/s (wall)", [f"{r['load']['writes_per_s']:,.0f}" for r in reports], ">= 10,000")
     row("writes per CPU-second", [f"{r['load'].get('writes_per_cpu_s', 0):,.0f}" for r in reports], "")
+    row("node+edge writes/s (wall)", [f"{r['load'].get('node_and_edge_writes_per_s', 0):,.0f}" for r in reports], "")
     row("HNSW build, s", [f"{r['index_build']['seconds']:,.1f}" for r in reports], "")
     row("database, GiB", [f"{r['db_gib']:.2f}" for r in reports], "")
     row("peak RSS, GiB", [f"{r['peak_rss_gib']:.2f}" for r in reports], "< 8")
@@ -94,7 +95,11 @@ def markdown(reports: list[dict]) -> str:
         row(f"{label} P50 / P95 / P99, ms",
             [" / ".join(f"{r['latency_ms'][key][p]:.2f}" for p in ("p50", "p95", "p99")) for r in reports],
             f"P95 <= {GOALS[key]:g}")
+    for key, label in SHAPES:  # CPU time of the process: what wall time is on an idle machine
+        row(f"{label} P95 CPU-time, ms", [f"{r['cpu_ms'][key]['p95']:.2f}" for r in reports], "")
     row("verify", [("ok" if r.get("verify", {}).get("ok") else "-") for r in reports], "")
+    row("load average (1 min) before load / probes",
+        [f"{r.get('loadavg_before_load', ['-'])[0]} / {r.get('loadavg_before_probes', ['-'])[0]}" for r in reports], "")
     return "\n".join(rows)
 
 
