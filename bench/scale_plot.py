@@ -99,7 +99,8 @@ def markdown(reports: list[dict]) -> str:
         row(f"{label} P95 CPU-time, ms", [f"{r['cpu_ms'][key]['p95']:.2f}" for r in reports], "")
     row("verify", [("ok" if r.get("verify", {}).get("ok") else "-") for r in reports], "")
     row("load average (1 min) before load / probes",
-        [f"{r.get('loadavg_before_load', ['-'])[0]} / {r.get('loadavg_before_probes', ['-'])[0]}" for r in reports], "")
+        [f"{(r.get('loadavg_before_load') or r['load'].get('loadavg_during') or ['-'])[0]} / "
+         f"{r.get('loadavg_before_probes', ['-'])[0]}" for r in reports], "")
     return "\n".join(rows)
 
 
