@@ -5,12 +5,14 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from worlddb import ids
 from worlddb.errors import InvalidInput
 from worlddb.model import Edge, Node
+
+hex_keys = st.binary(min_size=32, max_size=32).map(bytes.hex)
 
 json_scalars = st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(max_size=20) | st.floats(
     allow_nan=False, allow_infinity=False
@@ -126,3 +128,35 @@ def test_id_prefixes_are_checked(prefix, ok):
     else:
         with pytest.raises(InvalidInput):
             ids.check_prefix(prefix)
+
+
+# -- the direct encodings Node.body / Edge.body use must be the canonical encoding itself
+texts = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40)
+flat_meta = st.dictionaries(texts, st.none() | st.booleans() | st.integers() | texts | st.floats(
+    allow_nan=False, allow_infinity=False) | st.lists(st.integers(), max_size=3), max_size=4)
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts, texts, flat_meta, flat_meta, st.integers(min_value=-(2**62), max_value=2**62))
+def test_node_bodies_are_the_canonical_encoding_of_their_record(content, name, meta, prov, created_at):
+    node = Node("Memory", content=content, name=name, meta=meta, provenance=prov, created_at=created_at)
+    record = ids.node_record(type=node.type, name=node.name, content=node.content, meta=dict(node.meta),
+                             provenance=dict(node.provenance), created_at=node.created_at,
+                             children_root=ids.EMPTY_ROOT_HEX, n_children=0, edges_root=ids.EMPTY_ROOT_HEX,
+                             n_edges=0)
+    assert node.body == ids.canonical(record)
+
+
+@settings(max_examples=200, deadline=None)
+@given(hex_keys, hex_keys, st.none() | hex_keys, flat_meta)
+def test_edge_bodies_are_the_canonical_encoding_of_their_record(src, dst, world, props):
+    edge = Edge("refers_to", src, dst, world=world, props=props)
+    record = ids.edge_record(type=edge.type, src=src, dst=dst, world=world, props=dict(edge.props))
+    assert edge.body == ids.canonical(record)
+
+
+def test_props_too_large_once_encoded_are_still_refused():
+    from worlddb.errors import InvalidInput
+
+    with pytest.raises(InvalidInput):
+        Edge("refers_to", "a" * 64, "b" * 64, props={"note": "\x01" * 3_000})  # 6 bytes per char escaped

@@ -140,6 +140,22 @@ def test_asserting_a_live_edge_again_changes_nothing(db):
     assert after["edges"] == before["edges"] and after["versions"] == before["versions"]
 
 
+@pytest.mark.parametrize("edge_type", ["causes", "refers_to"])
+def test_asserting_an_edge_again_in_the_transaction_that_made_its_ends_changes_nothing(db, edge_type):
+    with db.write() as w:
+        scope = w.scope("user", "alice")
+        a = w.add(Node("Fact", content="a"), parents=[scope], valid_from=T0)
+        b = w.add(Node("Fact", content="b"), parents=[scope], valid_from=T0)
+        assert w.link(Edge(edge_type, a, b))
+        assert not w.link(Edge(edge_type, a, b))
+        assert w.link(Edge(edge_type, b, a))
+        assert w.add(Node("Fact", content="a"), parents=[scope], valid_from=T0) == a  # contains again
+    rows = db.store.conn.execute("SELECT src, dst FROM edges WHERE type=? ORDER BY src = ?", (edge_type, b)).fetchall()
+    assert rows == [(a, b), (b, a)]
+    assert db.store.conn.execute("SELECT count(*) FROM edges WHERE type='contains'").fetchone()[0] == 2
+    assert db.verify().ok
+
+
 def test_no_public_function_of_the_store_writes_edges():
     writers = [name for cls in (Store,) for name, fn in inspect.getmembers(cls, inspect.isfunction)
                if not name.startswith("_") and "INSERT INTO edges" in inspect.getsource(fn)]

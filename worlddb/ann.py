@@ -28,6 +28,9 @@ from worlddb.store import Store
 
 #: kinds of stored vectors
 CONTENT, EFFECTIVE, NAME, UNIT = 0, 1, 2, 3
+#: rows read from SQL per batch while catching up: a first build of a large index streams
+#: through memory instead of holding every stored vector twice (rows + matrix) at once
+SYNC_BATCH = 20_000
 
 
 class AnnIndex:
@@ -44,23 +47,35 @@ class AnnIndex:
         self._deleted: set[int] = set()
         self._node: dict[int, int] = {}
         self._seen_seq = 0
+        self._capacity_hint = 0
         self._data_version: int | None = None
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------------ catching up
-    def sync(self) -> int:
-        """Apply every vector change committed since the last sync; returns how many."""
+    def sync(self, progress: Callable[[int, int], None] | None = None) -> int:
+        """Apply every vector change committed since the last sync; returns how many.
+        `progress(done, expected)` is called after each batch (a first build of a large
+        index takes minutes)."""
         with self._lock:
             version = self.store.data_version()
             if version == self._data_version and self._index is not None:
                 return 0
-            rows = self.store.conn.execute(
+            if self._index is None:  # first build: size the graph once for what is stored
+                self._capacity_hint = self.store.conn.execute(
+                    "SELECT count(*) FROM vectors WHERE kind=? AND seq>? AND vec IS NOT NULL",
+                    (self.kind, self._seen_seq)).fetchone()[0]
+            cursor = self.store.conn.execute(
                 "SELECT id, node, model, dim, vec, seq FROM vectors WHERE kind=? AND seq>? ORDER BY seq",
                 (self.kind, self._seen_seq),
-            ).fetchall()
-            self._apply(rows)
+            )
+            applied = 0
+            while rows := cursor.fetchmany(SYNC_BATCH):
+                self._apply(rows)
+                applied += len(rows)
+                if progress is not None:
+                    progress(applied, max(applied, self._capacity_hint))
             self._data_version = version
-            return len(rows)
+            return applied
 
     def _apply(self, rows: list[tuple]) -> None:
         adds: dict[int, np.ndarray] = {}
@@ -82,7 +97,8 @@ class AnnIndex:
     def _ensure(self, extra: int) -> hnswlib.Index:
         if self._index is None:
             self._index = hnswlib.Index(space="cosine", dim=self._dim)
-            self._index.init_index(max_elements=max(1024, extra * 2), ef_construction=self.ef_construction, M=self.M)
+            capacity = max(1024, extra * 2, self._capacity_hint + self._capacity_hint // 8)
+            self._index.init_index(max_elements=capacity, ef_construction=self.ef_construction, M=self.M)
             self._index.set_ef(self.ef)
         needed = len(self._live) + len(self._deleted) + extra
         if needed > self._index.get_max_elements():

@@ -30,12 +30,19 @@ from worlddb.compose import DEFAULT_TEMPERATURE
 _SKIP_TYPES = ("Scope",)
 
 
+#: how many node types the composer remembers (a type never changes: it is in the record)
+_TYPE_CACHE = 65_536
+
+
 class Composer:
     def __init__(self, temperature: float = DEFAULT_TEMPERATURE):
         self.temperature = temperature
+        self._types: dict[str, str] = {}
 
     # ------------------------------------------------------------------ observer hooks
     def on_child(self, tx, world: str, child: str, added: bool) -> None:
+        if not self._composed(tx, world):
+            return
         vec = _vector(tx, child, EFFECTIVE)
         if vec is not None:
             self._apply(tx, world, old=None if added else vec, new=vec if added else None)
@@ -47,10 +54,10 @@ class Composer:
         if kind == EFFECTIVE:
             old_v = _decode(old)
             new_v = _decode(new)
-            for parent in tx.store.parents(anchor):
+            for parent in tx.parents(anchor):
                 self._apply(tx, parent, old=old_v, new=new_v)
         elif kind == CONTENT:
-            if _children_count(tx, anchor):
+            if not tx.is_new_leaf(anchor) and _children_count(tx, anchor):
                 self.recompose(tx, anchor)
             elif new is not None and _vector(tx, anchor, EFFECTIVE) is None:
                 # a world with no children yet is what its content says (compose's rule);
@@ -58,10 +65,22 @@ class Composer:
                 model = tx.conn.execute("SELECT value FROM meta WHERE key='embed_model'").fetchone()[0]
                 tx.put_vector(anchor, EFFECTIVE, model, new, len(_decode(new)))
 
+    def _composed(self, tx, world: str) -> bool:
+        """Whether `world` gets a composed embedding (it exists and is not a Scope)."""
+        kind = self._types.get(world)
+        if kind is None:
+            row = tx.conn.execute("SELECT type FROM nodes WHERE anchor=?", (world,)).fetchone()
+            if row is None:
+                return False
+            if len(self._types) >= _TYPE_CACHE:
+                self._types.clear()
+            kind = self._types[world] = row[0]
+        return kind not in _SKIP_TYPES
+
     # ------------------------------------------------------------------ sums
     def _apply(self, tx, world: str, *, old: np.ndarray | None, new: np.ndarray | None) -> None:
-        row = tx.conn.execute("SELECT type FROM nodes WHERE anchor=?", (world,)).fetchone()
-        if row is None or row[0] in _SKIP_TYPES or _erased(tx, world):
+        # the type is cached; erasure is not (it can happen later in the same transaction)
+        if not self._composed(tx, world) or _erased(tx, world):
             return
         query = _vector(tx, world, CONTENT)
         n, mean_sum, weight_sum, attn_sum = self._sums(tx, world, len(new if new is not None else old))

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import unicodedata
 from collections.abc import Mapping
 from typing import Any
@@ -49,6 +50,7 @@ _BRANCH_TAG = b"worlddb.branch.v1\x00"
 _PROPOSAL_TAG = b"worlddb.proposal.v1\x00"
 _FINGERPRINT_TAG = b"worlddb.summary.v1\x00"
 _HEX = frozenset("0123456789abcdef")
+_FULL_ID = re.compile(r"[0-9a-f]{64}")
 
 
 def normalize(value: Any, _depth: int = 0) -> Any:
@@ -59,7 +61,12 @@ def normalize(value: Any, _depth: int = 0) -> Any:
     """
     if _depth > 32:
         raise InvalidInput("value is nested more than 32 levels deep")
-    if value is None or isinstance(value, bool):
+    kind = type(value)
+    if kind is str:  # the common cases first, by exact type (isinstance on ABCs is slow)
+        return _nfc(value)
+    if kind is int or kind is bool or value is None:
+        return value
+    if isinstance(value, bool):
         return value
     if isinstance(value, str):
         return _nfc(value)
@@ -85,6 +92,8 @@ def normalize(value: Any, _depth: int = 0) -> Any:
 
 
 def _nfc(text: str) -> str:
+    if text.isascii():
+        return text  # ASCII is NFC, and has no surrogates
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
@@ -101,6 +110,44 @@ def canonical(record: Any) -> bytes:
         separators=(",", ":"),
         allow_nan=False,
     ).encode("utf-8")
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def canonical_normal(record: Any) -> bytes:
+    """`canonical` of a record already in normal form (the output of `normalize`, or
+    built only from such parts): the same bytes, without walking the record again."""
+    return _ENCODER.encode(record).encode("utf-8")
+
+
+_quote = json.encoder.encode_basestring  # what json.dumps(ensure_ascii=False) writes for a str
+
+
+def node_body(*, type: str, name: str, content: str, meta: Mapping[str, Any], provenance: Mapping[str, Any],
+              created_at: int) -> bytes:
+    """`canonical(node_record(...))` of a genesis record (empty interior), written out
+    directly. Every argument must already be in normal form and `type` a checked type
+    name (ASCII letters, digits and _.:-, which JSON writes as they are). Keys in sorted
+    order: children, content, created_at, edges, meta, name, prov, type, v."""
+    return (
+        f'{{"children":{_EMPTY_INTERIOR},"content":{_quote(content)},"created_at":{int.__repr__(created_at)},'
+        f'"edges":{_EMPTY_INTERIOR},"meta":{_mapping(meta)},"name":{_quote(name)},'
+        f'"prov":{_mapping(provenance)},"type":"{type}","v":{ENCODING_VERSION}}}'
+    ).encode("utf-8")
+
+
+def edge_body(*, type: str, src: str, dst: str, world: str | None, props: Mapping[str, Any]) -> bytes:
+    """`canonical(edge_record(...))`, written out directly; the ends are checked hex ids,
+    `type` a checked type name and `props` in normal form. Keys in sorted order: dst,
+    props, src, type, v, world."""
+    where = "null" if world is None else f'"{world}"'
+    return (f'{{"dst":"{dst}","props":{_mapping(props)},"src":"{src}","type":"{type}",'
+            f'"v":{ENCODING_VERSION},"world":{where}}}').encode("utf-8")
+
+
+def _mapping(value: Mapping[str, Any]) -> str:
+    return "{}" if not value else _ENCODER.encode(dict(value))
 
 
 def node_record(
@@ -166,6 +213,7 @@ def branch_digest(children: list[bytes]) -> bytes:
 
 EMPTY_ROOT: bytes = leaf_digest([])
 EMPTY_ROOT_HEX: str = EMPTY_ROOT.hex()
+_EMPTY_INTERIOR = f'{{"n":0,"root":"{EMPTY_ROOT_HEX}"}}'
 
 
 def with_interior(body: bytes, children_root: str, n_children: int, edges_root: str, n_edges: int) -> bytes:
@@ -177,7 +225,7 @@ def with_interior(body: bytes, children_root: str, n_children: int, edges_root: 
 
 
 def is_full_id(text: str) -> bool:
-    return len(text) == HEX_LEN and set(text) <= _HEX
+    return _FULL_ID.fullmatch(text) is not None
 
 
 def check_prefix(text: str, min_len: int = 8) -> str:

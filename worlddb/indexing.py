@@ -20,7 +20,17 @@ everything (`Engine.reembed`). Vectors of two models are never mixed.
 
 `lexical(...)` turns free text into a safe FTS5 query - every word quoted, OR-ed, so
 user input such as `"`, `*`, `NEAR(` or `) OR (` is matched as words, never parsed as
-query syntax - and ranks with SQLite's bm25().
+query syntax - and ranks with SQLite's bm25(). Two things keep its cost near the size of
+the answer rather than the size of the store:
+  - FTS5 ranks its matches itself (ORDER BY rank), about five times cheaper per match
+    than joining every match to nodes and closure; so the best matches are fetched
+    first and checked against scope and validity, widening the fetch only when too few
+    pass, and ranking inside the scope directly when it holds a small share of them.
+  - A word found in a large share of all text nodes (COMMON_SHARE of them, and at least
+    COMMON_MIN_DOCS) is dropped from a query that has rarer words, if the rarer words
+    alone match at least `limit` nodes. Its idf is at most log(19), a fraction of what
+    a rare word weighs, so it reorders near-ties at most - while it alone can make FTS5
+    score half the store. Stores under COMMON_MIN_DOCS text nodes never drop a word.
 """
 
 from __future__ import annotations
@@ -160,34 +170,98 @@ def document_frequencies(store: Store, pieces: Sequence[int]) -> tuple[dict[int,
     return dict(rows), n
 
 
-def fts_query(text: str) -> str | None:
+#: see the module docstring
+COMMON_SHARE = 0.05
+COMMON_MIN_DOCS = 10_000
+#: the first fetch is max(FETCH_FLOOR, OVERFETCH * limit) best matches, widened 8x at a
+#: time up to FETCH_MAX before ranking inside the scope directly
+OVERFETCH = 4
+FETCH_FLOOR = 40
+FETCH_MAX = 2_560
+
+
+def query_words(text: str) -> list[str]:
     words = [w.lower() for w in _WORD.findall(text)]
     kept = [w for w in words if w not in STOPWORDS] or words
-    unique = list(dict.fromkeys(kept))[:64]
-    if not unique:
-        return None
-    return " OR ".join(f'"{w}"' for w in unique)
+    return list(dict.fromkeys(kept))[:64]
+
+
+def _match(words: Sequence[str]) -> str:
+    return " OR ".join(f'"{w}"' for w in words)
+
+
+def fts_query(text: str) -> str | None:
+    words = query_words(text)
+    return _match(words) if words else None
 
 
 def lexical(store: Store, text: str, worlds: Sequence[str], limit: int, *, open_only_at: int | None = None
             ) -> list[tuple[int, float]]:
     """(rowid, bm25 score; higher is better) of text nodes inside `worlds`, best first."""
-    match = fts_query(text)
-    if match is None or not worlds:
+    words = query_words(text)
+    if not words or not worlds:
         return []
+    match = _match(_drop_common(store, words, limit))
+    fetch = max(FETCH_FLOOR, OVERFETCH * limit)
+    while fetch <= FETCH_MAX:
+        rows = store.conn.execute("SELECT rowid, rank FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ?",
+                                  (match, fetch)).fetchall()
+        passed = _admitted(store, [rowid for rowid, _ in rows], worlds, open_only_at)
+        ranked = [(rowid, -score) for rowid, score in rows if rowid in passed]
+        if len(ranked) >= limit or len(rows) < fetch:
+            return ranked[:limit]
+        fetch *= 8
+    # the scope holds a small share of the matches: rank inside it directly
     params: list = [match, *worlds]
     validity = ""
     if open_only_at is not None:
         validity = "AND (n.valid_to IS NULL OR n.valid_to > ?)"
         params.append(open_only_at)
     params.append(limit)
-    rows = store.conn.execute(
-        "SELECT fts.rowid, bm25(fts) AS s FROM fts JOIN nodes n ON n.rowid = fts.rowid "
-        f"WHERE fts MATCH ? AND n.anchor IN (SELECT node FROM closure WHERE world IN ({','.join('?' * len(worlds))})) "
-        f"{validity} ORDER BY s LIMIT ?",
-        params,
-    )
+    rows = store.conn.execute(lexical_sql(len(worlds), validity), params)
     return [(rowid, -score) for rowid, score in rows]
+
+
+def _drop_common(store: Store, words: list[str], limit: int) -> list[str]:
+    """The query's words without those found in a large share of the store (module
+    docstring), provided the rest still match `limit` nodes."""
+    if len(words) < 2:
+        return words
+    docs = int(store.meta_get("text_docs") or 0)
+    threshold = max(COMMON_MIN_DOCS, int(COMMON_SHARE * docs))
+    if docs < threshold:
+        return words
+    count = "SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?)"
+    common = {w for w in words if store.conn.execute(count, (_match([w]), threshold)).fetchone()[0] >= threshold}
+    rare = [w for w in words if w not in common]
+    if not common or not rare:
+        return words
+    if store.conn.execute(count, (_match(rare), limit)).fetchone()[0] < limit:
+        return words
+    return rare
+
+
+def _admitted(store: Store, rowids: list[int], worlds: Sequence[str], open_only_at: int | None) -> set[int]:
+    """Which of `rowids` lie inside `worlds` (and are open at open_only_at, if given)."""
+    if not rowids:
+        return set()
+    validity, extra = ("AND (n.valid_to IS NULL OR n.valid_to > ?)", [open_only_at]) \
+        if open_only_at is not None else ("", [])
+    rows = store.conn.execute(
+        f"SELECT n.rowid FROM nodes n WHERE n.rowid IN ({','.join('?' * len(rowids))}) {validity} "
+        f"AND EXISTS (SELECT 1 FROM closure c WHERE c.node = n.anchor AND c.world IN ({','.join('?' * len(worlds))}))",
+        (*rowids, *extra, *worlds))
+    return {row[0] for row in rows}
+
+
+def lexical_sql(n_worlds: int, validity: str = "") -> str:
+    """Ranking inside the scope: matches checked against it one by one (closure primary
+    key); `anchor IN (SELECT node FROM closure ...)` would list the scope's whole closure."""
+    return (
+        "SELECT fts.rowid, bm25(fts) AS s FROM fts JOIN nodes n ON n.rowid = fts.rowid "
+        "WHERE fts MATCH ? AND EXISTS (SELECT 1 FROM closure c WHERE c.node = n.anchor "
+        f"AND c.world IN ({','.join('?' * n_worlds)})) {validity} ORDER BY s LIMIT ?"
+    )
 
 
 def check_model(store: Store, model_id: str, dim: int) -> None:

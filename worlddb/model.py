@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Mapping
 
@@ -25,15 +24,55 @@ MAX_META_BYTES = 16_384
 _TYPE_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.:-]{0,63}$")
 
 
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+class _cached:
+    """A computed attribute, stored on the instance at first use. functools.cached_property
+    does the same but (until Python 3.12) takes a lock on every first use - a cost paid per
+    record on the write path, for records that are never shared between threads while
+    being made."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.name = fn.__name__
+        self.__doc__ = fn.__doc__
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.fn(instance)
+        return value
+
+
 def _frozen(mapping: Mapping[str, Any] | None, what: str) -> Mapping[str, Any]:
     if mapping is None:
-        return MappingProxyType({})
-    if not isinstance(mapping, Mapping):
+        return _EMPTY
+    if type(mapping) is not dict and not isinstance(mapping, Mapping):
         raise InvalidInput(f"{what} must be a JSON object")
+    if not mapping:
+        return _EMPTY
     normal = ids.normalize(mapping)
-    if len(ids.canonical(normal)) > MAX_META_BYTES:
+    if _size_bound(normal) > MAX_META_BYTES and len(ids.canonical_normal(normal)) > MAX_META_BYTES:
         raise InvalidInput(f"{what} is larger than {MAX_META_BYTES} bytes once encoded")
     return MappingProxyType(normal)
+
+
+def _size_bound(normal: dict) -> int:
+    """An upper bound of the encoded size of a flat mapping of scalars (JSON escapes a
+    character into at most 6 bytes); anything nested gets no bound, only the exact size."""
+    total = 2
+    for key, value in normal.items():
+        if isinstance(value, str):
+            total += 6 * len(value) + 3
+        elif value is None or isinstance(value, bool):
+            total += 5
+        elif isinstance(value, int):
+            total += value.bit_length() // 3 + 2  # decimal digits <= bits / 3.32, plus a sign
+        else:
+            return MAX_META_BYTES + 1
+        total += 6 * len(key) + 4
+    return total
 
 
 def check_type_name(value: str, what: str = "type") -> str:
@@ -70,25 +109,14 @@ class Node:
         object.__setattr__(self, "meta", _frozen(self.meta, "meta"))
         object.__setattr__(self, "provenance", _frozen(self.provenance, "provenance"))
 
-    @cached_property
+    @_cached
     def body(self) -> bytes:
-        """The canonical bytes of the genesis record (empty interior)."""
-        return ids.canonical(
-            ids.node_record(
-                type=self.type,
-                name=self.name,
-                content=self.content,
-                meta=dict(self.meta),
-                provenance=dict(self.provenance),
-                created_at=self.created_at,
-                children_root=ids.EMPTY_ROOT_HEX,
-                n_children=0,
-                edges_root=ids.EMPTY_ROOT_HEX,
-                n_edges=0,
-            )
-        )
+        """The canonical bytes of the genesis record (empty interior). Every field was
+        normalised when the node was made, so the record is written out directly."""
+        return ids.node_body(type=self.type, name=self.name, content=self.content, meta=self.meta,
+                             provenance=self.provenance, created_at=self.created_at)
 
-    @cached_property
+    @_cached
     def id(self) -> str:
         return ids.node_id(self.body)
 
@@ -128,13 +156,12 @@ class Edge:
                 raise InvalidInput(f"edge endpoint {end!r} is not a full 64-character id")
         object.__setattr__(self, "props", _frozen(self.props, "edge props"))
 
-    @cached_property
+    @_cached
     def body(self) -> bytes:
-        return ids.canonical(
-            ids.edge_record(type=self.type, src=self.src, dst=self.dst, world=self.world, props=dict(self.props))
-        )
+        # type and ends are checked ASCII, props normalised in __post_init__
+        return ids.edge_body(type=self.type, src=self.src, dst=self.dst, world=self.world, props=self.props)
 
-    @cached_property
+    @_cached
     def id(self) -> str:
         return ids.edge_id(self.body)
 

@@ -147,32 +147,39 @@ def propagate(engine: "Engine", scores: dict[int, float]) -> tuple[dict[int, flo
     return final, lifted
 
 
+#: precedes edges touching a batch of rowids, each direction driven from the rowids through
+#: edges_src / edges_dst (an OR across the two joined ends would scan every edge)
+NEIGHBOURS_SQL = (
+    "SELECT a.rowid, b.rowid FROM nodes a JOIN edges e ON e.src = a.anchor JOIN nodes b ON b.anchor = e.dst "
+    "WHERE a.rowid IN ({marks}) AND e.type='precedes' AND e.seq_removed IS NULL "
+    "UNION ALL "
+    "SELECT a.rowid, b.rowid FROM nodes b JOIN edges e ON e.dst = b.anchor JOIN nodes a ON a.anchor = e.src "
+    "WHERE b.rowid IN ({marks}) AND e.type='precedes' AND e.seq_removed IS NULL"
+)
+
+
 def _neighbourhoods(engine: "Engine", rowids: list[int]) -> dict[int, set[int]]:
     """rowid -> rowids within WINDOW precedes-hops, in both directions (symmetric)."""
     conn = engine.store.conn
     frontier = {r: {r} for r in rowids}
     reach: dict[int, set[int]] = {r: set() for r in rowids}
     adjacency: dict[int, set[int]] = {}
+    # adjacency also learns edges of nodes it was not asked about (the far end of a fetched
+    # edge); only nodes in `fetched` have their full neighbour set
+    fetched: set[int] = set()
     wanted = set(rowids)
-    anchors = engine.store.anchors_for_rowids
     for _ in range(WINDOW):
-        missing = [r for r in wanted if r not in adjacency]
+        missing = [r for r in wanted if r not in fetched]
+        fetched.update(missing)
         for start in range(0, len(missing), 400):
             chunk = missing[start:start + 400]
-            by_anchor = {a: r for r, a in anchors(chunk).items()}
-            marks = ",".join("?" * len(by_anchor))
-            # two indexed lookups (by src, by dst); an OR of both would scan every precedes edge
-            rows = conn.execute(
-                f"SELECT n.rowid, e.src FROM edges e JOIN nodes n ON n.anchor = e.dst WHERE e.src IN ({marks}) "
-                f"AND e.type='precedes' AND e.seq_removed IS NULL UNION ALL "
-                f"SELECT n.rowid, e.dst FROM edges e JOIN nodes n ON n.anchor = e.src WHERE e.dst IN ({marks}) "
-                f"AND e.type='precedes' AND e.seq_removed IS NULL", (*by_anchor, *by_anchor))
+            marks = ",".join("?" * len(chunk))
+            rows = conn.execute(NEIGHBOURS_SQL.format(marks=marks), chunk + chunk)
             for r in chunk:
                 adjacency.setdefault(r, set())
-            for other, anchor in rows:
-                mine = by_anchor[anchor]
-                adjacency.setdefault(mine, set()).add(other)
-                adjacency.setdefault(other, set()).add(mine)
+            for a, b in rows:
+                adjacency.setdefault(a, set()).add(b)
+                adjacency.setdefault(b, set()).add(a)
         wanted = set()
         for origin, front in frontier.items():
             nxt = {n for f in front for n in adjacency.get(f, ())} - reach[origin] - {origin}
@@ -190,8 +197,15 @@ def _neighbourhoods(engine: "Engine", rowids: list[int]) -> dict[int, set[int]]:
 def _ann_lane(engine: "Engine", index, vector, worlds: list[str], depth: int, open_only_at: int | None) -> list[int]:
     fetch = depth * 4
     found = [rowid for rowid, _ in index.search(vector, fetch)]
-    allowed = _eligible(engine, worlds, found, open_only_at)
-    ranked = [r for r in found if r in allowed]
+    # check scope in rank order, a slice at a time, and stop once `depth` passed: where
+    # the scope holds most candidates the rest of the over-fetch is never looked up
+    ranked: list[int] = []
+    for start in range(0, len(found), depth):
+        chunk = found[start:start + depth]
+        allowed = _eligible(engine, worlds, chunk, open_only_at)
+        ranked.extend(r for r in chunk if r in allowed)
+        if len(ranked) >= depth:
+            break
     if len(ranked) < depth and len(found) >= fetch:
         # the scope is a small part of the index: search again, filtered to it exactly
         members = _scope_members(engine, worlds, open_only_at)

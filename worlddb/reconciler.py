@@ -73,15 +73,15 @@ class Reconciler:
                     valid_from: int | None, valid_to: int | None) -> bool:
         handler = self.registry.get(edge.type)
         for end in (edge.src, edge.dst):
-            if tx.store.rowid(end) is None:
+            if tx.rowid(end) is None:
                 raise NotFound(f"{edge.type} edge: no node has id {end}")
         if edge.world is not None:
-            if tx.store.rowid(edge.world) is None:
+            if tx.rowid(edge.world) is None:
                 raise NotFound(f"{edge.type} edge: no world has id {edge.world}")
             for end in (edge.src, edge.dst):
                 if not _within(tx, end, edge.world):
                     raise InvalidInput(f"{edge.type} edge: {end} is not inside world {edge.world}")
-        if tx.conn.execute("SELECT 1 FROM edges WHERE id=? AND seq_removed IS NULL", (edge.id,)).fetchone():
+        if tx.edge_live(edge):
             return False  # the same edge is already live: asserting it again changes nothing
         if valid_to is not None and valid_from is not None and valid_to < valid_from:
             raise InvalidInput("edge valid_to is earlier than its valid_from")
@@ -95,7 +95,7 @@ class Reconciler:
 
     def _delete_one(self, tx: Tx, receipt: Receipt, queue: deque, edge: Edge) -> bool:
         handler = self.registry.get(edge.type)
-        if not tx.conn.execute("SELECT 1 FROM edges WHERE id=? AND seq_removed IS NULL", (edge.id,)).fetchone():
+        if not tx.edge_live(edge):
             return False
         handler.on_delete(_Context(tx, receipt, queue, edge, tx.at), edge)
         tx._remove_edge_row(edge)
@@ -104,7 +104,7 @@ class Reconciler:
 
 
 def _within(tx: Tx, node: str, world: str) -> bool:
-    return bool(tx.conn.execute("SELECT 1 FROM closure WHERE world=? AND node=?", (world, node)).fetchone())
+    return tx.within(node, world)
 
 
 class _Context:

@@ -13,6 +13,11 @@ Contract
   and/or transaction time (`known_at`); a node is visible at (as_of, known_at) when the
   store had ingested it by known_at and its validity interval, as known at known_at,
   contains as_of.
+- Page cache: `cache_mib` per connection (SQLite's own default is 2 MiB, far too little
+  once indexes outgrow it). A transaction that turns out big (txn.BULK_NODES nodes
+  written) raises it to `bulk_cache_mib` until it ends: a bulk load inserts random
+  64-hex keys into a dozen indexes, and every index page it has to re-read from the
+  OS costs a system call.
 - A Store is used by one thread at a time (the async facade gives it a thread of its own).
   Several processes may open the same file; each sees the others' commits on its next read.
 """
@@ -45,9 +50,12 @@ def scope_node(kind: str, sid: str) -> Node:
 
 
 class Store:
-    def __init__(self, conn: sqlite3.Connection, path: str):
+    def __init__(self, conn: sqlite3.Connection, path: str, *, cache_mib: int = 64, bulk_cache_mib: int = 1024):
         self.conn = conn
         self.path = path
+        self.cache_mib = cache_mib
+        self.bulk_cache_mib = bulk_cache_mib
+        self._bulk = False
         self._erase_hooks: list = []
         #: commits made through this connection (data_version only counts other connections')
         self.commits = 0
@@ -56,7 +64,8 @@ class Store:
         self.observers: list = []
 
     @classmethod
-    def open(cls, path: str | Path, *, synchronous: str = "FULL", timeout: float = 30.0) -> "Store":
+    def open(cls, path: str | Path, *, synchronous: str = "FULL", timeout: float = 30.0, cache_mib: int = 64,
+             bulk_cache_mib: int = 1024) -> "Store":
         path = str(path)
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -70,6 +79,7 @@ class Store:
             if path != ":memory:" and mode.lower() != "wal":
                 raise StorageError(f"could not switch {path} to WAL mode (got {mode})")
             conn.execute(f"PRAGMA synchronous={synchronous}")
+            conn.execute(f"PRAGMA cache_size=-{int(cache_mib) * 1024}")
             conn.execute("PRAGMA foreign_keys=OFF")
             schema.migrate(conn)
         except sqlite3.Error as exc:
@@ -83,7 +93,7 @@ class Store:
         except WorldDBError:
             conn.close()
             raise
-        return cls(conn, path)
+        return cls(conn, path, cache_mib=cache_mib, bulk_cache_mib=bulk_cache_mib)
 
     def close(self) -> None:
         # Keep the query planner's statistics current, as SQLite advises for connections
@@ -121,6 +131,16 @@ class Store:
         except BaseException:
             self._rollback()
             raise
+        finally:
+            if self._bulk:
+                self._bulk = False
+                conn.execute(f"PRAGMA cache_size=-{int(self.cache_mib) * 1024}")
+
+    def enter_bulk(self) -> None:
+        """Give the open transaction the bulk page cache (see the module docstring)."""
+        if not self._bulk and self.bulk_cache_mib > self.cache_mib:
+            self._bulk = True
+            self.conn.execute(f"PRAGMA cache_size=-{int(self.bulk_cache_mib) * 1024}")
 
     def _rollback(self) -> None:
         if self.conn.in_transaction:

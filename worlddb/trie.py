@@ -40,6 +40,7 @@ class TrieStore(Protocol):
     node(prefix)          -> (digest, count) of the trie node at prefix, or None
     children(prefix)      -> {nibble: digest} of the nodes one level below prefix
     set_node(prefix, digest, count)
+    set_nodes([(prefix, digest, count), ...])   (many at once)
     drop(prefix)          -> remove the node at prefix and every node below it
     drop_below(prefix)    -> remove every node strictly below prefix
     """
@@ -48,6 +49,7 @@ class TrieStore(Protocol):
     def node(self, prefix: str) -> tuple[bytes, int] | None: ...
     def children(self, prefix: str) -> dict[str, bytes]: ...
     def set_node(self, prefix: str, digest: bytes, count: int) -> None: ...
+    def set_nodes(self, nodes: list[tuple[str, bytes, int]]) -> None: ...
     def drop(self, prefix: str) -> None: ...
     def drop_below(self, prefix: str) -> None: ...
 
@@ -68,10 +70,36 @@ def removed(store: TrieStore, key: str) -> None:
 
 
 def rebuild(store: TrieStore) -> tuple[bytes, int]:
-    """Recompute every node from the member set (after bulk changes, or to check)."""
+    """Recompute every node from the member set (after bulk changes, or to check).
+
+    Reads the member set once, in order, and lays the whole trie out from that sorted
+    list - the same nodes `added`/`removed` would have left, at a cost linear in the
+    size of the set rather than one read per trie node."""
+    members = store.members("")
+    nodes: list[tuple[str, bytes, int]] = []
+    _build_sorted(members, 0, len(members), "", nodes)
     store.drop("")
-    _build(store, "")
+    store.set_nodes(nodes)
     return root(store)
+
+
+def _build_sorted(members: list[str], lo: int, hi: int, prefix: str, out: list) -> bytes:
+    """Digest of members[lo:hi] (all starting with prefix); appends every node it lays out."""
+    if hi == lo:
+        return ids.EMPTY_ROOT
+    if hi - lo <= LEAF_MAX:
+        digest = ids.leaf_digest([bytes.fromhex(member) for member in members[lo:hi]])
+    else:
+        digests = []
+        start = lo
+        for nibble in NIBBLES:
+            end = bisect.bisect_left(members, prefix + nibble + "g", start, hi) if nibble != "f" else hi
+            digests.append(_build_sorted(members, start, end, prefix + nibble, out) if end > start
+                           else ids.EMPTY_ROOT)
+            start = end
+        digest = ids.branch_digest(digests)
+    out.append((prefix, digest, hi - lo))
+    return digest
 
 
 def _apply(store: TrieStore, prefix: str, key: str, delta: int) -> bytes:
@@ -173,6 +201,10 @@ class MemoryTrieStore:
     def set_node(self, prefix: str, digest: bytes, count: int) -> None:
         self._nodes[prefix] = (digest, count)
 
+    def set_nodes(self, nodes: list[tuple[str, bytes, int]]) -> None:
+        for prefix, digest, count in nodes:
+            self._nodes[prefix] = (digest, count)
+
     def drop(self, prefix: str) -> None:
         self._nodes.pop(prefix, None)
         self.drop_below(prefix)
@@ -223,6 +255,13 @@ class SqlTrieStore:
             "INSERT INTO trie(world, kind, prefix, digest, count) VALUES (?,?,?,?,?) "
             "ON CONFLICT(world, kind, prefix) DO UPDATE SET digest=excluded.digest, count=excluded.count",
             (self._world, self._kind, prefix, digest, count),
+        )
+
+    def set_nodes(self, nodes: list[tuple[str, bytes, int]]) -> None:
+        self._conn.executemany(
+            "INSERT INTO trie(world, kind, prefix, digest, count) VALUES (?,?,?,?,?) "
+            "ON CONFLICT(world, kind, prefix) DO UPDATE SET digest=excluded.digest, count=excluded.count",
+            [(self._world, self._kind, prefix, digest, count) for prefix, digest, count in nodes],
         )
 
     def drop(self, prefix: str) -> None:

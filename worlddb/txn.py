@@ -11,6 +11,19 @@ the old version id for the new one in every parent's child set - which dirties t
 parents in turn, up to the roots. One transaction therefore yields at most one new
 version per world, and the cost per added child is O(log n) in the world's size.
 
+Big transactions. Once a transaction has changed a large share of one id set (at
+least DEFER_MIN changes, and at least 1/REBUILD_SHARE of the set's size), it stops
+maintaining that set's trie change by change and rebuilds it once, from the member
+set, when the world is sealed (`trie.rebuild`, linear in the set's size). The trie is
+a function of the set alone, so the roots and versions are the same either way; only
+the cost differs - a bulk load into one world pays O(n) once instead of O(n log n)
+in per-change SQL. Within a transaction the Tx also remembers what cannot change
+under it: node rowids, the ancestors of a world (forgotten whenever containment
+changes), and what it knows of the nodes it created itself: their version is their
+anchor until seal, their parents are the worlds it put them in, and until it gives
+them children, vectors or text, they contain nothing and have no index rows to replace;
+until an edge row of a type names them, no edge of that type touching them can be live.
+
 Edge rows are not written here: `_insert_edge_row` / `_remove_edge_row` are reserved for
 the reconciler (worlddb.reconciler), which runs the edge type's handler in the same
 transaction. Nothing else in the engine calls them.
@@ -28,7 +41,29 @@ from worlddb.model import Edge, Node
 if TYPE_CHECKING:
     from worlddb.store import Store
 
+#: how many nodes a transaction writes before it is treated as a bulk load (more page cache)
+BULK_NODES = 2_000
+
 CHILDREN, EDGES = 0, 1
+
+
+class _Fresh:
+    """What a transaction knows of a node it created (see the module docstring)."""
+
+    __slots__ = ("leaf", "parents", "vector_kinds", "text", "linked")
+
+    def __init__(self) -> None:
+        self.leaf = True            # no children yet
+        self.parents: tuple[str, ...] = ()
+        self.vector_kinds = 0       # bit k: some vector of kind k was written
+        self.text = False           # a text index row was written
+        self.linked: tuple[str, ...] = ()  # types of the edge rows written with it as an end
+
+#: incremental trie maintenance of one id set is given up, for the rest of the
+#: transaction, after DEFER_MIN changes once changes * REBUILD_SHARE >= the set's size
+#: (checked at DEFER_MIN, 2*DEFER_MIN, 4*DEFER_MIN, ... changes)
+DEFER_MIN = 64
+REBUILD_SHARE = 16
 
 
 class Tx:
@@ -39,25 +74,72 @@ class Tx:
         self.at = at
         self._dirty: set[str] = set()
         self.closed: list[tuple[str, int]] = []
+        self._rowids: dict[str, int] = {}
+        #: nodes created in this transaction
+        self._new: dict[str, _Fresh] = {}
+        self._ancestors: dict[str, list[str]] = {}
+        #: member changes per (world, kind) id set, and the sets whose tries wait for seal
+        self._changes: dict[tuple[str, int], int] = {}
+        self._deferred: set[tuple[str, int]] = set()
+        self._model: str | None = None
 
     # ------------------------------------------------------------------ nodes
     def add_node(self, node: Node, *, valid_from: int | None = None, valid_to: int | None = None) -> bool:
         """Store a node's genesis record and projection. False when it already exists."""
         anchor = node.id
-        if self.conn.execute("SELECT 1 FROM nodes WHERE anchor=?", (anchor,)).fetchone():
-            return False
         start = self.at if valid_from is None else valid_from
         if valid_to is not None and valid_to < start:
+            if self.conn.execute("SELECT 1 FROM nodes WHERE anchor=?", (anchor,)).fetchone():
+                return False
             raise InvalidInput("valid_to is earlier than valid_from")
-        self.conn.execute("INSERT OR IGNORE INTO blobs(id, body) VALUES (?, ?)", (anchor, node.body))
-        self.conn.execute(
-            "INSERT INTO nodes(anchor, version, type, name, valid_from, valid_to, created_at, t_ingested, seq) "
-            "VALUES (?,?,?,?,?,?,?,?,?)",
+        cursor = self.conn.execute(
+            "INSERT OR IGNORE INTO nodes(anchor, version, type, name, valid_from, valid_to, created_at, "
+            "t_ingested, seq) VALUES (?,?,?,?,?,?,?,?,?)",
             (anchor, anchor, node.type, node.name, start, valid_to, node.created_at, self.at, self.seq),
         )
+        if cursor.rowcount == 0:
+            return False  # it exists (the unique anchor refused the row)
+        self._rowids[anchor] = cursor.lastrowid
+        self._new[anchor] = _Fresh()
+        if len(self._new) == BULK_NODES:
+            self.store.enter_bulk()
+        self.conn.execute("INSERT OR IGNORE INTO blobs(id, body) VALUES (?, ?)", (anchor, node.body))
         if valid_to is not None:
             self._log_validity(anchor, valid_to, "created", None)
         return True
+
+    def rowid(self, anchor: str) -> int | None:
+        """The node's rowid (None if it does not exist); remembered for the transaction."""
+        found = self._rowids.get(anchor)
+        if found is None:
+            found = self.store.rowid(anchor)
+            if found is not None:
+                self._rowids[anchor] = found
+        return found
+
+    def is_new_leaf(self, anchor: str) -> bool:
+        """Created in this transaction and given no children yet: it contains nothing."""
+        fresh = self._new.get(anchor)
+        return fresh is not None and fresh.leaf
+
+    def parents(self, anchor: str) -> list[str]:
+        """The worlds that directly contain `anchor` (its live contains edges)."""
+        fresh = self._new.get(anchor)
+        if fresh is not None:
+            return list(fresh.parents)
+        return self.store.parents(anchor)
+
+    def within(self, node: str, world: str) -> bool:
+        """Whether `node` lies (transitively) inside `world`."""
+        if self.is_new_leaf(world):
+            return False
+        return bool(self.conn.execute("SELECT 1 FROM closure WHERE world=? AND node=?", (world, node)).fetchone())
+
+    def ancestors(self, anchor: str) -> list[str]:
+        found = self._ancestors.get(anchor)
+        if found is None:
+            found = self._ancestors[anchor] = self.store.ancestors(anchor)
+        return found
 
     def require(self, anchor: str) -> tuple[int, int | None]:
         row = self.conn.execute("SELECT valid_from, valid_to FROM nodes WHERE anchor=?", (anchor,)).fetchone()
@@ -110,15 +192,24 @@ class Tx:
     def add_child(self, world: str, child: str) -> bool:
         """Put `child` (an anchor) into `world`'s interior. Structural: the contains
         handler calls this; everything else writes a contains edge."""
-        version = self._version(child)
+        fresh = self._new.get(child)
+        # a node created in this transaction keeps its anchor as version until seal
+        version = child if fresh is not None else self._version(child)
         if not self._member_add(world, CHILDREN, version):
             return False
         self.conn.execute("UPDATE nodes SET parent=? WHERE anchor=? AND parent IS NULL", (world, child))
-        above = [world] + self.store.ancestors(world)
-        below = [child] + [r[0] for r in self.conn.execute("SELECT node FROM closure WHERE world=?", (child,))]
+        above = [world] + self.ancestors(world)
+        below = [child] if fresh is not None and fresh.leaf else [child] + [
+            r[0] for r in self.conn.execute("SELECT node FROM closure WHERE world=?", (child,))]
         self.conn.executemany(
             "INSERT OR IGNORE INTO closure(world, node) VALUES (?, ?)", [(a, d) for a in above for d in below]
         )
+        for moved in below:  # the child's subtree has new ancestors
+            self._ancestors.pop(moved, None)
+        if fresh is not None:
+            fresh.parents += (world,)
+        if world in self._new:
+            self._new[world].leaf = False
         for observer in self.store.observers:
             observer.on_child(self, world, child, True)
         return True
@@ -128,8 +219,12 @@ class Tx:
             return False
         self.conn.execute("UPDATE nodes SET parent=NULL WHERE anchor=? AND parent=?", (child, world))
         # The contains edge being removed is still live while its handler runs: skip it.
-        for ancestor in [world] + self.store.ancestors(world):
+        for ancestor in [world] + self.ancestors(world):
             self._recompute_closure(ancestor, skip=(world, child))
+        self._ancestors.clear()
+        fresh = self._new.get(child)
+        if fresh is not None:
+            fresh.parents = tuple(p for p in fresh.parents if p != world)
         for observer in self.store.observers:
             observer.on_child(self, world, child, False)
         return True
@@ -155,7 +250,8 @@ class Tx:
         self.conn.execute(
             "INSERT INTO member_log(seq, world, kind, key, op) VALUES (?,?,?,?,1)", (self.seq, world, kind, key)
         )
-        trie.added(trie.SqlTrieStore(self.conn, world, kind), key)
+        if self._maintain(world, kind):
+            trie.added(trie.SqlTrieStore(self.conn, world, kind), key)
         self._dirty.add(world)
         return True
 
@@ -166,8 +262,23 @@ class Tx:
         self.conn.execute(
             "INSERT INTO member_log(seq, world, kind, key, op) VALUES (?,?,?,?,-1)", (self.seq, world, kind, key)
         )
-        trie.removed(trie.SqlTrieStore(self.conn, world, kind), key)
+        if self._maintain(world, kind):
+            trie.removed(trie.SqlTrieStore(self.conn, world, kind), key)
         self._dirty.add(world)
+        return True
+
+    def _maintain(self, world: str, kind: int) -> bool:
+        """Whether to update this id set's trie now (False: it is rebuilt at seal)."""
+        slot = (world, kind)
+        if slot in self._deferred:
+            return False
+        n = self._changes.get(slot, 0) + 1
+        self._changes[slot] = n
+        if n >= DEFER_MIN and n & (n - 1) == 0:  # at DEFER_MIN, 2*DEFER_MIN, ...
+            _, size = trie.root(trie.SqlTrieStore(self.conn, world, kind))
+            if n * REBUILD_SHARE >= size:
+                self._deferred.add(slot)
+                return False
         return True
 
     def _recompute_closure(self, world: str, skip: tuple[str, str]) -> None:
@@ -184,6 +295,17 @@ class Tx:
         )
 
     # ------------------------------------------------------------------ edge rows (reconciler only)
+    def edge_live(self, edge: Edge) -> bool:
+        """Whether an edge with this id is live. An end created in this transaction that no
+        edge row of this type names yet settles it without a lookup: the id covers the
+        type and both ends."""
+        for end in (edge.src, edge.dst):
+            fresh = self._new.get(end)
+            if fresh is not None and edge.type not in fresh.linked:
+                return False
+        return self.conn.execute("SELECT 1 FROM edges WHERE id=? AND seq_removed IS NULL",
+                                 (edge.id,)).fetchone() is not None
+
     def _insert_edge_row(self, edge: Edge, valid_from: int | None, valid_to: int | None) -> bool:
         """Reserved for the reconciler. False when the same edge is already live."""
         cursor = self.conn.execute(
@@ -193,6 +315,10 @@ class Tx:
         )
         if cursor.rowcount == 0:
             return False
+        for end in (edge.src, edge.dst):
+            fresh = self._new.get(end)
+            if fresh is not None and edge.type not in fresh.linked:
+                fresh.linked += (edge.type,)
         if edge.world is not None:
             self.add_interior_edge(edge.world, edge.id)
         return True
@@ -227,18 +353,29 @@ class Tx:
 
     # ------------------------------------------------------------------ indexes
     def index_text(self, anchor: str, text: str) -> None:
-        rowid = self.store.rowid(anchor)
-        self.conn.execute("DELETE FROM fts WHERE rowid=?", (rowid,))
+        rowid = self.rowid(anchor)
+        fresh = self._new.get(anchor)
+        if fresh is None or fresh.text:
+            self.conn.execute("DELETE FROM fts WHERE rowid=?", (rowid,))
+        if fresh is not None:
+            fresh.text = True
         self.conn.execute("INSERT INTO fts(rowid, text) VALUES (?, ?)", (rowid, text))
 
     def put_vector(self, anchor: str, kind: int, model: str, vector: bytes, dim: int, ord: int = 0) -> bytes | None:
         """Store (or replace) one vector of a node; returns the vector it replaced, if any."""
-        rowid = self.store.rowid(anchor)
+        rowid = self.rowid(anchor)
         if rowid is None:
             raise NotFound(f"no node has id {anchor}")
-        self._claim_model(model, dim)
-        old = self.conn.execute("SELECT vec FROM vectors WHERE node=? AND kind=? AND ord=?",
-                                (rowid, kind, ord)).fetchone()
+        if model != self._model:
+            self._claim_model(model, dim)
+            self._model = model
+        fresh = self._new.get(anchor)
+        if fresh is not None and not fresh.vector_kinds & (1 << kind):
+            old = None  # a node made in this transaction has no vector of this kind yet
+            fresh.vector_kinds |= 1 << kind
+        else:
+            old = self.conn.execute("SELECT vec FROM vectors WHERE node=? AND kind=? AND ord=?",
+                                    (rowid, kind, ord)).fetchone()
         self.conn.execute(
             "INSERT INTO vectors(node, kind, ord, model, dim, vec, seq) VALUES (?,?,?,?,?,?,?) "
             "ON CONFLICT(node, kind, ord) DO UPDATE SET model=excluded.model, dim=excluded.dim, "
@@ -261,6 +398,8 @@ class Tx:
             raise Conflict(f"this database holds vectors of {row[0]}; refusing vectors of {model}")
 
     def set_meta(self, key: str, value: str) -> None:
+        if key == "embed_model":
+            self._model = None  # check the model again on the next vector
         self.conn.execute(
             "INSERT INTO meta(key, value) VALUES (?,?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
             (key, value),
@@ -271,7 +410,7 @@ class Tx:
         """Physically remove a node's content, keeping its id as a tombstone: the blob
         body, its text index entry and its vectors go; ids, versions and edges stay, so
         every hash that mentions it still verifies."""
-        rowid = self.store.rowid(anchor)
+        rowid = self.rowid(anchor)
         if rowid is None:
             raise NotFound(f"no node has id {anchor}")
         # the body goes first, so observers told about the vectors below see an erased node
@@ -318,6 +457,10 @@ class Tx:
         return depth
 
     def _seal_one(self, world: str) -> list[str]:
+        for kind in (CHILDREN, EDGES):
+            if (world, kind) in self._deferred:
+                trie.rebuild(trie.SqlTrieStore(self.conn, world, kind))
+                self._deferred.discard((world, kind))
         children_root, n_children = trie.root(trie.SqlTrieStore(self.conn, world, CHILDREN))
         edges_root, n_edges = trie.root(trie.SqlTrieStore(self.conn, world, EDGES))
         genesis = self.conn.execute("SELECT body FROM blobs WHERE id=?", (world,)).fetchone()

@@ -1,0 +1,394 @@
+"""Engine cost at scale: bulk load, index build, and latency per query shape.
+
+    python -m bench.scale --nodes 100000 --edges 250000 [--probes 300] [--seed 7]
+                          [--out bench/results/scale-100k.json] [--workdir DIR] [--keep]
+
+1. Load. A synthetic corpus (bench.synthetic: Entity/Memory/Fact/Event nodes, 384-dim
+   embeddings, refers_to edges from every non-Entity node to the Entities it mentions)
+   is written in ONE transaction through the real write path: `db.write()` ->
+   Writer.add (contains edge through the reconciler and its handler) ->
+   indexing.write_index for Memory nodes (FTS row, content/effective/unit vectors) ->
+   Resolver.register for Entities (resolver names, name vector) -> effective vectors
+   for the rest -> Writer.link for every refers_to edge. The HNSW indexes are not
+   touched during the load (deferred ANN construction); they are built afterwards
+   from SQL, timed on their own. Reported: writes/s (nodes per second, each node's
+   edges, FTS row and vectors included; corpus generation excluded; the strict reading),
+   node+edge writes/s (nodes and refers_to edges, each one Writer call), index build time,
+   database size, peak RSS, and a full `verify` of the result.
+2. Probes. Random Memory nodes give 3-word queries drawn from their own text (and a
+   random node to expand from); after a warm-up, every shape answers every probe:
+     seed_1hop  db.query(worlds=[scope]).seed(n).expand(None, "both", 1).run()
+     bm25       indexing.lexical(store, query, [scope], 10)       (FTS5 bm25)
+     hnsw       engine.index.search(vector, 10)                   (top-10 cosine)
+     recall     engine.recall(query, scope, limit=10)             (all lanes, RRF, graph)
+   Latency P50/P95/P99 per shape, and hit@10 (the probe's own node in the top 10).
+3. Side by side (default at <= 100k nodes, --baselines to force): the same probes
+   answered by a brute-force numpy cosine scan over the same vectors and by rank-bm25
+   over the same index texts, in the same process; speed-ups are ratios of P50s, plus
+   HNSW's recall@10 against the exact scan.
+
+The engine runs with an embedder whose model id matches the stored vectors
+(query_model=True): recall embeds the query text into the corpus's own space, so
+the vector lanes are exercised the way a deployment with a real model would be.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import resource
+import shutil
+import sqlite3
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from bench.progress import Progress
+from bench.synthetic import TYPES, Corpus
+from worlddb import ann, indexing
+from worlddb.engine import Engine
+from worlddb.model import Edge, Node
+from worlddb.scopes import ScopeSet
+from worlddb.timeutil import now_us
+
+BASE_TIME = 1_700_000_000_000_000
+#: the goals of issue 9 (P95 milliseconds; writes/s; GiB)
+GOALS = {"writes_per_s": 10_000, "seed_1hop": 5.0, "bm25": 30.0, "hnsw": 2.0, "recall": 50.0, "peak_rss_gib": 8.0}
+SEED_FIGURES = {"writes_per_s": 5_401, "seed_1hop": 13.0, "bm25": 97.0, "hnsw": 3.1}
+SCOPE = ScopeSet((("user", "bench"),))
+
+
+def load(engine: Engine, corpus: Corpus, chunk: int, keep_baseline_data: bool) -> dict:
+    db, resolver = engine.db, engine.resolver
+    model, dim = corpus.embedder.model_id, corpus.embedder.dim
+    anchors: list[str] = []
+    src_parts, dst_parts, vectors, bm25_docs = [], [], [], []
+    gen_s = gen_cpu = 0.0
+    started, started_cpu = time.perf_counter(), time.process_time()
+    with db.write("bulk") as w:
+        scope = w.scope("user", "bench")
+        at = w.at
+        with Progress(corpus.nodes, "nodes") as bar:
+            chunks = corpus.chunks(chunk)
+            while True:
+                t, c = time.perf_counter(), time.process_time()
+                part = next(chunks, None)
+                gen_s += time.perf_counter() - t
+                gen_cpu += time.process_time() - c
+                if part is None:
+                    break
+                for k, kind in enumerate(part.types.tolist()):
+                    i = part.start + k
+                    vec = part.vectors[k]
+                    blob = vec.tobytes()
+                    if kind == 0:
+                        node = Node("Entity", name=part.names[k], created_at=BASE_TIME + i,
+                                    meta={"entity_type": "thing", "aliases": [], "scope": scope})
+                        anchor = w.add(node, valid_from=0, parents=[scope])
+                        resolver.register(w, scope, anchor, vector=vec)
+                        w.put_vector(anchor, ann.EFFECTIVE, model, blob, dim)
+                    elif kind == 1:
+                        node = Node("Memory", content=part.texts[k], created_at=BASE_TIME + i)
+                        anchor = w.add(node, valid_from=at, parents=[scope])
+                        text = indexing.index_text(node, at)
+                        indexing.write_index(w, anchor, indexing.Prepared(
+                            text=text, vector=vec, units=vec[None, :], pieces=frozenset()), model, dim)
+                        if keep_baseline_data:
+                            bm25_docs.append((i, text))
+                    else:
+                        node = Node(TYPES[kind], content=part.texts[k], created_at=BASE_TIME + i)
+                        anchor = w.add(node, valid_from=at, parents=[scope])
+                        w.put_vector(anchor, ann.EFFECTIVE, model, blob, dim)
+                    anchors.append(anchor)
+                if keep_baseline_data:
+                    vectors.append(part.vectors)
+                src_parts.append(part.edge_src)
+                dst_parts.append(part.edge_dst)
+                bar.update(len(part.types))
+        nodes_done = time.perf_counter()
+        src, dst = np.concatenate(src_parts), np.concatenate(dst_parts)
+        with Progress(len(src), "edges") as bar:
+            for start in range(0, len(src), 10_000):
+                for s, d in zip(src[start:start + 10_000].tolist(), dst[start:start + 10_000].tolist()):
+                    w.link(Edge("refers_to", anchors[s], anchors[d], props={"role": "mention"}))
+                bar.update(min(10_000, len(src) - start))
+        body_done = time.perf_counter()
+        print("sealing and committing ...", file=sys.stderr, flush=True)
+    committed = time.perf_counter()
+    total = committed - started - gen_s
+    cpu = time.process_time() - started_cpu - gen_cpu
+    return {
+        "scope": scope, "anchors": anchors,
+        "vectors": np.vstack(vectors) if vectors else None, "bm25_docs": bm25_docs,
+        "report": {
+            "writes_per_s": round(corpus.nodes / total, 1),
+            "writes_counted_as": "nodes per second: one write = one node with its contains edge, FTS row and "
+                                 "vectors; the refers_to edges are loaded in the same time but not counted",
+            "edges_per_s": round(len(src) / total, 1),
+            "node_and_edge_writes_per_s": round((corpus.nodes + len(src)) / total, 1),
+            "seconds": round(total, 2),
+            "cpu_seconds": round(cpu, 2),
+            "writes_per_cpu_s": round(corpus.nodes / cpu, 1),
+            "node_phase_s": round(nodes_done - started - gen_s, 2),
+            "edge_phase_s": round(body_done - nodes_done, 2),
+            "seal_commit_s": round(committed - body_done, 2),
+            "corpus_generation_s_excluded": round(gen_s, 2),
+            "edges": int(len(src)),
+        },
+    }
+
+
+def percentiles(seconds: list[float]) -> dict:
+    ms = np.asarray(seconds) * 1e3
+    return {"p50": round(float(np.percentile(ms, 50)), 3), "p95": round(float(np.percentile(ms, 95)), 3),
+            "p99": round(float(np.percentile(ms, 99)), 3), "mean": round(float(ms.mean()), 3), "n": len(ms)}
+
+
+def timed(fn, items, cpu: list[float] | None = None, bar: Progress | None = None) -> tuple[list[float], list]:
+    """Wall-clock seconds per call (and CPU seconds of this process, into `cpu`)."""
+    lat, out = [], []
+    for item in items:
+        c = time.process_time()
+        t = time.perf_counter()
+        out.append(fn(item))
+        lat.append(time.perf_counter() - t)
+        if cpu is not None:
+            cpu.append(time.process_time() - c)
+        if bar is not None:
+            bar.update()
+    return lat, out
+
+
+def run_shapes(engine: Engine, scope: str, anchors: list[str], probes, vectors: np.ndarray) -> tuple[dict, dict, dict]:
+    store, db = engine.store, engine.db
+    shapes = {
+        "seed_1hop": lambda p: db.query(worlds=[scope]).seed(anchors[p[0].seed_node]).expand(None, "both", 1).run(),
+        "bm25": lambda p: indexing.lexical(store, p[0].query, [scope], 10, open_only_at=now_us()),
+        "hnsw": lambda p: engine.index.search(p[1], 10),
+        "recall": lambda p: engine.recall(p[0].query, SCOPE, limit=10),
+    }
+    items = list(zip(probes, vectors))
+    warm = items[: min(20, len(items))]
+    latency, cpu_ms, results = {}, {}, {}
+    for name, fn in shapes.items():
+        timed(fn, warm)
+        cpu: list[float] = []
+        with Progress(len(items), name) as bar:
+            lat, out = timed(fn, items, cpu, bar)
+        latency[name], cpu_ms[name], results[name] = percentiles(lat), percentiles(cpu), out
+    rowid = {p.node: store.rowid(anchors[p.node]) for p in probes}
+    quality = {
+        "seed_1hop_mean_nodes": round(float(np.mean([len(s.nodes) for s in results["seed_1hop"]])), 2),
+        "bm25_hit10": _share(rowid[p.node] in {r for r, _ in res} for p, res in zip(probes, results["bm25"])),
+        "hnsw_hit10": _share(rowid[p.node] in {r for r, _ in res} for p, res in zip(probes, results["hnsw"])),
+        "recall_hit10": _share(anchors[p.node] in {h.id for h in res.results} for p, res in zip(probes, results["recall"])),
+    }
+    # how far the lexical lane's dropping of very common words moves its top 10 (indexing
+    # module docstring): against an exact ranking inside the scope, on a sample of probes
+    sample = probes[:30]
+    exact = [[r for r, _ in store.conn.execute(indexing.lexical_sql(1), (indexing.fts_query(p.query), scope, 10))]
+             for p in sample]
+    quality["bm25_top10_overlap_with_exact"] = round(float(np.mean(
+        [len({r for r, _ in got} & set(ref)) / max(1, len(ref)) for got, ref in zip(results["bm25"], exact)])), 4)
+    return latency, cpu_ms, quality, results
+
+
+def _share(flags) -> float:
+    flags = list(flags)
+    return round(sum(flags) / len(flags), 4) if flags else 0.0
+
+
+def baselines(engine: Engine, loaded: dict, probes, query_vectors: np.ndarray, hnsw_results: list,
+              bm25_results: list) -> dict:
+    from rank_bm25 import BM25Okapi
+
+    matrix = loaded["vectors"]
+    rowid_of = _rowids(engine, loaded["anchors"])
+
+    def exact(q: np.ndarray) -> np.ndarray:
+        scores = matrix @ q
+        top = np.argpartition(-scores, 10)[:10]
+        return top[np.argsort(-scores[top])]
+
+    lat_np, exact_top = timed(exact, query_vectors)
+    overlap = [len({rowid_of[i] for i in top.tolist()} & {r for r, _ in found}) / 10
+               for top, found in zip(exact_top, hnsw_results)]
+
+    docs = loaded["bm25_docs"]
+    word = re.compile(r"\w+")
+    t = time.perf_counter()
+    bm25 = BM25Okapi([word.findall(text.lower()) for _, text in docs])
+    build_s = time.perf_counter() - t
+    doc_node = np.array([i for i, _ in docs])
+
+    def flat(query: str) -> np.ndarray:
+        tokens = [w for w in word.findall(query.lower()) if w not in indexing.STOPWORDS]
+        scores = bm25.get_scores(tokens)
+        top = np.argpartition(-scores, 10)[:10]
+        return doc_node[top[np.argsort(-scores[top])]]
+
+    lat_bm, flat_top = timed(flat, [p.query for p in probes])
+    hits_flat = _share(p.node in set(top.tolist()) for p, top in zip(probes, flat_top))
+    return {
+        "numpy_cosine": {"latency_ms": percentiles(lat_np), "vectors": int(len(matrix))},
+        "rank_bm25": {"latency_ms": percentiles(lat_bm), "documents": len(docs), "build_s": round(build_s, 2),
+                      "hit10": hits_flat},
+        "hnsw_recall_at_10_vs_exact": round(float(np.mean(overlap)), 4),
+    }
+
+
+def _rowids(engine: Engine, anchors: list[str]) -> list[int]:
+    found = {}
+    for start in range(0, len(anchors), 500):
+        chunk = anchors[start:start + 500]
+        found.update(engine.store.conn.execute(
+            f"SELECT anchor, rowid FROM nodes WHERE anchor IN ({','.join('?' * len(chunk))})", chunk))
+    return [found[a] for a in anchors]
+
+
+def machine() -> dict:
+    import hnswlib  # noqa: F401  (version below)
+    import psutil
+
+    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                  if line.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() \
+        else platform.processor()
+    from importlib.metadata import version
+
+    return {"cpu": model, "cores": os.cpu_count(), "ram_gib": round(psutil.virtual_memory().total / 2**30, 1),
+            "os": platform.platform(), "python": platform.python_version(), "sqlite": sqlite3.sqlite_version,
+            "hnswlib": version("hnswlib"), "numpy": np.__version__}
+
+
+def peak_rss_bytes() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux reports KiB
+
+
+def goals(report: dict) -> dict:
+    out = {"writes_per_s": {"goal": f">= {GOALS['writes_per_s']}", "measured": report["load"]["writes_per_s"],
+                            "met": report["load"]["writes_per_s"] >= GOALS["writes_per_s"]}}
+    for shape in ("seed_1hop", "bm25", "hnsw", "recall"):
+        p95 = report["latency_ms"][shape]["p95"]
+        out[f"{shape}_p95_ms"] = {"goal": f"<= {GOALS[shape]}", "measured": p95, "met": p95 <= GOALS[shape]}
+    gib = report["peak_rss_gib"]
+    out["peak_rss_gib"] = {"goal": f"< {GOALS['peak_rss_gib']}", "measured": gib, "met": gib < GOALS["peak_rss_gib"]}
+    return out
+
+
+def run(args) -> dict:
+    import psutil
+
+    proc = psutil.Process()
+    corpus = Corpus(args.nodes, args.edges, args.seed)
+    with_baselines = args.baselines if args.baselines is not None else args.nodes <= 100_000
+    workdir = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="worlddb-scale-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    path = workdir / f"scale-{args.nodes}.db"
+    sidecar = Path(f"{path}.load.json")
+    reuse = args.reuse and path.exists() and sidecar.exists()
+    if not reuse:
+        for suffix in ("", "-wal", "-shm", ".load.json"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+    report: dict = {"benchmark": "bench.scale", "nodes": args.nodes, "edges": args.edges, "seed": args.seed,
+                    "probes": args.probes, "machine": machine(), "goals_from": "issue 9", "seed_figures": SEED_FIGURES}
+    engine = Engine.open(path, embedder=corpus.embedder, query_model=True)
+    try:
+        if reuse:  # the load of an earlier run of the same corpus (--reuse, for probing again)
+            saved = json.loads(sidecar.read_text())
+            report["load"], report["reused_load_from"] = saved["load"], str(path)
+            anchors = [r[0] for r in engine.store.conn.execute(
+                "SELECT anchor FROM nodes WHERE type != 'Scope' ORDER BY rowid")]
+            loaded = {"scope": saved["scope"], "anchors": anchors, "vectors": None, "bm25_docs": []}
+            with_baselines = False
+        else:
+            report["loadavg_before_load"] = [round(x, 2) for x in os.getloadavg()]
+            loaded = load(engine, corpus, args.chunk, with_baselines)
+            loaded["report"]["peak_rss_gib"] = round(peak_rss_bytes() / 2**30, 2)
+            loaded["report"]["loadavg_after"] = [round(x, 2) for x in os.getloadavg()]
+            report["load"] = loaded["report"]
+            sidecar.write_text(json.dumps({"load": loaded["report"], "scope": loaded["scope"]}))
+        report["rss_after_load_gib"] = round(proc.memory_info().rss / 2**30, 2)
+        engine.store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        report["db_bytes"] = path.stat().st_size
+        report["db_gib"] = round(path.stat().st_size / 2**30, 3)
+
+        t, c = time.perf_counter(), time.process_time()
+        for label, index in (("hnsw effective", engine.index), ("hnsw units", engine.units)):
+            with Progress(1, label) as bar:
+                index.sync(progress=lambda done, expected: (setattr(bar, "total", expected),
+                                                            bar.update(done - bar.done)))
+        report["index_build"] = {"seconds": round(time.perf_counter() - t, 2),
+                                 "cpu_seconds": round(time.process_time() - c, 2),
+                                 "effective_vectors": len(engine.index), "unit_vectors": len(engine.units),
+                                 "M": engine.index.M, "ef_construction": engine.index.ef_construction,
+                                 "ef_search": engine.index.ef}
+        report["rss_after_index_gib"] = round(proc.memory_info().rss / 2**30, 2)
+
+        probes = corpus.probes(args.probes, args.seed)
+        query_vectors = corpus.embedder.embed([p.query for p in probes])
+        print(f"probing {len(probes)} queries x 4 shapes ...", file=sys.stderr, flush=True)
+        report["loadavg_before_probes"] = [round(x, 2) for x in os.getloadavg()]
+        latency, cpu_ms, quality, results = run_shapes(engine, loaded["scope"], loaded["anchors"], probes,
+                                                        query_vectors)
+        report["latency_ms"], report["cpu_ms"], report["quality"] = latency, cpu_ms, quality
+        report["loadavg_after_probes"] = [round(x, 2) for x in os.getloadavg()]
+        if with_baselines:
+            print("baselines: numpy cosine scan, rank-bm25 ...", file=sys.stderr, flush=True)
+            base = baselines(engine, loaded, probes, query_vectors, results["hnsw"], results["bm25"])
+            base["speedup_p50"] = {
+                "hnsw_vs_numpy_cosine": round(base["numpy_cosine"]["latency_ms"]["p50"] / latency["hnsw"]["p50"], 1),
+                "fts5_bm25_vs_rank_bm25": round(base["rank_bm25"]["latency_ms"]["p50"] / latency["bm25"]["p50"], 1),
+            }
+            report["baselines"] = base
+        if args.verify:
+            print("verifying ...", file=sys.stderr, flush=True)
+            t = time.perf_counter()
+            summary = engine.db.verify().summary()
+            report["verify"] = {**summary, "seconds": round(time.perf_counter() - t, 1)}
+        # a reused load ran in another process: its peak counts too
+        report["peak_rss_gib"] = max(round(peak_rss_bytes() / 2**30, 2), report["load"].get("peak_rss_gib", 0))
+        report["goals"] = goals(report)
+    finally:
+        engine.close()
+        if not args.keep:
+            shutil.rmtree(workdir, ignore_errors=True) if not args.workdir else [
+                Path(f"{path}{s}").unlink(missing_ok=True) for s in ("", "-wal", "-shm", ".load.json")]
+    return report
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nodes", type=int, default=100_000)
+    parser.add_argument("--edges", type=int, default=None, help="default: 2.5 x nodes")
+    parser.add_argument("--probes", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--chunk", type=int, default=5_000, help="nodes generated per batch")
+    parser.add_argument("--baselines", action=argparse.BooleanOptionalAction, default=None,
+                        help="numpy/rank-bm25 side by side (default: on at <= 100k nodes)")
+    parser.add_argument("--verify", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument("--workdir", help="where the database goes (default: a temporary directory)")
+    parser.add_argument("--keep", action="store_true", help="keep the database file")
+    parser.add_argument("--reuse", action="store_true",
+                        help="with --workdir: probe a database kept by an earlier run instead of loading again")
+    parser.add_argument("--out", help="JSON report path (default: bench/out/scale-<nodes>.json)")
+    args = parser.parse_args()
+    if args.edges is None:
+        args.edges = int(args.nodes * 2.5)
+    report = run(args)
+    out = Path(args.out or f"bench/out/scale-{args.nodes}.json")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2) + "\n")
+    print(json.dumps({k: report[k] for k in ("load", "index_build", "db_gib", "peak_rss_gib", "latency_ms", "quality")}
+                     | ({"speedup_p50": report["baselines"]["speedup_p50"]} if "baselines" in report else {}),
+                     indent=2))
+    print(f"report: {out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,124 @@
+"""Read paths whose cost must not grow with the size of a scope: the SQL they run is
+driven from the candidate rows (checked with EXPLAIN QUERY PLAN), and the answers are
+the ones a direct computation gives."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+
+import pytest
+
+from worlddb import indexing, recall
+from worlddb.embed import HashEmbedder
+from worlddb.engine import Engine
+from worlddb.ingest import SessionIn, TurnIn
+from worlddb.scopes import ScopeSet
+from worlddb.timeutil import now_us
+
+ALICE = ScopeSet((("user", "alice"),))
+BOB = ScopeSet((("user", "bob"),))
+
+
+@pytest.fixture
+def engine(tmp_path):
+    eng = Engine.open(tmp_path / "m.db", embedder=HashEmbedder(), query_model=True)
+    yield eng
+    eng.close()
+
+
+def _plan(conn: sqlite3.Connection, sql: str, params) -> list[str]:
+    return [row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + sql, params)]
+
+
+def _conversation(tag: str, sessions: int = 3, turns: int = 6) -> list[SessionIn]:
+    return [SessionIn(date=f"2023-05-0{s + 1}T10:00:00Z", turns=tuple(
+        TurnIn(speaker=("Ann" if t % 2 else "Ben"), text=f"{tag} session {s} turn {t} about kayaks and tea")
+        for t in range(turns))) for s in range(sessions)]
+
+
+def test_precedes_neighbourhoods_are_read_through_the_edge_indexes(engine):
+    engine.ingest_conversation(_conversation("a"), ALICE)
+    plan = _plan(engine.store.conn, recall.NEIGHBOURS_SQL.format(marks="?,?"), [1, 2, 1, 2])
+    assert not [step for step in plan if step.startswith("SCAN")], plan
+    assert any("edges_src" in step for step in plan) and any("edges_dst" in step for step in plan)
+
+
+def test_precedes_neighbourhoods_match_a_walk_over_the_edges(engine):
+    engine.ingest_conversation(_conversation("a"), ALICE)
+    conn = engine.store.conn
+    adjacency = defaultdict(set)
+    for a, b in conn.execute("SELECT a.rowid, b.rowid FROM edges e JOIN nodes a ON a.anchor = e.src "
+                             "JOIN nodes b ON b.anchor = e.dst WHERE e.type='precedes' AND e.seq_removed IS NULL"):
+        adjacency[a].add(b)
+        adjacency[b].add(a)
+    turns = [row[0] for row in conn.execute("SELECT rowid FROM nodes WHERE type='Turn' ORDER BY rowid")]
+    picked = turns[::4]
+    expected = defaultdict(set)
+    for origin in picked:
+        frontier, seen = {origin}, {origin}
+        for _ in range(recall.WINDOW):
+            frontier = {n for f in frontier for n in adjacency[f]} - seen
+            seen |= frontier
+        for other in seen - {origin}:
+            expected[origin].add(other)
+            expected[other].add(origin)
+    got = recall._neighbourhoods(engine, picked)
+    assert {k: v for k, v in got.items() if v} == dict(expected)
+
+
+def test_lexical_search_checks_scope_per_match_and_stays_in_scope(engine):
+    engine.write_memory("Alice keeps a red kayak by the lake", ALICE)
+    engine.write_memory("Bob keeps a blue kayak at the harbour", BOB)
+    alice = engine.store.scope_anchor("user", "alice")
+    sql = indexing.lexical_sql(1, "AND (n.valid_to IS NULL OR n.valid_to > ?)")
+    plan = _plan(engine.store.conn, sql, ['"kayak"', alice, 0, 10])
+    assert not [step for step in plan if "LIST SUBQUERY" in step or step.startswith("SCAN c")], plan
+    found = indexing.lexical(engine.store, "kayak", [alice], 10)
+    texts = [engine.store.get(a).content for a in engine.store.anchors_for_rowids([r for r, _ in found]).values()]
+    assert texts == ["Alice keeps a red kayak by the lake"]
+
+
+def _memories(engine, scope: ScopeSet, texts: list[str]) -> None:
+    for text in texts:
+        engine.write_memory(text, scope, entities=[])
+
+
+ALICE_KAYAKS = ["my old kayak is red and was bought second hand at the lake shop last spring",
+                "a kayak paddle, two life vests and a dry bag are in the garage next to the bikes",
+                "kayak lessons on monday evenings at the rowing club with the beginners group"]
+
+
+@pytest.mark.parametrize("fetch_max", [indexing.FETCH_MAX, indexing.FETCH_FLOOR])  # widen / rank in scope
+def test_lexical_search_finds_a_small_scope_among_many_better_matches_elsewhere(engine, monkeypatch, fetch_max):
+    monkeypatch.setattr(indexing, "FETCH_MAX", fetch_max)
+    _memories(engine, BOB, [f"kayak trip {i}" for i in range(200)])  # short: they outrank Alice's
+    _memories(engine, ALICE, ALICE_KAYAKS)
+    alice = engine.store.scope_anchor("user", "alice")
+    found = indexing.lexical(engine.store, "kayak", [alice], 10)
+    texts = {engine.store.get(a).content for a in engine.store.anchors_for_rowids([r for r, _ in found]).values()}
+    assert texts == set(ALICE_KAYAKS)
+    assert len(indexing.lexical(engine.store, "kayak", [alice], 2)) == 2
+
+
+def test_lexical_search_hides_closed_memories_when_asked(engine):
+    _memories(engine, ALICE, ["the kayak is blue", "the kayak is green"])
+    alice = engine.store.scope_anchor("user", "alice")
+    old = engine.list_memories(ALICE).memories[-1].id
+    engine.retire(old, ALICE)
+    open_now = indexing.lexical(engine.store, "kayak", [alice], 10, open_only_at=now_us())
+    everything = indexing.lexical(engine.store, "kayak", [alice], 10)
+    assert len(everything) == 2 and len(open_now) == 1
+
+
+def test_words_in_a_large_share_of_the_store_drop_out_only_when_rarer_words_suffice(engine, monkeypatch):
+    monkeypatch.setattr(indexing, "COMMON_MIN_DOCS", 20)
+    _memories(engine, ALICE, [f"weather report {i} mentions sunshine" for i in range(40)])
+    _memories(engine, ALICE, ["a storm warning", "storm clouds", "storm surge", "sunshine after the storm"])
+    store = engine.store
+    assert indexing._drop_common(store, ["sunshine", "storm"], 3) == ["storm"]
+    assert indexing._drop_common(store, ["sunshine", "storm"], 10) == ["sunshine", "storm"]  # too few without it
+    alice = store.scope_anchor("user", "alice")
+    top = [store.get(a).content for a in store.anchors_for_rowids(
+        [r for r, _ in indexing.lexical(store, "sunshine storm", [alice], 3)]).values()]
+    assert all("storm" in text for text in top)
