@@ -9,6 +9,8 @@ called: what was wrong, never a stack trace. Nothing is written when a call fail
 
 from __future__ import annotations
 
+import asyncio
+
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -121,11 +123,19 @@ def build_server(config: ServerConfig) -> WorldDBServer:
         options = {"default_user": config.default_user, "functional": config.functional,
                    "query_model": config.query_model, **config.engine_options}
         engine = await AsyncEngine.open(config.db, **options)
+        warming = None
         try:
             if config.background:
                 await engine.run(Engine.start_background, consolidate_every=config.consolidate_every)
+                # build the indexes while the client is still starting; tool calls queue behind it
+                warming = asyncio.ensure_future(engine.run(Engine.warm))
             yield AppState(engine)
         finally:
+            if warming is not None:
+                # a failed warm-up loses nothing: the next read meets the same error and reports it
+                for outcome in await asyncio.gather(warming, return_exceptions=True):
+                    if isinstance(outcome, Exception):
+                        log.warning("building the indexes at start failed: %s", outcome)
             await engine.close()
 
     server = WorldDBServer("worlddb", version=__version__, instructions=texts.INSTRUCTIONS, lifespan=lifespan,

@@ -111,6 +111,15 @@ class Engine:
                                                   functional=tuple(self.functional))
             self._consolidator.start()
 
+    def warm(self) -> None:
+        """Bring every in-memory index up to date with the file now: the whole-text and
+        sentence HNSW indexes, and the resolver's names. On a large store their first build
+        takes seconds to minutes; a server calls this at start, so that the first tool call
+        does not pay for it (a call that arrives meanwhile waits only for the rest)."""
+        self.index.sync()
+        self.units.sync()
+        self.resolver.index.catch_up(vectors=self.resolver.embedder is not None)
+
     def stop_background(self) -> None:
         if self.resolver.reclusterer is not None:
             self.resolver.reclusterer.stop()

@@ -1,0 +1,34 @@
+"""Engine.warm: the in-memory indexes are built from the file before the first read needs them."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from mcp import Client
+
+from worlddb.server import build_server
+
+from ..server.helpers import make_config, ok
+from .conftest import ALICE, open_engine
+
+
+def test_warm_builds_every_index_from_the_file_before_the_first_read(db_path):
+    with open_engine(db_path) as writer:
+        written = writer.write_memories([{"text": f"Note {i}. It has two sentences."} for i in range(30)], ALICE)
+    with open_engine(db_path) as engine:
+        assert len(engine.index) == 0 and len(engine.units) == 0
+        engine.warm()
+        assert engine.index.nodes() == {engine.store.rowid(r.id) for r in written}
+        assert len(engine.units) == 60  # two sentence vectors per memory
+        engine.warm()  # nothing left to apply: a no-op
+        assert len(engine.index) == 30
+
+
+async def test_a_server_with_background_work_answers_while_its_indexes_are_built(db_path):
+    with open_engine(db_path) as writer:
+        target = writer.write_memory("The spare key is under the blue flowerpot", ALICE)
+        writer.write_memories([{"text": f"Unrelated note {i}"} for i in range(50)], ALICE)
+    config = dataclasses.replace(make_config(db_path), background=True)
+    async with Client(build_server(config)) as client:
+        found = await ok(client, "memory_recall", query="where is the spare key", limit=3)
+        assert found["results"][0]["id"] == target.id
