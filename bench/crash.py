@@ -80,6 +80,7 @@ class Round:
     workers: int = 1
     ready: int = 0
     going: asyncio.Event = field(default_factory=asyncio.Event)
+    acked: asyncio.Event = field(default_factory=asyncio.Event)  # a write of this round was acknowledged
     failures: list[str] = field(default_factory=list)
 
 
@@ -98,24 +99,24 @@ async def _worker(client, ledger: Ledger, rnd: Round, worker: int, own: list[str
             if roll < 0.45 or (roll < 0.85 and not own):
                 text = f"note {tag} about {rng.choice(TOPICS)}"
                 res = await call(client, "memory_write", text=text)
-                _written(ledger, res["id"], text, {}, own)
+                _written(rnd, ledger, res["id"], text, {}, own)
             elif roll < 0.57:
                 person, city = rng.choice(PEOPLE), rng.choice(CITIES)
                 text = f"{person} lives in {city} ({tag})"
                 res = await call(client, "memory_write", text=text, entities=[{"name": person, "type": "person"}],
                                  facts=[{"subject": person, "relation": "lives_in", "object": city}])
-                _written(ledger, res["id"], text, {}, own)
+                _written(rnd, ledger, res["id"], text, {}, own)
             elif roll < 0.65:
                 text = f"shared {tag}: {rng.choice(PEOPLE)} mentioned {rng.choice(TOPICS)}"
                 scopes = {"user_id": "u", "agent_id": "crash"}
                 res = await call(client, "memory_write", text=text, **scopes)
-                _written(ledger, res["id"], text, scopes, own)
+                _written(rnd, ledger, res["id"], text, scopes, own)
             elif roll < 0.73:
                 old = own.pop(rng.randrange(len(own)))
                 text = f"amended {tag}: {ledger.written[old][0]}"[:2000]
                 res = await call(client, "memory_amend", id=old, text=text, **ledger.written[old][1])
                 ledger.amended[old] = res["id"]
-                _written(ledger, res["id"], text, ledger.written[old][1], own)
+                _written(rnd, ledger, res["id"], text, ledger.written[old][1], own)
                 ledger.count("amend")
             elif roll < 0.78:
                 old = own.pop(rng.randrange(len(own)))
@@ -142,11 +143,12 @@ async def _worker(client, ledger: Ledger, rnd: Round, worker: int, own: list[str
             rnd.in_flight -= 1
 
 
-def _written(ledger: Ledger, anchor: str, text: str, scopes: dict, own: list[str]) -> None:
+def _written(rnd: "Round", ledger: Ledger, anchor: str, text: str, scopes: dict, own: list[str]) -> None:
     ledger.written[anchor] = (text, scopes)
     ledger.round_ids.append(anchor)
     own.append(anchor)
     ledger.count("write")
+    rnd.acked.set()
 
 
 async def _purge_cycle(client, ledger: Ledger, tag: str) -> None:
@@ -352,10 +354,13 @@ async def _load_and_kill(transport, server, clients, pid, ledger, rnd: Round, ow
                 rnd.failures.append(f"round {rnd.number} worker {i}: {exc!r}")
 
     async def killer() -> None:
-        try:  # the delay counts from when every client is sending, not from connecting
+        try:  # the delay counts from when every client is sending, not from connecting, and
+            # from the round's first acknowledged write: a slow (busy) machine gets to write
+            # something before each kill, so every round tests what "acknowledged" promises
             await asyncio.wait_for(rnd.going.wait(), 60)
+            await asyncio.wait_for(rnd.acked.wait(), 60)
         except TimeoutError:
-            pass  # a client that never got going has reported why
+            pass  # a client that never got going or never got a write through has reported why
         await asyncio.sleep(rnd.rng.uniform(0.05, max_delay))
         rnd.killed = True
         rnd.at_kill = rnd.in_flight
