@@ -116,9 +116,32 @@ def test_words_in_a_large_share_of_the_store_drop_out_only_when_rarer_words_suff
     _memories(engine, ALICE, [f"weather report {i} mentions sunshine" for i in range(40)])
     _memories(engine, ALICE, ["a storm warning", "storm clouds", "storm surge", "sunshine after the storm"])
     store = engine.store
-    assert indexing._drop_common(store, ["sunshine", "storm"], 3) == ["storm"]
-    assert indexing._drop_common(store, ["sunshine", "storm"], 10) == ["sunshine", "storm"]  # too few without it
     alice = store.scope_anchor("user", "alice")
-    top = [store.get(a).content for a in store.anchors_for_rowids(
-        [r for r, _ in indexing.lexical(store, "sunshine storm", [alice], 3)]).values()]
-    assert all("storm" in text for text in top)
+    assert all("storm" in text for text in _lexical_texts(store, "sunshine storm", alice, 3))
+    # four texts hold "storm": for ten, the common word stays in the query
+    found = _lexical_texts(store, "sunshine storm", alice, 10)
+    assert len(found) == 10 and sum("storm" in text for text in found) == 4
+
+
+def test_a_query_of_only_common_words_asks_for_texts_holding_all_of_them(engine, monkeypatch):
+    monkeypatch.setattr(indexing, "COMMON_MIN_DOCS", 20)
+    _memories(engine, ALICE, [f"Ana spent day {i} of a long and very busy spring week in Lisbon" for i in range(12)])
+    _memories(engine, ALICE, [f"Ana note {i}" for i in range(20)] + [f"Lisbon note {i}" for i in range(20)])
+    _memories(engine, ALICE, ["Ana", "Lisbon"])  # the shortest texts, which bm25 favours for one word
+    alice = engine.store.scope_anchor("user", "alice")
+    ranked: list[str] = []
+    engine.store.conn.set_trace_callback(lambda sql: ranked.append(sql) if "ORDER BY rank" in sql else None)
+    found = _lexical_texts(engine.store, "Ana Lisbon", alice, 10)
+    engine.store.conn.set_trace_callback(None)
+    assert len(found) == 10 and all("Ana" in text and "Lisbon" in text for text in found)
+    # what FTS5 ranked was the intersection, not every text naming either word
+    assert ranked and all('"ana" AND "lisbon"' in sql for sql in ranked)
+    # fewer than `limit` texts hold both: any of the words will do
+    found = _lexical_texts(engine.store, "Ana Lisbon", alice, 20)
+    assert len(found) == 20 and sum("Ana" in text and "Lisbon" in text for text in found) == 12
+
+
+def _lexical_texts(store, query: str, world: str, limit: int) -> list[str]:
+    rowids = [r for r, _ in indexing.lexical(store, query, [world], limit)]
+    by_rowid = store.anchors_for_rowids(rowids)
+    return [store.get(by_rowid[r]).content for r in rowids]

@@ -20,7 +20,7 @@ everything (`Engine.reembed`). Vectors of two models are never mixed.
 
 `lexical(...)` turns free text into a safe FTS5 query - every word quoted, OR-ed, so
 user input such as `"`, `*`, `NEAR(` or `) OR (` is matched as words, never parsed as
-query syntax - and ranks with SQLite's bm25(). Two things keep its cost near the size of
+query syntax - and ranks with SQLite's bm25(). Three things keep its cost near the size of
 the answer rather than the size of the store:
   - FTS5 ranks its matches itself (ORDER BY rank), about five times cheaper per match
     than joining every match to nodes and closure; so the best matches are fetched
@@ -30,7 +30,12 @@ the answer rather than the size of the store:
     COMMON_MIN_DOCS) is dropped from a query that has rarer words, if the rarer words
     alone match at least `limit` nodes. Its idf is at most log(19), a fraction of what
     a rare word weighs, so it reorders near-ties at most - while it alone can make FTS5
-    score half the store. Stores under COMMON_MIN_DOCS text nodes never drop a word.
+    score half the store.
+  - Before that, a query whose words are all held together by at least `limit` nodes
+    asks for all of them (AND): those nodes are what bm25 ranks first in the great
+    majority of cases, and FTS5 scores their intersection instead of every text that
+    names any word ("what did Ana do in Lisbon" in a store full of Ana and Lisbon).
+  Stores under COMMON_MIN_DOCS text nodes are never narrowed: their queries are cheap.
 """
 
 from __future__ import annotations
@@ -201,7 +206,7 @@ def lexical(store: Store, text: str, worlds: Sequence[str], limit: int, *, open_
     words = query_words(text)
     if not words or not worlds:
         return []
-    match = _match(_drop_common(store, words, limit))
+    match = _narrow(store, words, limit)
     fetch = max(FETCH_FLOOR, OVERFETCH * limit)
     while fetch <= FETCH_MAX:
         rows = store.conn.execute("SELECT rowid, rank FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ?",
@@ -222,23 +227,25 @@ def lexical(store: Store, text: str, worlds: Sequence[str], limit: int, *, open_
     return [(rowid, -score) for rowid, score in rows]
 
 
-def _drop_common(store: Store, words: list[str], limit: int) -> list[str]:
-    """The query's words without those found in a large share of the store (module
-    docstring), provided the rest still match `limit` nodes."""
+def _narrow(store: Store, words: list[str], limit: int) -> str:
+    """The FTS5 query for `words` (module docstring): any of them; but in a large store,
+    all of them if at least `limit` nodes hold them all, else without the words found in
+    a large share of the store if the rarer words alone match `limit` nodes."""
     if len(words) < 2:
-        return words
+        return _match(words)
     docs = int(store.meta_get("text_docs") or 0)
     threshold = max(COMMON_MIN_DOCS, int(COMMON_SHARE * docs))
     if docs < threshold:
-        return words
+        return _match(words)
     count = "SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?)"
+    every = " AND ".join(f'"{w}"' for w in words)
+    if store.conn.execute(count, (every, limit)).fetchone()[0] >= limit:
+        return every
     common = {w for w in words if store.conn.execute(count, (_match([w]), threshold)).fetchone()[0] >= threshold}
     rare = [w for w in words if w not in common]
-    if not common or not rare:
-        return words
-    if store.conn.execute(count, (_match(rare), limit)).fetchone()[0] < limit:
-        return words
-    return rare
+    if common and rare and store.conn.execute(count, (_match(rare), limit)).fetchone()[0] >= limit:
+        return _match(rare)
+    return _match(words)
 
 
 def _admitted(store: Store, rowids: list[int], worlds: Sequence[str], open_only_at: int | None) -> set[int]:
