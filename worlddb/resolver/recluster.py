@@ -13,7 +13,9 @@ Contract
   the work runs on a thread with its own WorldDB connection to the same file (SQLite WAL:
   reads never wait for the writer). The tiers and the tiebreaker run outside any
   transaction; the write lock is taken only to stage the proposals found, briefly, with
-  busy_timeout handling contention.
+  busy_timeout handling contention. Nor does it slow the requests around it: a batch
+  starts once writes have paused for QUIET_SECS (or after MAX_WAIT_SECS at the latest;
+  `drain` and `stop` start it at once).
 - Neighbourhood: the written nodes, the endpoints of the written edges, then two hops
   along live refers_to edges in either direction (entity <- fact/memory -> entity), capped
   at MAX_NEIGHBOURHOOD nodes. Every indexed entity in it is matched against the other
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import deque
 from collections.abc import Iterable
 
@@ -44,6 +47,12 @@ from .resolver import Resolver, stage
 log = logging.getLogger(__name__)
 
 MAX_NEIGHBOURHOOD = 2000
+#: The worker shares the interpreter (and its lock) with the requests, so it starts a
+#: batch only once no write has been queued for QUIET_SECS - a burst of writes and recalls
+#: does not pay for it (measured: recall P95 93 vs 25-43 ms at 100k memories with writes
+#: and recalls alternating) - or once the oldest queued write has waited MAX_WAIT_SECS.
+QUIET_SECS = 0.5
+MAX_WAIT_SECS = 10.0
 
 
 class Reclusterer:
@@ -60,6 +69,8 @@ class Reclusterer:
         self._queue: deque = deque()
         self._outstanding = 0
         self._stopping = False
+        self._draining = 0
+        self._last_submit = self._first_queued = 0.0
         self._thread = threading.Thread(target=self._run, name="worlddb-recluster", daemon=True)
         self._thread.start()
 
@@ -78,6 +89,9 @@ class Reclusterer:
         with self._cond:
             if self._stopping:
                 raise InvalidInput("this re-clusterer has been stopped")
+            self._last_submit = time.monotonic()
+            if not self._queue:
+                self._first_queued = self._last_submit
             self._queue.append(item)
             self._outstanding += 1
             self._cond.notify_all()
@@ -88,9 +102,15 @@ class Reclusterer:
         writer.after_commit(lambda: self.submit(receipt.nodes, receipt.edges))
 
     def drain(self, timeout: float | None = None) -> bool:
-        """Wait until everything queued so far has been processed; False on timeout."""
+        """Wait until everything queued so far has been processed (at once, without
+        waiting for a quiet moment); False on timeout."""
         with self._cond:
-            return self._cond.wait_for(lambda: self._outstanding == 0, timeout)
+            self._draining += 1
+            self._cond.notify_all()
+            try:
+                return self._cond.wait_for(lambda: self._outstanding == 0, timeout)
+            finally:
+                self._draining -= 1
 
     def stop(self, timeout: float | None = 30.0) -> None:
         """Finish what is queued, then end the thread and close the connection."""
@@ -115,6 +135,11 @@ class Reclusterer:
                 self._cond.wait_for(lambda: self._queue or self._stopping)
                 if not self._queue:
                     return
+                while not (self._stopping or self._draining):
+                    wake = min(self._last_submit + QUIET_SECS, self._first_queued + MAX_WAIT_SECS)
+                    if time.monotonic() >= wake:
+                        break
+                    self._cond.wait(wake - time.monotonic())
                 batch = list(self._queue)
                 self._queue.clear()
             try:
