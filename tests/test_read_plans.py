@@ -141,6 +141,15 @@ def test_a_query_of_only_common_words_asks_for_texts_holding_all_of_them(engine,
     assert len(found) == 20 and sum("Ana" in text and "Lisbon" in text for text in found) == 12
 
 
+def test_a_narrowed_query_falls_back_when_the_scope_holds_too_few_of_its_matches(engine, monkeypatch):
+    monkeypatch.setattr(indexing, "COMMON_MIN_DOCS", 20)
+    _memories(engine, BOB, [f"Ana and Lisbon, entry {i}" for i in range(30)])
+    _memories(engine, ALICE, ["Ana flew to Lisbon"] + [f"Ana wrote note {i}" for i in range(12)])
+    alice = engine.store.scope_anchor("user", "alice")
+    found = _lexical_texts(engine.store, "Ana Lisbon", alice, 10)
+    assert len(found) == 10 and found[0] == "Ana flew to Lisbon"
+
+
 def _lexical_texts(store, query: str, world: str, limit: int) -> list[str]:
     rowids = [r for r, _ in indexing.lexical(store, query, [world], limit)]
     by_rowid = store.anchors_for_rowids(rowids)

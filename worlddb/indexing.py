@@ -206,7 +206,16 @@ def lexical(store: Store, text: str, worlds: Sequence[str], limit: int, *, open_
     words = query_words(text)
     if not words or not worlds:
         return []
-    match = _narrow(store, words, limit)
+    narrowed = _narrow(store, words, limit)
+    hits = _ranked(store, narrowed, worlds, limit, open_only_at)
+    if len(hits) < limit and narrowed != _match(words):
+        # the narrowing counted matches in the whole store; these scopes may hold too few
+        hits = _ranked(store, _match(words), worlds, limit, open_only_at)
+    return hits
+
+
+def _ranked(store: Store, match: str, worlds: Sequence[str], limit: int, open_only_at: int | None
+            ) -> list[tuple[int, float]]:
     fetch = max(FETCH_FLOOR, OVERFETCH * limit)
     while fetch <= FETCH_MAX:
         rows = store.conn.execute("SELECT rowid, rank FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ?",
