@@ -10,7 +10,6 @@ called: what was wrong, never a stack trace. Nothing is written when a call fail
 from __future__ import annotations
 
 import asyncio
-
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager

@@ -35,7 +35,9 @@ the answer rather than the size of the store:
     asks for all of them (AND): those nodes are what bm25 ranks first in the great
     majority of cases, and FTS5 scores their intersection instead of every text that
     names any word ("what did Ana do in Lisbon" in a store full of Ana and Lisbon).
-  Stores under COMMON_MIN_DOCS text nodes are never narrowed: their queries are cheap.
+  Both count matches in the whole store; when the asked scopes hold fewer than `limit`
+  of the narrowed query's matches, it is asked again with any word. Stores under
+  COMMON_MIN_DOCS text nodes are never narrowed: their queries are cheap.
 """
 
 from __future__ import annotations
