@@ -71,11 +71,7 @@ def check_projection(h) -> None:
         if got != want:
             raise Violation(f"node {anchor[:12]} ({ntype}): engine (type, from, to, ingested, retired, erased)"
                             f" = {got}, model = {want}")
-        seen = h.valid_to_seen.get(anchor)
-        if seen is not None and (vt is None or vt > seen):
-            raise Violation(f"validity of {anchor[:12]} moved from {seen} to {vt}")
-        if vt is not None:
-            h.valid_to_seen[anchor] = vt
+        _only_tightens(h.valid_to_seen, anchor, vt, f"validity of {anchor[:12]}")
 
 
 def check_edges(h) -> None:
@@ -89,11 +85,16 @@ def check_edges(h) -> None:
         if vt != live[edge_id].valid_to:
             raise Violation(f"edge {live[edge_id].type} valid_to {vt}, model {live[edge_id].valid_to}")
     for rowid, vt in h.store.conn.execute("SELECT rowid, valid_to FROM edges"):
-        seen = h.edge_valid_to_seen.get(rowid)
-        if seen is not None and (vt is None or vt > seen):
-            raise Violation(f"edge validity moved from {seen} to {vt}")
-        if vt is not None:
-            h.edge_valid_to_seen[rowid] = vt
+        _only_tightens(h.edge_valid_to_seen, rowid, vt, "edge validity")
+
+
+def _only_tightens(seen_by_key: dict, key, valid_to: int | None, what: str) -> None:
+    """A valid_to once seen never re-opens nor moves later; remember the latest seen."""
+    seen = seen_by_key.get(key)
+    if seen is not None and (valid_to is None or valid_to > seen):
+        raise Violation(f"{what} moved from {seen} to {valid_to}")
+    if valid_to is not None:
+        seen_by_key[key] = valid_to
 
 
 def check_proposals(h) -> None:
