@@ -46,7 +46,7 @@ from .index import NameIndex
 from .names import normalize_name, phonetic_key
 from .mentions import find_mentions
 from .outcomes import Ambiguous, Decision, Match, Mention, New, Resolution, Resolved, Thresholds
-from .tiers import ALIAS, HELD, NAME, Context, Pending, Query, decide
+from .tiers import ALIAS, HELD, NAME, Context, Pending, Query, decide, exact_names
 
 _MAX_TYPE_LEN = 64
 
@@ -137,19 +137,13 @@ class Resolver:
         per known name. It is a read ahead of the write: should the guess be wrong by then
         (the entity erased meanwhile), the name is embedded inside the write instead."""
         rows = [self.store.rowid(s) if s is not None else None for s in scopes]
-        out = []
-        for candidate in candidates:
-            q = as_query(candidate)
-            if None in rows or not rows or not all(self._one_exact(row, q) for row in rows):
-                out.append(candidate)
-        return out
+        if not rows or None in rows:
+            return list(candidates)
 
-    def _one_exact(self, scope_row: int, q: Query) -> bool:
-        marks = ",".join("?" * len(q.keys))
-        nodes = {node for node, etype in self.store.conn.execute(
-            f"SELECT node, etype FROM resolver_names WHERE scope=? AND norm IN ({marks})", (scope_row, *q.keys))
-            if q.etype is None or etype is None or q.etype == etype}
-        return len(nodes) == 1
+        def settled(q: Query) -> bool:
+            return all(len({name[0] for name in exact_names(self.store, row, q)}) == 1 for row in rows)
+
+        return [c for c in candidates if not settled(as_query(c))]
 
     def prepare(self, candidates: Iterable[Any], *, vectors: dict[str, np.ndarray] | None = None) -> Prepared:
         """Embed every candidate's name in one batch, outside any transaction, and bring the

@@ -120,22 +120,27 @@ def _keep(best: dict, node: int, tier: str, score: float, matched: str, mention:
         best[node] = (tier, score, matched, mention)
 
 
-def _exact(ctx: Context, q: Query) -> dict:
+def exact_names(store: Store, scope: int, q: Query) -> list[tuple[int, str, int, str | None]]:
+    """(node, norm, kind, etype) of the names in `scope` equal to the mention's name or an
+    alias, of a compatible type: what the exact tier matches."""
     marks = ",".join("?" * len(q.keys))
-    rows = ctx.store.conn.execute(
+    rows = store.conn.execute(
         f"SELECT node, norm, kind, etype FROM resolver_names WHERE scope=? AND norm IN ({marks})",
-        (ctx.scope, *q.keys),
+        (scope, *q.keys),
     )
+    return [row for row in rows if compatible(q.etype, row[3])]
+
+
+def _exact(ctx: Context, q: Query) -> dict:
     best: dict = {}
-    for node, norm, kind, etype in rows:
-        if compatible(q.etype, etype):
-            if norm != q.norm or kind == ALIAS:
-                score = EXACT_ALIAS_SCORE
-            else:
-                score = EXACT_HELD_SCORE if kind == HELD else EXACT_NAME_SCORE
-            if q.etype != etype:
-                score -= EXACT_TYPE_GAP
-            _keep(best, node, "exact", round(score, 6), norm, norm)
+    for node, norm, kind, etype in exact_names(ctx.store, ctx.scope, q):
+        if norm != q.norm or kind == ALIAS:
+            score = EXACT_ALIAS_SCORE
+        else:
+            score = EXACT_HELD_SCORE if kind == HELD else EXACT_NAME_SCORE
+        if q.etype != etype:
+            score -= EXACT_TYPE_GAP
+        _keep(best, node, "exact", round(score, 6), norm, norm)
     return best
 
 
