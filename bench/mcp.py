@@ -95,9 +95,11 @@ class StdioPeer:
 
 
 async def probe(path: Path, probes: int, embedder_name: str, seed: int) -> dict:
+    from bench.serverproc import serve_args
+
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "worlddb.cli", "serve", "--db", str(path), "--default-user", "bench",
-        "--consolidate-every", "0", "--embedder", embedder_name,
+        sys.executable, *serve_args(path, embedder=embedder_name, default_user="bench",
+                                    extra=("--consolidate-every", "0")),
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
         limit=2**24)
     peer = StdioPeer(process)
