@@ -22,7 +22,8 @@ under it: node rowids, the ancestors of a world (forgotten whenever containment
 changes), and what it knows of the nodes it created itself: their version is their
 anchor until seal, their parents are the worlds it put them in, and until it gives
 them children, vectors or text, they contain nothing and have no index rows to replace;
-until an edge row of a type names them, no edge of that type touching them can be live.
+and an edge touching one of them is live exactly when this transaction wrote its row and
+has not removed it.
 
 Edge rows are not written here: `_insert_edge_row` / `_remove_edge_row` are reserved for
 the reconciler (worlddb.reconciler), which runs the edge type's handler in the same
@@ -50,14 +51,13 @@ CHILDREN, EDGES = 0, 1
 class _Fresh:
     """What a transaction knows of a node it created (see the module docstring)."""
 
-    __slots__ = ("leaf", "parents", "vector_kinds", "text", "linked")
+    __slots__ = ("leaf", "parents", "vector_kinds", "text")
 
     def __init__(self) -> None:
         self.leaf = True            # no children yet
         self.parents: tuple[str, ...] = ()
         self.vector_kinds = 0       # bit k: some vector of kind k was written
         self.text = False           # a text index row was written
-        self.linked: tuple[str, ...] = ()  # types of the edge rows written with it as an end
 
 #: incremental trie maintenance of one id set is given up, for the rest of the
 #: transaction, after DEFER_MIN changes once changes * REBUILD_SHARE >= the set's size
@@ -82,6 +82,9 @@ class Tx:
         self._changes: dict[tuple[str, int], int] = {}
         self._deferred: set[tuple[str, int]] = set()
         self._model: str | None = None
+        #: live edges with an end created in this transaction (only this transaction can
+        #: have written them, so the set settles edge_live for them without a lookup)
+        self._fresh_edges: set[str] = set()
 
     # ------------------------------------------------------------------ nodes
     def add_node(self, node: Node, *, valid_from: int | None = None, valid_to: int | None = None) -> bool:
@@ -296,13 +299,9 @@ class Tx:
 
     # ------------------------------------------------------------------ edge rows (reconciler only)
     def edge_live(self, edge: Edge) -> bool:
-        """Whether an edge with this id is live. An end created in this transaction that no
-        edge row of this type names yet settles it without a lookup: the id covers the
-        type and both ends."""
-        for end in (edge.src, edge.dst):
-            fresh = self._new.get(end)
-            if fresh is not None and edge.type not in fresh.linked:
-                return False
+        """Whether an edge with this id is live."""
+        if edge.src in self._new or edge.dst in self._new:
+            return edge.id in self._fresh_edges
         return self.conn.execute("SELECT 1 FROM edges WHERE id=? AND seq_removed IS NULL",
                                  (edge.id,)).fetchone() is not None
 
@@ -315,10 +314,8 @@ class Tx:
         )
         if cursor.rowcount == 0:
             return False
-        for end in (edge.src, edge.dst):
-            fresh = self._new.get(end)
-            if fresh is not None and edge.type not in fresh.linked:
-                fresh.linked += (edge.type,)
+        if edge.src in self._new or edge.dst in self._new:
+            self._fresh_edges.add(edge.id)
         if edge.world is not None:
             self.add_interior_edge(edge.world, edge.id)
         return True
@@ -331,6 +328,7 @@ class Tx:
         )
         if cursor.rowcount == 0:
             return False
+        self._fresh_edges.discard(edge.id)
         if edge.world is not None:
             self.remove_interior_edge(edge.world, edge.id)
         return True
