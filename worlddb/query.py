@@ -174,25 +174,47 @@ class _Runner:
                 found += [(e, e.src) for e in self.store.edges(dst=anchor, type=edge_type, known_at=self.plan.known_at)]
         return [(e, other) for e, other in found if self.edge_ok(e)]
 
+    # A hub's neighbours are many random ids; in a large file each single lookup is a page
+    # walk of its own, so expand settles scope and admission for a whole frontier in two
+    # statements instead of two per neighbour.
+    def scope_all(self, anchors: Iterable[str]) -> None:
+        todo = [a for a in dict.fromkeys(anchors) if a not in self._scope_cache]
+        if todo:
+            inside = self.store.in_worlds(self.q.worlds, todo)
+            self._scope_cache.update((a, a in inside) for a in todo)
+
+    def admit_all(self, anchors: Iterable[str]) -> None:
+        todo = [a for a in dict.fromkeys(anchors) if a not in self._views]
+        if todo:
+            found = self.store.get_many(todo)
+            plan = self.plan
+            for anchor in todo:
+                view = found.get(anchor)
+                self._views[anchor] = None if view is None else self.store.visible(
+                    view, plan.as_of, plan.known_at, include_closed=not plan.filter_validity)
+
     # -- steps
     def expand(self, sub: Subgraph, types, direction: str, hops: int) -> None:
         frontier = list(sub.nodes)
         seen_edges = {e.id for e in sub.edges}
         for _ in range(hops):
+            found = [pair for anchor in frontier for pair in self.neighbours(anchor, types, direction)]
+            if self.q.worlds:
+                self.scope_all(other for _, other in found)
+                found = [(edge, other) for edge, other in found
+                         if self.in_scope(other) or edge.type in self.plan.crossing]
+            self.admit_all(other for _, other in found)
             nxt = []
-            for anchor in frontier:
-                for edge, other in self.neighbours(anchor, types, direction):
-                    if self.q.worlds and not self.in_scope(other) and edge.type not in self.plan.crossing:
-                        continue
-                    view = self.admit(other)
-                    if view is None:
-                        continue
-                    if edge.id not in seen_edges:
-                        seen_edges.add(edge.id)
-                        sub.edges.append(edge)
-                    if other not in sub.nodes:
-                        sub.nodes[other] = view
-                        nxt.append(other)
+            for edge, other in found:
+                view = self.admit(other)
+                if view is None:
+                    continue
+                if edge.id not in seen_edges:
+                    seen_edges.add(edge.id)
+                    sub.edges.append(edge)
+                if other not in sub.nodes:
+                    sub.nodes[other] = view
+                    nxt.append(other)
             frontier = nxt
             if not frontier:
                 break

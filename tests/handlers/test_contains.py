@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from worlddb.errors import Refused
@@ -61,3 +63,19 @@ def test_a_child_held_by_two_contains_edges_stays_until_the_last_is_removed(db, 
     assert fact not in db.store.children(graph.scope)
     assert db.query(worlds=[graph.scope]).seed(fact).run().nodes == {}
     assert db.verify().ok
+
+
+def test_a_hub_expands_to_its_in_world_neighbours_and_crosses_only_where_allowed(db, graph):
+    hub = graph.add("hub", "Entity")
+    mine = [graph.add(f"mine {i}") for i in range(30)]
+    with db.write() as w:
+        bob = w.scope("user", "bob")
+        theirs = [w.add(Node("Fact", content=f"theirs {i}"), parents=[bob]) for i in range(5)]
+        for node in mine:
+            w.link(Edge("refers_to", node, hub, props={"role": "mention"}))
+        for node in theirs:
+            w.link(Edge("causes", node, hub))
+    q = db.query(worlds=[graph.scope]).seed(hub).expand(direction="both", hops=1)
+    assert set(q.run().nodes) == {hub, *mine}
+    crossing = replace(q, plan=q.plan.allow_crossing("causes"))
+    assert set(crossing.run().nodes) == {hub, *mine, *theirs}
