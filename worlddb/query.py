@@ -175,14 +175,9 @@ class _Runner:
         return [(e, other) for e, other in found if self.edge_ok(e)]
 
     # A hub's neighbours are many random ids; in a large file each single lookup is a page
-    # walk of its own, so expand settles scope and admission for a whole frontier in two
-    # statements instead of two per neighbour.
-    def scope_all(self, anchors: Iterable[str]) -> None:
-        todo = [a for a in dict.fromkeys(anchors) if a not in self._scope_cache]
-        if todo:
-            inside = self.store.in_worlds(self.q.worlds, todo)
-            self._scope_cache.update((a, a in inside) for a in todo)
-
+    # walk of its own, so expand reads a whole frontier's nodes in one statement, and asks
+    # the closure table only about nodes whose direct parent is not one of the queried
+    # worlds (a node's parent column names a world that currently contains it).
     def admit_all(self, anchors: Iterable[str]) -> None:
         todo = [a for a in dict.fromkeys(anchors) if a not in self._views]
         if todo:
@@ -193,27 +188,40 @@ class _Runner:
                 self._views[anchor] = None if view is None else self.store.visible(
                     view, plan.as_of, plan.known_at, include_closed=not plan.filter_validity)
 
+    def scope_all(self, anchors: Iterable[str]) -> None:
+        worlds = set(self.q.worlds)
+        todo = []
+        for anchor in dict.fromkeys(anchors):
+            if anchor in self._scope_cache:
+                continue
+            view = self._views.get(anchor)
+            if view is not None and view.parent in worlds:
+                self._scope_cache[anchor] = True
+            else:
+                todo.append(anchor)
+        if todo:
+            inside = self.store.in_worlds(self.q.worlds, todo)
+            self._scope_cache.update((a, a in inside) for a in todo)
+
     # -- steps
     def expand(self, sub: Subgraph, types, direction: str, hops: int) -> None:
         frontier = list(sub.nodes)
         seen_edges = {e.id for e in sub.edges}
         for _ in range(hops):
             found = [pair for anchor in frontier for pair in self.neighbours(anchor, types, direction)]
+            self.admit_all(other for _, other in found)
+            found = [(edge, other) for edge, other in found if self._views[other] is not None]
             if self.q.worlds:
                 self.scope_all(other for _, other in found)
                 found = [(edge, other) for edge, other in found
                          if self.in_scope(other) or edge.type in self.plan.crossing]
-            self.admit_all(other for _, other in found)
             nxt = []
             for edge, other in found:
-                view = self.admit(other)
-                if view is None:
-                    continue
                 if edge.id not in seen_edges:
                     seen_edges.add(edge.id)
                     sub.edges.append(edge)
                 if other not in sub.nodes:
-                    sub.nodes[other] = view
+                    sub.nodes[other] = self._views[other]
                     nxt.append(other)
             frontier = nxt
             if not frontier:

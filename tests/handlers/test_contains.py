@@ -75,7 +75,24 @@ def test_a_hub_expands_to_its_in_world_neighbours_and_crosses_only_where_allowed
             w.link(Edge("refers_to", node, hub, props={"role": "mention"}))
         for node in theirs:
             w.link(Edge("causes", node, hub))
+    # inside the scope only through a nested world, and through a second world once its
+    # first container let go of it
+    topic = graph.add("topic", "Topic")
+    nested = graph.add("nested", parent=topic)
+    moved = graph.add("moved")
+    with db.write() as w:
+        w.link(Edge("contains", topic, moved))
+        w.unlink(Edge("contains", graph.scope, moved))
+        for node in (nested, moved):
+            w.link(Edge("refers_to", node, hub, props={"role": "mention"}))
     q = db.query(worlds=[graph.scope]).seed(hub).expand(direction="both", hops=1)
-    assert set(q.run().nodes) == {hub, *mine}
+    assert set(q.run().nodes) == {hub, *mine, nested, moved}
     crossing = replace(q, plan=q.plan.allow_crossing("causes"))
-    assert set(crossing.run().nodes) == {hub, *mine, *theirs}
+    assert set(crossing.run().nodes) == {hub, *mine, nested, moved, *theirs}
+    # from inside the nested world, the hub (directly in the outer scope) is outside, and
+    # causes (unlike refers_to, which reaches shared entities) does not cross
+    with db.write() as w:
+        w.link(Edge("causes", nested, hub))
+    inner = db.query(worlds=[topic]).seed(hub, nested)
+    assert set(inner.expand(["causes"], direction="both", hops=1).run().nodes) == {nested}
+    assert set(inner.expand(["refers_to"], direction="both", hops=1).run().nodes) == {nested, hub}
