@@ -51,7 +51,7 @@ import numpy as np
 
 from worlddb.errors import Conflict
 from worlddb.model import Node, NodeView
-from worlddb.store import Store
+from worlddb.store import Store, inside_sql
 
 TEXT_TYPES = ("Memory", "Turn", "Summary")
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -267,8 +267,8 @@ def _admitted(store: Store, rowids: list[int], worlds: Sequence[str], open_only_
         if open_only_at is not None else ("", [])
     rows = store.conn.execute(
         f"SELECT n.rowid FROM nodes n WHERE n.rowid IN ({','.join('?' * len(rowids))}) {validity} "
-        f"AND EXISTS (SELECT 1 FROM closure c WHERE c.node = n.anchor AND c.world IN ({','.join('?' * len(worlds))}))",
-        (*rowids, *extra, *worlds))
+        f"AND {inside_sql('n', len(worlds))}",
+        (*rowids, *extra, *worlds, *worlds))
     return {row[0] for row in rows}
 
 

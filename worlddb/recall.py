@@ -40,6 +40,7 @@ from worlddb.ann import EFFECTIVE, UNIT
 from worlddb.model import NodeView
 from worlddb.records import Hit, RecallResult
 from worlddb.scopes import ScopeSet
+from worlddb.store import inside_sql
 from worlddb.timeutil import now_us, to_iso
 
 if TYPE_CHECKING:
@@ -222,9 +223,8 @@ def _eligible(engine: "Engine", worlds: list[str], rowids: list[int], open_only_
     # the unary + keeps SQLite off the type index, which would scan every node of a type.
     rows = engine.store.conn.execute(
         f"SELECT n.rowid FROM nodes n WHERE n.rowid IN ({','.join('?' * len(rowids))}) "
-        f"AND +n.type IN ({_TEXT}) {validity} AND EXISTS (SELECT 1 FROM closure c WHERE c.node = n.anchor "
-        f"AND c.world IN ({','.join('?' * len(worlds))}))",
-        (*rowids, *indexing.TEXT_TYPES, *extra, *worlds),
+        f"AND +n.type IN ({_TEXT}) {validity} AND {inside_sql('n', len(worlds))}",
+        (*rowids, *indexing.TEXT_TYPES, *extra, *worlds, *worlds),
     )
     return {row[0] for row in rows}
 
@@ -256,9 +256,8 @@ def _entity_lane(engine: "Engine", query: str, worlds: list[str], depth: int, bm
     conn = engine.store.conn
     entities = sorted({m.anchor for m in mentions})
     validity, extra = ("AND (n.valid_to IS NULL OR n.valid_to > ?)", [open_only_at]) if open_only_at else ("", [])
-    inside = (f"AND +n.type IN ({_TEXT}) {validity} AND EXISTS (SELECT 1 FROM closure c WHERE c.node = n.anchor "
-              f"AND c.world IN ({','.join('?' * len(worlds))}))")
-    filters = (*indexing.TEXT_TYPES, *extra, *worlds)
+    inside = f"AND +n.type IN ({_TEXT}) {validity} AND {inside_sql('n', len(worlds))}"
+    filters = (*indexing.TEXT_TYPES, *extra, *worlds, *worlds)
     found: dict[int, tuple[int, int]] = {}  # node rowid -> (entities named, latest mention edge)
 
     def take(rows) -> None:

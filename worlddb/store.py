@@ -43,6 +43,17 @@ _NODE_COLUMNS = (
 _EDGE_COLUMNS = "body, t_added, t_removed, valid_from, valid_to"
 
 
+def inside_sql(node: str, n_worlds: int) -> str:
+    """A condition on the nodes row aliased `node`: it lies inside one of `n_worlds` worlds
+    (bind the worlds twice). The row's parent column names a world that currently contains
+    it, so a direct child is settled from the row the query reads anyway; only a deeper
+    node, or one whose first container let go of it, costs a closure lookup - a random
+    page read in a large file."""
+    marks = ",".join("?" * n_worlds)
+    return (f"(+{node}.parent IN ({marks}) OR EXISTS (SELECT 1 FROM closure c WHERE c.node = {node}.anchor "
+            f"AND c.world IN ({marks})))")
+
+
 def scope_node(kind: str, sid: str) -> Node:
     """The genesis record of a scope world. A function of kind:id only, so every process
     derives the same anchor for "user:alice" without asking the database."""
