@@ -97,6 +97,11 @@ def markdown(reports: list[dict]) -> str:
             f"P95 <= {GOALS[key]:g}")
     for key, label in SHAPES:  # CPU time of the process: what wall time is on an idle machine
         row(f"{label} P95 CPU-time, ms", [f"{r['cpu_ms'][key]['p95']:.2f}" for r in reports], "")
+    quality = [r.get("quality", {}) for r in reports]
+    row("HNSW recall@10 against an exact scan", [f"{q.get('hnsw_recall_at_10_vs_exact', '-')}" for q in quality], "")
+    row("probe's own memory in top 10: exact scan / HNSW / BM25 / recall",
+        [" / ".join(f"{q.get(k, '-')}" for k in ("exact_cosine_hit10", "hnsw_hit10", "bm25_hit10", "recall_hit10"))
+         for q in quality], "")
     row("verify", [("ok" if r.get("verify", {}).get("ok") else "-") for r in reports], "")
     row("load average (1 min) before load / probes",
         [f"{(r.get('loadavg_before_load') or r['load'].get('loadavg_during') or ['-'])[0]} / "
