@@ -16,7 +16,10 @@
    node+edge writes/s (nodes and refers_to edges, each one Writer call), index build time,
    database size, peak RSS, and a full `verify` of the result.
 2. Probes. Random Memory nodes give 3-word queries drawn from their own text (and a
-   random node to expand from); after a warm-up, every shape answers every probe:
+   random node to expand from). Each shape first answers as many other probes (a second
+   seed) to warm the caches - timed on their own as the cold start of a fresh process,
+   whose page reads dominate in a file larger than what the OS keeps cached - and then
+   every measured probe:
      seed_1hop  db.query(worlds=[scope]).seed(n).expand(None, "both", 1).run()
      bm25       indexing.lexical(store, query, [scope], 10)       (FTS5 bm25)
      hnsw       engine.index.search(vector, 10)                   (top-10 cosine)
@@ -166,7 +169,8 @@ def timed(fn, items, cpu: list[float] | None = None, bar: Progress | None = None
     return lat, out
 
 
-def run_shapes(engine: Engine, scope: str, anchors: list[str], probes, vectors: np.ndarray) -> tuple[dict, dict, dict]:
+def run_shapes(engine: Engine, scope: str, anchors: list[str], probes, vectors: np.ndarray, warm_probes,
+               warm_vectors: np.ndarray) -> tuple[dict, dict, dict, dict, dict]:
     store, db = engine.store, engine.db
     shapes = {
         "seed_1hop": lambda p: db.query(worlds=[scope]).seed(anchors[p[0].seed_node]).expand(None, "both", 1).run(),
@@ -175,10 +179,11 @@ def run_shapes(engine: Engine, scope: str, anchors: list[str], probes, vectors: 
         "recall": lambda p: engine.recall(p[0].query, SCOPE, limit=10),
     }
     items = list(zip(probes, vectors))
-    warm = items[: min(20, len(items))]
-    latency, cpu_ms, results = {}, {}, {}
+    warm = list(zip(warm_probes, warm_vectors))
+    latency, cpu_ms, results, cold = {}, {}, {}, {}
     for name, fn in shapes.items():
-        timed(fn, warm)
+        with Progress(len(warm), f"{name} warm-up") as bar:
+            cold[name] = percentiles(timed(fn, warm, None, bar)[0])
         cpu: list[float] = []
         with Progress(len(items), name) as bar:
             lat, out = timed(fn, items, cpu, bar)
@@ -204,7 +209,7 @@ def run_shapes(engine: Engine, scope: str, anchors: list[str], probes, vectors: 
         [len(ref & {r for r, _ in got}) / 10 for got, ref in zip(results["hnsw"], exact_vec)])), 4)
     quality["exact_cosine_hit10"] = _share(rowid[p.node] in ref for p, ref in zip(probes, exact_vec))
     quality["hnsw_ef_sweep"] = ef_sweep(engine, vectors, exact_vec)
-    return latency, cpu_ms, quality, results
+    return latency, cpu_ms, quality, results, cold
 
 
 def ef_sweep(engine: Engine, vectors: np.ndarray, exact: list[set[int]]) -> list[dict]:
@@ -365,11 +370,14 @@ def run(args) -> dict:
 
         probes = corpus.probes(args.probes, args.seed)
         query_vectors = corpus.embedder.embed([p.query for p in probes])
+        warm_probes = corpus.probes(args.probes, args.seed + 1)
+        warm_vectors = corpus.embedder.embed([p.query for p in warm_probes])
         print(f"probing {len(probes)} queries x 4 shapes ...", file=sys.stderr, flush=True)
         report["loadavg_before_probes"] = [round(x, 2) for x in os.getloadavg()]
-        latency, cpu_ms, quality, results = run_shapes(engine, loaded["scope"], loaded["anchors"], probes,
-                                                        query_vectors)
+        latency, cpu_ms, quality, results, cold = run_shapes(engine, loaded["scope"], loaded["anchors"], probes,
+                                                              query_vectors, warm_probes, warm_vectors)
         report["latency_ms"], report["cpu_ms"], report["quality"] = latency, cpu_ms, quality
+        report["cold_start_latency_ms"] = cold
         report["loadavg_after_probes"] = [round(x, 2) for x in os.getloadavg()]
         if with_baselines:
             print("baselines: numpy cosine scan, rank-bm25 ...", file=sys.stderr, flush=True)
