@@ -135,17 +135,12 @@ class _Runner:
         self._views: dict[str, NodeView | None] = {}
 
     def admit(self, anchor: str) -> NodeView | None:
-        if anchor not in self._views:
-            view = self.store.get(anchor)
-            plan = self.plan
-            self._views[anchor] = None if view is None else self.store.visible(
-                view, plan.as_of, plan.known_at, include_closed=not plan.filter_validity)
+        self.admit_all([anchor])
         return self._views[anchor]
 
     def in_scope(self, anchor: str) -> bool:
-        if anchor not in self._scope_cache:
-            # A world's interior is what it contains; the world itself is not part of it.
-            self._scope_cache[anchor] = bool(self.store.in_worlds(self.q.worlds, [anchor]))
+        # A world's interior is what it contains; the world itself is not part of it.
+        self.scope_all([anchor])
         return self._scope_cache[anchor]
 
     def shown(self, anchor: str, closed_ok: bool = False) -> bool:
