@@ -10,19 +10,28 @@ next read catches up before it searches. `PRAGMA data_version` makes the no-chan
 a single cheap check.
 
 The index holds exactly the stored, non-erased vectors of its kind (`nodes()` lists the
-nodes they belong to), whether
-or not the nodes are currently valid: validity and scope are filters applied by the
-caller, because as_of / include_retired reads must still find closed nodes.
+nodes they belong to), whether or not the nodes are currently valid: validity and scope
+are filters applied by the caller, because as_of / include_retired reads must still find
+closed nodes.
+
+Snapshots. Given a snapshot directory (worlddb.annsnap), the first `sync()` starts from
+the saved graph when one matches the store, and catches up from its seq; otherwise it
+builds from SQL. `save_snapshot()` writes the graph when enough has changed since the
+last snapshot (`snapshot_due`); the owners call it when they close, and a server after
+its warm-up. A deleted vector's data is overwritten in the graph before it is marked
+deleted, so erased content does not reach a snapshot.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from pathlib import Path
 
 import hnswlib
 import numpy as np
 
+from worlddb import annsnap
 from worlddb.errors import Conflict
 from worlddb.store import Store
 
@@ -31,11 +40,23 @@ CONTENT, EFFECTIVE, NAME, UNIT = 0, 1, 2, 3
 #: rows read from SQL per batch while catching up: a first build of a large index streams
 #: through memory instead of holding every stored vector twice (rows + matrix) at once
 SYNC_BATCH = 20_000
+#: an index with fewer live vectors builds from SQL in about a second: no snapshot
+SNAPSHOT_MIN = 2_000
+#: a snapshot is rewritten once the vectors changed since it reach this share of the index
+#: (catching up on fewer from SQL costs less than writing the whole graph again)
+SNAPSHOT_STALE_SHARE = 0.02
 
 
 class AnnIndex:
-    def __init__(self, store: Store, kind: int, *, M: int = 16, ef_construction: int = 100, ef: int = 96):
+    def __init__(self, store: Store, kind: int, *, M: int = 16, ef_construction: int = 100, ef: int = 96,
+                 snapshots: Path | None = None, snapshot_min: int = SNAPSHOT_MIN):
         self.store = store
+        self.snapshots = snapshots
+        self.snapshot_min = snapshot_min
+        #: how the graph was first made: "empty", "rebuilt" from SQL or "snapshot"
+        self.source = "empty"
+        #: vector rows applied since the graph was last loaded from or saved to a snapshot
+        self._unsaved = 0
         self.kind = kind
         self.M = M
         self.ef_construction = ef_construction
@@ -60,6 +81,8 @@ class AnnIndex:
             version = self.store.data_version()
             if version == self._data_version and self._index is not None:
                 return 0
+            if self._index is None and self._seen_seq == 0 and self.snapshots is not None:
+                self._load_snapshot()
             if self._index is None:  # first build: size the graph once for what is stored
                 self._capacity_hint = self.store.conn.execute(
                     "SELECT count(*) FROM vectors WHERE kind=? AND seq>? AND vec IS NOT NULL",
@@ -72,6 +95,7 @@ class AnnIndex:
             while rows := cursor.fetchmany(SYNC_BATCH):
                 self._apply(rows)
                 applied += len(rows)
+                self._unsaved += len(rows)
                 if progress is not None:
                     progress(applied, max(applied, self._capacity_hint))
             self._data_version = version
@@ -100,6 +124,7 @@ class AnnIndex:
             capacity = max(1024, extra * 2, self._capacity_hint + self._capacity_hint // 8)
             self._index.init_index(max_elements=capacity, ef_construction=self.ef_construction, M=self.M)
             self._index.set_ef(self.ef)
+            self.source = "rebuilt"
         needed = len(self._live) + len(self._deleted) + extra
         if needed > self._index.get_max_elements():
             self._index.resize_index(max(needed, self._index.get_max_elements() * 2))
@@ -116,9 +141,98 @@ class AnnIndex:
 
     def _delete(self, label: int) -> None:
         if label in self._live:
+            # overwrite the erased data first: a deleted element keeps its slot in the graph
+            self._index.add_items(self._filler(), [label])
             self._index.mark_deleted(label)
             self._live.discard(label)
             self._deleted.add(label)
+
+    def _filler(self) -> np.ndarray:
+        filler = np.zeros((1, self._dim), dtype=np.float32)
+        filler[0, 0] = 1.0
+        return filler
+
+    # ------------------------------------------------------------------ snapshots
+    def _load_snapshot(self) -> None:
+        header = annsnap.read_header(self.snapshots, self.kind)
+        if header is None:
+            return
+        why = self._mismatch(header)
+        if why is not None:
+            annsnap.log.info("not using the %s HNSW snapshot: %s", annsnap.KIND_NAMES[self.kind], why)
+            return
+        loaded = annsnap.load(self.snapshots, header, capacity=header.elements + header.elements // 8)
+        if loaded is None:
+            return
+        self._index = loaded.index
+        self._index.set_ef(self.ef)
+        self._dim, self._model = header.dim, header.model
+        labels, nodes = loaded.labels.tolist(), loaded.nodes.tolist()
+        self._node = dict(zip(labels, nodes))
+        self._live = {label for label, live in zip(labels, loaded.live.tolist()) if live}
+        self._deleted = set(labels) - self._live
+        self._seen_seq = header.seen_seq
+        self._unsaved = 0
+        self.source = "snapshot"
+
+    def _mismatch(self, header: annsnap.Header) -> str | None:
+        """Why a snapshot cannot stand for this store's history (None: it can)."""
+        if (header.kind, header.M, header.ef_construction) != (self.kind, self.M, self.ef_construction):
+            return "it was built with other parameters"
+        model = self.store.conn.execute("SELECT value FROM meta WHERE key='embed_model'").fetchone()
+        if model is None or model[0] != header.model:
+            return "the database holds vectors of another model"
+        row = self.store.conn.execute("SELECT at FROM tx WHERE seq=?", (header.seen_seq,)).fetchone()
+        if row is None or row[0] != header.seen_at:
+            return "the database's history differs from the one it was taken from"
+        return None
+
+    def snapshot_due(self) -> bool:
+        """Whether `save_snapshot()` would write: the index is large enough to be worth it
+        and no snapshot holds it, or the changes since the last one reached
+        SNAPSHOT_STALE_SHARE of its size."""
+        with self._lock:
+            return self._due()
+
+    def _due(self) -> bool:
+        if self.snapshots is None or self._index is None or len(self._live) < self.snapshot_min:
+            return False
+        if annsnap.read_header(self.snapshots, self.kind) is None:
+            return True  # never taken, or discarded (erasure) since
+        return self._unsaved > 0 and self._unsaved >= SNAPSHOT_STALE_SHARE * len(self._live)
+
+    def save_snapshot(self, force: bool = False) -> bool:
+        """Write a snapshot of the graph as of the last sync, if one is due (or `force`d);
+        True if one was written. Never inside a write transaction: the graph must reflect
+        committed rows only."""
+        if self.snapshots is None or self._index is None or self.store.conn.in_transaction:
+            return False
+        self.sync()  # what was erased since the last sync must not be written out
+        with self._lock:
+            if not (self._due() or (force and self._seen_seq > 0)):
+                return False
+            row = self.store.conn.execute("SELECT at FROM tx WHERE seq=?", (self._seen_seq,)).fetchone()
+            if row is None:
+                return False
+            labels = [label for label in self._node if label in self._live or label in self._deleted]
+            header = annsnap.Header(
+                kind=self.kind, model=self._model, dim=self._dim, M=self.M, ef_construction=self.ef_construction,
+                seen_seq=self._seen_seq, seen_at=row[0], elements=len(labels), graph="", table="")
+            live = [label in self._live for label in labels]
+            try:
+                annsnap.save(self.snapshots, header, self._index, labels, [self._node[x] for x in labels], live)
+            except (OSError, RuntimeError) as exc:  # a cache that cannot be written costs a rebuild, no more
+                annsnap.log.warning("could not write the HNSW snapshot to %s: %s", self.snapshots, exc)
+                return False
+            erased = self.store.conn.execute(
+                "SELECT 1 FROM vectors WHERE kind=? AND seq>? AND vec IS NULL LIMIT 1",
+                (self.kind, self._seen_seq)).fetchone()
+            if erased is not None:
+                # another connection erased a vector while this graph was being written
+                annsnap.discard(self.snapshots)
+                return False
+            self._unsaved = 0
+            return True
 
     # ------------------------------------------------------------------ reading
     def nodes(self) -> set[int]:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from worlddb import annsnap
 from worlddb.errors import InvalidInput
 from worlddb.model import Edge, Node, NodeView
 from worlddb.plan import QueryPlan
@@ -56,13 +57,23 @@ class WorldDB:
         # every connection that writes keeps composed world embeddings current
         store.observers.append(Composer())
         self._ann: dict[int, object] = {}
+        #: where this file's HNSW snapshots live (worlddb.annsnap); None in memory
+        self.ann_snapshots = annsnap.directory_for(store.path)
+        # erased content must not outlive its erasure in a snapshot on disk (see write())
+        store.add_erase_hook(lambda conn, anchor, rowid: annsnap.discard(self.ann_snapshots))
 
     @classmethod
     def open(cls, path: str | Path, *, registry=None, synchronous: str = "FULL") -> "WorldDB":
         return cls(Store.open(path, synchronous=synchronous), registry)
 
     def close(self) -> None:
+        self.save_ann_snapshots()
         self.store.close()
+
+    def save_ann_snapshots(self, force: bool = False) -> int:
+        """Write the snapshot of each HNSW index of this connection that is due for one
+        (worlddb.ann); returns how many were written."""
+        return sum(index.save_snapshot(force=force) for index in self._ann.values())
 
     def __enter__(self) -> "WorldDB":
         return self
@@ -76,6 +87,10 @@ class WorldDB:
             writer = Writer(self, tx)
             yield writer
             writer.receipt.closed = list(tx.closed)
+        if tx.erased:
+            # again after the commit: a snapshot another connection wrote meanwhile, from
+            # rows read before this commit, may hold what was just erased
+            annsnap.discard(self.ann_snapshots)
         for callback in writer._after_commit:
             callback()
 
@@ -104,7 +119,7 @@ class WorldDB:
         if kind not in self._ann:
             from worlddb.ann import AnnIndex
 
-            self._ann[kind] = AnnIndex(self.store, kind)
+            self._ann[kind] = AnnIndex(self.store, kind, snapshots=self.ann_snapshots)
         return self._ann[kind]
 
     def run(self, spec):

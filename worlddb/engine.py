@@ -114,11 +114,16 @@ class Engine:
     def warm(self) -> None:
         """Bring every in-memory index up to date with the file now: the whole-text and
         sentence HNSW indexes, and the resolver's names. On a large store their first build
-        takes seconds to minutes; a server calls this at start, so that the first tool call
+        takes seconds to minutes unless a snapshot of them is on disk (worlddb.annsnap),
+        and they are saved once built; a server calls this at start, so that the first tool call
         does not pay for it (a call that arrives meanwhile waits only for the rest)."""
         self.index.sync()
         self.units.sync()
         self.resolver.index.catch_up(vectors=self.resolver.embedder is not None)
+        # what took minutes to build is saved now, not only at a close that may never come
+        # (a stdio server is often ended by a signal)
+        self.db.save_ann_snapshots()
+        self.resolver.index.save_snapshot()
 
     def stop_background(self) -> None:
         if self.resolver.reclusterer is not None:

@@ -12,7 +12,7 @@ all in one transaction, so a crash leaves the old model's vectors intact.
 
 from __future__ import annotations
 
-from worlddb import ann, indexing
+from worlddb import ann, annsnap, indexing
 from worlddb.composer import Composer
 from worlddb.db import WorldDB
 from worlddb.model import NodeView
@@ -31,6 +31,8 @@ def reembed(db: WorldDB, embedder, encoder=None) -> dict[str, int]:
     with db.write("reembed") as w:
         conn = w.tx.conn
         conn.execute("DELETE FROM vectors")
+        # the new rows reuse the old labels (vectors.id): no snapshot may stand for them
+        annsnap.discard(db.ann_snapshots)
         conn.execute("DELETE FROM compose")
         conn.execute("DELETE FROM token_df")
         conn.execute("DELETE FROM meta WHERE key IN ('embed_model', 'embed_dim', 'text_docs')")

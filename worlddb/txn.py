@@ -85,6 +85,8 @@ class Tx:
         #: live edges with an end created in this transaction (only this transaction can
         #: have written them, so the set settles edge_live for them without a lookup)
         self._fresh_edges: set[str] = set()
+        #: anchors whose content this transaction erased
+        self.erased: list[str] = []
 
     # ------------------------------------------------------------------ nodes
     def add_node(self, node: Node, *, valid_from: int | None = None, valid_to: int | None = None) -> bool:
@@ -411,6 +413,7 @@ class Tx:
         rowid = self.rowid(anchor)
         if rowid is None:
             raise NotFound(f"no node has id {anchor}")
+        self.erased.append(anchor)
         # the body goes first, so observers told about the vectors below see an erased node
         self.conn.execute("UPDATE blobs SET body=NULL, erased_at=? WHERE id=?", (self.at, anchor))
         self.conn.execute("DELETE FROM fts WHERE rowid=?", (rowid,))

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from worlddb import annsnap
 from worlddb.ann import NAME, AnnIndex
 from worlddb.store import Store
 
@@ -80,8 +81,14 @@ class NameIndex:
         return not self._own
 
     def close(self) -> None:
+        self.save_snapshot()
         if self._own:
             self.store.close()
+
+    def save_snapshot(self, force: bool = False) -> bool:
+        """Write the name vectors' HNSW snapshot if one is due (worlddb.ann)."""
+        with self._lock:
+            return self._ann is not None and self._ann.save_snapshot(force=force)
 
     # ------------------------------------------------------------------ catching up
     def sync(self) -> int:
@@ -179,7 +186,7 @@ class NameIndex:
         if vectors:
             with self._lock:
                 if self._ann is None:
-                    self._ann = AnnIndex(self.store, NAME)
+                    self._ann = AnnIndex(self.store, NAME, snapshots=annsnap.directory_for(self.store.path))
                 self._ann.sync()
 
     def nearest(self, scope: int, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
@@ -189,6 +196,6 @@ class NameIndex:
             if s is None or not s.members:
                 return []
             if self._ann is None:
-                self._ann = AnnIndex(self.store, NAME)
+                self._ann = AnnIndex(self.store, NAME, snapshots=annsnap.directory_for(self.store.path))
             # hnswlib calls the filter for each visited label; dict membership is C-level.
             return self._ann.search(vector, min(k, len(s.members)), allowed=s.members.__contains__)

@@ -1,0 +1,192 @@
+"""HNSW snapshots: a reopened store starts from the saved graph, and only when it may."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+
+from worlddb import annsnap
+from worlddb.ann import EFFECTIVE, AnnIndex
+from worlddb.db import WorldDB
+from worlddb.embed import HashEmbedder
+from worlddb.model import Node
+from worlddb.reembed import reembed
+from worlddb.store import Store
+
+MODEL, DIM = "test-model", 16
+
+
+def _vectors(n: int, seed: int) -> np.ndarray:
+    matrix = np.random.default_rng(seed).standard_normal((n, DIM)).astype(np.float32)
+    return matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+
+
+def _write(db: WorldDB, vectors: np.ndarray, tag: str) -> list[str]:
+    anchors = []
+    with db.write() as w:
+        scope = w.scope("user", "alice")
+        for i, vec in enumerate(vectors):
+            anchor = w.add(Node("Memory", content=f"{tag} note {i}"), parents=[scope])
+            w.put_vector(anchor, EFFECTIVE, MODEL, vec.tobytes(), DIM)
+            anchors.append(anchor)
+    return anchors
+
+
+def _index(path, snapshots=True) -> AnnIndex:
+    store = Store.open(path)
+    return AnnIndex(store, EFFECTIVE, snapshot_min=1,
+                    snapshots=annsnap.directory_for(str(path)) if snapshots else None)
+
+
+def _answers(index: AnnIndex, queries: np.ndarray, k: int = 5) -> list[list[int]]:
+    return [[node for node, _ in index.search(q, k)] for q in queries]
+
+
+@pytest.fixture
+def stored(db_path):
+    """A store with 300 vectors, its snapshot written by a first index."""
+    vectors = _vectors(300, seed=1)
+    with WorldDB.open(db_path) as db:
+        anchors = _write(db, vectors, "first")
+    first = _index(db_path)
+    assert first.sync() == 300 and first.source == "rebuilt"
+    assert first.save_snapshot()
+    yield first, anchors, vectors
+    first.store.close()
+
+
+def test_reopened_index_starts_from_its_snapshot_with_the_same_answers(db_path, stored):
+    first, anchors, vectors = stored
+    queries = _vectors(20, seed=2)
+    second = _index(db_path)
+    second.sync()
+    assert second.source == "snapshot"
+    assert len(second) == 300
+    assert _answers(second, queries) == _answers(first, queries)
+    own = [second.search(vec, 1)[0][0] for vec in vectors[:50]]
+    assert own == [second.store.rowid(a) for a in anchors[:50]]
+    second.store.close()
+
+
+def test_writes_after_a_snapshot_are_caught_up_from_sql(db_path, stored):
+    _, anchors, _ = stored
+    later = _vectors(10, seed=3)
+    replacement = _vectors(1, seed=4)[0]
+    with WorldDB.open(db_path) as db:
+        added = _write(db, later, "later")
+        with db.write() as w:
+            w.put_vector(anchors[0], EFFECTIVE, MODEL, replacement.tobytes(), DIM)
+    second = _index(db_path)
+    second.sync()
+    assert second.source == "snapshot" and len(second) == 310
+    assert second.search(later[3], 1)[0][0] == second.store.rowid(added[3])
+    best, score = second.search(replacement, 1)[0]
+    assert best == second.store.rowid(anchors[0]) and score == pytest.approx(1.0, abs=1e-5)
+    second.store.close()
+
+
+def test_a_snapshot_is_rewritten_only_once_enough_has_changed(db_path, stored):
+    with WorldDB.open(db_path) as db:
+        _write(db, _vectors(3, seed=5), "few")
+    second = _index(db_path)
+    second.sync()
+    assert not second.snapshot_due()  # 3 changes on 300 vectors: catching up is cheaper
+    assert not second.save_snapshot()
+    assert second.save_snapshot(force=True)
+    with WorldDB.open(db_path) as db:
+        _write(db, _vectors(20, seed=6), "many")
+    second.sync()
+    assert second.snapshot_due()
+    second.store.close()
+
+
+def test_erasure_removes_snapshots_and_no_later_one_holds_the_erased_vector(db_path, stored):
+    first, anchors, vectors = stored
+    directory = annsnap.directory_for(str(db_path))
+    secret = vectors[7].tobytes()
+    assert any(secret in p.read_bytes() for p in directory.glob("*.hnsw"))
+    with WorldDB.open(db_path) as db:
+        with db.write() as w:
+            w.erase(anchors[7])
+    assert annsnap.read_header(directory, EFFECTIVE) is None
+    assert first.save_snapshot()  # catches up on the erasure first
+    graphs = list(directory.glob("*.hnsw"))
+    assert graphs and not any(secret in p.read_bytes() for p in graphs)
+    third = _index(db_path)
+    third.sync()
+    assert third.source == "snapshot" and len(third) == 299
+    assert first.store.rowid(anchors[7]) not in third.nodes()
+    third.store.close()
+
+
+def _flip_byte(path):
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("damage", [
+    pytest.param(lambda d: _flip_byte(next(d.glob("*.hnsw"))), id="graph byte flipped"),
+    pytest.param(lambda d: next(d.glob("*.npy")).write_bytes(b"short"), id="table truncated"),
+    pytest.param(lambda d: (d / "effective.json").write_text("{not json"), id="header garbled"),
+    pytest.param(lambda d: next(d.glob("*.hnsw")).unlink(), id="graph missing"),
+])
+def test_a_damaged_snapshot_is_ignored_and_the_index_rebuilt(db_path, stored, damage):
+    first, anchors, vectors = stored
+    damage(annsnap.directory_for(str(db_path)))
+    second = _index(db_path)
+    second.sync()
+    assert second.source == "rebuilt" and len(second) == 300
+    assert second.search(vectors[5], 1)[0][0] == second.store.rowid(anchors[5])
+    second.store.close()
+
+
+def test_a_snapshot_from_another_history_is_not_used(tmp_path, db_path, stored):
+    # the same writes into a fresh database: same seqs, other transaction times
+    other = tmp_path / "other" / "memory.db"
+    with WorldDB.open(other) as db:
+        _write(db, _vectors(300, seed=9), "other")
+    shutil.copytree(annsnap.directory_for(str(db_path)), annsnap.directory_for(str(other)))
+    index = _index(other)
+    index.sync()
+    assert index.source == "rebuilt"
+    index.store.close()
+
+
+def test_a_snapshot_restored_after_a_reembed_is_not_used(tmp_path, db_path, stored):
+    directory = annsnap.directory_for(str(db_path))
+    kept = shutil.copytree(directory, tmp_path / "kept")
+    with WorldDB.open(db_path) as db:
+        reembed(db, HashEmbedder(dim=32))
+    assert annsnap.read_header(directory, EFFECTIVE) is None  # reembed discards snapshots itself
+    shutil.copytree(kept, directory, dirs_exist_ok=True)
+    index = _index(db_path)
+    index.sync()
+    assert index.source == "rebuilt" and len(index) == 300 and index.model == "hash-v1-32"
+    index.store.close()
+
+
+def test_closing_a_large_store_saves_its_index_and_reopening_loads_it(db_path):
+    vectors = _vectors(2_100, seed=11)
+    with WorldDB.open(db_path) as db:
+        _write(db, vectors, "bulk")
+        assert db.ann(EFFECTIVE).sync() == 2_100
+    assert annsnap.read_header(annsnap.directory_for(str(db_path)), EFFECTIVE) is not None
+    with WorldDB.open(db_path) as db:
+        index = db.ann(EFFECTIVE)
+        index.sync()
+        assert index.source == "snapshot" and len(index) == 2_100
+
+
+def test_a_small_store_writes_no_snapshot(db_path):
+    with WorldDB.open(db_path) as db:
+        _write(db, _vectors(50, seed=12), "small")
+        db.ann(EFFECTIVE).sync()
+    assert not annsnap.directory_for(str(db_path)).exists()
+
+
+def test_an_in_memory_database_has_no_snapshot_directory():
+    with WorldDB.open(":memory:") as db:
+        assert db.ann_snapshots is None

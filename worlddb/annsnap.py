@@ -1,0 +1,192 @@
+"""Snapshots of the HNSW indexes on disk, so that opening a large store does not rebuild them.
+
+An `AnnIndex` (worlddb.ann) is a cache of the `vectors` table. Building it from SQL costs
+about as much as the load that wrote the vectors (minutes at a million nodes); loading a
+saved graph costs a read of the file. A snapshot records, beside the hnswlib graph, the
+label -> node map, which labels were deleted, and the position in the write history the
+graph reflects: the highest vector `seq` it applied and that transaction's time (`tx.at`).
+Whoever loads a snapshot catches up from that seq like any other reader, so a snapshot
+taken before later writes is still correct after `sync()`.
+
+Layout, next to the database file (as SQLite puts `-wal` and `-shm`):
+
+    memory.db-ann/effective.json                 header (what follows is trusted only if it matches)
+    memory.db-ann/effective-<digest>.hnsw        the hnswlib graph
+    memory.db-ann/effective-<digest>.npy         labels, nodes and live flags, one row per label
+
+The data files are named by the blake3 digest of their bytes, and the header, which
+names both digests, is replaced atomically last: a reader sees the old snapshot or the
+new one, never half of each, and a file that does not hash to its name is not used.
+
+A snapshot is used only if its header matches the store it is opened against: the same
+kind, model, dimension and graph parameters, and a transaction at the recorded seq with
+the recorded time (a file restored from a backup, or a different database moved to the
+same path, fails that). Anything else - a missing, torn, corrupt or stale snapshot - is
+logged and the index is rebuilt from SQL, exactly as if no snapshot existed: a snapshot
+can cost a rebuild, never a wrong answer.
+
+Erased content must not outlive its erasure on disk either: `discard()` removes every
+snapshot of the database (the store calls it from an erase hook), and an index scrubs a
+deleted vector's data before the next snapshot is written (worlddb.ann).
+
+This module only reads and writes files; what a snapshot holds and when one is taken is
+decided by worlddb.ann.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import blake3
+import hnswlib
+import numpy as np
+
+log = logging.getLogger("worlddb.ann")
+
+FORMAT = "worlddb.ann.v1"
+KIND_NAMES = {0: "content", 1: "effective", 2: "name", 3: "unit"}
+
+
+def directory_for(db_path: str) -> Path | None:
+    """Where the snapshots of the database at `db_path` live (None for in-memory databases)."""
+    if not db_path or db_path == ":memory:" or db_path.startswith("file:"):
+        return None
+    return Path(db_path + "-ann")
+
+
+@dataclass(frozen=True)
+class Header:
+    kind: int
+    model: str
+    dim: int
+    M: int
+    ef_construction: int
+    seen_seq: int
+    seen_at: int
+    elements: int
+    graph: str
+    table: str
+
+    def to_json(self) -> str:
+        return json.dumps({"format": FORMAT, **self.__dict__}, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Header":
+        record = json.loads(text)
+        if record.pop("format", None) != FORMAT:
+            raise ValueError("not a worlddb.ann.v1 header")
+        return cls(**record)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    header: Header
+    index: hnswlib.Index
+    labels: np.ndarray
+    nodes: np.ndarray
+    live: np.ndarray
+
+
+def read_header(directory: Path, kind: int) -> Header | None:
+    path = directory / f"{KIND_NAMES[kind]}.json"
+    try:
+        return Header.from_json(path.read_text())
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, TypeError) as exc:
+        log.warning("ignoring the HNSW snapshot header %s: %s", path, exc)
+        return None
+
+
+def load(directory: Path, header: Header, capacity: int) -> Loaded | None:
+    """The snapshot `header` names, or None (logged) if its files are missing or altered."""
+    name = KIND_NAMES[header.kind]
+    graph = directory / f"{name}-{header.graph[:16]}.hnsw"
+    table = directory / f"{name}-{header.table[:16]}.npy"
+    try:
+        if _digest(graph) != header.graph or _digest(table) != header.table:
+            log.warning("the HNSW snapshot in %s does not match its header; rebuilding", directory)
+            return None
+        rows = np.load(table, allow_pickle=False)
+        if rows.ndim != 2 or rows.shape != (header.elements, 3):
+            log.warning("the HNSW snapshot table %s has the wrong shape; rebuilding", table)
+            return None
+        index = hnswlib.Index(space="cosine", dim=header.dim)
+        index.load_index(str(graph), max_elements=max(capacity, header.elements))
+    except FileNotFoundError:
+        log.info("the HNSW snapshot in %s lost a file (replaced meanwhile?); rebuilding", directory)
+        return None
+    except (OSError, ValueError, RuntimeError) as exc:
+        log.warning("could not load the HNSW snapshot in %s: %s; rebuilding", directory, exc)
+        return None
+    if index.element_count != header.elements:
+        log.warning("the HNSW snapshot in %s holds %d elements, its header says %d; rebuilding",
+                    directory, index.element_count, header.elements)
+        return None
+    return Loaded(header, index, rows[:, 0], rows[:, 1], rows[:, 2].astype(bool))
+
+
+def save(directory: Path, header: Header, index: hnswlib.Index, labels, nodes, live) -> Header:
+    """Write a snapshot (header last, atomically); returns the header written, with digests."""
+    directory.mkdir(parents=True, exist_ok=True)
+    name = KIND_NAMES[header.kind]
+    rows = np.column_stack([np.asarray(labels, dtype=np.int64), np.asarray(nodes, dtype=np.int64),
+                            np.asarray(live, dtype=np.int64)]).reshape(-1, 3)
+    scratch = f".{name}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    graph_tmp, table_tmp = directory / f"{scratch}.hnsw", directory / f"{scratch}.npy"
+    try:
+        index.save_index(str(graph_tmp))
+        with open(table_tmp, "wb") as out:
+            np.save(out, rows, allow_pickle=False)
+        for path in (graph_tmp, table_tmp):
+            _fsync(path)
+        graph, table = _digest(graph_tmp), _digest(table_tmp)
+        os.replace(graph_tmp, directory / f"{name}-{graph[:16]}.hnsw")
+        os.replace(table_tmp, directory / f"{name}-{table[:16]}.npy")
+        written = Header(**{**header.__dict__, "elements": len(rows), "graph": graph, "table": table})
+        header_tmp = directory / f"{scratch}.json"
+        header_tmp.write_text(written.to_json())
+        _fsync(header_tmp)
+        os.replace(header_tmp, directory / f"{name}.json")
+    finally:
+        for path in (graph_tmp, table_tmp):
+            path.unlink(missing_ok=True)
+    _remove_unreferenced(directory, name, written)
+    return written
+
+
+def discard(directory: Path | None) -> None:
+    """Remove every snapshot in `directory` (headers first, so no reader trusts a half)."""
+    if directory is None or not directory.is_dir():
+        return
+    entries = sorted(directory.iterdir(), key=lambda p: p.suffix != ".json")
+    for path in entries:
+        if path.is_file():
+            path.unlink(missing_ok=True)
+
+
+def _remove_unreferenced(directory: Path, name: str, header: Header) -> None:
+    keep = {f"{name}-{header.graph[:16]}.hnsw", f"{name}-{header.table[:16]}.npy"}
+    for path in directory.glob(f"{name}-*"):
+        if path.name not in keep:
+            path.unlink(missing_ok=True)  # a reader that already opened it keeps its copy
+
+
+def _digest(path: Path) -> str:
+    hasher = blake3.blake3(max_threads=blake3.blake3.AUTO)
+    if path.stat().st_size:
+        hasher.update_mmap(str(path))
+    return hasher.hexdigest()
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
