@@ -14,7 +14,10 @@
    from SQL, timed on their own. Reported: writes/s (nodes per second, each node's
    edges, FTS row and vectors included; corpus generation excluded; the strict reading),
    node+edge writes/s (nodes and refers_to edges, each one Writer call), index build time,
-   database size, peak RSS, and a full `verify` of the result.
+   database size, peak RSS, and a full `verify` of the result. Then the HNSW snapshots
+   are saved (worlddb.annsnap) and a fresh process opens the file and brings both
+   indexes up from them: what a restarted server pays instead of the build, with a
+   check that it answers HNSW queries exactly as the built index does.
 2. Probes. Random Memory nodes give 3-word queries drawn from their own text (and a
    random node to expand from). Each shape first answers as many other probes (a second
    seed) to warm the caches - timed on their own as the cold start of a fresh process,
@@ -46,6 +49,7 @@ import re
 import resource
 import shutil
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import time
@@ -290,6 +294,44 @@ def exact_top10(engine: Engine, query_vectors: np.ndarray, batch: int = 10_000) 
     return [set(row.tolist()) for row in best_node]
 
 
+def reopen(engine: Engine, path: Path, corpus: Corpus, queries: int = 200) -> dict:
+    """Save the HNSW snapshots, then time a fresh process opening the file and bringing
+    both indexes up from them (what a restarted server pays instead of the build above),
+    and check it answers HNSW queries exactly as the built index does."""
+    t = time.perf_counter()
+    saved = engine.db.save_ann_snapshots(force=True)
+    save_s = time.perf_counter() - t
+    vectors = corpus.embedder.embed([p.query for p in corpus.probes(queries, corpus.seed + 2)])
+    expected = [[node for node, _ in engine.index.search(v, 10)] for v in vectors]
+    with tempfile.TemporaryDirectory() as scratch:
+        np.save(Path(scratch) / "q.npy", vectors)
+        out = subprocess.run([sys.executable, "-m", "bench.scale", "--reopen-child", str(path),
+                              "--reopen-queries", str(Path(scratch) / "q.npy")],
+                             capture_output=True, text=True, check=True)
+    child = json.loads(out.stdout)
+    same = sum(a == b for a, b in zip(child.pop("answers"), expected))
+    snapshot_bytes = sum(f.stat().st_size for f in engine.db.ann_snapshots.iterdir())
+    return {"snapshots_saved": saved, "save_seconds": round(save_s, 2),
+            "snapshot_gib": round(snapshot_bytes / 2**30, 3), **child,
+            "same_top10_as_built_index": f"{same}/{len(expected)}"}
+
+
+def reopen_child(path: str, queries: str) -> dict:
+    """In a fresh process: open the file and bring the effective and unit indexes up."""
+    from worlddb.db import WorldDB
+
+    t = time.perf_counter()
+    with WorldDB.open(path) as db:
+        effective, units = db.ann(ann.EFFECTIVE), db.ann(ann.UNIT)
+        effective.sync()
+        units.sync()
+        seconds = time.perf_counter() - t
+        answers = [[node for node, _ in effective.search(v, 10)] for v in np.load(queries)]
+        return {"seconds": round(seconds, 2), "sources": [effective.source, units.source],
+                "vectors": len(effective) + len(units), "rss_gib": round(peak_rss_bytes() / 2**30, 2),
+                "answers": answers}
+
+
 def machine() -> dict:
     import hnswlib  # noqa: F401  (version below)
     import psutil
@@ -367,6 +409,7 @@ def run(args) -> dict:
                                  "M": engine.index.M, "ef_construction": engine.index.ef_construction,
                                  "ef_search": engine.index.ef}
         report["rss_after_index_gib"] = round(proc.memory_info().rss / 2**30, 2)
+        report["index_reopen"] = reopen(engine, path, corpus)
 
         probes = corpus.probes(args.probes, args.seed)
         query_vectors = corpus.embedder.embed([p.query for p in probes])
@@ -418,14 +461,19 @@ def main() -> None:
     parser.add_argument("--reuse", action="store_true",
                         help="with --workdir: probe a database kept by an earlier run instead of loading again")
     parser.add_argument("--out", help="JSON report path (default: bench/out/scale-<nodes>.json)")
+    parser.add_argument("--reopen-child", help=argparse.SUPPRESS)
+    parser.add_argument("--reopen-queries", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.reopen_child:
+        print(json.dumps(reopen_child(args.reopen_child, args.reopen_queries)))
+        return
     if args.edges is None:
         args.edges = int(args.nodes * 2.5)
     report = run(args)
     out = Path(args.out or f"bench/out/scale-{args.nodes}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2) + "\n")
-    print(json.dumps({k: report[k] for k in ("load", "index_build", "db_gib", "peak_rss_gib", "latency_ms", "quality")}
+    print(json.dumps({k: report[k] for k in ("load", "index_build", "index_reopen", "db_gib", "peak_rss_gib", "latency_ms", "quality")}
                      | ({"speedup_p50": report["baselines"]["speedup_p50"]} if "baselines" in report else {}),
                      indent=2))
     print(f"report: {out}", file=sys.stderr)
