@@ -59,7 +59,7 @@ import numpy as np
 
 from bench.progress import Progress
 from bench.synthetic import TYPES, Corpus
-from worlddb import ann, indexing
+from worlddb import ann, annsnap, indexing
 from worlddb.engine import Engine
 from worlddb.model import Edge, Node
 from worlddb.scopes import ScopeSet
@@ -318,6 +318,8 @@ def reopen(engine: Engine, path: Path, corpus: Corpus, queries: int = 200) -> di
 
 def reopen_child(path: str, queries: str) -> dict:
     """In a fresh process: open the file and bring the effective and unit indexes up."""
+    import psutil
+
     from worlddb.db import WorldDB
 
     t = time.perf_counter()
@@ -328,7 +330,8 @@ def reopen_child(path: str, queries: str) -> dict:
         seconds = time.perf_counter() - t
         answers = [[node for node, _ in effective.search(v, 10)] for v in np.load(queries)]
         return {"seconds": round(seconds, 2), "sources": [effective.source, units.source],
-                "vectors": len(effective) + len(units), "rss_gib": round(peak_rss_bytes() / 2**30, 2),
+                # current RSS: ru_maxrss would include the parent's, kept across fork and exec
+                "vectors": len(effective) + len(units), "rss_gib": round(psutil.Process().memory_info().rss / 2**30, 2),
                 "answers": answers}
 
 
@@ -398,6 +401,7 @@ def run(args) -> dict:
         report["db_bytes"] = path.stat().st_size
         report["db_gib"] = round(path.stat().st_size / 2**30, 3)
 
+        annsnap.discard(engine.db.ann_snapshots)  # a kept file's snapshots would turn the build into a load
         t, c = time.perf_counter(), time.process_time()
         for label, index in (("hnsw effective", engine.index), ("hnsw units", engine.units)):
             with Progress(1, label) as bar:
