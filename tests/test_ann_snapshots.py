@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -190,3 +193,16 @@ def test_a_small_store_writes_no_snapshot(db_path):
 def test_an_in_memory_database_has_no_snapshot_directory():
     with WorldDB.open(":memory:") as db:
         assert db.ann_snapshots is None
+
+
+def test_a_save_removes_scratch_files_of_saves_whose_process_died(db_path, stored):
+    first, _, _ = stored
+    directory = annsnap.directory_for(str(db_path))
+    finished = subprocess.Popen([sys.executable, "-c", "pass"])
+    finished.wait()
+    abandoned = directory / f".effective-{finished.pid}-0badc0de.hnsw"
+    in_progress = directory / f".effective-{os.getpid()}-0000beef.hnsw"
+    for path in (abandoned, in_progress):
+        path.write_bytes(b"partial graph")
+    assert first.save_snapshot(force=True)
+    assert not abandoned.exists() and in_progress.exists()

@@ -207,10 +207,12 @@ class AnnIndex:
         committed rows only."""
         if self.snapshots is None or self._index is None or self.store.conn.in_transaction:
             return False
-        self.sync()  # what was erased since the last sync must not be written out
         with self._lock:
             if not (self._due() or (force and self._seen_seq > 0)):
                 return False
+        if self._erased_since():
+            self.sync()  # what was erased since the last sync must not be written out
+        with self._lock:
             row = self.store.conn.execute("SELECT at FROM tx WHERE seq=?", (self._seen_seq,)).fetchone()
             if row is None:
                 return False
@@ -224,15 +226,19 @@ class AnnIndex:
             except (OSError, RuntimeError) as exc:  # a cache that cannot be written costs a rebuild, no more
                 annsnap.log.warning("could not write the HNSW snapshot to %s: %s", self.snapshots, exc)
                 return False
-            erased = self.store.conn.execute(
-                "SELECT 1 FROM vectors WHERE kind=? AND seq>? AND vec IS NULL LIMIT 1",
-                (self.kind, self._seen_seq)).fetchone()
-            if erased is not None:
+            if self._erased_since():
                 # another connection erased a vector while this graph was being written
                 annsnap.discard(self.snapshots)
                 return False
             self._unsaved = 0
             return True
+
+    def _erased_since(self) -> bool:
+        """Whether a vector of this kind was erased after the graph's last sync. Other
+        changes since need no sync: a reader of the snapshot catches up on them."""
+        return self.store.conn.execute(
+            "SELECT 1 FROM vectors WHERE kind=? AND seq>? AND vec IS NULL LIMIT 1",
+            (self.kind, self._seen_seq)).fetchone() is not None
 
     # ------------------------------------------------------------------ reading
     def nodes(self) -> set[int]:

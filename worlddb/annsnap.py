@@ -135,6 +135,7 @@ def save(directory: Path, header: Header, index: hnswlib.Index, labels, nodes, l
     """Write a snapshot (header last, atomically); returns the header written, with digests."""
     directory.mkdir(parents=True, exist_ok=True)
     name = KIND_NAMES[header.kind]
+    _remove_abandoned(directory)
     rows = np.column_stack([np.asarray(labels, dtype=np.int64), np.asarray(nodes, dtype=np.int64),
                             np.asarray(live, dtype=np.int64)]).reshape(-1, 3)
     scratch = f".{name}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
@@ -168,6 +169,28 @@ def discard(directory: Path | None) -> None:
     for path in entries:
         if path.is_file():
             path.unlink(missing_ok=True)
+
+
+def _remove_abandoned(directory: Path) -> None:
+    """Remove scratch files of saves whose process is gone (killed mid-write): a graph at
+    a million nodes is gigabytes, and nothing else would ever delete them."""
+    for path in directory.glob(".*-*-*.*"):
+        try:
+            pid = int(path.name.split("-")[1])
+        except (IndexError, ValueError):
+            continue
+        if not _alive(pid):
+            path.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process
+    return True
 
 
 def _remove_unreferenced(directory: Path, name: str, header: Header) -> None:

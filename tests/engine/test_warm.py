@@ -32,3 +32,18 @@ async def test_a_server_with_background_work_answers_while_its_indexes_are_built
     async with Client(build_server(config)) as client:
         found = await ok(client, "memory_recall", query="where is the spare key", limit=3)
         assert found["results"][0]["id"] == target.id
+
+
+def test_a_warmed_store_saves_its_indexes_and_the_next_process_loads_them(db_path):
+    with open_engine(db_path) as writer:
+        writer.write_memories([{"text": f"Reading list entry {i} about topic {i % 37}"} for i in range(2_100)], ALICE)
+    with open_engine(db_path) as first:
+        first.warm()
+        assert first.index.source == "rebuilt"
+    with open_engine(db_path) as second:
+        second.warm()
+        assert (second.index.source, second.units.source) == ("snapshot", "snapshot")
+        assert len(second.index) == 2_100
+        hits = second.recall("Reading list entry 1234", ALICE, limit=3)
+        assert hits.results[0].text == "Reading list entry 1234 about topic 13"
+        assert "vector" in hits.results[0].lanes  # the loaded graph answered
