@@ -87,6 +87,8 @@ def markdown(reports: list[dict]) -> str:
     row("writes per CPU-second", [f"{r['load'].get('writes_per_cpu_s', 0):,.0f}" for r in reports], "")
     row("node+edge writes/s (wall)", [f"{r['load'].get('node_and_edge_writes_per_s', 0):,.0f}" for r in reports], "")
     row("HNSW build, s", [f"{r['index_build']['seconds']:,.1f}" for r in reports], "")
+    row("HNSW open from snapshots in a fresh process, s",
+        [f"{r['index_reopen']['seconds']:,.2f}" if "index_reopen" in r else "-" for r in reports], "")
     row("database, GiB", [f"{r['db_gib']:.2f}" for r in reports], "")
     row("peak RSS, GiB", [f"{r['peak_rss_gib']:.2f}" for r in reports], "< 8")
     from bench.scale import GOALS
