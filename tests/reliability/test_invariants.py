@@ -8,6 +8,7 @@ import sqlite3
 import pytest
 
 from bench import invariants
+from worlddb import annsnap
 from worlddb.ann import EFFECTIVE, UNIT, AnnIndex
 from worlddb.embed import HashEmbedder
 from worlddb.engine import Engine
@@ -108,3 +109,21 @@ def test_an_ann_index_that_missed_a_commit_is_reported(healthy):
     report = invariants.check(path, ann_indexes=kept)
     store.close()
     assert any("long-lived index of kind 1" in p for p in report.problems), str(report)
+
+
+def test_a_snapshot_that_missed_a_commit_is_reported(healthy):
+    path, ids = healthy
+    store = Store.open(path)
+    index = AnnIndex(store, EFFECTIVE, snapshot_min=1, snapshots=annsnap.directory_for(str(path)))
+    index.sync()
+    assert index.save_snapshot()
+    store.close()
+    assert invariants.check(path).ok
+    conn = sqlite3.connect(str(path))
+    with conn:
+        row = conn.execute("SELECT model, dim, vec FROM vectors WHERE kind=1 AND vec IS NOT NULL LIMIT 1").fetchone()
+        conn.execute("INSERT INTO vectors(node, kind, ord, model, dim, vec, seq) VALUES (?, 1, 0, ?, ?, ?, 1)",
+                     (_rowid(conn, ids["retired"]) + 1000, *row))
+    conn.close()
+    report = invariants.check(path)
+    assert any("loaded from its snapshot" in p for p in report.problems), str(report)
