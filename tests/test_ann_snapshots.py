@@ -143,7 +143,12 @@ def test_a_damaged_snapshot_is_ignored_and_the_index_rebuilt(db_path, stored, da
     second.sync()
     assert second.source == "rebuilt" and len(second) == 300
     assert second.search(vectors[5], 1)[0][0] == second.store.rowid(anchors[5])
+    assert second.snapshot_due() and second.save_snapshot()  # the damaged one is replaced
     second.store.close()
+    third = _index(db_path)
+    third.sync()
+    assert third.source == "snapshot" and len(third) == 300
+    third.store.close()
 
 
 def test_a_snapshot_from_another_history_is_not_used(tmp_path, db_path, stored):
