@@ -9,7 +9,7 @@ from collections import defaultdict
 
 import pytest
 
-from worlddb import indexing, recall
+from worlddb import indexing, propagation
 from worlddb.embed import HashEmbedder
 from worlddb.engine import Engine
 from worlddb.ingest import SessionIn, TurnIn
@@ -39,7 +39,7 @@ def _conversation(tag: str, sessions: int = 3, turns: int = 6) -> list[SessionIn
 
 def test_precedes_neighbourhoods_are_read_through_the_edge_indexes(engine):
     engine.ingest_conversation(_conversation("a"), ALICE)
-    plan = _plan(engine.store.conn, recall.NEIGHBOURS_SQL.format(marks="?,?"), [1, 2, 1, 2])
+    plan = _plan(engine.store.conn, propagation.NEIGHBOURS_SQL.format(marks="?,?"), [1, 2, 1, 2])
     assert not [step for step in plan if step.startswith("SCAN")], plan
     assert any("edges_src" in step for step in plan) and any("edges_dst" in step for step in plan)
 
@@ -57,13 +57,13 @@ def test_precedes_neighbourhoods_match_a_walk_over_the_edges(engine):
     expected = defaultdict(set)
     for origin in picked:
         frontier, seen = {origin}, {origin}
-        for _ in range(recall.WINDOW):
+        for _ in range(propagation.WINDOW):
             frontier = {n for f in frontier for n in adjacency[f]} - seen
             seen |= frontier
         for other in seen - {origin}:
             expected[origin].add(other)
             expected[other].add(origin)
-    got = recall._neighbourhoods(engine, picked)
+    got = propagation.neighbourhoods(conn, picked)
     assert {k: v for k, v in got.items() if v} == dict(expected)
 
 

@@ -16,12 +16,12 @@ conversations; k = 10 keeps ranks meaningful while no lane dominates. Weights
 (bm25 1, vector 0.5, sentence 1, entity 0.25) are round values; the vector lane is
 half-weighted because the sentence lane already carries most of its signal.
 
-Graph step: turns of a conversation are chained by precedes edges inside their session
-world, and an answer usually sits next to the turn that matches the question. So each
-node's fused score is raised by PROPAGATION times the best score within WINDOW
-precedes-hops of it, and those neighbours join the candidates:
-  S'(d) = S(d) + PROPAGATION * max{ S(e) : e within WINDOW hops of d }
-Nodes without precedes edges (plain memories) are unaffected. A neighbour joins only if it
+Graph step (worlddb.propagation): turns of a conversation are chained by precedes edges
+inside their session world, and an answer usually sits next to the turn that matches the
+question. So each node's fused score is raised by half the best score within two
+precedes-hops of it, and those neighbours join the candidates; neighbourhoods are read
+for the best candidates first, as far as the ranking of the top results needs. Nodes
+without precedes edges (plain memories) are unaffected. A neighbour joins only if it
 lies inside the asked scopes: a precedes edge may cross into another scope's memories.
 
 Every candidate then passes the bitemporal pin (as_of valid time, known_at transaction
@@ -33,9 +33,10 @@ with its rank there ("context": the fused rank of the neighbour that lifted it).
 from __future__ import annotations
 
 from collections import defaultdict
+from itertools import islice
 from typing import TYPE_CHECKING
 
-from worlddb import indexing
+from worlddb import indexing, propagation
 from worlddb.ann import EFFECTIVE, UNIT
 from worlddb.model import NodeView
 from worlddb.records import Hit, RecallResult
@@ -48,8 +49,6 @@ if TYPE_CHECKING:
 
 RRF_K = 10
 WEIGHTS = {"bm25": 1.0, "vector": 0.5, "sentence": 1.0, "entity": 0.25}
-PROPAGATION = 0.5
-WINDOW = 2
 #: how deep each lane looks: at least LANE_FLOOR, or LANE_DEPTH times the limit
 LANE_DEPTH = 5
 LANE_FLOOR = 100
@@ -71,24 +70,19 @@ def recall(engine: "Engine", query: str, scopes: ScopeSet, *, limit: int, as_of:
     pinned = as_of is not None or known_at is not None or include_retired
     lanes = run_lanes(engine, query, worlds, depth, open_only_at=None if pinned else now_us())
     scores, ranks = fuse(lanes)
-    final, lifted = propagate(engine, scores)
-    # a precedes edge may lead out of the asked scopes: neighbours join only from inside them
-    joined = [rowid for rowid in final if rowid not in scores]
-    inside = _eligible(engine, worlds, joined, None)
-    for rowid in joined:
-        if rowid not in inside:
-            del final[rowid]
-            lifted.pop(rowid, None)
-    order = sorted(final, key=lambda r: (-final[r], r))
     fused_rank = {rowid: i for i, rowid in enumerate(sorted(scores, key=lambda r: (-scores[r], r)), start=1)}
+    # a precedes edge may lead out of the asked scopes: neighbours join only from inside them
+    order = propagation.ranked(store.conn, scores, admit=lambda rowids: _eligible(engine, worlds, rowids, None))
     chosen: list[tuple[NodeView, float, dict[str, int]]] = []
     batch = max(2 * limit, 20)
     # read records a batch at a time, in rank order: most recalls need only the first batch
-    for start in range(0, len(order), batch):
-        chunk = order[start:start + batch]
-        anchors = store.anchors_for_rowids(chunk)
+    while len(chosen) < limit:
+        chunk = list(islice(order, batch))
+        if not chunk:
+            break
+        anchors = store.anchors_for_rowids([rowid for rowid, _, _ in chunk])
         views = store.get_many(anchors.values())
-        for rowid in chunk:
+        for rowid, final, lifted_by in chunk:
             view = views.get(anchors.get(rowid, ""))
             if view is None or view.type not in indexing.TEXT_TYPES:
                 continue
@@ -96,13 +90,11 @@ def recall(engine: "Engine", query: str, scopes: ScopeSet, *, limit: int, as_of:
             if seen is None:
                 continue
             found_in = dict(ranks.get(rowid, {}))
-            if rowid in lifted:
-                found_in["context"] = fused_rank[lifted[rowid]]
-            chosen.append((seen, final[rowid], found_in))
+            if lifted_by is not None:
+                found_in["context"] = fused_rank[lifted_by]
+            chosen.append((seen, final, found_in))
             if len(chosen) == limit:
                 break
-        if len(chosen) == limit:
-            break
     return RecallResult(results=_hits(engine, chosen, known_at, worlds), scopes_searched=scopes.keys)
 
 
@@ -128,71 +120,6 @@ def fuse(lanes: dict[str, list[int]]) -> tuple[dict[int, float], dict[int, dict[
             scores[rowid] += weight / (RRF_K + rank)
             ranks[rowid][lane] = rank
     return dict(scores), dict(ranks)
-
-
-def propagate(engine: "Engine", scores: dict[int, float]) -> tuple[dict[int, float], dict[int, int]]:
-    """Raise each node by the best score within WINDOW precedes-hops (see module docstring)."""
-    if not scores:
-        return {}, {}
-    near = _neighbourhoods(engine, list(scores))
-    final: dict[int, float] = {}
-    lifted: dict[int, int] = {}
-    for node in set(scores) | {n for ns in near.values() for n in ns}:
-        best, source = 0.0, None
-        for other in near.get(node, ()):
-            if scores.get(other, 0.0) > best:
-                best, source = scores[other], other
-        final[node] = scores.get(node, 0.0) + PROPAGATION * best
-        if source is not None:
-            lifted[node] = source
-    return final, lifted
-
-
-#: precedes edges touching a batch of rowids, each direction driven from the rowids through
-#: edges_src / edges_dst (an OR across the two joined ends would scan every edge)
-NEIGHBOURS_SQL = (
-    "SELECT a.rowid, b.rowid FROM nodes a JOIN edges e ON e.src = a.anchor JOIN nodes b ON b.anchor = e.dst "
-    "WHERE a.rowid IN ({marks}) AND e.type='precedes' AND e.seq_removed IS NULL "
-    "UNION ALL "
-    "SELECT a.rowid, b.rowid FROM nodes b JOIN edges e ON e.dst = b.anchor JOIN nodes a ON a.anchor = e.src "
-    "WHERE b.rowid IN ({marks}) AND e.type='precedes' AND e.seq_removed IS NULL"
-)
-
-
-def _neighbourhoods(engine: "Engine", rowids: list[int]) -> dict[int, set[int]]:
-    """rowid -> rowids within WINDOW precedes-hops, in both directions (symmetric)."""
-    conn = engine.store.conn
-    frontier = {r: {r} for r in rowids}
-    reach: dict[int, set[int]] = {r: set() for r in rowids}
-    adjacency: dict[int, set[int]] = {}
-    # adjacency also learns edges of nodes it was not asked about (the far end of a fetched
-    # edge); only nodes in `fetched` have their full neighbour set
-    fetched: set[int] = set()
-    wanted = set(rowids)
-    for _ in range(WINDOW):
-        missing = [r for r in wanted if r not in fetched]
-        fetched.update(missing)
-        for start in range(0, len(missing), 400):
-            chunk = missing[start:start + 400]
-            marks = ",".join("?" * len(chunk))
-            rows = conn.execute(NEIGHBOURS_SQL.format(marks=marks), chunk + chunk)
-            for r in chunk:
-                adjacency.setdefault(r, set())
-            for a, b in rows:
-                adjacency.setdefault(a, set()).add(b)
-                adjacency.setdefault(b, set()).add(a)
-        wanted = set()
-        for origin, front in frontier.items():
-            nxt = {n for f in front for n in adjacency.get(f, ())} - reach[origin] - {origin}
-            reach[origin] |= nxt
-            frontier[origin] = nxt
-            wanted |= nxt
-    symmetric: dict[int, set[int]] = defaultdict(set)
-    for origin, found in reach.items():
-        for other in found:
-            symmetric[origin].add(other)
-            symmetric[other].add(origin)
-    return symmetric
 
 
 def _ann_lane(engine: "Engine", index, vector, worlds: list[str], depth: int, open_only_at: int | None) -> list[int]:

@@ -1,0 +1,66 @@
+"""Recall's graph step: the lazy ranking equals the full computation, order, scores and lifts."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from worlddb import propagation
+from worlddb.ingest import SessionIn, TurnIn
+
+from .conftest import ALICE
+
+
+def _conversation(sessions: int, turns: int) -> list[SessionIn]:
+    return [SessionIn(date=f"2023-05-{s + 1:02d}T10:00:00Z", turns=tuple(
+        TurnIn(speaker=("Ann" if t % 2 else "Ben"), text=f"session {s} turn {t} about kayaks")
+        for t in range(turns))) for s in range(sessions)]
+
+
+@pytest.fixture
+def chained(engine):
+    """Turns chained by precedes edges (8 sessions of 15), and plain memories beside them."""
+    engine.ingest_conversation(_conversation(8, 15), ALICE)
+    engine.write_memories([{"text": f"loose note {i}"} for i in range(40)], ALICE)
+    return [row[0] for row in engine.store.conn.execute(
+        "SELECT rowid FROM nodes WHERE type IN ('Turn', 'Memory') ORDER BY rowid")]
+
+
+def _full(conn, scores, admit):
+    final, lifted = propagation.propagate(conn, scores)
+    joined = [n for n in final if n not in scores]
+    allowed = admit(joined) if joined else set()
+    kept = [n for n in final if n in scores or n in allowed]
+    return [(n, final[n], lifted.get(n)) for n in sorted(kept, key=lambda n: (-final[n], n))]
+
+
+def test_lazy_ranking_equals_the_full_propagation(engine, chained):
+    def admit(rowids):
+        return {r for r in rowids if r % 3}
+
+    conn = engine.store.conn
+    for seed in range(150):
+        rng = random.Random(seed)
+        # fused scores as RRF makes them: sums of a few w / (10 + rank), so ties are common
+        picked = rng.sample(chained, rng.randint(1, len(chained)))
+        scores = {n: sum(w / (10 + rng.randint(1, 40)) for w in rng.sample([1.0, 0.5, 1.0, 0.25], rng.randint(1, 4)))
+                  for n in picked}
+        assert list(propagation.ranked(conn, scores, admit)) == _full(conn, scores, admit), seed
+
+
+def test_reading_a_prefix_of_the_ranking_reads_few_neighbourhoods(engine, chained, monkeypatch):
+    scores = {n: 1.0 / (10 + i) for i, n in enumerate(chained)}
+    asked: list[int] = []
+    full = propagation.neighbourhoods
+
+    def counting(conn, rowids):
+        rowids = list(rowids)
+        asked.extend(rowids)
+        return full(conn, rowids)
+
+    monkeypatch.setattr(propagation, "neighbourhoods", counting)
+    ranking = propagation.ranked(engine.store.conn, scores)
+    top = [next(ranking) for _ in range(10)]
+    assert len(asked) < len(scores) / 2
+    assert [n for n, _, _ in top] == [n for n, _, _ in _full(engine.store.conn, scores, lambda r: set(r))][:10]
