@@ -91,6 +91,17 @@ def test_each_half_written_state_is_reported(healthy, name):
     assert any(problem.startswith(kind + ":") for problem in report.problems), str(report)
 
 
+def _commit_under_a_passed_seq(path, ids) -> None:
+    """A vector row committed under seq 1, which every index has already passed (what a
+    reused sequence number would do)."""
+    conn = sqlite3.connect(str(path))
+    with conn:
+        row = conn.execute("SELECT model, dim, vec FROM vectors WHERE kind=1 AND vec IS NOT NULL LIMIT 1").fetchone()
+        conn.execute("INSERT INTO vectors(node, kind, ord, model, dim, vec, seq) VALUES (?, 1, 0, ?, ?, ?, 1)",
+                     (_rowid(conn, ids["retired"]) + 1000, *row))
+    conn.close()
+
+
 def test_an_ann_index_that_missed_a_commit_is_reported(healthy):
     """A long-lived index catches up by seq; a vector row committed under a seq it has
     already passed (what a reused sequence number would do) must be noticed."""
@@ -100,12 +111,7 @@ def test_an_ann_index_that_missed_a_commit_is_reported(healthy):
     for index in kept:
         index.sync()
     assert invariants.check(path, ann_indexes=kept).ok
-    conn = sqlite3.connect(str(path))
-    with conn:
-        row = conn.execute("SELECT model, dim, vec FROM vectors WHERE kind=1 AND vec IS NOT NULL LIMIT 1").fetchone()
-        conn.execute("INSERT INTO vectors(node, kind, ord, model, dim, vec, seq) VALUES (?, 1, 0, ?, ?, ?, 1)",
-                     (_rowid(conn, ids["retired"]) + 1000, *row))
-    conn.close()
+    _commit_under_a_passed_seq(path, ids)
     report = invariants.check(path, ann_indexes=kept)
     store.close()
     assert any("long-lived index of kind 1" in p for p in report.problems), str(report)
@@ -119,11 +125,6 @@ def test_a_snapshot_that_missed_a_commit_is_reported(healthy):
     assert index.save_snapshot()
     store.close()
     assert invariants.check(path).ok
-    conn = sqlite3.connect(str(path))
-    with conn:
-        row = conn.execute("SELECT model, dim, vec FROM vectors WHERE kind=1 AND vec IS NOT NULL LIMIT 1").fetchone()
-        conn.execute("INSERT INTO vectors(node, kind, ord, model, dim, vec, seq) VALUES (?, 1, 0, ?, ?, ?, 1)",
-                     (_rowid(conn, ids["retired"]) + 1000, *row))
-    conn.close()
+    _commit_under_a_passed_seq(path, ids)
     report = invariants.check(path)
     assert any("loaded from its snapshot" in p for p in report.problems), str(report)
