@@ -203,7 +203,7 @@ def run_shapes(engine: Engine, scope: str, anchors: list[str], probes, vectors: 
     # how far the lexical lane's dropping of very common words moves its top 10 (indexing
     # module docstring): against an exact ranking inside the scope, on a sample of probes
     sample = probes[:30]
-    exact = [[r for r, _ in store.conn.execute(indexing.lexical_sql(1), (indexing.fts_query(p.query), scope, 10))]
+    exact = [[r for r, _ in store.conn.execute(indexing.lexical_sql(1), (indexing.fts_query(p.query), scope, scope, 10))]
              for p in sample]
     quality["bm25_top10_overlap_with_exact"] = round(float(np.mean(
         [len({r for r, _ in got} & set(ref)) / max(1, len(ref)) for got, ref in zip(results["bm25"], exact)])), 4)

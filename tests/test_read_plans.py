@@ -72,7 +72,7 @@ def test_lexical_search_checks_scope_per_match_and_stays_in_scope(engine):
     engine.write_memory("Bob keeps a blue kayak at the harbour", BOB)
     alice = engine.store.scope_anchor("user", "alice")
     sql = indexing.lexical_sql(1, "AND (n.valid_to IS NULL OR n.valid_to > ?)")
-    plan = _plan(engine.store.conn, sql, ['"kayak"', alice, 0, 10])
+    plan = _plan(engine.store.conn, sql, ['"kayak"', alice, alice, 0, 10])
     assert not [step for step in plan if "LIST SUBQUERY" in step or step.startswith("SCAN c")], plan
     found = indexing.lexical(engine.store, "kayak", [alice], 10)
     texts = [engine.store.get(a).content for a in engine.store.anchors_for_rowids([r for r, _ in found]).values()]

@@ -228,7 +228,7 @@ def _ranked(store: Store, match: str, worlds: Sequence[str], limit: int, open_on
             return ranked[:limit]
         fetch *= 8
     # the scope holds a small share of the matches: rank inside it directly
-    params: list = [match, *worlds]
+    params: list = [match, *worlds, *worlds]
     validity = ""
     if open_only_at is not None:
         validity = "AND (n.valid_to IS NULL OR n.valid_to > ?)"
@@ -273,12 +273,13 @@ def _admitted(store: Store, rowids: list[int], worlds: Sequence[str], open_only_
 
 
 def lexical_sql(n_worlds: int, validity: str = "") -> str:
-    """Ranking inside the scope: matches checked against it one by one (closure primary
-    key); `anchor IN (SELECT node FROM closure ...)` would list the scope's whole closure."""
+    """Ranking inside the scope: matches checked against it one by one (`store.inside_sql`:
+    the parent column, else the closure primary key); `anchor IN (SELECT node FROM closure
+    ...)` would list the scope's whole closure. Binds: the match, the worlds twice, what
+    `validity` needs, the limit."""
     return (
         "SELECT fts.rowid, bm25(fts) AS s FROM fts JOIN nodes n ON n.rowid = fts.rowid "
-        "WHERE fts MATCH ? AND EXISTS (SELECT 1 FROM closure c WHERE c.node = n.anchor "
-        f"AND c.world IN ({','.join('?' * n_worlds)})) {validity} ORDER BY s LIMIT ?"
+        f"WHERE fts MATCH ? AND {inside_sql('n', n_worlds)} {validity} ORDER BY s LIMIT ?"
     )
 
 
