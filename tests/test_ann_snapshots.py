@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 
@@ -211,3 +212,28 @@ def test_a_save_removes_scratch_files_of_saves_whose_process_died(db_path, store
         path.write_bytes(b"partial graph")
     assert first.save_snapshot(force=True)
     assert not abandoned.exists() and in_progress.exists()
+
+
+def test_verify_checks_the_snapshots_beside_the_file(db_path, stored):
+    with WorldDB.open(db_path) as db:
+        report = db.verify()
+        assert report.ok and report.snapshots == 1
+    _flip_byte(next(annsnap.directory_for(str(db_path)).glob("*.hnsw")))
+    with WorldDB.open(db_path) as db:
+        report = db.verify()
+    assert [(m.kind, m.id) for m in report.mismatches] == [("snapshot", "effective")]
+    assert "not used" in report.mismatches[0].detail
+
+
+def test_verify_reports_a_snapshot_that_stands_for_rows_it_never_saw(db_path, stored):
+    # a vector row committed under a seq the snapshot had already passed
+    conn = sqlite3.connect(db_path)
+    with conn:
+        model, dim, vec = conn.execute("SELECT model, dim, vec FROM vectors LIMIT 1").fetchone()
+        conn.execute("INSERT INTO vectors(node, kind, ord, model, dim, vec, seq) VALUES (99999, ?, 0, ?, ?, ?, 1)",
+                     (EFFECTIVE, model, dim, vec))
+    conn.close()
+    with WorldDB.open(db_path) as db:
+        report = db.verify()
+    assert [(m.kind, m.id) for m in report.mismatches] == [("snapshot", "effective")]
+    assert "differs from the stored vectors in 1 nodes" in report.mismatches[0].detail

@@ -153,6 +153,15 @@ class AnnIndex:
         return filler
 
     # ------------------------------------------------------------------ snapshots
+    def load_snapshot(self) -> bool:
+        """Start from the snapshot, if one matches the store, without building anything
+        from SQL (the first `sync()` does this, then builds if it could not); True if the
+        graph now comes from it."""
+        with self._lock:
+            if self._index is None and self._seen_seq == 0 and self.snapshots is not None:
+                self._load_snapshot()
+            return self.source == "snapshot"
+
     def _load_snapshot(self) -> None:
         header = annsnap.read_header(self.snapshots, self.kind)
         if header is None:
