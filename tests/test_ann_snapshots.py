@@ -237,3 +237,16 @@ def test_verify_reports_a_snapshot_that_stands_for_rows_it_never_saw(db_path, st
         report = db.verify()
     assert [(m.kind, m.id) for m in report.mismatches] == [("snapshot", "effective")]
     assert "differs from the stored vectors in 1 nodes" in report.mismatches[0].detail
+
+
+def test_a_snapshot_that_cannot_be_written_costs_nothing_but_the_snapshot(db_path, caplog):
+    annsnap.directory_for(str(db_path)).write_text("a file where the snapshot directory should be")
+    vectors = _vectors(2_100, seed=13)
+    with WorldDB.open(db_path) as db:
+        anchors = _write(db, vectors, "blocked")
+        index = db.ann(EFFECTIVE)
+        index.sync()
+        assert not index.save_snapshot(force=True)
+        assert index.search(vectors[3], 1)[0][0] == db.store.rowid(anchors[3])
+    # closing tried again, and failed the same way, without raising
+    assert "could not write the HNSW snapshot" in caplog.text

@@ -19,15 +19,16 @@ names both digests, is replaced atomically last: a reader sees the old snapshot 
 new one, never half of each, and a file that does not hash to its name is not used.
 
 A snapshot is used only if its header matches the store it is opened against: the same
-kind, model, dimension and graph parameters, and a transaction at the recorded seq with
+kind, embedding model and graph parameters, and a transaction at the recorded seq with
 the recorded time (a file restored from a backup, or a different database moved to the
 same path, fails that). Anything else - a missing, torn, corrupt or stale snapshot - is
 logged and the index is rebuilt from SQL, exactly as if no snapshot existed: a snapshot
 can cost a rebuild, never a wrong answer.
 
 Erased content must not outlive its erasure on disk either: `discard()` removes every
-snapshot of the database (the store calls it from an erase hook), and an index scrubs a
-deleted vector's data before the next snapshot is written (worlddb.ann).
+snapshot of the database (worlddb.db calls it when a write erases content, inside the
+transaction and again after the commit), and an index overwrites a deleted vector's data
+in its graph, so the next snapshot does not hold it (worlddb.ann).
 
 This module only reads and writes files; what a snapshot holds and when one is taken is
 decided by worlddb.ann.
@@ -139,7 +140,7 @@ def save(directory: Path, header: Header, index: hnswlib.Index, labels, nodes, l
     rows = np.column_stack([np.asarray(labels, dtype=np.int64), np.asarray(nodes, dtype=np.int64),
                             np.asarray(live, dtype=np.int64)]).reshape(-1, 3)
     scratch = f".{name}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
-    graph_tmp, table_tmp = directory / f"{scratch}.hnsw", directory / f"{scratch}.npy"
+    graph_tmp, table_tmp, header_tmp = (directory / f"{scratch}{suffix}" for suffix in (".hnsw", ".npy", ".json"))
     try:
         index.save_index(str(graph_tmp))
         with open(table_tmp, "wb") as out:
@@ -150,13 +151,12 @@ def save(directory: Path, header: Header, index: hnswlib.Index, labels, nodes, l
         os.replace(graph_tmp, directory / f"{name}-{graph[:16]}.hnsw")
         os.replace(table_tmp, directory / f"{name}-{table[:16]}.npy")
         written = Header(**{**header.__dict__, "elements": len(rows), "graph": graph, "table": table})
-        header_tmp = directory / f"{scratch}.json"
         header_tmp.write_text(written.to_json())
         _fsync(header_tmp)
         os.replace(header_tmp, directory / f"{name}.json")
     finally:
-        for path in (graph_tmp, table_tmp):
-            path.unlink(missing_ok=True)
+        for path in (graph_tmp, table_tmp, header_tmp):
+            path.unlink(missing_ok=True)  # what a failed save left (after a success: nothing)
     _remove_unreferenced(directory, name, written)
     return written
 
