@@ -93,7 +93,7 @@ def _check_snapshots(store: Store, report: VerifyReport) -> None:
             "SELECT DISTINCT node FROM vectors WHERE kind=? AND vec IS NOT NULL", (kind,))}
         if index.nodes() != stored:
             report.mismatches.append(Mismatch(
-                "snapshot", name, f"the index loaded from the {name} snapshot differs from the stored vectors "
+                "snapshot", name, f"the {name} index loaded from its snapshot differs from the stored vectors "
                                   f"in {len(index.nodes() ^ stored)} nodes after catching up"))
 
 

@@ -185,9 +185,13 @@ class NameIndex:
         self.sync()
         if vectors:
             with self._lock:
-                if self._ann is None:
-                    self._ann = AnnIndex(self.store, NAME, snapshots=annsnap.directory_for(self.store.path))
-                self._ann.sync()
+                self._name_vectors().sync()
+
+    def _name_vectors(self) -> AnnIndex:
+        """The HNSW index of name vectors, made on first use (call with the lock held)."""
+        if self._ann is None:
+            self._ann = AnnIndex(self.store, NAME, snapshots=annsnap.directory_for(self.store.path))
+        return self._ann
 
     def nearest(self, scope: int, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         """Up to k (nodes.rowid, cosine) of `scope`'s committed name vectors, best first."""
@@ -195,7 +199,5 @@ class NameIndex:
             s = self._scopes.get(scope)
             if s is None or not s.members:
                 return []
-            if self._ann is None:
-                self._ann = AnnIndex(self.store, NAME, snapshots=annsnap.directory_for(self.store.path))
             # hnswlib calls the filter for each visited label; dict membership is C-level.
-            return self._ann.search(vector, min(k, len(s.members)), allowed=s.members.__contains__)
+            return self._name_vectors().search(vector, min(k, len(s.members)), allowed=s.members.__contains__)
