@@ -7,8 +7,8 @@ them), while validity effects are predicted here: amend closes the old memory, r
 takes along facts with no other open source, retire_all retires exactly the scope's
 members, purge retires what belongs to that scope alone and lets go of what another scope
 shares, and erase removes exactly what no other scope holds. Refusals are
-predicted from the arguments and the model: out-of-scope ids, closed memories, bad text or
-dates, wrong confirmations, and writes into a world that erasure left unsealable.
+predicted from the arguments and the model: out-of-scope ids, ids that are not memories
+(an entity or session passed to amend or retire), closed memories, bad text or dates, wrong confirmations, and writes into a world that erasure left unsealable.
 """
 
 from __future__ import annotations
@@ -21,6 +21,10 @@ from worlddb.timeutil import parse_time, to_iso
 from fuzz.harness import NAMES, RELATIONS, SCOPES, TIMES, WORDS, Violation
 from fuzz.learn import adopt
 from fuzz.model import TEXT_TYPES, Expect
+
+#: what the contract lets memory_amend replace and memory_retire close
+AMENDABLE = TEXT_TYPES
+RETIRABLE = (*TEXT_TYPES, "Fact")
 
 DATES = ("2023-05-01", "2023-05-01T10:00:00Z", "2021-12-31", "1999-01-01")
 BAD_DATES = ("2023-02-30", "yesterday", "2023-13-01T00:00:00")
@@ -150,6 +154,8 @@ def _m_amend(h, op: dict) -> None:
     old_keys = h.model.scope_keys_of(anchor)
     if not _in_scope(h, anchor, scopes):
         expected = Expect("NotFound", "not in the caller's scope")
+    elif h.model.nodes[anchor].type not in AMENDABLE:
+        expected = Expect("InvalidInput", "amending what is not a memory")
     elif h.model.nodes[anchor].valid_to is not None:
         expected = Expect("InvalidInput", "amending a closed memory")
     elif op.get("bad") == "blank":
@@ -191,6 +197,8 @@ def _m_retire(h, op: dict) -> None:
     if anchor is None:
         return
     expected = None if _in_scope(h, anchor, scopes) else Expect("NotFound", "not in the caller's scope")
+    if expected is None and h.model.nodes[anchor].type not in RETIRABLE:
+        expected = Expect("InvalidInput", "retiring what is not a memory")
     got = _call(h, "retire", expected, lambda: h.engine.retire(anchor, scopes, reason="fuzz"))
     if got is None:
         return

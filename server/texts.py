@@ -60,10 +60,11 @@ that its stored bytes still match its id."""
 AMEND = """Correct or update a memory. The content of a memory is never edited in place: this writes a new
 memory with the given text, in the same scopes, and marks it as superseding the old one, whose
 validity ends where the new one begins. The old memory stays readable with include_retired or
-as_of. Returns the new memory's id."""
+as_of. Takes a memory's id; an entity or fact id is refused. Returns the new memory's id."""
 
 RETIRE = """Mark one memory as no longer true (it was wrong, or stopped applying). Its validity ends now;
-it is hidden from recall unless include_retired is set. Nothing is deleted."""
+it is hidden from recall unless include_retired is set. Nothing is deleted. Also takes the id of
+a fact extracted from a memory, to close just that fact; an entity id is refused."""
 
 RETIRE_ALL = """Retire every current memory in the named scopes. Nothing is deleted; the history remains
 readable with include_retired. Returns how many were retired."""

@@ -11,6 +11,9 @@ Contract
 - Content is immutable: amend writes a new memory that supersedes the old one.
 - Every operation is scoped. A memory is reachable through a scope only if that scope
   contains it; reading, amending or retiring it through another scope is NotFound.
+- Amend replaces a memory (Memory, Turn, Summary); retire closes one of those or a fact.
+  Any other id in scope (an entity, a session) is InvalidInput: closing an entity would
+  hide it from every memory that names it.
 - Bad input raises InvalidInput/NotFound before anything is written.
 The engine is synchronous and single-threaded per instance; worlddb.aio gives it a
 thread of its own for async callers.
@@ -171,7 +174,7 @@ class Engine:
         return write_many(self, requests)
 
     def amend(self, memory_id: str, text: str, scopes: ScopeSet, *, reason: str | None = None) -> AmendResult:
-        old = self.require_in_scope(memory_id, scopes)
+        old = self.require_memory(memory_id, scopes, AMENDABLE, "amended")
         view = self.store.get(old)
         if view.valid_to is not None:
             raise InvalidInput(f"memory {old} is no longer current (it was retired or superseded); "
@@ -185,7 +188,7 @@ class Engine:
         return AmendResult(id=result.id, supersedes=old, scopes=result.scopes, valid_from=result.valid_from)
 
     def retire(self, memory_id: str, scopes: ScopeSet, *, reason: str | None = None) -> RetireResult:
-        anchor = self.require_in_scope(memory_id, scopes)
+        anchor = self.require_memory(memory_id, scopes, RETIRABLE, "retired")
         with self.db.write("retire") as w:
             changed = w.retire(anchor, reason)
             if changed:
@@ -295,6 +298,15 @@ class Engine:
         except NotFound:
             raise missing from None
 
+    def require_memory(self, memory_id: str, scopes: ScopeSet, types: Sequence[str], done: str) -> str:
+        """require_in_scope, and the node must be one of `types` (see AMENDABLE)."""
+        anchor = self.require_in_scope(memory_id, scopes)
+        kind = self.store.require(anchor).type
+        if kind not in types:
+            raise InvalidInput(f"{anchor} is a{'n' if kind[:1] in 'AEIOU' else ''} {kind}, not a memory; "
+                               f"only a {', '.join(types[:-1])} or {types[-1]} can be {done}")
+        return anchor
+
     def scope_keys_of(self, anchor: str) -> list[str]:
         rows = self.store.conn.execute(
             "SELECT s.kind, s.sid FROM closure c JOIN scopes s ON s.anchor = c.world WHERE c.node=? "
@@ -322,6 +334,11 @@ class Engine:
 
 
 _TEXT = ",".join("?" * len(indexing.TEXT_TYPES))
+#: what memory_amend replaces: the texts recall and memory_list return. memory_retire also
+#: closes a fact (an extracted fact can be wrong while its memory is right). An entity or
+#: a session is not one memory: closing it would hide it from everything that names it.
+AMENDABLE = indexing.TEXT_TYPES
+RETIRABLE = (*indexing.TEXT_TYPES, "Fact")
 #: the model whose static wordpiece table ships with WorldDB (worlddb.statictable)
 MINILM_ID = "all-MiniLM-L6-v2-onnx-int8"
 

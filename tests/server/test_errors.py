@@ -7,6 +7,8 @@ from .helpers import fails, make_config, ok
 from .helpers import dump
 from mcp import Client
 
+from worlddb.db import WorldDB
+from worlddb.model import Node
 from worlddb.server import build_server
 
 NESTED: dict = {}
@@ -64,9 +66,6 @@ async def test_without_a_default_scope_every_call_must_name_one(db_file):
 
 
 async def test_an_ambiguous_prefix_lists_the_candidates(server, db_file):
-    from worlddb.db import WorldDB
-    from worlddb.model import Node
-
     # two memories whose ids share 8 hex characters (found by trying created_at values)
     seen: dict[str, Node] = {}
     pair = None
@@ -86,3 +85,41 @@ async def test_an_ambiguous_prefix_lists_the_candidates(server, db_file):
         text = await fails(client, "memory_read", id=pair[0].id[:8])
         assert "ambiguous" in text and pair[0].id in text and pair[1].id in text
         assert (await ok(client, "memory_read", id=pair[1].id[:16]))["id"] == pair[1].id
+
+
+@pytest.mark.parametrize("tool, target, message", [
+    ("memory_amend", "entity", "is an Entity, not a memory; only a Memory, Turn or Summary can be amended"),
+    ("memory_amend", "fact", "is a Fact, not a memory"),
+    ("memory_retire", "entity", "is an Entity, not a memory; only a Memory, Turn, Summary or Fact can be retired"),
+    ("memory_amend", "session", "is a Session, not a memory"),
+    ("memory_retire", "session", "is a Session, not a memory"),
+])
+async def test_amend_and_retire_refuse_ids_that_are_not_memories(server, db_file, tool, target, message):
+    # memory_write and memory_read hand out entity and fact ids; passing one of them on must
+    # not close the entity (hiding it from every memory that names it) or supersede a fact
+    async with Client(server) as client:
+        written = await ok(client, "memory_write", text="Sarah moved to Austin in May 2023.",
+                           entities=[{"name": "Sarah"}, {"name": "Austin"}],
+                           facts=[{"subject": "Sarah", "relation": "lives_in", "object": "Austin"}])
+        with WorldDB.open(db_file) as db, db.write() as w:
+            session = w.add(Node("Session", name="chat 1", created_at=1), parents=[w.scope("user", "alice")])
+        ids = {"entity": written["entities"][0]["id"], "fact": written["facts"][0]["id"], "session": session}
+        before = dump(db_file)
+        arguments = {"id": ids[target][:12]} | ({"text": "Sarah lives in Denver"} if tool == "memory_amend" else {})
+        text = await fails(client, tool, **arguments)
+        assert message in text and ids[target] in text, text
+        assert dump(db_file) == before
+        read = await ok(client, "memory_read", id=ids[target])
+        assert read["valid_to"] is None and read["superseded_by"] == []
+
+
+async def test_retiring_a_fact_closes_the_fact_and_keeps_its_memory(server):
+    async with Client(server) as client:
+        written = await ok(client, "memory_write", text="Sarah moved to Austin in May 2023.",
+                           entities=[{"name": "Sarah"}, {"name": "Austin"}],
+                           facts=[{"subject": "Sarah", "relation": "lives_in", "object": "Austin"}])
+        fact = written["facts"][0]["id"]
+        assert (await ok(client, "memory_retire", id=fact, reason="extracted wrongly"))["retired"]
+        assert (await ok(client, "memory_read", id=fact))["valid_to"] is not None
+        memory = await ok(client, "memory_read", id=written["id"])
+        assert memory["valid_to"] is None
