@@ -65,6 +65,13 @@ class Recorder:
         return getattr(self._conn, name)
 
 
+def table_counts(conn) -> dict[str, int]:
+    """Rows per table (FTS5 shadow tables included): the replay must rebuild what the load wrote."""
+    names = [r[0] for r in conn.execute("SELECT name FROM sqlite_schema WHERE type='table' AND sql NOT LIKE "
+                                        "'CREATE VIRTUAL%' ORDER BY name")]
+    return {name: conn.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0] for name in names}
+
+
 def record(nodes: int, workdir: Path) -> tuple[dict, list, Path]:
     corpus = Corpus(nodes, int(nodes * 2.5), 7)
     engine = Engine.open(workdir / "load.db", embedder=corpus.embedder, query_model=True)
@@ -77,6 +84,7 @@ def record(nodes: int, workdir: Path) -> tuple[dict, list, Path]:
         report = load(engine, corpus, 5000, False)["report"]
     finally:
         engine.db.store.conn = recorder._conn
+        report["tables"] = table_counts(engine.db.store.conn)
         engine.close()
     return report, recorder.log, empty
 
@@ -85,7 +93,8 @@ def _kind(sql: str) -> str:
     return re.sub(r"\s+", " ", sql).strip()[:60]
 
 
-def replay(log: list, empty: Path, workdir: Path, batched: bool, shares: bool = False) -> tuple[float, dict]:
+def replay(log: list, empty: Path, workdir: Path, batched: bool, shares: bool = False
+           ) -> tuple[float, dict, dict[str, int]]:
     path = workdir / "replay.db"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
@@ -125,8 +134,9 @@ def replay(log: list, empty: Path, workdir: Path, batched: bool, shares: bool = 
             if shares:
                 per[kinds[i]] += clock() - t
     cpu = clock() - started
+    counts = table_counts(conn)
     store.close()
-    return cpu, per
+    return cpu, per, counts
 
 
 EDGES_TEXT = ("CREATE TABLE edges(id TEXT NOT NULL, type TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, "
@@ -195,12 +205,15 @@ def main(argv=None) -> dict:
         runs: dict[str, list[float]] = defaultdict(list)
         shares: dict[str, float] = {}
         for i in range(args.repeats):
-            cpu, per = replay(log, empty, workdir, batched=False, shares=i == 0)
+            cpu, per, counts = replay(log, empty, workdir, batched=False, shares=i == 0)
             if i == 0:
                 shares = per  # timed per statement once; the medians come from untimed runs
             else:
                 runs["sequential"].append(cpu)
-            runs["batched"].append(replay(log, empty, workdir, batched=True)[0])
+            cpu_batched, _, counts_batched = replay(log, empty, workdir, batched=True)
+            runs["batched"].append(cpu_batched)
+            if counts != report["tables"] or counts_batched != report["tables"]:
+                raise SystemExit(f"the replay did not rebuild the load's rows: {counts} vs {report['tables']}")
         if args.repeats == 1:
             runs["sequential"].append(cpu)
         total = sum(shares.values())
@@ -209,6 +222,8 @@ def main(argv=None) -> dict:
             "nodes": args.nodes,
             "load": {k: report[k] for k in ("writes_per_s", "writes_per_cpu_s", "seconds", "cpu_seconds")},
             "statements_recorded": sum(1 if how == "one" else len(p) for how, _, p in log),
+            "replay_rebuilds_the_load": True,  # the same rows in every table, checked on every replay
+            "rows_after_load": report["tables"],
             "replay_cpu_s": {"sequential": round(sequential, 2), "batched": round(statistics.median(runs["batched"]), 2),
                              "runs": {k: [round(x, 2) for x in v] for k, v in runs.items()}},
             "replay_share_of_load_cpu": round(sequential / report["cpu_seconds"], 3),
