@@ -224,7 +224,8 @@ def main(argv=None) -> dict:
             "statements_recorded": sum(1 if how == "one" else len(p) for how, _, p in log),
             "replay_rebuilds_the_load": True,  # the same rows in every table, checked on every replay
             "rows_after_load": report["tables"],
-            "replay_cpu_s": {"sequential": round(sequential, 2), "batched": round(statistics.median(runs["batched"]), 2),
+            "replay_cpu_s": {"sequential": round(sequential, 2),
+                             "batched": round(statistics.median(runs["batched"]), 2),
                              "runs": {k: [round(x, 2) for x in v] for k, v in runs.items()}},
             "replay_share_of_load_cpu": round(sequential / report["cpu_seconds"], 3),
             "nodes_per_s_if_only_the_replay": round(args.nodes / sequential),

@@ -103,6 +103,108 @@ def test_inferred_edges_are_valid_where_all_their_premises_are(db, scope):
     assert (inferred.valid_from, inferred.valid_to) == (T0 + 2 * DAY, None)
 
 
+def inferred_edge(db, ids, s, d, edge_type="causes"):
+    (edge,) = [e for e in db.store.edges(src=ids[s], dst=ids[d], type=edge_type) if e.edge.inferred]
+    return edge
+
+
+def test_an_inferred_edge_is_withdrawn_when_a_premise_is_unlinked(db, scope):
+    ids = nodes(db, scope, "abc")
+    chain(db, ids, "causes", [("a", "b"), ("b", "c")])
+    consolidator(db).run()
+    drawn = inferred_edge(db, ids, "a", "c")
+    with db.write() as w:
+        w.unlink(Edge("causes", ids["b"], ids["c"]))
+    report = consolidator(db).run()
+    assert report.withdrawn == [drawn.id] and report.inferred == []
+    assert pairs(db, ids, "causes", inferred=True) == set()
+    # withdrawn, not erased: what was believed before stays readable at that transaction time
+    assert drawn.id in {e.id for e in db.store.edges(type="causes", known_at=drawn.t_added)}
+
+
+def test_a_withdrawn_inference_is_drawn_again_along_another_path(db, scope):
+    ids = nodes(db, scope, "abcd")
+    p = chain(db, ids, "causes", [("a", "b"), ("b", "c"), ("a", "d"), ("d", "c")])
+    consolidator(db).run()
+    through_b, through_d = [p["a", "b"], p["b", "c"]], [p["a", "d"], p["d", "c"]]
+    first = inferred_edge(db, ids, "a", "c").props["via"]
+    assert first in (through_b, through_d)  # which of two shortest paths depends on the ids
+    cut, other = (("b", "c"), through_d) if first == through_b else (("d", "c"), through_b)
+    with db.write() as w:
+        w.unlink(Edge("causes", ids[cut[0]], ids[cut[1]]))
+    report = consolidator(db).run()
+    assert len(report.withdrawn) == 1 and len(report.inferred) == 1
+    assert inferred_edge(db, ids, "a", "c").props["via"] == other
+
+
+def test_an_inference_drawn_through_a_withdrawn_one_goes_with_it(db, scope):
+    ids = nodes(db, scope, "abcd")
+    chain(db, ids, "causes", [("a", "b"), ("b", "c")])
+    consolidator(db).run()
+    a_to_c = inferred_edge(db, ids, "a", "c")
+    chain(db, ids, "causes", [("c", "d")])
+    consolidator(db).run()
+    assert a_to_c.id in inferred_edge(db, ids, "a", "d").props["via"]  # the premise is itself inferred
+    with db.write() as w:
+        w.unlink(Edge("causes", ids["b"], ids["c"]))
+    report = consolidator(db).run()
+    assert len(report.withdrawn) == 3 and report.inferred == []  # a->c, a->d, b->d
+    assert pairs(db, ids, "causes", inferred=True) == set()
+
+
+def test_retiring_a_node_on_the_path_withdraws_the_inference(db, scope):
+    ids = nodes(db, scope, "abc")
+    chain(db, ids, "causes", [("a", "b"), ("b", "c")])
+    consolidator(db).run()
+    with db.write() as w:
+        w.retire(ids["b"], "never happened")
+    assert len(consolidator(db).run().withdrawn) == 1
+    assert pairs(db, ids, "causes", inferred=True) == set()
+
+
+class EndingCauses(Causes):
+    """A plug-in whose edges may end an earlier causes edge of the same source: props
+    {"ends_at": t} closes the source's other asserted causes edges at t (as a functional
+    relation closes earlier values)."""
+
+    def on_insert(self, ctx, edge):
+        super().on_insert(ctx, edge)
+        if "ends_at" in edge.props:
+            for prior in ctx.edges(src=edge.src, type="causes"):
+                if prior.id != edge.id and not prior.props.get("inferred"):
+                    ctx.close_edge_validity(prior.id, edge.props["ends_at"])
+
+
+def test_closing_a_premise_narrows_the_inference_to_where_it_still_holds(db_path):
+    registry = Registry.default()
+    registry.register(EndingCauses(), replace=True)
+    with WorldDB.open(db_path, registry=registry) as db:
+        with db.write() as w:
+            scope = w.scope("user", "alice")
+        ids = nodes(db, scope, "abcdx")
+
+        def interval(s, d):
+            edge = inferred_edge(db, ids, s, d)
+            return edge.valid_from, edge.valid_to
+
+        with db.write() as w:
+            w.link(Edge("causes", ids["a"], ids["b"]), valid_from=T0)
+            w.link(Edge("causes", ids["b"], ids["c"]), valid_from=T0)
+        consolidator(db).run()
+        chain(db, ids, "causes", [("c", "d")])
+        consolidator(db).run()
+        assert interval("a", "c") == (T0, None)
+        assert inferred_edge(db, ids, "a", "c").id in inferred_edge(db, ids, "a", "d").props["via"]
+        with db.write() as w:  # from T0 + DAY, b causes x instead of c
+            w.link(Edge("causes", ids["b"], ids["x"], props={"ends_at": T0 + DAY}), valid_from=T0 + DAY)
+        report = consolidator(db).run()
+        assert report.withdrawn == [] and len(report.redrawn) == 3  # a->c, b->d, and a->d drawn through a->c
+        assert interval("a", "c") == interval("b", "d") == interval("a", "d") == (T0, T0 + DAY)
+        assert interval("a", "x") == (T0 + DAY, None)
+        tx = db.store.last_seq()
+        assert consolidator(db).run().transactions == 0 and db.store.last_seq() == tx
+
+
 class PickyCauses(Causes):
     """Refuses any causes edge that ends at a node named 'd'."""
 
@@ -221,3 +323,16 @@ def test_an_inferred_edge_the_store_cannot_hold_is_listed_and_the_pass_goes_on(d
     assert pairs(db, ids, "causes", inferred=True) == {("x", "z")}
     (refused,) = report.refused
     assert "is not inside world" in refused[1]
+
+
+def test_an_edge_another_writer_marked_inferred_is_left_alone(db, scope):
+    ids = nodes(db, scope, "abc")
+    p = chain(db, ids, "causes", [("a", "b")])
+    with db.write() as w:  # drawn by some other reasoning, citing what it pleases
+        w.link(Edge("causes", ids["a"], ids["c"], props={"inferred": True, "via": ["memory 12", p["a", "b"]]}))
+        w.link(Edge("causes", ids["b"], ids["c"], props={"inferred": True, "via": []}))
+    with db.write() as w:
+        w.unlink(Edge("causes", ids["a"], ids["b"]))
+    report = consolidator(db).run()
+    assert report.withdrawn == [] and report.redrawn == []
+    assert pairs(db, ids, "causes", inferred=True) == {("a", "c"), ("b", "c")}

@@ -5,13 +5,16 @@
 
 Contract
 - Every write goes through `db.write("consolidate")` and every edge through the
-  reconciler (`w.link`), so each edge type's handler decides about it.
+  reconciler (`w.link`, `w.unlink`), so each edge type's handler decides about it.
+- An inferred edge lasts only as long as its premises: one whose premise was unlinked or
+  retired is withdrawn before the closure is computed again, and one whose premises'
+  interval narrowed is linked again with that interval (`inference.stale_inferred`).
 - The pass never holds the write lock for long: inferred and contradicts edges are
   written in transactions of at most `batch` edges, each summary in a transaction of its
   own, and summarizer calls (which may ask a model) happen outside any transaction.
 - A handler's refusal costs only the refused edge: the batch it was in rolls back and is
   replayed one edge per transaction; the refusal is listed in `Report.refused` (see
-  `link_each` for what else counts as a refusal).
+  `_each` for what else counts as a refusal).
 - Nothing is written when there is nothing to do: candidates are computed from reads
   first and a transaction is opened only for a non-empty batch, so a pass over an
   unchanged store commits no transaction at all.
@@ -49,6 +52,8 @@ class Report:
     placed: int = 0                                          # contains edges added/removed to re-place summaries
     young: int = 0                                           # worlds skipped: content newer than min_age
     inferred: list[str] = field(default_factory=list)        # inferred closure edge ids
+    withdrawn: list[str] = field(default_factory=list)       # inferred edges whose premises are gone
+    redrawn: list[str] = field(default_factory=list)         # inferred edges linked again with a new interval
     contradictions: list[str] = field(default_factory=list)  # contradicts edge ids
     refused: list[tuple[str, str]] = field(default_factory=list)  # (edge id, why it was not written)
     truncated: bool = False                                  # more inferred edges than max_inferred
@@ -63,6 +68,7 @@ class Report:
         return {
             "summaries": len(self.summaries), "superseded": len(self.superseded), "retired": len(self.retired),
             "placed": self.placed, "young": self.young, "inferred": len(self.inferred),
+            "withdrawn": len(self.withdrawn), "redrawn": len(self.redrawn),
             "contradictions": len(self.contradictions), "refused": len(self.refused),
             "truncated": self.truncated, "transactions": self.transactions, "seconds": round(self.seconds, 4),
         }
@@ -122,11 +128,16 @@ class Consolidator:
 
     def infer(self, report: Report | None = None) -> Report:
         """Transitive closure of each closure type, computed once over the current graph.
-        Edges already present between the same ends (asserted or inferred) are skipped."""
+        Edges already present between the same ends (asserted or inferred) are skipped.
+        Inferred edges whose premises changed since are withdrawn or redrawn first (see
+        `inference.stale_inferred`), so the closure can draw them again where it still holds."""
         report = report if report is not None else Report()
         now = self.clock()
         budget = self.max_inferred
         for edge_type in self.closure_types:
+            gone, redraw = inference.stale_inferred(self.db.store, edge_type)
+            report.withdrawn += self._each(gone, lambda w, e: w.unlink(e.edge), lambda e: e.id, report)
+            report.redrawn += self._each(redraw, _redraw, lambda r: r[0].id, report)
             planned = inference.closure_edges(self.db.store, edge_type, now)
             if len(planned) > budget:
                 report.truncated = True
@@ -151,31 +162,44 @@ class Consolidator:
         return report
 
     def link_each(self, planned: Sequence[tuple[Edge, int | None, int | None]], report: Report) -> list[str]:
-        """Write (edge, valid_from, valid_to) triples through the reconciler in batches.
+        """Write (edge, valid_from, valid_to) triples through the reconciler in batches
+        (see `_each`). Returns the ids of the edges that were written."""
+        return self._each(planned, lambda w, p: w.link(p[0], valid_from=p[1], valid_to=p[2]),
+                          lambda p: p[0].id, report)
+
+    def _each(self, items: Sequence, apply: Callable, ident: Callable, report: Report) -> list[str]:
+        """apply(writer, item) for each item, in batches.
 
         A batch is one transaction. If a handler refuses an edge (Refused), or the store's
         state forbids it (another Conflict, or InvalidInput such as an end that has left
-        the premises' world), that batch rolls back and is replayed one edge per
-        transaction, so only that edge is lost. Storage errors abort the pass. Returns
-        the ids of the edges that were written."""
-        written: list[str] = []
-        for start in range(0, len(planned), self.batch):
-            chunk = planned[start:start + self.batch]
+        the premises' world), that batch rolls back and is replayed one item per
+        transaction, so only that item is lost. Storage errors abort the pass. Returns
+        the ids of the items for which apply returned True."""
+        done: list[str] = []
+        for start in range(0, len(items), self.batch):
+            chunk = items[start:start + self.batch]
             try:
-                written += self._link(chunk, report)
+                done += self._apply(chunk, apply, ident, report)
             except _NOT_WRITABLE:
                 for one in chunk:
                     try:
-                        written += self._link([one], report)
+                        done += self._apply([one], apply, ident, report)
                     except _NOT_WRITABLE as exc:
-                        report.refused.append((one[0].id, str(exc)))
-        return written
+                        report.refused.append((ident(one), str(exc)))
+        return done
 
-    def _link(self, chunk: Sequence[tuple[Edge, int | None, int | None]], report: Report) -> list[str]:
+    def _apply(self, chunk: Sequence, apply: Callable, ident: Callable, report: Report) -> list[str]:
         done = []
         with self.db.write("consolidate") as w:
-            for edge, valid_from, valid_to in chunk:
-                if w.link(edge, valid_from=valid_from, valid_to=valid_to):
-                    done.append(edge.id)
+            for item in chunk:
+                if apply(w, item):
+                    done.append(ident(item))
         report.transactions += 1
         return done
+
+
+def _redraw(w, item) -> bool:
+    """The same inferred edge with the interval its premises give now."""
+    edge, valid_from, valid_to = item
+    w.unlink(edge.edge)
+    return w.link(edge.edge, valid_from=valid_from, valid_to=valid_to)

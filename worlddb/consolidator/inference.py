@@ -13,6 +13,18 @@ valid from the latest valid_from of the path's edges and until the earliest vali
 never gets an edge to itself (cycles are real for `causes`). Paths and output are in a
 deterministic order: sources by anchor, breadth-first over neighbours sorted by anchor.
 
+`stale_inferred(store, type)` - the live inferred edges of that type that `closure_edges`
+drew (their `via` names two or more edges of the type) and whose premises changed after
+they were drawn, as (gone, redraw). Gone: an edge named in `via` is no longer live
+(unlinked, or itself gone), a node on the path was retired or erased, or the premises no
+longer overlap in valid time. Redraw: the premises still stand but the interval they give
+is no longer the edge's (a premise's validity was closed since, or an inferred premise
+was redrawn), as (edge, valid_from, valid_to). The pass withdraws the gone edges before
+the closure runs again, so it draws them again along another path if one remains; a
+redrawn edge is withdrawn and linked again with the new interval in one transaction. A
+node on the path that merely stopped being valid changes nothing: valid time is history,
+and the edge's interval already ends where its premises do.
+
 `contradiction_edges(store, relations, now)` - for every subject with several current
 facts (worlddb.facts) of a functional relation that name different objects, a contradicts
 edge between each such pair that is not yet joined by one in either direction. The newer
@@ -69,10 +81,65 @@ def closure_edges(store: Store, edge_type: str, now: int) -> list[Planned]:
 def _inferred(edge_type: str, src: str, dst: str, path: list[EdgeView]) -> Planned:
     worlds = {e.world for e in path}
     world = worlds.pop() if len(worlds) == 1 else None
-    starts = [e.valid_from for e in path if e.valid_from is not None]
-    ends = [e.valid_to for e in path if e.valid_to is not None]
     edge = Edge(edge_type, src, dst, world=world, props={"inferred": True, "via": [e.id for e in path]})
-    return edge, (max(starts) if starts else None), (min(ends) if ends else None)
+    return (edge, *_interval(path))
+
+
+def _interval(path: list[EdgeView]) -> tuple[int | None, int | None]:
+    return _span([(e.valid_from, e.valid_to) for e in path])
+
+
+def _span(intervals: list[tuple[int | None, int | None]]) -> tuple[int | None, int | None]:
+    """Where every premise holds: the latest start and the earliest end (None: unbounded)."""
+    starts = [start for start, _ in intervals if start is not None]
+    ends = [end for _, end in intervals if end is not None]
+    return (max(starts) if starts else None), (min(ends) if ends else None)
+
+
+Redraw = tuple[EdgeView, int | None, int | None]
+
+
+def stale_inferred(store: Store, edge_type: str) -> tuple[list[EdgeView], list[Redraw]]:
+    rows = store.edges(type=edge_type)
+    live = {e.id: e for e in rows}
+    inferred = [e for e in rows if e.edge.inferred and _drawn_here(store, edge_type, e, live)]
+    ends = {n for e in inferred for i in e.props["via"] if i in live for n in (live[i].src, live[i].dst)}
+    views = store.get_many(ends)
+    dead = {n for n in ends if views.get(n) is None or views[n].erased or views[n].retired_at is not None}
+    interval = {i: (e.valid_from, e.valid_to) for i, e in live.items()}
+    gone: set[str] = set()
+    changed = True
+    while changed:  # a premise that is itself inferred passes its changes on to what was drawn through it
+        changed = False
+        for edge in inferred:
+            if edge.id in gone:
+                continue
+            via = edge.props["via"]
+            if any(i not in live or i in gone or live[i].src in dead or live[i].dst in dead for i in via):
+                gone.add(edge.id)
+                changed = True
+                continue
+            start, end = _span([interval[i] for i in via])
+            if start is not None and end is not None and end <= start:
+                gone.add(edge.id)
+                changed = True
+            elif (start, end) != interval[edge.id]:
+                interval[edge.id] = (start, end)
+                changed = True
+    redraw = [(e, *interval[e.id]) for e in inferred
+              if e.id not in gone and interval[e.id] != (e.valid_from, e.valid_to)]
+    return sorted((live[i] for i in gone), key=lambda e: e.id), sorted(redraw, key=lambda r: r[0].id)
+
+
+def _drawn_here(store: Store, edge_type: str, edge: EdgeView, live: dict[str, EdgeView]) -> bool:
+    """Whether `closure_edges` drew this edge: its `via` is a path of two or more edges of
+    its type. An edge some other writer marked inferred is not the closure's to withdraw."""
+    via = edge.props.get("via")
+    if not isinstance(via, list) or len(via) < 2 or not all(isinstance(i, str) for i in via):
+        return False
+    missing = [i for i in via if i not in live]
+    return all(store.conn.execute("SELECT 1 FROM edges WHERE id=? AND type=? LIMIT 1", (i, edge_type)).fetchone()
+               for i in missing)
 
 
 def contradiction_edges(store: Store, relations: Iterable[str], now: int) -> list[Edge]:
