@@ -113,14 +113,35 @@ def test_lexical_search_hides_closed_memories_when_asked(engine):
 
 def test_words_in_a_large_share_of_the_store_drop_out_only_when_rarer_words_suffice(engine, monkeypatch):
     monkeypatch.setattr(indexing, "COMMON_MIN_DOCS", 20)
-    _memories(engine, ALICE, [f"weather report {i} mentions sunshine" for i in range(40)])
+    _memories(engine, ALICE, [f"weather report {i} mentions sunshine" for i in range(30)])
+    _memories(engine, ALICE, [f"garden diary entry {i}" for i in range(66)])
     _memories(engine, ALICE, ["a storm warning", "storm clouds", "storm surge", "sunshine after the storm"])
     store = engine.store
     alice = store.scope_anchor("user", "alice")
     assert all("storm" in text for text in _lexical_texts(store, "sunshine storm", alice, 3))
-    # four texts hold "storm": for ten, the common word stays in the query
+    # four texts hold "storm": for ten, the common word (in 31 of 100 texts) stays in the query
     found = _lexical_texts(store, "sunshine storm", alice, 10)
     assert len(found) == 10 and sum("storm" in text for text in found) == 4
+
+
+def test_a_word_held_by_half_the_store_brings_nothing_into_the_lane(engine, monkeypatch):
+    monkeypatch.setattr(indexing, "COMMON_MIN_DOCS", 20)
+    _memories(engine, ALICE, [f"weather report {i} mentions sunshine" for i in range(40)])
+    _memories(engine, ALICE, ["a storm warning", "storm clouds", "storm surge", "sunshine after the storm"])
+    store = engine.store
+    alice = store.scope_anchor("user", "alice")
+    ranked: list[str] = []
+    store.conn.set_trace_callback(lambda sql: ranked.append(sql) if "ORDER BY rank" in sql else None)
+    found = _lexical_texts(store, "sunshine storm", alice, 10)
+    store.conn.set_trace_callback(None)
+    # FTS5 gives "sunshine" (41 of 44 texts) no weight: the lane holds what "storm" finds,
+    # in the order FTS5 ranks the query with both words
+    assert ranked and not any("sunshine" in sql for sql in ranked)
+    both = store.conn.execute('SELECT rowid FROM fts WHERE fts MATCH \'"sunshine" OR "storm"\' ORDER BY rank '
+                              "LIMIT 4").fetchall()
+    by_rowid = store.anchors_for_rowids([r for r, in both])
+    assert found == [store.get(by_rowid[r]).content for r, in both]
+    assert sorted(found) == sorted(["a storm warning", "storm clouds", "storm surge", "sunshine after the storm"])
 
 
 def test_a_query_of_only_common_words_asks_for_texts_holding_all_of_them(engine, monkeypatch):

@@ -36,8 +36,13 @@ the answer rather than the size of the store:
     majority of cases, and FTS5 scores their intersection instead of every text that
     names any word ("what did Ana do in Lisbon" in a store full of Ana and Lisbon).
   Both count matches in the whole store; when the asked scopes hold fewer than `limit`
-  of the narrowed query's matches, it is asked again with any word. Stores under
-  COMMON_MIN_DOCS text nodes are never narrowed: their queries are cheap.
+  of the narrowed query's matches, it is asked again with any word.
+  - Otherwise, a word held by at least half of all text nodes is dropped if other words
+    remain: FTS5 clamps its idf to 1e-6, so it changes no score that matters, but it
+    would make FTS5 score every text that holds it, and the texts it alone matches fill
+    the end of the lane in an order that says nothing but their length. Such a query
+    returns fewer than `limit` nodes, and that is its answer.
+  Stores under COMMON_MIN_DOCS text nodes are never narrowed: their queries are cheap.
 """
 
 from __future__ import annotations
@@ -208,9 +213,9 @@ def lexical(store: Store, text: str, worlds: Sequence[str], limit: int, *, open_
     words = query_words(text)
     if not words or not worlds:
         return []
-    narrowed = _narrow(store, words, limit)
+    narrowed, final = _narrow(store, words, limit)
     hits = _ranked(store, narrowed, worlds, limit, open_only_at)
-    if len(hits) < limit and narrowed != _match(words):
+    if len(hits) < limit and not final:
         # the narrowing counted matches in the whole store; these scopes may hold too few
         hits = _ranked(store, _match(words), worlds, limit, open_only_at)
     return hits
@@ -238,25 +243,37 @@ def _ranked(store: Store, match: str, worlds: Sequence[str], limit: int, open_on
     return [(rowid, -score) for rowid, score in rows]
 
 
-def _narrow(store: Store, words: list[str], limit: int) -> str:
+def _narrow(store: Store, words: list[str], limit: int) -> tuple[str, bool]:
     """The FTS5 query for `words` (module docstring): any of them; but in a large store,
     all of them if at least `limit` nodes hold them all, else without the words found in
-    a large share of the store if the rarer words alone match `limit` nodes."""
+    a large share of the store if the rarer words alone match `limit` nodes, else
+    without the words held by half the store. Returns the query and whether it is final:
+    the first two count matches in the whole store, so `lexical` asks again with any
+    word when the scopes hold too few; the last ranks exactly as any word would."""
     if len(words) < 2:
-        return _match(words)
+        return _match(words), True
     docs = int(store.meta_get("text_docs") or 0)
     threshold = max(COMMON_MIN_DOCS, int(COMMON_SHARE * docs))
     if docs < threshold:
-        return _match(words)
+        return _match(words), True
     count = "SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?)"
     every = " AND ".join(f'"{w}"' for w in words)
     if store.conn.execute(count, (every, limit)).fetchone()[0] >= limit:
-        return every
+        return every, False
     common = {w for w in words if store.conn.execute(count, (_match([w]), threshold)).fetchone()[0] >= threshold}
     rare = [w for w in words if w not in common]
     if common and rare and store.conn.execute(count, (_match(rare), limit)).fetchone()[0] >= limit:
-        return _match(rare)
-    return _match(words)
+        return _match(rare), False
+    # bm25's idf is log((N - n + 0.5) / (n + 0.5)), and FTS5 replaces anything <= 0 by
+    # 1e-6: a word held by half of the N texts or more adds at most 2.2e-6 to any score,
+    # while every text holding it must be scored. Without it the same texts rank in the
+    # same order, minus those it alone matched (at the bottom, ordered by length). The
+    # text_docs counter is never below N (erasure does not lower it), so this never
+    # drops a word FTS5 gives weight to.
+    half = (docs + 1) // 2
+    void = {w for w in common if store.conn.execute(count, (_match([w]), half)).fetchone()[0] >= half}
+    kept = [w for w in words if w not in void]
+    return _match(kept if kept else words), True
 
 
 def _admitted(store: Store, rowids: list[int], worlds: Sequence[str], open_only_at: int | None) -> set[int]:
