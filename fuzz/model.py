@@ -362,7 +362,7 @@ class Model:
                 self._dirty.add(edge.src)  # the child leaves only with its last contains edge
         elif edge.type == "same_as":
             for p in self.proposals.values():
-                if p.a == edge.src and p.b == edge.dst and p.status != "rejected":
+                if p.edge_id == edge.id and p.status != "rejected":
                     self._set(p, "status", "rejected")
         self._set(current, "live", False)
         if edge.world is not None:

@@ -166,10 +166,12 @@ class _Context:
         return proposal
 
     def withdraw_merge(self, edge: Edge) -> None:
+        # by edge id, not by the pair: another same_as edge between the same two nodes
+        # (another tier's evidence) keeps its own proposal, accepted or pending
         self._tx.conn.execute(
             "UPDATE proposals SET status='rejected', seq_decided=?, reason='withdrawn' "
-            "WHERE a=? AND b=? AND status!='rejected'",
-            (self._tx.seq, edge.src, edge.dst),
+            "WHERE edge_id=? AND status!='rejected'",
+            (self._tx.seq, edge.id),
         )
 
     def note_conflict(self, a: str, b: str) -> None:

@@ -57,6 +57,18 @@ def test_removing_a_same_as_edge_withdraws_its_proposal(db, graph):
     assert identity.proposal(db.store, proposal).status == "rejected"
 
 
+def test_removing_one_of_two_same_as_edges_keeps_the_other_s_merge(db, graph):
+    a, b = graph.add("Katherine", "Entity"), graph.add("Kathryn", "Entity")
+    fuzzy = stage(db, a, b, tier="fuzzy", score=0.91)
+    vector = stage(db, a, b, tier="embedding", score=0.88)
+    decide(db, vector, True)
+    with db.write() as w:
+        w.unlink(Edge("same_as", a, b, props={"tier": "fuzzy", "score": 0.91}))
+    assert identity.proposal(db.store, fuzzy).status == "rejected"
+    assert identity.proposal(db.store, vector).status == "accepted"
+    assert identity.equivalence_class(db.store, a) == {a, b}
+
+
 def test_same_as_to_itself_is_refused(db, graph):
     a = graph.add("x", "Entity")
     with pytest.raises(Refused):
