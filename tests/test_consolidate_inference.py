@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 
 from worlddb.consolidator import Consolidator
@@ -175,12 +177,19 @@ class EndingCauses(Causes):
                     ctx.close_edge_validity(prior.id, edge.props["ends_at"])
 
 
-def test_closing_a_premise_narrows_the_inference_to_where_it_still_holds(db_path):
+@contextmanager
+def with_handler(db_path, handler):
+    """A store whose `causes` edges go through `handler`, and alice's scope in it."""
     registry = Registry.default()
-    registry.register(EndingCauses(), replace=True)
+    registry.register(handler, replace=True)
     with WorldDB.open(db_path, registry=registry) as db:
         with db.write() as w:
             scope = w.scope("user", "alice")
+        yield db, scope
+
+
+def test_closing_a_premise_narrows_the_inference_to_where_it_still_holds(db_path):
+    with with_handler(db_path, EndingCauses()) as (db, scope):
         ids = nodes(db, scope, "abcdx")
 
         def interval(s, d):
@@ -215,11 +224,7 @@ class PickyCauses(Causes):
 
 
 def test_a_refused_inferred_edge_costs_only_itself(db_path):
-    registry = Registry.default()
-    registry.register(PickyCauses(), replace=True)
-    with WorldDB.open(db_path, registry=registry) as db:
-        with db.write() as w:
-            scope = w.scope("user", "alice")
+    with with_handler(db_path, PickyCauses()) as (db, scope):
         ids = nodes(db, scope, "abcd")
         p = chain(db, ids, "causes", [("a", "b"), ("b", "c"), ("c", "d")])
         report = consolidator(db).run()
