@@ -214,6 +214,18 @@ def test_a_save_removes_scratch_files_of_saves_whose_process_died(db_path, store
     assert not abandoned.exists() and in_progress.exists()
 
 
+def test_a_save_removes_old_scratch_files_whatever_their_pid(db_path, stored):
+    # pids are reused (and cannot be probed on Windows): an hours-old scratch file is abandoned
+    first, _, _ = stored
+    directory = annsnap.directory_for(str(db_path))
+    stale = directory / f".effective-{os.getpid()}-5ca1ab1e.hnsw"
+    stale.write_bytes(b"partial graph")
+    hours_ago = stale.stat().st_mtime - 2 * annsnap.ABANDONED_AFTER_S
+    os.utime(stale, (hours_ago, hours_ago))
+    assert first.save_snapshot(force=True)
+    assert not stale.exists()
+
+
 def test_verify_checks_the_snapshots_beside_the_file(db_path, stored):
     with WorldDB.open(db_path) as db:
         report = db.verify()

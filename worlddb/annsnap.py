@@ -39,6 +39,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +51,8 @@ import numpy as np
 log = logging.getLogger("worlddb.ann")
 
 FORMAT = "worlddb.ann.v1"
+#: a save takes seconds even at a million nodes; scratch files this old are abandoned
+ABANDONED_AFTER_S = 3600.0
 KIND_NAMES = {0: "content", 1: "effective", 2: "name", 3: "unit"}
 
 
@@ -173,23 +176,29 @@ def discard(directory: Path | None) -> None:
 
 def _remove_abandoned(directory: Path) -> None:
     """Remove scratch files of saves whose process is gone (killed mid-write): a graph at
-    a million nodes is gigabytes, and nothing else would ever delete them."""
+    a million nodes is gigabytes, and nothing else would ever delete them. A scratch file
+    older than ABANDONED_AFTER_S is abandoned whatever its pid says: pids are reused, and
+    on Windows a pid cannot be probed harmlessly, so there age is the only test."""
+    now = time.time()
     for path in directory.glob(".*-*-*.*"):
         try:
             pid = int(path.name.split("-")[1])
-        except (IndexError, ValueError):
+            age = now - path.stat().st_mtime
+        except (IndexError, ValueError, OSError):
             continue
-        if not _alive(pid):
+        if age > ABANDONED_AFTER_S or (os.name == "posix" and not _alive(pid)):
             path.unlink(missing_ok=True)
 
 
 def _alive(pid: int) -> bool:
+    """POSIX only: signal 0 asks without signalling (on Windows os.kill(pid, 0) would send
+    CTRL_C_EVENT)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:
-        return True  # someone else's process
+    except OSError:
+        return True  # someone else's process, or one we may not ask about: leave its files
     return True
 
 
