@@ -13,6 +13,7 @@ from worlddb import indexing, propagation
 from worlddb.embed import HashEmbedder
 from worlddb.engine import Engine
 from worlddb.ingest import SessionIn, TurnIn
+from worlddb.model import Node
 from worlddb.scopes import ScopeSet
 from worlddb.timeutil import now_us
 
@@ -142,6 +143,23 @@ def test_a_word_held_by_half_the_store_brings_nothing_into_the_lane(engine, monk
     by_rowid = store.anchors_for_rowids([r for r, in both])
     assert found == [store.get(by_rowid[r]).content for r, in both]
     assert sorted(found) == sorted(["a storm warning", "storm clouds", "storm surge", "sunshine after the storm"])
+
+
+def test_half_the_store_means_every_indexed_text_summaries_included(engine, monkeypatch):
+    # FTS5 weighs a word by its share of all its rows; summaries have rows but are not in
+    # the text_docs counter, so judging "half" by that counter would drop a weighted word
+    monkeypatch.setattr(indexing, "COMMON_MIN_DOCS", 10)
+    _memories(engine, ALICE, [f"weather report {i} mentions sunshine" for i in range(16)])
+    _memories(engine, ALICE, ["a storm warning", "storm clouds", "storm surge", "sunshine after the storm"])
+    with engine.db.write() as w:
+        for i in range(20):
+            summary = w.add(Node("Summary", content=f"garden summary {i}"))
+            w.index_text(summary, f"garden summary {i}")
+    store = engine.store
+    assert int(store.meta_get("text_docs")) == 20
+    found = _lexical_texts(store, "sunshine storm", store.scope_anchor("user", "alice"), 10)
+    # "sunshine" is in 17 of 40 rows: weighted, so it stays and fills the lane
+    assert len(found) == 10 and sum("storm" in text for text in found) == 4
 
 
 def test_a_query_of_only_common_words_asks_for_texts_holding_all_of_them(engine, monkeypatch):

@@ -267,10 +267,11 @@ def _narrow(store: Store, words: list[str], limit: int) -> tuple[str, bool]:
     # bm25's idf is log((N - n + 0.5) / (n + 0.5)), and FTS5 replaces anything <= 0 by
     # 1e-6: a word held by half of the N texts or more adds at most 2.2e-6 to any score,
     # while every text holding it must be scored. Without it the same texts rank in the
-    # same order, minus those it alone matched (at the bottom, ordered by length). The
-    # text_docs counter is never below N (erasure does not lower it), so this never
-    # drops a word FTS5 gives weight to.
-    half = (docs + 1) // 2
+    # same order, minus those it alone matched (at the bottom, ordered by length). N is
+    # FTS5's own row count (one docsize row per text; text_docs leaves out summaries),
+    # so no word FTS5 gives weight to is dropped.
+    rows = store.conn.execute("SELECT count(*) FROM fts_docsize").fetchone()[0]
+    half = (rows + 1) // 2
     void = {w for w in common if store.conn.execute(count, (_match([w]), half)).fetchone()[0] >= half}
     kept = [w for w in words if w not in void]
     return _match(kept if kept else words), True
