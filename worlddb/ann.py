@@ -81,8 +81,7 @@ class AnnIndex:
             version = self.store.data_version()
             if version == self._data_version and self._index is not None:
                 return 0
-            if self._index is None and self._seen_seq == 0 and self.snapshots is not None:
-                self._load_snapshot()
+            self._load_snapshot()
             if self._index is None:  # first build: size the graph once for what is stored
                 self._capacity_hint = self.store.conn.execute(
                     "SELECT count(*) FROM vectors WHERE kind=? AND seq>? AND vec IS NOT NULL",
@@ -158,11 +157,13 @@ class AnnIndex:
         from SQL (the first `sync()` does this, then builds if it could not); True if the
         graph now comes from it."""
         with self._lock:
-            if self._index is None and self._seen_seq == 0 and self.snapshots is not None:
-                self._load_snapshot()
+            self._load_snapshot()
             return self.source == "snapshot"
 
     def _load_snapshot(self) -> None:
+        """Before the first graph exists only: a snapshot replaces nothing already applied."""
+        if self._index is not None or self._seen_seq != 0 or self.snapshots is None:
+            return
         header = annsnap.read_header(self.snapshots, self.kind)
         if header is None:
             return
