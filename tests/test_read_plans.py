@@ -9,7 +9,7 @@ from collections import defaultdict
 
 import pytest
 
-from worlddb import indexing, propagation
+from worlddb import anyword, indexing, propagation
 from worlddb.embed import HashEmbedder
 from worlddb.engine import Engine
 from worlddb.ingest import SessionIn, TurnIn
@@ -193,3 +193,24 @@ def _lexical_texts(store, query: str, world: str, limit: int) -> list[str]:
     rowids = [r for r, _ in indexing.lexical(store, query, [world], limit)]
     by_rowid = store.anchors_for_rowids(rowids)
     return [store.get(by_rowid[r]).content for r in rowids]
+
+
+def test_the_lane_ranks_any_word_without_scoring_every_text_and_finds_the_same(engine, monkeypatch):
+    _memories(engine, ALICE, [f"weather report {i} mentions sunshine and a long walk" for i in range(40)])
+    _memories(engine, ALICE, [f"storm diary {i}" for i in range(15)] + ["storm", "sunshine storm lighthouse"])
+    _memories(engine, ALICE, [f"lighthouse keeper log {i}" for i in range(6)])
+    store = engine.store
+    alice = store.scope_anchor("user", "alice")
+    monkeypatch.setattr(anyword, "MAX_WORDS", 0)  # the plain statement
+    plain = _lexical_texts(store, "sunshine storm lighthouse", alice, 5)
+    monkeypatch.setattr(anyword, "MAX_WORDS", 3)
+    monkeypatch.setattr(anyword, "MIN_POSTINGS", 1)
+    monkeypatch.setattr(anyword, "PER_FETCHED", 1)
+    ranked: list[str] = []
+    store.conn.set_trace_callback(lambda sql: ranked.append(sql) if "ORDER BY rank" in sql else None)
+    planned = _lexical_texts(store, "sunshine storm lighthouse", alice, 5)
+    store.conn.set_trace_callback(None)
+    assert planned == plain and plain[0] == "sunshine storm lighthouse"
+    # nothing ranked every text holding any word, nor the 40 holding only "sunshine"
+    assert ranked and not any(""""sunshine" OR "storm" OR "lighthouse"'""" in sql for sql in ranked)
+    assert not any('"sunshine" NOT' in sql for sql in ranked)

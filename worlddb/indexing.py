@@ -43,6 +43,10 @@ the answer rather than the size of the store:
     the end of the lane in an order that says nothing but their length. Such a query
     returns fewer than `limit` nodes, and that is its answer.
   Stores under COMMON_MIN_DOCS text nodes are never narrowed: their queries are cheap.
+A query that still asks for any of two or three words is answered by `anyword`, which
+gets the same ranking from FTS5 while scoring only the texts that can be among the best:
+those holding two words or more, and the single-word texts of words rare enough to beat
+them. It starts at `limit` texts, not the overfetch, since it pays for every text asked.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ from datetime import datetime, timezone
 
 import numpy as np
 
+from worlddb import anyword
 from worlddb.errors import Conflict
 from worlddb.model import Node, NodeView
 from worlddb.store import Store, inside_sql
@@ -213,25 +218,34 @@ def lexical(store: Store, text: str, worlds: Sequence[str], limit: int, *, open_
     words = query_words(text)
     if not words or not worlds:
         return []
-    narrowed, final = _narrow(store, words, limit)
-    hits = _ranked(store, narrowed, worlds, limit, open_only_at)
+    narrowed, every, final = _narrow(store, words, limit)
+    hits = _ranked(store, narrowed, every, worlds, limit, open_only_at)
     if len(hits) < limit and not final:
         # the narrowing counted matches in the whole store; these scopes may hold too few
-        hits = _ranked(store, _match(words), worlds, limit, open_only_at)
+        hits = _ranked(store, words, False, worlds, limit, open_only_at)
     return hits
 
 
-def _ranked(store: Store, match: str, worlds: Sequence[str], limit: int, open_only_at: int | None
-            ) -> list[tuple[int, float]]:
+def _ranked(store: Store, words: list[str], every: bool, worlds: Sequence[str], limit: int,
+            open_only_at: int | None) -> list[tuple[int, float]]:
+    """The best `limit` texts inside `worlds` holding all of `words` (`every`) or any."""
+    match = " AND ".join(f'"{w}"' for w in words) if every else _match(words)
     fetch = max(FETCH_FLOOR, OVERFETCH * limit)
-    while fetch <= FETCH_MAX:
-        rows = store.conn.execute("SELECT rowid, rank FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ?",
-                                  (match, fetch)).fetchall()
+    # FTS5 scores every match whatever the LIMIT, so overfetching costs it nothing; the
+    # any-word plan scores fewer texts the fewer it is asked for, so it starts at `limit`
+    planned = not every
+    depth = limit if planned else fetch
+    while depth <= FETCH_MAX:
+        rows = anyword.best_of_any(store.conn, words, depth) if planned else None
+        if rows is None:
+            planned, depth = False, max(depth, fetch)
+            rows = store.conn.execute("SELECT rowid, rank FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ?",
+                                      (match, depth)).fetchall()
         passed = _admitted(store, [rowid for rowid, _ in rows], worlds, open_only_at)
         ranked = [(rowid, -score) for rowid, score in rows if rowid in passed]
-        if len(ranked) >= limit or len(rows) < fetch:
+        if len(ranked) >= limit or len(rows) < depth:
             return ranked[:limit]
-        fetch *= 8
+        depth *= 8
     # the scope holds a small share of the matches: rank inside it directly
     params: list = [match, *worlds, *worlds]
     validity = ""
@@ -243,38 +257,41 @@ def _ranked(store: Store, match: str, worlds: Sequence[str], limit: int, open_on
     return [(rowid, -score) for rowid, score in rows]
 
 
-def _narrow(store: Store, words: list[str], limit: int) -> tuple[str, bool]:
-    """The FTS5 query for `words` (module docstring): any of them; but in a large store,
-    all of them if at least `limit` nodes hold them all, else without the words found in
-    a large share of the store if the rarer words alone match `limit` nodes, else
-    without the words held by half the store. Returns the query and whether it is final:
-    the first two count matches in the whole store, so `lexical` asks again with any
-    word when the scopes hold too few; the last ranks exactly as any word would."""
+def _narrow(store: Store, words: list[str], limit: int) -> tuple[list[str], bool, bool]:
+    """The words to ask FTS5 for, whether texts must hold all of them, and whether that
+    is final (module docstring): any of them; but in a large store, all of them if at
+    least `limit` nodes hold them all, else without the words found in a large share of
+    the store if the rarer words alone match `limit` nodes, else without the words held
+    by half the store. The first two count matches in the whole store, so `lexical` asks
+    again with any word when the scopes hold too few; the last ranks exactly as any word
+    would."""
     if len(words) < 2:
-        return _match(words), True
+        return words, False, True
     docs = int(store.meta_get("text_docs") or 0)
     threshold = max(COMMON_MIN_DOCS, int(COMMON_SHARE * docs))
     if docs < threshold:
-        return _match(words), True
+        return words, False, True
     count = "SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?)"
     every = " AND ".join(f'"{w}"' for w in words)
     if store.conn.execute(count, (every, limit)).fetchone()[0] >= limit:
-        return every, False
+        return words, True, False
     common = {w for w in words if store.conn.execute(count, (_match([w]), threshold)).fetchone()[0] >= threshold}
     rare = [w for w in words if w not in common]
     if common and rare and store.conn.execute(count, (_match(rare), limit)).fetchone()[0] >= limit:
-        return _match(rare), False
+        return rare, False, False
     # bm25's idf is log((N - n + 0.5) / (n + 0.5)), and FTS5 replaces anything <= 0 by
     # 1e-6: a word held by half of the N texts or more adds at most 2.2e-6 to any score,
     # while every text holding it must be scored. Without it the same texts rank in the
     # same order, minus those it alone matched (at the bottom, ordered by length). N is
-    # FTS5's own row count (one docsize row per text; text_docs leaves out summaries),
+    # FTS5's own row count (its averages record; text_docs leaves out summaries),
     # so no word FTS5 gives weight to is dropped.
-    rows = store.conn.execute("SELECT count(*) FROM fts_docsize").fetchone()[0]
+    rows = anyword.row_count(store.conn)
+    if rows is None:
+        rows = store.conn.execute("SELECT count(*) FROM fts_docsize").fetchone()[0]
     half = (rows + 1) // 2
     void = {w for w in common if store.conn.execute(count, (_match([w]), half)).fetchone()[0] >= half}
     kept = [w for w in words if w not in void]
-    return _match(kept if kept else words), True
+    return (kept if kept else words), False, True
 
 
 def _admitted(store: Store, rowids: list[int], worlds: Sequence[str], open_only_at: int | None) -> set[int]:
