@@ -199,3 +199,19 @@ def test_an_old_version_id_still_names_its_world(db):
         w.add(memory("b", T0 + 1), parents=[scope])
     assert db.resolve_id(old_version) == scope
     assert db.resolve_id(scope[:10]) == scope
+
+
+def test_a_database_of_the_first_schema_gains_the_precedes_index_on_open(db_path):
+    WorldDB.open(db_path).close()
+    conn = sqlite3.connect(db_path)
+    conn.execute("DROP INDEX edges_precedes")
+    conn.execute("PRAGMA user_version = 1")
+    conn.commit()
+    conn.close()
+    db = WorldDB.open(db_path)
+    try:
+        indexes = {row[0] for row in db.store.conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+        assert "edges_precedes" in indexes
+        assert db.store.conn.execute("PRAGMA user_version").fetchone()[0] == schema.LATEST == 2
+    finally:
+        db.close()

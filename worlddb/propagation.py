@@ -21,8 +21,9 @@ that bound, in their order, are exactly the head of the full ranking. The liftin
 neighbour reported for a node is its best-scored one (ties to the lowest rowid), the
 same in both.
 
-Nodes without precedes edges (plain memories) are unaffected; a store without
-precedes edges pays one indexed lookup per candidate read.
+Nodes without precedes edges (plain memories) are unaffected. A store without live
+precedes edges is told by one probe of a partial index (`has_precedes`), and its
+candidates come out in fused order without any neighbourhood read.
 """
 
 from __future__ import annotations
@@ -45,6 +46,16 @@ NEIGHBOURS_SQL = (
     "SELECT a.rowid, b.rowid FROM nodes b JOIN edges e ON e.dst = b.anchor JOIN nodes a ON a.anchor = e.src "
     "WHERE b.rowid IN ({marks}) AND e.type='precedes' AND e.seq_removed IS NULL"
 )
+
+
+#: answered from the partial index edges_precedes, whatever the size of the edges table
+HAS_PRECEDES_SQL = ("SELECT 1 FROM edges INDEXED BY edges_precedes "
+                    "WHERE type = 'precedes' AND seq_removed IS NULL LIMIT 1")
+
+
+def has_precedes(conn: sqlite3.Connection) -> bool:
+    """Whether any live precedes edge exists."""
+    return conn.execute(HAS_PRECEDES_SQL).fetchone() is not None
 
 
 def neighbourhoods(conn: sqlite3.Connection, rowids: Iterable[int]) -> dict[int, set[int]]:
@@ -115,6 +126,9 @@ def ranked(conn: sqlite3.Connection, scores: dict[int, float],
     then rowid), reading neighbourhoods lazily (module docstring). `admit(rowids)` returns
     which of the given non-candidates may join (the others are skipped)."""
     order = sorted(scores, key=lambda r: (-scores[r], r))
+    if not has_precedes(conn):
+        yield from ((node, scores[node], None) for node in order)
+        return
     read = 0
     emitted: set[int] = set()
     admitted: dict[int, bool] = {}

@@ -120,6 +120,11 @@ MIGRATIONS: list[list[str]] = [
         "CREATE INDEX resolver_names_node ON resolver_names(node)",
         "CREATE INDEX resolver_names_seq ON resolver_names(seq)",
     ],
+    # 2: live precedes edges alone, so recall can tell in one probe that a store has none
+    # (memories written one by one) and skip reading neighbourhoods for every candidate
+    [
+        "CREATE INDEX edges_precedes ON edges(src, dst) WHERE type = 'precedes' AND seq_removed IS NULL",
+    ],
 ]
 
 LATEST = len(MIGRATIONS)

@@ -64,3 +64,33 @@ def test_reading_a_prefix_of_the_ranking_reads_few_neighbourhoods(engine, chaine
     top = [next(ranking) for _ in range(10)]
     assert len(asked) < len(scores) / 2
     assert [n for n, _, _ in top] == [n for n, _, _ in _full(engine.store.conn, scores, lambda r: set(r))][:10]
+
+
+def _neighbourhood_reads(engine, query: str) -> int:
+    statements: list[str] = []
+    engine.store.conn.set_trace_callback(statements.append)
+    engine.recall(query, ALICE, limit=5)
+    engine.store.conn.set_trace_callback(None)
+    return sum("e.type='precedes'" in sql for sql in statements)
+
+
+def test_a_store_without_precedes_edges_reads_no_neighbourhoods(engine):
+    engine.write_memories([{"text": f"loose note {i} about kayaks"} for i in range(40)], ALICE)
+    assert not propagation.has_precedes(engine.store.conn)
+    assert _neighbourhood_reads(engine, "kayaks") == 0
+    scores = {n: 1.0 / (10 + n) for n in range(1, 30)}
+    assert list(propagation.ranked(engine.store.conn, scores)) == _full(engine.store.conn, scores, set)
+
+
+def test_neighbourhoods_are_read_once_a_precedes_edge_exists_and_not_after_it_goes(engine, chained):
+    conn = engine.store.conn
+    assert propagation.has_precedes(conn) and _neighbourhood_reads(engine, "kayaks") > 0
+    with engine.db.write() as w:
+        for edge in engine.store.edges(type="precedes"):
+            assert w.unlink(edge.edge)
+    assert not propagation.has_precedes(conn) and _neighbourhood_reads(engine, "kayaks") == 0
+
+
+def test_the_precedes_probe_reads_one_entry_of_its_partial_index(engine):
+    plan = [row[3] for row in engine.store.conn.execute("EXPLAIN QUERY PLAN " + propagation.HAS_PRECEDES_SQL)]
+    assert plan == ["SCAN edges USING INDEX edges_precedes"]
