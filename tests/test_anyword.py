@@ -18,6 +18,8 @@ VOCAB = ["heron", "cloud", "kayak", "lisbon", "run", "running", "runs", "tea", "
          "marmot", "quince", "zither"]
 WEIGHTS = [30, 60, 12, 9, 4, 3, 3, 8, 6, 5, 2, 1, 1]
 ABSENT = "xylograph"
+#: words FTS5 tokenizes to nothing, or to two tokens
+ODD = ["_", "kayak_tea", "2023"]
 
 
 def _texts(seed: int, count: int) -> list[str]:
@@ -60,7 +62,7 @@ def _assert_same_ranking(got, plain):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(VOCAB + [ABSENT]), min_size=2, max_size=3, unique=True),
+@given(st.lists(st.sampled_from(VOCAB + [ABSENT] + ODD), min_size=2, max_size=3, unique=True),
        st.integers(min_value=1, max_value=40))
 def test_the_plan_ranks_as_fts5_ranks_any_of_the_words(conn, words, fetch):
     got = anyword.best_of_any(conn, words, fetch)
@@ -74,6 +76,8 @@ def test_the_plan_ranks_as_fts5_ranks_any_of_the_words(conn, words, fetch):
     (["marmot", "cloud", "quince"], 5),   # a rare word's texts outrank common ones
     (["run", "running", "storm"], 8),     # two words with one stem
     (["cloud", "heron", "zither"], 3),    # common words pruned by their bound
+    (["cloud", "_", "kayak"], 10),        # a word with no token matches nothing
+    (["kayak_tea", "storm"], 10),         # a word of two tokens is a phrase
 ])
 def test_the_plan_runs_and_ranks_as_fts5_ranks(conn, words, fetch):
     got = anyword.best_of_any(conn, words, fetch)
