@@ -215,3 +215,22 @@ def test_a_database_of_the_first_schema_gains_the_precedes_index_on_open(db_path
         assert db.store.conn.execute("PRAGMA user_version").fetchone()[0] == schema.LATEST == 2
     finally:
         db.close()
+
+
+def test_typed_edge_lookups_are_not_recompiled_at_each_execution(db):
+    # a partial index whose condition compares type with a constant would make SQLite
+    # recompile every statement binding `type = ?` whenever the binding changes
+    conn = db.store.conn
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_stmt").fetchone()
+    except sqlite3.OperationalError:
+        pytest.skip("this SQLite is built without the sqlite_stmt table")
+    with db.write() as w:
+        scope = w.scope("user", "alice")
+        w.add(memory("a"), parents=[scope])
+    for i in range(6):
+        db.store.edges(src=scope, type=("contains", "precedes", "refers_to")[i % 3])
+    rows = conn.execute("SELECT reprep, run FROM sqlite_stmt WHERE sql LIKE '%FROM edges WHERE src=? AND type=?%' "
+                        "AND sql NOT LIKE '%sqlite_stmt%'")
+    (reprep, run), = rows.fetchall()
+    assert run == 6 and reprep == 0

@@ -50,7 +50,7 @@ NEIGHBOURS_SQL = (
 
 #: answered from the partial index edges_precedes, whatever the size of the edges table
 HAS_PRECEDES_SQL = ("SELECT 1 FROM edges INDEXED BY edges_precedes "
-                    "WHERE type = 'precedes' AND seq_removed IS NULL LIMIT 1")
+                    "WHERE type || '' = 'precedes' AND seq_removed IS NULL LIMIT 1")
 
 
 def has_precedes(conn: sqlite3.Connection) -> bool:

@@ -121,9 +121,13 @@ MIGRATIONS: list[list[str]] = [
         "CREATE INDEX resolver_names_seq ON resolver_names(seq)",
     ],
     # 2: live precedes edges alone, so recall can tell in one probe that a store has none
-    # (memories written one by one) and skip reading neighbourhoods for every candidate
+    # (memories written one by one) and skip reading neighbourhoods for every candidate.
+    # The condition names the type through an expression no other query uses: against a
+    # plain `type = 'precedes'`, SQLite recompiles every statement that binds `type = ?`
+    # at each execution, to see whether the bound value makes this index usable - which
+    # doubled the cost of typed edge lookups.
     [
-        "CREATE INDEX edges_precedes ON edges(src, dst) WHERE type = 'precedes' AND seq_removed IS NULL",
+        "CREATE INDEX edges_precedes ON edges(src) WHERE type || '' = 'precedes' AND seq_removed IS NULL",
     ],
 ]
 
