@@ -116,8 +116,6 @@ def _pairs(conn: sqlite3.Connection, words: list[str], fetch: int) -> dict[int, 
     while True:
         ranked = conn.execute(_RANKED, (pairs, depth)).fetchall()
         share = _holders(conn, words, [rowid for rowid, _ in ranked])
-        if any(m < 2 for m in share.values()):
-            return None  # not what a pair match means: leave it to the plain statement
         exact = {rowid: rank / (share[rowid] - 1) for rowid, rank in ranked}
         if len(ranked) < depth:
             return exact  # every text holding two words is here
@@ -138,8 +136,11 @@ def _holders(conn: sqlite3.Connection, words: list[str], rowids: list[int]) -> d
         return dict.fromkeys(rowids, 2)
     every = " AND ".join(phrase(w) for w in words)
     wanted = set(rowids)
-    three = {rowid for (rowid,) in conn.execute("SELECT rowid FROM fts WHERE fts MATCH ?", (every,))
-             if rowid in wanted}
+    # FTS5 seeks its doclists to a rowid range itself, so the span of the wanted rows
+    # costs nothing to ask for and can spare reading the rest
+    three = {rowid for (rowid,) in conn.execute(
+        "SELECT rowid FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ?", (every, min(wanted), max(wanted)))
+        if rowid in wanted}
     return {rowid: 3 if rowid in three else 2 for rowid in rowids}
 
 
