@@ -65,6 +65,10 @@ def any_of(words: Sequence[str]) -> str:
     return " OR ".join(phrase(w) for w in words)
 
 
+def all_of(words: Sequence[str]) -> str:
+    return " AND ".join(phrase(w) for w in words)
+
+
 def best_of_any(conn: sqlite3.Connection, words: Sequence[str], fetch: int) -> list[tuple[int, float]] | None:
     """(rowid, rank) of the `fetch` best texts holding any of `words`, best (lowest rank)
     first; None when the plain statement is the cheaper way (module docstring)."""
@@ -134,7 +138,7 @@ def _holders(conn: sqlite3.Connection, words: list[str], rowids: list[int]) -> d
     a fresh FTS5 cursor each, 50-80 us.)"""
     if len(words) == 2 or not rowids:
         return dict.fromkeys(rowids, 2)
-    every = " AND ".join(phrase(w) for w in words)
+    every = all_of(words)
     wanted = set(rowids)
     # FTS5 seeks its doclists to a rowid range itself, so the span of the wanted rows
     # costs nothing to ask for and can spare reading the rest

@@ -203,13 +203,9 @@ def query_words(text: str) -> list[str]:
     return list(dict.fromkeys(kept))[:64]
 
 
-def _match(words: Sequence[str]) -> str:
-    return " OR ".join(f'"{w}"' for w in words)
-
-
 def fts_query(text: str) -> str | None:
     words = query_words(text)
-    return _match(words) if words else None
+    return anyword.any_of(words) if words else None
 
 
 def lexical(store: Store, text: str, worlds: Sequence[str], limit: int, *, open_only_at: int | None = None
@@ -229,7 +225,7 @@ def lexical(store: Store, text: str, worlds: Sequence[str], limit: int, *, open_
 def _ranked(store: Store, words: list[str], every: bool, worlds: Sequence[str], limit: int,
             open_only_at: int | None) -> list[tuple[int, float]]:
     """The best `limit` texts inside `worlds` holding all of `words` (`every`) or any."""
-    match = " AND ".join(f'"{w}"' for w in words) if every else _match(words)
+    match = anyword.all_of(words) if every else anyword.any_of(words)
     fetch = max(FETCH_FLOOR, OVERFETCH * limit)
     # FTS5 scores every match whatever the LIMIT, so overfetching costs it nothing; the
     # any-word plan scores fewer texts the fewer it is asked for, so it starts at `limit`
@@ -272,12 +268,11 @@ def _narrow(store: Store, words: list[str], limit: int) -> tuple[list[str], bool
     if docs < threshold:
         return words, False, True
     count = "SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?)"
-    every = " AND ".join(f'"{w}"' for w in words)
-    if store.conn.execute(count, (every, limit)).fetchone()[0] >= limit:
+    if store.conn.execute(count, (anyword.all_of(words), limit)).fetchone()[0] >= limit:
         return words, True, False
-    common = {w for w in words if store.conn.execute(count, (_match([w]), threshold)).fetchone()[0] >= threshold}
+    common = {w for w in words if store.conn.execute(count, (anyword.phrase(w), threshold)).fetchone()[0] >= threshold}
     rare = [w for w in words if w not in common]
-    if common and rare and store.conn.execute(count, (_match(rare), limit)).fetchone()[0] >= limit:
+    if common and rare and store.conn.execute(count, (anyword.any_of(rare), limit)).fetchone()[0] >= limit:
         return rare, False, False
     # bm25's idf is log((N - n + 0.5) / (n + 0.5)), and FTS5 replaces anything <= 0 by
     # 1e-6: a word held by half of the N texts or more adds at most 2.2e-6 to any score,
@@ -289,7 +284,7 @@ def _narrow(store: Store, words: list[str], limit: int) -> tuple[list[str], bool
     if rows is None:
         rows = store.conn.execute("SELECT count(*) FROM fts_docsize").fetchone()[0]
     half = (rows + 1) // 2
-    void = {w for w in common if store.conn.execute(count, (_match([w]), half)).fetchone()[0] >= half}
+    void = {w for w in common if store.conn.execute(count, (anyword.phrase(w), half)).fetchone()[0] >= half}
     kept = [w for w in words if w not in void]
     return (kept if kept else words), False, True
 
