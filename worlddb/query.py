@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from worlddb import annotations
 from worlddb.errors import InvalidInput
 from worlddb.model import EdgeView, NodeView
 from worlddb.plan import QueryPlan
@@ -133,6 +134,7 @@ class _Runner:
         self.now = query.plan.known_at if query.plan.known_at is not None else now_us()
         self._scope_cache: dict[str, bool] = {}
         self._views: dict[str, NodeView | None] = {}
+        self._found: set[str] = set()  # anchors that name a stored node, visible or not
 
     def admit(self, anchor: str) -> NodeView | None:
         self.admit_all([anchor])
@@ -148,9 +150,8 @@ class _Runner:
         never reveals another scope's node) and, unless closed_ok, visible under the pins."""
         if self.q.worlds and not self.in_scope(anchor):
             return False
-        if closed_ok:
-            return self.store.get(anchor) is not None
-        return self.admit(anchor) is not None
+        view = self.admit(anchor)
+        return anchor in self._found if closed_ok else view is not None
 
     def edge_ok(self, edge: EdgeView) -> bool:
         if not self.plan.filter_validity:
@@ -177,6 +178,7 @@ class _Runner:
         todo = [a for a in dict.fromkeys(anchors) if a not in self._views]
         if todo:
             found = self.store.get_many(todo)
+            self._found.update(found)
             plan = self.plan
             for anchor in todo:
                 view = found.get(anchor)
@@ -239,25 +241,40 @@ class _Runner:
         sub.edges = [e for e in sub.edges if e.src in keep and e.dst in keep]
 
     def annotate(self, sub: Subgraph) -> None:
-        wanted = self.plan.annotations
+        # Every question is asked once for the whole subgraph (worlddb.annotations), then
+        # the nodes it names are read and scope-checked together.
+        wanted = self.plan.annotations & {"conflicts", "superseded_by", "equivalents"}
+        if not wanted or not sub.nodes:
+            return
+        anchors, known_at = list(sub.nodes), self.plan.known_at
+        conflicts: dict[str, list[str]] = {}
+        if "conflicts" in wanted:
+            # only counterparts visible under the same pins: a conflict with something
+            # already superseded is history, shown when the caller includes closed nodes
+            for direction in ("out", "in"):
+                for edge in annotations.marked_edges(self.store, anchors, "contradicts", direction, known_at):
+                    if self.edge_ok(edge):
+                        mine, other = (edge.src, edge.dst) if direction == "out" else (edge.dst, edge.src)
+                        conflicts.setdefault(mine, []).append(other)
+        newer: dict[str, list[str]] = {}
+        if "superseded_by" in wanted:
+            for edge in annotations.marked_edges(self.store, anchors, "supersedes", "in", known_at):
+                newer.setdefault(edge.dst, []).append(edge.src)
+        classes = annotations.equivalents(self.store, anchors) if "equivalents" in wanted else {}
+        named = [o for found in (conflicts, newer, classes) for others in found.values() for o in others]
+        self.admit_all(named)
+        if self.q.worlds:
+            self.scope_all(named)
         for anchor in sub.nodes:
-            if "conflicts" in wanted:
-                # only counterparts visible under the same pins: a conflict with something
-                # already superseded is history, shown when the caller includes closed nodes
-                others = [o for _, o in self.neighbours(anchor, ["contradicts"], "both") if self.shown(o)]
-                if others:
-                    sub.conflicts[anchor] = sorted(set(others))
-            if "superseded_by" in wanted:
-                newer = [e.src for e in self.store.edges(dst=anchor, type="supersedes", known_at=self.plan.known_at)
-                         if self.shown(e.src, closed_ok=True)]
-                if newer:
-                    sub.superseded_by[anchor] = newer
-            if "equivalents" in wanted:
-                from worlddb.identity import equivalence_class
-
-                members = [m for m in equivalence_class(self.store, anchor) if m != anchor and self.shown(m, True)]
-                if members:
-                    sub.equivalents[anchor] = sorted(members)
+            others = [o for o in conflicts.get(anchor, ()) if self.shown(o)]
+            if others:
+                sub.conflicts[anchor] = sorted(set(others))
+            later = [o for o in newer.get(anchor, ()) if self.shown(o, closed_ok=True)]
+            if later:
+                sub.superseded_by[anchor] = later
+            members = [m for m in classes.get(anchor, ()) if m != anchor and self.shown(m, True)]
+            if members:
+                sub.equivalents[anchor] = sorted(members)
 
 
 def _lexical_anywhere(store, text: str, limit: int) -> list[tuple[int, float]]:

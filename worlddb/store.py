@@ -40,7 +40,7 @@ _NODE_COLUMNS = (
     "n.anchor, n.version, n.type, n.name, n.valid_from, n.valid_to, n.created_at, n.t_ingested, "
     "n.parent, n.retired_at, n.retire_reason, n.n_children, n.n_edges, b.body"
 )
-_EDGE_COLUMNS = "body, t_added, t_removed, valid_from, valid_to"
+EDGE_COLUMNS = "body, t_added, t_removed, valid_from, valid_to"
 
 
 def inside_sql(node: str, n_worlds: int) -> str:
@@ -327,8 +327,8 @@ class Store:
             clauses.append("t_added<=? AND (t_removed IS NULL OR t_removed>?)")
             params += [known_at, known_at]
         where = " AND ".join(clauses)
-        rows = self.conn.execute(f"SELECT {_EDGE_COLUMNS} FROM edges WHERE {where} ORDER BY rowid", params)
-        return [_edge_view(row) for row in rows]
+        rows = self.conn.execute(f"SELECT {EDGE_COLUMNS} FROM edges WHERE {where} ORDER BY rowid", params)
+        return [edge_view(row) for row in rows]
 
     def ends(self, anchor: str, edge_type: str, direction: str = "out", known_at: int | None = None) -> list[str]:
         """The other ends of `anchor`'s edges of one type - columns only, no record parsing,
@@ -357,10 +357,10 @@ class Store:
 
     def edge(self, edge_id: str) -> EdgeView | None:
         row = self.conn.execute(
-            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE id=? ORDER BY seq_removed IS NULL DESC, rowid DESC LIMIT 1",
+            f"SELECT {EDGE_COLUMNS} FROM edges WHERE id=? ORDER BY seq_removed IS NULL DESC, rowid DESC LIMIT 1",
             (edge_id,),
         ).fetchone()
-        return _edge_view(row) if row else None
+        return edge_view(row) if row else None
 
     def scope_anchor(self, kind: str, sid: str) -> str | None:
         row = self.conn.execute("SELECT anchor FROM scopes WHERE kind=? AND sid=?", (kind, sid)).fetchone()
@@ -408,5 +408,5 @@ def _node_view(row: tuple) -> NodeView:
     )
 
 
-def _edge_view(row: tuple) -> EdgeView:
+def edge_view(row: tuple) -> EdgeView:
     return EdgeView(edge=Edge.from_body(row[0]), t_added=row[1], t_removed=row[2], valid_from=row[3], valid_to=row[4])

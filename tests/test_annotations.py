@@ -1,0 +1,144 @@
+"""A query's annotations (conflicts, superseded_by, equivalents) are read for the whole
+subgraph at once; they must be what asking about each returned node in turn gives."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from worlddb import annotations, identity
+from worlddb.model import Edge, Node
+from worlddb.timeutil import now_us
+
+T0 = 1_700_000_000_000_000
+DAY = 86_400_000_000
+
+
+def build(db, facts: int, seed: int):
+    """A hub entity mentioned by `facts` facts of alice's and a few of bob's, with
+    contradictions, supersessions and accepted merges among them, some withdrawn later.
+    Returns the anchors and the transaction time before the withdrawals."""
+    rng = random.Random(seed)
+    with db.write() as w:
+        alice, bob = w.scope("user", "alice"), w.scope("user", "bob")
+        hub = w.add(Node("Entity", name="Hub"), parents=[alice])
+        entities = [w.add(Node("Entity", name=f"E{i}"), parents=[alice if i % 3 else bob]) for i in range(6)]
+        mine = [w.add(Node("Fact", content=f"fact {i}", name=f"fact {i}"), valid_from=T0 + i * DAY, parents=[alice])
+                for i in range(facts)]
+        theirs = [w.add(Node("Fact", content=f"bob {i}", name=f"bob {i}"), valid_from=T0 + i * DAY, parents=[bob])
+                  for i in range(5)]
+        for fact in mine + theirs:
+            w.link(Edge("refers_to", fact, hub))
+    everyone = mine + theirs
+    contradictions = set()
+    while len(contradictions) < facts // 4:
+        a, b = rng.sample(everyone, 2)
+        if (b, a) not in contradictions:
+            contradictions.add((a, b))
+    with db.write() as w:
+        for k, (a, b) in enumerate(sorted(contradictions)):
+            # some held only for a while, long ago: hidden unless closed things are asked for
+            w.link(Edge("contradicts", a, b), valid_to=T0 + DAY if k % 4 == 1 else None)
+        # newer supersedes older only, so no cycle is ever asked for
+        for _ in range(facts // 5):
+            i, j = sorted(rng.sample(range(len(mine)), 2))
+            w.link(Edge("supersedes", mine[j], mine[i]))
+        w.link(Edge("supersedes", theirs[4], mine[0]))
+    with db.write() as w:
+        for a, b in ((entities[0], entities[1]), (entities[1], entities[2]), (entities[3], entities[4])):
+            w.link(Edge("same_as", a, b))
+        for proposal in w.receipt.proposals[:2]:
+            identity.decide(w, proposal, True)
+    before = w.at
+    with db.write() as w:
+        for a, b in sorted(contradictions)[::3]:
+            w.unlink(Edge("contradicts", a, b))
+    return alice, hub, entities, before
+
+
+def one_by_one(db, sub, worlds, known_at, include_closed):
+    """The annotations, asked about each returned node in turn through public reads."""
+    store = db.store
+
+    def inside(anchor):
+        return not worlds or bool(store.in_worlds(worlds, [anchor]))
+
+    def visible(anchor):
+        view = store.get(anchor)
+        return view is not None and store.visible(view, None, known_at, include_closed) is not None
+
+    conflicts, newer, equivalents = {}, {}, {}
+    for anchor in sub.nodes:
+        def held(edge):
+            return include_closed or edge.valid_to is None or edge.valid_to > now_us()
+
+        others = {e.dst for e in store.edges(src=anchor, type="contradicts", known_at=known_at) if held(e)}
+        others |= {e.src for e in store.edges(dst=anchor, type="contradicts", known_at=known_at) if held(e)}
+        others = sorted(o for o in others if inside(o) and visible(o))
+        if others:
+            conflicts[anchor] = others
+        later = [e.src for e in store.edges(dst=anchor, type="supersedes", known_at=known_at)
+                 if inside(e.src) and store.get(e.src) is not None]
+        if later:
+            newer[anchor] = later
+        members = sorted(m for m in identity.equivalence_class(store, anchor)
+                         if m != anchor and inside(m) and store.get(m) is not None)
+        if members:
+            equivalents[anchor] = members
+    return conflicts, newer, equivalents
+
+
+@pytest.mark.parametrize("facts, seed", [(40, 1), (40, 2), (annotations.CHUNK + 30, 3)])
+def test_a_hubs_neighbours_carry_the_annotations_each_would_get_alone(db, facts, seed):
+    alice, hub, entities, before = build(db, facts, seed)
+    for known_at in (None, before):
+        for include_closed in (False, True):
+            sub = (db.query(worlds=[alice], known_at=known_at, include_closed=include_closed)
+                   .seed(hub, *entities).expand(None, "both", 1).run())
+            assert len(sub.nodes) > facts // 2
+            expected = one_by_one(db, sub, [alice], known_at, include_closed)
+            assert (sub.conflicts, sub.superseded_by, sub.equivalents) == expected
+            assert sub.conflicts and sub.equivalents
+            # a superseded node is closed: it is returned, with what replaced it, on request
+            assert bool(sub.superseded_by) == include_closed
+
+
+def test_withdrawn_contradictions_show_only_at_a_time_they_were_live(db):
+    alice, hub, entities, before = build(db, 40, 4)
+    now = db.query(worlds=[alice]).seed(hub).expand(None, "both", 1).run()
+    then = db.query(worlds=[alice], known_at=before).seed(hub).expand(None, "both", 1).run()
+    shown_now = {(a, b) for a, others in now.conflicts.items() for b in others}
+    shown_then = {(a, b) for a, others in then.conflicts.items() for b in others}
+    assert shown_now < shown_then
+
+
+def test_another_scopes_node_is_never_named_though_the_hub_reaches_it(db):
+    alice, hub, entities, before = build(db, 40, 5)
+    sub = db.query(worlds=[alice]).seed(hub, *entities).expand(None, "both", 1).run()
+    inside = db.store.in_worlds([alice], list(sub.nodes))
+    assert set(sub.nodes) - inside  # bob's facts are reached through refers_to
+    named = {o for found in (sub.conflicts, sub.superseded_by, sub.equivalents)
+             for others in found.values() for o in others}
+    assert named and named <= inside
+
+
+def test_nodes_alone_in_their_class_have_no_equivalents(db):
+    alice, hub, entities, before = build(db, 10, 6)
+    classes = annotations.equivalents(db.store, [hub, *entities])
+    assert set(classes) == set(entities[:3])
+    assert all(members == set(entities[:3]) for members in classes.values())
+
+
+@pytest.mark.parametrize("edge_type, direction, index", [
+    ("contradicts", "out", "edges_marked_src"), ("contradicts", "in", "edges_marked_dst"),
+    ("supersedes", "in", "edges_marked_dst"), ("refers_to", "in", "edges_dst")])
+@pytest.mark.parametrize("pinned", [False, True])
+def test_annotation_reads_use_the_small_indexes_of_their_types(db, edge_type, direction, index, pinned):
+    alice, hub, entities, before = build(db, 60, 7)
+    db.store.conn.execute("ANALYZE")  # the planner weighs the indexes by their real sizes
+    sql = annotations.statement(edge_type, direction, 3, pinned)
+    plan = [row[3] for row in db.store.conn.execute(
+        "EXPLAIN QUERY PLAN " + sql, [hub, *entities[:2], edge_type, *([before, before] if pinned else [])])]
+    assert any(f"USING INDEX {index} " in step for step in plan), plan
+    assert not any(step.startswith("SCAN") for step in plan), plan
