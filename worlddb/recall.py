@@ -36,7 +36,7 @@ from collections import defaultdict
 from itertools import islice
 from typing import TYPE_CHECKING
 
-from worlddb import indexing, propagation
+from worlddb import annotations, indexing, propagation
 from worlddb.ann import EFFECTIVE, UNIT
 from worlddb.model import NodeView
 from worlddb.records import Hit, RecallResult
@@ -74,10 +74,14 @@ def recall(engine: "Engine", query: str, scopes: ScopeSet, *, limit: int, as_of:
     # a precedes edge may lead out of the asked scopes: neighbours join only from inside them
     order = propagation.ranked(store.conn, scores, admit=lambda rowids: _eligible(engine, worlds, rowids, None))
     chosen: list[tuple[NodeView, float, dict[str, int]]] = []
-    batch = max(2 * limit, 20)
-    # read records a batch at a time, in rank order: most recalls need only the first batch
+    # Read records a batch at a time, in rank order. The lanes only rank nodes inside the
+    # scopes, so the first `limit` nearly always make the page; each record costs random
+    # page reads in a large file, so the first batch reads no more, and later ones (a pin
+    # hid some) read twice as many.
+    batch = limit
     while len(chosen) < limit:
         chunk = list(islice(order, batch))
+        batch = max(2 * limit, 20)
         if not chunk:
             break
         anchors = store.anchors_for_rowids([rowid for rowid, _, _ in chunk])
@@ -252,18 +256,15 @@ def _hits(engine: "Engine", chosen: list[tuple[NodeView, float, dict[str, int]]]
             f"SELECT e.src, n.name FROM edges e JOIN nodes n ON n.anchor = e.dst WHERE e.src IN ({marks}) "
             f"AND e.type='refers_to' AND {live} AND +n.type='Entity'", (*anchors, *pins)):
         entities[src].add(name)
+    # contradicts and supersedes are read from their own small indexes (schema 3)
     newer: dict[str, list[str]] = defaultdict(list)
-    for dst, src in conn.execute(
-            f"SELECT e.dst, e.src FROM edges e WHERE e.dst IN ({marks}) AND e.type='supersedes' AND {live} "
-            f"ORDER BY e.rowid", (*anchors, *pins)):
-        newer[dst].append(src)
+    for edge in annotations.marked_edges(engine.store, anchors, "supersedes", "in", known_at):
+        newer[edge.dst].append(edge.src)
     touching: dict[str, set[str]] = defaultdict(set)
-    for src, dst in conn.execute(
-            f"SELECT e.src, e.dst FROM edges e WHERE e.src IN ({marks}) AND e.type='contradicts' AND {live} "
-            f"UNION ALL SELECT e.src, e.dst FROM edges e WHERE e.dst IN ({marks}) AND e.type='contradicts' AND {live}",
-            (*anchors, *pins, *anchors, *pins)):
-        touching[src].add(dst)
-        touching[dst].add(src)
+    for direction in ("out", "in"):
+        for edge in annotations.marked_edges(engine.store, anchors, "contradicts", direction, known_at):
+            touching[edge.src].add(edge.dst)
+            touching[edge.dst].add(edge.src)
     others = {o for group in touching.values() for o in group} | {n for group in newer.values() for n in group}
     # a conflict or a replacement is named only when it lies in a scope the caller asked about
     visible = engine.store.in_worlds(worlds, others) if others else set()

@@ -136,3 +136,17 @@ def test_a_batch_write_is_all_or_nothing(engine):
     results = engine.write_memories([{"text": f"imported note {i}"} for i in range(5)], ALICE)
     assert len({r.id for r in results}) == 5
     assert len(engine.list_memories(ALICE, limit=10).memories) == 5
+
+
+def test_a_pin_that_hides_the_best_matches_still_fills_the_page(engine):
+    # the strongest matches only became true later; at the pinned time the page is made of
+    # the weaker ones, read past however many hidden ones rank above them
+    engine.write_memories([{"text": f"kayak kayak kayak trip plan {i}", "valid_from": "2025-01-01"}
+                           for i in range(30)], ALICE)
+    early = {r.id for r in engine.write_memories(
+        [{"text": f"kayak notes from a long afternoon of other errands {i}", "valid_from": "2023-01-01"}
+         for i in range(6)], ALICE)}
+    now = engine.recall("kayak trip", ALICE, limit=5).results
+    assert len(now) == 5 and not {h.id for h in now} & early
+    then = engine.recall("kayak trip", ALICE, limit=5, as_of="2024-01-01").results
+    assert len(then) == 5 and {h.id for h in then} <= early
