@@ -136,7 +136,9 @@ def test_nodes_alone_in_their_class_have_no_equivalents(db):
 @pytest.mark.parametrize("pinned", [False, True])
 def test_annotation_reads_use_the_small_indexes_of_their_types(db, edge_type, direction, index, pinned):
     alice, hub, entities, before = build(db, 60, 7)
-    db.store.conn.execute("ANALYZE")  # the planner weighs the indexes by their real sizes
+    # statistics for the big indexes only, as in a file that gained the small ones by migration
+    db.store.conn.execute("ANALYZE edges_src")
+    db.store.conn.execute("ANALYZE edges_dst")
     sql = annotations.statement(edge_type, direction, 3, pinned)
     plan = [row[3] for row in db.store.conn.execute(
         "EXPLAIN QUERY PLAN " + sql, [hub, *entities[:2], edge_type, *([before, before] if pinned else [])])]

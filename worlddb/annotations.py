@@ -51,11 +51,15 @@ def statement(edge_type: str, direction: str, count: int, pinned: bool) -> str:
     if direction not in ("out", "in"):
         raise InvalidInput(f"direction must be 'out' or 'in', not {direction!r}")
     end = "src" if direction == "out" else "dst"
-    # Repeating the index's condition lets SQLite pick the partial index; for other
-    # types the plain (src, type) / (dst, type) indexes answer.
-    marked = f" AND {schema.MARKED}" if edge_type in schema.MARKED_TYPES else ""
+    # The partial index is named, not left to the planner: a file migrated to schema 3
+    # has statistics for the big edge indexes and none yet for the new ones, and SQLite
+    # then takes the big ones. Naming it requires repeating its condition word for word.
+    # Other types read the plain (src, type) / (dst, type) indexes.
+    table, marked = "edges", ""
+    if edge_type in schema.MARKED_TYPES:
+        table, marked = f"edges INDEXED BY edges_marked_{end}", f" AND {schema.MARKED}"
     live = "t_added<=? AND (t_removed IS NULL OR t_removed>?)" if pinned else "seq_removed IS NULL"
-    return (f"SELECT {EDGE_COLUMNS} FROM edges WHERE {end} IN ({','.join('?' * count)}) "
+    return (f"SELECT {EDGE_COLUMNS} FROM {table} WHERE {end} IN ({','.join('?' * count)}) "
             f"AND type=?{marked} AND {live} ORDER BY rowid")
 
 
