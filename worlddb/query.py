@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from worlddb import annotations
+from worlddb.annotations import equivalents, marked_edges
 from worlddb.errors import InvalidInput
 from worlddb.model import EdgeView, NodeView
 from worlddb.plan import QueryPlan
@@ -252,15 +252,15 @@ class _Runner:
             # only counterparts visible under the same pins: a conflict with something
             # already superseded is history, shown when the caller includes closed nodes
             for direction in ("out", "in"):
-                for edge in annotations.marked_edges(self.store, anchors, "contradicts", direction, known_at):
+                for edge in marked_edges(self.store, anchors, "contradicts", direction, known_at):
                     if self.edge_ok(edge):
                         mine, other = (edge.src, edge.dst) if direction == "out" else (edge.dst, edge.src)
                         conflicts.setdefault(mine, []).append(other)
         newer: dict[str, list[str]] = {}
         if "superseded_by" in wanted:
-            for edge in annotations.marked_edges(self.store, anchors, "supersedes", "in", known_at):
+            for edge in marked_edges(self.store, anchors, "supersedes", "in", known_at):
                 newer.setdefault(edge.dst, []).append(edge.src)
-        classes = annotations.equivalents(self.store, anchors) if "equivalents" in wanted else {}
+        classes = equivalents(self.store, anchors) if "equivalents" in wanted else {}
         named = [o for found in (conflicts, newer, classes) for others in found.values() for o in others]
         self.admit_all(named)
         if self.q.worlds:
