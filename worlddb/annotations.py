@@ -25,7 +25,7 @@ from worlddb import schema
 from worlddb.errors import InvalidInput
 from worlddb.identity import equivalence_class
 from worlddb.model import EdgeView
-from worlddb.store import EDGE_COLUMNS, Store, edge_view
+from worlddb.store import EDGE_COLUMNS, Store, edge_view, live_sql
 
 #: ids bound per statement (SQLite's default limit is 32766; smaller keeps plans cheap)
 CHUNK = 500
@@ -58,9 +58,8 @@ def statement(edge_type: str, direction: str, count: int, pinned: bool) -> str:
     table, marked = "edges", ""
     if edge_type in schema.MARKED_TYPES:
         table, marked = f"edges INDEXED BY edges_marked_{end}", f" AND {schema.MARKED}"
-    live = "t_added<=? AND (t_removed IS NULL OR t_removed>?)" if pinned else "seq_removed IS NULL"
     return (f"SELECT {EDGE_COLUMNS} FROM {table} WHERE {end} IN ({','.join('?' * count)}) "
-            f"AND type=?{marked} AND {live} ORDER BY rowid")
+            f"AND type=?{marked} AND {live_sql(pinned)} ORDER BY rowid")
 
 
 def equivalents(store: Store, anchors: Sequence[str]) -> dict[str, set[str]]:

@@ -54,6 +54,13 @@ def inside_sql(node: str, n_worlds: int) -> str:
             f"AND c.world IN ({marks})))")
 
 
+def live_sql(pinned: bool, alias: str = "") -> str:
+    """The condition that an edge row (aliased `alias`) is live: now, or when `pinned`, at
+    a transaction time bound twice after it."""
+    e = f"{alias}." if alias else ""
+    return f"{e}t_added<=? AND ({e}t_removed IS NULL OR {e}t_removed>?)" if pinned else f"{e}seq_removed IS NULL"
+
+
 def scope_node(kind: str, sid: str) -> Node:
     """The genesis record of a scope world. A function of kind:id only, so every process
     derives the same anchor for "user:alice" without asking the database."""
@@ -321,10 +328,8 @@ class Store:
             if value is not None:
                 clauses.append(f"{column}=?")
                 params.append(value)
-        if known_at is None:
-            clauses.append("seq_removed IS NULL")
-        else:
-            clauses.append("t_added<=? AND (t_removed IS NULL OR t_removed>?)")
+        clauses.append(live_sql(known_at is not None))
+        if known_at is not None:
             params += [known_at, known_at]
         where = " AND ".join(clauses)
         rows = self.conn.execute(f"SELECT {EDGE_COLUMNS} FROM edges WHERE {where} ORDER BY rowid", params)
@@ -333,10 +338,7 @@ class Store:
     def ends(self, anchor: str, edge_type: str, direction: str = "out", known_at: int | None = None) -> list[str]:
         """The other ends of `anchor`'s edges of one type - columns only, no record parsing,
         for hot read paths. direction: "out" (anchor is src), "in", or "both"."""
-        if known_at is None:
-            live, params = "seq_removed IS NULL", []
-        else:
-            live, params = "t_added<=? AND (t_removed IS NULL OR t_removed>?)", [known_at, known_at]
+        live, params = live_sql(known_at is not None), ([] if known_at is None else [known_at, known_at])
         out: list[str] = []
         if direction in ("out", "both"):
             out += [r[0] for r in self.conn.execute(
