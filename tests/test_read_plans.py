@@ -189,6 +189,19 @@ def test_a_narrowed_query_falls_back_when_the_scope_holds_too_few_of_its_matches
     assert len(found) == 10 and found[0] == "Ana flew to Lisbon"
 
 
+@pytest.mark.parametrize("limit", [1, 3, 7, 20])
+def test_the_lane_keeps_the_best_in_scope_matches_when_other_scopes_hold_better_ones(engine, limit):
+    # bob's texts are short and outrank alice's, so her matches sit behind them in FTS5's
+    # order and are admitted a slice at a time
+    _memories(engine, BOB, [f"harbour {i}" for i in range(25)])
+    _memories(engine, ALICE, [f"the harbour was busy on morning {i} of the long summer" for i in range(12)])
+    alice = engine.store.scope_anchor("user", "alice")
+    got = [r for r, _ in indexing.lexical(engine.store, "harbour", [alice], limit)]
+    exact = [r for r, _ in engine.store.conn.execute(
+        indexing.lexical_sql(1), (indexing.fts_query("harbour"), alice, alice, limit))]
+    assert got == exact and len(got) == min(limit, 12)
+
+
 def _lexical_texts(store, query: str, world: str, limit: int) -> list[str]:
     rowids = [r for r, _ in indexing.lexical(store, query, [world], limit)]
     by_rowid = store.anchors_for_rowids(rowids)

@@ -237,10 +237,9 @@ def _ranked(store: Store, words: list[str], every: bool, worlds: Sequence[str], 
             planned, depth = False, max(depth, fetch)
             rows = store.conn.execute("SELECT rowid, rank FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ?",
                                       (match, depth)).fetchall()
-        passed = _admitted(store, [rowid for rowid, _ in rows], worlds, open_only_at)
-        ranked = [(rowid, -score) for rowid, score in rows if rowid in passed]
+        ranked = _first_admitted(store, rows, limit, worlds, open_only_at)
         if len(ranked) >= limit or len(rows) < depth:
-            return ranked[:limit]
+            return ranked
         depth *= 8
     # the scope holds a small share of the matches: rank inside it directly
     params: list = [match, *worlds, *worlds]
@@ -287,6 +286,23 @@ def _narrow(store: Store, words: list[str], limit: int) -> tuple[list[str], bool
     void = {w for w in common if store.conn.execute(count, (anyword.phrase(w), half)).fetchone()[0] >= half}
     kept = [w for w in words if w not in void]
     return (kept if kept else words), False, True
+
+
+def _first_admitted(store: Store, rows: list[tuple[int, float]], limit: int, worlds: Sequence[str],
+                    open_only_at: int | None) -> list[tuple[int, float]]:
+    """(rowid, score; higher is better) of the best `limit` of the ranked `rows` that lie
+    inside `worlds`. Checked a slice at a time in rank order: each check reads a node row
+    at a random place in a large file, and where the scopes hold most matches the first
+    slice settles the answer and the rest of the overfetch is never read."""
+    ranked: list[tuple[int, float]] = []
+    step = max(1, limit)
+    for start in range(0, len(rows), step):
+        chunk = rows[start:start + step]
+        passed = _admitted(store, [rowid for rowid, _ in chunk], worlds, open_only_at)
+        ranked.extend((rowid, -score) for rowid, score in chunk if rowid in passed)
+        if len(ranked) >= limit:
+            break
+    return ranked[:limit]
 
 
 def _admitted(store: Store, rowids: list[int], worlds: Sequence[str], open_only_at: int | None) -> set[int]:
