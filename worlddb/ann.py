@@ -281,10 +281,11 @@ class AnnIndex:
                 # fewer than k elements pass the filter: ask for what exists
                 labels, distances = self._search_all(query, k, by_label)
         best: dict[int, float] = {}
-        for label, dist in zip(labels[0], distances[0]):
-            node = node_of[int(label)]
+        # plain Python numbers first: per-element numpy scalars cost ~1 ms for a 400-row answer
+        for label, similarity in zip(labels[0].tolist(), (1.0 - distances[0]).tolist()):
+            node = node_of[label]
             if node not in best:
-                best[node] = float(1.0 - dist)
+                best[node] = similarity
         return list(best.items())
 
     def _search_all(self, query: np.ndarray, k: int, allowed) -> tuple[np.ndarray, np.ndarray]:
