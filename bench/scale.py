@@ -18,8 +18,10 @@
 2. Probes. Random Memory nodes give 3-word queries drawn from their own text (and a
    random node to expand from). Each shape first answers as many other probes (a second
    seed) to warm the caches - timed on their own as the cold start of a fresh process,
-   whose page reads dominate in a file larger than what the OS keeps cached - and then
-   every measured probe:
+   whose page reads dominate at 1M. Then the database file is read once into the OS page
+   cache (--no-cache-file skips it), so that every measured probe meets the file as a
+   server that has run for a while does, and not as the load and the index build
+   happened to leave it; then every shape answers every measured probe:
      seed_1hop  db.query(worlds=[scope]).seed(n).expand(None, "both", 1).run()
      bm25       indexing.lexical(store, query, [scope], 10)       (FTS5 bm25)
      hnsw       engine.index.search(vector, 10)                   (top-10 cosine)
@@ -174,8 +176,23 @@ def timed(fn, items, cpu: list[float] | None = None, bar: Progress | None = None
     return lat, out
 
 
+def cache_file(path: Path) -> dict:
+    """Read the database file once, front to back, so that the OS page cache holds it (as
+    far as memory allows): the state of a server that has been answering for a while.
+    Without it, what a probe waits for at 1M depends on which pages the load, the index
+    build and whatever else ran on the machine happened to leave cached."""
+    t = time.perf_counter()
+    size, buffer = 0, bytearray(8 << 20)
+    with open(path, "rb", buffering=0) as f:
+        while read := f.readinto(buffer):
+            size += read
+    return {"gib": round(size / 2**30, 3), "seconds": round(time.perf_counter() - t, 1)}
+
+
 def run_shapes(engine: Engine, scope: str, anchors: list[str], probes, vectors: np.ndarray, warm_probes,
-               warm_vectors: np.ndarray) -> tuple[dict, dict, dict, dict, dict]:
+               warm_vectors: np.ndarray, cached: Path | None) -> tuple[dict, dict, dict, dict, dict, dict | None]:
+    """Every shape's warm-up probes (their latencies: `cold`), then the file read into the
+    OS cache when `cached` names it, then every shape's measured probes."""
     store, db = engine.store, engine.db
     shapes = {
         "seed_1hop": lambda p: db.query(worlds=[scope]).seed(anchors[p[0].seed_node]).expand(None, "both", 1).run(),
@@ -189,6 +206,8 @@ def run_shapes(engine: Engine, scope: str, anchors: list[str], probes, vectors: 
     for name, fn in shapes.items():
         with Progress(len(warm), f"{name} warm-up") as bar:
             cold[name] = percentiles(timed(fn, warm, None, bar)[0])
+    file_read = cache_file(cached) if cached is not None else None
+    for name, fn in shapes.items():
         cpu: list[float] = []
         with Progress(len(items), name) as bar:
             lat, out = timed(fn, items, cpu, bar)
@@ -214,7 +233,7 @@ def run_shapes(engine: Engine, scope: str, anchors: list[str], probes, vectors: 
         [len(ref & {r for r, _ in got}) / 10 for got, ref in zip(results["hnsw"], exact_vec)])), 4)
     quality["exact_cosine_hit10"] = _share(rowid[p.node] in ref for p, ref in zip(probes, exact_vec))
     quality["hnsw_ef_sweep"] = ef_sweep(engine, vectors, exact_vec)
-    return latency, cpu_ms, quality, results, cold
+    return latency, cpu_ms, quality, results, cold, file_read
 
 
 def ef_sweep(engine: Engine, vectors: np.ndarray, exact: list[set[int]]) -> list[dict]:
@@ -421,10 +440,12 @@ def run(args) -> dict:
         warm_vectors = corpus.embedder.embed([p.query for p in warm_probes])
         print(f"probing {len(probes)} queries x 4 shapes ...", file=sys.stderr, flush=True)
         report["loadavg_before_probes"] = [round(x, 2) for x in os.getloadavg()]
-        latency, cpu_ms, quality, results, cold = run_shapes(engine, loaded["scope"], loaded["anchors"], probes,
-                                                              query_vectors, warm_probes, warm_vectors)
+        latency, cpu_ms, quality, results, cold, file_read = run_shapes(
+            engine, loaded["scope"], loaded["anchors"], probes, query_vectors, warm_probes, warm_vectors,
+            path if args.cache_file else None)
         report["latency_ms"], report["cpu_ms"], report["quality"] = latency, cpu_ms, quality
         report["cold_start_latency_ms"] = cold
+        report["file_read_into_os_cache_before_probes"] = file_read
         report["loadavg_after_probes"] = [round(x, 2) for x in os.getloadavg()]
         if with_baselines:
             print("baselines: numpy cosine scan, rank-bm25 ...", file=sys.stderr, flush=True)
@@ -464,6 +485,9 @@ def main() -> None:
     parser.add_argument("--baselines", action=argparse.BooleanOptionalAction, default=None,
                         help="numpy/rank-bm25 side by side (default: on at <= 100k nodes)")
     parser.add_argument("--verify", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument("--cache-file", action=argparse.BooleanOptionalAction, default=True,
+                        help="read the database file into the OS page cache between the warm-up and the "
+                             "measured probes (default: on)")
     parser.add_argument("--workdir", help="where the database goes (default: a temporary directory)")
     parser.add_argument("--keep", action="store_true", help="keep the database file")
     parser.add_argument("--reuse", action="store_true",

@@ -99,6 +99,13 @@ def markdown(reports: list[dict]) -> str:
             f"P95 <= {GOALS[key]:g}")
     for key, label in SHAPES:  # CPU time of the process: what wall time is on an idle machine
         row(f"{label} P95 CPU-time, ms", [f"{r['cpu_ms'][key]['p95']:.2f}" for r in reports], "")
+    for key, label in SHAPES:  # the warm-up probes, before the file was read into the OS cache
+        row(f"{label} first probes P50 / P95, ms",
+            [" / ".join(f"{r['cold_start_latency_ms'][key][p]:.2f}" for p in ("p50", "p95"))
+             if r.get("cold_start_latency_ms") else "-" for r in reports], "")
+    row("database file read into the OS cache before the measured probes, s",
+        [f"{r['file_read_into_os_cache_before_probes']['seconds']:.1f}"
+         if r.get("file_read_into_os_cache_before_probes") else "no" for r in reports], "")
     quality = [r.get("quality", {}) for r in reports]
     row("HNSW recall@10 against an exact scan", [f"{q.get('hnsw_recall_at_10_vs_exact', '-')}" for q in quality], "")
     row("probe's own memory in top 10: exact scan / HNSW / BM25 / recall",
