@@ -7,6 +7,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -262,3 +263,90 @@ def test_a_snapshot_that_cannot_be_written_costs_nothing_but_the_snapshot(db_pat
         assert index.search(vectors[3], 1)[0][0] == db.store.rowid(anchors[3])
     # closing tried again, and failed the same way, without raising
     assert "could not write the HNSW snapshot" in caplog.text
+
+
+# Another process holding the snapshot lock: shared (loading) or exclusive (saving).
+_HOLD = """
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o644)
+fcntl.flock(fd, fcntl.LOCK_EX if sys.argv[2] == "save" else fcntl.LOCK_SH)
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+# Another server on the same file: it writes a vector, catches up and saves, again and again.
+_SAVER = """
+import sys
+import time
+import numpy as np
+from worlddb import annsnap
+from worlddb.ann import EFFECTIVE, AnnIndex
+from worlddb.db import WorldDB
+from worlddb.model import Node
+path, rounds = sys.argv[1], int(sys.argv[2])
+rng = np.random.default_rng(5)
+with WorldDB.open(path) as db:
+    index = AnnIndex(db.store, EFFECTIVE, snapshot_min=1, snapshots=annsnap.directory_for(path))
+    for i in range(rounds):
+        vec = rng.standard_normal(16).astype(np.float32)
+        with db.write() as w:
+            anchor = w.add(Node("Memory", content=f"saver note {i}"), parents=[w.scope("user", "alice")])
+            w.put_vector(anchor, EFFECTIVE, "test-model", (vec / np.linalg.norm(vec)).tobytes(), 16)
+        index.sync()
+        assert index.save_snapshot(force=True) in (True, False)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="advisory locks are POSIX here")
+@pytest.mark.parametrize("other", ["save", "load"])
+def test_a_save_while_another_process_saves_or_loads_is_skipped_and_writes_nothing(db_path, stored, other):
+    first, _, _ = stored
+    directory = annsnap.directory_for(str(db_path))
+    before = sorted((p.name, p.read_bytes()) for p in directory.iterdir())
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD, str(directory / annsnap.LOCK_FILE), other],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        assert first.save_snapshot(force=True) is False
+        assert sorted((p.name, p.read_bytes()) for p in directory.iterdir()) == before
+    finally:
+        holder.communicate("")
+    assert first.save_snapshot(force=True) is True
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="advisory locks are POSIX here")
+def test_opening_while_another_process_keeps_saving_always_starts_from_a_snapshot(db_path, stored):
+    # each save writes new files and deletes the ones the last header named; a load that
+    # read that header just before would find its files gone and rebuild from SQL
+    rounds = 60
+    saver = subprocess.Popen([sys.executable, "-c", _SAVER, str(db_path), str(rounds)],
+                             stderr=subprocess.PIPE, text=True)
+    sources = []
+    try:
+        while saver.poll() is None:
+            index = _index(db_path)
+            assert index.load_snapshot(), "a load fell back to a rebuild"
+            sources.append(index.source)
+            index.store.close()
+    finally:
+        _, err = saver.communicate()
+    assert saver.returncode == 0, err
+    assert sources and set(sources) == {"snapshot"}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="advisory locks are POSIX here")
+def test_a_load_waits_for_a_save_in_progress_but_not_for_ever(db_path, stored, monkeypatch):
+    first, _, _ = stored
+    directory = annsnap.directory_for(str(db_path))
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD, str(directory / annsnap.LOCK_FILE), "save"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        monkeypatch.setattr(annsnap, "LOAD_WAIT_S", 0.3)
+        second = _index(db_path)
+        started = time.monotonic()
+        assert second.load_snapshot()  # the files are intact: the stuck saver changed nothing
+        assert time.monotonic() - started >= 0.3
+        second.store.close()
+    finally:
+        holder.communicate("")

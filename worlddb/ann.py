@@ -164,14 +164,15 @@ class AnnIndex:
         """Before the first graph exists only: a snapshot replaces nothing already applied."""
         if self._index is not None or self._seen_seq != 0 or self.snapshots is None:
             return
-        header = annsnap.read_header(self.snapshots, self.kind)
-        if header is None:
-            return
-        why = self._mismatch(header)
-        if why is not None:
-            annsnap.log.info("not using the %s HNSW snapshot: %s", annsnap.KIND_NAMES[self.kind], why)
-            return
-        loaded = annsnap.load(self.snapshots, header, capacity=header.elements + header.elements // 8)
+        with annsnap.reading(self.snapshots):  # no save replaces the files between header and load
+            header = annsnap.read_header(self.snapshots, self.kind)
+            if header is None:
+                return
+            why = self._mismatch(header)
+            if why is not None:
+                annsnap.log.info("not using the %s HNSW snapshot: %s", annsnap.KIND_NAMES[self.kind], why)
+                return
+            loaded = annsnap.load(self.snapshots, header, capacity=header.elements + header.elements // 8)
         if loaded is None:
             return
         self._index = loaded.index
@@ -232,10 +233,13 @@ class AnnIndex:
                 seen_seq=self._seen_seq, seen_at=row[0], elements=len(labels), graph="", table="")
             live = [label in self._live for label in labels]
             try:
-                annsnap.save(self.snapshots, header, self._index, labels, [self._node[x] for x in labels], live)
+                written = annsnap.save(self.snapshots, header, self._index, labels,
+                                       [self._node[x] for x in labels], live)
             except (OSError, RuntimeError) as exc:  # a cache that cannot be written costs a rebuild, no more
                 annsnap.log.warning("could not write the HNSW snapshot to %s: %s", self.snapshots, exc)
                 return False
+            if written is None:
+                return False  # another process is saving or loading: this save is not needed now
             if self._erased_since():
                 # another connection erased a vector while this graph was being written
                 annsnap.discard(self.snapshots)

@@ -30,6 +30,18 @@ snapshot of the database (worlddb.db calls it when a write erases content, insid
 transaction and again after the commit), and an index overwrites a deleted vector's data
 in its graph, so the next snapshot does not hold it (worlddb.ann).
 
+Several processes may share a database (each desktop client window starts its own
+server), so saves and loads are serialized by an advisory lock on `<dir>/.lock`: a load
+holds it shared from reading the header until its files are open, and waits for a save in
+progress; a save holds it exclusively, and is skipped - a snapshot is only a cache - when
+another process is saving or loading. Without it, a save could delete the files a load
+had just found named in the header, or two saves could each keep a header naming the
+other's deleted files; either cost the next open a rebuild. `discard()` takes no lock: it
+runs inside write transactions, and removing headers first is safe against any reader.
+Where advisory locks are unavailable (Windows, a folder this process cannot write), the
+lock is skipped and such a race costs a rebuild, never a wrong answer; so does a load
+that found the lock held for LOAD_WAIT_S and went ahead.
+
 This module only reads and writes files; what a snapshot holds and when one is taken is
 decided by worlddb.ann.
 """
@@ -41,6 +53,8 @@ import logging
 import os
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,12 +62,21 @@ import blake3
 import hnswlib
 import numpy as np
 
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None
+
 log = logging.getLogger("worlddb.ann")
 
 FORMAT = "worlddb.ann.v1"
 #: a save takes seconds even at a million nodes; scratch files this old are abandoned
 ABANDONED_AFTER_S = 3600.0
 KIND_NAMES = {0: "content", 1: "effective", 2: "name", 3: "unit"}
+LOCK_FILE = ".lock"
+#: how long a load waits for a save in progress (one takes ~14 s at a million nodes); a
+#: process that holds the lock longer is stuck, and waiting on would only stall the opening
+LOAD_WAIT_S = 120.0
 
 
 def directory_for(db_path: str) -> Path | None:
@@ -96,6 +119,48 @@ class Loaded:
     live: np.ndarray
 
 
+@contextmanager
+def reading(directory: Path | None) -> Iterator[None]:
+    """Hold off saves (of any process) while a snapshot's header and files are read."""
+    if directory is None or not directory.is_dir():
+        yield
+        return
+    with _locked(directory, exclusive=False, wait=LOAD_WAIT_S) as held:
+        if not held:
+            log.warning("the HNSW snapshots in %s stayed locked for %.0f s; reading them anyway",
+                        directory, LOAD_WAIT_S)
+        yield
+
+
+@contextmanager
+def _locked(directory: Path, *, exclusive: bool, wait: float) -> Iterator[bool]:
+    """Inside: True if the lock is held (or locking is unavailable here), False if another
+    process held it for `wait` seconds. Closing the descriptor releases the lock."""
+    if fcntl is None:
+        yield True
+        return
+    try:
+        fd = os.open(directory / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        yield True  # a folder this process may read but not write: nobody here saves
+        return
+    try:
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(fd, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+                held = True
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    held = False
+                    break
+                time.sleep(0.05)
+        yield held
+    finally:
+        os.close(fd)
+
+
 def read_header(directory: Path, kind: int) -> Header | None:
     path = directory / f"{KIND_NAMES[kind]}.json"
     try:
@@ -135,9 +200,18 @@ def load(directory: Path, header: Header, capacity: int) -> Loaded | None:
     return Loaded(header, index, rows[:, 0], rows[:, 1], rows[:, 2].astype(bool))
 
 
-def save(directory: Path, header: Header, index: hnswlib.Index, labels, nodes, live) -> Header:
-    """Write a snapshot (header last, atomically); returns the header written, with digests."""
+def save(directory: Path, header: Header, index: hnswlib.Index, labels, nodes, live) -> Header | None:
+    """Write a snapshot (header last, atomically); returns the header written, with digests,
+    or None if another process is saving or loading snapshots here (nothing written)."""
     directory.mkdir(parents=True, exist_ok=True)
+    with _locked(directory, exclusive=True, wait=0) as held:
+        if not held:
+            log.info("another process is saving or loading the HNSW snapshots in %s; not saving now", directory)
+            return None
+        return _save(directory, header, index, labels, nodes, live)
+
+
+def _save(directory: Path, header: Header, index: hnswlib.Index, labels, nodes, live) -> Header:
     name = KIND_NAMES[header.kind]
     _remove_abandoned(directory)
     rows = np.column_stack([np.asarray(labels, dtype=np.int64), np.asarray(nodes, dtype=np.int64),
@@ -170,7 +244,8 @@ def discard(directory: Path | None) -> None:
         return
     entries = sorted(directory.iterdir(), key=lambda p: p.suffix != ".json")
     for path in entries:
-        if path.is_file():
+        # the lock file stays: a process holding it must keep excluding the others
+        if path.is_file() and path.name != LOCK_FILE:
             path.unlink(missing_ok=True)
 
 
