@@ -132,7 +132,8 @@ def test_nodes_alone_in_their_class_have_no_equivalents(db):
 
 @pytest.mark.parametrize("edge_type, direction, index", [
     ("contradicts", "out", "edges_marked_src"), ("contradicts", "in", "edges_marked_dst"),
-    ("supersedes", "in", "edges_marked_dst"), ("refers_to", "in", "edges_dst")])
+    ("supersedes", "in", "edges_marked_dst"), ("refers_to", "in", "edges_dst"),
+    (None, "out", "edges_src"), (None, "in", "edges_dst")])
 @pytest.mark.parametrize("pinned", [False, True])
 def test_annotation_reads_use_the_small_indexes_of_their_types(db, edge_type, direction, index, pinned):
     alice, hub, entities, before = build(db, 60, 7)
@@ -141,6 +142,58 @@ def test_annotation_reads_use_the_small_indexes_of_their_types(db, edge_type, di
     db.store.conn.execute("ANALYZE edges_dst")
     sql = annotations.statement(edge_type, direction, 3, pinned)
     plan = [row[3] for row in db.store.conn.execute(
-        "EXPLAIN QUERY PLAN " + sql, [hub, *entities[:2], edge_type, *([before, before] if pinned else [])])]
+        "EXPLAIN QUERY PLAN " + sql,
+        [hub, *entities[:2], *([edge_type] if edge_type else []), *([before, before] if pinned else [])])]
     assert any(f"USING INDEX {index} " in step for step in plan), plan
     assert not any(step.startswith("SCAN") for step in plan), plan
+
+
+def bfs_one_by_one(db, seed: str, types, direction: str, hops: int, world: str):
+    """What expanding `seed` inside `world` gives, asking each node's edges in turn through
+    public reads: (nodes in discovery order, edge ids in the order traversed). Every node
+    but the world itself is inside it and open, so only the walk itself is compared."""
+    store = db.store
+    nodes, edges, frontier = [seed], [], [seed]
+    for _ in range(hops):
+        nxt = []
+        for anchor in frontier:
+            for edge_type in ([None] if types is None else types):
+                for way in [w for w in ("out", "in") if direction in (w, "both")]:
+                    found = store.edges(src=anchor, type=edge_type) if way == "out" else \
+                        store.edges(dst=anchor, type=edge_type)
+                    for edge in found:
+                        other = edge.dst if way == "out" else edge.src
+                        if other == world:
+                            continue  # a world is not part of its own interior
+                        if edge.id not in edges:
+                            edges.append(edge.id)
+                        if other not in nodes:
+                            nodes.append(other)
+                            nxt.append(other)
+        frontier = nxt
+    return nodes, edges
+
+
+@pytest.mark.parametrize("types, direction, hops", [
+    (None, "both", 2), (None, "out", 3), (["refers_to"], "in", 2), (["refers_to", "causes"], "both", 3)])
+def test_expanding_a_frontier_wider_than_one_read_finds_what_node_by_node_reads_find(db, types, direction, hops):
+    # a hub mentioned by 700 notes (two of edges_touching's chunks), each note mentioning
+    # one of 40 topics, and some topics mentioning each other: hops 2 and 3 walk frontiers
+    # of hundreds of nodes
+    rng = random.Random(11)
+    with db.write() as w:
+        alice = w.scope("user", "alice")
+        hub = w.add(Node("Entity", name="Hub"), parents=[alice])
+        topics = [w.add(Node("Entity", name=f"topic {i}"), parents=[alice]) for i in range(40)]
+        notes = [w.add(Node("Memory", content=f"note {i}"), parents=[alice]) for i in range(700)]
+        for i, note in enumerate(notes):
+            w.link(Edge("refers_to", note, hub))
+            w.link(Edge("refers_to", note, topics[rng.randrange(40)]))
+            if i % 7 == 0:
+                w.link(Edge("causes", note, notes[(i + 1 + rng.randrange(699)) % 700]))
+        for a, b in {tuple(rng.sample(range(40), 2)) for _ in range(30)}:
+            w.link(Edge("causes", topics[a], topics[b]))
+    sub = db.query(worlds=[alice]).seed(hub).expand(types, direction, hops).run()
+    nodes, edges = bfs_one_by_one(db, hub, types, direction, hops, alice)
+    assert list(sub.nodes) == nodes and [e.id for e in sub.edges] == edges
+    assert len(nodes) > 500 or direction == "out"

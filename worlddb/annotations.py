@@ -1,4 +1,5 @@
-"""What a query attaches to the nodes it returns, read for a whole subgraph at once.
+"""Edges read for many nodes at once: what a query attaches to the nodes it returns, and
+the edges a whole frontier expands along.
 
 Edge types annotate through their handlers' query rewrite: `contradicts` asks for
 "conflicts", `supersedes` for "superseded_by", `same_as` for "equivalents". A seed
@@ -6,10 +7,10 @@ expanded one hop returns a hub and its neighbours, and asking each node in turn 
 four statements per node, each a random walk in the large edge indexes of a big file.
 Here every question is asked once for all nodes:
 
-- `marked_edges(store, anchors, type, direction, known_at)`: the edges of one type with
-  an end among `anchors`, live at `known_at` (None: now), in rowid order. The types in
-  `schema.MARKED_TYPES` are read from their own partial indexes (schema 3), which stay
-  small because these types are rare.
+- `edges_touching(store, anchors, type, direction, known_at)`: the edges of one type (None:
+  any) with an end among `anchors`, live at `known_at` (None: now), in rowid order. The
+  types in `schema.MARKED_TYPES` are read from their own partial indexes (schema 3),
+  which stay small because these types are rare.
 - `equivalents(store, anchors)`: for each of `anchors` that has an accepted same_as
   proposal, its whole equivalence class (itself included). Anchors left out are alone in
   their class.
@@ -31,23 +32,26 @@ from worlddb.store import EDGE_COLUMNS, Store, edge_view, live_sql
 CHUNK = 500
 
 
-def marked_edges(store: Store, anchors: Iterable[str], edge_type: str, direction: str,
-                 known_at: int | None = None) -> list[EdgeView]:
-    """Edges of `edge_type` whose src ("out") or dst ("in") is one of `anchors`."""
+def edges_touching(store: Store, anchors: Iterable[str], edge_type: str | None, direction: str,
+                   known_at: int | None = None) -> list[EdgeView]:
+    """Edges of `edge_type` (None: any type) whose src ("out") or dst ("in") is one of
+    `anchors`; in rowid order within each chunk of CHUNK anchors, so in rowid order for
+    each anchor."""
     batch = list(dict.fromkeys(anchors))
+    typed = [] if edge_type is None else [edge_type]
     pinned = [] if known_at is None else [known_at, known_at]
     out: list[EdgeView] = []
     for start in range(0, len(batch), CHUNK):
         chunk = batch[start:start + CHUNK]
         rows = store.conn.execute(statement(edge_type, direction, len(chunk), known_at is not None),
-                                  [*chunk, edge_type, *pinned])
+                                  [*chunk, *typed, *pinned])
         out += [edge_view(row) for row in rows]
     return out
 
 
-def statement(edge_type: str, direction: str, count: int, pinned: bool) -> str:
-    """marked_edges' SQL for `count` anchors; bind the anchors, the type, and known_at
-    twice when pinned."""
+def statement(edge_type: str | None, direction: str, count: int, pinned: bool) -> str:
+    """edges_touching's SQL for `count` anchors; bind the anchors, the type unless it is
+    None, and known_at twice when pinned."""
     if direction not in ("out", "in"):
         raise InvalidInput(f"direction must be 'out' or 'in', not {direction!r}")
     end = "src" if direction == "out" else "dst"
@@ -58,8 +62,9 @@ def statement(edge_type: str, direction: str, count: int, pinned: bool) -> str:
     table, marked = "edges", ""
     if edge_type in schema.MARKED_TYPES:
         table, marked = f"edges INDEXED BY edges_marked_{end}", f" AND {schema.MARKED}"
-    return (f"SELECT {EDGE_COLUMNS} FROM {table} WHERE {end} IN ({','.join('?' * count)}) "
-            f"AND type=?{marked} AND {live_sql(pinned)} ORDER BY rowid")
+    typed = "" if edge_type is None else " AND type=?"
+    return (f"SELECT {EDGE_COLUMNS} FROM {table} WHERE {end} IN ({','.join('?' * count)})"
+            f"{typed}{marked} AND {live_sql(pinned)} ORDER BY rowid")
 
 
 def equivalents(store: Store, anchors: Sequence[str]) -> dict[str, set[str]]:

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from worlddb.annotations import equivalents, marked_edges
+from worlddb.annotations import edges_touching, equivalents
 from worlddb.errors import InvalidInput
 from worlddb.model import EdgeView, NodeView
 from worlddb.plan import QueryPlan
@@ -160,15 +160,26 @@ class _Runner:
         lo_ok = edge.valid_from is None or edge.valid_from <= t
         return lo_ok and (edge.valid_to is None or t < edge.valid_to)
 
-    def neighbours(self, anchor: str, types, direction: str) -> list[tuple[EdgeView, str]]:
-        found: list[tuple[EdgeView, str]] = []
-        wanted = [None] if types is None else list(types)
-        for edge_type in wanted:
-            if direction in ("out", "both"):
-                found += [(e, e.dst) for e in self.store.edges(src=anchor, type=edge_type, known_at=self.plan.known_at)]
-            if direction in ("in", "both"):
-                found += [(e, e.src) for e in self.store.edges(dst=anchor, type=edge_type, known_at=self.plan.known_at)]
-        return [(e, other) for e, other in found if self.edge_ok(e)]
+    def neighbours(self, anchors: Sequence[str], types, direction: str) -> list[tuple[str, EdgeView, str]]:
+        """(anchor, edge, other end) for each of `anchors` in turn: its edges of each type
+        in `types` (None: any), outgoing then incoming, each in rowid order. A frontier's
+        edges are read a type and a direction at a time for all of it; one statement per
+        node would be a walk to a random leaf of the edge index each, in a large file."""
+        wanted = [None] if types is None else list(dict.fromkeys(types))
+        ways = [way for way in ("out", "in") if direction in (way, "both")]
+        grouped: dict[tuple[str, int, str], list[EdgeView]] = {}
+        for i, edge_type in enumerate(wanted):
+            for way in ways:
+                for edge in edges_touching(self.store, anchors, edge_type, way, self.plan.known_at):
+                    grouped.setdefault((edge.src if way == "out" else edge.dst, i, way), []).append(edge)
+        found = []
+        for anchor in anchors:
+            for i in range(len(wanted)):
+                for way in ways:
+                    for edge in grouped.get((anchor, i, way), ()):
+                        if self.edge_ok(edge):
+                            found.append((anchor, edge, edge.dst if way == "out" else edge.src))
+        return found
 
     # A hub's neighbours are many random ids; in a large file each single lookup is a page
     # walk of its own, so expand reads a whole frontier's nodes in one statement, and asks
@@ -205,7 +216,7 @@ class _Runner:
         frontier = list(sub.nodes)
         seen_edges = {e.id for e in sub.edges}
         for _ in range(hops):
-            found = [pair for anchor in frontier for pair in self.neighbours(anchor, types, direction)]
+            found = [(edge, other) for _, edge, other in self.neighbours(frontier, types, direction)]
             self.admit_all(other for _, other in found)
             found = [(edge, other) for edge, other in found if self._views[other] is not None]
             if self.q.worlds:
@@ -225,11 +236,9 @@ class _Runner:
                 break
 
     def where_connected(self, sub: Subgraph, edge_type: str, direction: str, node: str) -> None:
-        keep = {}
-        for anchor, view in sub.nodes.items():
-            if any(other == node for _, other in self.neighbours(anchor, [edge_type], direction)):
-                keep[anchor] = view
-        self._narrow(sub, keep)
+        linked = {anchor for anchor, _, other in self.neighbours(list(sub.nodes), [edge_type], direction)
+                  if other == node}
+        self._narrow(sub, {anchor: view for anchor, view in sub.nodes.items() if anchor in linked})
 
     def filter(self, sub: Subgraph, types) -> None:
         keep = {a: v for a, v in sub.nodes.items() if types is None or v.type in types}
@@ -252,13 +261,13 @@ class _Runner:
             # only counterparts visible under the same pins: a conflict with something
             # already superseded is history, shown when the caller includes closed nodes
             for direction in ("out", "in"):
-                for edge in marked_edges(self.store, anchors, "contradicts", direction, known_at):
+                for edge in edges_touching(self.store, anchors, "contradicts", direction, known_at):
                     if self.edge_ok(edge):
                         mine, other = (edge.src, edge.dst) if direction == "out" else (edge.dst, edge.src)
                         conflicts.setdefault(mine, []).append(other)
         newer: dict[str, list[str]] = {}
         if "superseded_by" in wanted:
-            for edge in marked_edges(self.store, anchors, "supersedes", "in", known_at):
+            for edge in edges_touching(self.store, anchors, "supersedes", "in", known_at):
                 newer.setdefault(edge.dst, []).append(edge.src)
         classes = equivalents(self.store, anchors) if "equivalents" in wanted else {}
         named = [o for found in (conflicts, newer, classes) for others in found.values() for o in others]

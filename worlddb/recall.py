@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 
 from worlddb import indexing, propagation
 from worlddb.ann import EFFECTIVE, UNIT
-from worlddb.annotations import marked_edges
+from worlddb.annotations import edges_touching
 from worlddb.model import NodeView
 from worlddb.records import Hit, RecallResult
 from worlddb.scopes import ScopeSet
@@ -256,11 +256,11 @@ def _hits(engine: "Engine", chosen: list[tuple[NodeView, float, dict[str, int]]]
         entities[src].add(name)
     # contradicts and supersedes are read from their own small indexes (schema 3)
     newer: dict[str, list[str]] = defaultdict(list)
-    for edge in marked_edges(engine.store, anchors, "supersedes", "in", known_at):
+    for edge in edges_touching(engine.store, anchors, "supersedes", "in", known_at):
         newer[edge.dst].append(edge.src)
     touching: dict[str, set[str]] = defaultdict(set)
     for direction in ("out", "in"):
-        for edge in marked_edges(engine.store, anchors, "contradicts", direction, known_at):
+        for edge in edges_touching(engine.store, anchors, "contradicts", direction, known_at):
             touching[edge.src].add(edge.dst)
             touching[edge.dst].add(edge.src)
     others = {o for group in touching.values() for o in group} | {n for group in newer.values() for n in group}
