@@ -156,6 +156,9 @@ def _locked(directory: Path, *, exclusive: bool, wait: float) -> Iterator[bool]:
                     held = False
                     break
                 time.sleep(0.05)
+            except OSError:
+                held = True  # a file system without advisory locks (some network mounts)
+                break
         yield held
     finally:
         os.close(fd)
