@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import sqlite3
@@ -350,3 +351,17 @@ def test_a_load_waits_for_a_save_in_progress_but_not_for_ever(db_path, stored, m
         second.store.close()
     finally:
         holder.communicate("")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="advisory locks are POSIX here")
+def test_a_file_system_without_advisory_locks_still_loads_and_saves_snapshots(db_path, stored, monkeypatch):
+    first, _, _ = stored
+
+    def unsupported(fd, operation):
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(annsnap.fcntl, "flock", unsupported)
+    second = _index(db_path)
+    assert second.load_snapshot() and second.source == "snapshot"
+    assert first.save_snapshot(force=True)
+    second.store.close()
