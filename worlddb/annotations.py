@@ -26,7 +26,7 @@ from worlddb import schema
 from worlddb.errors import InvalidInput
 from worlddb.identity import equivalence_class
 from worlddb.model import EdgeView
-from worlddb.store import EDGE_COLUMNS, Store, edge_view, live_sql
+from worlddb.store import EDGE_COLUMNS, Store, edge_view, live_params, live_sql
 
 #: ids bound per statement (SQLite's default limit is 32766; smaller keeps plans cheap)
 CHUNK = 500
@@ -39,7 +39,7 @@ def edges_touching(store: Store, anchors: Iterable[str], edge_type: str | None, 
     each anchor."""
     batch = list(dict.fromkeys(anchors))
     typed = [] if edge_type is None else [edge_type]
-    pinned = [] if known_at is None else [known_at, known_at]
+    pinned = live_params(known_at)
     out: list[EdgeView] = []
     for start in range(0, len(batch), CHUNK):
         chunk = batch[start:start + CHUNK]

@@ -42,7 +42,7 @@ from worlddb.annotations import edges_touching
 from worlddb.model import NodeView
 from worlddb.records import Hit, RecallResult
 from worlddb.scopes import ScopeSet
-from worlddb.store import inside_sql, live_sql
+from worlddb.store import inside_sql, live_params, live_sql
 from worlddb.timeutil import now_us, to_iso
 
 if TYPE_CHECKING:
@@ -243,7 +243,7 @@ def _hits(engine: "Engine", chosen: list[tuple[NodeView, float, dict[str, int]]]
     conn = engine.store.conn
     anchors = [view.anchor for view, _, _ in chosen]
     marks = ",".join("?" * len(anchors))
-    live, pins = live_sql(known_at is not None, "e"), ([] if known_at is None else [known_at, known_at])
+    live, pins = live_sql(known_at is not None, "e"), live_params(known_at)
     scopes: dict[str, list[str]] = defaultdict(list)
     for node, kind, sid in conn.execute(
             f"SELECT c.node, s.kind, s.sid FROM closure c JOIN scopes s ON s.anchor = c.world "

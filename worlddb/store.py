@@ -61,6 +61,11 @@ def live_sql(pinned: bool, alias: str = "") -> str:
     return f"{e}t_added<=? AND ({e}t_removed IS NULL OR {e}t_removed>?)" if pinned else f"{e}seq_removed IS NULL"
 
 
+def live_params(known_at: int | None) -> list[int]:
+    """What `live_sql(known_at is not None)` binds."""
+    return [] if known_at is None else [known_at, known_at]
+
+
 def scope_node(kind: str, sid: str) -> Node:
     """The genesis record of a scope world. A function of kind:id only, so every process
     derives the same anchor for "user:alice" without asking the database."""
@@ -329,8 +334,7 @@ class Store:
                 clauses.append(f"{column}=?")
                 params.append(value)
         clauses.append(live_sql(known_at is not None))
-        if known_at is not None:
-            params += [known_at, known_at]
+        params += live_params(known_at)
         where = " AND ".join(clauses)
         rows = self.conn.execute(f"SELECT {EDGE_COLUMNS} FROM edges WHERE {where} ORDER BY rowid", params)
         return [edge_view(row) for row in rows]
@@ -338,7 +342,7 @@ class Store:
     def ends(self, anchor: str, edge_type: str, direction: str = "out", known_at: int | None = None) -> list[str]:
         """The other ends of `anchor`'s edges of one type - columns only, no record parsing,
         for hot read paths. direction: "out" (anchor is src), "in", or "both"."""
-        live, params = live_sql(known_at is not None), ([] if known_at is None else [known_at, known_at])
+        live, params = live_sql(known_at is not None), live_params(known_at)
         out: list[str] = []
         if direction in ("out", "both"):
             out += [r[0] for r in self.conn.execute(
