@@ -8,7 +8,9 @@ children's effective embeddings (worlddb.compose):
 Both are sums over children, so the composer keeps them as running sums per world
 (table `compose`) and applies each change as a delta: a child joining or leaving, or a
 child's effective embedding changing, adds/subtracts that child's term and rewrites
-the world's effective vector - which is itself a change one level up. A leaf change
+the world's effective vector - which is itself a change one level up. A world left with
+neither children nor content has no effective vector (it leaves the HNSW lane) until a
+child joins again. A leaf change
 therefore recomposes exactly its path to the root, at O(1) per ancestor, whatever the
 size of the worlds on the way.
 
@@ -47,10 +49,13 @@ class Composer:
         if vec is not None:
             self._apply(tx, world, old=None if added else vec, new=vec if added else None)
 
+    def forget(self, conn, anchor: str, rowid: int) -> None:
+        """Erase hook: an erased world keeps nothing derived from its children's content.
+        A hook, not a vector change: the world may hold no vector by then (a world without
+        content loses its effective vector with its last child) while its sums remain."""
+        conn.execute("DELETE FROM compose WHERE world=?", (anchor,))
+
     def on_vector(self, tx, anchor: str, kind: int, old: bytes | None, new: bytes | None) -> None:
-        if new is None and _erased(tx, anchor):
-            # an erased world keeps nothing derived from its children's content either
-            tx.conn.execute("DELETE FROM compose WHERE world=?", (anchor,))
         if kind == EFFECTIVE:
             old_v = _decode(old)
             new_v = _decode(new)
@@ -133,8 +138,13 @@ class Composer:
             effective = _unit(attn_sum / weight_sum)
         else:
             effective = _unit(mean_sum)
+        if effective is None:
+            # nothing left to be found by (no children, no content, or terms that cancel):
+            # the old vector would keep answering for children that have gone
+            tx.drop_vector(world, EFFECTIVE)
+            return
         model_row = tx.conn.execute("SELECT value FROM meta WHERE key='embed_model'").fetchone()
-        if effective is None or model_row is None:
+        if model_row is None:
             return
         tx.put_vector(world, EFFECTIVE, model_row[0], effective.astype(np.float32).tobytes(), len(effective))
 

@@ -55,7 +55,9 @@ class WorldDB:
         self.registry = registry if registry is not None else Registry.default()
         self.reconciler = Reconciler(self.registry)
         # every connection that writes keeps composed world embeddings current
-        store.observers.append(Composer())
+        composer = Composer()
+        store.observers.append(composer)
+        store.add_erase_hook(composer.forget)
         self._ann: dict[int, object] = {}
         #: where this file's HNSW snapshots live (worlddb.annsnap); None in memory
         self.ann_snapshots = annsnap.directory_for(store.path)

@@ -388,6 +388,24 @@ class Tx:
                 observer.on_vector(self, anchor, kind, previous, vector)
         return previous
 
+    def drop_vector(self, anchor: str, kind: int, ord: int = 0) -> bytes | None:
+        """Clear one vector of a node (it no longer has one of this kind); returns the
+        vector it held, or None when there was none. The row stays, with no vector and
+        this transaction's seq, so every process's HNSW index drops it on catching up."""
+        rowid = self.rowid(anchor)
+        if rowid is None:
+            raise NotFound(f"no node has id {anchor}")
+        old = self.conn.execute("SELECT vec FROM vectors WHERE node=? AND kind=? AND ord=? AND vec IS NOT NULL",
+                                (rowid, kind, ord)).fetchone()
+        if old is None:
+            return None
+        self.conn.execute("UPDATE vectors SET vec=NULL, seq=? WHERE node=? AND kind=? AND ord=?",
+                          (self.seq, rowid, kind, ord))
+        if ord == 0:
+            for observer in self.store.observers:
+                observer.on_vector(self, anchor, kind, old[0], None)
+        return old[0]
+
     def _claim_model(self, model: str, dim: int) -> None:
         """The first vector fixes the database's model; a different one is refused."""
         row = self.conn.execute("SELECT value FROM meta WHERE key='embed_model'").fetchone()

@@ -22,7 +22,9 @@ def stored(db, anchor, kind=ann.EFFECTIVE):
     row = db.store.conn.execute(
         "SELECT v.vec, v.seq FROM vectors v JOIN nodes n ON n.rowid = v.node WHERE n.anchor=? AND v.kind=? "
         "AND v.ord=0", (anchor, kind)).fetchone()
-    return (None, None) if row is None else (np.frombuffer(row[0], dtype=np.float32), row[1])
+    if row is None or row[0] is None:  # never written, or cleared
+        return None, None if row is None else row[1]
+    return np.frombuffer(row[0], dtype=np.float32), row[1]
 
 
 @pytest.fixture
@@ -96,3 +98,38 @@ def test_scopes_are_not_composed(world):
     add_leaf(db, topic, 40)
     scope = db.store.scope_anchor("user", "alice")
     assert stored(db, scope)[0] is None
+
+
+def test_a_world_without_content_loses_its_vector_with_its_last_child(world):
+    from worlddb.model import Edge
+
+    db, topic, _, _ = world
+    with db.write() as w:  # a world with no content inside topic, so its change shows one level up
+        holder = w.add(Node("Topic", name="holder"), parents=[topic])
+    only = add_leaf(db, holder, 50)
+    assert np.allclose(stored(db, holder)[0], stored(db, only)[0], atol=1e-6)
+    with db.write() as w:
+        w.unlink(Edge("contains", holder, only))
+    assert stored(db, holder)[0] is None
+    # topic no longer counts holder's old direction among its children's
+    with_vectors = [stored(db, a)[0] for a in db.store.children(topic) if stored(db, a)[0] is not None]
+    assert np.allclose(stored(db, topic)[0], compose.attention_pool(vec(0), np.array(with_vectors)), atol=1e-5)
+    # a child joining again gives it a vector again
+    again = add_leaf(db, holder, 51)
+    assert np.allclose(stored(db, holder)[0], stored(db, again)[0], atol=1e-6)
+
+
+def test_a_world_without_content_leaves_the_vector_lane_with_its_last_child(world):
+    from worlddb.model import Edge
+
+    db, _, plain, _ = world
+    only = add_leaf(db, plain, 60)
+    index = ann.AnnIndex(db.store, ann.EFFECTIVE)
+    index.sync()
+    plain_row = db.store.rowid(plain)
+    assert plain_row in index.nodes()
+    with db.write() as w:
+        w.unlink(Edge("contains", plain, only))
+    index.sync()
+    assert plain_row not in index.nodes()
+    assert db.store.rowid(only) in index.nodes()
