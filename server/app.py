@@ -55,7 +55,7 @@ class AppState:
 class EntityIn(BaseModel):
     name: Annotated[str, Field(min_length=1, max_length=512, description="The entity's name as written")]
     type: Annotated[str | None, Field(description="person, place, organization, ...")] = None
-    aliases: Annotated[list[str] | None, Field(description="Other names for the same entity")] = None
+    aliases: Annotated[list[str] | None, Field(description="Other names for the same entity (at most 20)")] = None
 
 
 class FactIn(BaseModel):

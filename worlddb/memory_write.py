@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from worlddb.engine import Engine
 
 MAX_ITEMS = 50
+MAX_ALIASES = 20
 
 
 @dataclass(frozen=True)
@@ -164,11 +165,13 @@ def _entity(item: dict) -> EntityCandidate:
     aliases = item.get("aliases") or []
     if not isinstance(aliases, list):
         raise InvalidInput("entity aliases must be a list of names")
+    if len(aliases) > MAX_ALIASES:
+        raise InvalidInput(f"at most {MAX_ALIASES} aliases per entity")
     etype = item.get("type")
     if etype is not None and not isinstance(etype, str):
         raise InvalidInput("entity type must be text")
     return EntityCandidate(name=_name(item.get("name"), "entity name"), type=etype,
-                           aliases=tuple(_name(a, "alias") for a in aliases[:20]))
+                           aliases=tuple(_name(a, "alias") for a in aliases))
 
 
 def _fact(item: dict) -> FactCandidate:
