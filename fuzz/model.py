@@ -86,29 +86,22 @@ class Model:
     proposals: dict[str, MProposal] = field(default_factory=dict)
     scopes: dict[str, str] = field(default_factory=dict)   # "kind:id" -> anchor
     _journal: list | None = None
-    _dirty: set = field(default_factory=set)
 
     # ------------------------------------------------------------------ journal
     def begin(self) -> None:
-        self._journal, self._dirty = [], set()
+        self._journal = []
 
     def commit(self) -> None:
-        """End the simulated write: sealing fails if a changed world (or one above it)
-        has lost its genesis record to erasure."""
-        try:
-            self._check_seal()
-        except Expect:
-            self.rollback()
-            raise
-        self._journal, self._dirty = None, set()
+        """End the simulated write. Sealing never refuses: a world whose record was erased
+        still gets new versions when its interior changes (ids.erased_version_id)."""
+        self._journal = None
 
     def refusal(self, change) -> "Expect | None":
-        """Apply `change()` as a write would, return the Expect it or sealing raises (None if
-        none), and undo it: for calls whose effects the harness applies only afterwards."""
+        """Apply `change()` as a write would, return the Expect it raises (None if none),
+        and undo it: for calls whose effects the harness applies only afterwards."""
         self.begin()
         try:
             change()
-            self._check_seal()
         except Expect as exc:
             return exc
         finally:
@@ -124,7 +117,7 @@ class Model:
                     obj[key] = old
             else:
                 setattr(obj, key, old)
-        self._journal, self._dirty = None, set()
+        self._journal = None
 
     def _set(self, obj: Any, name: str, value: Any) -> None:
         if self._journal is not None:
@@ -136,27 +129,12 @@ class Model:
             self._journal.append((mapping, key, mapping.get(key, _MISSING)))
         mapping[key] = value
 
-    def _check_seal(self) -> None:
-        pending, seen = list(self._dirty), set()
-        while pending:
-            world = pending.pop()
-            if world in seen:
-                continue
-            seen.add(world)
-            if self.nodes[world].erased:
-                raise Expect("NotFound", f"world {world[:12]} lost its record to erasure and cannot be resealed")
-            pending.extend(self.parents(world))
-
     # ------------------------------------------------------------------ structure
     def live_edges(self, type: str | None = None):
         return [e for e in self.edges.values() if e.live and (type is None or e.type == type)]
 
     def parents(self, anchor: str) -> list[str]:
         return [e.src for e in self.edges.values() if e.live and e.type == "contains" and e.dst == anchor]
-
-    def _contains_pair(self, src: str, dst: str, besides: str | None = None) -> bool:
-        return any(e.live and e.type == "contains" and e.src == src and e.dst == dst and e.id != besides
-                   for e in self.edges.values())
 
     def closure(self, world: str) -> set[str]:
         """Everything (transitively) inside `world`, not the world itself."""
@@ -306,8 +284,6 @@ class Model:
         start = at if valid_from is None else valid_from
         self._on_insert(edge, start, at, proposal)
         self._put(self.edges, edge.id, MEdge(edge.id, etype, src, dst, world, dict(edge.props), valid_from, valid_to))
-        if world is not None:
-            self._dirty.add(world)
         return True
 
     def _on_insert(self, edge, start: int, at: int, proposal: str | None) -> None:
@@ -319,8 +295,6 @@ class Model:
                 raise Expect("Refused", "a world cannot contain itself")
             if src in self.closure(dst):
                 raise Expect("Refused", "containment cycle")
-            if not self._contains_pair(src, dst):
-                self._dirty.add(src)   # the interior changes only if the child was not in it yet
             return
         if src == dst:
             raise Expect("Refused", f"{etype} self-loop")
@@ -357,16 +331,11 @@ class Model:
         current = self.edges.get(edge.id)
         if current is None or not current.live:
             return False
-        if edge.type == "contains":
-            if not self._contains_pair(edge.src, edge.dst, besides=edge.id):
-                self._dirty.add(edge.src)  # the child leaves only with its last contains edge
-        elif edge.type == "same_as":
+        if edge.type == "same_as":
             for p in self.proposals.values():
                 if p.edge_id == edge.id and p.status != "rejected":
                     self._set(p, "status", "rejected")
         self._set(current, "live", False)
-        if edge.world is not None:
-            self._dirty.add(edge.world)
         return True
 
     def decide(self, proposal_id: str, accept: bool) -> None:

@@ -41,3 +41,44 @@ def test_erasing_one_turn_recomposes_the_live_session_from_the_others(db_path):
         row = engine.store.conn.execute("SELECT vec FROM vectors WHERE node=? AND kind=?",
                                         (engine.store.rowid(world), EFFECTIVE)).fetchone()
         assert row[0] is not None
+
+
+def _shared_under_an_erased_world(engine):
+    """A Session of alice's holding a world that bob's scope holds too; alice's scope is
+    then purged with erase, which erases her Session but keeps the shared world."""
+    from worlddb.model import Node
+
+    with engine.db.write() as w:
+        alice, bob = w.scope("user", "alice"), w.scope("user", "bob")
+        session = w.add(Node("Session", name="s", content="alice's session"), parents=[alice])
+        shared = w.add(Node("Session", name="shared", content="a shared world"), parents=[session, bob])
+    engine.purge_scope(ALICE, "user:alice", erase=True)
+    return session, shared
+
+
+def test_a_world_erased_with_one_scope_still_takes_changes_from_another(db_path):
+    from worlddb.model import Node
+
+    with Engine.open(db_path, embedder=HashEmbedder(), query_model=True) as engine:
+        session, shared = _shared_under_an_erased_world(engine)
+        before = engine.store.get(session).version
+        with engine.db.write() as w:
+            w.add(Node("Memory", content="bob writes inside the shared world", created_at=5), parents=[shared])
+        erased = engine.store.get(session)
+        assert erased.erased and erased.version != before  # the interior changed, so the version did
+        assert engine.db.verify().ok
+
+
+def test_a_forged_version_of_an_erased_world_is_found(db_path):
+    from worlddb.model import Node
+
+    with Engine.open(db_path, embedder=HashEmbedder(), query_model=True) as engine:
+        session, shared = _shared_under_an_erased_world(engine)
+        with engine.db.write() as w:
+            w.add(Node("Memory", content="bob writes inside the shared world", created_at=5), parents=[shared])
+        conn = engine.store.conn
+        seq = conn.execute("SELECT max(seq) FROM versions WHERE anchor=?", (session,)).fetchone()[0]
+        conn.execute("UPDATE versions SET id=? WHERE anchor=? AND seq=?", ("0" * 64, session, seq))
+        conn.execute("UPDATE nodes SET version=? WHERE anchor=?", ("0" * 64, session))
+        report = engine.db.verify()
+        assert [(m.kind, m.id) for m in report.mismatches if m.kind == "version"] == [("version", "0" * 64)]

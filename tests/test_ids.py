@@ -160,3 +160,15 @@ def test_props_too_large_once_encoded_are_still_refused():
 
     with pytest.raises(InvalidInput):
         Edge("refers_to", "a" * 64, "b" * 64, props={"note": "\x01" * 3_000})  # 6 bytes per char escaped
+
+
+def test_an_erased_worlds_version_commits_to_its_predecessor_and_interior():
+    from blake3 import blake3
+
+    previous, root = "a" * 64, ids.EMPTY_ROOT_HEX
+    got = ids.erased_version_id(previous, root, 0, root, 0)
+    record = ids.canonical({"after": previous, "children": {"root": root, "n": 0}, "edges": {"root": root, "n": 0}})
+    assert got == blake3(b"worlddb.erased.v1\x00" + record).hexdigest()
+    assert ids.erased_version_id("b" * 64, root, 0, root, 0) != got
+    assert ids.erased_version_id(previous, "c" * 64, 1, root, 0) != got
+    assert ids.erased_version_id(previous, root, 0, "c" * 64, 1) != got

@@ -9,6 +9,9 @@ domain-separated by a tag, so a node, an edge and a trie node can never share an
     trie node  = blake3(b"worlddb.branch.v1\\0" + the 16 child digests, 32 raw bytes each)
     proposal   = blake3(b"worlddb.proposal.v1\\0" + "<same_as edge id>:<transaction seq>")
     summary    = blake3(b"worlddb.summary.v1\\0" + canonical({"world": version, "summarized": anchors}))
+    erased world version
+               = blake3(b"worlddb.erased.v1\\0"  + canonical({"after": previous version id,
+                                                              "children": {...}, "edges": {...}}))
 
 The canonical form of a record is JSON with sorted keys, no insignificant whitespace,
 UTF-8, non-ASCII characters kept literal, every string (keys included) in Unicode NFC,
@@ -20,7 +23,10 @@ A node record covers: type, name, content, meta, provenance, created_at (microse
 since the Unix epoch, UTC) and its interior - the Merkle roots and sizes of its set of
 child ids and its set of interior edge ids (see worlddb.trie). A node's *genesis* record
 has an empty interior; the genesis id is the node's stable anchor. Every later state of a
-world's interior yields a new *version* id from the same record with new roots.
+world's interior yields a new *version* id from the same record with new roots. Once a
+world's record is erased there is no record to re-encode, so each later state of its
+interior is named from the version before it and the new roots instead: still a hash
+that commits to the interior, and to the world's history up to the erasure.
 
 An edge record covers: type, src, dst (anchors), world (the anchor whose interior holds
 it, or null) and props. It deliberately leaves out time, so asserting the same edge
@@ -49,6 +55,7 @@ _LEAF_TAG = b"worlddb.leaf.v1\x00"
 _BRANCH_TAG = b"worlddb.branch.v1\x00"
 _PROPOSAL_TAG = b"worlddb.proposal.v1\x00"
 _FINGERPRINT_TAG = b"worlddb.summary.v1\x00"
+_ERASED_TAG = b"worlddb.erased.v1\x00"
 _HEX = frozenset("0123456789abcdef")
 _FULL_ID = re.compile(r"[0-9a-f]{64}")
 
@@ -222,6 +229,13 @@ def with_interior(body: bytes, children_root: str, n_children: int, edges_root: 
     record["children"] = {"root": children_root, "n": n_children}
     record["edges"] = {"root": edges_root, "n": n_edges}
     return canonical(record)
+
+
+def erased_version_id(previous: str, children_root: str, n_children: int, edges_root: str, n_edges: int) -> str:
+    """The version id of an erased world's interior (see the module docstring)."""
+    record = {"after": previous, "children": {"root": children_root, "n": n_children},
+              "edges": {"root": edges_root, "n": n_edges}}
+    return blake3(_ERASED_TAG + canonical_normal(record)).hexdigest()
 
 
 def is_full_id(text: str) -> bool:

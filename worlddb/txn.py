@@ -484,10 +484,15 @@ class Tx:
         edges_root, n_edges = trie.root(trie.SqlTrieStore(self.conn, world, EDGES))
         genesis = self.conn.execute("SELECT body FROM blobs WHERE id=?", (world,)).fetchone()
         old = self._version(world)
-        if genesis is None or genesis[0] is None:
+        if genesis is None:
             raise NotFound(f"world {world} has no stored record")
-        body = ids.with_interior(genesis[0], children_root.hex(), n_children, edges_root.hex(), n_edges)
-        new = ids.node_id(body)
+        if genesis[0] is None:
+            # erased: its interior may still change (a child it shares with a live scope
+            # gets a new version), and the worlds above must still get their versions
+            new = ids.erased_version_id(old, children_root.hex(), n_children, edges_root.hex(), n_edges)
+        else:
+            body = ids.with_interior(genesis[0], children_root.hex(), n_children, edges_root.hex(), n_edges)
+            new = ids.node_id(body)
         if new == old:
             return []
         self.conn.execute(

@@ -7,7 +7,8 @@ Checks, each reported as a `Mismatch` rather than raised:
               equals the tightest logged closing
   version     replaying a world's membership history through the Merkle trie must give
               the roots recorded for every version, and each version id must re-derive
-              from the genesis record with those roots
+              from the genesis record with those roots (once the record is erased, from
+              the version before it with those roots: ids.erased_version_id)
   interior    the replayed final interior must equal the live members, the live trie root,
               and the node's current version
   snapshot    an HNSW snapshot beside the file (worlddb.annsnap) must hash to the digests
@@ -159,8 +160,13 @@ def _check_worlds(conn, report: VerifyReport) -> None:
 
 
 def _replay_world(conn, world: str, report: VerifyReport) -> None:
-    genesis_row = conn.execute("SELECT body FROM blobs WHERE id=?", (world,)).fetchone()
+    genesis_row = conn.execute("SELECT body, erased_at FROM blobs WHERE id=?", (world,)).fetchone()
     genesis = _bytes(genesis_row[0]) if genesis_row and genesis_row[0] is not None else None
+    # versions recorded from the erasing transaction on are named from their predecessor
+    erased_seq = None
+    if genesis_row is not None and genesis_row[1] is not None:
+        found = conn.execute("SELECT seq FROM tx WHERE at=?", (genesis_row[1],)).fetchone()
+        erased_seq = found[0] if found else 0
     sets = (trie.MemoryTrieStore(), trie.MemoryTrieStore())
     log = conn.execute("SELECT seq, kind, key, op FROM member_log WHERE world=? ORDER BY seq, rowid", (world,))
     versions = iter(conn.execute(
@@ -169,27 +175,32 @@ def _replay_world(conn, world: str, report: VerifyReport) -> None:
     pending = next(versions, None)
     last_id = world
 
-    def check_version(version) -> str:
+    def check_version(version, previous: str) -> str:
         seq, vid, c_root, n_c, e_root, n_e = version
         report.versions += 1
         got_c, got_e = trie.root(sets[0]), trie.root(sets[1])
         if (bytes(c_root), n_c) != got_c or (bytes(e_root), n_e) != got_e:
             report.mismatches.append(Mismatch("version", vid, f"interior of {world} at seq {seq} does not replay"))
+            return vid
+        if erased_seq is not None and seq >= erased_seq:
+            derived = ids.erased_version_id(previous, got_c[0].hex(), got_c[1], got_e[0].hex(), got_e[1])
         elif genesis is not None:
-            body = ids.with_interior(genesis, got_c[0].hex(), got_c[1], got_e[0].hex(), got_e[1])
-            if ids.node_id(body) != vid:
-                report.mismatches.append(Mismatch("version", vid, f"version of {world} at seq {seq} does not re-derive"))
+            derived = ids.node_id(ids.with_interior(genesis, got_c[0].hex(), got_c[1], got_e[0].hex(), got_e[1]))
+        else:
+            return vid  # recorded before the erasure: its record is gone, so it cannot re-derive
+        if derived != vid:
+            report.mismatches.append(Mismatch("version", vid, f"version of {world} at seq {seq} does not re-derive"))
         return vid
 
     for seq, kind, key, op in log:
         while pending is not None and pending[0] < seq:
-            last_id = check_version(pending)
+            last_id = check_version(pending, last_id)
             pending = next(versions, None)
         applied = sets[kind].add_member(key) if op > 0 else sets[kind].remove_member(key)
         if not applied:
             report.mismatches.append(Mismatch("interior", world, f"membership log op {op:+d} on {key} does not apply"))
     while pending is not None:
-        last_id = check_version(pending)
+        last_id = check_version(pending, last_id)
         pending = next(versions, None)
 
     for kind in (0, 1):
