@@ -8,11 +8,10 @@ children's effective embeddings (worlddb.compose):
 Both are sums over children, so the composer keeps them as running sums per world
 (table `compose`) and applies each change as a delta: a child joining or leaving, or a
 child's effective embedding changing, adds/subtracts that child's term and rewrites
-the world's effective vector - which is itself a change one level up. A world left with
-neither children nor content has no effective vector (it leaves the HNSW lane) until a
-child joins again. A leaf change
+the world's effective vector - which is itself a change one level up. A leaf change
 therefore recomposes exactly its path to the root, at O(1) per ancestor, whatever the
-size of the worlds on the way.
+size of the worlds on the way. A world left with neither children nor content has no
+effective vector (it leaves the HNSW lane) until a child joins again.
 
 It reads only content embeddings as queries and writes only effective ones. Scope
 worlds are not composed: a scope's content is its key, which is no query at all. Nor are
