@@ -8,6 +8,7 @@ from worlddb.ann import EFFECTIVE
 from worlddb.embed import HashEmbedder
 from worlddb.engine import Engine
 from worlddb.ingest import SessionIn, TurnIn
+from worlddb.model import Node
 from worlddb.scopes import ScopeSet
 
 ALICE = ScopeSet((("user", "alice"),))
@@ -46,8 +47,6 @@ def test_erasing_one_turn_recomposes_the_live_session_from_the_others(db_path):
 def _shared_under_an_erased_world(engine):
     """A Session of alice's holding a world that bob's scope holds too; alice's scope is
     then purged with erase, which erases her Session but keeps the shared world."""
-    from worlddb.model import Node
-
     with engine.db.write() as w:
         alice, bob = w.scope("user", "alice"), w.scope("user", "bob")
         session = w.add(Node("Session", name="s", content="alice's session"), parents=[alice])
@@ -57,8 +56,6 @@ def _shared_under_an_erased_world(engine):
 
 
 def test_a_world_erased_with_one_scope_still_takes_changes_from_another(db_path):
-    from worlddb.model import Node
-
     with Engine.open(db_path, embedder=HashEmbedder(), query_model=True) as engine:
         session, shared = _shared_under_an_erased_world(engine)
         before = engine.store.get(session).version
@@ -70,8 +67,6 @@ def test_a_world_erased_with_one_scope_still_takes_changes_from_another(db_path)
 
 
 def test_a_forged_version_of_an_erased_world_is_found(db_path):
-    from worlddb.model import Node
-
     with Engine.open(db_path, embedder=HashEmbedder(), query_model=True) as engine:
         session, shared = _shared_under_an_erased_world(engine)
         with engine.db.write() as w:
