@@ -435,13 +435,9 @@ class Tx:
         # the body goes first, so observers told about the vectors below see an erased node
         self.conn.execute("UPDATE blobs SET body=NULL, erased_at=? WHERE id=?", (self.at, anchor))
         self.conn.execute("DELETE FROM fts WHERE rowid=?", (rowid,))
-        for kind, ord, vec in self.conn.execute(
-                "SELECT kind, ord, vec FROM vectors WHERE node=? AND vec IS NOT NULL", (rowid,)).fetchall():
-            self.conn.execute("UPDATE vectors SET vec=NULL, seq=? WHERE node=? AND kind=? AND ord=?",
-                              (self.seq, rowid, kind, ord))
-            if ord == 0:
-                for observer in self.store.observers:
-                    observer.on_vector(self, anchor, kind, vec, None)
+        for kind, ord in self.conn.execute(
+                "SELECT kind, ord FROM vectors WHERE node=? AND vec IS NOT NULL", (rowid,)).fetchall():
+            self.drop_vector(anchor, kind, ord)
         self.conn.execute("UPDATE nodes SET name='', retire_reason=NULL WHERE anchor=?", (anchor,))
         for hook in self.store._erase_hooks:
             hook(self.conn, anchor, rowid)
