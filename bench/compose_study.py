@@ -41,7 +41,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from worlddb.compose import DEFAULT_TEMPERATURE, attention_pool, mean_pool
+from worlddb.vectors.pooling import DEFAULT_TEMPERATURE, attention_pool, mean_pool
 
 SEED = 20240601
 DIM = 384

@@ -4,7 +4,7 @@
 
 Store. A fresh database (tmp dir, synchronous=NORMAL) gets one scope, `--topics` Topic
 worlds inside it, and `--facts-per-topic` Fact nodes in each (10k facts by default), built
-the way worlddb.facts stores them: subject-relation-object text, refers_to edges to shared
+the way worlddb.graph.facts stores them: subject-relation-object text, refers_to edges to shared
 Entity nodes. Seeded, so every run builds the same store. Then one `Consolidator` pass
 (extractive summarizer, min_age_secs=0) writes a Summary beside every topic; a second pass
 must write nothing, and the JSON says whether it did.
@@ -34,10 +34,10 @@ import time
 from pathlib import Path
 
 from worlddb.consolidator import Consolidator, summary_first
-from worlddb.db import WorldDB
+from worlddb.graph.database import WorldDB
 from worlddb.extract.summarize import ExtractiveSummarizer
-from worlddb.facts import fact_edges, fact_node
-from worlddb.model import Node
+from worlddb.graph.facts import fact_edges, fact_node
+from worlddb.core.records import Node
 
 PEOPLE = ["Alice", "Bob", "Carol", "Dmitri", "Elena", "Farid", "Grace", "Hiro", "Ines", "Jonas"]
 RELATIONS = ["likes", "works_with", "visited", "recommended", "borrowed_from", "wrote_about"]

@@ -15,7 +15,7 @@ One database file per transport, reused across every round. A round:
      purge-with-erase of a throwaway scope, recall and list in between - and SIGKILL the
      server after a random delay, while requests are in flight;
   4. offline, on the same file: PRAGMA integrity_check, FTS5 integrity-check,
-     worlddb.verify, every invariant of bench.invariants (no memory outside its scope,
+     worlddb.graph.verify, every invariant of bench.invariants (no memory outside its scope,
      no supersedes edge without its closing, no same_as without its proposal, index rows
      and vectors present, the ANN index equal to SQL - both a fresh one and one kept open
      in this process across all rounds, as another window's server would), and every
@@ -269,8 +269,8 @@ class Result:
 async def run_transport(transport: str, db: Path, kills: int, *, seed: int = 0, workers: int = 3,
                         embedder: str = "hash", max_delay: float = 0.8, log=None) -> Result:
     """`kills` rounds of load-then-SIGKILL on one file; raises Failure on any violation."""
-    from worlddb.ann import EFFECTIVE, NAME, UNIT, AnnIndex
-    from worlddb.store import Store
+    from worlddb.vectors.hnsw import EFFECTIVE, NAME, UNIT, AnnIndex
+    from worlddb.core.store import Store
 
     rng = random.Random(f"{seed}-{transport}")
     ledger = Ledger()

@@ -6,7 +6,7 @@ what the crash, concurrency and storage-error tests and the long-running scripts
 bench/ (crash, soak) assert after each run, together with the id-level `verify`.
 
 Checked, beyond `PRAGMA integrity_check`, the FTS5 index's own integrity check and
-worlddb.verify (ids and world versions re-derive from the stored bytes):
+worlddb.graph.verify (ids and world versions re-derive from the stored bytes):
   scope       every node except Scope worlds lies inside some Scope world (a memory is
               never written without its scope membership)
   index       every live (not erased) Memory/Turn/Summary node has its FTS row, its
@@ -54,8 +54,8 @@ class Report:
 def check(path: str | Path, *, ann_indexes=()) -> Report:
     """Every invariant above, on the file at `path`. `ann_indexes`: AnnIndex objects kept
     open by a long-lived process on this file; each is synced and compared with SQL."""
-    from worlddb.store import Store
-    from worlddb.verify import verify
+    from worlddb.core.store import Store
+    from worlddb.graph.verify import verify
 
     report = Report()
     raw = sqlite3.connect(str(path))
@@ -154,7 +154,7 @@ def _check_rows(conn: sqlite3.Connection, report: Report) -> None:
 
 
 def _check_ann(store, report: Report, kept) -> None:
-    from worlddb.ann import CONTENT, EFFECTIVE, NAME, UNIT, AnnIndex
+    from worlddb.vectors.hnsw import CONTENT, EFFECTIVE, NAME, UNIT, AnnIndex
 
     def stored(kind: int) -> set[int]:
         return {row[0] for row in store.conn.execute(

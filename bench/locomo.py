@@ -33,10 +33,10 @@ from pathlib import Path
 
 import numpy as np
 
-from worlddb.engine import Engine
-from worlddb.indexing import STOPWORDS, fts_query
-from worlddb.ingest import SessionIn, TurnIn
-from worlddb.scopes import ScopeSet
+from worlddb.memory.engine import Engine
+from worlddb.graph.text_index import STOPWORDS, fts_query
+from worlddb.memory.ingest import SessionIn, TurnIn
+from worlddb.memory.scopes import ScopeSet
 
 KS = (1, 5, 10, 50)
 _WORD = re.compile(r"\w+")

@@ -49,12 +49,12 @@ def question(rng: random.Random) -> str:
 
 
 def prefill(path: Path, size: int, embedder_name: str, seed: int) -> float:
-    from worlddb.engine import Engine
-    from worlddb.scopes import ScopeSet
+    from worlddb.memory.engine import Engine
+    from worlddb.memory.scopes import ScopeSet
 
     options = {}
     if embedder_name == "hash":
-        from worlddb.embed import HashEmbedder
+        from worlddb.vectors.embedder import HashEmbedder
 
         options = {"embedder": HashEmbedder(), "query_model": True}
     rng = random.Random(seed)

@@ -31,8 +31,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from worlddb.db import WorldDB
-from worlddb.model import Node
+from worlddb.graph.database import WorldDB
+from worlddb.core.records import Node
 from worlddb.resolver import Resolver
 
 FIRST = (
@@ -94,10 +94,10 @@ def _stats(values: list[float]) -> dict:
 
 def _embedder(kind: str):
     if kind == "minilm":
-        from worlddb.embed import default_embedder
+        from worlddb.vectors.embedder import default_embedder
 
         return default_embedder()
-    from worlddb.embed import HashEmbedder
+    from worlddb.vectors.embedder import HashEmbedder
 
     return HashEmbedder()
 

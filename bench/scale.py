@@ -7,7 +7,7 @@
    embeddings, refers_to edges from every non-Entity node to the Entities it mentions)
    is written in ONE transaction through the real write path: `db.write()` ->
    Writer.add (contains edge through the reconciler and its handler) ->
-   indexing.write_index for Memory nodes (FTS row, content/effective/unit vectors) ->
+   text_index.write_index for Memory nodes (FTS row, content/effective/unit vectors) ->
    Resolver.register for Entities (resolver names, name vector) -> effective vectors
    for the rest -> Writer.link for every refers_to edge. The HNSW indexes are not
    touched during the load (deferred ANN construction); they are built afterwards
@@ -23,7 +23,7 @@
    server that has run for a while does, and not as the load and the index build
    happened to leave it; then every shape answers every measured probe:
      seed_1hop  db.query(worlds=[scope]).seed(n).expand(None, "both", 1).run()
-     bm25       indexing.lexical(store, query, [scope], 10)       (FTS5 bm25)
+     bm25       text_index.lexical(store, query, [scope], 10)       (FTS5 bm25)
      hnsw       engine.index.search(vector, 10)                   (top-10 cosine)
      recall     engine.recall(query, scope, limit=10)             (all lanes, RRF, graph)
    Latency P50/P95/P99 per shape, and hit@10 (the probe's own node in the top 10). At
@@ -32,7 +32,7 @@
 3. Side by side (default at <= 100k nodes, --baselines to force): the same probes
    answered by a brute-force numpy cosine scan over the same vectors and by rank-bm25
    over the same index texts, in the same process; speed-ups are ratios of P50s.
-4. Reopen. The HNSW snapshots are saved (worlddb.annsnap) and a fresh process opens the
+4. Reopen. The HNSW snapshots are saved (worlddb.vectors.hnsw_snapshots) and a fresh process opens the
    file and brings both indexes up from them: what a restarted server pays instead of
    the build, with a check that it answers HNSW queries exactly as the built index does.
    It runs after the probes, whose disk reads it would otherwise slow at 1M.
@@ -62,11 +62,12 @@ import numpy as np
 
 from bench.progress import Progress
 from bench.synthetic import TYPES, Corpus
-from worlddb import ann, annsnap, indexing
-from worlddb.engine import Engine
-from worlddb.model import Edge, Node
-from worlddb.scopes import ScopeSet
-from worlddb.timeutil import now_us
+from worlddb.vectors import hnsw, hnsw_snapshots
+from worlddb.graph import text_index
+from worlddb.memory.engine import Engine
+from worlddb.core.records import Edge, Node
+from worlddb.memory.scopes import ScopeSet
+from worlddb.core.timeutil import now_us
 
 BASE_TIME = 1_700_000_000_000_000
 #: the goals of issue 9 (P95 milliseconds; writes/s; GiB)
@@ -103,19 +104,19 @@ def load(engine: Engine, corpus: Corpus, chunk: int, keep_baseline_data: bool) -
                                     meta={"entity_type": "thing", "aliases": [], "scope": scope})
                         anchor = w.add(node, valid_from=0, parents=[scope])
                         resolver.register(w, scope, anchor, vector=vec)
-                        w.put_vector(anchor, ann.EFFECTIVE, model, blob, dim)
+                        w.put_vector(anchor, hnsw.EFFECTIVE, model, blob, dim)
                     elif kind == 1:
                         node = Node("Memory", content=part.texts[k], created_at=BASE_TIME + i)
                         anchor = w.add(node, valid_from=at, parents=[scope])
-                        text = indexing.index_text(node, at)
-                        indexing.write_index(w, anchor, indexing.Prepared(
+                        text = text_index.index_text(node, at)
+                        text_index.write_index(w, anchor, text_index.Prepared(
                             text=text, vector=vec, units=vec[None, :], pieces=frozenset()), model, dim)
                         if keep_baseline_data:
                             bm25_docs.append((i, text))
                     else:
                         node = Node(TYPES[kind], content=part.texts[k], created_at=BASE_TIME + i)
                         anchor = w.add(node, valid_from=at, parents=[scope])
-                        w.put_vector(anchor, ann.EFFECTIVE, model, blob, dim)
+                        w.put_vector(anchor, hnsw.EFFECTIVE, model, blob, dim)
                     anchors.append(anchor)
                 if keep_baseline_data:
                     vectors.append(part.vectors)
@@ -196,7 +197,7 @@ def run_shapes(engine: Engine, scope: str, anchors: list[str], probes, vectors: 
     store, db = engine.store, engine.db
     shapes = {
         "seed_1hop": lambda p: db.query(worlds=[scope]).seed(anchors[p[0].seed_node]).expand(None, "both", 1).run(),
-        "bm25": lambda p: indexing.lexical(store, p[0].query, [scope], 10, open_only_at=now_us()),
+        "bm25": lambda p: text_index.lexical(store, p[0].query, [scope], 10, open_only_at=now_us()),
         "hnsw": lambda p: engine.index.search(p[1], 10),
         "recall": lambda p: engine.recall(p[0].query, SCOPE, limit=10),
     }
@@ -222,7 +223,7 @@ def run_shapes(engine: Engine, scope: str, anchors: list[str], probes, vectors: 
     # how far the lexical lane's dropping of very common words moves its top 10 (indexing
     # module docstring): against an exact ranking inside the scope, on a sample of probes
     sample = probes[:30]
-    exact = [[r for r, _ in store.conn.execute(indexing.lexical_sql(1), (indexing.fts_query(p.query), scope, scope, 10))]
+    exact = [[r for r, _ in store.conn.execute(text_index.lexical_sql(1), (text_index.fts_query(p.query), scope, scope, 10))]
              for p in sample]
     quality["bm25_top10_overlap_with_exact"] = round(float(np.mean(
         [len({r for r, _ in got} & set(ref)) / max(1, len(ref)) for got, ref in zip(results["bm25"], exact)])), 4)
@@ -278,7 +279,7 @@ def baselines(engine: Engine, loaded: dict, probes, query_vectors: np.ndarray) -
     doc_node = np.array([i for i, _ in docs])
 
     def flat(query: str) -> np.ndarray:
-        tokens = [w for w in word.findall(query.lower()) if w not in indexing.STOPWORDS]
+        tokens = [w for w in word.findall(query.lower()) if w not in text_index.STOPWORDS]
         scores = bm25.get_scores(tokens)
         top = np.argpartition(-scores, 10)[:10]
         return doc_node[top[np.argsort(-scores[top])]]
@@ -301,7 +302,7 @@ def exact_top10(engine: Engine, query_vectors: np.ndarray, batch: int = 10_000) 
     best = np.full((len(query_vectors), 10), -np.inf, dtype=np.float32)
     best_node = np.zeros((len(query_vectors), 10), dtype=np.int64)
     cursor = engine.store.conn.execute(
-        "SELECT node, vec FROM vectors WHERE kind=? AND ord=0 AND vec IS NOT NULL", (ann.EFFECTIVE,))
+        "SELECT node, vec FROM vectors WHERE kind=? AND ord=0 AND vec IS NOT NULL", (hnsw.EFFECTIVE,))
     with Progress(len(engine.index), "exact scan") as bar:
         while rows := cursor.fetchmany(batch):
             nodes = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
@@ -340,11 +341,11 @@ def reopen_child(path: str, queries: str) -> dict:
     """In a fresh process: open the file and bring the effective and unit indexes up."""
     import psutil
 
-    from worlddb.db import WorldDB
+    from worlddb.graph.database import WorldDB
 
     t = time.perf_counter()
     with WorldDB.open(path) as db:
-        effective, units = db.ann(ann.EFFECTIVE), db.ann(ann.UNIT)
+        effective, units = db.ann(hnsw.EFFECTIVE), db.ann(hnsw.UNIT)
         effective.sync()
         units.sync()
         seconds = time.perf_counter() - t
@@ -421,7 +422,7 @@ def run(args) -> dict:
         report["db_bytes"] = path.stat().st_size
         report["db_gib"] = round(path.stat().st_size / 2**30, 3)
 
-        annsnap.discard(engine.db.ann_snapshots)  # a kept file's snapshots would turn the build into a load
+        hnsw_snapshots.discard(engine.db.ann_snapshots)  # a kept file's snapshots would turn the build into a load
         t, c = time.perf_counter(), time.process_time()
         for label, index in (("hnsw effective", engine.index), ("hnsw units", engine.units)):
             with Progress(1, label) as bar:

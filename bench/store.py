@@ -24,8 +24,8 @@ from pathlib import Path
 
 from blake3 import blake3
 
-from worlddb.db import WorldDB
-from worlddb.model import Node
+from worlddb.graph.database import WorldDB
+from worlddb.core.records import Node
 
 
 def _turn(rng: random.Random, i: int) -> Node:

@@ -57,7 +57,7 @@ _WORD = re.compile(r"\w+")
 
 
 def _vocabulary(rng: np.random.Generator) -> list[str]:
-    from worlddb.indexing import STOPWORDS
+    from worlddb.graph.text_index import STOPWORDS
 
     words: list[str] = []
     seen: set[str] = set()

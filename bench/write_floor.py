@@ -40,8 +40,8 @@ from blake3 import blake3
 
 from bench.scale import load
 from bench.synthetic import Corpus
-from worlddb.engine import Engine
-from worlddb.store import Store
+from worlddb.memory.engine import Engine
+from worlddb.core.store import Store
 
 
 class Recorder:

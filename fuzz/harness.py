@@ -25,13 +25,13 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
-from worlddb import errors, ids
-from worlddb.embed import HashEmbedder
-from worlddb.engine import Engine
-from worlddb.errors import WorldDBError
+from worlddb.core import errors, ids
+from worlddb.vectors.embedder import HashEmbedder
+from worlddb.memory.engine import Engine
+from worlddb.core.errors import WorldDBError
 from worlddb.handlers import FunctionalRelation, Registry
-from worlddb.model import Edge, Node
-from worlddb.store import scope_node
+from worlddb.core.records import Edge, Node
+from worlddb.core.store import scope_node
 
 from fuzz.model import FUNCTIONAL_EDGES, FUNCTIONAL_FACTS, Expect, Model
 
@@ -287,7 +287,7 @@ class Harness:
         self.graph_write("erase", lambda w: w.erase(anchor), lambda at, seq: self.model.erase(anchor))
 
     def _decide(self, op: dict) -> None:
-        from worlddb import identity
+        from worlddb.graph import identity
 
         known = list(self.model.proposals)
         if not known and not op.get("bogus"):

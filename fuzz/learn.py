@@ -17,7 +17,7 @@ call's transactions added and brings them into the model:
 
 from __future__ import annotations
 
-from worlddb.model import Edge
+from worlddb.core.records import Edge
 
 from fuzz.harness import Violation
 from fuzz.model import FUNCTIONAL_FACTS, Expect

@@ -196,7 +196,7 @@ class Session:
         import anyio.from_thread
         from mcp import Client
 
-        from worlddb.embed import HashEmbedder
+        from worlddb.vectors.embedder import HashEmbedder
         from worlddb.server import ServerConfig, build_server
 
         self.path = Path(directory) / "mcp.db"
@@ -241,8 +241,8 @@ class Session:
             self.known.append(result.structured_content["id"])
 
     def check_file(self) -> None:
-        from worlddb.store import Store
-        from worlddb.verify import verify
+        from worlddb.core.store import Store
+        from worlddb.graph.verify import verify
 
         store = Store.open(self.path)
         try:

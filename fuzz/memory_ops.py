@@ -14,10 +14,10 @@ wrong confirmations. Writes into a world whose record was erased succeed.
 
 from __future__ import annotations
 
-from worlddb.ingest import SessionIn, TurnIn
-from worlddb.model import Edge
-from worlddb.scopes import ScopeSet
-from worlddb.timeutil import parse_time, to_iso
+from worlddb.memory.ingest import SessionIn, TurnIn
+from worlddb.core.records import Edge
+from worlddb.memory.scopes import ScopeSet
+from worlddb.core.timeutil import parse_time, to_iso
 
 from fuzz.harness import NAMES, RELATIONS, SCOPES, TIMES, WORDS, Violation
 from fuzz.learn import adopt
@@ -127,7 +127,7 @@ def _m_write(h, op: dict) -> None:
 
 
 def scope_node_id(key: str) -> str:
-    from worlddb.store import scope_node
+    from worlddb.core.store import scope_node
 
     kind, sid = key.split(":", 1)
     return scope_node(kind, sid).id

@@ -265,7 +265,7 @@ class Model:
 
     def link(self, edge, *, at: int, valid_from: int | None = None, valid_to: int | None = None,
              proposal: str | None = None) -> bool:
-        """Insert `edge` (a worlddb.model.Edge) as the reconciler and its handler must."""
+        """Insert `edge` (a worlddb.core.records.Edge) as the reconciler and its handler must."""
         etype, src, dst, world = edge.type, edge.src, edge.dst, edge.world
         if etype not in REGISTERED:
             raise Expect("UnknownEdgeType", etype)

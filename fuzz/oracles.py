@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import random
 
-from worlddb import identity
-from worlddb.ann import EFFECTIVE, NAME, UNIT
-from worlddb.scopes import ScopeSet
-from worlddb.timeutil import now_us, to_iso
+from worlddb.graph import identity
+from worlddb.vectors.hnsw import EFFECTIVE, NAME, UNIT
+from worlddb.memory.scopes import ScopeSet
+from worlddb.core.timeutil import now_us, to_iso
 
 from fuzz.harness import SCOPES, TIMES, Violation
 from fuzz.model import TEXT_TYPES

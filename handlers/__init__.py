@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from importlib.metadata import entry_points
 
-from worlddb.errors import InvalidInput, UnknownEdgeType
-from worlddb.plan import QueryPlan
+from worlddb.core.errors import InvalidInput, UnknownEdgeType
+from worlddb.core.plan import QueryPlan
 
 from .base import EdgeContext, EdgeHandler, Relation
 from .causes import Causes

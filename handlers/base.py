@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-from worlddb.model import Edge, EdgeView, NodeView
-from worlddb.plan import QueryPlan
+from worlddb.core.records import Edge, EdgeView, NodeView
+from worlddb.core.plan import QueryPlan
 
 
 class EdgeContext(Protocol):

@@ -6,8 +6,8 @@ receipt, and reads attach it to either side so the caller sees the disagreement.
 
 from __future__ import annotations
 
-from worlddb.model import Edge
-from worlddb.plan import QueryPlan
+from worlddb.core.records import Edge
+from worlddb.core.plan import QueryPlan
 
 from .base import EdgeContext
 

@@ -6,8 +6,8 @@ a Fact inside user:alice that refers_to a shared Entity reaches that entity.
 
 from __future__ import annotations
 
-from worlddb.model import Edge
-from worlddb.plan import QueryPlan
+from worlddb.core.records import Edge
+from worlddb.core.plan import QueryPlan
 
 from .base import EdgeContext
 

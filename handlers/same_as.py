@@ -7,8 +7,8 @@ and reject_merge keeps them independent. Removing the edge withdraws its proposa
 
 from __future__ import annotations
 
-from worlddb.model import Edge
-from worlddb.plan import QueryPlan
+from worlddb.core.records import Edge
+from worlddb.core.plan import QueryPlan
 
 from .base import EdgeContext
 

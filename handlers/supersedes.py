@@ -10,8 +10,8 @@ its closed interval and the node that replaced it.
 
 from __future__ import annotations
 
-from worlddb.model import Edge
-from worlddb.plan import QueryPlan
+from worlddb.core.records import Edge
+from worlddb.core.plan import QueryPlan
 
 from .base import EdgeContext
 

@@ -1,8 +1,8 @@
 """The nine memory tools, as an MCP server (mcp 2.x MCPServer).
 
 Each tool parses its arguments, makes one engine call on the engine's own thread
-(worlddb.aio.AsyncEngine), and returns the engine's record as structured output - the
-records in worlddb.records are the output schemas. Engine errors become tool errors
+(worlddb.memory.aio.AsyncEngine), and returns the engine's record as structured output - the
+records in worlddb.memory.results are the output schemas. Engine errors become tool errors
 (isError) in exactly one place, `WorldDBServer.call_tool`, worded for the model that
 called: what was wrong, never a stack trace. Nothing is written when a call fails.
 """
@@ -22,14 +22,14 @@ from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
 
 from worlddb import __version__
-from worlddb.aio import AsyncEngine
-from worlddb.engine import Engine
-from worlddb.errors import InvalidInput, WorldDBError
-from worlddb.records import (
+from worlddb.memory.aio import AsyncEngine
+from worlddb.memory.engine import Engine
+from worlddb.core.errors import InvalidInput, WorldDBError
+from worlddb.memory.results import (
     AmendResult, MemoryDetail, Page, PurgeResult, RecallResult, RetireAllResult, RetireResult, ScopeList,
     WriteResult,
 )
-from worlddb.scopes import ScopeSet, resolve_scopes
+from worlddb.memory.scopes import ScopeSet, resolve_scopes
 
 from . import texts
 

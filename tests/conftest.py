@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb.db import WorldDB
+from worlddb.graph.database import WorldDB
 
 
 @pytest.fixture

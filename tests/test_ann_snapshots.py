@@ -13,13 +13,13 @@ import time
 import numpy as np
 import pytest
 
-from worlddb import annsnap
-from worlddb.ann import EFFECTIVE, AnnIndex
-from worlddb.db import WorldDB
-from worlddb.embed import HashEmbedder
-from worlddb.model import Node
-from worlddb.reembed import reembed
-from worlddb.store import Store
+from worlddb.vectors import hnsw_snapshots
+from worlddb.vectors.hnsw import EFFECTIVE, AnnIndex
+from worlddb.graph.database import WorldDB
+from worlddb.vectors.embedder import HashEmbedder
+from worlddb.core.records import Node
+from worlddb.memory.reembed import reembed
+from worlddb.core.store import Store
 
 MODEL, DIM = "test-model", 16
 
@@ -43,7 +43,7 @@ def _write(db: WorldDB, vectors: np.ndarray, tag: str) -> list[str]:
 def _index(path, snapshots=True) -> AnnIndex:
     store = Store.open(path)
     return AnnIndex(store, EFFECTIVE, snapshot_min=1,
-                    snapshots=annsnap.directory_for(str(path)) if snapshots else None)
+                    snapshots=hnsw_snapshots.directory_for(str(path)) if snapshots else None)
 
 
 def _answers(index: AnnIndex, queries: np.ndarray, k: int = 5) -> list[list[int]]:
@@ -110,13 +110,13 @@ def test_a_snapshot_is_rewritten_only_once_enough_has_changed(db_path, stored):
 
 def test_erasure_removes_snapshots_and_no_later_one_holds_the_erased_vector(db_path, stored):
     first, anchors, vectors = stored
-    directory = annsnap.directory_for(str(db_path))
+    directory = hnsw_snapshots.directory_for(str(db_path))
     secret = vectors[7].tobytes()
     assert any(secret in p.read_bytes() for p in directory.glob("*.hnsw"))
     with WorldDB.open(db_path) as db:
         with db.write() as w:
             w.erase(anchors[7])
-    assert annsnap.read_header(directory, EFFECTIVE) is None
+    assert hnsw_snapshots.read_header(directory, EFFECTIVE) is None
     assert first.save_snapshot()  # catches up on the erasure first
     graphs = list(directory.glob("*.hnsw"))
     assert graphs and not any(secret in p.read_bytes() for p in graphs)
@@ -141,7 +141,7 @@ def _flip_byte(path):
 ])
 def test_a_damaged_snapshot_is_ignored_and_the_index_rebuilt(db_path, stored, damage):
     first, anchors, vectors = stored
-    damage(annsnap.directory_for(str(db_path)))
+    damage(hnsw_snapshots.directory_for(str(db_path)))
     second = _index(db_path)
     second.sync()
     assert second.source == "rebuilt" and len(second) == 300
@@ -159,7 +159,7 @@ def test_a_snapshot_from_another_history_is_not_used(tmp_path, db_path, stored):
     other = tmp_path / "other" / "memory.db"
     with WorldDB.open(other) as db:
         _write(db, _vectors(300, seed=9), "other")
-    shutil.copytree(annsnap.directory_for(str(db_path)), annsnap.directory_for(str(other)))
+    shutil.copytree(hnsw_snapshots.directory_for(str(db_path)), hnsw_snapshots.directory_for(str(other)))
     index = _index(other)
     index.sync()
     assert index.source == "rebuilt"
@@ -167,11 +167,11 @@ def test_a_snapshot_from_another_history_is_not_used(tmp_path, db_path, stored):
 
 
 def test_a_snapshot_restored_after_a_reembed_is_not_used(tmp_path, db_path, stored):
-    directory = annsnap.directory_for(str(db_path))
+    directory = hnsw_snapshots.directory_for(str(db_path))
     kept = shutil.copytree(directory, tmp_path / "kept")
     with WorldDB.open(db_path) as db:
         reembed(db, HashEmbedder(dim=32))
-    assert annsnap.read_header(directory, EFFECTIVE) is None  # reembed discards snapshots itself
+    assert hnsw_snapshots.read_header(directory, EFFECTIVE) is None  # reembed discards snapshots itself
     shutil.copytree(kept, directory, dirs_exist_ok=True)
     index = _index(db_path)
     index.sync()
@@ -184,7 +184,7 @@ def test_closing_a_large_store_saves_its_index_and_reopening_loads_it(db_path):
     with WorldDB.open(db_path) as db:
         _write(db, vectors, "bulk")
         assert db.ann(EFFECTIVE).sync() == 2_100
-    assert annsnap.read_header(annsnap.directory_for(str(db_path)), EFFECTIVE) is not None
+    assert hnsw_snapshots.read_header(hnsw_snapshots.directory_for(str(db_path)), EFFECTIVE) is not None
     with WorldDB.open(db_path) as db:
         index = db.ann(EFFECTIVE)
         index.sync()
@@ -195,7 +195,7 @@ def test_a_small_store_writes_no_snapshot(db_path):
     with WorldDB.open(db_path) as db:
         _write(db, _vectors(50, seed=12), "small")
         db.ann(EFFECTIVE).sync()
-    assert not annsnap.directory_for(str(db_path)).exists()
+    assert not hnsw_snapshots.directory_for(str(db_path)).exists()
 
 
 def test_an_in_memory_database_has_no_snapshot_directory():
@@ -205,7 +205,7 @@ def test_an_in_memory_database_has_no_snapshot_directory():
 
 def test_a_save_removes_scratch_files_of_saves_whose_process_died(db_path, stored):
     first, _, _ = stored
-    directory = annsnap.directory_for(str(db_path))
+    directory = hnsw_snapshots.directory_for(str(db_path))
     finished = subprocess.Popen([sys.executable, "-c", "pass"])
     finished.wait()
     abandoned = directory / f".effective-{finished.pid}-0badc0de.hnsw"
@@ -219,10 +219,10 @@ def test_a_save_removes_scratch_files_of_saves_whose_process_died(db_path, store
 def test_a_save_removes_old_scratch_files_whatever_their_pid(db_path, stored):
     # pids are reused (and cannot be probed on Windows): an hours-old scratch file is abandoned
     first, _, _ = stored
-    directory = annsnap.directory_for(str(db_path))
+    directory = hnsw_snapshots.directory_for(str(db_path))
     stale = directory / f".effective-{os.getpid()}-5ca1ab1e.hnsw"
     stale.write_bytes(b"partial graph")
-    hours_ago = stale.stat().st_mtime - 2 * annsnap.ABANDONED_AFTER_S
+    hours_ago = stale.stat().st_mtime - 2 * hnsw_snapshots.ABANDONED_AFTER_S
     os.utime(stale, (hours_ago, hours_ago))
     assert first.save_snapshot(force=True)
     assert not stale.exists()
@@ -232,7 +232,7 @@ def test_verify_checks_the_snapshots_beside_the_file(db_path, stored):
     with WorldDB.open(db_path) as db:
         report = db.verify()
         assert report.ok and report.snapshots == 1
-    _flip_byte(next(annsnap.directory_for(str(db_path)).glob("*.hnsw")))
+    _flip_byte(next(hnsw_snapshots.directory_for(str(db_path)).glob("*.hnsw")))
     with WorldDB.open(db_path) as db:
         report = db.verify()
     assert [(m.kind, m.id) for m in report.mismatches] == [("snapshot", "effective")]
@@ -254,7 +254,7 @@ def test_verify_reports_a_snapshot_that_stands_for_rows_it_never_saw(db_path, st
 
 
 def test_a_snapshot_that_cannot_be_written_costs_nothing_but_the_snapshot(db_path, caplog):
-    annsnap.directory_for(str(db_path)).write_text("a file where the snapshot directory should be")
+    hnsw_snapshots.directory_for(str(db_path)).write_text("a file where the snapshot directory should be")
     vectors = _vectors(2_100, seed=13)
     with WorldDB.open(db_path) as db:
         anchors = _write(db, vectors, "blocked")
@@ -280,14 +280,14 @@ _SAVER = """
 import sys
 import time
 import numpy as np
-from worlddb import annsnap
-from worlddb.ann import EFFECTIVE, AnnIndex
-from worlddb.db import WorldDB
-from worlddb.model import Node
+from worlddb.vectors import hnsw_snapshots
+from worlddb.vectors.hnsw import EFFECTIVE, AnnIndex
+from worlddb.graph.database import WorldDB
+from worlddb.core.records import Node
 path, rounds = sys.argv[1], int(sys.argv[2])
 rng = np.random.default_rng(5)
 with WorldDB.open(path) as db:
-    index = AnnIndex(db.store, EFFECTIVE, snapshot_min=1, snapshots=annsnap.directory_for(path))
+    index = AnnIndex(db.store, EFFECTIVE, snapshot_min=1, snapshots=hnsw_snapshots.directory_for(path))
     for i in range(rounds):
         vec = rng.standard_normal(16).astype(np.float32)
         with db.write() as w:
@@ -302,9 +302,9 @@ with WorldDB.open(path) as db:
 @pytest.mark.parametrize("other", ["save", "load"])
 def test_a_save_while_another_process_saves_or_loads_is_skipped_and_writes_nothing(db_path, stored, other):
     first, _, _ = stored
-    directory = annsnap.directory_for(str(db_path))
+    directory = hnsw_snapshots.directory_for(str(db_path))
     before = sorted((p.name, p.read_bytes()) for p in directory.iterdir())
-    holder = subprocess.Popen([sys.executable, "-c", _HOLD, str(directory / annsnap.LOCK_FILE), other],
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD, str(directory / hnsw_snapshots.LOCK_FILE), other],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "held"
@@ -338,12 +338,12 @@ def test_opening_while_another_process_keeps_saving_always_starts_from_a_snapsho
 @pytest.mark.skipif(sys.platform == "win32", reason="advisory locks are POSIX here")
 def test_a_load_waits_for_a_save_in_progress_but_not_for_ever(db_path, stored, monkeypatch):
     first, _, _ = stored
-    directory = annsnap.directory_for(str(db_path))
-    holder = subprocess.Popen([sys.executable, "-c", _HOLD, str(directory / annsnap.LOCK_FILE), "save"],
+    directory = hnsw_snapshots.directory_for(str(db_path))
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD, str(directory / hnsw_snapshots.LOCK_FILE), "save"],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "held"
-        monkeypatch.setattr(annsnap, "LOAD_WAIT_S", 0.3)
+        monkeypatch.setattr(hnsw_snapshots, "LOAD_WAIT_S", 0.3)
         second = _index(db_path)
         started = time.monotonic()
         assert second.load_snapshot()  # the files are intact: the stuck saver changed nothing
@@ -360,7 +360,7 @@ def test_a_file_system_without_advisory_locks_still_loads_and_saves_snapshots(db
     def unsupported(fd, operation):
         raise OSError(errno.ENOLCK, "No locks available")
 
-    monkeypatch.setattr(annsnap.fcntl, "flock", unsupported)
+    monkeypatch.setattr(hnsw_snapshots.fcntl, "flock", unsupported)
     second = _index(db_path)
     assert second.load_snapshot() and second.source == "snapshot"
     assert first.save_snapshot(force=True)

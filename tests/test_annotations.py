@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from worlddb import annotations, identity
-from worlddb.model import Edge, Node
-from worlddb.timeutil import now_us
+from worlddb.graph import edge_reads, identity
+from worlddb.core.records import Edge, Node
+from worlddb.core.timeutil import now_us
 
 T0 = 1_700_000_000_000_000
 DAY = 86_400_000_000
@@ -89,7 +89,7 @@ def one_by_one(db, sub, worlds, known_at, include_closed):
     return conflicts, newer, equivalents
 
 
-@pytest.mark.parametrize("facts, seed", [(40, 1), (40, 2), (annotations.CHUNK + 30, 3)])
+@pytest.mark.parametrize("facts, seed", [(40, 1), (40, 2), (edge_reads.CHUNK + 30, 3)])
 def test_a_hubs_neighbours_carry_the_annotations_each_would_get_alone(db, facts, seed):
     alice, hub, entities, before = build(db, facts, seed)
     for known_at in (None, before):
@@ -125,7 +125,7 @@ def test_another_scopes_node_is_never_named_though_the_hub_reaches_it(db):
 
 def test_nodes_alone_in_their_class_have_no_equivalents(db):
     alice, hub, entities, before = build(db, 10, 6)
-    classes = annotations.equivalents(db.store, [hub, *entities])
+    classes = edge_reads.equivalents(db.store, [hub, *entities])
     assert set(classes) == set(entities[:3])
     assert all(members == set(entities[:3]) for members in classes.values())
 
@@ -140,7 +140,7 @@ def test_annotation_reads_use_the_small_indexes_of_their_types(db, edge_type, di
     # statistics for the big indexes only, as in a file that gained the small ones by migration
     db.store.conn.execute("ANALYZE edges_src")
     db.store.conn.execute("ANALYZE edges_dst")
-    sql = annotations.statement(edge_type, direction, 3, pinned)
+    sql = edge_reads.statement(edge_type, direction, 3, pinned)
     plan = [row[3] for row in db.store.conn.execute(
         "EXPLAIN QUERY PLAN " + sql,
         [hub, *entities[:2], *([edge_type] if edge_type else []), *([before, before] if pinned else [])])]

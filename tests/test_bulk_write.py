@@ -10,10 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from worlddb import ann, trie, txn
-from worlddb.db import WorldDB
-from worlddb.errors import Refused
-from worlddb.model import Edge, Node
+from worlddb.vectors import hnsw
+
+from worlddb.core import trie, txn
+from worlddb.graph.database import WorldDB
+from worlddb.core.errors import Refused
+from worlddb.core.records import Edge, Node
 
 T0 = 1_700_000_000_000_000
 hex_ids = st.binary(min_size=32, max_size=32).map(bytes.hex)
@@ -162,8 +164,8 @@ def test_a_new_nodes_vectors_and_text_replace_each_other_within_one_transaction(
         scope = w.scope("user", "alice")
         session = w.add(Node("Session", name="s", created_at=T0), parents=[scope])
         turn = w.add(Node("Turn", content="hello", created_at=T0), parents=[session])
-        assert w.tx.put_vector(turn, ann.EFFECTIVE, "m", _unit(1), 8) is None
-        assert w.tx.put_vector(turn, ann.EFFECTIVE, "m", _unit(2), 8) == _unit(1)
+        assert w.tx.put_vector(turn, hnsw.EFFECTIVE, "m", _unit(1), 8) is None
+        assert w.tx.put_vector(turn, hnsw.EFFECTIVE, "m", _unit(2), 8) == _unit(1)
         w.index_text(turn, "hello there")
         w.index_text(turn, "goodbye")
     conn = db.store.conn
@@ -171,7 +173,7 @@ def test_a_new_nodes_vectors_and_text_replace_each_other_within_one_transaction(
     assert conn.execute("SELECT count(*) FROM fts WHERE fts MATCH 'goodbye'").fetchone()[0] == 1
     # the session composed its embedding from its one child's latest vector
     composed = conn.execute("SELECT v.vec FROM vectors v JOIN nodes n ON n.rowid = v.node "
-                            "WHERE n.anchor=? AND v.kind=?", (session, ann.EFFECTIVE)).fetchone()[0]
+                            "WHERE n.anchor=? AND v.kind=?", (session, hnsw.EFFECTIVE)).fetchone()[0]
     assert np.allclose(np.frombuffer(composed, np.float32), np.frombuffer(_unit(2), np.float32), atol=1e-6)
 
 
@@ -182,8 +184,8 @@ def test_a_new_node_taken_out_of_its_world_no_longer_feeds_its_embedding(db):
         keep = w.add(Node("Turn", content="stays", created_at=T0), parents=[session])
         leave = w.add(Node("Turn", content="leaves", created_at=T0), parents=[session])
         w.unlink(Edge("contains", session, leave))
-        w.put_vector(keep, ann.EFFECTIVE, "m", _unit(3), 8)
-        w.put_vector(leave, ann.EFFECTIVE, "m", _unit(4), 8)
+        w.put_vector(keep, hnsw.EFFECTIVE, "m", _unit(3), 8)
+        w.put_vector(leave, hnsw.EFFECTIVE, "m", _unit(4), 8)
     row = db.store.conn.execute("SELECT n FROM compose WHERE world=?", (session,)).fetchone()
     assert row[0] == 1
     assert db.verify().ok
@@ -208,18 +210,18 @@ def test_shuffled_bulk_loads_agree(tmp_path):
 
 
 def test_an_index_built_from_sql_in_batches_holds_every_stored_vector(db, monkeypatch):
-    monkeypatch.setattr(ann, "SYNC_BATCH", 7)
+    monkeypatch.setattr(hnsw, "SYNC_BATCH", 7)
     vectors = {}
     with db.write() as w:
         scope = w.scope("user", "alice")
         for i in range(50):
             anchor = w.add(Node("Memory", content=f"m{i}", created_at=T0 + i), parents=[scope])
             vectors[anchor] = _unit(100 + i)
-            w.put_vector(anchor, ann.EFFECTIVE, "m", vectors[anchor], 8)
+            w.put_vector(anchor, hnsw.EFFECTIVE, "m", vectors[anchor], 8)
     gone = next(iter(vectors))
     with db.write() as w:
         w.erase(gone)
-    index = ann.AnnIndex(db.store, ann.EFFECTIVE)
+    index = hnsw.AnnIndex(db.store, hnsw.EFFECTIVE)
     calls = []
     assert index.sync(progress=lambda done, expected: calls.append((done, expected))) == 50
     assert [done for done, _ in calls] == [7, 14, 21, 28, 35, 42, 49, 50]

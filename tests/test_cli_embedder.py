@@ -10,7 +10,7 @@ import sys
 from mcp import Client
 
 from bench.serverproc import call, child_env, stdio_params
-from worlddb.embed import HashEmbedder
+from worlddb.vectors.embedder import HashEmbedder
 
 
 async def test_a_server_started_with_the_hash_embedder_writes_and_recalls_with_it(tmp_path):
@@ -33,8 +33,8 @@ def test_an_unknown_embedder_or_a_mismatched_database_is_one_clear_line(tmp_path
     assert bad.returncode == 2
     assert bad.stderr.strip() == "worlddb serve: unknown embedder 'word2vec' (minilm or hash)"
 
-    from worlddb.engine import Engine
-    from worlddb.scopes import ScopeSet
+    from worlddb.memory.engine import Engine
+    from worlddb.memory.scopes import ScopeSet
 
     db = tmp_path / "hash.db"
     with Engine.open(db, embedder=HashEmbedder(), query_model=True) as engine:

@@ -1,4 +1,4 @@
-"""Behaviour of worlddb.compose (v1 mean pool, v2 attention pool) and its study."""
+"""Behaviour of worlddb.vectors.pooling (v1 mean pool, v2 attention pool) and its study."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from worlddb.compose import (
+from worlddb.vectors.pooling import (
     DEFAULT_TEMPERATURE,
     ComposeError,
     attention_pool,

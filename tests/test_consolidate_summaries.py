@@ -9,8 +9,8 @@ from worlddb.consolidator import (
 )
 from worlddb.extract import ExtractionError
 from worlddb.extract.summarize import ExtractiveSummarizer
-from worlddb.model import Edge, Node
-from worlddb.timeutil import US, now_us
+from worlddb.core.records import Edge, Node
+from worlddb.core.timeutil import US, now_us
 
 GARDEN = ["Tomatoes need full sun.", "Basil grows well beside tomatoes.", "Water the tomatoes every morning."]
 WORK = ["The quarterly report is due Friday.", "Omar reviews the report draft."]

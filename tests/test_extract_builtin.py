@@ -10,7 +10,7 @@ from worlddb.extract import Extraction, ExtractionContext, Extractor, Summarizer
 from worlddb.extract.builtin import BuiltinExtractor, split_sentences
 from worlddb.extract.summarize import ExtractiveSummarizer
 from worlddb.extract.temporal import find_temporals
-from worlddb.tiebreak import DefaultTiebreaker, Option, Tiebreaker
+from worlddb.resolver.tiebreak import DefaultTiebreaker, Option, Tiebreaker
 
 # A Wednesday afternoon; LoCoMo's first session is two days earlier.
 NOW = datetime(2023, 5, 10, 13, 56)

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from worlddb import ids
-from worlddb.errors import InvalidInput
-from worlddb.model import Edge, Node
+from worlddb.core import ids
+from worlddb.core.errors import InvalidInput
+from worlddb.core.records import Edge, Node
 
 hex_keys = st.binary(min_size=32, max_size=32).map(bytes.hex)
 
@@ -156,7 +156,7 @@ def test_edge_bodies_are_the_canonical_encoding_of_their_record(src, dst, world,
 
 
 def test_props_too_large_once_encoded_are_still_refused():
-    from worlddb.errors import InvalidInput
+    from worlddb.core.errors import InvalidInput
 
     with pytest.raises(InvalidInput):
         Edge("refers_to", "a" * 64, "b" * 64, props={"note": "\x01" * 3_000})  # 6 bytes per char escaped

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb.embed import HashEmbedder
-from worlddb.engine import Engine
-from worlddb.errors import InvalidInput
-from worlddb.ingest import SessionIn, TurnIn
-from worlddb.scopes import ScopeSet
+from worlddb.vectors.embedder import HashEmbedder
+from worlddb.memory.engine import Engine
+from worlddb.core.errors import InvalidInput
+from worlddb.memory.ingest import SessionIn, TurnIn
+from worlddb.memory.scopes import ScopeSet
 
 ALICE = ScopeSet((("user", "alice"),))
 GOOD = SessionIn(date="2023-05-01", turns=(TurnIn("Ann", "hello there"), TurnIn("Bob", "hi Ann")))

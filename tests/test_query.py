@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb.errors import InvalidInput
-from worlddb.model import Edge, Node
+from worlddb.core.errors import InvalidInput
+from worlddb.core.records import Edge, Node
 
 T0 = 1_700_000_000_000_000
 DAY = 86_400_000_000

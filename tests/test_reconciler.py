@@ -6,11 +6,11 @@ import inspect
 
 import pytest
 
-from worlddb.db import WorldDB
-from worlddb.errors import Refused, UnknownEdgeType
+from worlddb.graph.database import WorldDB
+from worlddb.core.errors import Refused, UnknownEdgeType
 from worlddb.handlers import Registry, Relation
-from worlddb.model import Edge, Node
-from worlddb.store import Store
+from worlddb.core.records import Edge, Node
+from worlddb.core.store import Store
 
 T0 = 1_700_000_000_000_000
 
@@ -160,7 +160,7 @@ def test_no_public_function_of_the_store_writes_edges():
     writers = [name for cls in (Store,) for name, fn in inspect.getmembers(cls, inspect.isfunction)
                if not name.startswith("_") and "INSERT INTO edges" in inspect.getsource(fn)]
     assert writers == []
-    from worlddb import txn
+    from worlddb.core import txn
 
     source = inspect.getsource(txn)
     public = [name for name, fn in inspect.getmembers(txn.Tx, inspect.isfunction)

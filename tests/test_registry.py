@@ -7,11 +7,11 @@ import textwrap
 
 import pytest
 
-from worlddb.db import WorldDB
-from worlddb.errors import InvalidInput, Refused, UnknownEdgeType
+from worlddb.graph.database import WorldDB
+from worlddb.core.errors import InvalidInput, Refused, UnknownEdgeType
 from worlddb.handlers import BUILTIN, Registry
 from worlddb.handlers import FunctionalRelation
-from worlddb.model import Edge, Node
+from worlddb.core.records import Edge, Node
 
 T0 = 1_700_000_000_000_000
 DAY = 86_400_000_000

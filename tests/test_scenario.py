@@ -12,8 +12,8 @@ from datetime import datetime, timezone
 
 import pytest
 
-from worlddb.model import Edge, Node
-from worlddb.timeutil import from_datetime
+from worlddb.core.records import Edge, Node
+from worlddb.core.timeutil import from_datetime
 
 
 def ts(year, month, day=1):

@@ -6,10 +6,10 @@ import sqlite3
 
 import pytest
 
-from worlddb import schema
-from worlddb.db import WorldDB
-from worlddb.errors import InvalidInput, NotFound, SchemaError, ValidityConflict
-from worlddb.model import Edge, Node
+from worlddb.core import schema
+from worlddb.graph.database import WorldDB
+from worlddb.core.errors import InvalidInput, NotFound, SchemaError, ValidityConflict
+from worlddb.core.records import Edge, Node
 
 T0 = 1_700_000_000_000_000
 DAY = 86_400_000_000

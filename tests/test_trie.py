@@ -8,13 +8,13 @@ import sqlite3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from worlddb import ids, schema, trie
+from worlddb.core import ids, schema, trie
 
 hex_ids = st.binary(min_size=32, max_size=32).map(bytes.hex)
 
 
 def reference_root(members: set[str]) -> tuple[bytes, int]:
-    """The definition in worlddb.trie's docstring, computed directly."""
+    """The definition in worlddb.core.trie's docstring, computed directly."""
 
     def digest(prefix: str, subset: list[str]) -> bytes:
         if len(subset) <= trie.LEAF_MAX:

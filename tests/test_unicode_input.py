@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb.embed import HashEmbedder
-from worlddb.engine import Engine
-from worlddb.errors import InvalidInput
-from worlddb.scopes import ScopeSet, resolve_scopes
+from worlddb.vectors.embedder import HashEmbedder
+from worlddb.memory.engine import Engine
+from worlddb.core.errors import InvalidInput
+from worlddb.memory.scopes import ScopeSet, resolve_scopes
 
 ALICE = ScopeSet((("user", "alice"),))
 LONE = "\ud800"

@@ -20,7 +20,7 @@ import os
 import sys
 from pathlib import Path
 
-from worlddb.errors import WorldDBError
+from worlddb.core.errors import WorldDBError
 
 
 def default_db_path() -> str:
@@ -90,7 +90,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     options = {}
     query_model = args.query_model
     if embedder_name == "hash":
-        from worlddb.embed import HashEmbedder
+        from worlddb.vectors.embedder import HashEmbedder
 
         # the static query table lives in MiniLM's space; hashed queries are cheap anyway
         options["embedder"], query_model = HashEmbedder(), True
@@ -113,7 +113,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_reembed(args: argparse.Namespace) -> int:
-    from worlddb.engine import Engine
+    from worlddb.memory.engine import Engine
 
     path = existing_db(args)
     if path is None:
@@ -125,7 +125,7 @@ def cmd_reembed(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from worlddb.db import WorldDB
+    from worlddb.graph.database import WorldDB
 
     path = existing_db(args)
     if path is None:
@@ -141,7 +141,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def cmd_consolidate(args: argparse.Namespace) -> int:
     """One pass; the summarizer is Anthropic's when ANTHROPIC_API_KEY is set, else extractive."""
     from worlddb.consolidator import Consolidator
-    from worlddb.db import WorldDB
+    from worlddb.graph.database import WorldDB
 
     path = existing_db(args)
     if path is None:

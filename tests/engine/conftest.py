@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb.embed import HashEmbedder
-from worlddb.engine import Engine
-from worlddb.scopes import ScopeSet
+from worlddb.vectors.embedder import HashEmbedder
+from worlddb.memory.engine import Engine
+from worlddb.memory.scopes import ScopeSet
 
 ALICE = ScopeSet((("user", "alice"),))
 BOB = ScopeSet((("user", "bob"),))

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from worlddb import ann, compose
-from worlddb.db import WorldDB
-from worlddb.model import Node
+from worlddb.vectors import hnsw, pooling
+from worlddb.graph.database import WorldDB
+from worlddb.core.records import Node
 
 DIM = 8
 
@@ -18,7 +18,7 @@ def vec(seed: int) -> np.ndarray:
     return v / np.linalg.norm(v)
 
 
-def stored(db, anchor, kind=ann.EFFECTIVE):
+def stored(db, anchor, kind=hnsw.EFFECTIVE):
     row = db.store.conn.execute(
         "SELECT v.vec, v.seq FROM vectors v JOIN nodes n ON n.rowid = v.node WHERE n.anchor=? AND v.kind=? "
         "AND v.ord=0", (anchor, kind)).fetchone()
@@ -33,10 +33,10 @@ def world(db_path):
     with db.write() as w:
         scope = w.scope("user", "alice")
         topic = w.add(Node("Topic", name="garden", content="garden"), parents=[scope])
-        w.put_vector(topic, ann.CONTENT, "test", vec(0).tobytes(), DIM)
+        w.put_vector(topic, hnsw.CONTENT, "test", vec(0).tobytes(), DIM)
         plain = w.add(Node("Topic", name="plain"), parents=[scope])  # no content: mean pooling
         inner = w.add(Node("Session", name="inner", content="inner"), parents=[topic])
-        w.put_vector(inner, ann.CONTENT, "test", vec(99).tobytes(), DIM)
+        w.put_vector(inner, hnsw.CONTENT, "test", vec(99).tobytes(), DIM)
     yield db, topic, plain, inner
     db.close()
 
@@ -44,7 +44,7 @@ def world(db_path):
 def add_leaf(db, parent, i):
     with db.write() as w:
         leaf = w.add(Node("Memory", content=f"leaf {i}", created_at=i), parents=[parent])
-        w.put_vector(leaf, ann.EFFECTIVE, "test", vec(i).tobytes(), DIM)
+        w.put_vector(leaf, hnsw.EFFECTIVE, "test", vec(i).tobytes(), DIM)
     return leaf
 
 
@@ -52,7 +52,7 @@ def test_attention_composition_matches_the_direct_formula(world):
     db, topic, _, _ = world
     leaves = [add_leaf(db, topic, i) for i in range(1, 6)]
     children = np.array([stored(db, a)[0] for a in leaves] + [stored(db, world[3])[0]])
-    expected = compose.attention_pool(vec(0), children)
+    expected = pooling.attention_pool(vec(0), children)
     got, _ = stored(db, topic)
     assert np.allclose(got, expected, atol=1e-5)
 
@@ -60,7 +60,7 @@ def test_attention_composition_matches_the_direct_formula(world):
 def test_a_world_without_content_is_mean_pooled(world):
     db, _, plain, _ = world
     leaves = [add_leaf(db, plain, i) for i in range(10, 14)]
-    expected = compose.mean_pool(np.array([stored(db, a)[0] for a in leaves]))
+    expected = pooling.mean_pool(np.array([stored(db, a)[0] for a in leaves]))
     assert np.allclose(stored(db, plain)[0], expected, atol=1e-5)
 
 
@@ -78,11 +78,11 @@ def test_a_leaf_change_recomposes_only_its_path_to_the_root(world):
     assert inner_after[1] == topic_after[1]
     # the change to topic comes from inner's new effective vector, as the formula says
     children = np.array([stored(db, a)[0] for a in db.store.children(topic)])
-    assert np.allclose(topic_after[0], compose.attention_pool(vec(0), children), atol=1e-5)
+    assert np.allclose(topic_after[0], pooling.attention_pool(vec(0), children), atol=1e-5)
 
 
 def test_removing_a_child_takes_its_term_out(world):
-    from worlddb.model import Edge
+    from worlddb.core.records import Edge
 
     db, topic, _, _ = world
     keep = [add_leaf(db, topic, i) for i in range(30, 33)]
@@ -90,7 +90,7 @@ def test_removing_a_child_takes_its_term_out(world):
     with db.write() as w:
         w.unlink(Edge("contains", topic, gone))
     children = np.array([stored(db, a)[0] for a in keep] + [stored(db, world[3])[0]])
-    assert np.allclose(stored(db, topic)[0], compose.attention_pool(vec(0), children), atol=1e-5)
+    assert np.allclose(stored(db, topic)[0], pooling.attention_pool(vec(0), children), atol=1e-5)
 
 
 def test_scopes_are_not_composed(world):
@@ -101,7 +101,7 @@ def test_scopes_are_not_composed(world):
 
 
 def test_a_world_without_content_loses_its_vector_with_its_last_child(world):
-    from worlddb.model import Edge
+    from worlddb.core.records import Edge
 
     db, topic, _, _ = world
     with db.write() as w:  # a world with no content inside topic, so its change shows one level up
@@ -113,18 +113,18 @@ def test_a_world_without_content_loses_its_vector_with_its_last_child(world):
     assert stored(db, holder)[0] is None
     # topic no longer counts holder's old direction among its children's
     with_vectors = [stored(db, a)[0] for a in db.store.children(topic) if stored(db, a)[0] is not None]
-    assert np.allclose(stored(db, topic)[0], compose.attention_pool(vec(0), np.array(with_vectors)), atol=1e-5)
+    assert np.allclose(stored(db, topic)[0], pooling.attention_pool(vec(0), np.array(with_vectors)), atol=1e-5)
     # a child joining again gives it a vector again
     again = add_leaf(db, holder, 51)
     assert np.allclose(stored(db, holder)[0], stored(db, again)[0], atol=1e-6)
 
 
 def test_a_world_without_content_leaves_the_vector_lane_with_its_last_child(world):
-    from worlddb.model import Edge
+    from worlddb.core.records import Edge
 
     db, _, plain, _ = world
     only = add_leaf(db, plain, 60)
-    index = ann.AnnIndex(db.store, ann.EFFECTIVE)
+    index = hnsw.AnnIndex(db.store, hnsw.EFFECTIVE)
     index.sync()
     plain_row = db.store.rowid(plain)
     assert plain_row in index.nodes()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb.errors import InvalidInput
-from worlddb.ingest import SessionIn, TurnIn
-from worlddb.timeutil import parse_time
+from worlddb.core.errors import InvalidInput
+from worlddb.memory.ingest import SessionIn, TurnIn
+from worlddb.core.timeutil import parse_time
 
 from .conftest import ALICE
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from worlddb import ann
-from worlddb.embed import HashEmbedder
-from worlddb.indexing import EmbeddingMismatch
+from worlddb.vectors import hnsw
+from worlddb.vectors.embedder import HashEmbedder
+from worlddb.graph.text_index import EmbeddingMismatch
 
 from .conftest import ALICE, open_engine
 
@@ -29,10 +29,10 @@ def test_reembedding_on_request_replaces_every_vector(db_path):
         rows = second.store.conn.execute("SELECT DISTINCT model, dim FROM vectors WHERE vec IS NOT NULL").fetchall()
         assert rows == [("hash-v1-128", 128)]
         kinds = {k for (k,) in second.store.conn.execute("SELECT DISTINCT kind FROM vectors")}
-        assert {ann.CONTENT, ann.EFFECTIVE, ann.UNIT, ann.NAME} <= kinds
+        assert {hnsw.CONTENT, hnsw.EFFECTIVE, hnsw.UNIT, hnsw.NAME} <= kinds
         hits = second.recall("tomatoes full sun", ALICE).results
         assert hits[0].text == "Tomatoes need full sun" and "vector" in hits[0].lanes
         assert second.db.verify().ok
         vec = np.frombuffer(second.store.conn.execute(
-            "SELECT vec FROM vectors WHERE kind=? LIMIT 1", (ann.EFFECTIVE,)).fetchone()[0], dtype=np.float32)
+            "SELECT vec FROM vectors WHERE kind=? LIMIT 1", (hnsw.EFFECTIVE,)).fetchone()[0], dtype=np.float32)
         assert vec.shape == (128,)

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from worlddb import propagation
-from worlddb.ingest import SessionIn, TurnIn
+from worlddb.retrieval import propagation
+from worlddb.memory.ingest import SessionIn, TurnIn
 
 from .conftest import ALICE
 

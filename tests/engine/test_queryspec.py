@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb.errors import InvalidInput
-from worlddb.query import QuerySpec
+from worlddb.core.errors import InvalidInput
+from worlddb.graph.query import QuerySpec
 
 from .conftest import ALICE
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from worlddb.ingest import SessionIn, TurnIn
-from worlddb.recall import RRF_K, WEIGHTS, fuse
+from worlddb.memory.ingest import SessionIn, TurnIn
+from worlddb.retrieval.recall import RRF_K, WEIGHTS, fuse
 
 from .conftest import ALICE, BOB, open_engine
 
@@ -53,7 +53,7 @@ def test_recall_never_crosses_scopes(engine):
 
 
 def ScopeSet_of(user):
-    from worlddb.scopes import ScopeSet
+    from worlddb.memory.scopes import ScopeSet
 
     return ScopeSet((("user", user),))
 
@@ -127,7 +127,7 @@ def test_another_connections_writes_are_found_on_the_next_recall(db_path):
 def test_a_batch_write_is_all_or_nothing(engine):
     import pytest
 
-    from worlddb.errors import InvalidInput
+    from worlddb.core.errors import InvalidInput
 
     before = engine.store.last_seq()
     with pytest.raises(InvalidInput):

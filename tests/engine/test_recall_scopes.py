@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from worlddb.model import Edge
+from worlddb.core.records import Edge
 
 from .conftest import ALICE, BOB
 

@@ -7,9 +7,9 @@ import hashlib
 import numpy as np
 import pytest
 
-from worlddb.embed import EmbedderError, default_embedder
-from worlddb.engine import Engine
-from worlddb.statictable import TABLE_PATH, TABLE_SHA256, StaticEncoder, load
+from worlddb.vectors.embedder import EmbedderError, default_embedder
+from worlddb.memory.engine import Engine
+from worlddb.vectors.static_query import TABLE_PATH, TABLE_SHA256, StaticEncoder, load
 
 from .conftest import ALICE
 

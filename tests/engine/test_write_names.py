@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from worlddb.embed import HashEmbedder
+from worlddb.vectors.embedder import HashEmbedder
 
 from .conftest import ALICE, BOB, open_engine
 

@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from worlddb.model import Node
+from worlddb.core.records import Node
 
 T0 = 1_700_000_000_000_000
 DAY = 86_400_000_000

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb.errors import Refused
-from worlddb.model import Edge
+from worlddb.core.errors import Refused
+from worlddb.core.records import Edge
 
 
 def stored_and_traversable_both_ways(db, graph, etype: str) -> None:

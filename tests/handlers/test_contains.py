@@ -4,8 +4,8 @@ from dataclasses import replace
 
 import pytest
 
-from worlddb.errors import Refused
-from worlddb.model import Edge, Node
+from worlddb.core.errors import Refused
+from worlddb.core.records import Edge, Node
 
 
 def test_a_query_inside_a_world_never_returns_another_worlds_nodes(db, graph):

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb.errors import Refused
-from worlddb.model import Edge
+from worlddb.core.errors import Refused
+from worlddb.core.records import Edge
 
 
 def test_contradicts_keeps_both_sides_and_surfaces_the_conflict_on_either(db, graph):
@@ -28,7 +28,7 @@ def test_a_node_cannot_contradict_itself(db, graph):
 
 
 def test_a_conflict_with_another_scopes_node_is_not_revealed(db, graph):
-    from worlddb.model import Node
+    from worlddb.core.records import Node
 
     mine = graph.add("Alice is vegetarian")
     with db.write() as w:

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb.errors import Refused
-from worlddb.model import Edge, Node
+from worlddb.core.errors import Refused
+from worlddb.core.records import Edge, Node
 
 
 def test_refers_to_is_the_edge_a_scoped_query_may_cross(db, graph):

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb import identity
-from worlddb.errors import Conflict, Refused
-from worlddb.model import Edge
+from worlddb.graph import identity
+from worlddb.core.errors import Conflict, Refused
+from worlddb.core.records import Edge
 
 
 def stage(db, a, b, **props):

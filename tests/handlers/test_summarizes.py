@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb.errors import Refused
-from worlddb.model import Edge, Node
+from worlddb.core.errors import Refused
+from worlddb.core.records import Edge, Node
 
 
 def test_a_summary_summarizes_a_world_without_changing_its_version(db, graph):

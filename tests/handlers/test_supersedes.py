@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb.errors import Refused
-from worlddb.model import Edge
+from worlddb.core.errors import Refused
+from worlddb.core.records import Edge
 
 T0 = 1_700_000_000_000_000
 DAY = 86_400_000_000

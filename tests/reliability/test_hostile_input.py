@@ -15,7 +15,7 @@ import pytest
 from mcp import Client
 
 from bench.serverproc import call, call_error
-from worlddb.model import MAX_TEXT_CHARS
+from worlddb.core.records import MAX_TEXT_CHARS
 
 from .support import fingerprint, plant_colliding_pair, server_for
 

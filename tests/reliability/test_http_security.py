@@ -22,7 +22,7 @@ from mcp.client.streamable_http import streamable_http_client
 from bench.serverproc import HttpServer, call
 from .support import fingerprint
 from worlddb.cli import build_parser
-from worlddb.embed import HashEmbedder
+from worlddb.vectors.embedder import HashEmbedder
 from worlddb.server import ServerConfig, http_app
 
 TOKEN = "wdb-test-token-7f3a9c1e5b"

@@ -8,13 +8,13 @@ import sqlite3
 import pytest
 
 from bench import invariants
-from worlddb import annsnap
-from worlddb.ann import EFFECTIVE, UNIT, AnnIndex
-from worlddb.embed import HashEmbedder
-from worlddb.engine import Engine
-from worlddb.ingest import SessionIn, TurnIn
-from worlddb.scopes import ScopeSet
-from worlddb.store import Store
+from worlddb.vectors import hnsw_snapshots
+from worlddb.vectors.hnsw import EFFECTIVE, UNIT, AnnIndex
+from worlddb.vectors.embedder import HashEmbedder
+from worlddb.memory.engine import Engine
+from worlddb.memory.ingest import SessionIn, TurnIn
+from worlddb.memory.scopes import ScopeSet
+from worlddb.core.store import Store
 
 ALICE = ScopeSet((("user", "alice"),))
 BOTH = ScopeSet((("user", "alice"), ("agent", "helper")))
@@ -120,7 +120,7 @@ def test_an_ann_index_that_missed_a_commit_is_reported(healthy):
 def test_a_snapshot_that_missed_a_commit_is_reported(healthy):
     path, ids = healthy
     store = Store.open(path)
-    index = AnnIndex(store, EFFECTIVE, snapshot_min=1, snapshots=annsnap.directory_for(str(path)))
+    index = AnnIndex(store, EFFECTIVE, snapshot_min=1, snapshots=hnsw_snapshots.directory_for(str(path)))
     index.sync()
     assert index.save_snapshot()
     store.close()

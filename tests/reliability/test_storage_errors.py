@@ -109,7 +109,7 @@ def read_only_view(tmp_path):
 
 def test_a_database_on_read_only_storage_is_refused_at_start_with_a_clear_message(read_only_view):
     source, view = read_only_view
-    from worlddb.store import Store
+    from worlddb.core.store import Store
 
     Store.open(source / "memory.db").close()  # a WorldDB file, closed cleanly (no -wal, -shm)
     served = subprocess.run([sys.executable, "-m", "worlddb.cli", "serve", "--db", str(view / "memory.db"),
@@ -172,10 +172,10 @@ async def test_a_full_disk_fails_every_write_clearly_changes_nothing_and_writes_
 
 def test_a_database_at_its_page_limit_fails_a_write_and_stays_whole(db_path):
     """The same failure without root: SQLite's max_page_count caps the file."""
-    from worlddb.embed import HashEmbedder
-    from worlddb.engine import Engine
-    from worlddb.errors import StorageError
-    from worlddb.scopes import ScopeSet
+    from worlddb.vectors.embedder import HashEmbedder
+    from worlddb.memory.engine import Engine
+    from worlddb.core.errors import StorageError
+    from worlddb.memory.scopes import ScopeSet
 
     scope = ScopeSet((("user", "alice"),))
     with Engine.open(db_path, embedder=HashEmbedder(), query_model=True) as engine:

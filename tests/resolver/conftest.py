@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from worlddb.embed import HashEmbedder
+from worlddb.vectors.embedder import HashEmbedder
 from worlddb.resolver import Resolver
 
 

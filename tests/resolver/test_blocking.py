@@ -8,7 +8,7 @@ import random
 import jellyfish
 import pytest
 
-from worlddb.model import Node
+from worlddb.core.records import Node
 from worlddb.resolver import FUZZY_THRESHOLD, NameIndex, normalize_name
 from worlddb.resolver.names import name_similarity
 
@@ -28,7 +28,7 @@ def _edit(rng: random.Random, name: str) -> str:
 @pytest.fixture(scope="module")
 def populated(tmp_path_factory):
     """3000 entities registered in one scope (a module fixture: built once)."""
-    from worlddb.db import WorldDB
+    from worlddb.graph.database import WorldDB
     from worlddb.resolver import Resolver
 
     rng = random.Random(11)

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from worlddb.errors import Conflict
-from worlddb.model import Edge, Node
+from worlddb.core.errors import Conflict
+from worlddb.core.records import Edge, Node
 from worlddb.resolver import (
     Ambiguous,
     New,
@@ -26,7 +26,7 @@ NAMES = ["Sarah", "sarah", "Sara", "Sarai", "Phillip", "Filip", "Jon", "John", "
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.sampled_from(NAMES), min_size=1, max_size=12))
 def test_resolution_never_merges_silently(tmp_path_factory, synonyms, names):
-    from worlddb.db import WorldDB
+    from worlddb.graph.database import WorldDB
 
     db = WorldDB.open(tmp_path_factory.mktemp("silent") / "memory.db")
     resolver = Resolver(db, embedder=synonyms)
@@ -160,7 +160,7 @@ def test_a_rolled_back_write_leaves_no_names_behind(db, resolver, scope, resolve
 def test_two_writers_on_one_file_create_sarah_once(db_path, scope):
     import threading
 
-    from worlddb.db import WorldDB
+    from worlddb.graph.database import WorldDB
 
     barrier = threading.Barrier(2)
     out = []
@@ -196,7 +196,7 @@ def test_prepared_vectors_keep_the_model_out_of_the_write(db, scope, synonyms):
 
 
 def test_one_embedding_model_per_database(db, scope, resolve, synonyms):
-    from worlddb.embed import HashEmbedder
+    from worlddb.vectors.embedder import HashEmbedder
 
     resolve(Resolver(db, embedder=synonyms), scope, "Sarah")
     with pytest.raises(Conflict):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb.errors import InvalidInput
+from worlddb.core.errors import InvalidInput
 
 
 @pytest.fixture

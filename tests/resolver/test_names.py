@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from worlddb.errors import InvalidInput
+from worlddb.core.errors import InvalidInput
 from worlddb.resolver import MAX_NAME_LEN, normalize_name, phonetic_key, phonetic_similarity
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from worlddb.embed import default_embedder
+from worlddb.vectors.embedder import default_embedder
 from worlddb.resolver import New, Resolved, Resolver
 
 

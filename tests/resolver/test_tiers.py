@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb import identity
+from worlddb.graph import identity
 from worlddb.resolver import (
     FUZZY_THRESHOLD,
     Ambiguous,
@@ -152,7 +152,7 @@ def test_every_normalised_mention_of_an_existing_name_is_reused(db, resolver, sc
 
 
 def test_bad_candidates_are_refused_before_anything_is_written(db, resolver, scope, resolve):
-    from worlddb.errors import InvalidInput, NotFound
+    from worlddb.core.errors import InvalidInput, NotFound
 
     for bad in [("",), ("   ",), (42,), ("Sarah", 7), ("Sarah", None, "Sal"), object()]:
         with pytest.raises(InvalidInput):

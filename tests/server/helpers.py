@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from worlddb.embed import HashEmbedder
+from worlddb.vectors.embedder import HashEmbedder
 from worlddb.server import ServerConfig
 
 

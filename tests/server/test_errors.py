@@ -7,8 +7,8 @@ from .helpers import fails, make_config, ok
 from .helpers import dump
 from mcp import Client
 
-from worlddb.db import WorldDB
-from worlddb.model import Node
+from worlddb.graph.database import WorldDB
+from worlddb.core.records import Node
 from worlddb.server import build_server
 
 NESTED: dict = {}

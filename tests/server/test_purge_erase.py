@@ -8,7 +8,7 @@ from pathlib import Path
 from .helpers import ok
 from mcp import Client
 
-from worlddb.db import WorldDB
+from worlddb.graph.database import WorldDB
 
 SECRET = "Zanzibar-7731 quokka lullaby"
 SHARED = "Shared-4410 pelican"

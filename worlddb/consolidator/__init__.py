@@ -13,7 +13,7 @@ content is older than `min_age_secs` (summaries.py). Re-running it on an unchang
 writes nothing. `worlddb consolidate` on the command line runs one pass.
 """
 
-from .engine import CLOSURE_TYPES, Consolidator, Report
+from .consolidator import CLOSURE_TYPES, Consolidator, Report
 from .summaries import (
     SummaryIndexer, TextIndexer, content_time, current_summaries, fingerprint, summaries_covering, summary_first,
 )

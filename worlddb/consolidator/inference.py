@@ -26,7 +26,7 @@ node on the path that merely stopped being valid changes nothing: valid time is 
 and the edge's interval already ends where its premises do.
 
 `contradiction_edges(store, relations, now)` - for every subject with several current
-facts (worlddb.facts) of a functional relation that name different objects, a contradicts
+facts (worlddb.graph.facts) of a functional relation that name different objects, a contradicts
 edge between each such pair that is not yet joined by one in either direction. The newer
 fact (later valid_from, then t_ingested, then anchor) is the source. Only facts that share
 a Scope world - or that both sit in none - are paired: reads annotate conflicts on either
@@ -38,9 +38,9 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
-from worlddb.facts import FactRef, facts_about, subjects_with
-from worlddb.model import Edge, EdgeView, NodeView
-from worlddb.store import Store
+from worlddb.graph.facts import FactRef, facts_about, subjects_with
+from worlddb.core.records import Edge, EdgeView, NodeView
+from worlddb.core.store import Store
 
 Planned = tuple[Edge, int | None, int | None]
 

@@ -50,20 +50,20 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from worlddb import ids
-from worlddb.errors import InvalidInput
+from worlddb.core import ids
+from worlddb.core.errors import InvalidInput
 from worlddb.extract import ExtractionError
 from worlddb.extract.summarize import ExtractiveSummarizer
-from worlddb.model import Edge, Node, NodeView
-from worlddb.query import MAX_HOPS, Subgraph
-from worlddb.store import Store
+from worlddb.core.records import Edge, Node, NodeView
+from worlddb.graph.query import MAX_HOPS, Subgraph
+from worlddb.core.store import Store
 
 from .inference import is_current
 
 if TYPE_CHECKING:
-    from worlddb.db import WorldDB
+    from worlddb.graph.database import WorldDB
 
-    from .engine import Consolidator, Report
+    from .consolidator import Consolidator, Report
 
 log = logging.getLogger(__name__)
 

@@ -27,9 +27,9 @@ import logging
 import threading
 from pathlib import Path
 
-from worlddb.errors import Conflict, InvalidInput, WorldDBError
+from worlddb.core.errors import Conflict, InvalidInput, WorldDBError
 
-from .engine import Consolidator, Report
+from .consolidator import Consolidator, Report
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +64,7 @@ class ConsolidatorTask:
     def start(self) -> None:
         """Open the task's connection and start the thread. Bad options or an unreadable
         file raise here, in the caller's thread; a second start is refused (Conflict)."""
-        from worlddb.db import WorldDB
+        from worlddb.graph.database import WorldDB
 
         if self._thread is not None and self._thread.is_alive():
             raise Conflict("the consolidator task is already running")

@@ -3,7 +3,7 @@
 Tiers, in order, stopping at the first confident match: exact (normalised name or alias)
 -> fuzzy (Jaro-Winkler, trigram-blocked) -> phonetic (Soundex-style key with PH->F,
 CK->K, KN->N, WR->R) -> embedding (name-vector cosine through HNSW) -> tiebreaker
-(worlddb.tiebreak; the default prefers exact > fuzzy > embedding > phonetic). Exact matches
+(worlddb.resolver.tiebreak; the default prefers exact > fuzzy > embedding > phonetic). Exact matches
 reuse the entity; every other match creates the new entity and stages a pending same_as
 proposal, decided later with `accept_merge` / `reject_merge`. Resolution is scoped: an
 entity is only ever matched against entities of its own scope.
@@ -17,7 +17,7 @@ entity is only ever matched against entities of its own scope.
     recluster.py  Reclusterer, the background 2-hop re-resolution
 """
 
-from worlddb.identity import accept_merge, equivalence_class, export_identity, reject_merge
+from worlddb.graph.identity import accept_merge, equivalence_class, export_identity, reject_merge
 
 from .index import BLOCK_SIZE, NameIndex
 from .names import MAX_NAME_LEN, normalize_name, phonetic_key, phonetic_similarity, sound_spelling

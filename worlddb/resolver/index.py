@@ -31,9 +31,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from worlddb import annsnap
-from worlddb.ann import NAME, AnnIndex
-from worlddb.store import Store
+from worlddb.vectors import hnsw_snapshots
+from worlddb.vectors.hnsw import NAME, AnnIndex
+from worlddb.core.store import Store
 
 from .names import name_similarity, trigrams
 
@@ -86,7 +86,7 @@ class NameIndex:
             self.store.close()
 
     def save_snapshot(self, force: bool = False) -> bool:
-        """Write the name vectors' HNSW snapshot if one is due (worlddb.ann)."""
+        """Write the name vectors' HNSW snapshot if one is due (worlddb.vectors.hnsw)."""
         with self._lock:
             return self._ann is not None and self._ann.save_snapshot(force=force)
 
@@ -190,7 +190,7 @@ class NameIndex:
     def _name_vectors(self) -> AnnIndex:
         """The HNSW index of name vectors, made on first use (call with the lock held)."""
         if self._ann is None:
-            self._ann = AnnIndex(self.store, NAME, snapshots=annsnap.directory_for(self.store.path))
+            self._ann = AnnIndex(self.store, NAME, snapshots=hnsw_snapshots.directory_for(self.store.path))
         return self._ann
 
     def nearest(self, scope: int, vector: np.ndarray, k: int) -> list[tuple[int, float]]:

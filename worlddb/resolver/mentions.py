@@ -19,9 +19,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from worlddb.errors import InvalidInput
-from worlddb.store import Store
-from worlddb.tiebreak import TIER_ORDER
+from worlddb.core.errors import InvalidInput
+from worlddb.core.store import Store
+from worlddb.resolver.tiebreak import TIER_ORDER
 
 from .index import NameIndex
 from .names import normalize_name

@@ -36,7 +36,7 @@ import unicodedata
 
 import jellyfish
 
-from worlddb.errors import InvalidInput
+from worlddb.core.errors import InvalidInput
 
 #: Normalised names are cut to this many characters: a longer "name" is text, not a name,
 #: and bounding it bounds the trigram and comparison work per name.

@@ -38,8 +38,10 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from worlddb import ann, identity
-from worlddb.errors import InvalidInput
+from worlddb.vectors import hnsw
+
+from worlddb.graph import identity
+from worlddb.core.errors import InvalidInput
 
 from .outcomes import Match
 from .resolver import Resolver, stage
@@ -57,7 +59,7 @@ MAX_WAIT_SECS = 10.0
 
 class Reclusterer:
     def __init__(self, path, *, embedder=None, tiebreaker=None, thresholds=None, index=None, registry=None):
-        from worlddb.db import WorldDB  # the facade imports the handlers; keep this late
+        from worlddb.graph.database import WorldDB  # the facade imports the handlers; keep this late
 
         if str(path) == ":memory:":
             raise InvalidInput("re-clustering needs a database file: it opens a connection of its own")
@@ -227,7 +229,7 @@ class Reclusterer:
             return ()  # erased since the neighbourhood was read
         vec_row = store.conn.execute(
             "SELECT v.vec FROM vectors v JOIN nodes n ON n.rowid = v.node WHERE n.anchor=? AND v.kind=? AND v.ord=0",
-            (anchor, ann.NAME)).fetchone()
+            (anchor, hnsw.NAME)).fetchone()
         vector = None
         if vec_row is not None and vec_row[0] is not None and self.resolver.embedder is not None:
             vector = np.frombuffer(vec_row[0], dtype=np.float32)

@@ -17,7 +17,7 @@ Contract
   from 0, inside `scope` only; "scope" in meta keeps the same mention in two scopes (same
   transaction, same provenance) from hashing to one node shared by both.
 - Its normalised name and aliases land in `resolver_names` and, with an embedder, its name
-  vector in `vectors` (kind ann.NAME). One embedding model per database: the first one used
+  vector in `vectors` (kind hnsw.NAME). One embedding model per database: the first one used
   is recorded and another is refused (vectors of two models must never be compared).
 - `prepare` computes name vectors outside any transaction; `resolve` computes what it
   was not given (correct, but then the write lock is held during inference).
@@ -34,13 +34,15 @@ from typing import Any
 
 import numpy as np
 
-from worlddb import ann, identity
-from worlddb.errors import Conflict, InvalidInput, NotFound
+from worlddb.vectors import hnsw
+
+from worlddb.graph import identity
+from worlddb.core.errors import Conflict, InvalidInput, NotFound
 from worlddb.extract import EntityCandidate
-from worlddb.model import Edge, Node
-from worlddb.records import EntityOut
-from worlddb.store import Store
-from worlddb.tiebreak import DefaultTiebreaker, Tiebreaker
+from worlddb.core.records import Edge, Node
+from worlddb.memory.results import EntityOut
+from worlddb.core.store import Store
+from worlddb.resolver.tiebreak import DefaultTiebreaker, Tiebreaker
 
 from .index import NameIndex
 from .names import normalize_name, phonetic_key
@@ -111,7 +113,7 @@ class Resolver:
         # Name vectors are compared with this embedder's: refuse a database whose vectors
         # another model made (the database-wide record the engine checks too).
         if embedder is not None:
-            from worlddb.indexing import check_model
+            from worlddb.graph.text_index import check_model
 
             check_model(self.store, embedder.model_id, embedder.dim)
         self.store.add_erase_hook(forget_names)
@@ -329,7 +331,7 @@ class Resolver:
         pending.names.extend((scope_row, node_row, key, q.etype) for key in q.keys)
         if vector is not None and self.embedder is not None:
             vec = np.asarray(vector, dtype=np.float32)
-            w.put_vector(anchor, ann.NAME, self.embedder.model_id, vec.tobytes(), int(vec.shape[0]))
+            w.put_vector(anchor, hnsw.NAME, self.embedder.model_id, vec.tobytes(), int(vec.shape[0]))
             pending.vectors[node_row] = (scope_row, vec)
 
     def _stage(self, w, entity: str, match: Match, q: Query, *, origin: str) -> str:

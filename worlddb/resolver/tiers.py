@@ -25,9 +25,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from worlddb import ann, identity
-from worlddb.store import Store
-from worlddb.tiebreak import TIER_ORDER, Option, Tiebreaker
+from worlddb.vectors import hnsw
+
+from worlddb.graph import identity
+from worlddb.core.store import Store
+from worlddb.resolver.tiebreak import TIER_ORDER, Option, Tiebreaker
 
 from .index import NameIndex
 from .names import name_similarity, phonetic_key, phonetic_similarity
@@ -195,7 +197,7 @@ def _embedding(ctx: Context, q: Query) -> dict:
         rows = ctx.store.conn.execute(
             "SELECT v.node, v.vec FROM vectors v WHERE v.kind=? AND v.ord=0 AND v.vec IS NOT NULL AND v.node IN "
             "(SELECT node FROM resolver_names WHERE scope=? AND kind!=? AND norm IS NOT NULL)",
-            (ann.NAME, ctx.scope, ALIAS),
+            (hnsw.NAME, ctx.scope, ALIAS),
         ).fetchall()
         if rows:
             matrix = np.vstack([np.frombuffer(vec, dtype=np.float32) for _, vec in rows])

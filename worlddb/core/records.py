@@ -1,0 +1,262 @@
+"""The records of the graph: frozen values with no I/O.
+
+`Node` and `Edge` are what callers write; their ids are derived from their canonical
+encoding (worlddb.core.ids) and never assigned. `NodeView` and `EdgeView` are what reads
+return: the immutable record plus the mutable projection (validity, transaction time,
+world membership, retirement) that the hash does not cover.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from worlddb.core import ids
+from worlddb.core.errors import InvalidInput
+
+#: Largest text a node may carry, in characters. Long documents belong in several nodes.
+MAX_TEXT_CHARS = 32_000
+MAX_NAME_CHARS = 512
+MAX_META_BYTES = 16_384
+_TYPE_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.:-]{0,63}$")
+
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+class _cached:
+    """A computed attribute, stored on the instance at first use. functools.cached_property
+    does the same but (until Python 3.12) takes a lock on every first use - a cost paid per
+    record on the write path, for records that are never shared between threads while
+    being made."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.name = fn.__name__
+        self.__doc__ = fn.__doc__
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.fn(instance)
+        return value
+
+
+def _frozen(mapping: Mapping[str, Any] | None, what: str) -> Mapping[str, Any]:
+    if mapping is None:
+        return _EMPTY
+    if type(mapping) is not dict and not isinstance(mapping, Mapping):
+        raise InvalidInput(f"{what} must be a JSON object")
+    if not mapping:
+        return _EMPTY
+    normal = ids.normalize(mapping)
+    if _size_bound(normal) > MAX_META_BYTES and len(ids.canonical_normal(normal)) > MAX_META_BYTES:
+        raise InvalidInput(f"{what} is larger than {MAX_META_BYTES} bytes once encoded")
+    return MappingProxyType(normal)
+
+
+def _size_bound(normal: dict) -> int:
+    """An upper bound of the encoded size of a flat mapping of scalars (JSON escapes a
+    character into at most 6 bytes); anything nested gets no bound, only the exact size."""
+    total = 2
+    for key, value in normal.items():
+        if isinstance(value, str):
+            total += 6 * len(value) + 3
+        elif value is None or isinstance(value, bool):
+            total += 5
+        elif isinstance(value, int):
+            total += value.bit_length() // 3 + 2  # decimal digits <= bits / 3.32, plus a sign
+        else:
+            return MAX_META_BYTES + 1
+        total += 6 * len(key) + 4
+    return total
+
+
+def check_type_name(value: str, what: str = "type") -> str:
+    if not isinstance(value, str) or not _TYPE_RE.match(value):
+        raise InvalidInput(
+            f"{what} {value!r} must start with a letter and use at most 64 letters, digits or _.:-"
+        )
+    return value
+
+
+@dataclass(frozen=True, eq=False)
+class Node:
+    """A node as written: its genesis record. `id` is also its stable anchor."""
+
+    type: str
+    content: str = ""
+    name: str = ""
+    meta: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)
+    created_at: int = 0
+
+    def __post_init__(self) -> None:
+        check_type_name(self.type)
+        if not isinstance(self.content, str) or not isinstance(self.name, str):
+            raise InvalidInput("name and content must be strings")
+        if len(self.content) > MAX_TEXT_CHARS:
+            raise InvalidInput(f"text is {len(self.content)} characters; the limit is {MAX_TEXT_CHARS}")
+        if len(self.name) > MAX_NAME_CHARS:
+            raise InvalidInput(f"name is {len(self.name)} characters; the limit is {MAX_NAME_CHARS}")
+        if isinstance(self.created_at, bool) or not isinstance(self.created_at, int):
+            raise InvalidInput("created_at must be integer microseconds")
+        object.__setattr__(self, "content", ids.normalize(self.content))
+        object.__setattr__(self, "name", ids.normalize(self.name))
+        object.__setattr__(self, "meta", _frozen(self.meta, "meta"))
+        object.__setattr__(self, "provenance", _frozen(self.provenance, "provenance"))
+
+    @_cached
+    def body(self) -> bytes:
+        """The canonical bytes of the genesis record (empty interior). Every field was
+        normalised when the node was made, so the record is written out directly."""
+        return ids.node_body(type=self.type, name=self.name, content=self.content, meta=self.meta,
+                             provenance=self.provenance, created_at=self.created_at)
+
+    @_cached
+    def id(self) -> str:
+        return ids.node_id(self.body)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Node) and other.id == self.id
+
+    def __hash__(self) -> int:
+        return hash(self.id)
+
+    @classmethod
+    def from_body(cls, body: bytes) -> "Node":
+        record = json.loads(body)
+        return cls(
+            type=record["type"],
+            content=record["content"],
+            name=record["name"],
+            meta=record["meta"],
+            provenance=record["prov"],
+            created_at=record["created_at"],
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class Edge:
+    """A typed, directed relation between two anchors, optionally inside a world."""
+
+    type: str
+    src: str
+    dst: str
+    world: str | None = None
+    props: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        check_type_name(self.type, "edge type")
+        for end in (self.src, self.dst) + ((self.world,) if self.world is not None else ()):
+            if not isinstance(end, str) or not ids.is_full_id(end):
+                raise InvalidInput(f"edge endpoint {end!r} is not a full 64-character id")
+        object.__setattr__(self, "props", _frozen(self.props, "edge props"))
+
+    @_cached
+    def body(self) -> bytes:
+        # type and ends are checked ASCII, props normalised in __post_init__
+        return ids.edge_body(type=self.type, src=self.src, dst=self.dst, world=self.world, props=self.props)
+
+    @_cached
+    def id(self) -> str:
+        return ids.edge_id(self.body)
+
+    @property
+    def inferred(self) -> bool:
+        return bool(self.props.get("inferred"))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Edge) and other.id == self.id
+
+    def __hash__(self) -> int:
+        return hash(self.id)
+
+    @classmethod
+    def from_body(cls, body: bytes) -> "Edge":
+        record = json.loads(body)
+        return cls(type=record["type"], src=record["src"], dst=record["dst"], world=record["world"], props=record["props"])
+
+
+@dataclass(frozen=True)
+class NodeView:
+    """A node as read: the record plus its projection. Times are microseconds (UTC)."""
+
+    anchor: str
+    version: str
+    type: str
+    name: str
+    content: str | None  # None once erased
+    meta: Mapping[str, Any]
+    provenance: Mapping[str, Any]
+    created_at: int
+    valid_from: int
+    valid_to: int | None
+    t_ingested: int
+    parent: str | None
+    retired_at: int | None
+    retire_reason: str | None
+    n_children: int
+    n_edges: int
+    erased: bool = False
+
+    @property
+    def id(self) -> str:
+        return self.anchor
+
+    def valid_at(self, t: int) -> bool:
+        return self.valid_from <= t and (self.valid_to is None or t < self.valid_to)
+
+    @property
+    def retired(self) -> bool:
+        return self.retired_at is not None
+
+
+@dataclass(frozen=True)
+class EdgeView:
+    """An edge as read: the record plus when it was added/removed and its valid time."""
+
+    edge: Edge
+    t_added: int
+    t_removed: int | None
+    valid_from: int | None
+    valid_to: int | None
+
+    @property
+    def id(self) -> str:
+        return self.edge.id
+
+    @property
+    def type(self) -> str:
+        return self.edge.type
+
+    @property
+    def src(self) -> str:
+        return self.edge.src
+
+    @property
+    def dst(self) -> str:
+        return self.edge.dst
+
+    @property
+    def world(self) -> str | None:
+        return self.edge.world
+
+    @property
+    def props(self) -> Mapping[str, Any]:
+        return self.edge.props
+
+    def live_at(self, known_at: int | None) -> bool:
+        """Whether the store held this edge at transaction time `known_at` (None: now)."""
+        if known_at is None:
+            return self.t_removed is None
+        return self.t_added <= known_at and (self.t_removed is None or known_at < self.t_removed)
+
+    def valid_at(self, t: int | None) -> bool:
+        if t is None:
+            return self.valid_to is None
+        lo_ok = self.valid_from is None or self.valid_from <= t
+        return lo_ok and (self.valid_to is None or t < self.valid_to)

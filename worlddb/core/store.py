@@ -1,0 +1,417 @@
+"""The store: one SQLite file in WAL mode, read and written through one connection.
+
+Contract
+- `Store.open(path)` creates or migrates the schema (worlddb.core.schema) and refuses files
+  written by a newer WorldDB. The connection runs in autocommit mode; every write goes
+  through `Store.transaction()`, which takes SQLite's write lock up front (BEGIN
+  IMMEDIATE), allocates the transaction's sequence number and time, and either commits
+  everything or nothing. sqlite3 errors are translated at that boundary.
+- Blobs are immutable: the same record written twice is stored once. Node projection
+  (validity, retirement, parent world, current version) is the only mutable state, and
+  valid_to only ever tightens.
+- Reads return `NodeView`/`EdgeView` values. Bitemporal reads pin valid time (`as_of`)
+  and/or transaction time (`known_at`); a node is visible at (as_of, known_at) when the
+  store had ingested it by known_at and its validity interval, as known at known_at,
+  contains as_of.
+- Page cache: `cache_mib` per connection (SQLite's own default is 2 MiB, far too little
+  once indexes outgrow it). A transaction that turns out big (txn.BULK_NODES nodes
+  written) raises it to `bulk_cache_mib` until it ends: a bulk load inserts random
+  64-hex keys into a dozen indexes, and every index page it has to re-read from the
+  OS costs a system call.
+- A Store is used by one thread at a time (the async facade gives it a thread of its own).
+  Several processes may open the same file; each sees the others' commits on its next read.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+
+from worlddb.core import ids, schema
+from worlddb.core.errors import AmbiguousId, NotFound, StorageError, WorldDBError, translate_sqlite
+from worlddb.core.records import Edge, EdgeView, Node, NodeView
+from worlddb.core.timeutil import now_us
+from worlddb.core.txn import Tx
+
+_NODE_COLUMNS = (
+    "n.anchor, n.version, n.type, n.name, n.valid_from, n.valid_to, n.created_at, n.t_ingested, "
+    "n.parent, n.retired_at, n.retire_reason, n.n_children, n.n_edges, b.body"
+)
+EDGE_COLUMNS = "body, t_added, t_removed, valid_from, valid_to"
+
+
+def inside_sql(node: str, n_worlds: int) -> str:
+    """A condition on the nodes row aliased `node`: it lies inside one of `n_worlds` worlds
+    (bind the worlds twice). The row's parent column names a world that currently contains
+    it, so a direct child is settled from the row the query reads anyway; only a deeper
+    node, or one whose first container let go of it, costs a closure lookup - a random
+    page read in a large file."""
+    marks = ",".join("?" * n_worlds)
+    return (f"(+{node}.parent IN ({marks}) OR EXISTS (SELECT 1 FROM closure c WHERE c.node = {node}.anchor "
+            f"AND c.world IN ({marks})))")
+
+
+def live_sql(pinned: bool, alias: str = "") -> str:
+    """The condition that an edge row (aliased `alias`) is live: now, or when `pinned`, at
+    a transaction time bound twice after it."""
+    e = f"{alias}." if alias else ""
+    return f"{e}t_added<=? AND ({e}t_removed IS NULL OR {e}t_removed>?)" if pinned else f"{e}seq_removed IS NULL"
+
+
+def live_params(known_at: int | None) -> list[int]:
+    """What `live_sql(known_at is not None)` binds."""
+    return [] if known_at is None else [known_at, known_at]
+
+
+def scope_node(kind: str, sid: str) -> Node:
+    """The genesis record of a scope world. A function of kind:id only, so every process
+    derives the same anchor for "user:alice" without asking the database."""
+    return Node(type="Scope", name=f"{kind}:{sid}", meta={"kind": kind, "id": sid}, created_at=0)
+
+
+class Store:
+    def __init__(self, conn: sqlite3.Connection, path: str, *, cache_mib: int = 64, bulk_cache_mib: int = 1024):
+        self.conn = conn
+        self.path = path
+        self.cache_mib = cache_mib
+        self.bulk_cache_mib = bulk_cache_mib
+        self._bulk = False
+        self.erase_hooks: list = []
+        #: commits made through this connection (data_version only counts other connections')
+        self.commits = 0
+        #: objects told about interior and vector changes inside each write transaction:
+        #: on_child(tx, world, child, added) and on_vector(tx, anchor, kind, old, new)
+        self.observers: list = []
+
+    @classmethod
+    def open(cls, path: str | Path, *, synchronous: str = "FULL", timeout: float = 30.0, cache_mib: int = 64,
+             bulk_cache_mib: int = 1024) -> "Store":
+        path = str(path)
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=timeout)
+        except sqlite3.Error as exc:
+            raise translate_sqlite(exc) from exc
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+            mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if path != ":memory:" and mode.lower() != "wal":
+                raise StorageError(f"could not switch {path} to WAL mode (got {mode})")
+            conn.execute(f"PRAGMA synchronous={synchronous}")
+            conn.execute(f"PRAGMA cache_size=-{int(cache_mib) * 1024}")
+            conn.execute("PRAGMA foreign_keys=OFF")
+            schema.migrate(conn)
+        except sqlite3.Error as exc:
+            conn.close()
+            error = translate_sqlite(exc)
+            if "unable to open" in str(exc).lower():
+                error = StorageError(
+                    f"cannot open {path}: {exc} - the file or its folder is missing, unreadable or read-only "
+                    f"(WorldDB writes the file and keeps {Path(path).name}-wal and -shm files beside it)")
+            raise error from exc
+        except WorldDBError:
+            conn.close()
+            raise
+        return cls(conn, path, cache_mib=cache_mib, bulk_cache_mib=bulk_cache_mib)
+
+    def close(self) -> None:
+        # Keep the query planner's statistics current, as SQLite advises for connections
+        # that close; analysis_limit bounds the cost on large tables.
+        try:
+            self.conn.execute("PRAGMA analysis_limit=400")
+            self.conn.execute("PRAGMA optimize")
+        except sqlite3.Error:
+            pass  # a read-only or busy file keeps its old statistics; closing must not fail
+        self.conn.close()
+
+    # ------------------------------------------------------------------ transactions
+    @contextmanager
+    def transaction(self, kind: str = "write") -> Iterator[Tx]:
+        conn = self.conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise translate_sqlite(exc) from exc
+        try:
+            last = conn.execute("SELECT seq, at FROM tx ORDER BY seq DESC LIMIT 1").fetchone()
+            seq = (last[0] + 1) if last else 1
+            at = max(now_us(), (last[1] + 1) if last else 0)
+            conn.execute("INSERT INTO tx(seq, at, kind) VALUES (?,?,?)", (seq, at, kind))
+            tx = Tx(self, seq, at)
+            yield tx
+            tx.seal()
+            conn.execute("COMMIT")
+            self.commits += 1
+        except sqlite3.Error as exc:
+            self._rollback()
+            raise translate_sqlite(exc) from exc
+        except BaseException:
+            self._rollback()
+            raise
+        finally:
+            if self._bulk:
+                self._bulk = False
+                conn.execute(f"PRAGMA cache_size=-{int(self.cache_mib) * 1024}")
+
+    def enter_bulk(self) -> None:
+        """Give the open transaction the bulk page cache (see the module docstring)."""
+        if not self._bulk and self.bulk_cache_mib > self.cache_mib:
+            self._bulk = True
+            self.conn.execute(f"PRAGMA cache_size=-{int(self.bulk_cache_mib) * 1024}")
+
+    def _rollback(self) -> None:
+        if self.conn.in_transaction:
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # the connection already rolled back (e.g. disk full aborts the transaction)
+
+    def add_erase_hook(self, hook) -> None:
+        """Register `hook(conn, anchor, rowid)`, called when a node's content is erased, so
+        indexes kept outside the core tables (e.g. the resolver's names) forget it too."""
+        self.erase_hooks.append(hook)
+
+    # ------------------------------------------------------------------ node reads
+    def get(self, anchor: str) -> NodeView | None:
+        row = self.conn.execute(
+            f"SELECT {_NODE_COLUMNS} FROM nodes n JOIN blobs b ON b.id = n.anchor WHERE n.anchor=?", (anchor,)
+        ).fetchone()
+        return _node_view(row) if row else None
+
+    def require(self, anchor: str) -> NodeView:
+        view = self.get(anchor)
+        if view is None:
+            raise NotFound(f"no node has id {anchor}")
+        return view
+
+    def get_many(self, anchors: Iterable[str]) -> dict[str, NodeView]:
+        out: dict[str, NodeView] = {}
+        batch = list(dict.fromkeys(anchors))
+        for start in range(0, len(batch), 500):
+            chunk = batch[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self.conn.execute(
+                f"SELECT {_NODE_COLUMNS} FROM nodes n JOIN blobs b ON b.id = n.anchor WHERE n.anchor IN ({marks})",
+                chunk,
+            )
+            for row in rows:
+                out[row[0]] = _node_view(row)
+        return out
+
+    def rowid(self, anchor: str) -> int | None:
+        row = self.conn.execute("SELECT rowid FROM nodes WHERE anchor=?", (anchor,)).fetchone()
+        return row[0] if row else None
+
+    def anchors_for_rowids(self, rowids: Iterable[int]) -> dict[int, str]:
+        batch = list(rowids)
+        out: dict[int, str] = {}
+        for start in range(0, len(batch), 500):
+            chunk = batch[start : start + 500]
+            rows = self.conn.execute(
+                f"SELECT rowid, anchor FROM nodes WHERE rowid IN ({','.join('?' * len(chunk))})", chunk
+            )
+            out.update(rows)
+        return out
+
+    def resolve_id(self, text: str, *, within: Iterable[str] | None = None) -> str:
+        """A full id or a unique prefix of >= 8 hex chars -> the node's anchor.
+
+        Version ids of worlds resolve to their anchor, so an old version id still names
+        the world it belonged to. With `within` (world anchors), only nodes inside those
+        worlds count: a prefix is unique or ambiguous among them alone, and nodes outside
+        are neither found nor named in the error."""
+        prefix = ids.check_prefix(text)
+        upper = prefix + "g"
+        inside, params = "", []
+        if within is not None:
+            worlds = list(within)
+            if not worlds:
+                raise NotFound(f"no node has an id starting with {prefix}")
+            inside = f" AND anchor IN (SELECT node FROM closure WHERE world IN ({','.join('?' * len(worlds))}))"
+            params = worlds
+        found = [r[0] for r in self.conn.execute(
+            f"SELECT anchor FROM nodes WHERE anchor>=? AND anchor<?{inside} LIMIT 11", (prefix, upper, *params))]
+        if not found:
+            found = [r[0] for r in self.conn.execute(
+                f"SELECT DISTINCT anchor FROM versions WHERE id>=? AND id<?{inside} LIMIT 11",
+                (prefix, upper, *params))]
+        if not found:
+            raise NotFound(f"no node has an id starting with {prefix}")
+        if len(found) > 1:
+            raise AmbiguousId(prefix, found)
+        return found[0]
+
+    def valid_to_known_at(self, anchor: str, known_at: int) -> int | None:
+        """valid_to as the store knew it at transaction time `known_at`."""
+        row = self.conn.execute(
+            "SELECT min(v.valid_to) FROM validity_log v JOIN tx ON tx.seq = v.seq WHERE v.anchor=? AND tx.at<=?",
+            (anchor, known_at),
+        ).fetchone()
+        return row[0]
+
+    def as_known(self, view: NodeView, known_at: int | None) -> NodeView | None:
+        """The view as it stood at transaction time `known_at`, or None if not yet ingested."""
+        if known_at is None:
+            return view
+        if view.t_ingested > known_at:
+            return None
+        retired = view.retired_at is not None and view.retired_at <= known_at
+        return replace(
+            view,
+            valid_to=self.valid_to_known_at(view.anchor, known_at),
+            retired_at=view.retired_at if retired else None,
+            retire_reason=view.retire_reason if retired else None,
+        )
+
+    def visible(self, view: NodeView, as_of: int | None, known_at: int | None, include_closed: bool) -> NodeView | None:
+        """Apply a bitemporal pin to one node; None when it must not be shown."""
+        seen = self.as_known(view, known_at)
+        if seen is None:
+            return None
+        if include_closed:
+            return seen
+        if as_of is None:
+            now = known_at if known_at is not None else now_us()
+            return seen if (seen.valid_to is None or seen.valid_to > now) else None
+        return seen if seen.valid_at(as_of) else None
+
+    # ------------------------------------------------------------------ worlds
+    def children(self, world: str) -> list[str]:
+        """Anchors of the world's current children."""
+        rows = self.conn.execute(
+            "SELECT n.anchor FROM members m JOIN nodes n ON n.version = m.key WHERE m.world=? AND m.kind=0",
+            (world,),
+        )
+        return [row[0] for row in rows]
+
+    def parents(self, anchor: str) -> list[str]:
+        rows = self.conn.execute(
+            "SELECT src FROM edges WHERE dst=? AND type='contains' AND seq_removed IS NULL", (anchor,)
+        )
+        return [row[0] for row in rows]
+
+    def ancestors(self, anchor: str) -> list[str]:
+        return [row[0] for row in self.conn.execute("SELECT world FROM closure WHERE node=?", (anchor,))]
+
+    def in_worlds(self, worlds: Iterable[str], anchors: Iterable[str]) -> set[str]:
+        """Which of `anchors` lie (transitively) inside any of `worlds`."""
+        worlds = list(worlds)
+        batch = list(anchors)
+        out: set[str] = set()
+        for start in range(0, len(batch), 400):
+            chunk = batch[start : start + 400]
+            rows = self.conn.execute(
+                f"SELECT DISTINCT node FROM closure WHERE world IN ({','.join('?' * len(worlds))}) "
+                f"AND node IN ({','.join('?' * len(chunk))})",
+                worlds + chunk,
+            )
+            out.update(row[0] for row in rows)
+        return out
+
+    def versions(self, anchor: str) -> list[tuple[int, str]]:
+        rows = self.conn.execute("SELECT seq, id FROM versions WHERE anchor=? ORDER BY seq", (anchor,))
+        return list(rows)
+
+    # ------------------------------------------------------------------ edge reads
+    def edges(
+        self,
+        *,
+        src: str | None = None,
+        dst: str | None = None,
+        type: str | None = None,
+        known_at: int | None = None,
+    ) -> list[EdgeView]:
+        """Edges matching the given ends/type that were live at `known_at` (None: now)."""
+        clauses, params = [], []
+        for column, value in (("src", src), ("dst", dst), ("type", type)):
+            if value is not None:
+                clauses.append(f"{column}=?")
+                params.append(value)
+        clauses.append(live_sql(known_at is not None))
+        params += live_params(known_at)
+        where = " AND ".join(clauses)
+        rows = self.conn.execute(f"SELECT {EDGE_COLUMNS} FROM edges WHERE {where} ORDER BY rowid", params)
+        return [edge_view(row) for row in rows]
+
+    def ends(self, anchor: str, edge_type: str, direction: str = "out", known_at: int | None = None) -> list[str]:
+        """The other ends of `anchor`'s edges of one type - columns only, no record parsing,
+        for hot read paths. direction: "out" (anchor is src), "in", or "both"."""
+        live, params = live_sql(known_at is not None), live_params(known_at)
+        out: list[str] = []
+        if direction in ("out", "both"):
+            out += [r[0] for r in self.conn.execute(
+                f"SELECT dst FROM edges WHERE src=? AND type=? AND {live} ORDER BY rowid", [anchor, edge_type, *params])]
+        if direction in ("in", "both"):
+            out += [r[0] for r in self.conn.execute(
+                f"SELECT src FROM edges WHERE dst=? AND type=? AND {live} ORDER BY rowid", [anchor, edge_type, *params])]
+        return out
+
+    def names(self, anchors: Iterable[str], node_type: str) -> list[str]:
+        """Names of those of `anchors` that are of `node_type` (no record parsing)."""
+        batch = list(anchors)
+        if not batch:
+            return []
+        rows = self.conn.execute(
+            f"SELECT name FROM nodes WHERE anchor IN ({','.join('?' * len(batch))}) AND type=?", (*batch, node_type))
+        return [row[0] for row in rows]
+
+    def edge(self, edge_id: str) -> EdgeView | None:
+        row = self.conn.execute(
+            f"SELECT {EDGE_COLUMNS} FROM edges WHERE id=? ORDER BY seq_removed IS NULL DESC, rowid DESC LIMIT 1",
+            (edge_id,),
+        ).fetchone()
+        return edge_view(row) if row else None
+
+    def scope_anchor(self, kind: str, sid: str) -> str | None:
+        row = self.conn.execute("SELECT anchor FROM scopes WHERE kind=? AND sid=?", (kind, sid)).fetchone()
+        return row[0] if row else None
+
+    def meta_get(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def last_seq(self) -> int:
+        row = self.conn.execute("SELECT max(seq) FROM tx").fetchone()
+        return row[0] or 0
+
+    def data_version(self) -> tuple[int, int]:
+        """Changes whenever anyone - another connection or this one - commits; cheap to
+        poll before a read. (SQLite's data_version alone ignores this connection's commits.)"""
+        return self.conn.execute("PRAGMA data_version").fetchone()[0], self.commits
+
+
+def _node_view(row: tuple) -> NodeView:
+    body = row[13]
+    if body is None:
+        content, meta, prov, erased = None, {}, {}, True
+    else:
+        record = json.loads(body)
+        content, meta, prov, erased = record["content"], record["meta"], record["prov"], False
+    return NodeView(
+        anchor=row[0],
+        version=row[1],
+        type=row[2],
+        name=row[3],
+        content=content,
+        meta=meta,
+        provenance=prov,
+        created_at=row[6],
+        valid_from=row[4],
+        valid_to=row[5],
+        t_ingested=row[7],
+        parent=row[8],
+        retired_at=row[9],
+        retire_reason=row[10],
+        n_children=row[11],
+        n_edges=row[12],
+        erased=erased,
+    )
+
+
+def edge_view(row: tuple) -> EdgeView:
+    return EdgeView(edge=Edge.from_body(row[0]), t_added=row[1], t_removed=row[2], valid_from=row[3], valid_to=row[4])

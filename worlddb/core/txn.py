@@ -1,0 +1,521 @@
+"""One write transaction: node projection, validity, world interiors and their versions.
+
+A `Tx` exists only inside `Store.transaction()`. Every method writes through the open
+SQLite transaction, so everything a write does commits or rolls back together.
+
+Worlds. A world's interior is two id sets: its children (their current version ids) and
+its interior edges. Changing either marks the world dirty. When the transaction ends,
+`seal()` visits dirty worlds deepest first, derives each one's new version id from its
+genesis record and the new Merkle roots (worlddb.core.trie), records the version, and swaps
+the old version id for the new one in every parent's child set - which dirties the
+parents in turn, up to the roots. One transaction therefore yields at most one new
+version per world, and the cost per added child is O(log n) in the world's size.
+
+Big transactions. Once a transaction has changed a large share of one id set (at
+least DEFER_MIN changes, and at least 1/REBUILD_SHARE of the set's size), it stops
+maintaining that set's trie change by change and rebuilds it once, from the member
+set, when the world is sealed (`trie.rebuild`, linear in the set's size). The trie is
+a function of the set alone, so the roots and versions are the same either way; only
+the cost differs - a bulk load into one world pays O(n) once instead of O(n log n)
+in per-change SQL. Within a transaction the Tx also remembers what cannot change
+under it: node rowids, the ancestors of a world (forgotten whenever containment
+changes), and what it knows of the nodes it created itself: their version is their
+anchor until seal, their parents are the worlds it put them in, and until it gives
+them children, vectors or text, they contain nothing and have no index rows to replace;
+and an edge touching one of them is live exactly when this transaction wrote its row and
+has not removed it.
+
+Edge rows are not written here: `_insert_edge_row` / `_remove_edge_row` are reserved for
+the reconciler (worlddb.graph.reconciler), which runs the edge type's handler in the same
+transaction. Nothing else in the engine calls them.
+"""
+
+from __future__ import annotations
+
+import heapq
+import sqlite3
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from worlddb.core import ids, trie
+from worlddb.core.errors import Conflict, InvalidInput, NotFound, ValidityConflict
+from worlddb.core.records import Edge, Node
+
+
+class TxStore(Protocol):
+    """What a transaction uses of the store that opened it (worlddb.core.store.Store).
+    Declared here so that the store can import the transaction and not the reverse."""
+
+    conn: sqlite3.Connection
+    observers: list[Any]
+    erase_hooks: list[Callable[..., None]]
+
+    def ancestors(self, anchor: str) -> list[str]: ...
+    def parents(self, anchor: str) -> list[str]: ...
+    def rowid(self, anchor: str) -> int | None: ...
+    def enter_bulk(self) -> None: ...
+
+#: how many nodes a transaction writes before it is treated as a bulk load (more page cache)
+BULK_NODES = 2_000
+
+CHILDREN, EDGES = 0, 1
+
+
+class _Fresh:
+    """What a transaction knows of a node it created (see the module docstring)."""
+
+    __slots__ = ("leaf", "parents", "vector_kinds", "text")
+
+    def __init__(self) -> None:
+        self.leaf = True            # no children yet
+        self.parents: tuple[str, ...] = ()
+        self.vector_kinds = 0       # bit k: some vector of kind k was written
+        self.text = False           # a text index row was written
+
+#: incremental trie maintenance of one id set is given up, for the rest of the
+#: transaction, after DEFER_MIN changes once changes * REBUILD_SHARE >= the set's size
+#: (checked at DEFER_MIN, 2*DEFER_MIN, 4*DEFER_MIN, ... changes)
+DEFER_MIN = 64
+REBUILD_SHARE = 16
+
+
+class Tx:
+    def __init__(self, store: TxStore, seq: int, at: int):
+        self.store = store
+        self.conn = store.conn
+        self.seq = seq
+        self.at = at
+        self._dirty: set[str] = set()
+        self.closed: list[tuple[str, int]] = []
+        self._rowids: dict[str, int] = {}
+        #: nodes created in this transaction
+        self._new: dict[str, _Fresh] = {}
+        self._ancestors: dict[str, list[str]] = {}
+        #: member changes per (world, kind) id set, and the sets whose tries wait for seal
+        self._changes: dict[tuple[str, int], int] = {}
+        self._deferred: set[tuple[str, int]] = set()
+        self._model: str | None = None
+        #: live edges with an end created in this transaction (only this transaction can
+        #: have written them, so the set settles edge_live for them without a lookup)
+        self._fresh_edges: set[str] = set()
+        #: anchors whose content this transaction erased
+        self.erased: list[str] = []
+
+    # ------------------------------------------------------------------ nodes
+    def add_node(self, node: Node, *, valid_from: int | None = None, valid_to: int | None = None) -> bool:
+        """Store a node's genesis record and projection. False when it already exists."""
+        anchor = node.id
+        start = self.at if valid_from is None else valid_from
+        if valid_to is not None and valid_to < start:
+            if self.conn.execute("SELECT 1 FROM nodes WHERE anchor=?", (anchor,)).fetchone():
+                return False
+            raise InvalidInput("valid_to is earlier than valid_from")
+        cursor = self.conn.execute(
+            "INSERT OR IGNORE INTO nodes(anchor, version, type, name, valid_from, valid_to, created_at, "
+            "t_ingested, seq) VALUES (?,?,?,?,?,?,?,?,?)",
+            (anchor, anchor, node.type, node.name, start, valid_to, node.created_at, self.at, self.seq),
+        )
+        if cursor.rowcount == 0:
+            return False  # it exists (the unique anchor refused the row)
+        self._rowids[anchor] = cursor.lastrowid
+        self._new[anchor] = _Fresh()
+        if len(self._new) == BULK_NODES:
+            self.store.enter_bulk()
+        self.conn.execute("INSERT OR IGNORE INTO blobs(id, body) VALUES (?, ?)", (anchor, node.body))
+        if valid_to is not None:
+            self._log_validity(anchor, valid_to, "created", None)
+        return True
+
+    def rowid(self, anchor: str) -> int | None:
+        """The node's rowid (None if it does not exist); remembered for the transaction."""
+        found = self._rowids.get(anchor)
+        if found is None:
+            found = self.store.rowid(anchor)
+            if found is not None:
+                self._rowids[anchor] = found
+        return found
+
+    def is_new_leaf(self, anchor: str) -> bool:
+        """Created in this transaction and given no children yet: it contains nothing."""
+        fresh = self._new.get(anchor)
+        return fresh is not None and fresh.leaf
+
+    def parents(self, anchor: str) -> list[str]:
+        """The worlds that directly contain `anchor` (its live contains edges)."""
+        fresh = self._new.get(anchor)
+        if fresh is not None:
+            return list(fresh.parents)
+        return self.store.parents(anchor)
+
+    def within(self, node: str, world: str) -> bool:
+        """Whether `node` lies (transitively) inside `world`."""
+        if self.is_new_leaf(world):
+            return False
+        return bool(self.conn.execute("SELECT 1 FROM closure WHERE world=? AND node=?", (world, node)).fetchone())
+
+    def ancestors(self, anchor: str) -> list[str]:
+        found = self._ancestors.get(anchor)
+        if found is None:
+            found = self._ancestors[anchor] = self.store.ancestors(anchor)
+        return found
+
+    def require(self, anchor: str) -> tuple[int, int | None]:
+        row = self.conn.execute("SELECT valid_from, valid_to FROM nodes WHERE anchor=?", (anchor,)).fetchone()
+        if row is None:
+            raise NotFound(f"no node has id {anchor}")
+        return row[0], row[1]
+
+    def close_validity(self, anchor: str, to: int, reason: str, cause: str | None = None) -> bool:
+        """Tighten valid_to to `to`. Extending or re-opening is refused; equal is a no-op."""
+        valid_from, current = self.require(anchor)
+        if current is not None and to > current:
+            raise ValidityConflict(
+                f"validity of {anchor} already ends at {current}; it may only tighten, not move to {to}"
+            )
+        if current is not None and to == current:
+            return False
+        if to < valid_from:
+            raise InvalidInput(f"cannot end the validity of {anchor} before it starts")
+        self.conn.execute("UPDATE nodes SET valid_to=? WHERE anchor=?", (to, anchor))
+        self._log_validity(anchor, to, reason, cause)
+        self.closed.append((anchor, to))
+        return True
+
+    def retire(self, anchor: str, reason: str | None) -> bool:
+        """Close a node's validity now and mark it retired. False if it already was."""
+        if reason is not None:
+            if not isinstance(reason, str):
+                raise InvalidInput("a retire reason must be text")
+            reason = ids.normalize(reason)  # refuses text SQLite cannot store (lone surrogates)
+        valid_from, current = self.require(anchor)
+        row = self.conn.execute("SELECT retired_at FROM nodes WHERE anchor=?", (anchor,)).fetchone()
+        if row[0] is not None:
+            return False
+        end = max(self.at, valid_from)
+        if current is None or end < current:
+            self.close_validity(anchor, end, "retired")
+        self.conn.execute(
+            "UPDATE nodes SET retired_at=?, retire_reason=? WHERE anchor=?", (self.at, reason, anchor)
+        )
+        return True
+
+    def _log_validity(self, anchor: str, to: int, reason: str, cause: str | None) -> None:
+        self.conn.execute(
+            "INSERT INTO validity_log(anchor, seq, valid_to, reason, cause) VALUES (?,?,?,?,?) "
+            "ON CONFLICT(anchor, seq) DO UPDATE SET valid_to=min(valid_to, excluded.valid_to)",
+            (anchor, self.seq, to, reason, cause),
+        )
+
+    # ------------------------------------------------------------------ world interiors
+    def add_child(self, world: str, child: str) -> bool:
+        """Put `child` (an anchor) into `world`'s interior. Structural: the contains
+        handler calls this; everything else writes a contains edge."""
+        fresh = self._new.get(child)
+        # a node created in this transaction keeps its anchor as version until seal
+        version = child if fresh is not None else self._version(child)
+        if not self._member_add(world, CHILDREN, version):
+            return False
+        self.conn.execute("UPDATE nodes SET parent=? WHERE anchor=? AND parent IS NULL", (world, child))
+        above = [world] + self.ancestors(world)
+        below = [child] if fresh is not None and fresh.leaf else [child] + [
+            r[0] for r in self.conn.execute("SELECT node FROM closure WHERE world=?", (child,))]
+        self.conn.executemany(
+            "INSERT OR IGNORE INTO closure(world, node) VALUES (?, ?)", [(a, d) for a in above for d in below]
+        )
+        for moved in below:  # the child's subtree has new ancestors
+            self._ancestors.pop(moved, None)
+        if fresh is not None:
+            fresh.parents += (world,)
+        if world in self._new:
+            self._new[world].leaf = False
+        for observer in self.store.observers:
+            observer.on_child(self, world, child, True)
+        return True
+
+    def remove_child(self, world: str, child: str) -> bool:
+        if not self._member_remove(world, CHILDREN, self._version(child)):
+            return False
+        self.conn.execute("UPDATE nodes SET parent=NULL WHERE anchor=? AND parent=?", (child, world))
+        # The contains edge being removed is still live while its handler runs: skip it.
+        for ancestor in [world] + self.ancestors(world):
+            self._recompute_closure(ancestor, skip=(world, child))
+        self._ancestors.clear()
+        fresh = self._new.get(child)
+        if fresh is not None:
+            fresh.parents = tuple(p for p in fresh.parents if p != world)
+        for observer in self.store.observers:
+            observer.on_child(self, world, child, False)
+        return True
+
+    def add_interior_edge(self, world: str, edge_id: str) -> None:
+        self._member_add(world, EDGES, edge_id)
+
+    def remove_interior_edge(self, world: str, edge_id: str) -> None:
+        self._member_remove(world, EDGES, edge_id)
+
+    def _version(self, anchor: str) -> str:
+        row = self.conn.execute("SELECT version FROM nodes WHERE anchor=?", (anchor,)).fetchone()
+        if row is None:
+            raise NotFound(f"no node has id {anchor}")
+        return row[0]
+
+    def _member_add(self, world: str, kind: int, key: str) -> bool:
+        cursor = self.conn.execute(
+            "INSERT OR IGNORE INTO members(world, kind, key) VALUES (?,?,?)", (world, kind, key)
+        )
+        if cursor.rowcount == 0:
+            return False
+        self.conn.execute(
+            "INSERT INTO member_log(seq, world, kind, key, op) VALUES (?,?,?,?,1)", (self.seq, world, kind, key)
+        )
+        if self._maintain(world, kind):
+            trie.added(trie.SqlTrieStore(self.conn, world, kind), key)
+        self._dirty.add(world)
+        return True
+
+    def _member_remove(self, world: str, kind: int, key: str) -> bool:
+        cursor = self.conn.execute("DELETE FROM members WHERE world=? AND kind=? AND key=?", (world, kind, key))
+        if cursor.rowcount == 0:
+            return False
+        self.conn.execute(
+            "INSERT INTO member_log(seq, world, kind, key, op) VALUES (?,?,?,?,-1)", (self.seq, world, kind, key)
+        )
+        if self._maintain(world, kind):
+            trie.removed(trie.SqlTrieStore(self.conn, world, kind), key)
+        self._dirty.add(world)
+        return True
+
+    def _maintain(self, world: str, kind: int) -> bool:
+        """Whether to update this id set's trie now (False: it is rebuilt at seal)."""
+        slot = (world, kind)
+        if slot in self._deferred:
+            return False
+        n = self._changes.get(slot, 0) + 1
+        self._changes[slot] = n
+        if n >= DEFER_MIN and n & (n - 1) == 0:  # at DEFER_MIN, 2*DEFER_MIN, ...
+            _, size = trie.root(trie.SqlTrieStore(self.conn, world, kind))
+            if n * REBUILD_SHARE >= size:
+                self._deferred.add(slot)
+                return False
+        return True
+
+    def _recompute_closure(self, world: str, skip: tuple[str, str]) -> None:
+        self.conn.execute("DELETE FROM closure WHERE world=?", (world,))
+        self.conn.execute(
+            "INSERT OR IGNORE INTO closure(world, node) "
+            "WITH RECURSIVE below(a) AS ("
+            "  SELECT dst FROM edges WHERE src=? AND type='contains' AND seq_removed IS NULL"
+            "  AND NOT (src=? AND dst=?)"
+            "  UNION SELECT e.dst FROM edges e JOIN below ON e.src = below.a"
+            "  WHERE e.type='contains' AND e.seq_removed IS NULL AND NOT (e.src=? AND e.dst=?)) "
+            "SELECT ?, a FROM below",
+            (world, *skip, *skip, world),
+        )
+
+    # ------------------------------------------------------------------ edge rows (reconciler only)
+    def edge_live(self, edge: Edge) -> bool:
+        """Whether an edge with this id is live."""
+        if edge.src in self._new or edge.dst in self._new:
+            return edge.id in self._fresh_edges
+        return self.conn.execute("SELECT 1 FROM edges WHERE id=? AND seq_removed IS NULL",
+                                 (edge.id,)).fetchone() is not None
+
+    def _insert_edge_row(self, edge: Edge, valid_from: int | None, valid_to: int | None) -> bool:
+        """Reserved for the reconciler. False when the same edge is already live."""
+        cursor = self.conn.execute(
+            "INSERT OR IGNORE INTO edges(id, type, src, dst, world, body, seq_added, t_added, valid_from, valid_to) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (edge.id, edge.type, edge.src, edge.dst, edge.world, edge.body, self.seq, self.at, valid_from, valid_to),
+        )
+        if cursor.rowcount == 0:
+            return False
+        if edge.src in self._new or edge.dst in self._new:
+            self._fresh_edges.add(edge.id)
+        if edge.world is not None:
+            self.add_interior_edge(edge.world, edge.id)
+        return True
+
+    def _remove_edge_row(self, edge: Edge) -> bool:
+        """Reserved for the reconciler. False when no live row has this id."""
+        cursor = self.conn.execute(
+            "UPDATE edges SET seq_removed=?, t_removed=? WHERE id=? AND seq_removed IS NULL",
+            (self.seq, self.at, edge.id),
+        )
+        if cursor.rowcount == 0:
+            return False
+        self._fresh_edges.discard(edge.id)
+        if edge.world is not None:
+            self.remove_interior_edge(edge.world, edge.id)
+        return True
+
+    def close_edge_validity(self, edge_id: str, to: int) -> bool:
+        row = self.conn.execute(
+            "SELECT valid_from, valid_to FROM edges WHERE id=? AND seq_removed IS NULL", (edge_id,)
+        ).fetchone()
+        if row is None:
+            raise NotFound(f"no live edge has id {edge_id}")
+        valid_from, current = row
+        if current is not None and to > current:
+            raise ValidityConflict(f"validity of edge {edge_id} may only tighten")
+        if current is not None and to == current:
+            return False
+        if valid_from is not None and to < valid_from:
+            raise InvalidInput(f"cannot end the validity of edge {edge_id} before it starts")
+        self.conn.execute("UPDATE edges SET valid_to=? WHERE id=? AND seq_removed IS NULL", (to, edge_id))
+        return True
+
+    # ------------------------------------------------------------------ indexes
+    def index_text(self, anchor: str, text: str) -> None:
+        rowid = self.rowid(anchor)
+        fresh = self._new.get(anchor)
+        if fresh is None or fresh.text:
+            self.conn.execute("DELETE FROM fts WHERE rowid=?", (rowid,))
+        if fresh is not None:
+            fresh.text = True
+        self.conn.execute("INSERT INTO fts(rowid, text) VALUES (?, ?)", (rowid, text))
+
+    def put_vector(self, anchor: str, kind: int, model: str, vector: bytes, dim: int, ord: int = 0) -> bytes | None:
+        """Store (or replace) one vector of a node; returns the vector it replaced, if any."""
+        rowid = self.rowid(anchor)
+        if rowid is None:
+            raise NotFound(f"no node has id {anchor}")
+        if model != self._model:
+            self._claim_model(model, dim)
+            self._model = model
+        fresh = self._new.get(anchor)
+        if fresh is not None and not fresh.vector_kinds & (1 << kind):
+            old = None  # a node made in this transaction has no vector of this kind yet
+            fresh.vector_kinds |= 1 << kind
+        else:
+            old = self.conn.execute("SELECT vec FROM vectors WHERE node=? AND kind=? AND ord=?",
+                                    (rowid, kind, ord)).fetchone()
+        self.conn.execute(
+            "INSERT INTO vectors(node, kind, ord, model, dim, vec, seq) VALUES (?,?,?,?,?,?,?) "
+            "ON CONFLICT(node, kind, ord) DO UPDATE SET model=excluded.model, dim=excluded.dim, "
+            "vec=excluded.vec, seq=excluded.seq",
+            (rowid, kind, ord, model, dim, vector, self.seq),
+        )
+        previous = old[0] if old else None
+        if ord == 0:
+            for observer in self.store.observers:
+                observer.on_vector(self, anchor, kind, previous, vector)
+        return previous
+
+    def drop_vector(self, anchor: str, kind: int, ord: int = 0) -> bytes | None:
+        """Clear one vector of a node (it no longer has one of this kind); returns the
+        vector it held, or None when there was none. The row stays, with no vector and
+        this transaction's seq, so every process's HNSW index drops it on catching up."""
+        rowid = self.rowid(anchor)
+        if rowid is None:
+            raise NotFound(f"no node has id {anchor}")
+        old = self.conn.execute("SELECT vec FROM vectors WHERE node=? AND kind=? AND ord=? AND vec IS NOT NULL",
+                                (rowid, kind, ord)).fetchone()
+        if old is None:
+            return None
+        self.conn.execute("UPDATE vectors SET vec=NULL, seq=? WHERE node=? AND kind=? AND ord=?",
+                          (self.seq, rowid, kind, ord))
+        if ord == 0:
+            for observer in self.store.observers:
+                observer.on_vector(self, anchor, kind, old[0], None)
+        return old[0]
+
+    def _claim_model(self, model: str, dim: int) -> None:
+        """The first vector fixes the database's model; a different one is refused."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key='embed_model'").fetchone()
+        if row is None:
+            self.set_meta("embed_model", model)
+            self.set_meta("embed_dim", str(dim))
+        elif row[0] != model:
+            raise Conflict(f"this database holds vectors of {row[0]}; refusing vectors of {model}")
+
+    def set_meta(self, key: str, value: str) -> None:
+        if key == "embed_model":
+            self._model = None  # check the model again on the next vector
+        self.conn.execute(
+            "INSERT INTO meta(key, value) VALUES (?,?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+            (key, value),
+        )
+
+    # ------------------------------------------------------------------ erasure
+    def erase_node(self, anchor: str) -> None:
+        """Physically remove a node's content, keeping its id as a tombstone: the blob
+        body, its text index entry and its vectors go; ids, versions and edges stay, so
+        every hash that mentions it still verifies."""
+        rowid = self.rowid(anchor)
+        if rowid is None:
+            raise NotFound(f"no node has id {anchor}")
+        self.erased.append(anchor)
+        # the body goes first, so observers told about the vectors below see an erased node
+        self.conn.execute("UPDATE blobs SET body=NULL, erased_at=? WHERE id=?", (self.at, anchor))
+        self.conn.execute("DELETE FROM fts WHERE rowid=?", (rowid,))
+        for kind, ord in self.conn.execute(
+                "SELECT kind, ord FROM vectors WHERE node=? AND vec IS NOT NULL", (rowid,)).fetchall():
+            self.drop_vector(anchor, kind, ord)
+        self.conn.execute("UPDATE nodes SET name='', retire_reason=NULL WHERE anchor=?", (anchor,))
+        for hook in self.store.erase_hooks:
+            hook(self.conn, anchor, rowid)
+
+    # ------------------------------------------------------------------ sealing
+    def seal(self) -> None:
+        """Give every world whose interior changed its new version, deepest first."""
+        if not self._dirty:
+            return
+        depth_cache: dict[str, int] = {}
+        heap = [(-self._depth(w, depth_cache), w) for w in self._dirty]
+        heapq.heapify(heap)
+        done: set[str] = set()
+        while heap:
+            _, world = heapq.heappop(heap)
+            if world in done:
+                continue
+            done.add(world)
+            for parent in self._seal_one(world):
+                if parent not in done:
+                    heapq.heappush(heap, (-self._depth(parent, depth_cache), parent))
+        self._dirty.clear()
+
+    def _depth(self, anchor: str, cache: dict[str, int], _guard: int = 0) -> int:
+        if anchor in cache:
+            return cache[anchor]
+        if _guard > 256:
+            raise InvalidInput("worlds are nested more than 256 levels deep")
+        parents = self.store.parents(anchor)
+        depth = 0 if not parents else 1 + max(self._depth(p, cache, _guard + 1) for p in parents)
+        cache[anchor] = depth
+        return depth
+
+    def _seal_one(self, world: str) -> list[str]:
+        for kind in (CHILDREN, EDGES):
+            if (world, kind) in self._deferred:
+                trie.rebuild(trie.SqlTrieStore(self.conn, world, kind))
+                self._deferred.discard((world, kind))
+        children_root, n_children = trie.root(trie.SqlTrieStore(self.conn, world, CHILDREN))
+        edges_root, n_edges = trie.root(trie.SqlTrieStore(self.conn, world, EDGES))
+        genesis = self.conn.execute("SELECT body FROM blobs WHERE id=?", (world,)).fetchone()
+        old = self._version(world)
+        if genesis is None:
+            raise NotFound(f"world {world} has no stored record")
+        if genesis[0] is None:
+            # erased: its interior may still change (a child it shares with a live scope
+            # gets a new version), and the worlds above must still get their versions
+            new = ids.erased_version_id(old, children_root.hex(), n_children, edges_root.hex(), n_edges)
+        else:
+            body = ids.with_interior(genesis[0], children_root.hex(), n_children, edges_root.hex(), n_edges)
+            new = ids.node_id(body)
+        if new == old:
+            return []
+        self.conn.execute(
+            "INSERT INTO versions(anchor, seq, id, children_root, n_children, edges_root, n_edges) "
+            "VALUES (?,?,?,?,?,?,?) ON CONFLICT(anchor, seq) DO UPDATE SET id=excluded.id, "
+            "children_root=excluded.children_root, n_children=excluded.n_children, "
+            "edges_root=excluded.edges_root, n_edges=excluded.n_edges",
+            (world, self.seq, new, children_root, n_children, edges_root, n_edges),
+        )
+        self.conn.execute(
+            "UPDATE nodes SET version=?, n_children=?, n_edges=? WHERE anchor=?", (new, n_children, n_edges, world)
+        )
+        parents = self.store.parents(world)
+        for parent in parents:
+            self._member_remove(parent, CHILDREN, old)
+            self._member_add(parent, CHILDREN, new)
+        return parents

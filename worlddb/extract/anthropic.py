@@ -1,0 +1,393 @@
+"""Model-backed extractor, summarizer and resolver tiebreaker over the Anthropic Messages API.
+
+Contract: these classes are built only when an API key is configured (explicitly or through
+``ANTHROPIC_API_KEY``); the ``configured_*`` factories return the deterministic built-ins otherwise.
+Their methods never raise for well-formed input and never lose a call: on any API error, timeout,
+or output that fails the schema, they log a warning on the ``worlddb.extract.anthropic`` logger and
+answer with the built-in (``BuiltinExtractor``, ``ExtractiveSummarizer``, ``DefaultTiebreaker``).
+An ``Extraction`` records which one produced it (``"anthropic:<model>"`` or ``"builtin"``).
+
+The model is told the exact JSON schema of its answer; the reply is parsed tolerantly (code fences,
+text around the object: the first balanced JSON object wins) and then validated strictly (required
+keys, types, no unknown keys). Temporal expressions always come from the deterministic pass, which
+is cheaper and exact, and resolved against the same timestamp the model sees.
+
+Retries are ours, not the SDK's (the client runs with ``max_retries=0``) so the policy is explicit
+and testable: 429, 5xx and connection errors are retried up to ``max_attempts`` in all, sleeping
+``backoff_base * 2**attempt`` (capped at ``backoff_max``, jittered to 50-100 %), or the server's
+``retry-after`` when it sends one; a ``retry-after`` beyond the cap ends the retries at once. A
+timeout is not retried: one attempt already spent the caller's budget of ``timeout`` seconds, so
+the built-in answers at once. Other 4xx errors are not retried either.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import random
+import re
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from worlddb.extract import (EntityCandidate, Extraction, ExtractionContext, ExtractionError,
+                             Extractor, FactCandidate, Summarizer)
+from worlddb.extract.builtin import BuiltinExtractor
+from worlddb.extract.summarize import ExtractiveSummarizer
+from worlddb.extract.temporal import find_temporals
+from worlddb.resolver.tiebreak import DefaultTiebreaker, Option, Tiebreaker
+
+if TYPE_CHECKING:
+    import anthropic
+
+__all__ = ["AnthropicExtractor", "AnthropicSummarizer", "AnthropicTiebreaker", "BridgeConfig",
+           "DEFAULT_MODEL", "EXTRACTION_SCHEMA", "configured_extractor", "configured_summarizer",
+           "configured_tiebreaker", "parse_json_object", "validate"]
+
+log = logging.getLogger(__name__)
+DEFAULT_MODEL = "claude-haiku-4-5"
+
+_NULLABLE_STR = {"type": ["string", "null"]}
+EXTRACTION_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False, "required": ["entities", "facts"],
+    "properties": {
+        "entities": {"type": "array", "items": {
+            "type": "object", "additionalProperties": False, "required": ["name", "type", "aliases"],
+            "properties": {"name": {"type": "string", "minLength": 1}, "type": _NULLABLE_STR,
+                           "aliases": {"type": "array", "items": {"type": "string"}}}}},
+        "facts": {"type": "array", "items": {
+            "type": "object", "additionalProperties": False,
+            "required": ["subject", "relation", "object", "text", "valid_from", "valid_to"],
+            "properties": {"subject": {"type": "string", "minLength": 1},
+                           "relation": {"type": "string", "minLength": 1},
+                           "object": {"type": "string", "minLength": 1}, "text": {"type": "string"},
+                           "valid_from": _NULLABLE_STR, "valid_to": _NULLABLE_STR}}},
+    },
+}
+SUMMARY_SCHEMA: dict[str, Any] = {"type": "object", "additionalProperties": False, "required": ["summary"],
+                                  "properties": {"summary": {"type": "string"}}}
+CHOICE_SCHEMA: dict[str, Any] = {"type": "object", "additionalProperties": False, "required": ["choice"],
+                                 "properties": {"choice": {"type": ["integer", "null"]}}}
+
+_EXTRACT_SYSTEM = """You extract structured memory from one message. Answer with a single JSON \
+object and nothing else, valid against this JSON Schema:
+{schema}
+Rules: entities are specific named people, animals, places, organisations, works and events, plus \
+the speaker; type is one of person, animal, place, organization, work, event, concept or null. \
+Facts are subject-relation-object statements the message asserts; relation is snake_case \
+(lives_in, works_at, is_a, likes, has_sister ...); first-person statements use the speaker's name \
+(or the user's name when there is no speaker) as the subject. valid_from/valid_to are ISO-8601 \
+dates when the message says when the fact holds (resolve relative times against the message \
+timestamp), else null. Do not invent facts."""
+_SUMMARY_SYSTEM = """You summarise notes for a long-term memory. Answer with a single JSON object \
+and nothing else, valid against this JSON Schema:
+{schema}
+The summary must be at most {max_chars} characters and keep names, dates and decisions."""
+_CHOICE_SYSTEM = """You decide which known entity a mention refers to. Answer with a single JSON \
+object and nothing else, valid against this JSON Schema:
+{schema}
+choice is the 0-based index of the option the mention refers to, or null if you cannot tell."""
+
+
+@dataclass(frozen=True, slots=True)
+class BridgeConfig:
+    """How to reach the API. ``timeout`` (seconds) bounds each attempt's connect and each read;
+    ``max_attempts`` counts the first try; ``sleep`` is injectable so tests can observe backoff
+    without waiting."""
+
+    api_key: str
+    base_url: str | None = None
+    model: str = DEFAULT_MODEL
+    timeout: float = 30.0
+    max_attempts: int = 3
+    backoff_base: float = 0.5
+    backoff_max: float = 8.0
+    sleep: Callable[[float], None] = time.sleep
+
+    def __post_init__(self) -> None:
+        if self.max_attempts < 1 or self.timeout <= 0 or self.backoff_base < 0:
+            raise ValueError("max_attempts must be >= 1, timeout > 0 and backoff_base >= 0")
+
+
+def _sdk():
+    """The SDK, imported on first use: importing it takes seconds, and a process with no key (which
+    gets the built-ins from the factories) never needs it."""
+    import anthropic
+
+    return anthropic
+
+
+def _failures() -> tuple[type[BaseException], ...]:
+    """What a fallback answers: any SDK error (HTTP status, connection, timeout) or a bad reply."""
+    return (_sdk().AnthropicError, ExtractionError)
+
+
+def _resolve_key(api_key: str | None) -> str | None:
+    return api_key or os.environ.get("ANTHROPIC_API_KEY") or None
+
+
+class _Messages:
+    """One place that talks to the API: retries with backoff, returns the reply's text."""
+
+    def __init__(self, config: BridgeConfig) -> None:
+        self.config = config
+        self._client = _sdk().Anthropic(api_key=config.api_key, base_url=config.base_url,
+                                        timeout=config.timeout, max_retries=0)
+        self._jitter = random.Random()
+
+    def ask(self, system: str, prompt: str, max_tokens: int) -> str:
+        cfg, sdk = self.config, _sdk()
+        for attempt in range(cfg.max_attempts):
+            try:
+                reply = self._client.messages.create(model=cfg.model, max_tokens=max_tokens, system=system,
+                                                     messages=[{"role": "user", "content": prompt}])
+            except sdk.APITimeoutError:
+                raise
+            except (sdk.RateLimitError, sdk.InternalServerError, sdk.APIConnectionError) as err:
+                delay = self._delay(attempt, err)
+                if attempt + 1 >= cfg.max_attempts or delay is None:
+                    raise
+                log.info("anthropic call failed (%s); retry %d/%d in %.2fs", _describe(err), attempt + 1,
+                         cfg.max_attempts - 1, delay)
+                cfg.sleep(delay)
+                continue
+            text = "".join(getattr(block, "text", "") for block in reply.content or ()
+                           if getattr(block, "type", None) == "text")
+            if not text:
+                raise ExtractionError("the reply has no text content")
+            return text
+        raise AssertionError("unreachable: the loop returns or raises")
+
+    def _delay(self, attempt: int, err: anthropic.APIError) -> float | None:
+        """Seconds to wait before the next attempt, or None when the server asks for longer than
+        ``backoff_max``: retrying sooner than asked is wasted, waiting longer blows the budget."""
+        cfg = self.config
+        delay = min(cfg.backoff_max, cfg.backoff_base * 2 ** attempt) * (0.5 + 0.5 * self._jitter.random())
+        response = getattr(err, "response", None)
+        header = response.headers.get("retry-after") if response is not None else None
+        try:
+            hinted = float(header) if header is not None else None
+        except ValueError:
+            hinted = None
+        if hinted is None or hinted < 0:
+            return delay
+        return hinted if hinted <= cfg.backoff_max else None
+
+
+def _describe(err: BaseException) -> str:
+    status = getattr(err, "status_code", None)
+    return f"{type(err).__name__}{f' {status}' if status else ''}: {err}"
+
+
+def parse_json_object(raw: str) -> dict[str, Any]:
+    """The first balanced JSON object in ``raw`` that parses, ignoring code fences and any text
+    around it. Raises ``ExtractionError`` when there is none. Fences need no stripping: the scan
+    starts at a brace, and removing them could corrupt a string that quotes one."""
+    text = raw
+    for start in (m.start() for m in re.finditer(r"\{", text)):
+        depth, in_string, escaped = 0, False, False
+        for i in range(start, len(text)):
+            ch = text[i]
+            if in_string:
+                if escaped:
+                    escaped = False
+                elif ch == "\\":
+                    escaped = True
+                elif ch == '"':
+                    in_string = False
+            elif ch == '"':
+                in_string = True
+            elif ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth == 0:
+                    try:
+                        value = json.loads(text[start:i + 1])
+                    except json.JSONDecodeError:
+                        break
+                    if isinstance(value, dict):
+                        return value
+                    break
+    raise ExtractionError(f"no JSON object in the reply: {raw[:200]!r}")
+
+
+_TYPES = {"object": dict, "array": list, "string": str, "null": type(None)}
+
+
+def validate(value: Any, schema: dict[str, Any], path: str = "$") -> None:
+    """Check ``value`` against the JSON Schema subset used here (type, required, properties,
+    additionalProperties: false, items, minLength). Raises ``ExtractionError`` naming the path."""
+    types = schema.get("type")
+    if types is not None:
+        allowed = types if isinstance(types, list) else [types]
+        ok = any(isinstance(value, int) and not isinstance(value, bool) if t == "integer"
+                 else isinstance(value, _TYPES[t]) for t in allowed)
+        if not ok:
+            raise ExtractionError(f"{path}: expected {' or '.join(allowed)}, got {type(value).__name__}")
+    if isinstance(value, dict):
+        missing = [k for k in schema.get("required", ()) if k not in value]
+        if missing:
+            raise ExtractionError(f"{path}: missing {', '.join(missing)}")
+        props = schema.get("properties", {})
+        extra = [k for k in value if k not in props]
+        if extra and schema.get("additionalProperties", True) is False:
+            raise ExtractionError(f"{path}: unexpected {', '.join(extra)}")
+        for key, sub in props.items():
+            if key in value:
+                validate(value[key], sub, f"{path}.{key}")
+    elif isinstance(value, list) and "items" in schema:
+        for i, item in enumerate(value):
+            validate(item, schema["items"], f"{path}[{i}]")
+    elif isinstance(value, str) and len(value) < schema.get("minLength", 0):
+        raise ExtractionError(f"{path}: empty string")
+
+
+def _ask_json(messages: _Messages, system: str, prompt: str, schema: dict, max_tokens: int) -> dict[str, Any]:
+    data = parse_json_object(messages.ask(system, prompt, max_tokens))
+    validate(data, schema)
+    return data
+
+
+def _config(api_key: str | None, **options: Any) -> BridgeConfig:
+    key = _resolve_key(api_key)
+    if key is None:
+        raise ValueError("no Anthropic API key: pass api_key or set ANTHROPIC_API_KEY")
+    return BridgeConfig(api_key=key, **options)
+
+
+class AnthropicExtractor:
+    """``Extractor`` backed by the Messages API, falling back to ``fallback`` (default: built-in)."""
+
+    def __init__(self, api_key: str | None = None, *, fallback: Extractor | None = None, **options: Any) -> None:
+        self._messages = _Messages(_config(api_key, **options))
+        self.name = f"anthropic:{self._messages.config.model}"
+        self.fallback = fallback or BuiltinExtractor()
+
+    def extract(self, text: str, ctx: ExtractionContext) -> Extraction:
+        if not isinstance(text, str):
+            raise TypeError(f"text must be str, not {type(text).__name__}")
+        prompt = json.dumps({"timestamp": ctx.timestamp.isoformat() if ctx.timestamp else None,
+                             "speaker": ctx.speaker, "user_name": ctx.user_name,
+                             "known_names": list(ctx.known_names), "message": text}, ensure_ascii=False)
+        system = _EXTRACT_SYSTEM.format(schema=json.dumps(EXTRACTION_SCHEMA))
+        try:
+            data = _ask_json(self._messages, system, prompt, EXTRACTION_SCHEMA, 2048)
+            return self._build(data, text, ctx)
+        except _failures() as err:
+            log.warning("%s failed (%s); falling back to the %s extractor", self.name, _describe(err),
+                        self.fallback.name)
+            return self.fallback.extract(text, ctx)
+
+    def _build(self, data: dict[str, Any], text: str, ctx: ExtractionContext) -> Extraction:
+        entities: dict[str, EntityCandidate] = {}
+        if ctx.speaker:
+            entities[ctx.speaker.casefold()] = EntityCandidate(ctx.speaker, "person", (), None)
+        for e in data["entities"]:
+            name = e["name"].strip()
+            span = text.find(name)
+            entities.setdefault(name.casefold(), EntityCandidate(
+                name, e["type"], tuple(a for a in e["aliases"] if a), (span, span + len(name)) if span >= 0 else None))
+        facts = tuple(FactCandidate(f["subject"], f["relation"], f["object"], f["text"] or text,
+                                    _when(f["valid_from"], ctx), _when(f["valid_to"], ctx)) for f in data["facts"])
+        return Extraction(tuple(entities.values()), facts, tuple(find_temporals(text, ctx.timestamp)), self.name)
+
+
+def _when(value: str | None, ctx: ExtractionContext) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError as err:
+        raise ExtractionError(f"not an ISO-8601 date: {value!r}") from err
+    if parsed.tzinfo is None and ctx.timestamp is not None and ctx.timestamp.tzinfo is not None:
+        parsed = parsed.replace(tzinfo=ctx.timestamp.tzinfo)
+    return parsed
+
+
+class AnthropicSummarizer:
+    """``Summarizer`` backed by the Messages API; an over-long summary is cut at the last sentence
+    (or word) that fits; failures fall back to ``ExtractiveSummarizer``."""
+
+    def __init__(self, api_key: str | None = None, *, fallback: Summarizer | None = None, **options: Any) -> None:
+        self._messages = _Messages(_config(api_key, **options))
+        self.name = f"anthropic:{self._messages.config.model}"
+        self.fallback = fallback or ExtractiveSummarizer()
+
+    def summarize(self, texts: Sequence[str], *, max_chars: int) -> str:
+        if max_chars < 1:
+            raise ValueError("max_chars must be at least 1")
+        if not texts:
+            return ""
+        system = _SUMMARY_SYSTEM.format(schema=json.dumps(SUMMARY_SCHEMA), max_chars=max_chars)
+        prompt = "\n\n".join(f"[{i}] {t}" for i, t in enumerate(texts, 1))
+        try:
+            summary = _ask_json(self._messages, system, prompt, SUMMARY_SCHEMA, max_chars // 2 + 256)["summary"]
+        except _failures() as err:
+            log.warning("%s summary failed (%s); falling back to the extractive summarizer", self.name,
+                        _describe(err))
+            return self.fallback.summarize(texts, max_chars=max_chars)
+        return _fit(summary.strip(), max_chars)
+
+
+def _fit(summary: str, max_chars: int) -> str:
+    if len(summary) <= max_chars:
+        return summary
+    head = summary[:max_chars]
+    ends = [m.end() for m in re.finditer(r"[.!?](?=\s|$)", head)]
+    if ends:
+        return head[:ends[-1]]
+    head = summary[:max_chars - 1]
+    return (head[:head.rindex(" ")] if " " in head else head).rstrip() + "…"
+
+
+class AnthropicTiebreaker:
+    """``Tiebreaker`` backed by the Messages API; failures fall back to ``DefaultTiebreaker``."""
+
+    def __init__(self, api_key: str | None = None, *, fallback: Tiebreaker | None = None, **options: Any) -> None:
+        self._messages = _Messages(_config(api_key, **options))
+        self.name = f"anthropic:{self._messages.config.model}"
+        self.fallback = fallback or DefaultTiebreaker()
+
+    def choose(self, mention: str, options: Sequence[Option]) -> int | None:
+        if not options:
+            return None
+        system = _CHOICE_SYSTEM.format(schema=json.dumps(CHOICE_SCHEMA))
+        prompt = json.dumps({"mention": mention, "options": [
+            {"index": i, "name": o.name, "aliases": list(o.aliases), "tier": o.tier, "score": o.score}
+            for i, o in enumerate(options)]}, ensure_ascii=False)
+        try:
+            choice = _ask_json(self._messages, system, prompt, CHOICE_SCHEMA, 64)["choice"]
+            if choice is not None and not 0 <= choice < len(options):
+                raise ExtractionError(f"choice {choice} is not an option index")
+            return choice
+        except _failures() as err:
+            log.warning("%s tiebreak failed (%s); falling back to the default tiebreaker", self.name,
+                        _describe(err))
+            return self.fallback.choose(mention, options)
+
+
+def configured_extractor(api_key: str | None = None, base_url: str | None = None,
+                         model: str = DEFAULT_MODEL, **options: Any) -> Extractor:
+    """The Anthropic extractor when a key is given or in ``ANTHROPIC_API_KEY``, else the built-in."""
+    if _resolve_key(api_key) is None:
+        return BuiltinExtractor()
+    return AnthropicExtractor(api_key, base_url=base_url, model=model, **options)
+
+
+def configured_summarizer(api_key: str | None = None, base_url: str | None = None,
+                          model: str = DEFAULT_MODEL, **options: Any) -> Summarizer:
+    """The Anthropic summarizer when a key is configured, else the extractive one."""
+    if _resolve_key(api_key) is None:
+        return ExtractiveSummarizer()
+    return AnthropicSummarizer(api_key, base_url=base_url, model=model, **options)
+
+
+def configured_tiebreaker(api_key: str | None = None, base_url: str | None = None,
+                          model: str = DEFAULT_MODEL, **options: Any) -> Tiebreaker:
+    """The Anthropic tiebreaker when a key is configured, else the default one."""
+    if _resolve_key(api_key) is None:
+        return DefaultTiebreaker()
+    return AnthropicTiebreaker(api_key, base_url=base_url, model=model, **options)

@@ -1,0 +1,195 @@
+"""WorldDB, the synchronous engine facade, and its one write entry point.
+
+    db = WorldDB.open("memory.db")
+    with db.write() as w:                         # one transaction, all or nothing
+        alice = w.scope("user", "alice")
+        fact = w.add(Node(type="Fact", content="Alice lives in Austin"), parents=[alice])
+        w.link(Edge("refers_to", fact, entity))   # dispatched to the refers_to handler
+    w.receipt                                     # what the write did
+
+Every change to the graph happens inside `db.write()`: nodes, edges (always through the
+reconciler and their handler), validity, retirement, erasure, index entries. Leaving the
+block commits; an exception anywhere rolls back everything, including what handlers did.
+Callbacks registered with `w.after_commit` run once the commit is durable (the in-memory
+ANN index is updated that way).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from worlddb.vectors import hnsw_snapshots
+from worlddb.core.errors import InvalidInput
+from worlddb.core.records import Edge, Node, NodeView
+from worlddb.core.plan import QueryPlan
+from worlddb.graph.reconciler import Receipt, Reconciler
+from worlddb.core.store import Store, scope_node
+from worlddb.core.txn import Tx
+
+SCOPE_KINDS = ("user", "agent", "app", "run")
+_SCOPE_ID = re.compile(r"^[^\x00-\x1f\x7f]{1,256}$")
+
+
+def check_scope(kind: str, sid: str) -> tuple[str, str]:
+    if kind not in SCOPE_KINDS:
+        raise InvalidInput(f"scope kind {kind!r} must be one of {', '.join(SCOPE_KINDS)}")
+    if not isinstance(sid, str) or not sid.strip() or not _SCOPE_ID.match(sid):
+        raise InvalidInput(f"{kind}_id must be 1-256 characters without control characters")
+    try:
+        sid.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInput(f"{kind}_id is not valid Unicode (it contains a lone surrogate)") from None
+    return kind, sid
+
+
+class WorldDB:
+    def __init__(self, store: Store, registry=None):
+        from worlddb.handlers import Registry  # handlers import worlddb.*; keep this import late
+
+        from worlddb.vectors.composer import Composer
+
+        self.store = store
+        self.registry = registry if registry is not None else Registry.default()
+        self.reconciler = Reconciler(self.registry)
+        # every connection that writes keeps composed world embeddings current
+        composer = Composer()
+        store.observers.append(composer)
+        store.add_erase_hook(composer.forget)
+        self._ann: dict[int, object] = {}
+        #: where this file's HNSW snapshots live (worlddb.vectors.hnsw_snapshots); None in memory
+        self.ann_snapshots = hnsw_snapshots.directory_for(store.path)
+        # erased content must not outlive its erasure in a snapshot on disk (see write())
+        store.add_erase_hook(lambda conn, anchor, rowid: hnsw_snapshots.discard(self.ann_snapshots))
+
+    @classmethod
+    def open(cls, path: str | Path, *, registry=None, synchronous: str = "FULL") -> "WorldDB":
+        return cls(Store.open(path, synchronous=synchronous), registry)
+
+    def close(self) -> None:
+        self.save_ann_snapshots()
+        self.store.close()
+
+    def save_ann_snapshots(self, force: bool = False) -> int:
+        """Write the snapshot of each HNSW index of this connection that is due for one
+        (worlddb.vectors.hnsw); returns how many were written."""
+        return sum(index.save_snapshot(force=force) for index in self._ann.values())
+
+    def __enter__(self) -> "WorldDB":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @contextmanager
+    def write(self, kind: str = "write") -> Iterator["Writer"]:
+        with self.store.transaction(kind) as tx:
+            writer = Writer(self, tx)
+            yield writer
+            writer.receipt.closed = list(tx.closed)
+        if tx.erased:
+            # again after the commit: a snapshot another connection wrote meanwhile, from
+            # rows read before this commit, may hold what was just erased
+            hnsw_snapshots.discard(self.ann_snapshots)
+        for callback in writer._after_commit:
+            callback()
+
+    # ------------------------------------------------------------------ reads
+    def get(self, anchor: str) -> NodeView | None:
+        return self.store.get(anchor)
+
+    def resolve_id(self, text: str) -> str:
+        return self.store.resolve_id(text)
+
+    def plan(self, *, as_of: int | None = None, known_at: int | None = None,
+             include_closed: bool = False) -> QueryPlan:
+        """The read plan for these pins, as every handler rewrites it."""
+        return self.registry.rewrite(QueryPlan(as_of=as_of, known_at=known_at, include_closed=include_closed))
+
+    def query(self, *, worlds: Iterable[str] = (), as_of: int | None = None, known_at: int | None = None,
+              include_closed: bool = False):
+        from worlddb.graph.query import Query
+
+        return Query(self, worlds=tuple(worlds), plan=self.plan(as_of=as_of, known_at=known_at,
+                                                                 include_closed=include_closed))
+
+    def ann(self, kind: int):
+        """This connection's HNSW index over stored vectors of `kind` (worlddb.vectors.hnsw), made on
+        first use and caught up from SQL before every search."""
+        if kind not in self._ann:
+            from worlddb.vectors.hnsw import AnnIndex
+
+            self._ann[kind] = AnnIndex(self.store, kind, snapshots=self.ann_snapshots)
+        return self._ann[kind]
+
+    def run(self, spec):
+        """Run a declarative QuerySpec (worlddb.graph.query) and return its subgraph."""
+        from worlddb.graph.query import run_spec
+
+        return run_spec(self, spec)
+
+    def verify(self):
+        from worlddb.graph.verify import verify
+
+        return verify(self.store)
+
+
+class Writer:
+    """The transaction-bound write API handed out by `WorldDB.write()`."""
+
+    def __init__(self, db: WorldDB, tx: Tx):
+        self.db = db
+        self.tx = tx
+        self.store = db.store
+        self.receipt = Receipt(seq=tx.seq, at=tx.at)
+        self._after_commit: list[Callable[[], None]] = []
+
+    @property
+    def at(self) -> int:
+        return self.tx.at
+
+    def add(self, node: Node, *, valid_from: int | None = None, valid_to: int | None = None,
+            parents: Iterable[str] = ()) -> str:
+        """Write a node (a no-op if it exists) and put it inside each of `parents`."""
+        if self.tx.add_node(node, valid_from=valid_from, valid_to=valid_to):
+            self.receipt.nodes.append(node.id)
+        for parent in parents:
+            self.link(Edge("contains", parent, node.id))
+        return node.id
+
+    def link(self, edge: Edge, *, valid_from: int | None = None, valid_to: int | None = None) -> bool:
+        """Write an edge through its handler. False if the same edge was already live."""
+        return self.db.reconciler.insert(self.tx, self.receipt, edge, valid_from=valid_from, valid_to=valid_to)
+
+    def unlink(self, edge: Edge) -> bool:
+        """Remove a live edge through its handler. False if it was not live."""
+        return self.db.reconciler.delete(self.tx, self.receipt, edge)
+
+    def retire(self, anchor: str, reason: str | None = None) -> bool:
+        return self.tx.retire(anchor, reason)
+
+    def close(self, anchor: str, to: int, reason: str = "closed") -> bool:
+        return self.tx.close_validity(anchor, to, reason)
+
+    def scope(self, kind: str, sid: str) -> str:
+        """The anchor of scope kind:sid, creating the scope world on first use."""
+        kind, sid = check_scope(kind, sid)
+        node = scope_node(kind, sid)
+        if self.tx.add_node(node, valid_from=0):
+            self.tx.conn.execute("INSERT INTO scopes(kind, sid, anchor) VALUES (?,?,?)", (kind, sid, node.id))
+            self.receipt.nodes.append(node.id)
+        return node.id
+
+    def index_text(self, anchor: str, text: str) -> None:
+        self.tx.index_text(anchor, text)
+
+    def put_vector(self, anchor: str, kind: int, model: str, vector: bytes, dim: int, ord: int = 0) -> None:
+        self.tx.put_vector(anchor, kind, model, vector, dim, ord)
+
+    def erase(self, anchor: str) -> None:
+        self.tx.erase_node(anchor)
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        self._after_commit.append(callback)

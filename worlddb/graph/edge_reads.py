@@ -1,0 +1,86 @@
+"""Edges read for many nodes at once: what a query attaches to the nodes it returns, and
+the edges a whole frontier expands along.
+
+Edge types annotate through their handlers' query rewrite: `contradicts` asks for
+"conflicts", `supersedes` for "superseded_by", `same_as` for "equivalents". A seed
+expanded one hop returns a hub and its neighbours, and asking each node in turn cost
+four statements per node, each a random walk in the large edge indexes of a big file.
+Here every question is asked once for all nodes:
+
+- `edges_touching(store, anchors, type, direction, known_at)`: the edges of one type (None:
+  any) with an end among `anchors`, live at `known_at` (None: now), in rowid order. The
+  types in `schema.MARKED_TYPES` are read from their own partial indexes (schema 3),
+  which stay small because these types are rare.
+- `equivalents(store, anchors)`: for each of `anchors` that has an accepted same_as
+  proposal, its whole equivalence class (itself included). Anchors left out are alone in
+  their class.
+
+Both only read; which of the named nodes a caller may show is the caller's business.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from worlddb.core import schema
+from worlddb.core.errors import InvalidInput
+from worlddb.graph.identity import equivalence_class
+from worlddb.core.records import EdgeView
+from worlddb.core.store import EDGE_COLUMNS, Store, edge_view, live_params, live_sql
+
+#: ids bound per statement (SQLite's default limit is 32766; smaller keeps plans cheap)
+CHUNK = 500
+
+
+def edges_touching(store: Store, anchors: Iterable[str], edge_type: str | None, direction: str,
+                   known_at: int | None = None) -> list[EdgeView]:
+    """Edges of `edge_type` (None: any type) whose src ("out") or dst ("in") is one of
+    `anchors`; in rowid order within each chunk of CHUNK anchors, so in rowid order for
+    each anchor."""
+    batch = list(dict.fromkeys(anchors))
+    typed = [] if edge_type is None else [edge_type]
+    pinned = live_params(known_at)
+    out: list[EdgeView] = []
+    for start in range(0, len(batch), CHUNK):
+        chunk = batch[start:start + CHUNK]
+        rows = store.conn.execute(statement(edge_type, direction, len(chunk), known_at is not None),
+                                  [*chunk, *typed, *pinned])
+        out += [edge_view(row) for row in rows]
+    return out
+
+
+def statement(edge_type: str | None, direction: str, count: int, pinned: bool) -> str:
+    """edges_touching's SQL for `count` anchors; bind the anchors, the type unless it is
+    None, and known_at twice when pinned."""
+    if direction not in ("out", "in"):
+        raise InvalidInput(f"direction must be 'out' or 'in', not {direction!r}")
+    end = "src" if direction == "out" else "dst"
+    # The partial index is named, not left to the planner: a file migrated to schema 3
+    # has statistics for the big edge indexes and none yet for the new ones, and SQLite
+    # then takes the big ones. Naming it requires repeating its condition word for word.
+    # Other types read the plain (src, type) / (dst, type) indexes.
+    table, marked = "edges", ""
+    if edge_type in schema.MARKED_TYPES:
+        table, marked = f"edges INDEXED BY edges_marked_{end}", f" AND {schema.MARKED}"
+    typed = "" if edge_type is None else " AND type=?"
+    return (f"SELECT {EDGE_COLUMNS} FROM {table} WHERE {end} IN ({','.join('?' * count)})"
+            f"{typed}{marked} AND {live_sql(pinned)} ORDER BY rowid")
+
+
+def equivalents(store: Store, anchors: Sequence[str]) -> dict[str, set[str]]:
+    """Equivalence classes of those of `anchors` that belong to one with another node."""
+    batch = list(dict.fromkeys(anchors))
+    joined: set[str] = set()
+    for start in range(0, len(batch), CHUNK):
+        chunk = batch[start:start + CHUNK]
+        marks = ",".join("?" * len(chunk))
+        rows = store.conn.execute(
+            f"SELECT a FROM proposals WHERE a IN ({marks}) AND status='accepted' "
+            f"UNION SELECT b FROM proposals WHERE b IN ({marks}) AND status='accepted'", [*chunk, *chunk])
+        joined.update(row[0] for row in rows)
+    out: dict[str, set[str]] = {}
+    for anchor in batch:
+        if anchor in joined and anchor not in out:
+            members = equivalence_class(store, anchor)
+            out.update((m, members) for m in members if m in joined)
+    return out

@@ -1,0 +1,89 @@
+"""memory_purge_scope: retire a scope and everything in it; with erase, remove its content.
+
+Retiring closes the validity of every memory, turn, summary, fact and entity that belongs
+to this scope alone, and of the scope world itself: nothing is returned by default any
+more, but the history stays readable with include_retired. A node shared with another
+scope is not retired - that would take it from the other scope too; the scope lets go of
+it instead (its contains edge is removed), so it stays current where else it belongs.
+
+Erasing additionally removes, for every node that belongs to this scope *alone*, its
+text from the blob (the id stays as a tombstone, so every hash that mentions it still
+verifies), its FTS entry, its vectors (and so its ANN entry) and names held in side
+indexes. Nodes shared with another scope keep their content (the scope only lets go
+of them). To make sure the bytes are gone from the file, not just unreachable, the erase runs with secure_delete on, then
+checkpoints the write-ahead log into the file and truncates it (the rows' bytes are gone
+from both), merges the FTS index (its terms), vacuums, and truncates the log again.
+Compaction needs free disk space. When it fails after the erase has committed, the error
+says so - the scope is purged, but erased text may remain in unused parts of the file -
+and running the same purge again, once there is space, finishes the job.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import TYPE_CHECKING
+
+from worlddb.core.errors import NotFound, StorageError
+from worlddb.core.records import Edge
+from worlddb.memory.results import PurgeResult
+from worlddb.memory.scopes import scope_key
+
+if TYPE_CHECKING:
+    from worlddb.memory.engine import Engine
+
+
+def purge(engine: "Engine", kind: str, sid: str, *, erase: bool) -> PurgeResult:
+    store = engine.store
+    anchor = store.scope_anchor(kind, sid)
+    if anchor is None:
+        raise NotFound(f"no scope {scope_key(kind, sid)} exists")
+    members = [row[0] for row in store.conn.execute(
+        "SELECT c.node FROM closure c JOIN nodes n ON n.anchor = c.node WHERE c.world=? ORDER BY n.rowid",
+        (anchor,))]
+    scopes = {row[0] for row in store.conn.execute("SELECT anchor FROM scopes")}
+    alone, shared = [], 0
+    for node in members:
+        others = [w for w in store.ancestors(node) if w in scopes and w != anchor]
+        if others:
+            shared += 1
+        else:
+            alone.append(node)
+    if erase:
+        store.conn.execute("PRAGMA secure_delete = ON")
+    retired = 0
+    try:
+        with engine.db.write("purge") as w:
+            for node in alone:
+                view = store.get(node)
+                if view.retired_at is None and view.type != "Scope":
+                    retired += int(w.retire(node, "scope purged"))
+            for child in store.ends(anchor, "contains", "out"):
+                if child not in alone:
+                    w.unlink(Edge("contains", anchor, child))
+            w.retire(anchor, "scope purged")
+            if erase:
+                for node in alone:
+                    w.erase(node)
+        if erase:
+            try:
+                _compact(store)
+            except sqlite3.Error as exc:
+                raise StorageError(
+                    f"{scope_key(kind, sid)} was purged and {len(alone)} items erased, but compacting the file "
+                    f"failed ({exc}); erased text may remain in unused parts of the file until this purge is "
+                    "run again with erase=true") from exc
+    finally:
+        if erase:
+            store.conn.execute("PRAGMA secure_delete = OFF")
+    return PurgeResult(scope=scope_key(kind, sid), retired=retired, erased=len(alone) if erase else 0,
+                       kept_shared=shared)
+
+
+def _compact(store) -> None:
+    """Push erased bytes out of every page. The first checkpoint needs no free space and
+    already overwrites the erased rows in the file; merging FTS segments and vacuuming
+    (which do need space) then drop index terms and free pages."""
+    store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.conn.execute("INSERT INTO fts(fts) VALUES ('optimize')")
+    store.conn.execute("VACUUM")
+    store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -1,0 +1,118 @@
+"""memory_list and memory_read: pages of memories in a scope, and one memory in full.
+
+Pages are ordered newest first by the node's row (ingestion order); the cursor is the
+last row returned, so a page stays stable while new memories arrive. memory_read
+re-derives the memory's id from its stored bytes (hash_check) as `worlddb verify` does
+for the whole file.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from worlddb.graph import facts as factlib, identity, text_index
+
+from worlddb.core import ids
+from worlddb.core.errors import InvalidInput
+from worlddb.core.records import NodeView
+from worlddb.memory.results import EntityOut, FactOut, HashCheck, MemoryDetail, MemoryOut, Page
+from worlddb.memory.scopes import ScopeSet
+from worlddb.core.timeutil import now_us, to_iso
+
+if TYPE_CHECKING:
+    from worlddb.memory.engine import Engine
+
+_TEXT = ",".join("?" * len(text_index.TEXT_TYPES))
+
+
+def list_memories(engine: "Engine", scopes: ScopeSet, *, limit: int, cursor: str | None,
+                  include_retired: bool) -> Page:
+    worlds = engine.scope_anchors(scopes)
+    if not worlds:
+        return Page(memories=[], next_cursor=None)
+    after = _parse_cursor(cursor)
+    validity = "" if include_retired else "AND (n.valid_to IS NULL OR n.valid_to > ?)"
+    params: list = [*worlds, *text_index.TEXT_TYPES, after]
+    if not include_retired:
+        params.append(now_us())
+    params.append(limit + 1)
+    rows = engine.store.conn.execute(
+        "SELECT DISTINCT n.rowid, n.anchor FROM closure c JOIN nodes n ON n.anchor = c.node "
+        f"WHERE c.world IN ({','.join('?' * len(worlds))}) AND n.type IN ({_TEXT}) AND n.rowid < ? "
+        f"{validity} ORDER BY n.rowid DESC LIMIT ?",
+        params,
+    ).fetchall()
+    page, more = rows[:limit], len(rows) > limit
+    views = engine.store.get_many(anchor for _, anchor in page)
+    memories = [memory_out(engine, views[anchor]) for _, anchor in page]
+    return Page(memories=memories, next_cursor=str(page[-1][0]) if more else None)
+
+
+def _parse_cursor(cursor: str | None) -> int:
+    if cursor is None or cursor == "":
+        return 2**62
+    if not isinstance(cursor, str) or not cursor.isdigit() or len(cursor) > 18:
+        raise InvalidInput("cursor is not one this server returned")
+    return int(cursor)
+
+
+def memory_out(engine: "Engine", view: NodeView) -> MemoryOut:
+    return MemoryOut(
+        id=view.anchor, type=view.type, text=view.content, metadata=dict(view.meta),
+        scopes=engine.scope_keys_of(view.anchor), valid_from=to_iso(view.valid_from),
+        valid_to=to_iso(view.valid_to), t_ingested=to_iso(view.t_ingested), retired=view.retired,
+        retire_reason=view.retire_reason,
+    )
+
+
+def read_memory(engine: "Engine", anchor: str, worlds: list[str]) -> MemoryDetail:
+    """The memory in full. Related memories and facts (supersedes, superseded_by,
+    contradicts, facts) are named only if they lie inside `worlds`, the caller's scopes:
+    an edge may lead into another scope, whose ids a reader of this one must not learn."""
+    store = engine.store
+    view = store.require(anchor)
+
+    def shown(ids) -> list[str]:
+        ids = list(dict.fromkeys(ids))
+        inside = store.in_worlds(worlds, ids) if ids else set()
+        return [i for i in ids if i in inside]
+
+    mentioned = [e.dst for e in store.edges(src=anchor, type="refers_to")]
+    entity_views = store.get_many(mentioned)
+    entities = [
+        EntityOut(id=e.anchor, name=e.name, type=e.meta.get("entity_type"), resolution="linked",
+                  proposed_merge_with=sorted(identity.equivalence_class(store, e.anchor) - {e.anchor}))
+        for e in entity_views.values() if e.type == "Entity"
+    ]
+    derived = store.get_many(shown(e.src for e in store.edges(dst=anchor, type="derived_from")))
+    facts = []
+    for fact_view in derived.values():
+        ref = factlib.as_fact(fact_view)
+        if ref is None:
+            continue
+        subject = store.get(ref.subject)
+        obj = store.get(ref.object).name if ref.object_is_entity and store.get(ref.object) else ref.object
+        facts.append(FactOut(id=ref.anchor, subject=subject.name if subject else ref.subject, relation=ref.relation,
+                             object=obj, text=fact_view.content or "", valid_from=to_iso(fact_view.valid_from),
+                             valid_to=to_iso(fact_view.valid_to)))
+    conflicts = sorted(shown([e.dst for e in store.edges(src=anchor, type="contradicts")]
+                             + [e.src for e in store.edges(dst=anchor, type="contradicts")]))
+    return MemoryDetail(
+        id=anchor, type=view.type, text=view.content, metadata=dict(view.meta),
+        scopes=engine.scope_keys_of(anchor), valid_from=to_iso(view.valid_from), valid_to=to_iso(view.valid_to),
+        t_ingested=to_iso(view.t_ingested), retired=view.retired, retire_reason=view.retire_reason,
+        provenance=dict(view.provenance), entities=entities, facts=facts,
+        supersedes=shown(e.dst for e in store.edges(src=anchor, type="supersedes")),
+        superseded_by=shown(e.src for e in store.edges(dst=anchor, type="supersedes")),
+        contradicts=conflicts, hash_check=hash_check(engine, view),
+    )
+
+
+def hash_check(engine: "Engine", view: NodeView) -> HashCheck:
+    row = engine.store.conn.execute("SELECT body FROM blobs WHERE id=?", (view.anchor,)).fetchone()
+    if row is None or row[0] is None:
+        return HashCheck(ok=True, version=view.version, detail="content erased; the id remains as a tombstone")
+    derived = ids.node_id(bytes(row[0]))
+    if derived != view.anchor:
+        return HashCheck(ok=False, version=view.version, detail=f"stored bytes hash to {derived}")
+    return HashCheck(ok=True, version=view.version, detail="blake3 of the stored record matches the id")

