@@ -34,7 +34,8 @@ from pathlib import Path
 import numpy as np
 
 from worlddb.memory.engine import Engine
-from worlddb.graph.text_index import STOPWORDS, fts_query
+from worlddb.graph.lexical import fts_query
+from worlddb.graph.text_index import STOPWORDS
 from worlddb.memory.ingest import SessionIn, TurnIn
 from worlddb.memory.scopes import ScopeSet
 

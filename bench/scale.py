@@ -23,7 +23,7 @@
    server that has run for a while does, and not as the load and the index build
    happened to leave it; then every shape answers every measured probe:
      seed_1hop  db.query(worlds=[scope]).seed(n).expand(None, "both", 1).run()
-     bm25       text_index.lexical(store, query, [scope], 10)       (FTS5 bm25)
+     bm25       lexical.lexical(store, query, [scope], 10)       (FTS5 bm25)
      hnsw       engine.index.search(vector, 10)                   (top-10 cosine)
      recall     engine.recall(query, scope, limit=10)             (all lanes, RRF, graph)
    Latency P50/P95/P99 per shape, and hit@10 (the probe's own node in the top 10). At
@@ -63,7 +63,7 @@ import numpy as np
 from bench.progress import Progress
 from bench.synthetic import TYPES, Corpus
 from worlddb.vectors import hnsw, hnsw_snapshots
-from worlddb.graph import text_index
+from worlddb.graph import lexical, text_index
 from worlddb.memory.engine import Engine
 from worlddb.core.records import Edge, Node
 from worlddb.memory.scopes import ScopeSet
@@ -197,7 +197,7 @@ def run_shapes(engine: Engine, scope: str, anchors: list[str], probes, vectors: 
     store, db = engine.store, engine.db
     shapes = {
         "seed_1hop": lambda p: db.query(worlds=[scope]).seed(anchors[p[0].seed_node]).expand(None, "both", 1).run(),
-        "bm25": lambda p: text_index.lexical(store, p[0].query, [scope], 10, open_only_at=now_us()),
+        "bm25": lambda p: lexical.lexical(store, p[0].query, [scope], 10, open_only_at=now_us()),
         "hnsw": lambda p: engine.index.search(p[1], 10),
         "recall": lambda p: engine.recall(p[0].query, SCOPE, limit=10),
     }
@@ -223,7 +223,7 @@ def run_shapes(engine: Engine, scope: str, anchors: list[str], probes, vectors: 
     # how far the lexical lane's dropping of very common words moves its top 10 (indexing
     # module docstring): against an exact ranking inside the scope, on a sample of probes
     sample = probes[:30]
-    exact = [[r for r, _ in store.conn.execute(text_index.lexical_sql(1), (text_index.fts_query(p.query), scope, scope, 10))]
+    exact = [[r for r, _ in store.conn.execute(lexical.lexical_sql(1), (lexical.fts_query(p.query), scope, scope, 10))]
              for p in sample]
     quality["bm25_top10_overlap_with_exact"] = round(float(np.mean(
         [len({r for r, _ in got} & set(ref)) / max(1, len(ref)) for got, ref in zip(results["bm25"], exact)])), 4)

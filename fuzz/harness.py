@@ -29,7 +29,7 @@ from worlddb.core import errors, ids
 from worlddb.vectors.embedder import HashEmbedder
 from worlddb.memory.engine import Engine
 from worlddb.core.errors import WorldDBError
-from worlddb.handlers import FunctionalRelation, Registry
+from worlddb.handlers import FunctionalRelation, HandlerRegistry
 from worlddb.core.records import Edge, Node
 from worlddb.core.store import scope_node
 
@@ -71,7 +71,7 @@ def snapshot(conn) -> dict[str, tuple[int, str]]:
 
 
 def open_engine(path: Path) -> Engine:
-    registry = Registry.default()
+    registry = HandlerRegistry.default()
     for etype in sorted(FUNCTIONAL_EDGES):
         registry.register(FunctionalRelation(etype))
     return Engine.open(path, embedder=HashEmbedder(), query_model=True, functional=tuple(FUNCTIONAL_FACTS),

@@ -1,7 +1,7 @@
 """Edge-type programs and the registry that dispatches to them (installed as worlddb.handlers).
 
-    from worlddb.handlers import Registry, FunctionalRelation
-    registry = Registry.default()                 # the twelve built-in types
+    from worlddb.handlers import FunctionalRelation, HandlerRegistry
+    registry = HandlerRegistry.default()                 # the twelve built-in types
     registry.register(FunctionalRelation("lives_in"))
     registry.load_entry_points()                  # plug-ins, only when asked
 
@@ -13,12 +13,6 @@ are loaded explicitly - never as a side effect of importing WorldDB.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from importlib.metadata import entry_points
-
-from worlddb.core.errors import InvalidInput, UnknownEdgeType
-from worlddb.core.plan import QueryPlan
-
 from .base import EdgeContext, EdgeHandler, Relation
 from .causes import Causes
 from .contains import Contains
@@ -28,67 +22,16 @@ from .functional import FunctionalRelation
 from .implies import Implies
 from .instance_of import InstanceOf
 from .precedes import Precedes
+from .registry import BUILTIN, ENTRY_POINT_GROUP, HandlerRegistry
 from .refers_to import RefersTo
 from .same_as import SameAs
 from .subtype_of import SubtypeOf
 from .summarizes import Summarizes
 from .supersedes import Supersedes
 
-ENTRY_POINT_GROUP = "worlddb.handlers"
-BUILTIN = (
-    Contains, RefersTo, Supersedes, SameAs, Contradicts, Implies,
-    DerivedFrom, InstanceOf, SubtypeOf, Causes, Precedes, Summarizes,
-)
 
 __all__ = [
-    "BUILTIN", "ENTRY_POINT_GROUP", "EdgeContext", "EdgeHandler", "FunctionalRelation",
-    "Registry", "Relation",
+    "BUILTIN", "ENTRY_POINT_GROUP", "Causes", "Contains", "Contradicts", "DerivedFrom", "EdgeContext", "EdgeHandler",
+    "FunctionalRelation", "HandlerRegistry", "Implies", "InstanceOf", "Precedes", "RefersTo", "Relation", "SameAs",
+    "SubtypeOf", "Summarizes", "Supersedes",
 ]
-
-
-class Registry:
-    def __init__(self, handlers: Iterable[EdgeHandler] = ()):
-        self._handlers: dict[str, EdgeHandler] = {}
-        for handler in handlers:
-            self.register(handler)
-
-    @classmethod
-    def default(cls) -> "Registry":
-        return cls(handler() for handler in BUILTIN)
-
-    def register(self, handler: EdgeHandler, *, replace: bool = False) -> None:
-        if not isinstance(handler, EdgeHandler) or not isinstance(getattr(handler, "type", None), str):
-            raise InvalidInput(f"{handler!r} does not implement the EdgeHandler protocol")
-        if handler.type in self._handlers and not replace:
-            raise InvalidInput(f"a handler for edge type {handler.type!r} is already registered")
-        self._handlers[handler.type] = handler
-
-    def get(self, edge_type: str) -> EdgeHandler:
-        try:
-            return self._handlers[edge_type]
-        except KeyError:
-            raise UnknownEdgeType(
-                f"unknown edge type {edge_type!r}; registered types: {', '.join(sorted(self._handlers))}"
-            ) from None
-
-    def __contains__(self, edge_type: object) -> bool:
-        return edge_type in self._handlers
-
-    def types(self) -> list[str]:
-        return sorted(self._handlers)
-
-    def rewrite(self, plan: QueryPlan) -> QueryPlan:
-        """Let every handler shape a read, in a fixed (sorted) order."""
-        for edge_type in self.types():
-            plan = self._handlers[edge_type].on_query_rewrite(plan)
-        return plan
-
-    def load_entry_points(self, group: str = ENTRY_POINT_GROUP) -> list[str]:
-        """Register the handlers advertised by installed distributions; returns their types."""
-        loaded = []
-        for entry in entry_points(group=group):
-            target = entry.load()
-            handler = target() if isinstance(target, type) else target
-            self.register(handler)
-            loaded.append(handler.type)
-        return loaded

@@ -18,7 +18,7 @@ from worlddb.vectors.hnsw import EFFECTIVE, AnnIndex
 from worlddb.graph.database import WorldDB
 from worlddb.vectors.embedder import HashEmbedder
 from worlddb.core.records import Node
-from worlddb.memory.reembed import reembed
+from worlddb.graph.reembed import reembed
 from worlddb.core.store import Store
 
 MODEL, DIM = "test-model", 16

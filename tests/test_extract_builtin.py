@@ -6,11 +6,12 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from worlddb.extract import Extraction, ExtractionContext, Extractor, Summarizer
+from worlddb.extract import Extraction, ExtractionContext
 from worlddb.extract.builtin import BuiltinExtractor, split_sentences
 from worlddb.extract.summarize import ExtractiveSummarizer
 from worlddb.extract.temporal import find_temporals
-from worlddb.resolver.tiebreak import DefaultTiebreaker, Option, Tiebreaker
+from worlddb.protocols import Extractor, Option, Summarizer, Tiebreaker
+from worlddb.resolver.tiebreak import DefaultTiebreaker
 
 # A Wednesday afternoon; LoCoMo's first session is two days earlier.
 NOW = datetime(2023, 5, 10, 13, 56)

@@ -9,7 +9,7 @@ from collections import defaultdict
 
 import pytest
 
-from worlddb.graph import anyword, text_index
+from worlddb.graph import anyword, lexical
 
 from worlddb.retrieval import propagation
 from worlddb.vectors.embedder import HashEmbedder
@@ -74,10 +74,10 @@ def test_lexical_search_checks_scope_per_match_and_stays_in_scope(engine):
     engine.write_memory("Alice keeps a red kayak by the lake", ALICE)
     engine.write_memory("Bob keeps a blue kayak at the harbour", BOB)
     alice = engine.store.scope_anchor("user", "alice")
-    sql = text_index.lexical_sql(1, "AND (n.valid_to IS NULL OR n.valid_to > ?)")
+    sql = lexical.lexical_sql(1, "AND (n.valid_to IS NULL OR n.valid_to > ?)")
     plan = _plan(engine.store.conn, sql, ['"kayak"', alice, alice, 0, 10])
     assert not [step for step in plan if "LIST SUBQUERY" in step or step.startswith("SCAN c")], plan
-    found = text_index.lexical(engine.store, "kayak", [alice], 10)
+    found = lexical.lexical(engine.store, "kayak", [alice], 10)
     texts = [engine.store.get(a).content for a in engine.store.anchors_for_rowids([r for r, _ in found]).values()]
     assert texts == ["Alice keeps a red kayak by the lake"]
 
@@ -92,16 +92,16 @@ ALICE_KAYAKS = ["my old kayak is red and was bought second hand at the lake shop
                 "kayak lessons on monday evenings at the rowing club with the beginners group"]
 
 
-@pytest.mark.parametrize("fetch_max", [text_index.FETCH_MAX, text_index.FETCH_FLOOR])  # widen / rank in scope
+@pytest.mark.parametrize("fetch_max", [lexical.FETCH_MAX, lexical.FETCH_FLOOR])  # widen / rank in scope
 def test_lexical_search_finds_a_small_scope_among_many_better_matches_elsewhere(engine, monkeypatch, fetch_max):
-    monkeypatch.setattr(text_index, "FETCH_MAX", fetch_max)
+    monkeypatch.setattr(lexical, "FETCH_MAX", fetch_max)
     _memories(engine, BOB, [f"kayak trip {i}" for i in range(200)])  # short: they outrank Alice's
     _memories(engine, ALICE, ALICE_KAYAKS)
     alice = engine.store.scope_anchor("user", "alice")
-    found = text_index.lexical(engine.store, "kayak", [alice], 10)
+    found = lexical.lexical(engine.store, "kayak", [alice], 10)
     texts = {engine.store.get(a).content for a in engine.store.anchors_for_rowids([r for r, _ in found]).values()}
     assert texts == set(ALICE_KAYAKS)
-    assert len(text_index.lexical(engine.store, "kayak", [alice], 2)) == 2
+    assert len(lexical.lexical(engine.store, "kayak", [alice], 2)) == 2
 
 
 def test_lexical_search_hides_closed_memories_when_asked(engine):
@@ -109,13 +109,13 @@ def test_lexical_search_hides_closed_memories_when_asked(engine):
     alice = engine.store.scope_anchor("user", "alice")
     old = engine.list_memories(ALICE).memories[-1].id
     engine.retire(old, ALICE)
-    open_now = text_index.lexical(engine.store, "kayak", [alice], 10, open_only_at=now_us())
-    everything = text_index.lexical(engine.store, "kayak", [alice], 10)
+    open_now = lexical.lexical(engine.store, "kayak", [alice], 10, open_only_at=now_us())
+    everything = lexical.lexical(engine.store, "kayak", [alice], 10)
     assert len(everything) == 2 and len(open_now) == 1
 
 
 def test_words_in_a_large_share_of_the_store_drop_out_only_when_rarer_words_suffice(engine, monkeypatch):
-    monkeypatch.setattr(text_index, "COMMON_MIN_DOCS", 20)
+    monkeypatch.setattr(lexical, "COMMON_MIN_DOCS", 20)
     _memories(engine, ALICE, [f"weather report {i} mentions sunshine" for i in range(30)])
     _memories(engine, ALICE, [f"garden diary entry {i}" for i in range(66)])
     _memories(engine, ALICE, ["a storm warning", "storm clouds", "storm surge", "sunshine after the storm"])
@@ -128,7 +128,7 @@ def test_words_in_a_large_share_of_the_store_drop_out_only_when_rarer_words_suff
 
 
 def test_a_word_held_by_half_the_store_brings_nothing_into_the_lane(engine, monkeypatch):
-    monkeypatch.setattr(text_index, "COMMON_MIN_DOCS", 20)
+    monkeypatch.setattr(lexical, "COMMON_MIN_DOCS", 20)
     _memories(engine, ALICE, [f"weather report {i} mentions sunshine" for i in range(40)])
     _memories(engine, ALICE, ["a storm warning", "storm clouds", "storm surge", "sunshine after the storm"])
     store = engine.store
@@ -150,7 +150,7 @@ def test_a_word_held_by_half_the_store_brings_nothing_into_the_lane(engine, monk
 def test_half_the_store_means_every_indexed_text_summaries_included(engine, monkeypatch):
     # FTS5 weighs a word by its share of all its rows; summaries have rows but are not in
     # the text_docs counter, so judging "half" by that counter would drop a weighted word
-    monkeypatch.setattr(text_index, "COMMON_MIN_DOCS", 10)
+    monkeypatch.setattr(lexical, "COMMON_MIN_DOCS", 10)
     _memories(engine, ALICE, [f"weather report {i} mentions sunshine" for i in range(16)])
     _memories(engine, ALICE, ["a storm warning", "storm clouds", "storm surge", "sunshine after the storm"])
     with engine.db.write() as w:
@@ -165,7 +165,7 @@ def test_half_the_store_means_every_indexed_text_summaries_included(engine, monk
 
 
 def test_a_query_of_only_common_words_asks_for_texts_holding_all_of_them(engine, monkeypatch):
-    monkeypatch.setattr(text_index, "COMMON_MIN_DOCS", 20)
+    monkeypatch.setattr(lexical, "COMMON_MIN_DOCS", 20)
     _memories(engine, ALICE, [f"Ana spent day {i} of a long and very busy spring week in Lisbon" for i in range(12)])
     _memories(engine, ALICE, [f"Ana note {i}" for i in range(20)] + [f"Lisbon note {i}" for i in range(20)])
     _memories(engine, ALICE, ["Ana", "Lisbon"])  # the shortest texts, which bm25 favours for one word
@@ -183,7 +183,7 @@ def test_a_query_of_only_common_words_asks_for_texts_holding_all_of_them(engine,
 
 
 def test_a_narrowed_query_falls_back_when_the_scope_holds_too_few_of_its_matches(engine, monkeypatch):
-    monkeypatch.setattr(text_index, "COMMON_MIN_DOCS", 20)
+    monkeypatch.setattr(lexical, "COMMON_MIN_DOCS", 20)
     _memories(engine, BOB, [f"Ana and Lisbon, entry {i}" for i in range(30)])
     _memories(engine, ALICE, ["Ana flew to Lisbon"] + [f"Ana wrote note {i}" for i in range(12)])
     alice = engine.store.scope_anchor("user", "alice")
@@ -198,14 +198,14 @@ def test_the_lane_keeps_the_best_in_scope_matches_when_other_scopes_hold_better_
     _memories(engine, BOB, [f"harbour {i}" for i in range(25)])
     _memories(engine, ALICE, [f"the harbour was busy on morning {i} of the long summer" for i in range(12)])
     alice = engine.store.scope_anchor("user", "alice")
-    got = [r for r, _ in text_index.lexical(engine.store, "harbour", [alice], limit)]
+    got = [r for r, _ in lexical.lexical(engine.store, "harbour", [alice], limit)]
     exact = [r for r, _ in engine.store.conn.execute(
-        text_index.lexical_sql(1), (text_index.fts_query("harbour"), alice, alice, limit))]
+        lexical.lexical_sql(1), (lexical.fts_query("harbour"), alice, alice, limit))]
     assert got == exact and len(got) == min(limit, 12)
 
 
 def _lexical_texts(store, query: str, world: str, limit: int) -> list[str]:
-    rowids = [r for r, _ in text_index.lexical(store, query, [world], limit)]
+    rowids = [r for r, _ in lexical.lexical(store, query, [world], limit)]
     by_rowid = store.anchors_for_rowids(rowids)
     return [store.get(by_rowid[r]).content for r in rowids]
 

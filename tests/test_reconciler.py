@@ -8,7 +8,7 @@ import pytest
 
 from worlddb.graph.database import WorldDB
 from worlddb.core.errors import Refused, UnknownEdgeType
-from worlddb.handlers import Registry, Relation
+from worlddb.handlers import HandlerRegistry, Relation
 from worlddb.core.records import Edge, Node
 from worlddb.core.store import Store
 
@@ -51,7 +51,7 @@ class Mirror(Relation):
 
 @pytest.fixture
 def custom_db(db_path):
-    registry = Registry.default()
+    registry = HandlerRegistry.default()
     for handler in (Boom(), Veto(), Chain(), Mirror()):
         registry.register(handler)
     database = WorldDB.open(db_path, registry=registry)

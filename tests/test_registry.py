@@ -9,7 +9,7 @@ import pytest
 
 from worlddb.graph.database import WorldDB
 from worlddb.core.errors import InvalidInput, Refused, UnknownEdgeType
-from worlddb.handlers import BUILTIN, Registry
+from worlddb.handlers import BUILTIN, HandlerRegistry
 from worlddb.handlers import FunctionalRelation
 from worlddb.core.records import Edge, Node
 
@@ -18,14 +18,14 @@ DAY = 86_400_000_000
 
 
 def test_the_default_registry_has_the_twelve_builtin_types():
-    assert Registry.default().types() == sorted(
+    assert HandlerRegistry.default().types() == sorted(
         ["contains", "refers_to", "supersedes", "same_as", "contradicts", "implies", "derived_from",
          "instance_of", "subtype_of", "causes", "precedes", "summarizes"])
     assert len(BUILTIN) == 12
 
 
 def test_registering_a_type_twice_is_refused_unless_replacing():
-    registry = Registry.default()
+    registry = HandlerRegistry.default()
     with pytest.raises(InvalidInput):
         registry.register(FunctionalRelation("causes"))
     registry.register(FunctionalRelation("causes"), replace=True)
@@ -34,7 +34,7 @@ def test_registering_a_type_twice_is_refused_unless_replacing():
 
 
 def test_a_functional_relation_supersedes_the_previous_value_for_the_same_subject(db_path):
-    registry = Registry.default()
+    registry = HandlerRegistry.default()
     registry.register(FunctionalRelation("lives_in"))
     with WorldDB.open(db_path, registry=registry) as db:
         with db.write() as w:
@@ -85,7 +85,7 @@ def test_plugins_load_from_the_entry_point_group_only_when_asked(tmp_path, monke
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: acme-plugin\nVersion: 1.0\n")
     (dist / "entry_points.txt").write_text("[worlddb.handlers]\nworks_at = acme_plugin:WorksAt\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    registry = Registry.default()
+    registry = HandlerRegistry.default()
     assert "works_at" not in registry  # nothing is loaded as a side effect
     assert "acme_plugin" not in sys.modules
     assert registry.load_entry_points() == ["works_at"]

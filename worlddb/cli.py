@@ -113,14 +113,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_reembed(args: argparse.Namespace) -> int:
+    from worlddb.graph.reembed import stored_vectors
     from worlddb.memory.engine import Engine
 
     path = existing_db(args)
     if path is None:
         return 2
     with Engine.open(path, reembed=True) as engine:
-        print(json.dumps({"model": engine.embedder.model_id, "vectors": engine.store.conn.execute(
-            "SELECT count(*) FROM vectors WHERE vec IS NOT NULL").fetchone()[0]}))
+        print(json.dumps({"model": engine.embedder.model_id, "vectors": stored_vectors(engine.store)}))
     return 0
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from worlddb.memory.ingest import SessionIn, TurnIn
-from worlddb.retrieval.recall import RRF_K, WEIGHTS, fuse
+from worlddb.retrieval.fusion import RRF_K, WEIGHTS, fuse
 
 from .conftest import ALICE, BOB, open_engine
 

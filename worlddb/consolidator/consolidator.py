@@ -26,52 +26,22 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 
 from worlddb.core.errors import Conflict, InvalidInput
-from worlddb.extract import Summarizer
+from worlddb.extract.anthropic import configured_summarizer
+from worlddb.graph.database import WorldDB
+from worlddb.protocols import Summarizer
 from worlddb.graph.facts import normalize_relation
 from worlddb.core.records import Edge
 from worlddb.core.timeutil import US, now_us
 
 from . import inference, summaries
+from .report import Report
 
 #: Edge types closed transitively by default.
 CLOSURE_TYPES = ("causes", "subtype_of")
 #: What costs a planned edge its place but not the pass (Refused is a Conflict).
 _NOT_WRITABLE = (Conflict, InvalidInput)
-
-
-@dataclass
-class Report:
-    """What one pass did. Lists hold ids; counts are derived in `summary()`."""
-
-    summaries: list[str] = field(default_factory=list)       # new Summary anchors
-    superseded: list[str] = field(default_factory=list)      # older Summary anchors they replaced
-    retired: list[str] = field(default_factory=list)         # summaries of worlds left with no content
-    placed: int = 0                                          # contains edges added/removed to re-place summaries
-    young: int = 0                                           # worlds skipped: content newer than min_age
-    inferred: list[str] = field(default_factory=list)        # inferred closure edge ids
-    withdrawn: list[str] = field(default_factory=list)       # inferred edges whose premises are gone
-    redrawn: list[str] = field(default_factory=list)         # inferred edges linked again with a new interval
-    contradictions: list[str] = field(default_factory=list)  # contradicts edge ids
-    refused: list[tuple[str, str]] = field(default_factory=list)  # (edge id, why it was not written)
-    truncated: bool = False                                  # more inferred edges than max_inferred
-    transactions: int = 0
-    seconds: float = 0.0
-
-    @property
-    def wrote(self) -> bool:
-        return self.transactions > 0
-
-    def summary(self) -> dict:
-        return {
-            "summaries": len(self.summaries), "superseded": len(self.superseded), "retired": len(self.retired),
-            "placed": self.placed, "young": self.young, "inferred": len(self.inferred),
-            "withdrawn": len(self.withdrawn), "redrawn": len(self.redrawn),
-            "contradictions": len(self.contradictions), "refused": len(self.refused),
-            "truncated": self.truncated, "transactions": self.transactions, "seconds": round(self.seconds, 4),
-        }
 
 
 class Consolidator:
@@ -89,7 +59,7 @@ class Consolidator:
     clock          current time in microseconds (tests pin it)
     """
 
-    def __init__(self, db, *, summarizer: Summarizer | None = None, min_age_secs: float = 3600.0,
+    def __init__(self, db: WorldDB, *, summarizer: Summarizer | None = None, min_age_secs: float = 3600.0,
                  functional: Iterable[str] = (), closure_types: Sequence[str] = CLOSURE_TYPES,
                  max_chars: int = 1200, max_texts: int = 400, max_inferred: int = 10_000,
                  batch: int = 200, indexer: summaries.SummaryIndexer | None = None,
@@ -101,8 +71,6 @@ class Consolidator:
         for edge_type in closure_types:
             db.registry.get(edge_type)  # UnknownEdgeType now rather than mid-pass
         if summarizer is None:
-            from worlddb.extract.anthropic import configured_summarizer
-
             summarizer = configured_summarizer()
         self.db = db
         self.summarizer = summarizer
@@ -158,7 +126,9 @@ class Consolidator:
     def summarize(self, report: Report | None = None) -> Report:
         """Summary nodes for every world whose content is older than min_age_secs."""
         report = report if report is not None else Report()
-        summaries.SummaryPass(self, self.clock()).run(report)
+        summaries.SummaryPass(self.db, self.clock(), summarizer=self.summarizer, indexer=self.indexer,
+                               min_age_us=self.min_age_us, max_texts=self.max_texts,
+                               max_chars=self.max_chars).run(report)
         return report
 
     def link_each(self, planned: Sequence[tuple[Edge, int | None, int | None]], report: Report) -> list[str]:

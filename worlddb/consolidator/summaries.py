@@ -48,22 +48,21 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from worlddb.core import ids
 from worlddb.core.errors import InvalidInput
 from worlddb.extract import ExtractionError
 from worlddb.extract.summarize import ExtractiveSummarizer
 from worlddb.core.records import Edge, Node, NodeView
+from worlddb.graph.database import WorldDB
 from worlddb.graph.query import MAX_HOPS, Subgraph
+from worlddb.protocols import Summarizer
 from worlddb.core.store import Store
 
 from .inference import is_current
+from .report import Report
 
-if TYPE_CHECKING:
-    from worlddb.graph.database import WorldDB
-
-    from .consolidator import Consolidator, Report
 
 log = logging.getLogger(__name__)
 
@@ -162,17 +161,24 @@ class _Text:
 
 
 class SummaryPass:
-    def __init__(self, consolidator: "Consolidator", now: int):
-        self.c = consolidator
-        self.db = consolidator.db
-        self.store = consolidator.db.store
-        self.now = now
+    """Summaries for every world due for one, at time `now` (see the module docstring)."""
 
-    def run(self, report: "Report") -> None:
+    def __init__(self, db: WorldDB, now: int, *, summarizer: Summarizer, indexer: SummaryIndexer, min_age_us: int,
+                 max_texts: int, max_chars: int):
+        self.db = db
+        self.store = db.store
+        self.now = now
+        self.summarizer = summarizer
+        self.indexer = indexer
+        self.min_age_us = min_age_us
+        self.max_texts = max_texts
+        self.max_chars = max_chars
+
+    def run(self, report: Report) -> None:
         for (world,) in self.store.conn.execute(_CANDIDATES).fetchall():
             self._one(world, report)
 
-    def _one(self, world: str, report: "Report") -> None:
+    def _one(self, world: str, report: Report) -> None:
         view = self.store.get(world)
         parents = sorted(self.store.parents(world))
         if _ended(view, self.now) or not parents:
@@ -180,7 +186,7 @@ class SummaryPass:
             return
         if view.valid_from > self.now:
             return
-        if content_time(self.store, world) > self.now - self.c.min_age_us:
+        if content_time(self.store, world) > self.now - self.min_age_us:
             report.young += 1
             return
         texts = self._texts(view)
@@ -196,11 +202,11 @@ class SummaryPass:
         text, made_by = self._condense([t.text for t in texts])
         if not text.strip():
             return
-        prepared = self.c.indexer.prepare(text)
+        prepared = self.indexer.prepare(text)
         try:
             with self.db.write("consolidate") as w:
                 summary = self._write(w, view, parents, current, text, made_by, mark)
-                self.c.indexer.write(w, summary, text, prepared)
+                self.indexer.write(w, summary, text, prepared)
         except _Stale:
             return  # changed or summarized meanwhile (rolled back); the next pass decides again
         report.transactions += 1
@@ -226,7 +232,7 @@ class SummaryPass:
         found: list[_Text] = []
         self._collect(world.anchor, found)
         found.sort(key=lambda t: t.order)
-        found = found[-self.c.max_texts:]
+        found = found[-self.max_texts:]
         if world.content:
             found.insert(0, _Text(world.anchor, world.content, (0, 0, 0, "")))
         return found
@@ -247,15 +253,15 @@ class SummaryPass:
                 self._collect(child.anchor, found)
 
     def _condense(self, texts: list[str]) -> tuple[str, str]:
-        summarizer = self.c.summarizer
+        summarizer = self.summarizer
         try:
-            return summarizer.summarize(texts, max_chars=self.c.max_chars), summarizer.name
+            return summarizer.summarize(texts, max_chars=self.max_chars), summarizer.name
         except ExtractionError as exc:
             log.warning("summarizer %s failed (%s); using the extractive one", summarizer.name, exc)
             fallback = ExtractiveSummarizer()
-            return fallback.summarize(texts, max_chars=self.c.max_chars), fallback.name
+            return fallback.summarize(texts, max_chars=self.max_chars), fallback.name
 
-    def _place(self, summary: str, parents: list[str], report: "Report") -> None:
+    def _place(self, summary: str, parents: list[str], report: Report) -> None:
         """Keep a current summary in exactly the world's current parents."""
         have = set(self.store.parents(summary))
         missing, extra = sorted(set(parents) - have), sorted(have - set(parents))
@@ -269,7 +275,7 @@ class SummaryPass:
         report.transactions += 1
         report.placed += len(missing) + len(extra)
 
-    def _retire(self, current: list[NodeView], report: "Report") -> None:
+    def _retire(self, current: list[NodeView], report: Report) -> None:
         if not current:
             return
         with self.db.write("consolidate") as w:
@@ -279,7 +285,7 @@ class SummaryPass:
         report.retired += [old.anchor for old in current]
 
 
-def summary_first(db: "WorldDB", worlds: Iterable[str], *, within: Iterable[str] = (), depth: int = 0,
+def summary_first(db: WorldDB, worlds: Iterable[str], *, within: Iterable[str] = (), depth: int = 0,
                   as_of: int | None = None, known_at: int | None = None) -> Subgraph:
     """Read worlds at summary resolution, descending into their interiors on demand.
 

@@ -29,7 +29,10 @@ from pathlib import Path
 
 from worlddb.core.errors import Conflict, InvalidInput, WorldDBError
 
-from .consolidator import Consolidator, Report
+from worlddb.graph.database import WorldDB
+
+from .consolidator import Consolidator
+from .report import Report
 
 log = logging.getLogger(__name__)
 
@@ -64,8 +67,6 @@ class ConsolidatorTask:
     def start(self) -> None:
         """Open the task's connection and start the thread. Bad options or an unreadable
         file raise here, in the caller's thread; a second start is refused (Conflict)."""
-        from worlddb.graph.database import WorldDB
-
         if self._thread is not None and self._thread.is_alive():
             raise Conflict("the consolidator task is already running")
         db = WorldDB.open(self.path, registry=self.registry)

@@ -10,7 +10,11 @@
     │   └── Refused              an edge handler refused the write (whole write rolled back)
     ├── IntegrityError           stored bytes do not re-derive their ids
     ├── SchemaError              the file's schema is newer than this code, or not ours
-    └── StorageError             SQLite could not do it: disk full, read-only, locked too long
+    ├── StorageError             SQLite could not do it: disk full, read-only, locked too long
+    ├── EmbedderError            the embedding model is missing or fails its digest check, or
+    │                            was given something other than texts (also a ValueError)
+    └── ExtractionError          an extractor, summarizer or tiebreaker produced no usable answer;
+                                 the model-backed ones answer it with their built-in fallback
 
 Every public operation either completes or raises one of these with nothing written.
 Foreign exceptions (sqlite3.*) never leave the engine untranslated: `translate_sqlite`
@@ -72,6 +76,16 @@ class SchemaError(WorldDBError):
 
 class StorageError(WorldDBError):
     """SQLite could not carry out the operation (disk full, read-only file, busy)."""
+
+
+class EmbedderError(WorldDBError, ValueError):
+    """An embedder cannot be built (a model or tokenizer file is missing or fails its digest
+    check) or cannot embed what it was given."""
+
+
+class ExtractionError(WorldDBError):
+    """An extractor or summarizer could not produce a result (e.g. a model's output failed the
+    schema). The Anthropic bridge raises it internally and answers it with a fallback."""
 
 
 def translate_sqlite(exc: sqlite3.Error) -> WorldDBError:

@@ -21,6 +21,9 @@ from worlddb.core.errors import InvalidInput
 MAX_TEXT_CHARS = 32_000
 MAX_NAME_CHARS = 512
 MAX_META_BYTES = 16_384
+#: the node types that hold one text a reader gets back: what recall, memory_list and the
+#: text index (FTS rows, vectors) work with
+TEXT_TYPES = ("Memory", "Turn", "Summary")
 _TYPE_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.:-]{0,63}$")
 
 

@@ -20,27 +20,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal, Protocol, Sequence, runtime_checkable
+from typing import Literal
+
+from worlddb.core.errors import ExtractionError
 
 __all__ = [
     "EntityCandidate",
     "Extraction",
     "ExtractionContext",
     "ExtractionError",
-    "Extractor",
     "FactCandidate",
     "Granularity",
-    "Summarizer",
     "TemporalExpression",
 ]
 
 # How precise a resolved time is: "weekend" for "last weekend", "season" for "last summer".
 Granularity = Literal["day", "weekend", "week", "month", "season", "year"]
-
-
-class ExtractionError(Exception):
-    """An extractor or summarizer could not produce a result (e.g. a model's output failed the
-    schema). The Anthropic bridge raises it internally and answers it with a fallback."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,28 +103,3 @@ class ExtractionContext:
     user_name: str | None = None
     known_names: tuple[str, ...] = field(default=())
 
-
-@runtime_checkable
-class Extractor(Protocol):
-    """Turns text into candidates.
-
-    Contract: ``extract`` returns an ``Extraction`` whose ``extractor`` names the implementation
-    that actually produced it. The built-in implementation is deterministic (same text and
-    context, same result) and performs no I/O. Implementations may raise only ``ExtractionError``;
-    the Anthropic-backed one never raises, because it falls back to the built-in one.
-    """
-
-    name: str
-
-    def extract(self, text: str, ctx: ExtractionContext) -> Extraction: ...
-
-
-@runtime_checkable
-class Summarizer(Protocol):
-    """Condenses texts (the members of an old world) into one summary of at most ``max_chars``
-    characters. The built-in one is extractive and deterministic; implementations may raise only
-    ``ExtractionError``."""
-
-    name: str
-
-    def summarize(self, texts: Sequence[str], *, max_chars: int) -> str: ...

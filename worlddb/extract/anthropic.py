@@ -1,10 +1,11 @@
-"""Model-backed extractor, summarizer and resolver tiebreaker over the Anthropic Messages API.
+"""Model-backed extractor and summarizer over the Anthropic Messages API, and the client they share.
 
 Contract: these classes are built only when an API key is configured (explicitly or through
 ``ANTHROPIC_API_KEY``); the ``configured_*`` factories return the deterministic built-ins otherwise.
 Their methods never raise for well-formed input and never lose a call: on any API error, timeout,
 or output that fails the schema, they log a warning on the ``worlddb.extract.anthropic`` logger and
-answer with the built-in (``BuiltinExtractor``, ``ExtractiveSummarizer``, ``DefaultTiebreaker``).
+answer with the built-in (``BuiltinExtractor``, ``ExtractiveSummarizer``). The resolver's
+tiebreaker (worlddb.resolver.tiebreak) asks through the same ``MessagesClient``.
 An ``Extraction`` records which one produced it (``"anthropic:<model>"`` or ``"builtin"``).
 
 The model is told the exact JSON schema of its answer; the reply is parsed tolerantly (code fences,
@@ -32,19 +33,19 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from worlddb.extract import (EntityCandidate, Extraction, ExtractionContext, ExtractionError,
-                             Extractor, FactCandidate, Summarizer)
+from worlddb.extract import EntityCandidate, Extraction, ExtractionContext, ExtractionError, FactCandidate
 from worlddb.extract.builtin import BuiltinExtractor
 from worlddb.extract.summarize import ExtractiveSummarizer
+from worlddb.extract import prompts
 from worlddb.extract.temporal import find_temporals
-from worlddb.resolver.tiebreak import DefaultTiebreaker, Option, Tiebreaker
+from worlddb.protocols import Extractor, Summarizer
 
 if TYPE_CHECKING:
     import anthropic
 
-__all__ = ["AnthropicExtractor", "AnthropicSummarizer", "AnthropicTiebreaker", "BridgeConfig",
+__all__ = ["AnthropicExtractor", "AnthropicSummarizer", "BridgeConfig",
            "DEFAULT_MODEL", "EXTRACTION_SCHEMA", "configured_extractor", "configured_summarizer",
-           "configured_tiebreaker", "parse_json_object", "validate"]
+           "parse_json_object", "validate"]
 
 log = logging.getLogger(__name__)
 DEFAULT_MODEL = "claude-haiku-4-5"
@@ -71,24 +72,6 @@ SUMMARY_SCHEMA: dict[str, Any] = {"type": "object", "additionalProperties": Fals
 CHOICE_SCHEMA: dict[str, Any] = {"type": "object", "additionalProperties": False, "required": ["choice"],
                                  "properties": {"choice": {"type": ["integer", "null"]}}}
 
-_EXTRACT_SYSTEM = """You extract structured memory from one message. Answer with a single JSON \
-object and nothing else, valid against this JSON Schema:
-{schema}
-Rules: entities are specific named people, animals, places, organisations, works and events, plus \
-the speaker; type is one of person, animal, place, organization, work, event, concept or null. \
-Facts are subject-relation-object statements the message asserts; relation is snake_case \
-(lives_in, works_at, is_a, likes, has_sister ...); first-person statements use the speaker's name \
-(or the user's name when there is no speaker) as the subject. valid_from/valid_to are ISO-8601 \
-dates when the message says when the fact holds (resolve relative times against the message \
-timestamp), else null. Do not invent facts."""
-_SUMMARY_SYSTEM = """You summarise notes for a long-term memory. Answer with a single JSON object \
-and nothing else, valid against this JSON Schema:
-{schema}
-The summary must be at most {max_chars} characters and keep names, dates and decisions."""
-_CHOICE_SYSTEM = """You decide which known entity a mention refers to. Answer with a single JSON \
-object and nothing else, valid against this JSON Schema:
-{schema}
-choice is the 0-based index of the option the mention refers to, or null if you cannot tell."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,16 +102,16 @@ def _sdk():
     return anthropic
 
 
-def _failures() -> tuple[type[BaseException], ...]:
+def fallback_errors() -> tuple[type[BaseException], ...]:
     """What a fallback answers: any SDK error (HTTP status, connection, timeout) or a bad reply."""
     return (_sdk().AnthropicError, ExtractionError)
 
 
-def _resolve_key(api_key: str | None) -> str | None:
+def resolve_key(api_key: str | None) -> str | None:
     return api_key or os.environ.get("ANTHROPIC_API_KEY") or None
 
 
-class _Messages:
+class MessagesClient:
     """One place that talks to the API: retries with backoff, returns the reply's text."""
 
     def __init__(self, config: BridgeConfig) -> None:
@@ -136,6 +119,12 @@ class _Messages:
         self._client = _sdk().Anthropic(api_key=config.api_key, base_url=config.base_url,
                                         timeout=config.timeout, max_retries=0)
         self._jitter = random.Random()
+
+    def ask_json(self, system: str, prompt: str, schema: dict[str, Any], max_tokens: int) -> dict[str, Any]:
+        """The reply's JSON object, checked against `schema` (ExtractionError if it is not one)."""
+        data = parse_json_object(self.ask(system, prompt, max_tokens))
+        validate(data, schema)
+        return data
 
     def ask(self, system: str, prompt: str, max_tokens: int) -> str:
         cfg, sdk = self.config, _sdk()
@@ -149,7 +138,7 @@ class _Messages:
                 delay = self._delay(attempt, err)
                 if attempt + 1 >= cfg.max_attempts or delay is None:
                     raise
-                log.info("anthropic call failed (%s); retry %d/%d in %.2fs", _describe(err), attempt + 1,
+                log.info("anthropic call failed (%s); retry %d/%d in %.2fs", describe_error(err), attempt + 1,
                          cfg.max_attempts - 1, delay)
                 cfg.sleep(delay)
                 continue
@@ -176,7 +165,7 @@ class _Messages:
         return hinted if hinted <= cfg.backoff_max else None
 
 
-def _describe(err: BaseException) -> str:
+def describe_error(err: BaseException) -> str:
     status = getattr(err, "status_code", None)
     return f"{type(err).__name__}{f' {status}' if status else ''}: {err}"
 
@@ -245,14 +234,8 @@ def validate(value: Any, schema: dict[str, Any], path: str = "$") -> None:
         raise ExtractionError(f"{path}: empty string")
 
 
-def _ask_json(messages: _Messages, system: str, prompt: str, schema: dict, max_tokens: int) -> dict[str, Any]:
-    data = parse_json_object(messages.ask(system, prompt, max_tokens))
-    validate(data, schema)
-    return data
-
-
-def _config(api_key: str | None, **options: Any) -> BridgeConfig:
-    key = _resolve_key(api_key)
+def client_config(api_key: str | None, **options: Any) -> BridgeConfig:
+    key = resolve_key(api_key)
     if key is None:
         raise ValueError("no Anthropic API key: pass api_key or set ANTHROPIC_API_KEY")
     return BridgeConfig(api_key=key, **options)
@@ -262,7 +245,7 @@ class AnthropicExtractor:
     """``Extractor`` backed by the Messages API, falling back to ``fallback`` (default: built-in)."""
 
     def __init__(self, api_key: str | None = None, *, fallback: Extractor | None = None, **options: Any) -> None:
-        self._messages = _Messages(_config(api_key, **options))
+        self._messages = MessagesClient(client_config(api_key, **options))
         self.name = f"anthropic:{self._messages.config.model}"
         self.fallback = fallback or BuiltinExtractor()
 
@@ -272,12 +255,12 @@ class AnthropicExtractor:
         prompt = json.dumps({"timestamp": ctx.timestamp.isoformat() if ctx.timestamp else None,
                              "speaker": ctx.speaker, "user_name": ctx.user_name,
                              "known_names": list(ctx.known_names), "message": text}, ensure_ascii=False)
-        system = _EXTRACT_SYSTEM.format(schema=json.dumps(EXTRACTION_SCHEMA))
+        system = prompts.EXTRACT_SYSTEM.format(schema=json.dumps(EXTRACTION_SCHEMA))
         try:
-            data = _ask_json(self._messages, system, prompt, EXTRACTION_SCHEMA, 2048)
+            data = self._messages.ask_json(system, prompt, EXTRACTION_SCHEMA, 2048)
             return self._build(data, text, ctx)
-        except _failures() as err:
-            log.warning("%s failed (%s); falling back to the %s extractor", self.name, _describe(err),
+        except fallback_errors() as err:
+            log.warning("%s failed (%s); falling back to the %s extractor", self.name, describe_error(err),
                         self.fallback.name)
             return self.fallback.extract(text, ctx)
 
@@ -312,7 +295,7 @@ class AnthropicSummarizer:
     (or word) that fits; failures fall back to ``ExtractiveSummarizer``."""
 
     def __init__(self, api_key: str | None = None, *, fallback: Summarizer | None = None, **options: Any) -> None:
-        self._messages = _Messages(_config(api_key, **options))
+        self._messages = MessagesClient(client_config(api_key, **options))
         self.name = f"anthropic:{self._messages.config.model}"
         self.fallback = fallback or ExtractiveSummarizer()
 
@@ -321,13 +304,13 @@ class AnthropicSummarizer:
             raise ValueError("max_chars must be at least 1")
         if not texts:
             return ""
-        system = _SUMMARY_SYSTEM.format(schema=json.dumps(SUMMARY_SCHEMA), max_chars=max_chars)
+        system = prompts.SUMMARY_SYSTEM.format(schema=json.dumps(SUMMARY_SCHEMA), max_chars=max_chars)
         prompt = "\n\n".join(f"[{i}] {t}" for i, t in enumerate(texts, 1))
         try:
-            summary = _ask_json(self._messages, system, prompt, SUMMARY_SCHEMA, max_chars // 2 + 256)["summary"]
-        except _failures() as err:
+            summary = self._messages.ask_json(system, prompt, SUMMARY_SCHEMA, max_chars // 2 + 256)["summary"]
+        except fallback_errors() as err:
             log.warning("%s summary failed (%s); falling back to the extractive summarizer", self.name,
-                        _describe(err))
+                        describe_error(err))
             return self.fallback.summarize(texts, max_chars=max_chars)
         return _fit(summary.strip(), max_chars)
 
@@ -343,36 +326,10 @@ def _fit(summary: str, max_chars: int) -> str:
     return (head[:head.rindex(" ")] if " " in head else head).rstrip() + "…"
 
 
-class AnthropicTiebreaker:
-    """``Tiebreaker`` backed by the Messages API; failures fall back to ``DefaultTiebreaker``."""
-
-    def __init__(self, api_key: str | None = None, *, fallback: Tiebreaker | None = None, **options: Any) -> None:
-        self._messages = _Messages(_config(api_key, **options))
-        self.name = f"anthropic:{self._messages.config.model}"
-        self.fallback = fallback or DefaultTiebreaker()
-
-    def choose(self, mention: str, options: Sequence[Option]) -> int | None:
-        if not options:
-            return None
-        system = _CHOICE_SYSTEM.format(schema=json.dumps(CHOICE_SCHEMA))
-        prompt = json.dumps({"mention": mention, "options": [
-            {"index": i, "name": o.name, "aliases": list(o.aliases), "tier": o.tier, "score": o.score}
-            for i, o in enumerate(options)]}, ensure_ascii=False)
-        try:
-            choice = _ask_json(self._messages, system, prompt, CHOICE_SCHEMA, 64)["choice"]
-            if choice is not None and not 0 <= choice < len(options):
-                raise ExtractionError(f"choice {choice} is not an option index")
-            return choice
-        except _failures() as err:
-            log.warning("%s tiebreak failed (%s); falling back to the default tiebreaker", self.name,
-                        _describe(err))
-            return self.fallback.choose(mention, options)
-
-
 def configured_extractor(api_key: str | None = None, base_url: str | None = None,
                          model: str = DEFAULT_MODEL, **options: Any) -> Extractor:
     """The Anthropic extractor when a key is given or in ``ANTHROPIC_API_KEY``, else the built-in."""
-    if _resolve_key(api_key) is None:
+    if resolve_key(api_key) is None:
         return BuiltinExtractor()
     return AnthropicExtractor(api_key, base_url=base_url, model=model, **options)
 
@@ -380,14 +337,6 @@ def configured_extractor(api_key: str | None = None, base_url: str | None = None
 def configured_summarizer(api_key: str | None = None, base_url: str | None = None,
                           model: str = DEFAULT_MODEL, **options: Any) -> Summarizer:
     """The Anthropic summarizer when a key is configured, else the extractive one."""
-    if _resolve_key(api_key) is None:
+    if resolve_key(api_key) is None:
         return ExtractiveSummarizer()
     return AnthropicSummarizer(api_key, base_url=base_url, model=model, **options)
-
-
-def configured_tiebreaker(api_key: str | None = None, base_url: str | None = None,
-                          model: str = DEFAULT_MODEL, **options: Any) -> Tiebreaker:
-    """The Anthropic tiebreaker when a key is configured, else the default one."""
-    if _resolve_key(api_key) is None:
-        return DefaultTiebreaker()
-    return AnthropicTiebreaker(api_key, base_url=base_url, model=model, **options)

@@ -27,7 +27,13 @@ from worlddb.core.records import Edge, Node, NodeView
 from worlddb.core.plan import QueryPlan
 from worlddb.graph.reconciler import Receipt, Reconciler
 from worlddb.core.store import Store, scope_node
+from worlddb.handlers import HandlerRegistry
+from worlddb.protocols import Registry
 from worlddb.core.txn import Tx
+from worlddb.graph.query import Query, QuerySpec, Subgraph, run_spec
+from worlddb.graph.verify import VerifyReport, verify
+from worlddb.vectors.composer import Composer
+from worlddb.vectors.hnsw import AnnIndex
 
 SCOPE_KINDS = ("user", "agent", "app", "run")
 _SCOPE_ID = re.compile(r"^[^\x00-\x1f\x7f]{1,256}$")
@@ -46,26 +52,22 @@ def check_scope(kind: str, sid: str) -> tuple[str, str]:
 
 
 class WorldDB:
-    def __init__(self, store: Store, registry=None):
-        from worlddb.handlers import Registry  # handlers import worlddb.*; keep this import late
-
-        from worlddb.vectors.composer import Composer
-
+    def __init__(self, store: Store, registry: Registry | None = None):
         self.store = store
-        self.registry = registry if registry is not None else Registry.default()
+        self.registry: Registry = registry if registry is not None else HandlerRegistry.default()
         self.reconciler = Reconciler(self.registry)
         # every connection that writes keeps composed world embeddings current
         composer = Composer()
         store.observers.append(composer)
         store.add_erase_hook(composer.forget)
-        self._ann: dict[int, object] = {}
+        self._ann: dict[int, AnnIndex] = {}
         #: where this file's HNSW snapshots live (worlddb.vectors.hnsw_snapshots); None in memory
         self.ann_snapshots = hnsw_snapshots.directory_for(store.path)
         # erased content must not outlive its erasure in a snapshot on disk (see write())
         store.add_erase_hook(lambda conn, anchor, rowid: hnsw_snapshots.discard(self.ann_snapshots))
 
     @classmethod
-    def open(cls, path: str | Path, *, registry=None, synchronous: str = "FULL") -> "WorldDB":
+    def open(cls, path: str | Path, *, registry: Registry | None = None, synchronous: str = "FULL") -> WorldDB:
         return cls(Store.open(path, synchronous=synchronous), registry)
 
     def close(self) -> None:
@@ -109,30 +111,23 @@ class WorldDB:
         return self.registry.rewrite(QueryPlan(as_of=as_of, known_at=known_at, include_closed=include_closed))
 
     def query(self, *, worlds: Iterable[str] = (), as_of: int | None = None, known_at: int | None = None,
-              include_closed: bool = False):
-        from worlddb.graph.query import Query
-
+              include_closed: bool = False) -> Query:
         return Query(self, worlds=tuple(worlds), plan=self.plan(as_of=as_of, known_at=known_at,
                                                                  include_closed=include_closed))
 
-    def ann(self, kind: int):
+    def ann(self, kind: int) -> AnnIndex:
         """This connection's HNSW index over stored vectors of `kind` (worlddb.vectors.hnsw), made on
         first use and caught up from SQL before every search."""
         if kind not in self._ann:
-            from worlddb.vectors.hnsw import AnnIndex
-
             self._ann[kind] = AnnIndex(self.store, kind, snapshots=self.ann_snapshots)
         return self._ann[kind]
 
-    def run(self, spec):
+    def run(self, spec: QuerySpec) -> Subgraph:
         """Run a declarative QuerySpec (worlddb.graph.query) and return its subgraph."""
-        from worlddb.graph.query import run_spec
-
         return run_spec(self, spec)
 
-    def verify(self):
-        from worlddb.graph.verify import verify
-
+    def verify(self) -> VerifyReport:
+        """Re-derive every id and world version from the stored bytes (worlddb.graph.verify)."""
         return verify(self.store)
 
 

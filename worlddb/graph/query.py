@@ -23,16 +23,28 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from worlddb.graph.edge_reads import edges_touching, equivalents
 from worlddb.core.errors import InvalidInput
 from worlddb.core.records import EdgeView, NodeView
 from worlddb.core.plan import QueryPlan
+from worlddb.core.store import Store
 from worlddb.core.timeutil import now_us
+from worlddb.graph.lexical import fts_query, lexical
+from worlddb.vectors.hnsw import EFFECTIVE, AnnIndex
 
-if TYPE_CHECKING:
-    from worlddb.graph.database import WorldDB
+
+
+class Graph(Protocol):
+    """What a query runs against: worlddb.graph.database.WorldDB (declared here so that the
+    facade can import the query and not the reverse)."""
+
+    store: Store
+
+    def ann(self, kind: int) -> AnnIndex: ...
+    def query(self, *, worlds: Iterable[str] = (), as_of: int | None = None, known_at: int | None = None,
+              include_closed: bool = False) -> Query: ...
 
 DIRECTIONS = ("out", "in", "both")
 MAX_HOPS = 16
@@ -58,7 +70,7 @@ class _Step:
 
 @dataclass(frozen=True)
 class Query:
-    db: "WorldDB"
+    db: Graph
     worlds: tuple[str, ...]
     plan: QueryPlan
     seeds: tuple[str, ...] = ()
@@ -70,16 +82,12 @@ class Query:
 
     def text(self, text: str, limit: int = 20) -> "Query":
         """Seed with the best BM25 matches of `text` among the queried worlds' text nodes."""
-        from worlddb.graph.text_index import lexical
-
         hits = lexical(self.db.store, text, self.worlds, limit) if self.worlds else _lexical_anywhere(
             self.db.store, text, limit)
         return self.seed(*self.db.store.anchors_for_rowids([r for r, _ in hits]).values())
 
     def vector(self, vector, limit: int = 20, kind: int | None = None) -> "Query":
         """Seed with the nearest nodes to `vector` (HNSW over effective embeddings)."""
-        from worlddb.vectors.hnsw import EFFECTIVE
-
         index = self.db.ann(EFFECTIVE if kind is None else kind)
         allowed = None
         if self.worlds:
@@ -287,8 +295,6 @@ class _Runner:
 
 
 def _lexical_anywhere(store, text: str, limit: int) -> list[tuple[int, float]]:
-    from worlddb.graph.text_index import fts_query
-
     match = fts_query(text)
     if match is None:
         return []
@@ -329,7 +335,7 @@ class QuerySpec:
         raise InvalidInput("a query needs seeds, text or a vector to start from")
 
 
-def run_spec(db: "WorldDB", spec: QuerySpec) -> Subgraph:
+def run_spec(db: Graph, spec: QuerySpec) -> Subgraph:
     query = db.query(worlds=spec.worlds, as_of=spec.as_of, known_at=spec.known_at,
                      include_closed=spec.include_closed)
     start = spec.start()
@@ -353,9 +359,7 @@ def run_spec(db: "WorldDB", spec: QuerySpec) -> Subgraph:
     return query.run()
 
 
-def _matching(db: "WorldDB", anchors: list[str], text: str) -> list[str]:
-    from worlddb.graph.text_index import fts_query
-
+def _matching(db: Graph, anchors: list[str], text: str) -> list[str]:
     match = fts_query(text)
     rowids = {db.store.rowid(a): a for a in anchors}
     if match is None or not rowids:
@@ -366,11 +370,8 @@ def _matching(db: "WorldDB", anchors: list[str], text: str) -> list[str]:
     return [a for a in anchors if db.store.rowid(a) in found]
 
 
-def _closest(db: "WorldDB", anchors: list[str], vector, limit: int) -> list[str]:
+def _closest(db: Graph, anchors: list[str], vector, limit: int) -> list[str]:
     import numpy as np
-
-    from worlddb.vectors.hnsw import EFFECTIVE
-
     scored = []
     for anchor in anchors:
         row = db.store.conn.execute(

@@ -6,26 +6,40 @@ operation on one thread (bench/aio_overhead.py). So each call is one hop onto th
 engine's own worker thread, where operations run one at a time, in arrival order:
 no two ever interleave on the connection, and a cancelled caller cannot interrupt a
 write half way (the operation finishes or rolls back on its own).
+
+Every method mirrors the `Engine` method of the same name, with the same arguments.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, TypeVar
 
-from worlddb.memory.engine import Engine
+from .engine import Engine
+from .ingest import IngestResult, SessionIn
+from .results import (
+    AmendResult, MemoryDetail, Page, PurgeResult, RecallResult, RetireAllResult, RetireResult, ScopeList,
+    WriteResult,
+)
+from .scopes import ScopeSet
+
+T = TypeVar("T")
 
 
 class AsyncEngine:
+    """An `Engine` on a thread of its own; open it with ``await AsyncEngine.open(path)``."""
+
     def __init__(self, engine: Engine, executor: ThreadPoolExecutor):
         self.engine = engine
         self._executor = executor
 
     @classmethod
-    async def open(cls, path: str | Path, **options: Any) -> "AsyncEngine":
+    async def open(cls, path: str | Path, **options: Any) -> AsyncEngine:
+        """`Engine.open(path, **options)` on the new engine thread."""
         executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="worlddb")
         loop = asyncio.get_running_loop()
         try:
@@ -35,7 +49,7 @@ class AsyncEngine:
             raise
         return cls(engine, executor)
 
-    async def run(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run fn(engine, *args, **kwargs) on the engine thread."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, partial(fn, self.engine, *args, **kwargs))
@@ -45,14 +59,62 @@ class AsyncEngine:
         await loop.run_in_executor(self._executor, self.engine.close)
         self._executor.shutdown(wait=True)
 
-    def __getattr__(self, name: str) -> Callable[..., Any]:
-        # engine.write_memory(...) -> await aengine.write_memory(...), same arguments
-        method = getattr(Engine, name, None)
-        if method is None or name.startswith("_") or not callable(method):
-            raise AttributeError(name)
+    async def __aenter__(self) -> AsyncEngine:
+        return self
 
-        async def call(*args: Any, **kwargs: Any) -> Any:
-            return await self.run(method, *args, **kwargs)
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
 
-        call.__name__ = name
-        return call
+    @property
+    def default_scopes(self) -> ScopeSet | None:
+        return self.engine.default_scopes
+
+    # ------------------------------------------------------------------ the memory API
+    async def write_memory(self, text: str, scopes: ScopeSet, *, metadata: dict | None = None,
+                           valid_from: str | None = None, entities: list[dict] | None = None,
+                           facts: list[dict] | None = None) -> WriteResult:
+        return await self.run(Engine.write_memory, text, scopes, metadata=metadata, valid_from=valid_from,
+                              entities=entities, facts=facts)
+
+    async def write_memories(self, items: Sequence[dict], scopes: ScopeSet) -> list[WriteResult]:
+        return await self.run(Engine.write_memories, items, scopes)
+
+    async def amend(self, memory_id: str, text: str, scopes: ScopeSet, *, reason: str | None = None) -> AmendResult:
+        return await self.run(Engine.amend, memory_id, text, scopes, reason=reason)
+
+    async def retire(self, memory_id: str, scopes: ScopeSet, *, reason: str | None = None) -> RetireResult:
+        return await self.run(Engine.retire, memory_id, scopes, reason=reason)
+
+    async def retire_all(self, scopes: ScopeSet) -> RetireAllResult:
+        return await self.run(Engine.retire_all, scopes)
+
+    async def purge_scope(self, scopes: ScopeSet, confirm: str, *, erase: bool = False) -> PurgeResult:
+        return await self.run(Engine.purge_scope, scopes, confirm, erase=erase)
+
+    async def ingest_conversation(self, sessions: Sequence[SessionIn], scopes: ScopeSet, *,
+                                  source: str = "conversation") -> IngestResult:
+        return await self.run(Engine.ingest_conversation, sessions, scopes, source=source)
+
+    async def recall(self, query: str, scopes: ScopeSet, *, limit: int = 10, as_of: str | None = None,
+                     known_at: str | None = None, include_retired: bool = False) -> RecallResult:
+        return await self.run(Engine.recall, query, scopes, limit=limit, as_of=as_of, known_at=known_at,
+                              include_retired=include_retired)
+
+    async def list_memories(self, scopes: ScopeSet, *, limit: int = 50, cursor: str | None = None,
+                            include_retired: bool = False) -> Page:
+        return await self.run(Engine.list_memories, scopes, limit=limit, cursor=cursor,
+                              include_retired=include_retired)
+
+    async def read_memory(self, memory_id: str, scopes: ScopeSet) -> MemoryDetail:
+        return await self.run(Engine.read_memory, memory_id, scopes)
+
+    async def list_scopes(self, kind: str | None = None) -> ScopeList:
+        return await self.run(Engine.list_scopes, kind)
+
+    async def warm(self) -> None:
+        await self.run(Engine.warm)
+
+    async def start_background(self, *, recluster: bool = True, consolidate_every: float | None = None,
+                               min_age_secs: float = 3600.0) -> None:
+        await self.run(Engine.start_background, recluster=recluster, consolidate_every=consolidate_every,
+                       min_age_secs=min_age_secs)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING
 
 from worlddb.vectors import hnsw
 
@@ -27,10 +26,10 @@ from worlddb.core.errors import InvalidInput
 from worlddb.extract import EntityCandidate, ExtractionContext
 from worlddb.core.records import Edge, Node
 from worlddb.memory.scopes import ScopeSet
+from worlddb.memory.services import Services
+from worlddb.memory.write import resolve_mention
 from worlddb.core.timeutil import parse_time
 
-if TYPE_CHECKING:
-    from worlddb.memory.engine import Engine
 
 
 @dataclass(frozen=True)
@@ -55,7 +54,7 @@ class IngestResult:
     turns: dict[str, str]  # turn_id (or index) -> anchor
 
 
-def ingest_conversation(engine: "Engine", scopes: ScopeSet, sessions: list[SessionIn], *,
+def ingest_conversation(services: Services, scopes: ScopeSet, sessions: list[SessionIn], *,
                         source: str = "conversation") -> IngestResult:
     if not sessions:
         raise InvalidInput("a conversation needs at least one session")
@@ -67,13 +66,13 @@ def ingest_conversation(engine: "Engine", scopes: ScopeSet, sessions: list[Sessi
     turn_ids: dict[str, str] = {}
     speakers = sorted({t.speaker for s in sessions for t in s.turns})
     for number, session in enumerate(sessions, start=1):
-        anchor, turns = _ingest_session(engine, scopes, session, number, speakers, source)
+        anchor, turns = _ingest_session(services, scopes, session, number, speakers, source)
         session_ids.append(anchor)
         turn_ids.update(turns)
     return IngestResult(scopes=scopes.keys, sessions=session_ids, turns=turn_ids)
 
 
-def _ingest_session(engine: "Engine", scopes: ScopeSet, session: SessionIn, number: int,
+def _ingest_session(services: Services, scopes: ScopeSet, session: SessionIn, number: int,
                     speakers: list[str], source: str) -> tuple[str, dict[str, str]]:
     start = parse_time(session.date, field="session date")
     moment = datetime.fromtimestamp(start / 1e6, tz=timezone.utc)
@@ -86,20 +85,20 @@ def _ingest_session(engine: "Engine", scopes: ScopeSet, session: SessionIn, numb
     turns = [_turn_node(t, i, start, scopes, source) for i, t in enumerate(session.turns)]
     mentions = []
     for turn in session.turns:
-        found = engine.extractor.extract(turn.text, ExtractionContext(
+        found = services.extractor.extract(turn.text, ExtractionContext(
             timestamp=moment, speaker=turn.speaker, known_names=tuple(speakers)))
         mentions.append([e for e in found.entities if e.name.strip()])
     candidates = [EntityCandidate(name=s, type="person") for s in speakers]
     names = candidates + [e for group in mentions for e in group]
     # one model call: turn texts, their sentence units, entity names and the session's content
     prepared_index, others = text_index.prepare_with(
-        engine.embedder, engine.encoder, [(node, start) for node in turns],
-        also=engine.resolver.name_texts(names) + [world.content])
+        services.embedder, services.encoder, [(node, start) for node in turns],
+        also=services.resolver.name_texts(names) + [world.content])
     content = others[world.content]
-    prepared = engine.resolver.prepare(names, vectors=others)
-    model, dim = engine.embedder.model_id, engine.embedder.dim
+    prepared = services.resolver.prepare(names, vectors=others)
+    model, dim = services.embedder.model_id, services.embedder.dim
     out: dict[str, str] = {}
-    with engine.db.write("ingest") as w:
+    with services.db.write("ingest") as w:
         worlds = [w.scope(kind, sid) for kind, sid in scopes]
         session_anchor = w.add(world, valid_from=start, parents=worlds)
         # a session or turn already stored (the same conversation ingested again) keeps its
@@ -115,14 +114,14 @@ def _ingest_session(engine: "Engine", scopes: ScopeSet, session: SessionIn, numb
             for scope_world, key in zip(worlds, scopes.keys):
                 people = [EntityCandidate(name=node.meta["speaker"], type="person")] + found
                 for cand in people:
-                    entity = engine.resolver.resolve_for_write(w, scope_world, key, cand, prepared)
+                    entity = resolve_mention(services.resolver, w, scope_world, key, cand, prepared)
                     role = "speaker" if cand.name == node.meta["speaker"] else "mention"
                     w.link(Edge("refers_to", anchor, entity.id, props={"role": role}))
             if previous is not None:
                 w.link(Edge("precedes", previous, anchor, world=session_anchor))
             previous = anchor
             out[session.turns[i].turn_id or f"{number}:{i + 1}"] = anchor
-    engine.resolver.after_write(list(out.values()))
+    services.resolver.after_write(list(out.values()))
     return session_anchor, out
 
 

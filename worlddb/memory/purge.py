@@ -21,19 +21,17 @@ and running the same purge again, once there is space, finishes the job.
 from __future__ import annotations
 
 import sqlite3
-from typing import TYPE_CHECKING
 
 from worlddb.core.errors import NotFound, StorageError
 from worlddb.core.records import Edge
 from worlddb.memory.results import PurgeResult
 from worlddb.memory.scopes import scope_key
-
-if TYPE_CHECKING:
-    from worlddb.memory.engine import Engine
+from worlddb.memory.services import Services
 
 
-def purge(engine: "Engine", kind: str, sid: str, *, erase: bool) -> PurgeResult:
-    store = engine.store
+
+def purge(services: Services, kind: str, sid: str, *, erase: bool) -> PurgeResult:
+    store = services.store
     anchor = store.scope_anchor(kind, sid)
     if anchor is None:
         raise NotFound(f"no scope {scope_key(kind, sid)} exists")
@@ -52,7 +50,7 @@ def purge(engine: "Engine", kind: str, sid: str, *, erase: bool) -> PurgeResult:
         store.conn.execute("PRAGMA secure_delete = ON")
     retired = 0
     try:
-        with engine.db.write("purge") as w:
+        with services.db.write("purge") as w:
             for node in alone:
                 view = store.get(node)
                 if view.retired_at is None and view.type != "Scope":

@@ -8,43 +8,43 @@ for the whole file.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
-from worlddb.graph import facts as factlib, identity, text_index
+from worlddb.core.records import TEXT_TYPES
+from worlddb.graph import facts as factlib, identity
 
 from worlddb.core import ids
 from worlddb.core.errors import InvalidInput
 from worlddb.core.records import NodeView
+from worlddb.core.store import Store
 from worlddb.memory.results import EntityOut, FactOut, HashCheck, MemoryDetail, MemoryOut, Page
-from worlddb.memory.scopes import ScopeSet
+from worlddb.memory.scopes import ScopeSet, require_in_scope, scope_anchors, scope_keys_of
+from worlddb.memory.services import Services
 from worlddb.core.timeutil import now_us, to_iso
 
-if TYPE_CHECKING:
-    from worlddb.memory.engine import Engine
 
-_TEXT = ",".join("?" * len(text_index.TEXT_TYPES))
+_TEXT = ",".join("?" * len(TEXT_TYPES))
 
 
-def list_memories(engine: "Engine", scopes: ScopeSet, *, limit: int, cursor: str | None,
+def list_memories(services: Services, scopes: ScopeSet, *, limit: int, cursor: str | None,
                   include_retired: bool) -> Page:
-    worlds = engine.scope_anchors(scopes)
+    worlds = scope_anchors(services.store, scopes)
     if not worlds:
         return Page(memories=[], next_cursor=None)
     after = _parse_cursor(cursor)
     validity = "" if include_retired else "AND (n.valid_to IS NULL OR n.valid_to > ?)"
-    params: list = [*worlds, *text_index.TEXT_TYPES, after]
+    params: list = [*worlds, *TEXT_TYPES, after]
     if not include_retired:
         params.append(now_us())
     params.append(limit + 1)
-    rows = engine.store.conn.execute(
+    rows = services.store.conn.execute(
         "SELECT DISTINCT n.rowid, n.anchor FROM closure c JOIN nodes n ON n.anchor = c.node "
         f"WHERE c.world IN ({','.join('?' * len(worlds))}) AND n.type IN ({_TEXT}) AND n.rowid < ? "
         f"{validity} ORDER BY n.rowid DESC LIMIT ?",
         params,
     ).fetchall()
     page, more = rows[:limit], len(rows) > limit
-    views = engine.store.get_many(anchor for _, anchor in page)
-    memories = [memory_out(engine, views[anchor]) for _, anchor in page]
+    views = services.store.get_many(anchor for _, anchor in page)
+    memories = [memory_out(services.store, views[anchor]) for _, anchor in page]
     return Page(memories=memories, next_cursor=str(page[-1][0]) if more else None)
 
 
@@ -56,20 +56,22 @@ def _parse_cursor(cursor: str | None) -> int:
     return int(cursor)
 
 
-def memory_out(engine: "Engine", view: NodeView) -> MemoryOut:
+def memory_out(store: Store, view: NodeView) -> MemoryOut:
     return MemoryOut(
         id=view.anchor, type=view.type, text=view.content, metadata=dict(view.meta),
-        scopes=engine.scope_keys_of(view.anchor), valid_from=to_iso(view.valid_from),
+        scopes=scope_keys_of(store, view.anchor), valid_from=to_iso(view.valid_from),
         valid_to=to_iso(view.valid_to), t_ingested=to_iso(view.t_ingested), retired=view.retired,
         retire_reason=view.retire_reason,
     )
 
 
-def read_memory(engine: "Engine", anchor: str, worlds: list[str]) -> MemoryDetail:
+def read_memory(services: Services, memory_id: str, scopes: ScopeSet) -> MemoryDetail:
     """The memory in full. Related memories and facts (supersedes, superseded_by,
-    contradicts, facts) are named only if they lie inside `worlds`, the caller's scopes:
-    an edge may lead into another scope, whose ids a reader of this one must not learn."""
-    store = engine.store
+    contradicts, facts) are named only if they lie inside the caller's scopes: an edge
+    may lead into another scope, whose ids a reader of this one must not learn."""
+    store = services.store
+    anchor = require_in_scope(store, memory_id, scopes)
+    worlds = scope_anchors(store, scopes)
     view = store.require(anchor)
 
     def shown(ids) -> list[str]:
@@ -99,17 +101,17 @@ def read_memory(engine: "Engine", anchor: str, worlds: list[str]) -> MemoryDetai
                              + [e.src for e in store.edges(dst=anchor, type="contradicts")]))
     return MemoryDetail(
         id=anchor, type=view.type, text=view.content, metadata=dict(view.meta),
-        scopes=engine.scope_keys_of(anchor), valid_from=to_iso(view.valid_from), valid_to=to_iso(view.valid_to),
+        scopes=scope_keys_of(store, anchor), valid_from=to_iso(view.valid_from), valid_to=to_iso(view.valid_to),
         t_ingested=to_iso(view.t_ingested), retired=view.retired, retire_reason=view.retire_reason,
         provenance=dict(view.provenance), entities=entities, facts=facts,
         supersedes=shown(e.dst for e in store.edges(src=anchor, type="supersedes")),
         superseded_by=shown(e.src for e in store.edges(dst=anchor, type="supersedes")),
-        contradicts=conflicts, hash_check=hash_check(engine, view),
+        contradicts=conflicts, hash_check=hash_check(store, view),
     )
 
 
-def hash_check(engine: "Engine", view: NodeView) -> HashCheck:
-    row = engine.store.conn.execute("SELECT body FROM blobs WHERE id=?", (view.anchor,)).fetchone()
+def hash_check(store: Store, view: NodeView) -> HashCheck:
+    row = store.conn.execute("SELECT body FROM blobs WHERE id=?", (view.anchor,)).fetchone()
     if row is None or row[0] is None:
         return HashCheck(ok=True, version=view.version, detail="content erased; the id remains as a tombstone")
     derived = ids.node_id(bytes(row[0]))

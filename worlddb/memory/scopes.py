@@ -5,14 +5,24 @@ contains edge from each Scope world). A call that names none falls back to the
 configured default scope; with no default configured it is refused. Scope keys are
 written "kind:id" ("user:alice"), which is also what memory_purge_scope's confirm
 argument must equal.
+
+The reads every operation starts with live here too: the anchors of the named scopes,
+an id looked up only inside them (a miss reads exactly like an unknown id, so scopes
+never leak what exists elsewhere), and the scopes a node belongs to.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from collections.abc import Sequence
+
+from worlddb.core.errors import InvalidInput, NotFound
+from worlddb.core.records import TEXT_TYPES
+from worlddb.core.store import Store
 from worlddb.graph.database import SCOPE_KINDS, check_scope
-from worlddb.core.errors import InvalidInput
+
+from .results import ScopeInfo, ScopeList
 
 
 @dataclass(frozen=True)
@@ -20,6 +30,12 @@ class ScopeSet:
     """An ordered, de-duplicated set of (kind, id) pairs; never empty once resolved."""
 
     pairs: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def of(cls, *, user: str | None = None, agent: str | None = None, app: str | None = None,
+           run: str | None = None) -> ScopeSet:
+        """The scopes named, checked: ScopeSet.of(user="alice", agent="planner")."""
+        return resolve_scopes(user_id=user, agent_id=agent, app_id=app, run_id=run)
 
     @property
     def keys(self) -> list[str]:
@@ -67,3 +83,60 @@ def parse_scope_key(key: str) -> tuple[str, str]:
     if not sep:
         raise InvalidInput(f"scope key {key!r} must look like kind:id, e.g. user:alice")
     return check_scope(kind, sid)
+
+
+# ---------------------------------------------------------------------------- scoped reads
+def scope_anchors(store: Store, scopes: ScopeSet) -> list[str]:
+    """Anchors of the named scopes that exist (a scope never written to has none)."""
+    return [a for a in (store.scope_anchor(kind, sid) for kind, sid in scopes) if a]
+
+
+def require_in_scope(store: Store, node_id: str, scopes: ScopeSet) -> str:
+    """The anchor of `node_id` (full id or unique prefix) among the nodes inside `scopes`."""
+    missing = NotFound(f"no memory with id {node_id} in scope {', '.join(scopes.keys)}")
+    try:
+        # only ids inside the scopes count, so a prefix shared with another scope's
+        # memory is neither ambiguous nor answered with that memory's id; a miss reads
+        # like an id that does not exist: scopes do not leak existence
+        return store.resolve_id(node_id, within=scope_anchors(store, scopes))
+    except NotFound:
+        raise missing from None
+
+
+def require_of_type(store: Store, node_id: str, scopes: ScopeSet, types: Sequence[str], done: str) -> str:
+    """require_in_scope, and the node must be one of `types`; `done` says what was asked
+    ("amended", "retired") for the error."""
+    anchor = require_in_scope(store, node_id, scopes)
+    kind = store.require(anchor).type
+    if kind not in types:
+        raise InvalidInput(f"{anchor} is a{'n' if kind[:1] in 'AEIOU' else ''} {kind}, not a memory; "
+                           f"only a {', '.join(types[:-1])} or {types[-1]} can be {done}")
+    return anchor
+
+
+def scope_keys_of(store: Store, anchor: str) -> list[str]:
+    """The keys of every scope that holds the node, sorted."""
+    rows = store.conn.execute(
+        "SELECT s.kind, s.sid FROM closure c JOIN scopes s ON s.anchor = c.world WHERE c.node=? "
+        "ORDER BY s.kind, s.sid", (anchor,))
+    return [scope_key(k, sid) for k, sid in rows]
+
+
+_TEXT = ",".join("?" * len(TEXT_TYPES))
+
+
+def list_scopes(store: Store, kind: str | None = None) -> ScopeList:
+    """memory_list_scopes: every scope (of one kind), with its current and closed memories."""
+    if kind is not None and kind not in SCOPE_KINDS:
+        raise InvalidInput(f"kind must be one of {', '.join(SCOPE_KINDS)}")
+    rows = store.conn.execute(
+        "SELECT s.kind, s.sid, s.anchor, "
+        " (SELECT count(*) FROM closure c JOIN nodes n ON n.anchor = c.node WHERE c.world = s.anchor "
+        f"  AND n.type IN ({_TEXT}) AND n.valid_to IS NULL), "
+        " (SELECT count(*) FROM closure c JOIN nodes n ON n.anchor = c.node WHERE c.world = s.anchor "
+        f"  AND n.type IN ({_TEXT}) AND n.valid_to IS NOT NULL) "
+        "FROM scopes s WHERE (? IS NULL OR s.kind = ?) ORDER BY s.kind, s.sid",
+        (*TEXT_TYPES, *TEXT_TYPES, kind, kind),
+    )
+    return ScopeList([ScopeInfo(kind=k, id=sid, key=scope_key(k, sid), memories=live, retired=closed)
+                      for k, sid, _, live, closed in rows])

@@ -16,18 +16,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING
 
 from worlddb.graph import facts as factlib, text_index
 from worlddb.core.errors import InvalidInput
 from worlddb.extract import EntityCandidate, ExtractionContext, FactCandidate
-from worlddb.core.records import Edge, Node
+from worlddb.core.records import MAX_TEXT_CHARS, Edge, Node
 from worlddb.memory.results import ConflictOut, EntityOut, FactOut, WriteResult
+from worlddb.graph.database import Writer
 from worlddb.memory.scopes import ScopeSet
+from worlddb.memory.services import Services
+from worlddb.resolver import Ambiguous, Prepared, Resolved, Resolver
 from worlddb.core.timeutil import from_datetime, now_us, to_iso
 
-if TYPE_CHECKING:
-    from worlddb.memory.engine import Engine
 
 MAX_ITEMS = 50
 MAX_ALIASES = 20
@@ -58,36 +58,36 @@ class _Plan:
     facts: list
 
 
-def write(engine: "Engine", request: WriteRequest) -> WriteResult:
-    return write_many(engine, [request])[0]
+def write(services: Services, request: WriteRequest) -> WriteResult:
+    return write_many(services, [request])[0]
 
 
-def write_many(engine: "Engine", requests: list[WriteRequest]) -> list[WriteResult]:
+def write_many(services: Services, requests: list[WriteRequest]) -> list[WriteResult]:
     """Write several memories in one transaction: all or none. Embeddings and name vectors
     are computed for the whole batch before the write lock is taken."""
-    plans = [_plan(engine, request) for request in requests]
+    plans = [_plan(services, request) for request in requests]
     # names that resolve exactly to a known entity need no vector
-    names = [c for p in plans for c in engine.resolver.needs_vector(
+    names = [c for p in plans for c in services.resolver.needs_vector(
         p.candidates + _fact_names(p.facts, p.candidates),
-        [engine.store.scope_anchor(kind, sid) for kind, sid in p.request.scopes])]
+        [services.store.scope_anchor(kind, sid) for kind, sid in p.request.scopes])]
     # one model call for texts, sentence units and entity names alike
-    index, name_vectors = text_index.prepare_with(engine.embedder, engine.encoder,
+    index, name_vectors = text_index.prepare_with(services.embedder, services.encoder,
                                                 [(p.memory, p.starts) for p in plans],
-                                                also=engine.resolver.name_texts(names))
-    prepared = engine.resolver.prepare(names, vectors=name_vectors)
+                                                also=services.resolver.name_texts(names))
+    prepared = services.resolver.prepare(names, vectors=name_vectors)
     results = []
-    with engine.db.write(requests[0].tool if len(requests) == 1 else "memory_write_many") as w:
+    with services.db.write(requests[0].tool if len(requests) == 1 else "memory_write_many") as w:
         for plan, item in zip(plans, index):
-            results.append(_apply(engine, w, plan, item, prepared))
-    engine.resolver.after_write([r.id for r in results] + [e.id for r in results for e in r.entities])
+            results.append(_apply(services, w, plan, item, prepared))
+    services.resolver.after_write([r.id for r in results] + [e.id for r in results for e in r.entities])
     return results
 
 
-def _plan(engine: "Engine", request: WriteRequest) -> _Plan:
+def _plan(services: Services, request: WriteRequest) -> _Plan:
     if not isinstance(request.metadata, dict):
         raise InvalidInput("metadata must be a JSON object")
     user = next((sid for kind, sid in request.scopes if kind == "user"), None)
-    candidates, fact_cands, extractor = _extraction(engine, request, user)
+    candidates, fact_cands, extractor = _extraction(services, request, user)
     memory = Node(
         "Memory",
         content=request.text,
@@ -102,39 +102,69 @@ def _plan(engine: "Engine", request: WriteRequest) -> _Plan:
     return _Plan(request, memory, starts, candidates, fact_cands)
 
 
-def _apply(engine: "Engine", w, plan: _Plan, index, prepared) -> WriteResult:
+def _apply(services: Services, w, plan: _Plan, index, prepared) -> WriteResult:
     request, starts = plan.request, plan.starts
     worlds = [w.scope(kind, sid) for kind, sid in request.scopes]
     anchor = w.add(plan.memory, valid_from=starts, parents=worlds)
-    text_index.write_index(w, anchor, index, engine.embedder.model_id, engine.embedder.dim)
+    text_index.write_index(w, anchor, index, services.embedder.model_id, services.embedder.dim)
     superseded: list[str] = []
     conflicts: list[ConflictOut] = []
     if request.supersedes:
         w.link(Edge("supersedes", anchor, request.supersedes))
         superseded.append(request.supersedes)
-        _close_derived_facts(engine, w, request.supersedes, starts)
+        _close_derived_facts(services, w, request.supersedes, starts)
     entities_out: list[EntityOut] = []
     facts_out: list[FactOut] = []
     for (kind, sid), world in zip(request.scopes, worlds):
         key = f"{kind}:{sid}"
         by_name: dict[str, str] = {}
         for cand in plan.candidates:
-            out = engine.resolver.resolve_for_write(w, world, key, cand, prepared)
+            out = resolve_mention(services.resolver, w, world, key, cand, prepared)
             entities_out.append(out)
             by_name[cand.name.casefold()] = out.id
             w.link(Edge("refers_to", anchor, out.id, props={"role": "mention"}))
         for fact in plan.facts:
-            facts_out.append(_write_fact(engine, w, world, key, anchor, fact, by_name, prepared, starts,
+            facts_out.append(_write_fact(services, w, world, key, anchor, fact, by_name, prepared, starts,
                                          superseded, conflicts, entities_out))
     return WriteResult(id=anchor, scopes=request.scopes.keys, valid_from=to_iso(starts),
                        entities=entities_out, facts=facts_out, superseded=superseded, conflicts=conflicts)
 
 
-def _extraction(engine, request: WriteRequest, user: str | None):
+def check_text(text: object) -> str:
+    """The text of a memory, or InvalidInput saying what is wrong with it."""
+    if not isinstance(text, str):
+        raise InvalidInput("text must be a string")
+    if not text.strip():
+        raise InvalidInput("text is empty")
+    if len(text) > MAX_TEXT_CHARS:
+        raise InvalidInput(f"text is {len(text)} characters; the limit is {MAX_TEXT_CHARS}")
+    return text
+
+
+def resolve_mention(resolver: Resolver, w: Writer, world: str, scope_key: str, candidate: EntityCandidate,
+                    prepared: Prepared | None = None) -> EntityOut:
+    """Resolve one mention inside `world` (a scope's anchor), reported as memory_write's
+    record: resolution "exact" (an existing entity reused), "new", or "proposed_merge"
+    (new, with pending same_as proposals to `proposed_merge_with`)."""
+    outcome = resolver.resolve(w, world, candidate, prepared=prepared, provenance={"scope": scope_key})
+    view = resolver.store.require(outcome.entity)
+    if isinstance(outcome, Resolved) and not outcome.created:
+        resolution, others = "exact", []
+    elif outcome.proposals:
+        options = outcome.options if isinstance(outcome, Ambiguous) else (outcome.match,)
+        resolution, others = "proposed_merge", [m.anchor for m in options]
+    else:
+        resolution, others = "new", []
+    return EntityOut(id=outcome.entity, name=view.name, type=view.meta.get("entity_type"),
+                     resolution=resolution, proposed_merge_with=others,
+                     proposals=list(outcome.proposals), scope=scope_key)
+
+
+def _extraction(services: Services, request: WriteRequest, user: str | None):
     if request.entities is None and request.facts is None:
         stamp = request.valid_from if request.valid_from is not None else now_us()
         ctx = ExtractionContext(timestamp=datetime.fromtimestamp(stamp / 1e6, tz=timezone.utc), user_name=user)
-        found = engine.extractor.extract(request.text, ctx)
+        found = services.extractor.extract(request.text, ctx)
         # the speaker of a first-person memory is the scope's user: a mention, not news
         entities = [e for e in found.entities if e.name.strip()]
         return _dedupe(entities), list(found.facts)[:MAX_ITEMS], found.extractor
@@ -195,29 +225,29 @@ def _fact_names(fact_cands: list[FactCandidate], entities: list[EntityCandidate]
     return [EntityCandidate(name=f.subject) for f in fact_cands if f.subject.casefold() not in known]
 
 
-def _write_fact(engine, w, world: str, key: str, memory: str, fact: FactCandidate, by_name: dict,
+def _write_fact(services: Services, w: Writer, world: str, key: str, memory: str, fact: FactCandidate, by_name: dict,
                 prepared, starts: int, superseded: list, conflicts: list, entities_out: list) -> FactOut:
     subject = by_name.get(fact.subject.casefold())
     if subject is None:
-        out = engine.resolver.resolve_for_write(w, world, key, EntityCandidate(name=fact.subject), prepared)
+        out = resolve_mention(services.resolver, w, world, key, EntityCandidate(name=fact.subject), prepared)
         entities_out.append(out)
         subject = by_name[fact.subject.casefold()] = out.id
     obj = by_name.get(fact.object.casefold())
-    subject_name = engine.store.get(subject).name
+    subject_name = services.store.get(subject).name
     valid_from = from_datetime(fact.valid_from) if fact.valid_from else starts
     node = factlib.fact_node(subject=subject, relation=fact.relation, obj=obj or fact.object,
                              object_is_entity=obj is not None, text=fact.text, subject_name=subject_name,
                              object_name=fact.object, provenance={"scope": key, "memory": memory},
-                             created_at=engine.store.get(memory).created_at)
+                             created_at=services.store.get(memory).created_at)
     relation = node.name
-    priors = [p for p in factlib.facts_about(engine.store, subject, relation) if p.anchor != node.id]
+    priors = [p for p in factlib.facts_about(services.store, subject, relation) if p.anchor != node.id]
     anchor = w.add(node, valid_from=valid_from, parents=[world])
     for edge in factlib.fact_edges(node):
         w.link(edge)
     w.link(Edge("derived_from", anchor, memory))
-    if relation in engine.functional:
+    if relation in services.functional:
         for prior in priors:
-            view = engine.store.get(prior.anchor)
+            view = services.store.get(prior.anchor)
             if view.valid_to is not None or prior.object == node.meta["object"]:
                 continue
             if valid_from > view.valid_from:
@@ -230,9 +260,9 @@ def _write_fact(engine, w, world: str, key: str, memory: str, fact: FactCandidat
                    text=node.content, valid_from=to_iso(valid_from))
 
 
-def _close_derived_facts(engine, w, old_memory: str, at: int) -> None:
+def _close_derived_facts(services: Services, w: Writer, old_memory: str, at: int) -> None:
     """An amended memory's facts end where the amendment begins (its new facts replace them)."""
-    for edge in engine.store.edges(dst=old_memory, type="derived_from"):
-        view = engine.store.get(edge.src)
+    for edge in services.store.edges(dst=old_memory, type="derived_from"):
+        view = services.store.get(edge.src)
         if view.valid_to is None or view.valid_to > at:
             w.close(edge.src, max(at, view.valid_from), "source amended")

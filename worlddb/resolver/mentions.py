@@ -21,7 +21,7 @@ from collections.abc import Iterable
 
 from worlddb.core.errors import InvalidInput
 from worlddb.core.store import Store
-from worlddb.resolver.tiebreak import TIER_ORDER
+from worlddb.protocols import TIER_ORDER
 
 from .index import NameIndex
 from .names import normalize_name

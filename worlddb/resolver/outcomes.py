@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from worlddb.core.errors import InvalidInput
-from worlddb.resolver.tiebreak import Tier
+from worlddb.protocols import Tier
 
 #: Jaro-Winkler over normalised names. Sara/Sarah score 0.960 and Kristin/Kristen 0.943;
 #: the near-misses the resolver must keep apart, Jon/Joan and Anna/Hanna, both score 0.933.

@@ -42,6 +42,7 @@ from worlddb.vectors import hnsw
 
 from worlddb.graph import identity
 from worlddb.core.errors import InvalidInput
+from worlddb.graph.database import WorldDB
 
 from .outcomes import Match
 from .resolver import Resolver, stage
@@ -59,8 +60,6 @@ MAX_WAIT_SECS = 10.0
 
 class Reclusterer:
     def __init__(self, path, *, embedder=None, tiebreaker=None, thresholds=None, index=None, registry=None):
-        from worlddb.graph.database import WorldDB  # the facade imports the handlers; keep this late
-
         if str(path) == ":memory:":
             raise InvalidInput("re-clustering needs a database file: it opens a connection of its own")
         self.db = WorldDB.open(path, registry=registry)

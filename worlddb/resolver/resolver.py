@@ -40,9 +40,10 @@ from worlddb.graph import identity
 from worlddb.core.errors import Conflict, InvalidInput, NotFound
 from worlddb.extract import EntityCandidate
 from worlddb.core.records import Edge, Node
-from worlddb.memory.results import EntityOut
 from worlddb.core.store import Store
-from worlddb.resolver.tiebreak import DefaultTiebreaker, Tiebreaker
+from worlddb.graph.text_index import check_model
+from worlddb.protocols import Tiebreaker
+from worlddb.resolver.tiebreak import DefaultTiebreaker
 
 from .index import NameIndex
 from .names import normalize_name, phonetic_key
@@ -113,8 +114,6 @@ class Resolver:
         # Name vectors are compared with this embedder's: refuse a database whose vectors
         # another model made (the database-wide record the engine checks too).
         if embedder is not None:
-            from worlddb.graph.text_index import check_model
-
             check_model(self.store, embedder.model_id, embedder.dim)
         self.store.add_erase_hook(forget_names)
         #: fed by `after_write` (a Reclusterer, or anything with submit(nodes)); None: no re-clustering
@@ -184,23 +183,6 @@ class Resolver:
         return [self.resolve(w, scope, c, prepared=prepared, provenance=provenance) for c in candidates]
 
     # ------------------------------------------------------------------ the memory layer's calls
-    def resolve_for_write(self, w, scope: str, scope_key: str, candidate: Any,
-                          prepared: Prepared | None = None) -> EntityOut:
-        """`resolve`, reported as the memory_write record: resolution "exact" (reused),
-        "new", or "proposed_merge" (new, with pending proposals to `proposed_merge_with`)."""
-        outcome = self.resolve(w, scope, candidate, prepared=prepared, provenance={"scope": scope_key})
-        view = self.store.require(outcome.entity)
-        if isinstance(outcome, Resolved) and not outcome.created:
-            resolution, others = "exact", []
-        elif outcome.proposals:
-            options = outcome.options if isinstance(outcome, Ambiguous) else (outcome.match,)
-            resolution, others = "proposed_merge", [m.anchor for m in options]
-        else:
-            resolution, others = "new", []
-        return EntityOut(id=outcome.entity, name=view.name, type=view.meta.get("entity_type"),
-                         resolution=resolution, proposed_merge_with=others,
-                         proposals=list(outcome.proposals), scope=scope_key)
-
     def after_write(self, anchors: Iterable[str]) -> None:
         """Hand a committed write's nodes to the background re-clusterer, if there is one;
         returns at once."""

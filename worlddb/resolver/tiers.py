@@ -29,7 +29,7 @@ from worlddb.vectors import hnsw
 
 from worlddb.graph import identity
 from worlddb.core.store import Store
-from worlddb.resolver.tiebreak import TIER_ORDER, Option, Tiebreaker
+from worlddb.protocols import TIER_ORDER, Option, Tiebreaker
 
 from .index import NameIndex
 from .names import name_similarity, phonetic_key, phonetic_similarity

@@ -1,6 +1,6 @@
-"""Text embeddings: the `Embedder` contract and its two implementations.
+"""Text embeddings: two implementations of the `Embedder` seam (worlddb.protocols).
 
-Contract (see `Embedder`): an embedder has a `model_id` and a `dim`, and
+Contract (see `worlddb.protocols.Embedder`): an embedder has a `model_id` and a `dim`, and
 `embed(texts)` returns a float32 array of shape (len(texts), dim) whose rows
 are unit-length (L2) and which is the same for the same input. Apart from
 loading its own model when it is constructed, an embedder does no I/O.
@@ -25,12 +25,13 @@ import re
 import threading
 from functools import lru_cache
 from pathlib import Path
-from typing import Protocol, Sequence, runtime_checkable
+from collections.abc import Sequence
 
 import numpy as np
 
+from worlddb.core.errors import EmbedderError
+
 __all__ = [
-    "Embedder",
     "EmbedderError",
     "HashEmbedder",
     "MiniLMEmbedder",
@@ -39,37 +40,6 @@ __all__ = [
     "TOKENIZER_SHA256",
 ]
 
-
-class EmbedderError(ValueError):
-    """An embedder cannot be built or cannot embed what it was given.
-
-    Raised for a model or tokenizer file that is missing or fails its digest
-    check. Kept as the single error class of this module so that it can be
-    re-parented under the project's central error hierarchy in one place.
-    """
-
-
-@runtime_checkable
-class Embedder(Protocol):
-    """Maps texts to unit vectors.
-
-    Attributes:
-        model_id: names the model *and* everything that changes its vectors;
-            vectors carrying different model_ids must never be compared.
-        dim: length of every vector.
-
-    ``embed(texts)`` takes a sequence of str (a bare str is refused, since it
-    would otherwise be embedded character by character) and returns a
-    ``numpy.ndarray`` of shape ``(len(texts), dim)``, dtype float32, every
-    row L2-normalised (the empty text included), row i belonging to texts[i].
-    The same input gives the same output. No I/O happens in ``embed``; an
-    implementation may only read its own model files when it is constructed.
-    """
-
-    model_id: str
-    dim: int
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
 
 
 def _check_texts(texts: Sequence[str]) -> list[str]:

@@ -12,20 +12,22 @@ all in one transaction, so a crash leaves the old model's vectors intact.
 
 from __future__ import annotations
 
-from worlddb.vectors import hnsw, hnsw_snapshots
-
+from worlddb.core.records import TEXT_TYPES, NodeView
+from worlddb.core.store import Store
 from worlddb.graph import text_index
-from worlddb.vectors.composer import Composer
 from worlddb.graph.database import WorldDB
-from worlddb.core.records import NodeView
+from worlddb.protocols import Embedder
+from worlddb.vectors import hnsw, hnsw_snapshots
+from worlddb.vectors.composer import Composer
+from worlddb.vectors.static_query import StaticEncoder
 
 BATCH = 256
 
 
-def reembed(db: WorldDB, embedder, encoder=None) -> dict[str, int]:
+def reembed(db: WorldDB, embedder: Embedder, encoder: StaticEncoder | None = None) -> dict[str, int]:
     """Recompute every vector with `embedder`; returns counts per kind."""
     store = db.store
-    texts = _views(db, f"type IN ({','.join('?' * len(text_index.TEXT_TYPES))})", text_index.TEXT_TYPES)
+    texts = _views(db, f"type IN ({','.join('?' * len(TEXT_TYPES))})", TEXT_TYPES)
     names = _views(db, "type='Entity'", ())
     worlds = [v for v in _views(db, "n_children > 0 AND type != 'Scope'", ()) if v.content]
     model, dim = embedder.model_id, embedder.dim
@@ -76,3 +78,8 @@ def _deepest_first(db: WorldDB) -> list[str]:
         "FROM nodes n WHERE n.n_children > 0 AND n.type != 'Scope' ORDER BY depth DESC, n.rowid")
     return [row[0] for row in rows]
 
+
+
+def stored_vectors(store: Store) -> int:
+    """How many vectors the file holds (erased ones not counted)."""
+    return store.conn.execute("SELECT count(*) FROM vectors WHERE vec IS NOT NULL").fetchone()[0]

@@ -1,0 +1,85 @@
+"""memory_amend, memory_retire and memory_retire_all: correcting what is remembered.
+
+Content is immutable: amend writes a new memory that supersedes the old one (through the
+supersedes handler, which closes the old one's validity where the new one begins). Retire
+closes one memory's validity - or a wrongly extracted fact's - and nothing is deleted;
+facts drawn only from a retired memory are retired with it. Amend replaces a memory
+(Memory, Turn, Summary); retire closes one of those or a fact. Any other id in scope (an
+entity, a session) is InvalidInput: closing an entity would hide it from every memory
+that names it.
+"""
+
+from __future__ import annotations
+
+from worlddb.core.errors import InvalidInput
+from worlddb.core.records import TEXT_TYPES
+from worlddb.core.timeutil import now_us, to_iso
+from worlddb.graph.database import Writer
+
+from .results import AmendResult, RetireAllResult, RetireResult
+from .scopes import ScopeSet, require_of_type, scope_anchors, scope_keys_of
+from .services import Services
+from .write import WriteRequest, check_text, write
+
+#: what memory_amend replaces: the texts recall and memory_list return
+AMENDABLE = TEXT_TYPES
+#: memory_retire also closes a fact (an extracted fact can be wrong while its memory is right)
+RETIRABLE = (*TEXT_TYPES, "Fact")
+
+
+def amend(services: Services, memory_id: str, text: str, scopes: ScopeSet, *,
+          reason: str | None = None) -> AmendResult:
+    store = services.store
+    old = require_of_type(store, memory_id, scopes, AMENDABLE, "amended")
+    view = store.get(old)
+    if view.valid_to is not None:
+        raise InvalidInput(f"memory {old} is no longer current (it was retired or superseded); "
+                           "amend the memory that replaced it")
+    keys = scope_keys_of(store, old)
+    # the amendment starts now - or, for a memory about the future, when that one starts
+    request = WriteRequest(text=check_text(text), scopes=ScopeSet(tuple(tuple(k.split(":", 1)) for k in keys)),
+                           metadata=dict(view.meta), valid_from=max(now_us(), view.valid_from), entities=None,
+                           facts=None, tool="memory_amend", supersedes=old, reason=reason)
+    result = write(services, request)
+    return AmendResult(id=result.id, supersedes=old, scopes=result.scopes, valid_from=result.valid_from)
+
+
+def retire(services: Services, memory_id: str, scopes: ScopeSet, *, reason: str | None = None) -> RetireResult:
+    store = services.store
+    anchor = require_of_type(store, memory_id, scopes, RETIRABLE, "retired")
+    with services.db.write("retire") as w:
+        changed = w.retire(anchor, reason)
+        if changed:
+            _retire_derived(services, w, anchor, reason)
+    view = store.get(anchor)
+    return RetireResult(id=anchor, retired=True, valid_to=to_iso(view.valid_to), already_retired=not changed)
+
+
+def retire_all(services: Services, scopes: ScopeSet) -> RetireAllResult:
+    count = 0
+    with services.db.write("retire_all") as w:
+        for node in _open_members(services, scope_anchors(services.store, scopes)):
+            count += int(w.retire(node, "retire_all"))
+    return RetireAllResult(scopes=scopes.keys, retired=count)
+
+
+def _open_members(services: Services, worlds: list[str]) -> list[str]:
+    if not worlds:
+        return []
+    rows = services.store.conn.execute(
+        f"SELECT DISTINCT n.anchor FROM closure c JOIN nodes n ON n.anchor = c.node "
+        f"WHERE c.world IN ({','.join('?' * len(worlds))}) AND n.type IN ({','.join('?' * len(RETIRABLE))}) "
+        f"AND n.retired_at IS NULL ORDER BY n.rowid",
+        (*worlds, *RETIRABLE),
+    )
+    return [row[0] for row in rows]
+
+
+def _retire_derived(services: Services, w: Writer, anchor: str, reason: str | None) -> None:
+    """Facts drawn only from a retired memory are retired with it."""
+    store = services.store
+    for edge in store.edges(dst=anchor, type="derived_from"):
+        sources = [e.dst for e in store.edges(src=edge.src, type="derived_from")]
+        still_open = [s for s in sources if s != anchor and store.get(s).valid_to is None]
+        if not still_open:
+            w.retire(edge.src, reason or "source retired")

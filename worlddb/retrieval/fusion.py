@@ -1,0 +1,29 @@
+"""Weighted reciprocal rank fusion of recall's lanes.
+
+    S(d) = sum over lanes of  w_lane / (RRF_K + rank_lane(d))
+
+RRF_K = 10: with k = 60 (the usual constant) the fused order barely separates a lane's
+top results from its tail, which measured 2.6 points worse (turn_any@10) on the dev
+conversations; k = 10 keeps ranks meaningful while no lane dominates. Weights
+(bm25 1, vector 0.5, sentence 1, entity 0.25) are round values; the vector lane is
+half-weighted because the sentence lane already carries most of its signal.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+RRF_K = 10
+WEIGHTS = {"bm25": 1.0, "vector": 0.5, "sentence": 1.0, "entity": 0.25}
+
+
+def fuse(lanes: dict[str, list[int]]) -> tuple[dict[int, float], dict[int, dict[str, int]]]:
+    """Fused score per node rowid, and each node's 1-based rank in every lane that found it."""
+    scores: dict[int, float] = defaultdict(float)
+    ranks: dict[int, dict[str, int]] = defaultdict(dict)
+    for lane, ranked in lanes.items():
+        weight = WEIGHTS[lane]
+        for rank, rowid in enumerate(ranked, start=1):
+            scores[rowid] += weight / (RRF_K + rank)
+            ranks[rowid][lane] = rank
+    return dict(scores), dict(ranks)

@@ -1,0 +1,152 @@
+"""Recall's ranked lanes, each restricted to the scopes asked about (containment closure).
+
+  bm25      FTS5 bm25() over the index text of Memory/Turn/Summary nodes
+            (worlddb.graph.lexical)
+  vector    HNSW cosine over effective embeddings (whole texts)
+  sentence  HNSW cosine over sentence-unit embeddings; a node scores by its best unit
+  entity    entities the query names (exact/alias/fuzzy, via the resolver) pull every
+            text node that refers_to them - ranked by how many of them it mentions,
+            then by the bm25 lane's order
+
+Each lane returns node rowids, best first, at most `depth` of them. With `open_only_at`
+a lane admits only nodes whose validity is open at that time.
+"""
+
+from __future__ import annotations
+
+from worlddb.core.records import TEXT_TYPES
+from worlddb.core.store import Store, inside_sql
+from worlddb.graph.lexical import lexical
+
+from .sources import Sources
+
+#: how deep each lane looks: at least LANE_FLOOR, or LANE_DEPTH times the limit
+LANE_DEPTH = 5
+LANE_FLOOR = 100
+#: scopes up to this many text nodes are searched with an exact HNSW filter when
+#: over-fetching did not yield enough in-scope results
+FILTER_SCOPE_MAX = 50_000
+_TEXT = ",".join("?" * len(TEXT_TYPES))
+# A unary + on nodes.type in the queries below keeps SQLite from driving a join through the
+# type index (every node of a type) instead of the edge index (a handful of rows).
+
+
+def run_lanes(sources: Sources, query: str, worlds: list[str], depth: int, *, open_only_at: int | None
+              ) -> dict[str, list[int]]:
+    store = sources.store
+    bm25 = [rowid for rowid, _ in lexical(store, query, worlds, depth, open_only_at=open_only_at)]
+    vector = sources.query_vector(query)
+    lanes = {"bm25": bm25}
+    if vector is not None:
+        lanes["vector"] = _ann_lane(sources, sources.whole, vector, worlds, depth, open_only_at)
+        lanes["sentence"] = _ann_lane(sources, sources.units, vector, worlds, depth, open_only_at)
+    lanes["entity"] = _entity_lane(sources, query, worlds, depth, bm25, open_only_at)
+    return lanes
+
+
+def _ann_lane(sources: Sources, index, vector, worlds: list[str], depth: int, open_only_at: int | None) -> list[int]:
+    fetch = depth * 4
+    found = [rowid for rowid, _ in index.search(vector, fetch)]
+    # check scope in rank order, a slice at a time, and stop once `depth` passed: where
+    # the scope holds most candidates the rest of the over-fetch is never looked up
+    ranked: list[int] = []
+    for start in range(0, len(found), depth):
+        chunk = found[start:start + depth]
+        allowed = eligible(sources.store, worlds, chunk, open_only_at)
+        ranked.extend(r for r in chunk if r in allowed)
+        if len(ranked) >= depth:
+            break
+    if len(ranked) < depth and len(found) >= fetch:
+        # the scope is a small part of the index: search again, filtered to it exactly
+        members = _scope_members(sources.store, worlds, open_only_at)
+        if members is not None:
+            ranked = [rowid for rowid, _ in index.search(vector, depth, allowed=members.__contains__)]
+    return ranked[:depth]
+
+
+def eligible(store: Store, worlds: list[str], rowids: list[int], open_only_at: int | None) -> set[int]:
+    if not rowids:
+        return set()
+    validity, extra = ("AND (n.valid_to IS NULL OR n.valid_to > ?)", [open_only_at]) if open_only_at else ("", [])
+    # Drive from the candidate rows (a few hundred), never from the scope's whole closure;
+    # the unary + keeps SQLite off the type index, which would scan every node of a type.
+    rows = store.conn.execute(
+        f"SELECT n.rowid FROM nodes n WHERE n.rowid IN ({','.join('?' * len(rowids))}) "
+        f"AND +n.type IN ({_TEXT}) {validity} AND {inside_sql('n', len(worlds))}",
+        (*rowids, *TEXT_TYPES, *extra, *worlds, *worlds),
+    )
+    return {row[0] for row in rows}
+
+
+def _scope_members(store: Store, worlds: list[str], open_only_at: int | None) -> set[int] | None:
+    validity, extra = ("AND (n.valid_to IS NULL OR n.valid_to > ?)", [open_only_at]) if open_only_at else ("", [])
+    rows = store.conn.execute(
+        f"SELECT DISTINCT n.rowid FROM closure c JOIN nodes n ON n.anchor = c.node "
+        f"WHERE c.world IN ({','.join('?' * len(worlds))}) AND n.type IN ({_TEXT}) {validity} LIMIT ?",
+        (*worlds, *TEXT_TYPES, *extra, FILTER_SCOPE_MAX + 1),
+    ).fetchall()
+    return None if len(rows) > FILTER_SCOPE_MAX else {row[0] for row in rows}
+
+
+def _entity_lane(sources: Sources, query: str, worlds: list[str], depth: int, bm25: list[int],
+                 open_only_at: int | None) -> list[int]:
+    """Text nodes that refer to the entities the query names: those naming most of them
+    first, then those the bm25 lane ranks, then the most recently mentioned.
+
+    A well-known entity (the user, a partner) may have tens of thousands of mentions, so
+    the lane never lists them all; the edge index yields mentions newest first and each
+    lookup stops after `depth` rows. A node naming two or more of the entities names one
+    besides the most mentioned, so those are found among the rarer entities' mentions (the
+    `depth` latest per entity); of the nodes naming one, the `depth` latest mentions per
+    entity. Then each found node's count is taken, and the bm25 lane's rows get theirs."""
+    mentions = sources.resolver.find_mentions(worlds, query)
+    if not mentions:
+        return []
+    conn = sources.store.conn
+    entities = sorted({m.anchor for m in mentions})
+    validity, extra = ("AND (n.valid_to IS NULL OR n.valid_to > ?)", [open_only_at]) if open_only_at else ("", [])
+    inside = f"AND +n.type IN ({_TEXT}) {validity} AND {inside_sql('n', len(worlds))}"
+    filters = (*TEXT_TYPES, *extra, *worlds, *worlds)
+    found: dict[int, tuple[int, int]] = {}  # node rowid -> (entities named, latest mention edge)
+
+    def take(rows) -> None:
+        for rowid, count, latest in rows:
+            had = found.get(rowid, (0, 0))
+            found[rowid] = (max(had[0], count), max(had[1], latest))
+
+    if len(entities) > 1:
+        # which entity is skipped only decides the cost; counting its index entries (removed
+        # edges too) is enough to find the most mentioned without reading an edge row
+        degree = {ent: conn.execute("SELECT count(*) FROM edges WHERE dst=? AND type='refers_to'",
+                                    (ent,)).fetchone()[0] for ent in entities}
+        shared: set[int] = set()
+        for ent in sorted(entities, key=lambda ent: (degree[ent], ent))[:-1]:
+            others = [o for o in entities if o != ent]
+            shared.update(row[0] for row in conn.execute(
+                "SELECT n.rowid FROM edges e JOIN nodes n ON n.anchor = e.src "
+                f"WHERE e.dst=? AND e.type='refers_to' AND e.seq_removed IS NULL {inside} "
+                # +o.dst: drive the check from the mentioning node (edges_src), never from
+                # the other entities' mentions, which may be thousands per candidate
+                "AND EXISTS (SELECT 1 FROM edges o WHERE o.src = e.src AND o.type='refers_to' "
+                f"AND o.seq_removed IS NULL AND +o.dst IN ({','.join('?' * len(others))})) "
+                "ORDER BY e.rowid DESC LIMIT ?", (ent, *filters, *others, depth)))
+        take(_mention_counts(conn, sorted(shared), entities))
+    for ent in entities:
+        take(conn.execute(
+            "SELECT n.rowid, 1, e.rowid FROM edges e JOIN nodes n ON n.anchor = e.src "
+            f"WHERE e.dst=? AND e.type='refers_to' AND e.seq_removed IS NULL {inside} ORDER BY e.rowid DESC LIMIT ?",
+            (ent, *filters, depth)))
+    # the bm25 lane's rows are inside the scopes and open already
+    take(_mention_counts(conn, bm25, entities))
+    order = {rowid: i for i, rowid in enumerate(bm25)}
+    return sorted(found, key=lambda r: (-found[r][0], order.get(r, len(order)), -found[r][1]))[:depth]
+
+
+def _mention_counts(conn, rowids: list[int], entities: list[str]):
+    """(rowid, how many of `entities` it names, its latest mention edge) for `rowids`."""
+    if not rowids:
+        return []
+    return conn.execute(
+        "SELECT n.rowid, count(DISTINCT e.dst), max(e.rowid) FROM nodes n JOIN edges e ON e.src = n.anchor "
+        f"WHERE n.rowid IN ({','.join('?' * len(rowids))}) AND +e.dst IN ({','.join('?' * len(entities))}) "
+        "AND e.type='refers_to' AND e.seq_removed IS NULL GROUP BY n.rowid", (*rowids, *entities))
