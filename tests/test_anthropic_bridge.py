@@ -14,13 +14,13 @@ from datetime import datetime
 import pytest
 
 from tests.fake_anthropic import FakeAnthropic
-from worlddb.extract.anthropic import (EXTRACTION_SCHEMA, AnthropicExtractor, AnthropicSummarizer,
-                                      configured_extractor, configured_summarizer, parse_json_object)
+from worlddb.anthropic import (EXTRACTION_SCHEMA, AnthropicExtractor, AnthropicSummarizer, AnthropicTiebreaker,
+                               configured_extractor, configured_summarizer, configured_tiebreaker, parse_json_object)
 from worlddb.extract import ExtractionContext, ExtractionError
 from worlddb.extract.builtin import BuiltinExtractor
 from worlddb.extract.summarize import ExtractiveSummarizer
 from worlddb.protocols import Option
-from worlddb.resolver.tiebreak import AnthropicTiebreaker, DefaultTiebreaker, configured_tiebreaker
+from worlddb.resolver.tiebreak import DefaultTiebreaker
 
 KEY = "test-key-not-real"
 MODEL = "claude-test-model"
@@ -275,7 +275,7 @@ def test_reply_without_a_json_object_is_an_extraction_error(raw):
 
 def test_a_process_without_a_key_never_imports_the_sdk():
     # Importing the SDK takes seconds; a server with no key must not pay for it at start-up.
-    code = ("import sys; from worlddb.extract.anthropic import configured_extractor; "
+    code = ("import sys; from worlddb.anthropic import configured_extractor; "
             "print(type(configured_extractor()).__name__, 'anthropic' in sys.modules)")
     env = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)

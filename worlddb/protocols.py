@@ -15,7 +15,7 @@ implement these protocols exactly as a plug-in would. Pass your own to `worlddb.
 Built-in implementations: worlddb.handlers (HandlerRegistry and the twelve edge types),
 worlddb.vectors.embedder (MiniLMEmbedder, HashEmbedder), worlddb.extract.builtin,
 worlddb.extract.summarize, worlddb.resolver.tiebreak; the Anthropic-backed extractor,
-summarizer and tiebreaker (worlddb.extract.anthropic, worlddb.resolver.tiebreak) are
+summarizer and tiebreaker (worlddb.anthropic) are
 used when ANTHROPIC_API_KEY is set and fall back to the built-ins on any failure.
 """
 

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 
 from worlddb.core.errors import Conflict, InvalidInput
-from worlddb.extract.anthropic import configured_summarizer
+from worlddb.anthropic import configured_summarizer
 from worlddb.graph.database import WorldDB
 from worlddb.protocols import Summarizer
 from worlddb.graph.facts import normalize_relation

@@ -8,7 +8,7 @@ the types are frozen so an ``Extraction`` can be cached, hashed and shared betwe
 Implementations in this package:
 
 * ``worlddb.extract.builtin.BuiltinExtractor`` - deterministic, rule based, no model, no network.
-* ``worlddb.extract.anthropic.AnthropicExtractor`` - asks a model; falls back to the built-in one on
+* ``worlddb.anthropic.AnthropicExtractor`` - asks a model; falls back to the built-in one on
   any failure, so it never raises.
 
 The only exception an ``Extractor``/``Summarizer`` may raise is ``ExtractionError`` (bad input such

@@ -29,13 +29,12 @@ from worlddb.core.errors import InvalidInput
 from worlddb.core.records import MAX_TEXT_CHARS
 from worlddb.core.timeutil import parse_time
 from worlddb.core.store import Store
-from worlddb.extract.anthropic import configured_extractor
+from worlddb.anthropic import configured_extractor, configured_tiebreaker
 from worlddb.extract.builtin import BuiltinExtractor
 from worlddb.graph import text_index
 from worlddb.graph.database import WorldDB
 from worlddb.protocols import Embedder, Extractor, Registry, Tiebreaker
 from worlddb.resolver import Reclusterer, Resolver
-from worlddb.resolver.tiebreak import configured_tiebreaker
 from worlddb.retrieval.sources import Sources
 from worlddb.vectors import hnsw
 from worlddb.vectors.embedder import default_embedder

@@ -1,17 +1,4 @@
-"""Model-backed extractor and summarizer over the Anthropic Messages API, and the client they share.
-
-Contract: these classes are built only when an API key is configured (explicitly or through
-``ANTHROPIC_API_KEY``); the ``configured_*`` factories return the deterministic built-ins otherwise.
-Their methods never raise for well-formed input and never lose a call: on any API error, timeout,
-or output that fails the schema, they log a warning on the ``worlddb.extract.anthropic`` logger and
-answer with the built-in (``BuiltinExtractor``, ``ExtractiveSummarizer``). The resolver's
-tiebreaker (worlddb.resolver.tiebreak) asks through the same ``MessagesClient``.
-An ``Extraction`` records which one produced it (``"anthropic:<model>"`` or ``"builtin"``).
-
-The model is told the exact JSON schema of its answer; the reply is parsed tolerantly (code fences,
-text around the object: the first balanced JSON object wins) and then validated strictly (required
-keys, types, no unknown keys). Temporal expressions always come from the deterministic pass, which
-is cheaper and exact, and resolved against the same timestamp the model sees.
+"""The Anthropic Messages API client the model-backed parts share, and how replies are checked.
 
 Retries are ours, not the SDK's (the client runs with ``max_retries=0``) so the policy is explicit
 and testable: 429, 5xx and connection errors are retried up to ``max_attempts`` in all, sleeping
@@ -19,6 +6,11 @@ and testable: 429, 5xx and connection errors are retried up to ``max_attempts`` 
 ``retry-after`` when it sends one; a ``retry-after`` beyond the cap ends the retries at once. A
 timeout is not retried: one attempt already spent the caller's budget of ``timeout`` seconds, so
 the built-in answers at once. Other 4xx errors are not retried either.
+
+The model is told the exact JSON schema of its answer; the reply is parsed tolerantly (code fences,
+text around the object: the first balanced JSON object wins) and then validated strictly (required
+keys, types, no unknown keys). The SDK is imported on first use: a process with no key never
+loads it.
 """
 
 from __future__ import annotations
@@ -30,24 +22,14 @@ import random
 import re
 import time
 from dataclasses import dataclass
-from datetime import datetime
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable
 
-from worlddb.extract import EntityCandidate, Extraction, ExtractionContext, ExtractionError, FactCandidate
-from worlddb.extract.builtin import BuiltinExtractor
-from worlddb.extract.summarize import ExtractiveSummarizer
-from worlddb.extract import prompts
-from worlddb.extract.temporal import find_temporals
-from worlddb.protocols import Extractor, Summarizer
+from worlddb.core.errors import ExtractionError
 
 if TYPE_CHECKING:
     import anthropic
 
-__all__ = ["AnthropicExtractor", "AnthropicSummarizer", "BridgeConfig",
-           "DEFAULT_MODEL", "EXTRACTION_SCHEMA", "configured_extractor", "configured_summarizer",
-           "parse_json_object", "validate"]
-
-log = logging.getLogger(__name__)
+log = logging.getLogger("worlddb.anthropic")
 DEFAULT_MODEL = "claude-haiku-4-5"
 
 _NULLABLE_STR = {"type": ["string", "null"]}
@@ -239,104 +221,3 @@ def client_config(api_key: str | None, **options: Any) -> BridgeConfig:
     if key is None:
         raise ValueError("no Anthropic API key: pass api_key or set ANTHROPIC_API_KEY")
     return BridgeConfig(api_key=key, **options)
-
-
-class AnthropicExtractor:
-    """``Extractor`` backed by the Messages API, falling back to ``fallback`` (default: built-in)."""
-
-    def __init__(self, api_key: str | None = None, *, fallback: Extractor | None = None, **options: Any) -> None:
-        self._messages = MessagesClient(client_config(api_key, **options))
-        self.name = f"anthropic:{self._messages.config.model}"
-        self.fallback = fallback or BuiltinExtractor()
-
-    def extract(self, text: str, ctx: ExtractionContext) -> Extraction:
-        if not isinstance(text, str):
-            raise TypeError(f"text must be str, not {type(text).__name__}")
-        prompt = json.dumps({"timestamp": ctx.timestamp.isoformat() if ctx.timestamp else None,
-                             "speaker": ctx.speaker, "user_name": ctx.user_name,
-                             "known_names": list(ctx.known_names), "message": text}, ensure_ascii=False)
-        system = prompts.EXTRACT_SYSTEM.format(schema=json.dumps(EXTRACTION_SCHEMA))
-        try:
-            data = self._messages.ask_json(system, prompt, EXTRACTION_SCHEMA, 2048)
-            return self._build(data, text, ctx)
-        except fallback_errors() as err:
-            log.warning("%s failed (%s); falling back to the %s extractor", self.name, describe_error(err),
-                        self.fallback.name)
-            return self.fallback.extract(text, ctx)
-
-    def _build(self, data: dict[str, Any], text: str, ctx: ExtractionContext) -> Extraction:
-        entities: dict[str, EntityCandidate] = {}
-        if ctx.speaker:
-            entities[ctx.speaker.casefold()] = EntityCandidate(ctx.speaker, "person", (), None)
-        for e in data["entities"]:
-            name = e["name"].strip()
-            span = text.find(name)
-            entities.setdefault(name.casefold(), EntityCandidate(
-                name, e["type"], tuple(a for a in e["aliases"] if a), (span, span + len(name)) if span >= 0 else None))
-        facts = tuple(FactCandidate(f["subject"], f["relation"], f["object"], f["text"] or text,
-                                    _when(f["valid_from"], ctx), _when(f["valid_to"], ctx)) for f in data["facts"])
-        return Extraction(tuple(entities.values()), facts, tuple(find_temporals(text, ctx.timestamp)), self.name)
-
-
-def _when(value: str | None, ctx: ExtractionContext) -> datetime | None:
-    if value is None:
-        return None
-    try:
-        parsed = datetime.fromisoformat(value)
-    except ValueError as err:
-        raise ExtractionError(f"not an ISO-8601 date: {value!r}") from err
-    if parsed.tzinfo is None and ctx.timestamp is not None and ctx.timestamp.tzinfo is not None:
-        parsed = parsed.replace(tzinfo=ctx.timestamp.tzinfo)
-    return parsed
-
-
-class AnthropicSummarizer:
-    """``Summarizer`` backed by the Messages API; an over-long summary is cut at the last sentence
-    (or word) that fits; failures fall back to ``ExtractiveSummarizer``."""
-
-    def __init__(self, api_key: str | None = None, *, fallback: Summarizer | None = None, **options: Any) -> None:
-        self._messages = MessagesClient(client_config(api_key, **options))
-        self.name = f"anthropic:{self._messages.config.model}"
-        self.fallback = fallback or ExtractiveSummarizer()
-
-    def summarize(self, texts: Sequence[str], *, max_chars: int) -> str:
-        if max_chars < 1:
-            raise ValueError("max_chars must be at least 1")
-        if not texts:
-            return ""
-        system = prompts.SUMMARY_SYSTEM.format(schema=json.dumps(SUMMARY_SCHEMA), max_chars=max_chars)
-        prompt = "\n\n".join(f"[{i}] {t}" for i, t in enumerate(texts, 1))
-        try:
-            summary = self._messages.ask_json(system, prompt, SUMMARY_SCHEMA, max_chars // 2 + 256)["summary"]
-        except fallback_errors() as err:
-            log.warning("%s summary failed (%s); falling back to the extractive summarizer", self.name,
-                        describe_error(err))
-            return self.fallback.summarize(texts, max_chars=max_chars)
-        return _fit(summary.strip(), max_chars)
-
-
-def _fit(summary: str, max_chars: int) -> str:
-    if len(summary) <= max_chars:
-        return summary
-    head = summary[:max_chars]
-    ends = [m.end() for m in re.finditer(r"[.!?](?=\s|$)", head)]
-    if ends:
-        return head[:ends[-1]]
-    head = summary[:max_chars - 1]
-    return (head[:head.rindex(" ")] if " " in head else head).rstrip() + "…"
-
-
-def configured_extractor(api_key: str | None = None, base_url: str | None = None,
-                         model: str = DEFAULT_MODEL, **options: Any) -> Extractor:
-    """The Anthropic extractor when a key is given or in ``ANTHROPIC_API_KEY``, else the built-in."""
-    if resolve_key(api_key) is None:
-        return BuiltinExtractor()
-    return AnthropicExtractor(api_key, base_url=base_url, model=model, **options)
-
-
-def configured_summarizer(api_key: str | None = None, base_url: str | None = None,
-                          model: str = DEFAULT_MODEL, **options: Any) -> Summarizer:
-    """The Anthropic summarizer when a key is configured, else the extractive one."""
-    if resolve_key(api_key) is None:
-        return ExtractiveSummarizer()
-    return AnthropicSummarizer(api_key, base_url=base_url, model=model, **options)
