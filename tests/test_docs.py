@@ -16,6 +16,7 @@ import itertools
 import json
 import re
 import runpy
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -105,6 +106,18 @@ def test_every_registered_tool_is_named_in_the_readme(tmp_path):
     missing = [name for name in tools if f"`{name}`" not in text]
     assert not missing, f"README.md does not name these MCP tools in backticks: {missing}"
     assert not (tmp_path / "m.db").exists()
+
+
+def test_every_dependency_has_its_row_in_the_readme():
+    """The project's rule: the README's dependency table says why each dependency is there."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    specs = [*project["dependencies"], *itertools.chain(*project.get("optional-dependencies", {}).values())]
+    names = {re.match(r"[A-Za-z0-9._-]+", spec).group(0).lower() for spec in specs}
+    text = README.read_text()
+    table = text[text.index("## Dependencies, and why each"):]
+    table = table[:table.index("\n## ", 1)]
+    missing = sorted(name for name in names if f"`{name}`" not in table.lower())
+    assert not missing, f"README.md's dependency table has no row for: {missing}"
 
 
 def test_every_subcommand_is_in_the_readme():
