@@ -34,10 +34,10 @@ import time
 from pathlib import Path
 
 from worlddb.consolidator import Consolidator, summary_first
-from worlddb.graph.database import WorldDB
-from worlddb.extract.summarize import ExtractiveSummarizer
-from worlddb.graph.facts import fact_edges, fact_node
 from worlddb.core.records import Node
+from worlddb.extract.summarize import ExtractiveSummarizer
+from worlddb.graph.database import WorldDB
+from worlddb.graph.facts import fact_edges, fact_node
 
 PEOPLE = ["Alice", "Bob", "Carol", "Dmitri", "Elena", "Farid", "Grace", "Hiro", "Ines", "Jonas"]
 RELATIONS = ["likes", "works_with", "visited", "recommended", "borrowed_from", "wrote_about"]

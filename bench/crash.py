@@ -143,7 +143,7 @@ async def _worker(client, ledger: Ledger, rnd: Round, worker: int, own: list[str
             rnd.in_flight -= 1
 
 
-def _written(rnd: "Round", ledger: Ledger, anchor: str, text: str, scopes: dict, own: list[str]) -> None:
+def _written(rnd: Round, ledger: Ledger, anchor: str, text: str, scopes: dict, own: list[str]) -> None:
     ledger.written[anchor] = (text, scopes)
     ledger.round_ids.append(anchor)
     own.append(anchor)
@@ -236,7 +236,8 @@ def offline_check(db: Path, ledger: Ledger, kept_indexes) -> dict:
                 raise Failure(f"acknowledged write {anchor} does not hold its text")
         for old, new in ledger.amended.items():
             row = conn.execute("SELECT valid_to FROM nodes WHERE anchor=?", (old,)).fetchone()
-            edge = conn.execute("SELECT 1 FROM edges WHERE type='supersedes' AND src=? AND dst=?", (new, old)).fetchone()
+            edge = conn.execute("SELECT 1 FROM edges WHERE type='supersedes' AND src=? AND dst=?",
+                                (new, old)).fetchone()
             if row[0] is None or edge is None:
                 raise Failure(f"acknowledged amend {old} -> {new} is not in effect")
         for anchor in ledger.retired:
@@ -269,8 +270,8 @@ class Result:
 async def run_transport(transport: str, db: Path, kills: int, *, seed: int = 0, workers: int = 3,
                         embedder: str = "hash", max_delay: float = 0.8, log=None) -> Result:
     """`kills` rounds of load-then-SIGKILL on one file; raises Failure on any violation."""
-    from worlddb.vectors.hnsw import EFFECTIVE, NAME, UNIT, AnnIndex
     from worlddb.core.store import Store
+    from worlddb.vectors.hnsw import EFFECTIVE, NAME, UNIT, AnnIndex
 
     rng = random.Random(f"{seed}-{transport}")
     ledger = Ledger()
@@ -297,7 +298,7 @@ async def run_transport(transport: str, db: Path, kills: int, *, seed: int = 0, 
                     pid = server.pid
                     clients = None
                 result.confirmed_reads += await _with_client(transport, server, clients,
-                                                             lambda c: _confirm(c, ledger, rnd.rng))
+                                                             lambda c, rng=rnd.rng: _confirm(c, ledger, rng))
                 if observer is None:
                     observer = Store.open(db)
                     kept = [AnnIndex(observer, kind) for kind in (EFFECTIVE, UNIT, NAME)]

@@ -28,14 +28,14 @@ import re
 import statistics
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
 
-from worlddb.memory.engine import Engine
 from worlddb.graph.lexical import fts_query
 from worlddb.graph.text_index import STOPWORDS
+from worlddb.memory.engine import Engine
 from worlddb.memory.ingest import SessionIn, TurnIn
 from worlddb.memory.scopes import ScopeSet
 
@@ -50,7 +50,7 @@ def sessions_of(conversation: dict) -> list[SessionIn]:
         stamp = datetime.strptime(conversation[f"session_{number}_date_time"], "%I:%M %p on %d %B, %Y")
         turns = tuple(TurnIn(speaker=t["speaker"], text=t["text"], turn_id=t["dia_id"], caption=t.get("blip_caption"))
                       for t in conversation[f"session_{number}"])
-        out.append(SessionIn(date=stamp.replace(tzinfo=timezone.utc).isoformat(), turns=turns, name=f"session {number}"))
+        out.append(SessionIn(date=stamp.replace(tzinfo=UTC).isoformat(), turns=turns, name=f"session {number}"))
         number += 1
     return out
 

@@ -31,8 +31,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from worlddb.graph.database import WorldDB
 from worlddb.core.records import Node
+from worlddb.graph.database import WorldDB
 from worlddb.resolver import Resolver
 
 FIRST = (

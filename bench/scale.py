@@ -62,12 +62,12 @@ import numpy as np
 
 from bench.progress import Progress
 from bench.synthetic import TYPES, Corpus
-from worlddb.vectors import hnsw, hnsw_snapshots
+from worlddb.core.records import Edge, Node
+from worlddb.core.timeutil import now_us
 from worlddb.graph import lexical, text_index
 from worlddb.memory.engine import Engine
-from worlddb.core.records import Edge, Node
 from worlddb.memory.scopes import ScopeSet
-from worlddb.core.timeutil import now_us
+from worlddb.vectors import hnsw, hnsw_snapshots
 
 BASE_TIME = 1_700_000_000_000_000
 #: the goals of issue 9 (P95 milliseconds; writes/s; GiB)
@@ -218,7 +218,8 @@ def run_shapes(engine: Engine, scope: str, anchors: list[str], probes, vectors: 
         "seed_1hop_mean_nodes": round(float(np.mean([len(s.nodes) for s in results["seed_1hop"]])), 2),
         "bm25_hit10": _share(rowid[p.node] in {r for r, _ in res} for p, res in zip(probes, results["bm25"])),
         "hnsw_hit10": _share(rowid[p.node] in {r for r, _ in res} for p, res in zip(probes, results["hnsw"])),
-        "recall_hit10": _share(anchors[p.node] in {h.id for h in res.results} for p, res in zip(probes, results["recall"])),
+        "recall_hit10": _share(anchors[p.node] in {h.id for h in res.results}
+                               for p, res in zip(probes, results["recall"])),
     }
     # how far the lexical lane's dropping of very common words moves its top 10 (indexing
     # module docstring): against an exact ranking inside the scope, on a sample of probes
@@ -506,7 +507,8 @@ def main() -> None:
     out = Path(args.out or f"bench/out/scale-{args.nodes}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2) + "\n")
-    print(json.dumps({k: report[k] for k in ("load", "index_build", "index_reopen", "db_gib", "peak_rss_gib", "latency_ms", "quality")}
+    shown = ("load", "index_build", "index_reopen", "db_gib", "peak_rss_gib", "latency_ms", "quality")
+    print(json.dumps({k: report[k] for k in shown}
                      | ({"speedup_p50": report["baselines"]["speedup_p50"]} if "baselines" in report else {}),
                      indent=2))
     print(f"report: {out}", file=sys.stderr)

@@ -98,7 +98,7 @@ class HttpServer:
         assert self.proc is not None
         return self.proc.pid
 
-    def start(self, timeout: float = 60.0) -> "HttpServer":
+    def start(self, timeout: float = 60.0) -> HttpServer:
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen([sys.executable, *self.args], stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=log, env=self.env)
@@ -113,7 +113,7 @@ class HttpServer:
             except OSError:
                 if time.monotonic() > deadline:
                     self.kill()
-                    raise RuntimeError(f"server did not listen within {timeout} s")
+                    raise RuntimeError(f"server did not listen within {timeout} s") from None
                 time.sleep(0.02)
 
     def kill(self) -> None:
@@ -136,7 +136,7 @@ class HttpServer:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
-    def __enter__(self) -> "HttpServer":
+    def __enter__(self) -> HttpServer:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:

@@ -24,8 +24,8 @@ from pathlib import Path
 
 from blake3 import blake3
 
-from worlddb.graph.database import WorldDB
 from worlddb.core.records import Node
+from worlddb.graph.database import WorldDB
 
 
 def _turn(rng: random.Random, i: int) -> Node:

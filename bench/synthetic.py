@@ -213,7 +213,7 @@ class Corpus:
         return (names, texts, self.embedder.embed_ids(rows), np.asarray(src, dtype=np.int64),
                 np.asarray(dst, dtype=np.int64))
 
-    def probes(self, count: int, seed: int) -> list["Probe"]:
+    def probes(self, count: int, seed: int) -> list[Probe]:
         """`count` random Memory nodes, each with a 3-word query drawn from its own text."""
         rng = np.random.default_rng([self.seed, 3, seed])
         memories = np.flatnonzero(self.types == 1)

@@ -40,8 +40,8 @@ from blake3 import blake3
 
 from bench.scale import load
 from bench.synthetic import Corpus
-from worlddb.memory.engine import Engine
 from worlddb.core.store import Store
+from worlddb.memory.engine import Engine
 
 
 class Recorder:
@@ -154,8 +154,8 @@ def edge_layouts(edges: int, workdir: Path, repeats: int) -> dict:
     rnd = random.Random(1)
     anchors = [blake3(str(i).encode()).hexdigest() for i in range(nodes)]
     pairs = [(rnd.randrange(nodes), rnd.randrange(nodes)) for _ in range(edges)]
-    bodies = [('{"dst":"%s","props":{"role":"mention"},"src":"%s","type":"refers_to","v":1,"world":null}'
-               % (anchors[d], anchors[s])).encode() for s, d in pairs]
+    bodies = [(f'{{"dst":"{anchors[d]}","props":{{"role":"mention"}},"src":"{anchors[s]}","type":"refers_to",'
+               f'"v":1,"world":null}}').encode() for s, d in pairs]
     digests = [blake3(b).digest() for b in bodies]
     layouts = {
         "as_stored": (EDGES_TEXT, "INSERT OR IGNORE INTO edges(id, type, src, dst, world, body, seq_added, t_added) "

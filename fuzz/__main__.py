@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
         began = machine.STATS["ops"]
         try:
             machine.run(examples=args.examples, steps=args.steps, seed=seed)
-        except Exception as exc:  # noqa: BLE001 - a violation (or crash) is recorded, then the next seed runs
+        except Exception as exc:
             path = _save(seed, exc)
             failures.append({"seed": seed, "layer": "engine", "error": f"{type(exc).__name__}: {exc}"[:500],
                              "saved": str(path) if path else None})
@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
                 made = mcp_fuzz.run(examples=args.mcp_examples, calls=args.mcp_calls, seed=seed)
                 mcp_calls += made
                 print(f"seed {seed}: {made} MCP calls", file=sys.stderr, flush=True)
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 failure, path = mcp_fuzz.LAST_FAILURE, None
                 if failure.get("calls"):
                     path = regressions.save(failure["calls"], failure["error"], kind="calls",

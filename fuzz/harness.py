@@ -19,21 +19,21 @@ and `reopen` closes the engine and opens the file again.
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 import shutil
 import tempfile
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
-
-from worlddb.core import errors, ids
-from worlddb.vectors.embedder import HashEmbedder
-from worlddb.memory.engine import Engine
-from worlddb.core.errors import WorldDBError
-from worlddb.handlers import FunctionalRelation, HandlerRegistry
-from worlddb.core.records import Edge, Node
-from worlddb.core.store import scope_node
+from typing import Any
 
 from fuzz.model import FUNCTIONAL_EDGES, FUNCTIONAL_FACTS, Expect, Model
+from worlddb.core import errors, ids
+from worlddb.core.errors import WorldDBError
+from worlddb.core.records import Edge, Node
+from worlddb.core.store import scope_node
+from worlddb.handlers import FunctionalRelation, HandlerRegistry
+from worlddb.memory.engine import Engine
+from worlddb.vectors.embedder import HashEmbedder
 
 SCOPES = (("user", "alice"), ("user", "bob"), ("agent", "ag-1"), ("run", "r 1"))
 NAMES = ("Sarah", "Sara", "Sarrah", "Jon", "John", "Joan", "Anna", "Hanna", "Austin", "Boston")

@@ -17,10 +17,9 @@ call's transactions added and brings them into the model:
 
 from __future__ import annotations
 
-from worlddb.core.records import Edge
-
 from fuzz.harness import Violation
 from fuzz.model import FUNCTIONAL_FACTS, Expect
+from worlddb.core.records import Edge
 
 
 def adopt(h, last: int, *, parents: set[str], marker: str | None = None, amended: tuple | None = None):
@@ -33,7 +32,7 @@ def adopt(h, last: int, *, parents: set[str], marker: str | None = None, amended
                         "WHERE seq > ? ORDER BY rowid", (last,)).fetchall()
     new = []
     model.begin()
-    for anchor, ntype, vf, vt, ingested, retired in rows:
+    for anchor, ntype, vf, _vt, ingested, retired in rows:
         if retired is not None:
             raise Violation(f"new {ntype} {anchor[:12]} is born retired")
         extra = {}

@@ -13,7 +13,9 @@ operations so the caller can save them (fuzz.regressions).
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, Phase, seed as hyp_seed, settings, strategies as st
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis import seed as hyp_seed
+from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, get_state_machine_test, rule
 
 from fuzz.harness import EDGE_TYPES, GRAPH_TYPES, NAMES, RELATIONS, SCOPES, WORDS, Harness

@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections import Counter
 import tempfile
+from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, seed as hyp_seed, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import seed as hyp_seed
+from hypothesis import strategies as st
 
 from fuzz.harness import Violation, snapshot
 
@@ -196,8 +198,8 @@ class Session:
         import anyio.from_thread
         from mcp import Client
 
-        from worlddb.vectors.embedder import HashEmbedder
         from worlddb.server import ServerConfig, build_server
+        from worlddb.vectors.embedder import HashEmbedder
 
         self.path = Path(directory) / "mcp.db"
         server = build_server(ServerConfig(db=str(self.path), default_user="alice", background=False,

@@ -14,14 +14,13 @@ wrong confirmations. Writes into a world whose record was erased succeed.
 
 from __future__ import annotations
 
-from worlddb.memory.ingest import SessionIn, TurnIn
-from worlddb.core.records import Edge
-from worlddb.memory.scopes import ScopeSet
-from worlddb.core.timeutil import parse_time, to_iso
-
 from fuzz.harness import NAMES, RELATIONS, SCOPES, TIMES, WORDS, Violation
 from fuzz.learn import adopt
 from fuzz.model import TEXT_TYPES, Expect
+from worlddb.core.records import Edge
+from worlddb.core.timeutil import parse_time, to_iso
+from worlddb.memory.ingest import SessionIn, TurnIn
+from worlddb.memory.scopes import ScopeSet
 
 #: what the contract lets memory_amend replace and memory_retire close
 AMENDABLE = TEXT_TYPES
@@ -268,7 +267,7 @@ def _let_go(model, anchor: str, erase: bool) -> None:
 def _m_ingest(h, op: dict) -> None:
     scopes = _scopes(op["scopes"])
     sessions, expected = [], None
-    for n, spec in enumerate(op["sessions"]):
+    for spec in op["sessions"]:
         date = BAD_DATES[1] if spec["date"] == "bad" else DATES[spec["date"] % len(DATES)]
         if spec["date"] == "bad":
             expected = expected or Expect("InvalidInput", "bad session date")
@@ -309,7 +308,8 @@ def _m_read(h, op: dict) -> None:
         return
     detail = got[0]
     node = h.model.nodes[anchor]
-    if detail.id != anchor or detail.valid_to != to_iso(node.valid_to) or detail.retired != (node.retired_at is not None):
+    retired = node.retired_at is not None
+    if detail.id != anchor or detail.valid_to != to_iso(node.valid_to) or detail.retired != retired:
         raise Violation("read_memory disagrees with the model about the memory's validity")
     if (detail.text is None) != node.erased:
         raise Violation("read_memory: erased content must read as None, and only erased content")

@@ -96,7 +96,7 @@ class Model:
         still gets new versions when its interior changes (ids.erased_version_id)."""
         self._journal = None
 
-    def refusal(self, change) -> "Expect | None":
+    def refusal(self, change) -> Expect | None:
         """Apply `change()` as a write would, return the Expect it raises (None if none),
         and undo it: for calls whose effects the harness applies only afterwards."""
         self.begin()

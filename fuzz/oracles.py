@@ -26,13 +26,12 @@ from __future__ import annotations
 
 import random
 
-from worlddb.graph import identity
-from worlddb.vectors.hnsw import EFFECTIVE, NAME, UNIT
-from worlddb.memory.scopes import ScopeSet
-from worlddb.core.timeutil import now_us, to_iso
-
 from fuzz.harness import SCOPES, TIMES, Violation
 from fuzz.model import TEXT_TYPES
+from worlddb.core.timeutil import now_us, to_iso
+from worlddb.graph import identity
+from worlddb.memory.scopes import ScopeSet
+from worlddb.vectors.hnsw import EFFECTIVE, NAME, UNIT
 
 
 def check_all(h) -> None:
@@ -81,7 +80,7 @@ def check_edges(h) -> None:
         engine = {r[1] for r in rows}
         raise Violation(f"live edges differ: engine-only {[h.store.edge(i).type for i in engine - set(live)]}, "
                         f"model-only {[live[i].type for i in set(live) - engine]}")
-    for rowid, edge_id, vt in rows:
+    for _rowid, edge_id, vt in rows:
         if vt != live[edge_id].valid_to:
             raise Violation(f"edge {live[edge_id].type} valid_to {vt}, model {live[edge_id].valid_to}")
     for rowid, vt in h.store.conn.execute("SELECT rowid, valid_to FROM edges"):

@@ -22,13 +22,12 @@ from .functional import FunctionalRelation
 from .implies import Implies
 from .instance_of import InstanceOf
 from .precedes import Precedes
-from .registry import BUILTIN, ENTRY_POINT_GROUP, HandlerRegistry
 from .refers_to import RefersTo
+from .registry import BUILTIN, ENTRY_POINT_GROUP, HandlerRegistry
 from .same_as import SameAs
 from .subtype_of import SubtypeOf
 from .summarizes import Summarizes
 from .supersedes import Supersedes
-
 
 __all__ = [
     "BUILTIN", "ENTRY_POINT_GROUP", "Causes", "Contains", "Contradicts", "DerivedFrom", "EdgeContext", "EdgeHandler",

@@ -1,14 +1,15 @@
 """contains: the structural edge. A world contains a node; the node joins its interior.
 
 Insert puts the child into the world's interior (a new version for the world and every
-ancestor); deleting the last contains edge between the two takes it out. A world can never contain itself or an ancestor.
+ancestor); deleting the last contains edge between the two takes it out. A world can never
+contain itself or an ancestor.
 Containment is what a scoped query stays inside.
 """
 
 from __future__ import annotations
 
-from worlddb.core.records import Edge
 from worlddb.core.plan import QueryPlan
+from worlddb.core.records import Edge
 
 from .base import EdgeContext
 

@@ -6,8 +6,8 @@ receipt, and reads attach it to either side so the caller sees the disagreement.
 
 from __future__ import annotations
 
-from worlddb.core.records import Edge
 from worlddb.core.plan import QueryPlan
+from worlddb.core.records import Edge
 
 from .base import EdgeContext
 

@@ -9,8 +9,8 @@ valid_from, the way a supersedes edge ends a node. Register it like any handler:
 
 from __future__ import annotations
 
-from worlddb.core.records import Edge, check_type_name
 from worlddb.core.plan import QueryPlan
+from worlddb.core.records import Edge, check_type_name
 
 from .base import EdgeContext
 

@@ -6,8 +6,8 @@ a Fact inside user:alice that refers_to a shared Entity reaches that entity.
 
 from __future__ import annotations
 
-from worlddb.core.records import Edge
 from worlddb.core.plan import QueryPlan
+from worlddb.core.records import Edge
 
 from .base import EdgeContext
 

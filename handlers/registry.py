@@ -43,7 +43,7 @@ class HandlerRegistry:
             self.register(handler)
 
     @classmethod
-    def default(cls) -> "HandlerRegistry":
+    def default(cls) -> HandlerRegistry:
         """A registry of the twelve built-in edge types."""
         return cls(handler() for handler in BUILTIN)
 

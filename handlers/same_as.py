@@ -7,8 +7,8 @@ and reject_merge keeps them independent. Removing the edge withdraws its proposa
 
 from __future__ import annotations
 
-from worlddb.core.records import Edge
 from worlddb.core.plan import QueryPlan
+from worlddb.core.records import Edge
 
 from .base import EdgeContext
 

@@ -13,8 +13,8 @@ closes the old summary's validity); the old summarizes edge stays as history.
 
 from __future__ import annotations
 
-from worlddb.core.records import Edge
 from worlddb.core.plan import QueryPlan
+from worlddb.core.records import Edge
 
 from .base import EdgeContext
 

@@ -10,8 +10,8 @@ its closed interval and the node that replaced it.
 
 from __future__ import annotations
 
-from worlddb.core.records import Edge
 from worlddb.core.plan import QueryPlan
+from worlddb.core.records import Edge
 
 from .base import EdgeContext
 

@@ -22,11 +22,18 @@ from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
 
 from worlddb import __version__
+from worlddb.core.errors import InvalidInput, WorldDBError
 from worlddb.memory.aio import AsyncEngine
 from worlddb.memory.engine import Engine
-from worlddb.core.errors import InvalidInput, WorldDBError
 from worlddb.memory.results import (
-    AmendResult, MemoryDetail, Page, PurgeResult, RecallResult, RetireAllResult, RetireResult, ScopeList,
+    AmendResult,
+    MemoryDetail,
+    Page,
+    PurgeResult,
+    RecallResult,
+    RetireAllResult,
+    RetireResult,
+    ScopeList,
     WriteResult,
 )
 from worlddb.memory.scopes import ScopeSet, resolve_scopes

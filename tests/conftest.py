@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support import open_engine
 from worlddb.graph.database import WorldDB
 
 
@@ -17,3 +18,10 @@ def db(db_path):
     database = WorldDB.open(db_path)
     yield database
     database.close()
+
+
+@pytest.fixture
+def engine(db_path):
+    opened = open_engine(db_path)
+    yield opened
+    opened.close()

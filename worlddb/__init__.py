@@ -41,19 +41,50 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from worlddb.core.errors import (
-        AmbiguousId, Conflict, EmbedderError, ExtractionError, IntegrityError, InvalidInput, NotFound, Refused,
-        SchemaError, StorageError, UnknownEdgeType, ValidityConflict, WorldDBError,
+        AmbiguousId,
+        Conflict,
+        EmbedderError,
+        ExtractionError,
+        IntegrityError,
+        InvalidInput,
+        NotFound,
+        Refused,
+        SchemaError,
+        StorageError,
+        UnknownEdgeType,
+        ValidityConflict,
+        WorldDBError,
     )
     from worlddb.memory.aio import AsyncEngine
     from worlddb.memory.engine import Engine
     from worlddb.memory.ingest import IngestResult, SessionIn, TurnIn
     from worlddb.memory.results import (
-        AmendResult, ConflictOut, EntityOut, FactOut, HashCheck, Hit, MemoryDetail, MemoryOut, Page, PurgeResult,
-        RecallResult, RetireAllResult, RetireResult, ScopeInfo, ScopeList, WriteResult,
+        AmendResult,
+        ConflictOut,
+        EntityOut,
+        FactOut,
+        HashCheck,
+        Hit,
+        MemoryDetail,
+        MemoryOut,
+        Page,
+        PurgeResult,
+        RecallResult,
+        RetireAllResult,
+        RetireResult,
+        ScopeInfo,
+        ScopeList,
+        WriteResult,
     )
     from worlddb.memory.scopes import ScopeSet
     from worlddb.protocols import (
-        EdgeContext, EdgeHandler, Embedder, Extractor, Registry, Summarizer, Tiebreaker,
+        EdgeContext,
+        EdgeHandler,
+        Embedder,
+        Extractor,
+        Registry,
+        Summarizer,
+        Tiebreaker,
     )
 
 #: public name -> the module that defines it
@@ -77,10 +108,18 @@ _EXPORTS: dict[str, str] = {
     ), "worlddb.protocols"),
 }
 
-__all__ = ["__version__", "open", *sorted(_EXPORTS)]
+__all__ = [
+    "__version__", "open", "AmbiguousId", "AmendResult", "AsyncEngine", "Conflict", "ConflictOut",
+    "EdgeContext", "EdgeHandler", "Embedder", "EmbedderError", "Engine", "EntityOut", "ExtractionError",
+    "Extractor", "FactOut", "HashCheck", "Hit", "IngestResult", "IntegrityError", "InvalidInput",
+    "MemoryDetail", "MemoryOut", "NotFound", "Page", "PurgeResult", "RecallResult", "Refused", "Registry",
+    "RetireAllResult", "RetireResult", "SchemaError", "ScopeInfo", "ScopeList", "ScopeSet", "SessionIn",
+    "StorageError", "Summarizer", "Tiebreaker", "TurnIn", "UnknownEdgeType", "ValidityConflict",
+    "WorldDBError", "WriteResult",
+]
 
 
-def open(path: str | Path, **options: Any) -> Engine:  # noqa: A001 - worlddb.open, as sqlite3.connect
+def open(path: str | Path, **options: Any) -> Engine:
     """Open (or create) the memory database at `path`: `Engine.open(path, **options)`.
 
     :param path: the SQLite file, created with its folder if missing; ``":memory:"`` for a

@@ -21,7 +21,13 @@ from worlddb.protocols import Extractor
 
 from . import prompts
 from .client import (
-    DEFAULT_MODEL, EXTRACTION_SCHEMA, MessagesClient, client_config, describe_error, fallback_errors, log,
+    DEFAULT_MODEL,
+    EXTRACTION_SCHEMA,
+    MessagesClient,
+    client_config,
+    describe_error,
+    fallback_errors,
+    log,
     resolve_key,
 )
 

@@ -16,7 +16,13 @@ from worlddb.protocols import Summarizer
 
 from . import prompts
 from .client import (
-    DEFAULT_MODEL, SUMMARY_SCHEMA, MessagesClient, client_config, describe_error, fallback_errors, log,
+    DEFAULT_MODEL,
+    SUMMARY_SCHEMA,
+    MessagesClient,
+    client_config,
+    describe_error,
+    fallback_errors,
+    log,
     resolve_key,
 )
 

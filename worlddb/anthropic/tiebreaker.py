@@ -17,7 +17,13 @@ from worlddb.resolver.tiebreak import DefaultTiebreaker
 
 from . import prompts
 from .client import (
-    CHOICE_SCHEMA, DEFAULT_MODEL, MessagesClient, client_config, describe_error, fallback_errors, log,
+    CHOICE_SCHEMA,
+    DEFAULT_MODEL,
+    MessagesClient,
+    client_config,
+    describe_error,
+    fallback_errors,
+    log,
     resolve_key,
 )
 

@@ -16,7 +16,13 @@ writes nothing. `worlddb consolidate` on the command line runs one pass.
 from .consolidator import CLOSURE_TYPES, Consolidator
 from .report import Report
 from .summaries import (
-    SummaryIndexer, TextIndexer, content_time, current_summaries, fingerprint, summaries_covering, summary_first,
+    SummaryIndexer,
+    TextIndexer,
+    content_time,
+    current_summaries,
+    fingerprint,
+    summaries_covering,
+    summary_first,
 )
 from .task import ConsolidatorTask
 

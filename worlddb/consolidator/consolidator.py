@@ -27,13 +27,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 
-from worlddb.core.errors import Conflict, InvalidInput
 from worlddb.anthropic import configured_summarizer
-from worlddb.graph.database import WorldDB
-from worlddb.protocols import Summarizer
-from worlddb.graph.facts import normalize_relation
+from worlddb.core.errors import Conflict, InvalidInput
 from worlddb.core.records import Edge
 from worlddb.core.timeutil import US, now_us
+from worlddb.graph.database import WorldDB
+from worlddb.graph.facts import normalize_relation
+from worlddb.protocols import Summarizer
 
 from . import inference, summaries
 from .report import Report

@@ -38,9 +38,9 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
-from worlddb.graph.facts import FactRef, facts_about, subjects_with
 from worlddb.core.records import Edge, EdgeView, NodeView
 from worlddb.core.store import Store
+from worlddb.graph.facts import FactRef, facts_about, subjects_with
 
 Planned = tuple[Edge, int | None, int | None]
 

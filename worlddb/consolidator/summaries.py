@@ -52,17 +52,16 @@ from typing import Any, Protocol, runtime_checkable
 
 from worlddb.core import ids
 from worlddb.core.errors import InvalidInput
+from worlddb.core.records import Edge, Node, NodeView
+from worlddb.core.store import Store
 from worlddb.extract import ExtractionError
 from worlddb.extract.summarize import ExtractiveSummarizer
-from worlddb.core.records import Edge, Node, NodeView
 from worlddb.graph.database import WorldDB
 from worlddb.graph.query import MAX_HOPS, Subgraph
 from worlddb.protocols import Summarizer
-from worlddb.core.store import Store
 
 from .inference import is_current
 from .report import Report
-
 
 log = logging.getLogger(__name__)
 

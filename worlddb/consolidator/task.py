@@ -28,7 +28,6 @@ import threading
 from pathlib import Path
 
 from worlddb.core.errors import Conflict, InvalidInput, WorldDBError
-
 from worlddb.graph.database import WorldDB
 
 from .consolidator import Consolidator

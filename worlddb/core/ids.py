@@ -141,7 +141,7 @@ def node_body(*, type: str, name: str, content: str, meta: Mapping[str, Any], pr
         f'{{"children":{_EMPTY_INTERIOR},"content":{_quote(content)},"created_at":{int.__repr__(created_at)},'
         f'"edges":{_EMPTY_INTERIOR},"meta":{_mapping(meta)},"name":{_quote(name)},'
         f'"prov":{_mapping(provenance)},"type":"{type}","v":{ENCODING_VERSION}}}'
-    ).encode("utf-8")
+    ).encode()
 
 
 def edge_body(*, type: str, src: str, dst: str, world: str | None, props: Mapping[str, Any]) -> bytes:
@@ -150,7 +150,7 @@ def edge_body(*, type: str, src: str, dst: str, world: str | None, props: Mappin
     props, src, type, v, world."""
     where = "null" if world is None else f'"{world}"'
     return (f'{{"dst":"{dst}","props":{_mapping(props)},"src":"{src}","type":"{type}",'
-            f'"v":{ENCODING_VERSION},"world":{where}}}').encode("utf-8")
+            f'"v":{ENCODING_VERSION},"world":{where}}}').encode()
 
 
 def _mapping(value: Mapping[str, Any]) -> str:

@@ -25,11 +25,11 @@ class QueryPlan:
     #: what to attach to every returned node: "conflicts", "superseded_by", "equivalents", ...
     annotations: frozenset[str] = field(default_factory=frozenset)
 
-    def allow_crossing(self, edge_type: str) -> "QueryPlan":
+    def allow_crossing(self, edge_type: str) -> QueryPlan:
         return replace(self, crossing=self.crossing | {edge_type})
 
-    def annotate(self, what: str) -> "QueryPlan":
+    def annotate(self, what: str) -> QueryPlan:
         return replace(self, annotations=self.annotations | {what})
 
-    def hide_closed(self) -> "QueryPlan":
+    def hide_closed(self) -> QueryPlan:
         return self if self.include_closed else replace(self, filter_validity=True)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from worlddb.core import ids
 from worlddb.core.errors import InvalidInput
@@ -130,7 +131,7 @@ class Node:
         return hash(self.id)
 
     @classmethod
-    def from_body(cls, body: bytes) -> "Node":
+    def from_body(cls, body: bytes) -> Node:
         record = json.loads(body)
         return cls(
             type=record["type"],
@@ -179,9 +180,10 @@ class Edge:
         return hash(self.id)
 
     @classmethod
-    def from_body(cls, body: bytes) -> "Edge":
+    def from_body(cls, body: bytes) -> Edge:
         record = json.loads(body)
-        return cls(type=record["type"], src=record["src"], dst=record["dst"], world=record["world"], props=record["props"])
+        return cls(type=record["type"], src=record["src"], dst=record["dst"], world=record["world"],
+                   props=record["props"])
 
 
 @dataclass(frozen=True)

@@ -89,7 +89,7 @@ class Store:
 
     @classmethod
     def open(cls, path: str | Path, *, synchronous: str = "FULL", timeout: float = 30.0, cache_mib: int = 64,
-             bulk_cache_mib: int = 1024) -> "Store":
+             bulk_cache_mib: int = 1024) -> Store:
         path = str(path)
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -345,10 +345,12 @@ class Store:
         out: list[str] = []
         if direction in ("out", "both"):
             out += [r[0] for r in self.conn.execute(
-                f"SELECT dst FROM edges WHERE src=? AND type=? AND {live} ORDER BY rowid", [anchor, edge_type, *params])]
+                f"SELECT dst FROM edges WHERE src=? AND type=? AND {live} ORDER BY rowid",
+                [anchor, edge_type, *params])]
         if direction in ("in", "both"):
             out += [r[0] for r in self.conn.execute(
-                f"SELECT src FROM edges WHERE dst=? AND type=? AND {live} ORDER BY rowid", [anchor, edge_type, *params])]
+                f"SELECT src FROM edges WHERE dst=? AND type=? AND {live} ORDER BY rowid",
+                [anchor, edge_type, *params])]
         return out
 
     def names(self, anchors: Iterable[str], node_type: str) -> list[str]:

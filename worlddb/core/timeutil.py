@@ -8,7 +8,7 @@ date means its midnight UTC; both are documented behaviour, not guesses.
 from __future__ import annotations
 
 import time
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 from worlddb.core.errors import InvalidInput
 
@@ -24,8 +24,8 @@ def now_us() -> int:
 
 def from_datetime(value: datetime) -> int:
     if value.tzinfo is None:
-        value = value.replace(tzinfo=timezone.utc)
-    delta = value - datetime(1970, 1, 1, tzinfo=timezone.utc)
+        value = value.replace(tzinfo=UTC)
+    delta = value - datetime(1970, 1, 1, tzinfo=UTC)
     return (delta.days * 86_400 + delta.seconds) * US + delta.microseconds
 
 
@@ -62,5 +62,5 @@ def to_iso(us: int | None) -> str | None:
     if us is None:
         return None
     seconds, micros = divmod(us, US)
-    moment = datetime.fromtimestamp(seconds, tz=timezone.utc).replace(microsecond=micros)
+    moment = datetime.fromtimestamp(seconds, tz=UTC).replace(microsecond=micros)
     return moment.isoformat().replace("+00:00", "Z")

@@ -88,7 +88,7 @@ _STOP = _OPENERS | _DETERMINERS | {
 _ADJECTIVES = {"great", "good", "awesome", "amazing", "new", "nice", "big", "little", "small", "old",
                "cool", "beautiful", "special", "huge", "real", "whole", "first", "best", "favorite",
                "favourite", "fave", "lovely", "wonderful", "fun", "incredible", "cute", "fantastic",
-               "tough", "hard", "bad", "whole", "entire", "true", "local", "recent", "latest"}
+               "tough", "hard", "bad", "entire", "true", "local", "recent", "latest"}
 # Verbs whose subject is almost always a person: a capitalised word before them is a name.
 _PERSON_VERB = re.compile(r"\s+(?:lives|lived|works|worked|moved|comes\s+from|came\s+from|is\s+from"
                           r"|was\s+born|said|says|told|married)\b")

@@ -12,7 +12,7 @@ sentences are emitted in their original order. Same input, same output; no I/O; 
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from worlddb.extract.builtin import split_sentences
 

@@ -21,17 +21,17 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from worlddb.vectors import hnsw_snapshots
 from worlddb.core.errors import InvalidInput
-from worlddb.core.records import Edge, Node, NodeView
 from worlddb.core.plan import QueryPlan
-from worlddb.graph.reconciler import Receipt, Reconciler
+from worlddb.core.records import Edge, Node, NodeView
 from worlddb.core.store import Store, scope_node
-from worlddb.handlers import HandlerRegistry
-from worlddb.protocols import Registry
 from worlddb.core.txn import Tx
 from worlddb.graph.query import Query, QuerySpec, Subgraph, run_spec
+from worlddb.graph.reconciler import Receipt, Reconciler
 from worlddb.graph.verify import VerifyReport, verify
+from worlddb.handlers import HandlerRegistry
+from worlddb.protocols import Registry
+from worlddb.vectors import hnsw_snapshots
 from worlddb.vectors.composer import Composer
 from worlddb.vectors.hnsw import AnnIndex
 
@@ -79,14 +79,14 @@ class WorldDB:
         (worlddb.vectors.hnsw); returns how many were written."""
         return sum(index.save_snapshot(force=force) for index in self._ann.values())
 
-    def __enter__(self) -> "WorldDB":
+    def __enter__(self) -> WorldDB:
         return self
 
     def __exit__(self, *exc) -> None:
         self.close()
 
     @contextmanager
-    def write(self, kind: str = "write") -> Iterator["Writer"]:
+    def write(self, kind: str = "write") -> Iterator[Writer]:
         with self.store.transaction(kind) as tx:
             writer = Writer(self, tx)
             yield writer

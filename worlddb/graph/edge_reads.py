@@ -24,9 +24,9 @@ from collections.abc import Iterable, Sequence
 
 from worlddb.core import schema
 from worlddb.core.errors import InvalidInput
-from worlddb.graph.identity import equivalence_class
 from worlddb.core.records import EdgeView
 from worlddb.core.store import EDGE_COLUMNS, Store, edge_view, live_params, live_sql
+from worlddb.graph.identity import equivalence_class
 
 #: ids bound per statement (SQLite's default limit is 32766; smaller keeps plans cheap)
 CHUNK = 500

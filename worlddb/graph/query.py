@@ -25,15 +25,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from worlddb.graph.edge_reads import edges_touching, equivalents
 from worlddb.core.errors import InvalidInput
-from worlddb.core.records import EdgeView, NodeView
 from worlddb.core.plan import QueryPlan
+from worlddb.core.records import EdgeView, NodeView
 from worlddb.core.store import Store
 from worlddb.core.timeutil import now_us
+from worlddb.graph.edge_reads import edges_touching, equivalents
 from worlddb.graph.lexical import fts_query, lexical
 from worlddb.vectors.hnsw import EFFECTIVE, AnnIndex
-
 
 
 class Graph(Protocol):
@@ -77,16 +76,16 @@ class Query:
     steps: tuple[_Step, ...] = ()
 
     # ------------------------------------------------------------------ building
-    def seed(self, *anchors: str) -> "Query":
+    def seed(self, *anchors: str) -> Query:
         return replace(self, seeds=self.seeds + tuple(anchors))
 
-    def text(self, text: str, limit: int = 20) -> "Query":
+    def text(self, text: str, limit: int = 20) -> Query:
         """Seed with the best BM25 matches of `text` among the queried worlds' text nodes."""
         hits = lexical(self.db.store, text, self.worlds, limit) if self.worlds else _lexical_anywhere(
             self.db.store, text, limit)
         return self.seed(*self.db.store.anchors_for_rowids([r for r, _ in hits]).values())
 
-    def vector(self, vector, limit: int = 20, kind: int | None = None) -> "Query":
+    def vector(self, vector, limit: int = 20, kind: int | None = None) -> Query:
         """Seed with the nearest nodes to `vector` (HNSW over effective embeddings)."""
         index = self.db.ann(EFFECTIVE if kind is None else kind)
         allowed = None
@@ -99,20 +98,20 @@ class Query:
         by_rowid = self.db.store.anchors_for_rowids([r for r, _ in found])
         return self.seed(*(by_rowid[r] for r, _ in found if r in by_rowid))
 
-    def expand(self, types: Sequence[str] | None = None, direction: str = "out", hops: int = 1) -> "Query":
+    def expand(self, types: Sequence[str] | None = None, direction: str = "out", hops: int = 1) -> Query:
         _check_direction(direction)
         if not 1 <= hops <= MAX_HOPS:
             raise InvalidInput(f"hops must be between 1 and {MAX_HOPS}")
         return self._then("expand", tuple(types) if types is not None else None, direction, hops)
 
-    def where_connected(self, edge_type: str, direction: str, node: str) -> "Query":
+    def where_connected(self, edge_type: str, direction: str, node: str) -> Query:
         _check_direction(direction)
         return self._then("where_connected", edge_type, direction, node)
 
-    def filter(self, types: Iterable[str] | None = None) -> "Query":
+    def filter(self, types: Iterable[str] | None = None) -> Query:
         return self._then("filter", frozenset(types) if types is not None else None)
 
-    def _then(self, op: str, *args) -> "Query":
+    def _then(self, op: str, *args) -> Query:
         return replace(self, steps=self.steps + (_Step(op, args),))
 
     # ------------------------------------------------------------------ running

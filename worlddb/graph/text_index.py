@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import numpy as np
 
@@ -60,7 +60,7 @@ _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augu
 
 def render_date(us: int) -> str:
     """'1:56 pm on 8 May, 2023': how people write a moment in a conversation."""
-    moment = datetime.fromtimestamp(us / 1e6, tz=timezone.utc)
+    moment = datetime.fromtimestamp(us / 1e6, tz=UTC)
     hour = moment.hour % 12 or 12
     half = "am" if moment.hour < 12 else "pm"
     return f"{hour}:{moment.minute:02d} {half} on {moment.day} {_MONTHS[moment.month - 1]}, {moment.year}"

@@ -22,12 +22,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from worlddb.vectors import hnsw_snapshots
-
 from worlddb.core import ids, trie
-from worlddb.vectors.hnsw import AnnIndex
 from worlddb.core.records import Edge
 from worlddb.core.store import Store
+from worlddb.vectors import hnsw_snapshots
+from worlddb.vectors.hnsw import AnnIndex
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,14 @@ from typing import Any, TypeVar
 from .engine import Engine
 from .ingest import IngestResult, SessionIn
 from .results import (
-    AmendResult, MemoryDetail, Page, PurgeResult, RecallResult, RetireAllResult, RetireResult, ScopeList,
+    AmendResult,
+    MemoryDetail,
+    Page,
+    PurgeResult,
+    RecallResult,
+    RetireAllResult,
+    RetireResult,
+    ScopeList,
     WriteResult,
 )
 from .scopes import ScopeSet

@@ -24,15 +24,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from worlddb.anthropic import configured_extractor, configured_tiebreaker
 from worlddb.consolidator import ConsolidatorTask
 from worlddb.core.errors import InvalidInput
 from worlddb.core.records import MAX_TEXT_CHARS
-from worlddb.core.timeutil import parse_time
 from worlddb.core.store import Store
-from worlddb.anthropic import configured_extractor, configured_tiebreaker
+from worlddb.core.timeutil import parse_time
 from worlddb.extract.builtin import BuiltinExtractor
 from worlddb.graph import text_index
 from worlddb.graph.database import WorldDB
+from worlddb.graph.reembed import reembed as run_reembed
 from worlddb.protocols import Embedder, Extractor, Registry, Tiebreaker
 from worlddb.resolver import Reclusterer, Resolver
 from worlddb.retrieval.sources import Sources
@@ -41,10 +42,17 @@ from worlddb.vectors.embedder import default_embedder
 from worlddb.vectors.hnsw import AnnIndex
 from worlddb.vectors.static_query import StaticEncoder
 
-from . import corrections, ingest, purge, reading, scopes as scopelib, search
-from worlddb.graph.reembed import reembed as run_reembed
+from . import corrections, ingest, purge, reading, search
+from . import scopes as scopelib
 from .results import (
-    AmendResult, MemoryDetail, Page, PurgeResult, RecallResult, RetireAllResult, RetireResult, ScopeList,
+    AmendResult,
+    MemoryDetail,
+    Page,
+    PurgeResult,
+    RecallResult,
+    RetireAllResult,
+    RetireResult,
+    ScopeList,
     WriteResult,
 )
 from .scopes import ScopeSet, scope_key

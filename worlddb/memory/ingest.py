@@ -17,19 +17,17 @@ turns arrive.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
-from worlddb.vectors import hnsw
-
-from worlddb.graph import text_index
 from worlddb.core.errors import InvalidInput
-from worlddb.extract import EntityCandidate, ExtractionContext
 from worlddb.core.records import Edge, Node
+from worlddb.core.timeutil import parse_time
+from worlddb.extract import EntityCandidate, ExtractionContext
+from worlddb.graph import text_index
 from worlddb.memory.scopes import ScopeSet
 from worlddb.memory.services import Services
 from worlddb.memory.write import resolve_mention
-from worlddb.core.timeutil import parse_time
-
+from worlddb.vectors import hnsw
 
 
 @dataclass(frozen=True)
@@ -75,7 +73,7 @@ def ingest_conversation(services: Services, scopes: ScopeSet, sessions: list[Ses
 def _ingest_session(services: Services, scopes: ScopeSet, session: SessionIn, number: int,
                     speakers: list[str], source: str) -> tuple[str, dict[str, str]]:
     start = parse_time(session.date, field="session date")
-    moment = datetime.fromtimestamp(start / 1e6, tz=timezone.utc)
+    moment = datetime.fromtimestamp(start / 1e6, tz=UTC)
     name = session.name or f"session {number}"
     # what the session is, as the composer's query over its turns: when, and who spoke
     speakers_here = sorted({t.speaker for t in session.turns})

@@ -10,7 +10,8 @@ Erasing additionally removes, for every node that belongs to this scope *alone*,
 text from the blob (the id stays as a tombstone, so every hash that mentions it still
 verifies), its FTS entry, its vectors (and so its ANN entry) and names held in side
 indexes. Nodes shared with another scope keep their content (the scope only lets go
-of them). To make sure the bytes are gone from the file, not just unreachable, the erase runs with secure_delete on, then
+of them). To make sure the bytes are gone from the file, not just unreachable, the erase
+runs with secure_delete on, then
 checkpoints the write-ahead log into the file and truncates it (the rows' bytes are gone
 from both), merges the FTS index (its terms), vacuums, and truncates the log again.
 Compaction needs free disk space. When it fails after the erase has committed, the error
@@ -27,7 +28,6 @@ from worlddb.core.records import Edge
 from worlddb.memory.results import PurgeResult
 from worlddb.memory.scopes import scope_key
 from worlddb.memory.services import Services
-
 
 
 def purge(services: Services, kind: str, sid: str, *, erase: bool) -> PurgeResult:

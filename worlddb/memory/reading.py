@@ -8,19 +8,16 @@ for the whole file.
 
 from __future__ import annotations
 
-
-from worlddb.core.records import TEXT_TYPES
-from worlddb.graph import facts as factlib, identity
-
 from worlddb.core import ids
 from worlddb.core.errors import InvalidInput
-from worlddb.core.records import NodeView
+from worlddb.core.records import TEXT_TYPES, NodeView
 from worlddb.core.store import Store
+from worlddb.core.timeutil import now_us, to_iso
+from worlddb.graph import facts as factlib
+from worlddb.graph import identity
 from worlddb.memory.results import EntityOut, FactOut, HashCheck, MemoryDetail, MemoryOut, Page
 from worlddb.memory.scopes import ScopeSet, require_in_scope, scope_anchors, scope_keys_of
 from worlddb.memory.services import Services
-from worlddb.core.timeutil import now_us, to_iso
-
 
 _TEXT = ",".join("?" * len(TEXT_TYPES))
 

@@ -13,9 +13,8 @@ never leak what exists elsewhere), and the scopes a node belongs to.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from worlddb.core.errors import InvalidInput, NotFound
 from worlddb.core.records import TEXT_TYPES

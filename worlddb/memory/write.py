@@ -15,19 +15,19 @@ Every edge goes through its handler; any refusal rolls the whole write back.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
-from worlddb.graph import facts as factlib, text_index
 from worlddb.core.errors import InvalidInput
-from worlddb.extract import EntityCandidate, ExtractionContext, FactCandidate
 from worlddb.core.records import MAX_TEXT_CHARS, Edge, Node
-from worlddb.memory.results import ConflictOut, EntityOut, FactOut, WriteResult
+from worlddb.core.timeutil import from_datetime, now_us, to_iso
+from worlddb.extract import EntityCandidate, ExtractionContext, FactCandidate
+from worlddb.graph import facts as factlib
+from worlddb.graph import text_index
 from worlddb.graph.database import Writer
+from worlddb.memory.results import ConflictOut, EntityOut, FactOut, WriteResult
 from worlddb.memory.scopes import ScopeSet
 from worlddb.memory.services import Services
 from worlddb.resolver import Ambiguous, Prepared, Resolved, Resolver
-from worlddb.core.timeutil import from_datetime, now_us, to_iso
-
 
 MAX_ITEMS = 50
 MAX_ALIASES = 20
@@ -163,7 +163,7 @@ def resolve_mention(resolver: Resolver, w: Writer, world: str, scope_key: str, c
 def _extraction(services: Services, request: WriteRequest, user: str | None):
     if request.entities is None and request.facts is None:
         stamp = request.valid_from if request.valid_from is not None else now_us()
-        ctx = ExtractionContext(timestamp=datetime.fromtimestamp(stamp / 1e6, tz=timezone.utc), user_name=user)
+        ctx = ExtractionContext(timestamp=datetime.fromtimestamp(stamp / 1e6, tz=UTC), user_name=user)
         found = services.extractor.extract(request.text, ctx)
         # the speaker of a first-person memory is the scope's user: a mention, not news
         entities = [e for e in found.entities if e.name.strip()]

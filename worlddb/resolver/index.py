@@ -31,9 +31,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from worlddb.core.store import Store
 from worlddb.vectors import hnsw_snapshots
 from worlddb.vectors.hnsw import NAME, AnnIndex
-from worlddb.core.store import Store
 
 from .names import name_similarity, trigrams
 

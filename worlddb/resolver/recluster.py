@@ -38,11 +38,10 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from worlddb.vectors import hnsw
-
-from worlddb.graph import identity
 from worlddb.core.errors import InvalidInput
+from worlddb.graph import identity
 from worlddb.graph.database import WorldDB
+from worlddb.vectors import hnsw
 
 from .outcomes import Match
 from .resolver import Resolver, stage
@@ -76,7 +75,7 @@ class Reclusterer:
         self._thread.start()
 
     @classmethod
-    def for_resolver(cls, resolver: Resolver, **overrides) -> "Reclusterer":
+    def for_resolver(cls, resolver: Resolver, **overrides) -> Reclusterer:
         """A re-clusterer with the resolver's embedder, tiebreaker, thresholds and name index."""
         options = dict(embedder=resolver.embedder, tiebreaker=resolver.tiebreaker,
                        thresholds=resolver.thresholds, index=resolver.index, registry=resolver.db.registry)
@@ -123,7 +122,7 @@ class Reclusterer:
             self.resolver.close()
             self.db.close()
 
-    def __enter__(self) -> "Reclusterer":
+    def __enter__(self) -> Reclusterer:
         return self
 
     def __exit__(self, *exc) -> None:

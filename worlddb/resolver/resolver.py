@@ -34,20 +34,19 @@ from typing import Any
 
 import numpy as np
 
-from worlddb.vectors import hnsw
-
-from worlddb.graph import identity
 from worlddb.core.errors import Conflict, InvalidInput, NotFound
-from worlddb.extract import EntityCandidate
 from worlddb.core.records import Edge, Node
 from worlddb.core.store import Store
+from worlddb.extract import EntityCandidate
+from worlddb.graph import identity
 from worlddb.graph.text_index import check_model
 from worlddb.protocols import Tiebreaker
 from worlddb.resolver.tiebreak import DefaultTiebreaker
+from worlddb.vectors import hnsw
 
 from .index import NameIndex
-from .names import normalize_name, phonetic_key
 from .mentions import find_mentions
+from .names import normalize_name, phonetic_key
 from .outcomes import Ambiguous, Decision, Match, Mention, New, Resolution, Resolved, Thresholds
 from .tiers import ALIAS, HELD, NAME, Context, Pending, Query, decide, exact_names
 

@@ -25,11 +25,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from worlddb.vectors import hnsw
-
-from worlddb.graph import identity
 from worlddb.core.store import Store
+from worlddb.graph import identity
 from worlddb.protocols import TIER_ORDER, Option, Tiebreaker
+from worlddb.vectors import hnsw
 
 from .index import NameIndex
 from .names import name_similarity, phonetic_key, phonetic_similarity

@@ -23,9 +23,9 @@ import hashlib
 import os
 import re
 import threading
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from collections.abc import Sequence
 
 import numpy as np
 

@@ -31,9 +31,9 @@ from pathlib import Path
 import hnswlib
 import numpy as np
 
-from worlddb.vectors import hnsw_snapshots
 from worlddb.core.errors import Conflict
 from worlddb.core.store import Store
+from worlddb.vectors import hnsw_snapshots
 
 #: kinds of stored vectors
 CONTENT, EFFECTIVE, NAME, UNIT = 0, 1, 2, 3

@@ -103,7 +103,7 @@ class Header:
         return json.dumps({"format": FORMAT, **self.__dict__}, sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str) -> "Header":
+    def from_json(cls, text: str) -> Header:
         record = json.loads(text)
         if record.pop("format", None) != FORMAT:
             raise ValueError("not a worlddb.vectors.hnsw.v1 header")

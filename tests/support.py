@@ -1,12 +1,11 @@
-"""Engine fixtures: a real database file and the fast deterministic embedder."""
+"""Helpers shared across the test tree: scopes, and an engine on a real file with the fast
+deterministic embedder."""
 
 from __future__ import annotations
 
-import pytest
-
-from worlddb.vectors.embedder import HashEmbedder
 from worlddb.memory.engine import Engine
 from worlddb.memory.scopes import ScopeSet
+from worlddb.vectors.embedder import HashEmbedder
 
 ALICE = ScopeSet((("user", "alice"),))
 BOB = ScopeSet((("user", "bob"),))
@@ -16,10 +15,3 @@ def open_engine(path, **options) -> Engine:
     options.setdefault("embedder", HashEmbedder())
     options.setdefault("query_model", True)
     return Engine.open(path, synchronous="NORMAL", **options)
-
-
-@pytest.fixture
-def engine(db_path):
-    opened = open_engine(db_path)
-    yield opened
-    opened.close()
