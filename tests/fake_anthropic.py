@@ -52,15 +52,15 @@ class FakeAnthropic:
         host, port = self._server.server_address[:2]
         return f"http://{host}:{port}"
 
-    def reply(self, text: str, *, delay: float = 0.0) -> "FakeAnthropic":
+    def reply(self, text: str, *, delay: float = 0.0) -> FakeAnthropic:
         self._replies.append(Reply(200, text, delay))
         return self
 
-    def fail(self, status: int, *, headers: dict[str, str] | None = None) -> "FakeAnthropic":
+    def fail(self, status: int, *, headers: dict[str, str] | None = None) -> FakeAnthropic:
         self._replies.append(Reply(status, None, 0.0, headers or {}))
         return self
 
-    def __enter__(self) -> "FakeAnthropic":
+    def __enter__(self) -> FakeAnthropic:
         self._thread.start()
         return self
 
@@ -82,7 +82,7 @@ class FakeAnthropic:
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
-            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+            def do_POST(self) -> None:
                 length = int(self.headers.get("content-length", 0))
                 raw = self.rfile.read(length)
                 try:

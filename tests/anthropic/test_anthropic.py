@@ -14,8 +14,16 @@ from datetime import datetime
 import pytest
 
 from tests.fake_anthropic import FakeAnthropic
-from worlddb.anthropic import (EXTRACTION_SCHEMA, AnthropicExtractor, AnthropicSummarizer, AnthropicTiebreaker,
-                               configured_extractor, configured_summarizer, configured_tiebreaker, parse_json_object)
+from worlddb.anthropic import (
+    EXTRACTION_SCHEMA,
+    AnthropicExtractor,
+    AnthropicSummarizer,
+    AnthropicTiebreaker,
+    configured_extractor,
+    configured_summarizer,
+    configured_tiebreaker,
+    parse_json_object,
+)
 from worlddb.extract import ExtractionContext, ExtractionError
 from worlddb.extract.builtin import BuiltinExtractor
 from worlddb.extract.summarize import ExtractiveSummarizer

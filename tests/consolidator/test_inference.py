@@ -7,12 +7,12 @@ from contextlib import contextmanager
 import pytest
 
 from worlddb.consolidator import Consolidator
-from worlddb.graph.database import WorldDB
+from worlddb.core.records import Edge, Node
 from worlddb.extract.summarize import ExtractiveSummarizer
+from worlddb.graph.database import WorldDB
 from worlddb.graph.facts import fact_edges, fact_node
 from worlddb.handlers import HandlerRegistry
 from worlddb.handlers.causes import Causes
-from worlddb.core.records import Edge, Node
 
 T0 = 1_700_000_000_000_000
 DAY = 86_400_000_000

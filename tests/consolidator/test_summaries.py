@@ -5,12 +5,17 @@ from __future__ import annotations
 import pytest
 
 from worlddb.consolidator import (
-    Consolidator, content_time, current_summaries, fingerprint, summaries_covering, summary_first,
+    Consolidator,
+    content_time,
+    current_summaries,
+    fingerprint,
+    summaries_covering,
+    summary_first,
 )
-from worlddb.extract import ExtractionError
-from worlddb.extract.summarize import ExtractiveSummarizer
 from worlddb.core.records import Edge, Node
 from worlddb.core.timeutil import US, now_us
+from worlddb.extract import ExtractionError
+from worlddb.extract.summarize import ExtractiveSummarizer
 
 GARDEN = ["Tomatoes need full sun.", "Basil grows well beside tomatoes.", "Water the tomatoes every morning."]
 WORK = ["The quarterly report is due Friday.", "Omar reviews the report draft."]

@@ -9,12 +9,12 @@ import pytest
 
 from worlddb.cli import main
 from worlddb.consolidator import ConsolidatorTask, current_summaries
-from worlddb.graph.database import WorldDB
 from worlddb.core.errors import Conflict, InvalidInput, StorageError
-from worlddb.extract.summarize import ExtractiveSummarizer
-from worlddb.graph.facts import fact_edges, fact_node
 from worlddb.core.records import Node
 from worlddb.core.timeutil import now_us
+from worlddb.extract.summarize import ExtractiveSummarizer
+from worlddb.graph.database import WorldDB
+from worlddb.graph.facts import fact_edges, fact_node
 
 
 def seed(db):

@@ -7,9 +7,9 @@ import sqlite3
 import pytest
 
 from worlddb.core import schema
-from worlddb.graph.database import WorldDB
 from worlddb.core.errors import InvalidInput, NotFound, SchemaError, ValidityConflict
 from worlddb.core.records import Edge, Node
+from worlddb.graph.database import WorldDB
 
 T0 = 1_700_000_000_000_000
 DAY = 86_400_000_000

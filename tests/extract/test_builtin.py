@@ -92,7 +92,7 @@ def test_sentences_split_on_terminal_punctuation_but_not_after_titles_or_initial
 
 
 def test_speaker_is_a_person_entity_even_when_not_named():
-    (speaker,) = [e for e in run("Sounds great!").entities]
+    (speaker,) = list(run("Sounds great!").entities)
     assert (speaker.name, speaker.type, speaker.span) == ("Caroline", "person", None)
 
 

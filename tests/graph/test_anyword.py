@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from worlddb.core.records import Node
 from worlddb.graph import anyword
 from worlddb.graph.database import WorldDB
-from worlddb.core.records import Node
 
 # "run" / "running" / "runs" share a stem; "cloud" and "heron" are held by most texts
 VOCAB = ["heron", "cloud", "kayak", "lisbon", "run", "running", "runs", "tea", "storm", "paddle",

@@ -10,12 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from worlddb.vectors import hnsw
-
 from worlddb.core import trie, txn
-from worlddb.graph.database import WorldDB
 from worlddb.core.errors import Refused
 from worlddb.core.records import Edge, Node
+from worlddb.graph.database import WorldDB
+from worlddb.vectors import hnsw
 
 T0 = 1_700_000_000_000_000
 hex_ids = st.binary(min_size=32, max_size=32).map(bytes.hex)

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from worlddb.graph import edge_reads, identity
 from worlddb.core.records import Edge, Node
 from worlddb.core.timeutil import now_us
+from worlddb.graph import edge_reads, identity
 
 T0 = 1_700_000_000_000_000
 DAY = 86_400_000_000

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support import ALICE
 from worlddb.core.errors import InvalidInput
 from worlddb.graph.query import QuerySpec
-
-from .conftest import ALICE
 
 
 @pytest.fixture

@@ -6,11 +6,11 @@ import inspect
 
 import pytest
 
-from worlddb.graph.database import WorldDB
 from worlddb.core.errors import Refused, UnknownEdgeType
-from worlddb.handlers import HandlerRegistry, Relation
 from worlddb.core.records import Edge, Node
 from worlddb.core.store import Store
+from worlddb.graph.database import WorldDB
+from worlddb.handlers import HandlerRegistry, Relation
 
 T0 = 1_700_000_000_000_000
 

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -17,7 +17,7 @@ from worlddb.core.timeutil import from_datetime
 
 
 def ts(year, month, day=1):
-    return from_datetime(datetime(year, month, day, tzinfo=timezone.utc))
+    return from_datetime(datetime(year, month, day, tzinfo=UTC))
 
 
 @pytest.fixture
@@ -26,7 +26,8 @@ def history(db):
     with db.write() as w:
         scope = w.scope("user", "team")
         project = w.add(Node("Topic", name="project atlas"), parents=[scope], valid_from=0)
-        eras = {y: w.add(Node("Session", name=f"era {y}"), parents=[project], valid_from=ts(y, 1)) for y in (2022, 2023, 2024)}
+        eras = {y: w.add(Node("Session", name=f"era {y}"), parents=[project], valid_from=ts(y, 1))
+                for y in (2022, 2023, 2024)}
         people = {n: w.add(Node("Entity", name=n), parents=[project], valid_from=0) for n in ("Maya", "Omar")}
         w.link(Edge("precedes", eras[2022], eras[2023]))
         w.link(Edge("precedes", eras[2023], eras[2024]))

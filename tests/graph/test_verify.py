@@ -8,8 +8,8 @@ import subprocess
 import sys
 
 from worlddb.cli import main
-from worlddb.graph.database import WorldDB
 from worlddb.core.records import Edge, Node
+from worlddb.graph.database import WorldDB
 
 T0 = 1_700_000_000_000_000
 

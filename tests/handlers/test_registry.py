@@ -7,11 +7,10 @@ import textwrap
 
 import pytest
 
-from worlddb.graph.database import WorldDB
 from worlddb.core.errors import InvalidInput, Refused, UnknownEdgeType
-from worlddb.handlers import BUILTIN, HandlerRegistry
-from worlddb.handlers import FunctionalRelation
 from worlddb.core.records import Edge, Node
+from worlddb.graph.database import WorldDB
+from worlddb.handlers import BUILTIN, FunctionalRelation, HandlerRegistry
 
 T0 = 1_700_000_000_000_000
 DAY = 86_400_000_000
@@ -40,7 +39,8 @@ def test_a_functional_relation_supersedes_the_previous_value_for_the_same_subjec
         with db.write() as w:
             scope = w.scope("user", "alice")
             alice, austin, denver, boston = (
-                w.add(Node("Entity", name=n), parents=[scope], valid_from=0) for n in ("Alice", "Austin", "Denver", "Boston"))
+                w.add(Node("Entity", name=n), parents=[scope], valid_from=0)
+                for n in ("Alice", "Austin", "Denver", "Boston"))
             w.link(Edge("lives_in", alice, austin), valid_from=T0)
         with db.write() as w:
             w.link(Edge("lives_in", alice, denver), valid_from=T0 + 30 * DAY)

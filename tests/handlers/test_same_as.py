@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb.graph import identity
 from worlddb.core.errors import Conflict, Refused
 from worlddb.core.records import Edge
+from worlddb.graph import identity
 
 
 def stage(db, a, b, **props):

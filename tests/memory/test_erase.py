@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb.vectors.hnsw import EFFECTIVE
-from worlddb.vectors.embedder import HashEmbedder
+from worlddb.core.records import Node
 from worlddb.memory.engine import Engine
 from worlddb.memory.ingest import SessionIn, TurnIn
-from worlddb.core.records import Node
 from worlddb.memory.scopes import ScopeSet
+from worlddb.vectors.embedder import HashEmbedder
+from worlddb.vectors.hnsw import EFFECTIVE
 
 ALICE = ScopeSet((("user", "alice"),))
 
@@ -22,7 +22,8 @@ def test_purging_with_erase_leaves_the_session_world_no_composed_vector(db_path,
         engine.purge_scope(ALICE, "user:alice", erase=True)
         conn = engine.store.conn
         rowid = engine.store.rowid(world)
-        assert conn.execute("SELECT count(*) FROM vectors WHERE node=? AND vec IS NOT NULL", (rowid,)).fetchone()[0] == 0
+        kept = conn.execute("SELECT count(*) FROM vectors WHERE node=? AND vec IS NOT NULL", (rowid,)).fetchone()
+        assert kept[0] == 0
         assert conn.execute("SELECT count(*) FROM compose WHERE world=?", (world,)).fetchone()[0] == 0
         engine.index.sync()
         assert engine.index.nodes() == set()

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support import ALICE
 from worlddb.core.errors import InvalidInput
-from worlddb.memory.ingest import SessionIn, TurnIn
 from worlddb.core.timeutil import parse_time
-
-from .conftest import ALICE
+from worlddb.memory.ingest import SessionIn, TurnIn
 
 SESSIONS = [
     SessionIn(date="2023-05-08T13:56:00Z", name="first", turns=(
@@ -29,7 +28,8 @@ def test_sessions_become_dated_worlds_of_ordered_turns(engine):
     assert first.type == "Session" and first.valid_from == parse_time("2023-05-08T13:56:00Z")
     assert set(store.children(result.sessions[0])) == {result.turns[f"D1:{i}"] for i in (1, 2, 3)}
     chain = [(e.src, e.dst) for e in store.edges(type="precedes")]
-    assert (result.turns["D1:1"], result.turns["D1:2"]) in chain and (result.turns["D1:2"], result.turns["D1:3"]) in chain
+    turns = result.turns
+    assert (turns["D1:1"], turns["D1:2"]) in chain and (turns["D1:2"], turns["D1:3"]) in chain
     assert not any(result.turns["D1:3"] == a and result.turns["D2:1"] == b for a, b in chain)
     turn = store.get(result.turns["D1:2"])
     assert turn.valid_from == first.valid_from and turn.meta["caption"] == "a sunset over a lake"
@@ -40,7 +40,7 @@ def test_each_speaker_is_one_entity_across_sessions(engine):
     result = engine.ingest_conversation(SESSIONS, ALICE)
     store = engine.store
     speakers = {}
-    for turn_id, anchor in result.turns.items():
+    for anchor in result.turns.values():
         for edge in store.edges(src=anchor, type="refers_to"):
             if edge.props.get("role") == "speaker":
                 speakers.setdefault(store.get(anchor).meta["speaker"], set()).add(edge.dst)

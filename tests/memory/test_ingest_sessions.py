@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb.vectors.embedder import HashEmbedder
-from worlddb.memory.engine import Engine
 from worlddb.core.errors import InvalidInput
+from worlddb.memory.engine import Engine
 from worlddb.memory.ingest import SessionIn, TurnIn
 from worlddb.memory.scopes import ScopeSet
+from worlddb.vectors.embedder import HashEmbedder
 
 ALICE = ScopeSet((("user", "alice"),))
 GOOD = SessionIn(date="2023-05-01", turns=(TurnIn("Ann", "hello there"), TurnIn("Bob", "hi Ann")))

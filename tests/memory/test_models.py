@@ -5,11 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.support import ALICE, open_engine
+from worlddb.graph.text_index import EmbeddingMismatch
 from worlddb.vectors import hnsw
 from worlddb.vectors.embedder import HashEmbedder
-from worlddb.graph.text_index import EmbeddingMismatch
-
-from .conftest import ALICE, open_engine
 
 
 def test_opening_with_another_model_is_refused_and_changes_nothing(db_path):

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb.graph.database import WorldDB
-from worlddb.vectors.embedder import HashEmbedder
-from worlddb.memory.engine import Engine
 from worlddb.core.errors import AmbiguousId, NotFound
 from worlddb.core.records import Node
+from worlddb.graph.database import WorldDB
+from worlddb.memory.engine import Engine
 from worlddb.memory.scopes import ScopeSet
+from worlddb.vectors.embedder import HashEmbedder
 
 # two records whose ids share their first 8 hex characters (found by brute force)
 COLLIDING = [Node(type="Memory", content=f"collision {n}", created_at=1_700_000_000_000_000)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb.vectors.embedder import HashEmbedder
-from worlddb.memory.engine import Engine
 from worlddb.core.errors import InvalidInput
+from worlddb.memory.engine import Engine
 from worlddb.memory.scopes import ScopeSet, resolve_scopes
+from worlddb.vectors.embedder import HashEmbedder
 
 ALICE = ScopeSet((("user", "alice"),))
 LONE = "\ud800"

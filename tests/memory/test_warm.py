@@ -6,10 +6,9 @@ import dataclasses
 
 from mcp import Client
 
+from tests.server.helpers import make_config, ok
+from tests.support import ALICE, open_engine
 from worlddb.server import build_server
-
-from ..server.helpers import make_config, ok
-from .conftest import ALICE, open_engine
 
 
 def test_warm_builds_every_index_from_the_file_before_the_first_read(db_path):

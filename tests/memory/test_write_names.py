@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+from tests.support import ALICE, BOB, open_engine
 from worlddb.vectors.embedder import HashEmbedder
-
-from .conftest import ALICE, BOB, open_engine
 
 
 class CountingEmbedder(HashEmbedder):

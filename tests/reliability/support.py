@@ -5,8 +5,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from worlddb.vectors.embedder import HashEmbedder
 from worlddb.server import ServerConfig, build_server
+from worlddb.vectors.embedder import HashEmbedder
 
 #: tables every write path touches; a failed call must leave all of them as they were
 FINGERPRINT_TABLES = ("tx", "blobs", "nodes", "edges", "members", "closure", "scopes", "vectors", "fts",
@@ -40,8 +40,8 @@ COLLIDING_AT = 1_700_000_000_000_000
 
 def plant_colliding_pair(path: str | Path, first_scope: tuple[str, str], second_scope: tuple[str, str]):
     """Write the two colliding memories, one into each scope; returns their ids."""
-    from worlddb.graph.database import WorldDB
     from worlddb.core.records import Node
+    from worlddb.graph.database import WorldDB
 
     nodes = [Node(type="Memory", content=text, created_at=COLLIDING_AT) for text in COLLIDING]
     assert nodes[0].id[:8] == nodes[1].id[:8] and nodes[0].id != nodes[1].id

@@ -20,10 +20,11 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from bench.serverproc import HttpServer, call
-from .support import fingerprint
 from worlddb.cli import build_parser
-from worlddb.vectors.embedder import HashEmbedder
 from worlddb.server import ServerConfig, http_app
+from worlddb.vectors.embedder import HashEmbedder
+
+from .support import fingerprint
 
 TOKEN = "wdb-test-token-7f3a9c1e5b"
 HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
@@ -131,9 +132,11 @@ def test_the_token_appears_in_no_log_record_even_at_debug_level(tmp_path, caplog
                     "params": {"name": "memory_read", "arguments": {"id": "0" * 64}}}
         assert '"isError":true' in httpx2.post(url, json=bad_tool, headers=good).text
         assert httpx2.post(url, content=b"{not json", headers=good).status_code == 400
-        assert httpx2.post(url, json=write_request(), headers={**good, "Origin": "http://evil.example"}).status_code == 403
+        evil = {**good, "Origin": "http://evil.example"}
+        assert httpx2.post(url, json=write_request(), headers=evil).status_code == 403
         for wrong in (f"Bearer {TOKEN}0", f"Basic {TOKEN}", TOKEN):
-            assert httpx2.post(url, json=write_request(), headers={**HEADERS, "Authorization": wrong}).status_code == 401
+            forged = {**HEADERS, "Authorization": wrong}
+            assert httpx2.post(url, json=write_request(), headers=forged).status_code == 401
     finally:
         uv.should_exit = True
         thread.join(30)

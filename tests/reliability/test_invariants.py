@@ -8,13 +8,13 @@ import sqlite3
 import pytest
 
 from bench import invariants
-from worlddb.vectors import hnsw_snapshots
-from worlddb.vectors.hnsw import EFFECTIVE, UNIT, AnnIndex
-from worlddb.vectors.embedder import HashEmbedder
+from worlddb.core.store import Store
 from worlddb.memory.engine import Engine
 from worlddb.memory.ingest import SessionIn, TurnIn
 from worlddb.memory.scopes import ScopeSet
-from worlddb.core.store import Store
+from worlddb.vectors import hnsw_snapshots
+from worlddb.vectors.embedder import HashEmbedder
+from worlddb.vectors.hnsw import EFFECTIVE, UNIT, AnnIndex
 
 ALICE = ScopeSet((("user", "alice"),))
 BOTH = ScopeSet((("user", "alice"), ("agent", "helper")))

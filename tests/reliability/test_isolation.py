@@ -13,6 +13,7 @@ from mcp import Client
 
 from bench import invariants
 from bench.serverproc import call, call_error
+
 from .support import fingerprint, plant_colliding_pair, server_for
 
 ALICE = {"user_id": "alice"}
@@ -25,7 +26,8 @@ async def _populate(client) -> dict[str, str]:
     ids = {}
     ids["alice"] = (await call(client, "memory_write", text=ALICE_TEXT, **ALICE))["id"]
     ids["alice_fact"] = (await call(client, "memory_write", text="Carla Diaz lives in Austin", **ALICE,
-                                    facts=[{"subject": "Carla Diaz", "relation": "lives_in", "object": "Austin"}]))["id"]
+                                    facts=[{"subject": "Carla Diaz", "relation": "lives_in",
+                                            "object": "Austin"}]))["id"]
     ids["shared"] = (await call(client, "memory_write", text=SHARED_TEXT, agent_id="travel", **ALICE))["id"]
     old = (await call(client, "memory_write", text="Alice drives a red car", **ALICE))["id"]
     ids["alice_old"] = old
@@ -65,7 +67,8 @@ async def test_list_through_another_scope_shows_only_that_scope(server):
         for pins in ({}, {"include_retired": True}):
             bob = {m["id"] for m in (await call(client, "memory_list", limit=500, **BOB, **pins))["memories"]}
             assert bob == {ids["bob"], ids["bob_fact"]}
-        alice = {m["id"] for m in (await call(client, "memory_list", limit=500, include_retired=True, **ALICE))["memories"]}
+        page = await call(client, "memory_list", limit=500, include_retired=True, **ALICE)
+        alice = {m["id"] for m in page["memories"]}
         assert alice == _alice_only(ids) | {ids["shared"]}
         agent = {m["id"] for m in (await call(client, "memory_list", agent_id="travel"))["memories"]}
         assert agent == {ids["shared"]}

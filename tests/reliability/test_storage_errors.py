@@ -18,6 +18,7 @@ from mcp import Client
 
 from bench import invariants
 from bench.serverproc import call, call_error
+
 from .support import fingerprint, server_for
 
 
@@ -172,10 +173,10 @@ async def test_a_full_disk_fails_every_write_clearly_changes_nothing_and_writes_
 
 def test_a_database_at_its_page_limit_fails_a_write_and_stays_whole(db_path):
     """The same failure without root: SQLite's max_page_count caps the file."""
-    from worlddb.vectors.embedder import HashEmbedder
-    from worlddb.memory.engine import Engine
     from worlddb.core.errors import StorageError
+    from worlddb.memory.engine import Engine
     from worlddb.memory.scopes import ScopeSet
+    from worlddb.vectors.embedder import HashEmbedder
 
     scope = ScopeSet((("user", "alice"),))
     with Engine.open(db_path, embedder=HashEmbedder(), query_model=True) as engine:

@@ -19,6 +19,7 @@ import httpx2
 import pytest
 
 from bench.serverproc import HttpServer, child_env, serve_args
+
 from .support import fingerprint
 
 INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize",

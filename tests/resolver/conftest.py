@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from worlddb.vectors.embedder import HashEmbedder
 from worlddb.resolver import Resolver
+from worlddb.vectors.embedder import HashEmbedder
 
 
 class SynonymEmbedder:

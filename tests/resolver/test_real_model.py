@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from worlddb.vectors.embedder import default_embedder
 from worlddb.resolver import New, Resolved, Resolver
+from worlddb.vectors.embedder import default_embedder
 
 
 def test_minilm_joins_an_abbreviation_and_keeps_unrelated_places_apart(db, scope, resolve):

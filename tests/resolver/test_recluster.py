@@ -6,9 +6,9 @@ import threading
 
 import pytest
 
-from worlddb.graph import identity
 from worlddb.core.errors import InvalidInput
 from worlddb.core.records import Edge, Node
+from worlddb.graph import identity
 from worlddb.resolver import Reclusterer, reject_merge
 
 

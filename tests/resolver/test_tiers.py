@@ -17,7 +17,6 @@ from worlddb.resolver import (
 from worlddb.resolver.names import name_similarity
 
 
-
 @pytest.mark.parametrize("known, mention, tier", [
     ("Sarah", "sarah", "exact"),
     ("Sarah", "  SARAH ", "exact"),

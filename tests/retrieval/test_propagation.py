@@ -6,10 +6,9 @@ import random
 
 import pytest
 
-from worlddb.retrieval import propagation
+from tests.support import ALICE
 from worlddb.memory.ingest import SessionIn, TurnIn
-
-from .conftest import ALICE
+from worlddb.retrieval import propagation
 
 
 def _conversation(sessions: int, turns: int) -> list[SessionIn]:

@@ -9,15 +9,14 @@ from collections import defaultdict
 
 import pytest
 
+from worlddb.core.records import Node
+from worlddb.core.timeutil import now_us
 from worlddb.graph import anyword, lexical
-
-from worlddb.retrieval import propagation
-from worlddb.vectors.embedder import HashEmbedder
 from worlddb.memory.engine import Engine
 from worlddb.memory.ingest import SessionIn, TurnIn
-from worlddb.core.records import Node
 from worlddb.memory.scopes import ScopeSet
-from worlddb.core.timeutil import now_us
+from worlddb.retrieval import propagation
+from worlddb.vectors.embedder import HashEmbedder
 
 ALICE = ScopeSet((("user", "alice"),))
 BOB = ScopeSet((("user", "bob"),))

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from tests.support import ALICE, BOB, open_engine
 from worlddb.memory.ingest import SessionIn, TurnIn
 from worlddb.retrieval.fusion import RRF_K, WEIGHTS, fuse
-
-from .conftest import ALICE, BOB, open_engine
 
 
 def test_fusion_is_weighted_reciprocal_rank():

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+from tests.support import ALICE, BOB
 from worlddb.core.records import Edge
-
-from .conftest import ALICE, BOB
 
 
 def test_a_precedes_edge_into_another_scope_does_not_carry_recall_across(engine):

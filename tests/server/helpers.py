@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from worlddb.vectors.embedder import HashEmbedder
 from worlddb.server import ServerConfig
+from worlddb.vectors.embedder import HashEmbedder
 
 
 def make_config(path, default_user: str | None = "alice", **options) -> ServerConfig:

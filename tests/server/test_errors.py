@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from .helpers import fails, make_config, ok
-from .helpers import dump
 from mcp import Client
 
-from worlddb.graph.database import WorldDB
 from worlddb.core.records import Node
+from worlddb.graph.database import WorldDB
 from worlddb.server import build_server
+
+from .helpers import dump, fails, make_config, ok
 
 NESTED: dict = {}
 _level = NESTED

@@ -10,12 +10,12 @@ from contextlib import contextmanager
 
 import httpx2
 import pytest
-from .helpers import make_config, ok
-from .helpers import dump
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from worlddb.server import uvicorn_server
+
+from .helpers import dump, make_config, ok
 
 TOKEN = "s3cret-token-7f1c-do-not-log"
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {

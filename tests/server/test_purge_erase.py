@@ -5,10 +5,11 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from .helpers import ok
 from mcp import Client
 
 from worlddb.graph.database import WorldDB
+
+from .helpers import ok
 
 SECRET = "Zanzibar-7731 quokka lullaby"
 SHARED = "Shared-4410 pelican"

@@ -18,8 +18,9 @@ import time
 from pathlib import Path
 
 import pytest
-from .helpers import ok
 from mcp import Client, StdioServerParameters
+
+from .helpers import ok
 
 ROOT = Path(__file__).resolve().parents[2]
 PLACEHOLDER = "/ABSOLUTE/PATH/TO/worlddb"

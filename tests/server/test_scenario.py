@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from .helpers import ok
 from mcp import Client
 
 from worlddb.server import ServerConfig, build_server
+
+from .helpers import ok
 
 
 async def test_moving_from_austin_to_denver(tmp_path):

@@ -27,7 +27,8 @@ async def test_write_returns_the_id_scopes_and_resolved_entities(connect):
                        facts=[{"subject": "Maria", "relation": "works_at", "object": "Acme Corp"}])
         assert len(res["id"]) == 64 and res["scopes"] == ["user:alice"]
         assert {(e["name"], e["resolution"]) for e in res["entities"]} == {("Maria", "new"), ("Acme Corp", "new")}
-        assert [(f["subject"], f["relation"], f["object"]) for f in res["facts"]] == [("Maria", "works_at", "Acme Corp")]
+        facts = [(f["subject"], f["relation"], f["object"]) for f in res["facts"]]
+        assert facts == [("Maria", "works_at", "Acme Corp")]
         again = await ok(client, "memory_write", text="Maria likes hiking", entities=[{"name": "maria"}])
         assert [(e["name"], e["resolution"]) for e in again["entities"]] == [("Maria", "exact")]
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from worlddb.vectors import hnsw, pooling
-from worlddb.graph.database import WorldDB
 from worlddb.core.records import Node
+from worlddb.graph.database import WorldDB
+from worlddb.vectors import hnsw, pooling
 
 DIM = 8
 

@@ -228,7 +228,8 @@ def test_hash_embedder_scores_shared_words_higher():
 
 def test_hash_embedder_is_stable_across_processes():
     # str hashing is salted per process; the embedder must not depend on it.
-    code = "from worlddb.vectors.embedder import HashEmbedder; print(HashEmbedder(32).embed(['stable text']).tobytes().hex())"
+    code = ("from worlddb.vectors.embedder import HashEmbedder; "
+            "print(HashEmbedder(32).embed(['stable text']).tobytes().hex())")
     outs = {
         subprocess.run(
             [sys.executable, "-c", code],

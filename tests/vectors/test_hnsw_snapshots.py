@@ -13,13 +13,13 @@ import time
 import numpy as np
 import pytest
 
-from worlddb.vectors import hnsw_snapshots
-from worlddb.vectors.hnsw import EFFECTIVE, AnnIndex
-from worlddb.graph.database import WorldDB
-from worlddb.vectors.embedder import HashEmbedder
 from worlddb.core.records import Node
-from worlddb.graph.reembed import reembed
 from worlddb.core.store import Store
+from worlddb.graph.database import WorldDB
+from worlddb.graph.reembed import reembed
+from worlddb.vectors import hnsw_snapshots
+from worlddb.vectors.embedder import HashEmbedder
+from worlddb.vectors.hnsw import EFFECTIVE, AnnIndex
 
 MODEL, DIM = "test-model", 16
 

@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from worlddb.vectors.pooling import (
-    DEFAULT_TEMPERATURE,
     ComposeError,
     attention_pool,
     attention_weights,

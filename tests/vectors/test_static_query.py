@@ -7,11 +7,10 @@ import hashlib
 import numpy as np
 import pytest
 
-from worlddb.vectors.embedder import EmbedderError, default_embedder
+from tests.support import ALICE
 from worlddb.memory.engine import Engine
+from worlddb.vectors.embedder import EmbedderError, default_embedder
 from worlddb.vectors.static_query import TABLE_PATH, TABLE_SHA256, StaticEncoder, load
-
-from .conftest import ALICE
 
 
 def test_the_shipped_table_is_the_one_recorded():
@@ -47,8 +46,8 @@ def test_rarer_words_weigh_more_and_stopwords_none():
     encoder = StaticEncoder()
     pieces = encoder.pieces("Where did the greyhound go?")
     assert encoder.tokenizer.token_to_id("the") not in pieces
-    common = {p: 1000 for p in pieces}
-    rare_dog = {**common, **{p: 1 for p in encoder.pieces("greyhound")}}
+    common = dict.fromkeys(pieces, 1000)
+    rare_dog = {**common, **dict.fromkeys(encoder.pieces("greyhound"), 1)}
     a, b = encoder.encode("Where did the greyhound go?", common, 2000), encoder.encode(
         "Where did the greyhound go?", rare_dog, 2000)
     dog = encoder.encode("greyhound", {}, 2000)
