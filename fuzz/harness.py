@@ -26,7 +26,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from fuzz import memory_ops, oracles
 from fuzz.model import FUNCTIONAL_EDGES, FUNCTIONAL_FACTS, Expect, Model
+from fuzz.vocabulary import EDGE_PROPS, SCOPES, TIMES, WORDS, Violation
 from worlddb.core import errors, ids
 from worlddb.core.errors import WorldDBError
 from worlddb.core.records import Edge, Node
@@ -35,27 +37,8 @@ from worlddb.handlers import FunctionalRelation, HandlerRegistry
 from worlddb.memory.engine import Engine
 from worlddb.vectors.embedder import HashEmbedder
 
-SCOPES = (("user", "alice"), ("user", "bob"), ("agent", "ag-1"), ("run", "r 1"))
-NAMES = ("Sarah", "Sara", "Sarrah", "Jon", "John", "Joan", "Anna", "Hanna", "Austin", "Boston")
-RELATIONS = ("lives_in", "works_at", "likes")
-WORDS = ("tea", "garden", "meeting", "austin", "plan", "blue", "river", "book", "train", "music",
-         "monday", "project", "dog", "coffee", "paris")
-GRAPH_TYPES = ("Topic", "Event", "Decision", "Fact", "Summary", "Entity")
-#: edge types the graph layer writes: every registered one, one unknown, one malformed
-EDGE_TYPES = ("contains", "refers_to", "supersedes", "same_as", "contradicts", "implies", "derived_from",
-              "instance_of", "subtype_of", "causes", "precedes", "summarizes", *sorted(FUNCTIONAL_EDGES),
-              "no_such_type", "bad type")
-#: fixed moments (microseconds): two in the past, one far in the future, and the epoch
-TIMES = {"p1": 978_307_200_000_000, "p2": 1_433_116_800_000_000, "f1": 4_102_444_800_000_000, "zero": 0}
-EDGE_PROPS = ({}, {"k": 1}, {"note": "x"})
-
-
 #: what the operations did, across every harness in the process: (op, outcome) -> count
 OUTCOMES: Counter = Counter()
-
-
-class Violation(AssertionError):
-    """The engine broke a promise (or disagreed with the reference model)."""
 
 
 def snapshot(conn) -> dict[str, tuple[int, str]]:
@@ -108,8 +91,6 @@ class Harness:
             shutil.rmtree(self._tmp, ignore_errors=True)
 
     def run(self, op: dict) -> None:
-        from fuzz import memory_ops, oracles
-
         self.ops.append(op)
         self.steps += 1
         kind = op["op"]

@@ -17,8 +17,8 @@ call's transactions added and brings them into the model:
 
 from __future__ import annotations
 
-from fuzz.harness import Violation
 from fuzz.model import FUNCTIONAL_FACTS, Expect
+from fuzz.vocabulary import Violation
 from worlddb.core.records import Edge
 
 

@@ -18,7 +18,8 @@ from hypothesis import seed as hyp_seed
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, get_state_machine_test, rule
 
-from fuzz.harness import EDGE_TYPES, GRAPH_TYPES, NAMES, RELATIONS, SCOPES, WORDS, Harness
+from fuzz.harness import Harness
+from fuzz.vocabulary import EDGE_TYPES, GRAPH_TYPES, NAMES, RELATIONS, SCOPES, WORDS
 
 #: the operations of the most recent failing run (after shrinking, the minimal one)
 LAST_FAILURE: dict = {}

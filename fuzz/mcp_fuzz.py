@@ -32,7 +32,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import seed as hyp_seed
 from hypothesis import strategies as st
 
-from fuzz.harness import Violation, snapshot
+from fuzz.harness import snapshot
+from fuzz.vocabulary import Violation
 
 #: (tool, "ok" | "error") -> count, across sessions in the process
 OUTCOMES: Counter = Counter()

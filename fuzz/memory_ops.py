@@ -14,9 +14,9 @@ wrong confirmations. Writes into a world whose record was erased succeed.
 
 from __future__ import annotations
 
-from fuzz.harness import NAMES, RELATIONS, SCOPES, TIMES, WORDS, Violation
 from fuzz.learn import adopt
 from fuzz.model import TEXT_TYPES, Expect
+from fuzz.vocabulary import NAMES, RELATIONS, SCOPES, TIMES, WORDS, Violation
 from worlddb.core.records import Edge
 from worlddb.core.timeutil import parse_time, to_iso
 from worlddb.memory.ingest import SessionIn, TurnIn

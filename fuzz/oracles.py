@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import random
 
-from fuzz.harness import SCOPES, TIMES, Violation
 from fuzz.model import TEXT_TYPES
+from fuzz.vocabulary import SCOPES, TIMES, Violation
 from worlddb.core.timeutil import now_us, to_iso
 from worlddb.graph import identity
 from worlddb.memory.scopes import ScopeSet

@@ -1,1 +1,14 @@
-"""memory"""
+"""The memory API: the Engine behind the nine MCP tools, and the operations it calls.
+
+    engine.py       Engine: checks arguments, holds the services, calls an operation
+    aio.py          AsyncEngine: the same API, one thread per database, for async callers
+    services.py     Services: what every operation works with
+    scopes.py       ScopeSet, and the scoped reads every operation starts with
+    write.py        memory_write: extract -> resolve -> reconcile -> commit
+    ingest.py       conversations: Session worlds of Turn nodes chained by precedes
+    search.py       memory_recall: ranked memories as the page a reader gets
+    reading.py      memory_list and memory_read
+    corrections.py  memory_amend, memory_retire, memory_retire_all
+    purge.py        memory_purge_scope, with erase
+    results.py      the records every operation returns (the tools' output schemas)
+"""
