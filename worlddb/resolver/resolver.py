@@ -39,8 +39,9 @@ from worlddb.core.records import Edge, Node
 from worlddb.core.store import Store
 from worlddb.extract import EntityCandidate
 from worlddb.graph import identity
+from worlddb.graph.database import WorldDB
 from worlddb.graph.text_index import check_model
-from worlddb.protocols import Tiebreaker
+from worlddb.protocols import Embedder, Tiebreaker
 from worlddb.resolver.tiebreak import DefaultTiebreaker
 from worlddb.vectors import hnsw
 
@@ -100,7 +101,7 @@ def forget_names(conn, anchor: str, rowid: int) -> None:
 
 
 class Resolver:
-    def __init__(self, db, embedder=None, *, tiebreaker: Tiebreaker | None = None,
+    def __init__(self, db: WorldDB, embedder: Embedder | None = None, *, tiebreaker: Tiebreaker | None = None,
                  thresholds: Thresholds | None = None, index: NameIndex | None = None,
                  reclusterer: Any = None):
         self.db = db
