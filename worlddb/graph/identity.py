@@ -6,11 +6,17 @@ writes; a decided proposal cannot be decided again. Equivalence classes are the
 connected components of *accepted* proposals, read undirected, so acceptance is
 symmetric and transitive without storing the reverse edge. `export_identity` lists every
 member of a node's class with its record and provenance, for an erasure or access request.
+
+Reads for many nodes at once: `proposals_touching` (the proposals with an end among some
+nodes), `proposals_within` (those whose two ends both lie inside some worlds: what a reader
+of those worlds may see and decide) and `classes_of` (the distinct classes of some nodes).
+Which of the nodes they name a caller may be shown is the caller's business.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,10 +36,13 @@ class Proposal:
     reason: str | None
 
 
+_COLUMNS = "id, a, b, status, tier, score, evidence, reason"
+#: ids bound per statement
+_CHUNK = 400
+
+
 def proposal(store: Store, proposal_id: str) -> Proposal:
-    row = store.conn.execute(
-        "SELECT id, a, b, status, tier, score, evidence, reason FROM proposals WHERE id=?", (proposal_id,)
-    ).fetchone()
+    row = store.conn.execute(f"SELECT {_COLUMNS} FROM proposals WHERE id=?", (proposal_id,)).fetchone()
     if row is None:
         raise NotFound(f"no merge proposal has id {proposal_id}")
     return _proposal(row)
@@ -49,9 +58,50 @@ def proposals(store: Store, anchor: str | None = None, status: str | None = None
         params.append(status)
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
     rows = store.conn.execute(
-        f"SELECT id, a, b, status, tier, score, evidence, reason FROM proposals {where} ORDER BY seq_created, id",
+        f"SELECT {_COLUMNS} FROM proposals {where} ORDER BY seq_created, id",
         params,
     )
+    return [_proposal(row) for row in rows]
+
+
+def proposals_touching(store: Store, anchors: Iterable[str], status: str | None = None) -> list[Proposal]:
+    """Proposals with `a` or `b` among `anchors`, oldest first, each once."""
+    batch = list(dict.fromkeys(anchors))
+    typed, extra = (" AND status=?", [status]) if status is not None else ("", [])
+    rows: dict[str, tuple] = {}
+    for start in range(0, len(batch), _CHUNK):
+        chunk = batch[start:start + _CHUNK]
+        marks = ",".join("?" * len(chunk))
+        for row in store.conn.execute(
+                f"SELECT {_COLUMNS}, seq_created FROM proposals WHERE a IN ({marks}){typed} "
+                f"UNION SELECT {_COLUMNS}, seq_created FROM proposals WHERE b IN ({marks}){typed}",
+                [*chunk, *extra, *chunk, *extra]):
+            rows[row[0]] = row
+    return [_proposal(row) for row in sorted(rows.values(), key=lambda r: (r[8], r[0]))]
+
+
+def proposals_within(store: Store, worlds: Sequence[str], status: str | None = None, *,
+                     prefix: str | None = None, limit: int | None = None) -> list[Proposal]:
+    """Proposals whose two ends both lie inside `worlds` (each in one of them), newest
+    first; only those whose id starts with `prefix` (lowercase hex) if given."""
+    worlds = list(worlds)
+    if not worlds:
+        return []
+    marks = ",".join("?" * len(worlds))
+    clauses, params = [], []
+    if status is not None:
+        clauses.append("p.status=?")
+        params.append(status)
+    if prefix is not None:
+        clauses.append("p.id >= ? AND p.id < ?")
+        params += [prefix, prefix + "g"]
+    for end in ("a", "b"):
+        clauses.append(f"EXISTS (SELECT 1 FROM closure c WHERE c.node = p.{end} AND c.world IN ({marks}))")
+        params += worlds
+    columns = ", ".join(f"p.{c}" for c in _COLUMNS.split(", "))
+    rows = store.conn.execute(
+        f"SELECT {columns} FROM proposals p WHERE {' AND '.join(clauses)} ORDER BY p.seq_created DESC, p.id LIMIT ?",
+        [*params, -1 if limit is None else limit])
     return [_proposal(row) for row in rows]
 
 
@@ -86,6 +136,20 @@ def equivalence_class(store: Store, anchor: str) -> set[str]:
         (anchor,),
     )
     return {row[0] for row in rows}
+
+
+def classes_of(store: Store, anchors: Iterable[str]) -> list[frozenset[str]]:
+    """The distinct equivalence classes of `anchors`, in the order each first appears; a
+    node without an accepted proposal is a class of its own."""
+    out: list[frozenset[str]] = []
+    seen: set[str] = set()
+    for anchor in dict.fromkeys(anchors):
+        if anchor in seen:
+            continue
+        members = frozenset(equivalence_class(store, anchor))
+        seen |= members
+        out.append(members)
+    return out
 
 
 def export_identity(store: Store, anchor: str) -> dict[str, Any]:

@@ -6,7 +6,9 @@ RRF_K = 10: with k = 60 (the usual constant) the fused order barely separates a 
 top results from its tail, which measured 2.6 points worse (turn_any@10) on the dev
 conversations; k = 10 keeps ranks meaningful while no lane dominates. Weights
 (bm25 1, vector 0.5, sentence 1, entity 0.25) are round values; the vector lane is
-half-weighted because the sentence lane already carries most of its signal.
+half-weighted because the sentence lane already carries most of its signal. The
+entity_pending lane (memories naming an entity that a pending merge proposal links to one
+the query names) gets 0.1, less than half the entity lane: the proposal may be wrong.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 RRF_K = 10
-WEIGHTS = {"bm25": 1.0, "vector": 0.5, "sentence": 1.0, "entity": 0.25}
+WEIGHTS = {"bm25": 1.0, "vector": 0.5, "sentence": 1.0, "entity": 0.25, "entity_pending": 0.1}
 
 
 def fuse(lanes: dict[str, list[int]]) -> tuple[dict[int, float], dict[int, dict[str, int]]]:

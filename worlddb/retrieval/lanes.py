@@ -4,9 +4,12 @@
             (worlddb.graph.lexical)
   vector    HNSW cosine over effective embeddings (whole texts)
   sentence  HNSW cosine over sentence-unit embeddings; a node scores by its best unit
-  entity    entities the query names (exact/alias/fuzzy, via the resolver) pull every
-            text node that refers_to them - ranked by how many of them it mentions,
+  entity    entities the query names (exact/alias/fuzzy, via the resolver), each with
+            its accepted same_as class (worlddb.graph.identity), pull every text node
+            that refers_to a member - ranked by how many of the classes it mentions,
             then by the bm25 lane's order
+  entity_pending  the same for the entities at the other end of those entities' pending
+            merge proposals; fusion weighs it below the entity lane
 
 Each lane returns node rowids, best first, at most `depth` of them. With `open_only_at`
 a lane admits only nodes whose validity is open at that time.
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 from worlddb.core.records import TEXT_TYPES
 from worlddb.core.store import Store, inside_sql
+from worlddb.graph import identity
 from worlddb.graph.lexical import lexical
 
 from .sources import Sources
@@ -26,6 +30,8 @@ LANE_FLOOR = 100
 #: scopes up to this many text nodes are searched with an exact HNSW filter when
 #: over-fetching did not yield enough in-scope results
 FILTER_SCOPE_MAX = 50_000
+#: pending merge partners the entity_pending lane follows per query, best scored first
+PENDING_MAX = 10
 _TEXT = ",".join("?" * len(TEXT_TYPES))
 # A unary + on nodes.type in the queries below keeps SQLite from driving a join through the
 # type index (every node of a type) instead of the edge index (a handful of rows).
@@ -40,7 +46,7 @@ def run_lanes(sources: Sources, query: str, worlds: list[str], depth: int, *, op
     if vector is not None:
         lanes["vector"] = _ann_lane(sources, sources.whole, vector, worlds, depth, open_only_at)
         lanes["sentence"] = _ann_lane(sources, sources.units, vector, worlds, depth, open_only_at)
-    lanes["entity"] = _entity_lane(sources, query, worlds, depth, bm25, open_only_at)
+    lanes["entity"], lanes["entity_pending"] = _identity_lanes(sources, query, worlds, depth, bm25, open_only_at)
     return lanes
 
 
@@ -88,65 +94,90 @@ def _scope_members(store: Store, worlds: list[str], open_only_at: int | None) ->
     return None if len(rows) > FILTER_SCOPE_MAX else {row[0] for row in rows}
 
 
-def _entity_lane(sources: Sources, query: str, worlds: list[str], depth: int, bm25: list[int],
-                 open_only_at: int | None) -> list[int]:
-    """Text nodes that refer to the entities the query names: those naming most of them
-    first, then those the bm25 lane ranks, then the most recently mentioned.
+def _identity_lanes(sources: Sources, query: str, worlds: list[str], depth: int, bm25: list[int],
+                    open_only_at: int | None) -> tuple[list[int], list[int]]:
+    """The entity lane and the entity_pending lane. The entities the query names count
+    with every member of their accepted same_as class: naming any member finds the
+    memories of all. The other ends of their pending proposals (at most PENDING_MAX, best
+    scored first, each with its own class) make the entity_pending lane, which fusion
+    weighs lower: a proposal nobody has accepted is a lead, not an identity."""
+    mentions = sources.resolver.find_mentions(worlds, query)
+    if not mentions:
+        return [], []
+    store = sources.store
+    classes = identity.classes_of(store, sorted({m.anchor for m in mentions}))
+    members = frozenset().union(*classes)
+    partners: dict[str, float] = {}
+    for proposal in identity.proposals_touching(store, members, "pending"):
+        other = proposal.b if proposal.a in members else proposal.a
+        if other not in members:
+            partners[other] = max(partners.get(other, 0.0), proposal.score or 0.0)
+    best = sorted(partners, key=lambda a: (-partners[a], a))[:PENDING_MAX]
+    pending = identity.classes_of(store, best)
+    return (_mentioning(store, classes, worlds, depth, bm25, open_only_at),
+            _mentioning(store, pending, worlds, depth, bm25, open_only_at))
+
+
+def _mentioning(store: Store, classes: list[frozenset[str]], worlds: list[str], depth: int, bm25: list[int],
+                open_only_at: int | None) -> list[int]:
+    """Text nodes that refer to a member of the entity classes: those naming most of the
+    classes first, then those the bm25 lane ranks, then the most recently mentioned.
 
     A well-known entity (the user, a partner) may have tens of thousands of mentions, so
     the lane never lists them all; the edge index yields mentions newest first and each
-    lookup stops after `depth` rows. A node naming two or more of the entities names one
-    besides the most mentioned, so those are found among the rarer entities' mentions (the
-    `depth` latest per entity); of the nodes naming one, the `depth` latest mentions per
-    entity. Then each found node's count is taken, and the bm25 lane's rows get theirs."""
-    mentions = sources.resolver.find_mentions(worlds, query)
-    if not mentions:
+    lookup stops after `depth` rows. A node naming two or more of the classes names one
+    besides the most mentioned, so those are found among the rarer classes' mentions (the
+    `depth` latest per member); of the nodes naming one, the `depth` latest mentions per
+    member. Then each found node's classes are read, and the bm25 lane's rows get theirs."""
+    if not classes:
         return []
-    conn = sources.store.conn
-    entities = sorted({m.anchor for m in mentions})
+    conn = store.conn
+    class_of = {member: i for i, members in enumerate(classes) for member in members}
+    entities = sorted(class_of)
     validity, extra = ("AND (n.valid_to IS NULL OR n.valid_to > ?)", [open_only_at]) if open_only_at else ("", [])
     inside = f"AND +n.type IN ({_TEXT}) {validity} AND {inside_sql('n', len(worlds))}"
     filters = (*TEXT_TYPES, *extra, *worlds, *worlds)
-    found: dict[int, tuple[int, int]] = {}  # node rowid -> (entities named, latest mention edge)
+    found: dict[int, tuple[frozenset[int], int]] = {}  # node rowid -> (classes named, latest mention edge)
 
     def take(rows) -> None:
-        for rowid, count, latest in rows:
-            had = found.get(rowid, (0, 0))
-            found[rowid] = (max(had[0], count), max(had[1], latest))
+        for rowid, entity, latest in rows:
+            named, last = found.get(rowid, (frozenset(), 0))
+            found[rowid] = (named | {class_of[entity]}, max(last, latest))
 
-    if len(entities) > 1:
-        # which entity is skipped only decides the cost; counting its index entries (removed
+    if len(classes) > 1:
+        # which class is skipped only decides the cost; counting its index entries (removed
         # edges too) is enough to find the most mentioned without reading an edge row
-        degree = {ent: conn.execute("SELECT count(*) FROM edges WHERE dst=? AND type='refers_to'",
-                                    (ent,)).fetchone()[0] for ent in entities}
+        degree = [sum(conn.execute("SELECT count(*) FROM edges WHERE dst=? AND type='refers_to'",
+                                   (ent,)).fetchone()[0] for ent in members) for members in classes]
         shared: set[int] = set()
-        for ent in sorted(entities, key=lambda ent: (degree[ent], ent))[:-1]:
-            others = [o for o in entities if o != ent]
-            shared.update(row[0] for row in conn.execute(
-                "SELECT n.rowid FROM edges e JOIN nodes n ON n.anchor = e.src "
-                f"WHERE e.dst=? AND e.type='refers_to' AND e.seq_removed IS NULL {inside} "
-                # +o.dst: drive the check from the mentioning node (edges_src), never from
-                # the other entities' mentions, which may be thousands per candidate
-                "AND EXISTS (SELECT 1 FROM edges o WHERE o.src = e.src AND o.type='refers_to' "
-                f"AND o.seq_removed IS NULL AND +o.dst IN ({','.join('?' * len(others))})) "
-                "ORDER BY e.rowid DESC LIMIT ?", (ent, *filters, *others, depth)))
-        take(_mention_counts(conn, sorted(shared), entities))
+        for i in sorted(range(len(classes)), key=lambda i: (degree[i], min(classes[i])))[:-1]:
+            others = [o for o in entities if class_of[o] != i]
+            for ent in sorted(classes[i]):
+                shared.update(row[0] for row in conn.execute(
+                    "SELECT n.rowid FROM edges e JOIN nodes n ON n.anchor = e.src "
+                    f"WHERE e.dst=? AND e.type='refers_to' AND e.seq_removed IS NULL {inside} "
+                    # +o.dst: drive the check from the mentioning node (edges_src), never from
+                    # the other entities' mentions, which may be thousands per candidate
+                    "AND EXISTS (SELECT 1 FROM edges o WHERE o.src = e.src AND o.type='refers_to' "
+                    f"AND o.seq_removed IS NULL AND +o.dst IN ({','.join('?' * len(others))})) "
+                    "ORDER BY e.rowid DESC LIMIT ?", (ent, *filters, *others, depth)))
+        take(_mentions_of(conn, sorted(shared), entities))
     for ent in entities:
         take(conn.execute(
-            "SELECT n.rowid, 1, e.rowid FROM edges e JOIN nodes n ON n.anchor = e.src "
+            "SELECT n.rowid, e.dst, e.rowid FROM edges e JOIN nodes n ON n.anchor = e.src "
             f"WHERE e.dst=? AND e.type='refers_to' AND e.seq_removed IS NULL {inside} ORDER BY e.rowid DESC LIMIT ?",
             (ent, *filters, depth)))
     # the bm25 lane's rows are inside the scopes and open already
-    take(_mention_counts(conn, bm25, entities))
+    take(_mentions_of(conn, bm25, entities))
     order = {rowid: i for i, rowid in enumerate(bm25)}
-    return sorted(found, key=lambda r: (-found[r][0], order.get(r, len(order)), -found[r][1]))[:depth]
+    return sorted(found, key=lambda r: (-len(found[r][0]), order.get(r, len(order)), -found[r][1]))[:depth]
 
 
-def _mention_counts(conn, rowids: list[int], entities: list[str]):
-    """(rowid, how many of `entities` it names, its latest mention edge) for `rowids`."""
+def _mentions_of(conn, rowids: list[int], entities: list[str]):
+    """(rowid, entity, its latest mention edge) for each of `entities` each of `rowids` names."""
     if not rowids:
         return []
     return conn.execute(
-        "SELECT n.rowid, count(DISTINCT e.dst), max(e.rowid) FROM nodes n JOIN edges e ON e.src = n.anchor "
+        "SELECT n.rowid, e.dst, max(e.rowid) FROM nodes n JOIN edges e ON e.src = n.anchor "
         f"WHERE n.rowid IN ({','.join('?' * len(rowids))}) AND +e.dst IN ({','.join('?' * len(entities))}) "
-        "AND e.type='refers_to' AND e.seq_removed IS NULL GROUP BY n.rowid", (*rowids, *entities))
+        "AND e.type='refers_to' AND e.seq_removed IS NULL GROUP BY n.rowid, e.dst", (*rowids, *entities))

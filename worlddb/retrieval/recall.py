@@ -4,8 +4,9 @@ worlddb.vectors.static_query, unless the engine was opened with query_model=True
 
 Lanes (worlddb.retrieval.lanes), each restricted to the scopes asked about: bm25 (FTS5),
 vector (HNSW over whole texts), sentence (HNSW over sentence units), entity (memories that
-refer to entities the query names). Fusion (worlddb.retrieval.fusion) is weighted
-reciprocal rank fusion.
+refer to entities the query names, or to members of their accepted same_as classes),
+entity_pending (the same through pending merge proposals). Fusion
+(worlddb.retrieval.fusion) is weighted reciprocal rank fusion.
 
 Graph step (worlddb.retrieval.propagation): turns of a conversation are chained by precedes edges
 inside their session world, and an answer usually sits next to the turn that matches the
