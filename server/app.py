@@ -196,9 +196,10 @@ def build_server(config: ServerConfig) -> WorldDBServer:
     async def memory_read(
         id: MemoryId, ctx: Context[AppState, Any],
         user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
+        cursor: Annotated[str, Field(description=texts.READ_CURSOR)] = "",
     ) -> MemoryDetail:
         engine = _state(ctx)
-        return await engine.read_memory(id, _scopes(engine, user_id, agent_id, app_id, run_id))
+        return await engine.read_memory(id, _scopes(engine, user_id, agent_id, app_id, run_id), cursor=cursor or None)
 
     @server.tool(description=texts.AMEND, annotations=write)
     async def memory_amend(

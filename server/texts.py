@@ -55,7 +55,11 @@ LIST = "Page through the memories of a scope, newest first. Pass next_cursor bac
 
 READ = """Read one memory in full: text, metadata, scopes, validity, when it was stored, provenance,
 linked entities and facts, what it supersedes or is superseded by, contradictions, and a hash check
-that its stored bytes still match its id."""
+that its stored bytes still match its id. Given an entity id (from a memory's entities), `entity`
+holds that entity in full: its name, aliases and type, `same_as` (entities confirmed to be the same),
+`proposals` (pending "may be the same" proposals: id, the other name, tier, score), related entities,
+and the newest memories that mention it; pass its next_cursor back as `cursor` for more."""
+READ_CURSOR = "For an entity id only: next_cursor from the previous read, for the next page of its mentions."
 
 AMEND = """Correct or update a memory. The content of a memory is never edited in place: this writes a new
 memory with the given text, in the same scopes, and marks it as superseding the old one, whose

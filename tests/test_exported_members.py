@@ -16,6 +16,8 @@ EXPORTED = [
     "ScopeSet", "SessionIn", "TurnIn", "IngestResult",
     "AmendResult", "ConflictOut", "EntityOut", "FactOut", "HashCheck", "Hit", "MemoryDetail", "MemoryOut", "Page",
     "PurgeResult", "RecallResult", "RetireAllResult", "RetireResult", "ScopeInfo", "ScopeList", "WriteResult",
+    # entities and merge proposals
+    "EntityDetail", "EntityRef", "PendingMerge", "ProposalList", "ProposalOut", "RelatedEntity",
     # the error tree
     "WorldDBError", "InvalidInput", "AmbiguousId", "UnknownEdgeType", "NotFound", "Conflict", "ValidityConflict",
     "Refused", "IntegrityError", "SchemaError", "StorageError", "EmbedderError", "ExtractionError",

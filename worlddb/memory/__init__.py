@@ -8,6 +8,7 @@
     ingest.py       conversations: Session worlds of Turn nodes chained by precedes
     search.py       memory_recall: ranked memories as the page a reader gets
     reading.py      memory_list and memory_read
+    entities.py     entities read in full, merge proposals listed and decided, export
     corrections.py  memory_amend, memory_retire, memory_retire_all
     purge.py        memory_purge_scope, with erase
     results.py      the records every operation returns (the tools' output schemas)

@@ -23,8 +23,12 @@ from .engine import Engine
 from .ingest import IngestResult, SessionIn
 from .results import (
     AmendResult,
+    EntityDetail,
+    EntityRef,
     MemoryDetail,
     Page,
+    ProposalList,
+    ProposalOut,
     PurgeResult,
     RecallResult,
     RetireAllResult,
@@ -112,11 +116,35 @@ class AsyncEngine:
         return await self.run(Engine.list_memories, scopes, limit=limit, cursor=cursor,
                               include_retired=include_retired)
 
-    async def read_memory(self, memory_id: str, scopes: ScopeSet) -> MemoryDetail:
-        return await self.run(Engine.read_memory, memory_id, scopes)
+    async def read_memory(self, memory_id: str, scopes: ScopeSet, *, cursor: str | None = None) -> MemoryDetail:
+        return await self.run(Engine.read_memory, memory_id, scopes, cursor=cursor)
 
     async def list_scopes(self, kind: str | None = None) -> ScopeList:
         return await self.run(Engine.list_scopes, kind)
+
+    async def all_scopes(self) -> ScopeSet:
+        return await self.run(Engine.all_scopes)
+
+    async def read_entity(self, entity_id: str, scopes: ScopeSet, *, limit: int = 20, cursor: str | None = None,
+                          include_retired: bool = False) -> EntityDetail:
+        return await self.run(Engine.read_entity, entity_id, scopes, limit=limit, cursor=cursor,
+                              include_retired=include_retired)
+
+    async def find_entities(self, name_or_id: str, scopes: ScopeSet) -> list[EntityRef]:
+        return await self.run(Engine.find_entities, name_or_id, scopes)
+
+    async def merge_proposals(self, scopes: ScopeSet, *, status: str | None = "pending",
+                              limit: int | None = None) -> ProposalList:
+        return await self.run(Engine.merge_proposals, scopes, status=status, limit=limit)
+
+    async def accept_merge(self, proposal_id: str, scopes: ScopeSet, *, reason: str | None = None) -> ProposalOut:
+        return await self.run(Engine.accept_merge, proposal_id, scopes, reason=reason)
+
+    async def reject_merge(self, proposal_id: str, scopes: ScopeSet, *, reason: str | None = None) -> ProposalOut:
+        return await self.run(Engine.reject_merge, proposal_id, scopes, reason=reason)
+
+    async def export_identity(self, scopes: ScopeSet, entity_id: str | None = None) -> dict:
+        return await self.run(Engine.export_identity, scopes, entity_id)
 
     async def warm(self) -> None:
         await self.run(Engine.warm)

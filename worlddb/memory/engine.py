@@ -42,12 +42,16 @@ from worlddb.vectors.embedder import default_embedder
 from worlddb.vectors.hnsw import AnnIndex
 from worlddb.vectors.static_query import StaticEncoder
 
-from . import corrections, ingest, purge, reading, search
+from . import corrections, entities, ingest, purge, reading, search
 from . import scopes as scopelib
 from .results import (
     AmendResult,
+    EntityDetail,
+    EntityRef,
     MemoryDetail,
     Page,
+    ProposalList,
+    ProposalOut,
     PurgeResult,
     RecallResult,
     RetireAllResult,
@@ -301,13 +305,54 @@ class Engine:
         return reading.list_memories(self.services, scopes, limit=limit, cursor=cursor,
                                      include_retired=include_retired)
 
-    def read_memory(self, memory_id: str, scopes: ScopeSet) -> MemoryDetail:
-        """memory_read: one memory in full, with a hash check of its stored bytes."""
-        return reading.read_memory(self.services, memory_id, scopes)
+    def read_memory(self, memory_id: str, scopes: ScopeSet, *, cursor: str | None = None) -> MemoryDetail:
+        """memory_read: one memory in full, with a hash check of its stored bytes. For an
+        entity id its `entity` is the entity in full (read_entity), and `cursor` (its
+        next_cursor) pages the memories that mention it."""
+        return entities.read_node(self.services, memory_id, scopes, cursor=cursor)
 
     def list_scopes(self, kind: str | None = None) -> ScopeList:
         """memory_list_scopes: the scopes with their current and retired counts."""
         return scopelib.list_scopes(self.store, kind)
+
+    def all_scopes(self) -> ScopeSet:
+        """Every scope in the file (empty if none was ever written to): what a caller
+        granted everything, such as the operator at the command line, may name."""
+        return ScopeSet(tuple((s.kind, s.id) for s in self.list_scopes().scopes))
+
+    # ------------------------------------------------------------------ identity
+    def read_entity(self, entity_id: str, scopes: ScopeSet, *, limit: int = 20, cursor: str | None = None,
+                    include_retired: bool = False) -> EntityDetail:
+        """One entity: names, class members, pending merge proposals, neighbours, and a page
+        of the memories that mention it or a member of its class, newest first."""
+        return entities.read_entity(self.services, entity_id, scopes, limit=limit, cursor=cursor,
+                                    include_retired=include_retired)
+
+    def find_entities(self, name_or_id: str, scopes: ScopeSet) -> list[EntityRef]:
+        """The entities a name (exact name or alias, else fuzzy) or an id names in the scopes."""
+        return entities.find_entities(self.services, name_or_id, scopes)
+
+    def merge_proposals(self, scopes: ScopeSet, *, status: str | None = "pending",
+                        limit: int | None = None) -> ProposalList:
+        """same_as merge proposals between entities of the scopes, newest first (status
+        pending, accepted, rejected, or None for all)."""
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+            raise InvalidInput("limit must be a positive integer")
+        return entities.list_proposals(self.services, scopes, status=status, limit=limit)
+
+    def accept_merge(self, proposal_id: str, scopes: ScopeSet, *, reason: str | None = None) -> ProposalOut:
+        """Accept a pending proposal: its two entities join one equivalence class."""
+        return entities.decide(self.services, proposal_id, scopes, accept=True, reason=reason)
+
+    def reject_merge(self, proposal_id: str, scopes: ScopeSet, *, reason: str | None = None) -> ProposalOut:
+        """Reject a pending proposal: its two entities stay apart."""
+        return entities.decide(self.services, proposal_id, scopes, accept=False, reason=reason)
+
+    def export_identity(self, scopes: ScopeSet, entity_id: str | None = None) -> dict:
+        """Everything held about one entity's identity (all members, their records,
+        provenance, mentions and names, the proposals between them), or about every
+        identity in the scopes; only what the scopes hold."""
+        return entities.export(self.services, scopes, entity_id)
 
     def scope_anchors(self, scopes: ScopeSet) -> list[str]:
         """Anchors of the named scopes that exist (a scope never written to has none)."""

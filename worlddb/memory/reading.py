@@ -78,11 +78,19 @@ def read_memory(services: Services, memory_id: str, scopes: ScopeSet) -> MemoryD
 
     mentioned = [e.dst for e in store.edges(src=anchor, type="refers_to")]
     entity_views = store.get_many(mentioned)
-    entities = [
-        EntityOut(id=e.anchor, name=e.name, type=e.meta.get("entity_type"), resolution="linked",
-                  proposed_merge_with=sorted(identity.equivalence_class(store, e.anchor) - {e.anchor}))
-        for e in entity_views.values() if e.type == "Entity"
-    ]
+    entities = []
+    for e in entity_views.values():
+        if e.type != "Entity":
+            continue
+        # accepted members of its class are the same entity; a pending proposal is only a lead
+        same = identity.equivalence_class(store, e.anchor)
+        other_of = {p.id: p.b if p.a == e.anchor else p.a
+                    for p in identity.proposals_touching(store, [e.anchor], "pending")}
+        visible = set(shown(o for o in other_of.values() if o not in same))
+        entities.append(EntityOut(
+            id=e.anchor, name=e.name, type=e.meta.get("entity_type"), resolution="linked",
+            proposed_merge_with=sorted(visible), proposals=[pid for pid, o in other_of.items() if o in visible],
+            same_as=sorted(shown(same - {e.anchor}))))
     derived = store.get_many(shown(e.src for e in store.edges(dst=anchor, type="derived_from")))
     facts = []
     for fact_view in derived.values():

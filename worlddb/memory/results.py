@@ -15,11 +15,67 @@ class EntityOut:
     id: str
     name: str
     type: str | None
-    #: "exact" (an existing entity), "new", or "proposed_merge" (new, with pending same_as proposals)
+    #: "exact" (an existing entity), "new", or "proposed_merge" (new, with pending same_as
+    #: proposals); "linked" in memory_read
     resolution: str
+    #: entities a *pending* same_as proposal says it may be
     proposed_merge_with: list[str] = field(default_factory=list)
+    #: the ids of those pending proposals (decide them with accept/reject)
     proposals: list[str] = field(default_factory=list)
     scope: str = ""
+    #: the other members of its equivalence class: accepted same_as (memory_read)
+    same_as: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class EntityRef:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class PendingMerge:
+    """A pending same_as proposal, seen from one of its two entities."""
+
+    id: str
+    other_id: str
+    other_name: str
+    #: the resolver tier that proposed it: fuzzy, phonetic, embedding, tiebreaker, ...
+    tier: str | None
+    score: float | None
+
+
+@dataclass(frozen=True)
+class RelatedEntity:
+    """An entity next to another: a fact links them, or memories mention both."""
+
+    id: str
+    name: str
+    #: the fact's relation ("works_at"; "<-works_at" when the other is its subject), or
+    #: "mentioned with"
+    relation: str
+    #: how many memories mention both, or facts link them
+    count: int
+
+
+@dataclass(frozen=True)
+class ProposalOut:
+    """A same_as merge proposal: entity `a` may be the same as entity `b`."""
+
+    id: str
+    status: str
+    a: EntityRef
+    b: EntityRef
+    tier: str | None
+    score: float | None
+    scopes: list[str]
+    evidence: dict
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class ProposalList:
+    proposals: list[ProposalOut]
 
 
 @dataclass(frozen=True)
@@ -103,6 +159,28 @@ class HashCheck:
 
 
 @dataclass(frozen=True)
+class EntityDetail:
+    """An entity as a reader sees it: names, class, proposals, facts, neighbours, and a page
+    of the memories that mention it or a member of its class, newest first."""
+
+    id: str
+    name: str
+    type: str | None
+    aliases: list[str]
+    scopes: list[str]
+    #: the other members of its equivalence class (accepted same_as)
+    same_as: list[EntityRef]
+    #: pending same_as proposals touching it or its class
+    proposals: list[PendingMerge]
+    #: current facts whose subject or object is it or a member of its class
+    facts: list[FactOut]
+    related: list[RelatedEntity]
+    mentions: list[MemoryOut]
+    #: pass it back (memory_read cursor) for the next page of mentions
+    next_cursor: str | None
+
+
+@dataclass(frozen=True)
 class MemoryDetail:
     id: str
     type: str
@@ -121,6 +199,8 @@ class MemoryDetail:
     superseded_by: list[str]
     contradicts: list[str]
     hash_check: HashCheck
+    #: for an entity id: the entity in full (otherwise None)
+    entity: EntityDetail | None = None
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,9 @@ Overlapping phrases are settled longest first ("New York City" over "York"), eve
 a settled phrase names is kept, and each entity is reported once, at its first span.
 Unknown scope anchors name no entities (a scope nobody has written to yet is empty).
 Work is bounded by MAX_QUERY_WORDS.
+
+`entities_named(store, scopes, name)` is the lookup of a whole name, as a person types it
+to find an entity: the entities whose normalised name or alias equals the name's.
 """
 
 from __future__ import annotations
@@ -82,6 +85,28 @@ def find_mentions(store: Store, index: NameIndex, thresholds: Thresholds, scopes
             for c in index.fuzzy(scope, norm, thresholds.fuzzy):
                 found.append(((start, end), c.node, "fuzzy", c.score))
     return _settle(store, found)
+
+
+def entities_named(store: Store, scopes: Iterable[str], name: str, *, words: bool = False) -> list[str]:
+    """Anchors of the live entities in `scopes` whose normalised name or an alias is
+    `name`'s - or, with `words`, contains it as whole words ("connor" names "sarah
+    connor") - in the order they were indexed."""
+    if not isinstance(name, str):
+        raise InvalidInput("the name must be a string")
+    scope_rows, norm = _scope_rows(store, scopes), normalize_name(name)
+    if not scope_rows or not norm:
+        return []
+    match, params = "r.norm = ?", [norm]
+    if words:
+        escaped = norm.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        match = ("(r.norm = ? OR r.norm LIKE ? ESCAPE '\\' OR r.norm LIKE ? ESCAPE '\\' "
+                 "OR r.norm LIKE ? ESCAPE '\\')")
+        params += [f"{escaped} %", f"% {escaped}", f"% {escaped} %"]
+    rows = store.conn.execute(
+        f"SELECT n.anchor FROM resolver_names r JOIN nodes n ON n.rowid = r.node "
+        f"WHERE r.scope IN ({','.join('?' * len(scope_rows))}) AND {match} GROUP BY n.anchor ORDER BY min(r.id)",
+        (*scope_rows, *params))
+    return [row[0] for row in rows]
 
 
 def _scope_rows(store: Store, scopes: Iterable[str]) -> list[int]:

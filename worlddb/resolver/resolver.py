@@ -46,7 +46,7 @@ from worlddb.resolver.tiebreak import DefaultTiebreaker
 from worlddb.vectors import hnsw
 
 from .index import NameIndex
-from .mentions import find_mentions
+from .mentions import entities_named, find_mentions
 from .names import normalize_name, phonetic_key
 from .outcomes import Ambiguous, Decision, Match, Mention, New, Resolution, Resolved, Thresholds
 from .tiers import ALIAS, HELD, NAME, Context, Pending, Query, decide, exact_names
@@ -208,6 +208,12 @@ class Resolver:
         """Known entities a query names (exact phrases of 1-3 words, fuzzy words of 4+
         characters); read-only, no model. See worlddb.resolver.mentions."""
         return find_mentions(self.store, self.index, self.thresholds, scope_anchors, text)
+
+    def entities_named(self, scope_anchors: Iterable[str], name: str, *, words: bool = False) -> list[str]:
+        """Entities in the scopes whose normalised name or an alias is `name`'s (with
+        `words`: contains it as whole words); read-only, no model. See
+        worlddb.resolver.mentions."""
+        return entities_named(self.store, scope_anchors, name, words=words)
 
     def register(self, w, scope: str, anchor: str, *, vector: np.ndarray | None = None) -> bool:
         """Index an Entity node already inside `scope` without resolving it; False if it
