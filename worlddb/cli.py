@@ -4,6 +4,9 @@
     worlddb serve  [...]              serve the MCP tools (stdio by default)
     worlddb consolidate [--db PATH] [--min-age-secs N] [--functional REL ...]
                                       run one consolidation pass now; JSON report
+    worlddb identity pending|accept|reject|show|export [...]
+                                      see and decide same_as merge proposals, look up and
+                                      export an entity's identity
 
 The database path defaults to $WORLDDB_DB, else to a per-user data directory.
 
@@ -18,9 +21,10 @@ import argparse
 import json
 import os
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
-from worlddb.core.errors import WorldDBError
+from worlddb.core.errors import InvalidInput, NotFound, WorldDBError
 
 
 def default_db_path() -> str:
@@ -76,7 +80,35 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--embedder", choices=("minilm", "hash"), default=None,
                        help="minilm (default; $WORLDDB_EMBEDDER) or hash: feature hashing, no model at all - "
                             "much weaker vector search, for constrained installs and load tests")
+    _add_identity(sub)
     return parser
+
+
+def _add_identity(sub) -> None:
+    identity = sub.add_parser("identity", help="see and decide merge proposals; look up and export identities")
+    actions = identity.add_subparsers(dest="action", required=True, metavar="ACTION")
+
+    def action(name: str, help: str) -> argparse.ArgumentParser:
+        parser = actions.add_parser(name, help=help, description=help)
+        _add_db(parser)
+        parser.add_argument("--scope", action="append", default=[], metavar="KEY",
+                            help="only this scope, e.g. user:alice (repeatable; default: every scope)")
+        return parser
+
+    pending = action("pending", "list the pending same_as merge proposals, newest first")
+    pending.add_argument("--json", action="store_true", help="print the proposals as JSON")
+    for name, verb in (("accept", "accept a pending proposal: its two entities become one identity"),
+                       ("reject", "reject a pending proposal: its two entities stay apart")):
+        decide = action(name, verb)
+        decide.add_argument("proposal", metavar="PROPOSAL_ID", help="its id, or a unique prefix of 8+ hex characters")
+        decide.add_argument("--reason", default=None, help="why (kept with the decision)")
+    show = action("show", "an entity: names, class, proposals, facts, neighbours and latest mentions")
+    show.add_argument("entity", metavar="NAME_OR_ID", help="an entity id (or prefix), name, alias or word of a name")
+    show.add_argument("--json", action="store_true", help="print the entities as JSON")
+    export = action("export", "everything held about one identity, or every identity, as JSON")
+    export.add_argument("entity", metavar="NAME_OR_ID", nargs="?", default=None,
+                        help="one identity (default: every identity in the scopes)")
+    export.add_argument("--out", default=None, metavar="FILE", help="write to FILE instead of standard output")
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -152,7 +184,121 @@ def cmd_consolidate(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"reembed": cmd_reembed, "serve": cmd_serve, "verify": cmd_verify, "consolidate": cmd_consolidate}
+def cmd_identity(args: argparse.Namespace) -> int:
+    """The operator's view of identity: every scope unless --scope names some."""
+    from worlddb.memory.engine import RECORDED, Engine
+    from worlddb.memory.scopes import ScopeSet, parse_scope_key
+
+    path = existing_db(args)
+    if path is None:
+        return 2
+    named = [parse_scope_key(key) for key in args.scope]
+    with Engine.open(path, embedder=RECORDED) as engine:
+        scopes = ScopeSet(tuple(dict.fromkeys(named))) if named else engine.all_scopes()
+        return IDENTITY[args.action](engine, scopes, args)
+
+
+def _where(scopes) -> str:
+    from worlddb.memory.entities import where as scopes_searched
+
+    return scopes_searched(scopes)
+
+
+def _short(anchor: str) -> str:
+    return anchor[:12]
+
+
+def identity_pending(engine, scopes, args) -> int:
+    proposals = engine.merge_proposals(scopes).proposals
+    if args.json:
+        print(json.dumps([asdict(p) for p in proposals], indent=2))
+        return 0
+    if not proposals:
+        print("no pending merge proposals")
+        return 0
+    rows = [("PROPOSAL", "ENTITY", "MAY BE", "TIER", "SCORE", "SCOPE")]
+    rows += [(_short(p.id), p.a.name, p.b.name, p.tier or "", "" if p.score is None else f"{p.score:.2f}",
+              ",".join(p.scopes)) for p in proposals]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+    count = len(proposals)
+    print(f"{count} pending merge proposal{'s' if count != 1 else ''}; "
+          "decide with: worlddb identity accept|reject PROPOSAL")
+    return 0
+
+
+def identity_decide(engine, scopes, args) -> int:
+    if args.action == "accept":
+        p = engine.accept_merge(args.proposal, scopes, reason=args.reason)
+        print(f"accepted {_short(p.id)}: {p.a.name} and {p.b.name} are one identity ({', '.join(p.scopes)})")
+    else:
+        p = engine.reject_merge(args.proposal, scopes, reason=args.reason)
+        print(f"rejected {_short(p.id)}: {p.a.name} and {p.b.name} stay apart ({', '.join(p.scopes)})")
+    return 0
+
+
+def identity_show(engine, scopes, args) -> int:
+    found = engine.find_entities(args.entity, scopes)
+    if not found:
+        raise NotFound(f"no entity named {args.entity!r} in {_where(scopes)}")
+    details = [engine.read_entity(ref.id, scopes, limit=10) for ref in found]
+    if args.json:
+        print(json.dumps([asdict(d) for d in details], indent=2))
+        return 0
+    for number, entity in enumerate(details):
+        if number:
+            print()
+        print(f"{entity.name}" + (f"  ({entity.type})" if entity.type else ""))
+        lines = [("id", [entity.id]), ("scopes", [", ".join(entity.scopes)]),
+                 ("aliases", [", ".join(entity.aliases)] if entity.aliases else []),
+                 ("same as", [f"{r.name}  {_short(r.id)}" for r in entity.same_as]),
+                 ("pending", [f"{_short(p.id)}  may be {p.other_name} ({_short(p.other_id)}), {p.tier}"
+                              + ("" if p.score is None else f" {p.score:.2f}") for p in entity.proposals]),
+                 ("facts", [f.text or f"{f.subject} {f.relation} {f.object}" for f in entity.facts]),
+                 ("related", [f"{r.name} ({r.relation}, {r.count})" for r in entity.related]),
+                 ("mentions", [f"{(m.valid_from or '')[:10]}  {_short(m.id)}  {_one_line(m.text)}"
+                               + ("  [retired]" if m.retired else "") for m in entity.mentions])]
+        for label, values in lines:
+            for i, value in enumerate(values):
+                print(f"  {label if i == 0 else '':<9} {value}")
+        if entity.next_cursor:
+            print("  (newest mentions shown; memory_read pages the rest)")
+    return 0
+
+
+def identity_export(engine, scopes, args) -> int:
+    entity = None
+    if args.entity is not None:
+        found = engine.find_entities(args.entity, scopes)
+        if not found:
+            raise NotFound(f"no entity named {args.entity!r} in {_where(scopes)}")
+        if len(found) > 1:
+            raise InvalidInput(f"{args.entity!r} names {len(found)} entities: "
+                               + ", ".join(f"{r.name} ({_short(r.id)})" for r in found) + "; give an id")
+        entity = found[0].id
+    report = engine.export_identity(scopes, entity)
+    text = json.dumps(report, indent=2, ensure_ascii=False)
+    if args.out is None:
+        print(text)
+        return 0
+    Path(args.out).write_text(text + "\n", encoding="utf-8")
+    identities = report["identities"]
+    members = sum(len(i["members"]) for i in identities)
+    print(f"wrote {len(identities)} identit{'ies' if len(identities) != 1 else 'y'} ({members} entities) to {args.out}")
+    return 0
+
+
+def _one_line(text: str | None, width: int = 80) -> str:
+    flat = " ".join((text or "").split())
+    return flat if len(flat) <= width else flat[:width - 1] + "…"
+
+
+IDENTITY = {"pending": identity_pending, "accept": identity_decide, "reject": identity_decide,
+            "show": identity_show, "export": identity_export}
+
+COMMANDS = {"reembed": cmd_reembed, "serve": cmd_serve, "verify": cmd_verify, "consolidate": cmd_consolidate,
+            "identity": cmd_identity}
 
 
 def _engine_error(exc: BaseException) -> WorldDBError | None:
@@ -176,7 +322,8 @@ def main(argv: list[str] | None = None) -> int:
         error = _engine_error(exc)
         if error is None:
             raise
-        print(f"worlddb {args.command}: {error}", file=sys.stderr)
+        command = " ".join(filter(None, (args.command, getattr(args, "action", None))))
+        print(f"worlddb {command}: {error}", file=sys.stderr)
         return 2
 
 

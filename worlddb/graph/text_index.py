@@ -170,5 +170,10 @@ def check_model(store: Store, model_id: str, dim: int) -> None:
         )
 
 
+def recorded_model(store: Store) -> str | None:
+    """The model this database was first embedded with (None: nothing embedded yet)."""
+    return store.meta_get("embed_model")
+
+
 def as_blob(vector: np.ndarray) -> bytes:
     return np.asarray(vector, dtype=np.float32).tobytes()

@@ -38,7 +38,7 @@ from worlddb.protocols import Embedder, Extractor, Registry, Tiebreaker
 from worlddb.resolver import Reclusterer, Resolver
 from worlddb.retrieval.sources import Sources
 from worlddb.vectors import hnsw
-from worlddb.vectors.embedder import default_embedder
+from worlddb.vectors.embedder import HashEmbedder, default_embedder
 from worlddb.vectors.hnsw import AnnIndex
 from worlddb.vectors.static_query import StaticEncoder
 
@@ -65,6 +65,8 @@ from .write import WriteRequest, check_text, write, write_many
 
 #: the model whose static wordpiece table ships with WorldDB (worlddb.vectors.static_query)
 MINILM_ID = "all-MiniLM-L6-v2-onnx-int8"
+#: Engine.open(embedder=RECORDED): the built-in embedder the file was first embedded with
+RECORDED = "recorded"
 #: item keys write_memories accepts, as write_memory's arguments
 _ITEM_KEYS = frozenset({"text", "metadata", "valid_from", "entities", "facts"})
 
@@ -108,13 +110,15 @@ class Engine:
         self._consolidator: ConsolidatorTask | None = None
 
     @classmethod
-    def open(cls, path: str | Path, *, embedder: Embedder | None = None, extractor: Extractor | None = None,
+    def open(cls, path: str | Path, *, embedder: Embedder | str | None = None, extractor: Extractor | None = None,
              default_user: str | None = None, functional: Sequence[str] = (), registry: Registry | None = None,
              synchronous: str = "FULL", query_model: bool = False, reembed: bool = False) -> Engine:
         """Open (or create) the database at `path`.
 
         :param path: the SQLite file (``":memory:"`` for a throwaway store).
         :param embedder: default: the shipped MiniLM model, loaded once per process.
+            ``"recorded"``: the built-in embedder the file was written with (MiniLM or
+            hashing; MiniLM for a new file), for tools that open whatever they are given.
         :param extractor: default: Anthropic-backed with ANTHROPIC_API_KEY set, else the built-in.
         :param default_user: calls that name no scope act on ``user:<default_user>``.
         :param functional: relations that hold one current value per subject.
@@ -123,8 +127,6 @@ class Engine:
         :param query_model: also embed queries with the model.
         :param reembed: re-embed a database made with another model instead of refusing it.
         """
-        if embedder is None:
-            embedder = default_embedder()
         tiebreaker = None
         if extractor is None:
             # the Anthropic-backed extractor and tiebreaker only when a key is configured;
@@ -134,6 +136,14 @@ class Engine:
         db = WorldDB.open(path, registry=registry, synchronous=synchronous)
         default = ScopeSet((("user", default_user),)) if default_user else None
         try:
+            if isinstance(embedder, str):
+                if embedder != RECORDED:
+                    raise InvalidInput(f"embedder must be an Embedder or {RECORDED!r}")
+                embedder = _recorded_embedder(text_index.recorded_model(db.store))
+                # the model-free query table lives in MiniLM's space; other models embed queries
+                query_model = query_model or embedder.model_id != MINILM_ID
+            elif embedder is None:
+                embedder = default_embedder()
             return cls(db, embedder=embedder, extractor=extractor, tiebreaker=tiebreaker, default_scopes=default,
                        functional=functional, query_model=query_model, reembed=reembed)
         except BaseException:
@@ -358,3 +368,13 @@ class Engine:
         """Anchors of the named scopes that exist (a scope never written to has none)."""
         return scopelib.scope_anchors(self.store, scopes)
 
+
+def _recorded_embedder(model_id: str | None) -> Embedder:
+    """The built-in embedder that made `model_id`'s vectors (MiniLM for a file with none)."""
+    if model_id is None or model_id == MINILM_ID:
+        return default_embedder()
+    kind, _, dim = model_id.rpartition("-")
+    if kind == "hash-v1" and dim.isdigit():
+        return HashEmbedder(int(dim))
+    raise InvalidInput(f"this database was embedded with {model_id}, which is not a built-in embedder; "
+                       "open it from Python with that embedder")
