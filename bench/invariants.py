@@ -94,9 +94,9 @@ def _check_rows(conn: sqlite3.Connection, report: Report) -> None:
 
     for (anchor, ntype, has_fts, content, effective, units) in conn.execute(
             f"SELECT n.anchor, n.type, EXISTS(SELECT 1 FROM fts WHERE fts.rowid = n.rowid), "
-            f" EXISTS(SELECT 1 FROM vectors v WHERE v.node = n.rowid AND v.kind = 0 AND v.vec IS NOT NULL), "
-            f" EXISTS(SELECT 1 FROM vectors v WHERE v.node = n.rowid AND v.kind = 1 AND v.vec IS NOT NULL), "
-            f" EXISTS(SELECT 1 FROM vectors v WHERE v.node = n.rowid AND v.kind = 3 AND v.vec IS NOT NULL) "
+            f" EXISTS(SELECT 1 FROM vectors v WHERE v.node = n.rowid AND v.kind = 0 AND v.data IS NOT NULL), "
+            f" EXISTS(SELECT 1 FROM vectors v WHERE v.node = n.rowid AND v.kind = 1 AND v.data IS NOT NULL), "
+            f" EXISTS(SELECT 1 FROM vectors v WHERE v.node = n.rowid AND v.kind = 3 AND v.data IS NOT NULL) "
             f"FROM nodes n JOIN blobs b ON b.id = n.anchor WHERE n.type IN ({text}) AND b.body IS NOT NULL"):
         missing = [what for what, there in (("fts row", has_fts), ("content vector", content),
                                             ("effective vector", effective), ("unit vector", units)) if not there]
@@ -158,7 +158,7 @@ def _check_ann(store, report: Report, kept) -> None:
 
     def stored(kind: int) -> set[int]:
         return {row[0] for row in store.conn.execute(
-            "SELECT DISTINCT node FROM vectors WHERE kind=? AND vec IS NOT NULL", (kind,))}
+            "SELECT DISTINCT node FROM vectors WHERE kind=? AND data IS NOT NULL", (kind,))}
 
     for kind in (CONTENT, EFFECTIVE, NAME, UNIT):
         fresh = AnnIndex(store, kind)
@@ -170,7 +170,7 @@ def _check_ann(store, report: Report, kept) -> None:
     for index in kept:
         index.sync()
         want = {row[0] for row in index.store.conn.execute(
-            "SELECT DISTINCT node FROM vectors WHERE kind=? AND vec IS NOT NULL", (index.kind,))}
+            "SELECT DISTINCT node FROM vectors WHERE kind=? AND data IS NOT NULL", (index.kind,))}
         if index.nodes() != want:
             report.add("ann", f"long-lived index of kind {index.kind}: {len(index.nodes() ^ want)} nodes differ "
                               "from SQL after catching up")

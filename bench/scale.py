@@ -303,7 +303,8 @@ def exact_top10(engine: Engine, query_vectors: np.ndarray, batch: int = 10_000) 
     best = np.full((len(query_vectors), 10), -np.inf, dtype=np.float32)
     best_node = np.zeros((len(query_vectors), 10), dtype=np.int64)
     cursor = engine.store.conn.execute(
-        "SELECT node, vec FROM vectors WHERE kind=? AND ord=0 AND vec IS NOT NULL", (hnsw.EFFECTIVE,))
+        "SELECT v.node, d.vec FROM vectors v JOIN vector_data d ON d.id = v.data WHERE v.kind=? AND v.ord=0",
+        (hnsw.EFFECTIVE,))
     with Progress(len(engine.index), "exact scan") as bar:
         while rows := cursor.fetchmany(batch):
             nodes = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))

@@ -135,7 +135,7 @@ def check_ann(h) -> None:
         indexes.append((names, NAME))
     for index, kind in indexes:
         index.sync()
-        stored = {r[0] for r in conn.execute("SELECT DISTINCT node FROM vectors WHERE kind=? AND vec IS NOT NULL",
+        stored = {r[0] for r in conn.execute("SELECT DISTINCT node FROM vectors WHERE kind=? AND data IS NOT NULL",
                                              (kind,))}
         if index.nodes() != stored:
             raise Violation(f"ANN index of kind {kind}: {len(index.nodes() - stored)} extra, "
@@ -152,7 +152,7 @@ def check_erased(h) -> None:
             "body": conn.execute("SELECT 1 FROM blobs WHERE id=? AND body IS NOT NULL", (anchor,)).fetchone(),
             "name": name or None,
             "fts": conn.execute("SELECT 1 FROM fts WHERE rowid=?", (rowid,)).fetchone(),
-            "vector": conn.execute("SELECT kind FROM vectors WHERE node=? AND vec IS NOT NULL", (rowid,)).fetchone(),
+            "vector": conn.execute("SELECT kind FROM vectors WHERE node=? AND data IS NOT NULL", (rowid,)).fetchone(),
             "resolver name": conn.execute("SELECT 1 FROM resolver_names WHERE node=? AND norm IS NOT NULL",
                                           (rowid,)).fetchone(),
             "composed sums": conn.execute("SELECT 1 FROM compose WHERE world=?", (anchor,)).fetchone(),

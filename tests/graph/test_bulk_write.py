@@ -171,8 +171,7 @@ def test_a_new_nodes_vectors_and_text_replace_each_other_within_one_transaction(
     assert conn.execute("SELECT count(*) FROM fts").fetchone()[0] == 1
     assert conn.execute("SELECT count(*) FROM fts WHERE fts MATCH 'goodbye'").fetchone()[0] == 1
     # the session composed its embedding from its one child's latest vector
-    composed = conn.execute("SELECT v.vec FROM vectors v JOIN nodes n ON n.rowid = v.node "
-                            "WHERE n.anchor=? AND v.kind=?", (session, hnsw.EFFECTIVE)).fetchone()[0]
+    composed = db.store.vector(session, hnsw.EFFECTIVE)
     assert np.allclose(np.frombuffer(composed, np.float32), np.frombuffer(_unit(2), np.float32), atol=1e-6)
 
 

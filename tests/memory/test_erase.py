@@ -22,8 +22,9 @@ def test_purging_with_erase_leaves_the_session_world_no_composed_vector(db_path,
         engine.purge_scope(ALICE, "user:alice", erase=True)
         conn = engine.store.conn
         rowid = engine.store.rowid(world)
-        kept = conn.execute("SELECT count(*) FROM vectors WHERE node=? AND vec IS NOT NULL", (rowid,)).fetchone()
+        kept = conn.execute("SELECT count(*) FROM vectors WHERE node=? AND data IS NOT NULL", (rowid,)).fetchone()
         assert kept[0] == 0
+        assert conn.execute("SELECT count(*) FROM vector_data").fetchone()[0] == 0  # nothing of it, nor of its turns
         assert conn.execute("SELECT count(*) FROM compose WHERE world=?", (world,)).fetchone()[0] == 0
         engine.index.sync()
         assert engine.index.nodes() == set()
@@ -40,9 +41,7 @@ def test_erasing_one_turn_recomposes_the_live_session_from_the_others(db_path):
         kept = engine.store.conn.execute(
             "SELECT n FROM compose WHERE world=?", (world,)).fetchone()[0]
         assert kept == 1
-        row = engine.store.conn.execute("SELECT vec FROM vectors WHERE node=? AND kind=?",
-                                        (engine.store.rowid(world), EFFECTIVE)).fetchone()
-        assert row[0] is not None
+        assert engine.store.vector(world, EFFECTIVE) is not None
 
 
 def _shared_under_an_erased_world(engine):

@@ -49,7 +49,7 @@ def test_ingesting_an_erased_turn_again_leaves_it_a_tombstone(db_path):
             rowid = engine.store.rowid(turn)
             assert engine.store.get(turn).erased
             assert conn.execute("SELECT count(*) FROM fts WHERE rowid=?", (rowid,)).fetchone()[0] == 0
-            assert conn.execute("SELECT count(*) FROM vectors WHERE node=? AND vec IS NOT NULL",
+            assert conn.execute("SELECT count(*) FROM vectors WHERE node=? AND data IS NOT NULL",
                                 (rowid,)).fetchone()[0] == 0
         assert engine.recall("hello there", ALICE).results == []
 

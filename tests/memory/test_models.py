@@ -25,13 +25,15 @@ def test_reembedding_on_request_replaces_every_vector(db_path):
         first.write_memory("Tomatoes need full sun", ALICE, entities=[{"name": "Tomatoes"}])
         first.write_memory("Basil likes warmth", ALICE)
     with open_engine(db_path, embedder=HashEmbedder(128), reembed=True) as second:
-        rows = second.store.conn.execute("SELECT DISTINCT model, dim FROM vectors WHERE vec IS NOT NULL").fetchall()
-        assert rows == [("hash-v1-128", 128)]
+        assert (second.store.meta_get("embed_model"), second.store.meta_get("embed_dim")) == ("hash-v1-128", "128")
+        lengths = second.store.conn.execute(
+            "SELECT DISTINCT length(d.vec) FROM vectors v JOIN vector_data d ON d.id = v.data").fetchall()
+        assert lengths == [(128 * 4,)]
         kinds = {k for (k,) in second.store.conn.execute("SELECT DISTINCT kind FROM vectors")}
         assert {hnsw.CONTENT, hnsw.EFFECTIVE, hnsw.UNIT, hnsw.NAME} <= kinds
         hits = second.recall("tomatoes full sun", ALICE).results
         assert hits[0].text == "Tomatoes need full sun" and "vector" in hits[0].lanes
         assert second.db.verify().ok
-        vec = np.frombuffer(second.store.conn.execute(
-            "SELECT vec FROM vectors WHERE kind=? LIMIT 1", (hnsw.EFFECTIVE,)).fetchone()[0], dtype=np.float32)
+        anchor = hits[0].id
+        vec = np.frombuffer(second.store.vector(anchor, hnsw.EFFECTIVE), dtype=np.float32)
         assert vec.shape == (128,)

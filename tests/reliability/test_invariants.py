@@ -96,9 +96,10 @@ def _commit_under_a_passed_seq(path, ids) -> None:
     reused sequence number would do)."""
     conn = sqlite3.connect(str(path))
     with conn:
-        row = conn.execute("SELECT model, dim, vec FROM vectors WHERE kind=1 AND vec IS NOT NULL LIMIT 1").fetchone()
-        conn.execute("INSERT INTO vectors(node, kind, ord, model, dim, vec, seq) VALUES (?, 1, 0, ?, ?, ?, 1)",
-                     (_rowid(conn, ids["retired"]) + 1000, *row))
+        data = conn.execute("INSERT INTO vector_data(vec) SELECT d.vec FROM vectors v JOIN vector_data d "
+                            "ON d.id = v.data WHERE v.kind=1 LIMIT 1").lastrowid
+        conn.execute("INSERT INTO vectors(node, kind, ord, data, seq) VALUES (?, 1, 0, ?, 1)",
+                     (_rowid(conn, ids["retired"]) + 1000, data))
     conn.close()
 
 

@@ -20,8 +20,8 @@ def vec(seed: int) -> np.ndarray:
 
 def stored(db, anchor, kind=hnsw.EFFECTIVE):
     row = db.store.conn.execute(
-        "SELECT v.vec, v.seq FROM vectors v JOIN nodes n ON n.rowid = v.node WHERE n.anchor=? AND v.kind=? "
-        "AND v.ord=0", (anchor, kind)).fetchone()
+        "SELECT d.vec, v.seq FROM vectors v JOIN nodes n ON n.rowid = v.node LEFT JOIN vector_data d ON d.id = v.data "
+        "WHERE n.anchor=? AND v.kind=? AND v.ord=0", (anchor, kind)).fetchone()
     if row is None or row[0] is None:  # never written, or cleared
         return None, None if row is None else row[1]
     return np.frombuffer(row[0], dtype=np.float32), row[1]

@@ -243,9 +243,8 @@ def test_verify_reports_a_snapshot_that_stands_for_rows_it_never_saw(db_path, st
     # a vector row committed under a seq the snapshot had already passed
     conn = sqlite3.connect(db_path)
     with conn:
-        model, dim, vec = conn.execute("SELECT model, dim, vec FROM vectors LIMIT 1").fetchone()
-        conn.execute("INSERT INTO vectors(node, kind, ord, model, dim, vec, seq) VALUES (99999, ?, 0, ?, ?, ?, 1)",
-                     (EFFECTIVE, model, dim, vec))
+        data = conn.execute("INSERT INTO vector_data(vec) SELECT vec FROM vector_data LIMIT 1").lastrowid
+        conn.execute("INSERT INTO vectors(node, kind, ord, data, seq) VALUES (99999, ?, 0, ?, 1)", (EFFECTIVE, data))
     conn.close()
     with WorldDB.open(db_path) as db:
         report = db.verify()

@@ -22,8 +22,12 @@ Tables, in the order a write touches them:
   proposals     same_as merge proposals and their decisions
   scopes        registered scopes (kind, id) and their anchors
   fts           FTS5 index over the text of Turn/Memory/Summary/Fact nodes
-  vectors       content, effective, entity-name and sentence-unit embeddings, with the model
-                that made them; each row's id labels it in the in-memory HNSW index
+  vectors       which node holds which embedding: content, effective, entity-name and
+                sentence-unit rows, each naming its bytes in vector_data (NULL once cleared);
+                each row's id labels it in the in-memory HNSW index
+  vector_data   the bytes of each distinct vector of a node, stored once however many of
+                the node's rows name it (a one-sentence memory's content, effective and
+                sentence vectors are the same); the model that made them is meta embed_model
   token_df      how many text nodes contain each wordpiece (for model-free query vectors)
   compose       per-world running sums from which its composed embedding is derived
   resolver_names  the entity resolver's normalised names and aliases per scope, with their
@@ -43,6 +47,10 @@ from worlddb.core.errors import SchemaError
 #: migrations never change, so neither does this text.
 MARKED_TYPES = ("contradicts", "supersedes")
 MARKED = "type || '' IN ('contradicts', 'supersedes')"
+
+#: reads vector rows with their bytes (schema 4): `v` the row, `d.vec` its bytes, NULL once
+#: the vector was cleared
+VECTOR_FROM = "vectors v LEFT JOIN vector_data d ON d.id = v.data"
 
 MIGRATIONS: list[list[str]] = [
     # 1: the initial layout
@@ -144,6 +152,25 @@ MIGRATIONS: list[list[str]] = [
     [
         f"CREATE INDEX edges_marked_src ON edges(src, type) WHERE {MARKED}",
         f"CREATE INDEX edges_marked_dst ON edges(dst, type) WHERE {MARKED}",
+    ],
+    # 4: each distinct vector of a node stored once. A memory of one sentence held its
+    # content, effective and sentence vector as three identical 1.5 KB rows, and an entity
+    # its name and effective vector as two: 17 % of a 100k-node file. The rows stay (their
+    # ids are the HNSW labels, and a snapshot taken before this migration still stands for
+    # them); their bytes move to vector_data, under the id of the first row that held them.
+    # The model and dimension were the same in every row: meta embed_model/embed_dim hold them.
+    [
+        "CREATE TABLE vector_data(id INTEGER PRIMARY KEY, vec BLOB NOT NULL)",
+        "INSERT INTO vector_data(id, vec) SELECT v.id, v.vec FROM vectors v WHERE v.vec IS NOT NULL "
+        "AND NOT EXISTS (SELECT 1 FROM vectors o WHERE o.node = v.node AND o.vec = v.vec AND o.id < v.id)",
+        """CREATE TABLE vectors_4(
+            id INTEGER PRIMARY KEY, node INTEGER NOT NULL, kind INTEGER NOT NULL, ord INTEGER NOT NULL DEFAULT 0,
+            data INTEGER, seq INTEGER NOT NULL, UNIQUE(node, kind, ord))""",
+        "INSERT INTO vectors_4(id, node, kind, ord, data, seq) SELECT v.id, v.node, v.kind, v.ord, "
+        "(SELECT min(o.id) FROM vectors o WHERE o.node = v.node AND o.vec = v.vec), v.seq FROM vectors v",
+        "DROP TABLE vectors",
+        "ALTER TABLE vectors_4 RENAME TO vectors",
+        "CREATE INDEX vectors_seq ON vectors(kind, seq)",
     ],
 ]
 

@@ -34,6 +34,7 @@ from pathlib import Path
 from worlddb.core import ids, schema
 from worlddb.core.errors import AmbiguousId, NotFound, StorageError, WorldDBError, translate_sqlite
 from worlddb.core.records import Edge, EdgeView, Node, NodeView
+from worlddb.core.schema import VECTOR_FROM
 from worlddb.core.timeutil import now_us
 from worlddb.core.txn import Tx
 
@@ -368,6 +369,26 @@ class Store:
             (edge_id,),
         ).fetchone()
         return edge_view(row) if row else None
+
+    # ------------------------------------------------------------------ vectors
+    def vector(self, anchor: str, kind: int, ord: int = 0) -> bytes | None:
+        """A node's stored vector of `kind` (and sentence ordinal), or None."""
+        row = self.conn.execute(
+            f"SELECT d.vec FROM {VECTOR_FROM} JOIN nodes n ON n.rowid = v.node WHERE n.anchor=? AND v.kind=? "
+            "AND v.ord=?", (anchor, kind, ord)).fetchone()
+        return row[0] if row else None
+
+    def vectors(self, rowids: Iterable[int], kind: int) -> dict[int, bytes]:
+        """Node rowid -> its stored vector of `kind` (ordinal 0), for those that have one."""
+        batch = list(rowids)
+        out: dict[int, bytes] = {}
+        for start in range(0, len(batch), 500):
+            chunk = batch[start:start + 500]
+            rows = self.conn.execute(
+                f"SELECT v.node, d.vec FROM {VECTOR_FROM} WHERE v.kind=? AND v.ord=0 AND d.vec IS NOT NULL "
+                f"AND v.node IN ({','.join('?' * len(chunk))})", (kind, *chunk))
+            out.update(rows)
+        return out
 
     def scope_anchor(self, kind: str, sid: str) -> str | None:
         row = self.conn.execute("SELECT anchor FROM scopes WHERE kind=? AND sid=?", (kind, sid)).fetchone()

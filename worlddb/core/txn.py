@@ -40,6 +40,7 @@ from typing import Any, Protocol
 from worlddb.core import ids, trie
 from worlddb.core.errors import Conflict, InvalidInput, NotFound, ValidityConflict
 from worlddb.core.records import Edge, Node
+from worlddb.core.schema import VECTOR_FROM
 
 
 class TxStore(Protocol):
@@ -95,6 +96,9 @@ class Tx:
         self._changes: dict[tuple[str, int], int] = {}
         self._deferred: set[tuple[str, int]] = set()
         self._model: str | None = None
+        #: (node rowid, bytes, vector_data id) of the last vector stored: the next vector of
+        #: the same node with the same bytes names it instead of storing it again
+        self._last_vector: tuple[int, bytes, int] | None = None
         #: live edges with an end created in this transaction (only this transaction can
         #: have written them, so the set settles edge_live for them without a lookup)
         self._fresh_edges: set[str] = set()
@@ -375,7 +379,9 @@ class Tx:
         self.conn.execute("INSERT INTO fts(rowid, text) VALUES (?, ?)", (rowid, text))
 
     def put_vector(self, anchor: str, kind: int, model: str, vector: bytes, dim: int, ord: int = 0) -> bytes | None:
-        """Store (or replace) one vector of a node; returns the vector it replaced, if any."""
+        """Store (or replace) one vector of a node; returns the vector it replaced, if any.
+        Bytes equal to the vector this transaction last stored for the same node, or to
+        what the row already holds, are not stored again (schema 4: vector_data)."""
         rowid = self.rowid(anchor)
         if rowid is None:
             raise NotFound(f"no node has id {anchor}")
@@ -384,40 +390,76 @@ class Tx:
             self._model = model
         fresh = self._new.get(anchor)
         if fresh is not None and not fresh.vector_kinds & (1 << kind):
-            old = None  # a node made in this transaction has no vector of this kind yet
+            old_data = old = None  # a node made in this transaction has no vector of this kind yet
             fresh.vector_kinds |= 1 << kind
+            upsert = False
         else:
-            old = self.conn.execute("SELECT vec FROM vectors WHERE node=? AND kind=? AND ord=?",
+            row = self.conn.execute(f"SELECT v.data, d.vec FROM {VECTOR_FROM} WHERE v.node=? AND v.kind=? AND v.ord=?",
                                     (rowid, kind, ord)).fetchone()
-        self.conn.execute(
-            "INSERT INTO vectors(node, kind, ord, model, dim, vec, seq) VALUES (?,?,?,?,?,?,?) "
-            "ON CONFLICT(node, kind, ord) DO UPDATE SET model=excluded.model, dim=excluded.dim, "
-            "vec=excluded.vec, seq=excluded.seq",
-            (rowid, kind, ord, model, dim, vector, self.seq),
-        )
-        previous = old[0] if old else None
+            old_data, old = row if row else (None, None)
+            upsert = True
+        last = self._last_vector
+        if last is not None and last[0] == rowid and last[1] == vector:
+            data = last[2]
+        elif old is not None and old == vector:
+            data = old_data
+        else:
+            data = self.conn.execute("INSERT INTO vector_data(vec) VALUES (?)", (vector,)).lastrowid
+            self._last_vector = (rowid, vector, data)
+        if upsert:
+            self.conn.execute(
+                "INSERT INTO vectors(node, kind, ord, data, seq) VALUES (?,?,?,?,?) "
+                "ON CONFLICT(node, kind, ord) DO UPDATE SET data=excluded.data, seq=excluded.seq",
+                (rowid, kind, ord, data, self.seq))
+            if old_data is not None and old_data != data:
+                self._release(rowid, old_data)
+        else:
+            self.conn.execute("INSERT INTO vectors(node, kind, ord, data, seq) VALUES (?,?,?,?,?)",
+                              (rowid, kind, ord, data, self.seq))
         if ord == 0:
             for observer in self.store.observers:
-                observer.on_vector(self, anchor, kind, previous, vector)
-        return previous
+                observer.on_vector(self, anchor, kind, old, vector)
+        return old
 
     def drop_vector(self, anchor: str, kind: int, ord: int = 0) -> bytes | None:
         """Clear one vector of a node (it no longer has one of this kind); returns the
         vector it held, or None when there was none. The row stays, with no vector and
-        this transaction's seq, so every process's HNSW index drops it on catching up."""
+        this transaction's seq, so every process's HNSW index drops it on catching up;
+        its bytes go when no other row of the node names them."""
         rowid = self.rowid(anchor)
         if rowid is None:
             raise NotFound(f"no node has id {anchor}")
-        old = self.conn.execute("SELECT vec FROM vectors WHERE node=? AND kind=? AND ord=? AND vec IS NOT NULL",
-                                (rowid, kind, ord)).fetchone()
+        old = self.conn.execute(f"SELECT v.data, d.vec FROM {VECTOR_FROM} WHERE v.node=? AND v.kind=? AND v.ord=? "
+                                "AND v.data IS NOT NULL", (rowid, kind, ord)).fetchone()
         if old is None:
             return None
-        self.conn.execute("UPDATE vectors SET vec=NULL, seq=? WHERE node=? AND kind=? AND ord=?",
+        self.conn.execute("UPDATE vectors SET data=NULL, seq=? WHERE node=? AND kind=? AND ord=?",
                           (self.seq, rowid, kind, ord))
+        self._release(rowid, old[0])
         if ord == 0:
             for observer in self.store.observers:
-                observer.on_vector(self, anchor, kind, old[0], None)
-        return old[0]
+                observer.on_vector(self, anchor, kind, old[1], None)
+        return old[1]
+
+    def _release(self, rowid: int, data: int) -> None:
+        """Delete a node's vector bytes once none of its rows names them (they are only
+        ever shared between rows of one node)."""
+        if self.conn.execute("SELECT 1 FROM vectors WHERE node=? AND data=?", (rowid, data)).fetchone() is None:
+            self.conn.execute("DELETE FROM vector_data WHERE id=?", (data,))
+            if self._last_vector is not None and self._last_vector[2] == data:
+                self._last_vector = None
+
+    def vector(self, anchor: str, kind: int, ord: int = 0) -> bytes | None:
+        """The node's vector of `kind` and ordinal, as this transaction sees it."""
+        fresh = self._new.get(anchor)
+        if fresh is not None and not fresh.vector_kinds & (1 << kind):
+            return None
+        rowid = self.rowid(anchor)
+        if rowid is None:
+            return None
+        row = self.conn.execute(f"SELECT d.vec FROM {VECTOR_FROM} WHERE v.node=? AND v.kind=? AND v.ord=?",
+                                (rowid, kind, ord)).fetchone()
+        return row[0] if row else None
 
     def _claim_model(self, model: str, dim: int) -> None:
         """The first vector fixes the database's model; a different one is refused."""
@@ -449,7 +491,7 @@ class Tx:
         self.conn.execute("UPDATE blobs SET body=NULL, erased_at=? WHERE id=?", (self.at, anchor))
         self.conn.execute("DELETE FROM fts WHERE rowid=?", (rowid,))
         for kind, ord in self.conn.execute(
-                "SELECT kind, ord FROM vectors WHERE node=? AND vec IS NOT NULL", (rowid,)).fetchall():
+                "SELECT kind, ord FROM vectors WHERE node=? AND data IS NOT NULL", (rowid,)).fetchall():
             self.drop_vector(anchor, kind, ord)
         self.conn.execute("UPDATE nodes SET name='', retire_reason=NULL WHERE anchor=?", (anchor,))
         for hook in self.store.erase_hooks:

@@ -373,9 +373,7 @@ def _closest(db: Graph, anchors: list[str], vector, limit: int) -> list[str]:
     import numpy as np
     scored = []
     for anchor in anchors:
-        row = db.store.conn.execute(
-            "SELECT v.vec FROM vectors v JOIN nodes n ON n.rowid = v.node WHERE n.anchor=? AND v.kind=? AND v.ord=0 "
-            "AND v.vec IS NOT NULL", (anchor, EFFECTIVE)).fetchone()
-        if row is not None:
-            scored.append((float(np.dot(np.frombuffer(row[0], dtype=np.float32), vector)), anchor))
+        stored = db.store.vector(anchor, EFFECTIVE)
+        if stored is not None:
+            scored.append((float(np.dot(np.frombuffer(stored, dtype=np.float32), vector)), anchor))
     return [a for _, a in sorted(scored, key=lambda p: -p[0])[:limit]]

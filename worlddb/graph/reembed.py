@@ -35,6 +35,7 @@ def reembed(db: WorldDB, embedder: Embedder, encoder: StaticEncoder | None = Non
     with db.write("reembed") as w:
         conn = w.tx.conn
         conn.execute("DELETE FROM vectors")
+        conn.execute("DELETE FROM vector_data")
         # the new rows reuse the old labels (vectors.id): no snapshot may stand for them
         hnsw_snapshots.discard(db.ann_snapshots)
         conn.execute("DELETE FROM compose")
@@ -82,4 +83,4 @@ def _deepest_first(db: WorldDB) -> list[str]:
 
 def stored_vectors(store: Store) -> int:
     """How many vectors the file holds (erased ones not counted)."""
-    return store.conn.execute("SELECT count(*) FROM vectors WHERE vec IS NOT NULL").fetchone()[0]
+    return store.conn.execute("SELECT count(*) FROM vectors WHERE data IS NOT NULL").fetchone()[0]

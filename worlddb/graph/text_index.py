@@ -13,10 +13,11 @@ In the node's own write transaction it gets:
   - +1 document frequency for each distinct wordpiece, which weights model-free query
     vectors (worlddb.vectors.static_query).
 
-The vectors table records the model id and dimension of every vector. The first vector
-written fixes the database's model (meta `embed_model`/`embed_dim`); opening it with a
-different embedder is refused with EmbeddingMismatch, unless the caller asks to re-embed
-everything (`Engine.reembed`). Vectors of two models are never mixed.
+The first vector written fixes the database's model (meta `embed_model`/`embed_dim`);
+every vector stored is of that model. Identical vectors of one node (a one-sentence text's
+content, effective and sentence vector) are stored once (worlddb.core.schema, vector_data).
+Opening it with a different embedder is refused with EmbeddingMismatch, unless the caller
+asks to re-embed everything (`Engine.reembed`). Vectors of two models are never mixed.
 
 The lexical search over these FTS rows is worlddb.graph.lexical.
 """

@@ -11,6 +11,9 @@ Checks, each reported as a `Mismatch` rather than raised:
               the version before it with those roots: ids.erased_version_id)
   interior    the replayed final interior must equal the live members, the live trie root,
               and the node's current version
+  vector      every vector row names stored bytes or none (cleared), bytes are named only by
+              rows of one node (so clearing that node's rows frees them), and no bytes are
+              left that no row names (an erased vector must not outlive its rows)
   snapshot    an HNSW snapshot beside the file (worlddb.vectors.hnsw_snapshots) must hash to the digests
               its header names and stand for this file's history, and the index loaded
               from it, caught up, must hold exactly the nodes with stored vectors
@@ -44,6 +47,7 @@ class VerifyReport:
     nodes: int = 0
     worlds: int = 0
     versions: int = 0
+    vectors: int = 0
     snapshots: int = 0
     mismatches: list[Mismatch] = field(default_factory=list)
 
@@ -60,6 +64,7 @@ class VerifyReport:
             "nodes": self.nodes,
             "worlds": self.worlds,
             "versions": self.versions,
+            "vectors": self.vectors,
             "snapshots": self.snapshots,
             "mismatches": len(self.mismatches),
         }
@@ -72,8 +77,22 @@ def verify(store: Store) -> VerifyReport:
     _check_edges(conn, report)
     _check_projection(conn, report)
     _check_worlds(conn, report)
+    _check_vectors(conn, report)
     _check_snapshots(store, report)
     return report
+
+
+def _check_vectors(conn, report: VerifyReport) -> None:
+    report.vectors = conn.execute("SELECT count(*) FROM vector_data").fetchone()[0]
+    for (label,) in conn.execute("SELECT v.id FROM vectors v LEFT JOIN vector_data d ON d.id = v.data "
+                                 "WHERE v.data IS NOT NULL AND d.id IS NULL"):
+        report.mismatches.append(Mismatch("vector", str(label), "the vector row names bytes that are not stored"))
+    for (data,) in conn.execute("SELECT data FROM vectors WHERE data IS NOT NULL GROUP BY data "
+                                "HAVING count(DISTINCT node) > 1"):
+        report.mismatches.append(Mismatch("vector", str(data), "stored bytes are named by rows of several nodes"))
+    for (data,) in conn.execute("SELECT id FROM vector_data WHERE id NOT IN "
+                                "(SELECT data FROM vectors WHERE data IS NOT NULL)"):
+        report.mismatches.append(Mismatch("vector", str(data), "stored bytes that no vector row names"))
 
 
 def _check_snapshots(store: Store, report: VerifyReport) -> None:
@@ -92,7 +111,7 @@ def _check_snapshots(store: Store, report: VerifyReport) -> None:
             continue
         index.sync()
         stored = {row[0] for row in store.conn.execute(
-            "SELECT DISTINCT node FROM vectors WHERE kind=? AND vec IS NOT NULL", (kind,))}
+            "SELECT DISTINCT node FROM vectors WHERE kind=? AND data IS NOT NULL", (kind,))}
         if index.nodes() != stored:
             report.mismatches.append(Mismatch(
                 "snapshot", name, f"the {name} index loaded from its snapshot differs from the stored vectors "

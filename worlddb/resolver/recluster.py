@@ -225,12 +225,10 @@ class Reclusterer:
             "WHERE n.anchor=? AND r.norm IS NOT NULL ORDER BY r.kind, r.id", (anchor,)).fetchall()
         if not rows:
             return ()  # erased since the neighbourhood was read
-        vec_row = store.conn.execute(
-            "SELECT v.vec FROM vectors v JOIN nodes n ON n.rowid = v.node WHERE n.anchor=? AND v.kind=? AND v.ord=0",
-            (anchor, hnsw.NAME)).fetchone()
+        stored = store.vector(anchor, hnsw.NAME)
         vector = None
-        if vec_row is not None and vec_row[0] is not None and self.resolver.embedder is not None:
-            vector = np.frombuffer(vec_row[0], dtype=np.float32)
+        if stored is not None and self.resolver.embedder is not None:
+            vector = np.frombuffer(stored, dtype=np.float32)
         # The stored names are already normalised; the first is the display name's.
         candidate = (name or rows[0][0], rows[0][1], [norm for norm, _ in rows[1:]])
         decision = self.resolver.match(scope, candidate, exclude=identity.equivalence_class(store, anchor),

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from worlddb.core.schema import VECTOR_FROM
 from worlddb.core.store import Store
 from worlddb.graph import identity
 from worlddb.protocols import TIER_ORDER, Option, Tiebreaker
@@ -194,7 +195,7 @@ def _embedding(ctx: Context, q: Query) -> dict:
     if ctx.index.size(ctx.scope) <= BRUTE_FORCE_MAX:
         # Reads through the caller's connection, so this transaction's own vectors count too.
         rows = ctx.store.conn.execute(
-            "SELECT v.node, v.vec FROM vectors v WHERE v.kind=? AND v.ord=0 AND v.vec IS NOT NULL AND v.node IN "
+            f"SELECT v.node, d.vec FROM {VECTOR_FROM} WHERE v.kind=? AND v.ord=0 AND d.vec IS NOT NULL AND v.node IN "
             "(SELECT node FROM resolver_names WHERE scope=? AND kind!=? AND norm IS NOT NULL)",
             (hnsw.NAME, ctx.scope, ALIAS),
         ).fetchall()

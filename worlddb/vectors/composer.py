@@ -158,10 +158,7 @@ def _decode(blob: bytes | None) -> np.ndarray | None:
 
 
 def _vector(tx, anchor: str, kind: int) -> np.ndarray | None:
-    row = tx.conn.execute(
-        "SELECT v.vec FROM vectors v JOIN nodes n ON n.rowid = v.node WHERE n.anchor=? AND v.kind=? AND v.ord=0",
-        (anchor, kind)).fetchone()
-    return _decode(row[0]) if row else None
+    return _decode(tx.vector(anchor, kind))
 
 
 def _erased(tx, anchor: str) -> bool:

@@ -4,7 +4,9 @@ One `AnnIndex` serves one kind of stored vector (effective embeddings, sentence 
 entity names). Labels are `vectors.id`; each maps to the node (`nodes.rowid`) it belongs
 to, and a node may own several (one per sentence unit). SQL is the source of truth:
 every vector write bumps `vectors.seq` to its transaction's seq, and erasure leaves a
-row with a NULL vector. `sync()` applies every row with a seq above the last one seen -
+row that names no bytes (`vectors.data` NULL). The bytes are read from vector_data; the
+model is the database's (meta embed_model), and a model that changes under a live
+index (re-embedding) is refused as a mix. `sync()` applies every row with a seq above the last one seen -
 adds, updates and deletions - so after another process writes to the same file, the
 next read catches up before it searches. `PRAGMA data_version` makes the no-change case
 a single cheap check.
@@ -32,6 +34,7 @@ import hnswlib
 import numpy as np
 
 from worlddb.core.errors import Conflict
+from worlddb.core.schema import VECTOR_FROM
 from worlddb.core.store import Store
 from worlddb.vectors import hnsw_snapshots
 
@@ -84,15 +87,16 @@ class AnnIndex:
             self._load_snapshot()
             if self._index is None:  # first build: size the graph once for what is stored
                 self._capacity_hint = self.store.conn.execute(
-                    "SELECT count(*) FROM vectors WHERE kind=? AND seq>? AND vec IS NOT NULL",
+                    "SELECT count(*) FROM vectors WHERE kind=? AND seq>? AND data IS NOT NULL",
                     (self.kind, self._seen_seq)).fetchone()[0]
+            model = self.store.meta_get("embed_model")
             cursor = self.store.conn.execute(
-                "SELECT id, node, model, dim, vec, seq FROM vectors WHERE kind=? AND seq>? ORDER BY seq",
+                f"SELECT v.id, v.node, d.vec, v.seq FROM {VECTOR_FROM} WHERE v.kind=? AND v.seq>? ORDER BY v.seq",
                 (self.kind, self._seen_seq),
             )
             applied = 0
             while rows := cursor.fetchmany(SYNC_BATCH):
-                self._apply(rows)
+                self._apply(rows, model)
                 applied += len(rows)
                 self._unsaved += len(rows)
                 if progress is not None:
@@ -100,15 +104,16 @@ class AnnIndex:
             self._data_version = version
             return applied
 
-    def _apply(self, rows: list[tuple]) -> None:
+    def _apply(self, rows: list[tuple], model: str | None) -> None:
         adds: dict[int, np.ndarray] = {}
-        for label, node, model, dim, vec, seq in rows:
+        for label, node, vec, seq in rows:
             self._seen_seq = max(self._seen_seq, seq)
             self._node[label] = node
             if vec is None:
                 adds.pop(label, None)
                 self._delete(label)
                 continue
+            dim = len(vec) // 4
             if self._dim is None:
                 self._dim, self._model = dim, model
             elif dim != self._dim or model != self._model:
@@ -251,7 +256,7 @@ class AnnIndex:
         """Whether a vector of this kind was erased after the graph's last sync. Other
         changes since need no sync: a reader of the snapshot catches up on them."""
         return self.store.conn.execute(
-            "SELECT 1 FROM vectors WHERE kind=? AND seq>? AND vec IS NULL LIMIT 1",
+            "SELECT 1 FROM vectors WHERE kind=? AND seq>? AND data IS NULL LIMIT 1",
             (self.kind, self._seen_seq)).fetchone() is not None
 
     # ------------------------------------------------------------------ reading
