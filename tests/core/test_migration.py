@@ -3,7 +3,8 @@
 The fixture `tests/fixtures/schema3.db` was written by the code of schema 3
 (tests/fixtures/make_schema3.py), with the answers it gave then beside it. Opening it
 now migrates it to the latest schema; it must then verify, and answer recall, list and
-read exactly as before.
+read as recorded. A change that alters those answers on purpose re-records them:
+`python -m tests.fixtures.make_schema3 --answers`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from worlddb.memory.engine import Engine
 from worlddb.vectors.embedder import HashEmbedder
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
+RERECORD = ("if recall, list or read answer differently on purpose, re-record the answers: "
+            "python -m tests.fixtures.make_schema3 --answers")
 
 
 @pytest.fixture
@@ -63,12 +66,13 @@ def test_a_migrated_file_verifies_and_answers_as_before(old_file, answers):
         assert {k: now[k] for k in before if k != "snapshots"} == {k: v for k, v in before.items() if k != "snapshots"}
         for (query, scope, options), recorded in zip(QUESTIONS, answers["recall"], strict=True):
             hits = [dataclasses.asdict(h) for h in engine.recall(query, scopes_of(scope), **options).results]
-            assert hits == recorded["hits"], (query, scope, options)
+            assert hits == recorded["hits"], (query, scope, options, RERECORD)
         for scope, recorded in answers["list"].items():
             page = engine.list_memories(scopes_of(scope), limit=100, include_retired=True)
-            assert [dataclasses.asdict(m) for m in page.memories] == recorded
+            assert [dataclasses.asdict(m) for m in page.memories] == recorded, RERECORD
             for item in page.memories:
-                assert dataclasses.asdict(engine.read_memory(item.id, scopes_of(scope))) == answers["read"][item.id]
+                detail = dataclasses.asdict(engine.read_memory(item.id, scopes_of(scope)))
+                assert detail == answers["read"][item.id], RERECORD
 
 
 def test_a_migrated_file_stores_each_vector_of_a_node_once(old_file):
