@@ -10,8 +10,9 @@
 Every change to the graph happens inside `db.write()`: nodes, edges (always through the
 reconciler and their handler), validity, retirement, erasure, index entries. Leaving the
 block commits; an exception anywhere rolls back everything, including what handlers did.
-Callbacks registered with `w.after_commit` run once the commit is durable (the in-memory
-ANN index is updated that way).
+Callbacks registered with `w.after_commit` run once the commit is durable. Then every
+HNSW index of this connection that is built takes the commit's vectors (`AnnIndex.advance`),
+so a read never waits for a backlog of this process's writes.
 """
 
 from __future__ import annotations
@@ -97,6 +98,8 @@ class WorldDB:
             hnsw_snapshots.discard(self.ann_snapshots)
         for callback in writer._after_commit:
             callback()
+        for index in self._ann.values():
+            index.advance()
 
     # ------------------------------------------------------------------ reads
     def get(self, anchor: str) -> NodeView | None:

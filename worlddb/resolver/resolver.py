@@ -272,9 +272,13 @@ class Resolver:
     def _overlay(self, w) -> Pending:
         if self._tx is not w.tx:  # a new transaction: what the last one wrote is committed or gone
             self._tx, self._pending = w.tx, Pending()
-            if self.index.shares_connection:
-                w.after_commit(self.index.sync)  # its sync waits until the connection is free
+            # the names (and name vectors) this write adds are in the index as soon as it
+            # commits, so no later lookup catches up on them
+            w.after_commit(self._after_commit)
         return self._pending
+
+    def _after_commit(self) -> None:
+        self.index.catch_up(vectors=self.embedder is not None)
 
     def _context(self, w, scope: str, vector) -> Context:
         scope_row = self._scope_row(scope)

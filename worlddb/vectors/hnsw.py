@@ -9,7 +9,9 @@ model is the database's (meta embed_model), and a model that changes under a liv
 index (re-embedding) is refused as a mix. `sync()` applies every row with a seq above the last one seen -
 adds, updates and deletions - so after another process writes to the same file, the
 next read catches up before it searches. `PRAGMA data_version` makes the no-change case
-a single cheap check.
+a single cheap check. The owner also calls `advance()` after each of its own commits
+(worlddb.graph.database), so a graph already built never falls behind this process's
+writes: a read catches up only on other processes' writes, never on a backlog of its own.
 
 The index holds exactly the stored, non-erased vectors of its kind (`nodes()` lists the
 nodes they belong to), whether or not the nodes are currently valid: validity and scope
@@ -103,6 +105,14 @@ class AnnIndex:
                     progress(applied, max(applied, self._capacity_hint))
             self._data_version = version
             return applied
+
+    def advance(self) -> int:
+        """`sync()` an index that has synced before; one never synced is left for its first
+        read (or a warm-up) to build or load, so a write never pays for that. Returns how
+        many rows were applied."""
+        if self._data_version is None:
+            return 0
+        return self.sync()
 
     def _apply(self, rows: list[tuple], model: str | None) -> None:
         adds: dict[int, np.ndarray] = {}

@@ -1,0 +1,42 @@
+"""The in-memory indexes take this process's writes when they commit: a read catches up only on
+other processes' writes, never on a backlog of its own."""
+
+from __future__ import annotations
+
+from tests.support import ALICE, open_engine
+
+
+def test_built_indexes_take_each_commit_so_a_read_has_nothing_left_to_apply(db_path):
+    with open_engine(db_path) as engine:
+        engine.warm()
+        written = engine.write_memories([{"text": f"Note {i}. It has two sentences."} for i in range(40)], ALICE)
+        single = engine.write_memory("Priya adopted a rescue dog named Biscuit. He is three.", ALICE)
+        # the indexes already hold every vector: catching up before a search applies nothing
+        assert engine.index.sync() == 0 and engine.units.sync() == 0
+        rows = {engine.store.rowid(r.id) for r in [*written, single]}
+        assert rows <= engine.index.nodes() and rows <= engine.units.nodes()
+        # and so do the resolver's names and name vectors
+        assert engine.resolver.index.sync() == 0
+        assert engine.resolver.index._name_vectors().sync() == 0
+        assert engine.resolver.match(engine.scope_anchors(ALICE)[0], ("Biscuit",)).outcome == "resolved"
+
+
+def test_an_index_not_built_yet_is_left_for_its_first_read(db_path):
+    with open_engine(db_path) as writer:
+        writer.write_memories([{"text": f"Reading list entry {i}"} for i in range(30)], ALICE)
+    with open_engine(db_path) as engine:
+        engine.write_memory("One more entry", ALICE)  # no read yet: the write builds nothing
+        assert engine.index.source == "empty" and len(engine.index) == 0
+        assert engine.recall("One more entry", ALICE, limit=1).results[0].text == "One more entry"
+        assert len(engine.index) == 31
+
+
+def test_another_process_writes_are_caught_up_on_the_next_read(db_path):
+    with open_engine(db_path) as reader, open_engine(db_path) as other:
+        reader.warm()
+        before = len(reader.index)
+        hit = other.write_memory("The boiler was serviced on Tuesday", ALICE)
+        assert len(reader.index) == before  # not this connection's commit
+        found = reader.recall("when was the boiler serviced", ALICE, limit=1).results
+        assert found[0].id == hit.id and "vector" in found[0].lanes
+        assert len(reader.index) == before + 1
