@@ -3,6 +3,8 @@
 Text nodes - Memory, Turn, Summary - are the units recall returns. Each is found by its
 *index text*: "[<valid-from date>] <Speaker>: <text> [image: <caption>]" - the date,
 speaker and shared image are part of what a memory is about, and questions name them.
+The speaker is a Turn's, or what a Memory's metadata names as `speaker` (else `role`), so
+a message written as a single memory is found the way the same turn ingested would be.
 In the node's own write transaction it gets:
   - one FTS5 row of that text (BM25 lane);
   - a content embedding of that text, which is also its effective embedding (vector
@@ -67,8 +69,19 @@ def render_date(us: int) -> str:
     return f"{hour}:{moment.minute:02d} {half} on {moment.day} {_MONTHS[moment.month - 1]}, {moment.year}"
 
 
+def speaker_of(node: Node | NodeView) -> str | None:
+    """Who said a text node's text: a Turn's speaker, or the `speaker` (else `role`) a
+    memory's metadata names; None when it names none (or not as text)."""
+    keys = ("speaker",) if node.type == "Turn" else ("speaker", "role") if node.type == "Memory" else ()
+    for key in keys:
+        value = node.meta.get(key)
+        if isinstance(value, str) and value.strip():
+            return value
+    return None
+
+
 def _prefix(node: Node | NodeView, valid_from: int) -> str:
-    speaker = node.meta.get("speaker") if node.type == "Turn" else None
+    speaker = speaker_of(node)
     return f"[{render_date(valid_from)}] " + (f"{speaker}: " if speaker else "")
 
 
