@@ -19,12 +19,13 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import ToolAnnotations
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from worlddb import __version__
 from worlddb.core.errors import InvalidInput, WorldDBError
 from worlddb.memory.aio import AsyncEngine
 from worlddb.memory.engine import Engine
+from worlddb.memory.messages import MAX_MESSAGES, check_write_arguments
 from worlddb.memory.results import (
     AmendResult,
     MemoryDetail,
@@ -63,6 +64,16 @@ class EntityIn(BaseModel):
     name: Annotated[str, Field(min_length=1, max_length=512, description="The entity's name as written")]
     type: Annotated[str | None, Field(description="person, place, organization, ...")] = None
     aliases: Annotated[list[str] | None, Field(description="Other names for the same entity (at most 20)")] = None
+
+
+class MessageIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    role: Annotated[str, Field(min_length=1, max_length=512, description=texts.ROLE)]
+    content: Annotated[str, Field(min_length=1, max_length=32_000, description=texts.CONTENT)]
+    time: Annotated[str | None, Field(description=texts.MESSAGE_TIME)] = None
+    caption: Annotated[str | None, Field(max_length=4_000, description=texts.CAPTION)] = None
+    ref: Annotated[str | None, Field(min_length=1, max_length=256, description=texts.REF)] = None
 
 
 class FactIn(BaseModel):
@@ -152,7 +163,10 @@ def build_server(config: ServerConfig) -> WorldDBServer:
 
     @server.tool(description=texts.WRITE, annotations=write)
     async def memory_write(
-        text: Annotated[str, Field(description=texts.TEXT)], ctx: Context[AppState, Any],
+        ctx: Context[AppState, Any],
+        text: Annotated[str | None, Field(description=texts.TEXT)] = None,
+        messages: Annotated[list[MessageIn] | None, Field(max_length=MAX_MESSAGES, description=texts.MESSAGES)] = None,
+        session: Annotated[str | None, Field(description=texts.SESSION)] = None,
         user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
         metadata: Annotated[dict[str, Any] | None, Field(description=texts.METADATA)] = None,
         valid_from: When = "",
@@ -161,6 +175,11 @@ def build_server(config: ServerConfig) -> WorldDBServer:
     ) -> WriteResult:
         engine = _state(ctx)
         scopes = _scopes(engine, user_id, agent_id, app_id, run_id)
+        check_write_arguments(text=text, messages=messages, session=session, metadata=metadata, entities=entities,
+                              facts=facts)
+        if messages is not None:
+            return await engine.write_messages([m.model_dump(exclude_none=True) for m in messages], scopes,
+                                               session=session, valid_from=valid_from or None)
         return await engine.write_memory(
             text, scopes, metadata=metadata, valid_from=valid_from or None,
             entities=None if entities is None else [e.model_dump(exclude_none=True) for e in entities],

@@ -24,7 +24,18 @@ APP_ID = "The application this memory belongs to (scope app:<id>)."
 RUN_ID = "One run or conversation this memory belongs to (scope run:<id>)."
 MEMORY_ID = "A memory id: the full 64-character hex id, or a unique prefix of at least 8 characters."
 WHEN = "When the memory became true, ISO-8601 (e.g. 2024-03-01 or 2024-03-01T09:00:00Z). Default: now."
-TEXT = "The memory: one self-contained statement, in plain language (up to 32,000 characters)."
+TEXT = ("The memory: one self-contained statement, in plain language (up to 32,000 characters). Give either "
+        "text or messages, not both.")
+MESSAGES = ("Instead of text: the turns of a conversation, in order, each {role, content} and optionally time, "
+            "caption, ref (at most 500 per call). They are kept as one session: who said what, in order, linked "
+            "to the people and things they name. Omit text, metadata, entities and facts when you give messages.")
+SESSION = ("With messages: your id for the conversation. A later call with the same session id (and the same "
+           "scopes) continues it. Without one, each call is a conversation of its own.")
+ROLE = "Who said it: the speaker's name, or user / assistant."
+CONTENT = "What was said (up to 32,000 characters)."
+MESSAGE_TIME = "When it was said, ISO-8601. Default: valid_from, else now."
+CAPTION = "A description of an image shared with the message (optional)."
+REF = "Your id for this message (optional); returned with the id of the turn stored for it."
 METADATA = "Optional JSON object stored with the memory (source, tags, ...)."
 ENTITIES = ("Optional: the people, places and things the text mentions, if you know them. When given, they "
             "replace automatic extraction. Names are matched to known entities; near matches are proposed, "
@@ -43,7 +54,12 @@ WRITE = """Save a new memory. Use for durable information worth remembering acro
 the user or the world, preferences, decisions, events. Entities named in it are linked to known ones
 (exact matches) or created, with near matches proposed for review rather than merged. Returns the
 memory id, the resolved entities, extracted facts, and anything this write superseded or
-contradicts. To change an existing memory use memory_amend instead."""
+contradicts. To change an existing memory use memory_amend instead.
+
+Give either `text` (one memory) or `messages` (a conversation: a list of {role, content} turns, plus an
+optional `session` id to continue the same conversation in a later call). Messages are kept as one
+session of ordered turns, each linked to its speaker and the entities it names; the result lists the
+session id and one {id, ref} per message."""
 
 RECALL = """Search memory. Hybrid retrieval (keywords, meaning, and the entities the query names), ranked
 and scoped. Returns the best matches with their text, validity interval, the lanes that found

@@ -33,6 +33,9 @@ Tables, in the order a write touches them:
   resolver_names  the entity resolver's normalised names and aliases per scope, with their
                 phonetic keys (worlddb.resolver); emptied, not deleted, when an entity is
                 erased, so every process's in-memory name index sees the change by seq
+  sessions      conversations a caller writes by its own session id (memory_write with
+                messages): per scope and id, the Session world, its latest turn and how many
+                turns it holds, so the next call continues the same world and chain
 """
 
 from __future__ import annotations
@@ -171,6 +174,15 @@ MIGRATIONS: list[list[str]] = [
         "DROP TABLE vectors",
         "ALTER TABLE vectors_4 RENAME TO vectors",
         "CREATE INDEX vectors_seq ON vectors(kind, seq)",
+    ],
+    # 5: a caller's session id -> its Session world in each scope (nodes.rowid of the scope
+    # world, of the session world and of its latest turn), read and updated inside the write
+    # that continues it (worlddb.memory.ingest)
+    [
+        """CREATE TABLE sessions(
+            scope INTEGER NOT NULL, ref TEXT NOT NULL, session INTEGER NOT NULL,
+            last_turn INTEGER NOT NULL, turns INTEGER NOT NULL,
+            PRIMARY KEY(scope, ref)) WITHOUT ROWID""",
     ],
 ]
 

@@ -87,6 +87,10 @@ class AsyncEngine:
         return await self.run(Engine.write_memory, text, scopes, metadata=metadata, valid_from=valid_from,
                               entities=entities, facts=facts)
 
+    async def write_messages(self, messages: Sequence[dict], scopes: ScopeSet, *, session: str | None = None,
+                             valid_from: str | None = None) -> WriteResult:
+        return await self.run(Engine.write_messages, messages, scopes, session=session, valid_from=valid_from)
+
     async def write_memories(self, items: Sequence[dict], scopes: ScopeSet) -> list[WriteResult]:
         return await self.run(Engine.write_memories, items, scopes)
 

@@ -43,6 +43,7 @@ from worlddb.vectors.hnsw import AnnIndex
 from worlddb.vectors.static_query import StaticEncoder
 
 from . import corrections, entities, ingest, purge, reading, search
+from . import messages as conversation
 from . import scopes as scopelib
 from .results import (
     AmendResult,
@@ -247,6 +248,16 @@ class Engine:
                                valid_from=parse_time(valid_from, field="valid_from") if valid_from else None,
                                entities=entities, facts=facts, tool="memory_write")
         return write(self.services, request)
+
+    def write_messages(self, messages: Sequence[dict], scopes: ScopeSet, *, session: str | None = None,
+                       valid_from: str | None = None) -> WriteResult:
+        """memory_write with messages: a conversation's turns (role, content, optional time,
+        caption, ref), written as one Session world of Turn nodes chained by precedes, as
+        `ingest_conversation` writes a session (worlddb.memory.messages). A later call with
+        the same `session` id in the same scopes continues that world and its chain.
+        `valid_from` is the session's time, and each message's where it gives none."""
+        start = parse_time(valid_from, field="valid_from") if valid_from else None
+        return conversation.write_messages(self.services, scopes, messages, session=session, valid_from=start)
 
     def write_memories(self, items: Sequence[dict], scopes: ScopeSet) -> list[WriteResult]:
         """Write many memories in one transaction (all or none), for imports: each item takes

@@ -1,13 +1,22 @@
-"""Bulk ingest of a whole conversation into a scope, through the same write path.
+"""Conversations: Session worlds of Turn nodes chained by precedes, through the same write path.
 
-A conversation is a list of sessions, each with a date and timestamped turns (speaker,
-text, optional id and image caption). Each session becomes a Session world inside the
-scope, valid from the session date, holding one Turn node per turn; consecutive turns
-are linked by precedes edges inside the session world; every turn refers_to its
-speaker's entity and to the entities the extractor finds in it (resolved in the scope,
-never merged silently). One transaction per session; embeddings are computed in one
-batch per session before the transaction opens. Every session's date and turns are
-checked before the first one is written, so bad input anywhere writes nothing.
+Two ways in, one way of writing:
+  - `ingest_conversation` (Python API): a list of sessions, each with a date and turns
+    (speaker, text, optional id and image caption). Every session's date and turns are
+    checked before the first one is written, so bad input anywhere writes nothing; then
+    one transaction per session.
+  - memory_write with `messages` (worlddb.memory.messages): one call's messages are turns of
+    one session, in one transaction; a later call with the same caller session id in the
+    same scopes continues that session's world and chain (the `sessions` table keeps,
+    per scope and id, the Session world, its latest turn and its length).
+
+Each session is a Session world inside the scopes, valid from the session's time, holding
+one Turn node per turn, valid from its own time (the session's unless a message gives
+one); consecutive turns are linked by precedes edges inside the session world; every turn
+refers_to its speaker's entity and to the entities the extractor finds in it (resolved in
+each scope, never merged silently). Extraction and every embedding - turn texts, their
+sentence units, entity names, the session's content - are computed in one model call
+before the transaction opens.
 
 A session's effective embedding is composed from its turns' by the composer (attention
 pool with the session's content - who spoke, and when - as the query), kept current as
@@ -16,7 +25,7 @@ turns arrive.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from worlddb.core.errors import InvalidInput
@@ -24,6 +33,8 @@ from worlddb.core.records import Edge, Node
 from worlddb.core.timeutil import parse_time
 from worlddb.extract import EntityCandidate, ExtractionContext
 from worlddb.graph import text_index
+from worlddb.graph.database import Writer
+from worlddb.memory.results import EntityOut
 from worlddb.memory.scopes import ScopeSet
 from worlddb.memory.services import Services
 from worlddb.memory.write import resolve_mention
@@ -52,85 +63,180 @@ class IngestResult:
     turns: dict[str, str]  # turn_id (or index) -> anchor
 
 
+@dataclass(frozen=True)
+class Turn:
+    """One turn as it is written: who, what, when (its valid-from, microseconds)."""
+
+    speaker: str
+    text: str
+    at: int
+    turn_id: str | None = None
+    caption: str | None = None
+
+
+@dataclass(frozen=True)
+class SessionPlan:
+    """One session's turns and how its world is named, before anything is written.
+
+    `key` is the caller's session id: with one, the session stored under that id in every
+    scope is continued (or started, and recorded under it). `known_names` are the speakers
+    the extractor is told about (a conversation's, across its sessions). With `own_turns`,
+    each turn's record names its session world, so the same words said in another session,
+    or again later in this one, are a turn of their own; without (ingest), the same
+    conversation ingested twice is the same records. `created_at` stamps the session's
+    record (default: its start)."""
+
+    turns: list[Turn]
+    start: int
+    name: str
+    meta: dict
+    tool: str
+    source: str
+    known_names: tuple[str, ...]
+    key: str | None = None
+    own_turns: bool = False
+    created_at: int | None = None
+
+
+@dataclass(frozen=True)
+class SessionWritten:
+    session: str
+    turns: list[str]
+    entities: list[EntityOut] = field(default_factory=list)
+    continued: bool = False
+
+
 def ingest_conversation(services: Services, scopes: ScopeSet, sessions: list[SessionIn], *,
                         source: str = "conversation") -> IngestResult:
     if not sessions:
         raise InvalidInput("a conversation needs at least one session")
-    for session in sessions:  # all of them, before session 1 commits
+    speakers = tuple(sorted({t.speaker for s in sessions for t in s.turns if isinstance(t.speaker, str)}))
+    plans = []
+    for number, session in enumerate(sessions, start=1):  # all of them, before session 1 commits
         start = parse_time(session.date, field="session date")
-        for i, turn in enumerate(session.turns):
-            _turn_node(turn, i, start, scopes, source)
+        turns = [Turn(t.speaker, t.text, start, t.turn_id, t.caption) for t in session.turns]
+        for turn in turns:
+            check_turn(turn)
+        plans.append(SessionPlan(turns=turns, start=start, name=session.name or f"session {number}",
+                                 meta={"number": number, "source": source}, tool="ingest", source=source,
+                                 known_names=speakers))
     session_ids: list[str] = []
     turn_ids: dict[str, str] = {}
-    speakers = sorted({t.speaker for s in sessions for t in s.turns})
-    for number, session in enumerate(sessions, start=1):
-        anchor, turns = _ingest_session(services, scopes, session, number, speakers, source)
-        session_ids.append(anchor)
-        turn_ids.update(turns)
+    for number, plan in enumerate(plans, start=1):
+        written = write_session(services, scopes, plan)
+        session_ids.append(written.session)
+        for i, (turn, anchor) in enumerate(zip(plan.turns, written.turns)):
+            turn_ids[turn.turn_id or f"{number}:{i + 1}"] = anchor
     return IngestResult(scopes=scopes.keys, sessions=session_ids, turns=turn_ids)
 
 
-def _ingest_session(services: Services, scopes: ScopeSet, session: SessionIn, number: int,
-                    speakers: list[str], source: str) -> tuple[str, dict[str, str]]:
-    start = parse_time(session.date, field="session date")
-    moment = datetime.fromtimestamp(start / 1e6, tz=UTC)
-    name = session.name or f"session {number}"
+def write_session(services: Services, scopes: ScopeSet, plan: SessionPlan) -> SessionWritten:
+    """Write one session's turns in one transaction (see the module docstring); the turns
+    must have passed `check_turn`."""
     # what the session is, as the composer's query over its turns: when, and who spoke
-    speakers_here = sorted({t.speaker for t in session.turns})
-    about = f"Conversation between {', '.join(speakers_here)} on {text_index.render_date(start)}"
-    world = Node("Session", name=name, content=about, meta={"number": number, "source": source},
-                 provenance={"scopes": scopes.keys, "tool": "ingest", "source": source}, created_at=start)
-    turns = [_turn_node(t, i, start, scopes, source) for i, t in enumerate(session.turns)]
+    speakers_here = sorted({t.speaker for t in plan.turns})
+    about = f"Conversation between {', '.join(speakers_here)} on {text_index.render_date(plan.start)}"
+    provenance = {"scopes": scopes.keys, "tool": plan.tool, "source": plan.source}
+    world = Node("Session", name=plan.name, content=about, meta=plan.meta, provenance=provenance,
+                 created_at=plan.start if plan.created_at is None else plan.created_at)
     mentions = []
-    for turn in session.turns:
+    for turn in plan.turns:
         found = services.extractor.extract(turn.text, ExtractionContext(
-            timestamp=moment, speaker=turn.speaker, known_names=tuple(speakers)))
+            timestamp=datetime.fromtimestamp(turn.at / 1e6, tz=UTC), speaker=turn.speaker,
+            known_names=plan.known_names))
         mentions.append([e for e in found.entities if e.name.strip()])
-    candidates = [EntityCandidate(name=s, type="person") for s in speakers]
+    candidates = [EntityCandidate(name=s, type="person") for s in plan.known_names or speakers_here]
     names = candidates + [e for group in mentions for e in group]
-    # one model call: turn texts, their sentence units, entity names and the session's content
+    # one model call: turn texts, their sentence units, entity names and the session's content.
+    # The index text does not depend on where in the session a turn lands, so turns are
+    # embedded before the transaction says whether the session continues an earlier one.
+    shapes = [turn_node(t, t.at, provenance) for t in plan.turns]
     prepared_index, others = text_index.prepare_with(
-        services.embedder, services.encoder, [(node, start) for node in turns],
+        services.embedder, services.encoder, [(node, t.at) for node, t in zip(shapes, plan.turns)],
         also=services.resolver.name_texts(names) + [world.content])
     content = others[world.content]
     prepared = services.resolver.prepare(names, vectors=others)
     model, dim = services.embedder.model_id, services.embedder.dim
-    out: dict[str, str] = {}
-    with services.db.write("ingest") as w:
+    anchors: list[str] = []
+    entities: dict[tuple[str, str], EntityOut] = {}
+    with services.db.write(plan.tool) as w:
         worlds = [w.scope(kind, sid) for kind, sid in scopes]
-        session_anchor = w.add(world, valid_from=start, parents=worlds)
-        # a session or turn already stored (the same conversation ingested again) keeps its
-        # index rows; if it was erased, it stays a tombstone - its text is not indexed again
-        if content is not None and session_anchor in w.receipt.nodes:
-            # the session's content is the composer's attention query: it must be there first
-            w.put_vector(session_anchor, hnsw.CONTENT, model, text_index.as_blob(content), dim)
-        previous = None
-        for i, (node, index, found) in enumerate(zip(turns, prepared_index, mentions)):
-            anchor = w.add(node, valid_from=start, parents=[session_anchor])
+        earlier = find_session(w, worlds, scopes, plan.key) if plan.key is not None else None
+        if earlier is None:
+            session_anchor, previous, position = w.add(world, valid_from=plan.start, parents=worlds), None, 0
+            # a session already stored (the same conversation ingested again) keeps its index
+            # rows; if it was erased, it stays a tombstone - its text is not indexed again
+            if content is not None and session_anchor in w.receipt.nodes:
+                # the session's content is the composer's attention query: it must be there first
+                w.put_vector(session_anchor, hnsw.CONTENT, model, text_index.as_blob(content), dim)
+        else:
+            session_anchor, previous, position = earlier
+        turn_provenance = {**provenance, "session": session_anchor} if plan.own_turns else provenance
+        for i, (turn, index, found) in enumerate(zip(plan.turns, prepared_index, mentions)):
+            node = turn_node(turn, turn.at + position + i, turn_provenance)
+            anchor = w.add(node, valid_from=turn.at, parents=[session_anchor])
             if anchor in w.receipt.nodes:
                 text_index.write_index(w, anchor, index, model, dim)
             for scope_world, key in zip(worlds, scopes.keys):
-                people = [EntityCandidate(name=node.meta["speaker"], type="person")] + found
-                for cand in people:
+                for cand in [EntityCandidate(name=turn.speaker, type="person")] + found:
                     entity = resolve_mention(services.resolver, w, scope_world, key, cand, prepared)
-                    role = "speaker" if cand.name == node.meta["speaker"] else "mention"
+                    entities.setdefault((entity.id, key), entity)
+                    role = "speaker" if cand.name == turn.speaker else "mention"
                     w.link(Edge("refers_to", anchor, entity.id, props={"role": role}))
             if previous is not None:
                 w.link(Edge("precedes", previous, anchor, world=session_anchor))
             previous = anchor
-            out[session.turns[i].turn_id or f"{number}:{i + 1}"] = anchor
-    services.resolver.after_write(list(out.values()))
-    return session_anchor, out
+            anchors.append(anchor)
+        if plan.key is not None:
+            record_session(w, worlds, plan.key, session_anchor, previous, position + len(plan.turns))
+    services.resolver.after_write(anchors)
+    return SessionWritten(session=session_anchor, turns=anchors, entities=list(entities.values()),
+                          continued=earlier is not None)
 
 
-def _turn_node(turn: TurnIn, index: int, start: int, scopes: ScopeSet, source: str) -> Node:
+def find_session(w: Writer, worlds: list[str], scopes: ScopeSet, key: str) -> tuple[str, str, int] | None:
+    """(session world, its latest turn, how many turns it holds) stored under the caller's
+    session id `key` in these scope worlds, read inside the write that continues it; None for
+    a session not started yet in any of them, or one since retired or erased (the next call
+    with its id starts a new one). A session held by only some of the scopes, or by
+    different sessions in different scopes, is refused: continue it with the scopes it
+    was started with."""
+    conn = w.tx.conn
+    found = []
+    for world in worlds:
+        row = conn.execute(
+            "SELECT s.anchor, t.anchor, x.turns FROM sessions x JOIN nodes s ON s.rowid = x.session "
+            "JOIN nodes t ON t.rowid = x.last_turn WHERE x.scope = ? AND x.ref = ?",
+            (w.tx.rowid(world), key)).fetchone()
+        live = row is not None and (view := w.store.get(row[0])) is not None and not view.erased \
+            and view.valid_to is None
+        found.append(tuple(row) if live else None)
+    if all(f is None for f in found):
+        return None
+    if any(f is None or f[0] != found[0][0] for f in found):
+        held = [k for k, f in zip(scopes.keys, found) if f is not None]
+        raise InvalidInput(f"session {key!r} was started in {', '.join(held)}, not in exactly these scopes "
+                           f"({', '.join(scopes.keys)}); continue it with the scopes it was started with, "
+                           "or give a new session id")
+    return found[0]
+
+
+def record_session(w: Writer, worlds: list[str], key: str, session: str, last_turn: str, turns: int) -> None:
+    rows = [(w.tx.rowid(world), key, w.tx.rowid(session), w.tx.rowid(last_turn), turns) for world in worlds]
+    w.tx.conn.executemany("INSERT OR REPLACE INTO sessions(scope, ref, session, last_turn, turns) "
+                          "VALUES (?,?,?,?,?)", rows)
+
+
+def check_turn(turn: Turn) -> None:
     if not isinstance(turn.text, str) or not isinstance(turn.speaker, str) or not turn.speaker.strip():
         raise InvalidInput("every turn needs a speaker and text")
+
+
+def turn_node(turn: Turn, created_at: int, provenance: dict) -> Node:
     meta = {"speaker": turn.speaker}
     if turn.turn_id:
         meta["turn_id"] = turn.turn_id
     if turn.caption:
         meta["caption"] = turn.caption
-    return Node("Turn", name=turn.speaker, content=turn.text, meta=meta,
-                provenance={"scopes": scopes.keys, "tool": "ingest", "source": source}, created_at=start + index)
-
+    return Node("Turn", name=turn.speaker, content=turn.text, meta=meta, provenance=provenance,
+                created_at=created_at)

@@ -96,7 +96,16 @@ class ConflictOut:
 
 
 @dataclass(frozen=True)
+class TurnOut:
+    """A turn written from one message: its id, and the caller's ref for the message."""
+
+    id: str
+    ref: str | None = None
+
+
+@dataclass(frozen=True)
 class WriteResult:
+    #: the memory written; for messages, the Session world that holds their turns
     id: str
     scopes: list[str]
     valid_from: str
@@ -104,6 +113,10 @@ class WriteResult:
     facts: list[FactOut]
     superseded: list[str]
     conflicts: list[ConflictOut]
+    #: for messages: the Session world's id (as recall's hits name it) ...
+    session: str | None = None
+    #: ... and one turn per message, in message order
+    turns: list[TurnOut] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,92 @@
+"""memory_write with messages through real MCP clients: in memory, over stdio, over HTTP."""
+
+from __future__ import annotations
+
+import re
+
+import httpx2
+import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from bench.serverproc import call, stdio_params
+
+from .helpers import dump, fails, ok
+from .test_http import TOKEN, running
+
+MESSAGES = [
+    {"role": "Caroline", "content": "I went to an LGBTQ support group yesterday.", "ref": "D1:1"},
+    {"role": "Melanie", "content": "That sounds lovely! I painted a lake at sunrise.", "ref": "D1:2",
+     "caption": "a painting of a lake at sunrise"},
+]
+MORE = [{"role": "Caroline", "content": "It is beautiful. Are you going camping this summer?", "ref": "D1:3"}]
+
+
+async def write_and_continue(client) -> tuple[dict, dict]:
+    first = await call(client, "memory_write", messages=MESSAGES, session="chat-1", valid_from="2023-05-08T13:56:00Z")
+    second = await call(client, "memory_write", messages=MORE, session="chat-1")
+    assert second["session"] == first["session"] == first["id"]
+    assert [t["ref"] for t in first["turns"] + second["turns"]] == ["D1:1", "D1:2", "D1:3"]
+    assert {e["name"] for e in first["entities"]} >= {"Caroline", "Melanie"}
+    hits = (await call(client, "memory_recall", query="who painted a lake at sunrise?", limit=3))["results"]
+    assert hits[0]["id"] == first["turns"][1]["id"]
+    assert hits[0]["session"] == first["session"] and hits[0]["speaker"] == "Melanie"
+    return first, second
+
+
+async def test_messages_are_written_and_continued_in_memory(connect):
+    async with connect() as client:
+        first, second = await write_and_continue(client)
+        session = await ok(client, "memory_read", id=first["session"])
+        assert session["type"] == "Session" and "Caroline, Melanie" in session["text"]
+        turn = await ok(client, "memory_read", id=second["turns"][0]["id"])
+        assert turn["type"] == "Turn" and turn["metadata"]["turn_id"] == "D1:3"
+
+
+async def test_the_schema_says_text_or_messages(connect):
+    async with connect() as client:
+        tool = {t.name: t for t in (await client.list_tools()).tools}["memory_write"]
+        schema = tool.input_schema
+        assert not {"text", "messages"} & set(schema.get("required", []))
+        assert "not both" in schema["properties"]["text"]["description"]
+        assert "Instead of text" in schema["properties"]["messages"]["description"]
+        assert "`text`" in tool.description and "`messages`" in tool.description
+        assert schema["properties"]["messages"]["anyOf"][0]["maxItems"] == 500
+        message = schema["$defs"]["MessageIn"]
+        assert message["required"] == ["role", "content"] and message["additionalProperties"] is False
+        assert {"session", "turns"} <= set(tool.output_schema["properties"])
+
+
+@pytest.mark.parametrize(("arguments", "error"), [
+    ({"text": "hello", "messages": MESSAGES}, "not both"),
+    ({}, "needs text"),
+    ({"text": "hello", "session": "chat-1"}, "session goes with messages"),
+    ({"messages": MESSAGES, "metadata": {"a": 1}}, "go with text"),
+    ({"messages": MESSAGES, "entities": [{"name": "Caroline"}]}, "go with text"),
+    ({"messages": [{"role": "user", "content": "hi"}] * 501}, "messages"),
+    ({"messages": [*MESSAGES, {"role": "user", "content": "hi", "speaker": "x"}]}, "messages.2.speaker"),
+    ({"messages": [*MESSAGES, {"role": "user", "content": "hi", "time": "soon"}]}, r"messages\[2\].time"),
+    ({"messages": [*MESSAGES, {"role": "user", "content": "   "}]}, "text is empty"),
+    ({"messages": MESSAGES, "session": "a\tb"}, "session must be"),
+], ids=["both", "neither", "session with text", "metadata", "entities", "too many", "unknown key", "bad time",
+        "blank content", "bad session"])
+async def test_bad_calls_are_refused_and_write_nothing(connect, db_file, arguments, error):
+    async with connect() as client:
+        await ok(client, "memory_write", messages=MESSAGES[:1], session="chat-1")
+        before = dump(db_file)
+        message = await fails(client, "memory_write", **arguments)
+        assert message.startswith("memory_write:")
+        assert re.search(error, message), message
+        assert dump(db_file) == before
+
+
+async def test_messages_over_stdio(tmp_path):
+    async with Client(stdio_params(tmp_path / "stdio.db")) as client:  # worlddb serve, as a desktop app starts it
+        await write_and_continue(client)
+
+
+async def test_messages_over_http(db_file):
+    with running(db_file) as url:
+        async with httpx2.AsyncClient(headers={"authorization": f"Bearer {TOKEN}"}) as http:
+            async with Client(streamable_http_client(url, http_client=http)) as client:
+                await write_and_continue(client)

@@ -1,0 +1,123 @@
+"""memory_write with `messages`: a conversation's turns, written as one Session world.
+
+    messages = [{"role": "Caroline", "content": "I went to a support group yesterday.",
+                 "time": "2023-05-08T13:56:00Z", "caption": None, "ref": "D1:1"}, ...]
+
+Each message is a turn: `role` is who said it (a speaker's name, or user / assistant),
+`content` what was said; optional `time` (ISO-8601: when it was said; default the call's
+`valid_from`, else now), `caption` (a description of an image shared with it) and `ref`
+(the caller's id for the message, returned with the turn's id). A call's messages are one
+session, written in one transaction by the ingest machinery (worlddb.memory.ingest), so
+a client gets exactly the structure `Engine.ingest_conversation` builds: a Session world of
+Turn nodes chained by precedes, each referring to its speaker and the entities it names.
+`session` is the caller's id for the conversation: a later call with the same id, in the
+same scopes, continues the same world and chain. The session's time is `valid_from`, else
+its earliest message's time.
+
+Limits (README): at most MAX_MESSAGES messages per call; content within the text limit;
+role at most 512 characters (it names an entity); caption at most MAX_CAPTION characters;
+ref and session 1-256 characters without control characters. Any message out of bounds
+refuses the whole call, and nothing is written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from worlddb.core.errors import InvalidInput
+from worlddb.core.timeutil import now_us, parse_time, to_iso
+from worlddb.memory.ingest import SessionPlan, Turn, write_session
+from worlddb.memory.results import TurnOut, WriteResult
+from worlddb.memory.scopes import ScopeSet
+from worlddb.memory.services import Services
+from worlddb.memory.write import check_text
+
+#: messages in one memory_write call
+MAX_MESSAGES = 500
+#: a message's image caption, in characters (it is stored in the turn's metadata)
+MAX_CAPTION = 4_000
+MAX_ROLE = 512
+MESSAGE_KEYS = ("role", "content", "time", "caption", "ref")
+_ID = re.compile(r"^[^\x00-\x1f\x7f]{1,256}$")
+
+
+def check_write_arguments(*, text: object, messages: object, session: object, metadata: object,
+                          entities: object, facts: object) -> None:
+    """memory_write takes `text` (one memory) or `messages` (a conversation's turns), never
+    both; metadata, entities and facts go with text, session with messages."""
+    if text is not None and messages is not None:
+        raise InvalidInput("give text (one memory) or messages (a conversation's turns), not both")
+    if text is None and messages is None:
+        raise InvalidInput("memory_write needs text (one memory) or messages (a conversation's turns)")
+    if messages is not None and any(v is not None for v in (metadata, entities, facts)):
+        raise InvalidInput("metadata, entities and facts go with text; with messages, each message carries "
+                           "its own role, content, time, caption and ref")
+    if text is not None and session is not None:
+        raise InvalidInput("session goes with messages: it names the conversation they continue")
+
+
+def parse_messages(messages: object, valid_from: int | None) -> tuple[list[Turn], int]:
+    """The turns of a call, checked whole, and the session's time."""
+    if not isinstance(messages, (list, tuple)) or not messages:
+        raise InvalidInput("messages must be a non-empty list of {role, content} objects")
+    if len(messages) > MAX_MESSAGES:
+        raise InvalidInput(f"{len(messages)} messages; at most {MAX_MESSAGES} per call (write a longer "
+                           "conversation in several calls with the same session)")
+    default = valid_from if valid_from is not None else now_us()
+    turns = [_turn(i, message, default) for i, message in enumerate(messages)]
+    start = valid_from if valid_from is not None else min(t.at for t in turns)
+    return turns, start
+
+
+def check_session(session: object) -> str | None:
+    if session is None:
+        return None
+    if not isinstance(session, str) or not session.strip() or not _ID.match(session):
+        raise InvalidInput("session must be 1-256 characters without control characters")
+    return session
+
+
+def write_messages(services: Services, scopes: ScopeSet, messages: Sequence[dict], *, session: str | None = None,
+                   valid_from: int | None = None) -> WriteResult:
+    """Write the messages as turns of one session (see the module docstring)."""
+    key = check_session(session)
+    turns, start = parse_messages(messages, valid_from)
+    plan = SessionPlan(turns=turns, start=start, name=key or "conversation",
+                       meta={"source": "memory_write", **({"session": key} if key else {})},
+                       tool="memory_write", source="memory_write",
+                       known_names=tuple(sorted({t.speaker for t in turns})), key=key, own_turns=True,
+                       # without an id a session is never continued: its record is its own
+                       created_at=None if key else now_us())
+    written = write_session(services, scopes, plan)
+    return WriteResult(id=written.session, scopes=scopes.keys, valid_from=to_iso(start), entities=written.entities,
+                       facts=[], superseded=[], conflicts=[], session=written.session,
+                       turns=[TurnOut(id=anchor, ref=turn.turn_id) for turn, anchor in zip(turns, written.turns)])
+
+
+def _turn(i: int, message: object, default: int) -> Turn:
+    where = f"messages[{i}]"
+    if not isinstance(message, dict):
+        raise InvalidInput(f"{where} must be an object with role and content")
+    unknown = sorted(set(message) - set(MESSAGE_KEYS))
+    if unknown:
+        raise InvalidInput(f"{where} has unknown key(s) {', '.join(map(str, unknown))}; "
+                           f"a message has {', '.join(MESSAGE_KEYS)}")
+    role = message.get("role")
+    if not isinstance(role, str) or not role.strip():
+        raise InvalidInput(f"{where}.role must name who said it (a name, or user / assistant)")
+    if len(role) > MAX_ROLE:
+        raise InvalidInput(f"{where}.role is longer than {MAX_ROLE} characters")
+    try:
+        content = check_text(message.get("content"))
+    except InvalidInput as exc:
+        raise InvalidInput(f"{where}.content: {exc}") from None
+    time = message.get("time")
+    at = default if time is None or time == "" else parse_time(time, field=f"{where}.time")
+    caption = message.get("caption")
+    if caption is not None and (not isinstance(caption, str) or len(caption) > MAX_CAPTION):
+        raise InvalidInput(f"{where}.caption must be text of at most {MAX_CAPTION} characters")
+    ref = message.get("ref")
+    if ref is not None and (not isinstance(ref, str) or not _ID.match(ref)):
+        raise InvalidInput(f"{where}.ref must be 1-256 characters without control characters")
+    return Turn(speaker=role, text=content, at=at, turn_id=ref, caption=caption or None)
