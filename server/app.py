@@ -164,9 +164,12 @@ def build_server(config: ServerConfig) -> WorldDBServer:
     @server.tool(description=texts.WRITE, annotations=write)
     async def memory_write(
         ctx: Context[AppState, Any],
-        text: Annotated[str | None, Field(description=texts.TEXT)] = None,
+        # text and session are plain str (empty: not given): the SDK parses a string argument
+        # that looks like JSON into an object unless its type is exactly str, and a memory
+        # may well read '{"a": 1}'
+        text: Annotated[str, Field(description=texts.TEXT)] = "",
         messages: Annotated[list[MessageIn] | None, Field(max_length=MAX_MESSAGES, description=texts.MESSAGES)] = None,
-        session: Annotated[str | None, Field(description=texts.SESSION)] = None,
+        session: Annotated[str, Field(description=texts.SESSION)] = "",
         user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
         metadata: Annotated[dict[str, Any] | None, Field(description=texts.METADATA)] = None,
         valid_from: When = "",
@@ -175,11 +178,11 @@ def build_server(config: ServerConfig) -> WorldDBServer:
     ) -> WriteResult:
         engine = _state(ctx)
         scopes = _scopes(engine, user_id, agent_id, app_id, run_id)
-        check_write_arguments(text=text, messages=messages, session=session, metadata=metadata, entities=entities,
-                              facts=facts)
+        check_write_arguments(text=text or None, messages=messages, session=session or None, metadata=metadata,
+                              entities=entities, facts=facts)
         if messages is not None:
             return await engine.write_messages([m.model_dump(exclude_none=True) for m in messages], scopes,
-                                               session=session, valid_from=valid_from or None)
+                                               session=session or None, valid_from=valid_from or None)
         return await engine.write_memory(
             text, scopes, metadata=metadata, valid_from=valid_from or None,
             entities=None if entities is None else [e.model_dump(exclude_none=True) for e in entities],

@@ -90,3 +90,10 @@ async def test_messages_over_http(db_file):
         async with httpx2.AsyncClient(headers={"authorization": f"Bearer {TOKEN}"}) as http:
             async with Client(streamable_http_client(url, http_client=http)) as client:
                 await write_and_continue(client)
+
+
+async def test_a_session_id_that_reads_as_json_is_kept_as_text(connect):
+    async with connect() as client:
+        first = await ok(client, "memory_write", messages=MESSAGES, session='{"chat": [1, 2]}')
+        second = await ok(client, "memory_write", messages=MORE, session='{"chat": [1, 2]}', text="")
+        assert second["session"] == first["session"]

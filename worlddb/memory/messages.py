@@ -49,7 +49,8 @@ def check_write_arguments(*, text: object, messages: object, session: object, me
     if text is not None and messages is not None:
         raise InvalidInput("give text (one memory) or messages (a conversation's turns), not both")
     if text is None and messages is None:
-        raise InvalidInput("memory_write needs text (one memory) or messages (a conversation's turns)")
+        raise InvalidInput("text is empty: memory_write needs text (one memory) or messages (a conversation's "
+                           "turns)")
     if messages is not None and any(v is not None for v in (metadata, entities, facts)):
         raise InvalidInput("metadata, entities and facts go with text; with messages, each message carries "
                            "its own role, content, time, caption and ref")
