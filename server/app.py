@@ -95,6 +95,8 @@ class WorldDBServer(MCPServer[AppState]):
     """MCPServer with the single boundary where engine errors become tool errors."""
 
     _parameters: dict[str, set[str]] | None = None
+    #: the open engine while the server runs (the inspector at /ui shares it)
+    engine: AsyncEngine | None = None
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None):
         await self._refuse_unknown_arguments(name, arguments)
@@ -136,11 +138,12 @@ def _state(ctx: Context) -> AsyncEngine:
 
 def build_server(config: ServerConfig) -> WorldDBServer:
     @asynccontextmanager
-    async def lifespan(_server: MCPServer) -> AsyncIterator[AppState]:
+    async def lifespan(running: WorldDBServer) -> AsyncIterator[AppState]:
         options = {"default_user": config.default_user, "functional": config.functional,
                    "query_model": config.query_model, **config.engine_options}
         engine = await AsyncEngine.open(config.db, **options)
         warming = None
+        running.engine = engine
         try:
             if config.background:
                 await engine.run(Engine.start_background, consolidate_every=config.consolidate_every)
@@ -148,6 +151,7 @@ def build_server(config: ServerConfig) -> WorldDBServer:
                 warming = asyncio.ensure_future(engine.run(Engine.warm))
             yield AppState(engine)
         finally:
+            running.engine = None
             if warming is not None:
                 # a failed warm-up loses nothing: the next read meets the same error and reports it
                 for outcome in await asyncio.gather(warming, return_exceptions=True):

@@ -7,6 +7,8 @@
     worlddb identity pending|accept|reject|show|export [...]
                                       see and decide same_as merge proposals, look up and
                                       export an entity's identity
+    worlddb ui [--db PATH] [--port N] [--no-browser]
+                                      the memory inspector alone, opened in the browser
 
 The database path defaults to $WORLDDB_DB, else to a per-user data directory.
 
@@ -81,6 +83,13 @@ def build_parser() -> argparse.ArgumentParser:
                        help="minilm (default; $WORLDDB_EMBEDDER) or hash: feature hashing, no model at all - "
                             "much weaker vector search, for constrained installs and load tests")
     _add_identity(sub)
+    ui = sub.add_parser("ui", help="serve the memory inspector alone and open it in the browser")
+    _add_db(ui)
+    ui.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
+    ui.add_argument("--port", type=int, default=8766, help="port (default 8766; 0: any free one)")
+    ui.add_argument("--token", default=None,
+                    help="require this token to sign in (default: $WORLDDB_TOKEN; prefer the variable)")
+    ui.add_argument("--no-browser", action="store_true", help="print the address; do not open a browser")
     return parser
 
 
@@ -294,11 +303,49 @@ def _one_line(text: str | None, width: int = 80) -> str:
     return flat if len(flat) <= width else flat[:width - 1] + "…"
 
 
+def cmd_ui(args: argparse.Namespace) -> int:
+    """The inspector alone: opens the file (never creates one) with the embedder it was
+    written with, and opens the browser once the port accepts connections."""
+    import logging
+    import threading
+    import time
+    import webbrowser
+
+    from worlddb.memory.engine import RECORDED
+    from worlddb.server import ServerConfig, inspector_server
+
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    path = existing_db(args)
+    if path is None:
+        return 2
+    config = ServerConfig(db=path, background=False, engine_options={"embedder": RECORDED})
+    token = args.token or os.environ.get("WORLDDB_TOKEN") or None
+    server = inspector_server(config, host=args.host, port=args.port, token=token)
+
+    def announce() -> None:
+        while not server.started:
+            if server.should_exit:
+                return
+            time.sleep(0.05)
+        sockets = [s for srv in server.servers for s in srv.sockets]
+        port = sockets[0].getsockname()[1] if sockets else args.port
+        host = f"[{args.host}]" if ":" in args.host else args.host
+        url = f"http://{host}:{port}/ui/"
+        print(f"memory inspector on {url}" + (" (sign in with the token)" if token else ""), file=sys.stderr,
+              flush=True)
+        if not args.no_browser and not webbrowser.open(url):
+            print("no browser could be opened; open the address above", file=sys.stderr, flush=True)
+
+    threading.Thread(target=announce, daemon=True).start()
+    server.run()
+    return 0
+
+
 IDENTITY = {"pending": identity_pending, "accept": identity_decide, "reject": identity_decide,
             "show": identity_show, "export": identity_export}
 
 COMMANDS = {"reembed": cmd_reembed, "serve": cmd_serve, "verify": cmd_verify, "consolidate": cmd_consolidate,
-            "identity": cmd_identity}
+            "identity": cmd_identity, "ui": cmd_ui}
 
 
 def _engine_error(exc: BaseException) -> WorldDBError | None:

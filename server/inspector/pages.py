@@ -1,0 +1,370 @@
+"""The inspector's pages and actions, rendered on the server (Starlette + Jinja2, no script).
+
+    GET  /ui/                       the scopes with their counts; a search over all of them
+    GET  /ui/scope?key=user:alice   a scope's memories newest first, with validity; ?q= recalls
+    GET  /ui/memory/{id}            a memory in full: metadata, entities, facts, supersession
+                                    history, the hash check of its id; retire and amend forms
+    POST /ui/memory/{id}/retire     memory_retire
+    POST /ui/memory/{id}/amend      memory_amend (redirects to the new memory)
+    GET  /ui/entity/{id}            an entity: aliases, class, proposals, facts, mentions, and
+                                    a picture of its neighbourhood
+    GET  /ui/proposals?status=      merge proposals (pending by default)
+    POST /ui/proposals/{id}/accept  accept_merge; .../reject: reject_merge
+    GET/POST /ui/login, POST /ui/logout
+
+Every page and action goes through the memory API (an AsyncEngine) inside the scopes that
+`Gate.scopes` grants the caller (worlddb.server.inspector.access), never around it. Errors of
+the engine become a page saying what was wrong (404 for an id outside the scopes, as for an
+unknown one); nothing is written when an action fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from worlddb import __version__
+from worlddb.core.errors import Conflict, NotFound, WorldDBError
+from worlddb.core.records import TEXT_TYPES
+from worlddb.memory.aio import AsyncEngine
+from worlddb.memory.engine import Engine
+from worlddb.memory.results import MemoryDetail
+from worlddb.memory.scopes import ScopeSet, parse_scope_key
+
+from . import views
+from .access import COOKIE, Caller, Gate, Origins, Session, Sessions, csrf_ok
+
+#: where the inspector is served; its cookie is scoped to this path
+UI_PATH = "/ui"
+HERE = Path(__file__).parent
+#: a page of memories, of mentions, of search results
+PAGE = 50
+MENTIONS = 20
+HITS = 20
+#: supersession steps followed each way from a memory
+HISTORY_MAX = 50
+#: a wrong token costs this long, so guessing it is slow
+LOGIN_DELAY = 0.5
+HEADERS = [
+    (b"content-security-policy", b"default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
+                                 b"frame-ancestors 'none'; base-uri 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+    (b"x-frame-options", b"DENY"),
+]
+
+
+@dataclass
+class Ctx:
+    """One authenticated request: its session, the engine, and the scopes it may see."""
+
+    request: Request
+    session: Session
+    engine: AsyncEngine
+    scopes: ScopeSet
+    form: FormData | None = None
+
+    def field(self, name: str, default: str = "") -> str:
+        value = self.form.get(name, default) if self.form is not None else default
+        return value if isinstance(value, str) else default
+
+
+Handler = Callable[[Ctx], Awaitable[Response]]
+
+
+class Inspector:
+    """The inspector over one engine.
+
+    :param engine: returns the open AsyncEngine (None while the server starts or stops).
+    :param gate: who may log in, and what each caller may see.
+    :param origins: the Host names and Origins the server answers to.
+    """
+
+    def __init__(self, engine: Callable[[], AsyncEngine | None], *, gate: Gate, origins: Origins):
+        self._engine = engine
+        self.gate = gate
+        self.origins = origins
+        self.sessions = Sessions()
+        env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
+                                 undefined=jinja2.StrictUndefined)
+        env.globals.update(ui=UI_PATH, version=__version__)
+        env.filters["q"] = lambda value: quote(str(value), safe="")
+        self.templates = Jinja2Templates(env=env)
+
+    def app(self) -> ASGIApp:
+        """The ASGI app to mount at UI_PATH."""
+        routes = [
+            Route("/", self._endpoint(self.index), methods=["GET"]),
+            Route("/login", self.login_form, methods=["GET"]),
+            Route("/login", self.login, methods=["POST"]),
+            Route("/logout", self._endpoint(self.logout, post=True), methods=["POST"]),
+            Route("/scope", self._endpoint(self.scope), methods=["GET"]),
+            Route("/memory/{id}", self._endpoint(self.memory), methods=["GET"]),
+            Route("/memory/{id}/retire", self._endpoint(self.retire, post=True), methods=["POST"]),
+            Route("/memory/{id}/amend", self._endpoint(self.amend, post=True), methods=["POST"]),
+            Route("/entity/{id}", self._endpoint(self.entity), methods=["GET"]),
+            Route("/proposals", self._endpoint(self.proposals), methods=["GET"]),
+            Route("/proposals/{id}/{decision}", self._endpoint(self.decide, post=True), methods=["POST"]),
+            Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+        ]
+        app = Starlette(routes=routes, exception_handlers={WorldDBError: self._engine_error})
+        return Guard(app, self.origins)
+
+    # ------------------------------------------------------------------ the request's caller
+    def _endpoint(self, handler: Handler, *, post: bool = False):
+        async def endpoint(request: Request) -> Response:
+            return await self._guarded(request, handler, post=post)
+
+        return endpoint
+
+    async def _guarded(self, request: Request, handler: Handler, *, post: bool) -> Response:
+        session = self.sessions.get(request.cookies.get(COOKIE))
+        fresh = False
+        if session is None or session.caller is None:
+            caller = self.gate.open_caller()
+            if caller is None or post:
+                if post:  # a POST without a live session never acts, whoever sent it
+                    return self._refused(request, "Your session has ended or was never started: reload the page.")
+                return RedirectResponse(f"{UI_PATH}/login?next={quote(_here(request), safe='')}", 303)
+            session, fresh = self.sessions.new(caller), True
+        form = None
+        if post:
+            form = await request.form()
+            if not self.origins.same_origin(request) or not csrf_ok(session, form.get("csrf")):
+                return self._refused(request, "This form did not come from this page (cross-site request refused).")
+        engine = self._engine()
+        if engine is None:
+            return PlainTextResponse("the memory is not open yet; try again in a moment", 503)
+        scopes = await self.gate.scopes(engine, session.caller)
+        response = await handler(Ctx(request, session, engine, scopes, form))
+        if fresh:
+            self._set_cookie(request, response, session)
+        return response
+
+    def _set_cookie(self, request: Request, response: Response, session: Session) -> None:
+        response.set_cookie(COOKIE, session.id, httponly=True, samesite="strict", path=UI_PATH,
+                            secure=request.url.scheme == "https")
+
+    def _render(self, ctx: Ctx | None, request: Request, name: str, code: int = 200, **values: Any) -> Response:
+        flash = []
+        if ctx is not None:
+            flash, ctx.session.flash = ctx.session.flash, []
+        context = {"csrf": ctx.session.csrf if ctx else "", "flash": flash, "signed_in": ctx is not None,
+                   "needs_login": self.gate.needs_login, **values}
+        response = self.templates.TemplateResponse(request, name, context, status_code=code)
+        response.headers["cache-control"] = "no-store"
+        return response
+
+    def _refused(self, request: Request, message: str) -> Response:
+        return self._render(None, request, "error.html", 403, title="Refused", message=message)
+
+    async def _engine_error(self, request: Request, exc: Exception) -> Response:
+        status = 404 if isinstance(exc, NotFound) else 409 if isinstance(exc, Conflict) else 400
+        title = {404: "Not found", 409: "Already done"}.get(status, "Not accepted")
+        return self._render(None, request, "error.html", status, title=title, message=str(exc))
+
+    # ------------------------------------------------------------------ login
+    async def login_form(self, request: Request) -> Response:
+        if not self.gate.needs_login:
+            return RedirectResponse(f"{UI_PATH}/", 303)
+        session = self.sessions.get(request.cookies.get(COOKIE))
+        fresh = session is None
+        if session is None:
+            session = self.sessions.new(None)
+        response = self.templates.TemplateResponse(request, "login.html", {
+            "csrf": session.csrf, "flash": [], "signed_in": False, "needs_login": True, "error": "",
+            "next": _safe_next(request.query_params.get("next"))}, status_code=200)
+        if fresh:
+            self._set_cookie(request, response, session)
+        return response
+
+    async def login(self, request: Request) -> Response:
+        session = self.sessions.get(request.cookies.get(COOKIE))
+        form = await request.form()
+        if session is None or not self.origins.same_origin(request) or not csrf_ok(session, form.get("csrf")):
+            return self._refused(request, "This login form did not come from this page: reload it and try again.")
+        token = form.get("token")
+        caller: Caller | None = self.gate.login(token) if isinstance(token, str) else None
+        target = _safe_next(form.get("next"))
+        if caller is None:
+            await asyncio.sleep(LOGIN_DELAY)
+            return self.templates.TemplateResponse(request, "login.html", {
+                "csrf": session.csrf, "flash": [], "signed_in": False, "needs_login": True,
+                "error": "That is not the token this server was started with.", "next": target}, status_code=401)
+        self.sessions.drop(session.id)  # a new id once signed in: a planted cookie is worth nothing
+        signed_in = self.sessions.new(caller)
+        response = RedirectResponse(target, 303)
+        self._set_cookie(request, response, signed_in)
+        return response
+
+    async def logout(self, ctx: Ctx) -> Response:
+        self.sessions.drop(ctx.session.id)
+        response = RedirectResponse(f"{UI_PATH}/login" if self.gate.needs_login else f"{UI_PATH}/", 303)
+        response.delete_cookie(COOKIE, path=UI_PATH)
+        return response
+
+    # ------------------------------------------------------------------ pages
+    async def index(self, ctx: Ctx) -> Response:
+        visible = set(ctx.scopes.keys)
+        scopes = [s for s in (await ctx.engine.list_scopes()).scopes if s.key in visible]
+        query = ctx.request.query_params.get("q", "").strip()
+        hits = await self._search(ctx, query, ctx.scopes) if query and len(ctx.scopes) else None
+        pending = (await ctx.engine.merge_proposals(ctx.scopes)).proposals
+        return self._render(ctx, ctx.request, "index.html", scopes=scopes, query=query, hits=hits,
+                            pending=len(pending))
+
+    async def scope(self, ctx: Ctx) -> Response:
+        key = ctx.request.query_params.get("key", "")
+        one = _scope_of(key, ctx.scopes)
+        params = ctx.request.query_params
+        query = params.get("q", "").strip()
+        current_only = params.get("current") == "1"
+        if query:
+            hits = await self._search(ctx, query, one, include_retired=not current_only)
+            return self._render(ctx, ctx.request, "scope.html", key=key, query=query, hits=hits, rows=None,
+                                next_cursor=None, current_only=current_only)
+        page = await ctx.engine.list_memories(one, limit=PAGE, cursor=params.get("cursor") or None,
+                                              include_retired=not current_only)
+        details = await _details(ctx, [m.id for m in page.memories], one)
+        rows = [(d, views.of_detail(d)) for d in details]
+        return self._render(ctx, ctx.request, "scope.html", key=key, query="", hits=None, rows=rows,
+                            next_cursor=page.next_cursor, current_only=current_only)
+
+    async def _search(self, ctx: Ctx, query: str, scopes: ScopeSet, include_retired: bool = False):
+        found = await ctx.engine.recall(query, scopes, limit=HITS, include_retired=include_retired)
+        return [(hit, views.of_hit(hit)) for hit in found.results]
+
+    async def memory(self, ctx: Ctx) -> Response:
+        detail = await ctx.engine.read_memory(ctx.request.path_params["id"], ctx.scopes)
+        if detail.type == "Entity":
+            return RedirectResponse(f"{UI_PATH}/entity/{detail.id}", 303)
+        history = await ctx.engine.run(_history, detail, ctx.scopes)
+        open_now = detail.valid_to is None and not detail.retired
+        return self._render(ctx, ctx.request, "memory.html", m=detail, validity=views.of_detail(detail),
+                            history=[(h, views.of_detail(h)) for h in history],
+                            can_retire=open_now and detail.type in (*TEXT_TYPES, "Fact"),
+                            can_amend=open_now and detail.type in TEXT_TYPES)
+
+    async def retire(self, ctx: Ctx) -> Response:
+        done = await ctx.engine.retire(ctx.request.path_params["id"], ctx.scopes,
+                                       reason=ctx.field("reason").strip() or None)
+        ctx.session.flash.append("Already retired." if done.already_retired else
+                                 "Retired: it stays readable, but recall no longer returns it.")
+        return RedirectResponse(f"{UI_PATH}/memory/{done.id}", 303)
+
+    async def amend(self, ctx: Ctx) -> Response:
+        done = await ctx.engine.amend(ctx.request.path_params["id"], ctx.field("text"), ctx.scopes,
+                                      reason=ctx.field("reason").strip() or None)
+        ctx.session.flash.append("Amended: this new memory supersedes the old one, which stays in its history.")
+        return RedirectResponse(f"{UI_PATH}/memory/{done.id}", 303)
+
+    async def entity(self, ctx: Ctx) -> Response:
+        cursor = ctx.request.query_params.get("cursor") or None
+        entity = await ctx.engine.read_entity(ctx.request.path_params["id"], ctx.scopes, limit=MENTIONS,
+                                              cursor=cursor, include_retired=True)
+        details = await _details(ctx, [m.id for m in entity.mentions], ctx.scopes)
+        picture = views.neighbourhood(entity, lambda anchor: f"{UI_PATH}/entity/{anchor}")
+        return self._render(ctx, ctx.request, "entity.html", e=entity, picture=picture,
+                            mentions=[(d, views.of_detail(d)) for d in details])
+
+    async def proposals(self, ctx: Ctx) -> Response:
+        status = ctx.request.query_params.get("status", "pending")
+        found = await ctx.engine.merge_proposals(ctx.scopes, status=status, limit=200)
+        return self._render(ctx, ctx.request, "proposals.html", proposals=found.proposals, status=status)
+
+    async def decide(self, ctx: Ctx) -> Response:
+        decision = ctx.request.path_params["decision"]
+        if decision not in ("accept", "reject"):
+            raise NotFound(f"no action {decision!r}: accept or reject")
+        act = ctx.engine.accept_merge if decision == "accept" else ctx.engine.reject_merge
+        done = await act(ctx.request.path_params["id"], ctx.scopes, reason=ctx.field("reason").strip() or None)
+        ctx.session.flash.append(
+            f"Accepted: {done.a.name} and {done.b.name} are now one identity." if decision == "accept" else
+            f"Rejected: {done.a.name} and {done.b.name} stay apart.")
+        return RedirectResponse(_safe_next(ctx.field("back")) if ctx.field("back") else f"{UI_PATH}/proposals", 303)
+
+
+# ---------------------------------------------------------------------------- engine-thread reads
+async def _details(ctx: Ctx, anchors: list[str], scopes: ScopeSet) -> list[MemoryDetail]:
+    """memory_read for each of a page's memories, in one hop onto the engine's thread."""
+    if not anchors:
+        return []
+    return await ctx.engine.run(lambda engine: [engine.read_memory(a, scopes) for a in anchors])
+
+
+def _history(engine: Engine, detail: MemoryDetail, scopes: ScopeSet) -> list[MemoryDetail]:
+    """The memory's supersession chain inside the scopes, oldest first: what it replaced
+    (and what that replaced), itself, and what replaced it."""
+    older, newer = [], []
+    step = detail
+    while step.supersedes and len(older) < HISTORY_MAX:
+        step = engine.read_memory(step.supersedes[0], scopes)
+        older.append(step)
+    step = detail
+    while step.superseded_by and len(newer) < HISTORY_MAX:
+        step = engine.read_memory(step.superseded_by[0], scopes)
+        newer.append(step)
+    return [*reversed(older), detail, *newer] if older or newer else []
+
+
+# ---------------------------------------------------------------------------- helpers
+def _scope_of(key: str, visible: ScopeSet) -> ScopeSet:
+    kind, sid = parse_scope_key(key)
+    if key not in visible.keys:
+        raise NotFound(f"no scope {key}")
+    return ScopeSet(((kind, sid),))
+
+
+def _here(request: Request) -> str:
+    query = f"?{request.url.query}" if request.url.query else ""
+    return f"{request.url.path}{query}"
+
+
+def _safe_next(target: object) -> str:
+    """A place inside the inspector to go after an action; anything else goes home."""
+    if (isinstance(target, str) and (target == UI_PATH or target.startswith(UI_PATH + "/"))
+            and "//" not in target and "\\" not in target and ".." not in target
+            and not any(ord(c) < 32 for c in target)):
+        return target
+    return f"{UI_PATH}/"
+
+
+class Guard:
+    """ASGI middleware around the inspector: a Host this server does not answer to gets 421
+    (DNS rebinding), and every response carries the security headers."""
+
+    def __init__(self, app: ASGIApp, origins: Origins):
+        self.app, self.origins = app, origins
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
+        if not self.origins.host_ok(host):
+            await PlainTextResponse("Invalid Host header", 421)(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *HEADERS]}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+__all__ = ["UI_PATH", "Guard", "Inspector"]
