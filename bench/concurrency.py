@@ -219,8 +219,8 @@ def _one_entity_per_name(db: Path) -> None:
     conn = sqlite3.connect(str(db))
     try:
         rows = conn.execute(
-            "SELECT n.name, count(*) FROM nodes n JOIN closure c ON c.node = n.anchor "
-            "JOIN scopes s ON s.anchor = c.world "
+            "SELECT n.name, count(*) FROM nodes n JOIN closure c ON c.node = n.rowid "
+            "JOIN nodes w ON w.rowid = c.world JOIN scopes s ON s.anchor = w.anchor "
             "WHERE n.type = 'Entity' AND s.kind = 'user' AND s.sid = 'u' GROUP BY n.name").fetchall()
     finally:
         conn.close()

@@ -220,8 +220,8 @@ def offline_check(db: Path, ledger: Ledger, kept_indexes) -> dict:
         for start in range(0, len(ids), 500):
             chunk = ids[start:start + 500]
             bodies.update(conn.execute(
-                f"SELECT n.anchor, b.body FROM nodes n JOIN blobs b ON b.id = n.anchor "
-                f"WHERE n.anchor IN ({','.join('?' * len(chunk))})", chunk).fetchall())
+                f"SELECT n.anchor, n.record FROM nodes n WHERE n.anchor IN ({','.join('?' * len(chunk))})",
+                chunk).fetchall())
         erased = {i for group in ledger.purged.values() for i in group}
         for anchor, (text, _) in ledger.written.items():
             if anchor not in bodies:
@@ -236,8 +236,8 @@ def offline_check(db: Path, ledger: Ledger, kept_indexes) -> dict:
                 raise Failure(f"acknowledged write {anchor} does not hold its text")
         for old, new in ledger.amended.items():
             row = conn.execute("SELECT valid_to FROM nodes WHERE anchor=?", (old,)).fetchone()
-            edge = conn.execute("SELECT 1 FROM edges WHERE type='supersedes' AND src=? AND dst=?",
-                                (new, old)).fetchone()
+            edge = conn.execute("SELECT 1 FROM edges e JOIN nodes a ON a.rowid = e.src JOIN nodes b ON b.rowid = e.dst "
+                                "WHERE e.type='supersedes' AND a.anchor=? AND b.anchor=?", (new, old)).fetchone()
             if row[0] is None or edge is None:
                 raise Failure(f"acknowledged amend {old} -> {new} is not in effect")
         for anchor in ledger.retired:
@@ -247,8 +247,9 @@ def offline_check(db: Path, ledger: Ledger, kept_indexes) -> dict:
         for key in ledger.purged:
             kind, sid = key.split(":", 1)
             live = conn.execute(
-                "SELECT count(*) FROM scopes s JOIN closure c ON c.world = s.anchor JOIN nodes n ON n.anchor = c.node "
-                "WHERE s.kind=? AND s.sid=? AND n.retired_at IS NULL", (kind, sid)).fetchone()[0]
+                "SELECT count(*) FROM scopes s JOIN nodes w ON w.anchor = s.anchor JOIN closure c ON c.world = w.rowid "
+                "JOIN nodes n ON n.rowid = c.node WHERE s.kind=? AND s.sid=? AND n.retired_at IS NULL",
+                (kind, sid)).fetchone()[0]
             if live:
                 raise Failure(f"acknowledged purge of {key} left {live} nodes unretired")
     finally:

@@ -89,7 +89,8 @@ def _check_rows(conn: sqlite3.Connection, report: Report) -> None:
 
     for (anchor, ntype) in conn.execute(
             "SELECT n.anchor, n.type FROM nodes n WHERE n.type != 'Scope' AND NOT EXISTS ("
-            " SELECT 1 FROM closure c JOIN scopes s ON s.anchor = c.world WHERE c.node = n.anchor)"):
+            " SELECT 1 FROM closure c JOIN nodes w ON w.rowid = c.world JOIN scopes s ON s.anchor = w.anchor "
+            " WHERE c.node = n.rowid)"):
         report.add("scope", f"{ntype} {anchor} lies in no scope")
 
     for (anchor, ntype, has_fts, content, effective, units) in conn.execute(
@@ -97,7 +98,7 @@ def _check_rows(conn: sqlite3.Connection, report: Report) -> None:
             f" EXISTS(SELECT 1 FROM vectors v WHERE v.node = n.rowid AND v.kind = 0 AND v.data IS NOT NULL), "
             f" EXISTS(SELECT 1 FROM vectors v WHERE v.node = n.rowid AND v.kind = 1 AND v.data IS NOT NULL), "
             f" EXISTS(SELECT 1 FROM vectors v WHERE v.node = n.rowid AND v.kind = 3 AND v.data IS NOT NULL) "
-            f"FROM nodes n JOIN blobs b ON b.id = n.anchor WHERE n.type IN ({text}) AND b.body IS NOT NULL"):
+            f"FROM nodes n WHERE n.type IN ({text}) AND n.record IS NOT NULL"):
         missing = [what for what, there in (("fts row", has_fts), ("content vector", content),
                                             ("effective vector", effective), ("unit vector", units)) if not there]
         # summaries get FTS rows from the consolidator; vectors only when an indexer gives them
@@ -106,45 +107,48 @@ def _check_rows(conn: sqlite3.Connection, report: Report) -> None:
         if missing:
             report.add("index", f"{ntype} {anchor} lacks {', '.join(missing)}")
 
+    # a member key is the child's current version: its anchor while it never changed
+    version = "coalesce(n.version, n.anchor)"
     for (src, dst) in conn.execute(
-            "SELECT e.src, e.dst FROM edges e WHERE e.type = 'contains' AND e.seq_removed IS NULL AND ("
+            "SELECT s.anchor, n.anchor FROM edges e JOIN nodes s ON s.rowid = e.src JOIN nodes n ON n.rowid = e.dst "
+            "WHERE e.type = 'contains' AND e.seq_removed IS NULL AND ("
             " NOT EXISTS (SELECT 1 FROM closure c WHERE c.world = e.src AND c.node = e.dst) OR"
-            " NOT EXISTS (SELECT 1 FROM members m JOIN nodes n ON n.version = m.key"
-            "             WHERE m.world = e.src AND m.kind = 0 AND n.anchor = e.dst))"):
+            " NOT EXISTS (SELECT 1 FROM members m"
+            f"             WHERE m.world = e.src AND m.kind = 0 AND hex(m.key) = upper({version})))"):
         report.add("contains", f"{src} contains {dst} but the interior or closure lacks it")
     for (world, key) in conn.execute(
-            "SELECT m.world, m.key FROM members m WHERE m.kind = 0 AND NOT EXISTS ("
-            " SELECT 1 FROM nodes n JOIN edges e ON e.dst = n.anchor WHERE n.version = m.key"
-            " AND e.src = m.world AND e.type = 'contains' AND e.seq_removed IS NULL)"):
-        report.add("contains", f"interior of {world} holds {key} without a live contains edge")
+            "SELECT w.anchor, hex(m.key) FROM members m JOIN nodes w ON w.rowid = m.world WHERE m.kind = 0 "
+            "AND NOT EXISTS (SELECT 1 FROM edges e JOIN nodes n ON n.rowid = e.dst WHERE e.src = m.world "
+            f" AND e.type = 'contains' AND e.seq_removed IS NULL AND upper({version}) = hex(m.key))"):
+        report.add("contains", f"interior of {world} holds {key.lower()} without a live contains edge")
 
     for (src, dst, src_from, dst_to) in conn.execute(
-            "SELECT e.src, e.dst, a.valid_from, b.valid_to FROM edges e JOIN nodes a ON a.anchor = e.src "
-            "JOIN nodes b ON b.anchor = e.dst WHERE e.type = 'supersedes' AND e.seq_removed IS NULL"):
+            "SELECT a.anchor, b.anchor, a.valid_from, b.valid_to FROM edges e JOIN nodes a ON a.rowid = e.src "
+            "JOIN nodes b ON b.rowid = e.dst WHERE e.type = 'supersedes' AND e.seq_removed IS NULL"):
         if dst_to is None or dst_to > src_from:
             report.add("supersedes", f"{dst} is superseded by {src} but stays valid until {dst_to}")
 
     for (edge_id,) in conn.execute(
-            "SELECT e.id FROM edges e WHERE e.type = 'same_as' AND e.seq_removed IS NULL "
-            "AND NOT EXISTS (SELECT 1 FROM proposals p WHERE p.edge_id = e.id)"):
+            "SELECT lower(hex(e.id)) FROM edges e WHERE e.type = 'same_as' AND e.seq_removed IS NULL "
+            "AND NOT EXISTS (SELECT 1 FROM proposals p WHERE p.edge_id = lower(hex(e.id)))"):
         report.add("same_as", f"edge {edge_id} has no merge proposal")
 
     for column in ("src", "dst"):
         for (edge_id, etype, end) in conn.execute(
-                f"SELECT e.id, e.type, e.{column} FROM edges e "
-                f"WHERE NOT EXISTS (SELECT 1 FROM nodes n WHERE n.anchor = e.{column})"):
+                f"SELECT lower(hex(e.id)), e.type, e.{column} FROM edges e "
+                f"WHERE NOT EXISTS (SELECT 1 FROM nodes n WHERE n.rowid = e.{column})"):
             report.add("edges", f"{etype} edge {edge_id} ends at missing node {end}")
     for (edge_id, ntype) in conn.execute(
-            "SELECT e.id, n.type FROM edges e JOIN nodes n ON n.anchor = e.src "
+            "SELECT lower(hex(e.id)), n.type FROM edges e JOIN nodes n ON n.rowid = e.src "
             "WHERE e.type = 'derived_from' AND n.type != 'Fact'"):
         report.add("edges", f"derived_from edge {edge_id} starts at a {ntype}")
 
-    for (anchor, body) in conn.execute(
-            "SELECT n.anchor, b.body FROM nodes n JOIN blobs b ON b.id = n.anchor "
-            "WHERE n.type = 'Memory' AND b.body IS NOT NULL"):
-        old = json.loads(body)["prov"].get("supersedes")
+    for (anchor, record) in conn.execute(
+            "SELECT n.anchor, n.record FROM nodes n WHERE n.type = 'Memory' AND n.record IS NOT NULL"):
+        old = json.loads(record)["prov"].get("supersedes")
         if old and not conn.execute(
-                "SELECT 1 FROM edges WHERE src=? AND dst=? AND type='supersedes'", (anchor, old)).fetchone():
+                "SELECT 1 FROM edges e JOIN nodes a ON a.rowid = e.src JOIN nodes b ON b.rowid = e.dst "
+                "WHERE a.anchor=? AND b.anchor=? AND e.type='supersedes'", (anchor, old)).fetchone():
             report.add("amend", f"{anchor} amends {old} without a supersedes edge")
 
     for (anchor, vfrom, vto, retired) in conn.execute(

@@ -188,8 +188,7 @@ async def soak(directory: Path, *, minutes: float, clients: int, embedder: str, 
 def _missing(db: Path, stats: Stats) -> list[str]:
     conn = sqlite3.connect(str(db))
     try:
-        bodies = dict(conn.execute("SELECT n.anchor, b.body FROM nodes n JOIN blobs b ON b.id = n.anchor "
-                                   "WHERE n.type = 'Memory'").fetchall())
+        bodies = dict(conn.execute("SELECT n.anchor, n.record FROM nodes n WHERE n.type = 'Memory'").fetchall())
     finally:
         conn.close()
     missing = []

@@ -25,7 +25,7 @@ from worlddb.core.records import Edge
 def adopt(h, last: int, *, parents: set[str], marker: str | None = None, amended: tuple | None = None):
     """Learn the rows written since seq `last`; returns (new node anchors in order, new edges)."""
     conn, model = h.store.conn, h.model
-    removed = conn.execute("SELECT id FROM edges WHERE seq_removed > ?", (last,)).fetchall()
+    removed = conn.execute("SELECT lower(hex(id)) FROM edges WHERE seq_removed > ?", (last,)).fetchall()
     if removed:
         raise Violation(f"a memory call removed edges {removed}")
     rows = conn.execute("SELECT anchor, type, valid_from, valid_to, t_ingested, retired_at FROM nodes "
@@ -51,9 +51,8 @@ def adopt(h, last: int, *, parents: set[str], marker: str | None = None, amended
     new_facts = [a for a in new if model.nodes[a].type == "Fact"]
     edges = []
     try:
-        for body, vf, vt, added in conn.execute(
-                "SELECT body, valid_from, valid_to, t_added FROM edges WHERE seq_added > ? ORDER BY rowid", (last,)):
-            edge = Edge.from_body(body)
+        for view in h.store.edges_added_after(last):
+            edge, vf, vt, added = view.edge, view.valid_from, view.valid_to, view.t_added
             edges.append(edge)
             new_session = edge.src in new and model.nodes[edge.src].type == "Session"
             if edge.type == "contains" and edge.src not in parents and not new_session:

@@ -57,8 +57,8 @@ def check_verify(h) -> None:
 def check_projection(h) -> None:
     model = h.model
     rows = h.store.conn.execute(
-        "SELECT n.anchor, n.type, n.valid_from, n.valid_to, n.t_ingested, n.retired_at, b.body IS NULL "
-        "FROM nodes n JOIN blobs b ON b.id = n.anchor").fetchall()
+        "SELECT n.anchor, n.type, n.valid_from, n.valid_to, n.t_ingested, n.retired_at, n.record IS NULL "
+        "FROM nodes n").fetchall()
     if {r[0] for r in rows} != set(model.nodes):
         extra = {r[0] for r in rows} - set(model.nodes)
         raise Violation(f"nodes differ: engine-only {sorted(extra)[:3]}, "
@@ -74,7 +74,8 @@ def check_projection(h) -> None:
 
 
 def check_edges(h) -> None:
-    rows = h.store.conn.execute("SELECT rowid, id, valid_to FROM edges WHERE seq_removed IS NULL").fetchall()
+    rows = h.store.conn.execute(
+        "SELECT rowid, lower(hex(id)), valid_to FROM edges WHERE seq_removed IS NULL").fetchall()
     live = {e.id: e for e in h.model.live_edges()}
     if {r[1] for r in rows} != set(live):
         engine = {r[1] for r in rows}
@@ -107,8 +108,9 @@ def check_proposals(h) -> None:
         for end in (a, b):
             if h.store.get(end) is None:
                 raise Violation(f"proposal {pid[:12]} names a node that does not exist")
-        edge = conn.execute("SELECT type, src, dst, seq_removed IS NULL FROM edges WHERE id=? "
-                            "ORDER BY seq_removed IS NULL DESC LIMIT 1", (edge_id,)).fetchone()
+        edge = conn.execute("SELECT e.type, s.anchor, d.anchor, e.seq_removed IS NULL FROM edges e "
+                            "JOIN nodes s ON s.rowid = e.src JOIN nodes d ON d.rowid = e.dst WHERE e.id=? "
+                            "ORDER BY e.seq_removed IS NULL DESC LIMIT 1", (bytes.fromhex(edge_id),)).fetchone()
         if edge is None or edge[:3] != ("same_as", a, b):
             raise Violation(f"proposal {pid[:12]} has no same_as edge behind it")
         if status in ("pending", "accepted") and not edge[3]:
@@ -149,7 +151,7 @@ def check_erased(h) -> None:
             continue
         rowid, name = conn.execute("SELECT rowid, name FROM nodes WHERE anchor=?", (anchor,)).fetchone()
         left = {
-            "body": conn.execute("SELECT 1 FROM blobs WHERE id=? AND body IS NOT NULL", (anchor,)).fetchone(),
+            "body": conn.execute("SELECT 1 FROM nodes WHERE anchor=? AND record IS NOT NULL", (anchor,)).fetchone(),
             "name": name or None,
             "fts": conn.execute("SELECT 1 FROM fts WHERE rowid=?", (rowid,)).fetchone(),
             "vector": conn.execute("SELECT kind FROM vectors WHERE node=? AND data IS NOT NULL", (rowid,)).fetchone(),

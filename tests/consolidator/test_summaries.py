@@ -19,7 +19,7 @@ from worlddb.extract.summarize import ExtractiveSummarizer
 
 GARDEN = ["Tomatoes need full sun.", "Basil grows well beside tomatoes.", "Water the tomatoes every morning."]
 WORK = ["The quarterly report is due Friday.", "Omar reviews the report draft."]
-TABLES = ("tx", "nodes", "blobs", "edges", "versions", "members", "member_log", "validity_log", "closure", "fts")
+TABLES = ("tx", "nodes", "edges", "versions", "members", "member_log", "validity_log", "closure", "fts")
 
 
 def counts(db):

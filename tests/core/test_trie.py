@@ -57,16 +57,16 @@ def test_sql_trie_agrees_with_memory_trie(tmp_path):
     rng = random.Random(7)
     keys = [rng.randbytes(32).hex() for _ in range(600)]
     memory = trie.MemoryTrieStore()
-    sql = trie.SqlTrieStore(conn, "w" * 64, 0)
+    sql = trie.SqlTrieStore(conn, 1, 0)
     conn.execute("BEGIN")
     for i, key in enumerate(keys):
         memory.add_member(key)
-        conn.execute("INSERT INTO members(world, kind, key) VALUES (?,?,?)", ("w" * 64, 0, key))
+        conn.execute("INSERT INTO members(world, kind, key) VALUES (?,?,?)", (1, 0, bytes.fromhex(key)))
         trie.added(sql, key)
         if i % 3 == 2:
             gone = keys[i - 1]
             memory.remove_member(gone)
-            conn.execute("DELETE FROM members WHERE key=?", (gone,))
+            conn.execute("DELETE FROM members WHERE key=?", (bytes.fromhex(gone),))
             trie.removed(sql, gone)
     conn.execute("COMMIT")
     assert trie.root(sql) == trie.root(memory)

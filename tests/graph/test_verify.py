@@ -34,10 +34,10 @@ def test_a_clean_store_verifies(db):
 def test_a_flipped_byte_in_a_blob_is_found(db):
     made = populate(db)
     target = made["turns"][3]
-    body = bytearray(db.store.conn.execute("SELECT body FROM blobs WHERE id=?", (target,)).fetchone()[0])
+    body = bytearray(db.store.conn.execute("SELECT record FROM nodes WHERE anchor=?", (target,)).fetchone()[0])
     at = body.index(b"turn 3")
     body[at] ^= 0x01
-    db.store.conn.execute("UPDATE blobs SET body=? WHERE id=?", (bytes(body), target))
+    db.store.conn.execute("UPDATE nodes SET record=? WHERE anchor=?", (bytes(body), target))
     report = db.verify()
     assert not report.ok
     assert [(m.kind, m.id) for m in report.mismatches] == [("blob", target)]
@@ -46,7 +46,8 @@ def test_a_flipped_byte_in_a_blob_is_found(db):
 def test_a_tampered_interior_is_found(db):
     made = populate(db)
     session = made["session"]
-    db.store.conn.execute("DELETE FROM members WHERE world=? AND kind=0 AND key=?", (session, made["turns"][0]))
+    db.store.conn.execute("DELETE FROM members WHERE world=? AND kind=0 AND key=?",
+                          (db.store.rowid(session), bytes.fromhex(made["turns"][0])))
     report = db.verify()
     assert any(m.kind == "interior" and m.id == session for m in report.mismatches)
 
@@ -64,7 +65,8 @@ def test_verify_command_exits_non_zero_on_mismatch(db_path, capsys):
     assert main(["verify", "--db", str(db_path)]) == 0
     assert json.loads(capsys.readouterr().out.splitlines()[0])["ok"] is True
     conn = sqlite3.connect(db_path)
-    conn.execute("UPDATE edges SET body=replace(body, 'precedes', 'causes') WHERE rowid=40")
+    conn.execute("UPDATE edges SET type='causes' WHERE rowid=40 AND type='precedes'")
+    assert conn.total_changes == 1
     conn.commit()
     conn.close()
     assert main(["verify", "--db", str(db_path)]) == 1

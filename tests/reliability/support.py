@@ -9,7 +9,7 @@ from worlddb.server import ServerConfig, build_server
 from worlddb.vectors.embedder import HashEmbedder
 
 #: tables every write path touches; a failed call must leave all of them as they were
-FINGERPRINT_TABLES = ("tx", "blobs", "nodes", "edges", "members", "closure", "scopes", "vectors", "fts",
+FINGERPRINT_TABLES = ("tx", "nodes", "edges", "members", "closure", "scopes", "vectors", "vector_data", "fts",
                       "proposals", "validity_log", "resolver_names", "token_df")
 
 
@@ -20,7 +20,7 @@ def fingerprint(path: str | Path) -> dict[str, int]:
         out = {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in FINGERPRINT_TABLES}
         out["max_seq"] = conn.execute("SELECT coalesce(max(seq), 0) FROM tx").fetchone()[0]
         out["closed"] = conn.execute("SELECT count(*) FROM nodes WHERE valid_to IS NOT NULL").fetchone()[0]
-        out["erased"] = conn.execute("SELECT count(*) FROM blobs WHERE body IS NULL").fetchone()[0]
+        out["erased"] = conn.execute("SELECT count(*) FROM nodes WHERE record IS NULL").fetchone()[0]
         return out
     finally:
         conn.close()

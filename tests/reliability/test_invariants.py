@@ -61,19 +61,20 @@ CORRUPTIONS = {
     "fts row lost": ("index", lambda c, ids: c.execute("DELETE FROM fts WHERE rowid=?", (_rowid(c, ids["new"]),))),
     "unit vectors lost": ("index", lambda c, ids: c.execute(
         "DELETE FROM vectors WHERE node=? AND kind=3", (_rowid(c, ids["new"]),))),
-    "scope membership lost": ("scope", lambda c, ids: c.execute("DELETE FROM closure WHERE node=?", (ids["retired"],))),
+    "scope membership lost": ("scope", lambda c, ids: c.execute(
+        "DELETE FROM closure WHERE node=?", (_rowid(c, ids["retired"]),))),
     "interior member without edge": ("contains", lambda c, ids: c.execute(
-        "UPDATE edges SET seq_removed=1 WHERE type='contains' AND dst=?", (ids["retired"],))),
+        "UPDATE edges SET seq_removed=1 WHERE type='contains' AND dst=?", (_rowid(c, ids["retired"]),))),
     "supersedes without closing": ("supersedes", lambda c, ids: c.execute(
         "UPDATE nodes SET valid_to=NULL WHERE anchor=?", (ids["old"],))),
     "same_as without proposal": ("same_as", lambda c, ids: c.execute("DELETE FROM proposals")),
     "edge to a missing node": ("edges", lambda c, ids: c.execute("DELETE FROM nodes WHERE anchor=?", (ids["old"],))),
     "amend without its edge": ("amend", lambda c, ids: c.execute(
-        "DELETE FROM edges WHERE type='supersedes' AND src=?", (ids["new"],))),
+        "DELETE FROM edges WHERE type='supersedes' AND src=?", (_rowid(c, ids["new"]),))),
     "retired but open": ("validity", lambda c, ids: c.execute(
         "UPDATE nodes SET retired_at=1, valid_to=NULL WHERE anchor=?", (ids["moved"],))),
     "record does not re-derive": ("verify", lambda c, ids: c.execute(
-        "UPDATE blobs SET body=CAST(replace(CAST(body AS TEXT), 'green', 'GREEN') AS BLOB) WHERE id=?",
+        "UPDATE nodes SET record=CAST(replace(CAST(record AS TEXT), 'green', 'GREEN') AS BLOB) WHERE anchor=?",
         (ids["new"],))),
 }
 

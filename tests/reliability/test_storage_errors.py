@@ -90,7 +90,8 @@ async def test_purge_with_erase_on_a_full_disk_says_what_happened_and_removes_th
 async def _doomed_ids(db) -> list[str]:
     with sqlite3.connect(db) as conn:
         return [row[0] for row in conn.execute(
-            "SELECT c.node FROM closure c JOIN scopes s ON s.anchor = c.world WHERE s.kind='run' AND s.sid='doomed'")]
+            "SELECT n.anchor FROM closure c JOIN nodes w ON w.rowid = c.world JOIN nodes n ON n.rowid = c.node "
+            "JOIN scopes s ON s.anchor = w.anchor WHERE s.kind='run' AND s.sid='doomed'")]
 
 
 @pytest.fixture

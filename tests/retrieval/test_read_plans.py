@@ -50,8 +50,7 @@ def test_precedes_neighbourhoods_match_a_walk_over_the_edges(engine):
     engine.ingest_conversation(_conversation("a"), ALICE)
     conn = engine.store.conn
     adjacency = defaultdict(set)
-    for a, b in conn.execute("SELECT a.rowid, b.rowid FROM edges e JOIN nodes a ON a.anchor = e.src "
-                             "JOIN nodes b ON b.anchor = e.dst WHERE e.type='precedes' AND e.seq_removed IS NULL"):
+    for a, b in conn.execute("SELECT e.src, e.dst FROM edges e WHERE e.type='precedes' AND e.seq_removed IS NULL"):
         adjacency[a].add(b)
         adjacency[b].add(a)
     turns = [row[0] for row in conn.execute("SELECT rowid FROM nodes WHERE type='Turn' ORDER BY rowid")]
@@ -75,7 +74,12 @@ def test_lexical_search_checks_scope_per_match_and_stays_in_scope(engine):
     alice = engine.store.scope_anchor("user", "alice")
     sql = lexical.lexical_sql(1, "AND (n.valid_to IS NULL OR n.valid_to > ?)")
     plan = _plan(engine.store.conn, sql, ['"kayak"', alice, alice, 0, 10])
-    assert not [step for step in plan if "LIST SUBQUERY" in step or step.startswith("SCAN c")], plan
+    # the closure is asked about each match (node and world), never listed for the scope;
+    # the only lists are the queried worlds' rowids, looked up by anchor
+    assert not [step for step in plan if step.startswith("SCAN c")
+                or (step.startswith("SEARCH c") and "(node=? AND world=?)" not in step)], plan
+    lists = [i for i, step in enumerate(plan) if step.startswith("LIST SUBQUERY")]
+    assert lists and all(plan[i + 1].startswith("SEARCH nodes") and "(anchor=?)" in plan[i + 1] for i in lists), plan
     found = lexical.lexical(engine.store, "kayak", [alice], 10)
     texts = [engine.store.get(a).content for a in engine.store.anchors_for_rowids([r for r, _ in found]).values()]
     assert texts == ["Alice keeps a red kayak by the lake"]

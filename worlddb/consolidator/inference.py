@@ -38,8 +38,9 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
+from worlddb.core import ids
 from worlddb.core.records import Edge, EdgeView, NodeView
-from worlddb.core.store import Store
+from worlddb.core.store import ROWID_OF, Store, edge_key
 from worlddb.graph.facts import FactRef, facts_about, subjects_with
 
 Planned = tuple[Edge, int | None, int | None]
@@ -138,8 +139,8 @@ def _drawn_here(store: Store, edge_type: str, edge: EdgeView, live: dict[str, Ed
     if not isinstance(via, list) or len(via) < 2 or not all(isinstance(i, str) for i in via):
         return False
     missing = [i for i in via if i not in live]
-    return all(store.conn.execute("SELECT 1 FROM edges WHERE id=? AND type=? LIMIT 1", (i, edge_type)).fetchone()
-               for i in missing)
+    return all(ids.is_full_id(i) and store.conn.execute(
+        "SELECT 1 FROM edges WHERE id=? AND type=? LIMIT 1", (edge_key(i), edge_type)).fetchone() for i in missing)
 
 
 def contradiction_edges(store: Store, relations: Iterable[str], now: int) -> list[Edge]:
@@ -171,7 +172,8 @@ def _age_key(view: NodeView) -> tuple[int, int, str]:
 
 def _scopes(store: Store, anchor: str) -> frozenset[str]:
     rows = store.conn.execute(
-        "SELECT c.world FROM closure c JOIN nodes n ON n.anchor = c.world WHERE c.node=? AND n.type='Scope'",
+        f"SELECT n.anchor FROM closure c JOIN nodes n ON n.rowid = c.world WHERE c.node = {ROWID_OF} "
+        "AND n.type='Scope'",
         (anchor,),
     )
     return frozenset(row[0] for row in rows)

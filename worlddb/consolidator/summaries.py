@@ -53,7 +53,7 @@ from typing import Any, Protocol, runtime_checkable
 from worlddb.core import ids
 from worlddb.core.errors import InvalidInput
 from worlddb.core.records import Edge, Node, NodeView
-from worlddb.core.store import Store
+from worlddb.core.store import Store, rowids_sql
 from worlddb.extract import ExtractionError
 from worlddb.extract.summarize import ExtractiveSummarizer
 from worlddb.graph.database import WorldDB
@@ -71,18 +71,19 @@ SUMMARY = "Summary"
 # of a world that was emptied, retired or orphaned is seen and retired), deepest first.
 _CANDIDATES = (
     "SELECT n.anchor FROM nodes n WHERE n.type NOT IN ('Scope', 'Summary') AND (n.n_children > 0 OR EXISTS "
-    "(SELECT 1 FROM edges e WHERE e.dst = n.anchor AND e.type = 'summarizes' AND e.seq_removed IS NULL)) "
-    "ORDER BY (SELECT count(*) FROM closure c WHERE c.node = n.anchor) DESC, n.rowid"
+    "(SELECT 1 FROM edges e WHERE e.dst = n.rowid AND e.type = 'summarizes' AND e.seq_removed IS NULL)) "
+    "ORDER BY (SELECT count(*) FROM closure c WHERE c.node = n.rowid) DESC, n.rowid"
 )
 _CONTENT_TIME = """
-WITH inside(a) AS (SELECT :w UNION SELECT node FROM closure WHERE world = :w),
-content(a) AS (SELECT i.a FROM inside i JOIN nodes n ON n.anchor = i.a WHERE n.type != 'Summary')
+WITH world(r) AS (SELECT rowid FROM nodes WHERE anchor = :w),
+inside(a) AS (SELECT r FROM world UNION SELECT node FROM closure WHERE world = (SELECT r FROM world)),
+content(a, anchor) AS (SELECT i.a, n.anchor FROM inside i JOIN nodes n ON n.rowid = i.a WHERE n.type != 'Summary')
 SELECT max(t) FROM (
   SELECT t_ingested AS t FROM nodes WHERE anchor = :w
   UNION ALL SELECT max(e.t_added, coalesce(e.t_removed, 0)) FROM content c
-    JOIN edges e ON e.src = c.a AND e.type = 'contains' JOIN nodes d ON d.anchor = e.dst WHERE d.type != 'Summary'
+    JOIN edges e ON e.src = c.a AND e.type = 'contains' JOIN nodes d ON d.rowid = e.dst WHERE d.type != 'Summary'
   UNION ALL SELECT tx.at FROM content c JOIN member_log m ON m.world = c.a AND m.kind = 1 JOIN tx ON tx.seq = m.seq
-  UNION ALL SELECT tx.at FROM content c JOIN validity_log v ON v.anchor = c.a JOIN tx ON tx.seq = v.seq
+  UNION ALL SELECT tx.at FROM content c JOIN validity_log v ON v.anchor = c.anchor JOIN tx ON tx.seq = v.seq
 )"""
 
 
@@ -118,7 +119,8 @@ def summaries_covering(store: Store, anchor: str) -> list[str]:
     what is left)."""
     worlds = [anchor] + store.ancestors(anchor)
     rows = store.conn.execute(
-        f"SELECT DISTINCT e.src FROM edges e WHERE e.type = 'summarizes' AND e.dst IN ({','.join('?' * len(worlds))})",
+        f"SELECT DISTINCT s.anchor FROM edges e JOIN nodes s ON s.rowid = e.src "
+        f"WHERE e.type = 'summarizes' AND e.dst IN {rowids_sql(len(worlds))}",
         worlds,
     )
     return sorted(row[0] for row in rows)

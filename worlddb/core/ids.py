@@ -137,20 +137,58 @@ def node_body(*, type: str, name: str, content: str, meta: Mapping[str, Any], pr
     directly. Every argument must already be in normal form and `type` a checked type
     name (ASCII letters, digits and _.:-, which JSON writes as they are). Keys in sorted
     order: children, content, created_at, edges, meta, name, prov, type, v."""
+    return genesis_body(genesis_record(type=type, name=name, content=content, meta=meta, provenance=provenance,
+                                       created_at=created_at))
+
+
+def genesis_record(*, type: str, name: str, content: str, meta: Mapping[str, Any], provenance: Mapping[str, Any],
+                   created_at: int) -> bytes:
+    """What the store keeps of a genesis record: its canonical bytes without the empty
+    interior (the same two entries in every genesis record). `genesis_body` puts them
+    back; JSON readers see the record's fields either way."""
     return (
-        f'{{"children":{_EMPTY_INTERIOR},"content":{_quote(content)},"created_at":{int.__repr__(created_at)},'
-        f'"edges":{_EMPTY_INTERIOR},"meta":{_mapping(meta)},"name":{_quote(name)},'
-        f'"prov":{_mapping(provenance)},"type":"{type}","v":{ENCODING_VERSION}}}'
+        f'{{"content":{_quote(content)},"created_at":{int.__repr__(created_at)},"meta":{_mapping(meta)},'
+        f'"name":{_quote(name)},"prov":{_mapping(provenance)},"type":"{type}","v":{ENCODING_VERSION}}}'
     ).encode()
+
+
+_META_KEY = b',"meta":'
+_CHILDREN_ENTRY = b'{"children":'
+
+
+def genesis_body(record: bytes) -> bytes:
+    """The canonical genesis record (what a node id hashes) from what `genesis_record`
+    stored. The interior entries go back at their sorted places: "children" first, and
+    "edges" before "meta" - whose first `,"meta":` is the key itself, since only the
+    content string and created_at come before it and a JSON string holds no bare quote.
+    Bytes already holding an interior are returned as they are."""
+    if record.startswith(_CHILDREN_ENTRY):
+        return record
+    at = record.find(_META_KEY)
+    if not record.startswith(b"{") or at < 0:
+        return record  # not a stored genesis record: left for the hash check to refuse
+    return b"".join((_CHILDREN_ENTRY, _EMPTY_INTERIOR_BYTES, b",", record[1:at], b',"edges":',
+                     _EMPTY_INTERIOR_BYTES, record[at:]))
 
 
 def edge_body(*, type: str, src: str, dst: str, world: str | None, props: Mapping[str, Any]) -> bytes:
     """`canonical(edge_record(...))`, written out directly; the ends are checked hex ids,
     `type` a checked type name and `props` in normal form. Keys in sorted order: dst,
     props, src, type, v, world."""
+    return edge_body_of(type=type, src=src, dst=dst, world=world, props_json=props_json(props))
+
+
+def edge_body_of(*, type: str, src: str, dst: str, world: str | None, props_json: str) -> bytes:
+    """`edge_body` from the canonical JSON of the props (`props_json`), as the store keeps
+    them: an edge's id re-derives from its row without parsing anything."""
     where = "null" if world is None else f'"{world}"'
-    return (f'{{"dst":"{dst}","props":{_mapping(props)},"src":"{src}","type":"{type}",'
+    return (f'{{"dst":"{dst}","props":{props_json},"src":"{src}","type":"{type}",'
             f'"v":{ENCODING_VERSION},"world":{where}}}').encode()
+
+
+def props_json(value: Mapping[str, Any]) -> str:
+    """The canonical JSON of props (or meta) already in normal form."""
+    return _mapping(value)
 
 
 def _mapping(value: Mapping[str, Any]) -> str:
@@ -221,6 +259,7 @@ def branch_digest(children: list[bytes]) -> bytes:
 EMPTY_ROOT: bytes = leaf_digest([])
 EMPTY_ROOT_HEX: str = EMPTY_ROOT.hex()
 _EMPTY_INTERIOR = f'{{"n":0,"root":"{EMPTY_ROOT_HEX}"}}'
+_EMPTY_INTERIOR_BYTES = _EMPTY_INTERIOR.encode()
 
 
 def with_interior(body: bytes, children_root: str, n_children: int, edges_root: str, n_edges: int) -> bytes:

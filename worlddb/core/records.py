@@ -114,11 +114,17 @@ class Node:
         object.__setattr__(self, "provenance", _frozen(self.provenance, "provenance"))
 
     @_cached
+    def record(self) -> bytes:
+        """What the store keeps of the genesis record: its canonical bytes without the
+        empty interior (ids.genesis_record). Every field was normalised when the node was
+        made, so the record is written out directly."""
+        return ids.genesis_record(type=self.type, name=self.name, content=self.content, meta=self.meta,
+                                  provenance=self.provenance, created_at=self.created_at)
+
+    @_cached
     def body(self) -> bytes:
-        """The canonical bytes of the genesis record (empty interior). Every field was
-        normalised when the node was made, so the record is written out directly."""
-        return ids.node_body(type=self.type, name=self.name, content=self.content, meta=self.meta,
-                             provenance=self.provenance, created_at=self.created_at)
+        """The canonical bytes of the genesis record (empty interior), which its id hashes."""
+        return ids.genesis_body(self.record)
 
     @_cached
     def id(self) -> str:
@@ -161,9 +167,15 @@ class Edge:
         object.__setattr__(self, "props", _frozen(self.props, "edge props"))
 
     @_cached
+    def props_json(self) -> str:
+        """The canonical JSON of the props, as the store keeps them."""
+        return ids.props_json(self.props)
+
+    @_cached
     def body(self) -> bytes:
         # type and ends are checked ASCII, props normalised in __post_init__
-        return ids.edge_body(type=self.type, src=self.src, dst=self.dst, world=self.world, props=self.props)
+        return ids.edge_body_of(type=self.type, src=self.src, dst=self.dst, world=self.world,
+                                props_json=self.props_json)
 
     @_cached
     def id(self) -> str:
@@ -184,6 +196,20 @@ class Edge:
         record = json.loads(body)
         return cls(type=record["type"], src=record["src"], dst=record["dst"], world=record["world"],
                    props=record["props"])
+
+    @classmethod
+    def stored(cls, edge_id: bytes, type: str, src: str, dst: str, world: str | None, props_json: str | None
+               ) -> Edge:
+        """An edge as the store holds it: its columns, taken as written (they were checked
+        then), with its id from the row rather than hashed again."""
+        edge = object.__new__(cls)
+        props = json.loads(props_json) if props_json else None
+        for name, value in (("type", type), ("src", src), ("dst", dst), ("world", world),
+                            ("props", MappingProxyType(props) if props else _EMPTY)):
+            object.__setattr__(edge, name, value)
+        edge.__dict__["props_json"] = props_json or "{}"
+        edge.__dict__["id"] = edge_id.hex()
+        return edge
 
 
 @dataclass(frozen=True)

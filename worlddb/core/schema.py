@@ -4,24 +4,30 @@ Migration N takes a database from user_version N-1 to N, inside one transaction.
 Opening a file whose user_version is higher than the last migration known here is
 refused with SchemaError: an older WorldDB must not write into a newer layout.
 
-Tables, in the order a write touches them:
+Tables, in the order a write touches them. Tables that name a node name it by its rowid
+(`nodes.rowid`), except where noted; ids that are hashes are 32-byte BLOBs, except node
+anchors and version ids, which callers name as 64-hex text:
   tx            one row per committed write transaction: seq (transaction order) and at
                 (transaction time, microseconds, strictly increasing)
-  blobs         immutable canonical record bytes keyed by id; erasure keeps the id as a
-                tombstone (body NULL, erased_at set)
-  nodes         the mutable projection of each node, keyed by its anchor (genesis id):
-                current version, validity, transaction time, parent world, retirement
+  nodes         one row per node, keyed by its anchor (genesis id): its genesis record
+                (`record`, without the empty interior: ids.genesis_record; NULL once
+                erased, with erased_at set), and the mutable projection - current version
+                (NULL while it is the anchor), validity, transaction time, parent world,
+                retirement
   validity_log  every tightening of a node's valid_to, with the transaction that did it,
-                so validity can be read as known at any transaction time
+                so validity can be read as known at any transaction time (by anchor)
   versions      every version of every world: the interior roots at each transaction
-  members       the current interior of each world (kind 0: child ids, 1: edge ids)
+                (by anchor)
+  members       the current interior of each world (kind 0: child version ids, 1: edge ids)
   member_log    every change of every interior, replayed by verify
   trie          the Merkle hash trie nodes over members (worlddb.core.trie)
-  closure       current containment closure: (ancestor world, descendant anchor)
-  edges         edge rows, written only by the reconciler; removal is a timestamp
-  proposals     same_as merge proposals and their decisions
+  closure       current containment closure: (ancestor world, descendant node)
+  edges         edge rows, written only by the reconciler; removal is a timestamp. The
+                record is not stored: the id re-derives from type, ends, world and props
+                (canonical JSON, NULL for none)
+  proposals     same_as merge proposals and their decisions (by anchor)
   scopes        registered scopes (kind, id) and their anchors
-  fts           FTS5 index over the text of Turn/Memory/Summary/Fact nodes
+  fts           FTS5 index over the text of Turn/Memory/Summary/Fact nodes (rowid: the node's)
   vectors       which node holds which embedding: content, effective, entity-name and
                 sentence-unit rows, each naming its bytes in vector_data (NULL once cleared);
                 each row's id labels it in the in-memory HNSW index
@@ -29,19 +35,25 @@ Tables, in the order a write touches them:
                 the node's rows name it (a one-sentence memory's content, effective and
                 sentence vectors are the same); the model that made them is meta embed_model
   token_df      how many text nodes contain each wordpiece (for model-free query vectors)
-  compose       per-world running sums from which its composed embedding is derived
+  compose       per-world running sums from which its composed embedding is derived (by anchor)
   resolver_names  the entity resolver's normalised names and aliases per scope, with their
                 phonetic keys (worlddb.resolver); emptied, not deleted, when an entity is
                 erased, so every process's in-memory name index sees the change by seq
   sessions      conversations a caller writes by its own session id (memory_write with
                 messages): per scope and id, the Session world, its latest turn and how many
                 turns it holds, so the next call continues the same world and chain
+
+SQL that other modules run against these tables goes through the fragments and helpers
+of worlddb.core.store (node and edge columns, the inside-a-world condition, anchors to
+rowids), so that the layout is known here and there only.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
+from worlddb.core import ids
 from worlddb.core.errors import SchemaError
 
 #: The condition of schema 3's partial indexes; a query reads them by repeating it word for
@@ -184,6 +196,91 @@ MIGRATIONS: list[list[str]] = [
             last_turn INTEGER NOT NULL, turns INTEGER NOT NULL,
             PRIMARY KEY(scope, ref)) WITHOUT ROWID""",
     ],
+    # 6: tables that name nodes name them by rowid, and edge ids are 32-byte BLOBs. Every
+    # edge row held three 64-hex ids and its canonical record (the ids again): replaying
+    # the rows of a bulk load capped it near 4,200 nodes/s, and a 1M-node file was 8.5 GiB.
+    # - nodes takes in blobs: one row per node, the genesis record (without its empty
+    #   interior, ids.genesis_record) in `record`, NULL once erased (erased_at says when).
+    #   `version` is NULL while it is the anchor (a node whose interior never changed), and
+    #   `parent` is a rowid. Nothing reads nodes by version or parent through an index.
+    # - edges: src, dst and world are node rowids; the record goes (its id re-derives from
+    #   the columns and `props`, the canonical JSON of the props, NULL when there are none).
+    # - closure, members, member_log and trie: worlds (and closure's nodes) as rowids,
+    #   member keys as 32-byte BLOBs (their byte order is the hex order the trie walks).
+    # Row ids are kept: FTS rows, vectors and resolver names name nodes by rowid, and
+    # member_log's order within a transaction is its replay order.
+    [
+        """CREATE TABLE nodes_6(
+            rowid INTEGER PRIMARY KEY,
+            anchor TEXT NOT NULL UNIQUE,
+            version TEXT,
+            type TEXT NOT NULL,
+            name TEXT NOT NULL,
+            parent INTEGER,
+            valid_from INTEGER NOT NULL,
+            valid_to INTEGER,
+            created_at INTEGER NOT NULL,
+            t_ingested INTEGER NOT NULL,
+            seq INTEGER NOT NULL,
+            retired_at INTEGER,
+            retire_reason TEXT,
+            n_children INTEGER NOT NULL DEFAULT 0,
+            n_edges INTEGER NOT NULL DEFAULT 0,
+            erased_at INTEGER,
+            record BLOB
+        )""",
+        "INSERT INTO nodes_6 SELECT n.rowid, n.anchor, nullif(n.version, n.anchor), n.type, n.name, "
+        "(SELECT p.rowid FROM nodes p WHERE p.anchor = n.parent), n.valid_from, n.valid_to, n.created_at, "
+        "n.t_ingested, n.seq, n.retired_at, n.retire_reason, n.n_children, n.n_edges, b.erased_at, "
+        "worlddb_record(b.body) FROM nodes n LEFT JOIN blobs b ON b.id = n.anchor",
+        """CREATE TABLE edges_6(
+            rowid INTEGER PRIMARY KEY,
+            id BLOB NOT NULL, type TEXT NOT NULL, src INTEGER NOT NULL, dst INTEGER NOT NULL, world INTEGER,
+            props TEXT, seq_added INTEGER NOT NULL, t_added INTEGER NOT NULL,
+            seq_removed INTEGER, t_removed INTEGER, valid_from INTEGER, valid_to INTEGER
+        )""",
+        "INSERT INTO edges_6 SELECT e.rowid, worlddb_unhex(e.id), e.type, s.rowid, d.rowid, "
+        "(SELECT w.rowid FROM nodes_6 w WHERE w.anchor = e.world), worlddb_props(e.body), e.seq_added, e.t_added, "
+        "e.seq_removed, e.t_removed, e.valid_from, e.valid_to "
+        "FROM edges e JOIN nodes_6 s ON s.anchor = e.src JOIN nodes_6 d ON d.anchor = e.dst",
+        "CREATE TABLE closure_6(world INTEGER NOT NULL, node INTEGER NOT NULL, PRIMARY KEY(world, node)) WITHOUT ROWID",
+        "INSERT INTO closure_6 SELECT w.rowid, n.rowid FROM closure c JOIN nodes_6 w ON w.anchor = c.world "
+        "JOIN nodes_6 n ON n.anchor = c.node",
+        "CREATE TABLE members_6(world INTEGER NOT NULL, kind INTEGER NOT NULL, key BLOB NOT NULL, "
+        "PRIMARY KEY(world, kind, key)) WITHOUT ROWID",
+        "INSERT INTO members_6 SELECT w.rowid, m.kind, worlddb_unhex(m.key) FROM members m "
+        "JOIN nodes_6 w ON w.anchor = m.world",
+        "CREATE TABLE member_log_6(seq INTEGER NOT NULL, world INTEGER NOT NULL, kind INTEGER NOT NULL, "
+        "key BLOB NOT NULL, op INTEGER NOT NULL)",
+        "INSERT INTO member_log_6(rowid, seq, world, kind, key, op) SELECT m.rowid, m.seq, w.rowid, m.kind, "
+        "worlddb_unhex(m.key), m.op FROM member_log m JOIN nodes_6 w ON w.anchor = m.world ORDER BY m.rowid",
+        "CREATE TABLE trie_6(world INTEGER NOT NULL, kind INTEGER NOT NULL, prefix TEXT NOT NULL, "
+        "digest BLOB NOT NULL, count INTEGER NOT NULL, PRIMARY KEY(world, kind, prefix)) WITHOUT ROWID",
+        "INSERT INTO trie_6 SELECT w.rowid, t.kind, t.prefix, t.digest, t.count FROM trie t "
+        "JOIN nodes_6 w ON w.anchor = t.world",
+        "DROP TABLE blobs",
+        "DROP TABLE nodes",
+        "DROP TABLE edges",
+        "DROP TABLE closure",
+        "DROP TABLE members",
+        "DROP TABLE member_log",
+        "DROP TABLE trie",
+        "ALTER TABLE nodes_6 RENAME TO nodes",
+        "ALTER TABLE edges_6 RENAME TO edges",
+        "ALTER TABLE closure_6 RENAME TO closure",
+        "ALTER TABLE members_6 RENAME TO members",
+        "ALTER TABLE member_log_6 RENAME TO member_log",
+        "ALTER TABLE trie_6 RENAME TO trie",
+        "CREATE INDEX nodes_type ON nodes(type, valid_to)",
+        "CREATE UNIQUE INDEX edges_live ON edges(id) WHERE seq_removed IS NULL",
+        "CREATE INDEX edges_src ON edges(src, type)",
+        "CREATE INDEX edges_dst ON edges(dst, type)",
+        "CREATE INDEX edges_precedes ON edges(src) WHERE type || '' = 'precedes' AND seq_removed IS NULL",
+        f"CREATE INDEX edges_marked_src ON edges(src, type) WHERE {MARKED}",
+        f"CREATE INDEX edges_marked_dst ON edges(dst, type) WHERE {MARKED}",
+        "CREATE INDEX closure_node ON closure(node, world)",
+        "CREATE INDEX member_log_world ON member_log(world, seq)",
+    ],
 ]
 
 LATEST = len(MIGRATIONS)
@@ -201,6 +298,7 @@ def migrate(conn: sqlite3.Connection) -> int:
         return found
     if found == 0 and _has_foreign_tables(conn):
         raise SchemaError("this SQLite file already holds tables that are not WorldDB's")
+    _functions(conn)
     conn.execute("BEGIN IMMEDIATE")
     try:
         # Re-read under the write lock: another process may have migrated meanwhile.
@@ -214,6 +312,42 @@ def migrate(conn: sqlite3.Connection) -> int:
         conn.execute("ROLLBACK")
         raise
     return found
+
+
+def _functions(conn: sqlite3.Connection) -> None:
+    """SQL functions the migrations use, for what SQLite's own cannot do exactly."""
+    conn.create_function("worlddb_unhex", 1, lambda text: None if text is None else bytes.fromhex(text),
+                         deterministic=True)
+    conn.create_function("worlddb_record", 1, _genesis_record, deterministic=True)
+    conn.create_function("worlddb_props", 1, _edge_props, deterministic=True)
+
+
+def _genesis_record(body: bytes | None) -> bytes | None:
+    """A stored genesis body without its empty interior (schema 5); bytes that are not a
+    canonical genesis record (tampered ones) are kept as they are, for verify to report."""
+    if body is None:
+        return None
+    body = bytes(body)
+    try:
+        record = json.loads(body)
+        empty = {"root": ids.EMPTY_ROOT_HEX, "n": 0}
+        if record.get("children") != empty or record.get("edges") != empty:
+            return body
+        del record["children"], record["edges"]
+        stored = ids.canonical(record)
+    except (ValueError, TypeError, AttributeError):
+        return body
+    return stored if ids.genesis_body(stored) == body else body
+
+
+def _edge_props(body: bytes | None) -> str | None:
+    """The canonical JSON of a stored edge record's props; NULL for none (and for a record
+    that does not parse: its id then does not re-derive, which verify reports)."""
+    try:
+        props = json.loads(bytes(body))["props"]
+        return ids.props_json(ids.normalize(props)) if props else None
+    except (ValueError, TypeError, KeyError, ids.InvalidInput):
+        return None
 
 
 def _has_foreign_tables(conn: sqlite3.Connection) -> bool:

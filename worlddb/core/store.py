@@ -6,9 +6,12 @@ Contract
   through `Store.transaction()`, which takes SQLite's write lock up front (BEGIN
   IMMEDIATE), allocates the transaction's sequence number and time, and either commits
   everything or nothing. sqlite3 errors are translated at that boundary.
-- Blobs are immutable: the same record written twice is stored once. Node projection
+- Records are immutable: the same node written twice is stored once. Node projection
   (validity, retirement, parent world, current version) is the only mutable state, and
   valid_to only ever tightens.
+- Rows name nodes by rowid and hold edge ids as 32-byte BLOBs (worlddb.core.schema);
+  callers name nodes by anchor. The SQL fragments below (NODE_COLUMNS, EDGE_COLUMNS,
+  ROWID_OF, rowids_sql, inside_sql, within_sql) are how other modules read the layout.
 - Reads return `NodeView`/`EdgeView` values. Bitemporal reads pin valid time (`as_of`)
   and/or transaction time (`known_at`); a node is visible at (as_of, known_at) when the
   store had ingested it by known_at and its validity interval, as known at known_at,
@@ -16,8 +19,8 @@ Contract
 - Page cache: `cache_mib` per connection (SQLite's own default is 2 MiB, far too little
   once indexes outgrow it). A transaction that turns out big (txn.BULK_NODES nodes
   written) raises it to `bulk_cache_mib` until it ends: a bulk load inserts random
-  64-hex keys into a dozen indexes, and every index page it has to re-read from the
-  OS costs a system call.
+  keys (anchors, edge ids, member ids) into several indexes, and every index page it has
+  to re-read from the OS costs a system call.
 - A Store is used by one thread at a time (the async facade gives it a thread of its own).
   Several processes may open the same file; each sees the others' commits on its next read.
 """
@@ -38,22 +41,51 @@ from worlddb.core.schema import VECTOR_FROM
 from worlddb.core.timeutil import now_us
 from worlddb.core.txn import Tx
 
-_NODE_COLUMNS = (
-    "n.anchor, n.version, n.type, n.name, n.valid_from, n.valid_to, n.created_at, n.t_ingested, "
-    "n.parent, n.retired_at, n.retire_reason, n.n_children, n.n_edges, b.body"
+# ---------------------------------------------------------------------- SQL of the layout
+# Other modules that must speak SQL read nodes and edges through these fragments, so that
+# the layout (worlddb.core.schema) is known here. Callers name nodes by anchor; rowids stay
+# inside the statements.
+
+#: a node read with its record: `SELECT {NODE_COLUMNS} FROM {NODE_FROM} WHERE ...` (aliases
+#: `n`, and `p` for the parent), turned into a NodeView by `node_view(row)`
+NODE_COLUMNS = (
+    "n.anchor, coalesce(n.version, n.anchor), n.type, n.name, n.valid_from, n.valid_to, n.created_at, "
+    "n.t_ingested, p.anchor, n.retired_at, n.retire_reason, n.n_children, n.n_edges, n.record"
 )
-EDGE_COLUMNS = "body, t_added, t_removed, valid_from, valid_to"
+NODE_FROM = "nodes n LEFT JOIN nodes p ON p.rowid = n.parent"
+
+#: an edge read with its ends' anchors: `SELECT {EDGE_COLUMNS} FROM {EDGE_FROM} WHERE ...`
+#: (aliases `e`; `s`, `d`, `w` for the src, dst and world nodes), turned into an EdgeView
+#: by `edge_view(row)`. Name the edge table's columns through `e.`: nodes share some names.
+EDGE_COLUMNS = "e.id, e.type, s.anchor, d.anchor, w.anchor, e.props, e.t_added, e.t_removed, e.valid_from, e.valid_to"
+EDGE_JOINS = "JOIN nodes s ON s.rowid = e.src JOIN nodes d ON d.rowid = e.dst LEFT JOIN nodes w ON w.rowid = e.world"
+EDGE_FROM = f"edges e {EDGE_JOINS}"
+
+#: the rowid of the node whose anchor is bound (NULL when there is none)
+ROWID_OF = "(SELECT rowid FROM nodes WHERE anchor=?)"
+
+
+def rowids_sql(count: int) -> str:
+    """The rowids of the nodes whose `count` anchors are bound: a subquery for `IN`."""
+    return f"(SELECT rowid FROM nodes WHERE anchor IN ({','.join('?' * count)}))"
 
 
 def inside_sql(node: str, n_worlds: int) -> str:
     """A condition on the nodes row aliased `node`: it lies inside one of `n_worlds` worlds
-    (bind the worlds twice). The row's parent column names a world that currently contains
-    it, so a direct child is settled from the row the query reads anyway; only a deeper
-    node, or one whose first container let go of it, costs a closure lookup - a random
-    page read in a large file."""
-    marks = ",".join("?" * n_worlds)
-    return (f"(+{node}.parent IN ({marks}) OR EXISTS (SELECT 1 FROM closure c WHERE c.node = {node}.anchor "
-            f"AND c.world IN ({marks})))")
+    (bind the worlds' anchors twice). The row's parent column names a world that currently
+    contains it, so a direct child is settled from the row the query reads anyway; only a
+    deeper node, or one whose first container let go of it, costs a closure lookup - a
+    random page read in a large file."""
+    worlds = rowids_sql(n_worlds)
+    return (f"(+{node}.parent IN {worlds} OR EXISTS (SELECT 1 FROM closure c WHERE c.node = {node}.rowid "
+            f"AND c.world IN {worlds}))")
+
+
+def within_sql(anchor: str, n_worlds: int) -> str:
+    """A condition: the node whose anchor is the SQL expression `anchor` (a column holding
+    anchors, say) lies inside one of `n_worlds` worlds (bind the worlds' anchors once)."""
+    return (f"EXISTS (SELECT 1 FROM closure c WHERE c.node = (SELECT rowid FROM nodes WHERE anchor = {anchor}) "
+            f"AND c.world IN {rowids_sql(n_worlds)})")
 
 
 def live_sql(pinned: bool, alias: str = "") -> str:
@@ -66,6 +98,11 @@ def live_sql(pinned: bool, alias: str = "") -> str:
 def live_params(known_at: int | None) -> list[int]:
     """What `live_sql(known_at is not None)` binds."""
     return [] if known_at is None else [known_at, known_at]
+
+
+def edge_key(edge_id: str) -> bytes:
+    """How the edges table keys an edge id (a 64-hex id as its 32 bytes)."""
+    return bytes.fromhex(edge_id)
 
 
 def scope_node(kind: str, sid: str) -> Node:
@@ -179,10 +216,8 @@ class Store:
 
     # ------------------------------------------------------------------ node reads
     def get(self, anchor: str) -> NodeView | None:
-        row = self.conn.execute(
-            f"SELECT {_NODE_COLUMNS} FROM nodes n JOIN blobs b ON b.id = n.anchor WHERE n.anchor=?", (anchor,)
-        ).fetchone()
-        return _node_view(row) if row else None
+        row = self.conn.execute(f"SELECT {NODE_COLUMNS} FROM {NODE_FROM} WHERE n.anchor=?", (anchor,)).fetchone()
+        return node_view(row) if row else None
 
     def require(self, anchor: str) -> NodeView:
         view = self.get(anchor)
@@ -196,12 +231,9 @@ class Store:
         for start in range(0, len(batch), 500):
             chunk = batch[start : start + 500]
             marks = ",".join("?" * len(chunk))
-            rows = self.conn.execute(
-                f"SELECT {_NODE_COLUMNS} FROM nodes n JOIN blobs b ON b.id = n.anchor WHERE n.anchor IN ({marks})",
-                chunk,
-            )
+            rows = self.conn.execute(f"SELECT {NODE_COLUMNS} FROM {NODE_FROM} WHERE n.anchor IN ({marks})", chunk)
             for row in rows:
-                out[row[0]] = _node_view(row)
+                out[row[0]] = node_view(row)
         return out
 
     def rowid(self, anchor: str) -> int | None:
@@ -233,7 +265,8 @@ class Store:
             worlds = list(within)
             if not worlds:
                 raise NotFound(f"no node has an id starting with {prefix}")
-            inside = f" AND anchor IN (SELECT node FROM closure WHERE world IN ({','.join('?' * len(worlds))}))"
+            inside = (" AND anchor IN (SELECT n.anchor FROM closure c JOIN nodes n ON n.rowid = c.node "
+                      f"WHERE c.world IN {rowids_sql(len(worlds))})")
             params = worlds
         found = [r[0] for r in self.conn.execute(
             f"SELECT anchor FROM nodes WHERE anchor>=? AND anchor<?{inside} LIMIT 11", (prefix, upper, *params))]
@@ -283,21 +316,22 @@ class Store:
 
     # ------------------------------------------------------------------ worlds
     def children(self, world: str) -> list[str]:
-        """Anchors of the world's current children."""
+        """Anchors of the world's current children, in the order of their version ids."""
         rows = self.conn.execute(
-            "SELECT n.anchor FROM members m JOIN nodes n ON n.version = m.key WHERE m.world=? AND m.kind=0",
-            (world,),
-        )
+            "SELECT DISTINCT d.anchor, coalesce(d.version, d.anchor) AS v FROM edges e JOIN nodes d ON d.rowid = e.dst "
+            f"WHERE e.src = {ROWID_OF} AND e.type='contains' AND e.seq_removed IS NULL ORDER BY v", (world,))
         return [row[0] for row in rows]
 
     def parents(self, anchor: str) -> list[str]:
         rows = self.conn.execute(
-            "SELECT src FROM edges WHERE dst=? AND type='contains' AND seq_removed IS NULL", (anchor,)
-        )
+            f"SELECT s.anchor FROM edges e JOIN nodes s ON s.rowid = e.src WHERE e.dst = {ROWID_OF} "
+            "AND e.type='contains' AND e.seq_removed IS NULL ORDER BY e.rowid", (anchor,))
         return [row[0] for row in rows]
 
     def ancestors(self, anchor: str) -> list[str]:
-        return [row[0] for row in self.conn.execute("SELECT world FROM closure WHERE node=?", (anchor,))]
+        rows = self.conn.execute(
+            f"SELECT w.anchor FROM closure c JOIN nodes w ON w.rowid = c.world WHERE c.node = {ROWID_OF}", (anchor,))
+        return [row[0] for row in rows]
 
     def in_worlds(self, worlds: Iterable[str], anchors: Iterable[str]) -> set[str]:
         """Which of `anchors` lie (transitively) inside any of `worlds`."""
@@ -307,8 +341,8 @@ class Store:
         for start in range(0, len(batch), 400):
             chunk = batch[start : start + 400]
             rows = self.conn.execute(
-                f"SELECT DISTINCT node FROM closure WHERE world IN ({','.join('?' * len(worlds))}) "
-                f"AND node IN ({','.join('?' * len(chunk))})",
+                f"SELECT DISTINCT n.anchor FROM closure c JOIN nodes n ON n.rowid = c.node "
+                f"WHERE c.world IN {rowids_sql(len(worlds))} AND c.node IN {rowids_sql(len(chunk))}",
                 worlds + chunk,
             )
             out.update(row[0] for row in rows)
@@ -329,29 +363,39 @@ class Store:
     ) -> list[EdgeView]:
         """Edges matching the given ends/type that were live at `known_at` (None: now)."""
         clauses, params = [], []
-        for column, value in (("src", src), ("dst", dst), ("type", type)):
+        for column, value in (("e.src", src), ("e.dst", dst)):
             if value is not None:
-                clauses.append(f"{column}=?")
+                clauses.append(f"{column} = {ROWID_OF}")
                 params.append(value)
-        clauses.append(live_sql(known_at is not None))
+        if type is not None:
+            clauses.append("e.type=?")
+            params.append(type)
+        clauses.append(live_sql(known_at is not None, "e"))
         params += live_params(known_at)
         where = " AND ".join(clauses)
-        rows = self.conn.execute(f"SELECT {EDGE_COLUMNS} FROM edges WHERE {where} ORDER BY rowid", params)
+        rows = self.conn.execute(f"SELECT {EDGE_COLUMNS} FROM {EDGE_FROM} WHERE {where} ORDER BY e.rowid", params)
+        return [edge_view(row) for row in rows]
+
+    def edges_added_after(self, seq: int) -> list[EdgeView]:
+        """Every edge row written by a transaction after `seq`, removed since or not, in
+        the order they were written."""
+        rows = self.conn.execute(f"SELECT {EDGE_COLUMNS} FROM {EDGE_FROM} WHERE e.seq_added > ? ORDER BY e.rowid",
+                                 (seq,))
         return [edge_view(row) for row in rows]
 
     def ends(self, anchor: str, edge_type: str, direction: str = "out", known_at: int | None = None) -> list[str]:
         """The other ends of `anchor`'s edges of one type - columns only, no record parsing,
         for hot read paths. direction: "out" (anchor is src), "in", or "both"."""
-        live, params = live_sql(known_at is not None), live_params(known_at)
+        live, params = live_sql(known_at is not None, "e"), live_params(known_at)
         out: list[str] = []
         if direction in ("out", "both"):
             out += [r[0] for r in self.conn.execute(
-                f"SELECT dst FROM edges WHERE src=? AND type=? AND {live} ORDER BY rowid",
-                [anchor, edge_type, *params])]
+                f"SELECT o.anchor FROM edges e JOIN nodes o ON o.rowid = e.dst WHERE e.src = {ROWID_OF} "
+                f"AND e.type=? AND {live} ORDER BY e.rowid", [anchor, edge_type, *params])]
         if direction in ("in", "both"):
             out += [r[0] for r in self.conn.execute(
-                f"SELECT src FROM edges WHERE dst=? AND type=? AND {live} ORDER BY rowid",
-                [anchor, edge_type, *params])]
+                f"SELECT o.anchor FROM edges e JOIN nodes o ON o.rowid = e.src WHERE e.dst = {ROWID_OF} "
+                f"AND e.type=? AND {live} ORDER BY e.rowid", [anchor, edge_type, *params])]
         return out
 
     def names(self, anchors: Iterable[str], node_type: str) -> list[str]:
@@ -364,10 +408,12 @@ class Store:
         return [row[0] for row in rows]
 
     def edge(self, edge_id: str) -> EdgeView | None:
+        """The edge with this id: its live row, else its latest removed one."""
+        if not ids.is_full_id(edge_id):
+            return None
         row = self.conn.execute(
-            f"SELECT {EDGE_COLUMNS} FROM edges WHERE id=? ORDER BY seq_removed IS NULL DESC, rowid DESC LIMIT 1",
-            (edge_id,),
-        ).fetchone()
+            f"SELECT {EDGE_COLUMNS} FROM {EDGE_FROM} WHERE e.id=? ORDER BY e.seq_removed IS NULL DESC, e.rowid DESC "
+            "LIMIT 1", (edge_key(edge_id),)).fetchone()
         return edge_view(row) if row else None
 
     # ------------------------------------------------------------------ vectors
@@ -408,13 +454,14 @@ class Store:
         return self.conn.execute("PRAGMA data_version").fetchone()[0], self.commits
 
 
-def _node_view(row: tuple) -> NodeView:
-    body = row[13]
-    if body is None:
+def node_view(row: tuple) -> NodeView:
+    """The NodeView of a row read with NODE_COLUMNS."""
+    record = row[13]
+    if record is None:
         content, meta, prov, erased = None, {}, {}, True
     else:
-        record = json.loads(body)
-        content, meta, prov, erased = record["content"], record["meta"], record["prov"], False
+        fields = json.loads(record)
+        content, meta, prov, erased = fields["content"], fields["meta"], fields["prov"], False
     return NodeView(
         anchor=row[0],
         version=row[1],
@@ -437,4 +484,6 @@ def _node_view(row: tuple) -> NodeView:
 
 
 def edge_view(row: tuple) -> EdgeView:
-    return EdgeView(edge=Edge.from_body(row[0]), t_added=row[1], t_removed=row[2], valid_from=row[3], valid_to=row[4])
+    """The EdgeView of a row read with EDGE_COLUMNS."""
+    return EdgeView(edge=Edge.stored(row[0], row[1], row[2], row[3], row[4], row[5]), t_added=row[6],
+                    t_removed=row[7], valid_from=row[8], valid_to=row[9])

@@ -1,7 +1,7 @@
 """Merkle roots of id sets that update in O(log n): a 16-ary hash trie.
 
 A world's interior (its child ids, and separately its interior edge ids) is a set of
-64-hex ids. Its root digest is defined recursively on id prefixes:
+ids, handled here as 64-hex text. Its root digest is defined recursively on id prefixes:
 
     digest(prefix) = leaf_digest(sorted members under prefix)       if count <= LEAF_MAX
                    = branch_digest(digest(prefix + d) for d in 0..f) otherwise
@@ -216,24 +216,39 @@ class MemoryTrieStore:
             del self._nodes[p]
 
 
+def _key_range(prefix: str) -> tuple[bytes, bytes | None]:
+    """The BLOB keys (32-byte ids) whose hex starts with `prefix`: [low, high), high None
+    when the range runs to the end. Byte order is the order of the hex."""
+    if not prefix:
+        return b"", None
+    pad = "0" * (len(prefix) % 2)
+    above = int(prefix, 16) + 1
+    if above >= 16 ** len(prefix):
+        return bytes.fromhex(prefix + pad), None
+    return bytes.fromhex(prefix + pad), bytes.fromhex(f"{above:0{len(prefix)}x}" + pad)
+
+
 class SqlTrieStore:
     """The TrieStore contract over the `members` and `trie` tables, for one id set.
 
-    `kind` 0 is a world's child set and 1 its interior edge set. The connection belongs
-    to an open write transaction; this class never commits.
+    `world` is the world's node rowid; `kind` 0 is its child set and 1 its interior edge
+    set. Members are stored as 32-byte BLOBs and handed to the algorithm as hex. The
+    connection belongs to an open write transaction; this class never commits.
     """
 
-    def __init__(self, conn: sqlite3.Connection, world: str, kind: int):
+    def __init__(self, conn: sqlite3.Connection, world: int, kind: int):
         self._conn = conn
         self._world = world
         self._kind = kind
 
     def members(self, prefix: str) -> list[str]:
+        low, high = _key_range(prefix)
+        bound = "" if high is None else " AND key<?"
         rows = self._conn.execute(
-            "SELECT key FROM members WHERE world=? AND kind=? AND key>=? AND key<? ORDER BY key",
-            (self._world, self._kind, prefix, prefix + "g"),
+            f"SELECT key FROM members WHERE world=? AND kind=? AND key>=?{bound} ORDER BY key",
+            (self._world, self._kind, low) + (() if high is None else (high,)),
         )
-        return [row[0] for row in rows]
+        return [row[0].hex() for row in rows]
 
     def node(self, prefix: str) -> tuple[bytes, int] | None:
         row = self._conn.execute(

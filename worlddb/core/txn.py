@@ -25,6 +25,10 @@ them children, vectors or text, they contain nothing and have no index rows to r
 and an edge touching one of them is live exactly when this transaction wrote its row and
 has not removed it.
 
+Rows name nodes by rowid (worlddb.core.schema): callers of the Tx name nodes by anchor,
+and the Tx looks each rowid up once. A node written with parents gets its parent column
+in the same INSERT.
+
 Edge rows are not written here: `_insert_edge_row` / `_remove_edge_row` are reserved for
 the reconciler (worlddb.graph.reconciler), which runs the edge type's handler in the same
 transaction. Nothing else in the engine calls them.
@@ -51,7 +55,6 @@ class TxStore(Protocol):
     observers: list[Any]
     erase_hooks: list[Callable[..., None]]
 
-    def ancestors(self, anchor: str) -> list[str]: ...
     def parents(self, anchor: str) -> list[str]: ...
     def rowid(self, anchor: str) -> int | None: ...
     def enter_bulk(self) -> None: ...
@@ -65,11 +68,12 @@ CHILDREN, EDGES = 0, 1
 class _Fresh:
     """What a transaction knows of a node it created (see the module docstring)."""
 
-    __slots__ = ("leaf", "parents", "vector_kinds", "text")
+    __slots__ = ("leaf", "parents", "parent", "vector_kinds", "text")
 
-    def __init__(self) -> None:
+    def __init__(self, parent: int | None) -> None:
         self.leaf = True            # no children yet
         self.parents: tuple[str, ...] = ()
+        self.parent = parent        # the rowid in its parent column
         self.vector_kinds = 0       # bit k: some vector of kind k was written
         self.text = False           # a text index row was written
 
@@ -91,10 +95,11 @@ class Tx:
         self._rowids: dict[str, int] = {}
         #: nodes created in this transaction
         self._new: dict[str, _Fresh] = {}
-        self._ancestors: dict[str, list[str]] = {}
+        #: world rowid -> the rowids of the worlds it lies inside
+        self._ancestors: dict[int, list[int]] = {}
         #: member changes per (world, kind) id set, and the sets whose tries wait for seal
-        self._changes: dict[tuple[str, int], int] = {}
-        self._deferred: set[tuple[str, int]] = set()
+        self._changes: dict[tuple[int, int], int] = {}
+        self._deferred: set[tuple[int, int]] = set()
         self._model: str | None = None
         #: (node rowid, bytes, vector_data id) of the last vector stored: the next vector of
         #: the same node with the same bytes names it instead of storing it again
@@ -106,26 +111,30 @@ class Tx:
         self.erased: list[str] = []
 
     # ------------------------------------------------------------------ nodes
-    def add_node(self, node: Node, *, valid_from: int | None = None, valid_to: int | None = None) -> bool:
-        """Store a node's genesis record and projection. False when it already exists."""
+    def add_node(self, node: Node, *, valid_from: int | None = None, valid_to: int | None = None,
+                 parent: str | None = None) -> bool:
+        """Store a node's genesis record and projection. False when it already exists.
+        `parent`: the world it is about to be put in (the caller then adds the contains
+        edge), recorded in its parent column now rather than by an update then."""
         anchor = node.id
         start = self.at if valid_from is None else valid_from
         if valid_to is not None and valid_to < start:
             if self.conn.execute("SELECT 1 FROM nodes WHERE anchor=?", (anchor,)).fetchone():
                 return False
             raise InvalidInput("valid_to is earlier than valid_from")
+        parent_row = None if parent is None else self.rowid(parent)
         cursor = self.conn.execute(
-            "INSERT OR IGNORE INTO nodes(anchor, version, type, name, valid_from, valid_to, created_at, "
-            "t_ingested, seq) VALUES (?,?,?,?,?,?,?,?,?)",
-            (anchor, anchor, node.type, node.name, start, valid_to, node.created_at, self.at, self.seq),
+            "INSERT OR IGNORE INTO nodes(anchor, type, name, parent, valid_from, valid_to, created_at, "
+            "t_ingested, seq, record) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (anchor, node.type, node.name, parent_row, start, valid_to, node.created_at, self.at, self.seq,
+             node.record),
         )
         if cursor.rowcount == 0:
             return False  # it exists (the unique anchor refused the row)
         self._rowids[anchor] = cursor.lastrowid
-        self._new[anchor] = _Fresh()
+        self._new[anchor] = _Fresh(parent_row)
         if len(self._new) == BULK_NODES:
             self.store.enter_bulk()
-        self.conn.execute("INSERT OR IGNORE INTO blobs(id, body) VALUES (?, ?)", (anchor, node.body))
         if valid_to is not None:
             self._log_validity(anchor, valid_to, "created", None)
         return True
@@ -155,12 +164,18 @@ class Tx:
         """Whether `node` lies (transitively) inside `world`."""
         if self.is_new_leaf(world):
             return False
-        return bool(self.conn.execute("SELECT 1 FROM closure WHERE world=? AND node=?", (world, node)).fetchone())
+        world_row, node_row = self.rowid(world), self.rowid(node)
+        if world_row is None or node_row is None:
+            return False
+        return bool(self.conn.execute("SELECT 1 FROM closure WHERE world=? AND node=?",
+                                      (world_row, node_row)).fetchone())
 
-    def ancestors(self, anchor: str) -> list[str]:
-        found = self._ancestors.get(anchor)
+    def _ancestor_rows(self, rowid: int) -> list[int]:
+        """Rowids of the worlds that `rowid` lies inside."""
+        found = self._ancestors.get(rowid)
         if found is None:
-            found = self._ancestors[anchor] = self.store.ancestors(anchor)
+            found = self._ancestors[rowid] = [
+                r[0] for r in self.conn.execute("SELECT world FROM closure WHERE node=?", (rowid,))]
         return found
 
     def require(self, anchor: str) -> tuple[int, int | None]:
@@ -217,15 +232,22 @@ class Tx:
         fresh = self._new.get(child)
         # a node created in this transaction keeps its anchor as version until seal
         version = child if fresh is not None else self._version(child)
-        if not self._member_add(world, CHILDREN, version):
+        world_row, child_row = self._rowid_of(world), self._rowid_of(child)
+        if not self._member_add(world, world_row, CHILDREN, version):
             return False
-        self.conn.execute("UPDATE nodes SET parent=? WHERE anchor=? AND parent IS NULL", (world, child))
-        above = [world] + self.ancestors(world)
-        below = [child] if fresh is not None and fresh.leaf else [child] + [
-            r[0] for r in self.conn.execute("SELECT node FROM closure WHERE world=?", (child,))]
-        self.conn.executemany(
-            "INSERT OR IGNORE INTO closure(world, node) VALUES (?, ?)", [(a, d) for a in above for d in below]
-        )
+        if fresh is None:
+            self.conn.execute("UPDATE nodes SET parent=? WHERE rowid=? AND parent IS NULL", (world_row, child_row))
+        elif fresh.parent is None:
+            self.conn.execute("UPDATE nodes SET parent=? WHERE rowid=?", (world_row, child_row))
+            fresh.parent = world_row
+        above = [world_row, *self._ancestor_rows(world_row)]
+        below = [child_row] if fresh is not None and fresh.leaf else [child_row] + [
+            r[0] for r in self.conn.execute("SELECT node FROM closure WHERE world=?", (child_row,))]
+        if len(above) == 1 and len(below) == 1:
+            self.conn.execute("INSERT OR IGNORE INTO closure(world, node) VALUES (?, ?)", (world_row, child_row))
+        else:
+            self.conn.executemany(
+                "INSERT OR IGNORE INTO closure(world, node) VALUES (?, ?)", [(a, d) for a in above for d in below])
         for moved in below:  # the child's subtree has new ancestors
             self._ancestors.pop(moved, None)
         if fresh is not None:
@@ -237,73 +259,84 @@ class Tx:
         return True
 
     def remove_child(self, world: str, child: str) -> bool:
-        if not self._member_remove(world, CHILDREN, self._version(child)):
+        world_row, child_row = self._rowid_of(world), self._rowid_of(child)
+        if not self._member_remove(world, world_row, CHILDREN, self._version(child)):
             return False
-        self.conn.execute("UPDATE nodes SET parent=NULL WHERE anchor=? AND parent=?", (child, world))
+        self.conn.execute("UPDATE nodes SET parent=NULL WHERE rowid=? AND parent=?", (child_row, world_row))
         # The contains edge being removed is still live while its handler runs: skip it.
-        for ancestor in [world] + self.ancestors(world):
-            self._recompute_closure(ancestor, skip=(world, child))
+        for ancestor in [world_row, *self._ancestor_rows(world_row)]:
+            self._recompute_closure(ancestor, skip=(world_row, child_row))
         self._ancestors.clear()
         fresh = self._new.get(child)
         if fresh is not None:
             fresh.parents = tuple(p for p in fresh.parents if p != world)
+            if fresh.parent == world_row:
+                fresh.parent = None
         for observer in self.store.observers:
             observer.on_child(self, world, child, False)
         return True
 
     def add_interior_edge(self, world: str, edge_id: str) -> None:
-        self._member_add(world, EDGES, edge_id)
+        self._member_add(world, self._rowid_of(world), EDGES, edge_id)
 
     def remove_interior_edge(self, world: str, edge_id: str) -> None:
-        self._member_remove(world, EDGES, edge_id)
+        self._member_remove(world, self._rowid_of(world), EDGES, edge_id)
+
+    def _rowid_of(self, anchor: str) -> int:
+        found = self.rowid(anchor)
+        if found is None:
+            raise NotFound(f"no node has id {anchor}")
+        return found
 
     def _version(self, anchor: str) -> str:
-        row = self.conn.execute("SELECT version FROM nodes WHERE anchor=?", (anchor,)).fetchone()
+        row = self.conn.execute("SELECT coalesce(version, anchor) FROM nodes WHERE anchor=?", (anchor,)).fetchone()
         if row is None:
             raise NotFound(f"no node has id {anchor}")
         return row[0]
 
-    def _member_add(self, world: str, kind: int, key: str) -> bool:
+    def _member_add(self, world: str, world_row: int, kind: int, key: str) -> bool:
+        blob = bytes.fromhex(key)
         cursor = self.conn.execute(
-            "INSERT OR IGNORE INTO members(world, kind, key) VALUES (?,?,?)", (world, kind, key)
+            "INSERT OR IGNORE INTO members(world, kind, key) VALUES (?,?,?)", (world_row, kind, blob)
         )
         if cursor.rowcount == 0:
             return False
         self.conn.execute(
-            "INSERT INTO member_log(seq, world, kind, key, op) VALUES (?,?,?,?,1)", (self.seq, world, kind, key)
+            "INSERT INTO member_log(seq, world, kind, key, op) VALUES (?,?,?,?,1)", (self.seq, world_row, kind, blob)
         )
-        if self._maintain(world, kind):
-            trie.added(trie.SqlTrieStore(self.conn, world, kind), key)
+        if self._maintain(world_row, kind):
+            trie.added(trie.SqlTrieStore(self.conn, world_row, kind), key)
         self._dirty.add(world)
         return True
 
-    def _member_remove(self, world: str, kind: int, key: str) -> bool:
-        cursor = self.conn.execute("DELETE FROM members WHERE world=? AND kind=? AND key=?", (world, kind, key))
+    def _member_remove(self, world: str, world_row: int, kind: int, key: str) -> bool:
+        blob = bytes.fromhex(key)
+        cursor = self.conn.execute("DELETE FROM members WHERE world=? AND kind=? AND key=?", (world_row, kind, blob))
         if cursor.rowcount == 0:
             return False
         self.conn.execute(
-            "INSERT INTO member_log(seq, world, kind, key, op) VALUES (?,?,?,?,-1)", (self.seq, world, kind, key)
+            "INSERT INTO member_log(seq, world, kind, key, op) VALUES (?,?,?,?,-1)", (self.seq, world_row, kind, blob)
         )
-        if self._maintain(world, kind):
-            trie.removed(trie.SqlTrieStore(self.conn, world, kind), key)
+        if self._maintain(world_row, kind):
+            trie.removed(trie.SqlTrieStore(self.conn, world_row, kind), key)
         self._dirty.add(world)
         return True
 
-    def _maintain(self, world: str, kind: int) -> bool:
+    def _maintain(self, world_row: int, kind: int) -> bool:
         """Whether to update this id set's trie now (False: it is rebuilt at seal)."""
-        slot = (world, kind)
+        slot = (world_row, kind)
         if slot in self._deferred:
             return False
         n = self._changes.get(slot, 0) + 1
         self._changes[slot] = n
         if n >= DEFER_MIN and n & (n - 1) == 0:  # at DEFER_MIN, 2*DEFER_MIN, ...
-            _, size = trie.root(trie.SqlTrieStore(self.conn, world, kind))
+            _, size = trie.root(trie.SqlTrieStore(self.conn, world_row, kind))
             if n * REBUILD_SHARE >= size:
                 self._deferred.add(slot)
                 return False
         return True
 
-    def _recompute_closure(self, world: str, skip: tuple[str, str]) -> None:
+    def _recompute_closure(self, world: int, skip: tuple[int, int]) -> None:
         self.conn.execute("DELETE FROM closure WHERE world=?", (world,))
         self.conn.execute(
             "INSERT OR IGNORE INTO closure(world, node) "
@@ -322,14 +355,17 @@ class Tx:
         if edge.src in self._new or edge.dst in self._new:
             return edge.id in self._fresh_edges
         return self.conn.execute("SELECT 1 FROM edges WHERE id=? AND seq_removed IS NULL",
-                                 (edge.id,)).fetchone() is not None
+                                 (bytes.fromhex(edge.id),)).fetchone() is not None
 
     def _insert_edge_row(self, edge: Edge, valid_from: int | None, valid_to: int | None) -> bool:
         """Reserved for the reconciler. False when the same edge is already live."""
+        props = edge.props_json
         cursor = self.conn.execute(
-            "INSERT OR IGNORE INTO edges(id, type, src, dst, world, body, seq_added, t_added, valid_from, valid_to) "
+            "INSERT OR IGNORE INTO edges(id, type, src, dst, world, props, seq_added, t_added, valid_from, valid_to) "
             "VALUES (?,?,?,?,?,?,?,?,?,?)",
-            (edge.id, edge.type, edge.src, edge.dst, edge.world, edge.body, self.seq, self.at, valid_from, valid_to),
+            (bytes.fromhex(edge.id), edge.type, self._rowid_of(edge.src), self._rowid_of(edge.dst),
+             None if edge.world is None else self._rowid_of(edge.world), None if props == "{}" else props,
+             self.seq, self.at, valid_from, valid_to),
         )
         if cursor.rowcount == 0:
             return False
@@ -343,7 +379,7 @@ class Tx:
         """Reserved for the reconciler. False when no live row has this id."""
         cursor = self.conn.execute(
             "UPDATE edges SET seq_removed=?, t_removed=? WHERE id=? AND seq_removed IS NULL",
-            (self.seq, self.at, edge.id),
+            (self.seq, self.at, bytes.fromhex(edge.id)),
         )
         if cursor.rowcount == 0:
             return False
@@ -353,8 +389,9 @@ class Tx:
         return True
 
     def close_edge_validity(self, edge_id: str, to: int) -> bool:
+        key = bytes.fromhex(edge_id) if ids.is_full_id(edge_id) else b""
         row = self.conn.execute(
-            "SELECT valid_from, valid_to FROM edges WHERE id=? AND seq_removed IS NULL", (edge_id,)
+            "SELECT valid_from, valid_to FROM edges WHERE id=? AND seq_removed IS NULL", (key,)
         ).fetchone()
         if row is None:
             raise NotFound(f"no live edge has id {edge_id}")
@@ -365,7 +402,7 @@ class Tx:
             return False
         if valid_from is not None and to < valid_from:
             raise InvalidInput(f"cannot end the validity of edge {edge_id} before it starts")
-        self.conn.execute("UPDATE edges SET valid_to=? WHERE id=? AND seq_removed IS NULL", (to, edge_id))
+        self.conn.execute("UPDATE edges SET valid_to=? WHERE id=? AND seq_removed IS NULL", (to, key))
         return True
 
     # ------------------------------------------------------------------ indexes
@@ -487,13 +524,13 @@ class Tx:
         if rowid is None:
             raise NotFound(f"no node has id {anchor}")
         self.erased.append(anchor)
-        # the body goes first, so observers told about the vectors below see an erased node
-        self.conn.execute("UPDATE blobs SET body=NULL, erased_at=? WHERE id=?", (self.at, anchor))
+        # the record goes first, so observers told about the vectors below see an erased node
+        self.conn.execute("UPDATE nodes SET record=NULL, erased_at=?, name='', retire_reason=NULL WHERE rowid=?",
+                          (self.at, rowid))
         self.conn.execute("DELETE FROM fts WHERE rowid=?", (rowid,))
         for kind, ord in self.conn.execute(
                 "SELECT kind, ord FROM vectors WHERE node=? AND data IS NOT NULL", (rowid,)).fetchall():
             self.drop_vector(anchor, kind, ord)
-        self.conn.execute("UPDATE nodes SET name='', retire_reason=NULL WHERE anchor=?", (anchor,))
         for hook in self.store.erase_hooks:
             hook(self.conn, anchor, rowid)
 
@@ -527,16 +564,15 @@ class Tx:
         return depth
 
     def _seal_one(self, world: str) -> list[str]:
+        world_row = self._rowid_of(world)
         for kind in (CHILDREN, EDGES):
-            if (world, kind) in self._deferred:
-                trie.rebuild(trie.SqlTrieStore(self.conn, world, kind))
-                self._deferred.discard((world, kind))
-        children_root, n_children = trie.root(trie.SqlTrieStore(self.conn, world, CHILDREN))
-        edges_root, n_edges = trie.root(trie.SqlTrieStore(self.conn, world, EDGES))
-        genesis = self.conn.execute("SELECT body FROM blobs WHERE id=?", (world,)).fetchone()
+            if (world_row, kind) in self._deferred:
+                trie.rebuild(trie.SqlTrieStore(self.conn, world_row, kind))
+                self._deferred.discard((world_row, kind))
+        children_root, n_children = trie.root(trie.SqlTrieStore(self.conn, world_row, CHILDREN))
+        edges_root, n_edges = trie.root(trie.SqlTrieStore(self.conn, world_row, EDGES))
+        genesis = self.conn.execute("SELECT record FROM nodes WHERE rowid=?", (world_row,)).fetchone()
         old = self._version(world)
-        if genesis is None:
-            raise NotFound(f"world {world} has no stored record")
         if genesis[0] is None:
             # erased: its interior may still change (a child it shares with a live scope
             # gets a new version), and the worlds above must still get their versions
@@ -554,10 +590,11 @@ class Tx:
             (world, self.seq, new, children_root, n_children, edges_root, n_edges),
         )
         self.conn.execute(
-            "UPDATE nodes SET version=?, n_children=?, n_edges=? WHERE anchor=?", (new, n_children, n_edges, world)
+            "UPDATE nodes SET version=?, n_children=?, n_edges=? WHERE rowid=?", (new, n_children, n_edges, world_row)
         )
         parents = self.store.parents(world)
         for parent in parents:
-            self._member_remove(parent, CHILDREN, old)
-            self._member_add(parent, CHILDREN, new)
+            parent_row = self._rowid_of(parent)
+            self._member_remove(parent, parent_row, CHILDREN, old)
+            self._member_add(parent, parent_row, CHILDREN, new)
         return parents

@@ -151,7 +151,8 @@ class Writer:
     def add(self, node: Node, *, valid_from: int | None = None, valid_to: int | None = None,
             parents: Iterable[str] = ()) -> str:
         """Write a node (a no-op if it exists) and put it inside each of `parents`."""
-        if self.tx.add_node(node, valid_from=valid_from, valid_to=valid_to):
+        parents = tuple(parents)
+        if self.tx.add_node(node, valid_from=valid_from, valid_to=valid_to, parent=parents[0] if parents else None):
             self.receipt.nodes.append(node.id)
         for parent in parents:
             self.link(Edge("contains", parent, node.id))

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from worlddb.core import schema
 from worlddb.core.errors import InvalidInput
 from worlddb.core.records import EdgeView
-from worlddb.core.store import EDGE_COLUMNS, Store, edge_view, live_params, live_sql
+from worlddb.core.store import EDGE_COLUMNS, EDGE_JOINS, Store, edge_view, live_params, live_sql, rowids_sql
 from worlddb.graph.identity import equivalence_class
 
 #: ids bound per statement (SQLite's default limit is 32766; smaller keeps plans cheap)
@@ -59,12 +59,12 @@ def statement(edge_type: str | None, direction: str, count: int, pinned: bool) -
     # has statistics for the big edge indexes and none yet for the new ones, and SQLite
     # then takes the big ones. Naming it requires repeating its condition word for word.
     # Other types read the plain (src, type) / (dst, type) indexes.
-    table, marked = "edges", ""
+    table, marked = "edges e", ""
     if edge_type in schema.MARKED_TYPES:
-        table, marked = f"edges INDEXED BY edges_marked_{end}", f" AND {schema.MARKED}"
-    typed = "" if edge_type is None else " AND type=?"
-    return (f"SELECT {EDGE_COLUMNS} FROM {table} WHERE {end} IN ({','.join('?' * count)})"
-            f"{typed}{marked} AND {live_sql(pinned)} ORDER BY rowid")
+        table, marked = f"edges e INDEXED BY edges_marked_{end}", f" AND e.{schema.MARKED}"
+    typed = "" if edge_type is None else " AND e.type=?"
+    return (f"SELECT {EDGE_COLUMNS} FROM {table} {EDGE_JOINS} WHERE e.{end} IN {rowids_sql(count)}"
+            f"{typed}{marked} AND {live_sql(pinned, 'e')} ORDER BY e.rowid")
 
 
 def equivalents(store: Store, anchors: Sequence[str]) -> dict[str, set[str]]:

@@ -86,8 +86,8 @@ def subjects_with(store: Store, relations: Iterable[str]) -> list[str]:
     if not relations:
         return []
     rows = store.conn.execute(
-        f"SELECT DISTINCT json_extract(b.body, '$.meta.subject') FROM nodes n JOIN blobs b ON b.id = n.anchor "
-        f"WHERE n.type='Fact' AND n.name IN ({','.join('?' * len(relations))}) AND b.body IS NOT NULL",
+        f"SELECT DISTINCT json_extract(n.record, '$.meta.subject') FROM nodes n "
+        f"WHERE n.type='Fact' AND n.name IN ({','.join('?' * len(relations))}) AND n.record IS NOT NULL",
         relations,
     )
     return [row[0] for row in rows if row[0]]

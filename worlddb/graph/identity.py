@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from worlddb.core.errors import Conflict, NotFound
-from worlddb.core.store import Store
+from worlddb.core.store import Store, within_sql
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,6 @@ def proposals_within(store: Store, worlds: Sequence[str], status: str | None = N
     worlds = list(worlds)
     if not worlds:
         return []
-    marks = ",".join("?" * len(worlds))
     clauses, params = [], []
     if status is not None:
         clauses.append("p.status=?")
@@ -96,7 +95,7 @@ def proposals_within(store: Store, worlds: Sequence[str], status: str | None = N
         clauses.append("p.id >= ? AND p.id < ?")
         params += [prefix, prefix + "g"]
     for end in ("a", "b"):
-        clauses.append(f"EXISTS (SELECT 1 FROM closure c WHERE c.node = p.{end} AND c.world IN ({marks}))")
+        clauses.append(within_sql(f"p.{end}", len(worlds)))
         params += worlds
     columns = ", ".join(f"p.{c}" for c in _COLUMNS.split(", "))
     rows = store.conn.execute(

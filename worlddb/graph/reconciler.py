@@ -22,6 +22,7 @@ from typing import Any
 from worlddb.core import ids
 from worlddb.core.errors import InvalidInput, NotFound, Refused
 from worlddb.core.records import Edge, EdgeView, NodeView
+from worlddb.core.store import ROWID_OF
 from worlddb.core.txn import Tx
 
 #: A single write may trigger at most this many derived edge operations.
@@ -126,8 +127,8 @@ class _Context:
 
     def reaches(self, start: str, edge_type: str, target: str) -> bool:
         row = self._tx.conn.execute(
-            "WITH RECURSIVE walk(a) AS (SELECT ? UNION SELECT e.dst FROM edges e JOIN walk ON e.src = walk.a "
-            "WHERE e.type=? AND e.seq_removed IS NULL) SELECT 1 FROM walk WHERE a=? LIMIT 1",
+            f"WITH RECURSIVE walk(a) AS (SELECT {ROWID_OF} UNION SELECT e.dst FROM edges e JOIN walk ON e.src = walk.a "
+            f"WHERE e.type=? AND e.seq_removed IS NULL) SELECT 1 FROM walk WHERE a = {ROWID_OF} LIMIT 1",
             (start, edge_type, target),
         ).fetchone()
         return row is not None

@@ -75,7 +75,7 @@ def _views(db: WorldDB, where: str, params) -> list[NodeView]:
 
 def _deepest_first(db: WorldDB) -> list[str]:
     rows = db.store.conn.execute(
-        "SELECT n.anchor, (SELECT count(*) FROM closure c WHERE c.node = n.anchor) AS depth "
+        "SELECT n.anchor, (SELECT count(*) FROM closure c WHERE c.node = n.rowid) AS depth "
         "FROM nodes n WHERE n.n_children > 0 AND n.type != 'Scope' ORDER BY depth DESC, n.rowid")
     return [row[0] for row in rows]
 

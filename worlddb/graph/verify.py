@@ -1,10 +1,12 @@
 """verify(): re-derive every id from the stored bytes and every world version from its interior.
 
 Checks, each reported as a `Mismatch` rather than raised:
-  blob        blake3 of a stored node record must equal the id it is stored under
-  edge        blake3 of a stored edge record must equal its id; its columns must match it
-  projection  every node row points at a stored record whose type/name match it; valid_to
-              equals the tightest logged closing
+  blob        blake3 of a node's stored genesis record (ids.genesis_body of `record`) must
+              equal its anchor
+  edge        blake3 of the edge record its row's columns make (type, ends, world, props)
+              must equal its id, and its ends must be nodes
+  projection  every node row's type/name match its record, and it has a record unless it
+              is marked erased; valid_to equals the tightest logged closing
   version     replaying a world's membership history through the Merkle trie must give
               the roots recorded for every version, and each version id must re-derive
               from the genesis record with those roots (once the record is erased, from
@@ -23,10 +25,10 @@ because every hash that mentions them still verifies.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from worlddb.core import ids, trie
-from worlddb.core.records import Edge
 from worlddb.core.store import Store
 from worlddb.vectors import hnsw_snapshots
 from worlddb.vectors.hnsw import AnnIndex
@@ -119,28 +121,33 @@ def _check_snapshots(store: Store, report: VerifyReport) -> None:
 
 
 def _check_blobs(conn, report: VerifyReport) -> None:
-    for blob_id, body, erased_at in conn.execute("SELECT id, body, erased_at FROM blobs"):
+    for anchor, record, erased_at in conn.execute("SELECT anchor, record, erased_at FROM nodes"):
         report.blobs += 1
-        if body is None:
+        if record is None:
             report.erased += 1
             if erased_at is None:
-                report.mismatches.append(Mismatch("blob", blob_id, "body missing but not marked erased"))
+                report.mismatches.append(Mismatch("blob", anchor, "record missing but not marked erased"))
             continue
-        derived = ids.node_id(_bytes(body))
-        if derived != blob_id:
-            report.mismatches.append(Mismatch("blob", blob_id, f"stored bytes hash to {derived}"))
+        derived = ids.node_id(ids.genesis_body(_bytes(record)))
+        if derived != anchor:
+            report.mismatches.append(Mismatch("blob", anchor, f"stored bytes hash to {derived}"))
 
 
 def _check_edges(conn, report: VerifyReport) -> None:
-    for edge_id, etype, src, dst, world, body in conn.execute("SELECT id, type, src, dst, world, body FROM edges"):
+    rows = conn.execute(
+        "SELECT e.id, e.type, s.anchor, d.anchor, e.world, w.anchor, e.props FROM edges e "
+        "LEFT JOIN nodes s ON s.rowid = e.src LEFT JOIN nodes d ON d.rowid = e.dst "
+        "LEFT JOIN nodes w ON w.rowid = e.world")
+    for key, etype, src, dst, world_row, world, props in rows:
         report.edges += 1
-        derived = ids.edge_id(_bytes(body))
-        if derived != edge_id:
-            report.mismatches.append(Mismatch("edge", edge_id, f"stored bytes hash to {derived}"))
+        edge_id = _bytes(key).hex()
+        if src is None or dst is None or (world_row is not None and world is None):
+            report.mismatches.append(Mismatch("edge", edge_id, "an end or the world of the edge is not a node"))
             continue
-        edge = Edge.from_body(_bytes(body))
-        if (edge.type, edge.src, edge.dst, edge.world) != (etype, src, dst, world):
-            report.mismatches.append(Mismatch("edge", edge_id, "row columns disagree with the stored record"))
+        body = ids.edge_body_of(type=str(etype), src=src, dst=dst, world=world, props_json=props or "{}")
+        derived = ids.edge_id(body)
+        if derived != edge_id:
+            report.mismatches.append(Mismatch("edge", edge_id, f"the row's record hashes to {derived}"))
 
 
 def _bytes(value) -> bytes:
@@ -149,21 +156,19 @@ def _bytes(value) -> bytes:
 
 
 def _check_projection(conn, report: VerifyReport) -> None:
-    import json
-
     rows = conn.execute(
-        "SELECT n.anchor, n.type, n.name, n.valid_to, b.body, b.id IS NULL, "
-        "(SELECT min(valid_to) FROM validity_log v WHERE v.anchor = n.anchor) "
-        "FROM nodes n LEFT JOIN blobs b ON b.id = n.anchor"
+        "SELECT n.anchor, n.type, n.name, n.valid_to, n.record, "
+        "(SELECT min(valid_to) FROM validity_log v WHERE v.anchor = n.anchor) FROM nodes n"
     )
-    for anchor, ntype, name, valid_to, body, missing, logged in rows:
+    for anchor, ntype, name, valid_to, stored, logged in rows:
         report.nodes += 1
-        if missing:
-            report.mismatches.append(Mismatch("projection", anchor, "node has no stored record"))
-            continue
-        if body is not None:
-            record = json.loads(body)
-            if record["type"] != ntype or record["name"] != name:
+        if stored is not None:
+            try:
+                record = json.loads(_bytes(stored))
+                agrees = record["type"] == ntype and record["name"] == name
+            except (ValueError, TypeError, KeyError):
+                agrees = False
+            if not agrees:
                 report.mismatches.append(Mismatch("projection", anchor, "type or name disagrees with the record"))
         if valid_to != logged:
             report.mismatches.append(
@@ -172,15 +177,23 @@ def _check_projection(conn, report: VerifyReport) -> None:
 
 
 def _check_worlds(conn, report: VerifyReport) -> None:
-    worlds = [row[0] for row in conn.execute(
-        "SELECT DISTINCT world FROM member_log UNION SELECT DISTINCT anchor FROM versions")]
-    for world in worlds:
+    rows = conn.execute(
+        "SELECT w.world, n.anchor FROM (SELECT DISTINCT world FROM member_log UNION "
+        "SELECT n.rowid FROM versions v JOIN nodes n ON n.anchor = v.anchor) w LEFT JOIN nodes n ON n.rowid = w.world "
+        "ORDER BY w.world").fetchall()
+    for world_row, world in rows:
         report.worlds += 1
-        _replay_world(conn, world, report)
+        if world is None:
+            report.mismatches.append(Mismatch("interior", str(world_row), "an interior belongs to no node"))
+            continue
+        _replay_world(conn, world_row, world, report)
+    orphans = conn.execute("SELECT DISTINCT anchor FROM versions WHERE anchor NOT IN (SELECT anchor FROM nodes)")
+    for (anchor,) in orphans:
+        report.mismatches.append(Mismatch("version", anchor, "versions of a node that does not exist"))
 
 
-def _replay_world(conn, world: str, report: VerifyReport) -> None:
-    genesis_row = conn.execute("SELECT body, erased_at FROM blobs WHERE id=?", (world,)).fetchone()
+def _replay_world(conn, world_row: int, world: str, report: VerifyReport) -> None:
+    genesis_row = conn.execute("SELECT record, erased_at FROM nodes WHERE rowid=?", (world_row,)).fetchone()
     genesis = _bytes(genesis_row[0]) if genesis_row and genesis_row[0] is not None else None
     # versions recorded from the erasing transaction on are named from their predecessor
     erased_seq = None
@@ -188,7 +201,7 @@ def _replay_world(conn, world: str, report: VerifyReport) -> None:
         found = conn.execute("SELECT seq FROM tx WHERE at=?", (genesis_row[1],)).fetchone()
         erased_seq = found[0] if found else 0
     sets = (trie.MemoryTrieStore(), trie.MemoryTrieStore())
-    log = conn.execute("SELECT seq, kind, key, op FROM member_log WHERE world=? ORDER BY seq, rowid", (world,))
+    log = conn.execute("SELECT seq, kind, key, op FROM member_log WHERE world=? ORDER BY seq, rowid", (world_row,))
     versions = iter(conn.execute(
         "SELECT seq, id, children_root, n_children, edges_root, n_edges FROM versions WHERE anchor=? ORDER BY seq",
         (world,)).fetchall())
@@ -216,6 +229,7 @@ def _replay_world(conn, world: str, report: VerifyReport) -> None:
         while pending is not None and pending[0] < seq:
             last_id = check_version(pending, last_id)
             pending = next(versions, None)
+        key = _bytes(key).hex()
         applied = sets[kind].add_member(key) if op > 0 else sets[kind].remove_member(key)
         if not applied:
             report.mismatches.append(Mismatch("interior", world, f"membership log op {op:+d} on {key} does not apply"))
@@ -224,13 +238,13 @@ def _replay_world(conn, world: str, report: VerifyReport) -> None:
         pending = next(versions, None)
 
     for kind in (0, 1):
-        live = [row[0] for row in conn.execute(
-            "SELECT key FROM members WHERE world=? AND kind=? ORDER BY key", (world, kind))]
+        live = [_bytes(row[0]).hex() for row in conn.execute(
+            "SELECT key FROM members WHERE world=? AND kind=? ORDER BY key", (world_row, kind))]
         if live != sets[kind].members(""):
             report.mismatches.append(Mismatch("interior", world, f"live members (kind {kind}) differ from the log"))
-        stored = trie.SqlTrieStore(conn, world, kind).node("")
+        stored = trie.SqlTrieStore(conn, world_row, kind).node("")
         if (stored or (ids.EMPTY_ROOT, 0)) != trie.root(sets[kind]):
             report.mismatches.append(Mismatch("interior", world, f"live trie root (kind {kind}) is wrong"))
-    current = conn.execute("SELECT version FROM nodes WHERE anchor=?", (world,)).fetchone()
+    current = conn.execute("SELECT coalesce(version, anchor) FROM nodes WHERE rowid=?", (world_row,)).fetchone()
     if current is None or current[0] != last_id:
         report.mismatches.append(Mismatch("interior", world, "current version is not the last recorded version"))

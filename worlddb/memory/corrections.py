@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from worlddb.core.errors import InvalidInput
 from worlddb.core.records import TEXT_TYPES
+from worlddb.core.store import rowids_sql
 from worlddb.core.timeutil import now_us, to_iso
 from worlddb.graph.database import Writer
 
@@ -67,8 +68,8 @@ def _open_members(services: Services, worlds: list[str]) -> list[str]:
     if not worlds:
         return []
     rows = services.store.conn.execute(
-        f"SELECT DISTINCT n.anchor FROM closure c JOIN nodes n ON n.anchor = c.node "
-        f"WHERE c.world IN ({','.join('?' * len(worlds))}) AND n.type IN ({','.join('?' * len(RETIRABLE))}) "
+        f"SELECT DISTINCT n.anchor FROM closure c JOIN nodes n ON n.rowid = c.node "
+        f"WHERE c.world IN {rowids_sql(len(worlds))} AND n.type IN ({','.join('?' * len(RETIRABLE))}) "
         f"AND n.retired_at IS NULL ORDER BY n.rowid",
         (*worlds, *RETIRABLE),
     )

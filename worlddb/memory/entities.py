@@ -23,7 +23,7 @@ from typing import Any
 from worlddb.core import ids
 from worlddb.core.errors import AmbiguousId, InvalidInput, NotFound
 from worlddb.core.records import TEXT_TYPES, NodeView
-from worlddb.core.store import Store, inside_sql
+from worlddb.core.store import Store, inside_sql, rowids_sql
 from worlddb.core.timeutil import now_us, to_iso
 from worlddb.graph import facts as factlib
 from worlddb.graph import identity
@@ -223,8 +223,8 @@ def _mentions(store: Store, members: set[str], worlds: list[str], *, limit: int,
     entities = sorted(members)
     validity, extra = ("", []) if include_retired else ("AND (n.valid_to IS NULL OR n.valid_to > ?)", [now_us()])
     rows = store.conn.execute(
-        "SELECT DISTINCT n.rowid, n.anchor FROM edges e JOIN nodes n ON n.anchor = e.src "
-        f"WHERE e.dst IN ({','.join('?' * len(entities))}) AND e.type='refers_to' AND e.seq_removed IS NULL "
+        "SELECT DISTINCT n.rowid, n.anchor FROM edges e JOIN nodes n ON n.rowid = e.src "
+        f"WHERE e.dst IN {rowids_sql(len(entities))} AND e.type='refers_to' AND e.seq_removed IS NULL "
         f"AND +n.type IN ({_TEXT}) AND n.rowid < ? {validity} AND {inside_sql('n', len(worlds))} "
         "ORDER BY n.rowid DESC LIMIT ?",
         (*entities, *TEXT_TYPES, before, *extra, *worlds, *worlds, limit + 1)).fetchall()
@@ -239,8 +239,8 @@ def _facts(store: Store, worlds: list[str], members: set[str]) -> list[NodeView]
         return []
     entities = sorted(members)
     rows = store.conn.execute(
-        f"SELECT DISTINCT e.src FROM edges e JOIN nodes n ON n.anchor = e.src "
-        f"WHERE e.dst IN ({','.join('?' * len(entities))}) AND e.type='refers_to' AND e.seq_removed IS NULL "
+        f"SELECT DISTINCT n.anchor FROM edges e JOIN nodes n ON n.rowid = e.src "
+        f"WHERE e.dst IN {rowids_sql(len(entities))} AND e.type='refers_to' AND e.seq_removed IS NULL "
         f"AND +n.type='Fact' AND (n.valid_to IS NULL OR n.valid_to > ?) AND {inside_sql('n', len(worlds))} "
         "ORDER BY e.rowid DESC LIMIT ?", (*entities, now_us(), *worlds, *worlds, _FACTS_READ))
     views = store.get_many(row[0] for row in rows)
@@ -278,13 +278,14 @@ def _related(store: Store, worlds: list[str], members: set[str], facts: list[Nod
             continue
         links[key] = links.get(key, 0) + 1
     entities = sorted(members)
-    marks = ",".join("?" * len(entities))
+    marks = rowids_sql(len(entities))
     co_rows = store.conn.execute(
-        "SELECT o.dst, count(DISTINCT e.src) FROM edges e JOIN nodes n ON n.anchor = e.src "
+        "SELECT d.anchor, count(DISTINCT e.src) FROM edges e JOIN nodes n ON n.rowid = e.src "
         "JOIN edges o ON o.src = e.src AND o.type='refers_to' AND o.seq_removed IS NULL "
-        f"WHERE e.dst IN ({marks}) AND e.type='refers_to' AND e.seq_removed IS NULL AND +n.type IN ({_TEXT}) "
-        f"AND (n.valid_to IS NULL OR n.valid_to > ?) AND {inside_sql('n', len(worlds))} AND o.dst NOT IN ({marks}) "
-        "GROUP BY o.dst ORDER BY 2 DESC, o.dst LIMIT ?",
+        "JOIN nodes d ON d.rowid = o.dst "
+        f"WHERE e.dst IN {marks} AND e.type='refers_to' AND e.seq_removed IS NULL AND +n.type IN ({_TEXT}) "
+        f"AND (n.valid_to IS NULL OR n.valid_to > ?) AND {inside_sql('n', len(worlds))} AND o.dst NOT IN {marks} "
+        "GROUP BY o.dst ORDER BY 2 DESC, d.anchor LIMIT ?",
         (*entities, *TEXT_TYPES, now_us(), *worlds, *worlds, *entities, 2 * RELATED_MAX)).fetchall()
     candidates = [(other, relation, count) for (other, relation), count in
                   sorted(links.items(), key=lambda item: (-item[1], item[0]))]
@@ -304,8 +305,8 @@ def _entities_in(store: Store, worlds: list[str]) -> list[str]:
     if not worlds:
         return []
     rows = store.conn.execute(
-        f"SELECT DISTINCT n.anchor, n.rowid FROM closure c JOIN nodes n ON n.anchor = c.node "
-        f"WHERE c.world IN ({','.join('?' * len(worlds))}) AND n.type='Entity' ORDER BY n.rowid", worlds)
+        f"SELECT DISTINCT n.anchor, n.rowid FROM closure c JOIN nodes n ON n.rowid = c.node "
+        f"WHERE c.world IN {rowids_sql(len(worlds))} AND n.type='Entity' ORDER BY n.rowid", worlds)
     return [row[0] for row in rows]
 
 

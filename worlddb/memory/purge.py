@@ -25,6 +25,7 @@ import sqlite3
 
 from worlddb.core.errors import NotFound, StorageError
 from worlddb.core.records import Edge
+from worlddb.core.store import ROWID_OF
 from worlddb.memory.results import PurgeResult
 from worlddb.memory.scopes import scope_key
 from worlddb.memory.services import Services
@@ -36,8 +37,8 @@ def purge(services: Services, kind: str, sid: str, *, erase: bool) -> PurgeResul
     if anchor is None:
         raise NotFound(f"no scope {scope_key(kind, sid)} exists")
     members = [row[0] for row in store.conn.execute(
-        "SELECT c.node FROM closure c JOIN nodes n ON n.anchor = c.node WHERE c.world=? ORDER BY n.rowid",
-        (anchor,))]
+        f"SELECT n.anchor FROM closure c JOIN nodes n ON n.rowid = c.node WHERE c.world = {ROWID_OF} "
+        "ORDER BY n.rowid", (anchor,))]
     scopes = {row[0] for row in store.conn.execute("SELECT anchor FROM scopes")}
     alone, shared = [], 0
     for node in members:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from worlddb.core import ids
 from worlddb.core.errors import InvalidInput
 from worlddb.core.records import TEXT_TYPES, NodeView
-from worlddb.core.store import Store
+from worlddb.core.store import Store, rowids_sql
 from worlddb.core.timeutil import now_us, to_iso
 from worlddb.graph import facts as factlib
 from worlddb.graph import identity
@@ -34,8 +34,8 @@ def list_memories(services: Services, scopes: ScopeSet, *, limit: int, cursor: s
         params.append(now_us())
     params.append(limit + 1)
     rows = services.store.conn.execute(
-        "SELECT DISTINCT n.rowid, n.anchor FROM closure c JOIN nodes n ON n.anchor = c.node "
-        f"WHERE c.world IN ({','.join('?' * len(worlds))}) AND n.type IN ({_TEXT}) AND n.rowid < ? "
+        "SELECT DISTINCT n.rowid, n.anchor FROM closure c JOIN nodes n ON n.rowid = c.node "
+        f"WHERE c.world IN {rowids_sql(len(worlds))} AND n.type IN ({_TEXT}) AND n.rowid < ? "
         f"{validity} ORDER BY n.rowid DESC LIMIT ?",
         params,
     ).fetchall()
@@ -116,10 +116,10 @@ def read_memory(services: Services, memory_id: str, scopes: ScopeSet) -> MemoryD
 
 
 def hash_check(store: Store, view: NodeView) -> HashCheck:
-    row = store.conn.execute("SELECT body FROM blobs WHERE id=?", (view.anchor,)).fetchone()
+    row = store.conn.execute("SELECT record FROM nodes WHERE anchor=?", (view.anchor,)).fetchone()
     if row is None or row[0] is None:
         return HashCheck(ok=True, version=view.version, detail="content erased; the id remains as a tombstone")
-    derived = ids.node_id(bytes(row[0]))
+    derived = ids.node_id(ids.genesis_body(bytes(row[0])))
     if derived != view.anchor:
         return HashCheck(ok=False, version=view.version, detail=f"stored bytes hash to {derived}")
     return HashCheck(ok=True, version=view.version, detail="blake3 of the stored record matches the id")

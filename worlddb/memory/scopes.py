@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from worlddb.core.errors import InvalidInput, NotFound
 from worlddb.core.records import TEXT_TYPES
-from worlddb.core.store import Store
+from worlddb.core.store import ROWID_OF, Store
 from worlddb.graph.database import SCOPE_KINDS, check_scope
 
 from .results import ScopeInfo, ScopeList
@@ -116,8 +116,8 @@ def require_of_type(store: Store, node_id: str, scopes: ScopeSet, types: Sequenc
 def scope_keys_of(store: Store, anchor: str) -> list[str]:
     """The keys of every scope that holds the node, sorted."""
     rows = store.conn.execute(
-        "SELECT s.kind, s.sid FROM closure c JOIN scopes s ON s.anchor = c.world WHERE c.node=? "
-        "ORDER BY s.kind, s.sid", (anchor,))
+        "SELECT s.kind, s.sid FROM closure c JOIN nodes w ON w.rowid = c.world JOIN scopes s ON s.anchor = w.anchor "
+        f"WHERE c.node = {ROWID_OF} ORDER BY s.kind, s.sid", (anchor,))
     return [scope_key(k, sid) for k, sid in rows]
 
 
@@ -130,11 +130,11 @@ def list_scopes(store: Store, kind: str | None = None) -> ScopeList:
         raise InvalidInput(f"kind must be one of {', '.join(SCOPE_KINDS)}")
     rows = store.conn.execute(
         "SELECT s.kind, s.sid, s.anchor, "
-        " (SELECT count(*) FROM closure c JOIN nodes n ON n.anchor = c.node WHERE c.world = s.anchor "
+        " (SELECT count(*) FROM closure c JOIN nodes n ON n.rowid = c.node WHERE c.world = w.rowid "
         f"  AND n.type IN ({_TEXT}) AND n.valid_to IS NULL), "
-        " (SELECT count(*) FROM closure c JOIN nodes n ON n.anchor = c.node WHERE c.world = s.anchor "
+        " (SELECT count(*) FROM closure c JOIN nodes n ON n.rowid = c.node WHERE c.world = w.rowid "
         f"  AND n.type IN ({_TEXT}) AND n.valid_to IS NOT NULL) "
-        "FROM scopes s WHERE (? IS NULL OR s.kind = ?) ORDER BY s.kind, s.sid",
+        "FROM scopes s JOIN nodes w ON w.anchor = s.anchor WHERE (? IS NULL OR s.kind = ?) ORDER BY s.kind, s.sid",
         (*TEXT_TYPES, *TEXT_TYPES, kind, kind),
     )
     return ScopeList([ScopeInfo(kind=k, id=sid, key=scope_key(k, sid), memories=live, retired=closed)

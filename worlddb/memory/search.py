@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from worlddb.core.store import Store, live_params, live_sql
+from worlddb.core.store import Store, live_params, live_sql, rowids_sql
 from worlddb.core.timeutil import to_iso
 from worlddb.graph.edge_reads import edges_touching
 from worlddb.retrieval.recall import Ranked, rank
@@ -34,17 +34,18 @@ def _hits(store: Store, chosen: list[Ranked], known_at: int | None, worlds: list
         return []
     conn = store.conn
     anchors = [found.view.anchor for found in chosen]
-    marks = ",".join("?" * len(anchors))
     live, pins = live_sql(known_at is not None, "e"), live_params(known_at)
     scopes: dict[str, list[str]] = defaultdict(list)
     for node, kind, sid in conn.execute(
-            f"SELECT c.node, s.kind, s.sid FROM closure c JOIN scopes s ON s.anchor = c.world "
-            f"WHERE c.node IN ({marks}) ORDER BY s.kind, s.sid", anchors):
+            f"SELECT n.anchor, s.kind, s.sid FROM closure c JOIN nodes n ON n.rowid = c.node "
+            f"JOIN nodes w ON w.rowid = c.world JOIN scopes s ON s.anchor = w.anchor "
+            f"WHERE c.node IN {rowids_sql(len(anchors))} ORDER BY s.kind, s.sid", anchors):
         scopes[node].append(f"{kind}:{sid}")
     entities: dict[str, set[str]] = defaultdict(set)
     for src, name in conn.execute(
-            f"SELECT e.src, n.name FROM edges e JOIN nodes n ON n.anchor = e.dst WHERE e.src IN ({marks}) "
-            f"AND e.type='refers_to' AND {live} AND +n.type='Entity'", (*anchors, *pins)):
+            f"SELECT s.anchor, n.name FROM edges e JOIN nodes n ON n.rowid = e.dst JOIN nodes s ON s.rowid = e.src "
+            f"WHERE e.src IN {rowids_sql(len(anchors))} AND e.type='refers_to' AND {live} AND +n.type='Entity'",
+            (*anchors, *pins)):
         entities[src].add(name)
     # contradicts and supersedes are read from their own small indexes (schema 3)
     newer: dict[str, list[str]] = defaultdict(list)

@@ -39,6 +39,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from worlddb.core.errors import InvalidInput
+from worlddb.core.store import edge_key, rowids_sql
 from worlddb.graph import identity
 from worlddb.graph.database import WorldDB
 from worlddb.vectors import hnsw
@@ -181,7 +182,9 @@ class Reclusterer:
         for start in range(0, len(edge_ids), 400):
             chunk = edge_ids[start : start + 400]
             rows = self.db.store.conn.execute(
-                f"SELECT src, dst FROM edges WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+                "SELECT s.anchor, d.anchor FROM edges e JOIN nodes s ON s.rowid = e.src "
+                f"JOIN nodes d ON d.rowid = e.dst WHERE e.id IN ({','.join('?' * len(chunk))})",
+                [edge_key(i) for i in chunk])
             for src, dst in rows:
                 out.update((src, dst))
         return out
@@ -193,11 +196,11 @@ class Reclusterer:
             batch = sorted(frontier)
             for begin in range(0, len(batch), 400):
                 chunk = batch[begin : begin + 400]
-                marks = ",".join("?" * len(chunk))
                 for column, other in (("src", "dst"), ("dst", "src")):
                     rows = self.db.store.conn.execute(
-                        f"SELECT {other} FROM edges WHERE {column} IN ({marks}) AND type='refers_to' "
-                        f"AND seq_removed IS NULL", chunk)
+                        f"SELECT o.anchor FROM edges e JOIN nodes o ON o.rowid = e.{other} "
+                        f"WHERE e.{column} IN {rowids_sql(len(chunk))} AND e.type='refers_to' "
+                        f"AND e.seq_removed IS NULL", chunk)
                     step.update(row[0] for row in rows)
             frontier = step - reached
             reached |= frontier

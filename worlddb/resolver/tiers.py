@@ -237,7 +237,7 @@ def _verified(ctx: Context, found: dict) -> list[Match]:
         f"SELECT DISTINCT n.rowid, n.anchor, n.name FROM resolver_names r JOIN nodes n ON n.rowid = r.node "
         f"JOIN nodes s ON s.rowid = r.scope "
         f"WHERE +r.scope=? AND +r.norm IS NOT NULL AND r.node IN ({','.join('?' * len(nodes))}) "
-        f"AND EXISTS (SELECT 1 FROM closure c WHERE c.world = s.anchor AND c.node = n.anchor)",
+        f"AND EXISTS (SELECT 1 FROM closure c WHERE c.world = s.rowid AND c.node = n.rowid)",
         (ctx.scope, *nodes),
     )
     out = []

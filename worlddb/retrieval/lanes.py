@@ -18,7 +18,7 @@ a lane admits only nodes whose validity is open at that time.
 from __future__ import annotations
 
 from worlddb.core.records import TEXT_TYPES
-from worlddb.core.store import Store, inside_sql
+from worlddb.core.store import ROWID_OF, Store, inside_sql, rowids_sql
 from worlddb.graph import identity
 from worlddb.graph.lexical import lexical
 
@@ -87,8 +87,8 @@ def eligible(store: Store, worlds: list[str], rowids: list[int], open_only_at: i
 def _scope_members(store: Store, worlds: list[str], open_only_at: int | None) -> set[int] | None:
     validity, extra = ("AND (n.valid_to IS NULL OR n.valid_to > ?)", [open_only_at]) if open_only_at else ("", [])
     rows = store.conn.execute(
-        f"SELECT DISTINCT n.rowid FROM closure c JOIN nodes n ON n.anchor = c.node "
-        f"WHERE c.world IN ({','.join('?' * len(worlds))}) AND n.type IN ({_TEXT}) {validity} LIMIT ?",
+        f"SELECT DISTINCT n.rowid FROM closure c JOIN nodes n ON n.rowid = c.node "
+        f"WHERE c.world IN {rowids_sql(len(worlds))} AND n.type IN ({_TEXT}) {validity} LIMIT ?",
         (*worlds, *TEXT_TYPES, *extra, FILTER_SCOPE_MAX + 1),
     ).fetchall()
     return None if len(rows) > FILTER_SCOPE_MAX else {row[0] for row in rows}
@@ -147,25 +147,26 @@ def _mentioning(store: Store, classes: list[frozenset[str]], worlds: list[str], 
     if len(classes) > 1:
         # which class is skipped only decides the cost; counting its index entries (removed
         # edges too) is enough to find the most mentioned without reading an edge row
-        degree = [sum(conn.execute("SELECT count(*) FROM edges WHERE dst=? AND type='refers_to'",
+        degree = [sum(conn.execute(f"SELECT count(*) FROM edges WHERE dst = {ROWID_OF} AND type='refers_to'",
                                    (ent,)).fetchone()[0] for ent in members) for members in classes]
         shared: set[int] = set()
         for i in sorted(range(len(classes)), key=lambda i: (degree[i], min(classes[i])))[:-1]:
             others = [o for o in entities if class_of[o] != i]
             for ent in sorted(classes[i]):
                 shared.update(row[0] for row in conn.execute(
-                    "SELECT n.rowid FROM edges e JOIN nodes n ON n.anchor = e.src "
-                    f"WHERE e.dst=? AND e.type='refers_to' AND e.seq_removed IS NULL {inside} "
+                    "SELECT n.rowid FROM edges e JOIN nodes n ON n.rowid = e.src "
+                    f"WHERE e.dst = {ROWID_OF} AND e.type='refers_to' AND e.seq_removed IS NULL {inside} "
                     # +o.dst: drive the check from the mentioning node (edges_src), never from
                     # the other entities' mentions, which may be thousands per candidate
                     "AND EXISTS (SELECT 1 FROM edges o WHERE o.src = e.src AND o.type='refers_to' "
-                    f"AND o.seq_removed IS NULL AND +o.dst IN ({','.join('?' * len(others))})) "
+                    f"AND o.seq_removed IS NULL AND +o.dst IN {rowids_sql(len(others))}) "
                     "ORDER BY e.rowid DESC LIMIT ?", (ent, *filters, *others, depth)))
         take(_mentions_of(conn, sorted(shared), entities))
     for ent in entities:
         take(conn.execute(
-            "SELECT n.rowid, e.dst, e.rowid FROM edges e JOIN nodes n ON n.anchor = e.src "
-            f"WHERE e.dst=? AND e.type='refers_to' AND e.seq_removed IS NULL {inside} ORDER BY e.rowid DESC LIMIT ?",
+            "SELECT n.rowid, d.anchor, e.rowid FROM nodes d JOIN edges e ON e.dst = d.rowid "
+            f"JOIN nodes n ON n.rowid = e.src WHERE d.anchor=? AND e.type='refers_to' AND e.seq_removed IS NULL "
+            f"{inside} ORDER BY e.rowid DESC LIMIT ?",
             (ent, *filters, depth)))
     # the bm25 lane's rows are inside the scopes and open already
     take(_mentions_of(conn, bm25, entities))
@@ -178,6 +179,6 @@ def _mentions_of(conn, rowids: list[int], entities: list[str]):
     if not rowids:
         return []
     return conn.execute(
-        "SELECT n.rowid, e.dst, max(e.rowid) FROM nodes n JOIN edges e ON e.src = n.anchor "
-        f"WHERE n.rowid IN ({','.join('?' * len(rowids))}) AND +e.dst IN ({','.join('?' * len(entities))}) "
-        "AND e.type='refers_to' AND e.seq_removed IS NULL GROUP BY n.rowid, e.dst", (*rowids, *entities))
+        "SELECT e.src, d.anchor, max(e.rowid) FROM edges e JOIN nodes d ON d.rowid = e.dst "
+        f"WHERE e.src IN ({','.join('?' * len(rowids))}) AND +e.dst IN {rowids_sql(len(entities))} "
+        "AND e.type='refers_to' AND e.seq_removed IS NULL GROUP BY e.src, e.dst", (*rowids, *entities))

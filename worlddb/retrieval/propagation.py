@@ -40,11 +40,9 @@ FIRST_READ = 32
 #: precedes edges touching a batch of rowids, each direction driven from the rowids through
 #: edges_src / edges_dst (an OR across the two joined ends would scan every edge)
 NEIGHBOURS_SQL = (
-    "SELECT a.rowid, b.rowid FROM nodes a JOIN edges e ON e.src = a.anchor JOIN nodes b ON b.anchor = e.dst "
-    "WHERE a.rowid IN ({marks}) AND e.type='precedes' AND e.seq_removed IS NULL "
+    "SELECT e.src, e.dst FROM edges e WHERE e.src IN ({marks}) AND e.type='precedes' AND e.seq_removed IS NULL "
     "UNION ALL "
-    "SELECT a.rowid, b.rowid FROM nodes b JOIN edges e ON e.dst = b.anchor JOIN nodes a ON a.anchor = e.src "
-    "WHERE b.rowid IN ({marks}) AND e.type='precedes' AND e.seq_removed IS NULL"
+    "SELECT e.src, e.dst FROM edges e WHERE e.dst IN ({marks}) AND e.type='precedes' AND e.seq_removed IS NULL"
 )
 
 

@@ -162,7 +162,7 @@ def _vector(tx, anchor: str, kind: int) -> np.ndarray | None:
 
 
 def _erased(tx, anchor: str) -> bool:
-    row = tx.conn.execute("SELECT body IS NULL FROM blobs WHERE id=?", (anchor,)).fetchone()
+    row = tx.conn.execute("SELECT record IS NULL FROM nodes WHERE anchor=?", (anchor,)).fetchone()
     return bool(row and row[0])
 
 
