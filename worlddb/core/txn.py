@@ -263,9 +263,7 @@ class Tx:
         if not self._member_remove(world, world_row, CHILDREN, self._version(child)):
             return False
         self.conn.execute("UPDATE nodes SET parent=NULL WHERE rowid=? AND parent=?", (child_row, world_row))
-        # The contains edge being removed is still live while its handler runs: skip it.
-        for ancestor in [world_row, *self._ancestor_rows(world_row)]:
-            self._recompute_closure(ancestor, skip=(world_row, child_row))
+        self._drop_closure(world_row, child_row)
         self._ancestors.clear()
         fresh = self._new.get(child)
         if fresh is not None:
@@ -336,18 +334,39 @@ class Tx:
                 return False
         return True
 
-    def _recompute_closure(self, world: int, skip: tuple[int, int]) -> None:
-        self.conn.execute("DELETE FROM closure WHERE world=?", (world,))
-        self.conn.execute(
-            "INSERT OR IGNORE INTO closure(world, node) "
-            "WITH RECURSIVE below(a) AS ("
-            "  SELECT dst FROM edges WHERE src=? AND type='contains' AND seq_removed IS NULL"
-            "  AND NOT (src=? AND dst=?)"
-            "  UNION SELECT e.dst FROM edges e JOIN below ON e.src = below.a"
-            "  WHERE e.type='contains' AND e.seq_removed IS NULL AND NOT (e.src=? AND e.dst=?)) "
-            "SELECT ?, a FROM below",
-            (world, *skip, *skip, world),
-        )
+    def _drop_closure(self, world: int, child: int) -> None:
+        """Closure rows that `child` leaving `world` ends (rowids). Only `child` and what lies
+        below it can lose ancestors, and only `world` and its ancestors can be lost; each of
+        those nodes keeps an ancestor exactly when one of its other parents is that ancestor
+        or lies inside it. Parents inside the subtree are settled first (they are its own
+        members), so the cost is the size of the subtree times its parents, never the size
+        of the worlds above - a node leaving one of several containers (a memory leaving a
+        topic) touches a handful of rows, where recomputing each ancestor's closure would
+        read the whole scope. The contains edge being removed is still live while its
+        handler runs: it is skipped."""
+        above = {world, *self._ancestor_rows(world)}
+        below = [child, *(r[0] for r in self.conn.execute("SELECT node FROM closure WHERE world=?", (child,)))]
+        inside = set(below)
+        kept: dict[int, set[int]] = {}
+
+        def keeps(node: int, trail: frozenset[int] = frozenset()) -> set[int]:
+            found = kept.get(node)
+            if found is not None:
+                return found
+            found = set()
+            for (parent,) in self.conn.execute(
+                    "SELECT src FROM edges WHERE dst=? AND type='contains' AND seq_removed IS NULL", (node,)):
+                if (parent, node) == (world, child) or parent in trail:
+                    continue
+                if parent in above:
+                    found.add(parent)
+                found |= keeps(parent, trail | {node}) if parent in inside else (
+                    above & set(self._ancestor_rows(parent)))
+            kept[node] = found
+            return found
+
+        gone = [(ancestor, node) for node in below for ancestor in above - keeps(node)]
+        self.conn.executemany("DELETE FROM closure WHERE world=? AND node=?", gone)
 
     # ------------------------------------------------------------------ edge rows (reconciler only)
     def edge_live(self, edge: Edge) -> bool:
