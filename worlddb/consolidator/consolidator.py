@@ -1,4 +1,4 @@
-"""One consolidation pass: inferred edges, the contradiction sweep, then summaries.
+"""One consolidation pass: inferred edges, the contradiction sweep, topics, then summaries.
 
     report = Consolidator(db, min_age_secs=3600, functional={"lives_in"}).run()
     report.summary()      # JSON-able counts
@@ -18,8 +18,9 @@ Contract
 - Nothing is written when there is nothing to do: candidates are computed from reads
   first and a transaction is opened only for a non-empty batch, so a pass over an
   unchanged store commits no transaction at all.
-- Order: inference, then contradictions, then summaries - summaries come last because
-  inferred interior edges are part of a world's content and fingerprint.
+- Order: inference, then contradictions, then topics (topics.py), then summaries -
+  summaries come last because inferred interior edges and topic membership are part of a
+  world's content and fingerprint, and a new topic gets its summary in the same pass.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from worlddb.graph.database import WorldDB
 from worlddb.graph.facts import normalize_relation
 from worlddb.protocols import Summarizer
 
-from . import inference, summaries
+from . import inference, summaries, topics
 from .report import Report
 
 #: Edge types closed transitively by default.
@@ -90,6 +91,7 @@ class Consolidator:
         started = time.perf_counter()
         self.infer(report)
         self.sweep(report)
+        self.topics(report)
         self.summarize(report)
         report.seconds = time.perf_counter() - started
         return report
@@ -123,12 +125,20 @@ class Consolidator:
             report.contradictions += self.link_each([(e, None, None) for e in planned], report)
         return report
 
-    def summarize(self, report: Report | None = None) -> Report:
-        """Summary nodes for every world whose content is older than min_age_secs."""
+    def topics(self, report: Report | None = None, *, scopes: Iterable[str] | None = None) -> Report:
+        """Topic worlds for every scope (or those of `scopes`, anchors) whose members changed
+        enough since they were last clustered (topics.py)."""
+        report = report if report is not None else Report()
+        topics.TopicPass(self.db, self.clock(), batch=self.batch, scopes=scopes).run(report)
+        return report
+
+    def summarize(self, report: Report | None = None, *, types: Iterable[str] | None = None) -> Report:
+        """Summary nodes for every world whose content is older than min_age_secs (only
+        worlds of `types`, when given)."""
         report = report if report is not None else Report()
         summaries.SummaryPass(self.db, self.clock(), summarizer=self.summarizer, indexer=self.indexer,
                                min_age_us=self.min_age_us, max_texts=self.max_texts,
-                               max_chars=self.max_chars).run(report)
+                               max_chars=self.max_chars, types=types).run(report)
         return report
 
     def link_each(self, planned: Sequence[tuple[Edge, int | None, int | None]], report: Report) -> list[str]:

@@ -19,6 +19,9 @@ class Report:
     redrawn: list[str] = field(default_factory=list)         # inferred edges linked again with a new interval
     contradictions: list[str] = field(default_factory=list)  # contradicts edge ids
     refused: list[tuple[str, str]] = field(default_factory=list)  # (edge id, why it was not written)
+    topics: list[str] = field(default_factory=list)          # new Topic worlds
+    topics_retired: list[str] = field(default_factory=list)  # topics left without members
+    topic_moves: int = 0                                     # contains edges added/removed by the topic pass
     truncated: bool = False                                  # more inferred edges than max_inferred
     transactions: int = 0
     seconds: float = 0.0
@@ -32,6 +35,7 @@ class Report:
             "summaries": len(self.summaries), "superseded": len(self.superseded), "retired": len(self.retired),
             "placed": self.placed, "young": self.young, "inferred": len(self.inferred),
             "withdrawn": len(self.withdrawn), "redrawn": len(self.redrawn),
-            "contradictions": len(self.contradictions), "refused": len(self.refused),
+            "contradictions": len(self.contradictions), "topics": len(self.topics),
+            "topics_retired": len(self.topics_retired), "topic_moves": self.topic_moves, "refused": len(self.refused),
             "truncated": self.truncated, "transactions": self.transactions, "seconds": round(self.seconds, 4),
         }

@@ -32,7 +32,8 @@ Otherwise the summary text is computed outside any transaction, then, under the 
 and only if the world's version is still the one read:
 
     Node(type="Summary", name="Summary of <world name>", content=<text>,
-         meta={"fingerprint", "of": <world anchor>, "summarizer": <name>},
+         meta={"fingerprint", "of": <world anchor>, "summarizer": <name>}, and "of_topic": true
+         for a topic world (topics.py), whose summary recall never returns,
          provenance={"source": "consolidator", "summarizer": <name>}, created_at=<tx time>)
     inside every parent of the world; Summary -summarizes-> World; the new summary
     -supersedes-> each previous current summary (whose handler closes it); then the
@@ -62,6 +63,7 @@ from worlddb.protocols import Summarizer
 
 from .inference import is_current
 from .report import Report
+from .topics import is_topic
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +72,7 @@ SUMMARY = "Summary"
 # Worlds with an interior, and anything a live summarizes edge points at (so the summary
 # of a world that was emptied, retired or orphaned is seen and retired), deepest first.
 _CANDIDATES = (
-    "SELECT n.anchor FROM nodes n WHERE n.type NOT IN ('Scope', 'Summary') AND (n.n_children > 0 OR EXISTS "
+    "SELECT n.anchor, n.type FROM nodes n WHERE n.type NOT IN ('Scope', 'Summary') AND (n.n_children > 0 OR EXISTS "
     "(SELECT 1 FROM edges e WHERE e.dst = n.rowid AND e.type = 'summarizes' AND e.seq_removed IS NULL)) "
     "ORDER BY (SELECT count(*) FROM closure c WHERE c.node = n.rowid) DESC, n.rowid"
 )
@@ -165,7 +167,7 @@ class SummaryPass:
     """Summaries for every world due for one, at time `now` (see the module docstring)."""
 
     def __init__(self, db: WorldDB, now: int, *, summarizer: Summarizer, indexer: SummaryIndexer, min_age_us: int,
-                 max_texts: int, max_chars: int):
+                 max_texts: int, max_chars: int, types: Iterable[str] | None = None):
         self.db = db
         self.store = db.store
         self.now = now
@@ -174,10 +176,12 @@ class SummaryPass:
         self.min_age_us = min_age_us
         self.max_texts = max_texts
         self.max_chars = max_chars
+        self.types = None if types is None else frozenset(types)
 
     def run(self, report: Report) -> None:
-        for (world,) in self.store.conn.execute(_CANDIDATES).fetchall():
-            self._one(world, report)
+        for world, kind in self.store.conn.execute(_CANDIDATES).fetchall():
+            if self.types is None or kind in self.types:
+                self._one(world, report)
 
     def _one(self, world: str, report: Report) -> None:
         view = self.store.get(world)
@@ -221,7 +225,8 @@ class SummaryPass:
                 s.meta.get("fingerprint") == mark for s in current_summaries(self.store, world, self.now)):
             raise _Stale()
         node = Node(SUMMARY, name=f"Summary of {view.name or view.type}"[:512], content=text,
-                    meta={"fingerprint": mark, "of": world, "summarizer": made_by},
+                    meta={"fingerprint": mark, "of": world, "summarizer": made_by,
+                          **({"of_topic": True} if is_topic(view) else {})},
                     provenance={"source": "consolidator", "summarizer": made_by}, created_at=w.at)
         summary = w.add(node, parents=parents)
         w.link(Edge("summarizes", summary, world))

@@ -18,6 +18,9 @@ each scope, never merged silently). Extraction and every embedding - turn texts,
 sentence units, entity names, the session's content - are computed in one model call
 before the transaction opens.
 
+Once a scope has topic worlds, each turn also joins the topic nearest to it
+(worlddb.consolidator.topics) in the same transaction.
+
 A session's effective embedding is composed from its turns' by the composer (attention
 pool with the session's content - who spoke, and when - as the query), kept current as
 turns arrive.
@@ -28,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from worlddb.consolidator import topics
 from worlddb.core.errors import InvalidInput
 from worlddb.core.records import Edge, Node
 from worlddb.core.timeutil import parse_time
@@ -177,6 +181,8 @@ def write_session(services: Services, scopes: ScopeSet, plan: SessionPlan) -> Se
             anchor = w.add(node, valid_from=turn.at, parents=[session_anchor])
             if anchor in w.receipt.nodes:
                 text_index.write_index(w, anchor, index, model, dim)
+                for scope_world in worlds:
+                    topics.join(w, scope_world, anchor, index.vector)
             for scope_world, key in zip(worlds, scopes.keys):
                 for cand in [EntityCandidate(name=turn.speaker, type="person")] + found:
                     entity = resolve_mention(services.resolver, w, scope_world, key, cand, prepared)

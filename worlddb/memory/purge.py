@@ -4,7 +4,8 @@ Retiring closes the validity of every memory, turn, summary, fact and entity tha
 to this scope alone, and of the scope world itself: nothing is returned by default any
 more, but the history stays readable with include_retired. A node shared with another
 scope is not retired - that would take it from the other scope too; the scope lets go of
-it instead (its contains edge is removed), so it stays current where else it belongs.
+it instead (its contains edge is removed, and so are those of the scope's topic worlds,
+which index the scope and nothing else), so it stays current where else it belongs.
 
 Erasing additionally removes, for every node that belongs to this scope *alone*, its
 text from the blob (the id stays as a tombstone, so every hash that mentions it still
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from worlddb.consolidator.topics import is_topic
 from worlddb.core.errors import NotFound, StorageError
 from worlddb.core.records import Edge
 from worlddb.core.store import ROWID_OF
@@ -52,10 +54,16 @@ def purge(services: Services, kind: str, sid: str, *, erase: bool) -> PurgeResul
     retired = 0
     try:
         with services.db.write("purge") as w:
+            held = set(alone)
             for node in alone:
                 view = store.get(node)
                 if view.retired_at is None and view.type != "Scope":
                     retired += int(w.retire(node, "scope purged"))
+                if is_topic(view) and view.meta.get("scope") == anchor:
+                    # a topic is an index over the scope: it lets go of what another scope shares
+                    for child in store.ends(node, "contains", "out"):
+                        if child not in held:
+                            w.unlink(Edge("contains", node, child))
             for child in store.ends(anchor, "contains", "out"):
                 if child not in alone:
                     w.unlink(Edge("contains", anchor, child))

@@ -4,7 +4,8 @@
    configured extractor runs (built-in: deterministic, no model).
 2. Prepare, outside the write lock: the text's embedding and the resolver's name vectors.
 3. In one transaction: the scope worlds, the Memory node inside each, its FTS row and
-   vectors; per scope, each entity mention resolved (exact reuse, or a new entity with
+   vectors, and in each scope the topic world nearest to it (worlddb.consolidator.topics,
+   once the scope has topics); per scope, each entity mention resolved (exact reuse, or a new entity with
    pending same_as proposals - never a silent merge), refers_to edges to them; each fact
    as a Fact node derived_from the memory. For relations configured as functional, a
    newer value supersedes the subject's current one and an equal-or-older one
@@ -17,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from worlddb.consolidator import topics
 from worlddb.core.errors import InvalidInput
 from worlddb.core.records import MAX_TEXT_CHARS, Edge, Node
 from worlddb.core.timeutil import from_datetime, now_us, to_iso
@@ -107,6 +109,8 @@ def _apply(services: Services, w, plan: _Plan, index, prepared) -> WriteResult:
     worlds = [w.scope(kind, sid) for kind, sid in request.scopes]
     anchor = w.add(plan.memory, valid_from=starts, parents=worlds)
     text_index.write_index(w, anchor, index, services.embedder.model_id, services.embedder.dim)
+    for world in worlds:
+        topics.join(w, world, anchor, index.vector)
     superseded: list[str] = []
     conflicts: list[ConflictOut] = []
     if request.supersedes:
