@@ -5,26 +5,31 @@
 RRF_K = 10: with k = 60 (the usual constant) the fused order barely separates a lane's
 top results from its tail, which measured 2.6 points worse (turn_any@10) on the dev
 conversations; k = 10 keeps ranks meaningful while no lane dominates. Weights
-(bm25 1, vector 0.5, sentence 1, entity 0.25) are round values; the vector lane is
-half-weighted because the sentence lane already carries most of its signal. The
+(bm25 1, vector 0.5, sentence 1, entity 0.25, global 0.25) are round values; the vector
+lane is half-weighted because the sentence lane already carries most of its signal. The
 entity_pending lane (memories naming an entity that a pending merge proposal links to one
-the query names) gets 0.1, less than half the entity lane: the proposal may be wrong.
+the query names) gets 0.1, less than half the entity lane: the proposal may be wrong. The
+global lane's weight was chosen by leave-one-conversation-out on the dev conversations
+(docs/retrieval.md).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 
 RRF_K = 10
-WEIGHTS = {"bm25": 1.0, "vector": 0.5, "sentence": 1.0, "entity": 0.25, "entity_pending": 0.1}
+WEIGHTS = {"bm25": 1.0, "vector": 0.5, "sentence": 1.0, "entity": 0.25, "entity_pending": 0.1, "global": 0.25}
 
 
-def fuse(lanes: dict[str, list[int]]) -> tuple[dict[int, float], dict[int, dict[str, int]]]:
-    """Fused score per node rowid, and each node's 1-based rank in every lane that found it."""
+def fuse(lanes: dict[str, list[int]], weights: Mapping[str, float] | None = None
+         ) -> tuple[dict[int, float], dict[int, dict[str, int]]]:
+    """Fused score per node rowid, and each node's 1-based rank in every lane that found it.
+    `weights` replaces WEIGHTS (a lane weighted 0 still reports its ranks: ablations)."""
     scores: dict[int, float] = defaultdict(float)
     ranks: dict[int, dict[str, int]] = defaultdict(dict)
     for lane, ranked in lanes.items():
-        weight = WEIGHTS[lane]
+        weight = (WEIGHTS if weights is None else weights).get(lane, 0.0)
         for rank, rowid in enumerate(ranked, start=1):
             scores[rowid] += weight / (RRF_K + rank)
             ranks[rowid][lane] = rank

@@ -10,6 +10,8 @@
             then by the bm25 lane's order
   entity_pending  the same for the entities at the other end of those entities' pending
             merge proposals; fusion weighs it below the entity lane
+  global    members of the topic worlds the query selects, top-down over their levels
+            (worlddb.retrieval.global_lane)
 
 Each lane returns node rowids, best first, at most `depth` of them. With `open_only_at`
 a lane admits only nodes whose validity is open at that time.
@@ -22,6 +24,7 @@ from worlddb.core.store import ROWID_OF, Store, inside_sql, rowids_sql
 from worlddb.graph import identity
 from worlddb.graph.lexical import lexical
 
+from .global_lane import global_lane
 from .sources import Sources
 
 #: how deep each lane looks: at least LANE_FLOOR, or LANE_DEPTH times the limit
@@ -47,6 +50,7 @@ def run_lanes(sources: Sources, query: str, worlds: list[str], depth: int, *, op
         lanes["vector"] = _ann_lane(sources, sources.whole, vector, worlds, depth, open_only_at)
         lanes["sentence"] = _ann_lane(sources, sources.units, vector, worlds, depth, open_only_at)
     lanes["entity"], lanes["entity_pending"] = _identity_lanes(sources, query, worlds, depth, bm25, open_only_at)
+    lanes["global"] = global_lane(store, query, vector, worlds, depth, open_only_at=open_only_at)
     return lanes
 
 

@@ -5,8 +5,10 @@ worlddb.vectors.static_query, unless the engine was opened with query_model=True
 Lanes (worlddb.retrieval.lanes), each restricted to the scopes asked about: bm25 (FTS5),
 vector (HNSW over whole texts), sentence (HNSW over sentence units), entity (memories that
 refer to entities the query names, or to members of their accepted same_as classes),
-entity_pending (the same through pending merge proposals). Fusion
-(worlddb.retrieval.fusion) is weighted reciprocal rank fusion.
+entity_pending (the same through pending merge proposals), global (members of the topic
+worlds the query selects, worlddb.retrieval.global_lane). Fusion (worlddb.retrieval.fusion)
+is weighted reciprocal rank fusion. Summaries of topic worlds are never results: their
+members are.
 
 Graph step (worlddb.retrieval.propagation): turns of a conversation are chained by precedes edges
 inside their session world, and an answer usually sits next to the turn that matches the
@@ -26,6 +28,7 @@ business (worlddb.memory.search).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import islice
 
@@ -49,15 +52,16 @@ class Ranked:
 
 
 def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: int | None, known_at: int | None,
-         include_retired: bool) -> list[Ranked]:
-    """The best `limit` text nodes inside `worlds` (scope world anchors) for `query`."""
+         include_retired: bool, weights: Mapping[str, float] | None = None) -> list[Ranked]:
+    """The best `limit` text nodes inside `worlds` (scope world anchors) for `query`.
+    `weights` replaces the fusion's lane weights (bench.locomo's ablations)."""
     if not worlds:
         return []
     store = sources.store
     depth = max(LANE_FLOOR, limit * LANE_DEPTH)
     pinned = as_of is not None or known_at is not None or include_retired
     lanes = run_lanes(sources, query, worlds, depth, open_only_at=None if pinned else now_us())
-    scores, ranks = fuse(lanes)
+    scores, ranks = fuse(lanes, weights)
     fused_rank = {rowid: i for i, rowid in enumerate(sorted(scores, key=lambda r: (-scores[r], r)), start=1)}
     # a precedes edge may lead out of the asked scopes: neighbours join only from inside them
     order = propagation.ranked(store.conn, scores, admit=lambda rowids: eligible(store, worlds, rowids, None))
@@ -76,7 +80,7 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
         views = store.get_many(anchors.values())
         for rowid, final, lifted_by in chunk:
             view = views.get(anchors.get(rowid, ""))
-            if view is None or view.type not in TEXT_TYPES:
+            if view is None or view.type not in TEXT_TYPES or _indexes_topic(view):
                 continue
             seen = store.visible(view, as_of, known_at, include_closed=include_retired)
             if seen is None:
@@ -88,3 +92,9 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
             if len(chosen) == limit:
                 break
     return chosen
+
+
+def _indexes_topic(view: NodeView) -> bool:
+    """A summary of a topic world: it stands for the members the global lane draws, and is
+    never a result in their place."""
+    return view.type == "Summary" and view.meta.get("of_topic") is True
