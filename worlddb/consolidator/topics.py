@@ -111,16 +111,9 @@ def children(conn, world: str, *, topics: bool, retired: bool = False) -> list[t
     return rows.fetchall()
 
 
-def vectors_of(conn, rowids: Sequence[int]) -> dict[int, np.ndarray]:
+def vectors_of(store: Store, rowids: Sequence[int]) -> dict[int, np.ndarray]:
     """rowid -> effective vector, for those of `rowids` that have one."""
-    out: dict[int, np.ndarray] = {}
-    for start in range(0, len(rowids), 500):
-        chunk = list(rowids[start:start + 500])
-        for node, blob in conn.execute(
-                f"SELECT node, vec FROM vectors WHERE kind=? AND ord=0 AND vec IS NOT NULL "
-                f"AND node IN ({','.join('?' * len(chunk))})", (EFFECTIVE, *chunk)):
-            out[node] = np.frombuffer(blob, dtype=np.float32)
-    return out
+    return {rowid: np.frombuffer(blob, dtype=np.float32) for rowid, blob in store.vectors(rowids, EFFECTIVE).items()}
 
 
 def join(w: Writer, scope: str, anchor: str, vector: np.ndarray) -> str | None:
@@ -136,7 +129,7 @@ def join(w: Writer, scope: str, anchor: str, vector: np.ndarray) -> str | None:
         below = children(conn, world, topics=True)
         if not below:
             break
-        vectors = vectors_of(conn, [rowid for rowid, _ in below])
+        vectors = vectors_of(w.store, [rowid for rowid, _ in below])
         scored = [(float(vectors[rowid] @ vector), anchor_) for rowid, anchor_ in below if rowid in vectors]
         if not scored:
             break
@@ -294,7 +287,7 @@ class TopicPass:
         members = self._members(scope)
         if not self._due(scope, members):
             return
-        vectors = vectors_of(self.store.conn, [rowid for rowid, _ in members])
+        vectors = vectors_of(self.store, [rowid for rowid, _ in members])
         members = [(rowid, anchor) for rowid, anchor in members if rowid in vectors]
         if len(members) < self.min_members:
             return

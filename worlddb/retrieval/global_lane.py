@@ -87,7 +87,7 @@ def global_lane(store: Store, query: str, vector: np.ndarray | None, worlds: lis
         members = _open([rowid for rowid, _ in children(conn, topic, topics=False)], store, open_only_at)
         members = [m for m in members if m not in seen]
         if vector is not None:
-            found = vectors_of(conn, members)
+            found = vectors_of(store, members)
             members.sort(key=lambda m: (-float(found[m] @ vector) if m in found else 1.0, m))
         drawn = members[:PER_TOPIC * wide]
         seen.update(drawn)
@@ -110,7 +110,7 @@ def _rank_topics(store: Store, topics: list[tuple[int, str]], vector: np.ndarray
     their summary's bm25; ties to the lower rowid."""
     score = {rowid: 0.0 for rowid, _ in topics}
     if vector is not None:
-        found = vectors_of(store.conn, list(score))
+        found = vectors_of(store, list(score))
         by_vector = sorted(found, key=lambda r: (-float(found[r] @ vector), r))
         for rank, rowid in enumerate(by_vector, start=1):
             score[rowid] += 1.0 / (TOPIC_K + rank)
