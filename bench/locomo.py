@@ -4,8 +4,10 @@
 
 Each conversation is ingested into its own scope (user:<sample_id>) of one database,
 through Engine.ingest_conversation - Session worlds of Turn nodes, the session date as
-valid-from. Each question of categories 1-4 is then asked through Engine.recall, the
-code the memory_recall tool runs, limited to 50 results. Metrics per question, over
+valid-from - and the consolidator then builds its topic worlds and their summaries (what
+the background task does once a scope has been written; `--no-topics` skips it). Each
+question of categories 1-4 is then asked through Engine.recall, the code the
+memory_recall tool runs, limited to 50 results. Metrics per question, over
 the returned turns (evidence ids "D<session>:<turn>"; ids that name no turn are skipped):
   turn_any@k  an evidence turn is in the top k
   turn_all@k  every evidence turn is in the top k
@@ -17,7 +19,11 @@ for k = 1, 5, 10, 50, overall and per category. Baselines, over the same turns:
               from the query: the engine's own lexical machinery without its index text
   dense_flat  MiniLM cosine, query vs "Speaker: text [image: caption]"
   rrf_flat    reciprocal rank fusion (k=60) of bm25_flat and dense_flat
-Also reported: ingest time, and recall latency P50/P95 (wall clock, this machine).
+What each lane contributes, over the same questions ("lanes"):
+  evidence_in_top50  the share of evidence turns each lane ranks in its top 50 on its own
+  without            the metrics with that lane's fusion weight set to 0 (an ablation;
+                     everything else, the graph step included, as in recall)
+Also reported: ingest and topic time, and recall latency P50/P95 (wall clock, this machine).
 """
 
 from __future__ import annotations
@@ -33,11 +39,16 @@ from pathlib import Path
 
 import numpy as np
 
+from worlddb.consolidator import Consolidator
+from worlddb.core.timeutil import now_us
 from worlddb.graph.lexical import fts_query
 from worlddb.graph.text_index import STOPWORDS
 from worlddb.memory.engine import Engine
 from worlddb.memory.ingest import SessionIn, TurnIn
 from worlddb.memory.scopes import ScopeSet
+from worlddb.retrieval.fusion import WEIGHTS
+from worlddb.retrieval.lanes import run_lanes
+from worlddb.retrieval.recall import rank as rank_nodes
 
 KS = (1, 5, 10, 50)
 _WORD = re.compile(r"\w+")
@@ -127,10 +138,28 @@ class Flat:
                 "dense_flat": [self.ids[i] for i in dense[:50]], "rrf_flat": [self.ids[i] for i in rrf[:50]]}
 
 
-def run(data_path: Path, db_path: Path, query_model: bool, limit: int | None) -> dict:
+def lane_rows(engine: Engine, question: str, worlds: list[str], by_rowid: dict[int, str], evidence: list[str]
+              ) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
+    """The share of `evidence` in each lane's top 50, and the metrics without each lane."""
+    sources = engine.services.sources
+    lanes = run_lanes(sources, question, worlds, 250, open_only_at=now_us())
+    found = {name: sum(e in {by_rowid.get(r) for r in ranked[:50]} for e in evidence) / len(evidence)
+             for name, ranked in lanes.items()}
+    without = {}
+    for lane in WEIGHTS:
+        chosen = rank_nodes(sources, question, worlds, limit=50, as_of=None, known_at=None, include_retired=False,
+                      weights={**WEIGHTS, lane: 0.0})
+        without[lane] = score([by_rowid[r] for r in (engine.store.rowid(c.view.anchor) for c in chosen)
+                               if r in by_rowid], evidence)
+    return found, without
+
+
+def run(data_path: Path, db_path: Path, query_model: bool, limit: int | None, topics: bool = True) -> dict:
     data = json.loads(data_path.read_text())
     engine = Engine.open(db_path, synchronous="NORMAL", query_model=query_model)
     rows: dict[str, list[dict]] = {"worlddb": [], "bm25_flat": [], "fts5_flat": [], "dense_flat": [], "rrf_flat": []}
+    in_lane: list[dict[str, float]] = []
+    without: dict[str, list[dict]] = {lane: [] for lane in WEIGHTS}
     latencies, ingest = [], []
     try:
         for conv in data[:limit]:
@@ -138,9 +167,18 @@ def run(data_path: Path, db_path: Path, query_model: bool, limit: int | None) ->
             sessions = sessions_of(conv["conversation"])
             started = time.perf_counter()
             result = engine.ingest_conversation(sessions, scope, source=conv["sample_id"])
-            ingest.append({"conversation": conv["sample_id"], "turns": len(result.turns),
-                           "seconds": round(time.perf_counter() - started, 2)})
+            entry = {"conversation": conv["sample_id"], "turns": len(result.turns),
+                     "seconds": round(time.perf_counter() - started, 2)}
+            worlds = [engine.store.scope_anchor("user", conv["sample_id"])]
+            if topics:
+                started = time.perf_counter()
+                consolidator = Consolidator(engine.db, min_age_secs=0)
+                made = consolidator.topics(scopes=worlds)
+                consolidator.summarize(types=["Topic"])
+                entry |= {"topics": len(made.topics), "topic_seconds": round(time.perf_counter() - started, 2)}
+            ingest.append(entry)
             by_anchor = {anchor: turn_id for turn_id, anchor in result.turns.items()}
+            by_rowid = {engine.store.rowid(anchor): turn_id for anchor, turn_id in by_anchor.items()}
             flat = Flat([(t.turn_id, t.speaker, t.text, t.caption) for s in sessions for t in s.turns],
                         engine.embedder)
             known = set(result.turns)
@@ -156,6 +194,10 @@ def run(data_path: Path, db_path: Path, query_model: bool, limit: int | None) ->
                 ranked = [by_anchor[h.id] for h in hits if h.id in by_anchor]
                 base = dict(conversation=conv["sample_id"], category=item["category"], question=item["question"])
                 rows["worlddb"].append({**base, "metrics": score(ranked, evidence)})
+                found, ablated = lane_rows(engine, item["question"], worlds, by_rowid, evidence)
+                in_lane.append(found)
+                for lane, metrics in ablated.items():
+                    without[lane].append({**base, "metrics": metrics})
                 for name, order in flat.rank(item["question"], engine.embedder.embed([item["question"]])[0]).items():
                     rows[name].append({**base, "metrics": score(order, evidence)})
     finally:
@@ -169,6 +211,12 @@ def run(data_path: Path, db_path: Path, query_model: bool, limit: int | None) ->
         "per_conversation": {
             conv: summarize([r for r in rows["worlddb"] if r["conversation"] == conv])["overall"]
             for conv in dict.fromkeys(r["conversation"] for r in rows["worlddb"])},
+        "lanes": {
+            "evidence_in_top50": {lane: round(100 * statistics.mean(f.get(lane, 0.0) for f in in_lane), 1)
+                                  for lane in WEIGHTS},
+            "without": {lane: summarize(r)["overall"] | {"category_1_turn_all@50":
+                                                         summarize(r)["per_category"]["1"]["turn_all@50"]}
+                        for lane, r in without.items()}},
         "ingest": ingest,
         "recall_latency_ms": {"p50": round(1e3 * latencies[len(latencies) // 2], 2),
                               "p95": round(1e3 * latencies[int(0.95 * (len(latencies) - 1))], 2),
@@ -183,16 +231,21 @@ def main() -> None:
     parser.add_argument("--db", type=Path, default=None, help="keep the database here (default: a temp dir)")
     parser.add_argument("--query-model", action="store_true", help="add the model's query embedding")
     parser.add_argument("--conversations", type=int, default=None, help="only the first N conversations")
+    parser.add_argument("--no-topics", action="store_true", help="do not build topic worlds (no global lane)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or Path(tmp) / "locomo.db"
-        report = run(args.data, db, args.query_model, args.conversations)
+        report = run(args.data, db, args.query_model, args.conversations, topics=not args.no_topics)
     text = json.dumps(report, indent=2)
     if args.out:
         args.out.write_text(text)
     headline = {name: {k: r["overall"][k] for k in ("turn_any@10", "turn_all@10", "turn_all@50", "sess_any@10")}
                 for name, r in report["results"].items()}
-    print(json.dumps({"headline": headline, "per_conversation": report["per_conversation"],
+    headline["worlddb"]["category_1_turn_all@50"] = report["results"]["worlddb"]["per_category"]["1"]["turn_all@50"]
+    lanes = {"evidence_in_top50": report["lanes"]["evidence_in_top50"],
+             "without": {lane: {k: m[k] for k in ("turn_any@10", "turn_all@50", "category_1_turn_all@50")}
+                         for lane, m in report["lanes"]["without"].items()}}
+    print(json.dumps({"headline": headline, "lanes": lanes, "per_conversation": report["per_conversation"],
                       "recall_latency_ms": report["recall_latency_ms"], "ingest": report["ingest"]}, indent=2))
 
 

@@ -14,7 +14,9 @@
    from SQL, timed on their own. Reported: writes/s (nodes per second, each node's
    edges, FTS row and vectors included; corpus generation excluded; the strict reading),
    node+edge writes/s (nodes and refers_to edges, each one Writer call), index build time,
-   database size, peak RSS, and a full `verify` of the result.
+   database size, peak RSS, and a full `verify` of the result. Then the consolidator
+   builds the scope's topic worlds and their summaries (worlddb.consolidator.topics;
+   `--no-topics` skips it), timed on its own, so recall's global lane runs in the probes.
 2. Probes. Random Memory nodes give 3-word queries drawn from their own text (and a
    random node to expand from). Each shape first answers as many other probes (a second
    seed) to warm the caches - timed on their own as the cold start of a fresh process,
@@ -62,6 +64,7 @@ import numpy as np
 
 from bench.progress import Progress
 from bench.synthetic import TYPES, Corpus
+from worlddb.consolidator import Consolidator
 from worlddb.core.records import Edge, Node
 from worlddb.core.timeutil import now_us
 from worlddb.graph import lexical, text_index
@@ -424,6 +427,21 @@ def run(args) -> dict:
         report["db_bytes"] = path.stat().st_size
         report["db_gib"] = round(path.stat().st_size / 2**30, 3)
 
+        if args.topics and not reuse:
+            print("topic worlds ...", file=sys.stderr, flush=True)
+            t, c = time.perf_counter(), time.process_time()
+            consolidator = Consolidator(engine.db, min_age_secs=0)
+            made = consolidator.topics()
+            clustered = time.perf_counter()
+            summarized = consolidator.summarize(types=["Topic"])
+            report["topics"] = {"seconds": round(time.perf_counter() - t, 2),
+                                "cpu_seconds": round(time.process_time() - c, 2),
+                                "clustering_and_membership_s": round(clustered - t, 2),
+                                "summaries_s": round(time.perf_counter() - clustered, 2),
+                                "topics": len(made.topics), "summaries": len(summarized.summaries),
+                                "contains_edges": made.topic_moves, "transactions": made.transactions
+                                + summarized.transactions}
+            report["db_gib_with_topics"] = round(path.stat().st_size / 2**30, 3)
         hnsw_snapshots.discard(engine.db.ann_snapshots)  # a kept file's snapshots would turn the build into a load
         t, c = time.perf_counter(), time.process_time()
         for label, index in (("hnsw effective", engine.index), ("hnsw units", engine.units)):
@@ -488,6 +506,8 @@ def main() -> None:
     parser.add_argument("--baselines", action=argparse.BooleanOptionalAction, default=None,
                         help="numpy/rank-bm25 side by side (default: on at <= 100k nodes)")
     parser.add_argument("--verify", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument("--topics", action=argparse.BooleanOptionalAction, default=True,
+                        help="build the scope's topic worlds after the load (default: on)")
     parser.add_argument("--cache-file", action=argparse.BooleanOptionalAction, default=True,
                         help="read the database file into the OS page cache between the warm-up and the "
                              "measured probes (default: on)")
@@ -508,8 +528,8 @@ def main() -> None:
     out = Path(args.out or f"bench/out/scale-{args.nodes}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2) + "\n")
-    shown = ("load", "index_build", "index_reopen", "db_gib", "peak_rss_gib", "latency_ms", "quality")
-    print(json.dumps({k: report[k] for k in shown}
+    shown = ("load", "topics", "index_build", "index_reopen", "db_gib", "peak_rss_gib", "latency_ms", "quality")
+    print(json.dumps({k: report[k] for k in shown if k in report}
                      | ({"speedup_p50": report["baselines"]["speedup_p50"]} if "baselines" in report else {}),
                      indent=2))
     print(f"report: {out}", file=sys.stderr)
