@@ -57,7 +57,7 @@ import numpy as np
 
 from worlddb.core.errors import Conflict, InvalidInput, NotFound
 from worlddb.core.records import Edge, Node
-from worlddb.core.store import Store
+from worlddb.core.store import ROWID_OF, Store
 from worlddb.graph.database import WorldDB, Writer
 from worlddb.vectors.hnsw import EFFECTIVE
 
@@ -104,8 +104,8 @@ def children(conn, world: str, *, topics: bool, retired: bool = False) -> list[t
     members."""
     kinds = (TOPIC,) if topics else MEMBER_TYPES
     rows = conn.execute(
-        "SELECT n.rowid, n.anchor FROM edges e JOIN nodes n ON n.anchor = e.dst "
-        "WHERE e.src=? AND e.type='contains' AND e.seq_removed IS NULL "
+        "SELECT n.rowid, n.anchor FROM edges e JOIN nodes n ON n.rowid = e.dst "
+        f"WHERE e.src = {ROWID_OF} AND e.type='contains' AND e.seq_removed IS NULL "
         f"AND +n.type IN ({','.join('?' * len(kinds))}) {'' if retired else 'AND n.retired_at IS NULL'} "
         "ORDER BY n.rowid", (world, *kinds))
     return rows.fetchall()
@@ -267,8 +267,8 @@ class TopicPass:
 
     def _members(self, scope: str) -> list[tuple[int, str]]:
         return self.store.conn.execute(
-            "SELECT n.rowid, n.anchor FROM closure c JOIN nodes n ON n.anchor = c.node "
-            f"WHERE c.world=? AND n.type IN ({','.join('?' * len(MEMBER_TYPES))}) AND n.retired_at IS NULL "
+            "SELECT n.rowid, n.anchor FROM closure c JOIN nodes n ON n.rowid = c.node "
+            f"WHERE c.world = {ROWID_OF} AND n.type IN ({','.join('?' * len(MEMBER_TYPES))}) AND n.retired_at IS NULL "
             "AND (n.valid_to IS NULL OR n.valid_to > ?) ORDER BY n.rowid",
             (scope, *MEMBER_TYPES, self.now)).fetchall()
 
@@ -302,11 +302,11 @@ class TopicPass:
         report.transactions += 1
 
     def _entity_groups(self, members: list[tuple[int, str]]) -> list[list[int]]:
-        position = {anchor: i for i, (_, anchor) in enumerate(members)}
-        named: dict[str, list[int]] = defaultdict(list)
-        anchors = [anchor for _, anchor in members]
-        for start in range(0, len(anchors), 500):
-            chunk = anchors[start:start + 500]
+        position = {rowid: i for i, (rowid, _) in enumerate(members)}
+        named: dict[int, list[int]] = defaultdict(list)
+        rowids = [rowid for rowid, _ in members]
+        for start in range(0, len(rowids), 500):
+            chunk = rowids[start:start + 500]
             for src, dst in self.store.conn.execute(
                     f"SELECT src, dst FROM edges WHERE src IN ({','.join('?' * len(chunk))}) "
                     "AND type='refers_to' AND seq_removed IS NULL", chunk):

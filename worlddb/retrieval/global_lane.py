@@ -115,20 +115,19 @@ def _rank_topics(store: Store, topics: list[tuple[int, str]], vector: np.ndarray
         for rank, rowid in enumerate(by_vector, start=1):
             score[rowid] += 1.0 / (TOPIC_K + rank)
     if words:
-        for rank, rowid in enumerate(_by_summary(store, [a for _, a in topics], words, open_only_at), start=1):
+        for rank, rowid in enumerate(_by_summary(store, [r for r, _ in topics], words, open_only_at), start=1):
             score[rowid] += 1.0 / (TOPIC_K + rank)
     return sorted(topics, key=lambda t: (-score[t[0]], t[0]))
 
 
-def _by_summary(store: Store, topics: list[str], words: str, open_only_at: int | None) -> list[int]:
+def _by_summary(store: Store, topics: list[int], words: str, open_only_at: int | None) -> list[int]:
     """Topic rowids ranked by the bm25 of their current summary (topics without one, or
     whose summary matches no query word, are left out)."""
     conn = store.conn
-    marks = ",".join("?" * len(topics))
     validity, extra = ("AND (s.valid_to IS NULL OR s.valid_to > ?)", [open_only_at]) if open_only_at else ("", [])
     summary_of = dict(conn.execute(
-        "SELECT s.rowid, t.rowid FROM edges e JOIN nodes s ON s.anchor = e.src JOIN nodes t ON t.anchor = e.dst "
-        f"WHERE e.dst IN ({marks}) AND e.type='summarizes' AND e.seq_removed IS NULL "
+        "SELECT e.src, e.dst FROM edges e JOIN nodes s ON s.rowid = e.src "
+        f"WHERE e.dst IN ({','.join('?' * len(topics))}) AND e.type='summarizes' AND e.seq_removed IS NULL "
         f"AND s.retired_at IS NULL {validity}", (*topics, *extra)))
     if not summary_of:
         return []
