@@ -13,14 +13,15 @@ EXPORTED = [
     # the engine and its async twin
     "Engine", "AsyncEngine",
     # arguments and results
-    "ScopeSet", "SessionIn", "TurnIn", "IngestResult",
+    "ScopeSet", "Access", "SessionIn", "TurnIn", "IngestResult",
     "AmendResult", "ConflictOut", "EntityOut", "FactOut", "HashCheck", "Hit", "MemoryDetail", "MemoryOut", "Page",
     "PurgeResult", "RecallResult", "RetireAllResult", "RetireResult", "ScopeInfo", "ScopeList", "WriteResult",
     # entities and merge proposals
     "EntityDetail", "EntityRef", "PendingMerge", "ProposalList", "ProposalOut", "RelatedEntity",
     # the error tree
     "WorldDBError", "InvalidInput", "AmbiguousId", "UnknownEdgeType", "NotFound", "Conflict", "ValidityConflict",
-    "Refused", "IntegrityError", "SchemaError", "StorageError", "EmbedderError", "ExtractionError",
+    "Refused", "IntegrityError", "SchemaError", "StorageError", "EmbedderError", "ExtractionError", "Forbidden",
+    "RateLimited",
     # the extension points
     "EdgeContext", "EdgeHandler", "Registry", "Embedder", "Extractor", "Summarizer", "Tiebreaker",
 ]

@@ -8,8 +8,8 @@
         for hit in memory.recall("where do I live?", me).results:
             print(hit.text, hit.superseded_by)
 
-This module is the Python API: `open()`, `Engine` and `AsyncEngine`, the scope and result
-records, the error tree (worlddb.core.errors) and the extension protocols
+This module is the Python API: `open()`, `Engine` and `AsyncEngine`, the scope, access and
+result records, the error tree (worlddb.core.errors) and the extension protocols
 (worlddb.protocols). Names load on first use (PEP 562), so `import worlddb` loads
 neither the embedding runtime nor the HNSW library. The MCP server is worlddb.server,
 the command line `worlddb` (worlddb.cli).
@@ -45,9 +45,11 @@ if TYPE_CHECKING:
         Conflict,
         EmbedderError,
         ExtractionError,
+        Forbidden,
         IntegrityError,
         InvalidInput,
         NotFound,
+        RateLimited,
         Refused,
         SchemaError,
         StorageError,
@@ -55,6 +57,7 @@ if TYPE_CHECKING:
         ValidityConflict,
         WorldDBError,
     )
+    from worlddb.memory.access import Access
     from worlddb.memory.aio import AsyncEngine
     from worlddb.memory.engine import Engine
     from worlddb.memory.ingest import IngestResult, SessionIn, TurnIn
@@ -98,6 +101,7 @@ _EXPORTS: dict[str, str] = {
     **dict.fromkeys(("Engine",), "worlddb.memory.engine"),
     **dict.fromkeys(("AsyncEngine",), "worlddb.memory.aio"),
     **dict.fromkeys(("ScopeSet",), "worlddb.memory.scopes"),
+    **dict.fromkeys(("Access",), "worlddb.memory.access"),
     **dict.fromkeys(("IngestResult", "SessionIn", "TurnIn"), "worlddb.memory.ingest"),
     **dict.fromkeys((
         "AmendResult", "ConflictOut", "EntityDetail", "EntityOut", "EntityRef", "FactOut", "HashCheck", "Hit",
@@ -105,9 +109,9 @@ _EXPORTS: dict[str, str] = {
         "RecallResult", "RelatedEntity", "RetireAllResult", "RetireResult", "ScopeInfo", "ScopeList", "WriteResult",
     ), "worlddb.memory.results"),
     **dict.fromkeys((
-        "AmbiguousId", "Conflict", "EmbedderError", "ExtractionError", "IntegrityError", "InvalidInput",
-        "NotFound", "Refused", "SchemaError", "StorageError", "UnknownEdgeType", "ValidityConflict",
-        "WorldDBError",
+        "AmbiguousId", "Conflict", "EmbedderError", "ExtractionError", "Forbidden", "IntegrityError",
+        "InvalidInput", "NotFound", "RateLimited", "Refused", "SchemaError", "StorageError", "UnknownEdgeType",
+        "ValidityConflict", "WorldDBError",
     ), "worlddb.core.errors"),
     **dict.fromkeys((
         "EdgeContext", "EdgeHandler", "Embedder", "Extractor", "Registry", "Summarizer", "Tiebreaker",
@@ -115,14 +119,13 @@ _EXPORTS: dict[str, str] = {
 }
 
 __all__ = [
-    "__version__", "open", "AmbiguousId", "AmendResult", "AsyncEngine", "Conflict", "ConflictOut",
+    "__version__", "open", "Access", "AmbiguousId", "AmendResult", "AsyncEngine", "Conflict", "ConflictOut",
     "EdgeContext", "EdgeHandler", "Embedder", "EmbedderError", "Engine", "EntityDetail", "EntityOut", "EntityRef",
-    "ExtractionError", "Extractor", "FactOut", "HashCheck", "Hit", "IngestResult", "IntegrityError", "InvalidInput",
-    "MemoryDetail", "MemoryOut", "NotFound", "Page", "PendingMerge", "ProposalList", "ProposalOut", "PurgeResult",
-    "RecallResult", "Refused", "Registry", "RelatedEntity",
-    "RetireAllResult", "RetireResult", "SchemaError", "ScopeInfo", "ScopeList", "ScopeSet", "SessionIn",
-    "StorageError", "Summarizer", "Tiebreaker", "TurnIn", "UnknownEdgeType", "ValidityConflict",
-    "WorldDBError", "WriteResult",
+    "ExtractionError", "Extractor", "FactOut", "Forbidden", "HashCheck", "Hit", "IngestResult", "IntegrityError",
+    "InvalidInput", "MemoryDetail", "MemoryOut", "NotFound", "Page", "PendingMerge", "ProposalList", "ProposalOut",
+    "PurgeResult", "RateLimited", "RecallResult", "Refused", "Registry", "RelatedEntity", "RetireAllResult",
+    "RetireResult", "SchemaError", "ScopeInfo", "ScopeList", "ScopeSet", "SessionIn", "StorageError", "Summarizer",
+    "Tiebreaker", "TurnIn", "UnknownEdgeType", "ValidityConflict", "WorldDBError", "WriteResult",
 ]
 
 

@@ -9,6 +9,9 @@
                                       export an entity's identity
     worlddb ui [--db PATH] [--port N] [--no-browser]
                                       the memory inspector alone, opened in the browser
+    worlddb auth add-token NAME --scope KEY [...] [--admin]
+                                      a bearer token for HTTP callers, granted those scopes
+    worlddb auth list | revoke NAME   the principals with tokens; revoke one
 
 The database path defaults to $WORLDDB_DB, else to a per-user data directory.
 
@@ -90,6 +93,33 @@ def build_parser() -> argparse.ArgumentParser:
     ui.add_argument("--token", default=None,
                     help="require this token to sign in (default: $WORLDDB_TOKEN; prefer the variable)")
     ui.add_argument("--no-browser", action="store_true", help="print the address; do not open a browser")
+    serve.add_argument("--audit-log", default="-", metavar="FILE",
+                       help="append one JSON line per tool call to FILE (default: stderr; 'off' for none)")
+    serve.add_argument("--rate-limit", type=float, default=50.0, metavar="N",
+                       help="tool calls per second per HTTP principal, bursts of 2N (default 50; 0: no limit)")
+    serve.add_argument("--max-in-flight", type=int, default=8, metavar="N",
+                       help="tool calls one HTTP principal may have running at once (default 8; 0: no limit)")
+    serve.add_argument("--oauth-issuer", default=None, metavar="URL",
+                       help="accept JWT access tokens from this OAuth authorization server (needs --oauth-jwks)")
+    serve.add_argument("--oauth-jwks", default=None, metavar="FILE|URL", help="the issuer's JSON Web Key Set")
+    serve.add_argument("--oauth-resource", default=None, metavar="URL",
+                       help="this server's URL as clients reach it, the tokens' audience "
+                            "(default http://HOST:PORT/mcp)")
+    serve.add_argument("--oauth-claim", default="scope", metavar="NAME",
+                       help="the token claim that lists the granted scopes (default: scope)")
+    auth = sub.add_parser("auth", help="bearer tokens for HTTP callers, each granted some scopes")
+    auth_sub = auth.add_subparsers(dest="auth_command", required=True)
+    add = auth_sub.add_parser("add-token", help="create a principal and print its token (shown only once)")
+    add.add_argument("name", help="the principal's name (in audit lines and `worlddb auth list`)")
+    add.add_argument("--scope", action="append", required=True, metavar="KEY", dest="scopes",
+                     help="a granted scope: user:alice, or a pattern such as 'agent:*' or '*' (repeatable)")
+    add.add_argument("--admin", action="store_true", help="may also purge the granted scopes")
+    _add_db(add)
+    listing = auth_sub.add_parser("list", help="the principals, their grants and whether they are admins")
+    _add_db(listing)
+    revoke = auth_sub.add_parser("revoke", help="revoke a principal: its token stops working at once")
+    revoke.add_argument("name")
+    _add_db(revoke)
     return parser
 
 
@@ -125,7 +155,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     # before the server exists: stdout is the protocol channel on stdio, so logs go to stderr
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
-    from worlddb.server import ServerConfig, serve_http, serve_stdio
+    from worlddb.server import OAuthSettings, ServerConfig, serve_http, serve_stdio
 
     embedder_name = args.embedder or os.environ.get("WORLDDB_EMBEDDER") or "minilm"
     options = {}
@@ -138,6 +168,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     elif embedder_name != "minilm":
         print(f"worlddb serve: unknown embedder {embedder_name!r} (minilm or hash)", file=sys.stderr)
         return 2
+    oauth = None
+    if args.oauth_issuer or args.oauth_jwks:
+        if not (args.oauth_issuer and args.oauth_jwks):
+            print("worlddb serve: --oauth-issuer and --oauth-jwks go together", file=sys.stderr)
+            return 2
+        host = f"[{args.host}]" if ":" in args.host else args.host
+        oauth = OAuthSettings(issuer=args.oauth_issuer, jwks=args.oauth_jwks, claim=args.oauth_claim,
+                              resource=args.oauth_resource or f"http://{host}:{args.port}/mcp")
     config = ServerConfig(
         db=args.db or default_db_path(),
         default_user=args.default_user or os.environ.get("WORLDDB_DEFAULT_USER") or None,
@@ -145,11 +183,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         query_model=query_model,
         consolidate_every=args.consolidate_every or None,
         engine_options=options,
+        rate_limit=args.rate_limit,
+        max_in_flight=args.max_in_flight,
+        audit_log=None if args.audit_log == "off" else args.audit_log,
     )
     if args.transport == "stdio":
         serve_stdio(config)
     else:
-        serve_http(config, host=args.host, port=args.port, token=args.token or os.environ.get("WORLDDB_TOKEN"))
+        serve_http(config, host=args.host, port=args.port, token=args.token or os.environ.get("WORLDDB_TOKEN"),
+                   oauth=oauth)
     return 0
 
 
@@ -344,8 +386,40 @@ def cmd_ui(args: argparse.Namespace) -> int:
 IDENTITY = {"pending": identity_pending, "accept": identity_decide, "reject": identity_decide,
             "show": identity_show, "export": identity_export}
 
+def cmd_auth(args: argparse.Namespace) -> int:
+    """add-token, list, revoke: the principals kept in the file (worlddb.memory.principals)."""
+    from worlddb.core.store import Store
+    from worlddb.memory import principals
+
+    if args.auth_command == "add-token":
+        path = args.db or default_db_path()  # the first token may come before the first serve
+    else:
+        path = existing_db(args)
+        if path is None:
+            return 2
+    store = Store.open(path)
+    try:
+        if args.auth_command == "add-token":
+            token = principals.add_token(store, args.name, args.scopes, admin=args.admin)
+            granted = principals.authenticate(store, token)
+            print(f"principal {args.name} in {path}: {', '.join(granted.grants)}{' (admin)' if args.admin else ''}")
+            print("its token follows; it is shown only this once (only a hash of it is stored):")
+            print(token)
+        elif args.auth_command == "list":
+            for info in principals.list_principals(store):
+                status = f"revoked {info.revoked_at}" if info.revoked_at else "active"
+                print(f"{info.name}\t{' '.join(info.grants)}\t{'admin' if info.admin else '-'}\t"
+                      f"created {info.created_at}\t{status}")
+        else:
+            principals.revoke(store, args.name)
+            print(f"revoked {args.name}")
+    finally:
+        store.close()
+    return 0
+
+
 COMMANDS = {"reembed": cmd_reembed, "serve": cmd_serve, "verify": cmd_verify, "consolidate": cmd_consolidate,
-            "identity": cmd_identity, "ui": cmd_ui}
+            "identity": cmd_identity, "ui": cmd_ui, "auth": cmd_auth}
 
 
 def _engine_error(exc: BaseException) -> WorldDBError | None:

@@ -4,7 +4,11 @@
     ├── InvalidInput             the caller's argument is wrong; nothing was written
     │   ├── AmbiguousId          an id prefix matches several nodes (.candidates)
     │   └── UnknownEdgeType      no handler is registered for an edge type
-    ├── NotFound                 no node, edge, scope or proposal has that id
+    ├── NotFound                 no node, edge, scope or proposal has that id (also what a
+    │                            caller is told about a scope outside its grant)
+    ├── Forbidden                the caller's grant does not allow the operation (purge needs admin)
+    ├── RateLimited              the caller is over its request rate or in-flight limit
+    │                            (.retry_after, in seconds)
     ├── Conflict                 the request is well formed but the store's state forbids it
     │   ├── ValidityConflict     a validity interval would re-open or move later
     │   └── Refused              an edge handler refused the write (whole write rolled back)
@@ -52,6 +56,23 @@ class UnknownEdgeType(InvalidInput):
 
 class NotFound(WorldDBError, LookupError):
     """No node, edge, scope or proposal has the given id."""
+
+
+class Forbidden(WorldDBError, PermissionError):
+    """The caller may not do this at all (memory_purge_scope without an admin grant). Never
+    raised for a scope outside the caller's grant: that is NotFound, worded as for a scope
+    that does not exist, so that the answer does not reveal whether it exists."""
+
+
+class RateLimited(WorldDBError):
+    """The caller is over its request rate or has too many calls in flight; nothing ran.
+
+    :param retry_after: seconds after which the same call would be admitted.
+    """
+
+    def __init__(self, message: str, retry_after: float):
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class Conflict(WorldDBError):

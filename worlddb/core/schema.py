@@ -42,6 +42,9 @@ anchors and version ids, which callers name as 64-hex text:
   sessions      conversations a caller writes by its own session id (memory_write with
                 messages): per scope and id, the Session world, its latest turn and how many
                 turns it holds, so the next call continues the same world and chain
+  principals    named bearer tokens for HTTP callers (worlddb.memory.principals): the SHA-256
+                of each token (never the token), the scopes it is granted, whether it may purge,
+                and when it was revoked
 
 SQL that other modules run against these tables goes through the fragments and helpers
 of worlddb.core.store (node and edge columns, the inside-a-world condition, anchors to
@@ -280,6 +283,14 @@ MIGRATIONS: list[list[str]] = [
         f"CREATE INDEX edges_marked_dst ON edges(dst, type) WHERE {MARKED}",
         "CREATE INDEX closure_node ON closure(node, world)",
         "CREATE INDEX member_log_world ON member_log(world, seq)",
+    ],
+    # 7: principals, so that one HTTP server can serve several callers, each seeing only the
+    # scopes it is granted. Only a digest of each token is stored; grants is a JSON array of
+    # scope keys and patterns (worlddb.memory.access). A revoked principal keeps its row.
+    [
+        """CREATE TABLE principals(
+            name TEXT PRIMARY KEY, token_sha256 TEXT NOT NULL UNIQUE, grants TEXT NOT NULL,
+            admin INTEGER NOT NULL, created_at INTEGER NOT NULL, revoked_at INTEGER) WITHOUT ROWID""",
     ],
 ]
 

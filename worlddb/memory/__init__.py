@@ -4,6 +4,8 @@
     aio.py          AsyncEngine: the same API, one thread per database, for async callers
     services.py     Services: what every operation works with
     scopes.py       ScopeSet, and the scoped reads every operation starts with
+    access.py       Access: the scopes a caller is granted, checked on every call
+    principals.py   tokens and their grants, kept in the database file
     write.py        memory_write: extract -> resolve -> reconcile -> commit
     ingest.py       conversations: Session worlds of Turn nodes chained by precedes
     messages.py     memory_write with messages: a conversation's turns, continued by session id

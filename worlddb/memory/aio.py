@@ -19,6 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
+from .access import Access
 from .engine import Engine
 from .ingest import IngestResult, SessionIn
 from .results import (
@@ -83,48 +84,55 @@ class AsyncEngine:
     # ------------------------------------------------------------------ the memory API
     async def write_memory(self, text: str, scopes: ScopeSet, *, metadata: dict | None = None,
                            valid_from: str | None = None, entities: list[dict] | None = None,
-                           facts: list[dict] | None = None) -> WriteResult:
+                           facts: list[dict] | None = None, access: Access | None = None) -> WriteResult:
         return await self.run(Engine.write_memory, text, scopes, metadata=metadata, valid_from=valid_from,
-                              entities=entities, facts=facts)
+                              entities=entities, facts=facts, access=access)
 
     async def write_messages(self, messages: Sequence[dict], scopes: ScopeSet, *, session: str | None = None,
-                             valid_from: str | None = None) -> WriteResult:
-        return await self.run(Engine.write_messages, messages, scopes, session=session, valid_from=valid_from)
+                             valid_from: str | None = None, access: Access | None = None) -> WriteResult:
+        return await self.run(Engine.write_messages, messages, scopes, session=session, valid_from=valid_from,
+                              access=access)
 
-    async def write_memories(self, items: Sequence[dict], scopes: ScopeSet) -> list[WriteResult]:
-        return await self.run(Engine.write_memories, items, scopes)
+    async def write_memories(self, items: Sequence[dict], scopes: ScopeSet, *,
+                             access: Access | None = None) -> list[WriteResult]:
+        return await self.run(Engine.write_memories, items, scopes, access=access)
 
-    async def amend(self, memory_id: str, text: str, scopes: ScopeSet, *, reason: str | None = None) -> AmendResult:
-        return await self.run(Engine.amend, memory_id, text, scopes, reason=reason)
+    async def amend(self, memory_id: str, text: str, scopes: ScopeSet, *, reason: str | None = None,
+                    access: Access | None = None) -> AmendResult:
+        return await self.run(Engine.amend, memory_id, text, scopes, reason=reason, access=access)
 
-    async def retire(self, memory_id: str, scopes: ScopeSet, *, reason: str | None = None) -> RetireResult:
-        return await self.run(Engine.retire, memory_id, scopes, reason=reason)
+    async def retire(self, memory_id: str, scopes: ScopeSet, *, reason: str | None = None,
+                     access: Access | None = None) -> RetireResult:
+        return await self.run(Engine.retire, memory_id, scopes, reason=reason, access=access)
 
-    async def retire_all(self, scopes: ScopeSet) -> RetireAllResult:
-        return await self.run(Engine.retire_all, scopes)
+    async def retire_all(self, scopes: ScopeSet, *, access: Access | None = None) -> RetireAllResult:
+        return await self.run(Engine.retire_all, scopes, access=access)
 
-    async def purge_scope(self, scopes: ScopeSet, confirm: str, *, erase: bool = False) -> PurgeResult:
-        return await self.run(Engine.purge_scope, scopes, confirm, erase=erase)
+    async def purge_scope(self, scopes: ScopeSet, confirm: str, *, erase: bool = False,
+                          access: Access | None = None) -> PurgeResult:
+        return await self.run(Engine.purge_scope, scopes, confirm, erase=erase, access=access)
 
     async def ingest_conversation(self, sessions: Sequence[SessionIn], scopes: ScopeSet, *,
-                                  source: str = "conversation") -> IngestResult:
-        return await self.run(Engine.ingest_conversation, sessions, scopes, source=source)
+                                  source: str = "conversation", access: Access | None = None) -> IngestResult:
+        return await self.run(Engine.ingest_conversation, sessions, scopes, source=source, access=access)
 
     async def recall(self, query: str, scopes: ScopeSet, *, limit: int = 10, as_of: str | None = None,
-                     known_at: str | None = None, include_retired: bool = False) -> RecallResult:
+                     known_at: str | None = None, include_retired: bool = False,
+                     access: Access | None = None) -> RecallResult:
         return await self.run(Engine.recall, query, scopes, limit=limit, as_of=as_of, known_at=known_at,
-                              include_retired=include_retired)
+                              include_retired=include_retired, access=access)
 
     async def list_memories(self, scopes: ScopeSet, *, limit: int = 50, cursor: str | None = None,
-                            include_retired: bool = False) -> Page:
+                            include_retired: bool = False, access: Access | None = None) -> Page:
         return await self.run(Engine.list_memories, scopes, limit=limit, cursor=cursor,
-                              include_retired=include_retired)
+                              include_retired=include_retired, access=access)
 
-    async def read_memory(self, memory_id: str, scopes: ScopeSet, *, cursor: str | None = None) -> MemoryDetail:
-        return await self.run(Engine.read_memory, memory_id, scopes, cursor=cursor)
+    async def read_memory(self, memory_id: str, scopes: ScopeSet, *, cursor: str | None = None,
+                          access: Access | None = None) -> MemoryDetail:
+        return await self.run(Engine.read_memory, memory_id, scopes, cursor=cursor, access=access)
 
-    async def list_scopes(self, kind: str | None = None) -> ScopeList:
-        return await self.run(Engine.list_scopes, kind)
+    async def list_scopes(self, kind: str | None = None, *, access: Access | None = None) -> ScopeList:
+        return await self.run(Engine.list_scopes, kind, access=access)
 
     async def all_scopes(self) -> ScopeSet:
         return await self.run(Engine.all_scopes)

@@ -11,6 +11,10 @@ Contract
 - Content is immutable: amend writes a new memory that supersedes the old one.
 - Every operation is scoped. A memory is reachable through a scope only if that scope
   contains it; reading, amending or retiring it through another scope is NotFound.
+- Every operation takes an `access` (worlddb.memory.access.Access): the scopes it names
+  must be granted - else NotFound, worded as for a scope or id that does not exist, before
+  anything is read or written - and what it returns names only granted scopes. Without
+  one the caller is the file's owner, with every scope.
 - Bad input raises InvalidInput/NotFound before anything is written.
 
 The engine checks arguments, holds the `Services` (worlddb.memory.services) and calls the
@@ -45,6 +49,7 @@ from worlddb.vectors.static_query import StaticEncoder
 from . import corrections, entities, ingest, purge, reading, search
 from . import messages as conversation
 from . import scopes as scopelib
+from .access import Access
 from .results import (
     AmendResult,
     EntityDetail,
@@ -60,7 +65,7 @@ from .results import (
     ScopeList,
     WriteResult,
 )
-from .scopes import ScopeSet, scope_key
+from .scopes import ScopeSet, scope_key, unknown_id
 from .services import Services
 from .write import WriteRequest, check_text, write, write_many
 
@@ -242,26 +247,34 @@ class Engine:
     # ------------------------------------------------------------------ writing
     def write_memory(self, text: str, scopes: ScopeSet, *, metadata: dict | None = None,
                      valid_from: str | None = None, entities: list[dict] | None = None,
-                     facts: list[dict] | None = None) -> WriteResult:
+                     facts: list[dict] | None = None, access: Access | None = None) -> WriteResult:
         """memory_write: one memory, with its entities and facts (extracted unless given)."""
+        access = _access(access)
+        access.admit(scopes)
         request = WriteRequest(text=check_text(text), scopes=scopes, metadata=metadata or {},
                                valid_from=parse_time(valid_from, field="valid_from") if valid_from else None,
                                entities=entities, facts=facts, tool="memory_write")
-        return write(self.services, request)
+        return access.redact(write(self.services, request))
 
     def write_messages(self, messages: Sequence[dict], scopes: ScopeSet, *, session: str | None = None,
-                       valid_from: str | None = None) -> WriteResult:
+                       valid_from: str | None = None, access: Access | None = None) -> WriteResult:
         """memory_write with messages: a conversation's turns (role, content, optional time,
         caption, ref), written as one Session world of Turn nodes chained by precedes, as
         `ingest_conversation` writes a session (worlddb.memory.messages). A later call with
         the same `session` id in the same scopes continues that world and its chain.
         `valid_from` is the session's time, and each message's where it gives none."""
+        access = _access(access)
+        access.admit(scopes)
         start = parse_time(valid_from, field="valid_from") if valid_from else None
-        return conversation.write_messages(self.services, scopes, messages, session=session, valid_from=start)
+        return access.redact(conversation.write_messages(self.services, scopes, messages, session=session,
+                                                         valid_from=start))
 
-    def write_memories(self, items: Sequence[dict], scopes: ScopeSet) -> list[WriteResult]:
+    def write_memories(self, items: Sequence[dict], scopes: ScopeSet, *,
+                       access: Access | None = None) -> list[WriteResult]:
         """Write many memories in one transaction (all or none), for imports: each item takes
         the arguments of write_memory (text, metadata, valid_from, entities, facts)."""
+        access = _access(access)
+        access.admit(scopes)
         if not isinstance(items, (list, tuple)) or not items:
             raise InvalidInput("items must be a non-empty list of memories")
         requests = []
@@ -274,24 +287,36 @@ class Engine:
                 text=check_text(item.get("text")), scopes=scopes, metadata=item.get("metadata") or {},
                 valid_from=parse_time(valid_from, field="valid_from") if valid_from else None,
                 entities=item.get("entities"), facts=item.get("facts"), tool="memory_write"))
-        return write_many(self.services, requests)
+        return access.redact(write_many(self.services, requests))
 
-    def amend(self, memory_id: str, text: str, scopes: ScopeSet, *, reason: str | None = None) -> AmendResult:
-        """memory_amend: a new memory supersedes the old one (content is never edited)."""
-        return corrections.amend(self.services, memory_id, text, scopes, reason=reason)
+    def amend(self, memory_id: str, text: str, scopes: ScopeSet, *, reason: str | None = None,
+              access: Access | None = None) -> AmendResult:
+        """memory_amend: a new memory supersedes the old one (content is never edited). The
+        new memory joins every scope the old one was in, granted to the caller or not, so a
+        memory shared with another scope is corrected there too; the result names only the
+        granted ones."""
+        access = _access(access)
+        access.admit(scopes, unknown_id(memory_id, scopes))
+        return access.redact(corrections.amend(self.services, memory_id, text, scopes, reason=reason))
 
-    def retire(self, memory_id: str, scopes: ScopeSet, *, reason: str | None = None) -> RetireResult:
+    def retire(self, memory_id: str, scopes: ScopeSet, *, reason: str | None = None,
+               access: Access | None = None) -> RetireResult:
         """memory_retire: close one memory's (or fact's) validity; nothing is deleted."""
+        _access(access).admit(scopes, unknown_id(memory_id, scopes))
         return corrections.retire(self.services, memory_id, scopes, reason=reason)
 
-    def retire_all(self, scopes: ScopeSet) -> RetireAllResult:
+    def retire_all(self, scopes: ScopeSet, *, access: Access | None = None) -> RetireAllResult:
         """memory_retire_all: retire everything current in the scopes."""
+        _access(access).admit(scopes)
         return corrections.retire_all(self.services, scopes)
 
-    def purge_scope(self, scopes: ScopeSet, confirm: str, *, erase: bool = False) -> PurgeResult:
-        """memory_purge_scope: retire one scope; with erase, remove what belongs to it alone."""
+    def purge_scope(self, scopes: ScopeSet, confirm: str, *, erase: bool = False,
+                    access: Access | None = None) -> PurgeResult:
+        """memory_purge_scope: retire one scope; with erase, remove what belongs to it alone.
+        Needs an admin grant that covers the scope."""
         if len(scopes) != 1:
             raise InvalidInput("purge one scope at a time: name exactly one of user_id, agent_id, app_id, run_id")
+        _access(access).admit_purge(scopes)
         kind, sid = scopes.pairs[0]
         key = scope_key(kind, sid)
         if confirm != key:
@@ -299,80 +324,103 @@ class Engine:
         return purge.purge(self.services, kind, sid, erase=erase)
 
     def ingest_conversation(self, sessions: Sequence[ingest.SessionIn], scopes: ScopeSet, *,
-                            source: str = "conversation") -> ingest.IngestResult:
+                            source: str = "conversation", access: Access | None = None) -> ingest.IngestResult:
         """Bulk-ingest sessions of turns (worlddb.memory.ingest) into the given scopes."""
+        _access(access).admit(scopes)
         return ingest.ingest_conversation(self.services, scopes, list(sessions), source=source)
 
     # ------------------------------------------------------------------ reading
     def recall(self, query: str, scopes: ScopeSet, *, limit: int = 10, as_of: str | None = None,
-               known_at: str | None = None, include_retired: bool = False) -> RecallResult:
+               known_at: str | None = None, include_retired: bool = False,
+               access: Access | None = None) -> RecallResult:
         """memory_recall: hybrid search within the scopes, no model at query time."""
+        access = _access(access)
+        access.admit(scopes)
         if not isinstance(query, str) or not query.strip():
             raise InvalidInput("query must be non-empty text")
         if len(query) > MAX_TEXT_CHARS:
             raise InvalidInput(f"query is longer than {MAX_TEXT_CHARS} characters")
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 100:
             raise InvalidInput("limit must be an integer from 1 to 100")
-        return search.recall(self.services, query, scopes, limit=limit,
-                             as_of=parse_time(as_of, field="as_of") if as_of else None,
-                             known_at=parse_time(known_at, field="known_at") if known_at else None,
-                             include_retired=include_retired)
+        return access.redact(search.recall(self.services, query, scopes, limit=limit,
+                                           as_of=parse_time(as_of, field="as_of") if as_of else None,
+                                           known_at=parse_time(known_at, field="known_at") if known_at else None,
+                                           include_retired=include_retired))
 
     def list_memories(self, scopes: ScopeSet, *, limit: int = 50, cursor: str | None = None,
-                      include_retired: bool = False) -> Page:
+                      include_retired: bool = False, access: Access | None = None) -> Page:
         """memory_list: a page of the scopes' memories, newest first."""
+        access = _access(access)
+        access.admit(scopes)
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 500:
             raise InvalidInput("limit must be an integer from 1 to 500")
-        return reading.list_memories(self.services, scopes, limit=limit, cursor=cursor,
-                                     include_retired=include_retired)
+        return access.redact(reading.list_memories(self.services, scopes, limit=limit, cursor=cursor,
+                                                   include_retired=include_retired))
 
-    def read_memory(self, memory_id: str, scopes: ScopeSet, *, cursor: str | None = None) -> MemoryDetail:
+    def read_memory(self, memory_id: str, scopes: ScopeSet, *, cursor: str | None = None,
+                    access: Access | None = None) -> MemoryDetail:
         """memory_read: one memory in full, with a hash check of its stored bytes. For an
         entity id its `entity` is the entity in full (read_entity), and `cursor` (its
         next_cursor) pages the memories that mention it."""
-        return entities.read_node(self.services, memory_id, scopes, cursor=cursor)
+        access = _access(access)
+        access.admit(scopes, unknown_id(memory_id, scopes))
+        return access.redact(entities.read_node(self.services, memory_id, scopes, cursor=cursor))
 
-    def list_scopes(self, kind: str | None = None) -> ScopeList:
-        """memory_list_scopes: the scopes with their current and retired counts."""
-        return scopelib.list_scopes(self.store, kind)
+    def list_scopes(self, kind: str | None = None, *, access: Access | None = None) -> ScopeList:
+        """memory_list_scopes: the scopes (granted to the caller) with their current and
+        retired counts."""
+        return _access(access).redact(scopelib.list_scopes(self.store, kind))
 
-    def all_scopes(self) -> ScopeSet:
-        """Every scope in the file (empty if none was ever written to): what a caller
-        granted everything, such as the operator at the command line, may name."""
-        return ScopeSet(tuple((s.kind, s.id) for s in self.list_scopes().scopes))
+    def all_scopes(self, *, access: Access | None = None) -> ScopeSet:
+        """Every scope in the file the caller is granted (empty if none): without `access`,
+        what the operator at the command line may name."""
+        return ScopeSet(tuple((s.kind, s.id) for s in self.list_scopes(access=access).scopes))
 
     # ------------------------------------------------------------------ identity
     def read_entity(self, entity_id: str, scopes: ScopeSet, *, limit: int = 20, cursor: str | None = None,
-                    include_retired: bool = False) -> EntityDetail:
+                    include_retired: bool = False, access: Access | None = None) -> EntityDetail:
         """One entity: names, class members, pending merge proposals, neighbours, and a page
         of the memories that mention it or a member of its class, newest first."""
-        return entities.read_entity(self.services, entity_id, scopes, limit=limit, cursor=cursor,
-                                    include_retired=include_retired)
+        access = _access(access)
+        access.admit(scopes, unknown_id(entity_id, scopes))
+        return access.redact(entities.read_entity(self.services, entity_id, scopes, limit=limit, cursor=cursor,
+                                                  include_retired=include_retired))
 
-    def find_entities(self, name_or_id: str, scopes: ScopeSet) -> list[EntityRef]:
+    def find_entities(self, name_or_id: str, scopes: ScopeSet, *, access: Access | None = None) -> list[EntityRef]:
         """The entities a name (exact name or alias, else fuzzy) or an id names in the scopes."""
+        _access(access).admit(scopes)
         return entities.find_entities(self.services, name_or_id, scopes)
 
     def merge_proposals(self, scopes: ScopeSet, *, status: str | None = "pending",
-                        limit: int | None = None) -> ProposalList:
+                        limit: int | None = None, access: Access | None = None) -> ProposalList:
         """same_as merge proposals between entities of the scopes, newest first (status
         pending, accepted, rejected, or None for all)."""
+        access = _access(access)
+        access.admit(scopes)
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
             raise InvalidInput("limit must be a positive integer")
-        return entities.list_proposals(self.services, scopes, status=status, limit=limit)
+        return access.redact(entities.list_proposals(self.services, scopes, status=status, limit=limit))
 
-    def accept_merge(self, proposal_id: str, scopes: ScopeSet, *, reason: str | None = None) -> ProposalOut:
+    def accept_merge(self, proposal_id: str, scopes: ScopeSet, *, reason: str | None = None,
+                     access: Access | None = None) -> ProposalOut:
         """Accept a pending proposal: its two entities join one equivalence class."""
-        return entities.decide(self.services, proposal_id, scopes, accept=True, reason=reason)
+        access = _access(access)
+        access.admit(scopes, entities.unknown_proposal(proposal_id, scopes))
+        return access.redact(entities.decide(self.services, proposal_id, scopes, accept=True, reason=reason))
 
-    def reject_merge(self, proposal_id: str, scopes: ScopeSet, *, reason: str | None = None) -> ProposalOut:
+    def reject_merge(self, proposal_id: str, scopes: ScopeSet, *, reason: str | None = None,
+                     access: Access | None = None) -> ProposalOut:
         """Reject a pending proposal: its two entities stay apart."""
-        return entities.decide(self.services, proposal_id, scopes, accept=False, reason=reason)
+        access = _access(access)
+        access.admit(scopes, entities.unknown_proposal(proposal_id, scopes))
+        return access.redact(entities.decide(self.services, proposal_id, scopes, accept=False, reason=reason))
 
-    def export_identity(self, scopes: ScopeSet, entity_id: str | None = None) -> dict:
+    def export_identity(self, scopes: ScopeSet, entity_id: str | None = None, *,
+                        access: Access | None = None) -> dict:
         """Everything held about one entity's identity (all members, their records,
         provenance, mentions and names, the proposals between them), or about every
         identity in the scopes; only what the scopes hold."""
+        _access(access).admit(scopes, None if entity_id is None else unknown_id(entity_id, scopes))
         return entities.export(self.services, scopes, entity_id)
 
     def scope_anchors(self, scopes: ScopeSet) -> list[str]:
@@ -389,3 +437,15 @@ def _recorded_embedder(model_id: str | None) -> Embedder:
         return HashEmbedder(int(dim))
     raise InvalidInput(f"this database was embedded with {model_id}, which is not a built-in embedder; "
                        "open it from Python with that embedder")
+
+
+_OWNER = Access.owner()
+
+
+def _access(access: Access | None) -> Access:
+    """The caller's access; none given is the file's owner (the process that opened it)."""
+    if access is None:
+        return _OWNER
+    if not isinstance(access, Access):
+        raise InvalidInput("access must be a worlddb.memory.access.Access")
+    return access

@@ -132,7 +132,7 @@ def decide(services: Services, proposal_id: str, scopes: ScopeSet, *, accept: bo
     prefix = ids.check_prefix(proposal_id)
     found = identity.proposals_within(store, scope_anchors(store, scopes), prefix=prefix, limit=11)
     if not found:
-        raise NotFound(f"no merge proposal with id {proposal_id} in {where(scopes)}")
+        raise unknown_proposal(proposal_id, scopes)
     if len(found) > 1:
         raise AmbiguousId(prefix, [p.id for p in found])
     with services.db.write("merge_decision") as w:
@@ -169,6 +169,11 @@ def export(services: Services, scopes: ScopeSet, entity_id: str | None = None) -
         record["proposals"] = [p for p in record["proposals"] if p["a"] in members and p["b"] in members]
         identities.append(record)
     return {"scopes": scopes.keys, "identities": identities}
+
+
+def unknown_proposal(proposal_id: str, scopes: ScopeSet) -> NotFound:
+    """What a call naming a proposal not in its scopes - or scopes outside its grant - is told."""
+    return NotFound(f"no merge proposal with id {proposal_id} in {where(scopes)}")
 
 
 def where(scopes: ScopeSet) -> str:

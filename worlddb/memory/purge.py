@@ -25,11 +25,11 @@ from __future__ import annotations
 import sqlite3
 
 from worlddb.consolidator.topics import is_topic
-from worlddb.core.errors import NotFound, StorageError
+from worlddb.core.errors import StorageError
 from worlddb.core.records import Edge
 from worlddb.core.store import ROWID_OF
 from worlddb.memory.results import PurgeResult
-from worlddb.memory.scopes import scope_key
+from worlddb.memory.scopes import scope_key, unknown_scope
 from worlddb.memory.services import Services
 
 
@@ -37,7 +37,7 @@ def purge(services: Services, kind: str, sid: str, *, erase: bool) -> PurgeResul
     store = services.store
     anchor = store.scope_anchor(kind, sid)
     if anchor is None:
-        raise NotFound(f"no scope {scope_key(kind, sid)} exists")
+        raise unknown_scope(scope_key(kind, sid))
     members = [row[0] for row in store.conn.execute(
         f"SELECT n.anchor FROM closure c JOIN nodes n ON n.rowid = c.node WHERE c.world = {ROWID_OF} "
         "ORDER BY n.rowid", (anchor,))]

@@ -85,6 +85,18 @@ def parse_scope_key(key: str) -> tuple[str, str]:
 
 
 # ---------------------------------------------------------------------------- scoped reads
+def unknown_scope(key: str) -> NotFound:
+    """What a call naming a scope that does not exist - or that is outside its grant
+    (worlddb.memory.access) - is told: the same words either way."""
+    return NotFound(f"no scope {key} exists")
+
+
+def unknown_id(node_id: str, scopes: ScopeSet) -> NotFound:
+    """What a call naming an id that is not inside its scopes - or naming scopes outside its
+    grant - is told: the same words either way."""
+    return NotFound(f"no memory with id {node_id} in scope {', '.join(scopes.keys)}")
+
+
 def scope_anchors(store: Store, scopes: ScopeSet) -> list[str]:
     """Anchors of the named scopes that exist (a scope never written to has none)."""
     return [a for a in (store.scope_anchor(kind, sid) for kind, sid in scopes) if a]
@@ -92,7 +104,7 @@ def scope_anchors(store: Store, scopes: ScopeSet) -> list[str]:
 
 def require_in_scope(store: Store, node_id: str, scopes: ScopeSet) -> str:
     """The anchor of `node_id` (full id or unique prefix) among the nodes inside `scopes`."""
-    missing = NotFound(f"no memory with id {node_id} in scope {', '.join(scopes.keys)}")
+    missing = unknown_id(node_id, scopes)
     try:
         # only ids inside the scopes count, so a prefix shared with another scope's
         # memory is neither ambiguous nor answered with that memory's id; a miss reads
