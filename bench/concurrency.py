@@ -2,6 +2,7 @@
 
     python -m bench.concurrency --clients 8 --writes 200                 # streamable HTTP
     python -m bench.concurrency --two-stdio --writes 100 --embedder minilm
+    python -m bench.concurrency --principals 8 --calls 200               # multi-tenant HTTP
 
 HTTP: `clients` MCP clients, each with its own connection, interleave memory_write and
 memory_recall against one `worlddb serve --transport http`. Every write's own recall must
@@ -17,8 +18,16 @@ memory_list; every fifth write is retired at once, and the other process's next 
 must no longer return it. Both write the same entity names at the same time; each name must end up
 as one entity in the scope, not one per process.
 
-Both end with `bench.invariants.check` on the file. Any tool error, lost, duplicated or
-unseen write raises `Failure`; the script exits 1.
+Multi-tenant HTTP: `principals` principals, each with a token of its own (worlddb auth)
+granted only user:<its name>, make `calls` mixed calls each, all at once, against one
+server with its default limits: writes, recalls of their own text and of another's,
+pages, reads and amendments and retirements of their own memories, and - as an intruder -
+reads of another principal's ids and calls naming another's scope, which must fail as if
+it did not exist. Every answer is checked: any id, text or scope of another principal in
+it is a leak. A call refused by the rate limit is retried after the hint it gives.
+
+All end with `bench.invariants.check` on the file. Any tool error, lost, duplicated or
+unseen write, or leak raises `Failure`; the script exits 1.
 """
 
 from __future__ import annotations
@@ -26,6 +35,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import random
+import re
 import sys
 import tempfile
 import time
@@ -33,7 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench import invariants
-from bench.serverproc import HttpServer, call, stdio_params
+from bench.serverproc import UNLIMITED, HttpServer, call, stdio_params
 
 
 class Failure(AssertionError):
@@ -134,7 +146,7 @@ def _same_set(listed: list[dict], acked: dict[str, str]) -> None:
 
 
 async def run_http(db: Path, *, clients: int = 8, writes: int = 200, embedder: str = "hash") -> dict:
-    with HttpServer(db, embedder=embedder, extra=("--consolidate-every", "0")) as server:
+    with HttpServer(db, embedder=embedder, extra=("--consolidate-every", "0", *UNLIMITED)) as server:
         outcome = await http_clients(server.url, clients, writes)
     report = invariants.check(db)
     if not report.ok:
@@ -229,11 +241,187 @@ def _one_entity_per_name(db: Path) -> None:
         raise Failure(f"entities written by two processes at once were duplicated: {doubled}")
 
 
+@dataclass
+class _Tenant:
+    """What one principal wrote and can still see: id -> text (current memories only)."""
+
+    name: str
+    token: str
+    current: dict[str, str] = field(default_factory=dict)
+    ever: set[str] = field(default_factory=set)
+
+    @property
+    def scope(self) -> str:
+        return f"user:{self.name}"
+
+    @property
+    def marker(self) -> str:
+        return f"tenant {self.name} "
+
+
+async def run_principals(db: Path, *, principals: int = 8, calls: int = 200, embedder: str = "hash",
+                         seed: int = 7, open_server: bool = False) -> dict:
+    """`principals` principals x `calls` mixed calls each, at once; see the module docstring.
+
+    :param open_server: the baseline: the same clients and calls against a server with no
+        tokens and no limits (every client is one principal with every scope), so nothing is
+        refused or checked for leaks - what multi-tenancy costs is the difference.
+    """
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    from worlddb.core.store import Store
+    from worlddb.memory import principals as tokens
+
+    store = Store.open(db)
+    try:
+        tenants = [_Tenant(f"p{i}", "" if open_server else tokens.add_token(store, f"p{i}", [f"user:p{i}"]))
+                   for i in range(principals)]
+    finally:
+        store.close()
+    outcome = Outcome()
+    counts: dict[str, int] = {}
+    checked = {"answers": 0, "refused_as_expected": 0, "rate_limited_retries": 0}
+
+    def leak(tenant: _Tenant, where: str, ids=(), texts=(), scopes=()) -> None:
+        checked["answers"] += 1
+        if open_server:
+            return
+        foreign_ids = [i for i in ids if i not in tenant.ever]
+        foreign_texts = [t for t in texts if not t.startswith(tenant.marker)]
+        foreign_scopes = [s for s in scopes if s != tenant.scope]
+        if foreign_ids or foreign_texts or foreign_scopes:
+            raise Failure(f"{tenant.name} was shown another principal's data by {where}: "
+                          f"ids {foreign_ids[:3]}, texts {foreign_texts[:3]}, scopes {foreign_scopes[:3]}")
+
+    async def attempt(client, tool: str, **args):
+        """The call's result; retried after the hint when the rate limit refuses it."""
+        while True:
+            start = time.perf_counter()
+            result = await client.call_tool(tool, args)
+            outcome.timed(tool, time.perf_counter() - start)
+            text = result.content[0].text if result.is_error and result.content else ""
+            hint = re.search(r"retry in (\d+(?:\.\d+)?) s", text)
+            if result.is_error and hint:
+                checked["rate_limited_retries"] += 1
+                await asyncio.sleep(float(hint.group(1)))
+                continue
+            counts[tool] = counts.get(tool, 0) + 1
+            return result
+
+    async def ok(tenant, client, tool: str, **args) -> dict:
+        result = await attempt(client, tool, **args)
+        if result.is_error:
+            raise Failure(f"{tenant.name}: {tool} failed: {result.content[0].text}")
+        return result.structured_content
+
+    async def refused(tenant, client, tool: str, expected: str, **args) -> None:
+        result = await attempt(client, tool, **args)
+        if open_server:
+            return
+        if not result.is_error or result.content[0].text != expected:
+            raise Failure(f"{tenant.name}: {tool} as an intruder was answered "
+                          f"{(result.content[0].text if result.is_error else result.structured_content)!r:.300}")
+        checked["refused_as_expected"] += 1
+
+    async def one(tenant: _Tenant, others: list[_Tenant], rng: random.Random) -> None:
+        headers = {"authorization": f"Bearer {tenant.token}"} if tenant.token else {}
+        async with httpx2.AsyncClient(headers=headers, timeout=60) as http:
+            async with Client(streamable_http_client(server.url, http_client=http)) as client:
+                mine = {"user_id": tenant.name}
+                for k in range(calls):
+                    other = rng.choice(others)
+                    roll = rng.random()
+                    if roll < 0.3 or not tenant.current:
+                        text = f"{tenant.marker}note {k}: the {rng.choice(WORDS)} is by the {rng.choice(WORDS)}"
+                        res = await ok(tenant, client, "memory_write", text=text, **mine)
+                        outcome.writes += 1
+                        tenant.current[res["id"]] = text
+                        tenant.ever.add(res["id"])
+                        leak(tenant, "memory_write", [res["id"]], scopes=res["scopes"])
+                    elif roll < 0.5:
+                        query = rng.choice(list(tenant.current.values()) + list(other.current.values()))
+                        hits = (await ok(tenant, client, "memory_recall", query=query, limit=10, **mine))["results"]
+                        outcome.recalls += 1
+                        leak(tenant, "memory_recall", [h["id"] for h in hits], [h["text"] for h in hits],
+                             [s for h in hits for s in h["scopes"]])
+                    elif roll < 0.6:
+                        page = await ok(tenant, client, "memory_list", limit=50, include_retired=True, **mine)
+                        leak(tenant, "memory_list", [m["id"] for m in page["memories"]],
+                             [m["text"] for m in page["memories"]], [s for m in page["memories"] for s in m["scopes"]])
+                    elif roll < 0.7:
+                        memory_id = rng.choice(list(tenant.current))
+                        detail = await ok(tenant, client, "memory_read", id=memory_id, **mine)
+                        leak(tenant, "memory_read", [detail["id"], *detail["supersedes"], *detail["superseded_by"]],
+                             [detail["text"]], detail["scopes"] + detail["provenance"].get("scopes", []))
+                    elif roll < 0.78 and other.ever:
+                        # on the open baseline every id is everyone's: the same call, for an id nobody has
+                        theirs = "0" * 64 if open_server else rng.choice(sorted(other.ever))
+                        await refused(tenant, client, "memory_read",
+                                      f"memory_read: no memory with id {theirs} in scope {tenant.scope}",
+                                      id=theirs, **mine)
+                    elif roll < 0.84:
+                        tool, args = rng.choice([("memory_recall", {"query": "note"}), ("memory_list", {}),
+                                                 ("memory_write", {"text": f"{tenant.marker}intrusion"}),
+                                                 ("memory_retire_all", {})])
+                        intruded = f"ghost-{tenant.name}" if open_server else other.name
+                        await refused(tenant, client, tool, f"{tool}: no scope user:{intruded} exists",
+                                      user_id=intruded, **args)
+                    elif roll < 0.92:
+                        old = rng.choice(list(tenant.current))
+                        text = f"{tenant.marker}amended note {k}"
+                        res = await ok(tenant, client, "memory_amend", id=old, text=text, **mine)
+                        del tenant.current[old]
+                        tenant.current[res["id"]] = text
+                        tenant.ever.add(res["id"])
+                        leak(tenant, "memory_amend", [res["id"], res["supersedes"]], scopes=res["scopes"])
+                    elif roll < 0.97:
+                        old = rng.choice(list(tenant.current))
+                        res = await ok(tenant, client, "memory_retire", id=old, **mine)
+                        leak(tenant, "memory_retire", [res["id"]])
+                        del tenant.current[old]
+                    else:
+                        listed = await ok(tenant, client, "memory_list_scopes")
+                        leak(tenant, "memory_list_scopes", scopes=[s["key"] for s in listed["scopes"]])
+
+    # on the open baseline every client is the one principal `anonymous`, whose limits would
+    # throttle all eight together: they are off there, and default for the tenants
+    extra = ("--consolidate-every", "0", *(UNLIMITED if open_server else ()))
+    with HttpServer(db, embedder=embedder, default_user=None, extra=extra) as server:
+        start = time.perf_counter()
+        await asyncio.gather(*(one(t, [o for o in tenants if o is not t], random.Random(seed + i))
+                               for i, t in enumerate(tenants)))
+        outcome.seconds = time.perf_counter() - start
+        # at the end, each principal's pages hold exactly what it wrote and did not retire
+        for tenant in tenants:
+            headers = {"authorization": f"Bearer {tenant.token}"} if tenant.token else {}
+            async with httpx2.AsyncClient(headers=headers, timeout=60) as http:
+                async with Client(streamable_http_client(server.url, http_client=http)) as client:
+                    _same_set(await list_all(client, user_id=tenant.name), tenant.current)
+    report = invariants.check(db)
+    if not report.ok:
+        raise Failure(f"invariants broken:\n{report}")
+    total = sum(counts.values())
+    summary = outcome.summary()
+    summary.update(principals=principals, calls_per_principal=calls, calls=total,
+                   leaks=None if open_server else 0, **checked,
+                   calls_by_tool=dict(sorted(counts.items())), ops_per_s=round(total / outcome.seconds, 1),
+                   load_avg=[round(x, 2) for x in os.getloadavg()])
+    return summary
+
+
+WORDS = ["lamp", "garden", "harbour", "violin", "ledger", "kettle", "compass", "lantern", "orchard", "bicycle"]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.concurrency", description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--writes", type=int, default=200, help="writes per client (each followed by recalls)")
     parser.add_argument("--two-stdio", action="store_true", help="two stdio servers on one file instead of HTTP")
+    parser.add_argument("--principals", type=int, default=0,
+                        help="this many principals with tokens of their own instead of one (multi-tenant HTTP)")
+    parser.add_argument("--calls", type=int, default=200, help="mixed calls per principal (with --principals)")
     parser.add_argument("--embedder", choices=("hash", "minilm"), default=None,
                         help="default: hash for HTTP, minilm for --two-stdio")
     parser.add_argument("--dir", default=None)
@@ -244,6 +432,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.two_stdio:
             summary = asyncio.run(run_two_stdio(db, writes=args.writes, embedder=args.embedder or "minilm"))
+        elif args.principals:
+            embedder = args.embedder or "hash"
+            tenants = asyncio.run(run_principals(db, principals=args.principals, calls=args.calls, embedder=embedder))
+            baseline = asyncio.run(run_principals(directory / "open.db", principals=args.principals, calls=args.calls,
+                                                  embedder=embedder, open_server=True))
+            summary = {"tenants": tenants, "baseline_open_server": baseline,
+                       "ops_per_s_vs_baseline": round(tenants["ops_per_s"] / baseline["ops_per_s"], 3)}
         else:
             summary = asyncio.run(run_http(db, clients=args.clients, writes=args.writes,
                                            embedder=args.embedder or "hash"))

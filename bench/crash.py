@@ -42,12 +42,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench import invariants
-from bench.serverproc import HttpServer, ToolFailed, call, stdio_params, stdio_pid
+from bench.serverproc import UNLIMITED, HttpServer, ToolFailed, call, stdio_params, stdio_pid
 
 PEOPLE = ["Alice Moreau", "Alise Moreau", "Bob Tanaka", "Carla Diaz", "Karla Diaz", "Dmitri Volkov", "Esther Okafor"]
 CITIES = ["Austin", "Denver", "Lisbon", "Osaka", "Nairobi", "Quito"]
 TOPICS = ["the garden", "a train delay", "the quarterly report", "jazz records", "a hiking plan", "tax forms"]
-EXTRA = ("--functional", "lives_in", "--consolidate-every", "0")
+EXTRA = ("--functional", "lives_in", "--consolidate-every", "0", *UNLIMITED)
 
 
 @dataclass

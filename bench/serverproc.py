@@ -24,6 +24,9 @@ from typing import Any
 
 #: environment a stdio child gets (the MCP client passes an allow-list plus this)
 CHILD_ENV = ("PATH", "HOME", "LANG", "TMPDIR")
+#: serve options for load generators that drive an HTTP server as one principal from many
+#: clients at once: the per-principal limits (worlddb.server.limits) would refuse them
+UNLIMITED = ("--rate-limit", "0", "--max-in-flight", "0")
 
 
 def serve_args(db: str | Path, *, transport: str = "stdio", port: int | None = None, embedder: str = "hash",

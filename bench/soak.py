@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench import invariants
-from bench.serverproc import HttpServer, ToolFailed, call
+from bench.serverproc import UNLIMITED, HttpServer, ToolFailed, call
 
 PEOPLE = ["Alice Moreau", "Bob Tanaka", "Carla Diaz", "Dmitri Volkov", "Esther Okafor", "Farid Haddad"]
 CITIES = ["Austin", "Denver", "Lisbon", "Osaka", "Nairobi", "Quito"]
@@ -137,7 +137,8 @@ async def soak(directory: Path, *, minutes: float, clients: int, embedder: str, 
 
     db = directory / "soak.db"
     stats = Stats()
-    server = HttpServer(db, embedder=embedder, extra=("--functional", "lives_in"), log=directory / "server.log")
+    server = HttpServer(db, embedder=embedder, extra=("--functional", "lives_in", *UNLIMITED),
+                        log=directory / "server.log")
     await asyncio.to_thread(server.start)
     process = psutil.Process(server.pid)
     samples: list[tuple[float, float, int]] = []  # (seconds, rss MiB, memories acknowledged)

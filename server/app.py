@@ -5,14 +5,22 @@ Each tool parses its arguments, makes one engine call on the engine's own thread
 records in worlddb.memory.results are the output schemas. Engine errors become tool errors
 (isError) in exactly one place, `WorldDBServer.call_tool`, worded for the model that
 called: what was wrong, never a stack trace. Nothing is written when a call fails.
+
+Every engine call carries the caller's Access (worlddb.memory.access), and the engine
+enforces it. Here it is only found: over HTTP, from the identity the transport's
+authentication established (worlddb.server.auth); over stdio or in memory, the local
+owner, with every scope. An HTTP request that arrives without an identity gets none: it
+is granted nothing. `call_tool` also applies the per-principal limits to HTTP callers
+(worlddb.server.limits) and writes one audit line per call (worlddb.server.audit).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -22,7 +30,8 @@ from mcp.types import ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from worlddb import __version__
-from worlddb.core.errors import InvalidInput, WorldDBError
+from worlddb.core.errors import InvalidInput, RateLimited, WorldDBError
+from worlddb.memory.access import Access
 from worlddb.memory.aio import AsyncEngine
 from worlddb.memory.engine import Engine
 from worlddb.memory.messages import MAX_MESSAGES, check_write_arguments
@@ -40,6 +49,9 @@ from worlddb.memory.results import (
 from worlddb.memory.scopes import ScopeSet, resolve_scopes
 
 from . import texts
+from .audit import Audit
+from .auth import CallerToken
+from .limits import Limits
 
 log = logging.getLogger("worlddb.server")
 
@@ -53,6 +65,11 @@ class ServerConfig:
     consolidate_every: float | None = None
     background: bool = True
     engine_options: dict = field(default_factory=dict)
+    #: per-principal limits on HTTP callers' tool calls (worlddb.server.limits); 0 turns one off
+    rate_limit: float = 50.0
+    max_in_flight: int = 8
+    #: where the audit log goes: None (nowhere), "-" (stderr) or a file (worlddb.server.audit)
+    audit_log: str | None = None
 
 
 @dataclass
@@ -91,27 +108,90 @@ MemoryId = Annotated[str, Field(description=texts.MEMORY_ID)]
 When = Annotated[str, Field(description=texts.WHEN)]
 
 
+#: the local caller (stdio, an in-memory client): the owner of the file
+OWNER = Access.owner()
+#: an HTTP request that carries no identity: granted nothing
+NOBODY = Access("unauthenticated")
+#: the arguments that name scopes
+SCOPE_ARGUMENTS = ("user_id", "agent_id", "app_id", "run_id")
+
+
+def caller(ctx: Context | None) -> tuple[Access, bool]:
+    """(the caller's Access, whether it called over HTTP)."""
+    request = None
+    if ctx is not None:
+        try:
+            request = ctx.request_context.request
+        except ValueError:  # no request in progress: a direct call_tool
+            request = None
+    if request is None:
+        return OWNER, False
+    token = getattr(request.scope.get("user"), "access_token", None)
+    return (token.access if isinstance(token, CallerToken) else NOBODY), True
+
+
 class WorldDBServer(MCPServer[AppState]):
-    """MCPServer with the single boundary where engine errors become tool errors."""
+    """MCPServer with the single boundary where engine errors become tool errors, limits
+    are applied and calls are audited."""
 
     _parameters: dict[str, set[str]] | None = None
     #: the open engine while the server runs (the inspector at /ui shares it)
     engine: AsyncEngine | None = None
+    limits: Limits = Limits()
+    audit: Audit = Audit(None)
+    default_scopes: ScopeSet | None = None
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None):
+        access, remote = caller(context)
+        started = time.perf_counter()
+        outcome, error = "error", "Interrupted"
+        try:
+            with self.limits.hold(access.principal) if remote else _unlimited():
+                result = await self._call_tool(name, arguments, context)
+            outcome, error = "ok", None
+            return result
+        except RateLimited as exc:
+            outcome, error = "limited", "RateLimited"
+            raise CallFailed(f"{name}: {exc}", "RateLimited") from None
+        except CallFailed as exc:
+            error = exc.kind
+            raise
+        except Exception as exc:
+            error = type(exc).__name__
+            raise
+        finally:
+            if self.audit.enabled:
+                scopes = self._scopes_named(name, arguments, access)
+                if outcome == "error" and not all(access.allows(k) for k in scopes):
+                    outcome = "denied"
+                self.audit.tool_call(principal=access.principal, tool=name, scopes=scopes, outcome=outcome,
+                                     error=error, seconds=time.perf_counter() - started)
+
+    async def _call_tool(self, name: str, arguments: dict[str, Any], context: Context | None):
         await self._refuse_unknown_arguments(name, arguments)
         try:
             return await super().call_tool(name, arguments, context)
         except UnexpectedToolError as exc:
             if isinstance(exc.__cause__, WorldDBError):
-                raise ToolError(f"{name}: {exc.__cause__}") from None
+                raise CallFailed(f"{name}: {exc.__cause__}", type(exc.__cause__).__name__) from None
             raise
         except ToolError as exc:
             if isinstance(exc.__cause__, ValidationError):
                 problems = [f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {e['msg']}"
                             for e in exc.__cause__.errors(include_url=False)]
-                raise ToolError(f"{name}: invalid arguments: " + "; ".join(problems)) from None
+                raise CallFailed(f"{name}: invalid arguments: " + "; ".join(problems), "InvalidArguments") from None
             raise
+
+    def _scopes_named(self, name: str, arguments: Any, access: Access) -> list[str]:
+        """The scope keys a call acted on, for the audit log: those it named, else its default."""
+        known = (self._parameters or {}).get(name)
+        if not isinstance(arguments, dict) or (known is not None and "user_id" not in known):
+            return []
+        named = {arg: arguments.get(arg) for arg in SCOPE_ARGUMENTS}
+        try:
+            return resolve_scopes(**named, default=access.default_scopes(self.default_scopes)).keys
+        except InvalidInput:
+            return []
 
     async def _refuse_unknown_arguments(self, name: str, arguments: dict[str, Any]) -> None:
         # The SDK ignores unknown keys; a misspelt scope ("user" for "user_id") would then
@@ -123,17 +203,35 @@ class WorldDBServer(MCPServer[AppState]):
             return
         unknown = sorted(set(arguments) - known)
         if unknown:
-            raise ToolError(f"{name}: unknown argument(s) {', '.join(unknown)}; "
-                            f"expected some of {', '.join(sorted(known))}")
+            raise CallFailed(f"{name}: unknown argument(s) {', '.join(unknown)}; "
+                             f"expected some of {', '.join(sorted(known))}", "InvalidArguments")
 
 
-def _scopes(engine: AsyncEngine, user_id, agent_id, app_id, run_id) -> ScopeSet:
+class CallFailed(ToolError):
+    """A tool error worded for the model that called, remembering the kind of error behind
+    it (an engine error's class name, "InvalidArguments", "RateLimited") for the audit log."""
+
+    def __init__(self, message: str, kind: str):
+        super().__init__(message)
+        self.kind = kind
+
+
+@contextmanager
+def _unlimited() -> Iterator[None]:
+    yield
+
+
+def _scopes(engine: AsyncEngine, access: Access, user_id, agent_id, app_id, run_id) -> ScopeSet:
     return resolve_scopes(user_id=user_id, agent_id=agent_id, app_id=app_id, run_id=run_id,
-                          default=engine.engine.default_scopes)
+                          default=access.default_scopes(engine.engine.default_scopes))
 
 
 def _state(ctx: Context) -> AsyncEngine:
     return ctx.request_context.lifespan_context.engine
+
+
+def _access(ctx: Context) -> Access:
+    return caller(ctx)[0]
 
 
 def build_server(config: ServerConfig) -> WorldDBServer:
@@ -158,9 +256,13 @@ def build_server(config: ServerConfig) -> WorldDBServer:
                     if isinstance(outcome, Exception):
                         log.warning("building the indexes at start failed: %s", outcome)
             await engine.close()
+            server.audit.close()
 
     server = WorldDBServer("worlddb", version=__version__, instructions=texts.INSTRUCTIONS, lifespan=lifespan,
                            log_level="WARNING")
+    server.limits = Limits(config.rate_limit, config.max_in_flight)
+    server.audit = Audit(config.audit_log)
+    server.default_scopes = ScopeSet((("user", config.default_user),)) if config.default_user else None
     write = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False, openWorldHint=False)
     read = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
     retire = ToolAnnotations(readOnlyHint=False, destructiveHint=True, idempotentHint=True, openWorldHint=False)
@@ -180,17 +282,18 @@ def build_server(config: ServerConfig) -> WorldDBServer:
         entities: Annotated[list[EntityIn] | None, Field(description=texts.ENTITIES)] = None,
         facts: Annotated[list[FactIn] | None, Field(description=texts.FACTS)] = None,
     ) -> WriteResult:
-        engine = _state(ctx)
-        scopes = _scopes(engine, user_id, agent_id, app_id, run_id)
+        engine, access = _state(ctx), _access(ctx)
+        scopes = _scopes(engine, access, user_id, agent_id, app_id, run_id)
         check_write_arguments(text=text or None, messages=messages, session=session or None, metadata=metadata,
                               entities=entities, facts=facts)
         if messages is not None:
             return await engine.write_messages([m.model_dump(exclude_none=True) for m in messages], scopes,
-                                               session=session or None, valid_from=valid_from or None)
+                                               session=session or None, valid_from=valid_from or None,
+                                               access=access)
         return await engine.write_memory(
             text, scopes, metadata=metadata, valid_from=valid_from or None,
             entities=None if entities is None else [e.model_dump(exclude_none=True) for e in entities],
-            facts=None if facts is None else [f.model_dump(exclude_none=True) for f in facts])
+            facts=None if facts is None else [f.model_dump(exclude_none=True) for f in facts], access=access)
 
     @server.tool(description=texts.RECALL, annotations=read)
     async def memory_recall(
@@ -201,10 +304,10 @@ def build_server(config: ServerConfig) -> WorldDBServer:
         known_at: Annotated[str, Field(description=texts.KNOWN_AT)] = "",
         include_retired: Annotated[bool, Field(description=texts.INCLUDE_RETIRED)] = False,
     ) -> RecallResult:
-        engine = _state(ctx)
-        scopes = _scopes(engine, user_id, agent_id, app_id, run_id)
+        engine, access = _state(ctx), _access(ctx)
+        scopes = _scopes(engine, access, user_id, agent_id, app_id, run_id)
         return await engine.recall(query, scopes, limit=limit, as_of=as_of or None, known_at=known_at or None,
-                                   include_retired=include_retired)
+                                   include_retired=include_retired, access=access)
 
     @server.tool(description=texts.LIST, annotations=read)
     async def memory_list(
@@ -214,9 +317,10 @@ def build_server(config: ServerConfig) -> WorldDBServer:
         cursor: Annotated[str, Field(description="next_cursor from the previous page")] = "",
         include_retired: Annotated[bool, Field(description=texts.INCLUDE_RETIRED)] = False,
     ) -> Page:
-        engine = _state(ctx)
-        scopes = _scopes(engine, user_id, agent_id, app_id, run_id)
-        return await engine.list_memories(scopes, limit=limit, cursor=cursor or None, include_retired=include_retired)
+        engine, access = _state(ctx), _access(ctx)
+        scopes = _scopes(engine, access, user_id, agent_id, app_id, run_id)
+        return await engine.list_memories(scopes, limit=limit, cursor=cursor or None, include_retired=include_retired,
+                                          access=access)
 
     @server.tool(description=texts.READ, annotations=read)
     async def memory_read(
@@ -224,8 +328,9 @@ def build_server(config: ServerConfig) -> WorldDBServer:
         user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
         cursor: Annotated[str, Field(description=texts.READ_CURSOR)] = "",
     ) -> MemoryDetail:
-        engine = _state(ctx)
-        return await engine.read_memory(id, _scopes(engine, user_id, agent_id, app_id, run_id), cursor=cursor or None)
+        engine, access = _state(ctx), _access(ctx)
+        return await engine.read_memory(id, _scopes(engine, access, user_id, agent_id, app_id, run_id),
+                                        cursor=cursor or None, access=access)
 
     @server.tool(description=texts.AMEND, annotations=write)
     async def memory_amend(
@@ -234,8 +339,9 @@ def build_server(config: ServerConfig) -> WorldDBServer:
         reason: Annotated[str, Field(description="Why it changed (optional)")] = "",
         user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
     ) -> AmendResult:
-        engine = _state(ctx)
-        return await engine.amend(id, text, _scopes(engine, user_id, agent_id, app_id, run_id), reason=reason or None)
+        engine, access = _state(ctx), _access(ctx)
+        return await engine.amend(id, text, _scopes(engine, access, user_id, agent_id, app_id, run_id),
+                                  reason=reason or None, access=access)
 
     @server.tool(description=texts.RETIRE, annotations=retire)
     async def memory_retire(
@@ -243,16 +349,17 @@ def build_server(config: ServerConfig) -> WorldDBServer:
         reason: Annotated[str, Field(description="Why it no longer holds (optional)")] = "",
         user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
     ) -> RetireResult:
-        engine = _state(ctx)
-        return await engine.retire(id, _scopes(engine, user_id, agent_id, app_id, run_id), reason=reason or None)
+        engine, access = _state(ctx), _access(ctx)
+        return await engine.retire(id, _scopes(engine, access, user_id, agent_id, app_id, run_id),
+                                   reason=reason or None, access=access)
 
     @server.tool(description=texts.RETIRE_ALL, annotations=retire)
     async def memory_retire_all(
         ctx: Context[AppState, Any],
         user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
     ) -> RetireAllResult:
-        engine = _state(ctx)
-        return await engine.retire_all(_scopes(engine, user_id, agent_id, app_id, run_id))
+        engine, access = _state(ctx), _access(ctx)
+        return await engine.retire_all(_scopes(engine, access, user_id, agent_id, app_id, run_id), access=access)
 
     @server.tool(description=texts.PURGE, annotations=ToolAnnotations(
         readOnlyHint=False, destructiveHint=True, idempotentHint=True, openWorldHint=False))
@@ -266,16 +373,17 @@ def build_server(config: ServerConfig) -> WorldDBServer:
             raise InvalidInput("name the scope to purge explicitly (user_id, agent_id, app_id or run_id): "
                                "the default scope is never purged implicitly")
         scopes = resolve_scopes(user_id=user_id, agent_id=agent_id, app_id=app_id, run_id=run_id)
-        return await engine.purge_scope(scopes, confirm, erase=erase)
+        return await engine.purge_scope(scopes, confirm, erase=erase, access=_access(ctx))
 
     @server.tool(description=texts.LIST_SCOPES, annotations=read)
     async def memory_list_scopes(
         ctx: Context[AppState, Any],
         kind: Annotated[str, Field(description="Only scopes of this kind: user, agent, app or run")] = "",
     ) -> ScopeList:
-        return await _state(ctx).list_scopes(kind or None)
+        return await _state(ctx).list_scopes(kind or None, access=_access(ctx))
 
     return server
 
 
-__all__ = ["AppState", "InvalidInput", "ServerConfig", "WorldDBServer", "build_server"]
+__all__ = ["AppState", "InvalidInput", "ServerConfig", "WorldDBServer", "build_server", "caller",
+           "CallFailed"]

@@ -1,19 +1,21 @@
 """Serving the tools over stdio and streamable HTTP.
 
-HTTP security, as the MCP specification asks of local servers:
+HTTP security, as the MCP specification asks of servers:
 - Bind to 127.0.0.1 unless told otherwise.
 - Validate Host and Origin on every request (DNS-rebinding protection): a page on
   another origin gets 403, a forged Host 421. For loopback binds the SDK's defaults
   allow exactly the loopback names; for any other bind, exactly that host.
-- With a token configured (--token / WORLDDB_TOKEN), every request must carry
-  `Authorization: Bearer <token>`, compared in constant time; anything else gets 401
-  and reaches nothing. The token is read from the header only (never the URL, which
-  access logs print) and is never logged.
+- Authenticate every request before it reaches anything (worlddb.server.auth): the single
+  token (--token / WORLDDB_TOKEN), the principals' tokens kept in the file (`worlddb auth`)
+  and, with OAuth configured, JWT access tokens from the issuer (worlddb.server.oauth), whose
+  protected-resource metadata document is then served and named by every 401. With no
+  credential configured at all, a loopback server is open, as for one local user.
+- Per-principal rate and in-flight limits on tool calls (worlddb.server.limits).
 Stateless streamable HTTP: WorldDB never calls back into the client, so no session
 state is kept between requests.
 
 The memory inspector (worlddb.server.inspector) is served at /ui next to /mcp, over the same
-engine and behind the same token; a browser cannot send a bearer header, so /ui checks the
+engine and the same credentials; a browser cannot send a bearer header, so /ui checks the
 token through its own login form and session cookie (the bearer check lets /ui through to
 it), and applies the same Host and Origin rules. `inspector_server` serves it alone
 (`worlddb ui`).
@@ -21,8 +23,6 @@ it), and applies the same Host and Origin rules. `inspector_server` serves it al
 
 from __future__ import annotations
 
-import hmac
-import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -32,45 +32,17 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp
 
 from worlddb.memory.aio import AsyncEngine
 
 from .app import ServerConfig, build_server
+from .auth import Callers, Guard
 from .inspector import UI_PATH, Gate, Inspector, Origins
+from .oauth import OAuthSettings
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 MCP_PATH = "/mcp"
-
-
-class BearerToken:
-    """ASGI middleware: 401 for any HTTP request without the right bearer token, except
-    under `own_login` (a path whose app checks the same token itself)."""
-
-    def __init__(self, app: ASGIApp, token: str, *, own_login: str | None = None):
-        if not token:
-            raise ValueError("an empty token would let everyone in")
-        self.app = app
-        self._expected = b"Bearer " + token.encode("utf-8")
-        self._own_login = own_login
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)  # lifespan: the engine must still open and close
-            return
-        path = scope.get("path", "")
-        if self._own_login and (path == self._own_login or path.startswith(self._own_login + "/")):
-            await self.app(scope, receive, send)
-            return
-        given = dict(scope.get("headers") or []).get(b"authorization", b"")
-        if hmac.compare_digest(given, self._expected):
-            await self.app(scope, receive, send)
-            return
-        body = json.dumps({"error": "unauthorized", "detail": "a valid bearer token is required"}).encode()
-        await send({"type": "http.response.start", "status": 401, "headers": [
-            (b"content-type", b"application/json"), (b"www-authenticate", b'Bearer realm="worlddb"'),
-            (b"content-length", str(len(body)).encode())]})
-        await send({"type": "http.response.body", "body": body})
 
 
 def security_for(host: str) -> TransportSecuritySettings | None:
@@ -92,13 +64,20 @@ def origins_for(host: str) -> Origins:
     return Origins(settings.allowed_hosts, settings.allowed_origins)
 
 
-def http_app(config: ServerConfig, *, host: str = "127.0.0.1", token: str | None = None) -> ASGIApp:
+def http_app(config: ServerConfig, *, host: str = "127.0.0.1", token: str | None = None,
+             oauth: OAuthSettings | None = None) -> ASGIApp:
+    """The ASGI app: the MCP endpoint at /mcp behind authentication, and the inspector at /ui
+    (see the module docstring).
+
+    :param token: the single all-scopes bearer token, if any.
+    :param oauth: accept JWT access tokens from this authorization server.
+    """
     server = build_server(config)
     app = server.streamable_http_app(streamable_http_path=MCP_PATH, stateless_http=True, host=host,
                                      transport_security=security_for(host))
     inspector = Inspector(lambda: server.engine, gate=Gate(token), origins=origins_for(host))
     app.router.routes.insert(0, Mount(UI_PATH, app=inspector.app()))
-    return BearerToken(app, token, own_login=UI_PATH) if token else app
+    return Guard(app, Callers(config.db, token=token, oauth=oauth), oauth, own_login=UI_PATH)
 
 
 async def _to_inspector(request: Request) -> Response:
@@ -134,20 +113,22 @@ def inspector_server(config: ServerConfig, *, host: str = "127.0.0.1", port: int
     return uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on"))
 
 
-def uvicorn_server(config: ServerConfig, *, host: str = "127.0.0.1", port: int = 8765, token: str | None = None):
+def uvicorn_server(config: ServerConfig, *, host: str = "127.0.0.1", port: int = 8765, token: str | None = None,
+                   oauth: OAuthSettings | None = None):
     """The uvicorn server for the app (run it with .run(), stop it with .should_exit = True)."""
     import uvicorn
 
-    app = http_app(config, host=host, token=token)
+    app = http_app(config, host=host, token=token, oauth=oauth)
     # access logs carry paths only; headers (and with them the token) are never logged
     return uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on"))
 
 
-def serve_http(config: ServerConfig, *, host: str = "127.0.0.1", port: int = 8765, token: str | None = None) -> None:
+def serve_http(config: ServerConfig, *, host: str = "127.0.0.1", port: int = 8765, token: str | None = None,
+               oauth: OAuthSettings | None = None) -> None:
     log = logging.getLogger("worlddb.server")
     log.warning("WorldDB MCP server on http://%s:%d%s", _netloc(host), port, MCP_PATH)
     log.warning("memory inspector on http://%s:%d%s/", _netloc(host), port, UI_PATH)
-    uvicorn_server(config, host=host, port=port, token=token).run()
+    uvicorn_server(config, host=host, port=port, token=token, oauth=oauth).run()
 
 
 def _netloc(host: str) -> str:

@@ -1,7 +1,9 @@
-"""Concurrency: eight clients at once over streamable HTTP, and two stdio server processes
-on one database file (two desktop windows). No error, no lost or duplicated memory, and
-each process's next recall sees the other's writes and retirements (bench.concurrency;
-`python -m bench.concurrency --clients 8 --writes 200` is the long variant)."""
+"""Concurrency: eight clients at once over streamable HTTP, eight principals with tokens of
+their own on one HTTP server, and two stdio server processes on one database file (two
+desktop windows). No error, no lost or duplicated memory, no principal shown another's data,
+and each process's next recall sees the other's writes and retirements (bench.concurrency;
+`python -m bench.concurrency --clients 8 --writes 200` and `--principals 8 --calls 200` are
+the long variants)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,14 @@ async def test_eight_http_clients_interleaving_writes_and_recalls_lose_and_dupli
     assert summary["writes"] == 160
     # each write's own recall, and another client's latest write once there is one
     assert 160 + 120 <= summary["recalls"] <= 320
+
+
+async def test_eight_principals_at_once_never_see_each_others_data(tmp_path):
+    summary = await concurrency.run_principals(tmp_path / "tenants.db", principals=8, calls=25)
+    assert summary["calls"] == 200 and summary["leaks"] == 0
+    # the intruder calls ran, were refused as if the scope or id did not exist, and changed nothing
+    assert summary["refused_as_expected"] >= 8
+    assert summary["answers"] + summary["refused_as_expected"] == 200
 
 
 async def test_two_stdio_servers_on_one_file_see_each_others_writes_on_their_next_call(tmp_path):

@@ -1,10 +1,22 @@
-"""Shared helpers for the server tests: calling tools, configs, and table dumps."""
+"""Shared helpers for the server tests: calling tools, configs, table dumps, and a real
+HTTP server on a loopback port with clients that present a bearer token."""
 
 from __future__ import annotations
 
+import socket
 import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import asynccontextmanager, contextmanager
 
-from worlddb.server import ServerConfig
+import httpx2
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from worlddb.core.store import Store
+from worlddb.memory import principals
+from worlddb.server import ServerConfig, uvicorn_server
 from worlddb.vectors.embedder import HashEmbedder
 
 
@@ -36,3 +48,43 @@ async def fails(client, tool: str, **arguments) -> str:
     text = result.content[0].text
     assert "Traceback" not in text
     return text
+
+
+@contextmanager
+def serving(config: ServerConfig, **options) -> Iterator[str]:
+    """`uvicorn_server(config, **options)` on a free loopback port, in a thread; yields the
+    MCP URL and stops the server (closing its engine) on the way out."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn_server(config, host="127.0.0.1", port=port, **options)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "server did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        server.should_exit = True
+        thread.join(30)
+        sock.close()
+
+
+@asynccontextmanager
+async def client_with(url: str, token: str | None):
+    """A real MCP client over streamable HTTP, sending `token` as its bearer token."""
+    headers = {"authorization": f"Bearer {token}"} if token else {}
+    async with httpx2.AsyncClient(headers=headers, timeout=30) as http:
+        async with Client(streamable_http_client(url, http_client=http)) as client:
+            yield client
+
+
+def add_tokens(path, grants: dict[str, list[str]], admins: tuple[str, ...] = ()) -> dict[str, str]:
+    """A token per principal name, granted `grants[name]`, stored in the file at `path`."""
+    store = Store.open(path)
+    try:
+        return {name: principals.add_token(store, name, keys, admin=name in admins) for name, keys in grants.items()}
+    finally:
+        store.close()

@@ -1,0 +1,64 @@
+"""The audit log: one JSON line per tool call.
+
+    {"at": "2025-05-01T09:00:00.123456Z", "principal": "alice-laptop", "tool": "memory_recall",
+     "scopes": ["user:alice"], "outcome": "ok", "error": null, "ms": 4.2}
+
+``principal`` is who called (a token's name, ``oauth:<sub>``, ``token``, ``anonymous`` or,
+on stdio, ``owner``); ``scopes`` the scope keys the call acted on (those it named, else its
+default); ``outcome`` one of ``ok``, ``error`` (``error`` then names the error's class,
+never its message), ``denied`` (it named a scope outside its grant; the caller was told
+only NotFound) or ``limited`` (refused by a per-principal limit); ``ms`` the time the call
+took. A line never holds memory text, queries, metadata, ids, error messages or tokens.
+
+Lines go to stderr (`STDERR`) or are appended to a file, each written whole and flushed.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TextIO
+
+#: the target that writes to the process's standard error
+STDERR = "-"
+
+
+class Audit:
+    """Where audit lines go: `STDERR`, a file path (appended to), or None for nowhere."""
+
+    def __init__(self, target: str | None):
+        self.target = target
+        self._lock = threading.Lock()
+        self._file: TextIO | None = None
+        if target not in (None, STDERR):
+            Path(target).parent.mkdir(parents=True, exist_ok=True)
+            self._file = open(target, "a", encoding="utf-8")  # held open for the server's life
+
+    @property
+    def enabled(self) -> bool:
+        return self.target is not None
+
+    def tool_call(self, *, principal: str, tool: str, scopes: list[str], outcome: str, error: str | None,
+                  seconds: float) -> None:
+        if self.target is None:
+            return
+        line = json.dumps({
+            "at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"), "principal": principal, "tool": tool,
+            "scopes": scopes, "outcome": outcome, "error": error, "ms": round(seconds * 1000, 1),
+        }, ensure_ascii=False) + "\n"
+        with self._lock:
+            stream = self._file if self._file is not None else sys.stderr
+            stream.write(line)
+            stream.flush()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._file is not None:
+                self._file.close()
+                self._file = None
+
+
+__all__ = ["STDERR", "Audit"]

@@ -1,0 +1,183 @@
+"""Multi-tenant HTTP: every caller sees only the scopes it was granted.
+
+One real server on a loopback port, real MCP clients, principals from `worlddb auth`
+(worlddb.memory.principals) and the single all-scopes token. Alice's principal is granted
+user:alice. Through each of the nine tools she is refused user:bob - reading, recalling,
+listing, amending, retiring, retiring all, purging, writing - with exactly the words a
+scope (or id) that does not exist gets, and a full dump of the file is the same before and
+after every refusal. What she is shown names no other scope.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx2
+import pytest
+
+from bench.serverproc import call, call_error
+
+from .helpers import add_tokens, client_with, dump, make_config, serving
+
+OWNER_TOKEN = "the-single-all-scopes-token-5d1e"
+BOB_TEXT = "Bob keeps his spare key in the kitchen drawer"
+SHARED_TEXT = "Alice and the travel agent booked the Lisbon flight"
+MISSING_ID = "0" * 64
+
+
+@pytest.fixture(scope="module")
+def tenants(tmp_path_factory):
+    """(url, db, tokens, ids): a populated file served over HTTP."""
+    db = tmp_path_factory.mktemp("grants") / "memory.db"
+    config = make_config(db, default_user="zed")
+    with serving(config, token=OWNER_TOKEN) as url:
+        ids = asyncio.run(_populate(url))
+        tokens = add_tokens(db, {"alice": ["user:alice"], "alice-admin": ["user:alice"], "agents": ["agent:*"],
+                                 "bob": ["user:bob"]}, admins=("alice-admin",))
+        yield url, db, tokens, ids
+
+
+async def _populate(url: str) -> dict[str, str]:
+    async with client_with(url, OWNER_TOKEN) as owner:
+        return {
+            "alice": (await call(owner, "memory_write", text="Alice parks on level three", user_id="alice"))["id"],
+            "shared": (await call(owner, "memory_write", text=SHARED_TEXT, user_id="alice",
+                                  agent_id="travel"))["id"],
+            "bob": (await call(owner, "memory_write", text=BOB_TEXT, user_id="bob"))["id"],
+            "bob_old": (await call(owner, "memory_write", text="Bob drives a blue van", user_id="bob"))["id"],
+        }
+
+
+def _against(scope: str, ids: dict[str, str]) -> list[tuple[str, dict]]:
+    """One call of each tool that names `scope` (a user id) - every one must be refused."""
+    target = ids.get(scope, MISSING_ID)
+    return [
+        ("memory_write", {"text": "Alice writes into someone else's memory", "user_id": scope}),
+        ("memory_recall", {"query": "spare key kitchen drawer", "user_id": scope, "include_retired": True}),
+        ("memory_list", {"user_id": scope, "include_retired": True}),
+        ("memory_read", {"id": target, "user_id": scope}),
+        ("memory_read", {"id": target[:8], "user_id": scope}),
+        ("memory_amend", {"id": target, "text": "Bob sold the van", "user_id": scope}),
+        ("memory_retire", {"id": target, "user_id": scope, "reason": "alice says so"}),
+        ("memory_retire_all", {"user_id": scope}),
+        ("memory_purge_scope", {"user_id": scope, "confirm": f"user:{scope}", "erase": True}),
+    ]
+
+
+@pytest.mark.parametrize("principal", ["alice", "alice-admin"])
+async def test_each_tool_refuses_an_ungranted_scope_as_if_it_did_not_exist_and_changes_nothing(tenants, principal):
+    url, db, tokens, ids = tenants
+    async with client_with(url, tokens[principal]) as alice, client_with(url, OWNER_TOKEN) as owner:
+        for (tool, bob_args), (_, nobody_args) in zip(_against("bob", ids), _against("nobody", ids)):
+            before = dump(db)
+            refused = await call_error(alice, tool, **bob_args)
+            assert dump(db) == before, f"{tool} changed the file"
+            # the same words as for a scope that does not exist: nothing tells that bob exists
+            missing = await call_error(alice, tool, **nobody_args)
+            expected = missing.replace("user:nobody", "user:bob")
+            if "id" in bob_args:
+                expected = expected.replace(nobody_args["id"], bob_args["id"])
+                # ...and as for an id that does not exist, as the owner of every scope is told
+                unknown = await call_error(owner, tool, **{**bob_args, "id": nobody_args["id"]})
+                assert refused.replace(bob_args["id"], nobody_args["id"]) == unknown
+            assert refused == expected
+            if tool != "memory_purge_scope" or principal == "alice-admin":
+                assert refused.endswith("exists") or "no memory with id" in refused, refused
+            assert dump(db) == before
+        # the ninth tool lists only what is granted, though bob and agent:travel exist
+        listed = await call(alice, "memory_list_scopes")
+        assert [s["key"] for s in listed["scopes"]] == ["user:alice"]
+        assert [s["key"] for s in (await call(owner, "memory_list_scopes"))["scopes"]] == \
+            ["agent:travel", "user:alice", "user:bob"]
+        # and Bob's memory is refused through her own scope as an unknown id is
+        text = await call_error(alice, "memory_read", id=ids["bob"], user_id="alice")
+        assert text == f"memory_read: no memory with id {ids['bob']} in scope user:alice"
+        # the refusals can fail: Bob's own principal is served
+        async with client_with(url, tokens["bob"]) as bob:
+            assert (await call(bob, "memory_read", id=ids["bob"], user_id="bob"))["text"] == BOB_TEXT
+
+
+async def test_purging_needs_an_admin_grant_and_one_that_covers_the_scope(tenants):
+    url, db, tokens, _ = tenants
+    async with client_with(url, tokens["alice"]) as alice:
+        before = dump(db)
+        text = await call_error(alice, "memory_purge_scope", user_id="alice", confirm="user:alice")
+        assert text == "memory_purge_scope: memory_purge_scope needs an admin grant, and this caller has none"
+        assert dump(db) == before
+    async with client_with(url, tokens["alice-admin"]) as admin:
+        text = await call_error(admin, "memory_purge_scope", user_id="bob", confirm="user:bob")
+        assert text == "memory_purge_scope: no scope user:bob exists"
+        assert dump(db) == before
+
+
+async def test_what_a_principal_is_shown_names_only_its_granted_scopes(tenants):
+    url, _, tokens, ids = tenants
+    async with client_with(url, tokens["alice"]) as alice:
+        hits = (await call(alice, "memory_recall", query="Lisbon flight travel agent", user_id="alice"))["results"]
+        shared = [h for h in hits if h["id"] == ids["shared"]]
+        assert shared and shared[0]["scopes"] == ["user:alice"]
+        assert all(h["scopes"] == ["user:alice"] for h in hits)
+        detail = await call(alice, "memory_read", id=ids["shared"], user_id="alice")
+        assert detail["scopes"] == ["user:alice"]
+        assert detail["provenance"]["scopes"] == ["user:alice"]
+        assert "agent:travel" not in str(detail)
+        page = await call(alice, "memory_list", user_id="alice", limit=500, include_retired=True)
+        assert {m["id"] for m in page["memories"]} >= {ids["alice"], ids["shared"]}
+        assert "agent:travel" not in str(page) and "user:bob" not in str(page)
+    async with client_with(url, OWNER_TOKEN) as owner:  # the owner sees the shared scope: the test can fail
+        assert (await call(owner, "memory_read", id=ids["shared"], user_id="alice"))["scopes"] == \
+            ["agent:travel", "user:alice"]
+
+
+async def test_a_pattern_grant_covers_every_scope_of_its_kind_and_nothing_else(tenants):
+    url, db, tokens, ids = tenants
+    async with client_with(url, tokens["agents"]) as agents:
+        detail = await call(agents, "memory_read", id=ids["shared"], agent_id="travel")
+        assert detail["scopes"] == ["agent:travel"]
+        written = await call(agents, "memory_write", text="The planner prefers morning flights", agent_id="planner")
+        assert written["scopes"] == ["agent:planner"]
+        before = dump(db)
+        assert await call_error(agents, "memory_recall", query="key", user_id="alice") == \
+            "memory_recall: no scope user:alice exists"
+        # naming a granted scope with an ungranted one refuses the whole call
+        assert await call_error(agents, "memory_write", text="x", agent_id="planner", user_id="bob") == \
+            "memory_write: no scope user:bob exists"
+        assert dump(db) == before
+        keys = [s["key"] for s in (await call(agents, "memory_list_scopes"))["scopes"]]
+        assert keys == ["agent:planner", "agent:travel"]
+
+
+async def test_a_principal_with_one_scope_uses_it_when_a_call_names_none(tenants):
+    url, _, tokens, ids = tenants
+    # the server's default scope (user:zed) is not granted to alice: her one scope is her default
+    async with client_with(url, tokens["alice"]) as alice:
+        written = await call(alice, "memory_write", text="Alice's umbrella is in the hall")
+        assert written["scopes"] == ["user:alice"]
+        assert (await call(alice, "memory_read", id=written["id"]))["text"] == "Alice's umbrella is in the hall"
+    async with client_with(url, tokens["agents"]) as agents:  # a pattern is no default
+        assert "no scope given" in await call_error(agents, "memory_write", text="where does this go?")
+
+
+async def test_once_a_principal_exists_only_tokens_open_the_server_and_revoking_one_closes_it_at_once(tmp_path):
+    from worlddb.core.store import Store
+    from worlddb.memory import principals
+
+    db = tmp_path / "memory.db"
+    with serving(make_config(db)) as url:
+        init = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "memory_list_scopes", "arguments": {}}}
+        headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
+                   "mcp-protocol-version": "2025-06-18"}
+        assert httpx2.post(url, json=init, headers=headers, timeout=10).status_code == 200  # open: no credentials
+        token = add_tokens(db, {"carol": ["user:carol"]})["carol"]
+        assert httpx2.post(url, json=init, headers=headers, timeout=10).status_code == 401  # at once, no restart
+        authorised = {**headers, "authorization": f"Bearer {token}"}
+        assert httpx2.post(url, json=init, headers=authorised, timeout=10).status_code == 200
+        store = Store.open(db)
+        try:
+            principals.revoke(store, "carol")
+        finally:
+            store.close()
+        response = httpx2.post(url, json=init, headers=authorised, timeout=10)
+        assert response.status_code == 401
+        assert response.headers["www-authenticate"].startswith("Bearer")
