@@ -77,6 +77,14 @@ def test_every_engine_operation_refuses_an_ungranted_scope_as_a_missing_one_and_
             "retire": lambda s, i: engine.retire(i, s, access=ALICE_ONLY),
             "retire_all": lambda s, i: engine.retire_all(s, access=ALICE_ONLY),
             "purge": lambda s, i: engine.purge_scope(s, s.keys[0], erase=True, access=ALICE_ADMIN),
+            "write_messages": lambda s, i: engine.write_messages([{"role": "user", "content": "hi"}], s,
+                                                                 access=ALICE_ONLY),
+            "read_entity": lambda s, i: engine.read_entity(i, s, access=ALICE_ONLY),
+            "find_entities": lambda s, i: engine.find_entities("Bob", s, access=ALICE_ONLY),
+            "merge_proposals": lambda s, i: engine.merge_proposals(s, access=ALICE_ONLY),
+            "accept_merge": lambda s, i: engine.accept_merge(i, s, access=ALICE_ONLY),
+            "reject_merge": lambda s, i: engine.reject_merge(i, s, access=ALICE_ONLY),
+            "export_identity": lambda s, i: engine.export_identity(s, i, access=ALICE_ONLY),
         }
         for name, operation in calls.items():
             before = snapshot(db_path)
