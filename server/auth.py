@@ -100,6 +100,12 @@ class Callers:
         self._required = await anyio.to_thread.run_sync(self._any_stored)
         return not self._required
 
+    def credentials_configured(self) -> bool:
+        """`not open_to_all()`, answered on the calling thread (one small read of the file)."""
+        if not (self._token is not None or self._jwt is not None or self._required):
+            self._required = self._any_stored()
+        return self._token is not None or self._jwt is not None or self._required
+
     def close(self) -> None:
         with self._lock:
             if self._store is not None:

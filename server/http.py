@@ -75,9 +75,10 @@ def http_app(config: ServerConfig, *, host: str = "127.0.0.1", token: str | None
     server = build_server(config)
     app = server.streamable_http_app(streamable_http_path=MCP_PATH, stateless_http=True, host=host,
                                      transport_security=security_for(host))
-    inspector = Inspector(lambda: server.engine, gate=Gate(token), origins=origins_for(host))
+    callers = Callers(config.db, token=token, oauth=oauth)
+    inspector = Inspector(lambda: server.engine, gate=Gate(callers), origins=origins_for(host))
     app.router.routes.insert(0, Mount(UI_PATH, app=inspector.app()))
-    return Guard(app, Callers(config.db, token=token, oauth=oauth), oauth, own_login=UI_PATH)
+    return Guard(app, callers, oauth, own_login=UI_PATH)
 
 
 async def _to_inspector(request: Request) -> Response:
@@ -86,8 +87,9 @@ async def _to_inspector(request: Request) -> Response:
 
 def inspector_app(config: ServerConfig, *, host: str = "127.0.0.1", token: str | None = None,
                   gate: Gate | None = None) -> ASGIApp:
-    """The inspector alone, at /ui, over an engine of its own (no background work). `gate`
-    replaces the single-token one (worlddb.server.inspector.access.Gate)."""
+    """The inspector alone, at /ui, over an engine of its own (no background work), taking
+    the same credentials as `http_app` (the token, and the principals in the file). `gate`
+    replaces that one (worlddb.server.inspector.access.Gate)."""
     holder: dict[str, AsyncEngine] = {}
 
     @asynccontextmanager
@@ -99,8 +101,11 @@ def inspector_app(config: ServerConfig, *, host: str = "127.0.0.1", token: str |
             yield
         finally:
             await holder.pop("engine").close()
+            if callers is not None:
+                callers.close()
 
-    inspector = Inspector(lambda: holder.get("engine"), gate=gate or Gate(token), origins=origins_for(host))
+    callers = Callers(config.db, token=token) if gate is None else None
+    inspector = Inspector(lambda: holder.get("engine"), gate=gate or Gate(callers), origins=origins_for(host))
     return Starlette(routes=[Mount(UI_PATH, app=inspector.app()), Route("/", _to_inspector, methods=["GET"])],
                      lifespan=lifespan)
 

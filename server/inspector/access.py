@@ -1,10 +1,13 @@
 """Who may use the inspector, what each caller may see, and the checks every request passes.
 
-- `Gate`: the MCP endpoint's token (the same one, compared in constant time). With no token
-  configured the inspector is open to whoever can reach the port, exactly as /mcp is, so it
-  binds to loopback unless told otherwise. `Gate.scopes(engine, caller)` is the one place
-  that says which scopes a caller may see; every page and action asks it, and passes what it
-  answers to the memory API, which never reaches beyond the scopes it is given.
+- `Gate`: the MCP endpoint's credentials (worlddb.server.auth.Callers): its single token, the
+  principals' tokens kept in the file, OAuth access tokens. With none configured the
+  inspector is open to whoever can reach the port, exactly as /mcp is, so it binds to
+  loopback unless told otherwise. A login yields the caller's Access
+  (worlddb.memory.access): `Gate.scopes(engine, caller)` is the one place that says which
+  scopes a caller may see - those it is granted - and every page and action passes both
+  those scopes and the caller's Access to the memory API, which enforces the grant itself
+  and names no other scope in what it returns.
 - `Sessions`: server-side, in memory. The cookie carries a random session id only (HttpOnly,
   SameSite=Strict, Path=/ui); the token is typed into a login form once and never appears in
   a URL, a page or a log. A login starts a new session id.
@@ -24,8 +27,11 @@ from dataclasses import dataclass, field
 
 from starlette.requests import Request
 
+from worlddb.memory.access import Access
 from worlddb.memory.aio import AsyncEngine
 from worlddb.memory.scopes import ScopeSet
+
+from ..auth import Callers
 
 COOKIE = "worlddb_ui"
 #: a session lasts this long after its last use
@@ -36,41 +42,44 @@ MAX_SESSIONS = 1000
 
 @dataclass(frozen=True)
 class Caller:
-    """Who a session belongs to: the token's holder (one today; principals with grants later)."""
+    """Who a session belongs to, and the scopes it is granted."""
 
     name: str
+    access: Access
+
+
+#: the caller of an inspector that needs no login
+LOCAL = Caller("local", Access.owner("local"))
 
 
 class Gate:
-    """The token check, and what a caller may see.
+    """The login check, and what a caller may see.
 
-    :param token: the MCP endpoint's token; None: no login (loopback, as /mcp).
+    :param callers: the server's credentials (worlddb.server.auth.Callers); None, or none
+        configured in it: no login (loopback, as /mcp).
     """
 
-    def __init__(self, token: str | None):
-        if token is not None and not token:
-            raise ValueError("an empty token would let everyone in")
-        self._expected = token.encode("utf-8") if token else None
+    def __init__(self, callers: Callers | None = None):
+        self._callers = callers
 
     @property
     def needs_login(self) -> bool:
-        return self._expected is not None
+        return self._callers is not None and self._callers.credentials_configured()
 
     def open_caller(self) -> Caller | None:
         """The caller of a request when no login is needed, else None."""
-        return None if self.needs_login else Caller("local")
+        return None if self.needs_login else LOCAL
 
-    def login(self, given: str) -> Caller | None:
-        if self._expected is None:
-            return Caller("local")
-        if hmac.compare_digest(given.encode("utf-8"), self._expected):
-            return Caller("token")
-        return None
+    async def login(self, given: str) -> Caller | None:
+        if not self.needs_login:
+            return LOCAL
+        verified = await self._callers.verify_token(given)
+        return Caller(verified.access.principal, verified.access) if verified is not None else None
 
     async def scopes(self, engine: AsyncEngine, caller: Caller) -> ScopeSet:
         """The scopes `caller` may see and change: every page and action works inside these.
-        One token opens every scope in the file."""
-        return await engine.all_scopes()
+        They are the scopes in the file its grant covers (all of them for the owner's token)."""
+        return await engine.all_scopes(access=caller.access)
 
 
 @dataclass

@@ -13,7 +13,8 @@
     GET/POST /ui/login, POST /ui/logout
 
 Every page and action goes through the memory API (an AsyncEngine) inside the scopes that
-`Gate.scopes` grants the caller (worlddb.server.inspector.access), never around it. Errors of
+`Gate.scopes` grants the caller (worlddb.server.inspector.access), never around it, and with
+the caller's Access, so the engine enforces the grant too and names no other scope. Errors of
 the engine become a page saying what was wrong (404 for an id outside the scopes, as for an
 unknown one); nothing is written when an action fails.
 """
@@ -40,6 +41,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from worlddb import __version__
 from worlddb.core.errors import Conflict, NotFound, WorldDBError
 from worlddb.core.records import TEXT_TYPES
+from worlddb.memory.access import Access
 from worlddb.memory.aio import AsyncEngine
 from worlddb.memory.engine import Engine
 from worlddb.memory.results import MemoryDetail
@@ -77,6 +79,11 @@ class Ctx:
     engine: AsyncEngine
     scopes: ScopeSet
     form: FormData | None = None
+
+    @property
+    def access(self) -> Access:
+        """The caller's grant, passed with every engine call."""
+        return self.session.caller.access
 
     def field(self, name: str, default: str = "") -> str:
         value = self.form.get(name, default) if self.form is not None else default
@@ -198,13 +205,14 @@ class Inspector:
         if session is None or not self.origins.same_origin(request) or not csrf_ok(session, form.get("csrf")):
             return self._refused(request, "This login form did not come from this page: reload it and try again.")
         token = form.get("token")
-        caller: Caller | None = self.gate.login(token) if isinstance(token, str) else None
+        caller: Caller | None = await self.gate.login(token) if isinstance(token, str) else None
         target = _safe_next(form.get("next"))
         if caller is None:
             await asyncio.sleep(LOGIN_DELAY)
             return self.templates.TemplateResponse(request, "login.html", {
                 "csrf": session.csrf, "flash": [], "signed_in": False, "needs_login": True,
-                "error": "That is not the token this server was started with.", "next": target}, status_code=401)
+                "error": "That is not the token this server was started with, nor one it has issued.",
+                "next": target}, status_code=401)
         self.sessions.drop(session.id)  # a new id once signed in: a planted cookie is worth nothing
         signed_in = self.sessions.new(caller)
         response = RedirectResponse(target, 303)
@@ -220,10 +228,10 @@ class Inspector:
     # ------------------------------------------------------------------ pages
     async def index(self, ctx: Ctx) -> Response:
         visible = set(ctx.scopes.keys)
-        scopes = [s for s in (await ctx.engine.list_scopes()).scopes if s.key in visible]
+        scopes = [s for s in (await ctx.engine.list_scopes(access=ctx.access)).scopes if s.key in visible]
         query = ctx.request.query_params.get("q", "").strip()
         hits = await self._search(ctx, query, ctx.scopes) if query and len(ctx.scopes) else None
-        pending = (await ctx.engine.merge_proposals(ctx.scopes)).proposals
+        pending = (await ctx.engine.merge_proposals(ctx.scopes, access=ctx.access)).proposals
         return self._render(ctx, ctx.request, "index.html", scopes=scopes, query=query, hits=hits,
                             pending=len(pending))
 
@@ -238,21 +246,21 @@ class Inspector:
             return self._render(ctx, ctx.request, "scope.html", key=key, query=query, hits=hits, rows=None,
                                 next_cursor=None, current_only=current_only)
         page = await ctx.engine.list_memories(one, limit=PAGE, cursor=params.get("cursor") or None,
-                                              include_retired=not current_only)
+                                              include_retired=not current_only, access=ctx.access)
         details = await _details(ctx, [m.id for m in page.memories], one)
         rows = [(d, views.of_detail(d)) for d in details]
         return self._render(ctx, ctx.request, "scope.html", key=key, query="", hits=None, rows=rows,
                             next_cursor=page.next_cursor, current_only=current_only)
 
     async def _search(self, ctx: Ctx, query: str, scopes: ScopeSet, include_retired: bool = False):
-        found = await ctx.engine.recall(query, scopes, limit=HITS, include_retired=include_retired)
+        found = await ctx.engine.recall(query, scopes, limit=HITS, include_retired=include_retired, access=ctx.access)
         return [(hit, views.of_hit(hit)) for hit in found.results]
 
     async def memory(self, ctx: Ctx) -> Response:
-        detail = await ctx.engine.read_memory(ctx.request.path_params["id"], ctx.scopes)
+        detail = await ctx.engine.read_memory(ctx.request.path_params["id"], ctx.scopes, access=ctx.access)
         if detail.type == "Entity":
             return RedirectResponse(f"{UI_PATH}/entity/{detail.id}", 303)
-        history = await ctx.engine.run(_history, detail, ctx.scopes)
+        history = await ctx.engine.run(_history, detail, ctx.scopes, ctx.access)
         open_now = detail.valid_to is None and not detail.retired
         return self._render(ctx, ctx.request, "memory.html", m=detail, validity=views.of_detail(detail),
                             history=[(h, views.of_detail(h)) for h in history],
@@ -261,21 +269,21 @@ class Inspector:
 
     async def retire(self, ctx: Ctx) -> Response:
         done = await ctx.engine.retire(ctx.request.path_params["id"], ctx.scopes,
-                                       reason=ctx.field("reason").strip() or None)
+                                       reason=ctx.field("reason").strip() or None, access=ctx.access)
         ctx.session.flash.append("Already retired." if done.already_retired else
                                  "Retired: it stays readable, but recall no longer returns it.")
         return RedirectResponse(f"{UI_PATH}/memory/{done.id}", 303)
 
     async def amend(self, ctx: Ctx) -> Response:
         done = await ctx.engine.amend(ctx.request.path_params["id"], ctx.field("text"), ctx.scopes,
-                                      reason=ctx.field("reason").strip() or None)
+                                      reason=ctx.field("reason").strip() or None, access=ctx.access)
         ctx.session.flash.append("Amended: this new memory supersedes the old one, which stays in its history.")
         return RedirectResponse(f"{UI_PATH}/memory/{done.id}", 303)
 
     async def entity(self, ctx: Ctx) -> Response:
         cursor = ctx.request.query_params.get("cursor") or None
         entity = await ctx.engine.read_entity(ctx.request.path_params["id"], ctx.scopes, limit=MENTIONS,
-                                              cursor=cursor, include_retired=True)
+                                              cursor=cursor, include_retired=True, access=ctx.access)
         details = await _details(ctx, [m.id for m in entity.mentions], ctx.scopes)
         picture = views.neighbourhood(entity, lambda anchor: f"{UI_PATH}/entity/{anchor}")
         return self._render(ctx, ctx.request, "entity.html", e=entity, picture=picture,
@@ -283,7 +291,7 @@ class Inspector:
 
     async def proposals(self, ctx: Ctx) -> Response:
         status = ctx.request.query_params.get("status", "pending")
-        found = await ctx.engine.merge_proposals(ctx.scopes, status=status, limit=200)
+        found = await ctx.engine.merge_proposals(ctx.scopes, status=status, limit=200, access=ctx.access)
         return self._render(ctx, ctx.request, "proposals.html", proposals=found.proposals, status=status)
 
     async def decide(self, ctx: Ctx) -> Response:
@@ -291,7 +299,8 @@ class Inspector:
         if decision not in ("accept", "reject"):
             raise NotFound(f"no action {decision!r}: accept or reject")
         act = ctx.engine.accept_merge if decision == "accept" else ctx.engine.reject_merge
-        done = await act(ctx.request.path_params["id"], ctx.scopes, reason=ctx.field("reason").strip() or None)
+        done = await act(ctx.request.path_params["id"], ctx.scopes, reason=ctx.field("reason").strip() or None,
+                         access=ctx.access)
         ctx.session.flash.append(
             f"Accepted: {done.a.name} and {done.b.name} are now one identity." if decision == "accept" else
             f"Rejected: {done.a.name} and {done.b.name} stay apart.")
@@ -303,20 +312,21 @@ async def _details(ctx: Ctx, anchors: list[str], scopes: ScopeSet) -> list[Memor
     """memory_read for each of a page's memories, in one hop onto the engine's thread."""
     if not anchors:
         return []
-    return await ctx.engine.run(lambda engine: [engine.read_memory(a, scopes) for a in anchors])
+    access = ctx.access
+    return await ctx.engine.run(lambda engine: [engine.read_memory(a, scopes, access=access) for a in anchors])
 
 
-def _history(engine: Engine, detail: MemoryDetail, scopes: ScopeSet) -> list[MemoryDetail]:
+def _history(engine: Engine, detail: MemoryDetail, scopes: ScopeSet, access: Access) -> list[MemoryDetail]:
     """The memory's supersession chain inside the scopes, oldest first: what it replaced
     (and what that replaced), itself, and what replaced it."""
     older, newer = [], []
     step = detail
     while step.supersedes and len(older) < HISTORY_MAX:
-        step = engine.read_memory(step.supersedes[0], scopes)
+        step = engine.read_memory(step.supersedes[0], scopes, access=access)
         older.append(step)
     step = detail
     while step.superseded_by and len(newer) < HISTORY_MAX:
-        step = engine.read_memory(step.superseded_by[0], scopes)
+        step = engine.read_memory(step.superseded_by[0], scopes, access=access)
         newer.append(step)
     return [*reversed(older), detail, *newer] if older or newer else []
 

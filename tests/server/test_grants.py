@@ -11,6 +11,7 @@ after every refusal. What she is shown names no other scope.
 from __future__ import annotations
 
 import asyncio
+import re
 
 import httpx2
 import pytest
@@ -181,3 +182,35 @@ async def test_once_a_principal_exists_only_tokens_open_the_server_and_revoking_
         response = httpx2.post(url, json=init, headers=authorised, timeout=10)
         assert response.status_code == 401
         assert response.headers["www-authenticate"].startswith("Bearer")
+
+
+CSRF = re.compile(r'name="csrf" value="([^"]+)"')
+
+
+def _signed_in(client: httpx2.Client, base: str, token: str) -> httpx2.Response:
+    page = client.get(f"{base}/ui/login")
+    return client.post(f"{base}/ui/login", data={"csrf": CSRF.search(page.text).group(1), "token": token,
+                                                  "next": "/ui/"}, headers={"origin": base})
+
+
+def test_the_inspector_signs_principals_in_with_their_tokens_and_shows_only_their_scopes(tenants):
+    url, db, tokens, ids = tenants
+    base = url.removesuffix("/mcp")
+    with httpx2.Client() as client:
+        assert _signed_in(client, base, tokens["alice"]).status_code == 303
+        index = client.get(f"{base}/ui/").text
+        assert "user:alice" in index and "user:bob" not in index and "agent:travel" not in index
+        shared = client.get(f"{base}/ui/memory/{ids['shared']}")
+        assert shared.status_code == 200 and "Lisbon flight" in shared.text and "agent:travel" not in shared.text
+        assert client.get(f"{base}/ui/memory/{ids['bob']}").status_code == 404
+        assert client.get(f"{base}/ui/scope?key=user%3Abob").status_code == 404
+        csrf = CSRF.search(client.get(f"{base}/ui/memory/{ids['shared']}").text).group(1)
+        before = dump(db)
+        refused = client.post(f"{base}/ui/memory/{ids['bob']}/retire", data={"csrf": csrf}, headers={"origin": base})
+        assert refused.status_code == 404 and dump(db) == before
+    with httpx2.Client() as owner:  # the single token still opens every scope, in the pages too
+        assert _signed_in(owner, base, OWNER_TOKEN).status_code == 303
+        index = owner.get(f"{base}/ui/").text
+        assert "user:bob" in index and "agent:travel" in index
+    with httpx2.Client() as stranger:
+        assert _signed_in(stranger, base, tokens["alice"] + "x").status_code == 401

@@ -134,29 +134,33 @@ class AsyncEngine:
     async def list_scopes(self, kind: str | None = None, *, access: Access | None = None) -> ScopeList:
         return await self.run(Engine.list_scopes, kind, access=access)
 
-    async def all_scopes(self) -> ScopeSet:
-        return await self.run(Engine.all_scopes)
+    async def all_scopes(self, *, access: Access | None = None) -> ScopeSet:
+        return await self.run(Engine.all_scopes, access=access)
 
     async def read_entity(self, entity_id: str, scopes: ScopeSet, *, limit: int = 20, cursor: str | None = None,
-                          include_retired: bool = False) -> EntityDetail:
+                          include_retired: bool = False, access: Access | None = None) -> EntityDetail:
         return await self.run(Engine.read_entity, entity_id, scopes, limit=limit, cursor=cursor,
-                              include_retired=include_retired)
+                              include_retired=include_retired, access=access)
 
-    async def find_entities(self, name_or_id: str, scopes: ScopeSet) -> list[EntityRef]:
-        return await self.run(Engine.find_entities, name_or_id, scopes)
+    async def find_entities(self, name_or_id: str, scopes: ScopeSet, *,
+                            access: Access | None = None) -> list[EntityRef]:
+        return await self.run(Engine.find_entities, name_or_id, scopes, access=access)
 
     async def merge_proposals(self, scopes: ScopeSet, *, status: str | None = "pending",
-                              limit: int | None = None) -> ProposalList:
-        return await self.run(Engine.merge_proposals, scopes, status=status, limit=limit)
+                              limit: int | None = None, access: Access | None = None) -> ProposalList:
+        return await self.run(Engine.merge_proposals, scopes, status=status, limit=limit, access=access)
 
-    async def accept_merge(self, proposal_id: str, scopes: ScopeSet, *, reason: str | None = None) -> ProposalOut:
-        return await self.run(Engine.accept_merge, proposal_id, scopes, reason=reason)
+    async def accept_merge(self, proposal_id: str, scopes: ScopeSet, *, reason: str | None = None,
+                           access: Access | None = None) -> ProposalOut:
+        return await self.run(Engine.accept_merge, proposal_id, scopes, reason=reason, access=access)
 
-    async def reject_merge(self, proposal_id: str, scopes: ScopeSet, *, reason: str | None = None) -> ProposalOut:
-        return await self.run(Engine.reject_merge, proposal_id, scopes, reason=reason)
+    async def reject_merge(self, proposal_id: str, scopes: ScopeSet, *, reason: str | None = None,
+                           access: Access | None = None) -> ProposalOut:
+        return await self.run(Engine.reject_merge, proposal_id, scopes, reason=reason, access=access)
 
-    async def export_identity(self, scopes: ScopeSet, entity_id: str | None = None) -> dict:
-        return await self.run(Engine.export_identity, scopes, entity_id)
+    async def export_identity(self, scopes: ScopeSet, entity_id: str | None = None, *,
+                              access: Access | None = None) -> dict:
+        return await self.run(Engine.export_identity, scopes, entity_id, access=access)
 
     async def warm(self) -> None:
         await self.run(Engine.warm)
