@@ -12,6 +12,8 @@
     worlddb auth add-token NAME --scope KEY [...] [--admin]
                                       a bearer token for HTTP callers, granted those scopes
     worlddb auth list | revoke NAME   the principals with tokens; revoke one
+    worlddb import FILE [--format jsonl|official-memory|mem0] [--scope KEY]
+                                      load memories from a file in batched transactions
 
 The database path defaults to $WORLDDB_DB, else to a per-user data directory.
 
@@ -120,6 +122,17 @@ def build_parser() -> argparse.ArgumentParser:
     revoke = auth_sub.add_parser("revoke", help="revoke a principal: its token stops working at once")
     revoke.add_argument("name")
     _add_db(revoke)
+    load = sub.add_parser("import", help="load memories from a file in batched transactions, with a progress bar")
+    load.add_argument("file", help="the file to import")
+    _add_db(load)
+    load.add_argument("--format", choices=("jsonl", "official-memory", "mem0"), default="jsonl",
+                      help="jsonl: memory_write arguments per line (default); official-memory: the MCP reference "
+                           "memory server's JSONL; mem0: a Mem0 export")
+    load.add_argument("--scope", default=None, metavar="KEY",
+                      help="scope for items that name none, e.g. user:alice (default: user:$WORLDDB_DEFAULT_USER)")
+    load.add_argument("--batch", type=int, default=500, help="memories per transaction (default 500)")
+    load.add_argument("--embedder", choices=("minilm", "hash"), default=None,
+                      help="as for serve: the database's embedder (default minilm; $WORLDDB_EMBEDDER)")
     return parser
 
 
@@ -383,6 +396,40 @@ def cmd_ui(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_import(args: argparse.Namespace) -> int:
+    """Read and check the whole file, then write it; a JSON report of what was written."""
+    import time
+
+    from tqdm import tqdm
+
+    from worlddb.memory import importing
+    from worlddb.memory.engine import Engine
+    from worlddb.memory.scopes import ScopeSet, parse_scope_key
+
+    if args.scope:
+        default = ScopeSet((parse_scope_key(args.scope),))
+    elif os.environ.get("WORLDDB_DEFAULT_USER"):
+        default = ScopeSet.of(user=os.environ["WORLDDB_DEFAULT_USER"])
+    else:
+        default = None
+    items = importing.read_items(args.file, args.format, default)
+    options = {}
+    if (args.embedder or os.environ.get("WORLDDB_EMBEDDER")) == "hash":
+        from worlddb.vectors.embedder import HashEmbedder
+
+        options = {"embedder": HashEmbedder(), "query_model": True}
+    started = time.perf_counter()
+    with Engine.open(args.db or default_db_path(), **options) as engine, \
+            tqdm(total=importing.count(items), unit=" memories", file=sys.stderr, desc="import") as bar:
+        report = engine.import_memories(items, batch=args.batch, progress=bar.update)
+    seconds = time.perf_counter() - started
+    written = report.memories + report.turns
+    print(json.dumps({"file": args.file, "format": args.format, "memories": report.memories, "turns": report.turns,
+                      "sessions": report.sessions, "transactions": report.transactions,
+                      "seconds": round(seconds, 2), "per_second": round(written / seconds, 1) if seconds else None}))
+    return 0
+
+
 IDENTITY = {"pending": identity_pending, "accept": identity_decide, "reject": identity_decide,
             "show": identity_show, "export": identity_export}
 
@@ -419,7 +466,7 @@ def cmd_auth(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"reembed": cmd_reembed, "serve": cmd_serve, "verify": cmd_verify, "consolidate": cmd_consolidate,
-            "identity": cmd_identity, "ui": cmd_ui, "auth": cmd_auth}
+            "identity": cmd_identity, "ui": cmd_ui, "auth": cmd_auth, "import": cmd_import}
 
 
 def _engine_error(exc: BaseException) -> WorldDBError | None:

@@ -9,6 +9,7 @@
     write.py        memory_write: extract -> resolve -> reconcile -> commit
     ingest.py       conversations: Session worlds of Turn nodes chained by precedes
     messages.py     memory_write with messages: a conversation's turns, continued by session id
+    importing.py    `worlddb import`: files of memories in batched transactions
     search.py       memory_recall: ranked memories as the page a reader gets
     reading.py      memory_list and memory_read
     entities.py     entities read in full, merge proposals listed and decided, export

@@ -25,7 +25,7 @@ callers.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from worlddb.anthropic import configured_extractor, configured_tiebreaker
@@ -46,7 +46,7 @@ from worlddb.vectors.embedder import HashEmbedder, default_embedder
 from worlddb.vectors.hnsw import AnnIndex
 from worlddb.vectors.static_query import StaticEncoder
 
-from . import corrections, entities, ingest, purge, reading, search
+from . import corrections, entities, importing, ingest, purge, reading, search
 from . import messages as conversation
 from . import scopes as scopelib
 from .access import Access
@@ -288,6 +288,19 @@ class Engine:
                 valid_from=parse_time(valid_from, field="valid_from") if valid_from else None,
                 entities=item.get("entities"), facts=item.get("facts"), tool="memory_write"))
         return access.redact(write_many(self.services, requests))
+
+    def import_memories(self, items: Sequence[importing.ImportItem], *, batch: int = importing.BATCH,
+                        progress: Callable[[int], None] | None = None,
+                        access: Access | None = None) -> importing.ImportReport:
+        """Write items read from a file (`importing.read_items`: JSON lines of memory_write
+        arguments, the MCP reference memory server's file, a Mem0 export) in transactions of
+        `batch` memories; `progress(n)` is called as each transaction commits. Every item's
+        scopes must be granted before anything is written."""
+        items = list(items)
+        access = _access(access)
+        for scopes in dict.fromkeys(item.scopes for item in items):
+            access.admit(scopes)
+        return importing.import_items(self.services, items, batch=batch, progress=progress)
 
     def amend(self, memory_id: str, text: str, scopes: ScopeSet, *, reason: str | None = None,
               access: Access | None = None) -> AmendResult:

@@ -1,0 +1,265 @@
+"""Bulk import (`worlddb import`): memories from a file, in batched transactions.
+
+Formats:
+  jsonl            one object per line: memory_write's arguments (`text` with `metadata`,
+                   `valid_from`, `entities`, `facts`; or `messages` with `session`,
+                   `valid_from`), and optionally the scope ids `user_id`, `agent_id`,
+                   `app_id`, `run_id`.
+  official-memory  the JSONL file of the MCP reference memory server: lines
+                   {"type": "entity", "name", "entityType", "observations": [...]} and
+                   {"type": "relation", "from", "to", "relationType"}. Each observation
+                   becomes a memory "<name>: <observation>" linked to its entity (given, so
+                   nothing is guessed); an entity without observations becomes
+                   "<name>: <entityType>"; each relation a memory "<from> <relation> <to>"
+                   with that fact.
+  mem0             a Mem0 export: a JSON list of memory records, an object holding them
+                   under "results" (what get_all returns) or "memories", or one record per
+                   line. A record's `memory` is the text, `created_at` its valid-from,
+                   `metadata` and `categories` its metadata (with the Mem0 id), `role` and
+                   `actor_id` who said it, and its `user_id` / `agent_id` / `app_id` /
+                   `run_id` its scopes.
+
+Items that name no scope go to the default scope (`--scope`). The whole file is read and
+checked before anything is written: a line that is not JSON, not an object, has unknown
+arguments, no text, bad dates or bad messages is refused with its line number, and
+nothing is written. Then consecutive text memories of the same scopes are written
+`batch` to a transaction through the memory_write path (embeddings computed per batch,
+before its transaction), and each `messages` item as its session (worlddb.memory.messages).
+A batch the engine still refuses (an entity name over its limit, say) stops the import at
+that batch; the batches before it stay written, and the error names the lines.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from worlddb.core.errors import InvalidInput, WorldDBError
+from worlddb.core.timeutil import parse_time
+from worlddb.memory import messages as conversation
+from worlddb.memory.scopes import ScopeSet, resolve_scopes
+from worlddb.memory.services import Services
+from worlddb.memory.write import WriteRequest, check_text, write_many
+
+FORMATS = ("jsonl", "official-memory", "mem0")
+#: memories written per transaction
+BATCH = 500
+SCOPE_ARGS = ("user_id", "agent_id", "app_id", "run_id")
+WRITE_ARGS = ("text", "messages", "session", "metadata", "valid_from", "entities", "facts")
+
+
+@dataclass(frozen=True)
+class ImportItem:
+    """One memory_write call read from a file: its line, its scopes and its arguments."""
+
+    line: int
+    scopes: ScopeSet
+    arguments: dict
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    memories: int = 0
+    turns: int = 0
+    sessions: int = 0
+    transactions: int = 0
+    ids: list[str] = field(default_factory=list)
+
+
+def read_items(path: str | Path, fmt: str = "jsonl", default: ScopeSet | None = None) -> list[ImportItem]:
+    """Every item of the file, parsed and checked (see the module docstring)."""
+    if fmt not in FORMATS:
+        raise InvalidInput(f"format must be one of {', '.join(FORMATS)}")
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInput(f"cannot read {path}: {exc}") from None
+    reader = {"jsonl": _jsonl, "official-memory": _official, "mem0": _mem0}[fmt]
+    items = list(reader(text, default))
+    for item in items:
+        _check(item)
+    return items
+
+
+def count(items: list[ImportItem]) -> int:
+    """Memories the items write (a messages item writes one turn per message)."""
+    return sum(len(i.arguments["messages"]) if "messages" in i.arguments else 1 for i in items)
+
+
+def import_items(services: Services, items: list[ImportItem], *, batch: int = BATCH,
+                 progress: Callable[[int], None] | None = None) -> ImportReport:
+    """Write checked items (read_items) in batched transactions; `progress(n)` after each."""
+    if batch < 1:
+        raise InvalidInput("batch must be at least 1")
+    memories = turns = sessions = transactions = 0
+    ids: list[str] = []
+    for group in _groups(items, batch):
+        lines = f"line {group[0].line}" + (f"-{group[-1].line}" if len(group) > 1 else "")
+        try:
+            if "messages" in group[0].arguments:
+                args = group[0].arguments
+                valid_from = args.get("valid_from")
+                written = conversation.write_messages(
+                    services, group[0].scopes, args["messages"], session=args.get("session"),
+                    valid_from=parse_time(valid_from, field="valid_from") if valid_from else None)
+                turns += len(written.turns)
+                sessions += 1
+                ids.append(written.id)
+                done = len(written.turns)
+            else:
+                results = write_many(services, [_request(item) for item in group])
+                memories += len(results)
+                ids.extend(r.id for r in results)
+                done = len(results)
+        except WorldDBError as exc:
+            raise type(exc)(f"{lines}: {exc} (the items before it are written)") from None
+        transactions += 1
+        if progress is not None:
+            progress(done)
+    return ImportReport(memories=memories, turns=turns, sessions=sessions, transactions=transactions, ids=ids)
+
+
+# ---------------------------------------------------------------------------- batching
+def _groups(items: list[ImportItem], batch: int) -> Iterator[list[ImportItem]]:
+    """Runs of consecutive text items with the same scopes, at most `batch` long; each
+    messages item alone."""
+    run: list[ImportItem] = []
+    for item in items:
+        if "messages" in item.arguments:
+            if run:
+                yield run
+                run = []
+            yield [item]
+            continue
+        if run and (len(run) >= batch or run[0].scopes != item.scopes):
+            yield run
+            run = []
+        run.append(item)
+    if run:
+        yield run
+
+
+def _request(item: ImportItem) -> WriteRequest:
+    args = item.arguments
+    valid_from = args.get("valid_from")
+    return WriteRequest(text=check_text(args.get("text")), scopes=item.scopes, metadata=args.get("metadata") or {},
+                        valid_from=parse_time(valid_from, field="valid_from") if valid_from else None,
+                        entities=args.get("entities"), facts=args.get("facts"), tool="import")
+
+
+def _check(item: ImportItem) -> None:
+    """What memory_write would refuse before writing, for one item."""
+    args = item.arguments
+    try:
+        unknown = sorted(set(args) - set(WRITE_ARGS))
+        if unknown:
+            raise InvalidInput(f"unknown argument(s) {', '.join(unknown)}")
+        conversation.check_write_arguments(text=args.get("text"), messages=args.get("messages"),
+                                           session=args.get("session"), metadata=args.get("metadata"),
+                                           entities=args.get("entities"), facts=args.get("facts"))
+        valid_from = args.get("valid_from")
+        start = parse_time(valid_from, field="valid_from") if valid_from else None
+        if "messages" in args:
+            conversation.check_session(args.get("session"))
+            conversation.parse_messages(args["messages"], start)
+        else:
+            request = _request(item)
+            if not isinstance(request.metadata, dict):
+                raise InvalidInput("metadata must be a JSON object")
+            for what in ("entities", "facts"):
+                value = args.get(what)
+                if value is not None and (not isinstance(value, list) or not all(isinstance(v, dict) for v in value)):
+                    raise InvalidInput(f"{what} must be a list of objects")
+    except InvalidInput as exc:
+        raise InvalidInput(f"line {item.line}: {exc}; nothing was imported") from None
+
+
+# ---------------------------------------------------------------------------- formats
+def _lines(text: str) -> Iterator[tuple[int, dict]]:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except ValueError as exc:
+            raise InvalidInput(f"line {number}: not JSON ({exc.msg}); nothing was imported") from None
+        if not isinstance(value, dict):
+            raise InvalidInput(f"line {number}: expected a JSON object; nothing was imported")
+        yield number, value
+
+
+def _scopes(number: int, given: dict, default: ScopeSet | None) -> ScopeSet:
+    try:
+        return resolve_scopes(**{k: given.get(k) for k in SCOPE_ARGS}, default=default)
+    except InvalidInput as exc:
+        hint = " (give --scope for items that name none)" if default is None else ""
+        raise InvalidInput(f"line {number}: {exc}{hint}; nothing was imported") from None
+
+
+def _jsonl(text: str, default: ScopeSet | None) -> Iterator[ImportItem]:
+    for number, value in _lines(text):
+        scopes = _scopes(number, value, default)
+        yield ImportItem(number, scopes, {k: v for k, v in value.items() if k not in SCOPE_ARGS})
+
+
+def _words(relation: str) -> str:
+    return re.sub(r"[_\s]+", " ", relation).strip()
+
+
+def _official(text: str, default: ScopeSet | None) -> Iterator[ImportItem]:
+    for number, value in _lines(text):
+        scopes = _scopes(number, {}, default)
+        kind = value.get("type")
+        meta = {"source": "official-memory"}
+        if kind == "entity":
+            name, etype, observations = value.get("name"), value.get("entityType"), value.get("observations", [])
+            if not isinstance(name, str) or not name.strip() or not isinstance(etype, str):
+                raise InvalidInput(f"line {number}: an entity needs a name and an entityType; nothing was imported")
+            if not isinstance(observations, list) or not all(isinstance(o, str) for o in observations):
+                raise InvalidInput(f"line {number}: observations must be a list of strings; nothing was imported")
+            entity = {"name": name, "type": etype or None}
+            for observation in observations or [etype]:
+                yield ImportItem(number, scopes, {"text": f"{name}: {observation}", "entities": [entity],
+                                                  "metadata": {**meta, "entity": name}})
+        elif kind == "relation":
+            source, target, relation = value.get("from"), value.get("to"), value.get("relationType")
+            if not all(isinstance(v, str) and v.strip() for v in (source, target, relation)):
+                raise InvalidInput(f"line {number}: a relation needs from, to and relationType; nothing was imported")
+            yield ImportItem(number, scopes, {
+                "text": f"{source} {_words(relation)} {target}", "entities": [{"name": source}, {"name": target}],
+                "facts": [{"subject": source, "relation": relation, "object": target}],
+                "metadata": {**meta, "relation": relation}})
+        else:
+            raise InvalidInput(f'line {number}: expected "type": "entity" or "relation"; nothing was imported')
+
+
+def _mem0(text: str, default: ScopeSet | None) -> Iterator[ImportItem]:
+    try:
+        document = json.loads(text)
+    except ValueError:
+        records = list(_lines(text))  # one record per line
+    else:
+        if isinstance(document, dict):
+            document = document.get("results", document.get("memories"))
+        if not isinstance(document, list):
+            raise InvalidInput('a Mem0 export is a list of memories, or an object with "results"; '
+                               "nothing was imported")
+        records = list(enumerate(document, start=1))
+    for number, record in records:
+        if not isinstance(record, dict):
+            raise InvalidInput(f"record {number}: expected an object; nothing was imported")
+        scopes = _scopes(number, record, default)
+        meta = record.get("metadata") or {}
+        if not isinstance(meta, dict):
+            raise InvalidInput(f"record {number}: metadata must be an object; nothing was imported")
+        meta = {**meta, "source": "mem0"}
+        for key, into in (("id", "mem0_id"), ("categories", "categories"), ("role", "role"), ("actor_id", "speaker")):
+            if record.get(key) not in (None, "", []):
+                meta[into] = record[key]
+        arguments = {"text": record.get("memory"), "metadata": meta}
+        if record.get("created_at"):
+            arguments["valid_from"] = record["created_at"]
+        yield ImportItem(number, scopes, arguments)
