@@ -271,3 +271,20 @@ def test_default_tiebreaker_prefers_tier_then_score_and_refuses_exact_ties(optio
 def test_option_rejects_an_unknown_tier():
     with pytest.raises(ValueError):
         Option("John", tier="vibes")
+
+
+def test_a_relative_time_resolves_the_same_at_any_hour_of_the_day_and_is_parsed_once_a_day():
+    from datetime import datetime
+
+    from worlddb.extract import temporal
+
+    texts = ["I went there yesterday.", "We will meet next Tuesday.", "on Monday I ran", "two weeks ago",
+             "I start in March.", "this week was long"]
+    day = datetime(2024, 5, 6)  # a Monday
+    for text in texts:
+        found = [temporal.find_temporals(text, day.replace(hour=h)) for h in (0, 9, 23)]
+        answers = {tuple((t.text, t.resolved, t.granularity) for t in one) for one in found}
+        assert len(answers) == 1, text
+    before = temporal._dateparse.cache_info().hits
+    temporal.find_temporals("I went there yesterday.", day.replace(hour=17, minute=3))
+    assert temporal._dateparse.cache_info().hits == before + 1
