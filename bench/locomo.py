@@ -1,6 +1,7 @@
 """Retrieval quality on LoCoMo conversations, next to flat baselines computed in the same run.
 
     python -m bench.locomo --data ../shared/data/locomo-dev.json --out results.json [--query-model]
+                           [--via mcp mcp-turns]
 
 Each conversation is ingested into its own scope (user:<sample_id>) of one database,
 through Engine.ingest_conversation - Session worlds of Turn nodes, the session date as
@@ -24,12 +25,26 @@ What each lane contributes, over the same questions ("lanes"):
   without            the metrics with that lane's fusion weight set to 0 (an ablation;
                      everything else, the graph step included, as in recall)
 Also reported: ingest and topic time, and recall latency P50/P95 (wall clock, this machine).
+
+--via writes and asks the same conversations through other paths as well, side by side
+with the in-process run, each into a database of its own:
+  mcp        a `worlddb serve` child over stdio, driven by the MCP SDK's client as an
+             application would: one memory_write(messages=..., session=...) per session
+  mcp-turns  the same server, one memory_write per turn (text, the speaker and session in
+             metadata, the session date as valid_from): how a client had to write a
+             conversation before memory_write took messages
+After each conversation the consolidator builds its topic worlds on that file, as the
+server's background task does (and as the in-process run does), and every question is
+asked through memory_recall over stdio. Each path reports ingest turns/s end to end (the
+client's calls, transport and server included) and its recall latency.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
+import os
 import re
 import statistics
 import tempfile
@@ -154,7 +169,11 @@ def lane_rows(engine: Engine, question: str, worlds: list[str], by_rowid: dict[i
     return found, without
 
 
-def run(data_path: Path, db_path: Path, query_model: bool, limit: int | None, topics: bool = True) -> dict:
+VIA = ("mcp", "mcp-turns")
+
+
+def run(data_path: Path, db_path: Path, query_model: bool, limit: int | None, topics: bool = True,
+        via: tuple[str, ...] = ()) -> dict:
     data = json.loads(data_path.read_text())
     engine = Engine.open(db_path, synchronous="NORMAL", query_model=query_model)
     rows: dict[str, list[dict]] = {"worlddb": [], "bm25_flat": [], "fts5_flat": [], "dense_flat": [], "rrf_flat": []}
@@ -202,6 +221,13 @@ def run(data_path: Path, db_path: Path, query_model: bool, limit: int | None, to
                     rows[name].append({**base, "metrics": score(order, evidence)})
     finally:
         engine.close()
+    paths = {"worlddb": _ingest_report(ingest, latencies)}
+    for path in via:
+        name = "worlddb_" + path.replace("-", "_")
+        ranked, paths[name] = asyncio.run(ask_mcp(data[:limit], db_path.with_name(f"locomo-{path}.db"), query_model,
+                                                  per_turn=path == "mcp-turns", topics=topics))
+        rows[name] = [{**_base(conv, item), "metrics": score(order, item["_evidence"])}
+                      for conv, answers in zip(data[:limit], ranked) for item, order in answers]
     latencies.sort()
     return {
         "benchmark": "locomo",
@@ -217,11 +243,100 @@ def run(data_path: Path, db_path: Path, query_model: bool, limit: int | None, to
             "without": {lane: summarize(r)["overall"] | {"category_1_turn_all@50":
                                                          summarize(r)["per_category"]["1"]["turn_all@50"]}
                         for lane, r in without.items()}},
+        "loadavg_1min": round(os.getloadavg()[0], 2),
+        "paths": {name: {k: v for k, v in p.items() if k != "ingest"} for name, p in paths.items()},
+        "per_conversation_by_path": {
+            name: {conv: summarize([r for r in rows[name] if r["conversation"] == conv])["overall"]
+                   for conv in dict.fromkeys(r["conversation"] for r in rows[name])}
+            for name in paths},
         "ingest": ingest,
         "recall_latency_ms": {"p50": round(1e3 * latencies[len(latencies) // 2], 2),
                               "p95": round(1e3 * latencies[int(0.95 * (len(latencies) - 1))], 2),
                               "n": len(latencies)},
     }
+
+
+def _base(conv: dict, item: dict) -> dict:
+    return dict(conversation=conv["sample_id"], category=item["category"], question=item["question"])
+
+
+def questions_of(conv: dict, known: set[str]) -> list[dict]:
+    out = []
+    for item in conv["qa"]:
+        if item.get("category") not in (1, 2, 3, 4):
+            continue
+        evidence = evidence_of(item, known)
+        if evidence:
+            out.append({**item, "_evidence": evidence})
+    return out
+
+
+def _ingest_report(ingest: list[dict], latencies: list[float]) -> dict:
+    turns, seconds = sum(i["turns"] for i in ingest), sum(i["seconds"] for i in ingest)
+    ordered = sorted(latencies)
+    return {"ingest": ingest, "ingest_turns": turns, "ingest_seconds": round(seconds, 2),
+            "ingest_turns_per_s": round(turns / seconds, 1),
+            "recall_latency_ms": {"p50": round(1e3 * ordered[len(ordered) // 2], 2),
+                                  "p95": round(1e3 * ordered[int(0.95 * (len(ordered) - 1))], 2),
+                                  "n": len(ordered)}}
+
+
+def build_topics(db_path: Path, sample_id: str) -> dict:
+    """What the server's background consolidator does once a scope has been written, run on
+    the file from this process (the server catches up on it at its next read)."""
+    from worlddb.graph.database import WorldDB
+
+    started = time.perf_counter()
+    with WorldDB.open(db_path) as db:
+        consolidator = Consolidator(db, min_age_secs=0)
+        made = consolidator.topics(scopes=[db.store.scope_anchor("user", sample_id)])
+        consolidator.summarize(types=["Topic"])
+    return {"topics": len(made.topics), "topic_seconds": round(time.perf_counter() - started, 2)}
+
+
+async def ask_mcp(data: list[dict], db: Path, query_model: bool, *, per_turn: bool, topics: bool
+                  ) -> tuple[list, dict]:
+    from mcp import Client
+
+    from bench.serverproc import call, stdio_params
+
+    extra = ("--consolidate-every", "0") + (("--query-model",) if query_model else ())
+    ranked, latencies, ingest = [], [], []
+    async with Client(stdio_params(db, embedder="minilm", default_user=None, extra=extra)) as client:
+        for conv in data:
+            user = conv["sample_id"]
+            by_anchor: dict[str, str] = {}
+            turns = 0
+            started = time.perf_counter()
+            for number, session in enumerate(sessions_of(conv["conversation"]), start=1):
+                if per_turn:
+                    for t in session.turns:
+                        meta = {"speaker": t.speaker, "session": number}
+                        if t.caption:
+                            meta["caption"] = t.caption  # indexed as "[image: ...]", as a turn's is
+                        written = await call(client, "memory_write", text=t.text, metadata=meta,
+                                             valid_from=session.date, user_id=user)
+                        by_anchor[written["id"]] = t.turn_id
+                        turns += 1
+                    continue
+                messages = [{"role": t.speaker, "content": t.text, "ref": t.turn_id,
+                             **({"caption": t.caption} if t.caption else {})} for t in session.turns]
+                written = await call(client, "memory_write", messages=messages, session=f"{user}:{number}",
+                                     valid_from=session.date, user_id=user)
+                by_anchor.update({t["id"]: t["ref"] for t in written["turns"]})
+                turns += len(written["turns"])
+            entry = {"conversation": user, "turns": turns, "seconds": round(time.perf_counter() - started, 2)}
+            if topics:
+                entry |= build_topics(db, user)
+            ingest.append(entry)
+            answers = []
+            for item in questions_of(conv, set(by_anchor.values())):
+                started = time.perf_counter()
+                hits = (await call(client, "memory_recall", query=item["question"], user_id=user, limit=50))["results"]
+                latencies.append(time.perf_counter() - started)
+                answers.append((item, [by_anchor[h["id"]] for h in hits if h["id"] in by_anchor]))
+            ranked.append(answers)
+    return ranked, _ingest_report(ingest, latencies)
 
 
 def main() -> None:
@@ -232,13 +347,16 @@ def main() -> None:
     parser.add_argument("--query-model", action="store_true", help="add the model's query embedding")
     parser.add_argument("--conversations", type=int, default=None, help="only the first N conversations")
     parser.add_argument("--no-topics", action="store_true", help="do not build topic worlds (no global lane)")
+    parser.add_argument("--via", nargs="+", choices=VIA, default=[],
+                        help="also write and ask through these paths, side by side with the in-process run")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or Path(tmp) / "locomo.db"
-        report = run(args.data, db, args.query_model, args.conversations, topics=not args.no_topics)
+        report = run(args.data, db, args.query_model, args.conversations, topics=not args.no_topics,
+                     via=tuple(args.via))
     text = json.dumps(report, indent=2)
     if args.out:
-        args.out.write_text(text)
+        args.out.write_text(text + "\n")
     headline = {name: {k: r["overall"][k] for k in ("turn_any@10", "turn_all@10", "turn_all@50", "sess_any@10")}
                 for name, r in report["results"].items()}
     headline["worlddb"]["category_1_turn_all@50"] = report["results"]["worlddb"]["per_category"]["1"]["turn_all@50"]
@@ -246,7 +364,8 @@ def main() -> None:
              "without": {lane: {k: m[k] for k in ("turn_any@10", "turn_all@50", "category_1_turn_all@50")}
                          for lane, m in report["lanes"]["without"].items()}}
     print(json.dumps({"headline": headline, "lanes": lanes, "per_conversation": report["per_conversation"],
-                      "recall_latency_ms": report["recall_latency_ms"], "ingest": report["ingest"]}, indent=2))
+                      "recall_latency_ms": report["recall_latency_ms"], "ingest": report["ingest"],
+                      "paths": report["paths"]}, indent=2))
 
 
 if __name__ == "__main__":
