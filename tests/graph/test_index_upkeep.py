@@ -40,3 +40,19 @@ def test_another_process_writes_are_caught_up_on_the_next_read(db_path):
         found = reader.recall("when was the boiler serviced", ALICE, limit=1).results
         assert found[0].id == hit.id and "vector" in found[0].lanes
         assert len(reader.index) == before + 1
+
+
+def test_an_index_that_cannot_take_a_commit_does_not_fail_the_committed_write(db_path, monkeypatch, caplog):
+    with open_engine(db_path) as engine:
+        engine.warm()
+
+        def broken() -> int:
+            raise RuntimeError("hnswlib could not add")
+
+        monkeypatch.setattr(engine.index, "advance", broken)
+        written = engine.write_memory("The boiler was serviced on Tuesday", ALICE)  # acknowledged: it committed
+        assert "could not take the commit" in caplog.text
+        assert engine.read_memory(written.id, ALICE).text == "The boiler was serviced on Tuesday"
+        monkeypatch.undo()
+        found = engine.recall("when was the boiler serviced", ALICE, limit=1).results  # the read catches up
+        assert found[0].id == written.id and "vector" in found[0].lanes

@@ -17,12 +17,14 @@ so a read never waits for a backlog of this process's writes.
 
 from __future__ import annotations
 
+import logging
 import re
+import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from worlddb.core.errors import InvalidInput
+from worlddb.core.errors import InvalidInput, WorldDBError
 from worlddb.core.plan import QueryPlan
 from worlddb.core.records import Edge, Node, NodeView
 from worlddb.core.store import Store, scope_node
@@ -35,6 +37,8 @@ from worlddb.protocols import Registry
 from worlddb.vectors import hnsw_snapshots
 from worlddb.vectors.composer import Composer
 from worlddb.vectors.hnsw import AnnIndex
+
+log = logging.getLogger("worlddb.graph")
 
 SCOPE_KINDS = ("user", "agent", "app", "run")
 _SCOPE_ID = re.compile(r"^[^\x00-\x1f\x7f]{1,256}$")
@@ -99,7 +103,12 @@ class WorldDB:
         for callback in writer._after_commit:
             callback()
         for index in self._ann.values():
-            index.advance()
+            try:
+                index.advance()
+            except (WorldDBError, RuntimeError, sqlite3.Error) as exc:
+                # the commit stands and must be reported as done: the index is a cache, and
+                # the next read catches up on what it could not take (and meets the error)
+                log.warning("an HNSW index could not take the commit of transaction %s: %s", tx.seq, exc)
 
     # ------------------------------------------------------------------ reads
     def get(self, anchor: str) -> NodeView | None:

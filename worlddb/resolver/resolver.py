@@ -28,13 +28,15 @@ Contract
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from worlddb.core.errors import Conflict, InvalidInput, NotFound
+from worlddb.core.errors import Conflict, InvalidInput, NotFound, WorldDBError
 from worlddb.core.records import Edge, Node
 from worlddb.core.store import Store
 from worlddb.extract import EntityCandidate
@@ -52,6 +54,7 @@ from .outcomes import Ambiguous, Decision, Match, Mention, New, Resolution, Reso
 from .tiers import ALIAS, HELD, NAME, Context, Pending, Query, decide, exact_names
 
 _MAX_TYPE_LEN = 64
+log = logging.getLogger("worlddb.resolver")
 
 
 @dataclass(frozen=True)
@@ -278,7 +281,11 @@ class Resolver:
         return self._pending
 
     def _after_commit(self) -> None:
-        self.index.catch_up(vectors=self.embedder is not None)
+        try:
+            self.index.catch_up(vectors=self.embedder is not None)
+        except (WorldDBError, RuntimeError, sqlite3.Error) as exc:
+            # the write is committed; the next lookup catches up (and meets the error) instead
+            log.warning("the resolver's name index could not take a commit: %s", exc)
 
     def _context(self, w, scope: str, vector) -> Context:
         scope_row = self._scope_row(scope)
