@@ -134,7 +134,7 @@ def test_every_form_post_needs_this_origin_and_the_sessions_csrf_token(db_file):
             ({"csrf": csrf, "reason": "x"}, {}),  # neither Origin nor Referer
             ({"csrf": csrf, "reason": "x"}, {"referer": "http://evil.example/ui/"}),
             ({"reason": "x"}, {"origin": base}),  # no token
-            ({"csrf": csrf[:-1] + "A", "reason": "x"}, {"origin": base}),
+            ({"csrf": csrf[:-1] + ("B" if csrf.endswith("A") else "A"), "reason": "x"}, {"origin": base}),
         ]
         for data, headers in attempts:
             response = client.post(f"{base}/ui/memory/{target}/retire", data=data, headers=headers)
@@ -283,3 +283,21 @@ def test_where_a_form_may_send_the_browser_next(target, expected):
     from worlddb.server.inspector.pages import _safe_next
 
     assert _safe_next(target) == expected
+
+
+def test_every_template_and_stylesheet_is_package_data():
+    """The wheel carries what the pages need: each file beside the inspector's modules matches
+    a package-data pattern in pyproject.toml (a file that matched none would be left out)."""
+    import fnmatch
+    import tomllib
+    from pathlib import Path
+
+    import worlddb.server.inspector as inspector
+
+    root = Path(inspector.__file__).parent
+    patterns = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())[
+        "tool"]["setuptools"]["package-data"]["worlddb.server.inspector"]
+    assets = [p.relative_to(root).as_posix() for p in root.rglob("*")
+              if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts]
+    assert "static/inspector.css" in assets and "templates/base.html" in assets
+    assert all(any(fnmatch.fnmatch(asset, pattern) for pattern in patterns) for asset in assets), assets

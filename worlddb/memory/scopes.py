@@ -136,6 +136,11 @@ def scope_keys_of(store: Store, anchor: str) -> list[str]:
 _TEXT = ",".join("?" * len(TEXT_TYPES))
 
 
+def every_scope(store: Store) -> ScopeSet:
+    """Every scope registered in the file, without counting what each holds."""
+    return ScopeSet(tuple(store.conn.execute("SELECT kind, sid FROM scopes ORDER BY kind, sid")))
+
+
 def list_scopes(store: Store, kind: str | None = None) -> ScopeList:
     """memory_list_scopes: every scope (of one kind), with its current and closed memories."""
     if kind is not None and kind not in SCOPE_KINDS:
