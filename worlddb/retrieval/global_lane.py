@@ -3,8 +3,10 @@
 The query selects topics top-down. Starting from each asked scope's root topic, the topics
 of one level are ranked by two signals fused by reciprocal rank (k = TOPIC_K): the cosine
 of the query vector with the topic's composed embedding (the mean of its children, kept by
-the composer), and the bm25 of the topic's current summary (FTS5, the same index and query
-words as the bm25 lane). The best BRANCH topics of a level are opened and their children
+the composer), and the bm25 of the topic's current summary among its siblings' (the query
+words of the bm25 lane, lower-cased, unstemmed; computed over the siblings' summaries, a few
+dozen short texts, rather than asked of FTS5, which walks each word's doclist over the whole
+index first). The best BRANCH topics of a level are opened and their children
 ranked the same way, down to the topics that hold members; of those, the best DRAWN are
 drawn. Each drawn topic gives its PER_TOPIC current members nearest the query vector, in
 that order, topic after topic: that list is the lane, and it competes in the fusion like
@@ -19,24 +21,28 @@ question's form, never at its subject:
     "which" followed by a plural noun (a word of four letters or more ending in "s", not
     "ss", that is not a function word: "what activities", "which cities").
 
-Cost: a handful of indexed reads per level (at most FANOUT topics each), their vectors, one
-FTS5 query restricted to their summaries' rows, and the vectors of the drawn topics'
-members. Deterministic; no model.
+Cost: a handful of indexed reads per level (at most FANOUT topics each): their vectors and
+summaries, and the vectors of the drawn topics' members. Deterministic; no model.
 """
 
 from __future__ import annotations
 
+import math
 import re
+from collections import Counter
 
 import numpy as np
 
 from worlddb.consolidator.topics import children, topic_root, vectors_of
 from worlddb.core.store import Store
-from worlddb.graph.lexical import fts_query
-from worlddb.graph.text_index import STOPWORDS
+from worlddb.graph.lexical import query_words
+from worlddb.graph.text_index import STOPWORDS, WORD
 
 #: reciprocal-rank constant fusing a topic's vector and summary ranks
 TOPIC_K = 5
+#: Okapi BM25's usual constants, for ranking sibling topics' summaries
+BM25_K1 = 1.2
+BM25_B = 0.75
 #: topics opened per level on the way down
 BRANCH = 2
 #: topics drawn at the last level, and members drawn per topic
@@ -70,7 +76,7 @@ def global_lane(store: Store, query: str, vector: np.ndarray | None, worlds: lis
     if not level:
         return []
     wide = WIDEN if aggregates(query) else 1
-    words = fts_query(query)
+    words = query_words(query)
     chosen: list[tuple[int, str]] = []
     while not chosen:
         below = [child for _, topic in level for child in children(conn, topic, topics=True)]
@@ -104,7 +110,7 @@ def _open(rowids: list[int], store: Store, open_only_at: int | None) -> list[int
     return [row[0] for row in rows]
 
 
-def _rank_topics(store: Store, topics: list[tuple[int, str]], vector: np.ndarray | None, words: str | None,
+def _rank_topics(store: Store, topics: list[tuple[int, str]], vector: np.ndarray | None, words: list[str],
                  open_only_at: int | None) -> list[tuple[int, str]]:
     """`topics` best first: reciprocal rank fusion of their cosine to the query vector and
     their summary's bm25; ties to the lower rowid."""
@@ -120,23 +126,49 @@ def _rank_topics(store: Store, topics: list[tuple[int, str]], vector: np.ndarray
     return sorted(topics, key=lambda t: (-score[t[0]], t[0]))
 
 
-def _by_summary(store: Store, topics: list[int], words: str, open_only_at: int | None) -> list[int]:
-    """Topic rowids ranked by the bm25 of their current summary (topics without one, or
-    whose summary matches no query word, are left out)."""
+def _by_summary(store: Store, topics: list[int], words: list[str], open_only_at: int | None) -> list[int]:
+    """Topic rowids ranked by the bm25 of their current summary's text against the query
+    words, among these sibling topics (their document frequencies, BM25_K1, BM25_B); topics
+    without a summary, or whose summary holds no query word, are left out. Computed here
+    over at most FANOUT short texts: asking FTS5, even one rowid at a time, first walks each
+    word's doclist over the whole index."""
     conn = store.conn
     validity, extra = ("AND (s.valid_to IS NULL OR s.valid_to > ?)", [open_only_at]) if open_only_at else ("", [])
-    summary_of = dict(conn.execute(
-        "SELECT e.src, e.dst FROM edges e JOIN nodes s ON s.rowid = e.src "
-        f"WHERE e.dst IN ({','.join('?' * len(topics))}) AND e.type='summarizes' AND e.seq_removed IS NULL "
-        f"AND s.retired_at IS NULL {validity}", (*topics, *extra)))
-    if not summary_of:
-        return []
     rows = conn.execute(
-        f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({','.join('?' * len(summary_of))}) ORDER BY rank",
-        (words, *summary_of))
-    ranked: list[int] = []
-    for (summary,) in rows:
-        topic = summary_of[summary]
-        if topic not in ranked:
-            ranked.append(topic)
-    return ranked
+        "SELECT e.dst, s.anchor FROM edges e JOIN nodes s ON s.rowid = e.src "
+        f"WHERE e.dst IN ({','.join('?' * len(topics))}) AND e.type='summarizes' AND e.seq_removed IS NULL "
+        f"AND s.retired_at IS NULL AND s.erased_at IS NULL {validity} ORDER BY e.dst, s.rowid",
+        (*topics, *extra)).fetchall()
+    texts = {topic: _tokens(store, anchor) for topic, anchor in rows}
+    texts = {topic: found for topic, found in texts.items() if found is not None}
+    if not texts:
+        return []
+    wanted = set(words)
+    df = {w: sum(1 for (counts, _) in texts.values() if w in counts) for w in wanted}
+    n, mean = len(texts), (sum(length for _, length in texts.values()) / len(texts)) or 1.0
+    scores = {}
+    for topic, (counts, length) in texts.items():
+        score = sum(math.log(1 + (n - df[w] + 0.5) / (df[w] + 0.5)) * counts[w] * (BM25_K1 + 1)
+                    / (counts[w] + BM25_K1 * (1 - BM25_B + BM25_B * length / mean)) for w in wanted if counts[w])
+        if score > 0:
+            scores[topic] = score
+    return sorted(scores, key=lambda t: (-scores[t], t))
+
+
+#: summary anchor -> its words counted, and how many: a summary's text never changes (its
+#: anchor is its hash) and only summaries that are not erased are looked up
+_TOKENS: dict[str, tuple[Counter, int]] = {}
+_TOKENS_MAX = 8192
+
+
+def _tokens(store: Store, anchor: str) -> tuple[Counter, int] | None:
+    found = _TOKENS.get(anchor)
+    if found is None:
+        view = store.get(anchor)
+        if view is None:
+            return None
+        words = [w.lower() for w in WORD.findall(view.content or "")]
+        if len(_TOKENS) >= _TOKENS_MAX:
+            _TOKENS.clear()
+        found = _TOKENS[anchor] = (Counter(words), len(words))
+    return found
