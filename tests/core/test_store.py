@@ -247,3 +247,19 @@ def test_typed_edge_lookups_are_not_recompiled_at_each_execution(db):
                         "AND sql NOT LIKE '%sqlite_stmt%'")
     (reprep, run), = rows.fetchall()
     assert run == 10 and reprep == 0
+
+
+def test_a_new_file_gets_the_page_size_and_an_old_one_keeps_its_own(tmp_path):
+    WorldDB.open(tmp_path / "new.db").close()
+    old = tmp_path / "old.db"
+    conn = sqlite3.connect(old)
+    conn.execute("PRAGMA page_size = 4096")
+    conn.execute("VACUUM")
+    conn.close()
+    WorldDB.open(old).close()
+    sizes = {}
+    for name in ("new.db", "old.db"):
+        conn = sqlite3.connect(tmp_path / name)
+        sizes[name] = conn.execute("PRAGMA page_size").fetchone()[0]
+        conn.close()
+    assert sizes == {"new.db": schema.PAGE_SIZE, "old.db": 4096}

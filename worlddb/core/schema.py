@@ -66,6 +66,13 @@ from worlddb.core.errors import SchemaError
 MARKED_TYPES = ("contradicts", "supersedes")
 MARKED = "type || '' IN ('contradicts', 'supersedes')"
 
+#: The page size of a new file. A vector row (384 float32s, 1.5 KB) leaves a quarter of a
+#: 4 KiB page unused (two fit), and vectors are most of a file; 8 KiB pages hold five. At
+#: 50k nodes this made the file 12 % smaller and a bulk load 5-10 % cheaper in CPU (load
+#: alternating with 4 KiB, in one run). SQLite cannot change the page size of a file in WAL
+#: mode, so files made with 4 KiB pages keep them.
+PAGE_SIZE = 8192
+
 #: reads vector rows with their bytes (schema 4): `v` the row, `d.vec` its bytes, NULL once
 #: the vector was cleared
 VECTOR_FROM = "vectors v LEFT JOIN vector_data d ON d.id = v.data"

@@ -16,6 +16,8 @@ Contract
   and/or transaction time (`known_at`); a node is visible at (as_of, known_at) when the
   store had ingested it by known_at and its validity interval, as known at known_at,
   contains as_of.
+- A new file gets pages of schema.PAGE_SIZE bytes; a file keeps the page size it was
+  created with.
 - Page cache: `cache_mib` per connection (SQLite's own default is 2 MiB, far too little
   once indexes outgrow it). A transaction that turns out big (txn.BULK_NODES nodes
   written) raises it to `bulk_cache_mib` until it ends: a bulk load inserts random
@@ -137,6 +139,8 @@ class Store:
             raise translate_sqlite(exc) from exc
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+            # only a file not created yet takes it (before WAL mode writes the first page)
+            conn.execute(f"PRAGMA page_size = {schema.PAGE_SIZE}")
             mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if path != ":memory:" and mode.lower() != "wal":
                 raise StorageError(f"could not switch {path} to WAL mode (got {mode})")
