@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import heapq
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 from worlddb.core import ids, trie
@@ -77,6 +77,9 @@ class _Fresh:
         self.vector_kinds = 0       # bit k: some vector of kind k was written
         self.text = False           # a text index row was written
 
+#: membership log rows a transaction keeps before writing them in one statement
+LOG_BATCH = 4096
+
 #: incremental trie maintenance of one id set is given up, for the rest of the
 #: transaction, after DEFER_MIN changes once changes * REBUILD_SHARE >= the set's size
 #: (checked at DEFER_MIN, 2*DEFER_MIN, 4*DEFER_MIN, ... changes)
@@ -109,6 +112,11 @@ class Tx:
         self._fresh_edges: set[str] = set()
         #: anchors whose content this transaction erased
         self.erased: list[str] = []
+        #: member_log rows not written yet (see _log_member)
+        self._member_log: list[tuple[int, int, int, bytes, int]] = []
+        #: text nodes indexed, and the wordpieces they hold, not counted in the tables yet
+        self._texts = 0
+        self._pieces: dict[int, int] = {}
 
     # ------------------------------------------------------------------ nodes
     def add_node(self, node: Node, *, valid_from: int | None = None, valid_to: int | None = None,
@@ -164,6 +172,9 @@ class Tx:
         """Whether `node` lies (transitively) inside `world`."""
         if self.is_new_leaf(world):
             return False
+        fresh = self._new.get(node)
+        if fresh is not None and world in fresh.parents:
+            return True  # put there by this transaction, and not taken out since
         world_row, node_row = self.rowid(world), self.rowid(node)
         if world_row is None or node_row is None:
             return False
@@ -299,9 +310,7 @@ class Tx:
         )
         if cursor.rowcount == 0:
             return False
-        self.conn.execute(
-            "INSERT INTO member_log(seq, world, kind, key, op) VALUES (?,?,?,?,1)", (self.seq, world_row, kind, blob)
-        )
+        self._log_member(world_row, kind, blob, 1)
         if self._maintain(world_row, kind):
             trie.added(trie.SqlTrieStore(self.conn, world_row, kind), key)
         self._dirty.add(world)
@@ -312,13 +321,24 @@ class Tx:
         cursor = self.conn.execute("DELETE FROM members WHERE world=? AND kind=? AND key=?", (world_row, kind, blob))
         if cursor.rowcount == 0:
             return False
-        self.conn.execute(
-            "INSERT INTO member_log(seq, world, kind, key, op) VALUES (?,?,?,?,-1)", (self.seq, world_row, kind, blob)
-        )
+        self._log_member(world_row, kind, blob, -1)
         if self._maintain(world_row, kind):
             trie.removed(trie.SqlTrieStore(self.conn, world_row, kind), key)
         self._dirty.add(world)
         return True
+
+    def _log_member(self, world_row: int, kind: int, key: bytes, op: int) -> None:
+        """Log a membership change. Nothing reads the log inside a transaction, so rows are
+        written in batches (in order), at the latest when the transaction seals."""
+        self._member_log.append((self.seq, world_row, kind, key, op))
+        if len(self._member_log) >= LOG_BATCH:
+            self._flush_member_log()
+
+    def _flush_member_log(self) -> None:
+        if self._member_log:
+            self.conn.executemany("INSERT INTO member_log(seq, world, kind, key, op) VALUES (?,?,?,?,?)",
+                                  self._member_log)
+            self._member_log = []
 
     def _maintain(self, world_row: int, kind: int) -> bool:
         """Whether to update this id set's trie now (False: it is rebuilt at seal)."""
@@ -433,6 +453,63 @@ class Tx:
         if fresh is not None:
             fresh.text = True
         self.conn.execute("INSERT INTO fts(rowid, text) VALUES (?, ?)", (rowid, text))
+
+    def count_text(self, pieces: Iterable[int]) -> None:
+        """One more text node indexed, holding these wordpieces: the counts behind model-free
+        query vectors (meta text_docs, token_df). Nothing reads them inside a write, so they
+        are added up here and written when the transaction seals."""
+        self._texts += 1
+        counts = self._pieces
+        for piece in pieces:
+            counts[piece] = counts.get(piece, 0) + 1
+
+    def _flush_counts(self) -> None:
+        if self._pieces:
+            self.conn.executemany(
+                "INSERT INTO token_df(token, df) VALUES (?, ?) ON CONFLICT(token) DO UPDATE SET df = df + excluded.df",
+                sorted(self._pieces.items()))
+            self._pieces = {}
+        if self._texts:
+            self.conn.execute("INSERT INTO meta(key, value) VALUES ('text_docs', ?) "
+                              "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value",
+                              (str(self._texts),))
+            self._texts = 0
+
+    def put_vectors(self, anchor: str, model: str, dim: int, vectors: Sequence[tuple[int, int, bytes]]) -> None:
+        """Store several vectors of one node, (kind, ord, bytes) each, as `put_vector` would
+        one after another (observers are told in the same order). For a node made in this
+        transaction that has none of them yet, the distinct bytes once each and the rows
+        in one executemany."""
+        fresh = self._new.get(anchor)
+        slots = {(kind, ord) for kind, ord, _ in vectors}
+        if fresh is None or len(slots) != len(vectors) or any(fresh.vector_kinds & (1 << k) for k, _ in slots):
+            for kind, ord, vector in vectors:
+                self.put_vector(anchor, kind, model, vector, dim, ord)
+            return
+        if model != self._model:
+            self._claim_model(model, dim)
+            self._model = model
+        rowid = self._rowids[anchor]
+        stored: list[tuple[bytes, int]] = []
+        last = self._last_vector
+        if last is not None and last[0] == rowid:
+            stored.append((last[1], last[2]))
+        rows: list[tuple[int, int, int, int, int]] = []
+        for kind, ord, vector in vectors:
+            data = next((d for b, d in stored if b is vector or b == vector), None)
+            if data is None:
+                data = self.conn.execute("INSERT INTO vector_data(vec) VALUES (?)", (vector,)).lastrowid
+                stored.append((vector, data))
+                self._last_vector = (rowid, vector, data)
+            rows.append((rowid, kind, ord, data, self.seq))
+            fresh.vector_kinds |= 1 << kind
+        # one row per execution: a statement inserting several rows opens a statement
+        # journal, and each one makes FTS5 flush the terms it holds back for the transaction
+        self.conn.executemany("INSERT INTO vectors(node, kind, ord, data, seq) VALUES (?,?,?,?,?)", rows)
+        for kind, ord, vector in vectors:
+            if ord == 0:
+                for observer in self.store.observers:
+                    observer.on_vector(self, anchor, kind, None, vector)
 
     def put_vector(self, anchor: str, kind: int, model: str, vector: bytes, dim: int, ord: int = 0) -> bytes | None:
         """Store (or replace) one vector of a node; returns the vector it replaced, if any.
@@ -555,7 +632,13 @@ class Tx:
 
     # ------------------------------------------------------------------ sealing
     def seal(self) -> None:
-        """Give every world whose interior changed its new version, deepest first."""
+        """Write what was kept back (counts, the membership log), then give every world
+        whose interior changed its new version, deepest first."""
+        self._flush_counts()
+        self._seal_worlds()
+        self._flush_member_log()
+
+    def _seal_worlds(self) -> None:
         if not self._dirty:
             return
         depth_cache: dict[str, int] = {}

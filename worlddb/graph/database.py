@@ -196,6 +196,10 @@ class Writer:
     def put_vector(self, anchor: str, kind: int, model: str, vector: bytes, dim: int, ord: int = 0) -> None:
         self.tx.put_vector(anchor, kind, model, vector, dim, ord)
 
+    def put_vectors(self, anchor: str, model: str, dim: int, vectors) -> None:
+        """Several vectors of one node, (kind, ord, bytes) each (Tx.put_vectors)."""
+        self.tx.put_vectors(anchor, model, dim, vectors)
+
     def erase(self, anchor: str) -> None:
         self.tx.erase_node(anchor)
 

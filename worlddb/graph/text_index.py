@@ -149,15 +149,10 @@ def write_index(w, anchor: str, prepared: Prepared, model: str, dim: int) -> Non
     """FTS row, content/effective/unit vectors and document frequencies of one text node."""
     w.index_text(anchor, prepared.text)
     blob = as_blob(prepared.vector)
-    w.put_vector(anchor, EFFECTIVE, model, blob, dim)  # first: see composer.on_vector
-    w.put_vector(anchor, CONTENT, model, blob, dim)
-    for i, unit in enumerate(prepared.units):
-        w.put_vector(anchor, UNIT, model, as_blob(unit), dim, ord=i)
-    conn = w.tx.conn
-    conn.executemany("INSERT INTO token_df(token, df) VALUES (?, 1) ON CONFLICT(token) DO UPDATE SET df = df + 1",
-                     [(piece,) for piece in prepared.pieces])
-    conn.execute("INSERT INTO meta(key, value) VALUES ('text_docs', '1') "
-                 "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
+    vectors = [(EFFECTIVE, 0, blob), (CONTENT, 0, blob)]  # effective first: see composer.on_vector
+    vectors += [(UNIT, i, as_blob(unit)) for i, unit in enumerate(prepared.units)]
+    w.put_vectors(anchor, model, dim, vectors)
+    w.tx.count_text(prepared.pieces)
 
 
 def document_frequencies(store: Store, pieces: Sequence[int]) -> tuple[dict[int, int], int]:
