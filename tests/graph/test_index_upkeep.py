@@ -56,3 +56,19 @@ def test_an_index_that_cannot_take_a_commit_does_not_fail_the_committed_write(db
         monkeypatch.undo()
         found = engine.recall("when was the boiler serviced", ALICE, limit=1).results  # the read catches up
         assert found[0].id == written.id and "vector" in found[0].lanes
+
+
+def test_a_bulk_load_of_entities_leaves_the_name_vector_index_for_its_first_search(db_path):
+    from worlddb.core.records import Node
+
+    with open_engine(db_path) as engine:
+        with engine.db.write() as w:
+            scope = w.scope("user", "alice")
+            for i in range(50):
+                anchor = w.add(Node("Entity", name=f"entity {i}", meta={"entity_type": "thing"}), parents=[scope])
+                engine.resolver.register(w, scope, anchor)
+        assert engine.resolver.index._ann is None  # the commit built nothing
+        vector = engine.embedder.embed(["entity 7"])[0]
+        nearest = engine.resolver.index.nearest(engine.store.rowid(scope), vector, 1)  # the first search builds it
+        assert nearest and engine.store.anchors_for_rowids([nearest[0][0]])
+        assert len(engine.resolver.index._ann) == 50

@@ -187,6 +187,16 @@ class NameIndex:
             with self._lock:
                 self._name_vectors().sync()
 
+    def advance(self, vectors: bool = True) -> None:
+        """After a commit of this process: sync the names, and (with `vectors`) the HNSW
+        index of name vectors if it was built (AnnIndex.advance); one not built yet is left
+        for its first search, so a bulk load of entities does not pay for building it."""
+        self.sync()
+        if vectors:
+            with self._lock:
+                if self._ann is not None:
+                    self._ann.advance()
+
     def _name_vectors(self) -> AnnIndex:
         """The HNSW index of name vectors, made on first use (call with the lock held)."""
         if self._ann is None:

@@ -224,10 +224,12 @@ class Resolver:
         view = self.store.require(anchor)
         if view.type != "Entity" or view.erased:
             raise InvalidInput(f"{anchor} is not a live Entity node")
-        scope_row = self._scope_row(scope)
-        if not self.store.in_worlds([scope], [anchor]):
+        scope_row = w.tx.rowid(scope) if isinstance(scope, str) else None
+        if scope_row is None:
+            raise NotFound(f"no scope world has id {scope!r}")
+        if not w.tx.within(anchor, scope):
             raise InvalidInput(f"entity {anchor} is not inside scope {scope}")
-        node_row = self.store.rowid(anchor)
+        node_row = w.tx.rowid(anchor)
         if self.store.conn.execute("SELECT 1 FROM resolver_names WHERE node=? LIMIT 1", (node_row,)).fetchone():
             return False
         meta = view.meta
@@ -282,7 +284,7 @@ class Resolver:
 
     def _after_commit(self) -> None:
         try:
-            self.index.catch_up(vectors=self.embedder is not None)
+            self.index.advance(vectors=self.embedder is not None)
         except (WorldDBError, RuntimeError, sqlite3.Error) as exc:
             # the write is committed; the next lookup catches up (and meets the error) instead
             log.warning("the resolver's name index could not take a commit: %s", exc)
@@ -321,7 +323,7 @@ class Resolver:
     def _index_names(self, w, scope_row: int, anchor: str, q: Query, vector: np.ndarray | None, *,
                      held: bool = False) -> None:
         pending = self._overlay(w)
-        node_row = self.store.rowid(anchor)
+        node_row = w.tx.rowid(anchor)
         first = HELD if held else NAME
         rows = [(node_row, scope_row, first if i == 0 else ALIAS, key, phonetic_key(key) or None, q.etype, w.tx.seq)
                 for i, key in enumerate(q.keys)]
