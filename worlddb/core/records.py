@@ -49,6 +49,13 @@ class _cached:
         return value
 
 
+#: the frozen form of small flat mappings seen lately (edge props such as {"role": "mention"}
+#: repeat across many records): (key, type, value) triples -> the read-only mapping
+_FLAT: dict[tuple, Mapping[str, Any]] = {}
+_FLAT_MAX = 4_096
+_SCALARS = (str, int, bool, type(None))  # not float: 0.0 and -0.0 are equal but encode apart
+
+
 def _frozen(mapping: Mapping[str, Any] | None, what: str) -> Mapping[str, Any]:
     if mapping is None:
         return _EMPTY
@@ -56,10 +63,24 @@ def _frozen(mapping: Mapping[str, Any] | None, what: str) -> Mapping[str, Any]:
         raise InvalidInput(f"{what} must be a JSON object")
     if not mapping:
         return _EMPTY
+    key = None
+    if type(mapping) is dict and len(mapping) <= 4:
+        # types in the key: True and 1 are equal (and hash alike) but encode differently
+        items = tuple((k, type(v), v) for k, v in mapping.items())
+        if all(type(k) is str and t in _SCALARS for k, t, _ in items):
+            key = items
+            found = _FLAT.get(key)
+            if found is not None:
+                return found
     normal = ids.normalize(mapping)
     if _size_bound(normal) > MAX_META_BYTES and len(ids.canonical_normal(normal)) > MAX_META_BYTES:
         raise InvalidInput(f"{what} is larger than {MAX_META_BYTES} bytes once encoded")
-    return MappingProxyType(normal)
+    frozen = MappingProxyType(normal)
+    if key is not None:
+        if len(_FLAT) >= _FLAT_MAX:
+            _FLAT.clear()
+        _FLAT[key] = frozen
+    return frozen
 
 
 def _size_bound(normal: dict) -> int:
@@ -79,11 +100,23 @@ def _size_bound(normal: dict) -> int:
     return total
 
 
+#: id() of a frozen props mapping -> (the mapping, its canonical JSON); the mapping is held,
+#: so its id is not reused while it is here
+_PROPS_JSON: dict[int, tuple[Mapping[str, Any], str]] = {}
+
+#: type names already checked (there are few)
+_TYPE_NAMES: set[str] = set()
+
+
 def check_type_name(value: str, what: str = "type") -> str:
+    if type(value) is str and value in _TYPE_NAMES:
+        return value
     if not isinstance(value, str) or not _TYPE_RE.match(value):
         raise InvalidInput(
             f"{what} {value!r} must start with a letter and use at most 64 letters, digits or _.:-"
         )
+    if len(_TYPE_NAMES) < 4_096:
+        _TYPE_NAMES.add(value)
     return value
 
 
@@ -169,7 +202,16 @@ class Edge:
     @_cached
     def props_json(self) -> str:
         """The canonical JSON of the props, as the store keeps them."""
-        return ids.props_json(self.props)
+        if not self.props:
+            return "{}"
+        found = _PROPS_JSON.get(id(self.props))
+        if found is not None and found[0] is self.props:
+            return found[1]  # the same frozen mapping (_FLAT) as an edge made before
+        text = ids.props_json(self.props)
+        if len(_PROPS_JSON) >= _FLAT_MAX:
+            _PROPS_JSON.clear()
+        _PROPS_JSON[id(self.props)] = (self.props, text)
+        return text
 
     @_cached
     def body(self) -> bytes:

@@ -68,13 +68,14 @@ CHILDREN, EDGES = 0, 1
 class _Fresh:
     """What a transaction knows of a node it created (see the module docstring)."""
 
-    __slots__ = ("leaf", "parents", "parent", "vector_kinds", "text")
+    __slots__ = ("leaf", "parents", "parent", "vector_kinds", "holds", "text")
 
     def __init__(self, parent: int | None) -> None:
         self.leaf = True            # no children yet
         self.parents: tuple[str, ...] = ()
         self.parent = parent        # the rowid in its parent column
         self.vector_kinds = 0       # bit k: some vector of kind k was written
+        self.holds = 0              # bit k: it holds a vector of kind k, ordinal 0
         self.text = False           # a text index row was written
 
 #: membership log rows a transaction keeps before writing them in one statement
@@ -155,6 +156,20 @@ class Tx:
             if found is not None:
                 self._rowids[anchor] = found
         return found
+
+    def is_new(self, anchor: str) -> bool:
+        """Created in this transaction."""
+        return anchor in self._new
+
+    def release(self) -> None:
+        """Forget what the transaction remembered of the nodes and edges it wrote, once it
+        has ended: a bulk load's Tx, kept by a caller that holds its writer, would
+        otherwise keep an entry for every node and edge."""
+        for held in (self._rowids, self._new, self._ancestors, self._changes, self._fresh_edges, self._pieces):
+            held.clear()
+        self._deferred.clear()
+        self._member_log = []
+        self._last_vector = None
 
     def is_new_leaf(self, anchor: str) -> bool:
         """Created in this transaction and given no children yet: it contains nothing."""
@@ -399,17 +414,20 @@ class Tx:
     def _insert_edge_row(self, edge: Edge, valid_from: int | None, valid_to: int | None) -> bool:
         """Reserved for the reconciler. False when the same edge is already live."""
         props = edge.props_json
+        rowids = self._rowids  # the reconciler looked both ends up
+        src = rowids.get(edge.src) or self._rowid_of(edge.src)
+        dst = rowids.get(edge.dst) or self._rowid_of(edge.dst)
+        edge_id = edge.id
         cursor = self.conn.execute(
             "INSERT OR IGNORE INTO edges(id, type, src, dst, world, props, seq_added, t_added, valid_from, valid_to) "
             "VALUES (?,?,?,?,?,?,?,?,?,?)",
-            (bytes.fromhex(edge.id), edge.type, self._rowid_of(edge.src), self._rowid_of(edge.dst),
-             None if edge.world is None else self._rowid_of(edge.world), None if props == "{}" else props,
-             self.seq, self.at, valid_from, valid_to),
+            (bytes.fromhex(edge_id), edge.type, src, dst, None if edge.world is None else self._rowid_of(edge.world),
+             None if props == "{}" else props, self.seq, self.at, valid_from, valid_to),
         )
         if cursor.rowcount == 0:
             return False
         if edge.src in self._new or edge.dst in self._new:
-            self._fresh_edges.add(edge.id)
+            self._fresh_edges.add(edge_id)
         if edge.world is not None:
             self.add_interior_edge(edge.world, edge.id)
         return True
@@ -503,6 +521,8 @@ class Tx:
                 self._last_vector = (rowid, vector, data)
             rows.append((rowid, kind, ord, data, self.seq))
             fresh.vector_kinds |= 1 << kind
+            if ord == 0:
+                fresh.holds |= 1 << kind
         # one row per execution: a statement inserting several rows opens a statement
         # journal, and each one makes FTS5 flush the terms it holds back for the transaction
         self.conn.executemany("INSERT INTO vectors(node, kind, ord, data, seq) VALUES (?,?,?,?,?)", rows)
@@ -531,6 +551,8 @@ class Tx:
                                     (rowid, kind, ord)).fetchone()
             old_data, old = row if row else (None, None)
             upsert = True
+        if fresh is not None and ord == 0:
+            fresh.holds |= 1 << kind
         last = self._last_vector
         if last is not None and last[0] == rowid and last[1] == vector:
             data = last[2]
@@ -568,6 +590,9 @@ class Tx:
             return None
         self.conn.execute("UPDATE vectors SET data=NULL, seq=? WHERE node=? AND kind=? AND ord=?",
                           (self.seq, rowid, kind, ord))
+        fresh = self._new.get(anchor)
+        if fresh is not None and ord == 0:
+            fresh.holds &= ~(1 << kind)
         self._release(rowid, old[0])
         if ord == 0:
             for observer in self.store.observers:
@@ -581,6 +606,16 @@ class Tx:
             self.conn.execute("DELETE FROM vector_data WHERE id=?", (data,))
             if self._last_vector is not None and self._last_vector[2] == data:
                 self._last_vector = None
+
+    def has_vector(self, anchor: str, kind: int) -> bool:
+        """Whether the node holds a vector of `kind` (ordinal 0) as this transaction sees it."""
+        fresh = self._new.get(anchor)
+        if fresh is not None:
+            return bool(fresh.holds & (1 << kind))
+        rowid = self.rowid(anchor)
+        return rowid is not None and self.conn.execute(
+            "SELECT 1 FROM vectors WHERE node=? AND kind=? AND ord=0 AND data IS NOT NULL", (rowid, kind)
+        ).fetchone() is not None
 
     def vector(self, anchor: str, kind: int, ord: int = 0) -> bytes | None:
         """The node's vector of `kind` and ordinal, as this transaction sees it."""

@@ -63,7 +63,7 @@ class Composer:
         elif kind == CONTENT:
             if not tx.is_new_leaf(anchor) and _children_count(tx, anchor):
                 self.recompose(tx, anchor)
-            elif new is not None and _vector(tx, anchor, EFFECTIVE) is None:
+            elif new is not None and not tx.has_vector(anchor, EFFECTIVE):
                 # a world with no children yet is what its content says (compose's rule);
                 # leaves get their effective vector written first, so this skips them
                 model = tx.conn.execute("SELECT value FROM meta WHERE key='embed_model'").fetchone()[0]
