@@ -126,16 +126,16 @@ def load(engine: Engine, corpus: Corpus, chunk: int, keep_baseline_data: bool) -
                 src_parts.append(part.edge_src)
                 dst_parts.append(part.edge_dst)
                 bar.update(len(part.types))
-        nodes_done = time.perf_counter()
+        nodes_done, nodes_done_cpu = time.perf_counter(), time.process_time()
         src, dst = np.concatenate(src_parts), np.concatenate(dst_parts)
         with Progress(len(src), "edges") as bar:
             for start in range(0, len(src), 10_000):
                 for s, d in zip(src[start:start + 10_000].tolist(), dst[start:start + 10_000].tolist()):
                     w.link(Edge("refers_to", anchors[s], anchors[d], props={"role": "mention"}))
                 bar.update(min(10_000, len(src) - start))
-        body_done = time.perf_counter()
+        body_done, body_done_cpu = time.perf_counter(), time.process_time()
         print("sealing and committing ...", file=sys.stderr, flush=True)
-    committed = time.perf_counter()
+    committed, committed_cpu = time.perf_counter(), time.process_time()
     total = committed - started - gen_s
     cpu = time.process_time() - started_cpu - gen_cpu
     return {
@@ -153,6 +153,9 @@ def load(engine: Engine, corpus: Corpus, chunk: int, keep_baseline_data: bool) -
             "node_phase_s": round(nodes_done - started - gen_s, 2),
             "edge_phase_s": round(body_done - nodes_done, 2),
             "seal_commit_s": round(committed - body_done, 2),
+            "cpu_s_by_phase": {"nodes": round(nodes_done_cpu - started_cpu - gen_cpu, 2),
+                               "edges": round(body_done_cpu - nodes_done_cpu, 2),
+                               "seal_commit": round(committed_cpu - body_done_cpu, 2)},
             "corpus_generation_s_excluded": round(gen_s, 2),
             "edges": int(len(src)),
         },

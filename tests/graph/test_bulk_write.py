@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from worlddb.core import trie, txn
 from worlddb.core.errors import Refused
 from worlddb.core.records import Edge, Node
+from worlddb.graph import reconciler
 from worlddb.graph.database import WorldDB
 from worlddb.vectors import hnsw
 
@@ -234,3 +235,15 @@ def test_an_index_built_from_sql_in_batches_holds_every_stored_vector(db, monkey
             assert best[0][0] != rowid[gone]
         else:
             assert best[0][0] == rowid[anchor]
+
+
+def test_a_bulk_write_leaves_neither_its_receipt_nor_its_transaction_holding_every_id(db, monkeypatch):
+    monkeypatch.setattr(reconciler, "RECEIPT_IDS", 5)
+    with db.write() as w:
+        scope = w.scope("user", "alice")
+        made = [w.add(Node("Memory", content=f"m{i}", created_at=T0 + i), parents=[scope]) for i in range(20)]
+        assert all(w.is_new(anchor) for anchor in made)
+    assert w.receipt.nodes == [scope, *made[:4]] and len(w.receipt.edges) == 5
+    assert w.receipt.left_out == 16 + 15  # nodes, then contains edges, past the first five of each
+    assert not w.tx.is_new(made[0]) and not w.tx._rowids and not w.tx._fresh_edges
+    assert [db.get(anchor).content for anchor in made] == [f"m{i}" for i in range(20)]

@@ -20,7 +20,8 @@ Contract
   created with.
 - Page cache: `cache_mib` per connection (SQLite's own default is 2 MiB, far too little
   once indexes outgrow it). A transaction that turns out big (txn.BULK_NODES nodes
-  written) raises it to `bulk_cache_mib` until it ends: a bulk load inserts random
+  written) raises it to `bulk_cache_mib` until it ends (then the process hands the freed
+  memory back to the OS, and the Tx forgets what it knew of every node it wrote): a bulk load inserts random
   keys (anchors, edge ids, member ids) into several indexes, and every index page it has
   to re-read from the OS costs a system call.
 - A Store is used by one thread at a time (the async facade gives it a thread of its own).
@@ -29,8 +30,11 @@ Contract
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import json
 import sqlite3
+import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -179,6 +183,7 @@ class Store:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
             raise translate_sqlite(exc) from exc
+        tx = None
         try:
             last = conn.execute("SELECT seq, at FROM tx ORDER BY seq DESC LIMIT 1").fetchone()
             seq = (last[0] + 1) if last else 1
@@ -196,9 +201,12 @@ class Store:
             self._rollback()
             raise
         finally:
+            if tx is not None:
+                tx.release()
             if self._bulk:
                 self._bulk = False
                 conn.execute(f"PRAGMA cache_size=-{int(self.cache_mib) * 1024}")
+                _return_free_memory()
 
     def enter_bulk(self) -> None:
         """Give the open transaction the bulk page cache (see the module docstring)."""
@@ -456,6 +464,25 @@ class Store:
         """Changes whenever anyone - another connection or this one - commits; cheap to
         poll before a read. (SQLite's data_version alone ignores this connection's commits.)"""
         return self.conn.execute("PRAGMA data_version").fetchone()[0], self.commits
+
+
+def _return_free_memory() -> None:
+    """Hand the heap's free pages back to the OS after a bulk transaction (glibc only; a
+    no-op elsewhere). Shrinking the page cache frees hundreds of MiB of small blocks, which
+    malloc otherwise keeps, so the process would stay at the size of its largest load."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.cache
+def _malloc_trim():
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return None  # not glibc (musl has no malloc_trim)
 
 
 def node_view(row: tuple) -> NodeView:

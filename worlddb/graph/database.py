@@ -162,7 +162,7 @@ class Writer:
         """Write a node (a no-op if it exists) and put it inside each of `parents`."""
         parents = tuple(parents)
         if self.tx.add_node(node, valid_from=valid_from, valid_to=valid_to, parent=parents[0] if parents else None):
-            self.receipt.nodes.append(node.id)
+            self.receipt.note(self.receipt.nodes, node.id)
         for parent in parents:
             self.link(Edge("contains", parent, node.id))
         return node.id
@@ -187,8 +187,12 @@ class Writer:
         node = scope_node(kind, sid)
         if self.tx.add_node(node, valid_from=0):
             self.tx.conn.execute("INSERT INTO scopes(kind, sid, anchor) VALUES (?,?,?)", (kind, sid, node.id))
-            self.receipt.nodes.append(node.id)
+            self.receipt.note(self.receipt.nodes, node.id)
         return node.id
+
+    def is_new(self, anchor: str) -> bool:
+        """Whether this write created the node (rather than finding it stored)."""
+        return self.tx.is_new(anchor)
 
     def index_text(self, anchor: str, text: str) -> None:
         self.tx.index_text(anchor, text)

@@ -27,10 +27,16 @@ from worlddb.core.txn import Tx
 
 #: A single write may trigger at most this many derived edge operations.
 MAX_CASCADE = 10_000
+#: ids a receipt lists of nodes written, edges written and edges removed, each; a bulk load
+#: writes millions, which a receipt kept by its caller would otherwise hold on to
+RECEIPT_IDS = 10_000
 
 
 @dataclass
 class Receipt:
+    """What one write did. `nodes`, `edges` and `removed` list at most RECEIPT_IDS ids
+    each, the first ones written; `left_out` counts the ids past that (a bulk load)."""
+
     seq: int = 0
     at: int = 0
     nodes: list[str] = field(default_factory=list)
@@ -39,6 +45,14 @@ class Receipt:
     closed: list[tuple[str, int]] = field(default_factory=list)
     proposals: list[str] = field(default_factory=list)
     conflicts: list[tuple[str, str]] = field(default_factory=list)
+    left_out: int = 0
+
+    def note(self, ids: list[str], one: str) -> None:
+        """Add `one` to the list `ids` of this receipt, or count it past RECEIPT_IDS."""
+        if len(ids) < RECEIPT_IDS:
+            ids.append(one)
+        else:
+            self.left_out += 1
 
 
 class Reconciler:
@@ -91,7 +105,7 @@ class Reconciler:
         start = tx.at if valid_from is None else valid_from
         handler.on_insert(_Context(tx, receipt, queue, edge, start), edge)
         tx._insert_edge_row(edge, valid_from, valid_to)
-        receipt.edges.append(edge.id)
+        receipt.note(receipt.edges, edge.id)
         return True
 
     def _delete_one(self, tx: Tx, receipt: Receipt, queue: deque, edge: Edge) -> bool:
@@ -100,7 +114,7 @@ class Reconciler:
             return False
         handler.on_delete(_Context(tx, receipt, queue, edge, tx.at), edge)
         tx._remove_edge_row(edge)
-        receipt.removed.append(edge.id)
+        receipt.note(receipt.removed, edge.id)
         return True
 
 

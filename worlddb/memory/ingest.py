@@ -170,7 +170,7 @@ def write_session(services: Services, scopes: ScopeSet, plan: SessionPlan) -> Se
             session_anchor, previous, position = w.add(world, valid_from=plan.start, parents=worlds), None, 0
             # a session already stored (the same conversation ingested again) keeps its index
             # rows; if it was erased, it stays a tombstone - its text is not indexed again
-            if content is not None and session_anchor in w.receipt.nodes:
+            if content is not None and w.is_new(session_anchor):
                 # the session's content is the composer's attention query: it must be there first
                 w.put_vector(session_anchor, hnsw.CONTENT, model, text_index.as_blob(content), dim)
         else:
@@ -179,7 +179,7 @@ def write_session(services: Services, scopes: ScopeSet, plan: SessionPlan) -> Se
         for i, (turn, index, found) in enumerate(zip(plan.turns, prepared_index, mentions)):
             node = turn_node(turn, turn.at + position + i, turn_provenance)
             anchor = w.add(node, valid_from=turn.at, parents=[session_anchor])
-            if anchor in w.receipt.nodes:
+            if w.is_new(anchor):
                 text_index.write_index(w, anchor, index, model, dim)
                 for scope_world in worlds:
                     topics.join(w, scope_world, anchor, index.vector)

@@ -283,6 +283,9 @@ class Resolver:
         return self._pending
 
     def _after_commit(self) -> None:
+        # the overlay's names and vectors are committed now: the index takes them, and the
+        # overlay lets go of them (after a bulk load it held every entity's name vector)
+        self._tx, self._pending = None, Pending()
         try:
             self.index.advance(vectors=self.embedder is not None)
         except (WorldDBError, RuntimeError, sqlite3.Error) as exc:
