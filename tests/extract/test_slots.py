@@ -1,0 +1,132 @@
+"""Slot readings and the built-in update judge, on phrasings written for these tests (the
+benchmark's cases are not used here: the rules must read what people say, not those sentences)."""
+
+from __future__ import annotations
+
+import pytest
+
+from worlddb.extract.judge import BuiltinJudge, Statement
+from worlddb.extract.slots import ME, SlotKey, asked, normalise_subject, read, same_subject, same_value
+
+JUDGE = BuiltinJudge()
+
+
+def verdict(old: str, new: str, *, old_at: int = 1, new_at: int = 10, judge=JUDGE) -> str:
+    return judge.judge(Statement("new", new, new_at, read(new)), [Statement("old", old, old_at, read(old))])[0].outcome
+
+
+CHANGES = [
+    ("I live in Austin, Texas.", "I moved to Denver last month."),
+    ("I'm allergic to peanuts.", "Actually I'm not allergic to peanuts anymore after the treatment."),
+    ("My favourite editor is Vim.", "I switched my favourite editor to Helix."),
+    ("I'm based in Seattle these days.", "Just signed the lease on a flat in Toronto - we relocated last month."),
+    ("I'm employed at Target.", "Today was my last day at Target; on Monday I start at Costco."),
+    ("I work for Deloitte as an auditor.", "I accepted an offer and joined Accenture in June."),
+    ("I'm a vegetarian.", "I started eating meat again over the holidays."),
+    ("I don't eat meat.", "I've started eating chicken again."),
+    ("My girlfriend is Chloe.", "Chloe and I broke up in March."),
+    ("My husband Tom works at IBM.", "Tom got hired by Oracle last week."),
+    ("My cell number is 555-201-3344.", "My phone number changed to 555-777-1212."),
+    ("My boss is Linda Park.", "Linda left the company, so now I report to Gary Chen."),
+    ("The weekly sync is on Tuesdays at 2 pm.", "The weekly sync moved to Thursdays at 11 am."),
+    ("The quarterly report is due June 1.", "The quarterly report deadline got pushed to June 15."),
+    ("The website relaunch is on hold.", "The website relaunch went live yesterday."),
+    ("My brother Sam lives in Dallas.", "Sam moved to Houston for work."),
+    ("My dog is called Rex.", "We renamed our dog Bruno."),
+    ("I drive a Toyota Corolla.", "I traded in the old car and bought a Subaru Outback."),
+    ("Our rent is $1,500 a month.", "Our rent went up to $1,700 a month."),
+    ("I go swimming twice a week.", "I've been swimming four times a week lately."),
+    ("I smoke about a pack a week.", "I quit smoking in January."),
+    ("My daughter Mia attends Lincoln Elementary.", "Mia transferred to Oak Ridge Academy this fall."),
+    ("My mom works as a nurse.", "My mom retired this year."),
+    ("I take the bus to work.", "I bike to work now instead of taking the bus."),
+    ("We live in a small town outside Leeds.", "We finally moved to Manchester in August."),
+    ("Our internet provider is Verizon.", "We switched our internet to T-Mobile Home Internet."),
+    ("My car is a 2010 Ford Focus.", "I sold the Focus and now drive a Mazda 3."),
+    ("I have a goldfish.", "Sadly the goldfish died last week."),
+]
+COMPATIBLE = [
+    ("I speak Spanish.", "I also speak a bit of Italian."),
+    ("I'm allergic to dust.", "I'm also allergic to latex."),
+    ("My work phone is 555-000-1111.", "My personal phone is 555-222-3333."),
+    ("I like jazz.", "I've gotten into hip hop too."),
+    ("I live in Austin.", "I visited Denver last month."),
+    ("I work at Google.", "My sister works at Apple."),
+    ("Our standup is at 9 am.", "The design review is at 3 pm."),
+    ("I own a Honda Civic.", "I also bought a Ford pickup for the farm."),
+    ("The report is due Friday.", "The invoice is due Monday."),
+    ("I have a cat named Tom.", "We got another cat, Jerry."),
+    ("I live in Chicago.", "My parents live in Phoenix."),
+    ("My favourite band is Queen.", "My favourite movie is Heat."),
+    ("I'm allergic to penicillin.", "My son is allergic to eggs."),
+    ("I own a road bike.", "I bought a gravel bike for trails."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), CHANGES)
+def test_a_later_statement_of_the_same_slot_updates_it(old, new):
+    assert verdict(old, new) == "update"
+
+
+@pytest.mark.parametrize(("old", "new"), COMPATIBLE)
+def test_compatible_or_unrelated_statements_change_nothing(old, new):
+    assert verdict(old, new) in ("related", "unrelated")
+
+
+def test_time_decides_between_update_and_conflict():
+    old, new = "I live in Lisbon.", "I live in Porto."
+    assert verdict(old, new, old_at=1, new_at=10) == "update"
+    # stated for an earlier time than what is stored, or for the same time: neither wins
+    assert verdict(old, new, old_at=10, new_at=1) == "conflict"
+    assert verdict(old, new, old_at=5, new_at=5) == "conflict"
+
+
+def test_a_fixed_fact_changes_only_by_correction():
+    assert verdict("My birthday is on May 4.", "My birthday is on May 14.") == "conflict"
+    assert verdict("My birthday is on May 4.", "Correction: my birthday is actually May 14.") == "update"
+
+
+def test_the_same_statement_again_is_a_duplicate_and_a_restatement_is_related():
+    assert verdict("I live in Lisbon.", "I live in Lisbon.") == "duplicate"
+    assert verdict("I live in Lisbon.", "i live in lisbon") == "duplicate"
+    assert verdict("I live in Lisbon.", "These days I'm living in Lisbon, near the river.") == "related"
+
+
+def test_a_replacing_statement_of_a_multi_valued_slot_ends_only_the_closest_candidate():
+    new = read("Correction: the drug I react to is amoxicillin.")
+    olds = [Statement("a", "I'm allergic to penicillin.", 1, read("I'm allergic to penicillin."), similarity=0.8),
+            Statement("b", "I'm allergic to sulfa drugs.", 2, read("I'm allergic to sulfa drugs."), similarity=0.5)]
+    outcomes = [v.outcome for v in JUDGE.judge(Statement("n", "", 10, new), olds)]
+    assert outcomes == ["update", "related"]
+
+
+def test_relations_named_single_valued_extend_the_catalogue():
+    from worlddb.extract.slots import Reading, SlotClaim
+
+    def said(value):
+        return Reading((SlotClaim(ME, "drives", value),))
+
+    new, old = Statement("n", "new", 10, said("Tesla")), Statement("o", "old", 1, said("Civic"))
+    assert JUDGE.judge(new, [old])[0].outcome == "related"
+    assert BuiltinJudge(single=["drives"]).judge(new, [old])[0].outcome == "update"
+
+
+def test_subjects_values_and_questions():
+    assert read("My sister Nora lives in Chicago.").claims[0].subject == "nora"
+    assert read("My dad works as a mail carrier.").claims[0].subject == "father"
+    assert read("Kevin quit his job at the bank.").claims[0].subject == "kevin"
+    assert normalise_subject("the trip to Japan") == "japan trip"
+    assert same_subject("piano lesson", "lesson") and not same_subject("budget report", "sales report")
+    assert same_value("Kaiser Permanente", "a Kaiser Permanente clinic") and not same_value("Lisbon", "Porto")
+    assert SlotKey(ME, "employer") in asked("Where do I work?")
+    assert SlotKey("nora", "home") in asked("Where does my sister Nora live?")
+    assert any(k.attribute == "due" and k.subject == "grant proposal" for k in asked("When is the grant proposal due?"))
+    assert asked("What did we talk about yesterday?") == ()
+
+
+def test_reading_never_raises_and_reads_nothing_from_noise():
+    for text in ["", "   ", "???", "a" * 5000, "I I I my my", "Dr. St. Mr. . . .", "12:30 $5 @@ x@y.z 555-1234"]:
+        read(text)
+    assert read("The weather was lovely today.").claims == ()
+    with pytest.raises(TypeError):
+        read(b"bytes")  # type: ignore[arg-type]

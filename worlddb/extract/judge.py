@@ -1,0 +1,175 @@
+"""The built-in update judge: what a new statement means for each current one about the same thing.
+
+Contract: ``BuiltinJudge().judge(new, candidates)`` returns one ``Verdict`` per candidate, in
+order. It is deterministic, performs no I/O and looks only at the statements it is given
+(their slot readings, worlddb.extract.slots; their valid-from times; their text). Outcomes:
+
+    update     the new statement replaces the candidate (same slot, a changed value, the new
+               one later in valid time): the caller writes a supersedes edge
+    conflict   they disagree and time does not settle it (the new one is not later, or a fixed
+               fact such as a birthday changes without a correction cue): a contradicts edge
+    duplicate  the same statement again: nothing new is written
+    related    the same slot, compatible or undecided (a second language, a value repeated in
+               other words, a slot whose value cannot be read): reported, nothing written
+    unrelated  nothing in common that the rules can see
+
+A wrong update hides a true memory, so the rules decide only on a slot both statements name:
+  - a single-valued attribute whose value differs -> update (or conflict, above);
+  - a multi-valued attribute (allergies, pets, languages) changes only when the new statement
+    says the old value ended ("the fish died", "I'm not allergic to cats anymore"), or says
+    it replaces it ("instead", "switched", a correction) - and then only for the closest
+    candidate of that slot;
+  - an additive cue ("also", "too", "another") keeps both current;
+  - a negation of the same value ("I'm not vegan anymore") is a change.
+The model-backed judge (worlddb.anthropic.judge) implements the same seam
+(worlddb.protocols.UpdateJudge) and falls back to this one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from worlddb.extract.slots import (
+    CATALOGUE,
+    Reading,
+    SlotClaim,
+    attribute_for_relation,
+    is_fixed,
+    same_subject,
+    same_value,
+)
+
+__all__ = ["OUTCOMES", "BuiltinJudge", "Outcome", "Statement", "Verdict"]
+
+Outcome = Literal["update", "conflict", "duplicate", "related", "unrelated"]
+OUTCOMES: tuple[Outcome, ...] = ("update", "conflict", "duplicate", "related", "unrelated")
+#: attributes an ended claim of one also ends in the other ("quit his job" ends a role too)
+_FAMILIES = ({"employer", "role"}, {"partner", "marital_status"})
+#: a candidate this similar (cosine of the whole texts) and saying the same words is a duplicate
+DUPLICATE_SIMILARITY = 0.97
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """One memory as the judge sees it. ``valid_from`` is in microseconds since the epoch;
+    ``similarity`` is the cosine of its vector to the new statement's (0 when not known)."""
+
+    id: str
+    text: str
+    valid_from: int
+    reading: Reading
+    similarity: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    outcome: Outcome
+    reason: str = ""
+
+
+class BuiltinJudge:
+    """The rules above. ``single`` names attributes (or relations) that hold one value at a
+    time beyond the catalogue's; ``multi`` the reverse."""
+
+    name = "builtin"
+
+    def __init__(self, single: Iterable[str] = (), multi: Iterable[str] = ()):
+        named = {name for rel in single for name in (rel, attribute_for_relation(rel))}
+        self.single = frozenset(a for a, spec in CATALOGUE.items() if spec.single) | named
+        self.single -= frozenset(multi)
+
+    def judge(self, new: Statement, candidates: Sequence[Statement]) -> list[Verdict]:
+        verdicts = [self._one(new, old) for old in candidates]
+        return _closest_only(new, candidates, verdicts)
+
+    # ------------------------------------------------------------------ one candidate
+    def _one(self, new: Statement, old: Statement) -> Verdict:
+        if _same_text(new.text, old.text) or (old.similarity >= DUPLICATE_SIMILARITY
+                                               and _same_words(new.text, old.text)):
+            return Verdict("duplicate", "the same statement")
+        kinds = [(kind, n, o) for n in new.reading.claims for o in old.reading.claims
+                 if (kind := self._pair(new.reading, old.reading, n, o)) is not None]
+        changes = [(k, n, o) for k, n, o in kinds if k in ("end", "flip", "differ", "replace")]
+        if changes:
+            kind, n, o = changes[0]
+            what = f"{n.subject}/{n.attribute}: {o.value or '?'} -> {n.value or '(ended)'}"
+            correction = "correction" in new.reading.cues
+            if new.valid_from < old.valid_from:
+                return Verdict("conflict", f"{what}, stated for an earlier time")
+            if new.valid_from == old.valid_from and not correction:
+                return Verdict("conflict", f"{what}, both for the same time")
+            if kind == "differ" and is_fixed(n) and not correction:
+                return Verdict("conflict", f"{what}: a fixed fact changed without a correction")
+            return Verdict("update", what + (" (replaces)" if kind == "replace" else ""))
+        if kinds:
+            if all(k == "same" for k, _, _ in kinds):
+                return Verdict("related", "the same slot and value, in other words")
+            return Verdict("related", "the same slot: " + ", ".join(sorted({n.attribute for _, n, _ in kinds})))
+        return Verdict("unrelated")
+
+    def _pair(self, new: Reading, old: Reading, n: SlotClaim, o: SlotClaim) -> str | None:
+        """How claim `n` of the new statement bears on claim `o` of an old one, or None."""
+        if not same_subject(n.subject, o.subject):
+            return None
+        family = n.attribute == o.attribute or any({n.attribute, o.attribute} <= f for f in _FAMILIES)
+        if not family or (n.qualifier and o.qualifier and n.qualifier != o.qualifier):
+            return None
+        if n.ended:
+            if o.positive and not o.ended and (not n.value or _overlap(n.value, o.value)):
+                return "end"
+            return "related"
+        if n.attribute != o.attribute or o.ended:
+            return None
+        if not n.value or not o.value:
+            return "related"
+        if same_value(n.value, o.value):
+            return "same" if n.positive == o.positive else "flip"
+        if not n.positive or not o.positive:
+            return "related"
+        if new.additive:
+            return "compatible"
+        if n.attribute in self.single:
+            return "differ"
+        replaces = {"exclusive", "correction"} & new.cues or ("exclusive" in old.cues and "change" in new.cues)
+        return "replace" if replaces else "compatible"
+
+
+def _closest_only(new: Statement, candidates: Sequence[Statement], verdicts: list[Verdict]) -> list[Verdict]:
+    """A statement that replaces one value of a multi-valued slot replaces one memory: of several
+    candidates it would replace, the most similar; the others become related."""
+    replacing = [i for i, v in enumerate(verdicts) if v.outcome == "update" and v.reason.endswith("(replaces)")]
+    if len(replacing) > 1:
+        best = max(replacing, key=lambda i: candidates[i].similarity)
+        for i in replacing:
+            if i != best:
+                verdicts[i] = Verdict("related", "another value of the same slot")
+    return verdicts
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.casefold()))
+
+
+def _same_text(a: str, b: str) -> bool:
+    return _norm(a) == _norm(b)
+
+
+def _same_words(a: str, b: str) -> bool:
+    wa, wb = set(_norm(a).split()), set(_norm(b).split())
+    return bool(wa) and len(wa ^ wb) <= max(1, len(wa | wb) // 10)
+
+
+_STOP = {"the", "a", "an", "my", "our", "old", "his", "her", "their", "of", "in", "at", "on"}
+
+
+def _overlap(ended: str, value: str) -> bool:
+    """Whether an ended value names the old one: the same value, or a shared content word
+    ("the Sunday league" / "a recreational soccer league every Sunday")."""
+    if same_value(ended, value):
+        return True
+    a = {w for w in re.findall(r"\w+", ended.lower()) if w not in _STOP and len(w) > 2}
+    b = {w for w in re.findall(r"\w+", value.lower()) if w not in _STOP and len(w) > 2}
+    return bool(a & b)

@@ -1,0 +1,1215 @@
+"""Slots: which single thing about whom a statement (or a question) is about, read by rules.
+
+Contract: ``read(text)`` returns a ``Reading``: zero or more ``SlotClaim``s and the update cues
+the text carries; ``asked(question)`` returns the ``SlotKey``s a question asks about. Both are
+deterministic, perform no I/O, never look at the store and never raise for a ``str``. They are
+the model-free half of update detection (worlddb.extract.judge decides what two readings mean
+for each other; worlddb.memory.updates finds the memories to compare).
+
+A claim is (subject, attribute, value): the subject is ``"me"`` for the speaker or user (I, we,
+my, our), a lower-cased name for a named person ("nora"), a kinship word for an unnamed relative
+("father"), or a normalised noun phrase for a thing ("standup", "grant proposal", "japan trip").
+The attribute comes from a catalogue (``CATALOGUE``) of what people tell an assistant about
+themselves and their world: where someone lives, works, their role, partner, diet, phone and
+email, the time of a named meeting, the deadline of a named deliverable, the status of a
+project, favourite things, ... Each attribute says whether it holds one value at a time
+(``single``) and whether that value changes over time or is a fixed fact that only a correction
+changes (``mutable``). ``value`` is the value as written ("" when the text names the slot but
+not its value, as in "I sold the old car"). ``positive`` is False for a negated claim ("I'm not
+vegan anymore"); ``ended`` marks a claim that a value stopped holding ("after the breakup",
+"the fish died", "I quit the Sunday league"), whatever replaces it.
+
+Cues (``Reading.cues``):
+    change      moved, switched, now, these days, new, no longer, anymore, update: ...
+    correction  correction, actually, I had it wrong, not what I wrote, I meant ...
+    additive    also, too, as well, another, a second, added, in addition: a compatible addition
+    exclusive   instead, replaced, main, only, switched: the new value pushes out the old one
+
+The rules read patterns and lexicons (occupations, diets, vehicle and phone makes, event and
+deliverable nouns, kinship words), never particular sentences. Precision is preferred to recall:
+a claim read wrongly can end a true memory, so a rule that is unsure reads nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+__all__ = [
+    "CATALOGUE", "Attribute", "Reading", "SlotClaim", "SlotKey", "asked", "attribute_for_relation", "is_fixed",
+    "normalise_subject", "read", "same_subject", "same_value",
+]
+
+ME = "me"
+
+
+@dataclass(frozen=True, slots=True)
+class Attribute:
+    """One kind of slot. ``single``: one value at a time per subject (a new value replaces the
+    old). ``mutable``: the value changes over time (home, employer); a fixed one (a birthday)
+    changes only by correction, so a different value without a correction cue is a conflict."""
+
+    name: str
+    single: bool = True
+    mutable: bool = True
+    #: what a claim without a qualifier means ("personal" for phone numbers); None: any qualifier
+    default_qualifier: str | None = None
+
+
+def _attrs(*items: Attribute) -> dict[str, Attribute]:
+    return {a.name: a for a in items}
+
+
+#: the built-in catalogue; ``Reading``s name attributes from it, and relations named by
+#: `--functional` or by registered functional handlers are added as single-valued ones
+CATALOGUE: dict[str, Attribute] = _attrs(
+    Attribute("home"), Attribute("employer"), Attribute("role"), Attribute("partner"),
+    Attribute("marital_status"), Attribute("diet"), Attribute("alcohol"), Attribute("smoking"),
+    Attribute("allergy", single=False), Attribute("phone", default_qualifier="personal"),
+    Attribute("email", default_qualifier="personal"), Attribute("address", default_qualifier="home"),
+    Attribute("car", single=False), Attribute("device", default_qualifier="personal"),
+    Attribute("manager"), Attribute("provider"), Attribute("bank"), Attribute("school"),
+    Attribute("pet", single=False), Attribute("name", mutable=True), Attribute("favourite"),
+    Attribute("order"), Attribute("activity", single=False), Attribute("languages", single=False),
+    Attribute("language"), Attribute("frequency"), Attribute("bedtime"), Attribute("waketime"),
+    Attribute("when"), Attribute("due"), Attribute("status"), Attribute("amount"), Attribute("count"),
+    Attribute("goal"), Attribute("reading"), Attribute("coworker", single=False),
+    Attribute("children", single=False), Attribute("friend", single=False), Attribute("commute"),
+    Attribute("weight"),
+)
+
+#: relation names (as extractors and clients write them) -> catalogue attributes
+RELATION_ALIASES = {
+    "lives_in": "home", "lives_at": "home", "home_city": "home", "city": "home", "resides_in": "home",
+    "works_at": "employer", "works_for": "employer", "employed_by": "employer", "employer": "employer",
+    "works_as": "role", "job_title": "role", "title": "role", "occupation": "role", "job": "role",
+    "married_to": "partner", "dating": "partner", "partner": "partner", "spouse": "partner",
+    "has_boyfriend": "partner", "has_girlfriend": "partner", "has_husband": "partner", "has_wife": "partner",
+    "has_partner": "partner", "phone_number": "phone", "email_address": "email", "manager": "manager",
+    "has_boss": "manager", "reports_to": "manager", "diet": "diet", "drives": "car",
+}
+
+
+
+
+
+def is_fixed(claim: SlotClaim) -> bool:
+    """Whether the claim's value never changes over time (only a correction replaces it)."""
+    spec = CATALOGUE.get(claim.attribute)
+    return (spec is not None and not spec.mutable) or (
+        claim.attribute == "when" and claim.subject.split()[-1:] in (["birthday"], ["anniversary"], ["birthdate"]))
+
+
+def attribute_for_relation(relation: str) -> str:
+    """The catalogue attribute a fact relation names (``lives_in`` -> ``home``), else itself."""
+    return RELATION_ALIASES.get(relation, relation)
+
+
+@dataclass(frozen=True, slots=True)
+class SlotKey:
+    subject: str
+    attribute: str
+    qualifier: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SlotClaim:
+    subject: str
+    attribute: str
+    value: str = ""
+    positive: bool = True
+    ended: bool = False
+    qualifier: str = ""
+
+    @property
+    def key(self) -> SlotKey:
+        return SlotKey(self.subject, self.attribute, self.qualifier)
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    claims: tuple[SlotClaim, ...] = ()
+    cues: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def additive(self) -> bool:
+        return "additive" in self.cues
+
+
+# ============================================================================ lexicons
+_KIN = {
+    "dad": "father", "father": "father", "papa": "father", "pop": "father", "mom": "mother", "mum": "mother",
+    "mother": "mother", "mama": "mother", "sister": "sister", "brother": "brother", "son": "son",
+    "daughter": "daughter", "wife": "wife", "husband": "husband", "partner": "partner",
+    "boyfriend": "boyfriend", "girlfriend": "girlfriend", "grandma": "grandmother", "grandmother": "grandmother",
+    "grandpa": "grandfather", "grandfather": "grandfather", "aunt": "aunt", "uncle": "uncle", "cousin": "cousin",
+    "niece": "niece", "nephew": "nephew", "friend": "friend", "roommate": "roommate", "neighbor": "neighbour",
+    "neighbour": "neighbour", "boss": "boss", "coworker": "coworker", "colleague": "coworker",
+    "fiance": "fiance", "fiancé": "fiance", "fiancee": "fiance", "fiancée": "fiance", "kid": "child",
+    "stepdad": "stepfather", "stepmom": "stepmother", "in-law": "in-law",
+}
+_KIN_RE = "|".join(sorted(_KIN, key=len, reverse=True))
+_PARTNER_WORDS = r"(?:boyfriend|girlfriend|husband|wife|partner|fianc[ée]e?|spouse|significant other)"
+_FIRST = {"i", "we", "me", "my", "our", "us", "mine", "ours", "myself", "i'm", "i've", "i'd", "i'll", "we're",
+          "we've", "we'd", "we'll", "i’m", "i’ve", "i’d", "i’ll", "we’re", "we’ve"}
+_DETERMINERS = {"a", "an", "the", "my", "our", "your", "his", "her", "their", "its", "this", "that", "these",
+                "those", "some", "new", "old", "current", "usual", "main"}
+_OCCUPATIONS = set("""
+accountant actor actress administrator analyst architect artist assistant attorney auditor baker barber
+barista bartender biologist bookkeeper builder butcher carpenter cashier ceo cfo cto chef chemist
+cleaner clerk coach consultant cook counselor counsellor courier curator dancer designer dentist
+developer dietitian director doctor driver economist editor electrician engineer entrepreneur
+executive farmer firefighter freelancer gardener geologist hairdresser historian hygienist illustrator
+instructor intern investigator janitor journalist judge landscaper lawyer lecturer librarian lifeguard
+linguist machinist manager marketer mechanic midwife musician nanny navigator nurse officer optometrist
+painter paralegal paramedic pharmacist photographer physician physicist physiotherapist pilot plumber
+poet police policeman policewoman postman producer professor programmer psychiatrist psychologist
+realtor receptionist recruiter reporter researcher salesman saleswoman salesperson scientist secretary
+sergeant server singer sociologist soldier specialist statistician student supervisor surgeon
+surveyor tailor teacher technician therapist translator tutor veterinarian vet waiter waitress welder
+writer carrier lead founder cofounder co-founder owner principal president vp partner associate
+apprentice dispatcher inspector pastor priest rabbi mail
+""".split())
+_TITLE_WORDS = {"senior", "junior", "staff", "principal", "lead", "head", "chief", "associate", "assistant",
+                "deputy", "executive", "managing", "regional", "general", "software", "data", "product",
+                "project", "program", "registered", "certified", "full-time", "part-time"}
+_DIETS = (r"vegan|vegetarian|pescatarian|pescetarian|keto|paleo|gluten[- ]free|dairy[- ]free|lactose[- ]free"
+          r"|kosher|halal|plant[- ]based|carnivore|flexitarian|raw food|low[- ]carb|sugar[- ]free")
+_ALCOHOL = (r"alcohol|wine|beer|booze|liquor|cocktails?|whiske?y|vodka|gin|rum|tequila|sake|champagne|spirits"
+            r"|drinks?|a drink|glass of \w+|pint")
+_CAR_MAKES = set("""
+honda toyota tesla ford bmw subaru kia hyundai volkswagen vw audi mercedes mercedes-benz nissan mazda chevy
+chevrolet jeep volvo prius rivian lexus porsche fiat mini dodge ram gmc polestar cadillac buick chrysler
+lincoln acura infiniti genesis mitsubishi jaguar land range lucid saab peugeot renault skoda seat citroen
+""".split())
+_PHONE_MAKES = set("iphone pixel galaxy samsung oneplus motorola moto nokia xiaomi huawei blackberry android".split())
+_PETS = (r"dog|cat|puppy|pup|kitten|kitty|hamster|rabbit|bunny|goldfish|fish|parrot|bird|budgie|turtle|tortoise"
+         r"|gecko|lizard|snake|guinea pig|ferret|horse|pony|retriever|terrier|labrador|lab|poodle|beagle"
+         r"|spaniel|collie|shepherd|bulldog")
+_EVENTS = (r"stand-?up|meeting|sync|call|check-?in|one-on-one|1:1|class|lesson|lessons|practice|rehearsal"
+           r"|appointment|session|training|dinner|lunch|breakfast|brunch|party|trip|flight|vacation|holiday"
+           r"|wedding|recital|concert|game|match|interview|surgery|visit|retreat|offsite|review|demo|launch"
+           r"|release|presentation|ceremony|reunion|shower|tour|service|mass|club|workshop|seminar"
+           r"|webinar|standup|huddle|retro|retrospective|planning|all-hands|conference|camp")
+_DELIVERABLES = (r"proposal|report|paper|essay|thesis|dissertation|application|assignment|homework|project"
+                 r"|draft|manuscript|submission|deliverable|taxes|tax return|invoice|grant|abstract|review"
+                 r"|presentation|slides|deck|estimate|budget|filing|form|renewal|payment|bill|rent|deposit")
+_STATUS = (r"blocked|on hold|paused|stalled|delayed|in progress|underway|under way|done|finished|complete|completed"
+           r"|shipped|launched|released|cancel+ed|scrapped|approved|rejected|behind schedule|on track"
+           r"|wrapped up|back on track|started|kicked off|halfway done|almost done|nearly done|in review"
+           r"|in testing|deployed|rolled out|went live|now live|waiting (?:on|for) [\w ]{1,30}|pending(?: [\w ]{1,20})?"
+           r"|awaiting [\w ]{1,20}|under review|at (?:about |around )?\d+ ?%(?: complete| done)?|\d+ ?% (?:complete|done)")
+_SCHOOL_WORDS = {"school", "academy", "elementary", "preschool", "kindergarten", "montessori", "college",
+                 "university", "high", "middle", "prep", "daycare", "nursery", "institute", "conservatory"}
+_ORG_WORDS = {"inc", "corp", "llc", "ltd", "company", "co", "hospital", "clinic", "bank", "university", "group",
+              "labs", "studio", "agency", "firm", "partners", "capital", "health", "systems", "technologies"}
+_MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december"
+           "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
+_WEEKDAYS = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekdays?|weekends?"
+_NUM_WORDS = r"\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|a couple of|a few"
+_PER = r"(?:once|twice|(?:" + _NUM_WORDS + r")\s+(?:times|days|sessions|nights|mornings|evenings))\s+(?:a|per|each|every)\s+(?:week|month|day)"
+_TIME = (rf"(?:\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{{1,2}}:\d{{2}}|noon|midnight"
+         rf"|(?:{_WEEKDAYS})(?:\s+(?:morning|afternoon|evening|night)s?)?(?:\s+at\s+\d{{1,2}}(?::\d{{2}})?"
+         rf"(?:\s*(?:am|pm))?)?)")
+_DATE = (rf"(?:(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?"
+         rf"(?:{_MONTHS})(?:,?\s+\d{{4}})?|the\s+\d{{1,2}}(?:st|nd|rd|th)|\d{{4}}-\d{{2}}-\d{{2}}|(?:{_MONTHS})\s+\d{{4}}"
+         rf"|next\s+(?:week|month|year|{_WEEKDAYS})|(?:{_WEEKDAYS}))")
+
+# ---------------------------------------------------------------------------- cues
+_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx, re.I)) for kind, rx in (
+    ("change", r"\b(?:moved|moving|relocat\w+|switch(?:ed|ing)?|chang(?:ed|ing)|now|nowadays|these days|lately"
+               r"|no longer|any ?more|any longer|new|newly|update[ds]?|updating|took over|promot\w+|renamed"
+               r"|replac\w+|upgrad\w+|quit|left|retired|started|starting|finally|recently|just|since|as of"
+               r"|from now on|used to|not \w+ anymore|bumped|raised|lowered|extended|pushed|postponed"
+               r"|rescheduled|cancel+ed|sold|ended|broke up|breakup|divorced)\b"),
+    ("correction", r"\b(?:correction|correct(?:ed|ing)? (?:myself|that|this)|actually|i had it wrong|got it wrong"
+                   r"|i was wrong|my mistake|mistake|not what i (?:wrote|said)|i meant|should have said"
+                   r"|to clarify|rather than what|misremembered|typo|i misspoke)\b"),
+    ("additive", r"\b(?:also|too|as well|another|a second|second|in addition|additionally|added|adding|besides"
+                 r"|both|plus|other one|along with|on top of)\b"),
+    ("exclusive", r"\b(?:instead|replac\w+|switch(?:ed|ing)? (?:to|from|over)|no longer|any ?more|main|only"
+                  r"|primary|from now on|rather than|in place of)\b"),
+))
+
+
+def _cues(text: str) -> frozenset[str]:
+    found = {kind for kind, rx in _CUES if rx.search(text)}
+    # "too much", "too late", "me too" read as additive only when it ends a clause
+    if "additive" in found and not re.search(
+            r"\b(?:also|as well|another|a second|second|in addition|additionally|added|adding|besides|along with"
+            r"|on top of)\b|\btoo\b\s*(?:[.,;!?)]|$)", text, re.I):
+        found.discard("additive")
+    return frozenset(found)
+
+
+# ============================================================================ subjects and values
+_SPLIT = re.compile(r"(?<!\b[A-Z])(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bSt)(?<!\bMrs)(?<!\bJr)(?<!\bSr)(?<!\bMt)"
+                    r"[.!?]+[\"'”’)]*(?=\s|$)|\n+|;\s+|\s+[-–—]+\s+")
+_VALUE_STOP = re.compile(
+    r"\s*(?:[,.;:!?()\"“”]|\s[-–—]\s|\b(?:and|but|because|so|since|after|before|when|while|who|which|that|where"
+    r"|with|from|as of|starting|until|till|last|next|this|these|yesterday|today|tonight|tomorrow|now|again|anymore"
+    r"|any more|instead|too|as well|every|each|lately|recently|right now|these days|for the|for a|for my|for our"
+    r"|for his|for her|on the|in the|in a|at the|at a|to the|to my|to our|most|because of|due to|thanks to"
+    r"|if|though|although|unless|except|specifically|officially|finally|already|just|please|from now on)\b"
+    r"|\s(?:in|on|at|by|during)\s+(?=(?-i:[A-Z])|\d))",
+    re.I)
+_ABBREV = re.compile(r"\b(Dr|Mr|Mrs|Ms|St|Mt|Jr|Sr|Prof)\.\s")
+_CAP_RUN = re.compile(r"(?-i:(?:(?:Dr|Mr|Mrs|Ms|St|Mt|Prof)\u2024\s*)?[A-Z0-9][\w'’&+.-]*"
+                      r"(?:\s+(?:(?:of|de|du|la|van|von|and(?!\s+I\b)|the|&)\s+)?(?!I\b)(?:[A-Z0-9][\w'’&+.-]*))*)")
+
+
+def _protect(text: str) -> str:
+    """Abbreviation periods become a one-dot leader, so they end neither a sentence nor a value."""
+    return _ABBREV.sub(lambda m: m.group(1) + "\u2024 ", text)
+
+
+def _restore(text: str) -> str:
+    return text.replace("\u2024", ".")
+
+
+def _value(chunk: str, *, words: int = 5) -> str:
+    """The value at the start of `chunk`: up to a clause break or a function word, without
+    leading determiners; a capitalised name there is taken whole."""
+    chunk = chunk.strip().lstrip("\"'“‘").strip()
+    # drop leading determiners and fillers
+    while True:
+        m = re.match(r"(?:a|an|(?-i:the)|my|our|his|her|their|its|some|called|named|now|officially|actually|currently"
+                     r"|just|also|new|brand new|a new|old|current)\s+", chunk, re.I)
+        if not m:
+            break
+        chunk = chunk[m.end():]
+    quoted = re.match(r"[\"'“‘]([^\"'”’]{1,80})[\"'”’]", chunk)
+    if quoted:
+        return quoted.group(1).strip()
+    lead = re.match(r"(?:lately|honestly|now|finally|today|currently|actually|also|so|well|okay|ok|yes|and|but|then"
+                    r"|recently|these days|nowadays)\s+(?=(?-i:[A-Z]))", chunk, re.I)
+    if lead:
+        chunk = chunk[lead.end():]
+    cap = _CAP_RUN.match(chunk)
+    if cap and not re.match(r"I\b", chunk):
+        value = cap.group(0)
+        # a trailing connector is not part of the name
+        value = re.sub(r"\s+(?:of|de|du|la|van|von|and|the|&)$", "", value)
+        rest = chunk[len(value):]
+        # "Kaiser Permanente clinic": a lower-case head noun after a name belongs to it
+        tail = re.match(r"\s+(clinic|hospital|school|academy|office|store|branch|campus|restaurant|cafe|bakery)\b",
+                        rest, re.I)
+        return (value + (tail.group(0) if tail else "")).strip(" .")
+    stop = _VALUE_STOP.search(chunk)
+    head = chunk[:stop.start()] if stop else chunk
+    kept = head.split()[:words]
+    return " ".join(kept).strip(" .,'\"")
+
+
+def normalise_subject(phrase: str) -> str:
+    """The subject key of a phrase: "me" for first person, a kinship word, a lower-cased name,
+    or a thing's words (determiners dropped, singular, "trip to Japan" -> "japan trip")."""
+    phrase = re.sub(r"\s+and\s+(?:his|her|their)\s+\w+$", "", _restore(phrase).strip())
+    words = re.findall(r"[\w'’:-]+", phrase)
+    if not words:
+        return ""
+    low = [w.lower().replace("’", "'") for w in words]
+    if len(low) == 1 and low[0] in _FIRST:
+        return ME
+    # a named person: "my sister Nora", "my best friend Marcus", "Nora"
+    if words[-1][:1].isupper() and words[-1].lower() not in _FIRST and (
+            len(words) == 1 or any(w in _KIN for w in low[:-1])):
+        return re.sub(r"'s$", "", low[-1])
+    # what follows the last determiner or possessive: "extended the grant proposal" -> "grant proposal"
+    cut = max((i for i, w in enumerate(low) if w in _DETERMINERS or w in _FIRST or w.endswith("'s")), default=-1)
+    possessor = low[cut] if cut >= 0 and low[cut].endswith("'s") else ""
+    low = [re.sub(r"'s$", "", w) for w in low[cut + 1:]]
+    if possessor and possessor[:-2] in _KIN:
+        low = [_KIN[possessor[:-2]], *low]
+    if not low:
+        return ME
+    if len(low) == 1 and low[0] in _KIN:
+        return _KIN[low[0]]
+    # "trip to Japan" -> "japan trip"
+    if len(low) == 3 and low[1] in ("to", "in", "for", "of", "with"):
+        low = [low[2], low[0]]
+    return " ".join(_singular(w) for w in low)
+
+
+def _singular(word: str) -> str:
+    if len(word) > 3 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def _words(text: str) -> list[str]:
+    return [_singular(w) for w in re.findall(r"[a-z0-9@.+'-]+", _restore(text).lower().replace("’", "'"))
+            if w not in _DETERMINERS and w not in ("is", "are", "to", "of", "in", "at", "and", "for")]
+
+
+def same_subject(a: str, b: str) -> bool:
+    """Whether two subject keys name the same subject: equal, or (for things) the same head
+    noun where one's other words are a subset of the other's ("piano lesson" / "lesson")."""
+    if a == b:
+        return True
+    if ME in (a, b) or not a or not b:
+        return False
+    wa, wb = a.split(), b.split()
+    if wa[-1] != wb[-1] or len(wa) == 1 and len(wb) == 1:
+        return False
+    sa, sb = set(wa[:-1]), set(wb[:-1])
+    return sa <= sb or sb <= sa
+
+
+def same_value(a: str, b: str) -> bool:
+    """Whether two values name the same thing: equal words, or one's words within the other's
+    ("Kaiser Permanente" / "a Kaiser Permanente clinic", "fish" / "goldfish")."""
+    wa, wb = set(_words(a)), set(_words(b))
+    if not wa or not wb:
+        return False
+    if wa <= wb or wb <= wa:
+        return True
+    # a word of one inside a word of the other: "fish" / "goldfish", "cat" / "cats"
+    small, big = (wa, wb) if len(wa) <= len(wb) else (wb, wa)
+    return all(any(len(s) >= 3 and s in w for w in big) for s in small)
+
+
+# ============================================================================ rules
+@dataclass(frozen=True)
+class _Rule:
+    attribute: str
+    pattern: re.Pattern[str]
+    positive: bool = True
+    ended: bool = False
+    #: the subject when the rule fixes it (the rule's `t` group names a thing otherwise)
+    thing: bool = False
+    #: check on the value; a rule whose value fails it reads nothing
+    accept: object = None
+    qualifier: str = ""
+    #: a pattern the whole text must contain for the rule to apply; its group 1 (if any) is the qualifier
+    context: re.Pattern[str] | None = None
+    #: the claim is the speaker's whatever the clause opens with (the context says "my ...")
+    speaker: bool = False
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.I)
+
+
+# Who: a subject right before the verb, as a named group `s` (optional: a rule that finds none
+# takes the clause's subject, see _clause_subject).
+_SUBJ = (r"(?:I|we|he|she|they|(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:" + _KIN_RE + r")(?:\s+(?-i:[A-Z][a-z]+))?"
+         r"(?:\s+and\s+(?:his|her|their)\s+(?:" + _KIN_RE + r"))?"
+         r"|(?-i:[A-Z][a-z]+)['’]s\s+(?:" + _KIN_RE + r")|(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))?)")
+_AUX = (r"(?:just|finally|recently|now|also|still|currently|officially|actually|really|usually|always|normally"
+        r"|have|has|had|['’]ve|['’]d|['’]s|['’]m|['’]re|am|is|are|was|were|got|will|['’]ll|be|been|started|starting"
+        r"|began|begun)")
+_S = r"(?:(?P<s>\b" + _SUBJ + r")(?:\s+|(?=['’]))(?:" + _AUX + r"\s+)*)?"
+_BE = r"(?:(?:am|['’]m|is|['’]s|are|['’]re|was|were|been|be)\s+)?"
+_VAL = r"(?P<v>.{1,80})"
+#: where a named thing starts: after a determiner or possessive, or at the start of a clause
+_THING_START = r"(?:\b(?:my|our|the|his|her|their|this|next|(?-i:[A-Z][a-z]+)['’]s)\s+|^|(?<=:\s))"
+#: up to three words before a thing's head noun, none of them a verb form
+_THING_WORDS = (r"(?:(?!(?:is|are|was|were|has|have|had|got|moved|pushed|changed|extended|booked|set|just|now|"
+                r"and|but|with|of|for|to|in|on|at|after|before)\b)[\w'’-]+\s+){0,3}?")
+#: an organisation: a name, or a noun phrase after an article ("a big firm", "the hospital")
+_ORG = r"(?P<v>(?:(?:a|an|the)\s+[\w'’ -]{2,40}|(?-i:[A-Z0-9]).{0,60}))"
+_NOT_ACTIVITIES = {"eating", "drinking", "having", "using", "going", "getting", "working", "seeing", "dating",
+                   "taking", "making", "doing", "looking", "thinking", "trying", "feeling", "living", "saving",
+                   "paying", "planning", "ordering", "sleeping", "waking", "wearing", "spending", "moving",
+                   "driving", "selling", "buying", "renting", "talking", "texting", "calling", "wondering",
+                   "considering", "sending", "writing", "watching", "listening", "coming", "leaving", "staying"}
+
+
+def _place_in(chunk: str) -> str:
+    """A place named near the start of a lower-case phrase: "a small town outside Leeds" -> "Leeds"."""
+    m = re.match(r"(?:[a-z][\w'-]*\s+){1,6}?(?:outside|near|in|of|by|just outside|north of|south of|east of|west of)\s+"
+                 r"(?-i:([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3}))", chunk)
+    return m.group(1) if m else ""
+
+
+def _place(value: str) -> bool:
+    if not value or not value[0].isupper() or "@" in value:
+        return False
+    low = value.lower()
+    return not re.fullmatch(rf"(?:{_WEEKDAYS}|{_MONTHS}|\d.*|noon|midnight|morning|evening|afternoon)", low) and \
+        low.split()[0] not in ("i", "my", "our")
+
+
+_ORG_NOUNS = set("""
+firm company startup start-up hospital clinic school bank bakery restaurant store shop agency lab studio nonprofit
+non-profit university college factory warehouse cafe hotel consultancy charity church library museum gym salon farm
+newspaper magazine publisher airline brewery winery pharmacy garage plant mill mine practice office corporation
+business chain supermarket hospice nursery daycare bar pub kitchen firm's dealership
+""".split())
+
+
+def _org(value: str) -> bool:
+    if not value:
+        return False
+    if value[0].isupper() or value[0].isdigit():
+        return True
+    words = value.lower().split()
+    return words[-1] in _ORG_NOUNS or words[0] == "own"
+
+
+def _name(value: str) -> bool:
+    return bool(value) and value[0].isupper() and value.split()[0].lower() not in _FIRST
+
+
+def _occupation(value: str) -> bool:
+    words = value.lower().replace("-", " ").split()
+    return bool(words) and words[-1].rstrip("s") in _OCCUPATIONS and all(
+        w in _TITLE_WORDS or w.isalpha() for w in words)
+
+
+def _has_time(value: str) -> bool:
+    return bool(re.search(_TIME, value, re.I) or re.search(_DATE, value, re.I))
+
+
+def _has_date(value: str) -> bool:
+    return bool(re.search(_DATE, value, re.I))
+
+
+def _school(value: str) -> bool:
+    return bool(value) and value[0].isupper() and bool(set(value.lower().split()) & _SCHOOL_WORDS)
+
+
+def _not_school(value: str) -> bool:
+    return _org(value) and not _school(value)
+
+
+_RULES: tuple[_Rule, ...] = (
+    # ---- where someone lives
+    _Rule("home", _rx(_S + r"(?:live|lives|living|lived|reside|resides|residing|based|settled|moved|moving|move"
+                      r"|relocated|relocating|relocate)(?:\s+(?:back|over|out|down|up|away))?\s+(?:in|to|into)\s+"
+                      + _VAL), accept=_place),
+    _Rule("home", _rx(r"(?P<s>\b(?:my|our)\s+)?(?:first|new)\s+(?:winter|summer|spring|fall|autumn|year|month|months"
+                      r"|week|weeks|apartment|place|house|home|flat|neighbou?rhood)\s+in\s+" + _VAL), accept=_place),
+    _Rule("home", _rx(r"(?P<s>\b(?:my|our)\s+)?(?:home|hometown|home base)\s+(?:for (?:me|us)\s+)?is\s+(?:now\s+)?"
+                      r"(?:in\s+)?" + _VAL), accept=_place),
+    _Rule("home", _rx(_S + r"(?:signed\s+(?:a|the)\s+lease\s+(?:on|for)\s+|bought\s+|closed on\s+|rented\s+|rent\s+|"
+                      r"found\s+|moved into\s+)?(?:a|an|the|our|my)\s+(?:new\s+)?(?:\w+\s+)?(?:flat|apartment|house|"
+                      r"condo|home|place|townhouse|studio)\s+in\s+" + _VAL), accept=_place,
+          context=_rx(r"\b(lease|bought|moved|moving|relocat\w*|new|closed on|rent)\b")),
+    # ---- where someone works
+    _Rule("employer", _rx(_S + r"(?:work|works|working|worked)\s+(?:full[- ]time\s+|part[- ]time\s+)?(?:at|for)\s+"
+                          + _ORG), accept=_org),
+    _Rule("employer", _rx(r"(?P<s>\b(?:I|we|(?-i:[A-Z][a-z]+)'s|my|his|her|their)\s+(?:\w+\s+){0,3}?)(?:new\s+)?"
+                          r"(?:job|position|role|gig|internship|residency|post)\s+(?:at|with)\s+" + _ORG), accept=_org),
+    _Rule("employer", _rx(_S + r"(?:started|start|starting|began|begin|finished)\s+(?:my\s+|his\s+|her\s+)?"
+                          r"(?:first\s+(?:day|week|month)|new\s+job|a\s+new\s+job|work|working|a\s+job)\s+(?:at|with|for)\s+"
+                          + _VAL), accept=_not_school),
+    _Rule("employer", _rx(r"(?P<s>\b(?:my|his|her|their|(?-i:[A-Z][a-z]+)'s)\s+)first\s+(?:day|week|month)\s+(?:at|with)\s+"
+                          + _VAL), accept=_not_school),
+    _Rule("employer", _rx(_S + r"(?:got\s+)?(?:hired|employed|recruited|poached)\s+(?:at|by)\s+" + _VAL), accept=_org),
+    _Rule("employer", _rx(_S + r"(?:joined|join|joining|accepted an offer (?:from|at|with))\s+" + _VAL),
+          accept=lambda v: bool(v) and v[0].isupper(),
+          context=_rx(r"\b(offer|hired|job|position|role|new team|onboarding|employer|company|start date|"
+                      r"as an? [a-z]+|recruit\w*)\b")),
+    _Rule("employer", _rx(_S + r"(?:start|starts|starting|begin|begins|beginning)\s+(?:work\s+|working\s+|my new job\s+"
+                          r"|a new job\s+)?(?:at|with|for)\s+" + _VAL), accept=lambda v: _not_school(v) and not
+          re.match(rf"(?:{_TIME}|{_DATE})", v, re.I)),
+    _Rule("employer", _rx(_S + r"(?:last|final)\s+day\s+(?:at|with|of work at)\s+" + _VAL), positive=False,
+          ended=True, accept=_org),
+    _Rule("employer", _rx(r"(?P<s>\b(?:my|his|her|their)\s+)(?:new\s+)?(?:employer|company)\s+is\s+(?:now\s+)?" + _VAL),
+          accept=_org),
+    _Rule("employer", _rx(_S + r"(?:opened|started|launched|founded|runs?|run)\s+(?:his|her|their|my|our)\s+own\s+"
+                          + _VAL), accept=lambda v: bool(v)),
+    _Rule("employer", _rx(_S + r"(?:am|'m|’m|is|was|are|work as|works as|worked as)\s+(?:now\s+)?(?:an?\s+)?"
+                          r"(?P<r>[\w -]{2,40}?)\s+(?:at|for|with)\s+" + _ORG), accept=_org),
+    _Rule("employer", _rx(_S + r"(?:quit|left|leaving|resigned from)\s+(?:my|his|her|their|the)\s+(?:old\s+)?"
+                          r"(?P<v>[\w -]{0,30}?)\s*job\b"), positive=False, ended=True, accept=lambda v: True),
+    # ---- role / title
+    _Rule("role", _rx(_S + r"(?:work|works|worked|working)\s+as\s+" + _VAL), accept=_occupation),
+    _Rule("role", _rx(_S + r"(?:am|'m|’m|is|was|are|became|become|becoming)\s+(?:now\s+|officially\s+|currently\s+"
+                      r"|finally\s+)?(?:an?\s+)" + _VAL), accept=_occupation),
+    _Rule("role", _rx(_S + r"(?:got\s+)?promoted\s+to\s+" + _VAL), accept=lambda v: bool(v)),
+    _Rule("role", _rx(r"(?P<s>\b(?:my|his|her|their|(?-i:[A-Z][a-z]+)'s)\s+)(?:new\s+)?(?:job title|title|role"
+                      r"|position|job)\s+is\s+(?:now\s+)?" + _VAL), accept=lambda v: bool(v)),
+    _Rule("role", _rx(r"(?P<s>\b(?:I|we|he|she|(?-i:[A-Z][a-z]+)|(?:my|our)\s+(?:" + _KIN_RE + r"))\s+(?:(?:just|"
+                      r"finally|recently|officially|has|have|had|'s|’s|is|was|got)\s+)*)(?P<v>retired)\b(?!\s+(?:the|my|"
+                      r"our|his|her|a|an|it|them|him))"), accept=lambda v: True),
+    _Rule("role", _rx(r"(?P<s>\b(?:I|we|he|she|(?-i:[A-Z][a-z]+)|(?:my|our)\s+(?:" + _KIN_RE + r"))\s+(?:(?:just|"
+                      r"finally|recently|now|also)\s+)*)(?P<v>teach(?:es)?\s+[\w ]{3,40}?)(?=[,.;!?]|$|\s+(?:at|to|for|"
+                      r"in)\b)"), accept=lambda v: True),
+    # ---- manager and other one-of-a-kind people
+    _Rule("manager", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:new\s+)?(?:manager|boss|supervisor|team lead|line manager)"
+                         r"\s+(?:is\s+(?:now\s+)?|will be\s+)?" + _VAL), accept=_name),
+    _Rule("manager", _rx(r"(?P<v>(?-i:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)),?\s+(?:who|that)\s+(?:just\s+)?(?:took over|is now|"
+                         r"became|stepped in)\s+(?:as\s+)?(?P<s>my|our)\s+(?:new\s+)?(?:manager|boss|supervisor)"),
+          accept=_name),
+    _Rule("manager", _rx(r"(?P<v>(?-i:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?))\s+(?:is|became|is now)\s+(?P<s>my|our)\s+"
+                         r"(?:new\s+)?(?:manager|boss|supervisor)"), accept=_name),
+    _Rule("manager", _rx(_S + r"(?:report|reports|reporting)\s+(?:directly\s+)?to\s+" + _VAL), accept=_name),
+    # ---- partner and marital status
+    _Rule("partner", _rx(r"(?P<s>\b(?:my|(?-i:[A-Z][a-z]+)'s|his|her)\s+)(?:new\s+)?" + _PARTNER_WORDS
+                         + r",?\s+(?:is\s+)?" + _VAL), accept=_name),
+    _Rule("partner", _rx(_S + r"(?:dating|seeing|going out with|together with|in a relationship with|engaged to"
+                         r"|married to|with my (?:new )?(?:boyfriend|girlfriend|partner))\s+" + _VAL), accept=_name),
+    _Rule("partner", _rx(r"(?P<v>(?-i:[A-Z][a-z]+))\s+and\s+(?P<s>I)\s+(?:have\s+been|are|'ve\s+been|got|were|just)\s+"
+                         r"(?:together|dating|engaged|married|a couple)"), accept=_name),
+    _Rule("partner", _rx(_S + r"(?:broke up with|split up with|split from|divorced|ended things with|dumped)\s+"
+                         + _VAL), positive=False, ended=True, accept=lambda v: True),
+    _Rule("partner", _rx(r"(?P<s>\b(?:my|our|his|her|(?-i:[A-Z][a-z]+)['’]s)\s+|\bthe\s+)(?P<v>break-?up|divorce)\b"),
+          positive=False, ended=True, accept=lambda v: True),
+    _Rule("partner", _rx(r"(?P<s>\b(?:we|they|(?-i:[A-Z][a-z]+)\s+and\s+I)\s+(?:just\s+|finally\s+)?)(?P<v>broke up|split"
+                         r" up|separated|divorced)\b"), positive=False, ended=True, accept=lambda v: True),
+    _Rule("marital_status", _rx(_S + r"(?:am|'m|’m|is|are|'re|’re|got|getting|were|just got)\s+(?:now\s+)?"
+                                r"(?P<v>engaged|married|divorced|separated|single|widowed)\b"), accept=lambda v: True),
+    _Rule("marital_status", _rx(r"(?P<s>\b(?-i:[A-Z][a-z]+)\s+and\s+I|\bwe)\s+(?:just\s+|finally\s+)?(?:got|are|"
+                                r"'re|were)\s+(?P<v>engaged|married|divorced|separated)\b"), accept=lambda v: True),
+    # ---- diet, drink, smoking
+    _Rule("diet", _rx(_S + r"(?:am|'m|’m|is|are|'re|was|went|going|gone|became|become|stay|stayed)\s+(?:now\s+)?"
+                      r"(?:strictly\s+|fully\s+|mostly\s+|completely\s+|mainly\s+|a\s+)?(?P<v>" + _DIETS + r")\b"),
+          accept=lambda v: True),
+    _Rule("diet", _rx(_S + r"(?:am|'m|’m|is|are|'re)\s+(?:not|no longer)\s+(?:a\s+|strictly\s+)?(?P<v>" + _DIETS
+                      + r")\b"), positive=False, accept=lambda v: True),
+    _Rule("diet", _rx(_S + r"(?:don't|do not|doesn't|does not|never|no longer|stopped|quit)\s+(?:eat|eating|eats)\s+"
+                      r"(?P<v>meat|fish|dairy|eggs|pork|beef|chicken|gluten|sugar|animal products|seafood|lamb|turkey|"
+                      r"bacon|steak|cheese|milk|salmon|shrimp|shellfish)"), positive=False, accept=lambda v: True),
+    _Rule("diet", _rx(_S + r"(?:started|start|starting|began|am|'m|’m|now|back to)\s+(?:eating|to eat)\s+"
+                      r"(?P<v>meat|fish|dairy|eggs|pork|beef|chicken|gluten|sugar|animal products|seafood|lamb|turkey|"
+                      r"bacon|steak|cheese|milk|salmon|shrimp|shellfish)"),
+          accept=lambda v: True),
+    _Rule("alcohol", _rx(_S + r"(?:don't|do not|doesn't|does not|never|no longer|stopped|quit|gave up)\s+"
+                         r"(?:drink|drinks|drinking)(?:\s+(?P<v>" + _ALCOHOL + r"))?\b"), positive=False,
+          accept=lambda v: True),
+    _Rule("alcohol", _rx(_S + r"(?:am|'m|’m|is|went|have been|'ve been)\s+(?P<v>sober|teetotal|alcohol[- ]free)\b"),
+          positive=False, accept=lambda v: True),
+    _Rule("alcohol", _rx(_S + r"(?:started|start|starting|began|now|have|had|enjoy|like)\s+(?:having|drinking|to drink"
+                         r"|to have)?\s*(?:a\s+|the\s+odd\s+|an\s+occasional\s+)?(?P<v>" + _ALCOHOL + r")\b"),
+          accept=lambda v: bool(re.search(r"alcohol|wine|beer|liquor|cocktail|whisk|vodka|gin|rum|tequila|sake"
+                                          r"|champagne|spirit|glass of|pint|drink", v, re.I))),
+    _Rule("smoking", _rx(_S + r"(?:don't|do not|never|no longer|stopped|quit|gave up)\s+(?:smoke|smoking|vape|vaping)"
+                         r"(?P<v>)"), positive=False, accept=lambda v: True),
+    _Rule("smoking", _rx(_S + r"(?:smoke|smokes|started smoking|vape|vapes|am a smoker|'m a smoker)(?P<v>)\b"),
+          accept=lambda v: True),
+    # ---- allergies
+    _Rule("allergy", _rx(_S + r"(?:am|'m|’m|is|are|'re|was|became|got)\s+(?:now\s+|also\s+|severely\s+|mildly\s+"
+                         r"|really\s+|very\s+)*allergic\s+to\s+" + _VAL), accept=lambda v: bool(v)),
+    _Rule("allergy", _rx(_S + r"(?:am|'m|’m|is|are|'re)\s+(?:not|no longer)\s+(?:\w+\s+)?allergic\s+to\s+" + _VAL),
+          positive=False, accept=lambda v: bool(v)),
+    _Rule("allergy", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:\w+\s+)?allerg(?:y|ies)\s+(?:is|are)\s+(?:to\s+)?" + _VAL),
+          accept=lambda v: bool(v)),
+    _Rule("allergy", _rx(r"(?P<s>)\bthe\s+(?:drug|medication|medicine|food|thing)\s+(?:I|we)\s+(?:react|am allergic)\s+"
+                         r"to\s+is\s+" + _VAL), accept=lambda v: bool(v)),
+    _Rule("allergy", _rx(r"(?P<s>)(?P<v>\b[a-z]+)\s+(?:don't|doesn't|do not|does not|no longer)\s+(?:\w+\s+)?"
+                         r"(?:bother|affect|trigger)\s+me\b"), positive=False, accept=lambda v: bool(v),
+          context=_rx(r"\b(?:allerg|react|sneez|shots|symptom|hives|immun)")),
+    # ---- contact details
+    _Rule("phone", _rx(r"(?P<s>\b(?:my|our|his|her|(?-i:[A-Z][a-z]+)'s)\s+)(?P<q>(?:new\s+)?(?:\w+\s+)?)(?:phone|cell|mobile|"
+                       r"number|line)(?:\s+number)?\s+(?:is\s+(?:now\s+)?|:\s*|changed to\s+|will be\s+)?[^\d+]{0,20}?"
+                       r"(?P<v>\+?\d[\d\s().-]{6,}\d)")),
+    _Rule("email", _rx(r"(?P<s>\b(?:my|our|his|her|(?-i:[A-Z][a-z]+)'s)\s+)(?P<q>(?:new\s+)?(?:\w+\s+)?)(?:e-?mail|email"
+                       r" address|address)\b[^@]{0,60}?(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)")),
+    _Rule("email", _rx(r"(?P<s>)(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"),
+          context=_rx(r"\b(?:my|our)\s+(?:new\s+)?(work|personal|school|private|business|home|main)?\s*(?:e-?mail|address)"),
+          speaker=True),
+    _Rule("phone", _rx(r"(?P<s>)(?P<v>\+?\(?\d{3}\)?[\s.-]?\d{3}[\s.-]\d{4})\b"),
+          context=_rx(r"\b(?:my|our)\s+(?:new\s+)?(work|office|business|home|cell|mobile|personal|private)?\s*"
+                      r"(?:phone|cell|mobile|number|line)"), speaker=True),
+    _Rule("address", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)?(?P<q>(?:new\s+)?(?:\w+\s+)?)address\b[^0-9]{0,40}?"
+                         r"(?P<v>\d+\s+(?-i:[A-Z])[\w.]*(?:\s+(?-i:[A-Z])[\w.]*){0,4}(?:,?\s+(?:Apt|Apartment|Unit|Suite|#)"
+                         r"\.?\s*\w+)?)")),
+    _Rule("address", _rx(_S + r"(?:live|lives|living|moved|moving)\s+(?:at|to)\s+(?P<v>\d+\s+(?-i:[A-Z])[\w.]*(?:\s+"
+                         r"(?-i:[A-Z])[\w.]*){0,4})")),
+    # ---- vehicles and phones
+    _Rule("car", _rx(_S + r"(?:drive|drives|driving|drove|own|owns|bought|got|leased|leasing|picked up)\s+(?:the\s+"
+                     r"keys\s+to\s+)?(?:a|an|the|my|our|his|her)\s+(?:new\s+|used\s+|old\s+)?(?P<v>(?:\d{4}\s+)?"
+                     r"(?-i:[A-Z])[\w-]*(?:\s+[\w-]+){0,2})"),
+          accept=lambda v: any(w.lower() in _CAR_MAKES for w in v.split())),
+    _Rule("car", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:new\s+)?(?P<v>(?:\d{4}\s+)?(?-i:[A-Z])[\w-]*(?:\s+[\w-]+){0,2})"),
+          accept=lambda v: v.split()[0].lower() in _CAR_MAKES or (len(v.split()) > 1 and v.split()[0].isdigit()
+                                                                   and v.split()[1].lower() in _CAR_MAKES)),
+    _Rule("car", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:new\s+)?(?:car|vehicle|truck|suv|ride)\s+is\s+(?:now\s+)?"
+                     r"(?:a|an|the)\s+(?:new\s+|used\s+|old\s+)?(?P<v>(?:\d{4}\s+)?(?-i:[A-Z])[\w-]*(?:\s+[\w-]+){0,2})"),
+          accept=lambda v: any(w.lower() in _CAR_MAKES for w in v.split())),
+    _Rule("car", _rx(_S + r"(?:sold|totaled|totalled|crashed|got rid of|traded in|gave away|scrapped)\s+(?:the|my|our|"
+                     r"his|her)\s+(?:old\s+)?(?P<v>car|vehicle|truck|van|suv|(?-i:[A-Z])[\w-]+)\b"), positive=False,
+          ended=True, accept=lambda v: True),
+    _Rule("device", _rx(_S + r"(?:use|uses|using|have|has|got|bought|switched to|upgraded to|carry)\s+(?:(?:a|an|the|my)\s+)?"
+                        r"(?:new\s+)?(?P<v>(?-i:[A-Za-z]+)(?:\s+[\w+-]+){0,2})"),
+          accept=lambda v: v.split()[0].lower() in _PHONE_MAKES),
+    _Rule("device", _rx(r"(?P<s>\b(?:my|our)\s+)(?:new\s+)?(?P<v>(?-i:[A-Za-z]+)(?:\s+\d+\w*)?(?:\s+(?:Pro|Max|Plus|Ultra|"
+                        r"Mini))?)\b"), accept=lambda v: v.split()[0].lower() in _PHONE_MAKES),
+    _Rule("commute", _rx(_S + r"(?:take|takes|took|taking|ride|rides|riding|catch|catching)\s+the\s+(?P<v>bus|train|"
+                         r"subway|metro|tram|ferry|tube|light rail)\s+(?:in\s+)?to\s+(?:work|the office|school|campus)"),
+          accept=lambda v: True),
+    _Rule("commute", _rx(_S + r"(?:now\s+)?(?P<v>bike|bikes|biking|cycle|cycles|cycling|walk|walks|walking|drive|drives|"
+                         r"driving|carpool|carpools|carpooling|run|runs|running|scooter|commute by \w+)\s+(?:in\s+)?to\s+"
+                         r"(?:work|the office|school|campus)"), accept=lambda v: True),
+    _Rule("commute", _rx(r"(?P<s>)instead\s+of\s+(?:taking|riding|driving|catching)\s+the\s+(?P<v>bus|train|subway|metro|"
+                         r"tram|ferry|car)"), positive=False, ended=True, accept=lambda v: True),
+    _Rule("weight", _rx(_S + r"(?:weigh|weighs|weighed|am down to|'m down to|’m down to|am up to|'m up to|’m up to|"
+                        r"'m at|am at|got down to|got up to|dropped to|hit)\s+(?:about\s+|around\s+|roughly\s+)?"
+                        r"(?P<v>\d+(?:\.\d+)?\s*(?:pounds|lbs|lb|kg|kilos|kilograms|stone))")),
+    # ---- people and places one has one of
+    _Rule("provider", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:\w+\s+)?(?P<q>dentist|doctor|gp|physician|therapist|"
+                          r"pediatrician|paediatrician|vet|veterinarian|accountant|lawyer|attorney|hairdresser|barber|"
+                          r"dermatologist|psychiatrist|counsel+or|landlord|landlady|trainer|optometrist|ob-?gyn|"
+                          r"cardiologist|chiropractor|mechanic|realtor|nanny|babysitter|tutor)\s+(?:is\s+(?:now\s+)?"
+                          r"|will be\s+)(?:a\s+[\w\s]{0,40}?(?:called|named)\s+)?" + _VAL), accept=_name),
+    _Rule("provider", _rx(_S + r"(?:now\s+)?(?:see|sees|seeing|go to|goes to|switched to)\s+(?P<v>(?:Dr|Doctor)"
+                          r"[.\u2024]?\s+(?-i:[A-Z])\w+(?:\s+(?-i:[A-Z])\w+)?)"), accept=_name,
+          context=_rx(r"\b(dentist|dental|doctor|therap|vet|dermatolog|psychiatr|optometr|physician|gp|clinic)")),
+    _Rule("provider", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:new\s+)?(?P<q>internet|broadband|wi-?fi|isp|phone|cell|"
+                          r"mobile|electric(?:ity)?|power|gas|insurance|health insurance|car insurance|cable|tv|"
+                          r"streaming)\s+(?:provider|company|carrier|plan|service)?\s*(?:is\s+(?:now\s+)?(?:(?:through|with"
+                          r"|from|by)\s+)?|(?:through|with|from)\s+)" + _VAL), accept=_org),
+    _Rule("provider", _rx(_S + r"(?:switched|moved|changed|transferred|ported)\s+(?:our|my)\s+(?P<q>internet|broadband|"
+                          r"phone plan|phone|cell|mobile|insurance|electricity|power|gas|cable|tv)\s+(?:provider\s+|"
+                          r"service\s+|plan\s+)?(?:over\s+)?to\s+" + _VAL), accept=_org),
+    _Rule("provider", _rx(r"(?P<s>\b(?:my|our)\s+)?(?:home\s+)?(?P<q>internet|broadband|wi-?fi)\s+(?:is|was|comes)?\s*"
+                          r"(?:now\s+)?(?:through|with|from|by)\s+" + _VAL), accept=_org),
+    _Rule("provider", _rx(_S + r"(?:went|go|going|switched|signed up|are now|'re now)\s+(?:over\s+)?(?:with|to)\s+"
+                          r"(?P<v>(?-i:[A-Z])[\w&+-]*(?:\s+(?-i:[A-Z])[\w&+-]*){0,3})"),
+          accept=_org, context=_rx(r"\b(internet|broadband|fiber|fibre|wi-?fi|carrier|insurance|electric)")),
+    _Rule("provider", _rx(_S + r"(?:cancel+ed|dropped|ditched|got rid of|left)\s+(?:our|my|the)?\s*(?:old\s+)?"
+                          r"(?P<v>[\w ]{0,20}?)(?P<q>cable internet|internet|broadband|phone plan|insurance|cable)\b"),
+          positive=False, ended=True, accept=lambda v: True),
+    _Rule("bank", _rx(_S + r"(?:bank|banks|banking)\s+(?:with|at)\s+" + _VAL), accept=_org),
+    _Rule("bank", _rx(r"(?P<s>\b(?:my|our)\s+)(?:new\s+)?(?:bank|credit union)\s+is\s+(?:now\s+)?" + _VAL), accept=_org),
+    _Rule("bank", _rx(_S + r"(?:moved|switched|transferred)\s+(?:everything|my (?:money|accounts?|savings|checking)|"
+                      r"(?:all\s+)?my\s+banking)\s+(?:over\s+)?to\s+(?:a\s+|an\s+)?(?:credit union|bank|online bank)?,?\s*"
+                      r"(?:called\s+)?" + _VAL), accept=_org),
+    _Rule("bank", _rx(_S + r"(?:closed|shut)\s+(?:my|our|the)\s+(?:old\s+)?(?P<v>[\w ]{0,20}?)(?:checking|savings|bank)"
+                      r"\s+account"), positive=False, ended=True, accept=lambda v: True),
+    _Rule("school", _rx(r"(?P<s>\b(?:I|we|he|she|they|(?-i:[A-Z][a-z]+)|(?:my|our)\s+(?:\w+\s+)?(?:son|daughter|kid|"
+                        r"child|boy|girl)(?:\s+(?-i:[A-Z][a-z]+))?)\s+(?:(?:now|just|also|still)\s+)*)(?:goes|go|going|"
+                        r"attends|attend|attending|started|starts|is enrolled|enrolled|transferred|switched|moved)\s+"
+                        r"(?:(?:at|to|in|into)\s+)?" + _VAL), accept=_school),
+    _Rule("school", _rx(r"(?P<s>\b(?:my|his|her|their|(?-i:[A-Z][a-z]+)'s)\s+)first\s+(?:day|week)\s+(?:at|of)\s+"
+                        + _VAL), accept=_school),
+    # ---- pets: which, and their names
+    _Rule("pet", _rx(_S + r"(?:have|has|got|adopted|own|owns|bought|rescued|picked out|brought home)\s+(?:a|an|two|"
+                     r"three)\s+(?:new\s+)?(?P<v>(?:[\w-]+\s+){0,2}?(?:" + _PETS + r"))\b"), accept=lambda v: True),
+    _Rule("pet", _rx(r"(?P<s>)\b(?:after|since|when)?\s*(?:the|our|my)\s+(?:old\s+)?(?P<v>(?:\w+\s+)?(?:" + _PETS
+                     + r"))\s+(?:died|passed away|passed|ran away|was put down)"), positive=False, ended=True,
+          accept=lambda v: True),
+    _Rule("name", _rx(r"(?P<t>\b(?:my|our|the|his|her)\s+(?:\w+\s+)?(?:" + _PETS + r"))(?:'s\s+name)?\s+(?:is\s+)?"
+                      r"(?:named|called|is)\s+" + _VAL), thing=True, accept=_name),
+    _Rule("name", _rx(r"(?:renamed|rename|renaming|named|call|called|calling)\s+(?P<t>(?:the|our|my|his|her)\s+(?:\w+\s+)?"
+                      r"(?:" + _PETS + r"))\s+" + _VAL), thing=True, accept=_name),
+    _Rule("name", _rx(r"(?P<t>\b(?:my|our|the)\s+(?:new\s+)?(?:\w+\s+)?(?:coworker|colleague|neighbou?r|roommate|"
+                      r"manager|boss|landlord|teacher|doctor|dentist|intern|hire))(?:'s|’s)\s+name\s+is\s+" + _VAL),
+          thing=True, accept=_name),
+    _Rule("coworker", _rx(r"(?P<s>\b(?:my|our|the)\s+)(?:new\s+)?(?:coworker|colleague|teammate)(?:'s|’s)?\s+"
+                          r"(?:name\s+)?(?:is\s+)?" + _VAL), accept=_name),
+    # ---- favourites and usual choices
+    _Rule("favourite", _rx(r"(?P<s>\b(?:my|our|his|her|(?-i:[A-Z][a-z]+)'s)\s+)(?:(?:all-time|absolute|current|new)\s+)?"
+                           r"(?:favou?rite|fave|go-to|preferred)\s+(?!(?:programming\s+)?language)(?P<q>[\w -]{2,40}?)\s+(?:right now\s+|these days\s+"
+                           r"|lately\s+|at the moment\s+|now\s+)?(?:is|are|has become|became|would be)\s+(?:now\s+)?"
+                           + _VAL), accept=lambda v: bool(v)),
+    _Rule("favourite", _rx(_S + r"(?:switched|changed|swapped)\s+(?:my|our)\s+(?:favou?rite|fave|go-to|preferred)\s+"
+                           r"(?P<q>[\w -]{2,30}?)\s+(?:over\s+)?(?:to|for)\s+" + _VAL), accept=lambda v: bool(v)),
+    _Rule("favourite", _rx(r"(?P<s>)" + r"(?P<v>(?-i:[A-Z])[\w'’&-]*(?:\s+(?-i:[A-Z])[\w'’&-]*){0,3})\s+(?:is|are)\s+"
+                           r"(?:now\s+|still\s+)?(?:my|our)\s+(?:new\s+)?(?:favou?rite|fave|go-to)\s+(?P<q>[\w -]{2,30}?)"
+                           r"(?=[,.;!?]|$)"), accept=_name),
+    _Rule("favourite", _rx(r"(?P<s>)\bthe\s+best\s+(?P<q>place to eat|restaurant|spot|cafe|coffee shop|bar|bakery|"
+                           r"pizza|sushi|burger|taco)s?\s+(?:in town\s+|around here\s+|nearby\s+)?(?:now\s+|these days\s+)?"
+                           r"(?:is|are)\s+(?:now\s+)?" + _VAL), accept=_name),
+    _Rule("favourite", _rx(r"(?P<s>)(?P<v>(?-i:[A-Z])[\w'’&-]*(?:\s+(?-i:[A-Z])[\w'’&-]*){0,3})\s+(?:is|are)\s+the\s+"
+                           r"(?P<q>group|band|artist|singer|show|series|podcast|book|author|game|restaurant|place)\s+"
+                           r"(?:I|we)\s+(?:can't|cannot|can’t)\s+stop\s+(?:listening to|watching|reading|playing|eating at)"),
+          accept=_name),
+    _Rule("favourite", _rx(_S + r"(?:am|'m|’m|is|are)\s+(?:now\s+|totally\s+|completely\s+|so\s+|really\s+)*"
+                           r"(?:obsessed with|hooked on|addicted to|into)\s+" + _VAL),
+          accept=_name, context=_rx(r"\b(show|series|season|episode|band|album|song|game|podcast|book|novel)")),
+    _Rule("order", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:usual|regular|go-to|standard|default|typical)\s+"
+                       r"(?P<q>[\w -]{0,20}?)\s*order\s+(?:is|was)\s+(?:now\s+)?" + _VAL), accept=lambda v: bool(v)),
+    _Rule("order", _rx(_S + r"(?:switched to ordering|started ordering|now order|always order|usually order|"
+                       r"usually get|always get|order|ordering)\s+(?!is\b|was\b)" + _VAL), accept=lambda v: _drink_or_dish(v)),
+    _Rule("language", _rx(r"(?P<s>\b(?:my|our)\s+)(?:go-to|main|favou?rite|preferred|primary)\s+(?:programming\s+)?"
+                          r"language\s+(?P<q>(?:for\s+[\w ]{2,30}?\s+)?)(?:is|are)\s+(?:now\s+)?" + _VAL),
+          accept=lambda v: bool(v)),
+    _Rule("language", _rx(_S + r"(?:moved|switched|migrated|ported|rewrote|rewritten)\s+(?:all\s+|most\s+)?(?:of\s+)?"
+                          r"(?:my|our)\s+(?P<q>[\w ]{2,30}?)\s+(?:over\s+)?(?:to|in|into)\s+" + _VAL),
+          accept=lambda v: bool(v) and v.split()[0].lower() in _LANGUAGES),
+    _Rule("languages", _rx(_S + r"(?:speak|speaks|spoke)\s+(?:(?:fluent|conversational|some|a little|basic|native|decent|good|"
+                           r"broken|passable|rusty)\s+)?" + _VAL),
+          accept=lambda v: bool(v) and v.split()[0][:1].isupper()),
+    _Rule("activity", _rx(r"(?P<s>\b(?:my|our)\s+)(?:main\s+|favou?rite\s+|only\s+)?(?P<q>hobby|hobbies|pastime|sport)\s+"
+                          r"(?:is|are)\s+(?:now\s+)?" + _VAL), accept=lambda v: bool(v)),
+    _Rule("activity", _rx(_S + r"(?:spend|spending|spent)\s+(?:my|our|all my|most of my)\s+(?:free|spare|weekend|down)"
+                          r"\s+time\s+" + _VAL), accept=lambda v: bool(v)),
+    _Rule("activity", _rx(_S + r"(?:play|plays|playing)\s+(?:on\s+|in\s+)?(?:a\s+|an\s+|the\s+)?" + _VAL),
+          accept=lambda v: bool(v) and not v.lower().startswith(("with", "it", "them", "video"))),
+    _Rule("activity", _rx(_S + r"(?:took up|take up|taken up|started|picked up|got into|getting into|'ve started|"
+                          r"have started)\s+(?P<v>(?:(?:\w+\s+)?\w+ing|yoga|pilates|tennis|golf|chess|karate|judo|boxing)(?:\s+\w+)?)"),
+          accept=lambda v: bool(v) and not set(v.lower().split()) & _NOT_ACTIVITIES),
+    _Rule("activity", _rx(_S + r"(?:quit|stopped|gave up|left|dropped out of)\s+(?:the|my|our)?\s*" + _VAL),
+          positive=False, ended=True,
+          accept=lambda v: bool(v) and not re.search(r"\b(?:job|work|position|role|company|firm|smoking|drinking|"
+                                                      r"eating|alcohol|meat)\b", v, re.I)),
+    # ---- how often, when
+    _Rule("frequency", _rx(r"(?P<s>)\b(?P<q>gym|run|running|swim|swimming|workout|work out|yoga|climb|climbing|train|"
+                           r"training|cycle|cycling|lift|lifting|exercise|yoga|pilates|tennis|golf|walk|walking|hike|hiking|"
+                           r"practice|lesson|therapy|meditate|meditation)\w*\b[\w ]{0,40}?\b(?P<v>" + _PER + r")")),
+    _Rule("bedtime", _rx(_S + r"(?:usually\s+|always\s+|normally\s+|now\s+)?(?:go|going|goes|went|get|head|heading)\s+"
+                         r"(?:to\s+)?(?:bed|sleep)\s+(?:around|at|by|before|after|about)\s+(?P<v>" + _TIME + r")")),
+    _Rule("waketime", _rx(_S + r"(?:usually\s+|always\s+|normally\s+|now\s+)?(?:wake|waking|get|getting|am)\s+up\s+"
+                          r"(?:around|at|by|before|about)\s+(?P<v>" + _TIME + r")")),
+    _Rule("when", _rx(r"(?P<t>" + _THING_START + _THING_WORDS + r"(?:" + _EVENTS + r")(?:\s+(?:to|in)\s+(?-i:[A-Z])\w+)?)"
+                      r"\s+(?:is|are|was|will be|happens|starts|has been|got|just got|now|meets|moved|has moved|changed|"
+                      r"shifted|rescheduled|pushed|booked|scheduled|set|planned)?\s*(?:now\s+|usually\s+|always\s+)?"
+                      r"(?:(?:moved|changed|shifted|rescheduled|pushed|booked|scheduled|set|planned|back)\s+)?"
+                      r"(?:to\s+|for\s+|on\s+|at\s+|every\s+)?"
+                      r"(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r"|" + _DATE + r")"), thing=True, accept=_has_time),
+    _Rule("when", _rx(r"(?:push|pushed|move|moved|reschedule|rescheduled|postpone|postponed|bump|bumped|shift|shifted|"
+                      r"change|changed|delay|delayed)\s+(?P<t>(?:(?:the|our|my|his|her)\s+)?" + _THING_WORDS + r"(?:"
+                      + _EVENTS + r"))\s+(?:to|until|till)\s+(?P<v>(?:every\s+)?" + _TIME + r"|" + _DATE + r")"),
+          thing=True, accept=_has_time),
+    _Rule("when", _rx(r"(?P<t>\b(?:my|our|the)\s+(?:\w+\s+)?(?:anniversary|birthday))\s+(?:is|falls)\s+(?:on\s+|in\s+)?"
+                      r"(?:actually\s+)?(?P<v>" + _DATE + r")"), thing=True, accept=_has_date),
+    _Rule("due", _rx(r"(?P<t>" + _THING_START + _THING_WORDS + r"(?:" + _DELIVERABLES + r"))\s+(?:is|are|was|will be|now)?"
+                     r"\s*(?:now\s+)?due\s+(?:on\s+|by\s+|in\s+)?(?P<v>" + _DATE + r")"), thing=True, accept=_has_date),
+    _Rule("due", _rx(r"(?P<t>" + _THING_START + _THING_WORDS + r"(?:" + _DELIVERABLES + r"))\s+(?:deadline|due date)\s+"
+                     r"(?:(?:is|was|has been|got|just got|now|been)\s+)*(?:moved|pushed|extended|changed|bumped|shifted|"
+                     r"postponed|delayed|set)?\s*(?:to|until|till|is|for|on|back to)?\s*(?:on\s+)?(?P<v>" + _DATE + r")"),
+          thing=True, accept=_has_date),
+    _Rule("due", _rx(r"deadline\s+(?:for|on)\s+(?P<t>(?:the|our|my)\s+" + _THING_WORDS + r"(?:" + _DELIVERABLES
+                     + r"))\s+(?:is|was|to|moved to|extended to|pushed to|is now)\s+(?:on\s+)?(?P<v>" + _DATE + r")"),
+          thing=True, accept=_has_date),
+    _Rule("due", _rx(r"(?P<s>\b(?:I|we))\s*(?:have|need|had|['’]ve|['’]d)\s+(?:got\s+)?to\s+(?:be\s+out|move\s+out)\s+"
+                     r"(?:of\s+[\w ]{1,30}?\s+)?(?:by|before|on)\s+(?P<v>" + _DATE + r")"), accept=_has_date,
+          qualifier="move-out"),
+    _Rule("due", _rx(r"(?P<s>\b(?:us|me)\s+)?(?:stay|remain|keep the (?:place|apartment|flat))\s+(?:\w+\s+){0,2}?"
+                     r"(?:until|till|through)\s+(?P<v>" + _DATE + r")"), accept=_has_date, qualifier="move-out"),
+    _Rule("status", _rx(r"(?P<t>" + _THING_START + _THING_WORDS + r"[\w'’-]+)\s+(?:is|was|has been|got|just|now|finally|"
+                        r"officially|has|have)?\s*(?:now\s+|finally\s+|officially\s+|just\s+|been\s+|currently\s+)*"
+                        r"(?P<v>" + _STATUS + r")\b"), thing=True, accept=lambda v: True),
+    # ---- amounts and counts
+    _Rule("amount", _rx(r"(?P<t>\b(?:my|our|the|his|her)\s+(?:monthly\s+|yearly\s+|annual\s+)?(?:rent|salary|mortgage|"
+                        r"pay|wage|allowance|budget|premium|tuition|car payment))\s+(?:is|was|went up to|went down to|"
+                        r"rose to|jumped to|dropped to|increased to|decreased to|is now|will be|came to)\s+"
+                        r"(?:now\s+)?(?:about\s+|around\s+)?(?P<v>[$€£]\s?[\d,.]+k?(?:\s+(?:a|per)\s+(?:month|year|week|"
+                        r"hour))?)"), thing=True),
+    _Rule("amount", _rx(r"(?:raised|increased|lowered|cut|dropped|bumped|hiked|reduced)\s+(?P<t>(?:the|my|our)\s+"
+                        r"(?:monthly\s+)?(?:rent|salary|mortgage|pay|wage|allowance|budget|premium|tuition))\s+"
+                        r"(?:up\s+|down\s+)?to\s+(?P<v>[$€£]\s?[\d,.]+k?(?:\s+(?:a|per)\s+(?:month|year|week|hour))?)"),
+          thing=True),
+    _Rule("amount", _rx(r"(?P<s>\bI\s+)(?:pay|earn|make)\s+(?P<v>[$€£]\s?[\d,.]+k?(?:\s+(?:a|per)\s+(?:month|year|week|"
+                        r"hour))?)\s+(?:in|for)\s+(?P<t>(?:my\s+)?(?:rent|mortgage|tuition|salary))"), thing=True),
+    _Rule("count", _rx(r"(?P<s>\b(?:I|we)\s+)(?:manage|lead|run|have|supervise|oversee)\s+a\s+(?P<q>team|staff|group|"
+                       r"class|crew)\s+of\s+(?P<v>(?:" + _NUM_WORDS + r")\s+\w+)")),
+    _Rule("count", _rx(r"(?P<s>\b(?:my|our)\s+)(?P<q>team|staff|group|class|crew)\s+(?:is|has|grew|went|is now|now has"
+                       r"|has grown|shrank|is down|is up)\s+(?:now\s+)?(?:up\s+|down\s+)?(?:to\s+)?(?P<v>(?:" + _NUM_WORDS
+                       + r")\s+\w+)")),
+    # ---- goals and what a group is reading
+    _Rule("goal", _rx(r"(?P<s>\b(?:my|our)\s+)(?:\w+\s+)?goal\s+(?:this year\s+|for this year\s+|for \d{4}\s+)?"
+                      r"(?:is|was)\s+(?:now\s+)?(?:to\s+)?" + _VAL), accept=lambda v: bool(v)),
+    _Rule("goal", _rx(_S + r"(?:training|train|trains|prepping|preparing|signed up)\s+for\s+(?:a|an|the|my)\s+" + _VAL),
+          accept=lambda v: bool(v)),
+    _Rule("reading", _rx(r"(?:reading|doing|picked|chose|choosing|switched to|moving on to|starting)\s+"
+                         r"(?P<v>[\"'“‘][^\"'”’]{1,80}[\"'”’])"), accept=lambda v: bool(v),
+          context=_rx(r"\b(book club|reading group|class|we|i)\b")),
+    # ---- family one has several of
+    _Rule("children", _rx(_S + r"(?:has|have|had|welcomed)\s+(?:a|another|a new)\s+(?:baby\s+)?(?:daughter|son|boy|girl"
+                          r"|baby)(?:\s+boy|\s+girl)?,?\s+(?:named\s+|called\s+)?" + _VAL), accept=_name),
+)
+
+#: what a food is a kind of, so "I don't eat meat" and "I eat chicken again" name one thing
+_FOOD_KIND = {**dict.fromkeys(("chicken", "beef", "pork", "lamb", "turkey", "bacon", "steak", "ham", "veal",
+                               "burgers", "sausage"), "meat"),
+              **dict.fromkeys(("salmon", "tuna", "shrimp", "prawns", "shellfish", "sushi", "cod", "seafood"), "fish"),
+              **dict.fromkeys(("milk", "cheese", "yogurt", "yoghurt", "butter", "cream", "ice cream"), "dairy"),
+              "eggs": "eggs", "egg": "eggs"}
+_LANGUAGES = set("""
+python go golang rust java javascript typescript ruby c c++ c# kotlin swift elixir haskell scala php perl julia
+zig clojure erlang ocaml f# dart lua r matlab fortran cobol nim crystal
+""".split())
+_DRINKS = re.compile(r"\b(?:latte|cortado|espresso|cappuccino|americano|flat white|macchiato|mocha|cold brew|drip|"
+                     r"coffee|tea|chai|matcha|smoothie|frappuccino|decaf|cafe au lait|au lait|filter)\b", re.I)
+
+
+def _drink_or_dish(value: str) -> bool:
+    return bool(_DRINKS.search(value))
+
+
+# ============================================================================ reading
+def read(text: str, *, speaker_is: str | None = None, attributes: Iterable[str] | None = None) -> Reading:
+    """The slot claims and update cues of `text` (see the module docstring).
+
+    :param speaker_is: a name that also means the speaker ("alice" for the user alice), so a
+        claim made about that name reads as one about "me".
+    :param attributes: read only claims of these attributes (recall asks about one slot).
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    return _read(text, speaker_is, None if attributes is None else frozenset(attributes))
+
+
+@lru_cache(maxsize=8192)
+def _read(text: str, speaker_is: str | None, attributes: frozenset[str] | None) -> Reading:
+    protected = _protect(text)
+    rules = _RULES if attributes is None else tuple(r for r in _RULES if r.attribute in attributes)
+    claims: list[SlotClaim] = []
+    for clause in _clauses(protected) if rules else ():
+        for rule in rules:
+            for m in rule.pattern.finditer(clause):
+                claim = _claim(rule, m, clause, protected, speaker_is)
+                if claim is not None and claim not in claims:
+                    claims.append(claim)
+    return Reading(tuple(_pruned(claims)), _cues(text))
+
+
+def _clauses(text: str) -> list[str]:
+    parts, start = [], 0
+    for m in _SPLIT.finditer(text):
+        parts.append(text[start:m.start()])
+        start = m.end()
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+#: attributes whose value is kept as matched (a number, a time, a status word), not cut at a name
+_LITERAL = {"phone", "email", "address", "bedtime", "waketime", "when", "due", "frequency", "amount", "count", "status",
+            "reading", "marital_status", "diet", "alcohol", "smoking", "pet", "device", "car"}
+#: an ended claim with one of these values ends whatever value the slot had ("sold the old car")
+_GENERIC = {"", "car", "vehicle", "truck", "van", "suv", "job", "breakup", "break-up", "divorce", "broke up",
+            "split up", "separated", "divorced", "account", "cable", "internet", "plan", "old"}
+
+
+def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: str | None) -> SlotClaim | None:
+    groups = m.groupdict()
+    raw = groups.get("v")
+    if raw is None:
+        return None
+    context_q = ""
+    if rule.context is not None:
+        found = rule.context.search(text)
+        if found is None:
+            return None
+        context_q = (found.group(1) if found.groups() else "") or ""
+    if groups.get("r") is not None and not _occupation(groups["r"]):
+        return None
+    if rule.attribute in _LITERAL:
+        value = raw.strip(" .,")
+    elif rule.attribute == "role" and raw.startswith(("teach", "retired")):
+        value = raw.strip(" .,")
+    elif rule.attribute == "home" and raw.strip()[:1].islower() and _place_in(raw.strip()):
+        value = _place_in(raw.strip())
+    elif rule.attribute == "activity":
+        stop = _VALUE_STOP.search(raw)
+        value = " ".join((raw[:stop.start()] if stop else raw).split()[:4])
+        value = re.sub(r"^(?:a|an|the|my|our)\s+", "", value, flags=re.I)
+    else:
+        value = _value(raw)
+    value = _restore(value).strip(" .,'\"“”‘’")
+    accept = rule.accept
+    if accept is not None and not accept(value):
+        return None
+    if accept is None and not value:
+        return None
+    if rule.ended and value.lower() in _GENERIC:
+        value = ""
+    if rule.attribute in ("alcohol", "smoking"):
+        value = rule.attribute
+    if rule.attribute == "diet":
+        value = _FOOD_KIND.get(value.lower(), value)  # a glass of wine, a beer: the slot is whether one drinks at all
+    if rule.thing:
+        subject = normalise_subject(re.sub(r"['’]s$", "", groups.get("t") or ""))
+        if not subject or subject == ME or subject.split()[-1] in _KIN or subject.split()[-1] in _PEOPLE \
+                or set(subject.split()) & (_FIRST | _NOT_SUBJECTS):
+            return None
+    elif rule.speaker:
+        subject = ME
+    else:
+        subject = _subject(groups.get("s"), clause[:m.start()], text, speaker_is)
+        if subject is None:
+            return None
+    raw_q = (groups.get("q") or "").strip() or context_q
+    if rule.attribute == "reading":
+        raw_q = "book club" if re.search(r"\bbook club\b", text, re.I) else ""
+        subject = ME
+    qualifier = rule.qualifier or _qualifier(rule.attribute, raw_q, value, clause)
+    return SlotClaim(subject, rule.attribute, value, rule.positive, rule.ended, qualifier)
+
+
+_PEOPLE = {"people", "parent", "kid", "child", "friend", "family", "folk", "neighbor", "neighbour", "guy", "team"}
+_PRONOUNS = {"he", "she", "they", "his", "her", "their", "him", "them"}
+
+
+def _subject(found: str | None, before: str, text: str, speaker_is: str | None) -> str | None:
+    phrase = (found or "").strip()
+    # the auxiliaries the subject group swallowed are not part of it
+    phrase = re.sub(r"(?:\s+(?:just|finally|recently|now|also|still|currently|officially|actually|have|has|had|'ve|"
+                    r"’ve|'s|’s|am|'m|’m|is|are|was|were|got|will|be|been))+$", "", phrase, flags=re.I).strip()
+    if re.fullmatch(r"[A-Z][a-z]+\s+and\s+I", phrase):
+        return ME
+    low = phrase.lower().replace("’", "'")
+    words = low.split()
+    if not phrase or (phrase[:1].isupper() and words[0] in _NOT_SUBJECTS) or words[0] in ("the", "a", "an"):
+        return _clause_subject(before, text, speaker_is)
+    if low in _PRONOUNS:
+        return _antecedent(text)
+    if words[0] in _FIRST and len(words) == 1:
+        return ME
+    # "Ravi's new job" -> "ravi"; "Kevin's wife" -> "kevin wife"
+    possessive = re.match(r"([A-Z][a-z]+)['’]s\b\s*(\w+)?", phrase)
+    if possessive:
+        name = possessive.group(1).lower()
+        if possessive.group(2) and possessive.group(2).lower() in _KIN:
+            return f"{name} {_KIN[possessive.group(2).lower()]}"
+        return ME if speaker_is and name == speaker_is.lower() else name
+    if words[0] in ("my", "our", "his", "her", "their"):
+        if len(words) == 1:
+            return ME if words[0] in ("my", "our") else _antecedent(text)
+        return normalise_subject(phrase)
+    if phrase[:1].isupper():
+        if words[0] in _KIN:
+            return _KIN[words[0]]
+        name = normalise_subject(phrase)
+        return ME if speaker_is and name == speaker_is.lower() else name
+    return _clause_subject(before, text, speaker_is)
+
+
+def _clause_subject(before: str, text: str, speaker_is: str | None) -> str | None:
+    """The subject of a clause whose verb has none right before it: the first person, kin, name
+    or noun phrase that opens the clause or a part of it after a comma or "and" ("Ingrid ended
+    things ... and is seeing Felipe" -> ingrid); else me."""
+    for part in re.split(r",\s*|\s+(?:and|but|so|then)\s+", before):
+        tokens = re.findall(r"[\w'’-]+", part)
+        if not tokens:
+            continue
+        word, low = tokens[0], tokens[0].lower().replace("’", "'")
+        if low in _FIRST and low not in ("my", "our"):
+            return ME
+        if low in ("his", "her", "their", "he", "she", "they"):
+            return _antecedent(text) or ME
+        if low in ("my", "our", "the"):
+            rest = []
+            for token in tokens[1:]:
+                if token.lower() in _VERBISH:
+                    break
+                rest.append(token)
+            if not rest:
+                return ME if low != "the" else ME
+            if rest[0].lower() in _KIN and len(rest) == 1:
+                return _KIN[rest[0].lower()]
+            subject = normalise_subject(" ".join(rest))
+            return ME if subject.split()[-1] in _HOUSEHOLD else subject
+        if low in _NUMBER_WORDS:
+            return None
+        if word[:1].isupper() and low not in _NOT_SUBJECTS and low not in _MONTH_WORDS and low not in _KIN:
+            name = re.sub(r"'s$", "", low)
+            return ME if speaker_is and name == speaker_is.lower() else name
+    return ME
+
+
+_VERBISH = {"is", "are", "was", "were", "has", "have", "had", "got", "will", "just", "now", "still", "finally",
+            "picked", "moved", "went", "did", "does", "do", "can", "could", "would", "should", "also", "really"}
+_HOUSEHOLD = {"kid", "child", "children", "family", "household", "we"}
+_NUMBER_WORDS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "both", "all",
+                 "some", "most", "many", "few", "several"}
+_MONTH_WORDS = set(_MONTHS.split("|")) | {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+                                          "sunday"}
+
+
+#: capitalised words that open a clause but name nobody
+_NOT_SUBJECTS = {"after", "before", "since", "then", "now", "finally", "honestly", "lately", "update", "correction",
+                 "please", "thanks", "sadly", "luckily", "unfortunately", "apparently", "anyway", "also", "actually",
+                 "heads", "just", "so", "today", "yesterday", "turns", "well", "oh", "ok", "okay", "yes", "no",
+                 "good", "great", "small", "big", "quick", "fyi", "btw", "note", "reminder", "picked", "started",
+                 "got", "had", "new", "these", "this", "that", "there", "here", "when", "while"}
+
+
+def _antecedent(text: str) -> str | None:
+    """The last person named before a pronoun ("Kevin quit his job": his -> kevin)."""
+    names = [m.group(0) for m in re.finditer(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+\b", text)
+             if m.group(0).lower() not in _NOT_SUBJECTS and m.group(0).lower() not in _FIRST
+             and m.group(0).lower() not in _MONTH_WORDS]
+    names = [n for n in names if n.lower() not in _KIN and n != "I"]
+    first = re.match(r"\s*([A-Z][a-z]+)\b", text)
+    if first and first.group(1).lower() not in _NOT_SUBJECTS and first.group(1).lower() not in _FIRST \
+            and first.group(1).lower() not in _KIN and first.group(1) not in names:
+        names.insert(0, first.group(1))
+    return names[0].lower() if names else None
+
+
+_QUALIFIER_WORDS = {
+    "phone": {"work": "work", "office": "work", "business": "work", "desk": "work", "home": "home",
+              "landline": "home", "house": "home", "cell": "personal", "mobile": "personal", "personal": "personal",
+              "private": "personal"},
+    "email": {"work": "work", "office": "work", "business": "work", "school": "school", "personal": "personal",
+              "private": "personal", "home": "personal"},
+    "address": {"work": "work", "office": "work", "mailing": "home", "home": "home", "postal": "home",
+                "shipping": "home", "billing": "billing", "business": "work"},
+    "device": {"work": "work", "personal": "personal", "main": "personal"},
+}
+_QUALIFIER_SYNONYMS = {
+    "place to eat": "restaurant", "spot": "restaurant", "restaurants": "restaurant", "place": "restaurant",
+    "group": "band", "artist": "band", "musician": "band", "singer": "band", "bands": "band",
+    "series": "show", "tv show": "show", "tv series": "show", "season": "show", "episode": "show",
+    "novel": "book", "author": "book", "film": "movie", "programming language": "language",
+    "hobbies": "hobby", "pastime": "hobby", "sport": "hobby",
+}
+
+
+def _qualifier(attribute: str, raw: str, value: str, clause: str) -> str:
+    words = _QUALIFIER_WORDS.get(attribute)
+    if words is not None:
+        for word in re.findall(r"\w+", (raw + " " + clause[:clause.lower().find(value.lower()[:8]) if value else 0]
+                                        ).lower()):
+            if word in words:
+                return words[word]
+        return CATALOGUE[attribute].default_qualifier or ""
+    if attribute == "order":
+        return "coffee" if _DRINKS.search(value + " " + raw) else raw.lower().strip()
+    if attribute in ("favourite", "provider", "language", "count"):
+        q = raw.lower().strip()
+        q = re.sub(r"^(?:for\s+)", "", q).strip()
+        q = _QUALIFIER_SYNONYMS.get(q, q)
+        for key, canon in _QUALIFIER_SYNONYMS.items():
+            if q.endswith(" " + key):
+                q = canon
+        if attribute == "provider":
+            q = {"landlady": "landlord", "veterinarian": "vet", "gp": "doctor", "physician": "doctor",
+                 "dental": "dentist", "broadband": "internet", "wifi": "internet", "wi-fi": "internet",
+                 "isp": "internet", "fiber": "internet", "fibre": "internet", "cell": "phone", "mobile": "phone",
+                 "electricity": "electric", "power": "electric", "therap": "therapist", "dermatolog": "dermatologist",
+                 "psychiatr": "psychiatrist", "optometr": "optometrist", "clinic": "doctor"}.get(q, q)
+        return " ".join(_singular(w) for w in q.split())
+    return ""
+
+
+def _pruned(claims: list[SlotClaim]) -> list[SlotClaim]:
+    """One claim per slot and value: the more specific reading wins (an ended or negated claim
+    over a plain one of the same value)."""
+    out: list[SlotClaim] = []
+    for claim in claims:
+        dup = next((c for c in out if c.key == claim.key and c.value.lower() == claim.value.lower()), None)
+        if dup is None:
+            out.append(claim)
+        elif not claim.positive and dup.positive:
+            out[out.index(dup)] = claim
+    return out
+
+
+# ============================================================================ questions
+_ASK: tuple[tuple[str, re.Pattern[str], str], ...] = tuple((attr, re.compile(rx, re.I), q) for attr, rx, q in (
+    ("home", r"\bwhere\s+(?:do|does|did)\s+.{0,30}?\b(?:live|stay|reside|based)\b|\b(?:which|what)\s+(?:city|town|"
+             r"country|state|neighbou?rhood)\b.{0,30}\b(?:live|based|home)|\bwhere\b.{0,20}\b(?:home|based)\b", ""),
+    ("employer", r"\bwhere\s+(?:do|does|did)\s+.{0,30}?\bwork\b|\bwho\s+(?:do|does)\s+.{0,30}?\bwork\s+for\b|"
+                 r"\b(?:employer|which company|what company)\b", ""),
+    ("role", r"\b(?:job title|title|role|position|occupation|profession)\b|\bwhat\s+(?:do|does)\s+.{0,30}?\bdo\s+"
+             r"(?:for\s+(?:work|a living)|professionally)\b|\bwhat\s+is\s+.{0,20}\bjob\b", ""),
+    ("manager", r"\b(?:manager|boss|supervisor|report to)\b", ""),
+    ("partner", r"\b(?:dating|seeing|boyfriend|girlfriend|partner|husband|wife|spouse|married to|together with|"
+                r"relationship)\b", ""),
+    ("marital_status", r"\b(?:married|engaged|divorced|single|wedding)\b", ""),
+    ("diet", r"\b(?:vegan|vegetarian|pescatarian|keto|diet|eat meat|eat fish|eat dairy)\b", ""),
+    ("alcohol", r"\b(?:drink|alcohol|wine|beer|sober)\b", ""),
+    ("smoking", r"\bsmok\w*|vap\w*\b", ""),
+    ("allergy", r"\ballerg\w*|\breaction\b", ""),
+    ("phone", r"\bphone\s+number|\bcell\s+number|\bmobile\s+number|\bnumber\b.{0,15}\bcall\b", ""),
+    ("email", r"\be-?mail\b", ""),
+    ("address", r"(?<!email )(?<!e-mail )\baddress\b", ""),
+    ("car", r"\b(?:car|vehicle|drive)\b", ""),
+    ("device", r"\bwhat\s+(?:phone|smartphone)\b|\bphone\s+(?:do|does)\b|\bwhich\s+phone\b", ""),
+    ("provider", r"\b(?:dentist|doctor|gp|therapist|pediatrician|vet|accountant|lawyer|landlord|landlady|hairdresser|"
+                 r"barber|dermatologist|psychiatrist|trainer|provider|carrier|internet|insurance)\b", "auto"),
+    ("bank", r"\bbank\w*\b|\bcredit union\b", ""),
+    ("school", r"\bschool\b|\battend\b|\bacademy\b", ""),
+    ("pet", r"\bpets?\b|\bwhat\s+(?:animal|kind of)\b", ""),
+    ("name", r"\b(?:my|our|the|his|her)\s+(?P<t>(?:\w+\s+)?\w+)['’]s\s+name\b", "named"),
+    ("favourite", r"\b(?:favou?rite|fave|go-to|best)\s+(?P<q>[\w -]{2,30}?)(?:\?|$|\s+(?:these days|now|right now|lately|"
+                  r"in town)\b)", "group"),
+    ("order", r"\border\b", "order"),
+    ("language", r"\b(?:programming\s+)?language\b.{0,30}\b(?:use|for|write|code)\b|\bwhat\s+language\s+do\b", ""),
+    ("languages", r"\blanguages?\b.{0,20}\bspeak\b|\bspeak\b", ""),
+    ("activity", r"\b(?:hobby|hobbies|for fun|free time|spare time|sport|pastime|weekends?)\b", ""),
+    ("frequency", r"\bhow\s+(?:often|many times|many days)\b", "activity"),
+    ("bedtime", r"\b(?:bed|sleep|bedtime)\b", ""),
+    ("waketime", r"\b(?:wake|get up)\b", ""),
+    ("when", r"\b(?:when|what time|what day|which day|how early|how late)\b", "thing"),
+    ("due", r"\b(?:due|deadline|move out|out of the)\b", "thing"),
+    ("status", r"\b(?:status|how far along|progress|state of|done yet|shipped|finished)\b", "thing"),
+    ("amount", r"\b(?:how much|rent|salary|mortgage|cost|pay)\b", "thing"),
+    ("count", r"\bhow many\b", ""),
+    ("goal", r"\b(?:goal|training for|race)\b", ""),
+    ("reading", r"\b(?:reading|book club)\b", ""),
+    ("coworker", r"\b(?:coworker|colleague|teammate)\b", ""),
+    ("children", r"\b(?:kids|children|sons|daughters)\b", ""),
+))
+_ASK_SUBJECT = re.compile(
+    r"\b(?:my|our)\s+(?:\w+\s+)?(?P<kin>" + _KIN_RE + r")(?:\s+(?P<kname>(?-i:[A-Z][a-z]+)))?|"
+    r"(?P<name>(?-i:[A-Z][a-z]+))(?:['’]s)?\b", re.I)
+_QUESTION_WORDS = {"what", "where", "who", "which", "when", "how", "is", "are", "do", "does", "did", "can", "am",
+                   "i", "my", "our", "the", "a", "whats", "what's", "where's", "who's", "tell", "remind", "have", "has"}
+
+
+def asked(question: str) -> tuple[SlotKey, ...]:
+    """The slots a question asks about: ("Where do I work?" -> (me, employer))."""
+    if not isinstance(question, str):
+        raise TypeError(f"question must be str, not {type(question).__name__}")
+    subject = _asked_subject(question)
+    keys: list[SlotKey] = []
+    for attribute, rx, how in _ASK:
+        m = rx.search(question)
+        if not m:
+            continue
+        if how == "named":
+            keys.append(SlotKey(normalise_subject(m.group("t")), attribute))
+            if m.group("t").split()[-1].lower() in _KIN:
+                keys.append(SlotKey(ME, _KIN[m.group("t").split()[-1].lower()]))
+            continue
+        if how == "thing":
+            thing = _asked_thing(question)
+            if thing:
+                keys.append(SlotKey(thing, attribute))
+            continue
+        qualifier = ""
+        if how == "group":
+            qualifier = _qualifier("favourite", m.group("q"), "", "")
+        elif how == "order":
+            qualifier = "coffee" if _DRINKS.search(question) else ""
+        elif how == "auto":
+            qualifier = _qualifier("provider", m.group(0), "", "")
+        elif attribute in _QUALIFIER_WORDS:
+            qualifier = _qualifier(attribute, question, "", question)
+        who = subject
+        if attribute in ("partner", "coworker", "manager", "provider") and who in _KIN.values():
+            who = ME
+        keys.append(SlotKey(who, attribute, qualifier))
+    return tuple(dict.fromkeys(keys))
+
+
+def _asked_subject(question: str) -> str:
+    for m in _ASK_SUBJECT.finditer(question):
+        if m.group("kname"):
+            return m.group("kname").lower()
+        if m.group("kin"):
+            return _KIN[m.group("kin").lower()]
+        name = m.group("name")
+        if name and name.lower() not in _QUESTION_WORDS and name.lower() not in _NOT_SUBJECTS \
+                and m.start() > 0 and name.lower() not in _KIN:
+            return name.lower()
+    return ME
+
+
+def _asked_thing(question: str) -> str:
+    """The thing a when/due/status question names: "When is the grant proposal due?" -> "grant proposal"."""
+    q = re.sub(r"[?!.]+$", "", question.strip())
+    for rx in (r"\bwhen\s+(?:are|do|is|will)\s+(?:we|I)\s+(?:going|flying|leaving|heading|travel+ing|off)\s+(?:to\s+)?"
+               r"(?P<p>.+)$",
+               r"\b(?:move out|be out|moving out)\b(?P<me>)",
+               r"\b(?:status|state)\s+of\s+(?:the\s+|my\s+|our\s+)?(?P<t>.+)$",
+               r"\bhow\s+far\s+along\s+is\s+(?:the\s+|my\s+|our\s+)?(?P<t>.+)$",
+               r"\b(?:when|what time|what day|which day)\s+(?:is|are|was|does|do)\s+(?P<t>.+?)(?:\s+(?:due|start|"
+               r"happen|meet|scheduled|booked|set|planned))?$",
+               r"\bhow\s+much\s+is\s+(?P<t>.+)$",
+               r"\b(?:what|which)\s+(?P<t>.+?)\s+(?:is|are)\b"):
+        m = re.search(rx, q, re.I)
+        if m:
+            if m.groupdict().get("p"):
+                return normalise_subject(m.group("p") + " trip")
+            if m.groupdict().get("me") is not None:
+                return ME
+            return normalise_subject(m.group("t"))
+    return ""
+
+
+def slot_words(keys: Iterable[SlotKey]) -> set[str]:
+    """The attribute names of `keys` (for logs and tests)."""
+    return {k.attribute for k in keys}
