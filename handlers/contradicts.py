@@ -1,7 +1,8 @@
 """contradicts: two nodes that cannot both be true.
 
 Both sides are kept and neither is hidden: the conflict is recorded in the write's
-receipt, and reads attach it to either side so the caller sees the disagreement.
+receipt, and reads attach it to either side (conflicts) so the caller sees the
+disagreement - while the other side is itself shown under the same pins.
 """
 
 from __future__ import annotations
@@ -24,4 +25,4 @@ class Contradicts:
         return None
 
     def on_query_rewrite(self, plan: QueryPlan) -> QueryPlan:
-        return plan.annotate("conflicts")
+        return plan.annotate("conflicts").mark("conflicts", self.type, "both")

@@ -5,7 +5,8 @@ if the target already ends earlier, nothing changes; nothing ever re-opens, not 
 when the edge is deleted. Cycles are refused (A replaces B replaces A has no meaning),
 and so is a source that became valid before its target did.
 By default reads hide what is no longer valid; with include_closed they return it with
-its closed interval and the node that replaced it.
+its closed interval. Every read names, on each node, what replaced it (superseded_by) and
+what it replaced (supersedes), closed or not.
 """
 
 from __future__ import annotations
@@ -34,4 +35,6 @@ class Supersedes:
         return None  # closing is permanent: removing the edge re-opens nothing
 
     def on_query_rewrite(self, plan: QueryPlan) -> QueryPlan:
-        return plan.hide_closed().annotate("superseded_by")
+        return (plan.hide_closed().annotate("superseded_by")
+                .mark("superseded_by", self.type, "in", closed_ok=True)
+                .mark("supersedes", self.type, "out", closed_ok=True))

@@ -15,7 +15,10 @@ Here every question is asked once for all nodes:
   proposal, its whole equivalence class (itself included). Anchors left out are alone in
   their class.
 
-Both only read; which of the named nodes a caller may show is the caller's business.
+- `hidden(store, plan, anchors)`: which of `anchors` a hide of the read plan removes (a
+  node with a live edge of a type and direction a handler's query rewrite named).
+
+All only read; which of the named nodes a caller may show is the caller's business.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from collections.abc import Iterable, Sequence
 
 from worlddb.core import schema
 from worlddb.core.errors import InvalidInput
+from worlddb.core.plan import QueryPlan
 from worlddb.core.records import EdgeView
 from worlddb.core.store import EDGE_COLUMNS, EDGE_JOINS, Store, edge_view, live_params, live_sql, rowids_sql
 from worlddb.graph.identity import equivalence_class
@@ -83,4 +87,19 @@ def equivalents(store: Store, anchors: Sequence[str]) -> dict[str, set[str]]:
         if anchor in joined and anchor not in out:
             members = equivalence_class(store, anchor)
             out.update((m, members) for m in members if m in joined)
+    return out
+
+
+def hidden(store: Store, plan: QueryPlan, anchors: Sequence[str]) -> set[str]:
+    """Which of `anchors` the plan's hides remove."""
+    out: set[str] = set()
+    if not plan.hides or not anchors:
+        return out
+    wanted = set(anchors)
+    for hide in plan.hides:
+        for way in ("in", "out") if hide.direction == "both" else (hide.direction,):
+            for edge in edges_touching(store, anchors, hide.edge_type, way, plan.known_at):
+                end = edge.dst if way == "in" else edge.src
+                if end in wanted:
+                    out.add(end)
     return out

@@ -4,17 +4,24 @@ Pages are ordered newest first by the node's row (ingestion order); the cursor i
 last row returned, so a page stays stable while new memories arrive. memory_read
 re-derives the memory's id from its stored bytes (hash_check) as `worlddb verify` does
 for the whole file.
+
+Both follow the read plan the edge handlers rewrote (services.db.plan, worlddb.core.plan):
+whether closed memories are listed, which edge types hide a memory (a hidden one is not
+listed, and memory_read answers for it as for an unknown id), and which edges each memory
+names (supersedes, superseded_by, conflicts, and custom types' marks under `annotations`).
 """
 
 from __future__ import annotations
 
 from worlddb.core import ids
-from worlddb.core.errors import InvalidInput
+from worlddb.core.errors import InvalidInput, NotFound
 from worlddb.core.records import TEXT_TYPES, NodeView
 from worlddb.core.store import Store, rowids_sql
 from worlddb.core.timeutil import now_us, to_iso
 from worlddb.graph import facts as factlib
 from worlddb.graph import identity
+from worlddb.graph.edge_reads import hidden
+from worlddb.memory import marks as marklib
 from worlddb.memory.results import EntityOut, FactOut, HashCheck, MemoryDetail, MemoryOut, Page
 from worlddb.memory.scopes import ScopeSet, require_in_scope, scope_anchors, scope_keys_of
 from worlddb.memory.services import Services
@@ -27,21 +34,33 @@ def list_memories(services: Services, scopes: ScopeSet, *, limit: int, cursor: s
     worlds = scope_anchors(services.store, scopes)
     if not worlds:
         return Page(memories=[], next_cursor=None)
+    store = services.store
+    plan = services.db.plan(include_closed=include_retired)
+    closed_too = not plan.filter_validity
     after = _parse_cursor(cursor)
-    validity = "" if include_retired else "AND (n.valid_to IS NULL OR n.valid_to > ?)"
-    params: list = [*worlds, *TEXT_TYPES, after]
-    if not include_retired:
-        params.append(now_us())
-    params.append(limit + 1)
-    rows = services.store.conn.execute(
-        "SELECT DISTINCT n.rowid, n.anchor FROM closure c JOIN nodes n ON n.rowid = c.node "
-        f"WHERE c.world IN {rowids_sql(len(worlds))} AND n.type IN ({_TEXT}) AND n.rowid < ? "
-        f"{validity} ORDER BY n.rowid DESC LIMIT ?",
-        params,
-    ).fetchall()
-    page, more = rows[:limit], len(rows) > limit
-    views = services.store.get_many(anchor for _, anchor in page)
-    memories = [memory_out(services.store, views[anchor]) for _, anchor in page]
+    kept: list[tuple[int, str]] = []
+    # a hidden memory leaves a gap that rows further down fill
+    while len(kept) <= limit:
+        validity = "" if closed_too else "AND (n.valid_to IS NULL OR n.valid_to > ?)"
+        params: list = [*worlds, *TEXT_TYPES, after]
+        if not closed_too:
+            params.append(now_us())
+        params.append(limit + 1)
+        rows = store.conn.execute(
+            "SELECT DISTINCT n.rowid, n.anchor FROM closure c JOIN nodes n ON n.rowid = c.node "
+            f"WHERE c.world IN {rowids_sql(len(worlds))} AND n.type IN ({_TEXT}) AND n.rowid < ? "
+            f"{validity} ORDER BY n.rowid DESC LIMIT ?",
+            params,
+        ).fetchall()
+        hide = hidden(store, plan, [anchor for _, anchor in rows]) if rows else set()
+        kept += [(rowid, anchor) for rowid, anchor in rows if anchor not in hide]
+        if len(rows) <= limit:
+            break
+        after = rows[-1][0]
+    page, more = kept[:limit], len(kept) > limit
+    views = store.get_many(anchor for _, anchor in page)
+    named = marklib.marks(store, plan, [anchor for _, anchor in page], worlds)
+    memories = [memory_out(store, views[anchor], named.get(anchor, {})) for _, anchor in page]
     return Page(memories=memories, next_cursor=str(page[-1][0]) if more else None)
 
 
@@ -53,12 +72,15 @@ def _parse_cursor(cursor: str | None) -> int:
     return int(cursor)
 
 
-def memory_out(store: Store, view: NodeView) -> MemoryOut:
+def memory_out(store: Store, view: NodeView, named: dict[str, list[str]] | None = None) -> MemoryOut:
+    named = named or {}
     return MemoryOut(
         id=view.anchor, type=view.type, text=view.content, metadata=dict(view.meta),
         scopes=scope_keys_of(store, view.anchor), valid_from=to_iso(view.valid_from),
         valid_to=to_iso(view.valid_to), t_ingested=to_iso(view.t_ingested), retired=view.retired,
-        retire_reason=view.retire_reason,
+        retire_reason=view.retire_reason, supersedes=named.get("supersedes", []),
+        superseded_by=named.get("superseded_by", []), conflicts=sorted(named.get("conflicts", ())),
+        annotations=marklib.extra(named),
     )
 
 
@@ -70,6 +92,11 @@ def read_memory(services: Services, memory_id: str, scopes: ScopeSet) -> MemoryD
     anchor = require_in_scope(store, memory_id, scopes)
     worlds = scope_anchors(store, scopes)
     view = store.require(anchor)
+    # a read by id shows closed memories too (with their interval), but not hidden ones
+    plan = services.db.plan(include_closed=True)
+    if anchor in hidden(store, plan, [anchor]):
+        raise NotFound(f"no memory with id {memory_id} in scope {', '.join(scopes.keys)}")
+    named = marklib.marks(store, plan, [anchor], worlds).get(anchor, {})
 
     def shown(ids) -> list[str]:
         ids = list(dict.fromkeys(ids))
@@ -102,16 +129,14 @@ def read_memory(services: Services, memory_id: str, scopes: ScopeSet) -> MemoryD
         facts.append(FactOut(id=ref.anchor, subject=subject.name if subject else ref.subject, relation=ref.relation,
                              object=obj, text=fact_view.content or "", valid_from=to_iso(fact_view.valid_from),
                              valid_to=to_iso(fact_view.valid_to)))
-    conflicts = sorted(shown([e.dst for e in store.edges(src=anchor, type="contradicts")]
-                             + [e.src for e in store.edges(dst=anchor, type="contradicts")]))
     return MemoryDetail(
         id=anchor, type=view.type, text=view.content, metadata=dict(view.meta),
         scopes=scope_keys_of(store, anchor), valid_from=to_iso(view.valid_from), valid_to=to_iso(view.valid_to),
         t_ingested=to_iso(view.t_ingested), retired=view.retired, retire_reason=view.retire_reason,
         provenance=dict(view.provenance), entities=entities, facts=facts,
-        supersedes=shown(e.dst for e in store.edges(src=anchor, type="supersedes")),
-        superseded_by=shown(e.src for e in store.edges(dst=anchor, type="supersedes")),
-        contradicts=conflicts, hash_check=hash_check(store, view),
+        supersedes=named.get("supersedes", []), superseded_by=named.get("superseded_by", []),
+        contradicts=sorted(named.get("conflicts", ())), hash_check=hash_check(store, view),
+        annotations=marklib.extra(named),
     )
 
 

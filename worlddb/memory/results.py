@@ -111,12 +111,20 @@ class WriteResult:
     valid_from: str
     entities: list[EntityOut]
     facts: list[FactOut]
+    #: current memories this write replaced (supersedes edges from it; their validity now ends
+    #: where it begins), and ones it contradicts (both stay current and carry the conflict)
     superseded: list[str]
     conflicts: list[ConflictOut]
     #: for messages: the Session world's id (as recall's hits name it) ...
     session: str | None = None
     #: ... and one turn per message, in message order
     turns: list[TurnOut] = field(default_factory=list)
+    #: set when this write said again what a current memory says: nothing new was written, and
+    #: `id` names that memory
+    duplicate_of: str | None = None
+    #: up to 5 current memories that may be about the same thing, left undecided (compatible
+    #: additions, restatements): recall them, and memory_amend or memory_retire if one is out of date
+    related: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -136,6 +144,10 @@ class Hit:
     superseded_by: list[str] = field(default_factory=list)
     speaker: str | None = None
     session: str | None = None
+    #: the memories this one replaced (supersedes edges from it)
+    supersedes: list[str] = field(default_factory=list)
+    #: marks of edge types beyond the built-in ones, by the name their handler gave them
+    annotations: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -156,6 +168,11 @@ class MemoryOut:
     t_ingested: str
     retired: bool
     retire_reason: str | None = None
+    supersedes: list[str] = field(default_factory=list)
+    superseded_by: list[str] = field(default_factory=list)
+    conflicts: list[str] = field(default_factory=list)
+    #: marks of edge types beyond the built-in ones, by the name their handler gave them
+    annotations: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -214,6 +231,8 @@ class MemoryDetail:
     hash_check: HashCheck
     #: for an entity id: the entity in full (otherwise None)
     entity: EntityDetail | None = None
+    #: marks of edge types beyond the built-in ones, by the name their handler gave them
+    annotations: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -1,20 +1,26 @@
 """memory_recall: the ranked memories of worlddb.retrieval, as the page a reader gets.
 
-Ranking is retrieval's (lanes, fusion, the graph step, the bitemporal pin). This module
-adds what a reader sees of each hit, asking each question once for the whole page: the
-scopes it belongs to, the entities it names, and the memories that contradict or replace
-it - the last two only where they lie in a scope the caller asked about.
+Ranking is retrieval's (lanes, fusion, the graph step, the slot step, the bitemporal pin),
+under the read plan the edge handlers rewrote (services.db.plan: hides and visibility). This
+module adds what a reader sees of each hit, asking each question once for the whole page: the
+scopes it belongs to, the entities it names, and the marks of the plan (worlddb.memory.marks):
+what it supersedes, what superseded it, what it conflicts with, and any custom edge type's
+marks - named only where they lie in a scope the caller asked about.
+
+Within a set of hits that conflict with one another, the newer valid-from ranks first: the
+set keeps the places its members had on the page, and they are dealt out newest first.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 
+from worlddb.core.plan import QueryPlan
 from worlddb.core.store import Store, live_params, live_sql, rowids_sql
 from worlddb.core.timeutil import to_iso
-from worlddb.graph.edge_reads import edges_touching
 from worlddb.retrieval.recall import Ranked, rank
 
+from . import marks as marklib
 from .results import Hit, RecallResult
 from .scopes import ScopeSet, scope_anchors
 from .services import Services
@@ -23,18 +29,18 @@ from .services import Services
 def recall(services: Services, query: str, scopes: ScopeSet, *, limit: int, as_of: int | None,
            known_at: int | None, include_retired: bool) -> RecallResult:
     worlds = scope_anchors(services.store, scopes)
-    chosen = rank(services.sources, query, worlds, limit=limit, as_of=as_of, known_at=known_at,
-                  include_retired=include_retired)
-    return RecallResult(results=_hits(services.store, chosen, known_at, worlds), scopes_searched=scopes.keys)
+    plan = services.db.plan(as_of=as_of, known_at=known_at, include_closed=include_retired)
+    chosen = rank(services.sources, query, worlds, limit=limit, plan=plan)
+    return RecallResult(results=_hits(services.store, chosen, plan, worlds), scopes_searched=scopes.keys)
 
 
-def _hits(store: Store, chosen: list[Ranked], known_at: int | None, worlds: list[str]) -> list[Hit]:
+def _hits(store: Store, chosen: list[Ranked], plan: QueryPlan, worlds: list[str]) -> list[Hit]:
     """Assemble the page of hits with one query per kind of annotation, not per hit."""
     if not chosen:
         return []
     conn = store.conn
     anchors = [found.view.anchor for found in chosen]
-    live, pins = live_sql(known_at is not None, "e"), live_params(known_at)
+    live, pins = live_sql(plan.known_at is not None, "e"), live_params(plan.known_at)
     scopes: dict[str, list[str]] = defaultdict(list)
     for node, kind, sid in conn.execute(
             f"SELECT n.anchor, s.kind, s.sid FROM closure c JOIN nodes n ON n.rowid = c.node "
@@ -47,26 +53,43 @@ def _hits(store: Store, chosen: list[Ranked], known_at: int | None, worlds: list
             f"WHERE e.src IN {rowids_sql(len(anchors))} AND e.type='refers_to' AND {live} AND +n.type='Entity'",
             (*anchors, *pins)):
         entities[src].add(name)
-    # contradicts and supersedes are read from their own small indexes (schema 3)
-    newer: dict[str, list[str]] = defaultdict(list)
-    for edge in edges_touching(store, anchors, "supersedes", "in", known_at):
-        newer[edge.dst].append(edge.src)
-    touching: dict[str, set[str]] = defaultdict(set)
-    for direction in ("out", "in"):
-        for edge in edges_touching(store, anchors, "contradicts", direction, known_at):
-            touching[edge.src].add(edge.dst)
-            touching[edge.dst].add(edge.src)
-    others = {o for group in touching.values() for o in group} | {n for group in newer.values() for n in group}
-    # a conflict or a replacement is named only when it lies in a scope the caller asked about
-    visible = store.in_worlds(worlds, others) if others else set()
+    named = marklib.marks(store, plan, anchors, worlds)
     hits = []
-    for found in chosen:
+    for found in _newest_first_in_conflicts(chosen, named):
         view = found.view
+        mine = named.get(view.anchor, {})
         hits.append(Hit(
             id=view.anchor, type=view.type, text=view.content or "", score=round(found.score, 6), lanes=found.lanes,
             valid_from=to_iso(view.valid_from), valid_to=to_iso(view.valid_to), retired=view.retired,
             scopes=scopes[view.anchor], entities=sorted(entities[view.anchor]),
-            conflicts=sorted(touching[view.anchor] & visible),
-            superseded_by=[n for n in newer[view.anchor] if n in visible],
-            speaker=view.meta.get("speaker"), session=view.parent if view.type == "Turn" else None))
+            conflicts=sorted(mine.get("conflicts", ())), superseded_by=mine.get("superseded_by", []),
+            speaker=view.meta.get("speaker"), session=view.parent if view.type == "Turn" else None,
+            supersedes=mine.get("supersedes", []), annotations=marklib.extra(mine)))
     return hits
+
+
+def _newest_first_in_conflicts(chosen: list[Ranked], named: dict[str, dict[str, list[str]]]) -> list[Ranked]:
+    """Each set of hits joined by conflicts keeps its places on the page, filled newest first."""
+    place = {found.view.anchor: i for i, found in enumerate(chosen)}
+    group = list(range(len(chosen)))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            group[i] = group[group[i]]
+            i = group[i]
+        return i
+
+    for anchor, keys in named.items():
+        for other in keys.get("conflicts", ()):
+            if anchor in place and other in place:
+                group[root(place[anchor])] = root(place[other])
+    sets: dict[int, list[int]] = defaultdict(list)
+    for i in range(len(chosen)):
+        sets[root(i)].append(i)
+    out = list(chosen)
+    for members in sets.values():
+        if len(members) > 1:
+            newest = sorted(members, key=lambda i: (-chosen[i].view.valid_from, i))
+            for spot, i in zip(sorted(members), newest):
+                out[spot] = chosen[i]
+    return out

@@ -18,9 +18,14 @@ for the best candidates first, as far as the ranking of the top results needs. N
 without precedes edges (plain memories) are unaffected. A neighbour joins only if it
 lies inside the asked scopes: a precedes edge may cross into another scope's memories.
 
-Every candidate then passes the bitemporal pin (as_of valid time, known_at transaction
-time): closed (superseded, retired) nodes are hidden unless include_retired, and come
-back with their closed interval when asked for. Each result lists the lanes that found it
+Every candidate then passes the read plan the edge handlers rewrote (worlddb.core.plan):
+the bitemporal pin (as_of valid time, known_at transaction time) - closed (superseded,
+retired) nodes are hidden as the supersedes handler asks unless include_retired, and come
+back with their closed interval when asked for - and any edge-type hide.
+
+Slot step (worlddb.retrieval.slot_preference): a question about one slot of one subject
+("Where do I work?") puts the candidates that state that slot first, newest first, ahead of
+same-topic ones that do not ("The office coffee machine broke"). Each result lists the lanes that found it
 with its rank there ("context": the fused rank of the neighbour that lifted it). What a
 reader sees of each (scopes, entities, conflicts, replacements) is the memory layer's
 business (worlddb.memory.search).
@@ -32,10 +37,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import islice
 
+from worlddb.core.plan import QueryPlan
 from worlddb.core.records import TEXT_TYPES, NodeView
 from worlddb.core.timeutil import now_us
+from worlddb.extract.slots import asked
+from worlddb.graph.edge_reads import hidden
 
-from . import propagation
+from . import propagation, slot_preference
 from .fusion import fuse
 from .lanes import LANE_DEPTH, LANE_FLOOR, eligible, run_lanes
 from .sources import Sources
@@ -51,15 +59,23 @@ class Ranked:
     lanes: dict[str, int]
 
 
-def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: int | None, known_at: int | None,
-         include_retired: bool, weights: Mapping[str, float] | None = None) -> list[Ranked]:
-    """The best `limit` text nodes inside `worlds` (scope world anchors) for `query`.
-    `weights` replaces the fusion's lane weights (bench.locomo's ablations)."""
+def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: int | None = None,
+         known_at: int | None = None, include_retired: bool = False, plan: QueryPlan | None = None,
+         weights: Mapping[str, float] | None = None) -> list[Ranked]:
+    """The best `limit` text nodes inside `worlds` (scope world anchors) for `query`, under
+    `plan` (the registry's rewrite of the pins; without one, closed nodes are hidden unless
+    include_retired). `weights` replaces the fusion's lane weights (bench.locomo's ablations)."""
     if not worlds:
         return []
+    if plan is None:
+        plan = QueryPlan(as_of=as_of, known_at=known_at, include_closed=include_retired,
+                         filter_validity=not include_retired)
+    as_of, known_at, include_closed = plan.as_of, plan.known_at, not plan.filter_validity
     store = sources.store
+    keys = asked(query)
+    wanted = limit + (slot_preference.EXTRA if keys else 0)
     depth = max(LANE_FLOOR, limit * LANE_DEPTH)
-    pinned = as_of is not None or known_at is not None or include_retired
+    pinned = as_of is not None or known_at is not None or include_closed
     lanes = run_lanes(sources, query, worlds, depth, open_only_at=None if pinned else now_us())
     scores, ranks = fuse(lanes, weights)
     fused_rank = {rowid: i for i, rowid in enumerate(sorted(scores, key=lambda r: (-scores[r], r)), start=1)}
@@ -70,28 +86,31 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
     # scopes, so the first `limit` nearly always make the page; each record costs random
     # page reads in a large file, so the first batch reads no more, and later ones (a pin
     # hid some) read twice as many.
-    batch = limit
-    while len(chosen) < limit:
+    batch = wanted
+    while len(chosen) < wanted:
         chunk = list(islice(order, batch))
-        batch = max(2 * limit, 20)
+        batch = max(2 * wanted, 20)
         if not chunk:
             break
         anchors = store.anchors_for_rowids([rowid for rowid, _, _ in chunk])
         views = store.get_many(anchors.values())
+        hide = hidden(store, plan, list(views)) if plan.hides else set()
         for rowid, final, lifted_by in chunk:
             view = views.get(anchors.get(rowid, ""))
-            if view is None or view.type not in TEXT_TYPES or _indexes_topic(view):
+            if view is None or view.type not in TEXT_TYPES or _indexes_topic(view) or view.anchor in hide:
                 continue
-            seen = store.visible(view, as_of, known_at, include_closed=include_retired)
+            seen = store.visible(view, as_of, known_at, include_closed=include_closed)
             if seen is None:
                 continue
             found_in = dict(ranks.get(rowid, {}))
             if lifted_by is not None:
                 found_in["context"] = fused_rank[lifted_by]
             chosen.append(Ranked(seen, final, found_in))
-            if len(chosen) == limit:
+            if len(chosen) == wanted:
                 break
-    return chosen
+    if keys:
+        chosen = slot_preference.prefer(keys, chosen)
+    return chosen[:limit]
 
 
 def _indexes_topic(view: NodeView) -> bool:
