@@ -105,7 +105,8 @@ async def _worker(client, ledger: Ledger, rnd: Round, worker: int, own: list[str
                 text = f"{person} lives in {city} ({tag})"
                 res = await call(client, "memory_write", text=text, entities=[{"name": person, "type": "person"}],
                                  facts=[{"subject": person, "relation": "lives_in", "object": city}])
-                _written(rnd, ledger, res["id"], text, {}, own)
+                # a later "lives in" of the same person supersedes it: never amended or retired here
+                _written(rnd, ledger, res["id"], text, {}, [])
             elif roll < 0.65:
                 text = f"shared {tag}: {rng.choice(PEOPLE)} mentioned {rng.choice(TOPICS)}"
                 scopes = {"user_id": "u", "agent_id": "crash"}

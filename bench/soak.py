@@ -79,9 +79,10 @@ async def _client(url: str, number: int, deadline: float, stats: Stats, seed: in
                 elif roll < 0.32:
                     person, city = rng.choice(PEOPLE), rng.choice(CITIES)
                     text = f"{person} lives in {city} (client {number}, note {n})"
-                    own.append((await op("memory_write", text=text, **user, entities=[{"name": person}],
-                                         facts=[{"subject": person, "relation": "lives_in", "object": city}]))["id"])
-                    stats.acked[own[-1]] = text
+                    # a later "lives in" of the same person supersedes it: not amended or retired here
+                    written = await op("memory_write", text=text, **user, entities=[{"name": person}],
+                                       facts=[{"subject": person, "relation": "lives_in", "object": city}])
+                    stats.acked[written["id"]] = text
                 elif roll < 0.36:
                     text = f"shared note {number}-{n} about {rng.choice(TOPICS)}"
                     own.append((await op("memory_write", text=text, agent_id="soak-agent", **user))["id"])

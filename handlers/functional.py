@@ -16,6 +16,9 @@ from .base import EdgeContext
 
 
 class FunctionalRelation:
+    #: one current value per subject: the update judge holds facts of this relation to it too
+    functional = True
+
     def __init__(self, type: str):
         self.type = check_type_name(type, "edge type")
 

@@ -338,20 +338,22 @@ def build_server(config: ServerConfig) -> WorldDBServer:
         ctx: Context[AppState, Any],
         reason: Annotated[str, Field(description="Why it changed (optional)")] = "",
         user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
+        valid_from: Annotated[str, Field(description=texts.AMEND_VALID_FROM)] = "",
     ) -> AmendResult:
         engine, access = _state(ctx), _access(ctx)
         return await engine.amend(id, text, _scopes(engine, access, user_id, agent_id, app_id, run_id),
-                                  reason=reason or None, access=access)
+                                  reason=reason or None, valid_from=valid_from or None, access=access)
 
     @server.tool(description=texts.RETIRE, annotations=retire)
     async def memory_retire(
         id: MemoryId, ctx: Context[AppState, Any],
         reason: Annotated[str, Field(description="Why it no longer holds (optional)")] = "",
         user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
+        valid_to: Annotated[str, Field(description=texts.RETIRE_VALID_TO)] = "",
     ) -> RetireResult:
         engine, access = _state(ctx), _access(ctx)
         return await engine.retire(id, _scopes(engine, access, user_id, agent_id, app_id, run_id),
-                                   reason=reason or None, access=access)
+                                   reason=reason or None, valid_to=valid_to or None, access=access)
 
     @server.tool(description=texts.RETIRE_ALL, annotations=retire)
     async def memory_retire_all(

@@ -9,10 +9,17 @@ true and when, who said it, and which names refer to the same person or thing.
 
 - Save durable facts, preferences, decisions and events with memory_write, one self-contained
   statement per call ("Alice moved to Denver in March 2024", not "she moved").
-- Before answering from memory, call memory_recall with a natural-language query.
-- When something changes, memory_amend the old memory: its content is never edited in place;
-  the new memory supersedes it and the old one stays in the history (include_retired / as_of).
-- When something was simply wrong or no longer applies, memory_retire it.
+- Before answering from memory, call memory_recall with a natural-language query. Each hit says
+  what replaced it (superseded_by), what it replaced (supersedes) and what it conflicts with.
+- Before saving a change ("I moved", "I switched jobs"), recall what is stored about it. If you
+  know which memory is out of date, memory_amend it (its content is never edited in place; the
+  new memory supersedes it and the old one stays in the history: include_retired / as_of).
+- memory_write also checks the new memory against current ones: its result lists what it
+  superseded, what it conflicts with, whether it repeated a memory (duplicate_of, nothing
+  written) and related memories it left undecided. If one of those is out of date, amend or
+  retire it; if a supersession was wrong, amend the new memory.
+- When something was simply wrong or no longer applies, memory_retire it (valid_to: when it
+  stopped being true).
 - Scopes: user_id, agent_id, app_id, run_id say whose memory it is. Omit them all to use the
   server's default scope, if it has one. A memory written with several belongs to each.
   Recall never returns memories outside the scopes it names.
@@ -52,9 +59,14 @@ ERASE = ("Also physically remove the text, index entries and embeddings of every
 
 WRITE = """Save a new memory. Use for durable information worth remembering across sessions: facts about
 the user or the world, preferences, decisions, events. Entities named in it are linked to known ones
-(exact matches) or created, with near matches proposed for review rather than merged. Returns the
-memory id, the resolved entities, extracted facts, and anything this write superseded or
-contradicts. To change an existing memory use memory_amend instead.
+(exact matches) or created, with near matches proposed for review rather than merged. The new memory
+is checked against current ones about the same thing (same person or thing, same attribute: where
+someone lives or works, a meeting's time, a favourite...): a newer value supersedes the old memory
+(`superseded`), a disagreement that time does not settle is recorded on both (`conflicts`), the
+same statement again writes nothing (`duplicate_of` names the existing memory), and memories that
+may be about the same thing but were left undecided are listed in `related`. Returns the memory id,
+the resolved entities, extracted facts and those four. If you know which memory a change replaces,
+recall it first and use memory_amend; if a related memory is out of date, amend or retire it.
 
 Give either `text` (one memory) or `messages` (a conversation: a list of {role, content} turns, plus an
 optional `session` id to continue the same conversation in a later call). Messages are kept as one
@@ -62,10 +74,12 @@ session of ordered turns, each linked to its speaker and the entities it names; 
 session id and one {id, ref} per message."""
 
 RECALL = """Search memory. Hybrid retrieval (keywords, meaning, and the entities the query names), ranked
-and scoped. Returns the best matches with their text, validity interval, the lanes that found
-each, linked entities and any recorded contradictions. By default only what is currently true is
-returned; use as_of for a past moment, known_at for what was known then, include_retired for the
-full history."""
+and scoped; a question about one attribute ("Where do I work?") ranks the memories that state it
+first, newest first. Returns the best matches with their text, validity interval, the lanes that
+found each, linked entities, what each supersedes or is superseded by, and any recorded
+contradictions (`conflicts`: of conflicting memories the newer one ranks first). By default only
+what is currently true is returned; use as_of for a past moment, known_at for what was known then,
+include_retired for the full history."""
 
 LIST = "Page through the memories of a scope, newest first. Pass next_cursor back to get the next page."
 
@@ -77,14 +91,21 @@ holds that entity in full: its name, aliases and type, `same_as` (entities confi
 and the newest memories that mention it; pass its next_cursor back as `cursor` for more."""
 READ_CURSOR = "For an entity id only: next_cursor from the previous read, for the next page of its mentions."
 
-AMEND = """Correct or update a memory. The content of a memory is never edited in place: this writes a new
-memory with the given text, in the same scopes, and marks it as superseding the old one, whose
-validity ends where the new one begins. The old memory stays readable with include_retired or
-as_of. Takes a memory's id; an entity or fact id is refused. Returns the new memory's id."""
+AMEND = """Correct or update a memory - use it whenever you know a stored memory is out of date (recall
+first to find its id). The content of a memory is never edited in place: this writes a new memory
+with the given text, in the same scopes, and marks it as superseding the old one, whose validity
+ends where the new one begins (valid_from: when the change happened; default now). The old memory
+stays readable with include_retired or as_of. Takes a memory's id; an entity or fact id is refused.
+Returns the new memory's id."""
 
-RETIRE = """Mark one memory as no longer true (it was wrong, or stopped applying). Its validity ends now;
-it is hidden from recall unless include_retired is set. Nothing is deleted. Also takes the id of
-a fact extracted from a memory, to close just that fact; an entity id is refused."""
+RETIRE = """Mark one memory as no longer true (it was wrong, or stopped applying) when nothing replaces it.
+Its validity ends at valid_to (when it stopped being true; default now); it is hidden from recall
+unless include_retired is set. Nothing is deleted. Also takes the id of a fact extracted from a
+memory, to close just that fact; an entity id is refused."""
+
+AMEND_VALID_FROM = ("When the corrected memory became true, ISO-8601 (not before the old one began). "
+                    "Default: now.")
+RETIRE_VALID_TO = "When it stopped being true, ISO-8601, not later than now. Default: now."
 
 RETIRE_ALL = """Retire every current memory in the named scopes. Nothing is deleted; the history remains
 readable with include_retired. Returns how many were retired."""

@@ -23,7 +23,7 @@ EXPORTED = [
     "Refused", "IntegrityError", "SchemaError", "StorageError", "EmbedderError", "ExtractionError", "Forbidden",
     "RateLimited",
     # the extension points
-    "EdgeContext", "EdgeHandler", "Registry", "Embedder", "Extractor", "Summarizer", "Tiebreaker",
+    "EdgeContext", "EdgeHandler", "Registry", "Embedder", "Extractor", "Summarizer", "Tiebreaker", "UpdateJudge",
 ]
 
 

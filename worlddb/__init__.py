@@ -18,7 +18,8 @@ Packages, lowest layer first; each imports only from the layers below it:
 
     core          canonical encoding and ids, hash trie, node/edge records, schema, store,
                   transactions
-    extract       text -> candidate entities, facts and times (built-in rules; Anthropic)
+    extract       text -> candidate entities, facts and times; slot readings and the update
+                  judge (built-in rules; Anthropic)
     protocols     every extension point, declared in one module
     handlers      the edge-type programs and their registry (repository: handlers/)
     vectors       embedders, HNSW indexes and their snapshots, composition, static query table
@@ -94,6 +95,7 @@ if TYPE_CHECKING:
         Registry,
         Summarizer,
         Tiebreaker,
+        UpdateJudge,
     )
 
 #: public name -> the module that defines it
@@ -114,7 +116,7 @@ _EXPORTS: dict[str, str] = {
         "ValidityConflict", "WorldDBError",
     ), "worlddb.core.errors"),
     **dict.fromkeys((
-        "EdgeContext", "EdgeHandler", "Embedder", "Extractor", "Registry", "Summarizer", "Tiebreaker",
+        "EdgeContext", "EdgeHandler", "Embedder", "Extractor", "Registry", "Summarizer", "Tiebreaker", "UpdateJudge",
     ), "worlddb.protocols"),
 }
 
@@ -125,7 +127,7 @@ __all__ = [
     "InvalidInput", "MemoryDetail", "MemoryOut", "NotFound", "Page", "PendingMerge", "ProposalList", "ProposalOut",
     "PurgeResult", "RateLimited", "RecallResult", "Refused", "Registry", "RelatedEntity", "RetireAllResult",
     "RetireResult", "SchemaError", "ScopeInfo", "ScopeList", "ScopeSet", "SessionIn", "StorageError", "Summarizer",
-    "Tiebreaker", "TurnIn", "UnknownEdgeType", "ValidityConflict", "WorldDBError", "WriteResult",
+    "Tiebreaker", "TurnIn", "UnknownEdgeType", "UpdateJudge", "ValidityConflict", "WorldDBError", "WriteResult",
 ]
 
 
@@ -135,7 +137,7 @@ def open(path: str | Path, **options: Any) -> Engine:
     :param path: the SQLite file, created with its folder if missing; ``":memory:"`` for a
         throwaway store.
     :param options: as `Engine.open`: embedder, extractor, default_user, functional,
-        registry, synchronous, query_model, reembed.
+        registry, synchronous, query_model, reembed, judge.
     """
     from worlddb.memory.engine import Engine
 

@@ -11,11 +11,13 @@ implement these protocols exactly as a plug-in would. Pass your own to `worlddb.
     Extractor     text -> candidate entities, facts and times (built-in: rules, no model)
     Summarizer    texts -> one summary (built-in: extractive)
     Tiebreaker    which of several candidate entities a mention names (built-in: by tier)
+    UpdateJudge   what a new memory means for current ones about the same thing: update,
+                  conflict, duplicate, related, unrelated (built-in: slot rules, no model)
 
 Built-in implementations: worlddb.handlers (HandlerRegistry and the twelve edge types),
 worlddb.vectors.embedder (MiniLMEmbedder, HashEmbedder), worlddb.extract.builtin,
-worlddb.extract.summarize, worlddb.resolver.tiebreak; the Anthropic-backed extractor,
-summarizer and tiebreaker (worlddb.anthropic) are
+worlddb.extract.summarize, worlddb.resolver.tiebreak, worlddb.extract.judge; the Anthropic-backed
+extractor, summarizer, tiebreaker and judge (worlddb.anthropic) are
 used when ANTHROPIC_API_KEY is set and fall back to the built-ins on any failure.
 """
 
@@ -30,10 +32,11 @@ import numpy as np
 from worlddb.core.plan import QueryPlan
 from worlddb.core.records import Edge, EdgeView, NodeView
 from worlddb.extract import Extraction, ExtractionContext
+from worlddb.extract.judge import Statement, Verdict
 
 __all__ = [
     "TIER_ORDER", "EdgeContext", "EdgeHandler", "Embedder", "Extractor", "Option", "Registry", "Summarizer",
-    "Tiebreaker", "Tier",
+    "Tiebreaker", "Tier", "UpdateJudge",
 ]
 
 
@@ -189,3 +192,18 @@ class Tiebreaker(Protocol):
     name: str
 
     def choose(self, mention: str, options: Sequence[Option]) -> int | None: ...
+
+
+@runtime_checkable
+class UpdateJudge(Protocol):
+    """Decides, for a memory being written, what it means for each current memory that may be
+    about the same thing (worlddb.extract.judge): one Verdict per candidate, in order, whose
+    outcome is "update" (the new one supersedes it), "conflict" (a contradicts edge), "duplicate"
+    (nothing new is written), "related" (reported, undecided) or "unrelated". Statements carry
+    their text, valid-from, slot reading and vector similarity to the new one. Implementations
+    may not raise for well-formed input; a model-backed one falls back to the built-in rules.
+    A wrong "update" hides a true memory: when unsure, answer "related"."""
+
+    name: str
+
+    def judge(self, new: Statement, candidates: Sequence[Statement]) -> list[Verdict]: ...

@@ -246,6 +246,10 @@ def test_without_a_key_the_factories_return_the_builtins(monkeypatch):
     assert isinstance(configured_extractor(), BuiltinExtractor)
     assert isinstance(configured_summarizer(), ExtractiveSummarizer)
     assert isinstance(configured_tiebreaker(), DefaultTiebreaker)
+    from worlddb.anthropic import configured_judge
+    from worlddb.extract.judge import BuiltinJudge
+
+    assert isinstance(configured_judge(), BuiltinJudge)
     with pytest.raises(ValueError):
         AnthropicExtractor()
 
@@ -288,3 +292,61 @@ def test_a_process_without_a_key_never_imports_the_sdk():
     env = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["BuiltinExtractor", "False"]
+
+
+# --- update judge -----------------------------------------------------------------------------
+
+def _statements():
+    from worlddb.extract.judge import Statement
+    from worlddb.extract.slots import read
+
+    new = Statement("", "Lately Khruangbin is all I play.", 20, read("Lately Khruangbin is all I play."))
+    olds = [Statement("a", "My favourite band is Radiohead.", 10, read("My favourite band is Radiohead."), 0.6),
+            Statement("b", "I bought concert tickets.", 12, read("I bought concert tickets."), 0.4)]
+    return new, olds
+
+
+def test_the_model_judge_decides_each_candidate_under_the_schema(fake, options):
+    from worlddb.anthropic import JUDGE_SCHEMA, AnthropicJudge
+
+    fake.reply(json.dumps({"verdicts": [{"index": 0, "outcome": "update", "reason": "new favourite band"},
+                                        {"index": 1, "outcome": "unrelated", "reason": ""}]}))
+    new, olds = _statements()
+    verdicts = AnthropicJudge(KEY, **options).judge(new, olds)
+    assert [v.outcome for v in verdicts] == ["update", "unrelated"]
+    body = fake.requests[0].body
+    assert json.dumps(JUDGE_SCHEMA) in body["system"] and "Radiohead" in body["messages"][0]["content"]
+
+
+@pytest.mark.parametrize("reply", [
+    json.dumps({"verdicts": [{"index": 0, "outcome": "update", "reason": ""}]}),            # one missing
+    json.dumps({"verdicts": [{"index": 0, "outcome": "replace", "reason": ""},
+                             {"index": 1, "outcome": "related", "reason": ""}]}),           # unknown outcome
+    json.dumps({"verdicts": [{"index": 0, "outcome": "update", "reason": ""},
+                             {"index": 0, "outcome": "related", "reason": ""}]}),           # repeated index
+    "I think the first one is an update.",                                                 # not JSON
+])
+def test_a_bad_judge_reply_falls_back_to_the_rules(fake, options, caplog, reply):
+    from worlddb.anthropic import AnthropicJudge
+    from worlddb.extract.judge import BuiltinJudge
+
+    fake.reply(reply)
+    new, olds = _statements()
+    with caplog.at_level(logging.WARNING, logger="worlddb.anthropic"):
+        verdicts = AnthropicJudge(KEY, **options).judge(new, olds)
+    assert verdicts == BuiltinJudge().judge(new, olds) and fell_back(caplog)
+
+
+def test_an_engine_with_the_model_judge_supersedes_what_the_model_says(fake, options, tmp_path):
+    from tests.support import ALICE, open_engine
+    from worlddb.anthropic import AnthropicJudge
+
+    with open_engine(tmp_path / "m.db", judge=AnthropicJudge(KEY, **options)) as engine:
+        # the first write has no candidates: the model is not asked
+        old = engine.write_memory("Radiohead is the band I play most.", ALICE, valid_from="2024-01-01")
+        assert fake.requests == []
+        fake.reply(json.dumps({"verdicts": [{"index": 0, "outcome": "update", "reason": "a new favourite"}]}))
+        # the rules read no slot here; the model's verdict decides
+        new = engine.write_memory("Khruangbin is the band I play most these days.", ALICE)
+        assert len(fake.requests) == 1
+        assert new.superseded == [old.id] and engine.store.get(old.id).valid_to is not None

@@ -96,9 +96,12 @@ def test_contradicted_memories_carry_their_conflicts(db_path):
         b = engine.write_memory("Omar lives in Bergen", ALICE, valid_from="2024-05-01",
                                 facts=[{"subject": "Omar", "relation": "lives_in", "object": "Bergen"}])
         assert b.conflicts and b.conflicts[0].with_id == a.facts[0].id
+        # the memories conflict too: the same slot, another value, for the same time
+        assert (b.id, a.id) in {(c.id, c.with_id) for c in b.conflicts}
         later = engine.write_memory("Omar lives in Tromso now", ALICE, valid_from="2024-09-01",
                                     facts=[{"subject": "Omar", "relation": "lives_in", "object": "Tromso"}])
-        assert set(later.superseded) == {a.facts[0].id, b.facts[0].id}
+        # a later value replaces both facts and both memories that stated the earlier ones
+        assert set(later.superseded) == {a.facts[0].id, b.facts[0].id, a.id, b.id}
     finally:
         engine.close()
 

@@ -11,15 +11,18 @@ one, so a call is never lost. The read path never calls a model.
     extractor.py   AnthropicExtractor      (fallback: worlddb.extract.builtin)
     summarizer.py  AnthropicSummarizer     (fallback: worlddb.extract.summarize)
     tiebreaker.py  AnthropicTiebreaker     (fallback: worlddb.resolver.tiebreak)
+    judge.py       AnthropicJudge          (fallback: worlddb.extract.judge)
 """
 
 from .client import DEFAULT_MODEL, EXTRACTION_SCHEMA, BridgeConfig, MessagesClient, parse_json_object, validate
 from .extractor import AnthropicExtractor, configured_extractor
+from .judge import JUDGE_SCHEMA, AnthropicJudge, configured_judge
 from .summarizer import AnthropicSummarizer, configured_summarizer
 from .tiebreaker import AnthropicTiebreaker, configured_tiebreaker
 
 __all__ = [
-    "DEFAULT_MODEL", "EXTRACTION_SCHEMA", "AnthropicExtractor", "AnthropicSummarizer", "AnthropicTiebreaker",
-    "BridgeConfig", "MessagesClient", "configured_extractor", "configured_summarizer", "configured_tiebreaker",
+    "DEFAULT_MODEL", "EXTRACTION_SCHEMA", "JUDGE_SCHEMA", "AnthropicExtractor", "AnthropicJudge", "AnthropicSummarizer",
+    "AnthropicTiebreaker", "BridgeConfig", "MessagesClient", "configured_extractor", "configured_judge",
+    "configured_summarizer", "configured_tiebreaker",
     "parse_json_object", "validate",
 ]

@@ -98,12 +98,13 @@ class AsyncEngine:
         return await self.run(Engine.write_memories, items, scopes, access=access)
 
     async def amend(self, memory_id: str, text: str, scopes: ScopeSet, *, reason: str | None = None,
-                    access: Access | None = None) -> AmendResult:
-        return await self.run(Engine.amend, memory_id, text, scopes, reason=reason, access=access)
+                    valid_from: str | None = None, access: Access | None = None) -> AmendResult:
+        return await self.run(Engine.amend, memory_id, text, scopes, reason=reason, valid_from=valid_from,
+                              access=access)
 
     async def retire(self, memory_id: str, scopes: ScopeSet, *, reason: str | None = None,
-                     access: Access | None = None) -> RetireResult:
-        return await self.run(Engine.retire, memory_id, scopes, reason=reason, access=access)
+                     valid_to: str | None = None, access: Access | None = None) -> RetireResult:
+        return await self.run(Engine.retire, memory_id, scopes, reason=reason, valid_to=valid_to, access=access)
 
     async def retire_all(self, scopes: ScopeSet, *, access: Access | None = None) -> RetireAllResult:
         return await self.run(Engine.retire_all, scopes, access=access)

@@ -29,7 +29,10 @@ RETIRABLE = (*TEXT_TYPES, "Fact")
 
 
 def amend(services: Services, memory_id: str, text: str, scopes: ScopeSet, *,
-          reason: str | None = None) -> AmendResult:
+          reason: str | None = None, valid_from: int | None = None) -> AmendResult:
+    """Write `text` as a new memory that supersedes `memory_id`. It becomes valid at
+    `valid_from` (when the change happened; not before the old memory began), by default now
+    - or, for a memory about the future, when that one starts."""
     store = services.store
     old = require_of_type(store, memory_id, scopes, AMENDABLE, "amended")
     view = store.get(old)
@@ -37,18 +40,36 @@ def amend(services: Services, memory_id: str, text: str, scopes: ScopeSet, *,
         raise InvalidInput(f"memory {old} is no longer current (it was retired or superseded); "
                            "amend the memory that replaced it")
     keys = scope_keys_of(store, old)
-    # the amendment starts now - or, for a memory about the future, when that one starts
+    if valid_from is not None and valid_from < view.valid_from:
+        raise InvalidInput(f"valid_from {to_iso(valid_from)} is before the memory it amends began "
+                           f"({to_iso(view.valid_from)})")
+    starts = valid_from if valid_from is not None else max(now_us(), view.valid_from)
     request = WriteRequest(text=check_text(text), scopes=ScopeSet(tuple(tuple(k.split(":", 1)) for k in keys)),
-                           metadata=dict(view.meta), valid_from=max(now_us(), view.valid_from), entities=None,
+                           metadata=dict(view.meta), valid_from=starts, entities=None,
                            facts=None, tool="memory_amend", supersedes=old, reason=reason)
     result = write(services, request)
     return AmendResult(id=result.id, supersedes=old, scopes=result.scopes, valid_from=result.valid_from)
 
 
-def retire(services: Services, memory_id: str, scopes: ScopeSet, *, reason: str | None = None) -> RetireResult:
+def retire(services: Services, memory_id: str, scopes: ScopeSet, *, reason: str | None = None,
+           valid_to: int | None = None) -> RetireResult:
+    """Close a memory's (or a fact's) validity and mark it retired. `valid_to` says when it
+    stopped being true (not later than now, not before it began); by default now."""
     store = services.store
     anchor = require_of_type(store, memory_id, scopes, RETIRABLE, "retired")
+    view = store.require(anchor)
+    if valid_to is not None:
+        if valid_to > now_us():
+            raise InvalidInput("valid_to is in the future: a memory is retired as of now or earlier "
+                               "(amend it with a valid_from to record a planned change)")
+        if valid_to < view.valid_from:
+            raise InvalidInput(f"valid_to {to_iso(valid_to)} is before the memory began ({to_iso(view.valid_from)})")
+        if view.valid_to is not None and valid_to > view.valid_to and not view.retired:
+            raise InvalidInput(f"the memory already stopped being valid at {to_iso(view.valid_to)}; "
+                               "validity only ever ends earlier")
     with services.db.write("retire") as w:
+        if valid_to is not None and not view.retired and (view.valid_to is None or valid_to < view.valid_to):
+            w.close(anchor, valid_to, "retired")
         changed = w.retire(anchor, reason)
         if changed:
             _retire_derived(services, w, anchor, reason)

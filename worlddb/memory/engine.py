@@ -28,17 +28,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from worlddb.anthropic import configured_extractor, configured_tiebreaker
+from worlddb.anthropic import configured_extractor, configured_judge, configured_tiebreaker
 from worlddb.consolidator import ConsolidatorTask
 from worlddb.core.errors import InvalidInput
 from worlddb.core.records import MAX_TEXT_CHARS
 from worlddb.core.store import Store
 from worlddb.core.timeutil import parse_time
 from worlddb.extract.builtin import BuiltinExtractor
+from worlddb.extract.judge import BuiltinJudge
 from worlddb.graph import text_index
 from worlddb.graph.database import WorldDB
 from worlddb.graph.reembed import reembed as run_reembed
-from worlddb.protocols import Embedder, Extractor, Registry, Tiebreaker
+from worlddb.protocols import Embedder, Extractor, Registry, Tiebreaker, UpdateJudge
 from worlddb.resolver import Reclusterer, Resolver
 from worlddb.retrieval.sources import Sources
 from worlddb.vectors import hnsw
@@ -89,12 +90,14 @@ class Engine:
     :param query_model: also embed queries with the model (default: model-free vectors).
     :param encoder: the static query table; by default the shipped one for MiniLM, none otherwise.
     :param reembed: re-embed a database made with another model instead of refusing it.
+    :param judge: what a memory_write means for current memories (default: the built-in rules,
+        with `functional` relations and registered functional handlers as single-valued slots).
     """
 
     def __init__(self, db: WorldDB, *, embedder: Embedder, extractor: Extractor | None = None,
                  tiebreaker: Tiebreaker | None = None, default_scopes: ScopeSet | None = None,
                  functional: Sequence[str] = (), query_model: bool = False, encoder: StaticEncoder | None = None,
-                 reembed: bool = False):
+                 reembed: bool = False, judge: UpdateJudge | None = None):
         #: the static table lives in the embedding model's space; other embedders get no
         #: model-free query vectors (their vector lanes then need query_model=True)
         if encoder is None and embedder.model_id == MINILM_ID and embedder.dim == 384:
@@ -112,13 +115,15 @@ class Engine:
         self.services = Services(db=db, embedder=embedder, encoder=encoder,
                                  extractor=extractor if extractor is not None else BuiltinExtractor(),
                                  resolver=resolver, sources=sources, functional=frozenset(functional),
-                                 default_scopes=default_scopes)
+                                 default_scopes=default_scopes,
+                                 judge=judge if judge is not None else builtin_judge(db.registry, functional))
         self._consolidator: ConsolidatorTask | None = None
 
     @classmethod
     def open(cls, path: str | Path, *, embedder: Embedder | str | None = None, extractor: Extractor | None = None,
              default_user: str | None = None, functional: Sequence[str] = (), registry: Registry | None = None,
-             synchronous: str = "FULL", query_model: bool = False, reembed: bool = False) -> Engine:
+             synchronous: str = "FULL", query_model: bool = False, reembed: bool = False,
+             judge: UpdateJudge | None = None) -> Engine:
         """Open (or create) the database at `path`.
 
         :param path: the SQLite file (``":memory:"`` for a throwaway store).
@@ -132,6 +137,8 @@ class Engine:
         :param synchronous: SQLite's ``synchronous`` setting; ``FULL`` loses no acknowledged write.
         :param query_model: also embed queries with the model.
         :param reembed: re-embed a database made with another model instead of refusing it.
+        :param judge: what a memory_write means for current memories; default: a model judge
+            with ANTHROPIC_API_KEY set (falling back to the built-in rules), else the rules.
         """
         tiebreaker = None
         if extractor is None:
@@ -140,6 +147,8 @@ class Engine:
             extractor = configured_extractor()
             tiebreaker = configured_tiebreaker()
         db = WorldDB.open(path, registry=registry, synchronous=synchronous)
+        if judge is None:
+            judge = configured_judge(fallback=builtin_judge(db.registry, functional))
         default = ScopeSet((("user", default_user),)) if default_user else None
         try:
             if isinstance(embedder, str):
@@ -151,7 +160,7 @@ class Engine:
             elif embedder is None:
                 embedder = default_embedder()
             return cls(db, embedder=embedder, extractor=extractor, tiebreaker=tiebreaker, default_scopes=default,
-                       functional=functional, query_model=query_model, reembed=reembed)
+                       functional=functional, query_model=query_model, reembed=reembed, judge=judge)
         except BaseException:
             db.close()
             raise
@@ -303,20 +312,24 @@ class Engine:
         return importing.import_items(self.services, items, batch=batch, progress=progress)
 
     def amend(self, memory_id: str, text: str, scopes: ScopeSet, *, reason: str | None = None,
-              access: Access | None = None) -> AmendResult:
-        """memory_amend: a new memory supersedes the old one (content is never edited). The
-        new memory joins every scope the old one was in, granted to the caller or not, so a
-        memory shared with another scope is corrected there too; the result names only the
-        granted ones."""
+              valid_from: str | None = None, access: Access | None = None) -> AmendResult:
+        """memory_amend: a new memory supersedes the old one (content is never edited); it is
+        valid from `valid_from` (ISO-8601; default now). The new memory joins every scope the
+        old one was in, granted to the caller or not, so a memory shared with another scope is
+        corrected there too; the result names only the granted ones."""
         access = _access(access)
         access.admit(scopes, unknown_id(memory_id, scopes))
-        return access.redact(corrections.amend(self.services, memory_id, text, scopes, reason=reason))
+        return access.redact(corrections.amend(
+            self.services, memory_id, text, scopes, reason=reason,
+            valid_from=parse_time(valid_from, field="valid_from") if valid_from else None))
 
     def retire(self, memory_id: str, scopes: ScopeSet, *, reason: str | None = None,
-               access: Access | None = None) -> RetireResult:
-        """memory_retire: close one memory's (or fact's) validity; nothing is deleted."""
+               valid_to: str | None = None, access: Access | None = None) -> RetireResult:
+        """memory_retire: close one memory's (or fact's) validity - at `valid_to` (ISO-8601, not
+        later than now) or now; nothing is deleted."""
         _access(access).admit(scopes, unknown_id(memory_id, scopes))
-        return corrections.retire(self.services, memory_id, scopes, reason=reason)
+        return corrections.retire(self.services, memory_id, scopes, reason=reason,
+                                  valid_to=parse_time(valid_to, field="valid_to") if valid_to else None)
 
     def retire_all(self, scopes: ScopeSet, *, access: Access | None = None) -> RetireAllResult:
         """memory_retire_all: retire everything current in the scopes."""
@@ -466,3 +479,10 @@ def _access(access: Access | None) -> Access:
     if not isinstance(access, Access):
         raise InvalidInput("access must be a worlddb.memory.access.Access")
     return access
+
+
+def builtin_judge(registry: Registry, functional: Sequence[str] = ()) -> BuiltinJudge:
+    """The built-in judge, with the relations named by `functional` and every registered
+    functional handler (one whose `functional` attribute is true) held to one value at a time."""
+    registered = [t for t in registry.types() if getattr(registry.get(t), "functional", False)]
+    return BuiltinJudge(single=[*functional, *registered])

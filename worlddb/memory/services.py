@@ -13,15 +13,17 @@ what it depends on, and tests can hand it exactly that.
     services.resolver   mentions -> entities (never merging silently)
     services.sources    what recall searches (worlddb.retrieval.sources)
     services.functional relations that hold one current value per subject
+    services.judge      what a new memory means for current ones (worlddb.memory.updates)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from worlddb.core.store import Store
+from worlddb.extract.judge import BuiltinJudge
 from worlddb.graph.database import WorldDB
-from worlddb.protocols import Embedder, Extractor
+from worlddb.protocols import Embedder, Extractor, UpdateJudge
 from worlddb.resolver import Resolver
 from worlddb.retrieval.sources import Sources
 from worlddb.vectors.hnsw import AnnIndex
@@ -42,6 +44,8 @@ class Services:
     functional: frozenset[str] = frozenset()
     #: the scope a call that names none falls back to (None: such calls are refused)
     default_scopes: ScopeSet | None = None
+    #: decides what a memory_write means for current memories (update, conflict, duplicate, ...)
+    judge: UpdateJudge = field(default_factory=BuiltinJudge)
 
     @property
     def store(self) -> Store:

@@ -10,6 +10,9 @@
    as a Fact node derived_from the memory. For relations configured as functional, a
    newer value supersedes the subject's current one and an equal-or-older one
    contradicts it. An amend adds the supersedes edge to the memory it replaces.
+4. A memory_write is judged against the current memories of its scopes that may be about the
+   same thing (worlddb.memory.updates): it supersedes those it updates, contradicts those it
+   conflicts with, and is not written at all when it repeats one (`duplicate_of`).
 Every edge goes through its handler; any refusal rolls the whole write back.
 """
 
@@ -26,6 +29,7 @@ from worlddb.extract import EntityCandidate, ExtractionContext, FactCandidate
 from worlddb.graph import facts as factlib
 from worlddb.graph import text_index
 from worlddb.graph.database import Writer
+from worlddb.memory import updates
 from worlddb.memory.results import ConflictOut, EntityOut, FactOut, WriteResult
 from worlddb.memory.scopes import ScopeSet
 from worlddb.memory.services import Services
@@ -77,12 +81,35 @@ def write_many(services: Services, requests: list[WriteRequest]) -> list[WriteRe
                                                 [(p.memory, p.starts) for p in plans],
                                                 also=services.resolver.name_texts(names))
     prepared = services.resolver.prepare(names, vectors=name_vectors)
-    results = []
-    with services.db.write(requests[0].tool if len(requests) == 1 else "memory_write_many") as w:
-        for plan, item in zip(plans, index):
-            results.append(_apply(services, w, plan, item, prepared))
-    services.resolver.after_write([r.id for r in results] + [e.id for r in results for e in r.entities])
-    return results
+    # what each write means for current memories, decided before the lock (a judge may be a model)
+    judged = [_judge(services, plan, item) for plan, item in zip(plans, index)]
+    results: list[WriteResult | None] = [_duplicate(services, plan, verdict) for plan, verdict in zip(plans, judged)]
+    if any(r is None for r in results):
+        with services.db.write(requests[0].tool if len(requests) == 1 else "memory_write_many") as w:
+            for i, (plan, item, verdict) in enumerate(zip(plans, index, judged)):
+                if results[i] is None:
+                    results[i] = _apply(services, w, plan, item, prepared, verdict)
+    written = [r for r in results if r is not None and r.duplicate_of is None]
+    services.resolver.after_write([r.id for r in written] + [e.id for r in written for e in r.entities])
+    return [r for r in results if r is not None]
+
+
+def _judge(services: Services, plan: _Plan, item) -> updates.Assessment:
+    request = plan.request
+    if request.tool != "memory_write" or request.supersedes is not None:
+        return updates.NOTHING
+    user = next((sid for kind, sid in request.scopes if kind == "user"), None)
+    return updates.assess(services, request.text, request.scopes, plan.starts, item.vector, item.units, plan.facts,
+                          user)
+
+
+def _duplicate(services: Services, plan: _Plan, verdict: updates.Assessment) -> WriteResult | None:
+    """The result of a write that repeats a current memory: that memory, and nothing written."""
+    if verdict.duplicate_of is None:
+        return None
+    view = services.store.require(verdict.duplicate_of)
+    return WriteResult(id=view.anchor, scopes=plan.request.scopes.keys, valid_from=to_iso(view.valid_from),
+                       entities=[], facts=[], superseded=[], conflicts=[], duplicate_of=view.anchor)
 
 
 def _plan(services: Services, request: WriteRequest) -> _Plan:
@@ -104,7 +131,7 @@ def _plan(services: Services, request: WriteRequest) -> _Plan:
     return _Plan(request, memory, starts, candidates, fact_cands)
 
 
-def _apply(services: Services, w, plan: _Plan, index, prepared) -> WriteResult:
+def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates.Assessment) -> WriteResult:
     request, starts = plan.request, plan.starts
     worlds = [w.scope(kind, sid) for kind, sid in request.scopes]
     anchor = w.add(plan.memory, valid_from=starts, parents=worlds)
@@ -116,7 +143,7 @@ def _apply(services: Services, w, plan: _Plan, index, prepared) -> WriteResult:
     if request.supersedes:
         w.link(Edge("supersedes", anchor, request.supersedes))
         superseded.append(request.supersedes)
-        _close_derived_facts(services, w, request.supersedes, starts)
+        updates.close_derived_facts(services, w, request.supersedes, starts)
     entities_out: list[EntityOut] = []
     facts_out: list[FactOut] = []
     for (kind, sid), world in zip(request.scopes, worlds):
@@ -130,8 +157,10 @@ def _apply(services: Services, w, plan: _Plan, index, prepared) -> WriteResult:
         for fact in plan.facts:
             facts_out.append(_write_fact(services, w, world, key, anchor, fact, by_name, prepared, starts,
                                          superseded, conflicts, entities_out))
+    updates.apply(services, w, anchor, starts, verdict, superseded, conflicts)
     return WriteResult(id=anchor, scopes=request.scopes.keys, valid_from=to_iso(starts),
-                       entities=entities_out, facts=facts_out, superseded=superseded, conflicts=conflicts)
+                       entities=entities_out, facts=facts_out, superseded=superseded, conflicts=conflicts,
+                       related=list(verdict.related))
 
 
 def check_text(text: object) -> str:
@@ -262,11 +291,3 @@ def _write_fact(services: Services, w: Writer, world: str, key: str, memory: str
                 conflicts.append(ConflictOut(id=anchor, with_id=prior.anchor))
     return FactOut(id=anchor, subject=subject_name, relation=relation, object=fact.object,
                    text=node.content, valid_from=to_iso(valid_from))
-
-
-def _close_derived_facts(services: Services, w: Writer, old_memory: str, at: int) -> None:
-    """An amended memory's facts end where the amendment begins (its new facts replace them)."""
-    for edge in services.store.edges(dst=old_memory, type="derived_from"):
-        view = services.store.get(edge.src)
-        if view.valid_to is None or view.valid_to > at:
-            w.close(edge.src, max(at, view.valid_from), "source amended")

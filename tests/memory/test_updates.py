@@ -1,0 +1,134 @@
+"""Update detection at write time, through the Engine: supersede, conflict, duplicate, related."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from tests.support import ALICE, BOB, open_engine
+from worlddb.core.errors import InvalidInput
+from worlddb.core.timeutil import parse_time
+from worlddb.handlers import HandlerRegistry
+from worlddb.handlers.functional import FunctionalRelation
+from worlddb.memory import updates
+from worlddb.memory.scopes import ScopeSet
+
+
+def ago(days: float) -> str:
+    return (datetime.now(UTC) - timedelta(days=days)).isoformat()
+
+
+def test_a_new_value_supersedes_the_old_memory_and_recall_shows_the_change(engine):
+    old = engine.write_memory("I live in Austin, Texas.", ALICE, valid_from=ago(200))
+    engine.write_memory("I visited Boston in March for a wedding.", ALICE, valid_from=ago(100))
+    new = engine.write_memory("I moved to Denver last month.", ALICE)
+    assert new.superseded == [old.id] and not new.conflicts and new.duplicate_of is None
+    closed = engine.store.get(old.id)
+    assert closed.valid_to == parse_time(new.valid_from)
+    hits = engine.recall("Where do I live?", ALICE).results
+    assert hits[0].id == new.id and hits[0].supersedes == [old.id]
+    assert old.id not in [h.id for h in hits]
+    history = {h.id: h for h in engine.recall("Where do I live?", ALICE, include_retired=True).results}
+    assert history[old.id].superseded_by == [new.id] and history[old.id].valid_to is not None
+    listed = {m.id: m for m in engine.list_memories(ALICE, include_retired=True).memories}
+    assert listed[old.id].superseded_by == [new.id] and listed[new.id].supersedes == [old.id]
+    assert engine.read_memory(old.id, ALICE).superseded_by == [new.id]
+
+
+def test_a_statement_for_an_earlier_time_conflicts_and_the_newer_ranks_first(engine):
+    stored = engine.write_memory("My manager is Dana Cole.", ALICE, valid_from=ago(10))
+    older = engine.write_memory("My manager is Eli Park.", ALICE, valid_from=ago(40))
+    assert older.superseded == [] and [c.with_id for c in older.conflicts] == [stored.id]
+    hits = engine.recall("Who is my manager?", ALICE).results
+    assert [h.id for h in hits[:2]] == [stored.id, older.id]
+    assert hits[0].conflicts == [older.id] and hits[1].conflicts == [stored.id]
+    assert engine.store.get(stored.id).valid_to is None and engine.store.get(older.id).valid_to is None
+
+
+def test_the_same_statement_again_writes_nothing_and_names_the_memory(engine):
+    first = engine.write_memory("My phone number is 415-555-0198.", ALICE)
+    rows = engine.store.conn.execute("SELECT count(*) FROM nodes").fetchone()[0]
+    again = engine.write_memory("my phone number is 415-555-0198", ALICE)
+    assert again.duplicate_of == first.id and again.id == first.id
+    assert engine.store.conn.execute("SELECT count(*) FROM nodes").fetchone()[0] == rows
+    # a duplicate must already be in every scope named; otherwise it is written
+    both = engine.write_memory("My phone number is 415-555-0198.", ScopeSet.of(user="alice", agent="helper"))
+    assert both.duplicate_of is None and both.id != first.id
+
+
+def test_compatible_additions_stay_current_and_are_reported_as_related(engine):
+    french = engine.write_memory("I speak French fluently.", ALICE, valid_from=ago(30))
+    german = engine.write_memory("I also speak some German from a year in Berlin.", ALICE)
+    assert german.superseded == [] and german.conflicts == [] and french.id in german.related
+    assert engine.store.get(french.id).valid_to is None
+    hit = {h.id: h for h in engine.recall("Which languages do I speak?", ALICE).results}
+    assert not hit[french.id].superseded_by and not hit[french.id].conflicts
+
+
+def test_another_scope_is_never_compared_or_changed(engine):
+    alice = engine.write_memory("I live in Austin.", ALICE, valid_from=ago(50))
+    bob = engine.write_memory("I moved to Denver.", BOB)
+    assert bob.superseded == [] and bob.related == []
+    assert engine.store.get(alice.id).valid_to is None
+
+
+def test_functional_relations_from_facts_and_registered_handlers_hold_one_value(db_path, tmp_path):
+    with open_engine(db_path, functional=("drives",)) as engine:
+        old = engine.write_memory("Car note one.", ALICE, valid_from=ago(9),
+                                  facts=[{"subject": "alice", "relation": "drives", "object": "Civic"}])
+        new = engine.write_memory("Car note two.", ALICE,
+                                  facts=[{"subject": "alice", "relation": "drives", "object": "Tesla"}])
+        assert old.id in new.superseded
+    registry = HandlerRegistry.default()
+    registry.register(FunctionalRelation("plays_for"))
+    with open_engine(tmp_path / "other.db", registry=registry) as engine:
+        old = engine.write_memory("Team note one.", ALICE, valid_from=ago(9),
+                                  facts=[{"subject": "Ana", "relation": "plays_for", "object": "Benfica"}])
+        new = engine.write_memory("Team note two.", ALICE,
+                                  facts=[{"subject": "Ana", "relation": "plays_for", "object": "Porto"}])
+        assert old.id in new.superseded
+    with open_engine(tmp_path / "third.db") as engine:  # without either, two values may hold at once
+        engine.write_memory("Team note one.", ALICE, valid_from=ago(9),
+                            facts=[{"subject": "Ana", "relation": "plays_for", "object": "Benfica"}])
+        assert engine.write_memory("Team note two.", ALICE, facts=[
+            {"subject": "Ana", "relation": "plays_for", "object": "Porto"}]).superseded == []
+
+
+def test_a_candidate_closed_meanwhile_is_left_alone(engine):
+    old = engine.write_memory("I live in Austin.", ALICE, valid_from=ago(50))
+    engine.retire(old.id, ALICE, reason="wrong")
+    closed_at = engine.store.get(old.id).valid_to
+    superseded, conflicts = [], []
+    with engine.db.write() as w:
+        world = w.scope("user", "alice")
+        from worlddb.core.records import Node
+
+        anchor = w.add(Node("Memory", content="I moved to Denver."), valid_from=parse_time(ago(1)), parents=[world])
+        updates.apply(engine.services, w, anchor, parse_time(ago(1)), updates.Assessment(superseded=(old.id,)),
+                      superseded, conflicts)
+    assert superseded == [] and conflicts == [] and engine.store.get(old.id).valid_to == closed_at
+
+
+def test_retire_takes_when_it_stopped_being_true(engine):
+    memory = engine.write_memory("I am training for a marathon.", ALICE, valid_from=ago(100))
+    for bad in (ago(-1), ago(200)):
+        with pytest.raises(InvalidInput):
+            engine.retire(memory.id, ALICE, valid_to=bad)
+    assert engine.store.get(memory.id).valid_to is None and not engine.store.get(memory.id).retired
+    done = engine.retire(memory.id, ALICE, valid_to=ago(30))
+    assert done.retired and engine.store.get(memory.id).valid_to == parse_time(done.valid_to)
+    assert abs(parse_time(done.valid_to) - parse_time(ago(30))) < 5_000_000
+    assert engine.recall("marathon", ALICE, as_of=ago(50)).results[0].id == memory.id
+    assert engine.recall("marathon", ALICE, as_of=ago(10)).results == []
+
+
+def test_amend_takes_when_the_change_happened(engine):
+    memory = engine.write_memory("The standup is at 9:30.", ALICE, valid_from=ago(100))
+    with pytest.raises(InvalidInput):
+        engine.amend(memory.id, "The standup is at 10:15.", ALICE, valid_from=ago(200))
+    assert engine.store.get(memory.id).valid_to is None
+    amended = engine.amend(memory.id, "The standup is at 10:15.", ALICE, valid_from=ago(20))
+    assert engine.store.get(memory.id).valid_to == parse_time(amended.valid_from)
+    assert engine.recall("standup time", ALICE, as_of=ago(50)).results[0].id == memory.id
+    assert engine.recall("standup time", ALICE).results[0].id == amended.id

@@ -1,0 +1,194 @@
+"""Update detection at write time: what a new memory means for the current ones it may be about.
+
+For each memory_write (not an amend, which names what it replaces), before the write lock:
+
+1. Candidates: current Memory nodes in the write's scopes that may be about the same thing -
+   the nearest ones to each of the new text's sentence vectors and to its whole-text vector
+   (the vectors embedded for the write itself, reused: nothing is embedded twice), and the
+   best BM25 matches of its text.
+2. Readings: each text's slot claims and cues (worlddb.extract.slots, no store access), plus
+   the facts the extractor or the client gave (a relation named by --functional, or by a
+   registered functional handler, holds one value at a time).
+3. The judge (services.judge: the built-in rules, or a model with the built-in as fallback)
+   gives each candidate an outcome: update, conflict, duplicate, related or unrelated.
+
+Then, in the write's transaction (`apply`), each update becomes a supersedes edge from the new
+memory (through the supersedes handler, which closes the old one's validity where the new one
+begins; nothing is deleted) and each conflict a contradicts edge. A candidate that stopped being
+current meanwhile is left alone. A duplicate writes nothing: the result names the memory that
+already says it. Up to `MAX_RELATED` undecided candidates are reported as `related`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from worlddb.core.records import Edge
+from worlddb.core.timeutil import now_us
+from worlddb.extract import FactCandidate
+from worlddb.extract.judge import Statement, Verdict
+from worlddb.extract.slots import ME, Reading, SlotClaim, attribute_for_relation, normalise_subject, read
+from worlddb.graph.database import Writer
+from worlddb.graph.lexical import lexical
+from worlddb.retrieval.lanes import eligible
+
+from .results import ConflictOut
+from .scopes import ScopeSet, scope_anchors
+from .services import Services
+
+#: how many neighbours each vector brings, and how many BM25 matches
+NEIGHBOURS = 8
+#: how many undecided candidates a write reports
+MAX_RELATED = 5
+#: a candidate below this cosine and not found by BM25 is not worth reading
+MIN_SIMILARITY = 0.2
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """What the judge decided for one new memory: ids of current memories."""
+
+    superseded: tuple[str, ...] = ()
+    conflicts: tuple[str, ...] = ()
+    duplicate_of: str | None = None
+    related: tuple[str, ...] = ()
+
+
+NOTHING = Assessment()
+
+
+def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector: np.ndarray, units: np.ndarray,
+           facts: Iterable[FactCandidate], user: str | None) -> Assessment:
+    """Judge the current memories of `scopes` against a memory about to be written (outside the
+    write lock: it reads, and a model judge may take a while)."""
+    store = services.store
+    worlds = scope_anchors(store, scopes)
+    if not worlds:
+        return NOTHING
+    found = _candidates(services, worlds, text, vector, units)
+    if not found:
+        return NOTHING
+    views = store.get_many(found)
+    olds = [views[a] for a in found if a in views and views[a].type == "Memory"]
+    if not olds:
+        return NOTHING
+    new = Statement("", text, starts, _reading(text, facts, user), similarity=1.0)
+    candidates = [Statement(v.anchor, v.content or "", v.valid_from,
+                            _reading(v.content or "", _stored_facts(services, v.anchor), user),
+                            similarity=found[v.anchor]) for v in olds]
+    verdicts = services.judge.judge(new, candidates)
+    return _assessment(services, scopes, candidates, verdicts)
+
+
+def apply(services: Services, w: Writer, anchor: str, starts: int, assessment: Assessment,
+          superseded: list[str], conflicts: list) -> None:
+    """Write the decided edges from the new memory `anchor`, inside its write transaction."""
+    store = services.store
+    for old in assessment.superseded:
+        view = store.get(old)
+        if view is None or view.valid_to is not None:
+            continue  # replaced or retired meanwhile: nothing left to close
+        if view.valid_from > starts:
+            w.link(Edge("contradicts", anchor, old))
+            conflicts.append(ConflictOut(id=anchor, with_id=old))
+            continue
+        w.link(Edge("supersedes", anchor, old))
+        superseded.append(old)
+        close_derived_facts(services, w, old, starts)
+    for old in assessment.conflicts:
+        view = store.get(old)
+        if view is not None and view.valid_to is None:
+            w.link(Edge("contradicts", anchor, old))
+            conflicts.append(ConflictOut(id=anchor, with_id=old))
+
+
+def close_derived_facts(services: Services, w: Writer, old_memory: str, at: int) -> None:
+    """A replaced memory's facts end where its replacement begins."""
+    for edge in services.store.edges(dst=old_memory, type="derived_from"):
+        view = services.store.get(edge.src)
+        if view is not None and (view.valid_to is None or view.valid_to > at):
+            w.close(edge.src, max(at, view.valid_from), "source superseded")
+
+
+# ---------------------------------------------------------------------------- candidates
+def _candidates(services: Services, worlds: list[str], text: str, vector: np.ndarray,
+                units: np.ndarray) -> dict[str, float]:
+    """Anchor -> best cosine to the new text (0 for a BM25-only find), nearest first."""
+    store, now = services.store, now_us()
+    best: dict[int, float] = {}
+    for index, queries in ((services.units, units), (services.whole, vector.reshape(1, -1))):
+        for query in queries:
+            for rowid, similarity in index.search(query, NEIGHBOURS * 4):
+                if similarity >= MIN_SIMILARITY and similarity > best.get(rowid, -1.0):
+                    best[rowid] = similarity
+    for rowid, _ in lexical(store, text, worlds, NEIGHBOURS, open_only_at=now):
+        best.setdefault(rowid, 0.0)
+    if not best:
+        return {}
+    allowed = eligible(store, worlds, list(best), now)
+    anchors = store.anchors_for_rowids([r for r in best if r in allowed])
+    ranked = sorted(anchors, key=lambda r: -best[r])[:NEIGHBOURS * 3]
+    return {anchors[r]: best[r] for r in ranked}
+
+
+def _stored_facts(services: Services, memory: str) -> list[FactCandidate]:
+    """The current facts derived from a stored memory, as the extractor's candidates."""
+    out = []
+    for edge in services.store.edges(dst=memory, type="derived_from"):
+        view = services.store.get(edge.src)
+        if view is None or view.type != "Fact" or view.valid_to is not None:
+            continue
+        meta = view.meta
+        subject = services.store.get(meta.get("subject", ""))
+        obj = meta.get("object", "")
+        if meta.get("object_is_entity"):
+            target = services.store.get(obj)
+            obj = target.name if target is not None else obj
+        out.append(FactCandidate(subject.name if subject is not None else "", meta.get("relation", ""), obj or "",
+                                 view.content or ""))
+    return out
+
+
+def _reading(text: str, facts: Iterable[FactCandidate], user: str | None) -> Reading:
+    """The slot reading of a text, with the claims its facts make added."""
+    reading = read(text, speaker_is=user)
+    extra = []
+    for fact in facts:
+        if not fact.subject or not fact.object:
+            continue
+        subject = fact.subject.strip()
+        key = ME if subject.casefold() in {"user", "i", "me", (user or "").casefold()} else normalise_subject(subject)
+        claim = SlotClaim(key, attribute_for_relation(fact.relation), fact.object.strip())
+        if not any(c.key == claim.key and c.value.casefold() == claim.value.casefold() for c in reading.claims):
+            extra.append(claim)
+    return Reading(reading.claims + tuple(extra), reading.cues) if extra else reading
+
+
+def _assessment(services: Services, scopes: ScopeSet, candidates: list[Statement],
+                verdicts: list[Verdict]) -> Assessment:
+    superseded, conflicts, related, duplicate = [], [], [], None
+    for statement, verdict in zip(candidates, verdicts):
+        if verdict.outcome == "update":
+            superseded.append(statement.id)
+        elif verdict.outcome == "conflict":
+            conflicts.append(statement.id)
+        elif verdict.outcome == "duplicate" and duplicate is None and _in_every(services, scopes, statement.id):
+            duplicate = statement.id
+        elif verdict.outcome in ("related", "duplicate"):
+            related.append(statement.id)
+    if duplicate is not None:
+        return Assessment(duplicate_of=duplicate)
+    return Assessment(tuple(superseded), tuple(conflicts), None, tuple(related[:MAX_RELATED]))
+
+
+def _in_every(services: Services, scopes: ScopeSet, anchor: str) -> bool:
+    """A duplicate must already be in every scope the write names, or writing nothing loses it."""
+    store = services.store
+    for kind, sid in scopes:
+        world = store.scope_anchor(kind, sid)
+        if world is None or anchor not in store.in_worlds([world], [anchor]):
+            return False
+    return True
