@@ -44,6 +44,8 @@ CHANGES = [
     ("Our internet provider is Verizon.", "We switched our internet to T-Mobile Home Internet."),
     ("My car is a 2010 Ford Focus.", "I sold the Focus and now drive a Mazda 3."),
     ("I have a goldfish.", "Sadly the goldfish died last week."),
+    ("I work at Shopify.", "I no longer work at Shopify."),
+    ("I live in Austin.", "I don't live in Austin anymore."),
 ]
 COMPATIBLE = [
     ("I speak Spanish.", "I also speak a bit of Italian."),

@@ -95,6 +95,20 @@ def test_functional_relations_from_facts_and_registered_handlers_hold_one_value(
             {"subject": "Ana", "relation": "plays_for", "object": "Porto"}]).superseded == []
 
 
+def test_a_process_that_has_not_built_its_indexes_compares_with_the_latest_memories(db_path):
+    with open_engine(db_path) as first:
+        old = first.write_memory("I live in Austin.", ALICE, valid_from=ago(90))
+    with open_engine(db_path) as cold:  # nothing read yet: a write does not build the HNSW indexes
+        new = cold.write_memory("We moved to Denver last month.", ALICE)
+        assert new.superseded == [old.id] and cold.index.source == "empty"
+
+
+def test_a_batch_import_is_written_as_given(engine):
+    old = engine.write_memory("I live in Austin.", ALICE, valid_from=ago(90))
+    written = engine.write_memories([{"text": "We moved to Denver."}, {"text": "I work at Stripe."}], ALICE)
+    assert all(r.superseded == [] for r in written) and engine.store.get(old.id).valid_to is None
+
+
 def test_a_candidate_closed_meanwhile_is_left_alone(engine):
     old = engine.write_memory("I live in Austin.", ALICE, valid_from=ago(50))
     engine.retire(old.id, ALICE, reason="wrong")

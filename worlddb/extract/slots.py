@@ -903,6 +903,11 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
         return None
     if rule.ended and value.lower() in _GENERIC:
         value = ""
+    positive, ended = rule.positive, rule.ended
+    # "I no longer work at X", "I don't live in Austin anymore": the rule read the verb, and the
+    # words right before it negate it (a negation never matches a subject's auxiliaries)
+    if positive and not ended and _NEGATED.search(clause[max(0, m.start() - 24):m.start()]):
+        positive = False
     if rule.attribute in ("alcohol", "smoking"):
         value = rule.attribute
     if rule.attribute == "diet":
@@ -923,7 +928,10 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
         raw_q = "book club" if re.search(r"\bbook club\b", text, re.I) else ""
         subject = ME
     qualifier = rule.qualifier or _qualifier(rule.attribute, raw_q, value, clause)
-    return SlotClaim(subject, rule.attribute, value, rule.positive, rule.ended, qualifier)
+    return SlotClaim(subject, rule.attribute, value, positive, ended, qualifier)
+
+
+_NEGATED = re.compile(r"(?:\b(?:no longer|not|never)|n['’]t)\s+(?:\w+ly\s+)?$", re.I)
 
 
 _PEOPLE = {"people", "parent", "kid", "child", "friend", "family", "folk", "neighbor", "neighbour", "guy", "team"}

@@ -5,7 +5,9 @@ For each memory_write (not an amend, which names what it replaces), before the w
 1. Candidates: current Memory nodes in the write's scopes that may be about the same thing -
    the nearest ones to each of the new text's sentence vectors and to its whole-text vector
    (the vectors embedded for the write itself, reused: nothing is embedded twice), and the
-   best BM25 matches of its text.
+   best BM25 matches of its text. A process whose HNSW indexes are not built yet (nothing has
+   read since it opened the file) does not build them for a write: it takes the scopes' most
+   recent memories instead of the nearest.
 2. Readings: each text's slot claims and cues (worlddb.extract.slots, no store access), plus
    the facts the extractor or the client gave (a relation named by --functional, or by a
    registered functional handler, holds one value at a time).
@@ -120,6 +122,11 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
     store, now = services.store, now_us()
     best: dict[int, float] = {}
     for index, queries in ((services.units, units), (services.whole, vector.reshape(1, -1))):
+        if index.source == "empty":
+            for (rowid,) in store.conn.execute(_RECENT.format(marks=",".join("?" * len(worlds))),
+                                               (*worlds, now, RECENT)):
+                best.setdefault(rowid, 0.0)
+            continue
         for query in queries:
             for rowid, similarity in index.search(query, NEIGHBOURS * 4):
                 if similarity >= MIN_SIMILARITY and similarity > best.get(rowid, -1.0):
@@ -132,6 +139,12 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
     anchors = store.anchors_for_rowids([r for r in best if r in allowed])
     ranked = sorted(anchors, key=lambda r: -best[r])[:NEIGHBOURS * 3]
     return {anchors[r]: best[r] for r in ranked}
+
+
+#: the latest memories of the scopes, when no index is built to find the nearest
+RECENT = 20
+_RECENT = ("SELECT DISTINCT n.rowid FROM closure c JOIN nodes n ON n.anchor = c.node WHERE c.world IN ({marks}) "
+           "AND n.type = 'Memory' AND (n.valid_to IS NULL OR n.valid_to > ?) ORDER BY n.rowid DESC LIMIT ?")
 
 
 def _stored_facts(services: Services, memory: str) -> list[FactCandidate]:

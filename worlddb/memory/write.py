@@ -10,8 +10,8 @@
    as a Fact node derived_from the memory. For relations configured as functional, a
    newer value supersedes the subject's current one and an equal-or-older one
    contradicts it. An amend adds the supersedes edge to the memory it replaces.
-4. A memory_write is judged against the current memories of its scopes that may be about the
-   same thing (worlddb.memory.updates): it supersedes those it updates, contradicts those it
+4. A single memory_write is judged against the current memories of its scopes that may be about
+   the same thing (worlddb.memory.updates): it supersedes those it updates, contradicts those it
    conflicts with, and is not written at all when it repeats one (`duplicate_of`).
 Every edge goes through its handler; any refusal rolls the whole write back.
 """
@@ -82,7 +82,9 @@ def write_many(services: Services, requests: list[WriteRequest]) -> list[WriteRe
                                                 also=services.resolver.name_texts(names))
     prepared = services.resolver.prepare(names, vectors=name_vectors)
     # what each write means for current memories, decided before the lock (a judge may be a model)
-    judged = [_judge(services, plan, item) for plan, item in zip(plans, index)]
+    # (a single memory_write; a batch is an import, written as given)
+    judged = [_judge(services, plan, item) if len(plans) == 1 else updates.NOTHING
+              for plan, item in zip(plans, index)]
     results: list[WriteResult | None] = [_duplicate(services, plan, verdict) for plan, verdict in zip(plans, judged)]
     if any(r is None for r in results):
         with services.db.write(requests[0].tool if len(requests) == 1 else "memory_write_many") as w:

@@ -1,0 +1,38 @@
+"""bench.updates drives the real server over stdio and scores what recall shows: checked on a
+few cases of its own, where the answers are known."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+from bench import updates
+
+CASES = [
+    {"id": "t-home", "slot": "home", "style": "explicit", "control": False, "gap_days": 100,
+     "old": "I live in Lisbon.", "new": "We moved to Porto last month.",
+     "distractors": ["I flew to Rome for a conference."], "question": "Where do I live?",
+     "old_value": "Lisbon", "new_value": "Porto"},
+    {"id": "t-lang", "slot": "languages", "style": "control", "control": True, "gap_days": 50,
+     "old": "I speak French.", "new": "I also speak some German.",
+     "distractors": ["My cousin lives in Montreal."], "question": "What languages do I speak?",
+     "old_value": "French", "new_value": "German"},
+]
+
+
+def test_a_detected_update_and_a_control_score_as_they_should():
+    outcomes = asyncio.run(updates.run(CASES, "write", "hash", sys.executable))
+    by_id = {o["id"]: o for o in outcomes}
+    assert by_id["t-home"]["write"]["superseded"] and by_id["t-home"]["stale_marked"]
+    assert by_id["t-lang"]["kept"] and not by_id["t-lang"]["write"]["superseded"]
+    rates = updates.rates(outcomes, "write")
+    assert rates["stale_marked"] == 100.0 and rates["kept"] == 100.0 and rates["n_updates"] == 1
+
+
+def test_scoring_counts_an_unmarked_stale_hit_as_a_miss():
+    stale = {"text": "I live in Lisbon.", "superseded_by": [], "conflicts": [], "retired": False}
+    assert not updates.marked(stale)
+    assert updates.marked(dict(stale, superseded_by=["x"])) and updates.marked(dict(stale, retired=True))
+    outcomes = [{"control": False, "top_new": True, "stale_marked": False},
+                {"control": False, "top_new": False, "stale_marked": True}]
+    assert updates.rates(outcomes, "write")["top_new"] == 50.0
