@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from worlddb.core.records import Edge
+from worlddb.core.store import rowids_sql
 from worlddb.core.timeutil import now_us
 from worlddb.extract import FactCandidate
 from worlddb.extract.judge import Statement, Verdict
@@ -123,7 +124,7 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
     best: dict[int, float] = {}
     for index, queries in ((services.units, units), (services.whole, vector.reshape(1, -1))):
         if index.source == "empty":
-            for (rowid,) in store.conn.execute(_RECENT.format(marks=",".join("?" * len(worlds))),
+            for (rowid,) in store.conn.execute(_RECENT.format(worlds=rowids_sql(len(worlds))),
                                                (*worlds, now, RECENT)):
                 best.setdefault(rowid, 0.0)
             continue
@@ -143,7 +144,7 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 
 #: the latest memories of the scopes, when no index is built to find the nearest
 RECENT = 20
-_RECENT = ("SELECT DISTINCT n.rowid FROM closure c JOIN nodes n ON n.anchor = c.node WHERE c.world IN ({marks}) "
+_RECENT = ("SELECT DISTINCT n.rowid FROM closure c JOIN nodes n ON n.rowid = c.node WHERE c.world IN {worlds} "
            "AND n.type = 'Memory' AND (n.valid_to IS NULL OR n.valid_to > ?) ORDER BY n.rowid DESC LIMIT ?")
 
 
