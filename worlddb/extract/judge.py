@@ -42,7 +42,7 @@ from worlddb.extract.slots import (
     same_value,
 )
 
-__all__ = ["OUTCOMES", "BuiltinJudge", "Outcome", "Statement", "Verdict"]
+__all__ = ["OUTCOMES", "BuiltinJudge", "Outcome", "Statement", "Verdict", "comparable"]
 
 Outcome = Literal["update", "conflict", "duplicate", "related", "unrelated"]
 OUTCOMES: tuple[Outcome, ...] = ("update", "conflict", "duplicate", "related", "unrelated")
@@ -135,6 +135,15 @@ class BuiltinJudge:
             return "differ"
         replaces = {"exclusive", "correction"} & new.cues or ("exclusive" in old.cues and "change" in new.cues)
         return "replace" if replaces else "compatible"
+
+
+def comparable(attributes: Iterable[str]) -> frozenset[str]:
+    """The attributes a claim of one of `attributes` can be compared with (its family too)."""
+    out = set(attributes)
+    for family in _FAMILIES:
+        if out & family:
+            out |= family
+    return frozenset(out)
 
 
 def _closest_only(new: Statement, candidates: Sequence[Statement], verdicts: list[Verdict]) -> list[Verdict]:

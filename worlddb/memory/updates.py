@@ -32,7 +32,7 @@ from worlddb.core.records import Edge
 from worlddb.core.store import rowids_sql
 from worlddb.core.timeutil import now_us
 from worlddb.extract import FactCandidate
-from worlddb.extract.judge import Statement, Verdict
+from worlddb.extract.judge import Statement, Verdict, comparable
 from worlddb.extract.slots import ME, Reading, SlotClaim, attribute_for_relation, normalise_subject, read
 from worlddb.graph.database import Writer
 from worlddb.graph.lexical import lexical
@@ -79,8 +79,11 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     if not olds:
         return NOTHING
     new = Statement("", text, starts, _reading(text, facts, user), similarity=1.0)
+    # a candidate matters only through the attributes the new memory names: read just those
+    wanted = comparable({c.attribute for c in new.reading.claims})
     candidates = [Statement(v.anchor, v.content or "", v.valid_from,
-                            _reading(v.content or "", _stored_facts(services, v.anchor), user),
+                            _reading(v.content or "", _stored_facts(services, v.anchor) if wanted else (), user,
+                                     wanted),
                             similarity=found[v.anchor]) for v in olds]
     verdicts = services.judge.judge(new, candidates)
     return _assessment(services, scopes, candidates, verdicts)
@@ -138,7 +141,7 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
         return {}
     allowed = eligible(store, worlds, list(best), now)
     anchors = store.anchors_for_rowids([r for r in best if r in allowed])
-    ranked = sorted(anchors, key=lambda r: -best[r])[:NEIGHBOURS * 3]
+    ranked = sorted(anchors, key=lambda r: -best[r])[:NEIGHBOURS * 2]
     return {anchors[r]: best[r] for r in ranked}
 
 
@@ -166,9 +169,10 @@ def _stored_facts(services: Services, memory: str) -> list[FactCandidate]:
     return out
 
 
-def _reading(text: str, facts: Iterable[FactCandidate], user: str | None) -> Reading:
-    """The slot reading of a text, with the claims its facts make added."""
-    reading = read(text, speaker_is=user)
+def _reading(text: str, facts: Iterable[FactCandidate], user: str | None,
+             attributes: frozenset[str] | None = None) -> Reading:
+    """The slot reading of a text (of `attributes` only, if given), with the claims its facts make."""
+    reading = read(text, speaker_is=user, attributes=attributes)
     extra = []
     for fact in facts:
         if not fact.subject or not fact.object:
@@ -176,6 +180,8 @@ def _reading(text: str, facts: Iterable[FactCandidate], user: str | None) -> Rea
         subject = fact.subject.strip()
         key = ME if subject.casefold() in {"user", "i", "me", (user or "").casefold()} else normalise_subject(subject)
         claim = SlotClaim(key, attribute_for_relation(fact.relation), fact.object.strip())
+        if attributes is not None and claim.attribute not in attributes:
+            continue
         if not any(c.key == claim.key and c.value.casefold() == claim.value.casefold() for c in reading.claims):
             extra.append(claim)
     return Reading(reading.claims + tuple(extra), reading.cues) if extra else reading
