@@ -28,7 +28,10 @@ Clustering (`cluster`), per scope, from what the store holds and no model:
     participants of a conversation name half of it and say nothing about its topics;
   - Leiden (leidenalg over igraph; RB configuration model at RESOLUTION, seed 0, so the
     same graph gives the same topics); a community of more than TOPIC_MAX members is
-    clustered again on its own.
+    clustered again on its own, at UPPER_RESOLUTION. The configuration model's resolution
+    depends on the graph's size: at a conversation's few hundred members RESOLUTION gives
+    communities of about 5 to 20 and none needs splitting; at 50k members it gives large
+    communities that the split cuts to at most TOPIC_MAX.
 Levels above cluster the topics' mean vectors the same way (no entity links) at
 UPPER_RESOLUTION, with at most FANOUT topics each. RESOLUTION was chosen by
 leave-one-conversation-out on the dev conversations (docs/retrieval.md): the finest of 1, 3,
@@ -198,7 +201,8 @@ def cluster(x: np.ndarray, groups: Iterable[Sequence[int]] = (), *, max_size: in
 
 def _communities(graph, names: list[int], resolution: float, max_size: int, leidenalg) -> list[list[int]]:
     """Leiden communities of `graph` (vertex i is names[i]); one larger than `max_size` is
-    split by clustering its own subgraph again (leidenalg's own size
+    split by clustering its own subgraph again at UPPER_RESOLUTION (at the first level's
+    resolution a small subgraph falls apart into single members; leidenalg's own size
     bound is not enforced by its optimiser), and a community that will not split is cut
     into runs of `max_size` in rowid order."""
     partition = leidenalg.find_partition(graph, leidenalg.RBConfigurationVertexPartition, weights="weight",
@@ -213,8 +217,8 @@ def _communities(graph, names: list[int], resolution: float, max_size: int, leid
         elif len(found) == 1:
             out += [[names[i] for i in members[s:s + max_size]] for s in range(0, len(members), max_size)]
         else:
-            out += _communities(graph.induced_subgraph(members), [names[i] for i in members], resolution,
-                                max_size, leidenalg)
+            out += _communities(graph.induced_subgraph(members), [names[i] for i in members],
+                                min(resolution, UPPER_RESOLUTION), max_size, leidenalg)
     return out
 
 
