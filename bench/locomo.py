@@ -36,7 +36,8 @@ with the in-process run, each into a database of its own:
 After each conversation the consolidator builds its topic worlds on that file, as the
 server's background task does (and as the in-process run does), and every question is
 asked through memory_recall over stdio. Each path reports ingest turns/s end to end (the
-client's calls, transport and server included) and its recall latency.
+client's calls, transport and server included), turns per CPU-second of the process that
+writes (this one, or the server), which a busy machine moves less, and its recall latency.
 """
 
 from __future__ import annotations
@@ -184,10 +185,11 @@ def run(data_path: Path, db_path: Path, query_model: bool, limit: int | None, to
         for conv in data[:limit]:
             scope = ScopeSet((("user", conv["sample_id"]),))
             sessions = sessions_of(conv["conversation"])
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             result = engine.ingest_conversation(sessions, scope, source=conv["sample_id"])
             entry = {"conversation": conv["sample_id"], "turns": len(result.turns),
-                     "seconds": round(time.perf_counter() - started, 2)}
+                     "seconds": round(time.perf_counter() - started, 2),
+                     "cpu_seconds": round(time.process_time() - cpu, 2)}
             worlds = [engine.store.scope_anchor("user", conv["sample_id"])]
             if topics:
                 started = time.perf_counter()
@@ -273,9 +275,12 @@ def questions_of(conv: dict, known: set[str]) -> list[dict]:
 
 def _ingest_report(ingest: list[dict], latencies: list[float]) -> dict:
     turns, seconds = sum(i["turns"] for i in ingest), sum(i["seconds"] for i in ingest)
+    # CPU of the process that writes: this one in process, the server over MCP
+    cpu = sum(i.get("cpu_seconds", i.get("server_cpu_seconds", 0.0)) for i in ingest)
     ordered = sorted(latencies)
     return {"ingest": ingest, "ingest_turns": turns, "ingest_seconds": round(seconds, 2),
             "ingest_turns_per_s": round(turns / seconds, 1),
+            "ingest_turns_per_cpu_s": round(turns / cpu, 1) if cpu else None,
             "recall_latency_ms": {"p50": round(1e3 * ordered[len(ordered) // 2], 2),
                                   "p95": round(1e3 * ordered[int(0.95 * (len(ordered) - 1))], 2),
                                   "n": len(ordered)}}
@@ -296,17 +301,20 @@ def build_topics(db_path: Path, sample_id: str) -> dict:
 
 async def ask_mcp(data: list[dict], db: Path, query_model: bool, *, per_turn: bool, topics: bool
                   ) -> tuple[list, dict]:
+    import psutil
     from mcp import Client
 
-    from bench.serverproc import call, stdio_params
+    from bench.serverproc import call, stdio_params, stdio_pid
 
     extra = ("--consolidate-every", "0") + (("--query-model",) if query_model else ())
     ranked, latencies, ingest = [], [], []
     async with Client(stdio_params(db, embedder="minilm", default_user=None, extra=extra)) as client:
+        server = psutil.Process(stdio_pid(db))
         for conv in data:
             user = conv["sample_id"]
             by_anchor: dict[str, str] = {}
             turns = 0
+            cpu = sum(server.cpu_times()[:2])
             started = time.perf_counter()
             for number, session in enumerate(sessions_of(conv["conversation"]), start=1):
                 if per_turn:
@@ -325,7 +333,8 @@ async def ask_mcp(data: list[dict], db: Path, query_model: bool, *, per_turn: bo
                                      valid_from=session.date, user_id=user)
                 by_anchor.update({t["id"]: t["ref"] for t in written["turns"]})
                 turns += len(written["turns"])
-            entry = {"conversation": user, "turns": turns, "seconds": round(time.perf_counter() - started, 2)}
+            entry = {"conversation": user, "turns": turns, "seconds": round(time.perf_counter() - started, 2),
+                     "server_cpu_seconds": round(sum(server.cpu_times()[:2]) - cpu, 2)}
             if topics:
                 entry |= build_topics(db, user)
             ingest.append(entry)
