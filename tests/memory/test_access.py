@@ -154,3 +154,19 @@ def test_tokens_are_stored_only_as_digests_and_revoked_ones_open_nothing(db_path
     raw = b"".join(p.read_bytes() for p in db_path.parent.iterdir() if p.name.startswith(db_path.name))
     assert token.encode() not in raw and again.encode() not in raw
     assert principals.token_digest(again).encode() in raw
+
+
+def test_a_shared_memory_names_only_the_entities_of_granted_scopes(db_path):
+    travel = ScopeSet((("agent", "travel"),))
+    with open_engine(db_path) as engine:
+        engine.write_memory("Marguerite Okafor from Lisbon Air called about the Porto booking", travel)
+        shared = engine.write_memory("Marguerite Okafor confirmed the Lisbon flight", SHARED)
+        # the owner sees the entities of both scopes: the travel agent's too
+        every = {e.id for e in engine.read_memory(shared.id, SHARED).entities}
+        seen = engine.read_memory(shared.id, ALICE, access=ALICE_ONLY).entities
+        assert seen and {e.id for e in seen} < every
+        for entity in seen:  # each one named is one alice can open
+            assert engine.read_memory(entity.id, ALICE, access=ALICE_ONLY).type == "Entity"
+        hit = next(h for h in engine.recall("Marguerite Lisbon flight", ALICE, access=ALICE_ONLY).results
+                   if h.id == shared.id)
+        assert hit.entities == sorted(e.name for e in seen)

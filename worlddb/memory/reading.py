@@ -85,8 +85,8 @@ def memory_out(store: Store, view: NodeView, named: dict[str, list[str]] | None 
 
 
 def read_memory(services: Services, memory_id: str, scopes: ScopeSet) -> MemoryDetail:
-    """The memory in full. Related memories and facts (supersedes, superseded_by,
-    contradicts, facts) are named only if they lie inside the caller's scopes: an edge
+    """The memory in full. Related memories, entities and facts (supersedes, superseded_by,
+    contradicts, entities, facts) are named only if they lie inside the caller's scopes: an edge
     may lead into another scope, whose ids a reader of this one must not learn."""
     store = services.store
     anchor = require_in_scope(store, memory_id, scopes)
@@ -103,7 +103,8 @@ def read_memory(services: Services, memory_id: str, scopes: ScopeSet) -> MemoryD
         inside = store.in_worlds(worlds, ids) if ids else set()
         return [i for i in ids if i in inside]
 
-    mentioned = [e.dst for e in store.edges(src=anchor, type="refers_to")]
+    # a memory shared with another scope names that scope's entities too: not shown here
+    mentioned = shown(e.dst for e in store.edges(src=anchor, type="refers_to"))
     entity_views = store.get_many(mentioned)
     entities = []
     for e in entity_views.values():

@@ -47,12 +47,17 @@ def _hits(store: Store, chosen: list[Ranked], plan: QueryPlan, worlds: list[str]
             f"JOIN nodes w ON w.rowid = c.world JOIN scopes s ON s.anchor = w.anchor "
             f"WHERE c.node IN {rowids_sql(len(anchors))} ORDER BY s.kind, s.sid", anchors):
         scopes[node].append(f"{kind}:{sid}")
+    named_by: list[tuple[str, str, str]] = conn.execute(
+        f"SELECT s.anchor, n.anchor, n.name FROM edges e JOIN nodes n ON n.rowid = e.dst "
+        f"JOIN nodes s ON s.rowid = e.src "
+        f"WHERE e.src IN {rowids_sql(len(anchors))} AND e.type='refers_to' AND {live} AND +n.type='Entity'",
+        (*anchors, *pins)).fetchall()
+    # a hit shared with another scope also names that scope's entities, whose names are not shown
+    inside = store.in_worlds(worlds, list({entity for _, entity, _ in named_by})) if named_by else set()
     entities: dict[str, set[str]] = defaultdict(set)
-    for src, name in conn.execute(
-            f"SELECT s.anchor, n.name FROM edges e JOIN nodes n ON n.rowid = e.dst JOIN nodes s ON s.rowid = e.src "
-            f"WHERE e.src IN {rowids_sql(len(anchors))} AND e.type='refers_to' AND {live} AND +n.type='Entity'",
-            (*anchors, *pins)):
-        entities[src].add(name)
+    for src, entity, name in named_by:
+        if entity in inside:
+            entities[src].add(name)
     named = marklib.marks(store, plan, anchors, worlds)
     hits = []
     for found in _newest_first_in_conflicts(chosen, named):
