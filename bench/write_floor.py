@@ -12,9 +12,10 @@
    Each replay runs `--repeats` times, alternating; the medians are reported, with the
    share of the sequential replay's CPU time each kind of statement took.
 3. Edge rows alone: `--layout-edges` edges over 100k nodes inserted in one transaction
-   into the edges table as it is (64-hex TEXT ids, src and dst as TEXT, the canonical
-   body stored in the row) and into a layout keyed by integers (node rowids for src and
-   dst, the 32-byte digest as a BLOB, props instead of the body), alternating.
+   into the edges table as schema 5 and earlier kept it (64-hex TEXT ids, src and dst as
+   TEXT, the canonical body stored in the row) and as schema 6 keeps it (node rowids for
+   src and dst, the 32-byte digest as a BLOB, canonical props instead of the body), with
+   the same indexes, alternating.
 
 Prints JSON. The load's CPU time and the replays' come from the same run, so their ratio
 is the result: the replay is what the current rows cost however little Python runs
@@ -142,7 +143,7 @@ def replay(log: list, empty: Path, workdir: Path, batched: bool, shares: bool = 
 EDGES_TEXT = ("CREATE TABLE edges(id TEXT NOT NULL, type TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, "
               "world TEXT, body BLOB, seq_added INTEGER, t_added INTEGER, valid_from INTEGER, valid_to INTEGER, "
               "seq_removed INTEGER)")
-EDGES_INT = ("CREATE TABLE edges(id BLOB NOT NULL, type INTEGER NOT NULL, src INTEGER NOT NULL, "
+EDGES_INT = ("CREATE TABLE edges(id BLOB NOT NULL, type TEXT NOT NULL, src INTEGER NOT NULL, "
              "dst INTEGER NOT NULL, world INTEGER, props TEXT, seq_added INTEGER, t_added INTEGER, "
              "valid_from INTEGER, valid_to INTEGER, seq_removed INTEGER)")
 EDGE_INDEXES = ("CREATE UNIQUE INDEX edges_live ON edges(id) WHERE seq_removed IS NULL",
@@ -158,13 +159,13 @@ def edge_layouts(edges: int, workdir: Path, repeats: int) -> dict:
                f'"v":1,"world":null}}').encode() for s, d in pairs]
     digests = [blake3(b).digest() for b in bodies]
     layouts = {
-        "as_stored": (EDGES_TEXT, "INSERT OR IGNORE INTO edges(id, type, src, dst, world, body, seq_added, t_added) "
+        "hex_text": (EDGES_TEXT, "INSERT OR IGNORE INTO edges(id, type, src, dst, world, body, seq_added, t_added) "
                       "VALUES (?,?,?,?,NULL,?,1,1)",
                       [(h.hex(), "refers_to", anchors[s], anchors[d], b)
                        for h, (s, d), b in zip(digests, pairs, bodies)]),
         "integer_keys": (EDGES_INT, "INSERT OR IGNORE INTO edges(id, type, src, dst, world, props, seq_added, t_added) "
                          "VALUES (?,?,?,?,NULL,?,1,1)",
-                         [(h, 3, s + 1, d + 1, '{"role":"mention"}') for h, (s, d) in zip(digests, pairs)]),
+                         [(h, "refers_to", s + 1, d + 1, '{"role":"mention"}') for h, (s, d) in zip(digests, pairs)]),
     }
     cpu: dict[str, list[float]] = defaultdict(list)
     size: dict[str, int] = {}
