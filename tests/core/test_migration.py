@@ -12,7 +12,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import shutil
+import signal
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -57,6 +60,10 @@ def test_the_fixture_is_a_schema_3_file(old_file):
 
 
 def test_a_migrated_file_verifies_and_answers_as_before(old_file, answers):
+    assert_migrated_and_answering(old_file, answers)
+
+
+def assert_migrated_and_answering(old_file: Path, answers: dict) -> None:
     with open_old(old_file) as engine:
         assert user_version(old_file) == schema.LATEST
         report = engine.db.verify()
@@ -115,6 +122,50 @@ def test_a_migration_that_fails_changes_nothing(old_file, monkeypatch):
         open_old(old_file)
     assert user_version(old_file) == 3
     assert dump(old_file) == before
+
+
+#: opens the file at argv[1] and kills the process just before migration argv[2] runs its
+#: first statement, inside the transaction that already holds the migrations before it;
+#: a small page cache makes SQLite spill those uncommitted pages into the log first
+DIE_MID_MIGRATION = """
+import os, signal, sys
+from worlddb.core import schema
+from worlddb.memory.engine import Engine
+from worlddb.vectors.embedder import HashEmbedder
+
+first = schema.MIGRATIONS[int(sys.argv[2]) - 1][0]
+migrate = schema.migrate
+
+
+class Dying:
+    def __init__(self, conn):
+        self.conn = conn
+        conn.execute("PRAGMA cache_size=2")
+
+    def __getattr__(self, name):
+        return getattr(self.conn, name)
+
+    def execute(self, sql, *args):
+        if sql == first:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return self.conn.execute(sql, *args)
+
+
+schema.migrate = lambda conn: migrate(Dying(conn))
+Engine.open(sys.argv[1], embedder=HashEmbedder())
+"""
+
+
+@pytest.mark.parametrize("number", [5, schema.LATEST])
+def test_a_process_killed_mid_migration_leaves_the_file_as_it_was(old_file, answers, number):
+    before = dump(old_file)
+    died = subprocess.run([sys.executable, "-c", DIE_MID_MIGRATION, str(old_file), str(number)],
+                          capture_output=True, text=True, timeout=120)
+    assert died.returncode == -signal.SIGKILL, died.stderr
+    assert Path(f"{old_file}-wal").stat().st_size > 0  # it had written part of the migration
+    assert user_version(old_file) == 3
+    assert dump(old_file) == before
+    assert_migrated_and_answering(old_file, answers)  # and the next open migrates it whole
 
 
 def _rows(conn, sql: str) -> list[tuple]:

@@ -3,7 +3,9 @@ other processes' writes, never on a backlog of its own."""
 
 from __future__ import annotations
 
-from tests.support import ALICE, open_engine
+import numpy as np
+
+from tests.support import ALICE, BOB, open_engine
 
 
 def test_built_indexes_take_each_commit_so_a_read_has_nothing_left_to_apply(db_path):
@@ -72,3 +74,20 @@ def test_a_bulk_load_of_entities_leaves_the_name_vector_index_for_its_first_sear
         nearest = engine.resolver.index.nearest(engine.store.rowid(scope), vector, 1)  # the first search builds it
         assert nearest and engine.store.anchors_for_rowids([nearest[0][0]])
         assert len(engine.resolver.index._ann) == 50
+
+
+def test_another_process_erasure_is_caught_up_on_the_next_read(db_path):
+    """An erased node's vector rows stay, cleared, under the erasing transaction's seq: a
+    process whose indexes were built before drops it on its next read."""
+    with open_engine(db_path) as reader, open_engine(db_path) as other:
+        gone = reader.write_memory("The boiler was serviced on Tuesday. The plumber left at noon.", BOB)
+        kept = reader.write_memory("The ferns were watered on Sunday", ALICE)
+        reader.warm()
+        rowid = reader.store.rowid(gone.id)
+        assert rowid in reader.index.nodes() and rowid in reader.units.nodes()
+        other.purge_scope(BOB, "user:bob", erase=True)
+        assert rowid in reader.index.nodes()  # not this connection's commit
+        assert reader.recall("when were the ferns watered", ALICE, limit=1).results[0].id == kept.id
+        assert rowid not in reader.index.nodes() and rowid not in reader.units.nodes()
+        vector = np.asarray(other.embedder.embed(["The boiler was serviced on Tuesday."])[0], dtype=np.float32)
+        assert all(label != rowid for label, _ in reader.index.search(vector, 5))

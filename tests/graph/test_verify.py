@@ -7,6 +7,9 @@ import sqlite3
 import subprocess
 import sys
 
+import pytest
+
+from tests.support import ALICE, open_engine
 from worlddb.cli import main
 from worlddb.core.records import Edge, Node
 from worlddb.graph.database import WorldDB
@@ -81,3 +84,24 @@ def test_verify_runs_as_an_installed_command(db_path):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.splitlines()[0])["versions"] > 0
+
+
+VECTOR_DAMAGE = {
+    "the vector row names bytes that are not stored":
+        "DELETE FROM vector_data WHERE id = (SELECT data FROM vectors WHERE data IS NOT NULL LIMIT 1)",
+    "stored bytes are named by rows of several nodes":
+        "UPDATE vectors SET data = (SELECT min(data) FROM vectors) WHERE node = (SELECT max(node) FROM vectors)",
+    "stored bytes that no vector row names": "INSERT INTO vector_data(vec) VALUES (zeroblob(16))",
+}
+
+
+@pytest.mark.parametrize("detail", list(VECTOR_DAMAGE))
+def test_vector_rows_and_their_shared_bytes_are_checked(db_path, detail):
+    with open_engine(db_path) as engine:
+        engine.write_memory("The heron came back to the pond.", ALICE)
+        engine.write_memory("Ferns are watered on Sunday. The hose leaks.", ALICE)
+        assert engine.db.verify().ok
+        engine.store.conn.execute(VECTOR_DAMAGE[detail])
+        report = engine.db.verify()
+        assert not report.ok
+        assert detail in {m.detail for m in report.mismatches if m.kind == "vector"}, report.mismatches

@@ -77,3 +77,49 @@ def test_a_forged_version_of_an_erased_world_is_found(db_path):
         conn.execute("UPDATE nodes SET version=? WHERE anchor=?", ("0" * 64, session))
         report = engine.db.verify()
         assert [(m.kind, m.id) for m in report.mismatches if m.kind == "version"] == [("version", "0" * 64)]
+
+
+def _file_bytes(path) -> bytes:
+    return b"".join(p.read_bytes() for p in path.parent.iterdir() if p.name.startswith(path.name))
+
+
+def test_erasing_leaves_no_byte_of_a_text_or_its_vectors_in_the_file(db_path):
+    """Each distinct vector of a node is stored once (a one-sentence memory's content,
+    effective and sentence rows name one vector_data row); erasure clears every row, the
+    shared bytes go with them, FTS5's shadow tables keep no term, and compaction leaves
+    none of it in free pages."""
+    words = ("zqxvorn", "blipquat", "mrowtail")
+    bob = ScopeSet((("user", "bob"),))
+    with Engine.open(db_path, embedder=HashEmbedder(), query_model=True) as engine:
+        one = engine.write_memory("Zqxvorn keeps the blipquat key.", ALICE)
+        engine.write_memory("Zqxvorn moved the blipquat. Mrowtail hid it under the porch.", ALICE)
+        conn, store = engine.store.conn, engine.store
+        shared = conn.execute("SELECT count(*), count(DISTINCT data) FROM vectors WHERE node=?",
+                              (store.rowid(one.id),)).fetchone()
+        assert shared[0] >= 3 and shared[1] == 1
+        secrets = [bytes(v) for (v,) in conn.execute("SELECT vec FROM vector_data")]
+        assert len(secrets) >= 3
+        kept = engine.write_memory("Ferns are watered on Sunday.", bob)
+        engine.warm()
+        conn.execute("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, fts, 'row')")
+        terms = lambda: {t for (t,) in conn.execute("SELECT term FROM temp.vocab")}  # noqa: E731
+        assert {"zqxvorn", "blipquat"} <= terms()
+        engine.purge_scope(ALICE, "user:alice", erase=True)
+        assert not {"zqxvorn", "blipquat", "mrowtail", "porch"} & terms()
+        assert conn.execute("SELECT count(*) FROM fts_docsize").fetchone()[0] == 1
+        indexed = [text for (text,) in conn.execute("SELECT c0 FROM fts_content")]
+        assert len(indexed) == 1 and indexed[0].endswith("] Ferns are watered on Sunday.")
+        assert conn.execute("SELECT count(*) FROM vectors v JOIN nodes n ON n.rowid = v.node "
+                            "WHERE n.erased_at IS NOT NULL AND v.data IS NOT NULL").fetchone()[0] == 0
+        engine.index.sync()
+        engine.units.sync()
+        assert store.rowid(one.id) not in engine.index.nodes() | engine.units.nodes()
+        assert engine.recall("ferns watered", bob).results[0].id == kept.id
+        assert engine.db.verify().ok
+        conn.execute("DROP TABLE temp.vocab")
+    data = _file_bytes(db_path)
+    assert b"Ferns are watered" in data
+    for word in words:
+        assert word.encode() not in data.lower(), word
+    for secret in secrets:
+        assert secret not in data

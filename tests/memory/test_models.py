@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.support import ALICE, open_engine
+from tests.support import ALICE, BOB, open_engine
 from worlddb.graph.text_index import EmbeddingMismatch
 from worlddb.vectors import hnsw
 from worlddb.vectors.embedder import HashEmbedder
@@ -37,3 +37,22 @@ def test_reembedding_on_request_replaces_every_vector(db_path):
         anchor = hits[0].id
         vec = np.frombuffer(second.store.vector(anchor, hnsw.EFFECTIVE), dtype=np.float32)
         assert vec.shape == (128,)
+
+
+def test_reembedding_stores_each_vector_of_a_node_once_and_leaves_erased_nodes_without(db_path):
+    with open_engine(db_path, embedder=HashEmbedder(64)) as first:
+        one = first.write_memory("Tomatoes need full sun", ALICE)
+        two = first.write_memory("Basil likes warmth. It wilts in frost.", ALICE)
+        gone = first.write_memory("The safe code is 4471", BOB)
+        first.purge_scope(BOB, "user:bob", erase=True)
+    with open_engine(db_path, embedder=HashEmbedder(128), reembed=True) as second:
+        conn, store = second.store.conn, second.store
+        rows = lambda anchor: conn.execute(  # noqa: E731
+            "SELECT count(*), count(DISTINCT data) FROM vectors WHERE node=? AND data IS NOT NULL",
+            (store.rowid(anchor),)).fetchone()
+        assert rows(one.id)[0] >= 3 and rows(one.id)[1] == 1  # content, effective and sentence rows share one
+        assert rows(two.id)[1] == 3  # the whole text and each of its two sentences
+        assert rows(gone.id) == (0, 0)
+        assert conn.execute("SELECT count(*) FROM fts WHERE rowid=?", (store.rowid(gone.id),)).fetchone()[0] == 0
+        assert second.db.verify().ok
+        assert [h.id for h in second.recall("basil warmth", ALICE, limit=1).results] == [two.id]
