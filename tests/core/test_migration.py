@@ -79,7 +79,7 @@ def assert_migrated_and_answering(old_file: Path, answers: dict) -> None:
             assert [dataclasses.asdict(m) for m in page.memories] == recorded, RERECORD
             for item in page.memories:
                 detail = dataclasses.asdict(engine.read_memory(item.id, scopes_of(scope)))
-                assert detail == answers["read"][item.id], RERECORD
+                assert detail == answers["read"][f"{scope} {item.id}"], RERECORD
 
 
 def test_a_migrated_file_stores_each_vector_of_a_node_once(old_file):
