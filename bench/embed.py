@@ -1,15 +1,16 @@
-"""Embedding throughput: one onnxruntime run at a time against the default, in one run.
+"""Embedding throughput: the default embedder against one run at a time and against every graph fusion, in one run.
 
     python -m bench.embed [--data ../shared/data/locomo-dev.json] [--rounds 3] [--out FILE]
 
 What a write embeds: for every session of the dev conversations, the index texts of its
 turns, their sentence units and the speakers' names, in one `embed` call per session (as
 Engine.ingest_conversation and memory_write(messages=...) do); and single short texts, one
-call each (a memory_write of plain text). Two embedders over the same model: `threads=1`
-(sub-batches run one after another, as before) and the default (DEFAULT_THREADS runs at
-once). They alternate round by round so both see the same machine load. Reports wall
+call each (a memory_write of plain text). Three embedders over the same model:
+`all_fusions` (one run at a time, every onnxruntime fusion of ORT_ENABLE_ALL, as before
+DISABLED_FUSIONS), `one_run_at_a_time` (threads=1) and the default (DEFAULT_THREADS runs
+at once). They alternate round by round so all see the same machine load. Reports wall
 and CPU time per text and token, how much of each padded batch is padding, and the
-largest difference between the two embedders' vectors (cosine).
+largest difference between the embedders' vectors (cosine).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from bench.locomo import sessions_of
 from worlddb.core.records import Node
 from worlddb.core.timeutil import parse_time
 from worlddb.graph import text_index
-from worlddb.vectors.embedder import DEFAULT_THREADS, MiniLMEmbedder
+from worlddb.vectors.embedder import DEFAULT_THREADS, DISABLED_FUSIONS, MiniLMEmbedder
 
 
 def session_batches(data: list[dict]) -> list[list[str]]:
@@ -67,7 +68,8 @@ def main() -> None:
     args = parser.parse_args()
     batches = session_batches(json.loads(args.data.read_text()))[: args.sessions]
     singles = [b[0] for b in batches]
-    embedders = {"one_run_at_a_time": MiniLMEmbedder(threads=1), "default": MiniLMEmbedder()}
+    embedders = {"all_fusions": MiniLMEmbedder(threads=1, disabled_fusions=()),
+                 "one_run_at_a_time": MiniLMEmbedder(threads=1), "default": MiniLMEmbedder()}
     probe = embedders["default"]
     texts = sum(len(b) for b in batches)
     tokens = sum(probe.count_tokens(t) + 2 for b in batches for t in b)
@@ -85,8 +87,9 @@ def main() -> None:
         loads.append(round(os.getloadavg()[0], 2))
         for name, embedder in embedders.items():
             runs[name].append(measure(embedder, batches, singles))
-    worst = min(float((embedders["default"].embed(b) * embedders["one_run_at_a_time"].embed(b)).sum(axis=1).min())
-                for b in batches[:5])
+    def worst(a: str, b: str) -> float:
+        return round(min(float((embedders[a].embed(t) * embedders[b].embed(t)).sum(axis=1).min())
+                         for t in batches[:5]), 7)
     rows = {}
     for name, rs in runs.items():
         wall = statistics.median(r["bulk_wall"] for r in rs)
@@ -105,10 +108,14 @@ def main() -> None:
         "benchmark": "embed", "default_threads": DEFAULT_THREADS, "cpus": os.cpu_count(),
         "sessions": len(batches), "texts": texts, "tokens": tokens,
         "padding_share": round(1 - real / padded, 3), "rounds": args.rounds, "loadavg_1min": loads,
-        "min_cosine_default_vs_one_run": round(worst, 7),
+        "disabled_fusions": list(DISABLED_FUSIONS),
+        "min_cosine_default_vs_one_run": worst("default", "one_run_at_a_time"),
+        "min_cosine_default_vs_all_fusions": worst("default", "all_fusions"),
         "results": rows,
         "speedup_bulk_wall": round(rows["default"]["bulk_texts_per_s"] / rows["one_run_at_a_time"]["bulk_texts_per_s"],
                                    2),
+        "speedup_tokens_per_cpu_s_vs_all_fusions": round(rows["one_run_at_a_time"]["bulk_tokens_per_cpu_s"]
+                                                         / rows["all_fusions"]["bulk_tokens_per_cpu_s"], 3),
     }
     text = json.dumps(report, indent=2)
     if args.out:

@@ -123,6 +123,17 @@ DEFAULT_THREADS = max(1, min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sch
                              else (os.cpu_count() or 1)))
 
 
+#: onnxruntime graph fusions left out. Fusing each residual Add with the LayerNormalization
+#: after it (SkipLayerNormalization, a contrib kernel) made this model slower on the CPU: in a
+#: profile of dev-session batches the fused kernel took 14 % of a run, the LayerNormalization
+#: it replaces 1.6 %, and tokens per CPU-second rose by about 15 % without it (bench.embed
+#: measures both in one run). The arithmetic is the same fp32 (cosine against the
+#: recorded reference vectors >= 0.9999999; tests/vectors/test_embedder.py). Every other
+#: fusion of ORT_ENABLE_ALL is kept; the matrix products, 77 % of a run, already go near the
+#: core's fp32 peak.
+DISABLED_FUSIONS = ("SkipLayerNormFusion",)
+
+
 class MiniLMEmbedder:
     """all-MiniLM-L6-v2 (int8 ONNX), mean-pooled and L2-normalised; dim 384.
 
@@ -141,6 +152,8 @@ class MiniLMEmbedder:
             (1 thread), ~500 tokens per call was fastest; larger calls were
             up to 35 % slower per text as activations outgrow the CPU cache,
             and one text per call was about 10 % slower.
+        disabled_fusions: onnxruntime graph optimizers left out (see
+            DISABLED_FUSIONS); () runs every fusion of ORT_ENABLE_ALL.
 
     Batching: one `embed` call makes every window of every distinct text in
     it (a text given twice is run once), sorts them longest first, and cuts
@@ -176,6 +189,7 @@ class MiniLMEmbedder:
         threads: int = DEFAULT_THREADS,
         batch_size: int = 32,
         batch_tokens: int = 512,
+        disabled_fusions: Sequence[str] = DISABLED_FUSIONS,
     ) -> None:
         # Imported here so that importing worlddb.vectors.embedder (e.g. for
         # HashEmbedder in tests) does not pay for onnxruntime.
@@ -208,8 +222,10 @@ class MiniLMEmbedder:
         so.inter_op_num_threads = 1
         so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         so.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         self._session = ort.InferenceSession(
-            str(self.model_path), so, providers=["CPUExecutionProvider"]
+            str(self.model_path), so, providers=["CPUExecutionProvider"],
+            disabled_optimizers=list(disabled_fusions),
         )
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
