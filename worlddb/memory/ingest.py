@@ -15,7 +15,8 @@ one Turn node per turn, valid from its own time (the session's unless a message 
 one); consecutive turns are linked by precedes edges inside the session world; every turn
 refers_to its speaker's entity and to the entities the extractor finds in it (resolved in
 each scope, never merged silently). Extraction and every embedding - turn texts, their
-sentence units, entity names, the session's content - are computed in one model call
+sentence units, the session's content and the entity names that may need a vector (not
+those that already resolve exactly in every scope) - are computed in one model call
 before the transaction opens.
 
 Once a scope has topic worlds, each turn also joins the topic nearest to it
@@ -150,7 +151,10 @@ def write_session(services: Services, scopes: ScopeSet, plan: SessionPlan) -> Se
             known_names=plan.known_names))
         mentions.append([e for e in found.entities if e.name.strip()])
     candidates = [EntityCandidate(name=s, type="person") for s in plan.known_names or speakers_here]
-    names = candidates + [e for group in mentions for e in group]
+    # names that resolve exactly to a known entity in every scope (a conversation's speakers,
+    # from its second session on) need no vector
+    names = services.resolver.needs_vector(candidates + [e for group in mentions for e in group],
+                                           [services.store.scope_anchor(kind, sid) for kind, sid in scopes])
     # one model call: turn texts, their sentence units, entity names and the session's content.
     # The index text does not depend on where in the session a turn lands, so turns are
     # embedded before the transaction says whether the session continues an earlier one.
