@@ -5,12 +5,14 @@
 RRF_K = 10: with k = 60 (the usual constant) the fused order barely separates a lane's
 top results from its tail, which measured 2.6 points worse (turn_any@10) on the dev
 conversations; k = 10 keeps ranks meaningful while no lane dominates. Weights
-(bm25 1, vector 0.5, sentence 1, entity 0.25, global 0.25) are round values; the vector
-lane is half-weighted because the sentence lane already carries most of its signal. The
+(bm25 1, vector 0.5, sentence 1, entity 0.25) are round values; the vector lane is
+half-weighted because the sentence lane already carries most of its signal. The
 entity_pending lane (memories naming an entity that a pending merge proposal links to one
 the query names) gets 0.1, less than half the entity lane: the proposal may be wrong. The
-global lane's weight was chosen by leave-one-conversation-out on the dev conversations
-(docs/retrieval.md).
+speaker lane's weight (0.5) and the global lane's (0) were chosen by
+leave-one-conversation-out on the dev conversations (docs/retrieval.md): next to the
+speaker lane, the global lane's members added nothing any fold could measure. A lane
+weighted 0 still runs and still reports its ranks on each result.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from collections import defaultdict
 from collections.abc import Mapping
 
 RRF_K = 10
-WEIGHTS = {"bm25": 1.0, "vector": 0.5, "sentence": 1.0, "entity": 0.25, "entity_pending": 0.1, "global": 0.25}
+WEIGHTS = {"bm25": 1.0, "vector": 0.5, "sentence": 1.0, "entity": 0.25, "entity_pending": 0.1, "speaker": 0.5,
+           "global": 0.0}
 
 
 def fuse(lanes: dict[str, list[int]], weights: Mapping[str, float] | None = None

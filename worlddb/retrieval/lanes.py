@@ -10,6 +10,12 @@
             then by the bm25 lane's order
   entity_pending  the same for the entities at the other end of those entities' pending
             merge proposals; fusion weighs it below the entity lane
+  speaker   what the entities the query names said themselves (refers_to with role
+            "speaker", any member of their accepted same_as classes: the turns of a
+            conversation, each written with its speaker), ranked by their sentence vectors'
+            cosine to the query with those names taken out - the rest of the question
+            ("What activities does Melanie partake in?" -> "What activities does partake
+            in?") among the named person's own words
   global    members of the topic worlds the query selects, top-down over their levels
             (worlddb.retrieval.global_lane)
 
@@ -23,6 +29,8 @@ from worlddb.core.records import TEXT_TYPES
 from worlddb.core.store import ROWID_OF, Store, inside_sql, rowids_sql
 from worlddb.graph import identity
 from worlddb.graph.lexical import lexical
+from worlddb.graph.text_index import WORD
+from worlddb.resolver.outcomes import Mention
 
 from .global_lane import global_lane
 from .sources import Sources
@@ -35,6 +43,9 @@ LANE_FLOOR = 100
 FILTER_SCOPE_MAX = 50_000
 #: pending merge partners the entity_pending lane follows per query, best scored first
 PENDING_MAX = 10
+#: the speaker lane searches a speaker's nodes with an exact HNSW filter up to this many;
+#: past it, it over-fetches the nearest units and keeps those the speaker said
+SPEAKER_FILTER_MAX = 20_000
 _TEXT = ",".join("?" * len(TEXT_TYPES))
 # A unary + on nodes.type in the queries below keeps SQLite from driving a join through the
 # type index (every node of a type) instead of the edge index (a handful of rows).
@@ -49,7 +60,9 @@ def run_lanes(sources: Sources, query: str, worlds: list[str], depth: int, *, op
     if vector is not None:
         lanes["vector"] = _ann_lane(sources, sources.whole, vector, worlds, depth, open_only_at)
         lanes["sentence"] = _ann_lane(sources, sources.units, vector, worlds, depth, open_only_at)
-    lanes["entity"], lanes["entity_pending"] = _identity_lanes(sources, query, worlds, depth, bm25, open_only_at)
+    mentions = sources.resolver.find_mentions(worlds, query)
+    lanes["entity"], lanes["entity_pending"] = _identity_lanes(sources, mentions, worlds, depth, bm25, open_only_at)
+    lanes["speaker"] = _speaker_lane(sources, query, mentions, worlds, depth, open_only_at)
     lanes["global"] = global_lane(store, query, vector, worlds, depth, open_only_at=open_only_at)
     return lanes
 
@@ -98,14 +111,13 @@ def _scope_members(store: Store, worlds: list[str], open_only_at: int | None) ->
     return None if len(rows) > FILTER_SCOPE_MAX else {row[0] for row in rows}
 
 
-def _identity_lanes(sources: Sources, query: str, worlds: list[str], depth: int, bm25: list[int],
+def _identity_lanes(sources: Sources, mentions: list[Mention], worlds: list[str], depth: int, bm25: list[int],
                     open_only_at: int | None) -> tuple[list[int], list[int]]:
     """The entity lane and the entity_pending lane. The entities the query names count
     with every member of their accepted same_as class: naming any member finds the
     memories of all. The other ends of their pending proposals (at most PENDING_MAX, best
     scored first, each with its own class) make the entity_pending lane, which fusion
     weighs lower: a proposal nobody has accepted is a lead, not an identity."""
-    mentions = sources.resolver.find_mentions(worlds, query)
     if not mentions:
         return [], []
     store = sources.store
@@ -186,3 +198,51 @@ def _mentions_of(conn, rowids: list[int], entities: list[str]):
         "SELECT e.src, d.anchor, max(e.rowid) FROM edges e JOIN nodes d ON d.rowid = e.dst "
         f"WHERE e.src IN ({','.join('?' * len(rowids))}) AND +e.dst IN {rowids_sql(len(entities))} "
         "AND e.type='refers_to' AND e.seq_removed IS NULL GROUP BY e.src, e.dst", (*rowids, *entities))
+
+
+def _speaker_lane(sources: Sources, query: str, mentions: list[Mention], worlds: list[str], depth: int,
+                  open_only_at: int | None) -> list[int]:
+    """Text nodes said by an entity the query names (or a member of its accepted same_as
+    class), nearest first by their best sentence vector to the query without the names.
+    Empty when the query names no one who has spoken."""
+    if not mentions:
+        return []
+    store = sources.store
+    speakers = sorted(frozenset().union(*identity.classes_of(store, sorted({m.anchor for m in mentions}))))
+    validity, extra = ("AND (n.valid_to IS NULL OR n.valid_to > ?)", [open_only_at]) if open_only_at else ("", [])
+    said = (f"e.type='refers_to' AND e.seq_removed IS NULL AND json_extract(e.props, '$.role') = 'speaker' "
+            f"AND +n.type IN ({_TEXT}) {validity} AND {inside_sql('n', len(worlds))}")
+    filters = (*TEXT_TYPES, *extra, *worlds, *worlds)
+    spoken: set[int] = set()
+    for entity in speakers:
+        spoken.update(row[0] for row in store.conn.execute(
+            f"SELECT n.rowid FROM nodes d JOIN edges e ON e.dst = d.rowid JOIN nodes n ON n.rowid = e.src "
+            f"WHERE d.anchor=? AND {said} LIMIT ?", (entity, *filters, SPEAKER_FILTER_MAX + 1)))
+    if not spoken:
+        return []
+    rest = _without(query, mentions)
+    vector = sources.query_vector(rest) if WORD.search(rest) else None
+    if vector is None:
+        vector = sources.query_vector(query)
+    if vector is None:
+        return []
+    if len(spoken) <= SPEAKER_FILTER_MAX:
+        # a node has one unit per sentence: ask for more units than nodes wanted
+        return [rowid for rowid, _ in sources.units.search(vector, depth * 3, allowed=spoken.__contains__)][:depth]
+    found = [rowid for rowid, _ in sources.units.search(vector, depth * 4)]
+    if not found:
+        return []
+    kept = {row[0] for row in store.conn.execute(
+        f"SELECT n.rowid FROM edges e JOIN nodes n ON n.rowid = e.src WHERE e.src IN ({','.join('?' * len(found))}) "
+        f"AND +e.dst IN {rowids_sql(len(speakers))} AND {said}", (*found, *speakers, *filters))}
+    return [rowid for rowid in found if rowid in kept][:depth]
+
+
+def _without(query: str, mentions: list[Mention]) -> str:
+    """The query with the named entities (and a possessive after them) taken out."""
+    out, last = [], 0
+    for start, end in sorted(m.span for m in mentions):
+        if start >= last:
+            out.append(query[last:start])
+            last = end + (2 if query[end:end + 2] in ("'s", "’s") else 0)
+    return "".join(out + [query[last:]])

@@ -21,6 +21,9 @@ that bound, in their order, are exactly the head of the full ranking. The liftin
 neighbour reported for a node is its best-scored one (ties to the lowest rowid), the
 same in both.
 
+The factor is a parameter: recall spreads an aggregation question's scores less
+(AGGREGATE_PROPAGATION; worlddb.retrieval.recall), and the bound above holds for any factor.
+
 Nodes without precedes edges (plain memories) are unaffected. A store without live
 precedes edges is told by one probe of a partial index (`has_precedes`), and its
 candidates come out in fused order without any neighbourhood read.
@@ -33,6 +36,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 
 PROPAGATION = 0.5
+#: the factor for a question that asks for a list, a count or a span (docs/retrieval.md)
+AGGREGATE_PROPAGATION = 0.35
 WINDOW = 2
 #: candidates whose neighbourhoods `ranked` reads first; doubled while more are needed
 FIRST_READ = 32
@@ -103,8 +108,10 @@ def _best(near: Iterable[int], scores: dict[int, float]) -> tuple[float, int | N
     return best, source
 
 
-def propagate(conn: sqlite3.Connection, scores: dict[int, float]) -> tuple[dict[int, float], dict[int, int]]:
-    """S' of every candidate and neighbour, and the neighbour that lifted each."""
+def propagate(conn: sqlite3.Connection, scores: dict[int, float], spread: float = PROPAGATION
+              ) -> tuple[dict[int, float], dict[int, int]]:
+    """S' of every candidate and neighbour (with `spread` as the factor), and the neighbour
+    that lifted each."""
     if not scores:
         return {}, {}
     near = neighbourhoods(conn, scores)
@@ -112,17 +119,19 @@ def propagate(conn: sqlite3.Connection, scores: dict[int, float]) -> tuple[dict[
     lifted: dict[int, int] = {}
     for node in set(scores) | set(near):
         best, source = _best(near.get(node, ()), scores)
-        final[node] = scores.get(node, 0.0) + PROPAGATION * best
+        final[node] = scores.get(node, 0.0) + spread * best
         if source is not None:
             lifted[node] = source
     return final, lifted
 
 
 def ranked(conn: sqlite3.Connection, scores: dict[int, float],
-           admit: Callable[[list[int]], set[int]] | None = None) -> Iterator[tuple[int, float, int | None]]:
-    """(rowid, S', lifting neighbour or None) in the order of `propagate`'s S' (descending,
-    then rowid), reading neighbourhoods lazily (module docstring). `admit(rowids)` returns
-    which of the given non-candidates may join (the others are skipped)."""
+           admit: Callable[[list[int]], set[int]] | None = None, spread: float = PROPAGATION
+           ) -> Iterator[tuple[int, float, int | None]]:
+    """(rowid, S', lifting neighbour or None) in the order of `propagate`'s S' with the same
+    `spread` (descending, then rowid), reading neighbourhoods lazily (module docstring).
+    `admit(rowids)` returns which of the given non-candidates may join (the others are
+    skipped)."""
     order = sorted(scores, key=lambda r: (-scores[r], r))
     if not has_precedes(conn):
         yield from ((node, scores[node], None) for node in order)
@@ -138,12 +147,12 @@ def ranked(conn: sqlite3.Connection, scores: dict[int, float],
         read = upto
         done = read >= len(order)
         # no node not above this bound can be ranked yet (module docstring)
-        bound = (1 + PROPAGATION) * scores[order[read]] if not done else float("-inf")
+        bound = (1 + spread) * scores[order[read]] if not done else float("-inf")
         known: list[tuple[float, int, int | None]] = []
         for node in set(order[:read]) | set(near):
             if node not in emitted:
                 best, source = _best(near.get(node, ()), scores)
-                final = scores.get(node, 0.0) + PROPAGATION * best
+                final = scores.get(node, 0.0) + spread * best
                 if final > bound:
                     known.append((final, node, source))
         joining = [node for _, node, _ in known if node not in scores and node not in admitted]

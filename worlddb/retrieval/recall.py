@@ -5,8 +5,9 @@ worlddb.vectors.static_query, unless the engine was opened with query_model=True
 Lanes (worlddb.retrieval.lanes), each restricted to the scopes asked about: bm25 (FTS5),
 vector (HNSW over whole texts), sentence (HNSW over sentence units), entity (memories that
 refer to entities the query names, or to members of their accepted same_as classes),
-entity_pending (the same through pending merge proposals), global (members of the topic
-worlds the query selects, worlddb.retrieval.global_lane). Fusion (worlddb.retrieval.fusion)
+entity_pending (the same through pending merge proposals), speaker (what the entities the
+query names said, by sentence vector to the rest of the query), global (members of the
+topic worlds the query selects, worlddb.retrieval.global_lane). Fusion (worlddb.retrieval.fusion)
 is weighted reciprocal rank fusion. Summaries of topic worlds are never results: their
 members are.
 
@@ -14,7 +15,10 @@ Graph step (worlddb.retrieval.propagation): turns of a conversation are chained 
 inside their session world, and an answer usually sits next to the turn that matches the
 question. So each node's fused score is raised by half the best score within two
 precedes-hops of it, and those neighbours join the candidates; neighbourhoods are read
-for the best candidates first, as far as the ranking of the top results needs. Nodes
+for the best candidates first, as far as the ranking of the top results needs. A question
+that asks for a list, a count or a span (global_lane.aggregates) spreads by 0.35 instead
+(propagation.AGGREGATE_PROPAGATION): its evidence is many turns across sessions, and the
+neighbours of its best hits would otherwise take the places of the rest. Nodes
 without precedes edges (plain memories) are unaffected. A neighbour joins only if it
 lies inside the asked scopes: a precedes edge may cross into another scope's memories.
 
@@ -45,6 +49,7 @@ from worlddb.graph.edge_reads import hidden
 
 from . import propagation, slot_preference
 from .fusion import fuse
+from .global_lane import aggregates
 from .lanes import LANE_DEPTH, LANE_FLOOR, eligible, run_lanes
 from .sources import Sources
 
@@ -80,7 +85,9 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
     scores, ranks = fuse(lanes, weights)
     fused_rank = {rowid: i for i, rowid in enumerate(sorted(scores, key=lambda r: (-scores[r], r)), start=1)}
     # a precedes edge may lead out of the asked scopes: neighbours join only from inside them
-    order = propagation.ranked(store.conn, scores, admit=lambda rowids: eligible(store, worlds, rowids, None))
+    spread = propagation.AGGREGATE_PROPAGATION if aggregates(query) else propagation.PROPAGATION
+    order = propagation.ranked(store.conn, scores, admit=lambda rowids: eligible(store, worlds, rowids, None),
+                               spread=spread)
     chosen: list[Ranked] = []
     # Read records a batch at a time, in rank order. The lanes only rank nodes inside the
     # scopes, so the first `limit` nearly always make the page; each record costs random
