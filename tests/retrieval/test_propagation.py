@@ -26,15 +26,16 @@ def chained(engine):
         "SELECT rowid FROM nodes WHERE type IN ('Turn', 'Memory') ORDER BY rowid")]
 
 
-def _full(conn, scores, admit):
-    final, lifted = propagation.propagate(conn, scores)
+def _full(conn, scores, admit, spread=propagation.PROPAGATION):
+    final, lifted = propagation.propagate(conn, scores, spread)
     joined = [n for n in final if n not in scores]
     allowed = admit(joined) if joined else set()
     kept = [n for n in final if n in scores or n in allowed]
     return [(n, final[n], lifted.get(n)) for n in sorted(kept, key=lambda n: (-final[n], n))]
 
 
-def test_lazy_ranking_equals_the_full_propagation(engine, chained):
+@pytest.mark.parametrize("spread", [propagation.PROPAGATION, propagation.AGGREGATE_PROPAGATION])
+def test_lazy_ranking_equals_the_full_propagation(engine, chained, spread):
     def admit(rowids):
         return {r for r in rowids if r % 3}
 
@@ -45,7 +46,7 @@ def test_lazy_ranking_equals_the_full_propagation(engine, chained):
         picked = rng.sample(chained, rng.randint(1, len(chained)))
         scores = {n: sum(w / (10 + rng.randint(1, 40)) for w in rng.sample([1.0, 0.5, 1.0, 0.25], rng.randint(1, 4)))
                   for n in picked}
-        assert list(propagation.ranked(conn, scores, admit)) == _full(conn, scores, admit), seed
+        assert list(propagation.ranked(conn, scores, admit, spread=spread)) == _full(conn, scores, admit, spread), seed
 
 
 def test_reading_a_prefix_of_the_ranking_reads_few_neighbourhoods(engine, chained, monkeypatch):

@@ -1,0 +1,80 @@
+"""The speaker lane: what the entities a query names said themselves, nearest first to the rest
+of the query, confined to the asked scopes; the same list past the exact filter's cap; and an
+aggregation question's smaller spread along precedes edges."""
+
+from __future__ import annotations
+
+from tests.support import ALICE, BOB
+from worlddb.core.timeutil import now_us
+from worlddb.memory.ingest import SessionIn, TurnIn
+from worlddb.retrieval import lanes as lanes_module
+from worlddb.retrieval import propagation
+from worlddb.retrieval.lanes import run_lanes
+
+TURNS = [
+    ("Ann", "I signed up for a pottery class yesterday"),
+    ("Ben", "Ann, your pottery bowls looked great at the fair"),
+    ("Ann", "The kids and I went swimming at the lake"),
+    ("Ben", "I finally fixed the bike chain"),
+    ("Ann", "Work has been busy with the quarterly report"),
+    ("Ben", "Ann told me the lake was cold"),
+]
+
+
+def _ingest(engine, scopes=ALICE) -> dict[str, str]:
+    session = SessionIn(date="2023-05-08T13:56:00Z", turns=tuple(
+        TurnIn(speaker=speaker, text=text, turn_id=f"D1:{i}") for i, (speaker, text) in enumerate(TURNS, start=1)))
+    return engine.ingest_conversation([session], scopes).turns
+
+
+def _speaker_lane(engine, query, scopes=ALICE) -> list[str]:
+    worlds = [engine.store.scope_anchor(kind, sid) for kind, sid in scopes]
+    rows = run_lanes(engine.services.sources, query, worlds, 100, open_only_at=now_us())["speaker"]
+    anchors = engine.store.anchors_for_rowids(rows)
+    return [anchors[r] for r in rows]
+
+
+def test_the_lane_holds_only_what_the_named_speaker_said_nearest_first(engine):
+    turns = _ingest(engine)
+    ann = {turns[f"D1:{i}"] for i, (speaker, _) in enumerate(TURNS, start=1) if speaker == "Ann"}
+    lane = _speaker_lane(engine, "What pottery has Ann made?")
+    # Ben's turns that name Ann are mentions, not her words
+    assert set(lane) == ann
+    assert lane[0] == turns["D1:1"]
+    assert _speaker_lane(engine, "Where did Ann go swimming?")[0] == turns["D1:3"]
+
+
+def test_a_query_naming_no_speaker_has_an_empty_lane(engine):
+    _ingest(engine)
+    assert _speaker_lane(engine, "What did the kids do at the lake?") == []
+
+
+def test_the_lane_never_leaves_the_asked_scope(engine):
+    _ingest(engine, BOB)
+    mine = _ingest(engine, ALICE)
+    assert _speaker_lane(engine, "What pottery has Ann made?", BOB) != []
+    assert set(_speaker_lane(engine, "What pottery has Ann made?", ALICE)) <= set(mine.values())
+
+
+def test_past_the_exact_filters_cap_the_lane_is_the_same(engine, monkeypatch):
+    _ingest(engine)
+    query = "What pottery has Ann made?"
+    exact = _speaker_lane(engine, query)
+    monkeypatch.setattr(lanes_module, "SPEAKER_FILTER_MAX", 1)
+    assert _speaker_lane(engine, query) == exact
+
+
+def test_an_aggregation_question_spreads_less(engine, monkeypatch):
+    _ingest(engine)
+    spreads: list[float] = []
+    ranked = propagation.ranked
+
+    def recording(conn, scores, admit=None, spread=propagation.PROPAGATION):
+        spreads.append(spread)
+        return ranked(conn, scores, admit, spread=spread)
+
+    monkeypatch.setattr(propagation, "ranked", recording)
+    engine.recall("What activities does Ann do?", ALICE, limit=5)
+    engine.recall("Where did Ann go swimming?", ALICE, limit=5)
+    assert spreads == [propagation.AGGREGATE_PROPAGATION, propagation.PROPAGATION]
+    assert propagation.AGGREGATE_PROPAGATION < propagation.PROPAGATION
