@@ -1,4 +1,5 @@
-"""The audit log: one JSON line per tool call.
+"""The audit log: one JSON line per tool call, and one per HTTP request refused for want of
+a good token.
 
     {"at": "2025-05-01T09:00:00.123456Z", "principal": "alice-laptop", "tool": "memory_recall",
      "scopes": ["user:alice"], "outcome": "ok", "error": null, "ms": 4.2}
@@ -8,7 +9,10 @@ on stdio, ``owner``); ``scopes`` the scope keys the call acted on (those it name
 default); ``outcome`` one of ``ok``, ``error`` (``error`` then names the error's class,
 never its message), ``denied`` (it named a scope outside its grant; the caller was told
 only NotFound) or ``limited`` (refused by a per-principal limit); ``ms`` the time the call
-took. A line never holds memory text, queries, metadata, ids, error messages or tokens.
+took. A request refused with 401 (no token, or one that is unknown, revoked or expired)
+reaches no tool: its line has ``principal`` and ``tool`` null, ``scopes`` empty and
+``outcome`` ``unauthenticated``, so guessing at tokens shows in the log. A line never holds
+memory text, queries, metadata, ids, error messages or tokens.
 
 Lines go to stderr (`STDERR`) or are appended to a file, each written whole and flushed.
 """
@@ -43,6 +47,14 @@ class Audit:
 
     def tool_call(self, *, principal: str, tool: str, scopes: list[str], outcome: str, error: str | None,
                   seconds: float) -> None:
+        self._write(principal=principal, tool=tool, scopes=scopes, outcome=outcome, error=error, seconds=seconds)
+
+    def unauthenticated(self, *, seconds: float) -> None:
+        """A request refused with 401 before it reached any tool."""
+        self._write(principal=None, tool=None, scopes=[], outcome="unauthenticated", error=None, seconds=seconds)
+
+    def _write(self, *, principal: str | None, tool: str | None, scopes: list[str], outcome: str,
+               error: str | None, seconds: float) -> None:
         if self.target is None:
             return
         line = json.dumps({
@@ -50,6 +62,9 @@ class Audit:
             "scopes": scopes, "outcome": outcome, "error": error, "ms": round(seconds * 1000, 1),
         }, ensure_ascii=False) + "\n"
         with self._lock:
+            if self._file is None and self.target != STDERR:
+                # a request still in flight as the server shut down: its line is kept too
+                self._file = open(self.target, "a", encoding="utf-8")
             stream = self._file if self._file is not None else sys.stderr
             stream.write(line)
             stream.flush()

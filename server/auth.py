@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hmac
 import threading
+import time
 from urllib.parse import urlparse
 
 import anyio.to_thread
@@ -47,6 +48,7 @@ from worlddb.core.store import Store
 from worlddb.memory import principals
 from worlddb.memory.access import Access
 
+from .audit import Audit
 from .oauth import JwtVerifier, OAuthSettings
 
 #: the principal of the server's single all-scopes token
@@ -145,11 +147,13 @@ class Guard:
     :param own_login: a path whose app authenticates its callers itself (the inspector's
         login form and session cookie: a browser sends no bearer header); requests under it
         pass through.
+    :param audit: where a request refused with 401 is written down (worlddb.server.audit).
     """
 
     def __init__(self, app: ASGIApp, callers: Callers, oauth: OAuthSettings | None = None, *,
-                 own_login: str | None = None):
+                 own_login: str | None = None, audit: Audit | None = None):
         self.app = app
+        self._audit = audit
         self.callers = callers
         self._own_login = own_login
         metadata_url = None
@@ -173,8 +177,21 @@ class Guard:
             await self._public(scope, receive, send)
         elif self._own_login and (scope["path"] == self._own_login or scope["path"].startswith(self._own_login + "/")):
             await self.app(scope, receive, send)
+        elif self._audit is not None and self._audit.enabled:
+            await self._guarded(scope, receive, self._auditing(send))
         else:
             await self._guarded(scope, receive, send)
+
+    def _auditing(self, send: Send) -> Send:
+        """`send`, writing an audit line when the response is a 401."""
+        started = time.perf_counter()
+
+        async def wrapped(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] == 401 and self._audit is not None:
+                self._audit.unauthenticated(seconds=time.perf_counter() - started)
+            await send(message)
+
+        return wrapped
 
     def _closing(self, send: Send) -> Send:
         """`send`, closing the principals' connection once the server has shut down."""

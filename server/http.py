@@ -78,7 +78,7 @@ def http_app(config: ServerConfig, *, host: str = "127.0.0.1", token: str | None
     callers = Callers(config.db, token=token, oauth=oauth)
     inspector = Inspector(lambda: server.engine, gate=Gate(callers), origins=origins_for(host))
     app.router.routes.insert(0, Mount(UI_PATH, app=inspector.app()))
-    return Guard(app, callers, oauth, own_login=UI_PATH)
+    return Guard(app, callers, oauth, own_login=UI_PATH, audit=server.audit)
 
 
 async def _to_inspector(request: Request) -> Response:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import httpx2
 from mcp import Client
 
 from bench.serverproc import call, call_error
@@ -65,3 +66,25 @@ async def test_local_calls_are_audited_as_the_owner(tmp_path, capfd):
     assert (record["principal"], record["tool"], record["scopes"], record["outcome"]) == \
         ("owner", "memory_write", ["user:alice"], "ok")
     assert TEXT not in err
+
+
+async def test_a_request_refused_for_its_token_is_audited_without_the_token(tmp_path):
+    db, audit = tmp_path / "memory.db", tmp_path / "audit.jsonl"
+    guess = "guessed-token-canary-77ab1"
+    with serving(replace(make_config(db, default_user=None), audit_log=str(audit)), token=OWNER_TOKEN) as url:
+        async with httpx2.AsyncClient() as http:
+            body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+            headers = {"Accept": "application/json, text/event-stream"}
+            assert (await http.post(url, json=body, headers=headers)).status_code == 401
+            refused = await http.post(url, json=body, headers={**headers, "Authorization": f"Bearer {guess}"})
+            assert refused.status_code == 401
+        async with client_with(url, OWNER_TOKEN) as owner:
+            await call(owner, "memory_list_scopes")
+    records = lines(audit)
+    assert all(set(r) == FIELDS for r in records)
+    assert [(r["principal"], r["tool"], r["scopes"], r["outcome"]) for r in records] == [
+        (None, None, [], "unauthenticated"),
+        (None, None, [], "unauthenticated"),
+        ("token", "memory_list_scopes", [], "ok"),
+    ]
+    assert guess not in audit.read_text() and OWNER_TOKEN not in audit.read_text()
