@@ -41,14 +41,25 @@ from worlddb.vectors.embedder import HashEmbedder
 OUTCOMES: Counter = Counter()
 
 
+#: where each fuzzed store lives: a function returning (target, drop) - a store's target and
+#: what removes it afterwards. None: a SQLite file in a temporary directory. The test suite
+#: sets it to fresh PostgreSQL databases to fuzz that backend (fuzz/test_fuzz.py).
+STORES: Callable[[], tuple[str, Callable[[], None]]] | None = None
+
+
 def snapshot(conn) -> dict[str, tuple[int, str]]:
-    """Every table of the file (FTS shadow tables included), each as a row count and a digest:
+    """Every table of the store (FTS shadow tables included), each as a row count and a digest:
     a full dump, compared before and after a call that must have written nothing."""
     out = {}
-    tables = [r[0] for r in conn.execute(
-        "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' AND name != 'fts'")]
+    backend = getattr(conn, "backend", None)
+    if backend is not None and backend.name == "postgresql":
+        tables = [r[0] for r in conn.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename")]
+    else:
+        tables = [r[0] for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' AND name != 'fts'")]
     for table in tables:
-        rows = sorted(repr(r) for r in conn.execute(f'SELECT * FROM "{table}"'))
+        rows = sorted(repr(tuple(r)) for r in conn.execute(f'SELECT * FROM "{table}"'))
         out[table] = (len(rows), hashlib.blake2b("\n".join(rows).encode(), digest_size=16).hexdigest())
     return out
 
@@ -63,8 +74,13 @@ def open_engine(path: Path) -> Engine:
 
 class Harness:
     def __init__(self, directory: str | Path | None = None):
-        self._tmp = None if directory is not None else tempfile.mkdtemp(prefix="worlddb-fuzz-")
-        self.path = Path(directory or self._tmp) / "fuzz.db"
+        self._drop = None
+        if directory is None and STORES is not None:
+            self._tmp = None
+            self.path, self._drop = STORES()
+        else:
+            self._tmp = None if directory is not None else tempfile.mkdtemp(prefix="worlddb-fuzz-")
+            self.path = Path(directory or self._tmp) / "fuzz.db"
         self.engine = open_engine(self.path)
         self.model = Model()
         self.ops: list[dict] = []
@@ -89,6 +105,8 @@ class Harness:
         self.engine.close()
         if self._tmp:
             shutil.rmtree(self._tmp, ignore_errors=True)
+        if self._drop is not None:
+            self._drop()
 
     def run(self, op: dict) -> None:
         self.ops.append(op)

@@ -25,7 +25,7 @@ from worlddb.core.records import Edge
 def adopt(h, last: int, *, parents: set[str], marker: str | None = None, amended: tuple | None = None):
     """Learn the rows written since seq `last`; returns (new node anchors in order, new edges)."""
     conn, model = h.store.conn, h.model
-    removed = conn.execute("SELECT lower(hex(id)) FROM edges WHERE seq_removed > ?", (last,)).fetchall()
+    removed = [bytes(r[0]).hex() for r in conn.execute("SELECT id FROM edges WHERE seq_removed > ?", (last,))]
     if removed:
         raise Violation(f"a memory call removed edges {removed}")
     rows = conn.execute("SELECT anchor, type, valid_from, valid_to, t_ingested, retired_at FROM nodes "

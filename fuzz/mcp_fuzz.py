@@ -199,10 +199,15 @@ class Session:
         import anyio.from_thread
         from mcp import Client
 
+        from fuzz import harness
         from worlddb.server import ServerConfig, build_server
         from worlddb.vectors.embedder import HashEmbedder
 
-        self.path = Path(directory) / "mcp.db"
+        self._drop = None
+        if harness.STORES is not None:
+            self.path, self._drop = harness.STORES()
+        else:
+            self.path = Path(directory) / "mcp.db"
         server = build_server(ServerConfig(db=str(self.path), default_user="alice", background=False,
                                            functional=("lives_in",),
                                            engine_options={"embedder": HashEmbedder(), "query_model": True}))
@@ -210,7 +215,12 @@ class Session:
         self.portal = self._portal_cm.__enter__()
         self._client_cm = self.portal.wrap_async_context_manager(Client(server))
         self.client = self._client_cm.__enter__()
-        self.reader = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None)
+        if self._drop is not None:  # a connection of the store's own backend (it commits nothing)
+            from worlddb.core import backends
+
+            self.reader = backends.for_target(self.path).connect(self.path)
+        else:
+            self.reader = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None)
         self.known: list[str] = []
         self.calls = 0
         self.tools = {t.name: t.input_schema for t in self.portal.call(self.client.list_tools).tools}
@@ -219,6 +229,8 @@ class Session:
         self.reader.close()
         self._client_cm.__exit__(None, None, None)
         self._portal_cm.__exit__(None, None, None)
+        if self._drop is not None:
+            self._drop()
 
     def call(self, name: str, raw_args: dict) -> None:
         args = _resolve(raw_args, self.known)

@@ -34,8 +34,16 @@ from worlddb.memory.scopes import ScopeSet
 from worlddb.vectors.hnsw import EFFECTIVE, NAME, UNIT
 
 
+def _changes(h) -> object:
+    """What a read must leave as it is: SQLite's count of changed rows; on PostgreSQL, which
+    keeps no such count per connection, every table's digest."""
+    if h.store.backend.name == "postgresql":
+        return h.snapshot()
+    return h.store.conn.total_changes
+
+
 def check_all(h) -> None:
-    changes = h.store.conn.total_changes
+    changes = _changes(h)
     check_verify(h)
     check_projection(h)
     check_edges(h)
@@ -44,7 +52,7 @@ def check_all(h) -> None:
     check_erased(h)
     check_visibility(h)
     check_memory_reads(h)
-    if h.store.conn.total_changes != changes:
+    if _changes(h) != changes:
         raise Violation("a read changed the database")
 
 
@@ -74,8 +82,8 @@ def check_projection(h) -> None:
 
 
 def check_edges(h) -> None:
-    rows = h.store.conn.execute(
-        "SELECT rowid, lower(hex(id)), valid_to FROM edges WHERE seq_removed IS NULL").fetchall()
+    rows = [(rowid, bytes(edge_id).hex(), vt) for rowid, edge_id, vt in h.store.conn.execute(
+        "SELECT rowid, id, valid_to FROM edges WHERE seq_removed IS NULL")]
     live = {e.id: e for e in h.model.live_edges()}
     if {r[1] for r in rows} != set(live):
         engine = {r[1] for r in rows}

@@ -1,16 +1,50 @@
-"""Shared fixtures: every test gets real SQLite files in its own temporary directory."""
+"""Shared fixtures: every test gets real SQLite files in its own temporary directory; tests
+that prove a backend's semantics also run on a real PostgreSQL (`backend`, `target`).
+
+A module marked `pytestmark = pytest.mark.both_backends` runs each of its tests that takes
+a store (`db_path`, and through it `db`, `engine` and the MCP servers of tests/server) once
+on SQLite and once on a fresh PostgreSQL database (ids end in [sqlite] / [postgresql]).
+WORLDDB_TEST_BACKEND=postgresql runs every other test that takes `db_path` on PostgreSQL
+too (tests that open the file itself do not apply there)."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
+from tests import pg
 from tests.support import open_engine
 from worlddb.graph.database import WorldDB
 
+BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "both_backends: run the module's stores on SQLite and on PostgreSQL")
+
+
+def pytest_generate_tests(metafunc):
+    if "store_backend" in metafunc.fixturenames and metafunc.definition.get_closest_marker("both_backends"):
+        metafunc.parametrize("store_backend", BACKENDS, indirect=True)
+
 
 @pytest.fixture
-def db_path(tmp_path):
-    return tmp_path / "memory.db"
+def store_backend(request) -> str:
+    """The backend `db_path` is on: the module's parameter (both_backends), else
+    WORLDDB_TEST_BACKEND, else SQLite."""
+    return getattr(request, "param", None) or os.environ.get("WORLDDB_TEST_BACKEND", "sqlite")
+
+
+@pytest.fixture
+def db_path(store_backend, tmp_path):
+    """A store for the test: a SQLite file, or a fresh PostgreSQL database."""
+    if store_backend == "postgresql":
+        url = pg.new_database()
+        yield url
+        pg.drop_database(url)
+        return
+    yield tmp_path / "memory.db"
 
 
 @pytest.fixture
@@ -25,3 +59,21 @@ def engine(db_path):
     opened = open_engine(db_path)
     yield opened
     opened.close()
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request) -> str:
+    """Each backend in turn: "sqlite" or "postgresql"."""
+    return request.param
+
+
+@pytest.fixture
+def target(backend, tmp_path):
+    """Where a store lives on `backend`: a file in the test's directory, or a fresh
+    database on the session's PostgreSQL server (tests/pg.py), dropped afterwards."""
+    if backend == "sqlite":
+        yield str(tmp_path / "memory.db")
+        return
+    url = pg.new_database()
+    yield url
+    pg.drop_database(url)

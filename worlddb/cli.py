@@ -31,6 +31,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
+from worlddb.core import backends
 from worlddb.core.errors import InvalidInput, NotFound, WorldDBError
 
 
@@ -45,14 +46,16 @@ def existing_db(args: argparse.Namespace) -> str | None:
     """The database a maintenance command works on; None (with a message) if there is none:
     those commands never create an empty database by accident."""
     path = args.db or default_db_path()
-    if not Path(path).exists():
-        print(f"worlddb {args.command}: no database at {path}", file=sys.stderr)
+    backend = backends.for_target(path)
+    if not backend.exists(path):
+        print(f"worlddb {args.command}: no database at {backend.display(path)}", file=sys.stderr)
         return None
     return path
 
 
 def _add_db(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", default=None, help="database file (default: $WORLDDB_DB or a per-user data dir)")
+    parser.add_argument("--db", default=None,
+                        help="database file or postgresql:// URL (default: $WORLDDB_DB or a per-user data dir)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -449,7 +452,8 @@ def cmd_auth(args: argparse.Namespace) -> int:
         if args.auth_command == "add-token":
             token = principals.add_token(store, args.name, args.scopes, admin=args.admin)
             granted = principals.authenticate(store, token)
-            print(f"principal {args.name} in {path}: {', '.join(granted.grants)}{' (admin)' if args.admin else ''}")
+            admin = " (admin)" if args.admin else ""
+            print(f"principal {args.name} in {store.label}: {', '.join(granted.grants)}{admin}")
             print("its token follows; it is shown only this once (only a hash of it is stored):")
             print(token)
         elif args.auth_command == "list":

@@ -15,6 +15,8 @@ import pytest
 from worlddb.core.records import Edge, Node
 from worlddb.core.timeutil import from_datetime
 
+pytestmark = pytest.mark.both_backends
+
 
 def ts(year, month, day=1):
     return from_datetime(datetime(year, month, day, tzinfo=UTC))

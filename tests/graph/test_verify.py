@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 import subprocess
 import sys
 
@@ -12,7 +11,10 @@ import pytest
 from tests.support import ALICE, open_engine
 from worlddb.cli import main
 from worlddb.core.records import Edge, Node
+from worlddb.core.store import Store
 from worlddb.graph.database import WorldDB
+
+pytestmark = pytest.mark.both_backends
 
 T0 = 1_700_000_000_000_000
 
@@ -67,11 +69,11 @@ def test_verify_command_exits_non_zero_on_mismatch(db_path, capsys):
         made = populate(db)
     assert main(["verify", "--db", str(db_path)]) == 0
     assert json.loads(capsys.readouterr().out.splitlines()[0])["ok"] is True
-    conn = sqlite3.connect(db_path)
-    conn.execute("UPDATE edges SET type='causes' WHERE rowid=40 AND type='precedes'")
-    assert conn.total_changes == 1
-    conn.commit()
-    conn.close()
+    store = Store.open(db_path)  # either backend: the connection commits each statement
+    changed = store.conn.execute(
+        "UPDATE edges SET type='causes' WHERE rowid = (SELECT min(rowid) FROM edges WHERE type='precedes')")
+    assert changed.rowcount == 1
+    store.close()
     assert main(["verify", "--db", str(db_path)]) == 1
     assert "edge" in capsys.readouterr().out
     assert made
@@ -91,7 +93,7 @@ VECTOR_DAMAGE = {
         "DELETE FROM vector_data WHERE id = (SELECT data FROM vectors WHERE data IS NOT NULL LIMIT 1)",
     "stored bytes are named by rows of several nodes":
         "UPDATE vectors SET data = (SELECT min(data) FROM vectors) WHERE node = (SELECT max(node) FROM vectors)",
-    "stored bytes that no vector row names": "INSERT INTO vector_data(vec) VALUES (zeroblob(16))",
+    "stored bytes that no vector row names": "INSERT INTO vector_data(vec) VALUES (?)",  # 4 zero floats
 }
 
 
@@ -101,7 +103,8 @@ def test_vector_rows_and_their_shared_bytes_are_checked(db_path, detail):
         engine.write_memory("The heron came back to the pond.", ALICE)
         engine.write_memory("Ferns are watered on Sunday. The hose leaks.", ALICE)
         assert engine.db.verify().ok
-        engine.store.conn.execute(VECTOR_DAMAGE[detail])
+        damage = VECTOR_DAMAGE[detail]
+        engine.store.conn.execute(damage, (engine.store.backend.vector_param(bytes(16)),) if "?" in damage else ())
         report = engine.db.verify()
         assert not report.ok
         assert detail in {m.detail for m in report.mismatches if m.kind == "vector"}, report.mismatches

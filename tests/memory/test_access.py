@@ -8,7 +8,9 @@ import sqlite3
 
 import pytest
 
+from tests import pg
 from tests.support import ALICE, BOB, open_engine
+from worlddb.core.backends import is_url
 from worlddb.core.errors import Forbidden, InvalidInput, NotFound
 from worlddb.core.store import Store
 from worlddb.memory import principals
@@ -18,6 +20,8 @@ from worlddb.memory.ingest import SessionIn, TurnIn
 from worlddb.memory.scopes import ScopeSet
 from worlddb.vectors.embedder import HashEmbedder
 
+pytestmark = pytest.mark.both_backends
+
 NOBODY = ScopeSet((("user", "nobody"),))
 ALICE_ONLY = Access("alice", ("user:alice",))
 ALICE_ADMIN = Access("alice-admin", ("user:alice",), admin=True)
@@ -25,6 +29,8 @@ SHARED = ScopeSet((("user", "alice"), ("agent", "travel")))
 
 
 def snapshot(path) -> list[str]:
+    if is_url(str(path)):
+        return pg.dump(str(path))
     conn = sqlite3.connect(path)
     try:
         return list(conn.iterdump())
@@ -151,7 +157,10 @@ def test_tokens_are_stored_only_as_digests_and_revoked_ones_open_nothing(db_path
         assert principals.authenticate(store, token) is None
     finally:
         store.close()
-    raw = b"".join(p.read_bytes() for p in db_path.parent.iterdir() if p.name.startswith(db_path.name))
+    if is_url(str(db_path)):
+        raw = pg.stored_bytes(str(db_path))
+    else:
+        raw = b"".join(p.read_bytes() for p in db_path.parent.iterdir() if p.name.startswith(db_path.name))
     assert token.encode() not in raw and again.encode() not in raw
     assert principals.token_digest(again).encode() in raw
 

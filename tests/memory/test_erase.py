@@ -11,6 +11,8 @@ from worlddb.memory.scopes import ScopeSet
 from worlddb.vectors.embedder import HashEmbedder
 from worlddb.vectors.hnsw import EFFECTIVE
 
+pytestmark = pytest.mark.both_backends
+
 ALICE = ScopeSet((("user", "alice"),))
 
 
@@ -83,11 +85,13 @@ def _file_bytes(path) -> bytes:
     return b"".join(p.read_bytes() for p in path.parent.iterdir() if p.name.startswith(path.name))
 
 
-def test_erasing_leaves_no_byte_of_a_text_or_its_vectors_in_the_file(db_path):
+def test_erasing_leaves_no_byte_of_a_text_or_its_vectors_in_the_file(tmp_path):
     """Each distinct vector of a node is stored once (a one-sentence memory's content,
     effective and sentence rows name one vector_data row); erasure clears every row, the
     shared bytes go with them, FTS5's shadow tables keep no term, and compaction leaves
-    none of it in free pages."""
+    none of it in free pages. (A SQLite file's own test: tests/core/test_postgres_erase.py
+    reads PostgreSQL's relation files.)"""
+    db_path = tmp_path / "memory.db"
     words = ("zqxvorn", "blipquat", "mrowtail")
     bob = ScopeSet((("user", "bob"),))
     with Engine.open(db_path, embedder=HashEmbedder(), query_model=True) as engine:

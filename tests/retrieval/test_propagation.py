@@ -92,5 +92,6 @@ def test_neighbourhoods_are_read_once_a_precedes_edge_exists_and_not_after_it_go
 
 
 def test_the_precedes_probe_reads_one_entry_of_its_partial_index(engine):
-    plan = [row[3] for row in engine.store.conn.execute("EXPLAIN QUERY PLAN " + propagation.HAS_PRECEDES_SQL)]
+    plan = [row[3] for row in engine.store.conn.execute("EXPLAIN QUERY PLAN " + propagation.HAS_PRECEDES_SQL.format(
+        hint="INDEXED BY edges_precedes"))]
     assert plan == ["SCAN edges USING INDEX edges_precedes"]

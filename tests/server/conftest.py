@@ -11,8 +11,8 @@ from .helpers import make_config
 
 
 @pytest.fixture
-def db_file(tmp_path):
-    return tmp_path / "memory.db"
+def db_file(db_path):
+    return db_path
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from tests import pg
 from worlddb.core.store import Store
 from worlddb.memory import principals
 from worlddb.server import ServerConfig, uvicorn_server
@@ -29,6 +30,8 @@ def make_config(path, default_user: str | None = "alice", **options) -> ServerCo
 
 def dump(path) -> list[str]:
     """Every row of every table, for 'nothing was written' checks."""
+    if str(path).startswith("postgresql://"):
+        return pg.dump(str(path))
     conn = sqlite3.connect(path)
     try:
         return list(conn.iterdump())

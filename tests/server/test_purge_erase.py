@@ -5,14 +5,19 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
 from mcp import Client
 
+from tests import pg
+from worlddb.core.backends import is_url
 from worlddb.graph.database import WorldDB
 
 from .helpers import ok
 
 SECRET = "Zanzibar-7731 quokka lullaby"
 SHARED = "Shared-4410 pelican"
+
+pytestmark = pytest.mark.both_backends
 
 
 def file_bytes(path: Path) -> bytes:
@@ -35,11 +40,14 @@ async def test_erase_removes_the_text_from_the_file_and_verify_still_passes(serv
         # the shared memory survives for the other scope
         hits = (await ok(client, "memory_recall", query="pelican pond", agent_id="zoo"))["results"]
         assert [h["id"] for h in hits][:1] == [kept["id"]]
-    conn = sqlite3.connect(db_file)
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    conn.execute("VACUUM")
-    conn.close()
-    data = file_bytes(db_file)
+    if is_url(str(db_file)):
+        data = pg.stored_bytes(str(db_file))  # every table, index and TOAST file of the database
+    else:
+        conn = sqlite3.connect(db_file)
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.execute("VACUUM")
+        conn.close()
+        data = file_bytes(db_file)
     for fragment in ("Zanzibar", "quokka", "lullaby", "wifi password"):
         assert fragment.encode() not in data, fragment
     assert SHARED.encode() in data

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from mcp import Client
 
 from worlddb.server import ServerConfig, build_server
 
 from .helpers import ok
+
+pytestmark = pytest.mark.both_backends
 
 
 async def test_moving_from_austin_to_denver(tmp_path):

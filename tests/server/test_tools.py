@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .helpers import fails, ok
+
+pytestmark = pytest.mark.both_backends
 
 
 async def test_the_nine_tools_are_listed_with_schemas_and_hints(connect):

@@ -18,6 +18,11 @@ Contract
 - Nothing is written when there is nothing to do: candidates are computed from reads
   first and a transaction is opened only for a non-empty batch, so a pass over an
   unchanged store commits no transaction at all.
+- One pass at a time per store, across every process and server sharing it: `run` takes
+  the backend's runner lock RUN_LOCK (a PostgreSQL advisory lock; always granted on
+  SQLite, where one machine's processes share the file) and skips the pass when another
+  holds it. Every write is also made under the store's write lock, so even overlapping
+  passes could only ever add each content-addressed edge once.
 - Order: inference, then contradictions, then topics (topics.py), then summaries -
   summaries come last because inferred interior edges and topic membership are part of a
   world's content and fingerprint, and a new topic gets its summary in the same pass.
@@ -39,6 +44,9 @@ from worlddb.protocols import Summarizer
 from . import inference, summaries, topics
 from .report import Report
 
+#: the lock (worlddb.core.backends `try_lock`) one pass holds, so that servers sharing a
+#: store never consolidate it at the same time
+RUN_LOCK = "worlddb.consolidate"
 #: Edge types closed transitively by default.
 CLOSURE_TYPES = ("causes", "subtype_of")
 #: What costs a planned edge its place but not the pass (Refused is a Conflict).
@@ -86,13 +94,22 @@ class Consolidator:
         self.clock = clock
 
     def run(self) -> Report:
-        """One full pass: infer, sweep, summarize. Returns what it did."""
+        """One full pass: infer, sweep, summarize. Returns what it did. One pass runs at a
+        time on a store: a pass that finds another runner's (another server's) in progress
+        does nothing and says so (`Report.skipped`)."""
         report = Report()
         started = time.perf_counter()
-        self.infer(report)
-        self.sweep(report)
-        self.topics(report)
-        self.summarize(report)
+        store = self.db.store
+        if not store.backend.try_lock(store.conn, RUN_LOCK):
+            report.skipped = True
+            return report
+        try:
+            self.infer(report)
+            self.sweep(report)
+            self.topics(report)
+            self.summarize(report)
+        finally:
+            store.backend.unlock(store.conn, RUN_LOCK)
         report.seconds = time.perf_counter() - started
         return report
 

@@ -23,6 +23,7 @@ class Report:
     topics_retired: list[str] = field(default_factory=list)  # topics left without members
     topic_moves: int = 0                                     # contains edges added/removed by the topic pass
     truncated: bool = False                                  # more inferred edges than max_inferred
+    skipped: bool = False                                    # another runner on the store held the pass's lock
     transactions: int = 0
     seconds: float = 0.0
 
@@ -37,5 +38,6 @@ class Report:
             "withdrawn": len(self.withdrawn), "redrawn": len(self.redrawn),
             "contradictions": len(self.contradictions), "topics": len(self.topics),
             "topics_retired": len(self.topics_retired), "topic_moves": self.topic_moves, "refused": len(self.refused),
-            "truncated": self.truncated, "transactions": self.transactions, "seconds": round(self.seconds, 4),
+            "truncated": self.truncated, "skipped": self.skipped, "transactions": self.transactions,
+            "seconds": round(self.seconds, 4),
         }

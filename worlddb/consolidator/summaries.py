@@ -77,12 +77,12 @@ _CANDIDATES = (
     "ORDER BY (SELECT count(*) FROM closure c WHERE c.node = n.rowid) DESC, n.rowid"
 )
 _CONTENT_TIME = """
-WITH world(r) AS (SELECT rowid FROM nodes WHERE anchor = :w),
+WITH world(r) AS (SELECT rowid FROM nodes WHERE anchor = ?),
 inside(a) AS (SELECT r FROM world UNION SELECT node FROM closure WHERE world = (SELECT r FROM world)),
 content(a, anchor) AS (SELECT i.a, n.anchor FROM inside i JOIN nodes n ON n.rowid = i.a WHERE n.type != 'Summary')
 SELECT max(t) FROM (
-  SELECT t_ingested AS t FROM nodes WHERE anchor = :w
-  UNION ALL SELECT max(e.t_added, coalesce(e.t_removed, 0)) FROM content c
+  SELECT t_ingested AS t FROM nodes WHERE anchor = ?
+  UNION ALL SELECT CASE WHEN e.t_removed > e.t_added THEN e.t_removed ELSE e.t_added END FROM content c
     JOIN edges e ON e.src = c.a AND e.type = 'contains' JOIN nodes d ON d.rowid = e.dst WHERE d.type != 'Summary'
   UNION ALL SELECT tx.at FROM content c JOIN member_log m ON m.world = c.a AND m.kind = 1 JOIN tx ON tx.seq = m.seq
   UNION ALL SELECT tx.at FROM content c JOIN validity_log v ON v.anchor = c.anchor JOIN tx ON tx.seq = v.seq
@@ -96,7 +96,7 @@ def fingerprint(version: str, summarized: Iterable[str]) -> str:
 
 def content_time(store: Store, world: str) -> int:
     """When the world's content last changed (see the module docstring), in microseconds."""
-    return store.conn.execute(_CONTENT_TIME, {"w": world}).fetchone()[0]
+    return store.conn.execute(_CONTENT_TIME, (world, world)).fetchone()[0]
 
 
 def current_summaries(store: Store, world: str, now: int) -> list[NodeView]:

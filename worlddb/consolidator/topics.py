@@ -109,7 +109,7 @@ def children(conn, world: str, *, topics: bool, retired: bool = False) -> list[t
     rows = conn.execute(
         "SELECT n.rowid, n.anchor FROM edges e JOIN nodes n ON n.rowid = e.dst "
         f"WHERE e.src = {ROWID_OF} AND e.type='contains' AND e.seq_removed IS NULL "
-        f"AND +n.type IN ({','.join('?' * len(kinds))}) {'' if retired else 'AND n.retired_at IS NULL'} "
+        f"AND (n.type || '') IN ({','.join('?' * len(kinds))}) {'' if retired else 'AND n.retired_at IS NULL'} "
         "ORDER BY n.rowid", (world, *kinds))
     return rows.fetchall()
 

@@ -1,11 +1,14 @@
-"""The store: one SQLite file in WAL mode, read and written through one connection.
+"""The store: one database, read and written through one connection.
 
 Contract
-- `Store.open(path)` creates or migrates the schema (worlddb.core.schema) and refuses files
-  written by a newer WorldDB. The connection runs in autocommit mode; every write goes
-  through `Store.transaction()`, which takes SQLite's write lock up front (BEGIN
-  IMMEDIATE), allocates the transaction's sequence number and time, and either commits
-  everything or nothing. sqlite3 errors are translated at that boundary.
+- `Store.open(target)` connects through the target's backend (worlddb.core.backends: a
+  SQLite file in WAL mode, or PostgreSQL with pgvector for a postgresql:// URL), creates
+  or migrates the schema and refuses one written by a newer WorldDB. The connection runs
+  in autocommit mode; every write goes through `Store.transaction()`, which takes the
+  store's one write lock up front (the backend's `begin`), allocates the transaction's
+  sequence number and time, and either commits everything or nothing. Driver errors are
+  translated at that boundary. SQL here and in every module above is written once, for
+  both backends (the rules are in worlddb.core.backends).
 - Records are immutable: the same node written twice is stored once. Node projection
   (validity, retirement, parent world, current version) is the only mutable state, and
   valid_to only ever tightens.
@@ -25,7 +28,8 @@ Contract
   keys (anchors, edge ids, member ids) into several indexes, and every index page it has
   to re-read from the OS costs a system call.
 - A Store is used by one thread at a time (the async facade gives it a thread of its own).
-  Several processes may open the same file; each sees the others' commits on its next read.
+  Several processes (and, on PostgreSQL, several servers) may open the same store; each
+  sees the others' commits on its next read.
 """
 
 from __future__ import annotations
@@ -33,15 +37,14 @@ from __future__ import annotations
 import ctypes
 import functools
 import json
-import sqlite3
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
-from worlddb.core import ids, schema
-from worlddb.core.errors import AmbiguousId, NotFound, StorageError, WorldDBError, translate_sqlite
+from worlddb.core import backends, ids
+from worlddb.core.errors import AmbiguousId, NotFound
 from worlddb.core.records import Edge, EdgeView, Node, NodeView
 from worlddb.core.schema import VECTOR_FROM
 from worlddb.core.timeutil import now_us
@@ -118,9 +121,12 @@ def scope_node(kind: str, sid: str) -> Node:
 
 
 class Store:
-    def __init__(self, conn: sqlite3.Connection, path: str, *, cache_mib: int = 64, bulk_cache_mib: int = 1024):
+    def __init__(self, conn, path: str, *, cache_mib: int = 64, bulk_cache_mib: int = 1024,
+                 backend: backends.Backend | None = None):
         self.conn = conn
         self.path = path
+        #: the database engine behind this store (worlddb.core.backends)
+        self.backend: backends.Backend = backend if backend is not None else backends.for_target(path)
         self.cache_mib = cache_mib
         self.bulk_cache_mib = bulk_cache_mib
         self._bulk = False
@@ -134,55 +140,30 @@ class Store:
     @classmethod
     def open(cls, path: str | Path, *, synchronous: str = "FULL", timeout: float = 30.0, cache_mib: int = 64,
              bulk_cache_mib: int = 1024) -> Store:
+        """Open (creating or migrating) the store at `path`: a SQLite file, ":memory:", or a
+        postgresql:// URL (worlddb.core.backends)."""
         path = str(path)
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        try:
-            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=timeout)
-        except sqlite3.Error as exc:
-            raise translate_sqlite(exc) from exc
-        try:
-            conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
-            # only a file not created yet takes it (before WAL mode writes the first page)
-            conn.execute(f"PRAGMA page_size = {schema.PAGE_SIZE}")
-            mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-            if path != ":memory:" and mode.lower() != "wal":
-                raise StorageError(f"could not switch {path} to WAL mode (got {mode})")
-            conn.execute(f"PRAGMA synchronous={synchronous}")
-            conn.execute(f"PRAGMA cache_size=-{int(cache_mib) * 1024}")
-            conn.execute("PRAGMA foreign_keys=OFF")
-            schema.migrate(conn)
-        except sqlite3.Error as exc:
-            conn.close()
-            error = translate_sqlite(exc)
-            if "unable to open" in str(exc).lower():
-                error = StorageError(
-                    f"cannot open {path}: {exc} - the file or its folder is missing, unreadable or read-only "
-                    f"(WorldDB writes the file and keeps {Path(path).name}-wal and -shm files beside it)")
-            raise error from exc
-        except WorldDBError:
-            conn.close()
-            raise
-        return cls(conn, path, cache_mib=cache_mib, bulk_cache_mib=bulk_cache_mib)
+        backend = backends.for_target(path)
+        conn = backend.connect(path, timeout=timeout, synchronous=synchronous, cache_mib=cache_mib)
+        return cls(conn, path, cache_mib=cache_mib, bulk_cache_mib=bulk_cache_mib, backend=backend)
 
     def close(self) -> None:
-        # Keep the query planner's statistics current, as SQLite advises for connections
-        # that close; analysis_limit bounds the cost on large tables.
-        try:
-            self.conn.execute("PRAGMA analysis_limit=400")
-            self.conn.execute("PRAGMA optimize")
-        except sqlite3.Error:
-            pass  # a read-only or busy file keeps its old statistics; closing must not fail
-        self.conn.close()
+        self.backend.close(self.conn)
+
+    @property
+    def label(self) -> str:
+        """The store's target as it may be shown (a URL without its password)."""
+        return self.backend.display(self.path)
 
     # ------------------------------------------------------------------ transactions
     @contextmanager
     def transaction(self, kind: str = "write") -> Iterator[Tx]:
-        conn = self.conn
+        conn, backend = self.conn, self.backend
         try:
-            conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
-            raise translate_sqlite(exc) from exc
+            backend.begin(conn)
+        except backend.Error as exc:
+            backend.rollback(conn)
+            raise backend.translate(exc) from exc
         tx = None
         try:
             last = conn.execute("SELECT seq, at FROM tx ORDER BY seq DESC LIMIT 1").fetchone()
@@ -192,34 +173,27 @@ class Store:
             tx = Tx(self, seq, at)
             yield tx
             tx.seal()
-            conn.execute("COMMIT")
+            backend.commit(conn)
             self.commits += 1
-        except sqlite3.Error as exc:
-            self._rollback()
-            raise translate_sqlite(exc) from exc
+        except backend.Error as exc:
+            backend.rollback(conn)
+            raise backend.translate(exc) from exc
         except BaseException:
-            self._rollback()
+            backend.rollback(conn)
             raise
         finally:
             if tx is not None:
                 tx.release()
             if self._bulk:
                 self._bulk = False
-                conn.execute(f"PRAGMA cache_size=-{int(self.cache_mib) * 1024}")
+                backend.page_cache(conn, self.cache_mib)
                 _return_free_memory()
 
     def enter_bulk(self) -> None:
         """Give the open transaction the bulk page cache (see the module docstring)."""
         if not self._bulk and self.bulk_cache_mib > self.cache_mib:
             self._bulk = True
-            self.conn.execute(f"PRAGMA cache_size=-{int(self.bulk_cache_mib) * 1024}")
-
-    def _rollback(self) -> None:
-        if self.conn.in_transaction:
-            try:
-                self.conn.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass  # the connection already rolled back (e.g. disk full aborts the transaction)
+            self.backend.page_cache(self.conn, self.bulk_cache_mib)
 
     def add_erase_hook(self, hook) -> None:
         """Register `hook(conn, anchor, rowid)`, called when a node's content is erased, so
@@ -460,10 +434,11 @@ class Store:
         row = self.conn.execute("SELECT max(seq) FROM tx").fetchone()
         return row[0] or 0
 
-    def data_version(self) -> tuple[int, int]:
+    def data_version(self) -> tuple[object, int]:
         """Changes whenever anyone - another connection or this one - commits; cheap to
-        poll before a read. (SQLite's data_version alone ignores this connection's commits.)"""
-        return self.conn.execute("PRAGMA data_version").fetchone()[0], self.commits
+        poll before a read (the backend's change token, with this connection's own commits:
+        SQLite's data_version alone ignores them)."""
+        return self.backend.change_token(self.conn), self.commits
 
 
 def _return_free_memory() -> None:

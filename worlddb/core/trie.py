@@ -21,7 +21,6 @@ nodes in SQLite (`SqlTrieStore`); verification replays membership history into
 from __future__ import annotations
 
 import bisect
-import sqlite3
 from typing import Protocol
 
 from worlddb.core import ids
@@ -236,7 +235,7 @@ class SqlTrieStore:
     connection belongs to an open write transaction; this class never commits.
     """
 
-    def __init__(self, conn: sqlite3.Connection, world: int, kind: int):
+    def __init__(self, conn, world: int, kind: int):
         self._conn = conn
         self._world = world
         self._kind = kind

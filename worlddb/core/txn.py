@@ -1,7 +1,8 @@
 """One write transaction: node projection, validity, world interiors and their versions.
 
 A `Tx` exists only inside `Store.transaction()`. Every method writes through the open
-SQLite transaction, so everything a write does commits or rolls back together.
+transaction (SQL both backends accept: worlddb.core.backends), so everything a write
+does commits or rolls back together.
 
 Worlds. A world's interior is two id sets: its children (their current version ids) and
 its interior edges. Changing either marks the world dirty. When the transaction ends,
@@ -37,7 +38,6 @@ transaction. Nothing else in the engine calls them.
 from __future__ import annotations
 
 import heapq
-import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
@@ -51,7 +51,8 @@ class TxStore(Protocol):
     """What a transaction uses of the store that opened it (worlddb.core.store.Store).
     Declared here so that the store can import the transaction and not the reverse."""
 
-    conn: sqlite3.Connection
+    conn: Any
+    backend: Any
     observers: list[Any]
     erase_hooks: list[Callable[..., None]]
 
@@ -132,15 +133,15 @@ class Tx:
                 return False
             raise InvalidInput("valid_to is earlier than valid_from")
         parent_row = None if parent is None else self.rowid(parent)
-        cursor = self.conn.execute(
-            "INSERT OR IGNORE INTO nodes(anchor, type, name, parent, valid_from, valid_to, created_at, "
-            "t_ingested, seq, record) VALUES (?,?,?,?,?,?,?,?,?,?)",
+        row = self.conn.execute(
+            "INSERT INTO nodes(anchor, type, name, parent, valid_from, valid_to, created_at, "
+            "t_ingested, seq, record) VALUES (?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING RETURNING rowid",
             (anchor, node.type, node.name, parent_row, start, valid_to, node.created_at, self.at, self.seq,
              node.record),
-        )
-        if cursor.rowcount == 0:
+        ).fetchone()
+        if row is None:
             return False  # it exists (the unique anchor refused the row)
-        self._rowids[anchor] = cursor.lastrowid
+        self._rowids[anchor] = row[0]
         self._new[anchor] = _Fresh(parent_row)
         if len(self._new) == BULK_NODES:
             self.store.enter_bulk()
@@ -247,7 +248,8 @@ class Tx:
     def _log_validity(self, anchor: str, to: int, reason: str, cause: str | None) -> None:
         self.conn.execute(
             "INSERT INTO validity_log(anchor, seq, valid_to, reason, cause) VALUES (?,?,?,?,?) "
-            "ON CONFLICT(anchor, seq) DO UPDATE SET valid_to=min(valid_to, excluded.valid_to)",
+            "ON CONFLICT(anchor, seq) DO UPDATE SET valid_to=CASE WHEN excluded.valid_to < validity_log.valid_to "
+            "THEN excluded.valid_to ELSE validity_log.valid_to END",
             (anchor, self.seq, to, reason, cause),
         )
 
@@ -270,10 +272,12 @@ class Tx:
         below = [child_row] if fresh is not None and fresh.leaf else [child_row] + [
             r[0] for r in self.conn.execute("SELECT node FROM closure WHERE world=?", (child_row,))]
         if len(above) == 1 and len(below) == 1:
-            self.conn.execute("INSERT OR IGNORE INTO closure(world, node) VALUES (?, ?)", (world_row, child_row))
+            self.conn.execute("INSERT INTO closure(world, node) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                              (world_row, child_row))
         else:
             self.conn.executemany(
-                "INSERT OR IGNORE INTO closure(world, node) VALUES (?, ?)", [(a, d) for a in above for d in below])
+                "INSERT INTO closure(world, node) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                [(a, d) for a in above for d in below])
         for moved in below:  # the child's subtree has new ancestors
             self._ancestors.pop(moved, None)
         if fresh is not None:
@@ -321,7 +325,7 @@ class Tx:
     def _member_add(self, world: str, world_row: int, kind: int, key: str) -> bool:
         blob = bytes.fromhex(key)
         cursor = self.conn.execute(
-            "INSERT OR IGNORE INTO members(world, kind, key) VALUES (?,?,?)", (world_row, kind, blob)
+            "INSERT INTO members(world, kind, key) VALUES (?,?,?) ON CONFLICT DO NOTHING", (world_row, kind, blob)
         )
         if cursor.rowcount == 0:
             return False
@@ -419,8 +423,8 @@ class Tx:
         dst = rowids.get(edge.dst) or self._rowid_of(edge.dst)
         edge_id = edge.id
         cursor = self.conn.execute(
-            "INSERT OR IGNORE INTO edges(id, type, src, dst, world, props, seq_added, t_added, valid_from, valid_to) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?)",
+            "INSERT INTO edges(id, type, src, dst, world, props, seq_added, t_added, valid_from, valid_to) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
             (bytes.fromhex(edge_id), edge.type, src, dst, None if edge.world is None else self._rowid_of(edge.world),
              None if props == "{}" else props, self.seq, self.at, valid_from, valid_to),
         )
@@ -484,12 +488,14 @@ class Tx:
     def _flush_counts(self) -> None:
         if self._pieces:
             self.conn.executemany(
-                "INSERT INTO token_df(token, df) VALUES (?, ?) ON CONFLICT(token) DO UPDATE SET df = df + excluded.df",
+                "INSERT INTO token_df(token, df) VALUES (?, ?) "
+                "ON CONFLICT(token) DO UPDATE SET df = token_df.df + excluded.df",
                 sorted(self._pieces.items()))
             self._pieces = {}
         if self._texts:
             self.conn.execute("INSERT INTO meta(key, value) VALUES ('text_docs', ?) "
-                              "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value",
+                              "ON CONFLICT(key) DO UPDATE SET value = "
+                              "CAST(CAST(meta.value AS INTEGER) + CAST(excluded.value AS INTEGER) AS TEXT)",
                               (str(self._texts),))
             self._texts = 0
 
@@ -516,7 +522,8 @@ class Tx:
         for kind, ord, vector in vectors:
             data = next((d for b, d in stored if b is vector or b == vector), None)
             if data is None:
-                data = self.conn.execute("INSERT INTO vector_data(vec) VALUES (?)", (vector,)).lastrowid
+                data = self.conn.execute("INSERT INTO vector_data(vec) VALUES (?) RETURNING id",
+                                         (self.store.backend.vector_param(vector),)).fetchone()[0]
                 stored.append((vector, data))
                 self._last_vector = (rowid, vector, data)
             rows.append((rowid, kind, ord, data, self.seq))
@@ -559,7 +566,8 @@ class Tx:
         elif old is not None and old == vector:
             data = old_data
         else:
-            data = self.conn.execute("INSERT INTO vector_data(vec) VALUES (?)", (vector,)).lastrowid
+            data = self.conn.execute("INSERT INTO vector_data(vec) VALUES (?) RETURNING id",
+                                     (self.store.backend.vector_param(vector),)).fetchone()[0]
             self._last_vector = (rowid, vector, data)
         if upsert:
             self.conn.execute(
@@ -635,6 +643,7 @@ class Tx:
         if row is None:
             self.set_meta("embed_model", model)
             self.set_meta("embed_dim", str(dim))
+            self.store.backend.vector_model_claimed(self.conn, dim)
         elif row[0] != model:
             raise Conflict(f"this database holds vectors of {row[0]}; refusing vectors of {model}")
 

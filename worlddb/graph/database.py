@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import logging
 import re
-import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -34,7 +33,7 @@ from worlddb.graph.reconciler import Receipt, Reconciler
 from worlddb.graph.verify import VerifyReport, verify
 from worlddb.handlers import HandlerRegistry
 from worlddb.protocols import Registry
-from worlddb.vectors import hnsw_snapshots
+from worlddb.vectors import ann, hnsw_snapshots
 from worlddb.vectors.composer import Composer
 from worlddb.vectors.hnsw import AnnIndex
 
@@ -105,7 +104,7 @@ class WorldDB:
         for index in self._ann.values():
             try:
                 index.advance()
-            except (WorldDBError, RuntimeError, sqlite3.Error) as exc:
+            except (WorldDBError, RuntimeError, self.store.backend.Error) as exc:
                 # the commit stands and must be reported as done: the index is a cache, and
                 # the next read catches up on what it could not take (and meets the error)
                 log.warning("an HNSW index could not take the commit of transaction %s: %s", tx.seq, exc)
@@ -131,7 +130,7 @@ class WorldDB:
         """This connection's HNSW index over stored vectors of `kind` (worlddb.vectors.hnsw), made on
         first use and caught up from SQL before every search."""
         if kind not in self._ann:
-            self._ann[kind] = AnnIndex(self.store, kind, snapshots=self.ann_snapshots)
+            self._ann[kind] = ann.open_index(self.store, kind, snapshots=self.ann_snapshots)
         return self._ann[kind]
 
     def run(self, spec: QuerySpec) -> Subgraph:

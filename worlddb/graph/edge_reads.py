@@ -47,15 +47,17 @@ def edges_touching(store: Store, anchors: Iterable[str], edge_type: str | None, 
     out: list[EdgeView] = []
     for start in range(0, len(batch), CHUNK):
         chunk = batch[start:start + CHUNK]
-        rows = store.conn.execute(statement(edge_type, direction, len(chunk), known_at is not None),
+        rows = store.conn.execute(statement(edge_type, direction, len(chunk), known_at is not None,
+                                            store.backend.index_hint),
                                   [*chunk, *typed, *pinned])
         out += [edge_view(row) for row in rows]
     return out
 
 
-def statement(edge_type: str | None, direction: str, count: int, pinned: bool) -> str:
+def statement(edge_type: str | None, direction: str, count: int, pinned: bool, hint=None) -> str:
     """edges_touching's SQL for `count` anchors; bind the anchors, the type unless it is
-    None, and known_at twice when pinned."""
+    None, and known_at twice when pinned. `hint`: the backend's index_hint (default
+    SQLite's)."""
     if direction not in ("out", "in"):
         raise InvalidInput(f"direction must be 'out' or 'in', not {direction!r}")
     end = "src" if direction == "out" else "dst"
@@ -65,7 +67,8 @@ def statement(edge_type: str | None, direction: str, count: int, pinned: bool) -
     # Other types read the plain (src, type) / (dst, type) indexes.
     table, marked = "edges e", ""
     if edge_type in schema.MARKED_TYPES:
-        table, marked = f"edges e INDEXED BY edges_marked_{end}", f" AND e.{schema.MARKED}"
+        named = f"INDEXED BY edges_marked_{end}" if hint is None else hint(f"edges_marked_{end}")
+        table, marked = f"edges e {named}", f" AND e.{schema.MARKED}"
     typed = "" if edge_type is None else " AND e.type=?"
     return (f"SELECT {EDGE_COLUMNS} FROM {table} {EDGE_JOINS} WHERE e.{end} IN {rowids_sql(count)}"
             f"{typed}{marked} AND {live_sql(pinned, 'e')} ORDER BY e.rowid")

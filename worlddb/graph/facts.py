@@ -16,6 +16,7 @@ facts by following refers_to edges with role=subject into the Fact nodes.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -86,8 +87,7 @@ def subjects_with(store: Store, relations: Iterable[str]) -> list[str]:
     if not relations:
         return []
     rows = store.conn.execute(
-        f"SELECT DISTINCT json_extract(n.record, '$.meta.subject') FROM nodes n "
-        f"WHERE n.type='Fact' AND n.name IN ({','.join('?' * len(relations))}) AND n.record IS NOT NULL",
-        relations,
-    )
-    return [row[0] for row in rows if row[0]]
+        f"SELECT n.record FROM nodes n WHERE n.type='Fact' AND n.name IN ({','.join('?' * len(relations))}) "
+        "AND n.record IS NOT NULL", relations)
+    subjects = (json.loads(record).get("meta", {}).get("subject") for (record,) in rows)
+    return list(dict.fromkeys(s for s in subjects if isinstance(s, str) and s))

@@ -1,5 +1,9 @@
 """The lexical lane: BM25 over the FTS5 rows of text nodes (worlddb.graph.text_index).
 
+This module is the lane's entry point on both backends (`lexical`, `lexical_anywhere`,
+`lexical_matching`); on PostgreSQL each hands the query's words to worlddb.graph.tsearch,
+the same BM25 over tsvector rows. What follows is the SQLite path.
+
 `lexical(...)` turns free text into a safe FTS5 query - every word quoted, OR-ed, so
 user input such as `"`, `*`, `NEAR(` or `) OR (` is matched as words, never parsed as
 query syntax - and ranks with SQLite's bm25(). Three things keep its cost near the size of
@@ -36,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from worlddb.core.store import Store, inside_sql
-from worlddb.graph import anyword
+from worlddb.graph import anyword, tsearch
 from worlddb.graph.text_index import STOPWORDS, WORD
 
 #: see the module docstring
@@ -66,12 +70,50 @@ def lexical(store: Store, text: str, worlds: Sequence[str], limit: int, *, open_
     words = query_words(text)
     if not words or not worlds:
         return []
+    if store.backend.name == "postgresql":
+        return tsearch.ranked(store, words, worlds, limit, open_only_at)
     narrowed, every, final = _narrow(store, words, limit)
     hits = _ranked(store, narrowed, every, worlds, limit, open_only_at)
     if len(hits) < limit and not final:
         # the narrowing counted matches in the whole store; these scopes may hold too few
         hits = _ranked(store, words, False, worlds, limit, open_only_at)
     return hits
+
+
+def lexical_anywhere(store: Store, text: str, limit: int) -> list[tuple[int, float]]:
+    """(rowid, bm25 score; higher is better) of the best text nodes of the whole store."""
+    words = query_words(text)
+    if not words:
+        return []
+    if store.backend.name == "postgresql":
+        return tsearch.ranked(store, words, None, limit, None)
+    rows = store.conn.execute("SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ? ORDER BY bm25(fts) LIMIT ?",
+                              (anyword.any_of(words), limit))
+    return [(r, -score) for r, score in rows]
+
+
+def lexical_matching(store: Store, rowids: list[int], text: str) -> set[int]:
+    """Which of the text nodes `rowids` hold any word of `text`."""
+    words = query_words(text)
+    if not words or not rowids:
+        return set()
+    if store.backend.name == "postgresql":
+        return tsearch.matching(store, words, rowids)
+    return {r for (r,) in store.conn.execute(
+        f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({','.join('?' * len(rowids))})",
+        (anyword.any_of(words), *rowids))}
+
+
+def lexical_among(store: Store, rowids: list[int], words: list[str]) -> list[int]:
+    """Those of the text nodes `rowids` that hold any of `words` (from `query_words`), best
+    bm25 first."""
+    if not words or not rowids:
+        return []
+    if store.backend.name == "postgresql":
+        return tsearch.among(store, words, rowids)
+    return [r for (r,) in store.conn.execute(
+        f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({','.join('?' * len(rowids))}) ORDER BY rank",
+        (anyword.any_of(words), *rowids))]
 
 
 def _ranked(store: Store, words: list[str], every: bool, worlds: Sequence[str], limit: int,

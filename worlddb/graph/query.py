@@ -31,7 +31,7 @@ from worlddb.core.records import EdgeView, NodeView
 from worlddb.core.store import Store, rowids_sql
 from worlddb.core.timeutil import now_us
 from worlddb.graph.edge_reads import edges_touching, equivalents
-from worlddb.graph.lexical import fts_query, lexical
+from worlddb.graph.lexical import lexical, lexical_anywhere, lexical_matching
 from worlddb.vectors.hnsw import EFFECTIVE, AnnIndex
 
 
@@ -81,7 +81,7 @@ class Query:
 
     def text(self, text: str, limit: int = 20) -> Query:
         """Seed with the best BM25 matches of `text` among the queried worlds' text nodes."""
-        hits = lexical(self.db.store, text, self.worlds, limit) if self.worlds else _lexical_anywhere(
+        hits = lexical(self.db.store, text, self.worlds, limit) if self.worlds else lexical_anywhere(
             self.db.store, text, limit)
         return self.seed(*self.db.store.anchors_for_rowids([r for r, _ in hits]).values())
 
@@ -292,15 +292,6 @@ class _Runner:
                 sub.equivalents[anchor] = sorted(members)
 
 
-def _lexical_anywhere(store, text: str, limit: int) -> list[tuple[int, float]]:
-    match = fts_query(text)
-    if match is None:
-        return []
-    rows = store.conn.execute("SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ? ORDER BY bm25(fts) LIMIT ?",
-                              (match, limit))
-    return [(r, -score) for r, score in rows]
-
-
 @dataclass(frozen=True)
 class QuerySpec:
     """A read, declared: a start set, then steps, under time pins.
@@ -358,13 +349,9 @@ def run_spec(db: Graph, spec: QuerySpec) -> Subgraph:
 
 
 def _matching(db: Graph, anchors: list[str], text: str) -> list[str]:
-    match = fts_query(text)
     rowids = {db.store.rowid(a): a for a in anchors}
-    if match is None or not rowids:
-        return []
     keys = [r for r in rowids if r is not None]
-    found = {r for (r,) in db.store.conn.execute(
-        f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({','.join('?' * len(keys))})", (match, *keys))}
+    found = lexical_matching(db.store, keys, text)
     return [a for a in anchors if db.store.rowid(a) in found]
 
 

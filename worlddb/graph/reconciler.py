@@ -172,8 +172,8 @@ class _Context:
         edge_id = self._edge.id
         proposal = ids.proposal_id(edge_id, self._tx.seq)
         self._tx.conn.execute(
-            "INSERT OR IGNORE INTO proposals(id, edge_id, a, b, status, tier, score, evidence, seq_created) "
-            "VALUES (?,?,?,?,'pending',?,?,?,?)",
+            "INSERT INTO proposals(id, edge_id, a, b, status, tier, score, evidence, seq_created) "
+            "VALUES (?,?,?,?,'pending',?,?,?,?) ON CONFLICT DO NOTHING",
             (proposal, edge_id, a, b, tier, score, json.dumps(ids.normalize(evidence), sort_keys=True),
              self._tx.seq),
         )

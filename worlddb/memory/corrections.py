@@ -89,12 +89,12 @@ def _open_members(services: Services, worlds: list[str]) -> list[str]:
     if not worlds:
         return []
     rows = services.store.conn.execute(
-        f"SELECT DISTINCT n.anchor FROM closure c JOIN nodes n ON n.rowid = c.node "
+        f"SELECT DISTINCT n.rowid, n.anchor FROM closure c JOIN nodes n ON n.rowid = c.node "
         f"WHERE c.world IN {rowids_sql(len(worlds))} AND n.type IN ({','.join('?' * len(RETIRABLE))}) "
         f"AND n.retired_at IS NULL ORDER BY n.rowid",
         (*worlds, *RETIRABLE),
     )
-    return [row[0] for row in rows]
+    return [row[1] for row in rows]
 
 
 def _retire_derived(services: Services, w: Writer, anchor: str, reason: str | None) -> None:

@@ -230,7 +230,7 @@ def _mentions(store: Store, members: set[str], worlds: list[str], *, limit: int,
     rows = store.conn.execute(
         "SELECT DISTINCT n.rowid, n.anchor FROM edges e JOIN nodes n ON n.rowid = e.src "
         f"WHERE e.dst IN {rowids_sql(len(entities))} AND e.type='refers_to' AND e.seq_removed IS NULL "
-        f"AND +n.type IN ({_TEXT}) AND n.rowid < ? {validity} AND {inside_sql('n', len(worlds))} "
+        f"AND (n.type || '') IN ({_TEXT}) AND n.rowid < ? {validity} AND {inside_sql('n', len(worlds))} "
         "ORDER BY n.rowid DESC LIMIT ?",
         (*entities, *TEXT_TYPES, before, *extra, *worlds, *worlds, limit + 1)).fetchall()
     page, more = rows[:limit], len(rows) > limit
@@ -244,10 +244,10 @@ def _facts(store: Store, worlds: list[str], members: set[str]) -> list[NodeView]
         return []
     entities = sorted(members)
     rows = store.conn.execute(
-        f"SELECT DISTINCT n.anchor FROM edges e JOIN nodes n ON n.rowid = e.src "
+        f"SELECT n.anchor, max(e.rowid) AS latest FROM edges e JOIN nodes n ON n.rowid = e.src "
         f"WHERE e.dst IN {rowids_sql(len(entities))} AND e.type='refers_to' AND e.seq_removed IS NULL "
-        f"AND +n.type='Fact' AND (n.valid_to IS NULL OR n.valid_to > ?) AND {inside_sql('n', len(worlds))} "
-        "ORDER BY e.rowid DESC LIMIT ?", (*entities, now_us(), *worlds, *worlds, _FACTS_READ))
+        f"AND (n.type || '')='Fact' AND (n.valid_to IS NULL OR n.valid_to > ?) AND {inside_sql('n', len(worlds))} "
+        "GROUP BY n.anchor ORDER BY latest DESC LIMIT ?", (*entities, now_us(), *worlds, *worlds, _FACTS_READ))
     views = store.get_many(row[0] for row in rows)
     return [views[row] for row in views]
 
@@ -288,9 +288,9 @@ def _related(store: Store, worlds: list[str], members: set[str], facts: list[Nod
         "SELECT d.anchor, count(DISTINCT e.src) FROM edges e JOIN nodes n ON n.rowid = e.src "
         "JOIN edges o ON o.src = e.src AND o.type='refers_to' AND o.seq_removed IS NULL "
         "JOIN nodes d ON d.rowid = o.dst "
-        f"WHERE e.dst IN {marks} AND e.type='refers_to' AND e.seq_removed IS NULL AND +n.type IN ({_TEXT}) "
+        f"WHERE e.dst IN {marks} AND e.type='refers_to' AND e.seq_removed IS NULL AND (n.type || '') IN ({_TEXT}) "
         f"AND (n.valid_to IS NULL OR n.valid_to > ?) AND {inside_sql('n', len(worlds))} AND o.dst NOT IN {marks} "
-        "GROUP BY o.dst ORDER BY 2 DESC, d.anchor LIMIT ?",
+        "GROUP BY o.dst, d.anchor ORDER BY 2 DESC, d.anchor LIMIT ?",
         (*entities, *TEXT_TYPES, now_us(), *worlds, *worlds, *entities, 2 * RELATED_MAX)).fetchall()
     candidates = [(other, relation, count) for (other, relation), count in
                   sorted(links.items(), key=lambda item: (-item[1], item[0]))]

@@ -233,8 +233,9 @@ def find_session(w: Writer, worlds: list[str], scopes: ScopeSet, key: str) -> tu
 
 def record_session(w: Writer, worlds: list[str], key: str, session: str, last_turn: str, turns: int) -> None:
     rows = [(w.tx.rowid(world), key, w.tx.rowid(session), w.tx.rowid(last_turn), turns) for world in worlds]
-    w.tx.conn.executemany("INSERT OR REPLACE INTO sessions(scope, ref, session, last_turn, turns) "
-                          "VALUES (?,?,?,?,?)", rows)
+    w.tx.conn.executemany("INSERT INTO sessions(scope, ref, session, last_turn, turns) VALUES (?,?,?,?,?) "
+                          "ON CONFLICT(scope, ref) DO UPDATE SET session=excluded.session, "
+                          "last_turn=excluded.last_turn, turns=excluded.turns", rows)
 
 
 def check_turn(turn: Turn) -> None:

@@ -72,9 +72,11 @@ def add_token(store: Store, name: str, grants: Sequence[str], *, admin: bool = F
         row = store.conn.execute("SELECT revoked_at FROM principals WHERE name=?", (name,)).fetchone()
         if row is not None and row[0] is None:
             raise InvalidInput(f"a principal named {name} exists; revoke it first to issue a new token")
-        store.conn.execute("INSERT OR REPLACE INTO principals(name, token_sha256, grants, admin, created_at) "
-                           "VALUES (?,?,?,?,?)", (name, token_digest(token), json.dumps(list(canonical)),
-                                                  int(admin), now_us()))
+        store.conn.execute("INSERT INTO principals(name, token_sha256, grants, admin, created_at) "
+                           "VALUES (?,?,?,?,?) ON CONFLICT(name) DO UPDATE SET token_sha256=excluded.token_sha256, "
+                           "grants=excluded.grants, admin=excluded.admin, created_at=excluded.created_at, "
+                           "revoked_at=NULL", (name, token_digest(token), json.dumps(list(canonical)),
+                                               int(admin), now_us()))
     return token
 
 

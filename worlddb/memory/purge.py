@@ -11,18 +11,20 @@ Erasing additionally removes, for every node that belongs to this scope *alone*,
 text from the blob (the id stays as a tombstone, so every hash that mentions it still
 verifies), its FTS entry, its vectors (and so its ANN entry) and names held in side
 indexes. Nodes shared with another scope keep their content (the scope only lets go
-of them). To make sure the bytes are gone from the file, not just unreachable, the erase
-runs with secure_delete on, then
-checkpoints the write-ahead log into the file and truncates it (the rows' bytes are gone
-from both), merges the FTS index (its terms), vacuums, and truncates the log again.
-Compaction needs free disk space. When it fails after the erase has committed, the error
-says so - the scope is purged, but erased text may remain in unused parts of the file -
-and running the same purge again, once there is space, finishes the job.
+of them). To make sure the bytes are gone from storage, not just unreachable, the erase
+runs inside the backend's `erasing` and is followed by its `compact`
+(worlddb.core.backends): on SQLite, secure_delete, then the write-ahead log checkpointed
+into the file and truncated, the FTS index merged, a vacuum, and the log truncated again;
+on PostgreSQL, VACUUM FULL of the tables that held the content (what remains in the WAL
+is said in worlddb.core.backends.postgres). Compaction needs free disk space. When it
+fails after the erase has committed, the error says so - the scope is purged, but erased
+text may remain in unused parts of the store - and running the same purge again, once
+there is space, finishes the job.
 """
 
 from __future__ import annotations
 
-import sqlite3
+from contextlib import nullcontext
 
 from worlddb.consolidator.topics import is_topic
 from worlddb.core.errors import StorageError
@@ -49,10 +51,9 @@ def purge(services: Services, kind: str, sid: str, *, erase: bool) -> PurgeResul
             shared += 1
         else:
             alone.append(node)
-    if erase:
-        store.conn.execute("PRAGMA secure_delete = ON")
     retired = 0
-    try:
+    backend = store.backend
+    with backend.erasing(store.conn) if erase else nullcontext():
         with services.db.write("purge") as w:
             held = set(alone)
             for node in alone:
@@ -73,24 +74,13 @@ def purge(services: Services, kind: str, sid: str, *, erase: bool) -> PurgeResul
                     w.erase(node)
         if erase:
             try:
-                _compact(store)
-            except sqlite3.Error as exc:
+                backend.compact(store.conn)
+            except backend.Error as exc:
+                where = "the file" if backend.name == "sqlite" else "the database"
                 raise StorageError(
-                    f"{scope_key(kind, sid)} was purged and {len(alone)} items erased, but compacting the file "
-                    f"failed ({exc}); erased text may remain in unused parts of the file until this purge is "
+                    f"{scope_key(kind, sid)} was purged and {len(alone)} items erased, but compacting {where} "
+                    f"failed ({exc}); erased text may remain in unused parts of {where} until this purge is "
                     "run again with erase=true") from exc
-    finally:
-        if erase:
-            store.conn.execute("PRAGMA secure_delete = OFF")
     return PurgeResult(scope=scope_key(kind, sid), retired=retired, erased=len(alone) if erase else 0,
                        kept_shared=shared)
 
-
-def _compact(store) -> None:
-    """Push erased bytes out of every page. The first checkpoint needs no free space and
-    already overwrites the erased rows in the file; merging FTS segments and vacuuming
-    (which do need space) then drop index terms and free pages."""
-    store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    store.conn.execute("INSERT INTO fts(fts) VALUES ('optimize')")
-    store.conn.execute("VACUUM")
-    store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

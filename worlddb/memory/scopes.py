@@ -151,7 +151,8 @@ def list_scopes(store: Store, kind: str | None = None) -> ScopeList:
         f"  AND n.type IN ({_TEXT}) AND n.valid_to IS NULL), "
         " (SELECT count(*) FROM closure c JOIN nodes n ON n.rowid = c.node WHERE c.world = w.rowid "
         f"  AND n.type IN ({_TEXT}) AND n.valid_to IS NOT NULL) "
-        "FROM scopes s JOIN nodes w ON w.anchor = s.anchor WHERE (? IS NULL OR s.kind = ?) ORDER BY s.kind, s.sid",
+        "FROM scopes s JOIN nodes w ON w.anchor = s.anchor WHERE (CAST(? AS TEXT) IS NULL OR s.kind = ?) "
+        "ORDER BY s.kind, s.sid",
         (*TEXT_TYPES, *TEXT_TYPES, kind, kind),
     )
     return ScopeList([ScopeInfo(kind=k, id=sid, key=scope_key(k, sid), memories=live, retired=closed)

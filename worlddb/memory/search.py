@@ -50,7 +50,7 @@ def _hits(store: Store, chosen: list[Ranked], plan: QueryPlan, worlds: list[str]
     named_by: list[tuple[str, str, str]] = conn.execute(
         f"SELECT s.anchor, n.anchor, n.name FROM edges e JOIN nodes n ON n.rowid = e.dst "
         f"JOIN nodes s ON s.rowid = e.src "
-        f"WHERE e.src IN {rowids_sql(len(anchors))} AND e.type='refers_to' AND {live} AND +n.type='Entity'",
+        f"WHERE e.src IN {rowids_sql(len(anchors))} AND e.type='refers_to' AND {live} AND (n.type || '')='Entity'",
         (*anchors, *pins)).fetchall()
     # a hit shared with another scope also names that scope's entities, whose names are not shown
     inside = store.in_worlds(worlds, list({entity for _, entity, _ in named_by})) if named_by else set()

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from worlddb.core.store import Store
-from worlddb.vectors import hnsw_snapshots
+from worlddb.vectors import ann, hnsw_snapshots
 from worlddb.vectors.hnsw import NAME, AnnIndex
 
 from .names import name_similarity, trigrams
@@ -200,7 +200,7 @@ class NameIndex:
     def _name_vectors(self) -> AnnIndex:
         """The HNSW index of name vectors, made on first use (call with the lock held)."""
         if self._ann is None:
-            self._ann = AnnIndex(self.store, NAME, snapshots=hnsw_snapshots.directory_for(self.store.path))
+            self._ann = ann.open_index(self.store, NAME, snapshots=hnsw_snapshots.directory_for(self.store.path))
         return self._ann
 
     def nearest(self, scope: int, vector: np.ndarray, k: int) -> list[tuple[int, float]]:

@@ -29,7 +29,6 @@ Contract
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -288,7 +287,7 @@ class Resolver:
         self._tx, self._pending = None, Pending()
         try:
             self.index.advance(vectors=self.embedder is not None)
-        except (WorldDBError, RuntimeError, sqlite3.Error) as exc:
+        except (WorldDBError, RuntimeError, self.store.backend.Error) as exc:
             # the write is committed; the next lookup catches up (and meets the error) instead
             log.warning("the resolver's name index could not take a commit: %s", exc)
 

@@ -214,8 +214,9 @@ def _embedding(ctx: Context, q: Query) -> dict:
         return {}
     marks = ",".join("?" * len(hits))
     rows = ctx.store.conn.execute(
-        # unary + keeps the planner on the node index: (scope, norm) would scan the whole scope
-        f"SELECT node, norm, etype FROM resolver_names WHERE +scope=? AND kind!=? AND +norm IS NOT NULL "
+        # unary + (for text, || '') keeps the planner on the node index: (scope, norm) would
+        # scan the whole scope
+        f"SELECT node, norm, etype FROM resolver_names WHERE +scope=? AND kind!=? AND (norm || '') IS NOT NULL "
         f"AND node IN ({marks})",
         (ctx.scope, ALIAS, *hits),
     )
@@ -236,7 +237,7 @@ def _verified(ctx: Context, found: dict) -> list[Match]:
     rows = ctx.store.conn.execute(
         f"SELECT DISTINCT n.rowid, n.anchor, n.name FROM resolver_names r JOIN nodes n ON n.rowid = r.node "
         f"JOIN nodes s ON s.rowid = r.scope "
-        f"WHERE +r.scope=? AND +r.norm IS NOT NULL AND r.node IN ({','.join('?' * len(nodes))}) "
+        f"WHERE +r.scope=? AND (r.norm || '') IS NOT NULL AND r.node IN ({','.join('?' * len(nodes))}) "
         f"AND EXISTS (SELECT 1 FROM closure c WHERE c.world = s.rowid AND c.node = n.rowid)",
         (ctx.scope, *nodes),
     )

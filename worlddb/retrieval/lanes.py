@@ -47,8 +47,9 @@ PENDING_MAX = 10
 #: past it, it over-fetches the nearest units and keeps those the speaker said
 SPEAKER_FILTER_MAX = 20_000
 _TEXT = ",".join("?" * len(TEXT_TYPES))
-# A unary + on nodes.type in the queries below keeps SQLite from driving a join through the
-# type index (every node of a type) instead of the edge index (a handful of rows).
+# (n.type || '') in the queries below keeps SQLite from driving a join through the type
+# index (every node of a type) instead of the edge index (a handful of rows); it does what
+# a unary + does in SQLite, and PostgreSQL accepts it for text, as it does not the +.
 
 
 def run_lanes(sources: Sources, query: str, worlds: list[str], depth: int, *, open_only_at: int | None
@@ -92,10 +93,10 @@ def eligible(store: Store, worlds: list[str], rowids: list[int], open_only_at: i
         return set()
     validity, extra = ("AND (n.valid_to IS NULL OR n.valid_to > ?)", [open_only_at]) if open_only_at else ("", [])
     # Drive from the candidate rows (a few hundred), never from the scope's whole closure;
-    # the unary + keeps SQLite off the type index, which would scan every node of a type.
+    # (n.type || '') keeps SQLite off the type index, which would scan every node of a type.
     rows = store.conn.execute(
         f"SELECT n.rowid FROM nodes n WHERE n.rowid IN ({','.join('?' * len(rowids))}) "
-        f"AND +n.type IN ({_TEXT}) {validity} AND {inside_sql('n', len(worlds))}",
+        f"AND (n.type || '') IN ({_TEXT}) {validity} AND {inside_sql('n', len(worlds))}",
         (*rowids, *TEXT_TYPES, *extra, *worlds, *worlds),
     )
     return {row[0] for row in rows}
@@ -151,7 +152,7 @@ def _mentioning(store: Store, classes: list[frozenset[str]], worlds: list[str], 
     class_of = {member: i for i, members in enumerate(classes) for member in members}
     entities = sorted(class_of)
     validity, extra = ("AND (n.valid_to IS NULL OR n.valid_to > ?)", [open_only_at]) if open_only_at else ("", [])
-    inside = f"AND +n.type IN ({_TEXT}) {validity} AND {inside_sql('n', len(worlds))}"
+    inside = f"AND (n.type || '') IN ({_TEXT}) {validity} AND {inside_sql('n', len(worlds))}"
     filters = (*TEXT_TYPES, *extra, *worlds, *worlds)
     found: dict[int, tuple[frozenset[int], int]] = {}  # node rowid -> (classes named, latest mention edge)
 
@@ -197,7 +198,7 @@ def _mentions_of(conn, rowids: list[int], entities: list[str]):
     return conn.execute(
         "SELECT e.src, d.anchor, max(e.rowid) FROM edges e JOIN nodes d ON d.rowid = e.dst "
         f"WHERE e.src IN ({','.join('?' * len(rowids))}) AND +e.dst IN {rowids_sql(len(entities))} "
-        "AND e.type='refers_to' AND e.seq_removed IS NULL GROUP BY e.src, e.dst", (*rowids, *entities))
+        "AND e.type='refers_to' AND e.seq_removed IS NULL GROUP BY e.src, e.dst, d.anchor", (*rowids, *entities))
 
 
 def _speaker_lane(sources: Sources, query: str, mentions: list[Mention], worlds: list[str], depth: int,
@@ -210,8 +211,9 @@ def _speaker_lane(sources: Sources, query: str, mentions: list[Mention], worlds:
     store = sources.store
     speakers = sorted(frozenset().union(*identity.classes_of(store, sorted({m.anchor for m in mentions}))))
     validity, extra = ("AND (n.valid_to IS NULL OR n.valid_to > ?)", [open_only_at]) if open_only_at else ("", [])
-    said = (f"e.type='refers_to' AND e.seq_removed IS NULL AND json_extract(e.props, '$.role') = 'speaker' "
-            f"AND +n.type IN ({_TEXT}) {validity} AND {inside_sql('n', len(worlds))}")
+    role = store.backend.json_field("e.props", "role")
+    said = (f"e.type='refers_to' AND e.seq_removed IS NULL AND {role} = 'speaker' "
+            f"AND (n.type || '') IN ({_TEXT}) {validity} AND {inside_sql('n', len(worlds))}")
     filters = (*TEXT_TYPES, *extra, *worlds, *worlds)
     spoken: set[int] = set()
     for entity in speakers:

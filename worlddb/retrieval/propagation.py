@@ -31,7 +31,6 @@ candidates come out in fused order without any neighbourhood read.
 
 from __future__ import annotations
 
-import sqlite3
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 
@@ -52,16 +51,16 @@ NEIGHBOURS_SQL = (
 
 
 #: answered from the partial index edges_precedes, whatever the size of the edges table
-HAS_PRECEDES_SQL = ("SELECT 1 FROM edges INDEXED BY edges_precedes "
-                    "WHERE type || '' = 'precedes' AND seq_removed IS NULL LIMIT 1")
+HAS_PRECEDES_SQL = "SELECT 1 FROM edges {hint} WHERE type || '' = 'precedes' AND seq_removed IS NULL LIMIT 1"
 
 
-def has_precedes(conn: sqlite3.Connection) -> bool:
+def has_precedes(conn) -> bool:
     """Whether any live precedes edge exists."""
-    return conn.execute(HAS_PRECEDES_SQL).fetchone() is not None
+    sql = HAS_PRECEDES_SQL.format(hint=conn.backend.index_hint("edges_precedes"))
+    return conn.execute(sql).fetchone() is not None
 
 
-def neighbourhoods(conn: sqlite3.Connection, rowids: Iterable[int]) -> dict[int, set[int]]:
+def neighbourhoods(conn, rowids: Iterable[int]) -> dict[int, set[int]]:
     """rowid -> rowids within WINDOW precedes-hops, in both directions (symmetric): complete
     for each of `rowids`; other nodes list only those of `rowids` they are near."""
     rowids = list(rowids)
@@ -108,7 +107,7 @@ def _best(near: Iterable[int], scores: dict[int, float]) -> tuple[float, int | N
     return best, source
 
 
-def propagate(conn: sqlite3.Connection, scores: dict[int, float], spread: float = PROPAGATION
+def propagate(conn, scores: dict[int, float], spread: float = PROPAGATION
               ) -> tuple[dict[int, float], dict[int, int]]:
     """S' of every candidate and neighbour (with `spread` as the factor), and the neighbour
     that lifted each."""
@@ -125,7 +124,7 @@ def propagate(conn: sqlite3.Connection, scores: dict[int, float], spread: float 
     return final, lifted
 
 
-def ranked(conn: sqlite3.Connection, scores: dict[int, float],
+def ranked(conn, scores: dict[int, float],
            admit: Callable[[list[int]], set[int]] | None = None, spread: float = PROPAGATION
            ) -> Iterator[tuple[int, float, int | None]]:
     """(rowid, S', lifting neighbour or None) in the order of `propagate`'s S' with the same

@@ -80,8 +80,9 @@ LOAD_WAIT_S = 120.0
 
 
 def directory_for(db_path: str) -> Path | None:
-    """Where the snapshots of the database at `db_path` live (None for in-memory databases)."""
-    if not db_path or db_path == ":memory:" or db_path.startswith("file:"):
+    """Where the snapshots of the database at `db_path` live (None for in-memory databases,
+    and for a PostgreSQL URL: its vector index lives in the database)."""
+    if not db_path or db_path == ":memory:" or db_path.startswith("file:") or "://" in db_path:
         return None
     return Path(db_path + "-ann")
 

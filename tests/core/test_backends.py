@@ -1,0 +1,119 @@
+"""The storage boundary (worlddb.core.backends): the same semantics on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import psycopg
+import pytest
+
+from tests import pg
+from tests.support import ALICE, BOB, open_engine
+from worlddb.core import schema
+from worlddb.core.backends import for_target, is_url, postgres_schema
+from worlddb.core.backends.postgres import pg_sql
+from worlddb.core.errors import InvalidInput, NotFound, SchemaError
+from worlddb.core.store import Store
+from worlddb.graph.database import WorldDB
+
+
+def test_both_backends_number_their_migrations_alike():
+    assert postgres_schema.LATEST == schema.LATEST
+
+
+def test_the_target_names_the_backend(tmp_path):
+    assert for_target(str(tmp_path / "m.db")).name == "sqlite"
+    assert for_target(":memory:").name == "sqlite"
+    assert for_target("postgresql://u@h/db").name == "postgresql"
+    assert is_url("postgres://h/db") and not is_url(tmp_path / "postgresql:")
+
+
+def test_placeholders_become_psycopgs_outside_string_literals():
+    assert pg_sql("SELECT ? WHERE a LIKE '%?%' AND b = ?") == "SELECT %s WHERE a LIKE '%?%' AND b = %s"
+    assert pg_sql("SELECT a % 2 FROM t WHERE x = 'it''s ?'") == "SELECT a %% 2 FROM t WHERE x = 'it''s ?'"
+
+
+def test_memory_lifecycle_is_the_same_on_both(target):
+    with open_engine(target) as engine:
+        before = datetime.now(UTC).isoformat()
+        austin = engine.write_memory("I live in Austin, Texas.", ALICE, valid_from="2023-06-01")
+        denver = engine.amend(austin.id, "I live in Denver, Colorado.", ALICE, reason="moved")
+        engine.write_memory("Bob keeps bees in Oslo.", BOB)
+        now = engine.recall("where do I live?", ALICE, limit=5).results
+        assert now[0].id == denver.id and austin.id not in [h.id for h in now]
+        old = engine.recall("where do I live?", ALICE, as_of="2024-01-01", limit=1).results
+        assert old[0].id == austin.id
+        known = engine.recall("where do I live?", ALICE, known_at=before, limit=5).results
+        assert known == []
+        assert engine.read_memory(austin.id[:10], ALICE).superseded_by == [denver.id]
+        with pytest.raises(NotFound):
+            engine.read_memory(austin.id, BOB)
+        assert [h.text for h in engine.recall("bees", BOB).results] == ["Bob keeps bees in Oslo."]
+        assert engine.services.db.verify().ok
+
+
+def test_text_postgresql_cannot_store_is_refused_and_nothing_is_written(target, backend):
+    with open_engine(target) as engine:
+        engine.write_memory("first", ALICE)
+        if backend == "sqlite":
+            engine.write_memory("a\x00b", ALICE)  # SQLite stores it; PostgreSQL's text cannot
+            return
+        seq = engine.store.last_seq()
+        with pytest.raises(InvalidInput, match="NUL"):
+            engine.write_memory("a\x00b", ALICE)
+        assert engine.store.last_seq() == seq
+
+
+def test_a_newer_postgresql_schema_is_refused():
+    url = pg.new_database()
+    try:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("UPDATE schema_version SET version = %s", (schema.LATEST + 1,))
+        with pytest.raises(SchemaError, match="newer"):
+            Store.open(url)
+    finally:
+        pg.drop_database(url)
+
+
+def test_a_database_holding_other_tables_is_refused():
+    url = pg.new_database()
+    name = url.rsplit("/", 1)[1].split("?")[0]
+    try:
+        with psycopg.connect(pg.url("postgres"), autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}_other")
+        other = pg.url(f"{name}_other")
+        with psycopg.connect(other, autocommit=True) as conn:
+            conn.execute("CREATE TABLE invoices(id int)")
+        with pytest.raises(SchemaError, match="not WorldDB's"):
+            Store.open(other)
+        pg.drop_database(other)
+    finally:
+        pg.drop_database(url)
+
+
+def test_servers_opening_a_new_database_together_migrate_it_once():
+    import threading
+
+    with psycopg.connect(pg.url("postgres"), autocommit=True) as conn:
+        conn.execute("DROP DATABASE IF EXISTS worlddb_fresh WITH (FORCE)")
+        conn.execute("CREATE DATABASE worlddb_fresh")
+    url = pg.url("worlddb_fresh")
+    errors: list[BaseException] = []
+
+    def open_close() -> None:
+        try:
+            WorldDB.open(url).close()
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=open_close) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    try:
+        assert errors == []
+        with psycopg.connect(url) as conn:
+            assert conn.execute("SELECT version FROM schema_version").fetchall() == [(schema.LATEST,)]
+    finally:
+        pg.drop_database(url)
