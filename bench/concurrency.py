@@ -1,6 +1,7 @@
 """Concurrency: many clients on one HTTP server, and two server processes on one file.
 
     python -m bench.concurrency --clients 8 --writes 200                 # streamable HTTP
+    python -m bench.concurrency --db postgresql://... --servers 3 --clients 8 --writes 50
     python -m bench.concurrency --two-stdio --writes 100 --embedder minilm
     python -m bench.concurrency --principals 8 --calls 200               # multi-tenant HTTP
 
@@ -8,7 +9,12 @@ HTTP: `clients` MCP clients, each with its own connection, interleave memory_wri
 memory_recall against one `worlddb serve --transport http`. Every write's own recall must
 return it (read-your-writes) and so must a recall of the latest write another client had
 acknowledged before the call was made; at the end, paging through memory_list must give
-exactly the acknowledged ids, each once, with its text.
+exactly the acknowledged ids, each once, with its text. With `--servers N` (a PostgreSQL
+store, `--db postgresql://...`: several servers share one only there) N HTTP servers run
+on the same store with `clients` clients each; the other client whose latest write a
+client recalls is one of another server's, so every write is checked to be visible on
+another server's next call, and at the end each server's memory_list must give exactly
+the acknowledged ids.
 
 Two stdio servers on the same file, as two desktop windows would start them: each client
 writes through its own server while the other does the same; after each write the client
@@ -46,6 +52,7 @@ from pathlib import Path
 
 from bench import invariants
 from bench.serverproc import UNLIMITED, HttpServer, call, stdio_params
+from worlddb.core.backends import is_url
 
 
 class Failure(AssertionError):
@@ -93,17 +100,20 @@ async def list_all(client, **args) -> list[dict]:
         cursor = page["next_cursor"]
 
 
-async def http_clients(url: str, clients: int, writes: int, outcome: Outcome | None = None) -> Outcome:
-    """`clients` concurrent clients against the server at `url`; see the module docstring."""
+async def http_clients(url: str | list[str], clients: int, writes: int, outcome: Outcome | None = None
+                       ) -> Outcome:
+    """`clients` concurrent clients against each server of `url`; see the module docstring."""
     from mcp import Client
 
+    urls = [url] if isinstance(url, str) else list(url)
+    servers = len(urls)
     outcome = outcome or Outcome()
     acked: dict[str, str] = {}
     latest: dict[int, tuple[str, str]] = {}
     start = time.perf_counter()
 
     async def one(c: int) -> None:
-        async with Client(url) as client:
+        async with Client(urls[c % servers]) as client:
             for i in range(writes):
                 text = f"client {c} wrote item {i} token c{c}i{i}"
                 res = await _timed(outcome, client, "memory_write", text=text)
@@ -114,7 +124,8 @@ async def http_clients(url: str, clients: int, writes: int, outcome: Outcome | N
                 outcome.recalls += 1
                 if res["id"] not in _ids(hits):
                     raise Failure(f"client {c}: its own write {res['id']} is not recalled right after it")
-                others = [v for k, v in list(latest.items()) if k != c]
+                # with several servers: the latest write of a client of another server
+                others = [v for k, v in list(latest.items()) if k != c and (servers == 1 or k % servers != c % servers)]
                 if others:
                     other_id, other_text = others[i % len(others)]
                     hits = (await _timed(outcome, client, "memory_recall", query=other_text, limit=5))["results"]
@@ -122,11 +133,12 @@ async def http_clients(url: str, clients: int, writes: int, outcome: Outcome | N
                     if other_id not in _ids(hits):
                         raise Failure(f"client {c}: another client's acknowledged write {other_id} is not recalled")
 
-    await asyncio.gather(*(one(c) for c in range(clients)))
+    await asyncio.gather(*(one(c) for c in range(clients * servers)))
     outcome.seconds += time.perf_counter() - start
-    async with Client(url) as client:
-        listed = await list_all(client)
-    _same_set(listed, acked)
+    for each in urls:
+        async with Client(each) as client:
+            listed = await list_all(client)
+        _same_set(listed, acked)
     return outcome
 
 
@@ -145,13 +157,22 @@ def _same_set(listed: list[dict], acked: dict[str, str]) -> None:
         raise Failure(f"{len(wrong)} memories hold other text than was written")
 
 
-async def run_http(db: Path, *, clients: int = 8, writes: int = 200, embedder: str = "hash") -> dict:
-    with HttpServer(db, embedder=embedder, extra=("--consolidate-every", "0", *UNLIMITED)) as server:
-        outcome = await http_clients(server.url, clients, writes)
+async def run_http(db: Path | str, *, clients: int = 8, writes: int = 200, embedder: str = "hash",
+                   servers: int = 1, logs: Path | None = None) -> dict:
+    started = [HttpServer(db, embedder=embedder, extra=("--consolidate-every", "0", *UNLIMITED),
+                          log=None if logs is None else logs / f"http-{i}.log") for i in range(servers)]
+    try:
+        for server in started:
+            server.start()
+        outcome = await http_clients([server.url for server in started], clients, writes)
+    finally:
+        for server in started:
+            server.stop()
     report = invariants.check(db)
     if not report.ok:
         raise Failure(f"invariants broken:\n{report}")
-    return outcome.summary()
+    return {**outcome.summary(), "servers": servers, "clients_per_server": clients,
+            "load_avg": [round(x, 2) for x in os.getloadavg()]}
 
 
 ANN_LANES = ("vector", "sentence")
@@ -424,11 +445,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calls", type=int, default=200, help="mixed calls per principal (with --principals)")
     parser.add_argument("--embedder", choices=("hash", "minilm"), default=None,
                         help="default: hash for HTTP, minilm for --two-stdio")
+    parser.add_argument("--servers", type=int, default=1,
+                        help="HTTP servers on the one store, `clients` clients each (more than one: --db URL)")
+    parser.add_argument("--db", default=None, help="a postgresql:// URL of an empty database (default: a file)")
     parser.add_argument("--dir", default=None)
     args = parser.parse_args(argv)
     directory = Path(args.dir or tempfile.mkdtemp(prefix="worlddb-concurrency-"))
     directory.mkdir(parents=True, exist_ok=True)
-    db = directory / "concurrency.db"
+    db = args.db if args.db else directory / "concurrency.db"
+    if args.servers > 1 and not (args.db and is_url(args.db)):
+        parser.error("several HTTP servers share a PostgreSQL store: give --db postgresql://...")
+    if args.db and is_url(args.db) and (args.two_stdio or args.principals):
+        parser.error("--db URL runs the HTTP mode")
     try:
         if args.two_stdio:
             summary = asyncio.run(run_two_stdio(db, writes=args.writes, embedder=args.embedder or "minilm"))
@@ -441,11 +469,12 @@ def main(argv: list[str] | None = None) -> int:
                        "ops_per_s_vs_baseline": round(tenants["ops_per_s"] / baseline["ops_per_s"], 3)}
         else:
             summary = asyncio.run(run_http(db, clients=args.clients, writes=args.writes,
-                                           embedder=args.embedder or "hash"))
+                                           embedder=args.embedder or "hash", servers=args.servers, logs=directory))
     except Failure as exc:
-        print(json.dumps({"ok": False, "failure": str(exc), "db": str(db)}, indent=2))
+        print(json.dumps({"ok": False, "failure": str(exc), "db": str(db) if not args.db else "postgresql"}, indent=2))
         return 1
-    print(json.dumps({"ok": True, "db": str(db), **summary}, indent=2))
+    print(json.dumps({"ok": True, "db": str(db) if not (args.db and is_url(args.db)) else "postgresql",
+                      **summary}, indent=2))
     return 0
 
 

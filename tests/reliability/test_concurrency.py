@@ -3,11 +3,14 @@ their own on one HTTP server, and two stdio server processes on one database fil
 desktop windows). No error, no lost or duplicated memory, no principal shown another's data,
 and each process's next recall sees the other's writes and retirements (bench.concurrency;
 `python -m bench.concurrency --clients 8 --writes 200` and `--principals 8 --calls 200` are
-the long variants)."""
+the long variants). On PostgreSQL, three HTTP servers share one store: each write is
+recalled through another server's next call, and every server lists exactly the
+acknowledged memories (`--db postgresql://... --servers 3` is the long variant)."""
 
 from __future__ import annotations
 
 from bench import concurrency
+from tests import pg
 
 
 async def test_eight_http_clients_interleaving_writes_and_recalls_lose_and_duplicate_nothing(tmp_path):
@@ -30,3 +33,14 @@ async def test_two_stdio_servers_on_one_file_see_each_others_writes_on_their_nex
     summary = await concurrency.run_two_stdio(tmp_path / "two.db", writes=30, embedder="minilm")
     assert summary["writes"] == 60
     assert summary["recalls"] >= 50
+
+
+async def test_three_http_servers_on_one_postgresql_store_see_every_write_on_their_next_call(tmp_path):
+    url = pg.new_database()
+    try:
+        summary = await concurrency.run_http(url, clients=2, writes=5, servers=3, logs=tmp_path)
+    finally:
+        pg.drop_database(url)
+    assert summary["writes"] == 30 and summary["servers"] == 3
+    # each write's own recall, and then another server's client's latest write
+    assert 30 + 24 <= summary["recalls"] <= 60
