@@ -1,7 +1,7 @@
 """Retrieval quality on LoCoMo conversations, next to flat baselines computed in the same run.
 
     python -m bench.locomo --data ../shared/data/locomo-dev.json --out results.json [--query-model]
-                           [--via mcp mcp-turns]
+                           [--via mcp mcp-turns] [--baseline-python PY]
 
 Each conversation is ingested into its own scope (user:<sample_id>) of one database,
 through Engine.ingest_conversation - Session worlds of Turn nodes, the session date as
@@ -33,6 +33,9 @@ with the in-process run, each into a database of its own:
   mcp-turns  the same server, one memory_write per turn (text, the speaker and session in
              metadata, the session date as valid_from): how a client had to write a
              conversation before memory_write took messages
+  --baseline-python PY   the `mcp` path once more, the server run by the interpreter of
+             another installation of worlddb (a checkout of an earlier commit with its own
+             virtualenv): the code before a change, measured in the same run
 After each conversation the consolidator builds its topic worlds on that file, as the
 server's background task does (and as the in-process run does), and every question is
 asked through memory_recall over stdio. Each path reports ingest turns/s end to end (the
@@ -175,7 +178,7 @@ VIA = ("mcp", "mcp-turns")
 
 
 def run(data_path: Path, db_path: Path | str, query_model: bool, limit: int | None, topics: bool = True,
-        via: tuple[str, ...] = ()) -> dict:
+        via: tuple[str, ...] = (), baseline_python: str | None = None) -> dict:
     data = json.loads(data_path.read_text())
     engine = Engine.open(db_path, synchronous="NORMAL", query_model=query_model)
     rows: dict[str, list[dict]] = {"worlddb": [], "bm25_flat": [], "fts5_flat": [], "dense_flat": [], "rrf_flat": []}
@@ -225,10 +228,11 @@ def run(data_path: Path, db_path: Path | str, query_model: bool, limit: int | No
     finally:
         engine.close()
     paths = {"worlddb": _ingest_report(ingest, latencies)}
-    for path in via:
+    for path in via + (("mcp-baseline",) if baseline_python else ()):
         name = "worlddb_" + path.replace("-", "_")
         ranked, paths[name] = asyncio.run(ask_mcp(data[:limit], db_path.with_name(f"locomo-{path}.db"), query_model,
-                                                  per_turn=path == "mcp-turns", topics=topics))
+                                                  per_turn=path == "mcp-turns", topics=topics,
+                                                  python=baseline_python if path == "mcp-baseline" else None))
         rows[name] = [{**_base(conv, item), "metrics": score(order, item["_evidence"])}
                       for conv, answers in zip(data[:limit], ranked) for item, order in answers]
     latencies.sort()
@@ -301,8 +305,8 @@ def build_topics(db_path: Path, sample_id: str) -> dict:
     return {"topics": len(made.topics), "topic_seconds": round(time.perf_counter() - started, 2)}
 
 
-async def ask_mcp(data: list[dict], db: Path, query_model: bool, *, per_turn: bool, topics: bool
-                  ) -> tuple[list, dict]:
+async def ask_mcp(data: list[dict], db: Path, query_model: bool, *, per_turn: bool, topics: bool,
+                  python: str | None = None) -> tuple[list, dict]:
     import psutil
     from mcp import Client
 
@@ -310,7 +314,7 @@ async def ask_mcp(data: list[dict], db: Path, query_model: bool, *, per_turn: bo
 
     extra = ("--consolidate-every", "0") + (("--query-model",) if query_model else ())
     ranked, latencies, ingest = [], [], []
-    async with Client(stdio_params(db, embedder="minilm", default_user=None, extra=extra)) as client:
+    async with Client(stdio_params(db, embedder="minilm", default_user=None, extra=extra, python=python)) as client:
         server = psutil.Process(stdio_pid(db))
         for conv in data:
             user = conv["sample_id"]
@@ -362,13 +366,15 @@ def main() -> None:
     parser.add_argument("--no-topics", action="store_true", help="do not build topic worlds (no global lane)")
     parser.add_argument("--via", nargs="+", choices=VIA, default=[],
                         help="also write and ask through these paths, side by side with the in-process run")
+    parser.add_argument("--baseline-python", default=None,
+                        help="also the mcp path with a server run by this interpreter (another installation)")
     args = parser.parse_args()
-    if args.db and is_url(args.db) and args.via:
+    if args.db and is_url(args.db) and (args.via or args.baseline_python):
         parser.error("--via writes each path into a file beside --db: give --db a file path")
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db if args.db and is_url(args.db) else Path(args.db or Path(tmp) / "locomo.db")
         report = run(args.data, db, args.query_model, args.conversations, topics=not args.no_topics,
-                     via=tuple(args.via))
+                     via=tuple(args.via), baseline_python=args.baseline_python)
     text = json.dumps(report, indent=2)
     if args.out:
         args.out.write_text(text + "\n")

@@ -2,7 +2,7 @@
 and the first recalls after bursts of writes.
 
     python -m bench.mcp [--sizes 1000 10000 100000] [--probes 200] [--bursts 1000 10000]
-                        [--embedder minilm|hash] [--out FILE]
+                        [--embedder minilm|hash] [--baseline-python PY] [--out FILE]
 
 For each size, a fresh database is filled with that many synthetic memories (seeded
 generator: people, places, activities and numbers, so texts differ and share vocabulary
@@ -23,6 +23,13 @@ is asked the same recalls after it: it must catch up on another process's writes
 it can answer, which is what every server did after its own burst before its indexes took
 each commit as it happened - the old behaviour, measured in the same run.
 
+Baseline: with `--baseline-python`, the interpreter of another installation of worlddb (a
+checkout of an earlier commit with its own virtualenv) serves a copy of the same prefilled
+file, and the steady-state probes alternate between the two servers call by call (the same
+texts and questions), so both see the same machine load; reported under "baseline", with
+each server's mean CPU milliseconds per call (`server_cpu_ms_per_call`), which a busy
+machine moves less than wall times.
+
 Prints JSON: P50/P95/P99/mean per tool and size, the bursts, the prefill rate and the
 load average. Goals: recall P95 <= 50 ms and write P95 <= 50 ms at 100k memories; a
 single memory_write P95 <= 15 ms at 10k.
@@ -35,6 +42,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -107,11 +115,12 @@ class StdioPeer:
         await self.process.stdin.drain()
 
 
-async def start_server(path: Path, embedder_name: str) -> tuple[asyncio.subprocess.Process, StdioPeer]:
+async def start_server(path: Path, embedder_name: str, python: str = sys.executable
+                       ) -> tuple[asyncio.subprocess.Process, StdioPeer]:
     from bench.serverproc import serve_args
 
     process = await asyncio.create_subprocess_exec(
-        sys.executable, *serve_args(path, embedder=embedder_name, default_user="bench",
+        python, *serve_args(path, embedder=embedder_name, default_user="bench",
                                     extra=("--consolidate-every", "0")),
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
         limit=2**24)
@@ -123,13 +132,24 @@ async def start_server(path: Path, embedder_name: str) -> tuple[asyncio.subproce
     return process, peer
 
 
-async def timed(peer: StdioPeer, tool: str, arguments: dict) -> float:
+async def timed(peer: StdioPeer, tool: str, arguments: dict, cpu: list[float] | None = None) -> float:
+    """Wall seconds of one call; with `cpu`, also appends the server's CPU seconds for it."""
+    before = _cpu(peer.process.pid) if cpu is not None else 0.0
     started = time.perf_counter()
     result = await peer.request("tools/call", {"name": tool, "arguments": arguments})
     elapsed = time.perf_counter() - started
+    if cpu is not None:
+        cpu.append(_cpu(peer.process.pid) - before)
     if result.get("isError"):
         raise RuntimeError(result["content"][0]["text"])
     return elapsed
+
+
+def _cpu(pid: int) -> float:
+    import psutil
+
+    times = psutil.Process(pid).cpu_times()
+    return times.user + times.system
 
 
 def stats(t: list[float]) -> dict:
@@ -138,16 +158,39 @@ def stats(t: list[float]) -> dict:
             "p99_ms": round(1e3 * ordered[int(0.99 * (len(t) - 1))], 2), "mean_ms": round(1e3 * statistics.mean(t), 2)}
 
 
-async def probe(path: Path, probes: int, embedder_name: str, seed: int, bursts: list[int]) -> dict:
+async def probe(path: Path, probes: int, embedder_name: str, seed: int, bursts: list[int],
+                baseline_python: str | None = None) -> dict:
     rng = random.Random(seed + 1)
     timings: dict[str, list[float]] = {"memory_write": [], "memory_recall": []}
+    before: dict[str, list[float]] = {"memory_write": [], "memory_recall": []}
+    # server CPU seconds per call, for the paired comparison (a busy machine moves it less)
+    cpu: dict[str, list[float]] = {"memory_write": [], "memory_recall": [], "baseline_memory_write": [],
+                                   "baseline_memory_recall": []}
+    baseline = None
+    if baseline_python:
+        copy = path.with_name(f"baseline-{path.name}")
+        for part in path.parent.glob(path.name + "*"):  # the file and anything kept beside it
+            shutil.copyfile(part, copy.with_name(copy.name + part.name[len(path.name):]))
+        baseline = await start_server(copy, embedder_name, baseline_python)
     process, peer = await start_server(path, embedder_name)
     reader = None
     try:
         for i in range(probes):
-            timings["memory_write"].append(await timed(peer, "memory_write", {"text": memory_text(rng, 10**7 + i)}))
-            timings["memory_recall"].append(await timed(peer, "memory_recall", {"query": question(rng), "limit": 10}))
+            write, ask = {"text": memory_text(rng, 10**7 + i)}, {"query": question(rng), "limit": 10}
+            paired = cpu if baseline else None
+            for tool, arguments in (("memory_write", write), ("memory_recall", ask)):
+                timings[tool].append(await timed(peer, tool, arguments, paired and paired[tool]))
+                if baseline:
+                    before[tool].append(await timed(baseline[1], tool, arguments, cpu["baseline_" + tool]))
         out: dict = {tool: stats(t) for tool, t in timings.items()}
+        if baseline:
+            mean_ms = {tool: round(1e3 * statistics.mean(t), 2) for tool, t in cpu.items()}
+            out["server_cpu_ms_per_call"] = {tool: mean_ms[tool] for tool in timings}
+            out["baseline"] = {"python": baseline_python, **{tool: stats(t) for tool, t in before.items()},
+                               "server_cpu_ms_per_call": {tool: mean_ms["baseline_" + tool] for tool in timings}}
+            baseline[0].stdin.close()
+            await baseline[0].wait()
+            baseline = None
         steady = out["memory_recall"]["p95_ms"]
         out["bursts"] = []
         written = 0
@@ -175,7 +218,7 @@ async def probe(path: Path, probes: int, embedder_name: str, seed: int, bursts: 
             print(json.dumps(out["bursts"][-1]), file=sys.stderr)
         return out
     finally:
-        for proc in (process, reader[0] if reader else None):
+        for proc in (process, reader[0] if reader else None, baseline[0] if baseline else None):
             if proc is not None and proc.returncode is None:
                 proc.stdin.close()
                 await proc.wait()
@@ -189,6 +232,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--bursts", type=int, nargs="*", default=[1000, 10_000],
                         help="memory_write calls per burst, after the steady-state probes (default 1000 10000)")
+    parser.add_argument("--baseline-python", default=None,
+                        help="interpreter of another worlddb installation to serve a copy of each file, "
+                             "probed call by call alongside")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     rows = []
@@ -199,7 +245,8 @@ def main() -> None:
             # the machine may be shared: the load average says how quiet the probes ran
             load = [round(x, 2) for x in os.getloadavg()]
             rows.append({"memories": size, "prefill_per_s": round(rate, 1), "loadavg_before_probes": load,
-                         **asyncio.run(probe(path, args.probes, args.embedder, args.seed, args.bursts))})
+                         **asyncio.run(probe(path, args.probes, args.embedder, args.seed, args.bursts,
+                                             args.baseline_python))})
             print(json.dumps(rows[-1]), file=sys.stderr)
     text = json.dumps({"benchmark": "mcp_stdio", "embedder": args.embedder, "probes": args.probes,
                        "results": rows}, indent=2)

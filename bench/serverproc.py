@@ -46,11 +46,13 @@ def child_env(**extra: str) -> dict[str, str]:
 
 
 def stdio_params(db: str | Path, *, embedder: str = "hash", default_user: str | None = "u",
-                 extra: tuple[str, ...] = (), env: dict[str, str] | None = None):
+                 extra: tuple[str, ...] = (), env: dict[str, str] | None = None, python: str | None = None):
+    """How a stdio client starts `worlddb serve` on `db`; `python`: another interpreter (and so
+    another installation of worlddb) than this one."""
     from mcp import StdioServerParameters
 
     args = serve_args(db, embedder=embedder, default_user=default_user, extra=extra)
-    return StdioServerParameters(command=sys.executable, args=args, env=child_env(**(env or {})))
+    return StdioServerParameters(command=python or sys.executable, args=args, env=child_env(**(env or {})))
 
 
 def stdio_pid(db: str | Path, timeout: float = 10.0) -> int:
