@@ -68,8 +68,11 @@ async def test_the_schema_says_text_or_messages(connect):
     ({"messages": [*MESSAGES, {"role": "user", "content": "hi", "time": "soon"}]}, r"messages\[2\].time"),
     ({"messages": [*MESSAGES, {"role": "user", "content": "   "}]}, "text is empty"),
     ({"messages": MESSAGES, "session": "a\tb"}, "session must be"),
+    # found only inside the transaction, after the turns were embedded: rolled back whole
+    ({"messages": MESSAGES, "session": "chat-1", "user_id": "alice", "agent_id": "helper"},
+     "was started in user:alice"),
 ], ids=["both", "neither", "session with text", "metadata", "entities", "too many", "unknown key", "bad time",
-        "blank content", "bad session"])
+        "blank content", "bad session", "session of other scopes"])
 async def test_bad_calls_are_refused_and_write_nothing(connect, db_file, arguments, error):
     async with connect() as client:
         await ok(client, "memory_write", messages=MESSAGES[:1], session="chat-1")
