@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from worlddb.core import store as store_module
 from worlddb.core import trie, txn
 from worlddb.core.errors import Refused
 from worlddb.core.records import Edge, Node
@@ -247,3 +248,23 @@ def test_a_bulk_write_leaves_neither_its_receipt_nor_its_transaction_holding_eve
     assert w.receipt.left_out == 16 + 15  # nodes, then contains edges, past the first five of each
     assert not w.tx.is_new(made[0]) and not w.tx._rowids and not w.tx._fresh_edges
     assert [db.get(anchor).content for anchor in made] == [f"m{i}" for i in range(20)]
+
+
+def test_a_bulk_write_returns_free_memory_once_its_callbacks_have_let_go(db, monkeypatch):
+    events = []
+    monkeypatch.setattr(txn, "BULK_NODES", 5)
+    monkeypatch.setattr(store_module, "_return_free_memory", lambda: events.append("trim"))
+    with db.write() as w:
+        scope = w.scope("user", "alice")
+        for i in range(10):
+            w.add(Node("Memory", content=f"m{i}", created_at=T0 + i), parents=[scope])
+        w.after_commit(lambda: events.append("callback"))
+    assert events == ["callback", "trim"]
+    with db.write() as w:  # not a bulk transaction: nothing to hand back
+        w.add(Node("Memory", content="one more", created_at=T0 + 99), parents=[scope])
+    assert events == ["callback", "trim"]
+    with pytest.raises(RuntimeError), db.write() as w:  # rolled back: what it took is free as well
+        for i in range(10):
+            w.add(Node("Memory", content=f"n{i}", created_at=T0 + 100 + i), parents=[scope])
+        raise RuntimeError("abandoned")
+    assert events == ["callback", "trim", "trim"]

@@ -23,8 +23,8 @@ Contract
   created with.
 - Page cache: `cache_mib` per connection (SQLite's own default is 2 MiB, far too little
   once indexes outgrow it). A transaction that turns out big (txn.BULK_NODES nodes
-  written) raises it to `bulk_cache_mib` until it ends (then the process hands the freed
-  memory back to the OS, and the Tx forgets what it knew of every node it wrote): a bulk load inserts random
+  written) raises it to `bulk_cache_mib` until it ends (then the Tx forgets what it knew of
+  every node it wrote, and `return_free_memory()` hands the freed memory back to the OS): a bulk load inserts random
   keys (anchors, edge ids, member ids) into several indexes, and every index page it has
   to re-read from the OS costs a system call.
 - A Store is used by one thread at a time (the async facade gives it a thread of its own).
@@ -130,6 +130,7 @@ class Store:
         self.cache_mib = cache_mib
         self.bulk_cache_mib = bulk_cache_mib
         self._bulk = False
+        self._trim_due = False
         self.erase_hooks: list = []
         #: commits made through this connection (data_version only counts other connections')
         self.commits = 0
@@ -187,7 +188,18 @@ class Store:
             if self._bulk:
                 self._bulk = False
                 backend.page_cache(conn, self.cache_mib)
-                _return_free_memory()
+                self._trim_due = True
+
+    def return_free_memory(self) -> bool:
+        """After a bulk transaction, hand the heap's free pages back to the OS (glibc's
+        malloc_trim; a no-op elsewhere); returns whether one was due. The transaction's
+        caller runs this once what it kept of the transaction is gone too (WorldDB.write
+        does, after the commit's callbacks): trimming earlier returns only part of it."""
+        if not self._trim_due:
+            return False
+        self._trim_due = False
+        _return_free_memory()
+        return True
 
     def enter_bulk(self) -> None:
         """Give the open transaction the bulk page cache (see the module docstring)."""

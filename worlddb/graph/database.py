@@ -91,23 +91,28 @@ class WorldDB:
 
     @contextmanager
     def write(self, kind: str = "write") -> Iterator[Writer]:
-        with self.store.transaction(kind) as tx:
-            writer = Writer(self, tx)
-            yield writer
-            writer.receipt.closed = list(tx.closed)
-        if tx.erased:
-            # again after the commit: a snapshot another connection wrote meanwhile, from
-            # rows read before this commit, may hold what was just erased
-            hnsw_snapshots.discard(self.ann_snapshots)
-        for callback in writer._after_commit:
-            callback()
-        for index in self._ann.values():
-            try:
-                index.advance()
-            except (WorldDBError, RuntimeError, self.store.backend.Error) as exc:
-                # the commit stands and must be reported as done: the index is a cache, and
-                # the next read catches up on what it could not take (and meets the error)
-                log.warning("an HNSW index could not take the commit of transaction %s: %s", tx.seq, exc)
+        try:
+            with self.store.transaction(kind) as tx:
+                writer = Writer(self, tx)
+                yield writer
+                writer.receipt.closed = list(tx.closed)
+            if tx.erased:
+                # again after the commit: a snapshot another connection wrote meanwhile, from
+                # rows read before this commit, may hold what was just erased
+                hnsw_snapshots.discard(self.ann_snapshots)
+            for callback in writer._after_commit:
+                callback()
+            for index in self._ann.values():
+                try:
+                    index.advance()
+                except (WorldDBError, RuntimeError, self.store.backend.Error) as exc:
+                    # the commit stands and must be reported as done: the index is a cache, and
+                    # the next read catches up on what it could not take (and meets the error)
+                    log.warning("an HNSW index could not take the commit of transaction %s: %s", tx.seq, exc)
+        finally:
+            # after a bulk transaction, once the callbacks (the resolver's overlay of every new
+            # name among them) have let go of what they held too
+            self.store.return_free_memory()
 
     # ------------------------------------------------------------------ reads
     def get(self, anchor: str) -> NodeView | None:
