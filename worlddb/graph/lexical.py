@@ -104,18 +104,6 @@ def lexical_matching(store: Store, rowids: list[int], text: str) -> set[int]:
         (anyword.any_of(words), *rowids))}
 
 
-def lexical_among(store: Store, rowids: list[int], words: list[str]) -> list[int]:
-    """Those of the text nodes `rowids` that hold any of `words` (from `query_words`), best
-    bm25 first."""
-    if not words or not rowids:
-        return []
-    if store.backend.name == "postgresql":
-        return tsearch.among(store, words, rowids)
-    return [r for (r,) in store.conn.execute(
-        f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({','.join('?' * len(rowids))}) ORDER BY rank",
-        (anyword.any_of(words), *rowids))]
-
-
 def _ranked(store: Store, words: list[str], every: bool, worlds: Sequence[str], limit: int,
             open_only_at: int | None) -> list[tuple[int, float]]:
     """The best `limit` texts inside `worlds` holding all of `words` (`every`) or any."""

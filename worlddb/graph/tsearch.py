@@ -95,11 +95,6 @@ def ranked(store: Store, words: Sequence[str], worlds: Sequence[str] | None, lim
     return _rank(store, words, limit, "JOIN nodes n ON n.rowid = f.rowid ", where, params)
 
 
-def among(store: Store, words: Sequence[str], rowids: Sequence[int]) -> list[int]:
-    """Those of `rowids` holding any of `words`, best bm25 first."""
-    return [rowid for rowid, _ in _rank(store, words, len(rowids), "", "AND f.rowid = ANY(?)", (list(rowids),))]
-
-
 def matching(store: Store, words: Sequence[str], rowids: Sequence[int]) -> set[int]:
     """Which of `rowids` hold any of `words`."""
     found = lexemes(store, words)
