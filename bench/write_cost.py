@@ -1,6 +1,7 @@
 """Where a write's CPU goes, in process: the model, the update judge and the rest, per memory.
 
-    python -m bench.write_cost [--memories 10000] [--writes 100] [--imports 1000] [--out FILE]
+    python -m bench.write_cost [--memories 10000] [--writes 100] [--imports 1000] [--sessions 40]
+                               [--data ../shared/data/locomo-dev.json] [--out FILE]
 
 Two embedders over the same model, one after the other in each part of one run: the
 default, and `all_fusions` (every onnxruntime fusion, as before DISABLED_FUSIONS).
@@ -11,6 +12,10 @@ default, and `all_fusions` (every onnxruntime fusion, as before DISABLED_FUSIONS
           included).
   import  `--imports` memories of the same generator imported into a fresh file in
           transactions of 500 (`worlddb import`'s path), after a first 500 that warm it.
+  conversation  the first `--sessions` sessions of the LoCoMo dev conversations, each
+          written with memory_write's messages path (Engine.write_messages, one call per
+          session) into a fresh file per embedder, the two embedders taking turns session
+          by session; per turn.
 Per memory: CPU milliseconds of the whole process, of the model's runs (the onnxruntime
 calls, on whatever thread ran them), of the update judge (its BM25 candidate search
 separately), and memories per CPU-second. CPU time is what a busy machine moves least;
@@ -29,6 +34,7 @@ import threading
 import time
 from pathlib import Path
 
+from bench.locomo import sessions_of
 from bench.mcp import memory_text, prefill
 from worlddb.memory import updates
 from worlddb.memory import write as write_path
@@ -99,12 +105,42 @@ def bulk(folder: Path, embedder: MiniLMEmbedder, meter: Meter, count: int, seed:
         return per_memory(meter, count, time.process_time() - cpu, time.perf_counter() - wall)
 
 
+def conversations(folder: Path, embedders: dict, meters: dict, current: dict, data: list[dict],
+                  sessions: int) -> dict:
+    """Each embedder writes the same sessions into its own file, taking turns session by session."""
+    work = [(conv["sample_id"], s) for conv in data for s in sessions_of(conv["conversation"])][:sessions]
+    engines = {name: Engine.open(folder / f"conversation-{name}.db", embedder=e) for name, e in embedders.items()}
+    spent = {name: [0.0, 0.0] for name in embedders}
+    turns = 0
+    try:
+        for meter in meters.values():
+            meter.reset()
+        for user, session in work:
+            messages = [{"role": t.speaker, "content": t.text, "ref": t.turn_id,
+                         **({"caption": t.caption} if t.caption else {})} for t in session.turns]
+            turns += len(messages)
+            for name, engine in engines.items():
+                current["meter"] = meters[name]
+                cpu, wall = time.process_time(), time.perf_counter()
+                engine.write_messages(messages, ScopeSet((("user", user),)), session=session.name,
+                                      valid_from=session.date)
+                spent[name][0] += time.process_time() - cpu
+                spent[name][1] += time.perf_counter() - wall
+    finally:
+        for engine in engines.values():
+            engine.close()
+    return {name: {"sessions": len(work), "turns": turns, **per_memory(meters[name], turns, *spent[name])}
+            for name in embedders}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--memories", type=int, default=10_000)
     parser.add_argument("--writes", type=int, default=100)
     parser.add_argument("--imports", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--sessions", type=int, default=40, help="LoCoMo dev sessions for the conversation part")
+    parser.add_argument("--data", type=Path, default=Path("../shared/data/locomo-dev.json"))
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     meters = {"all_fusions": Meter(), "default": Meter()}
@@ -126,6 +162,9 @@ def main() -> None:
     report: dict = {"benchmark": "write_cost", "memories": args.memories, "writes": args.writes,
                     "imports": args.imports, "single": {}, "import": {}}
     with tempfile.TemporaryDirectory() as tmp:
+        if args.sessions:
+            report["conversation"] = conversations(Path(tmp), embedders, meters, current,
+                                                   json.loads(args.data.read_text()), args.sessions)
         base = Path(tmp) / "base.db"
         report["prefill_per_s"] = round(prefill(base, args.memories, "minilm", args.seed), 1)
         for name, embedder in embedders.items():
