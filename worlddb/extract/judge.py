@@ -27,6 +27,7 @@ The model-backed judge (worlddb.anthropic.judge) implements the same seam
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -166,9 +167,22 @@ def _same_text(a: str, b: str) -> bool:
     return _norm(a) == _norm(b)
 
 
+#: words whose change alters what a statement says, never a rewording of it
+_MEANING = re.compile(r"\d|^(?:not?|never|none|nobody|nothing|neither|nor|without|cannot|t)$|n[’']?t$")
+
+
 def _same_words(a: str, b: str) -> bool:
-    wa, wb = set(_norm(a).split()), set(_norm(b).split())
-    return bool(wa) and len(wa ^ wb) <= max(1, len(wa | wb) // 10)
+    """Nearly the same words in the same order: at most one word in ten changed (at least
+    one), none of them a number or a negation. "server 0 note 1" and "server 1 note 0" share
+    their words but not their order; "the launch is on Friday" and "the launch is not on
+    Friday" differ by one word that reverses it."""
+    wa, wb = _norm(a).split(), _norm(b).split()
+    if not wa or not wb:
+        return False
+    changed = [w for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, wa, wb, autojunk=False).get_opcodes()
+               if tag != "equal" for w in (*wa[i1:i2], *wb[j1:j2])]
+    allowed = max(1, len(set(wa) | set(wb)) // 10)
+    return len(changed) <= allowed and not any(_MEANING.search(w) for w in changed)
 
 
 _STOP = {"the", "a", "an", "my", "our", "old", "his", "her", "their", "of", "in", "at", "on"}
