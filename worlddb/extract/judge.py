@@ -168,7 +168,9 @@ def _same_text(a: str, b: str) -> bool:
 
 
 #: words whose change alters what a statement says, never a rewording of it
-_MEANING = re.compile(r"\d|^(?:not?|never|none|nobody|nothing|neither|nor|without|cannot|t)$|n[’']?t$")
+#: (text is split at apostrophes, so "don't" is "don" and "t"; "dont" written without one is listed)
+_MEANING = re.compile(r"\d|^(?:not?|never|none|nobody|nothing|neither|nor|without|cannot|t|dont|doesnt|didnt|cant"
+                      r"|wont|isnt|arent|wasnt|werent|havent|hasnt|hadnt|shouldnt|wouldnt|couldnt)$")
 
 
 def _same_words(a: str, b: str) -> bool:
