@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import asynccontextmanager, contextmanager
 
 import httpx2
+import uvicorn
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
@@ -57,10 +58,23 @@ async def fails(client, tool: str, **arguments) -> str:
 def serving(config: ServerConfig, **options) -> Iterator[str]:
     """`uvicorn_server(config, **options)` on a free loopback port, in a thread; yields the
     MCP URL and stops the server (closing its engine) on the way out."""
+    sock = loopback_socket()
+    server = uvicorn_server(config, host="127.0.0.1", port=sock.getsockname()[1], **options)
+    with in_thread(server, sock) as base:
+        yield f"{base}/mcp"
+
+
+def loopback_socket() -> socket.socket:
+    """A socket bound to a free loopback port, for a server to take over."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn_server(config, host="127.0.0.1", port=port, **options)
+    return sock
+
+
+@contextmanager
+def in_thread(server: uvicorn.Server, sock: socket.socket) -> Iterator[str]:
+    """Run a uvicorn server on `sock` in a thread until it has started; yield its base URL
+    and stop it (closing what its lifespan opened) on the way out."""
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -68,7 +82,7 @@ def serving(config: ServerConfig, **options) -> Iterator[str]:
         assert thread.is_alive() and time.monotonic() < deadline, "server did not start"
         time.sleep(0.02)
     try:
-        yield f"http://127.0.0.1:{port}/mcp"
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
     finally:
         server.should_exit = True
         thread.join(30)

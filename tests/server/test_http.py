@@ -3,19 +3,13 @@
 from __future__ import annotations
 
 import logging
-import socket
-import threading
-import time
-from contextlib import contextmanager
 
 import httpx2
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from worlddb.server import uvicorn_server
-
-from .helpers import dump, make_config, ok
+from .helpers import dump, make_config, ok, serving
 
 TOKEN = "s3cret-token-7f1c-do-not-log"
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
@@ -23,24 +17,8 @@ INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
 HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
 
 
-@contextmanager
 def running(db_file, token: str | None = TOKEN):
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn_server(make_config(db_file), host="127.0.0.1", port=port, token=token)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "server did not start"
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        server.should_exit = True
-        thread.join(20)
-        sock.close()
+    return serving(make_config(db_file), token=token)
 
 
 async def test_tools_work_over_http_with_the_token(db_file):

@@ -6,9 +6,6 @@ may see. The real browser drives it in test_inspector_browser.py."""
 from __future__ import annotations
 
 import re
-import socket
-import threading
-import time
 from contextlib import contextmanager
 
 import httpx2
@@ -20,49 +17,27 @@ from worlddb.memory.scopes import ScopeSet
 from worlddb.server import inspector_app, uvicorn_server
 from worlddb.server.inspector import Gate
 
-from .helpers import dump, make_config
+from .helpers import dump, in_thread, loopback_socket, make_config
 
 TOKEN = "inspector-test-token-51c2"
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 
 
 @contextmanager
-def serving(server: uvicorn.Server, sock: socket.socket):
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "server did not start"
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    finally:
-        server.should_exit = True
-        thread.join(20)
-        sock.close()
-
-
-def _socket() -> socket.socket:
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    return sock
-
-
-@contextmanager
 def mcp_server(db_file, token: str | None = TOKEN):
     """`worlddb serve --transport http`'s app: /mcp and /ui over one engine."""
-    sock = _socket()
+    sock = loopback_socket()
     server = uvicorn_server(make_config(db_file), host="127.0.0.1", port=sock.getsockname()[1], token=token)
-    with serving(server, sock) as base:
+    with in_thread(server, sock) as base:
         yield base
 
 
 @contextmanager
 def inspector_only(db_file, gate: Gate):
-    sock = _socket()
+    sock = loopback_socket()
     app = inspector_app(make_config(db_file), gate=gate)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=sock.getsockname()[1], log_level="warning"))
-    with serving(server, sock) as base:
+    with in_thread(server, sock) as base:
         yield base
 
 
