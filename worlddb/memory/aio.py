@@ -7,6 +7,14 @@ engine's own worker thread, where operations run one at a time, in arrival order
 no two ever interleave on the connection, and a cancelled caller cannot interrupt a
 write half way (the operation finishes or rolls back on its own).
 
+Writes keep the model off that thread. Each is run in the engine's steps (Engine.prepare_*,
+names_to_embed, embed_names, commit_*; worlddb.memory.write): the steps that run the
+extractor and the embedding model read nothing from the store and run on threads of their
+own (MODEL_THREADS), the others on the engine thread. So a recall, or a small write, that
+arrives while a long write is embedding goes ahead of it; what a write decides (its update
+judgments, which entities its names resolve to) is decided in its commit step, against the
+store as it is then, exactly as when the steps run back to back.
+
 Every method mirrors the `Engine` method of the same name, with the same arguments.
 """
 
@@ -38,8 +46,12 @@ from .results import (
     WriteResult,
 )
 from .scopes import ScopeSet
+from .write import S
 
 T = TypeVar("T")
+#: writes whose model steps run at once: a second one (a small write arriving during a long
+#: one) need not wait for the first; more would only share the same two cores
+MODEL_THREADS = 2
 
 
 class AsyncEngine:
@@ -48,6 +60,7 @@ class AsyncEngine:
     def __init__(self, engine: Engine, executor: ThreadPoolExecutor):
         self.engine = engine
         self._executor = executor
+        self._model = ThreadPoolExecutor(max_workers=MODEL_THREADS, thread_name_prefix="worlddb-model")
 
     @classmethod
     async def open(cls, path: str | Path, **options: Any) -> AsyncEngine:
@@ -66,10 +79,25 @@ class AsyncEngine:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, partial(fn, self.engine, *args, **kwargs))
 
+    async def model(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run fn(engine, *args, **kwargs) on the model's thread: only for the engine's steps
+        that read nothing from the store (Engine.prepare_*, embed_names)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._model, partial(fn, self.engine, *args, **kwargs))
+
+    async def _write(self, prepared: S, commit: Callable[..., T], access: Access | None) -> T:
+        """The steps of a write after the first: the names that need a vector (a read), their
+        vectors (the model), the commit."""
+        names = await self.run(Engine.names_to_embed, prepared)
+        if names:
+            prepared = await self.model(Engine.embed_names, prepared, names)
+        return await self.run(commit, prepared, access=access)
+
     async def close(self) -> None:
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(self._executor, self.engine.close)
         self._executor.shutdown(wait=True)
+        self._model.shutdown(wait=True)
 
     async def __aenter__(self) -> AsyncEngine:
         return self
@@ -85,22 +113,27 @@ class AsyncEngine:
     async def write_memory(self, text: str, scopes: ScopeSet, *, metadata: dict | None = None,
                            valid_from: str | None = None, entities: list[dict] | None = None,
                            facts: list[dict] | None = None, access: Access | None = None) -> WriteResult:
-        return await self.run(Engine.write_memory, text, scopes, metadata=metadata, valid_from=valid_from,
-                              entities=entities, facts=facts, access=access)
+        prepared = await self.model(Engine.prepare_write, text, scopes, metadata=metadata, valid_from=valid_from,
+                                    entities=entities, facts=facts, access=access)
+        return (await self._write(prepared, Engine.commit_write, access))[0]
 
     async def write_messages(self, messages: Sequence[dict], scopes: ScopeSet, *, session: str | None = None,
                              valid_from: str | None = None, access: Access | None = None) -> WriteResult:
-        return await self.run(Engine.write_messages, messages, scopes, session=session, valid_from=valid_from,
-                              access=access)
+        prepared = await self.model(Engine.prepare_messages, messages, scopes, session=session,
+                                    valid_from=valid_from, access=access)
+        return await self._write(prepared, Engine.commit_messages, access)
 
     async def write_memories(self, items: Sequence[dict], scopes: ScopeSet, *,
                              access: Access | None = None) -> list[WriteResult]:
-        return await self.run(Engine.write_memories, items, scopes, access=access)
+        prepared = await self.model(Engine.prepare_memories, items, scopes, access=access)
+        return await self._write(prepared, Engine.commit_write, access)
 
     async def amend(self, memory_id: str, text: str, scopes: ScopeSet, *, reason: str | None = None,
                     valid_from: str | None = None, access: Access | None = None) -> AmendResult:
-        return await self.run(Engine.amend, memory_id, text, scopes, reason=reason, valid_from=valid_from,
-                              access=access)
+        target = await self.run(Engine.amend_target, memory_id, text, scopes, reason=reason, valid_from=valid_from,
+                                access=access)
+        prepared = await self.model(Engine.prepare_amend, target)
+        return await self._write(prepared, Engine.commit_amend, access)
 
     async def retire(self, memory_id: str, scopes: ScopeSet, *, reason: str | None = None,
                      valid_to: str | None = None, access: Access | None = None) -> RetireResult:

@@ -11,6 +11,11 @@ that names it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+import numpy as np
+
 from worlddb.core.errors import InvalidInput
 from worlddb.core.records import TEXT_TYPES
 from worlddb.core.store import rowids_sql
@@ -20,7 +25,7 @@ from worlddb.graph.database import Writer
 from .results import AmendResult, RetireAllResult, RetireResult
 from .scopes import ScopeSet, require_of_type, scope_anchors, scope_keys_of
 from .services import Services
-from .write import WriteRequest, check_text, write
+from .write import Mentions, PreparedWrite, WriteRequest, check_text, commit, complete, prepare
 
 #: what memory_amend replaces: the texts recall and memory_list return
 AMENDABLE = TEXT_TYPES
@@ -28,11 +33,45 @@ AMENDABLE = TEXT_TYPES
 RETIRABLE = (*TEXT_TYPES, "Fact")
 
 
+@dataclass(frozen=True)
+class AmendTarget:
+    """What an amend replaces, read on the writer's thread: the caller's arguments and the
+    request for the new memory (the old one's scopes and metadata, and when the new begins)."""
+
+    memory_id: str
+    scopes: ScopeSet
+    reason: str | None
+    valid_from: int | None
+    request: WriteRequest
+
+
+@dataclass(frozen=True)
+class PreparedAmend:
+    """An amend ready to commit: its target and the new memory, prepared (worlddb.memory.write)."""
+
+    target: AmendTarget
+    write: PreparedWrite
+
+    @property
+    def mentions(self) -> Mentions:
+        return self.write.mentions
+
+    def with_names(self, vectors: Mapping[str, np.ndarray]) -> PreparedAmend:
+        return replace(self, write=self.write.with_names(vectors))
+
+
 def amend(services: Services, memory_id: str, text: str, scopes: ScopeSet, *,
           reason: str | None = None, valid_from: int | None = None) -> AmendResult:
     """Write `text` as a new memory that supersedes `memory_id`. It becomes valid at
     `valid_from` (when the change happened; not before the old memory began), by default now
     - or, for a memory about the future, when that one starts."""
+    target = amend_target(services, memory_id, text, scopes, reason=reason, valid_from=valid_from)
+    return commit_amend(services, complete(services, prepare_amend(services, target)))
+
+
+def amend_target(services: Services, memory_id: str, text: str, scopes: ScopeSet, *,
+                 reason: str | None = None, valid_from: int | None = None) -> AmendTarget:
+    """Check an amend against the memory it replaces (a read) and say what it writes."""
     store = services.store
     old = require_of_type(store, memory_id, scopes, AMENDABLE, "amended")
     view = store.get(old)
@@ -47,7 +86,27 @@ def amend(services: Services, memory_id: str, text: str, scopes: ScopeSet, *,
     request = WriteRequest(text=check_text(text), scopes=ScopeSet(tuple(tuple(k.split(":", 1)) for k in keys)),
                            metadata=dict(view.meta), valid_from=starts, entities=None,
                            facts=None, tool="memory_amend", supersedes=old, reason=reason)
-    result = write(services, request)
+    return AmendTarget(memory_id, scopes, reason, valid_from, request)
+
+
+def prepare_amend(services: Services, target: AmendTarget) -> PreparedAmend:
+    """The model's part of an amend; reads nothing from the store."""
+    return PreparedAmend(target, prepare(services, [target.request]))
+
+
+def commit_amend(services: Services, prepared: PreparedAmend) -> AmendResult:
+    """Write a prepared amend. The memory it replaces is checked again first: had it been
+    amended or retired since, this amend is refused as it would have been had it come after."""
+    target = prepared.target
+    now = amend_target(services, target.memory_id, target.request.text, target.scopes, reason=target.reason,
+                       valid_from=target.valid_from)
+    write = prepared.write
+    if (now.request.scopes, now.request.metadata) != (target.request.scopes, target.request.metadata):
+        # its scopes changed meanwhile (a scope purged): the new memory is prepared again, here
+        write = complete(services, prepare(services, [replace(target.request, scopes=now.request.scopes,
+                                                              metadata=now.request.metadata)]))
+    result = commit(services, write)[0]
+    old = target.request.supersedes
     return AmendResult(id=result.id, supersedes=old, scopes=result.scopes, valid_from=result.valid_from)
 
 

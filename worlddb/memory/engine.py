@@ -51,6 +51,7 @@ from . import corrections, entities, importing, ingest, purge, reading, search
 from . import messages as conversation
 from . import scopes as scopelib
 from .access import Access
+from .ingest import PreparedSession
 from .results import (
     AmendResult,
     EntityDetail,
@@ -68,7 +69,17 @@ from .results import (
 )
 from .scopes import ScopeSet, scope_key, unknown_id
 from .services import Services
-from .write import WriteRequest, check_text, write, write_many
+from .write import (
+    PreparedWrite,
+    S,
+    Staged,
+    WriteRequest,
+    check_text,
+    commit,
+    embed_names,
+    names_to_embed,
+    prepare,
+)
 
 #: the model whose static wordpiece table ships with WorldDB (worlddb.vectors.static_query)
 MINILM_ID = "all-MiniLM-L6-v2-onnx-int8"
@@ -258,12 +269,9 @@ class Engine:
                      valid_from: str | None = None, entities: list[dict] | None = None,
                      facts: list[dict] | None = None, access: Access | None = None) -> WriteResult:
         """memory_write: one memory, with its entities and facts (extracted unless given)."""
-        access = _access(access)
-        access.admit(scopes)
-        request = WriteRequest(text=check_text(text), scopes=scopes, metadata=metadata or {},
-                               valid_from=parse_time(valid_from, field="valid_from") if valid_from else None,
-                               entities=entities, facts=facts, tool="memory_write")
-        return access.redact(write(self.services, request))
+        prepared = self.prepare_write(text, scopes, metadata=metadata, valid_from=valid_from, entities=entities,
+                                      facts=facts, access=access)
+        return self.commit_write(self.complete(prepared), access=access)[0]
 
     def write_messages(self, messages: Sequence[dict], scopes: ScopeSet, *, session: str | None = None,
                        valid_from: str | None = None, access: Access | None = None) -> WriteResult:
@@ -272,18 +280,36 @@ class Engine:
         `ingest_conversation` writes a session (worlddb.memory.messages). A later call with
         the same `session` id in the same scopes continues that world and its chain.
         `valid_from` is the session's time, and each message's where it gives none."""
-        access = _access(access)
-        access.admit(scopes)
-        start = parse_time(valid_from, field="valid_from") if valid_from else None
-        return access.redact(conversation.write_messages(self.services, scopes, messages, session=session,
-                                                         valid_from=start))
+        prepared = self.prepare_messages(messages, scopes, session=session, valid_from=valid_from, access=access)
+        return self.commit_messages(self.complete(prepared), access=access)
 
     def write_memories(self, items: Sequence[dict], scopes: ScopeSet, *,
                        access: Access | None = None) -> list[WriteResult]:
         """Write many memories in one transaction (all or none), for imports: each item takes
         the arguments of write_memory (text, metadata, valid_from, entities, facts)."""
-        access = _access(access)
-        access.admit(scopes)
+        prepared = self.prepare_memories(items, scopes, access=access)
+        return self.commit_write(self.complete(prepared), access=access)
+
+    # ------------------------------------------------------------------ writing in steps
+    # Each write above is: prepare_* (checks the arguments, runs the extractor and embeds the
+    # texts; reads nothing from the store), complete (the read that says which entity names
+    # need a vector - names_to_embed - and the model for those: embed_names), then commit_*
+    # (judges and writes, in one transaction). worlddb.memory.aio runs the model's steps off
+    # the engine's thread, so that other calls go ahead meanwhile. See worlddb.memory.write.
+    def prepare_write(self, text: str, scopes: ScopeSet, *, metadata: dict | None = None,
+                      valid_from: str | None = None, entities: list[dict] | None = None,
+                      facts: list[dict] | None = None, access: Access | None = None) -> PreparedWrite:
+        """write_memory's first step."""
+        _access(access).admit(scopes)
+        request = WriteRequest(text=check_text(text), scopes=scopes, metadata=metadata or {},
+                               valid_from=parse_time(valid_from, field="valid_from") if valid_from else None,
+                               entities=entities, facts=facts, tool="memory_write")
+        return prepare(self.services, [request])
+
+    def prepare_memories(self, items: Sequence[dict], scopes: ScopeSet, *,
+                         access: Access | None = None) -> PreparedWrite:
+        """write_memories' first step."""
+        _access(access).admit(scopes)
         if not isinstance(items, (list, tuple)) or not items:
             raise InvalidInput("items must be a non-empty list of memories")
         requests = []
@@ -296,7 +322,49 @@ class Engine:
                 text=check_text(item.get("text")), scopes=scopes, metadata=item.get("metadata") or {},
                 valid_from=parse_time(valid_from, field="valid_from") if valid_from else None,
                 entities=item.get("entities"), facts=item.get("facts"), tool="memory_write"))
-        return access.redact(write_many(self.services, requests))
+        return prepare(self.services, requests)
+
+    def prepare_messages(self, messages: Sequence[dict], scopes: ScopeSet, *, session: str | None = None,
+                         valid_from: str | None = None, access: Access | None = None) -> PreparedSession:
+        """write_messages' first step."""
+        _access(access).admit(scopes)
+        start = parse_time(valid_from, field="valid_from") if valid_from else None
+        return conversation.prepare_messages(self.services, scopes, messages, session=session, valid_from=start)
+
+    def amend_target(self, memory_id: str, text: str, scopes: ScopeSet, *, reason: str | None = None,
+                     valid_from: str | None = None, access: Access | None = None) -> corrections.AmendTarget:
+        """amend's first step, a read: the memory it replaces, checked."""
+        _access(access).admit(scopes, unknown_id(memory_id, scopes))
+        return corrections.amend_target(self.services, memory_id, text, scopes, reason=reason,
+                                        valid_from=parse_time(valid_from, field="valid_from") if valid_from else None)
+
+    def prepare_amend(self, target: corrections.AmendTarget) -> corrections.PreparedAmend:
+        """amend's model step."""
+        return corrections.prepare_amend(self.services, target)
+
+    def names_to_embed(self, prepared: Staged) -> list[str]:
+        """The entity names a prepared write still needs vectors for (a read; no model)."""
+        return names_to_embed(self.services, prepared.mentions)
+
+    def embed_names(self, prepared: S, names: list[str]) -> S:
+        """`prepared` with the vectors of `names` (the model; reads nothing)."""
+        return prepared.with_names(embed_names(self.services, names))
+
+    def complete(self, prepared: S) -> S:
+        """`names_to_embed`, then `embed_names`."""
+        return self.embed_names(prepared, self.names_to_embed(prepared))
+
+    def commit_write(self, prepared: PreparedWrite, *, access: Access | None = None) -> list[WriteResult]:
+        """The last step of write_memory (one result) and write_memories."""
+        return _access(access).redact(commit(self.services, prepared))
+
+    def commit_messages(self, prepared: PreparedSession, *, access: Access | None = None) -> WriteResult:
+        """The last step of write_messages."""
+        return _access(access).redact(conversation.commit_messages(self.services, prepared))
+
+    def commit_amend(self, prepared: corrections.PreparedAmend, *, access: Access | None = None) -> AmendResult:
+        """The last step of amend."""
+        return _access(access).redact(corrections.commit_amend(self.services, prepared))
 
     def import_memories(self, items: Sequence[importing.ImportItem], *, batch: int = importing.BATCH,
                         progress: Callable[[int], None] | None = None,
@@ -317,11 +385,8 @@ class Engine:
         valid from `valid_from` (ISO-8601; default now). The new memory joins every scope the
         old one was in, granted to the caller or not, so a memory shared with another scope is
         corrected there too; the result names only the granted ones."""
-        access = _access(access)
-        access.admit(scopes, unknown_id(memory_id, scopes))
-        return access.redact(corrections.amend(
-            self.services, memory_id, text, scopes, reason=reason,
-            valid_from=parse_time(valid_from, field="valid_from") if valid_from else None))
+        target = self.amend_target(memory_id, text, scopes, reason=reason, valid_from=valid_from, access=access)
+        return self.commit_amend(self.complete(self.prepare_amend(target)), access=access)
 
     def retire(self, memory_id: str, scopes: ScopeSet, *, reason: str | None = None,
                valid_to: str | None = None, access: Access | None = None) -> RetireResult:

@@ -15,9 +15,10 @@ one Turn node per turn, valid from its own time (the session's unless a message 
 one); consecutive turns are linked by precedes edges inside the session world; every turn
 refers_to its speaker's entity and to the entities the extractor finds in it (resolved in
 each scope, never merged silently). Extraction and every embedding - turn texts, their
-sentence units, the session's content and the entity names that may need a vector (not
-those that already resolve exactly in every scope) - are computed in one model call
-before the transaction opens.
+sentence units and the session's content in one model call, then the entity names that may
+need a vector (not those that already resolve exactly in every scope) - are computed
+before the transaction opens, in the steps worlddb.memory.write describes
+(`prepare_session`, then `commit_session`).
 
 Once a scope has topic worlds, each turn also joins the topic nearest to it
 (worlddb.consolidator.topics) in the same transaction.
@@ -29,8 +30,11 @@ turns arrive.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+
+import numpy as np
 
 from worlddb.consolidator import topics
 from worlddb.core.errors import InvalidInput
@@ -42,7 +46,7 @@ from worlddb.graph.database import Writer
 from worlddb.memory.results import EntityOut
 from worlddb.memory.scopes import ScopeSet
 from worlddb.memory.services import Services
-from worlddb.memory.write import resolve_mention
+from worlddb.memory.write import Mentions, complete, resolve_mention
 from worlddb.vectors import hnsw
 
 
@@ -135,9 +139,34 @@ def ingest_conversation(services: Services, scopes: ScopeSet, sessions: list[Ses
     return IngestResult(scopes=scopes.keys, sessions=session_ids, turns=turn_ids)
 
 
+@dataclass(frozen=True)
+class PreparedSession:
+    """A session's turns ready to commit (worlddb.memory.write explains the steps): the world
+    and turn shapes, each turn's mentions and index vectors, the session content's vector, and
+    the mentions to resolve with the name vectors made so far."""
+
+    scopes: ScopeSet
+    plan: SessionPlan
+    world: Node
+    provenance: dict
+    found: tuple[list[EntityCandidate], ...]
+    index: tuple[text_index.Prepared, ...]
+    content: np.ndarray
+    mentions: Mentions
+
+    def with_names(self, vectors: Mapping[str, np.ndarray]) -> PreparedSession:
+        return replace(self, mentions=self.mentions.with_vectors(vectors))
+
+
 def write_session(services: Services, scopes: ScopeSet, plan: SessionPlan) -> SessionWritten:
     """Write one session's turns in one transaction (see the module docstring); the turns
     must have passed `check_turn`."""
+    return commit_session(services, complete(services, prepare_session(services, scopes, plan)))
+
+
+def prepare_session(services: Services, scopes: ScopeSet, plan: SessionPlan) -> PreparedSession:
+    """The model's part of writing a session: extraction of every turn, and one model call for
+    the turn texts, their sentence units and the session's content. Reads nothing from the store."""
     # what the session is, as the composer's query over its turns: when, and who spoke
     speakers_here = sorted({t.speaker for t in plan.turns})
     about = f"Conversation between {', '.join(speakers_here)} on {text_index.render_date(plan.start)}"
@@ -151,19 +180,21 @@ def write_session(services: Services, scopes: ScopeSet, plan: SessionPlan) -> Se
             known_names=plan.known_names))
         mentions.append([e for e in found.entities if e.name.strip()])
     candidates = [EntityCandidate(name=s, type="person") for s in plan.known_names or speakers_here]
-    # names that resolve exactly to a known entity in every scope (a conversation's speakers,
-    # from its second session on) need no vector
-    names = services.resolver.needs_vector(candidates + [e for group in mentions for e in group],
-                                           [services.store.scope_anchor(kind, sid) for kind, sid in scopes])
-    # one model call: turn texts, their sentence units, entity names and the session's content.
     # The index text does not depend on where in the session a turn lands, so turns are
     # embedded before the transaction says whether the session continues an earlier one.
     shapes = [turn_node(t, t.at, provenance) for t in plan.turns]
-    prepared_index, others = text_index.prepare_with(
-        services.embedder, services.encoder, [(node, t.at) for node, t in zip(shapes, plan.turns)],
-        also=services.resolver.name_texts(names) + [world.content])
-    content = others[world.content]
-    prepared = services.resolver.prepare(names, vectors=others)
+    index, others = text_index.prepare_with(services.embedder, services.encoder,
+                                            [(node, t.at) for node, t in zip(shapes, plan.turns)],
+                                            also=[world.content])
+    names = Mentions(((scopes, tuple(candidates + [e for group in mentions for e in group])),))
+    return PreparedSession(scopes=scopes, plan=plan, world=world, provenance=provenance, found=tuple(mentions),
+                           index=tuple(index), content=others[world.content], mentions=names)
+
+
+def commit_session(services: Services, prepared: PreparedSession) -> SessionWritten:
+    """Write a prepared session's turns in one transaction."""
+    scopes, plan, world, provenance = prepared.scopes, prepared.plan, prepared.world, prepared.provenance
+    content, names = prepared.content, services.resolver.prepared(dict(prepared.mentions.vectors))
     model, dim = services.embedder.model_id, services.embedder.dim
     anchors: list[str] = []
     entities: dict[tuple[str, str], EntityOut] = {}
@@ -180,7 +211,7 @@ def write_session(services: Services, scopes: ScopeSet, plan: SessionPlan) -> Se
         else:
             session_anchor, previous, position = earlier
         turn_provenance = {**provenance, "session": session_anchor} if plan.own_turns else provenance
-        for i, (turn, index, found) in enumerate(zip(plan.turns, prepared_index, mentions)):
+        for i, (turn, index, found) in enumerate(zip(plan.turns, prepared.index, prepared.found)):
             node = turn_node(turn, turn.at + position + i, turn_provenance)
             anchor = w.add(node, valid_from=turn.at, parents=[session_anchor])
             if w.is_new(anchor):
@@ -189,7 +220,7 @@ def write_session(services: Services, scopes: ScopeSet, plan: SessionPlan) -> Se
                     topics.join(w, scope_world, anchor, index.vector)
             for scope_world, key in zip(worlds, scopes.keys):
                 for cand in [EntityCandidate(name=turn.speaker, type="person")] + found:
-                    entity = resolve_mention(services.resolver, w, scope_world, key, cand, prepared)
+                    entity = resolve_mention(services.resolver, w, scope_world, key, cand, names)
                     entities.setdefault((entity.id, key), entity)
                     role = "speaker" if cand.name == turn.speaker else "mention"
                     w.link(Edge("refers_to", anchor, entity.id, props={"role": role}))

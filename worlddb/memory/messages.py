@@ -27,11 +27,11 @@ from collections.abc import Sequence
 
 from worlddb.core.errors import InvalidInput
 from worlddb.core.timeutil import now_us, parse_time, to_iso
-from worlddb.memory.ingest import SessionPlan, Turn, write_session
+from worlddb.memory.ingest import PreparedSession, SessionPlan, Turn, commit_session, prepare_session
 from worlddb.memory.results import TurnOut, WriteResult
 from worlddb.memory.scopes import ScopeSet
 from worlddb.memory.services import Services
-from worlddb.memory.write import check_text
+from worlddb.memory.write import check_text, complete
 
 #: messages in one memory_write call
 MAX_MESSAGES = 500
@@ -82,6 +82,14 @@ def check_session(session: object) -> str | None:
 def write_messages(services: Services, scopes: ScopeSet, messages: Sequence[dict], *, session: str | None = None,
                    valid_from: int | None = None) -> WriteResult:
     """Write the messages as turns of one session (see the module docstring)."""
+    prepared = prepare_messages(services, scopes, messages, session=session, valid_from=valid_from)
+    return commit_messages(services, complete(services, prepared))
+
+
+def prepare_messages(services: Services, scopes: ScopeSet, messages: Sequence[dict], *, session: str | None = None,
+                     valid_from: int | None = None) -> PreparedSession:
+    """The messages checked whole, and the model's part of writing them (reads nothing from
+    the store; worlddb.memory.write explains the steps)."""
     key = check_session(session)
     turns, start = parse_messages(messages, valid_from)
     plan = SessionPlan(turns=turns, start=start, name=key or "conversation",
@@ -90,10 +98,16 @@ def write_messages(services: Services, scopes: ScopeSet, messages: Sequence[dict
                        known_names=tuple(sorted({t.speaker for t in turns})), key=key, own_turns=True,
                        # without an id a session is never continued: its record is its own
                        created_at=None if key else now_us())
-    written = write_session(services, scopes, plan)
-    return WriteResult(id=written.session, scopes=scopes.keys, valid_from=to_iso(start), entities=written.entities,
-                       facts=[], superseded=[], conflicts=[], session=written.session,
-                       turns=[TurnOut(id=anchor, ref=turn.turn_id) for turn, anchor in zip(turns, written.turns)])
+    return prepare_session(services, scopes, plan)
+
+
+def commit_messages(services: Services, prepared: PreparedSession) -> WriteResult:
+    """Write prepared messages in one transaction; memory_write's result for them."""
+    written = commit_session(services, prepared)
+    scopes, plan = prepared.scopes, prepared.plan
+    return WriteResult(id=written.session, scopes=scopes.keys, valid_from=to_iso(plan.start),
+                       entities=written.entities, facts=[], superseded=[], conflicts=[], session=written.session,
+                       turns=[TurnOut(id=anchor, ref=turn.turn_id) for turn, anchor in zip(plan.turns, written.turns)])
 
 
 def _turn(i: int, message: object, default: int) -> Turn:

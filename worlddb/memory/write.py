@@ -3,6 +3,13 @@
 1. Extract. Entities/facts the client passed are the extraction; otherwise the
    configured extractor runs (built-in: deterministic, no model).
 2. Prepare, outside the write lock: the text's embedding and the resolver's name vectors.
+   A write is done in steps (`prepare`, `names_to_embed` and `embed_names`, `commit`), so that
+   an async caller can run the model's steps off the thread that owns the connection
+   (worlddb.memory.aio): `prepare` runs the extractor and embeds the index texts and sentence
+   units and reads nothing from the store; `names_to_embed` reads which entity names may need
+   a vector (all but those that resolve exactly in every scope); `embed_names` makes those;
+   `commit` judges and writes, in one transaction. The value passed between the steps
+   (`PreparedWrite`) carries everything made so far; `write_many` runs the steps in turn.
 3. In one transaction: the scope worlds, the Memory node inside each, its FTS row and
    vectors, and in each scope the topic world nearest to it (worlddb.consolidator.topics,
    once the scope has topics); per scope, each entity mention resolved (exact reuse, or a new entity with
@@ -18,8 +25,12 @@ Every edge goes through its handler; any refusal rolls the whole write back.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from typing import Protocol, TypeVar
+
+import numpy as np
 
 from worlddb.consolidator import topics
 from worlddb.core.errors import InvalidInput
@@ -64,33 +75,97 @@ class _Plan:
     facts: list
 
 
-def write(services: Services, request: WriteRequest) -> WriteResult:
-    return write_many(services, [request])[0]
+@dataclass(frozen=True)
+class Mentions:
+    """The entity mentions a prepared write resolves, as (scopes, candidates) groups, and the
+    name vectors made for them so far, by normalised name (Resolver.name_texts)."""
+
+    groups: tuple[tuple[ScopeSet, tuple[EntityCandidate, ...]], ...]
+    vectors: Mapping[str, np.ndarray] = field(default_factory=dict)
+
+    def with_vectors(self, vectors: Mapping[str, np.ndarray]) -> Mentions:
+        return replace(self, vectors={**self.vectors, **vectors})
+
+
+class Staged(Protocol):
+    """A write prepared in steps (a PreparedWrite, or a session's turns:
+    worlddb.memory.ingest.PreparedSession): its mentions, and a copy with more name vectors."""
+
+    @property
+    def mentions(self) -> Mentions: ...
+
+    def with_names(self, vectors: Mapping[str, np.ndarray]): ...
+
+
+S = TypeVar("S", bound=Staged)
+
+
+@dataclass(frozen=True)
+class PreparedWrite:
+    """Memories ready to commit: each one's plan (its extraction done) and index vectors, and
+    the mentions to resolve with the name vectors made so far."""
+
+    plans: tuple[_Plan, ...]
+    index: tuple[text_index.Prepared, ...]
+    mentions: Mentions
+
+    def with_names(self, vectors: Mapping[str, np.ndarray]) -> PreparedWrite:
+        return replace(self, mentions=self.mentions.with_vectors(vectors))
 
 
 def write_many(services: Services, requests: list[WriteRequest]) -> list[WriteResult]:
     """Write several memories in one transaction: all or none. Embeddings and name vectors
     are computed for the whole batch before the write lock is taken."""
-    plans = [_plan(services, request) for request in requests]
-    # names that resolve exactly to a known entity need no vector
-    names = [c for p in plans for c in services.resolver.needs_vector(
-        p.candidates + _fact_names(p.facts, p.candidates),
-        [services.store.scope_anchor(kind, sid) for kind, sid in p.request.scopes])]
-    # one model call for texts, sentence units and entity names alike
-    index, name_vectors = text_index.prepare_with(services.embedder, services.encoder,
-                                                [(p.memory, p.starts) for p in plans],
-                                                also=services.resolver.name_texts(names))
-    prepared = services.resolver.prepare(names, vectors=name_vectors)
+    return commit(services, complete(services, prepare(services, requests)))
+
+
+def prepare(services: Services, requests: list[WriteRequest]) -> PreparedWrite:
+    """The model's part of a write: extraction, and one model call for the index texts and
+    sentence units of every memory. Reads nothing from the store."""
+    plans = tuple(_plan(services, request) for request in requests)
+    index = text_index.prepare(services.embedder, services.encoder, [(p.memory, p.starts) for p in plans])
+    groups = tuple((p.request.scopes, tuple(p.candidates + _fact_names(p.facts, p.candidates))) for p in plans)
+    return PreparedWrite(plans, tuple(index), Mentions(groups))
+
+
+def names_to_embed(services: Services, mentions: Mentions) -> list[str]:
+    """The names (as Resolver.name_texts) of `mentions` that may need a vector and have none
+    yet: a read of the store, no model. A name that resolves exactly to one entity in every
+    scope needs none (see Resolver.needs_vector)."""
+    store, resolver = services.store, services.resolver
+    names: list[str] = []
+    for scopes, candidates in mentions.groups:
+        worlds = [store.scope_anchor(kind, sid) for kind, sid in scopes]
+        names += resolver.name_texts(resolver.needs_vector(candidates, worlds))
+    return [n for n in dict.fromkeys(names) if n not in mentions.vectors]
+
+
+def embed_names(services: Services, names: list[str]) -> dict[str, np.ndarray]:
+    """The model's vectors of entity names (keyed as given); reads nothing from the store."""
+    return dict(zip(names, services.embedder.embed(names))) if names else {}
+
+
+def complete(services: Services, prepared: S) -> S:
+    """`prepared` with the vectors of the names it still needs (a read, then the model)."""
+    return prepared.with_names(embed_names(services, names_to_embed(services, prepared.mentions)))
+
+
+def commit(services: Services, prepared: PreparedWrite) -> list[WriteResult]:
+    """Judge and write prepared memories, in one transaction (all or none). A name still
+    without a vector (an entity erased since `names_to_embed`) is embedded inside it."""
+    plans, index = prepared.plans, prepared.index
+    names = services.resolver.prepared(dict(prepared.mentions.vectors))
     # what each write means for current memories, decided before the lock (a judge may be a model)
     # (a single memory_write; a batch is an import, written as given)
     judged = [_judge(services, plan, item) if len(plans) == 1 else updates.NOTHING
               for plan, item in zip(plans, index)]
     results: list[WriteResult | None] = [_duplicate(services, plan, verdict) for plan, verdict in zip(plans, judged)]
     if any(r is None for r in results):
-        with services.db.write(requests[0].tool if len(requests) == 1 else "memory_write_many") as w:
+        tool = plans[0].request.tool if len(plans) == 1 else "memory_write_many"
+        with services.db.write(tool) as w:
             for i, (plan, item, verdict) in enumerate(zip(plans, index, judged)):
                 if results[i] is None:
-                    results[i] = _apply(services, w, plan, item, prepared, verdict)
+                    results[i] = _apply(services, w, plan, item, names, verdict)
     written = [r for r in results if r is not None and r.duplicate_of is None]
     services.resolver.after_write([r.id for r in written] + [e.id for r in written for e in r.entities])
     return [r for r in results if r is not None]

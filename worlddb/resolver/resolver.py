@@ -153,14 +153,19 @@ class Resolver:
         name indexes up to date, so the write lock is held for neither. `vectors` may carry
         name vectors the caller already computed (keyed by name_texts)."""
         names = self.name_texts(candidates)
-        self.index.catch_up(vectors=self.embedder is not None)
-        if self.embedder is None or not names:
-            return Prepared(self.embedder.model_id if self.embedder else None, {})
         known = dict(vectors or {})
         missing = [n for n in names if n not in known]
-        if missing:
+        if self.embedder is not None and missing:
             known.update(zip(missing, self.embedder.embed(missing)))
-        return Prepared(self.embedder.model_id, {n: np.asarray(known[n], dtype=np.float32) for n in names})
+        return self.prepared({n: known[n] for n in names if n in known})
+
+    def prepared(self, vectors: dict[str, np.ndarray]) -> Prepared:
+        """Name vectors computed ahead (keyed by name_texts, e.g. on another thread), as
+        `prepare` returns them; brings the name indexes up to date, outside any transaction."""
+        self.index.catch_up(vectors=self.embedder is not None)
+        if self.embedder is None:
+            return Prepared(None, {})
+        return Prepared(self.embedder.model_id, {n: np.asarray(v, dtype=np.float32) for n, v in vectors.items()})
 
     # ------------------------------------------------------------------ inside the write
     def resolve(self, w, scope: str, candidate: Any, *, prepared: Prepared | None = None,
