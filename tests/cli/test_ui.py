@@ -42,7 +42,8 @@ def test_ui_serves_the_inspector_and_opens_it_in_the_browser(tmp_path):
     proc, url = _start(db, tmp_path, BROWSER=f"{sys.executable} {recorder} {opened} %s")
     try:
         deadline = time.monotonic() + 20
-        while not opened.exists():
+        # the recorder creates the file, then writes the address into it
+        while not opened.exists() or not opened.read_text():
             assert time.monotonic() < deadline, "the browser was never asked to open the inspector"
             time.sleep(0.05)
         assert opened.read_text() == url
