@@ -98,9 +98,11 @@ def proposals_within(store: Store, worlds: Sequence[str], status: str | None = N
         clauses.append(within_sql(f"p.{end}", len(worlds)))
         params += worlds
     columns = ", ".join(f"p.{c}" for c in _COLUMNS.split(", "))
+    # no LIMIT clause at all without a limit (SQLite reads LIMIT -1 as none; PostgreSQL refuses it)
+    bound = "" if limit is None else " LIMIT ?"
     rows = store.conn.execute(
-        f"SELECT {columns} FROM proposals p WHERE {' AND '.join(clauses)} ORDER BY p.seq_created DESC, p.id LIMIT ?",
-        [*params, -1 if limit is None else limit])
+        f"SELECT {columns} FROM proposals p WHERE {' AND '.join(clauses)} ORDER BY p.seq_created DESC, p.id{bound}",
+        [*params] if limit is None else [*params, limit])
     return [_proposal(row) for row in rows]
 
 
