@@ -5,7 +5,9 @@ A module marked `pytestmark = pytest.mark.both_backends` runs each of its tests 
 a store (`db_path`, and through it `db`, `engine` and the MCP servers of tests/server) once
 on SQLite and once on a fresh PostgreSQL database (ids end in [sqlite] / [postgresql]).
 WORLDDB_TEST_BACKEND=postgresql runs every other test that takes `db_path` on PostgreSQL
-too (tests that open the file itself do not apply there)."""
+too. A test about SQLite itself (its file, its PRAGMAs, its query plans, the in-process
+HNSW indexes kept beside it) is marked `@pytest.mark.sqlite_only("why")`: it runs on SQLite
+only, and on a PostgreSQL run it is skipped with that reason printed."""
 
 from __future__ import annotations
 
@@ -22,18 +24,36 @@ BACKENDS = ("sqlite", "postgresql")
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "both_backends: run the module's stores on SQLite and on PostgreSQL")
+    config.addinivalue_line("markers", "sqlite_only(reason): the test is about SQLite itself; "
+                                       "skipped, with the reason, when its store would be on PostgreSQL")
+
+
+def _sqlite_only(node) -> str | None:
+    """The reason a test is SQLite-only, or None; a sqlite_only mark without one is refused."""
+    mark = node.get_closest_marker("sqlite_only")
+    if mark is None:
+        return None
+    reason = mark.args[0] if mark.args else mark.kwargs.get("reason")
+    if not reason:
+        raise pytest.UsageError(f"{node.nodeid}: sqlite_only needs a reason")
+    return reason
 
 
 def pytest_generate_tests(metafunc):
     if "store_backend" in metafunc.fixturenames and metafunc.definition.get_closest_marker("both_backends"):
-        metafunc.parametrize("store_backend", BACKENDS, indirect=True)
+        only = _sqlite_only(metafunc.definition)
+        metafunc.parametrize("store_backend", BACKENDS[:1] if only else BACKENDS, indirect=True)
 
 
 @pytest.fixture
 def store_backend(request) -> str:
     """The backend `db_path` is on: the module's parameter (both_backends), else
-    WORLDDB_TEST_BACKEND, else SQLite."""
-    return getattr(request, "param", None) or os.environ.get("WORLDDB_TEST_BACKEND", "sqlite")
+    WORLDDB_TEST_BACKEND, else SQLite. A sqlite_only test is skipped on PostgreSQL."""
+    backend = getattr(request, "param", None) or os.environ.get("WORLDDB_TEST_BACKEND", "sqlite")
+    reason = _sqlite_only(request.node)
+    if backend == "postgresql" and reason:
+        pytest.skip(f"SQLite only: {reason}")
+    return backend
 
 
 @pytest.fixture

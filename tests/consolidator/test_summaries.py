@@ -16,6 +16,7 @@ from worlddb.core.records import Edge, Node
 from worlddb.core.timeutil import US, now_us
 from worlddb.extract import ExtractionError
 from worlddb.extract.summarize import ExtractiveSummarizer
+from worlddb.graph import lexical
 
 GARDEN = ["Tomatoes need full sun.", "Basil grows well beside tomatoes.", "Water the tomatoes every morning."]
 WORK = ["The quarterly report is due Friday.", "Omar reviews the report draft."]
@@ -235,8 +236,8 @@ def test_summary_first_falls_back_to_the_details_of_a_world_with_no_summary(db, 
 def test_summaries_are_found_by_full_text_search(db, alice):
     consolidator(db).run()
     garden = summary_of(db, alice["garden"]).anchor
-    rows = db.store.conn.execute("SELECT rowid FROM fts WHERE fts MATCH 'morning'").fetchall()
-    assert db.store.rowid(garden) in {r[0] for r in rows}
+    found = lexical.lexical_anywhere(db.store, "morning", 1000)
+    assert db.store.rowid(garden) in {rowid for rowid, _ in found}
 
 
 class VectorIndexer:

@@ -166,6 +166,7 @@ def test_failed_write_leaves_nothing_behind(db):
     assert db.verify().ok
 
 
+@pytest.mark.sqlite_only("SQLite's user_version; tests/core/test_backends.py refuses a newer PostgreSQL schema")
 def test_a_database_from_a_newer_worlddb_is_refused(db_path):
     WorldDB.open(db_path).close()
     conn = sqlite3.connect(db_path)
@@ -185,6 +186,7 @@ def test_a_foreign_sqlite_file_is_refused(tmp_path):
         WorldDB.open(path)
 
 
+@pytest.mark.sqlite_only("SQLite's journal mode and user_version PRAGMAs")
 def test_database_runs_in_wal_mode(db):
     assert db.store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert db.store.conn.execute("PRAGMA user_version").fetchone()[0] == schema.LATEST
@@ -228,6 +230,7 @@ def test_a_database_of_an_older_schema_gains_the_later_layout_on_open(tmp_path, 
     assert _layout(old) == _layout(fresh)
 
 
+@pytest.mark.sqlite_only("SQLite's statement cache (sqlite_stmt)")
 def test_typed_edge_lookups_are_not_recompiled_at_each_execution(db):
     # a partial index whose condition compares type with a constant would make SQLite
     # recompile every statement binding `type = ?` whenever the binding changes

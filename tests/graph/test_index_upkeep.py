@@ -4,8 +4,12 @@ other processes' writes, never on a backlog of its own."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tests.support import ALICE, BOB, open_engine
+
+pytestmark = pytest.mark.sqlite_only(
+    "the in-process indexes kept beside a SQLite store; PostgreSQL searches in the database")
 
 
 def test_built_indexes_take_each_commit_so_a_read_has_nothing_left_to_apply(db_path):

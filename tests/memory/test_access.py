@@ -4,12 +4,10 @@ anything is read or written, and results name only granted scopes."""
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from tests import pg
-from tests.support import ALICE, BOB, open_engine
+from tests.support import ALICE, BOB, dump, open_engine
 from worlddb.core.backends import is_url
 from worlddb.core.errors import Forbidden, InvalidInput, NotFound
 from worlddb.core.store import Store
@@ -28,14 +26,6 @@ ALICE_ADMIN = Access("alice-admin", ("user:alice",), admin=True)
 SHARED = ScopeSet((("user", "alice"), ("agent", "travel")))
 
 
-def snapshot(path) -> list[str]:
-    if is_url(str(path)):
-        return pg.dump(str(path))
-    conn = sqlite3.connect(path)
-    try:
-        return list(conn.iterdump())
-    finally:
-        conn.close()
 
 
 @pytest.mark.parametrize("grant, canonical", [("user:alice", "user:alice"), (" agent:* ", "agent:*"), ("*", "*"),
@@ -93,14 +83,14 @@ def test_every_engine_operation_refuses_an_ungranted_scope_as_a_missing_one_and_
             "export_identity": lambda s, i: engine.export_identity(s, i, access=ALICE_ONLY),
         }
         for name, operation in calls.items():
-            before = snapshot(db_path)
+            before = dump(db_path)
             with pytest.raises(NotFound) as refused:
                 operation(BOB, bob)
             with pytest.raises(NotFound) as missing:
                 operation(NOBODY, "0" * 64)
             assert type(refused.value) is type(missing.value) is NotFound, name
             assert str(refused.value) == str(missing.value).replace("user:nobody", "user:bob").replace("0" * 64, bob)
-            assert snapshot(db_path) == before, f"{name} changed the file"
+            assert dump(db_path) == before, f"{name} changed the file"
         with pytest.raises(Forbidden):
             engine.purge_scope(ALICE, "user:alice", access=ALICE_ONLY)  # purging needs admin
         assert [s.key for s in engine.list_scopes(access=ALICE_ONLY).scopes] == ["user:alice"]

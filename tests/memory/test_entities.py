@@ -110,11 +110,10 @@ def test_an_ambiguous_proposal_prefix_is_refused_and_changes_nothing(engine, db_
     # two more proposals between the same entities whose ids share their first 8 hex
     # characters (ids are hashes: such a pair would take ~65k proposals to occur naturally)
     row = engine.store.conn.execute("SELECT edge_id, a, b, evidence, seq_created FROM proposals").fetchone()
-    with engine.store.conn:
-        for tail in ("0", "1"):
-            engine.store.conn.execute(
-                "INSERT INTO proposals(id, edge_id, a, b, status, tier, score, evidence, seq_created) "
-                "VALUES (?,?,?,?, 'pending', 'fuzzy', 0.9, ?, ?)", ("abcdef01" + tail * 56, *row))
+    for tail in ("0", "1"):  # the store's connection is in autocommit outside a write
+        engine.store.conn.execute(
+            "INSERT INTO proposals(id, edge_id, a, b, status, tier, score, evidence, seq_created) "
+            "VALUES (?,?,?,?, 'pending', 'fuzzy', 0.9, ?, ?)", ("abcdef01" + tail * 56, *row))
     before = dump(db_path)
     with pytest.raises(AmbiguousId):
         engine.accept_merge("abcdef01", ALICE)

@@ -4,12 +4,11 @@ not have."""
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from tests.support import ALICE, open_engine
 from worlddb.core.errors import InvalidInput
+from worlddb.core.store import Store
 from worlddb.memory.engine import RECORDED, Engine
 from worlddb.vectors.embedder import HashEmbedder
 
@@ -26,10 +25,9 @@ def test_a_hash_embedded_file_opens_with_the_hash_embedder_and_recalls(db_path):
 def test_an_unknown_model_or_word_is_refused(db_path):
     with open_engine(db_path) as engine:
         engine.write_memory("anything", ALICE)
-    conn = sqlite3.connect(db_path)
-    with conn:
-        conn.execute("UPDATE meta SET value='someone-elses-model' WHERE key='embed_model'")
-    conn.close()
+    store = Store.open(str(db_path))
+    store.conn.execute("UPDATE meta SET value='someone-elses-model' WHERE key='embed_model'")
+    store.close()
     with pytest.raises(InvalidInput, match="not a built-in embedder"):
         Engine.open(db_path, embedder=RECORDED)
     with pytest.raises(InvalidInput, match="embedder must be"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 from mcp import Client
 
 from tests.server.helpers import make_config, ok
@@ -11,6 +12,7 @@ from tests.support import ALICE, open_engine
 from worlddb.server import build_server
 
 
+@pytest.mark.sqlite_only("the in-process HNSW indexes; PostgreSQL searches pgvector's index inside the database")
 def test_warm_builds_every_index_from_the_file_before_the_first_read(db_path):
     with open_engine(db_path) as writer:
         written = writer.write_memories([{"text": f"Note {i}. It has two sentences."} for i in range(30)], ALICE)
@@ -33,6 +35,7 @@ async def test_a_server_with_background_work_answers_while_its_indexes_are_built
         assert found["results"][0]["id"] == target.id
 
 
+@pytest.mark.sqlite_only("HNSW snapshots saved beside a SQLite file")
 def test_a_warmed_store_saves_its_indexes_and_the_next_process_loads_them(db_path):
     with open_engine(db_path) as writer:
         writer.write_memories([{"text": f"Reading list entry {i} about topic {i % 37}"} for i in range(2_100)], ALICE)

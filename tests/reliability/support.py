@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
+from worlddb.core.store import Store
 from worlddb.server import ServerConfig, build_server
 from worlddb.vectors.embedder import HashEmbedder
 
@@ -14,8 +14,10 @@ FINGERPRINT_TABLES = ("tx", "nodes", "edges", "members", "closure", "scopes", "v
 
 
 def fingerprint(path: str | Path) -> dict[str, int]:
-    """Row counts of every table a write touches, the last transaction, closed and erased nodes."""
-    conn = sqlite3.connect(str(path))
+    """Row counts of every table a write touches, the last transaction, closed and erased
+    nodes (a SQLite file or a PostgreSQL database, read through a connection of its own)."""
+    store = Store.open(str(path))
+    conn = store.conn
     try:
         out = {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in FINGERPRINT_TABLES}
         out["max_seq"] = conn.execute("SELECT coalesce(max(seq), 0) FROM tx").fetchone()[0]
@@ -23,7 +25,7 @@ def fingerprint(path: str | Path) -> dict[str, int]:
         out["erased"] = conn.execute("SELECT count(*) FROM nodes WHERE record IS NULL").fetchone()[0]
         return out
     finally:
-        conn.close()
+        store.close()
 
 
 def server_for(path: str | Path, default_user: str | None = "alice"):

@@ -48,9 +48,10 @@ def test_a_store_written_through_every_path_is_whole(healthy):
     report = invariants.check(path)
     assert report.ok, str(report)
     assert report.counts["Memory"] == 6 and report.counts["Turn"] == 2
-    conn = sqlite3.connect(str(path))
-    assert conn.execute("SELECT count(*) FROM edges WHERE type='same_as'").fetchone()[0] >= 1
-    assert conn.execute("SELECT count(*) FROM edges WHERE type='supersedes'").fetchone()[0] >= 2
+    def edges(conn, type):
+        return conn.execute("SELECT count(*) FROM edges WHERE type=?", (type,)).fetchone()[0]
+
+    assert _on_store(path, lambda conn: (edges(conn, "same_as") >= 1, edges(conn, "supersedes") >= 2)) == (True, True)
 
 
 def _rowid(conn, anchor):
@@ -73,20 +74,31 @@ CORRUPTIONS = {
         "DELETE FROM edges WHERE type='supersedes' AND src=?", (_rowid(c, ids["new"]),))),
     "retired but open": ("validity", lambda c, ids: c.execute(
         "UPDATE nodes SET retired_at=1, valid_to=NULL WHERE anchor=?", (ids["moved"],))),
-    "record does not re-derive": ("verify", lambda c, ids: c.execute(
-        "UPDATE nodes SET record=CAST(replace(CAST(record AS TEXT), 'green', 'GREEN') AS BLOB) WHERE anchor=?",
-        (ids["new"],))),
+    "record does not re-derive": ("verify", lambda c, ids: _edit_record(c, ids["new"], b"green", b"GREEN")),
 }
+
+
+def _edit_record(conn, anchor, old: bytes, new: bytes) -> None:
+    record = bytes(conn.execute("SELECT record FROM nodes WHERE anchor=?", (anchor,)).fetchone()[0])
+    assert old in record
+    conn.execute("UPDATE nodes SET record=? WHERE anchor=?", (record.replace(old, new), anchor))
+
+
+def _on_store(path, action):
+    """`action(conn)` on a connection of its own to the store, in autocommit (a store's
+    connection: the same SQL, with `?` placeholders, on both backends)."""
+    store = Store.open(str(path))
+    try:
+        return action(store.conn)
+    finally:
+        store.close()
 
 
 @pytest.mark.parametrize("name", list(CORRUPTIONS))
 def test_each_half_written_state_is_reported(healthy, name):
     path, ids = healthy
     kind, corrupt = CORRUPTIONS[name]
-    conn = sqlite3.connect(str(path))
-    with conn:
-        corrupt(conn, ids)
-    conn.close()
+    _on_store(path, lambda conn: corrupt(conn, ids))
     report = invariants.check(path)
     assert not report.ok
     assert any(problem.startswith(kind + ":") for problem in report.problems), str(report)
@@ -104,6 +116,7 @@ def _commit_under_a_passed_seq(path, ids) -> None:
     conn.close()
 
 
+@pytest.mark.sqlite_only("the in-process HNSW index; PostgreSQL searches pgvector's index in the database")
 def test_an_ann_index_that_missed_a_commit_is_reported(healthy):
     """A long-lived index catches up by seq; a vector row committed under a seq it has
     already passed (what a reused sequence number would do) must be noticed."""
@@ -119,6 +132,7 @@ def test_an_ann_index_that_missed_a_commit_is_reported(healthy):
     assert any("long-lived index of kind 1" in p for p in report.problems), str(report)
 
 
+@pytest.mark.sqlite_only("HNSW snapshots are saved beside a SQLite file; PostgreSQL keeps no index outside it")
 def test_a_snapshot_that_missed_a_commit_is_reported(healthy):
     path, ids = healthy
     store = Store.open(path)

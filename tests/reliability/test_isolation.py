@@ -13,6 +13,8 @@ from mcp import Client
 
 from bench import invariants
 from bench.serverproc import call, call_error
+from tests import pg
+from worlddb.core.backends import is_url
 
 from .support import fingerprint, plant_colliding_pair, server_for
 
@@ -159,10 +161,14 @@ async def test_purge_with_erase_leaves_no_trace_of_the_erased_text_in_the_file(s
 
 
 def _scan(db_path, words: list[str]) -> dict[str, bool]:
-    """Whether each word occurs in the database file or its WAL, in any letter case."""
-    data = b""
-    for suffix in ("", "-wal"):
-        path = db_path.parent / (db_path.name + suffix)
-        if path.exists():
-            data += path.read_bytes().lower()
+    """Whether each word occurs in the database file or its WAL, in any letter case (on
+    PostgreSQL: in the database's table, index and TOAST files)."""
+    if is_url(str(db_path)):
+        data = pg.stored_bytes(str(db_path)).lower()
+    else:
+        data = b""
+        for suffix in ("", "-wal"):
+            path = db_path.parent / (db_path.name + suffix)
+            if path.exists():
+                data += path.read_bytes().lower()
     return {word: word.lower().encode() in data for word in words}

@@ -172,6 +172,7 @@ async def test_a_full_disk_fails_every_write_clearly_changes_nothing_and_writes_
     assert set(acked) <= stored and len(stored) == 23
 
 
+@pytest.mark.sqlite_only("SQLite's max_page_count caps the file; PostgreSQL has no per-database size cap")
 def test_a_database_at_its_page_limit_fails_a_write_and_stays_whole(db_path):
     """The same failure without root: SQLite's max_page_count caps the file."""
     from worlddb.core.errors import StorageError

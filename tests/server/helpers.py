@@ -4,7 +4,6 @@ HTTP server on a loopback port with clients that present a bearer token."""
 from __future__ import annotations
 
 import socket
-import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -15,7 +14,7 @@ import uvicorn
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from tests import pg
+from tests.support import dump  # noqa: F401 - the server tests' 'nothing was written' check
 from worlddb.core.store import Store
 from worlddb.memory import principals
 from worlddb.server import ServerConfig, uvicorn_server
@@ -29,15 +28,6 @@ def make_config(path, default_user: str | None = "alice", **options) -> ServerCo
                         engine_options={"embedder": HashEmbedder(), "query_model": True, **options})
 
 
-def dump(path) -> list[str]:
-    """Every row of every table, for 'nothing was written' checks."""
-    if str(path).startswith("postgresql://"):
-        return pg.dump(str(path))
-    conn = sqlite3.connect(path)
-    try:
-        return list(conn.iterdump())
-    finally:
-        conn.close()
 
 
 async def ok(client, tool: str, **arguments) -> dict:

@@ -21,6 +21,9 @@ from worlddb.vectors import hnsw_snapshots
 from worlddb.vectors.embedder import HashEmbedder
 from worlddb.vectors.hnsw import EFFECTIVE, AnnIndex
 
+pytestmark = pytest.mark.sqlite_only(
+    "HNSW snapshots are files beside a SQLite store; PostgreSQL keeps its vector index in the database")
+
 MODEL, DIM = "test-model", 16
 
 
