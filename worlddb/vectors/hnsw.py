@@ -308,10 +308,16 @@ class AnnIndex:
         return list(best.items())
 
     def _search_all(self, query: np.ndarray, k: int, allowed) -> tuple[np.ndarray, np.ndarray]:
-        while k > 1:
-            k = max(1, k // 2)
+        """The most a filtered search can return, when fewer than `k` pass the filter.
+        hnswlib refuses exactly when it finds fewer than asked, so the largest k it
+        answers is found by bisection (halving alone returned as few as half of them)."""
+        found = np.empty((1, 0), dtype=np.uint64), np.empty((1, 0), dtype=np.float32)
+        lo, hi = 0, k  # lo is answered (0 trivially), hi is refused
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
             try:
-                return self._index.knn_query(query, k=k, filter=allowed)
+                found = self._index.knn_query(query, k=mid, filter=allowed)
+                lo = mid
             except RuntimeError:
-                continue
-        return np.empty((1, 0), dtype=np.uint64), np.empty((1, 0), dtype=np.float32)
+                hi = mid
+        return found
