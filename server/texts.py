@@ -43,7 +43,8 @@ CONTENT = "What was said (up to 32,000 characters)."
 MESSAGE_TIME = "When it was said, ISO-8601. Default: valid_from, else now."
 CAPTION = "A description of an image shared with the message (optional)."
 REF = "Your id for this message (optional); returned with the id of the turn stored for it."
-METADATA = "Optional JSON object stored with the memory (source, tags, ...)."
+METADATA = ("Optional JSON object stored with the memory (source, tags, ...). A `speaker` (a person's name) "
+            "says who said the text: \"I\" in it is that person, and it is found by what they said.")
 ENTITIES = ("Optional: the people, places and things the text mentions, if you know them. When given, they "
             "replace automatic extraction. Names are matched to known entities; near matches are proposed, "
             "never merged silently.")

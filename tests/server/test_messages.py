@@ -100,3 +100,18 @@ async def test_a_session_id_that_reads_as_json_is_kept_as_text(connect):
         first = await ok(client, "memory_write", messages=MESSAGES, session='{"chat": [1, 2]}')
         second = await ok(client, "memory_write", messages=MORE, session='{"chat": [1, 2]}', text="")
         assert second["session"] == first["session"]
+
+
+async def test_a_turn_written_as_plain_text_is_found_by_its_speaker(connect):
+    """One memory_write per turn, the speaker in metadata: the speaker is the memory's
+    speaker entity (not the scope's user), and the speaker lane finds what they said."""
+    async with connect() as client:
+        said = {}
+        for speaker, text in (("Ann", "I signed up for a pottery class yesterday"),
+                              ("Ben", "I saw the pottery bowls Ann made at the fair")):
+            said[speaker] = await ok(client, "memory_write", text=text, metadata={"speaker": speaker},
+                                     valid_from="2023-05-08T13:56:00Z")
+        assert {e["name"] for e in said["Ann"]["entities"]} == {"Ann"}  # "I" is Ann, not the user alice
+        hits = {h["id"]: h for h in (await ok(client, "memory_recall", query="What pottery has Ann made?"))["results"]}
+        assert hits[said["Ann"]["id"]]["lanes"].get("speaker") == 1
+        assert "speaker" not in hits[said["Ben"]["id"]]["lanes"]  # Ben only names her

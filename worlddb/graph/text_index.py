@@ -27,9 +27,10 @@ The lexical search over these FTS rows is worlddb.graph.lexical.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 import numpy as np
 
@@ -72,9 +73,14 @@ def render_date(us: int) -> str:
 def speaker_of(node: Node | NodeView) -> str | None:
     """Who said a text node's text: a Turn's speaker, or the `speaker` (else `role`) a
     memory's metadata names; None when it names none (or not as text)."""
-    keys = ("speaker",) if node.type == "Turn" else ("speaker", "role") if node.type == "Memory" else ()
+    return speaker_named(node.type, node.meta)
+
+
+def speaker_named(node_type: str, meta: Mapping[str, Any]) -> str | None:
+    """`speaker_of` for a node of `node_type` with metadata `meta`, before it is built."""
+    keys = ("speaker",) if node_type == "Turn" else ("speaker", "role") if node_type == "Memory" else ()
     for key in keys:
-        value = node.meta.get(key)
+        value = meta.get(key)
         if isinstance(value, str) and value.strip():
             return value
     return None

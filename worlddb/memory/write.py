@@ -48,6 +48,10 @@ from worlddb.resolver import Ambiguous, Prepared, Resolved, Resolver
 
 MAX_ITEMS = 50
 MAX_ALIASES = 20
+#: a speaker named in metadata, in characters (it names an entity, as a message's role)
+MAX_SPEAKER = 512
+#: metadata roles that say what kind of party spoke, not who: no speaker entity for them
+GENERIC_ROLES = frozenset({"user", "assistant", "system", "tool"})
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,8 @@ class _Plan:
     starts: int
     candidates: list
     facts: list
+    #: the person the metadata says spoke the text (linked as its speaker), if any
+    speaker: EntityCandidate | None = None
 
 
 @dataclass(frozen=True)
@@ -124,7 +130,8 @@ def prepare(services: Services, requests: list[WriteRequest]) -> PreparedWrite:
     sentence units of every memory. Reads nothing from the store."""
     plans = tuple(_plan(services, request) for request in requests)
     index = text_index.prepare(services.embedder, services.encoder, [(p.memory, p.starts) for p in plans])
-    groups = tuple((p.request.scopes, tuple(p.candidates + _fact_names(p.facts, p.candidates))) for p in plans)
+    groups = tuple((p.request.scopes, tuple(_speakers(p) + p.candidates + _fact_names(p.facts, p.candidates)))
+                   for p in plans)
     return PreparedWrite(plans, tuple(index), Mentions(groups))
 
 
@@ -193,7 +200,8 @@ def _plan(services: Services, request: WriteRequest) -> _Plan:
     if not isinstance(request.metadata, dict):
         raise InvalidInput("metadata must be a JSON object")
     user = next((sid for kind, sid in request.scopes if kind == "user"), None)
-    candidates, fact_cands, extractor = _extraction(services, request, user)
+    speaker = _speaker(request.metadata)
+    candidates, fact_cands, extractor = _extraction(services, request, user, speaker)
     memory = Node(
         "Memory",
         content=request.text,
@@ -205,7 +213,22 @@ def _plan(services: Services, request: WriteRequest) -> _Plan:
     # the valid-from is part of the index text; without one it is "now", fixed here so
     # the text embedded outside the transaction is the text indexed inside it
     starts = request.valid_from if request.valid_from is not None else now_us()
-    return _Plan(request, memory, starts, candidates, fact_cands)
+    return _Plan(request, memory, starts, candidates, fact_cands, speaker)
+
+
+def _speaker(metadata: dict) -> EntityCandidate | None:
+    """Who the metadata says spoke the text - its `speaker`, else its `role` unless that is
+    a generic one such as "user" - as a person candidate, so that a plain write is tied to
+    its speaker as an ingested turn is (its first person, and a refers_to edge with role
+    "speaker"). The index text names the speaker or role alike (text_index.speaker_of)."""
+    name = text_index.speaker_named("Memory", metadata)
+    if name is None or name.strip().casefold() in GENERIC_ROLES or len(name) > MAX_SPEAKER:
+        return None
+    return EntityCandidate(name=name.strip(), type="person")
+
+
+def _speakers(plan: _Plan) -> list[EntityCandidate]:
+    return [plan.speaker] if plan.speaker is not None else []
 
 
 def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates.Assessment) -> WriteResult:
@@ -226,11 +249,14 @@ def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates
     for (kind, sid), world in zip(request.scopes, worlds):
         key = f"{kind}:{sid}"
         by_name: dict[str, str] = {}
-        for cand in plan.candidates:
+        for cand in _speakers(plan) + plan.candidates:
+            if cand.name.casefold() in by_name:
+                continue  # the speaker named again in the text: one edge, as the speaker
             out = resolve_mention(services.resolver, w, world, key, cand, prepared)
             entities_out.append(out)
             by_name[cand.name.casefold()] = out.id
-            w.link(Edge("refers_to", anchor, out.id, props={"role": "mention"}))
+            role = "speaker" if cand is plan.speaker else "mention"
+            w.link(Edge("refers_to", anchor, out.id, props={"role": role}))
         for fact in plan.facts:
             facts_out.append(_write_fact(services, w, world, key, anchor, fact, by_name, prepared, starts,
                                          superseded, conflicts, entities_out))
@@ -270,10 +296,11 @@ def resolve_mention(resolver: Resolver, w: Writer, world: str, scope_key: str, c
                      proposals=list(outcome.proposals), scope=scope_key)
 
 
-def _extraction(services: Services, request: WriteRequest, user: str | None):
+def _extraction(services: Services, request: WriteRequest, user: str | None, speaker: EntityCandidate | None):
     if request.entities is None and request.facts is None:
         stamp = request.valid_from if request.valid_from is not None else now_us()
-        ctx = ExtractionContext(timestamp=datetime.fromtimestamp(stamp / 1e6, tz=UTC), user_name=user)
+        ctx = ExtractionContext(timestamp=datetime.fromtimestamp(stamp / 1e6, tz=UTC), user_name=user,
+                                speaker=speaker.name if speaker is not None else None)
         found = services.extractor.extract(request.text, ctx)
         # the speaker of a first-person memory is the scope's user: a mention, not news
         entities = [e for e in found.entities if e.name.strip()]
