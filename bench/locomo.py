@@ -33,9 +33,10 @@ with the in-process run, each into a database of its own:
   mcp-turns  the same server, one memory_write per turn (text, the speaker and session in
              metadata, the session date as valid_from): how a client had to write a
              conversation before memory_write took messages
-  --baseline-python PY   the `mcp` path once more, the server run by the interpreter of
-             another installation of worlddb (a checkout of an earlier commit with its own
-             virtualenv): the code before a change, measured in the same run
+  --baseline-python PY   each --via path (`mcp` if none is given) once more, the server
+             run by the interpreter of another installation of worlddb (a checkout of an
+             earlier commit with its own virtualenv): the code before a change, measured in
+             the same run (reported as worlddb_mcp_baseline, worlddb_mcp_turns_baseline)
 After each conversation the consolidator builds its topic worlds on that file, as the
 server's background task does (and as the in-process run does), and every question is
 asked through memory_recall over stdio. Each path reports ingest turns/s end to end (the
@@ -228,11 +229,13 @@ def run(data_path: Path, db_path: Path | str, query_model: bool, limit: int | No
     finally:
         engine.close()
     paths = {"worlddb": _ingest_report(ingest, latencies)}
-    for path in via + (("mcp-baseline",) if baseline_python else ()):
+    # the code before, through the same MCP paths: each --via path (the messages path if none)
+    baselines = tuple(f"{path}-baseline" for path in via or ("mcp",)) if baseline_python else ()
+    for path in via + baselines:
         name = "worlddb_" + path.replace("-", "_")
         ranked, paths[name] = asyncio.run(ask_mcp(data[:limit], db_path.with_name(f"locomo-{path}.db"), query_model,
-                                                  per_turn=path == "mcp-turns", topics=topics,
-                                                  python=baseline_python if path == "mcp-baseline" else None))
+                                                  per_turn=path.startswith("mcp-turns"), topics=topics,
+                                                  python=baseline_python if path in baselines else None))
         rows[name] = [{**_base(conv, item), "metrics": score(order, item["_evidence"])}
                       for conv, answers in zip(data[:limit], ranked) for item, order in answers]
     latencies.sort()
@@ -367,7 +370,8 @@ def main() -> None:
     parser.add_argument("--via", nargs="+", choices=VIA, default=[],
                         help="also write and ask through these paths, side by side with the in-process run")
     parser.add_argument("--baseline-python", default=None,
-                        help="also the mcp path with a server run by this interpreter (another installation)")
+                        help="also each --via path (mcp if none) with a server run by this interpreter "
+                             "(another installation: the code before)")
     args = parser.parse_args()
     if args.db and is_url(args.db) and (args.via or args.baseline_python):
         parser.error("--via writes each path into a file beside --db: give --db a file path")
