@@ -202,7 +202,13 @@ class UpdateJudge(Protocol):
     (nothing new is written), "related" (reported, undecided) or "unrelated". Statements carry
     their text, valid-from, slot reading and vector similarity to the new one. Implementations
     may not raise for well-formed input; a model-backed one falls back to the built-in rules.
-    A wrong "update" hides a true memory: when unsure, answer "related"."""
+    A wrong "update" hides a true memory: when unsure, answer "related".
+
+    Optionally, ``only_repeats(new)`` returns True when the judge can find nothing in this
+    statement but a repeat of a candidate (an outcome of "duplicate" or "unrelated" for each):
+    candidates are then read for nothing but their text and similarity, and of the memories
+    found by words (BM25) only those holding all of its words are looked for, a much cheaper
+    search than the best matches of any word. Without the method: False."""
 
     name: str
 

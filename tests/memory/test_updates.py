@@ -151,3 +151,29 @@ def test_amend_takes_when_the_change_happened(engine):
     assert engine.store.get(memory.id).valid_to == parse_time(amended.valid_from)
     assert engine.recall("standup time", ALICE, as_of=ago(50)).results[0].id == memory.id
     assert engine.recall("standup time", ALICE).results[0].id == amended.id
+
+
+def test_a_statement_without_slot_claims_is_judged_only_against_its_repeats(engine):
+    # the built-in judge can find nothing in it but a repeat, so its BM25 candidates are
+    # the memories holding all of its words
+    for i in range(12):
+        engine.write_memory(f"Priya planted {i} rows of tomatoes in the garden in Tromso.", ALICE)
+    first = engine.write_memory("Priya planted tomatoes in Tromso.", ALICE)
+    again = engine.write_memory("priya planted TOMATOES in Tromso", ALICE)
+    assert again.duplicate_of == first.id
+    # a statement with a slot claim is still compared with the best matches of any word
+    home = engine.write_memory("I live in Tromso.", ALICE, valid_from=ago(30))
+    assert engine.write_memory("I moved to Leeds.", ALICE).superseded == [home.id]
+
+
+def test_the_all_words_search_finds_only_texts_holding_every_word(engine):
+    from worlddb.graph.lexical import lexical
+
+    texts = ["Ana painted the fence in Lisbon.", "Ana painted a boat.", "Ben painted the fence in Lisbon."]
+    ids = [engine.write_memory(t, ALICE).id for t in texts]
+    worlds = engine.scope_anchors(ALICE)
+    rowids = {engine.store.rowid(a): a for a in ids}
+    every = [rowids[r] for r, _ in lexical(engine.store, "ana painted lisbon", worlds, 8, every=True)]
+    assert every == [ids[0]]
+    some = {rowids[r] for r, _ in lexical(engine.store, "ana painted lisbon", worlds, 8)}
+    assert some == set(ids)

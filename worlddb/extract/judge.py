@@ -86,6 +86,12 @@ class BuiltinJudge:
         verdicts = [self._one(new, old) for old in candidates]
         return _closest_only(new, candidates, verdicts)
 
+    def only_repeats(self, new: Statement) -> bool:
+        """A statement without slot claims can only be a duplicate of a candidate (the same
+        words, or nearly the same words at DUPLICATE_SIMILARITY), whatever the candidate's
+        reading (worlddb.protocols.UpdateJudge)."""
+        return not new.reading.claims
+
     # ------------------------------------------------------------------ one candidate
     def _one(self, new: Statement, old: Statement) -> Verdict:
         if _same_text(new.text, old.text) or (old.similarity >= DUPLICATE_SIMILARITY

@@ -64,14 +64,19 @@ def fts_query(text: str) -> str | None:
     return anyword.any_of(words) if words else None
 
 
-def lexical(store: Store, text: str, worlds: Sequence[str], limit: int, *, open_only_at: int | None = None
-            ) -> list[tuple[int, float]]:
-    """(rowid, bm25 score; higher is better) of text nodes inside `worlds`, best first."""
+def lexical(store: Store, text: str, worlds: Sequence[str], limit: int, *, open_only_at: int | None = None,
+            every: bool = False) -> list[tuple[int, float]]:
+    """(rowid, bm25 score; higher is better) of text nodes inside `worlds`, best first. With
+    `every`, only texts holding every word of the query (its first 64 words but stopwords)
+    are ranked: a search for texts that may repeat `text`, which FTS5 answers without scoring
+    every text that shares one word with it."""
     words = query_words(text)
     if not words or not worlds:
         return []
     if store.backend.name == "postgresql":
-        return tsearch.ranked(store, words, worlds, limit, open_only_at)
+        return tsearch.ranked(store, words, worlds, limit, open_only_at, every=every)
+    if every:
+        return _ranked(store, words, True, worlds, limit, open_only_at)
     narrowed, every, final = _narrow(store, words, limit)
     hits = _ranked(store, narrowed, every, worlds, limit, open_only_at)
     if len(hits) < limit and not final:

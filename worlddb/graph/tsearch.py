@@ -51,9 +51,9 @@ def lexemes(store: Store, words: Sequence[str]) -> list[str]:
     return [lexeme for (lexeme,) in rows if "\\" not in lexeme]
 
 
-def tsquery(found: Sequence[str]) -> str:
-    """The tsquery text matching any of the lexemes `found`, each quoted."""
-    return " | ".join("'" + lexeme.replace("'", "''") + "'" for lexeme in found)
+def tsquery(found: Sequence[str], op: str = "|") -> str:
+    """The tsquery text matching any of the lexemes `found` (op "&": all of them), each quoted."""
+    return f" {op} ".join("'" + lexeme.replace("'", "''") + "'" for lexeme in found)
 
 
 def _weights(store: Store, found: list[str], query: str) -> tuple[list[float], float]:
@@ -70,29 +70,31 @@ def _weights(store: Store, found: list[str], query: str) -> tuple[list[float], f
     return idf, (tokens / docs if docs else 1.0)
 
 
-def _rank(store: Store, words: Sequence[str], limit: int, join: str, where: str, params: Sequence
-          ) -> list[tuple[int, float]]:
+def _rank(store: Store, words: Sequence[str], limit: int, join: str, where: str, params: Sequence,
+          every: bool = False) -> list[tuple[int, float]]:
     found = lexemes(store, words)
     if not found or limit < 1:
         return []
     query = tsquery(found)
     idf, average = _weights(store, found, query)
     sql = _SCORE.format(join=join, where=where)
-    rows = store.conn.execute(sql, (K1, K1, B, B, average, found, idf, query, *params, limit))
+    match = tsquery(found, "&") if every else query
+    rows = store.conn.execute(sql, (K1, K1, B, B, average, found, idf, match, *params, limit))
     return [(rowid, float(score)) for rowid, score in rows]
 
 
 def ranked(store: Store, words: Sequence[str], worlds: Sequence[str] | None, limit: int,
-           open_only_at: int | None) -> list[tuple[int, float]]:
+           open_only_at: int | None, *, every: bool = False) -> list[tuple[int, float]]:
     """(rowid, bm25 score; higher is better) of the best `limit` text nodes holding any of
-    `words`, inside `worlds` (None: anywhere) and, with `open_only_at`, open then."""
+    `words` (with `every`: all of them), inside `worlds` (None: anywhere) and, with
+    `open_only_at`, open then."""
     if worlds is None:
-        return _rank(store, words, limit, "", "", ())
+        return _rank(store, words, limit, "", "", (), every)
     where, params = f"AND {inside_sql('n', len(worlds))}", [*worlds, *worlds]
     if open_only_at is not None:
         where += " AND (n.valid_to IS NULL OR n.valid_to > ?)"
         params.append(open_only_at)
-    return _rank(store, words, limit, "JOIN nodes n ON n.rowid = f.rowid ", where, params)
+    return _rank(store, words, limit, "JOIN nodes n ON n.rowid = f.rowid ", where, params, every)
 
 
 def matching(store: Store, words: Sequence[str], rowids: Sequence[int]) -> set[int]:

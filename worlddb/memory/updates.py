@@ -5,7 +5,9 @@ For each memory_write (not an amend, which names what it replaces), before the w
 1. Candidates: current Memory nodes in the write's scopes that may be about the same thing -
    the nearest ones to each of the new text's sentence vectors and to its whole-text vector
    (the vectors embedded for the write itself, reused: nothing is embedded twice), and the
-   best BM25 matches of its text. A process whose HNSW indexes are not built yet (nothing has
+   best BM25 matches of its text - or, when the judge can find nothing but a repeat
+   (`only_repeats`: the built-in one, for a text without slot claims), only matches holding
+   all its words, and candidates are not read for slots. A process whose HNSW indexes are not built yet (nothing has
    read since it opened the file) does not build them for a write: it takes the scopes' most
    recent memories instead of the nearest.
 2. Readings: each text's slot claims and cues (worlddb.extract.slots, no store access), plus
@@ -61,6 +63,8 @@ class Assessment:
 
 
 NOTHING = Assessment()
+#: the reading of a candidate the judge needs none of (UpdateJudge.only_repeats)
+UNREAD = Reading()
 
 
 def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector: np.ndarray, units: np.ndarray,
@@ -71,19 +75,20 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     worlds = scope_anchors(store, scopes)
     if not worlds:
         return NOTHING
-    found = _candidates(services, worlds, text, vector, units)
+    new = Statement("", text, starts, _reading(text, facts, user), similarity=1.0)
+    repeats = bool(getattr(services.judge, "only_repeats", lambda _: False)(new))
+    found = _candidates(services, worlds, text, vector, units, every=repeats)
     if not found:
         return NOTHING
     views = store.get_many(found)
     olds = [views[a] for a in found if a in views and views[a].type == "Memory"]
     if not olds:
         return NOTHING
-    new = Statement("", text, starts, _reading(text, facts, user), similarity=1.0)
     # a candidate matters only through the attributes the new memory names: read just those
     wanted = comparable({c.attribute for c in new.reading.claims})
     candidates = [Statement(v.anchor, v.content or "", v.valid_from,
-                            _reading(v.content or "", _stored_facts(services, v.anchor) if wanted else (), user,
-                                     wanted),
+                            UNREAD if repeats else _reading(
+                                v.content or "", _stored_facts(services, v.anchor) if wanted else (), user, wanted),
                             similarity=found[v.anchor]) for v in olds]
     verdicts = services.judge.judge(new, candidates)
     return _assessment(services, scopes, candidates, verdicts)
@@ -121,8 +126,9 @@ def close_derived_facts(services: Services, w: Writer, old_memory: str, at: int)
 
 # ---------------------------------------------------------------------------- candidates
 def _candidates(services: Services, worlds: list[str], text: str, vector: np.ndarray,
-                units: np.ndarray) -> dict[str, float]:
-    """Anchor -> best cosine to the new text (0 for a BM25-only find), nearest first."""
+                units: np.ndarray, every: bool = False) -> dict[str, float]:
+    """Anchor -> best cosine to the new text (0 for a BM25-only find), nearest first. `every`:
+    the BM25 matches must hold every word of the text (the judge needs no others)."""
     store, now = services.store, now_us()
     best: dict[int, float] = {}
     for index, queries in ((services.units, units), (services.whole, vector.reshape(1, -1))):
@@ -135,7 +141,7 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
             for rowid, similarity in index.search(query, NEIGHBOURS * 4):
                 if similarity >= MIN_SIMILARITY and similarity > best.get(rowid, -1.0):
                     best[rowid] = similarity
-    for rowid, _ in lexical(store, text, worlds, NEIGHBOURS, open_only_at=now):
+    for rowid, _ in lexical(store, text, worlds, NEIGHBOURS, open_only_at=now, every=every):
         best.setdefault(rowid, 0.0)
     if not best:
         return {}
