@@ -8,7 +8,7 @@ import pytest
 from tests.consolidator.test_topics import GARDEN, MUSIC, consolidate, scope_of, write_all
 from tests.support import ALICE, BOB
 from worlddb.core.timeutil import now_us
-from worlddb.retrieval.global_lane import aggregates, global_lane
+from worlddb.retrieval.global_lane import aggregates, answer_head, global_lane
 
 
 @pytest.mark.parametrize("query", [
@@ -26,6 +26,17 @@ def test_lists_counts_and_spans_aggregate(query):
 ])
 def test_single_answers_do_not(query):
     assert not aggregates(query)
+
+
+@pytest.mark.parametrize(("query", "head"), [
+    ("What activities does Melanie partake in?", "activities"), ("Which cities has Jon visited?", "cities"),
+    ("What kinds of music does Bob like?", "music"), ("What LGBTQ+ events has Caroline attended?", "events"),
+    ("what type of volunteering have they done", "volunteering"),
+    ("What is Caroline's identity?", None), ("Which city did Jon visit first?", None),
+    ("When did Maria meet Jean?", None), ("What did Ann bring to the party last week?", None),
+])
+def test_the_word_naming_what_a_question_asks_for(query, head):
+    assert answer_head(query) == head
 
 
 def lane(engine, query, scopes=ALICE):

@@ -1,6 +1,7 @@
 """The speaker lane: what the entities a query names said themselves, nearest first to the rest
 of the query, confined to the asked scopes; the same list past the exact filter's cap; and an
-aggregation question's smaller spread along precedes edges."""
+aggregation question's smaller spread along precedes edges. The answer_type lane: the same
+turns, nearest to the rest of the query plus the word naming what it asks for."""
 
 from __future__ import annotations
 
@@ -27,9 +28,9 @@ def _ingest(engine, scopes=ALICE) -> dict[str, str]:
     return engine.ingest_conversation([session], scopes).turns
 
 
-def _speaker_lane(engine, query, scopes=ALICE) -> list[str]:
+def _speaker_lane(engine, query, scopes=ALICE, lane="speaker") -> list[str]:
     worlds = [engine.store.scope_anchor(kind, sid) for kind, sid in scopes]
-    rows = run_lanes(engine.services.sources, query, worlds, 100, open_only_at=now_us())["speaker"]
+    rows = run_lanes(engine.services.sources, query, worlds, 100, open_only_at=now_us())[lane]
     anchors = engine.store.anchors_for_rowids(rows)
     return [anchors[r] for r in rows]
 
@@ -78,3 +79,36 @@ def test_an_aggregation_question_spreads_less(engine, monkeypatch):
     engine.recall("Where did Ann go swimming?", ALICE, limit=5)
     assert spreads == [propagation.AGGREGATE_PROPAGATION, propagation.PROPAGATION]
     assert propagation.AGGREGATE_PROPAGATION < propagation.PROPAGATION
+
+
+def test_the_answer_type_lane_ranks_the_named_persons_words_by_what_the_question_asks_for(engine, monkeypatch):
+    turns = _ingest(engine)
+    ann = {turns[f"D1:{i}"] for i, (speaker, _) in enumerate(TURNS, start=1) if speaker == "Ann"}
+    lane = _speaker_lane(engine, "What classes has Ann signed up for?", lane="answer_type")
+    assert set(lane) == ann
+    assert lane[0] == turns["D1:1"]
+    # past the exact filter's cap, the same list
+    monkeypatch.setattr(lanes_module, "SPEAKER_FILTER_MAX", 1)
+    assert _speaker_lane(engine, "What classes has Ann signed up for?", lane="answer_type") == lane
+
+
+def test_the_word_naming_what_is_asked_for_weighs_more_there_than_in_the_speaker_lane(engine):
+    turns = _ingest(engine)
+    query = "Which kids does Ann talk about in the quarterly report?"
+    # the rest of the question leans to the report; the answer_type lane also to the kids
+    assert _speaker_lane(engine, query)[0] == turns["D1:5"]
+    assert _speaker_lane(engine, query, lane="answer_type")[0] == turns["D1:3"]
+
+
+def test_the_answer_type_lane_is_empty_without_a_word_naming_the_answer(engine):
+    _ingest(engine)
+    # names a speaker, but asks for no kind of thing
+    assert _speaker_lane(engine, "Where did Ann go swimming?", lane="answer_type") == []
+    # names a kind of thing, but no speaker
+    assert _speaker_lane(engine, "What classes did the kids take?", lane="answer_type") == []
+
+
+def test_the_answer_type_lane_moves_the_fused_order_and_reports_its_ranks(engine):
+    _ingest(engine)
+    hits = engine.recall("What classes has Ann signed up for?", ALICE, limit=6).results
+    assert any("answer_type" in hit.lanes for hit in hits)

@@ -21,6 +21,10 @@ question's form, never at its subject:
     "which" followed by a plural noun (a word of four letters or more ending in "s", not
     "ss", that is not a function word: "what activities", "which cities").
 
+`answer_head` reads, by the same kind of rule, the word naming what a question asks for
+("activities" in "What activities does Melanie partake in?", "events" in "What LGBTQ+
+events has ..."): the speaker lanes use it (worlddb.retrieval.lanes).
+
 Cost: a handful of indexed reads per level (at most FANOUT topics each): their vectors and
 summaries, and the vectors of the drawn topics' members. Deterministic; no model.
 """
@@ -50,21 +54,44 @@ DRAWN = 1
 PER_TOPIC = 16
 #: how much an aggregation query widens DRAWN and PER_TOPIC
 WIDEN = 2
+#: answer_head looks this many words past "what" / "which" for the plural noun
+HEAD_REACH = 3
 
 _COUNT = re.compile(r"\b(how (many|much|often|long)|since when)\b", re.I)
 _LIST = re.compile(r"\b((what|which) (kinds?|types?|sorts?) of|list|name (all|every))\b", re.I)
 _HEAD = re.compile(r"\b(?:what|which) ([a-z]+)\b", re.I)
+_KIND_OF = re.compile(r"\b(?:what|which)\s+(?:kinds?|types?|sorts?)\s+of\s+([a-z]+)", re.I)
+_WHAT = re.compile(rf"\b(?:what|which)((?:\s+[\w+-]+){{1,{HEAD_REACH}}})", re.I)
 
 
 def aggregates(query: str) -> bool:
     """Whether the query asks for a list, a count or a span (module docstring)."""
     if _COUNT.search(query) or _LIST.search(query):
         return True
-    for match in _HEAD.finditer(query):
-        word = match.group(1).lower()
-        if len(word) >= 4 and word.endswith("s") and not word.endswith("ss") and word not in STOPWORDS:
-            return True
-    return False
+    return any(_plural(match.group(1)) for match in _HEAD.finditer(query))
+
+
+def answer_head(query: str) -> str | None:
+    """The word naming what the question asks for, or None: X in "what/which kinds (types,
+    sorts) of X", else the first plural noun among the HEAD_REACH words after "what" or
+    "which" ("What LGBTQ+ events has ...", "Which cities ..."). Read from the question's
+    form only, as `aggregates` is; the speaker lanes (worlddb.retrieval.lanes) search the
+    named person's words for it."""
+    kind = _KIND_OF.search(query)
+    if kind:
+        return kind.group(1).lower()
+    for match in _WHAT.finditer(query):
+        for word in match.group(1).split():
+            if _plural(word):
+                return word.lower()
+    return None
+
+
+def _plural(word: str) -> bool:
+    """A plural noun as the rules read one: four letters or more, ending in "s" but not
+    "ss", not a function word."""
+    word = word.lower()
+    return len(word) >= 4 and word.endswith("s") and not word.endswith("ss") and word not in STOPWORDS
 
 
 def global_lane(store: Store, query: str, vector: np.ndarray | None, worlds: list[str], depth: int, *,

@@ -16,6 +16,11 @@
             cosine to the query with those names taken out - the rest of the question
             ("What activities does Melanie partake in?" -> "What activities does partake
             in?") among the named person's own words
+  answer_type  the same turns, ranked by their sentence vectors' cosine to that rest of
+            the query plus the vector of the word naming what the question asks for
+            (global_lane.answer_head: "activities", "cities", "books"); empty when the
+            question names no such word. A list question's answers ("I went swimming",
+            "my pottery class") share more with "activities" than with the whole question
   global    members of the topic worlds the query selects, top-down over their levels
             (worlddb.retrieval.global_lane)
 
@@ -25,6 +30,8 @@ a lane admits only nodes whose validity is open at that time.
 
 from __future__ import annotations
 
+import numpy as np
+
 from worlddb.core.records import TEXT_TYPES
 from worlddb.core.store import ROWID_OF, Store, inside_sql, rowids_sql
 from worlddb.graph import identity
@@ -32,7 +39,7 @@ from worlddb.graph.lexical import lexical
 from worlddb.graph.text_index import WORD
 from worlddb.resolver.outcomes import Mention
 
-from .global_lane import global_lane
+from .global_lane import answer_head, global_lane
 from .sources import Sources
 
 #: how deep each lane looks: at least LANE_FLOOR, or LANE_DEPTH times the limit
@@ -63,7 +70,7 @@ def run_lanes(sources: Sources, query: str, worlds: list[str], depth: int, *, op
         lanes["sentence"] = _ann_lane(sources, sources.units, vector, worlds, depth, open_only_at)
     mentions = sources.resolver.find_mentions(worlds, query)
     lanes["entity"], lanes["entity_pending"] = _identity_lanes(sources, mentions, worlds, depth, bm25, open_only_at)
-    lanes["speaker"] = _speaker_lane(sources, query, mentions, worlds, depth, open_only_at)
+    lanes["speaker"], lanes["answer_type"] = _speaker_lanes(sources, query, mentions, worlds, depth, open_only_at)
     lanes["global"] = global_lane(store, query, vector, worlds, depth, open_only_at=open_only_at)
     return lanes
 
@@ -201,13 +208,15 @@ def _mentions_of(conn, rowids: list[int], entities: list[str]):
         "AND e.type='refers_to' AND e.seq_removed IS NULL GROUP BY e.src, e.dst, d.anchor", (*rowids, *entities))
 
 
-def _speaker_lane(sources: Sources, query: str, mentions: list[Mention], worlds: list[str], depth: int,
-                  open_only_at: int | None) -> list[int]:
-    """Text nodes said by an entity the query names (or a member of its accepted same_as
-    class), nearest first by their best sentence vector to the query without the names.
-    Empty when the query names no one who has spoken."""
+def _speaker_lanes(sources: Sources, query: str, mentions: list[Mention], worlds: list[str], depth: int,
+                   open_only_at: int | None) -> tuple[list[int], list[int]]:
+    """The speaker lane and the answer_type lane: text nodes said by an entity the query
+    names (or a member of its accepted same_as class), nearest first by their best sentence
+    vector - to the query without the names, and to that plus the vector of the word naming
+    what the question asks for (global_lane.answer_head: "activities"), when it names one.
+    Both empty when the query names no one who has spoken."""
     if not mentions:
-        return []
+        return [], []
     store = sources.store
     speakers = sorted(frozenset().union(*identity.classes_of(store, sorted({m.anchor for m in mentions}))))
     validity, extra = ("AND (n.valid_to IS NULL OR n.valid_to > ?)", [open_only_at]) if open_only_at else ("", [])
@@ -221,23 +230,33 @@ def _speaker_lane(sources: Sources, query: str, mentions: list[Mention], worlds:
             f"SELECT n.rowid FROM nodes d JOIN edges e ON e.dst = d.rowid JOIN nodes n ON n.rowid = e.src "
             f"WHERE d.anchor=? AND {said} LIMIT ?", (entity, *filters, SPEAKER_FILTER_MAX + 1)))
     if not spoken:
-        return []
+        return [], []
     rest = _without(query, mentions)
     vector = sources.query_vector(rest) if WORD.search(rest) else None
     if vector is None:
         vector = sources.query_vector(query)
     if vector is None:
-        return []
-    if len(spoken) <= SPEAKER_FILTER_MAX:
-        # a node has one unit per sentence: ask for more units than nodes wanted
-        return [rowid for rowid, _ in sources.units.search(vector, depth * 3, allowed=spoken.__contains__)][:depth]
-    found = [rowid for rowid, _ in sources.units.search(vector, depth * 4)]
-    if not found:
-        return []
-    kept = {row[0] for row in store.conn.execute(
-        f"SELECT n.rowid FROM edges e JOIN nodes n ON n.rowid = e.src WHERE e.src IN ({','.join('?' * len(found))}) "
-        f"AND +e.dst IN {rowids_sql(len(speakers))} AND {said}", (*found, *speakers, *filters))}
-    return [rowid for rowid in found if rowid in kept][:depth]
+        return [], []
+
+    def nearest(wanted: np.ndarray) -> list[int]:
+        if len(spoken) <= SPEAKER_FILTER_MAX:
+            # a node has one unit per sentence: ask for more units than nodes wanted
+            return [rowid for rowid, _ in sources.units.search(wanted, depth * 3, allowed=spoken.__contains__)][:depth]
+        found = [rowid for rowid, _ in sources.units.search(wanted, depth * 4)]
+        if not found:
+            return []
+        kept = {row[0] for row in store.conn.execute(
+            f"SELECT n.rowid FROM edges e JOIN nodes n ON n.rowid = e.src "
+            f"WHERE e.src IN ({','.join('?' * len(found))}) "
+            f"AND +e.dst IN {rowids_sql(len(speakers))} AND {said}", (*found, *speakers, *filters))}
+        return [rowid for rowid in found if rowid in kept][:depth]
+
+    head = answer_head(query)
+    kind = sources.query_vector(head) if head else None
+    if kind is None:
+        return nearest(vector), []
+    both = vector + kind
+    return nearest(vector), nearest((both / float(np.linalg.norm(both))).astype(np.float32))
 
 
 def _without(query: str, mentions: list[Mention]) -> str:

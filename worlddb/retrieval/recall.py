@@ -6,7 +6,9 @@ Lanes (worlddb.retrieval.lanes), each restricted to the scopes asked about: bm25
 vector (HNSW over whole texts), sentence (HNSW over sentence units), entity (memories that
 refer to entities the query names, or to members of their accepted same_as classes),
 entity_pending (the same through pending merge proposals), speaker (what the entities the
-query names said, by sentence vector to the rest of the query), global (members of the
+query names said, by sentence vector to the rest of the query), answer_type (the same
+turns, by sentence vector to the rest of the query plus the word naming what it asks
+for: "activities"), global (members of the
 topic worlds the query selects, worlddb.retrieval.global_lane). Fusion (worlddb.retrieval.fusion)
 is weighted reciprocal rank fusion. Summaries of topic worlds are never results: their
 members are.
