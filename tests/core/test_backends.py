@@ -11,8 +11,9 @@ from tests import pg
 from tests.support import ALICE, BOB, open_engine
 from worlddb.core import schema
 from worlddb.core.backends import for_target, is_url, postgres_schema
-from worlddb.core.backends.postgres import pg_sql
-from worlddb.core.errors import InvalidInput, NotFound, SchemaError
+from worlddb.core.backends.postgres import pg_sql, pg_statement
+from worlddb.core.errors import IntegrityError, InvalidInput, NotFound, SchemaError
+from worlddb.core.records import Node
 from worlddb.core.store import Store
 from worlddb.graph.database import WorldDB
 
@@ -31,6 +32,60 @@ def test_the_target_names_the_backend(tmp_path):
 def test_placeholders_become_psycopgs_outside_string_literals():
     assert pg_sql("SELECT ? WHERE a LIKE '%?%' AND b = ?") == "SELECT %s WHERE a LIKE '%?%' AND b = %s"
     assert pg_sql("SELECT a % 2 FROM t WHERE x = 'it''s ?'") == "SELECT a %% 2 FROM t WHERE x = 'it''s ?'"
+
+
+def test_a_list_bound_to_in_goes_as_one_array_with_the_same_comparisons():
+    sql = "SELECT a FROM t WHERE x IN (?, ?,?) AND y = ? AND z NOT IN (?) AND w = 'IN (?)'"
+    assert pg_statement(sql, ("a", "b", None, 4, b"k")) == (
+        "SELECT a FROM t WHERE x = ANY(%s) AND y = %s AND z <> ALL(%s) AND w = 'IN (?)'",
+        [["a", "b", None], 4, [b"k"]])
+    # a list of mixed or unusual types keeps its placeholders; JOIN ( is not IN (
+    assert pg_statement("SELECT 1 FROM a JOIN (SELECT 1) b WHERE x IN (?,?)", (1, "a")) == (
+        "SELECT 1 FROM a JOIN (SELECT 1) b WHERE x IN (%s,%s)", (1, "a"))
+    assert pg_statement("SELECT 1 WHERE x IN (?)", (True,))[0] == "SELECT 1 WHERE x IN (%s)"
+
+
+def test_in_lists_answer_alike_on_both(target):
+    """IN and NOT IN over text, integers and bytes, with NULLs among the values: the
+    array form PostgreSQL is sent answers exactly what the list does on SQLite."""
+    store = Store.open(target)
+    try:
+        conn = store.conn
+        conn.execute("INSERT INTO meta(key, value) VALUES ('k1', 'a'), ('k2', 'b'), ('k3', 'c')")
+        keys = "SELECT key FROM meta WHERE key IN ({}) AND value NOT IN ({}) ORDER BY key"
+        assert [r[0] for r in conn.execute(keys.format("?,?,?", "?"), ("k1", "k2", "k3", "b"))] == ["k1", "k3"]
+        assert conn.execute(keys.format("?", "?,?"), ("k1", "x", None)).fetchall() == []  # NOT IN with a NULL
+        assert conn.execute("SELECT count(*) FROM tx WHERE seq IN (?,?)", (1, 2**40)).fetchone()[0] == 0
+        assert conn.execute("SELECT 1 WHERE ? IN (?,?)", (b"\x01", b"\x00", b"\x01")).fetchone()[0] == 1
+    finally:
+        store.close()
+
+
+def test_an_error_inside_a_pipelined_write_rolls_the_whole_write_back():
+    """On PostgreSQL a write transaction sends statements without waiting for those whose
+    results nobody reads: an error in one surfaces later - at the next read or the commit -
+    and still undoes everything the transaction wrote."""
+    target = pg.new_database()
+    try:
+        with WorldDB.open(target) as db:
+            seq = db.store.last_seq()
+            conn = db.store.conn
+            with pytest.raises(IntegrityError):
+                with db.write() as w:
+                    w.add(Node("Memory", content="kept only if the write commits", created_at=1),
+                          parents=[w.scope("user", "alice")])
+                    sent = conn.round_trips
+                    conn.execute("INSERT INTO meta(key, value) VALUES ('dup', 'x')")  # not waited for
+                    conn.execute("INSERT INTO meta(key, value) VALUES ('dup', 'y')")  # fails, not waited for
+                    assert conn.round_trips == sent
+            assert db.store.last_seq() == seq
+            assert conn.execute("SELECT count(*) FROM nodes WHERE type = 'Memory'").fetchone()[0] == 0
+            assert conn.execute("SELECT count(*) FROM meta WHERE key = 'dup'").fetchone()[0] == 0
+            with db.write() as w:  # the connection serves the next write
+                w.add(Node("Memory", content="after", created_at=1), parents=[w.scope("user", "alice")])
+            assert db.verify().ok
+    finally:
+        pg.drop_database(target)
 
 
 def test_memory_lifecycle_is_the_same_on_both(target):

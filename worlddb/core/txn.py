@@ -428,9 +428,13 @@ class Tx:
             (bytes.fromhex(edge_id), edge.type, src, dst, None if edge.world is None else self._rowid_of(edge.world),
              None if props == "{}" else props, self.seq, self.at, valid_from, valid_to),
         )
-        if cursor.rowcount == 0:
+        fresh = edge.src in self._new or edge.dst in self._new
+        # with an end created in this transaction, the reconciler's edge_live check has
+        # settled that no live row has this id; reading the rowcount would cost PostgreSQL a
+        # round trip for nothing (backends: statements whose results nobody reads pipeline)
+        if not fresh and cursor.rowcount == 0:
             return False
-        if edge.src in self._new or edge.dst in self._new:
+        if fresh:
             self._fresh_edges.add(edge_id)
         if edge.world is not None:
             self.add_interior_edge(edge.world, edge.id)

@@ -11,8 +11,10 @@ Contract (worlddb.core.backends)
   pgvector's search settings. A connection found broken between transactions (a server
   restart, a fail-over) is replaced from the pool before the next statement.
 - SQL arrives with `?` placeholders (worlddb.core.backends) and is turned into psycopg's
-  (`%s`, with literal `%` doubled) once per distinct statement; psycopg prepares the
-  statements a connection runs repeatedly.
+  (`%s`, with literal `%` doubled) once per distinct statement; a list bound to
+  `IN (?, ?, ...)` is sent as one array (`= ANY(%s)`, `pg_statement`), so a statement's
+  text does not depend on the list's length; psycopg prepares the statements a
+  connection runs repeatedly.
 - One writer at a time, across every server: a write transaction starts by taking the
   transaction-scoped advisory lock WRITE_LOCK (`pg_advisory_xact_lock`), the counterpart of
   SQLite's BEGIN IMMEDIATE. A second writer waits (up to lock_timeout) and then reads,
@@ -98,6 +100,67 @@ def pg_sql(sql: str) -> str:
     return found
 
 
+_LISTS: dict[str, tuple[str, tuple[int, ...]] | None] = {}
+_LIST_TOKEN = re.compile(r"'(?:[^']|'')*'|\b(NOT\s+)?IN\s*\(\s*\?(?:\s*,\s*\?)*\s*\)|\?|%", re.IGNORECASE)
+#: the Python types a list of values is bound as an array of (str: text[], int: int8[], ...)
+_ARRAY_TYPES = (str, int, bytes, float)
+
+
+def _list_form(sql: str) -> tuple[str, tuple[int, ...]] | None:
+    """`sql` with every `IN (?, ?, ...)` as `= ANY(%s)` (`NOT IN` as `<> ALL(%s)`), and how
+    many `?` each placeholder of the new text stands for (0: a single value); None when
+    the statement has no such list."""
+    found = _LISTS.get(sql, False)
+    if found is not False:
+        return found
+    shape: list[int] = []
+
+    def swap(match: re.Match) -> str:
+        token = match.group(0)
+        if token == "?":
+            shape.append(0)
+            return "%s"
+        if token == "%":
+            return "%%"
+        if token.startswith("'"):
+            return token
+        shape.append(token.count("?"))
+        return "<> ALL(%s)" if match.group(1) else "= ANY(%s)"
+
+    text = _LIST_TOKEN.sub(swap, sql)
+    found = (text, tuple(shape)) if any(shape) else None
+    if len(_LISTS) < 20_000:
+        _LISTS[sql] = found
+    return found
+
+
+def pg_statement(sql: str, params: Sequence) -> tuple[str, Sequence]:
+    """The statement and parameters psycopg runs for `sql` with `?` placeholders: each list
+    of values bound to `IN (?, ?, ...)` goes as one array parameter (`= ANY(%s)`, the
+    same comparison with the same NULL rules), so the text does not change with the
+    list's length - psycopg then prepares it as it prepares any statement it runs
+    repeatedly, and the server plans it once rather than once per length. A list whose
+    values are not all of one plain type keeps its placeholders."""
+    form = _list_form(sql)
+    if form is None:
+        return pg_sql(sql), params
+    text, shape = form
+    out: list = []
+    at = 0
+    for count in shape:
+        if count == 0:
+            out.append(params[at])
+            at += 1
+            continue
+        values = list(params[at:at + count])
+        at += count
+        kinds = {type(v) for v in values if v is not None}
+        if len(kinds) != 1 or next(iter(kinds)) not in _ARRAY_TYPES:
+            return pg_sql(sql), params
+        out.append(values)
+    return text, out
+
+
 # ---------------------------------------------------------------------- vectors
 class VectorParam(bytes):
     """Float32 little-endian bytes bound as a pgvector `vector` (see `vector_param`)."""
@@ -141,8 +204,47 @@ def _number_adapters(raw) -> None:
 
 
 # ---------------------------------------------------------------------- connections
+class _PipelinedCursor:
+    """A cursor whose statement was queued in the write transaction's pipeline: reading
+    anything of it (rows, rowcount) first collects the results of everything queued."""
+
+    __slots__ = ("_conn", "_cursor")
+
+    def __init__(self, conn: PgConnection, cursor):
+        self._conn = conn
+        self._cursor = cursor
+
+    def _ready(self):
+        self._conn.sync()
+        return self._cursor
+
+    @property
+    def rowcount(self) -> int:
+        return self._ready().rowcount
+
+    def fetchone(self):
+        return self._ready().fetchone()
+
+    def fetchall(self):
+        return self._ready().fetchall()
+
+    def fetchmany(self, size: int = 0):
+        return self._ready().fetchmany(size)
+
+    def __iter__(self):
+        return iter(self._ready())
+
+
 class PgConnection:
-    """A pooled psycopg connection with the surface of sqlite3's that the engine uses."""
+    """A pooled psycopg connection with the surface of sqlite3's that the engine uses.
+
+    Inside a write transaction the connection is in pipeline mode: a statement is sent
+    without waiting for its result, and the first read of any result (a row, a rowcount)
+    or the commit collects the results of everything sent before it in one round trip.
+    Statements whose results nobody reads (index rows, closure rows, log rows) therefore
+    cost no round trip of their own. An error surfaces at that read or at the commit,
+    still inside the transaction, which then rolls back as a whole.
+    `statements` and `round_trips` count what the connection has sent and waited for."""
 
     backend: PostgresBackend
 
@@ -151,6 +253,11 @@ class PgConnection:
         self.raw = pool.take()
         self._ready = False
         self._settings: dict[str, str] = {}
+        self._pipeline = None
+        self._pipeline_cm = None
+        self._pending = False
+        self.statements = 0
+        self.round_trips = 0
 
     def prepare(self) -> None:
         """Adapters that need the schema (the vector type): after migrating."""
@@ -167,7 +274,7 @@ class PgConnection:
 
     def _live(self):
         raw = self.raw
-        if (raw.closed or raw.broken) and self._pool is not None:
+        if (raw.closed or raw.broken) and self._pool is not None and self._pipeline is None:
             # lost between transactions: a fresh connection carries on where it left off
             self._pool.give_back(raw)
             self.raw = self._pool.take()
@@ -178,16 +285,59 @@ class PgConnection:
 
     def execute(self, sql: str, params: Sequence | None = ()) -> Any:
         cursor = self._live().cursor(binary=True)
+        self.statements += 1
         if params:
-            cursor.execute(pg_sql(sql), params)
+            cursor.execute(*pg_statement(sql, params))
         else:
             cursor.execute(sql)
+        if self._pipeline is not None:
+            self._pending = True
+            return _PipelinedCursor(self, cursor)
+        self.round_trips += 1
         return cursor
 
     def executemany(self, sql: str, seq) -> Any:
         cursor = self._live().cursor(binary=True)
-        cursor.executemany(pg_sql(sql), list(seq))
+        rows = list(seq)
+        self.statements += len(rows)
+        cursor.executemany(pg_sql(sql), rows)
+        if self._pipeline is not None:
+            self._pending = True
+            return _PipelinedCursor(self, cursor)
+        self.round_trips += 1  # psycopg pipelines the rows of one executemany
         return cursor
+
+    # ------------------------------------------------------------------ pipeline mode
+    def start_pipeline(self) -> None:
+        """Enter pipeline mode (PostgresBackend.begin)."""
+        if self._pipeline is None:
+            self._pipeline_cm = self._live().pipeline()
+            self._pipeline = self._pipeline_cm.__enter__()
+            self._pending = False
+
+    def sync(self) -> None:
+        """Collect the results of every statement sent so far (one round trip)."""
+        if self._pending and self._pipeline is not None:
+            self._pending = False
+            self.round_trips += 1
+            self._pipeline.sync()
+
+    def end_pipeline(self, failed: bool = False) -> None:
+        """Leave pipeline mode, collecting what is still outstanding; on `failed`, an
+        error already reported is not raised again."""
+        pipeline, self._pipeline = self._pipeline_cm, None
+        if pipeline is None:
+            return
+        self._pipeline_cm = None
+        pending, self._pending = self._pending, False
+        self.round_trips += pending
+        if failed:
+            try:
+                pipeline.__exit__(None, None, None)
+            except Exception:  # the transaction's error, already raised once; it rolls back
+                pass
+        else:
+            pipeline.__exit__(None, None, None)
 
     def setting(self, name: str, value: str) -> None:
         """SET a session setting, unless this connection already has that value."""
@@ -199,10 +349,12 @@ class PgConnection:
     def in_transaction(self) -> bool:
         from psycopg.pq import TransactionStatus
 
-        return self.raw.info.transaction_status != TransactionStatus.IDLE
+        return self._pipeline is not None or self.raw.info.transaction_status != TransactionStatus.IDLE
 
     def close(self) -> None:
         if self._pool is not None:
+            if self._pipeline is not None:
+                self.end_pipeline(failed=True)
             self._pool.give_back(self.raw)
             self._pool.release()
             self._pool = None
@@ -324,13 +476,17 @@ class PostgresBackend:
         return postgres_schema.migrate(conn)
 
     def begin(self, conn: PgConnection) -> None:
+        # sent without waiting: the transaction's first read waits for the lock with them
+        conn.start_pipeline()
         conn.execute("BEGIN")
         conn.execute("SELECT pg_advisory_xact_lock(?, ?)", WRITE_LOCK)
 
     def commit(self, conn: PgConnection) -> None:
         conn.execute("COMMIT")
+        conn.end_pipeline()
 
     def rollback(self, conn: PgConnection) -> None:
+        conn.end_pipeline(failed=True)
         if conn.raw.closed:
             return
         if conn.in_transaction:
