@@ -167,3 +167,38 @@ def test_one_consolidation_pass_runs_at_a_time_across_servers(url):
     finally:
         first.close()
         second.close()
+
+
+def test_a_runner_lock_lost_with_its_connection_stops_the_run(url):
+    """A session lock lives as long as its connection. When the server drops the
+    connection of the runner holding it (a restart, a fail-over, an idle-connection kill),
+    the lock is released, and another server's runner may take it; the store replaces the
+    broken connection before its next statement. The runner that held the lock must not
+    carry on unlocked on that replacement: every statement fails until it lets go."""
+    from worlddb.consolidator.consolidator import RUN_LOCK
+
+    first, second = WorldDB.open(url), WorldDB.open(url)
+    backend, a, b = first.store.backend, first.store.conn, second.store.conn
+    try:
+        assert backend.try_lock(a, RUN_LOCK)
+        assert not backend.try_lock(b, RUN_LOCK)
+        pid = a.execute("SELECT pg_backend_pid()").fetchone()[0]
+        assert b.execute("SELECT pg_terminate_backend(?)", (pid,)).fetchone()[0]
+        deadline = time.monotonic() + 10
+        while not backend.try_lock(b, RUN_LOCK):  # the lock went with the session
+            assert time.monotonic() < deadline, "the dropped session kept its lock"
+            time.sleep(0.05)
+        with pytest.raises(backend.Error):  # the statement that meets the dead connection
+            a.execute("SELECT 1")
+        for _ in range(2):  # and every later one, on the replacement connection
+            with pytest.raises(StorageError, match="runner lock .* was lost"):
+                first.store.get("0" * 64)
+        backend.unlock(a, RUN_LOCK)  # the run ends: the store serves again, unlocked
+        assert a.execute("SELECT 1").fetchone()[0] == 1
+        assert not backend.try_lock(a, RUN_LOCK)  # the other server's runner holds it now
+        backend.unlock(b, RUN_LOCK)
+        assert backend.try_lock(a, RUN_LOCK)
+        backend.unlock(a, RUN_LOCK)
+    finally:
+        first.close()
+        second.close()

@@ -33,7 +33,11 @@ Contract (worlddb.core.backends)
   `vector_model_claimed` creates the HNSW index for its dimension (cosine), so it is kept
   by every insert from then on (worlddb.vectors.pgvector searches it).
 - Locks for background runners: session advisory locks, `pg_try_advisory_lock`, keyed by
-  the runner's name; held until `unlock` or until the connection ends.
+  the runner's name; held until `unlock` or until the connection ends. A connection that
+  ends while holding one (a restart, a fail-over, a dropped connection) has lost it: the
+  replacement connection is not given the lock back, so every statement on it fails
+  (StorageError) until the holder calls `unlock`, and the run stops instead of carrying
+  on unlocked beside another server's.
 - Erasure: `compact` runs VACUUM FULL on every WorldDB table, which rewrites each table,
   its TOAST table and its indexes into new files and unlinks the old ones: afterwards no
   table or index file of the database holds an erased byte (PostgreSQL never zeroes the
@@ -258,6 +262,12 @@ class PgConnection:
         self._pending = False
         self.statements = 0
         self.round_trips = 0
+        #: names of the session locks (PostgresBackend.try_lock) this connection's session
+        #: holds, and of those lost with a session that ended: a lost lock makes every
+        #: statement fail until its holder unlocks it, so that work meant to run once
+        #: never carries on, unlocked, on the replacement connection
+        self.locks: set[str] = set()
+        self.lost_locks: set[str] = set()
 
     def prepare(self) -> None:
         """Adapters that need the schema (the vector type): after migrating."""
@@ -275,12 +285,19 @@ class PgConnection:
     def _live(self):
         raw = self.raw
         if (raw.closed or raw.broken) and self._pool is not None and self._pipeline is None:
-            # lost between transactions: a fresh connection carries on where it left off
+            # lost between transactions: a fresh connection carries on where it left off,
+            # except that session locks die with their session (see `locks`)
             self._pool.give_back(raw)
             self.raw = self._pool.take()
             self._ready = False
             self._settings = {}
+            self.lost_locks |= self.locks
+            self.locks = set()
             self.prepare()
+        if self.lost_locks:
+            raise StorageError(f"the connection holding the runner lock {sorted(self.lost_locks)[0]!r} was lost "
+                               "(a restart, a fail-over, a dropped connection), and the lock with it: another "
+                               "server may be running the same work now, so this run stops here")
         return self.raw
 
     def execute(self, sql: str, params: Sequence | None = ()) -> Any:
@@ -525,9 +542,17 @@ class PostgresBackend:
                      f"WHERE vector_dims(vec) = {dim}")
 
     def try_lock(self, conn: PgConnection, name: str) -> bool:
-        return bool(conn.execute("SELECT pg_try_advisory_lock(?, ?)", (RUNNER_LOCKS, _lock_key(name))).fetchone()[0])
+        granted = bool(conn.execute("SELECT pg_try_advisory_lock(?, ?)",
+                                    (RUNNER_LOCKS, _lock_key(name))).fetchone()[0])
+        if granted:
+            conn.locks.add(name)
+        return granted
 
     def unlock(self, conn: PgConnection, name: str) -> None:
+        if name in conn.lost_locks:
+            conn.lost_locks.discard(name)  # it went with its session: nothing to release
+            return
+        conn.locks.discard(name)
         conn.execute("SELECT pg_advisory_unlock(?, ?)", (RUNNER_LOCKS, _lock_key(name)))
 
     @contextmanager
