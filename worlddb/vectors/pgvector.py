@@ -15,7 +15,10 @@ commit keeps current, and there is nothing to build, load, snapshot or catch up 
   re-sorted by exact distance afterwards. The kind is checked in a LATERAL subquery the
   planner cannot flatten (OFFSET 0), so the index scan always drives the join and the
   LIMIT stops it: as a plain join, the planner may hash the whole index scan for a rare
-  kind (17 ms instead of 0.9 ms at 2,000 nodes, and every vector at any size).
+  kind (17 ms instead of 0.9 ms at 2,000 nodes, and every vector at any size). Each row
+  is looked up by its vector id alone (`kind + 0` is no index condition): with the
+  statistics of a table just bulk-loaded, the planner would otherwise intersect the
+  kind's whole index with every row's lookup.
 - `search(vector, k, allowed=...)`: among the given node rowids only, by exact distance
   over their vectors (the callers pass a scope's members, at most tens of thousands).
 - The rest of AnnIndex's surface is there so that callers need not ask which they hold:
@@ -95,7 +98,7 @@ class PgVectorIndex:
         conn.setting("hnsw.ef_search", str(min(EF_MAX, max(k, EF_SEARCH))))
         rows = conn.execute(
             f"WITH near AS MATERIALIZED (SELECT v.node, d.vec::vector({dim}) <=> ?::vector({dim}) AS dist "
-            f"FROM vector_data d JOIN LATERAL (SELECT v.node FROM vectors v WHERE v.data = d.id AND v.kind = ? "
+            f"FROM vector_data d JOIN LATERAL (SELECT v.node FROM vectors v WHERE v.data = d.id AND v.kind + 0 = ? "
             f"OFFSET 0) v ON true WHERE vector_dims(d.vec) = {dim} "
             f"ORDER BY d.vec::vector({dim}) <=> ?::vector({dim}) LIMIT ?) "
             "SELECT node, dist FROM near ORDER BY dist, node", (param, self.kind, param, k)).fetchall()
