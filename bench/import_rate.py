@@ -10,6 +10,11 @@ process, as a user runs it, default MiniLM embedder; the rate is the command's o
 memories written per second of import, model load and file read included). The old way in,
 in the same run: a stdio server (`worlddb serve`, as a desktop client starts it) taking
 `--single` memory_write calls one after another from newline-delimited JSON-RPC.
+
+Baseline: with `--baseline-python PY` (the interpreter of another installation of worlddb, a
+checkout of an earlier commit), each import and the single writes are run once more by that
+interpreter, right after this one's, into files of their own: the code before a change,
+measured in the same run ("baseline" in the output).
 """
 
 from __future__ import annotations
@@ -50,18 +55,20 @@ def write_files(folder: Path, count: int, seed: int) -> dict[str, Path]:
     return paths
 
 
-def import_file(path: Path, fmt: str, db: Path) -> dict:
+def import_file(path: Path, fmt: str, db: Path, python: str | None = None) -> dict:
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "worlddb.cli", "import", str(path), "--db", str(db), "--format", fmt,
-                           "--scope", "user:bench"], env=child_env(), capture_output=True, text=True, check=True)
+    done = subprocess.run([python or sys.executable, "-m", "worlddb.cli", "import", str(path), "--db", str(db),
+                           "--format", fmt, "--scope", "user:bench"], env=child_env(), capture_output=True, text=True,
+                          check=True)
     report = json.loads(done.stdout)
     report["wall_with_process_start_s"] = round(time.perf_counter() - started, 2)
     return report
 
 
-async def single_writes(db: Path, count: int, seed: int) -> dict:
+async def single_writes(db: Path, count: int, seed: int, python: str | None = None) -> dict:
     process = await asyncio.create_subprocess_exec(
-        sys.executable, *serve_args(db, embedder="minilm", default_user="bench", extra=("--consolidate-every", "0")),
+        python or sys.executable,
+        *serve_args(db, embedder="minilm", default_user="bench", extra=("--consolidate-every", "0")),
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
         limit=2**24)
     peer = StdioPeer(process)
@@ -89,22 +96,33 @@ def main() -> None:
     parser.add_argument("--memories", type=int, default=5000)
     parser.add_argument("--single", type=int, default=200, help="single memory_write calls for the old way in")
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--baseline-python", default=None,
+                        help="also run every part with this interpreter (another installation of worlddb)")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
-    rows = {}
+    rows, before = {}, {}
+    single = "single_memory_write_over_stdio"
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         paths = write_files(folder, args.memories, args.seed)
         for fmt, path in paths.items():
+            for name, python, out in (("", None, rows), ("baseline-", args.baseline_python, before)):
+                if name and not python:
+                    continue
+                load = round(os.getloadavg()[0], 2)
+                out[fmt] = {**import_file(path, fmt, folder / f"{name}{fmt}.db", python), "loadavg_1min": load}
+                print(json.dumps({"baseline": bool(name), fmt: out[fmt]}), file=sys.stderr)
+        for name, python, out in (("", None, rows), ("baseline-", args.baseline_python, before)):
+            if name and not python:
+                continue
             load = round(os.getloadavg()[0], 2)
-            rows[fmt] = {**import_file(path, fmt, folder / f"{fmt}.db"), "loadavg_1min": load}
-            print(json.dumps(rows[fmt]), file=sys.stderr)
-        load = round(os.getloadavg()[0], 2)
-        rows["single_memory_write_over_stdio"] = {**asyncio.run(single_writes(folder / "single.db", args.single,
-                                                                              args.seed)), "loadavg_1min": load}
+            out[single] = {**asyncio.run(single_writes(folder / f"{name}single.db", args.single, args.seed, python)),
+                           "loadavg_1min": load}
     best = max(r["per_second"] for f, r in rows.items() if f in paths)
     report = {"benchmark": "import_rate", "memories_per_file": args.memories, "cpus": os.cpu_count(), "results": rows,
-              "import_vs_single_writes": round(best / rows["single_memory_write_over_stdio"]["per_second"], 1)}
+              "import_vs_single_writes": round(best / rows[single]["per_second"], 1)}
+    if before:
+        report["baseline"] = {"python": args.baseline_python, "results": before}
     text = json.dumps(report, indent=2)
     if args.out:
         args.out.write_text(text + "\n")
