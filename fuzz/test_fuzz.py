@@ -1,10 +1,12 @@
-"""The fuzz harness's fast profile, run by the test suite: seeded, deterministic, bounded.
+"""The fuzz harness's fast profile, run by the test suite: seeded, deterministic, bounded,
+on each backend ([sqlite]: stores are files in a temporary directory; [postgresql]: each
+store is a fresh database on the test PostgreSQL server, tests/pg.py).
 
 - the state machine over both engine layers, a fixed seed, a few hundred operations;
 - every saved failing example (fuzz/regressions/*.json) replayed with all invariants;
-- the MCP tool-argument fuzzer, a fixed seed, about a hundred calls;
-- both fuzzers again, fewer examples, each store a fresh PostgreSQL database.
-The long profile is `python -m fuzz` (see fuzz/README.md).
+- the MCP tool-argument fuzzer, a fixed seed, about a hundred calls.
+PostgreSQL runs fewer examples (each makes and drops a database). The long profile is
+`python -m fuzz` (see fuzz/README.md).
 """
 
 from __future__ import annotations
@@ -15,54 +17,50 @@ from fuzz import harness, machine, mcp_fuzz, regressions
 from tests import pg
 
 FAST_SEED = 20240501
-FAST_EXAMPLES, FAST_STEPS = 30, 40
-MCP_EXAMPLES, MCP_CALLS = 25, 8
-#: on PostgreSQL (each example makes and drops a database)
-PG_EXAMPLES, PG_MCP_EXAMPLES = 10, 10
+FAST_STEPS, MCP_CALLS = 40, 8
+#: (state-machine examples, MCP examples) per backend
+EXAMPLES = {"sqlite": (30, 25), "postgresql": (10, 10)}
 
 
-@pytest.fixture
-def on_postgresql(monkeypatch):
-    """Every store the fuzzers open is a fresh database on the test PostgreSQL server."""
-    def fresh() -> tuple[str, object]:
-        url = pg.new_database()
-        return url, lambda: pg.drop_database(url)
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend(request, monkeypatch) -> str:
+    """Where every store the fuzzers open lives: the harness's default (a SQLite file), or a
+    fresh database on the test PostgreSQL server, dropped afterwards."""
+    if request.param == "postgresql":
+        def fresh() -> tuple[str, object]:
+            url = pg.new_database()
+            return url, lambda: pg.drop_database(url)
 
-    monkeypatch.setattr(harness, "STORES", fresh)
+        monkeypatch.setattr(harness, "STORES", fresh)
+    return request.param
 
 
-def test_random_operation_sequences_keep_every_invariant():
+def test_random_operation_sequences_keep_every_invariant(backend):
+    examples, runs = EXAMPLES[backend][0], machine.STATS["runs"]
     try:
-        machine.run(examples=FAST_EXAMPLES, steps=FAST_STEPS, seed=FAST_SEED)
+        machine.run(examples=examples, steps=FAST_STEPS, seed=FAST_SEED)
     except Exception as exc:
         failure = machine.LAST_FAILURE
         if failure.get("ops"):
-            path = regressions.save(failure["ops"], failure["error"], found=f"fast profile, seed {FAST_SEED}")
+            path = regressions.save(failure["ops"], failure["error"],
+                                    found=f"fast profile on {backend}, seed {FAST_SEED}")
             raise AssertionError(f"{exc}\nshrunk example saved to {path}") from exc
         raise
+    assert machine.STATS["runs"] - runs >= examples
 
 
 @pytest.mark.parametrize("path", regressions.saved(), ids=lambda p: p.stem)
-def test_saved_failing_example_replays_without_violation(path):
+def test_saved_failing_example_replays_without_violation(backend, path):
     assert regressions.replay(path) > 0
 
 
-def test_malformed_tool_arguments_get_tool_errors_and_write_nothing():
+def test_malformed_tool_arguments_get_tool_errors_and_write_nothing(backend):
     try:
-        assert mcp_fuzz.run(examples=MCP_EXAMPLES, calls=MCP_CALLS, seed=FAST_SEED) > 0
+        assert mcp_fuzz.run(examples=EXAMPLES[backend][1], calls=MCP_CALLS, seed=FAST_SEED) > 0
     except Exception as exc:
         failure = mcp_fuzz.LAST_FAILURE
         if failure.get("calls"):
             path = regressions.save(failure["calls"], failure["error"], kind="calls",
-                                    found=f"fast profile, seed {FAST_SEED}")
+                                    found=f"fast profile on {backend}, seed {FAST_SEED}")
             raise AssertionError(f"{exc}\nshrunk example saved to {path}") from exc
         raise
-
-
-def test_random_operation_sequences_keep_every_invariant_on_postgresql(on_postgresql):
-    machine.run(examples=PG_EXAMPLES, steps=FAST_STEPS, seed=FAST_SEED)
-    assert machine.STATS["runs"] >= PG_EXAMPLES
-
-
-def test_malformed_tool_arguments_write_nothing_on_postgresql(on_postgresql):
-    assert mcp_fuzz.run(examples=PG_MCP_EXAMPLES, calls=MCP_CALLS, seed=FAST_SEED) > 0

@@ -6,10 +6,13 @@ from __future__ import annotations
 import threading
 
 import numpy as np
+import pytest
 
 from tests.support import ALICE, BOB, open_engine
 from worlddb.memory.importing import ImportItem
 from worlddb.vectors.embedder import HashEmbedder, default_embedder
+
+pytestmark = pytest.mark.both_backends
 
 MESSAGES = [
     {"role": "Caroline", "content": "I went to a support group yesterday. It helped a lot.", "ref": "D1:1"},

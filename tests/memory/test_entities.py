@@ -12,6 +12,8 @@ from tests.server.helpers import dump
 from tests.support import ALICE, BOB
 from worlddb.core.errors import AmbiguousId, Conflict, InvalidInput, NotFound
 
+pytestmark = pytest.mark.both_backends
+
 SARAH = {"name": "Sarah Connor", "type": "person", "aliases": ["S. Connor"]}
 SARA = {"name": "Sara Conner", "type": "person"}
 

@@ -12,6 +12,8 @@ from worlddb.core.errors import InvalidInput
 from worlddb.memory import importing
 from worlddb.memory.scopes import ScopeSet
 
+pytestmark = pytest.mark.both_backends
+
 
 def lines(path, *records) -> str:
     path.write_text("\n".join(json.dumps(r) for r in records) + "\n")

@@ -9,6 +9,8 @@ from worlddb.core.errors import InvalidInput
 from worlddb.core.timeutil import parse_time
 from worlddb.memory.ingest import SessionIn, TurnIn
 
+pytestmark = pytest.mark.both_backends
+
 SESSIONS = [
     SessionIn(date="2023-05-08T13:56:00Z", name="first", turns=(
         TurnIn("Caroline", "I went to a support group yesterday.", "D1:1"),

@@ -11,6 +11,8 @@ from worlddb.memory.ingest import SessionIn, TurnIn
 from worlddb.memory.scopes import ScopeSet
 from worlddb.vectors.embedder import HashEmbedder
 
+pytestmark = pytest.mark.both_backends
+
 ALICE = ScopeSet((("user", "alice"),))
 GOOD = SessionIn(date="2023-05-01", turns=(TurnIn("Ann", "hello there"), TurnIn("Bob", "hi Ann")))
 

@@ -13,6 +13,8 @@ from worlddb.memory.ingest import SessionIn, TurnIn
 from worlddb.memory.messages import MAX_MESSAGES
 from worlddb.memory.scopes import ScopeSet
 
+pytestmark = pytest.mark.both_backends
+
 DATE = "2023-05-08T13:56:00Z"
 MESSAGES = [
     {"role": "Caroline", "content": "I went to a support group yesterday.", "ref": "D1:1"},

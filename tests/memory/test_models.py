@@ -10,6 +10,8 @@ from worlddb.graph.text_index import EmbeddingMismatch
 from worlddb.vectors import hnsw
 from worlddb.vectors.embedder import HashEmbedder
 
+pytestmark = pytest.mark.both_backends
+
 
 def test_opening_with_another_model_is_refused_and_changes_nothing(db_path):
     with open_engine(db_path, embedder=HashEmbedder(64)) as first:

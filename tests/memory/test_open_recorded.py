@@ -12,6 +12,8 @@ from worlddb.core.store import Store
 from worlddb.memory.engine import RECORDED, Engine
 from worlddb.vectors.embedder import HashEmbedder
 
+pytestmark = pytest.mark.both_backends
+
 
 def test_a_hash_embedded_file_opens_with_the_hash_embedder_and_recalls(db_path):
     with open_engine(db_path, embedder=HashEmbedder(128)) as engine:

@@ -12,6 +12,8 @@ from worlddb.memory.engine import Engine
 from worlddb.memory.scopes import ScopeSet
 from worlddb.vectors.embedder import HashEmbedder
 
+pytestmark = pytest.mark.both_backends
+
 # two records whose ids share their first 8 hex characters (found by brute force)
 COLLIDING = [Node(type="Memory", content=f"collision {n}", created_at=1_700_000_000_000_000)
              for n in ("00038249", "00108325")]

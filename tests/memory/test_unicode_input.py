@@ -9,6 +9,8 @@ from worlddb.memory.engine import Engine
 from worlddb.memory.scopes import ScopeSet, resolve_scopes
 from worlddb.vectors.embedder import HashEmbedder
 
+pytestmark = pytest.mark.both_backends
+
 ALICE = ScopeSet((("user", "alice"),))
 LONE = "\ud800"
 

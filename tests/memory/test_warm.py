@@ -11,6 +11,8 @@ from tests.server.helpers import make_config, ok
 from tests.support import ALICE, open_engine
 from worlddb.server import build_server
 
+pytestmark = pytest.mark.both_backends
+
 
 @pytest.mark.sqlite_only("the in-process HNSW indexes; PostgreSQL searches pgvector's index inside the database")
 def test_warm_builds_every_index_from_the_file_before_the_first_read(db_path):

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.support import ALICE, BOB, open_engine
 from worlddb.vectors.embedder import HashEmbedder
+
+pytestmark = pytest.mark.both_backends
 
 
 class CountingEmbedder(HashEmbedder):

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.support import ALICE, BOB
 from worlddb.core.timeutil import now_us
 from worlddb.memory.ingest import SessionIn, TurnIn
 from worlddb.retrieval.lanes import run_lanes
+
+pytestmark = pytest.mark.both_backends
 
 
 def fts_text(engine, anchor: str) -> str:

@@ -3,6 +3,7 @@ memory_recall, memory_list and memory_read hide and what they name, over MCP."""
 
 from __future__ import annotations
 
+import pytest
 from mcp import Client
 
 from worlddb.core.plan import QueryPlan
@@ -12,6 +13,8 @@ from worlddb.handlers import HandlerRegistry
 from worlddb.server import build_server
 
 from .helpers import fails, make_config, ok
+
+pytestmark = pytest.mark.both_backends
 
 
 class Endorses:
@@ -46,15 +49,14 @@ def registry() -> HandlerRegistry:
     return handlers
 
 
-async def test_a_custom_edge_type_hides_and_annotates_in_recall_list_and_read(tmp_path):
-    path = tmp_path / "memory.db"
-    server = build_server(make_config(path, registry=registry()))
+async def test_a_custom_edge_type_hides_and_annotates_in_recall_list_and_read(db_path):
+    server = build_server(make_config(db_path, registry=registry()))
     async with Client(server) as client:
         claim = await ok(client, "memory_write", text="The bridge opens to traffic in May.")
         source = await ok(client, "memory_write", text="The city council confirmed the bridge opening date.")
         rumour = await ok(client, "memory_write", text="The bridge opening is cancelled, someone said.")
         # another process of the same file links them, with the same edge programs
-        with WorldDB.open(path, registry=registry()) as db, db.write() as w:
+        with WorldDB.open(db_path, registry=registry()) as db, db.write() as w:
             w.link(Edge("endorses", source["id"], claim["id"]))
             w.link(Edge("retracts", source["id"], rumour["id"]))
         hits = {h["id"]: h for h in (await ok(client, "memory_recall", query="bridge opening"))["results"]}
@@ -66,15 +68,14 @@ async def test_a_custom_edge_type_hides_and_annotates_in_recall_list_and_read(tm
         assert rumour["id"] not in listed and claim["id"] in listed
 
 
-async def test_the_meaning_is_the_registered_program_not_the_stored_edge(tmp_path):
-    path = tmp_path / "memory.db"
-    async with Client(build_server(make_config(path, registry=registry()))) as client:
+async def test_the_meaning_is_the_registered_program_not_the_stored_edge(db_path):
+    async with Client(build_server(make_config(db_path, registry=registry()))) as client:
         kept = await ok(client, "memory_write", text="The ferry runs hourly.")
         other = await ok(client, "memory_write", text="The ferry schedule changed.")
-    with WorldDB.open(path, registry=registry()) as db, db.write() as w:
+    with WorldDB.open(db_path, registry=registry()) as db, db.write() as w:
         w.link(Edge("retracts", other["id"], kept["id"]))
-    async with Client(build_server(make_config(path, registry=registry()))) as client:
+    async with Client(build_server(make_config(db_path, registry=registry()))) as client:
         assert kept["id"] not in [h["id"] for h in (await ok(client, "memory_recall", query="ferry"))["results"]]
     # a server whose registry has no retracts program reads the same file without hiding anything
-    async with Client(build_server(make_config(path))) as client:
+    async with Client(build_server(make_config(db_path))) as client:
         assert kept["id"] in [h["id"] for h in (await ok(client, "memory_recall", query="ferry"))["results"]]

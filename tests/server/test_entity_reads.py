@@ -4,9 +4,13 @@ schema the client validates every answer against."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.support import ALICE, open_engine
 
 from .helpers import fails, ok
+
+pytestmark = pytest.mark.both_backends
 
 SARAH = {"name": "Sarah Connor", "type": "person", "aliases": ["S. Connor"]}
 

@@ -11,6 +11,8 @@ from worlddb.server import build_server
 
 from .helpers import dump, fails, make_config, ok
 
+pytestmark = pytest.mark.both_backends
+
 NESTED: dict = {}
 _level = NESTED
 for _ in range(40):

@@ -17,6 +17,7 @@ import httpx2
 import pytest
 
 from bench.serverproc import call, call_error
+from tests import pg
 
 from .helpers import add_tokens, client_with, dump, make_config, serving
 
@@ -26,16 +27,20 @@ SHARED_TEXT = "Alice and the travel agent booked the Lisbon flight"
 MISSING_ID = "0" * 64
 
 
-@pytest.fixture(scope="module")
-def tenants(tmp_path_factory):
-    """(url, db, tokens, ids): a populated file served over HTTP."""
-    db = tmp_path_factory.mktemp("grants") / "memory.db"
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def tenants(request, tmp_path_factory):
+    """(url, db, tokens, ids): a populated store served over HTTP, on each backend in turn
+    (a SQLite file; a fresh database on the test PostgreSQL server)."""
+    on_postgresql = request.param == "postgresql"
+    db = pg.new_database() if on_postgresql else tmp_path_factory.mktemp("grants") / "memory.db"
     config = make_config(db, default_user="zed")
     with serving(config, token=OWNER_TOKEN) as url:
         ids = asyncio.run(_populate(url))
         tokens = add_tokens(db, {"alice": ["user:alice"], "alice-admin": ["user:alice"], "agents": ["agent:*"],
                                  "bob": ["user:bob"]}, admins=("alice-admin",))
         yield url, db, tokens, ids
+    if on_postgresql:
+        pg.drop_database(db)
 
 
 async def _populate(url: str) -> dict[str, str]:

@@ -11,6 +11,8 @@ from mcp.client.streamable_http import streamable_http_client
 
 from .helpers import dump, make_config, ok, serving
 
+pytestmark = pytest.mark.both_backends
+
 TOKEN = "s3cret-token-7f1c-do-not-log"
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
     "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}

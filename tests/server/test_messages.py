@@ -14,6 +14,8 @@ from bench.serverproc import call, stdio_params
 from .helpers import dump, fails, ok
 from .test_http import TOKEN, running
 
+pytestmark = pytest.mark.both_backends
+
 MESSAGES = [
     {"role": "Caroline", "content": "I went to an LGBTQ support group yesterday.", "ref": "D1:1"},
     {"role": "Melanie", "content": "That sounds lovely! I painted a lake at sunrise.", "ref": "D1:2",
@@ -83,8 +85,8 @@ async def test_bad_calls_are_refused_and_write_nothing(connect, db_file, argumen
         assert dump(db_file) == before
 
 
-async def test_messages_over_stdio(tmp_path):
-    async with Client(stdio_params(tmp_path / "stdio.db")) as client:  # worlddb serve, as a desktop app starts it
+async def test_messages_over_stdio(db_path):
+    async with Client(stdio_params(db_path)) as client:  # worlddb serve, as a desktop app starts it
         await write_and_continue(client)
 
 
