@@ -16,6 +16,7 @@ import os
 import tempfile
 import threading
 from pathlib import Path
+from urllib.parse import urlsplit
 
 TEMPLATE = "worlddb_template"
 
@@ -87,10 +88,15 @@ def new_database() -> str:
     return url(name)
 
 
+def database_name(target: str) -> str:
+    """The database a URL names (its path; the query may hold a socket directory's path)."""
+    return urlsplit(target).path.lstrip("/")
+
+
 def drop_database(target: str) -> None:
     import psycopg
 
-    name = target.rsplit("/", 1)[1].split("?", 1)[0]
+    name = database_name(target)
     with psycopg.connect(url("postgres"), autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 

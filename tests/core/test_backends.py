@@ -132,7 +132,7 @@ def test_a_newer_postgresql_schema_is_refused():
 
 def test_a_database_holding_other_tables_is_refused():
     url = pg.new_database()
-    name = url.rsplit("/", 1)[1].split("?")[0]
+    name = pg.database_name(url)
     try:
         with psycopg.connect(pg.url("postgres"), autocommit=True) as conn:
             conn.execute(f"CREATE DATABASE {name}_other")
