@@ -117,13 +117,13 @@ class StdioPeer:
 
 async def start_server(path: Path, embedder_name: str, python: str = sys.executable
                        ) -> tuple[asyncio.subprocess.Process, StdioPeer]:
-    from bench.serverproc import serve_args
+    from bench.serverproc import serve_args, working_dir
 
     process = await asyncio.create_subprocess_exec(
         python, *serve_args(path, embedder=embedder_name, default_user="bench",
                                     extra=("--consolidate-every", "0")),
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
-        limit=2**24)
+        limit=2**24, cwd=working_dir(python))
     peer = StdioPeer(process)
     await peer.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
                                       "clientInfo": {"name": "bench.mcp", "version": "1"}})

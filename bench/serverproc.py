@@ -18,6 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,8 @@ UNLIMITED = ("--rate-limit", "0", "--max-in-flight", "0")
 
 def serve_args(db: str | Path, *, transport: str = "stdio", port: int | None = None, embedder: str = "hash",
                default_user: str | None = "u", extra: tuple[str, ...] = ()) -> list[str]:
-    args = ["-m", "worlddb.cli", "serve", "--db", str(db), "--embedder", embedder, "--transport", transport]
+    where = str(db) if "://" in str(db) else str(Path(db).resolve())  # the child may run elsewhere
+    args = ["-m", "worlddb.cli", "serve", "--db", where, "--embedder", embedder, "--transport", transport]
     if default_user:
         args += ["--default-user", default_user]
     if port is not None:
@@ -52,7 +54,16 @@ def stdio_params(db: str | Path, *, embedder: str = "hash", default_user: str | 
     from mcp import StdioServerParameters
 
     args = serve_args(db, embedder=embedder, default_user=default_user, extra=extra)
-    return StdioServerParameters(command=python or sys.executable, args=args, env=child_env(**(env or {})))
+    return StdioServerParameters(command=python or sys.executable, args=args, env=child_env(**(env or {})),
+                                 cwd=working_dir(python))
+
+
+def working_dir(python: str | None) -> str | None:
+    """Where a child run by `python` must start. `python -m` puts its working directory first
+    on the import path, so another installation's interpreter started in this checkout would
+    import this checkout's worlddb beside its own `server` package: it starts in the temporary
+    directory instead. None (stay here) for this environment's own interpreter."""
+    return None if python is None or python == sys.executable else tempfile.gettempdir()
 
 
 def stdio_pid(db: str | Path, timeout: float = 10.0) -> int:
