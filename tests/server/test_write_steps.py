@@ -1,6 +1,8 @@
 """A long write's model work does not hold up the server: through a real MCP client and the
-real embedding model, a recall and a small write issued while a 120-message memory_write is
-inside the model are answered first, and every result is what the steps run back to back give."""
+real embedding model, a recall issued while a 120-message memory_write is inside the model is
+answered first; a small write issued then runs its own model steps meanwhile but commits after
+the long one (writes commit in arrival order); and every result is what the steps run back to
+back give."""
 
 from __future__ import annotations
 
@@ -42,7 +44,7 @@ class Held:
         return self.inner.embed(texts)
 
 
-async def test_a_recall_and_a_small_write_go_ahead_of_a_long_write_inside_the_model(tmp_path):
+async def test_a_recall_goes_ahead_of_a_long_write_inside_the_model_and_a_later_write_commits_after_it(tmp_path):
     held = Held()
     server = build_server(make_config(tmp_path / "steps.db", embedder=held, query_model=False))
     async with Client(server) as client:
@@ -52,11 +54,13 @@ async def test_a_recall_and_a_small_write_go_ahead_of_a_long_write_inside_the_mo
         try:
             assert await asyncio.to_thread(held.inside.wait, 60)
             hits = await asyncio.wait_for(call(client, "memory_recall", query="who keeps bees?", limit=3), 30)
-            small = await asyncio.wait_for(call(client, "memory_write", text="Bob sold honey at the market."), 30)
-            assert not long.done()
+            later = asyncio.ensure_future(call(client, "memory_write", text="Bob sold honey at the market."))
+            done, _ = await asyncio.wait({later}, timeout=2)
+            assert not done and not long.done()
         finally:
             held.release.set()
         written = await asyncio.wait_for(long, 120)
+        small = await asyncio.wait_for(later, 60)
         assert hits["results"][0]["id"] == bees["id"]
         assert [t["ref"] for t in written["turns"]] == [m["ref"] for m in MESSAGES]
         assert {e["name"] for e in written["entities"]} >= set(SPEAKERS)

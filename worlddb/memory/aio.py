@@ -10,10 +10,17 @@ write half way (the operation finishes or rolls back on its own).
 Writes keep the model off that thread. Each is run in the engine's steps (Engine.prepare_*,
 names_to_embed, embed_names, commit_*; worlddb.memory.write): the steps that run the
 extractor and the embedding model read nothing from the store and run on threads of their
-own (MODEL_THREADS), the others on the engine thread. So a recall, or a small write, that
-arrives while a long write is embedding goes ahead of it; what a write decides (its update
-judgments, which entities its names resolve to) is decided in its commit step, against the
-store as it is then, exactly as when the steps run back to back.
+own (MODEL_THREADS), the others on the engine thread. So a recall that arrives while a long
+write is embedding goes ahead of it, and a small write does its own model work meanwhile;
+what a write decides (its update judgments, which entities its names resolve to) is decided
+in its commit step, against the store as it is then, exactly as when the steps run back to back.
+
+Writes still commit in the order they arrived (`Arrivals`): each takes a ticket on arrival, and
+its commit waits until every write that arrived before it has committed or failed (a write that
+fails or is cancelled gives up its turn as it ends). A write without a valid_from is valid from
+the moment it arrived, not from when its model step began. So a client that pipelines "I live in
+Austin" and then "I moved to Denver" has the second judged against the first, even when the
+first is longer inside the model. Reads take no ticket and wait for no model.
 
 Every method mirrors the `Engine` method of the same name, with the same arguments.
 """
@@ -21,11 +28,14 @@ Every method mirrors the `Engine` method of the same name, with the same argumen
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
+
+from worlddb.core.timeutil import now_us, to_iso
 
 from .access import Access
 from .engine import Engine
@@ -54,6 +64,39 @@ T = TypeVar("T")
 MODEL_THREADS = 2
 
 
+class Arrivals:
+    """The order writes arrived in: a ticket each, and a commit waits for the earlier ones.
+    Used from one event loop; a ticket is given up (`done`) however its write ends."""
+
+    def __init__(self) -> None:
+        self._next = 0
+        self._open: dict[int, asyncio.Event] = {}
+        self._last_stamp = 0
+
+    @contextmanager
+    def ticket(self) -> Iterator[int]:
+        """A ticket for a write arriving now, given up when the block ends (committed,
+        failed or cancelled)."""
+        number, self._next = self._next, self._next + 1
+        self._open[number] = asyncio.Event()
+        try:
+            yield number
+        finally:
+            self._open.pop(number).set()
+
+    def stamp(self) -> int:
+        """Now, in microseconds, later than any stamp given before: a write's default valid_from."""
+        self._last_stamp = max(now_us(), self._last_stamp + 1)
+        return self._last_stamp
+
+    async def turn(self, ticket: int) -> None:
+        """Wait until every write that arrived before `ticket` has ended."""
+        for number, ended in list(self._open.items()):
+            if number >= ticket:
+                break
+            await ended.wait()
+
+
 class AsyncEngine:
     """An `Engine` on a thread of its own; open it with ``await AsyncEngine.open(path)``."""
 
@@ -61,6 +104,7 @@ class AsyncEngine:
         self.engine = engine
         self._executor = executor
         self._model = ThreadPoolExecutor(max_workers=MODEL_THREADS, thread_name_prefix="worlddb-model")
+        self._arrivals = Arrivals()
 
     @classmethod
     async def open(cls, path: str | Path, **options: Any) -> AsyncEngine:
@@ -85,13 +129,19 @@ class AsyncEngine:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._model, partial(fn, self.engine, *args, **kwargs))
 
-    async def _write(self, prepared: S, commit: Callable[..., T], access: Access | None) -> T:
+    async def _write(self, ticket: int, prepared: S, commit: Callable[..., T], access: Access | None) -> T:
         """The steps of a write after the first: the names that need a vector (a read), their
-        vectors (the model), the commit."""
+        vectors (the model), and, once the writes that arrived before it have ended, the commit."""
         names = await self.run(Engine.names_to_embed, prepared)
         if names:
             prepared = await self.model(Engine.embed_names, prepared, names)
+        await self._arrivals.turn(ticket)
         return await self.run(commit, prepared, access=access)
+
+    async def _in_turn(self, ticket: int, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """A write done in one step on the engine thread, after the writes that arrived before it."""
+        await self._arrivals.turn(ticket)
+        return await self.run(fn, *args, **kwargs)
 
     async def close(self) -> None:
         loop = asyncio.get_running_loop()
@@ -113,42 +163,53 @@ class AsyncEngine:
     async def write_memory(self, text: str, scopes: ScopeSet, *, metadata: dict | None = None,
                            valid_from: str | None = None, entities: list[dict] | None = None,
                            facts: list[dict] | None = None, access: Access | None = None) -> WriteResult:
-        prepared = await self.model(Engine.prepare_write, text, scopes, metadata=metadata, valid_from=valid_from,
-                                    entities=entities, facts=facts, access=access)
-        return (await self._write(prepared, Engine.commit_write, access))[0]
+        with self._arrivals.ticket() as ticket:
+            valid_from = valid_from or to_iso(self._arrivals.stamp())
+            prepared = await self.model(Engine.prepare_write, text, scopes, metadata=metadata, valid_from=valid_from,
+                                        entities=entities, facts=facts, access=access)
+            return (await self._write(ticket, prepared, Engine.commit_write, access))[0]
 
     async def write_messages(self, messages: Sequence[dict], scopes: ScopeSet, *, session: str | None = None,
                              valid_from: str | None = None, access: Access | None = None) -> WriteResult:
-        prepared = await self.model(Engine.prepare_messages, messages, scopes, session=session,
-                                    valid_from=valid_from, access=access)
-        return await self._write(prepared, Engine.commit_messages, access)
+        with self._arrivals.ticket() as ticket:
+            prepared = await self.model(Engine.prepare_messages, messages, scopes, session=session,
+                                        valid_from=valid_from, access=access)
+            return await self._write(ticket, prepared, Engine.commit_messages, access)
 
     async def write_memories(self, items: Sequence[dict], scopes: ScopeSet, *,
                              access: Access | None = None) -> list[WriteResult]:
-        prepared = await self.model(Engine.prepare_memories, items, scopes, access=access)
-        return await self._write(prepared, Engine.commit_write, access)
+        with self._arrivals.ticket() as ticket:
+            prepared = await self.model(Engine.prepare_memories, items, scopes, access=access)
+            return await self._write(ticket, prepared, Engine.commit_write, access)
 
     async def amend(self, memory_id: str, text: str, scopes: ScopeSet, *, reason: str | None = None,
                     valid_from: str | None = None, access: Access | None = None) -> AmendResult:
-        target = await self.run(Engine.amend_target, memory_id, text, scopes, reason=reason, valid_from=valid_from,
-                                access=access)
-        prepared = await self.model(Engine.prepare_amend, target)
-        return await self._write(prepared, Engine.commit_amend, access)
+        with self._arrivals.ticket() as ticket:
+            target = await self.run(Engine.amend_target, memory_id, text, scopes, reason=reason,
+                                    valid_from=valid_from, access=access)
+            prepared = await self.model(Engine.prepare_amend, target)
+            return await self._write(ticket, prepared, Engine.commit_amend, access)
 
     async def retire(self, memory_id: str, scopes: ScopeSet, *, reason: str | None = None,
                      valid_to: str | None = None, access: Access | None = None) -> RetireResult:
-        return await self.run(Engine.retire, memory_id, scopes, reason=reason, valid_to=valid_to, access=access)
+        with self._arrivals.ticket() as ticket:
+            return await self._in_turn(ticket, Engine.retire, memory_id, scopes, reason=reason, valid_to=valid_to,
+                                       access=access)
 
     async def retire_all(self, scopes: ScopeSet, *, access: Access | None = None) -> RetireAllResult:
-        return await self.run(Engine.retire_all, scopes, access=access)
+        with self._arrivals.ticket() as ticket:
+            return await self._in_turn(ticket, Engine.retire_all, scopes, access=access)
 
     async def purge_scope(self, scopes: ScopeSet, confirm: str, *, erase: bool = False,
                           access: Access | None = None) -> PurgeResult:
-        return await self.run(Engine.purge_scope, scopes, confirm, erase=erase, access=access)
+        with self._arrivals.ticket() as ticket:
+            return await self._in_turn(ticket, Engine.purge_scope, scopes, confirm, erase=erase, access=access)
 
     async def ingest_conversation(self, sessions: Sequence[SessionIn], scopes: ScopeSet, *,
                                   source: str = "conversation", access: Access | None = None) -> IngestResult:
-        return await self.run(Engine.ingest_conversation, sessions, scopes, source=source, access=access)
+        with self._arrivals.ticket() as ticket:
+            return await self._in_turn(ticket, Engine.ingest_conversation, sessions, scopes, source=source,
+                                       access=access)
 
     async def recall(self, query: str, scopes: ScopeSet, *, limit: int = 10, as_of: str | None = None,
                      known_at: str | None = None, include_retired: bool = False,

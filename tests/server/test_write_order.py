@@ -1,0 +1,102 @@
+"""Writes a client pipelines commit in the order they arrived: through a real MCP client and
+the real embedding model, a write held inside its model step (the vectors of its entity
+names) still commits before the write sent after it, so the update judge sees the move after
+the old home; a read waits for neither, and a write that fails or is cancelled ahead in the
+queue holds up nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import numpy as np
+from mcp import Client
+
+from worlddb.core.errors import EmbedderError
+from worlddb.memory.aio import AsyncEngine
+from worlddb.memory.scopes import ScopeSet
+from worlddb.server import build_server
+from worlddb.vectors.embedder import default_embedder
+
+from .helpers import make_config
+
+
+class HeldName:
+    """The real model, held when asked for the vector of the entity name `name` (a write's
+    name step) until released."""
+
+    def __init__(self, name: str, *, fail: bool = False) -> None:
+        self.inner = default_embedder()
+        self.model_id, self.dim = self.inner.model_id, self.inner.dim
+        self.name, self.fail = name, fail
+        self.inside, self.release = threading.Event(), threading.Event()
+
+    def embed(self, texts) -> np.ndarray:
+        if self.name in texts:
+            self.inside.set()
+            assert self.release.wait(60), "never released"
+            if self.fail:
+                raise EmbedderError("the model went away")
+        return self.inner.embed(texts)
+
+
+async def test_a_write_held_in_its_model_step_commits_before_the_write_sent_after_it(tmp_path):
+    held = HeldName("austin")
+    server = build_server(make_config(tmp_path / "order.db", embedder=held, query_model=False))
+    async with Client(server) as client:
+        first = asyncio.ensure_future(client.call_tool("memory_write", {"text": "I live in Austin, Texas."}))
+        try:
+            assert await asyncio.to_thread(held.inside.wait, 60)
+            second = asyncio.ensure_future(client.call_tool("memory_write", {"text": "I moved to Denver last month."}))
+            # the second write is through its model steps; it waits for the first to commit,
+            # and a read does not wait for either
+            done, _ = await asyncio.wait({second}, timeout=2)
+            assert not done
+            listed = (await asyncio.wait_for(client.call_tool("memory_list", {}), 30)).structured_content
+            assert listed["memories"] == []
+        finally:
+            held.release.set()
+        old, new = [(await asyncio.wait_for(call, 120)).structured_content for call in (first, second)]
+        assert old["valid_from"] < new["valid_from"]
+        assert new["superseded"] == [old["id"]] and new["conflicts"] == []
+        listed = (await client.call_tool("memory_list", {"include_retired": True})).structured_content
+        by_id = {m["id"]: m for m in listed["memories"]}
+        assert by_id[old["id"]]["superseded_by"] == [new["id"]]
+
+
+async def test_a_write_that_fails_ahead_in_the_queue_holds_up_nothing(tmp_path):
+    held = HeldName("austin", fail=True)
+    server = build_server(make_config(tmp_path / "fails.db", embedder=held, query_model=False))
+    async with Client(server) as client:
+        first = asyncio.ensure_future(client.call_tool("memory_write", {"text": "I live in Austin, Texas."}))
+        try:
+            assert await asyncio.to_thread(held.inside.wait, 60)
+            second = asyncio.ensure_future(client.call_tool("memory_write", {"text": "My cat is called Tom."}))
+            done, _ = await asyncio.wait({second}, timeout=2)
+            assert not done
+        finally:
+            held.release.set()
+        failed, written = [await asyncio.wait_for(call, 120) for call in (first, second)]
+        assert failed.is_error and "the model went away" in failed.content[0].text
+        assert not written.is_error
+        listed = (await client.call_tool("memory_list", {})).structured_content
+        assert [m["id"] for m in listed["memories"]] == [written.structured_content["id"]]
+
+
+async def test_a_write_cancelled_ahead_in_the_queue_holds_up_nothing(tmp_path):
+    held = HeldName("austin")
+    memory = await AsyncEngine.open(tmp_path / "cancelled.db", embedder=held, default_user="alice")
+    alice = ScopeSet.of(user="alice")
+    try:
+        first = asyncio.ensure_future(memory.write_memory("I live in Austin, Texas.", alice))
+        assert await asyncio.to_thread(held.inside.wait, 60)
+        second = asyncio.ensure_future(memory.write_memory("My cat is called Tom.", alice))
+        done, _ = await asyncio.wait({second}, timeout=2)
+        assert not done
+        first.cancel()
+        written = await asyncio.wait_for(second, 60)
+        assert not held.release.is_set()
+        assert [m.id for m in (await memory.list_memories(alice)).memories] == [written.id]
+    finally:
+        held.release.set()
+        await memory.close()
