@@ -109,10 +109,25 @@ def test_results_name_only_granted_scopes(db_path):
         detail = engine.read_memory(shared.id, ALICE, access=ALICE_ONLY)
         assert detail.scopes == ["user:alice"] and detail.provenance["scopes"] == ["user:alice"]
         assert all(m.scopes == ["user:alice"] for m in engine.list_memories(ALICE, access=ALICE_ONLY).memories)
-        amended = engine.amend(shared.id, "Alice booked the Porto flight instead", ALICE, access=ALICE_ONLY)
-        assert amended.scopes == ["user:alice"]
+        both = Access("both", ("user:alice", "agent:*"))
+        amended = engine.amend(shared.id, "Alice booked the Porto flight instead", ALICE, access=both)
+        assert amended.scopes == ["agent:travel", "user:alice"]
         # the correction reaches every scope the memory was in, as its owner sees
         assert engine.read_memory(amended.id, ALICE).scopes == ["agent:travel", "user:alice"]
+
+
+def test_a_memory_shared_with_an_ungranted_scope_is_not_amended_through_a_granted_one(db_path):
+    with open_engine(db_path) as engine:
+        shared = engine.write_memory("Alice and the travel agent booked the Lisbon flight", SHARED)
+        before = dump(db_path)
+        with pytest.raises(Forbidden) as refused:
+            engine.amend(shared.id, "Alice booked the Porto flight instead", ALICE, access=ALICE_ONLY)
+        assert "may not write" in str(refused.value) and "travel" not in str(refused.value)
+        assert dump(db_path) == before
+        # the memory is still hers to read, and the owner may amend it: the refusal can fail
+        assert engine.read_memory(shared.id, ALICE, access=ALICE_ONLY).superseded_by == []
+        amended = engine.amend(shared.id, "Alice booked the Porto flight instead", ALICE)
+        assert amended.supersedes == shared.id
 
 
 async def test_the_async_engine_carries_the_access_to_the_engine(db_path):

@@ -37,7 +37,8 @@ def tenants(request, tmp_path_factory):
     with serving(config, token=OWNER_TOKEN) as url:
         ids = asyncio.run(_populate(url))
         tokens = add_tokens(db, {"alice": ["user:alice"], "alice-admin": ["user:alice"], "agents": ["agent:*"],
-                                 "bob": ["user:bob"]}, admins=("alice-admin",))
+                                 "bob": ["user:bob"], "both": ["user:alice", "agent:travel"]},
+                            admins=("alice-admin",))
         yield url, db, tokens, ids
     if on_postgresql:
         pg.drop_database(db)
@@ -151,6 +152,28 @@ async def test_a_pattern_grant_covers_every_scope_of_its_kind_and_nothing_else(t
         assert dump(db) == before
         keys = [s["key"] for s in (await call(agents, "memory_list_scopes"))["scopes"]]
         assert keys == ["agent:planner", "agent:travel"]
+
+
+async def test_a_memory_shared_with_an_ungranted_scope_is_not_amended_by_a_principal_that_sees_it(tenants):
+    url, db, tokens, ids = tenants
+    async with client_with(url, tokens["alice"]) as alice, client_with(url, tokens["agents"]) as agents:
+        before = dump(db)
+        for client, scope in ((alice, {"user_id": "alice"}), (agents, {"agent_id": "travel"})):
+            assert (await call(client, "memory_read", id=ids["shared"], **scope))["text"] == SHARED_TEXT
+            text = await call_error(client, "memory_amend", id=ids["shared"], text="They booked Porto instead",
+                                    **scope)
+            assert text.startswith(f"memory_amend: memory {ids['shared']} is also in a scope this caller may not "
+                                   "write"), text
+            assert "agent:" not in text and "user:" not in text and "travel" not in text and "alice" not in text
+            assert dump(db) == before
+    # a principal granted every scope of a shared memory amends it in all of them: the refusal can fail
+    async with client_with(url, OWNER_TOKEN) as owner:
+        shared = await call(owner, "memory_write", text="Alice and the travel agent prefer aisle seats",
+                            user_id="alice", agent_id="travel")
+    async with client_with(url, tokens["both"]) as both:
+        amended = await call(both, "memory_amend", id=shared["id"], text="They prefer window seats now",
+                             user_id="alice")
+        assert amended["supersedes"] == shared["id"] and sorted(amended["scopes"]) == ["agent:travel", "user:alice"]
 
 
 async def test_a_principal_with_one_scope_uses_it_when_a_call_names_none(tenants):

@@ -7,6 +7,10 @@ facts drawn only from a retired memory are retired with it. Amend replaces a mem
 (Memory, Turn, Summary); retire closes one of those or a fact. Any other id in scope (an
 entity, a session) is InvalidInput: closing an entity would hide it from every memory
 that names it.
+
+An amend corrects a memory in every scope it is in, so a caller may amend only a memory all of
+whose scopes it is granted: one shared with a scope outside its grant is Forbidden (worded
+without naming that scope), checked when the amend arrives and again at its commit.
 """
 
 from __future__ import annotations
@@ -16,12 +20,13 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from worlddb.core.errors import InvalidInput
+from worlddb.core.errors import Forbidden, InvalidInput
 from worlddb.core.records import TEXT_TYPES
 from worlddb.core.store import rowids_sql
 from worlddb.core.timeutil import now_us, to_iso
 from worlddb.graph.database import Writer
 
+from .access import Access
 from .results import AmendResult, RetireAllResult, RetireResult
 from .scopes import ScopeSet, require_of_type, scope_anchors, scope_keys_of
 from .services import Services
@@ -43,6 +48,8 @@ class AmendTarget:
     reason: str | None
     valid_from: int | None
     request: WriteRequest
+    #: the caller's access (None: the owner), checked again at the commit
+    access: Access | None = None
 
 
 @dataclass(frozen=True)
@@ -70,8 +77,10 @@ def amend(services: Services, memory_id: str, text: str, scopes: ScopeSet, *,
 
 
 def amend_target(services: Services, memory_id: str, text: str, scopes: ScopeSet, *,
-                 reason: str | None = None, valid_from: int | None = None) -> AmendTarget:
-    """Check an amend against the memory it replaces (a read) and say what it writes."""
+                 reason: str | None = None, valid_from: int | None = None,
+                 access: Access | None = None) -> AmendTarget:
+    """Check an amend against the memory it replaces (a read) and say what it writes. With
+    `access`, a memory that is also in a scope outside its grant is Forbidden."""
     store = services.store
     old = require_of_type(store, memory_id, scopes, AMENDABLE, "amended")
     view = store.get(old)
@@ -79,6 +88,10 @@ def amend_target(services: Services, memory_id: str, text: str, scopes: ScopeSet
         raise InvalidInput(f"memory {old} is no longer current (it was retired or superseded); "
                            "amend the memory that replaced it")
     keys = scope_keys_of(store, old)
+    if access is not None and not all(access.allows(k) for k in keys):
+        raise Forbidden(f"memory {old} is also in a scope this caller may not write, and an amend corrects a "
+                        "memory in every scope it is in; nothing was written (write the correction as a new "
+                        "memory instead)")
     if valid_from is not None and valid_from < view.valid_from:
         raise InvalidInput(f"valid_from {to_iso(valid_from)} is before the memory it amends began "
                            f"({to_iso(view.valid_from)})")
@@ -86,7 +99,7 @@ def amend_target(services: Services, memory_id: str, text: str, scopes: ScopeSet
     request = WriteRequest(text=check_text(text), scopes=ScopeSet(tuple(tuple(k.split(":", 1)) for k in keys)),
                            metadata=dict(view.meta), valid_from=starts, entities=None,
                            facts=None, tool="memory_amend", supersedes=old, reason=reason)
-    return AmendTarget(memory_id, scopes, reason, valid_from, request)
+    return AmendTarget(memory_id, scopes, reason, valid_from, request, access)
 
 
 def prepare_amend(services: Services, target: AmendTarget) -> PreparedAmend:
@@ -99,7 +112,7 @@ def commit_amend(services: Services, prepared: PreparedAmend) -> AmendResult:
     amended or retired since, this amend is refused as it would have been had it come after."""
     target = prepared.target
     now = amend_target(services, target.memory_id, target.request.text, target.scopes, reason=target.reason,
-                       valid_from=target.valid_from)
+                       valid_from=target.valid_from, access=target.access)
     write = prepared.write
     if (now.request.scopes, now.request.metadata) != (target.request.scopes, target.request.metadata):
         # its scopes changed meanwhile (a scope purged): the new memory is prepared again, here

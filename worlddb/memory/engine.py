@@ -334,9 +334,11 @@ class Engine:
     def amend_target(self, memory_id: str, text: str, scopes: ScopeSet, *, reason: str | None = None,
                      valid_from: str | None = None, access: Access | None = None) -> corrections.AmendTarget:
         """amend's first step, a read: the memory it replaces, checked."""
-        _access(access).admit(scopes, unknown_id(memory_id, scopes))
+        caller = _access(access)
+        caller.admit(scopes, unknown_id(memory_id, scopes))
         return corrections.amend_target(self.services, memory_id, text, scopes, reason=reason,
-                                        valid_from=parse_time(valid_from, field="valid_from") if valid_from else None)
+                                        valid_from=parse_time(valid_from, field="valid_from") if valid_from else None,
+                                        access=caller)
 
     def prepare_amend(self, target: corrections.AmendTarget) -> corrections.PreparedAmend:
         """amend's model step."""
@@ -383,8 +385,8 @@ class Engine:
               valid_from: str | None = None, access: Access | None = None) -> AmendResult:
         """memory_amend: a new memory supersedes the old one (content is never edited); it is
         valid from `valid_from` (ISO-8601; default now). The new memory joins every scope the
-        old one was in, granted to the caller or not, so a memory shared with another scope is
-        corrected there too; the result names only the granted ones."""
+        old one was in, so a memory shared with another scope is corrected there too; a caller
+        not granted every one of them is refused (Forbidden) and nothing is written."""
         target = self.amend_target(memory_id, text, scopes, reason=reason, valid_from=valid_from, access=access)
         return self.commit_amend(self.complete(self.prepare_amend(target)), access=access)
 
