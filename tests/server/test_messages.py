@@ -117,3 +117,30 @@ async def test_a_turn_written_as_plain_text_is_found_by_its_speaker(connect):
         hits = {h["id"]: h for h in (await ok(client, "memory_recall", query="What pottery has Ann made?"))["results"]}
         assert hits[said["Ann"]["id"]]["lanes"].get("speaker") == 1
         assert "speaker" not in hits[said["Ben"]["id"]]["lanes"]  # Ben only names her
+
+
+async def test_generic_roles_name_no_person_and_the_user_role_is_the_scopes_user(connect):
+    """role "user" is the scope's user (alice, as a plain write's "I" is); assistant, system
+    and tool are no one: no entity is named after a role, and the speaker lane still finds
+    what a named speaker, and the user, said."""
+    chat = [{"role": "user", "content": "I adopted a greyhound called Biscuit last week."},
+            {"role": "assistant", "content": "I will remember that you adopted a greyhound."},
+            {"role": "system", "content": "The user prefers short answers."},
+            {"role": "Caroline", "content": "I signed up for a pottery class on Tuesdays."}]
+    async with connect() as client:
+        written = await ok(client, "memory_write", messages=chat, session="roles", valid_from="2023-05-08T13:56:00Z")
+        names = {e["name"].casefold() for e in written["entities"]}
+        assert not names & {"user", "assistant", "system", "tool"}, names
+        assert {"alice", "caroline"} <= names
+        turns = [t["id"] for t in written["turns"]]
+        found = await ok(client, "memory_recall", query="What did Caroline sign up for?")
+        hits = {h["id"]: h for h in found["results"]}
+        assert hits[turns[3]]["lanes"].get("speaker") == 1
+        hits = {h["id"]: h for h in (await ok(client, "memory_recall", query="What dog did Alice adopt?"))["results"]}
+        assert hits[turns[0]]["lanes"].get("speaker") == 1
+        assert "speaker" not in hits.get(turns[1], {"lanes": {}})["lanes"]  # the assistant only repeats it
+        # in a scope without a user, the user's turn is said by no one named
+        agent = await ok(client, "memory_write", messages=chat[:2], agent_id="helper")
+        assert agent["scopes"] == ["agent:helper"]
+        named = {e["name"].casefold() for e in agent["entities"]}
+        assert "biscuit" in named and not named & {"user", "assistant", "alice"}, named

@@ -14,10 +14,12 @@ Each session is a Session world inside the scopes, valid from the session's time
 one Turn node per turn, valid from its own time (the session's unless a message gives
 one); consecutive turns are linked by precedes edges inside the session world; every turn
 refers_to its speaker's entity and to the entities the extractor finds in it (resolved in
-each scope, never merged silently). Extraction and every embedding - turn texts, their
-sentence units and the session's content in one model call, then the entity names that may
-need a vector (not those that already resolve exactly in every scope) - are computed
-before the transaction opens, in the steps worlddb.memory.write describes
+each scope, never merged silently). A generic role is no one's name (`speaker_entity`): "user"
+is the scope's user - whom a plain memory_write's "I" means - and assistant, system and tool
+turns have no speaker entity, so no entity is ever named after a role. Extraction and every
+embedding - turn texts, their sentence units and the session's content in one model call,
+then the entity names that may need a vector (not those that already resolve exactly in every
+scope) - are computed before the transaction opens, in the steps worlddb.memory.write describes
 (`prepare_session`, then `commit_session`).
 
 Once a scope has topic worlds, each turn also joins the topic nearest to it
@@ -46,7 +48,7 @@ from worlddb.graph.database import Writer
 from worlddb.memory.results import EntityOut
 from worlddb.memory.scopes import ScopeSet
 from worlddb.memory.services import Services
-from worlddb.memory.write import Mentions, complete, resolve_mention
+from worlddb.memory.write import GENERIC_ROLES, Mentions, complete, resolve_mention
 from worlddb.vectors import hnsw
 
 
@@ -153,6 +155,8 @@ class PreparedSession:
     index: tuple[text_index.Prepared, ...]
     content: np.ndarray
     mentions: Mentions
+    #: each turn's speaker entity (`speaker_entity`), None for a role that names no one
+    speakers: tuple[str | None, ...] = ()
 
     def with_names(self, vectors: Mapping[str, np.ndarray]) -> PreparedSession:
         return replace(self, mentions=self.mentions.with_vectors(vectors))
@@ -173,13 +177,16 @@ def prepare_session(services: Services, scopes: ScopeSet, plan: SessionPlan) -> 
     provenance = {"scopes": scopes.keys, "tool": plan.tool, "source": plan.source}
     world = Node("Session", name=plan.name, content=about, meta=plan.meta, provenance=provenance,
                  created_at=plan.start if plan.created_at is None else plan.created_at)
+    user = next((sid for kind, sid in scopes if kind == "user"), None)
+    speakers = tuple(speaker_entity(t.speaker, user) for t in plan.turns)
+    known = tuple(dict.fromkeys(n for n in (speaker_entity(k, user) for k in plan.known_names) if n))
     mentions = []
-    for turn in plan.turns:
+    for turn, speaker in zip(plan.turns, speakers):
         found = services.extractor.extract(turn.text, ExtractionContext(
-            timestamp=datetime.fromtimestamp(turn.at / 1e6, tz=UTC), speaker=turn.speaker,
-            known_names=plan.known_names))
+            timestamp=datetime.fromtimestamp(turn.at / 1e6, tz=UTC), speaker=speaker, known_names=known))
         mentions.append([e for e in found.entities if e.name.strip()])
-    candidates = [EntityCandidate(name=s, type="person") for s in plan.known_names or speakers_here]
+    people = known or tuple(dict.fromkeys(s for s in speakers if s))
+    candidates = [EntityCandidate(name=s, type="person") for s in people]
     # The index text does not depend on where in the session a turn lands, so turns are
     # embedded before the transaction says whether the session continues an earlier one.
     shapes = [turn_node(t, t.at, provenance) for t in plan.turns]
@@ -188,7 +195,17 @@ def prepare_session(services: Services, scopes: ScopeSet, plan: SessionPlan) -> 
                                             also=[world.content])
     names = Mentions(((scopes, tuple(candidates + [e for group in mentions for e in group])),))
     return PreparedSession(scopes=scopes, plan=plan, world=world, provenance=provenance, found=tuple(mentions),
-                           index=tuple(index), content=others[world.content], mentions=names)
+                           index=tuple(index), content=others[world.content], mentions=names, speakers=speakers)
+
+
+def speaker_entity(role: str, user: str | None) -> str | None:
+    """The person a turn's speaker (a message's role) names: the scope's user (`user`, None
+    without a user scope) for "user", no one for the other generic roles (assistant, system,
+    tool), else the name as given."""
+    folded = role.strip().casefold()
+    if folded == "user":
+        return user
+    return None if folded in GENERIC_ROLES else role
 
 
 def commit_session(services: Services, prepared: PreparedSession) -> SessionWritten:
@@ -211,7 +228,8 @@ def commit_session(services: Services, prepared: PreparedSession) -> SessionWrit
         else:
             session_anchor, previous, position = earlier
         turn_provenance = {**provenance, "session": session_anchor} if plan.own_turns else provenance
-        for i, (turn, index, found) in enumerate(zip(plan.turns, prepared.index, prepared.found)):
+        for i, (turn, index, found, speaker) in enumerate(zip(plan.turns, prepared.index, prepared.found,
+                                                              prepared.speakers)):
             node = turn_node(turn, turn.at + position + i, turn_provenance)
             anchor = w.add(node, valid_from=turn.at, parents=[session_anchor])
             if w.is_new(anchor):
@@ -219,10 +237,11 @@ def commit_session(services: Services, prepared: PreparedSession) -> SessionWrit
                 for scope_world in worlds:
                     topics.join(w, scope_world, anchor, index.vector)
             for scope_world, key in zip(worlds, scopes.keys):
-                for cand in [EntityCandidate(name=turn.speaker, type="person")] + found:
+                said_by = [EntityCandidate(name=speaker, type="person")] if speaker is not None else []
+                for cand in said_by + found:
                     entity = resolve_mention(services.resolver, w, scope_world, key, cand, names)
                     entities.setdefault((entity.id, key), entity)
-                    role = "speaker" if cand.name == turn.speaker else "mention"
+                    role = "speaker" if cand.name == speaker else "mention"
                     w.link(Edge("refers_to", anchor, entity.id, props={"role": role}))
             if previous is not None:
                 w.link(Edge("precedes", previous, anchor, world=session_anchor))

@@ -3,7 +3,8 @@
     messages = [{"role": "Caroline", "content": "I went to a support group yesterday.",
                  "time": "2023-05-08T13:56:00Z", "caption": None, "ref": "D1:1"}, ...]
 
-Each message is a turn: `role` is who said it (a speaker's name, or user / assistant),
+Each message is a turn: `role` is who said it (a speaker's name, or user / assistant; "user"
+is the scope's user and assistant, system and tool are no one's name: worlddb.memory.ingest),
 `content` what was said; optional `time` (ISO-8601: when it was said; default the call's
 `valid_from`, else now), `caption` (a description of an image shared with it) and `ref`
 (the caller's id for the message, returned with the turn's id). A call's messages are one
