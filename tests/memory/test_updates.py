@@ -177,3 +177,35 @@ def test_the_all_words_search_finds_only_texts_holding_every_word(engine):
     assert every == [ids[0]]
     some = {rowids[r] for r, _ in lexical(engine.store, "ana painted lisbon", worlds, 8)}
     assert some == set(ids)
+
+
+def test_the_judges_candidates_are_the_same_whether_or_not_the_bm25_search_runs(engine, monkeypatch):
+    # BM25-only finds rank after every vector neighbour, so when the neighbours fill the
+    # candidates the search is skipped; the candidates are those of the search run anyway
+    searched = []
+    monkeypatch.setattr(updates, "lexical", lambda *a, **k: searched.append(a[1]) or lexical(*a, **k))
+    from worlddb.graph.lexical import lexical
+
+    def candidates(text: str) -> tuple[dict[str, float], dict[str, float]]:
+        worlds, item = engine.scope_anchors(ALICE), engine.services.embedder
+        vector = item.embed([text])[0]
+        units = vector.reshape(1, -1)
+        got = updates._candidates(engine.services, worlds, text, vector, units)
+        # the union of both searches, ranked as before the search could be skipped
+        with monkeypatch.context() as m:
+            m.setattr(updates, "CANDIDATES", 10**6)
+            union = updates._candidates(engine.services, worlds, text, vector, units)
+        return got, dict(sorted(union.items(), key=lambda kv: -kv[1])[:2 * updates.NEIGHBOURS])
+
+    engine.write_memory("Kofi fixed the bike brakes in Leeds.", ALICE)
+    searched.clear()
+    few, union = candidates("Kofi fixed the bike brakes in Leeds last weekend")
+    assert searched and few == union  # too few neighbours: the search ran
+
+    for i in range(40):
+        engine.write_memory(f"Kofi fixed the bike brakes in Leeds on day {i}.", ALICE)
+    engine.recall("bike", ALICE)  # a serving process has its indexes built
+    searched.clear()
+    full, union = candidates("Kofi fixed the bike brakes in Leeds yesterday")
+    assert len(full) == 2 * updates.NEIGHBOURS and full == union
+    assert searched == ["Kofi fixed the bike brakes in Leeds yesterday"]  # only the union asked

@@ -7,7 +7,10 @@ For each memory_write (not an amend, which names what it replaces), before the w
    (the vectors embedded for the write itself, reused: nothing is embedded twice), and the
    best BM25 matches of its text - or, when the judge can find nothing but a repeat
    (`only_repeats`: the built-in one, for a text without slot claims), only matches holding
-   all its words, and candidates are not read for slots. A process whose HNSW indexes are not built yet (nothing has
+   all its words, and candidates are not read for slots. The judge reads the CANDIDATES
+   nearest; a BM25-only match counts as similarity 0, below every neighbour, so the BM25 search
+   runs only when the neighbours in scope do not fill the candidates (it could change nothing
+   otherwise). A process whose HNSW indexes are not built yet (nothing has
    read since it opened the file) does not build them for a write: it takes the scopes' most
    recent memories instead of the nearest.
 2. Readings: each text's slot claims and cues (worlddb.extract.slots, no store access), plus
@@ -46,6 +49,8 @@ from .services import Services
 
 #: how many neighbours each vector brings, and how many BM25 matches
 NEIGHBOURS = 8
+#: how many candidates the judge reads, nearest first
+CANDIDATES = 2 * NEIGHBOURS
 #: how many undecided candidates a write reports
 MAX_RELATED = 5
 #: a candidate below this cosine and not found by BM25 is not worth reading
@@ -141,13 +146,20 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
             for rowid, similarity in index.search(query, NEIGHBOURS * 4):
                 if similarity >= MIN_SIMILARITY and similarity > best.get(rowid, -1.0):
                     best[rowid] = similarity
-    for rowid, _ in lexical(store, text, worlds, NEIGHBOURS, open_only_at=now, every=every):
-        best.setdefault(rowid, 0.0)
+    allowed = eligible(store, worlds, list(best), now)
+    # A BM25-only find ranks below every vector neighbour (its similarity is 0), so once the
+    # neighbours fill the candidates the search cannot change them: it is skipped (a full
+    # BM25 search of a text with many words is most of a write's judging).
+    if sum(1 for r in allowed if best[r] > 0.0) < CANDIDATES:
+        found = [rowid for rowid, _ in lexical(store, text, worlds, NEIGHBOURS, open_only_at=now, every=every)
+                 if rowid not in best]
+        for rowid in found:
+            best[rowid] = 0.0
+        allowed |= eligible(store, worlds, found, now)
     if not best:
         return {}
-    allowed = eligible(store, worlds, list(best), now)
     anchors = store.anchors_for_rowids([r for r in best if r in allowed])
-    ranked = sorted(anchors, key=lambda r: -best[r])[:NEIGHBOURS * 2]
+    ranked = sorted(anchors, key=lambda r: -best[r])[:CANDIDATES]
     return {anchors[r]: best[r] for r in ranked}
 
 
