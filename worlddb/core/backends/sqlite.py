@@ -9,6 +9,9 @@ Contract (worlddb.core.backends)
 - Change detection is PRAGMA data_version (other connections' commits; the store adds
   its own count).
 - Migrations are worlddb.core.schema's, tracked in PRAGMA user_version.
+- Checkpoints: a connection to a file checkpoints its log on a thread of its own
+  (worlddb.core.backends.checkpoint), not in the commit that fills it; SQLite's automatic
+  checkpoint is off for it. `close` stops that thread first.
 - Erasure: `erasing` turns secure_delete on, so freed pages are zeroed; `compact`
   checkpoints the WAL into the file and truncates it, merges the FTS5 index, vacuums and
   truncates the WAL again - afterwards no byte of erased content is in the file or its log.
@@ -20,10 +23,11 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 from worlddb.core import schema
+from worlddb.core.backends.checkpoint import Checkpointer
 from worlddb.core.errors import StorageError, WorldDBError, translate_sqlite
 
 
@@ -32,6 +36,8 @@ class SqliteConnection(sqlite3.Connection):
     the connection; no method is overridden, so statements cost what they cost."""
 
     backend: SqliteBackend
+    #: the thread that checkpoints the log of a file (None in memory)
+    checkpointer: Checkpointer | None = None
 
 
 class SqliteBackend:
@@ -58,6 +64,9 @@ class SqliteBackend:
             if target != ":memory:" and mode.lower() != "wal":
                 raise StorageError(f"could not switch {target} to WAL mode (got {mode})")
             conn.execute(f"PRAGMA synchronous={synchronous}")
+            if target != ":memory:":
+                conn.execute("PRAGMA wal_autocheckpoint=0")
+                conn.checkpointer = Checkpointer(target, synchronous)
             self.page_cache(conn, cache_mib)
             conn.execute("PRAGMA foreign_keys=OFF")
             self.migrate(conn)
@@ -82,6 +91,9 @@ class SqliteBackend:
 
     def commit(self, conn: sqlite3.Connection) -> None:
         conn.execute("COMMIT")
+        checkpointer = getattr(conn, "checkpointer", None)
+        if checkpointer is not None:
+            checkpointer.committed()
 
     def rollback(self, conn: sqlite3.Connection) -> None:
         if conn.in_transaction:
@@ -99,6 +111,9 @@ class SqliteBackend:
     def close(self, conn: sqlite3.Connection) -> None:
         # Keep the query planner's statistics current, as SQLite advises for connections
         # that close; analysis_limit bounds the cost on large tables.
+        checkpointer = getattr(conn, "checkpointer", None)
+        if checkpointer is not None:
+            checkpointer.close()
         try:
             conn.execute("PRAGMA analysis_limit=400")
             conn.execute("PRAGMA optimize")
@@ -132,11 +147,14 @@ class SqliteBackend:
     def compact(self, conn: sqlite3.Connection) -> None:
         """Push erased bytes out of every page. The first checkpoint needs no free space and
         already overwrites the erased rows in the file; merging FTS segments and vacuuming
-        (which do need space) then drop index terms and free pages."""
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        conn.execute("INSERT INTO fts(fts) VALUES ('optimize')")
-        conn.execute("VACUUM")
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        (which do need space) then drop index terms and free pages. The checkpoint thread
+        waits meanwhile: a TRUNCATE checkpoint does nothing while another one runs."""
+        checkpointer = getattr(conn, "checkpointer", None)
+        with checkpointer.paused() if checkpointer is not None else nullcontext():
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            conn.execute("INSERT INTO fts(fts) VALUES ('optimize')")
+            conn.execute("VACUUM")
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def display(self, target: str) -> str:
         return target
