@@ -17,6 +17,7 @@ is granted nothing. `call_tool` also applies the per-principal limits to HTTP ca
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -70,6 +71,11 @@ class ServerConfig:
     max_in_flight: int = 8
     #: where the audit log goes: None (nowhere), "-" (stderr) or a file (worlddb.server.audit)
     audit_log: str | None = None
+    #: a process that only serves (`worlddb serve`): once the indexes are warm, move every
+    #: object made so far out of the garbage collector's way (gc.freeze), so that a full
+    #: collection scans what calls made since, not the ~125k objects of the model, the
+    #: schemas and the indexes (95 ms each time, twice in 600 calls at 10k memories)
+    freeze_startup: bool = False
 
 
 @dataclass
@@ -247,6 +253,11 @@ def build_server(config: ServerConfig) -> WorldDBServer:
                 await engine.run(Engine.start_background, consolidate_every=config.consolidate_every)
                 # build the indexes while the client is still starting; tool calls queue behind it
                 warming = asyncio.ensure_future(engine.run(Engine.warm))
+            if config.freeze_startup:
+                if warming is None:
+                    gc.freeze()
+                else:
+                    warming.add_done_callback(lambda _: gc.freeze())
             yield AppState(engine)
         finally:
             running.engine = None

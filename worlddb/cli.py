@@ -202,6 +202,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         rate_limit=args.rate_limit,
         max_in_flight=args.max_in_flight,
         audit_log=None if args.audit_log == "off" else args.audit_log,
+        freeze_startup=True,
     )
     if args.transport == "stdio":
         serve_stdio(config)
