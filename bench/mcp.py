@@ -31,7 +31,7 @@ each server's mean CPU milliseconds per call (`server_cpu_ms_per_call`), which a
 machine moves less than wall times.
 
 Prints JSON: P50/P95/P99/mean per tool and size, the bursts, the prefill rate and the
-load average. Goals: recall P95 <= 50 ms and write P95 <= 50 ms at 100k memories; a
+load average before and after the probes. Goals: recall P95 <= 50 ms and write P95 <= 50 ms at 100k memories; a
 single memory_write P95 <= 15 ms at 10k.
 """
 
@@ -183,6 +183,7 @@ async def probe(path: Path, probes: int, embedder_name: str, seed: int, bursts: 
                 if baseline:
                     before[tool].append(await timed(baseline[1], tool, arguments, cpu["baseline_" + tool]))
         out: dict = {tool: stats(t) for tool, t in timings.items()}
+        out["loadavg_after_probes"] = [round(x, 2) for x in os.getloadavg()]
         if baseline:
             mean_ms = {tool: round(1e3 * statistics.mean(t), 2) for tool, t in cpu.items()}
             out["server_cpu_ms_per_call"] = {tool: mean_ms[tool] for tool in timings}
