@@ -51,3 +51,19 @@ def test_a_warmed_store_saves_its_indexes_and_the_next_process_loads_them(db_pat
         hits = second.recall("Reading list entry 1234", ALICE, limit=3)
         assert hits.results[0].text == "Reading list entry 1234 about topic 13"
         assert "vector" in hits.results[0].lanes  # the loaded graph answered
+
+
+def test_warm_builds_the_date_parsers_tables(db_path, monkeypatch):
+    from worlddb.extract import temporal
+
+    parsed = []
+    real = temporal.dateparser.parse
+
+    def parse(*args, **options):
+        parsed.append(options.get("languages"))
+        return real(*args, **options)
+
+    monkeypatch.setattr(temporal.dateparser, "parse", parse)
+    with open_engine(db_path) as engine:
+        engine.warm()
+    assert parsed == [["en"]]  # the language the extractor parses dates in, loaded before any write
