@@ -2,8 +2,9 @@
 
     python -m bench.embed [--data ../shared/data/locomo-dev.json] [--rounds 3] [--out FILE]
 
-What a write embeds: for every session of the dev conversations, the index texts of its
-turns, their sentence units and the speakers' names, in one `embed` call per session (as
+What a write embeds: for every session of the dev conversations, the vector texts of its
+turns (text_index.vector_text, the current form), their sentence units and the speakers'
+names, in one `embed` call per session (as
 Engine.ingest_conversation and memory_write(messages=...) do); and single short texts, one
 call each (a memory_write of plain text). Three embedders over the same model:
 `all_fusions` (one run at a time, every onnxruntime fusion of ORT_ENABLE_ALL, as before
@@ -30,7 +31,7 @@ from worlddb.vectors.embedder import DEFAULT_THREADS, DISABLED_FUSIONS, MiniLMEm
 
 
 def session_batches(data: list[dict]) -> list[list[str]]:
-    """One list of texts per session: index texts, sentence units, speakers' names."""
+    """One list of texts per session: vector texts, sentence units, speakers' names."""
     out = []
     for conv in data:
         for session in sessions_of(conv["conversation"]):
@@ -38,7 +39,7 @@ def session_batches(data: list[dict]) -> list[list[str]]:
             nodes = [Node("Turn", name=t.speaker, content=t.text,
                           meta={"speaker": t.speaker, **({"caption": t.caption} if t.caption else {})})
                      for t in session.turns]
-            texts = [text_index.index_text(n, start) for n in nodes]
+            texts = [text_index.vector_text(n, start) for n in nodes]
             units = [u for n, t in zip(nodes, texts) if (g := text_index.unit_texts(n, start)) != [t] for u in g]
             out.append(texts + units + sorted({t.speaker.lower() for t in session.turns}))
     return out

@@ -19,7 +19,8 @@ The database path defaults to $WORLDDB_DB, else to a per-user data directory.
 
 A database keeps the embedder it was first written with (`serve --embedder minilm|hash`);
 serving it with another is refused in one line (exit 2); `worlddb reembed` re-embeds it with
-the default model.
+the default model, its texts in the current form (a store embedded with the date in every
+text keeps that form until it is re-embedded: worlddb.graph.text_index).
 """
 
 from __future__ import annotations
@@ -213,6 +214,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_reembed(args: argparse.Namespace) -> int:
+    from worlddb.graph import text_index
     from worlddb.graph.reembed import stored_vectors
     from worlddb.memory.engine import Engine
 
@@ -220,7 +222,8 @@ def cmd_reembed(args: argparse.Namespace) -> int:
     if path is None:
         return 2
     with Engine.open(path, reembed=True) as engine:
-        print(json.dumps({"model": engine.embedder.model_id, "vectors": stored_vectors(engine.store)}))
+        print(json.dumps({"model": engine.embedder.model_id, "vector_text": text_index.vector_form(engine.store),
+                          "vectors": stored_vectors(engine.store)}))
     return 0
 
 

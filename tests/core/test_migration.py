@@ -18,12 +18,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tests.fixtures.make_schema3 import FUNCTIONAL, QUESTIONS, scopes_of
 from worlddb.core import schema
 from worlddb.core.errors import SchemaError
+from worlddb.graph import text_index
 from worlddb.memory.engine import Engine
+from worlddb.vectors import hnsw
 from worlddb.vectors.embedder import HashEmbedder
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -97,8 +100,13 @@ def test_a_migrated_file_stores_each_vector_of_a_node_once(old_file):
 def test_a_migrated_file_takes_new_writes_and_erasure(old_file):
     with open_old(old_file) as engine:
         alice = scopes_of("alice")
-        written = engine.write_memory("Alice adopted a cat named Pixel.", alice)
+        written = engine.write_memory("Alice adopted a cat named Pixel. He is grey.", alice)
         assert engine.recall("cat named Pixel", alice).results[0].id == written.id
+        # its vectors were made with the date in every text: it keeps the form it was written in
+        assert engine.store.meta_get(text_index.VECTOR_TEXT_KEY) == text_index.DATED
+        view = engine.store.get(written.id)
+        stored = np.frombuffer(engine.store.vector(written.id, hnsw.CONTENT), dtype=np.float32)
+        assert np.allclose(stored, HashEmbedder().embed([text_index.index_text(view, view.valid_from)])[0], atol=1e-6)
         engine.purge_scope(alice, "user:alice", erase=True)
         assert engine.db.verify().ok
     data = old_file.read_bytes()

@@ -221,7 +221,8 @@ def test_a_database_of_an_older_schema_gains_the_later_layout_on_open(tmp_path, 
         patched.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:version])
         patched.setattr(schema, "LATEST", version)
         WorldDB.open(old).close()
-    assert _layout(old) != _layout(fresh)
+    # migration 8 writes a meta row only: it changes no layout
+    assert (_layout(old) != _layout(fresh)) == (version < 7)
     db = WorldDB.open(old)
     try:
         assert db.store.conn.execute("PRAGMA user_version").fetchone()[0] == schema.LATEST
@@ -266,3 +267,24 @@ def test_a_new_file_gets_the_page_size_and_an_old_one_keeps_its_own(tmp_path):
         sizes[name] = conn.execute("PRAGMA page_size").fetchone()[0]
         conn.close()
     assert sizes == {"new.db": schema.PAGE_SIZE, "old.db": 4096}
+
+
+@pytest.mark.sqlite_only("builds a file of schema 7 by running SQLite's migrations up to it")
+@pytest.mark.parametrize("with_sentences", [True, False])
+def test_migration_8_records_the_dated_form_in_a_file_with_sentence_vectors(tmp_path, monkeypatch, with_sentences):
+    path = tmp_path / "seven.db"
+    with monkeypatch.context() as patched:  # the WorldDB of schema 7
+        patched.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:7])
+        patched.setattr(schema, "LATEST", 7)
+        db = WorldDB.open(path)
+        with db.write() as w:
+            scope = w.scope("user", "alice")
+            anchor = w.add(memory("Tomatoes need sun.", T0), parents=[scope])
+            if with_sentences:
+                w.put_vectors(anchor, "hash-v1-4", 4, [(3, 0, bytes(16))])
+        db.close()
+    db = WorldDB.open(path)
+    try:
+        assert db.store.meta_get("vector_text") == ("dated" if with_sentences else None)
+    finally:
+        db.close()

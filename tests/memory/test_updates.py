@@ -14,6 +14,7 @@ from worlddb.handlers import HandlerRegistry
 from worlddb.handlers.functional import FunctionalRelation
 from worlddb.memory import updates
 from worlddb.memory.scopes import ScopeSet
+from worlddb.vectors.embedder import default_embedder
 
 pytestmark = pytest.mark.both_backends
 
@@ -22,7 +23,17 @@ def ago(days: float) -> str:
     return (datetime.now(UTC) - timedelta(days=days)).isoformat()
 
 
-def test_a_new_value_supersedes_the_old_memory_and_recall_shows_the_change(engine):
+@pytest.fixture
+def model_engine(db_path):
+    """An engine with the real model: where a candidate is found by meaning alone ("I moved to
+    Denver" for "I live in Austin", no word in common), hashed vectors find nothing."""
+    opened = open_engine(db_path, embedder=default_embedder())
+    yield opened
+    opened.close()
+
+
+def test_a_new_value_supersedes_the_old_memory_and_recall_shows_the_change(model_engine):
+    engine = model_engine
     old = engine.write_memory("I live in Austin, Texas.", ALICE, valid_from=ago(200))
     engine.write_memory("I visited Boston in March for a wedding.", ALICE, valid_from=ago(100))
     new = engine.write_memory("I moved to Denver last month.", ALICE)
@@ -99,9 +110,10 @@ def test_functional_relations_from_facts_and_registered_handlers_hold_one_value(
 
 
 def test_a_process_that_has_not_built_its_indexes_compares_with_the_latest_memories(db_path):
-    with open_engine(db_path) as first:
+    with open_engine(db_path, embedder=default_embedder()) as first:
         old = first.write_memory("I live in Austin.", ALICE, valid_from=ago(90))
-    with open_engine(db_path) as cold:  # nothing read yet: a write does not build the HNSW indexes
+    # nothing read yet: a write does not build the HNSW indexes
+    with open_engine(db_path, embedder=default_embedder()) as cold:
         new = cold.write_memory("We moved to Denver last month.", ALICE)
         # on PostgreSQL the search runs in the database (pgvector): there is nothing to build
         assert new.superseded == [old.id]
@@ -153,7 +165,8 @@ def test_amend_takes_when_the_change_happened(engine):
     assert engine.recall("standup time", ALICE).results[0].id == amended.id
 
 
-def test_a_statement_without_slot_claims_is_judged_only_against_its_repeats(engine):
+def test_a_statement_without_slot_claims_is_judged_only_against_its_repeats(model_engine):
+    engine = model_engine
     # the built-in judge can find nothing in it but a repeat, so its BM25 candidates are
     # the memories holding all of its words
     for i in range(12):

@@ -77,6 +77,10 @@ PAGE_SIZE = 8192
 #: the vector was cleared
 VECTOR_FROM = "vectors v LEFT JOIN vector_data d ON d.id = v.data"
 
+#: migration 8, the same on every backend
+VECTOR_TEXT_DATED = ("INSERT INTO meta(key, value) SELECT 'vector_text', 'dated' "
+                     "WHERE EXISTS (SELECT 1 FROM vectors WHERE kind = 3)")
+
 MIGRATIONS: list[list[str]] = [
     # 1: the initial layout
     [
@@ -299,6 +303,11 @@ MIGRATIONS: list[list[str]] = [
             name TEXT PRIMARY KEY, token_sha256 TEXT NOT NULL UNIQUE, grants TEXT NOT NULL,
             admin INTEGER NOT NULL, created_at INTEGER NOT NULL, revoked_at INTEGER) WITHOUT ROWID""",
     ],
+    # 8: the form of the texts a store's text vectors were made from is recorded in meta
+    # vector_text (worlddb.graph.text_index): every store with sentence vectors (kind 3) made
+    # them with the date in the text ('dated'). A store without any records its form with
+    # its first text vector; an older WorldDB, which knows only one form, cannot open either.
+    [VECTOR_TEXT_DATED],
 ]
 
 LATEST = len(MIGRATIONS)

@@ -156,6 +156,8 @@ class Writer:
         self.store = db.store
         self.receipt = Receipt(seq=tx.seq, at=tx.at)
         self._after_commit: list[Callable[[], None]] = []
+        #: the text-vector form this transaction has checked (worlddb.graph.text_index.claim_form)
+        self.vector_text: str | None = None
 
     @property
     def at(self) -> int:

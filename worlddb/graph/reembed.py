@@ -1,11 +1,14 @@
-"""Re-embed a whole database with another model, on request, in one transaction.
+"""Re-embed a whole database with another model (or its texts in the current form), on
+request, in one transaction.
 
 Vectors of two models are never mixed: opening a database with an embedder other than
 the one it was embedded with is refused (text_index.EmbeddingMismatch). This is the
 explicit way across: every stored vector is recomputed with the new embedder - text
 nodes (content, effective, sentence units), entity names, world contents - composed
-world embeddings are rebuilt from their children, and the database's model is switched,
-all in one transaction, so a crash leaves the old model's vectors intact.
+world embeddings are rebuilt from their children, and the database's model and text form
+(text_index.vector_form) are switched, all in one transaction, so a crash leaves the old
+vectors intact. The same path moves a store whose text vectors are of an older form (the
+date in every embedded text) to the current one, with the same model.
 
     worlddb reembed --db memory.db          # with the default embedder
 """
@@ -24,8 +27,10 @@ from worlddb.vectors.static_query import StaticEncoder
 BATCH = 256
 
 
-def reembed(db: WorldDB, embedder: Embedder, encoder: StaticEncoder | None = None) -> dict[str, int]:
-    """Recompute every vector with `embedder`; returns counts per kind."""
+def reembed(db: WorldDB, embedder: Embedder, encoder: StaticEncoder | None = None,
+            form: str = text_index.CURRENT) -> dict[str, int]:
+    """Recompute every vector with `embedder`, text vectors from texts of `form` (by default
+    the current one); returns counts per kind."""
     store = db.store
     texts = _views(db, f"type IN ({','.join('?' * len(TEXT_TYPES))})", TEXT_TYPES)
     names = _views(db, "type='Entity'", ())
@@ -40,12 +45,13 @@ def reembed(db: WorldDB, embedder: Embedder, encoder: StaticEncoder | None = Non
         hnsw_snapshots.discard(db.ann_snapshots)
         conn.execute("DELETE FROM compose")
         conn.execute("DELETE FROM token_df")
-        conn.execute("DELETE FROM meta WHERE key IN ('embed_model', 'embed_dim', 'text_docs')")
+        conn.execute("DELETE FROM meta WHERE key IN ('embed_model', 'embed_dim', 'text_docs', ?)",
+                     (text_index.VECTOR_TEXT_KEY,))
         observers, store.observers = store.observers, []  # compose once at the end, not per vector
         try:
             for start in range(0, len(texts), BATCH):
                 chunk = texts[start:start + BATCH]
-                prepared = text_index.prepare(embedder, encoder, [(v, v.valid_from) for v in chunk])
+                prepared = text_index.prepare(embedder, encoder, [(v, v.valid_from) for v in chunk], form=form)
                 for view, item in zip(chunk, prepared):
                     text_index.write_index(w, view.anchor, item, model, dim)
                 counts["texts"] += len(chunk)

@@ -7,19 +7,33 @@ The speaker is a Turn's, or what a Memory's metadata names as `speaker` (else `r
 a message written as a single memory is found the way the same turn ingested would be.
 In the node's own write transaction it gets:
   - one FTS5 row of that text (BM25 lane);
-  - a content embedding of that text, which is also its effective embedding (vector
-    lane; for worlds the composer writes the effective one);
+  - a content embedding of its *vector text*, which is also its effective embedding
+    (vector lane; for worlds the composer writes the effective one);
   - one *unit* embedding per sentence (and one for an image caption), each carrying
     the same date/speaker prefix (sentence lane: a long turn is found by its best
-    sentence, not by the blur of all of them);
+    sentence, not by the blur of all of them); a text of one unit has one vector;
   - +1 document frequency for each distinct wordpiece, which weights model-free query
     vectors (worlddb.vectors.static_query).
+
+The whole-text vector is made from the index text without its date ("<Speaker>: <text>
+[image: <caption>]"), and so is a one-sentence text's one vector, which serves as its
+sentence vector too; the sentences of a longer text keep the date (form WHOLE_UNDATED).
+The date is about 11 of the 30-odd tokens of a short text and the model's cost is per
+token; the bm25 lane and the temporal rules read it from the index text. In the sentences
+of a longer text it stays: a short fragment ("Wow!") whose vector is mostly the shared
+prefix ranks low for any query, and without it such fragments crowded out the evidence
+(docs/retrieval.md, "What is embedded"). Stores embedded before kept the date in every
+embedded text (form DATED). A store records its form in meta `vector_text` with its first
+text vector (schema migration 8 recorded DATED in every store that had one), keeps
+embedding that form, and is moved to the current one only by re-embedding it (`worlddb
+reembed`). A transaction that would write vectors of another form than the store's is
+refused with EmbeddingMismatch: the two forms never mix in one store.
 
 The first vector written fixes the database's model (meta `embed_model`/`embed_dim`);
 every vector stored is of that model. Identical vectors of one node (a one-sentence text's
 content, effective and sentence vector) are stored once (worlddb.core.schema, vector_data).
 Opening it with a different embedder is refused with EmbeddingMismatch, unless the caller
-asks to re-embed everything (`Engine.reembed`). Vectors of two models are never mixed.
+asks to re-embed everything (`Engine(reembed=True)`). Vectors of two models are never mixed.
 
 The lexical search over these FTS rows is worlddb.graph.lexical.
 """
@@ -58,6 +72,18 @@ class EmbeddingMismatch(Conflict):
     """The database's vectors were made by another model than the configured embedder."""
 
 
+#: meta key: the form of the texts the store's text vectors were made from
+VECTOR_TEXT_KEY = "vector_text"
+#: every vector made from "[<date>] Speaker: text": the form of stores embedded before
+#: WHOLE_UNDATED
+DATED = "dated"
+#: whole texts (and a text of one sentence) embedded as "Speaker: text", the sentences of a
+#: longer text as "[<date>] Speaker: sentence"
+WHOLE_UNDATED = "whole-undated"
+#: the form new stores are embedded in, and re-embedding moves a store to
+CURRENT = WHOLE_UNDATED
+FORMS = (DATED, WHOLE_UNDATED)
+
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
            "October", "November", "December")
 
@@ -86,29 +112,42 @@ def speaker_named(node_type: str, meta: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _prefix(node: Node | NodeView, valid_from: int) -> str:
-    speaker = speaker_of(node)
-    return f"[{render_date(valid_from)}] " + (f"{speaker}: " if speaker else "")
+def _prefix(node: Node | NodeView, valid_from: int, dated: bool = True) -> str:
+    speaker = f"{speaker}: " if (speaker := speaker_of(node)) else ""
+    return f"[{render_date(valid_from)}] {speaker}" if dated else speaker
 
 
 def index_text(node: Node | NodeView, valid_from: int) -> str:
     """The text a node is found by (see the module docstring)."""
-    text = _prefix(node, valid_from) + (node.content or "")
+    return _with_content(node, _prefix(node, valid_from))
+
+
+def vector_text(node: Node | NodeView, valid_from: int, form: str = CURRENT) -> str:
+    """The text a node's whole-text vector is made from, in `form`: its index text, without
+    the date unless `form` is DATED."""
+    return _with_content(node, _prefix(node, valid_from, dated=form == DATED))
+
+
+def _with_content(node: Node | NodeView, prefix: str) -> str:
+    text = prefix + (node.content or "")
     caption = node.meta.get("caption")
     if caption:
         text += f" [image: {caption}]"
     return text
 
 
-def unit_texts(node: Node | NodeView, valid_from: int) -> list[str]:
-    """One text per sentence, and one for an attached image caption, each with the prefix."""
+def unit_texts(node: Node | NodeView, valid_from: int, form: str = CURRENT) -> list[str]:
+    """One text per sentence, and one for an attached image caption, each with the prefix;
+    in WHOLE_UNDATED a text of one such unit has its vector text (`vector_text`) instead."""
     prefix = _prefix(node, valid_from)
     content = node.content or ""
     units = [prefix + content[a:b].strip() for a, b in split_sentences(content) if content[a:b].strip()]
     caption = node.meta.get("caption")
     if caption:
         units.append(f"{prefix}[image: {caption}]")
-    return units or [prefix + content]
+    if form == DATED:
+        return units or [prefix + content]
+    return units if len(units) > 1 else [vector_text(node, valid_from, form)]
 
 
 @dataclass(frozen=True)
@@ -119,40 +158,76 @@ class Prepared:
     vector: np.ndarray
     units: np.ndarray
     pieces: frozenset[int]
+    #: the form of the texts the vectors were made from (DATED or WHOLE_UNDATED)
+    form: str = CURRENT
 
 
-def prepare(embedder, encoder, nodes: Sequence[tuple[Node, int]], also: Sequence[str] = ()
-            ) -> list[Prepared]:
-    """Embed index texts and sentence units of (node, valid_from) pairs in one batch.
-    A node whose only unit is its whole text reuses that vector instead of embedding twice.
-    `also`: more texts to embed in the same model call; their vectors are returned by
-    `prepare_with`."""
-    return prepare_with(embedder, encoder, nodes, also)[0]
+def prepare(embedder, encoder, nodes: Sequence[tuple[Node, int]], also: Sequence[str] = (),
+            form: str = CURRENT) -> list[Prepared]:
+    """Embed the vector texts (in `form`: the store's, `vector_form`) and sentence units of
+    (node, valid_from) pairs in one batch. A node whose only unit is its whole text reuses
+    that vector instead of embedding twice. `also`: more texts to embed in the same model
+    call; their vectors are returned by `prepare_with`."""
+    return prepare_with(embedder, encoder, nodes, also, form)[0]
 
 
-def prepare_with(embedder, encoder, nodes: Sequence[tuple[Node, int]], also: Sequence[str] = ()
-                 ) -> tuple[list[Prepared], dict[str, np.ndarray]]:
-    texts = [index_text(node, start) for node, start in nodes]
-    units = [unit_texts(node, start) for node, start in nodes]
+def prepare_with(embedder, encoder, nodes: Sequence[tuple[Node, int]], also: Sequence[str] = (),
+                 form: str = CURRENT) -> tuple[list[Prepared], dict[str, np.ndarray]]:
+    _check_form(form)
+    found = [index_text(node, start) for node, start in nodes]
+    texts = [vector_text(node, start, form) for node, start in nodes]
+    units = [unit_texts(node, start, form) for node, start in nodes]
     extra = [u for text, group in zip(texts, units) if group != [text] for u in group]
     also = list(dict.fromkeys(also))
     batch = texts + extra + also
     matrix = embedder.embed(batch) if batch else np.zeros((0, embedder.dim), np.float32)
     others = {text: matrix[len(texts) + len(extra) + i] for i, text in enumerate(also)}
     out, cursor = [], len(texts)
-    for i, (text, group) in enumerate(zip(texts, units)):
-        if group == [text]:
+    for i, (text, group) in enumerate(zip(found, units)):
+        if group == [texts[i]]:
             unit_vectors = matrix[i:i + 1]
         else:
             unit_vectors = matrix[cursor:cursor + len(group)]
             cursor += len(group)
         pieces = frozenset(encoder.doc_pieces([text])[0]) if encoder is not None else frozenset()
-        out.append(Prepared(text=text, vector=matrix[i], units=unit_vectors, pieces=pieces))
+        out.append(Prepared(text=text, vector=matrix[i], units=unit_vectors, pieces=pieces, form=form))
     return out, others
+
+
+def vector_form(store: Store) -> str:
+    """The form this store's text vectors are in: the recorded one, else (no text vector
+    yet) CURRENT. Read when an engine opens; each write checks it again (`claim_form`)."""
+    recorded = store.meta_get(VECTOR_TEXT_KEY)
+    if recorded is None:
+        return CURRENT
+    _check_form(recorded)
+    return recorded
+
+
+def claim_form(w, form: str) -> None:
+    """Inside a write: record `form` as the store's if it has none yet, or refuse it if the
+    store's is another (another process re-embedded the store since this one read it)."""
+    if w.vector_text == form:
+        return
+    row = w.tx.conn.execute("SELECT value FROM meta WHERE key=?", (VECTOR_TEXT_KEY,)).fetchone()
+    if row is None:
+        w.tx.set_meta(VECTOR_TEXT_KEY, form)
+    elif row[0] != form:
+        raise EmbeddingMismatch(
+            f"this database's text vectors are of the {row[0]} form; refusing vectors of the {form} form "
+            f"(it was re-embedded while this process had it open: open it again)")
+    w.vector_text = form
+
+
+def _check_form(form: str) -> None:
+    if form not in FORMS:
+        raise EmbeddingMismatch(f"this database's text vectors are of a form this WorldDB does not know "
+                                f"({form!r}; known: {', '.join(FORMS)}); upgrade worlddb to open it")
 
 
 def write_index(w, anchor: str, prepared: Prepared, model: str, dim: int) -> None:
     """FTS row, content/effective/unit vectors and document frequencies of one text node."""
+    claim_form(w, prepared.form)
     w.index_text(anchor, prepared.text)
     blob = as_blob(prepared.vector)
     vectors = [(EFFECTIVE, 0, blob), (CONTENT, 0, blob)]  # effective first: see composer.on_vector

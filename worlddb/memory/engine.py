@@ -101,7 +101,8 @@ class Engine:
     :param functional: relations that hold one current value per subject (``lives_in``).
     :param query_model: also embed queries with the model (default: model-free vectors).
     :param encoder: the static query table; by default the shipped one for MiniLM, none otherwise.
-    :param reembed: re-embed a database made with another model instead of refusing it.
+    :param reembed: re-embed a database made with another model instead of refusing it, and
+        one whose text vectors are of an older form (text_index.vector_form) instead of keeping it.
     :param judge: what a memory_write means for current memories (default: the built-in rules,
         with `functional` relations and registered functional handlers as single-valued slots).
     """
@@ -116,6 +117,8 @@ class Engine:
             encoder = StaticEncoder()
         try:
             text_index.check_model(db.store, embedder.model_id, embedder.dim)
+            if reembed and text_index.vector_form(db.store) != text_index.CURRENT:
+                run_reembed(db, embedder, encoder)  # a store of an older text form: moved to the current one
         except text_index.EmbeddingMismatch:
             if not reembed:
                 raise
@@ -128,7 +131,8 @@ class Engine:
                                  extractor=extractor if extractor is not None else BuiltinExtractor(),
                                  resolver=resolver, sources=sources, functional=frozenset(functional),
                                  default_scopes=default_scopes,
-                                 judge=judge if judge is not None else builtin_judge(db.registry, functional))
+                                 judge=judge if judge is not None else builtin_judge(db.registry, functional),
+                                 vector_text=text_index.vector_form(db.store))
         self._consolidator: ConsolidatorTask | None = None
 
     @classmethod
@@ -148,7 +152,8 @@ class Engine:
         :param registry: the edge-type handlers (default: the twelve built-ins).
         :param synchronous: SQLite's ``synchronous`` setting; ``FULL`` loses no acknowledged write.
         :param query_model: also embed queries with the model.
-        :param reembed: re-embed a database made with another model instead of refusing it.
+        :param reembed: re-embed a database made with another model instead of refusing it, and
+        one whose text vectors are of an older form (text_index.vector_form) instead of keeping it.
         :param judge: what a memory_write means for current memories; default: a model judge
             with ANTHROPIC_API_KEY set (falling back to the built-in rules), else the rules.
         """

@@ -192,7 +192,7 @@ def prepare_session(services: Services, scopes: ScopeSet, plan: SessionPlan) -> 
     shapes = [turn_node(t, t.at, provenance) for t in plan.turns]
     index, others = text_index.prepare_with(services.embedder, services.encoder,
                                             [(node, t.at) for node, t in zip(shapes, plan.turns)],
-                                            also=[world.content])
+                                            also=[world.content], form=services.vector_text)
     names = Mentions(((scopes, tuple(candidates + [e for group in mentions for e in group])),))
     return PreparedSession(scopes=scopes, plan=plan, world=world, provenance=provenance, found=tuple(mentions),
                            index=tuple(index), content=others[world.content], mentions=names, speakers=speakers)

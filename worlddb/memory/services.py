@@ -14,6 +14,8 @@ what it depends on, and tests can hand it exactly that.
     services.sources    what recall searches (worlddb.retrieval.sources)
     services.functional relations that hold one current value per subject
     services.judge      what a new memory means for current ones (worlddb.memory.updates)
+    services.vector_text the form of the texts this store's text vectors are made from
+                        (worlddb.graph.text_index.vector_form), read when the engine opened
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from dataclasses import dataclass, field
 
 from worlddb.core.store import Store
 from worlddb.extract.judge import BuiltinJudge
+from worlddb.graph import text_index
 from worlddb.graph.database import WorldDB
 from worlddb.protocols import Embedder, Extractor, UpdateJudge
 from worlddb.resolver import Resolver
@@ -46,6 +49,8 @@ class Services:
     default_scopes: ScopeSet | None = None
     #: decides what a memory_write means for current memories (update, conflict, duplicate, ...)
     judge: UpdateJudge = field(default_factory=BuiltinJudge)
+    #: the store's text-vector form: what prepare embeds, and each write checks (text_index)
+    vector_text: str = text_index.CURRENT
 
     @property
     def store(self) -> Store:

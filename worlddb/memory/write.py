@@ -129,7 +129,8 @@ def prepare(services: Services, requests: list[WriteRequest]) -> PreparedWrite:
     """The model's part of a write: extraction, and one model call for the index texts and
     sentence units of every memory. Reads nothing from the store."""
     plans = tuple(_plan(services, request) for request in requests)
-    index = text_index.prepare(services.embedder, services.encoder, [(p.memory, p.starts) for p in plans])
+    index = text_index.prepare(services.embedder, services.encoder, [(p.memory, p.starts) for p in plans],
+                               form=services.vector_text)
     groups = tuple((p.request.scopes, tuple(_speakers(p) + p.candidates + _fact_names(p.facts, p.candidates)))
                    for p in plans)
     return PreparedWrite(plans, tuple(index), Mentions(groups))

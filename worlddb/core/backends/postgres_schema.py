@@ -157,6 +157,8 @@ MIGRATE_LOCK = (0x574442, 2)
 #: schema number -> the statements that reach it from the one before (the first creates it all)
 MIGRATIONS: dict[int, list[str]] = {
     7: _LAYOUT,
+    # what the SQLite file's migration 8 does (worlddb.core.schema)
+    8: [schema.VECTOR_TEXT_DATED],
 }
 
 LATEST = max(MIGRATIONS)
