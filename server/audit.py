@@ -11,8 +11,11 @@ never its message), ``denied`` (it named a scope outside its grant; the caller w
 only NotFound) or ``limited`` (refused by a per-principal limit); ``ms`` the time the call
 took. A request refused with 401 (no token, or one that is unknown, revoked or expired)
 reaches no tool: its line has ``principal`` and ``tool`` null, ``scopes`` empty and
-``outcome`` ``unauthenticated``, so guessing at tokens shows in the log. A line never holds
-memory text, queries, metadata, ids, error messages or tokens.
+``outcome`` ``unauthenticated``, so guessing at tokens shows in the log. A sign-in at the memory
+inspector's login form (worlddb.server.inspector) writes a line with ``tool``
+``inspector_login``: ``outcome`` ``ok`` with the principal it signed in, or ``unauthenticated``
+with ``principal`` null for a token that opened nothing. A line never holds memory text,
+queries, metadata, ids, error messages or tokens.
 
 Lines go to stderr (`STDERR`) or are appended to a file, each written whole and flushed.
 """
@@ -28,6 +31,8 @@ from typing import TextIO
 
 #: the target that writes to the process's standard error
 STDERR = "-"
+#: the `tool` of a line for a login at the memory inspector's form
+INSPECTOR_LOGIN = "inspector_login"
 
 
 class Audit:
@@ -53,6 +58,11 @@ class Audit:
         """A request refused with 401 before it reached any tool."""
         self._write(principal=None, tool=None, scopes=[], outcome="unauthenticated", error=None, seconds=seconds)
 
+    def inspector_login(self, *, principal: str | None, seconds: float) -> None:
+        """A login at the inspector's form: signed in as `principal`, or (None) refused."""
+        self._write(principal=principal, tool=INSPECTOR_LOGIN, scopes=[],
+                    outcome="ok" if principal is not None else "unauthenticated", error=None, seconds=seconds)
+
     def _write(self, *, principal: str | None, tool: str | None, scopes: list[str], outcome: str,
                error: str | None, seconds: float) -> None:
         if self.target is None:
@@ -76,4 +86,4 @@ class Audit:
                 self._file = None
 
 
-__all__ = ["STDERR", "Audit"]
+__all__ = ["INSPECTOR_LOGIN", "STDERR", "Audit"]

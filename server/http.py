@@ -37,6 +37,7 @@ from starlette.types import ASGIApp
 from worlddb.memory.aio import AsyncEngine
 
 from .app import ServerConfig, build_server
+from .audit import Audit
 from .auth import Callers, Guard
 from .inspector import UI_PATH, Gate, Inspector, Origins
 from .oauth import OAuthSettings
@@ -76,7 +77,7 @@ def http_app(config: ServerConfig, *, host: str = "127.0.0.1", token: str | None
     app = server.streamable_http_app(streamable_http_path=MCP_PATH, stateless_http=True, host=host,
                                      transport_security=security_for(host))
     callers = Callers(config.db, token=token, oauth=oauth)
-    inspector = Inspector(lambda: server.engine, gate=Gate(callers), origins=origins_for(host))
+    inspector = Inspector(lambda: server.engine, gate=Gate(callers), origins=origins_for(host), audit=server.audit)
     app.router.routes.insert(0, Mount(UI_PATH, app=inspector.app()))
     return Guard(app, callers, oauth, own_login=UI_PATH, audit=server.audit)
 
@@ -101,11 +102,14 @@ def inspector_app(config: ServerConfig, *, host: str = "127.0.0.1", token: str |
             yield
         finally:
             await holder.pop("engine").close()
+            audit.close()
             if callers is not None:
                 callers.close()
 
     callers = Callers(config.db, token=token) if gate is None else None
-    inspector = Inspector(lambda: holder.get("engine"), gate=gate or Gate(callers), origins=origins_for(host))
+    audit = Audit(config.audit_log)
+    inspector = Inspector(lambda: holder.get("engine"), gate=gate or Gate(callers), origins=origins_for(host),
+                          audit=audit)
     return Starlette(routes=[Mount(UI_PATH, app=inspector.app()), Route("/", _to_inspector, methods=["GET"])],
                      lifespan=lifespan)
 

@@ -16,12 +16,14 @@ Every page and action goes through the memory API (an AsyncEngine) inside the sc
 `Gate.scopes` grants the caller (worlddb.server.inspector.access), never around it, and with
 the caller's Access, so the engine enforces the grant too and names no other scope. Errors of
 the engine become a page saying what was wrong (404 for an id outside the scopes, as for an
-unknown one); nothing is written when an action fails.
+unknown one); nothing is written when an action fails. Every login at the form, signed in or
+refused, writes an audit line (worlddb.server.audit).
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +49,7 @@ from worlddb.memory.engine import Engine
 from worlddb.memory.results import MemoryDetail
 from worlddb.memory.scopes import ScopeSet, parse_scope_key
 
+from ..audit import Audit
 from . import views
 from .access import COOKIE, Caller, Gate, Origins, Session, Sessions, csrf_ok
 
@@ -99,12 +102,16 @@ class Inspector:
     :param engine: returns the open AsyncEngine (None while the server starts or stops).
     :param gate: who may log in, and what each caller may see.
     :param origins: the Host names and Origins the server answers to.
+    :param audit: where each login at the form is written down, signed in or refused
+        (worlddb.server.audit); None: nowhere.
     """
 
-    def __init__(self, engine: Callable[[], AsyncEngine | None], *, gate: Gate, origins: Origins):
+    def __init__(self, engine: Callable[[], AsyncEngine | None], *, gate: Gate, origins: Origins,
+                 audit: Audit | None = None):
         self._engine = engine
         self.gate = gate
         self.origins = origins
+        self.audit = audit if audit is not None else Audit(None)
         self.sessions = Sessions()
         env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
                                  undefined=jinja2.StrictUndefined)
@@ -205,7 +212,10 @@ class Inspector:
         if session is None or not self.origins.same_origin(request) or not csrf_ok(session, form.get("csrf")):
             return self._refused(request, "This login form did not come from this page: reload it and try again.")
         token = form.get("token")
+        started = time.perf_counter()
         caller: Caller | None = await self.gate.login(token) if isinstance(token, str) else None
+        self.audit.inspector_login(principal=caller.access.principal if caller is not None else None,
+                                   seconds=time.perf_counter() - started)
         target = _safe_next(form.get("next"))
         if caller is None:
             await asyncio.sleep(LOGIN_DELAY)

@@ -4,6 +4,7 @@ how long it took - and never the memory text, the query, ids or a token."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 
 import httpx2
@@ -88,3 +89,30 @@ async def test_a_request_refused_for_its_token_is_audited_without_the_token(tmp_
         ("token", "memory_list_scopes", [], "ok"),
     ]
     assert guess not in audit.read_text() and OWNER_TOKEN not in audit.read_text()
+
+
+CSRF = re.compile(r'name="csrf" value="([^"]+)"')
+
+
+def test_inspector_logins_are_audited_refused_and_signed_in_without_the_token(tmp_path):
+    db, audit = tmp_path / "memory.db", tmp_path / "audit.jsonl"
+    tokens = add_tokens(db, {"alice": ["user:alice"]})
+    guess = "guessed-login-canary-5e2d"
+    with serving(replace(make_config(db, default_user=None), audit_log=str(audit)), token=OWNER_TOKEN) as url:
+        base = url.removesuffix("/mcp")
+        with httpx2.Client() as browser:
+            for token, status in ((guess, 401), ("", 401), (tokens["alice"], 303)):
+                csrf = CSRF.search(browser.get(f"{base}/ui/login").text).group(1)
+                answer = browser.post(f"{base}/ui/login", data={"csrf": csrf, "token": token, "next": "/ui/"},
+                                      headers={"origin": base})
+                assert answer.status_code == status
+            assert browser.get(f"{base}/ui/").status_code == 200  # signed in: no redirect to the form
+    records = lines(audit)
+    assert all(set(r) == FIELDS for r in records)
+    assert [(r["principal"], r["tool"], r["scopes"], r["outcome"], r["error"]) for r in records] == [
+        (None, "inspector_login", [], "unauthenticated", None),
+        (None, "inspector_login", [], "unauthenticated", None),
+        ("alice", "inspector_login", [], "ok", None),
+    ]
+    raw = audit.read_text()
+    assert guess not in raw and tokens["alice"] not in raw and OWNER_TOKEN not in raw
