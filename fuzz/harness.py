@@ -120,11 +120,13 @@ class Harness:
 
     # ------------------------------------------------------------------ references
     def pick(self, ref) -> str | None:
-        """["g", i]: graph node; ["m", i]: memory; ["e", i]: entity; ["a", i]: any node;
-        ["s", i]: scope world. An empty pool falls back to any node."""
+        """["g", i]: graph node; ["m", i]: memory; ["x", i]: memory in more than one scope;
+        ["e", i]: entity; ["a", i]: any node; ["s", i]: scope world. An empty pool falls back
+        to any node."""
         kind, index = ref
         nodes = self.model.nodes
-        pool = {"g": self.graph, "m": self.memories, "a": list(nodes),
+        shared = [m for m in self.memories if len(self.model.scope_keys_of(m)) > 1] if kind == "x" else []
+        pool = {"g": self.graph, "m": self.memories, "x": shared, "a": list(nodes),
                 "e": [a for a, n in nodes.items() if n.type == "Entity"],
                 "s": [self.model.scopes.get(f"{k}:{s}") for k, s in SCOPES]}[kind]
         pool = [a for a in pool if a is not None]

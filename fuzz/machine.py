@@ -18,6 +18,7 @@ from hypothesis import seed as hyp_seed
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, get_state_machine_test, rule
 
+from fuzz.grants import PRINCIPALS
 from fuzz.harness import Harness
 from fuzz.vocabulary import EDGE_TYPES, GRAPH_TYPES, NAMES, RELATIONS, SCOPES, WORDS
 
@@ -30,6 +31,7 @@ idx = st.integers(0, 40)
 g_ref = st.tuples(st.just("g"), idx)
 a_ref = st.tuples(st.just("a"), idx)
 m_ref = st.tuples(st.just("m"), idx)
+x_ref = st.tuples(st.just("x"), idx)
 e_ref = st.tuples(st.just("e"), idx)
 s_ref = st.tuples(st.just("s"), st.integers(0, len(SCOPES) - 1))
 node_ref = st.one_of(g_ref, a_ref)
@@ -39,6 +41,8 @@ vt_code = st.sampled_from([None, None, None, None, "p1", "p2", "f1", "at"])
 to_code = st.sampled_from(["p1", "p2", "f1", "zero", "at", "vf", "vf-1"])
 scope_list = st.lists(st.integers(0, len(SCOPES) - 1), min_size=1, max_size=2)
 words = st.lists(st.integers(0, len(WORDS) - 1), max_size=6)
+#: who runs a memory operation: mostly the file's owner, else a principal of fuzz.grants
+as_who = st.sampled_from([None] * 3 + list(range(len(PRINCIPALS))))
 triple = st.tuples(st.integers(0, len(NAMES) - 1), st.integers(0, len(RELATIONS) - 1),
                    st.integers(0, len(NAMES) - 1))
 
@@ -60,7 +64,7 @@ M_WRITE = _op("m_write", scopes=scope_list, words=words,
               entities=st.one_of(st.none(), st.lists(st.sampled_from([*range(len(NAMES))] * 3 + [-1]), max_size=3)),
               facts=st.one_of(st.none(), st.lists(triple, max_size=2)),
               vf=st.sampled_from([None] * 12 + ["p1", "p2", "f1", "bad"]),
-              bad=st.sampled_from([None] * 30 + ["blank", "long"]))
+              bad=st.sampled_from([None] * 30 + ["blank", "long"]), **{"as": as_who})
 # few dates, speakers and words: the same turn record recurs, so ingest meets turns it
 # already holds (live, retired or erased)
 M_INGEST = _op("m_ingest", scopes=scope_list, sessions=st.lists(st.fixed_dictionaries({
@@ -137,11 +141,17 @@ class WorldDBMachine(RuleBasedStateMachine):
 
     @rule(op=_op("m_amend", memory=st.one_of(m_ref, m_ref, a_ref), scope=home,
                  words=words, bad=st.sampled_from([None] * 8 + ["blank"]),
-                 prefix=st.one_of(st.none(), st.integers(8, 20))))
+                 prefix=st.one_of(st.none(), st.integers(8, 20)), **{"as": as_who}))
     def memory_amend(self, op):
         self._run(op)
 
-    @rule(op=_op("m_retire", memory=st.one_of(m_ref, a_ref), scope=home))
+    @rule(op=_op("m_amend", memory=x_ref, scope=st.none(), words=words, bad=st.none(),
+                 prefix=st.none(),
+                 **{"as": st.integers(0, len(PRINCIPALS) - 1)}))
+    def memory_amend_as_a_principal(self, op):
+        self._run(op)
+
+    @rule(op=_op("m_retire", memory=st.one_of(m_ref, a_ref), scope=home, **{"as": as_who}))
     def memory_retire(self, op):
         self._run(op)
 
@@ -158,7 +168,7 @@ class WorldDBMachine(RuleBasedStateMachine):
     def memory_ingest(self, op):
         self._run(op)
 
-    @rule(op=_op("m_read", memory=st.one_of(m_ref, a_ref), scope=home))
+    @rule(op=_op("m_read", memory=st.one_of(m_ref, a_ref), scope=home, **{"as": as_who}))
     def memory_read(self, op):
         self._run(op)
 

@@ -10,10 +10,15 @@ shares, and erase removes exactly what no other scope holds. Refusals are
 predicted from the arguments and the model: out-of-scope ids, ids that are not memories
 (an entity or session passed to amend or retire), closed memories, bad text or dates and
 wrong confirmations. Writes into a world whose record was erased succeed.
+
+Write, amend, retire and read may run as a principal with a partial grant (op["as"],
+fuzz.grants): a scope outside its grant is NotFound, amending a memory that is also in one is
+Forbidden, and nothing a call returns may name a node or scope outside the grant.
 """
 
 from __future__ import annotations
 
+from fuzz import grants
 from fuzz.learn import adopt
 from fuzz.model import TEXT_TYPES, Expect
 from fuzz.vocabulary import NAMES, RELATIONS, SCOPES, TIMES, WORDS, Violation
@@ -36,9 +41,13 @@ def run(h, op: dict) -> None:
 
 
 def _home(h, op: dict, anchor: str | None) -> ScopeSet:
-    """The scope an id-taking call names: op["scope"], or (None) one the node is in."""
+    """The scope an id-taking call names: op["scope"], or (None) one the node is in - for a
+    principal (op["as"]), one of those it is granted if there is one."""
     if op.get("scope") is None and anchor is not None:
         keys = sorted(h.model.scope_keys_of(anchor))
+        access = grants.principal(op)
+        if access is not None:
+            keys = [k for k in keys if access.allows(k)] or keys
         if keys:
             kind, sid = keys[h.steps % len(keys)].split(":", 1)
             return ScopeSet(((kind, sid),))
@@ -53,6 +62,13 @@ def _scopes(op_scopes) -> ScopeSet:
 def _in_scope(h, anchor: str | None, scopes: ScopeSet) -> bool:
     worlds = [h.model.scopes[k] for k in scopes.keys if k in h.model.scopes]
     return anchor is not None and any(anchor in h.model.closure(w) for w in worlds)
+
+
+def _outside(access, scopes: ScopeSet) -> Expect | None:
+    """NotFound if a principal names a scope outside its grant (checked before anything else)."""
+    if access is not None and not all(access.allows(k) for k in scopes.keys):
+        return Expect("NotFound", f"a scope outside {access.principal}'s grant")
+    return None
 
 
 def _call(h, what: str, expected: Expect | None, call):
@@ -102,11 +118,15 @@ def _m_write(h, op: dict) -> None:
         facts = []
     if facts is not None and entities is None:
         entities = []
+    access = grants.principal(op)
+    expected = _outside(access, scopes) or expected
     got = _call(h, "write_memory", expected, lambda: h.engine.write_memory(
-        text, scopes, valid_from=valid_from, entities=entities, facts=facts))
+        text, scopes, valid_from=valid_from, entities=entities, facts=facts, access=access))
     if got is None:
         return
     result, txs, last = got
+    if access is not None:
+        grants.scan(h, access, "write_memory", result)
     anchors = {scope_node_id(k) for k in scopes.keys}
     new, _ = adopt(h, last, parents=anchors, marker=marker)
     node = h.model.nodes.get(result.id)
@@ -142,21 +162,28 @@ def _m_amend(h, op: dict) -> None:
         return
     expected = None
     old_keys = h.model.scope_keys_of(anchor)
-    if not _in_scope(h, anchor, scopes):
+    access = grants.principal(op)
+    if _outside(access, scopes):
+        expected = _outside(access, scopes)
+    elif not _in_scope(h, anchor, scopes):
         expected = Expect("NotFound", "not in the caller's scope")
     elif h.model.nodes[anchor].type not in AMENDABLE:
         expected = Expect("InvalidInput", "amending what is not a memory")
     elif h.model.nodes[anchor].valid_to is not None:
         expected = Expect("InvalidInput", "amending a closed memory")
+    elif access is not None and not all(access.allows(k) for k in old_keys):
+        expected = Expect("Forbidden", "amending a memory also in a scope outside the grant")
     elif op.get("bad") == "blank":
         text, expected = " ", Expect("InvalidInput", "blank text")
     else:
         expected = None
     ident = anchor[:op["prefix"]] if op.get("prefix") else anchor
-    got = _call(h, "amend", expected, lambda: h.engine.amend(ident, text, scopes, reason="fuzz"))
+    got = _call(h, "amend", expected, lambda: h.engine.amend(ident, text, scopes, reason="fuzz", access=access))
     if got is None:
         return
     result, txs, last = got
+    if access is not None:
+        grants.scan(h, access, "amend", result)
     starts = parse_time(result.valid_from)
     old_from = h.model.nodes[anchor].valid_from
     if starts < old_from or (old_from <= txs[-1][1] and starts > txs[-1][1]):
@@ -186,13 +213,17 @@ def _m_retire(h, op: dict) -> None:
     scopes = _home(h, op, anchor)
     if anchor is None:
         return
+    access = grants.principal(op)
     expected = None if _in_scope(h, anchor, scopes) else Expect("NotFound", "not in the caller's scope")
     if expected is None and h.model.nodes[anchor].type not in RETIRABLE:
         expected = Expect("InvalidInput", "retiring what is not a memory")
-    got = _call(h, "retire", expected, lambda: h.engine.retire(anchor, scopes, reason="fuzz"))
+    expected = _outside(access, scopes) or expected
+    got = _call(h, "retire", expected, lambda: h.engine.retire(anchor, scopes, reason="fuzz", access=access))
     if got is None:
         return
     result, txs, last = got
+    if access is not None:
+        grants.scan(h, access, "retire", result)
     h.model.begin()
     changed = _retire_in_model(h, anchor, txs[-1][1])
     h.model.commit()
@@ -302,11 +333,14 @@ def _m_read(h, op: dict) -> None:
     if anchor is None:
         return
     inside = _in_scope(h, anchor, scopes)
-    expected = None if inside else Expect("NotFound", "not in the caller's scope")
-    got = _call(h, "read_memory", expected, lambda: h.engine.read_memory(anchor, scopes))
+    access = grants.principal(op)
+    expected = _outside(access, scopes) or (None if inside else Expect("NotFound", "not in the caller's scope"))
+    got = _call(h, "read_memory", expected, lambda: h.engine.read_memory(anchor, scopes, access=access))
     if got is None:
         return
     detail = got[0]
+    if access is not None:
+        grants.scan(h, access, "read_memory", detail)
     node = h.model.nodes[anchor]
     retired = node.retired_at is not None
     if detail.id != anchor or detail.valid_to != to_iso(node.valid_to) or detail.retired != retired:

@@ -19,6 +19,8 @@
   memory reads  memory_list (paged and whole) per scope = the model's text nodes in that
                 scope; recall of a memory's unique marker word returns only nodes inside the
                 asked scopes that are visible at the pins, and finds the memory when it must
+  grants        one principal with a partial grant, in turn, makes every read tool's call;
+                nothing it gets names a node or scope outside its grant (fuzz.grants)
   reads write nothing (the connection's change counter does not move)
 """
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import random
 
+from fuzz import grants
 from fuzz.model import TEXT_TYPES
 from fuzz.vocabulary import SCOPES, TIMES, Violation
 from worlddb.core.timeutil import now_us, to_iso
@@ -52,6 +55,7 @@ def check_all(h) -> None:
     check_erased(h)
     check_visibility(h)
     check_memory_reads(h)
+    grants.check(h)
     if _changes(h) != changes:
         raise Violation("a read changed the database")
 

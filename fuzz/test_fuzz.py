@@ -4,7 +4,8 @@ store is a fresh database on the test PostgreSQL server, tests/pg.py).
 
 - the state machine over both engine layers, a fixed seed, a few hundred operations;
 - every saved failing example (fuzz/regressions/*.json) replayed with all invariants;
-- the MCP tool-argument fuzzer, a fixed seed, about a hundred calls.
+- the MCP tool-argument fuzzer, a fixed seed, about a hundred calls;
+- the grant check (fuzz.grants) catching a result that names what a principal was not granted.
 PostgreSQL runs fewer examples (each makes and drops a database). The long profile is
 `python -m fuzz` (see fuzz/README.md).
 """
@@ -13,7 +14,8 @@ from __future__ import annotations
 
 import pytest
 
-from fuzz import harness, machine, mcp_fuzz, regressions
+from fuzz import grants, harness, machine, mcp_fuzz, regressions
+from fuzz.vocabulary import Violation
 from tests import pg
 
 FAST_SEED = 20240501
@@ -64,3 +66,19 @@ def test_malformed_tool_arguments_get_tool_errors_and_write_nothing(backend):
                                     found=f"fast profile on {backend}, seed {FAST_SEED}")
             raise AssertionError(f"{exc}\nshrunk example saved to {path}") from exc
         raise
+
+
+def test_the_grant_check_catches_a_result_naming_what_a_principal_was_not_granted(backend):
+    h = harness.Harness()
+    try:
+        h.run({"op": "m_write", "scopes": [1], "words": [0], "template": None, "entities": None, "facts": None,
+               "vf": None, "bad": None, "as": None})  # a memory of user:bob, written by the owner
+        bob_memory = h.memories[-1]
+        alice = grants.PRINCIPALS[0]
+        grants.scan(h, alice, "a result naming nothing of bob's", {"scopes": ["user:alice"], "id": None})
+        for leak in ({"id": bob_memory}, {"scopes": ["user:bob"]}, [{"nested": {bob_memory: 1}}]):
+            with pytest.raises(Violation):
+                grants.scan(h, alice, "a result naming bob's memory or scope", leak)
+        grants.scan(h, grants.PRINCIPALS[2], "the same result, for a principal granted user:bob", {"id": bob_memory})
+    finally:
+        h.close()
