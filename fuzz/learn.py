@@ -49,7 +49,7 @@ def adopt(h, last: int, *, parents: set[str], marker: str | None = None, amended
     proposals = {edge_id: pid for pid, edge_id in conn.execute(
         "SELECT id, edge_id FROM proposals WHERE seq_created > ?", (last,))}
     new_facts = [a for a in new if model.nodes[a].type == "Fact"]
-    edges = []
+    edges, replaced = [], []
     try:
         for view in h.store.edges_added_after(last):
             edge, vf, vt, added = view.edge, view.valid_from, view.valid_to, view.t_added
@@ -62,7 +62,13 @@ def adopt(h, last: int, *, parents: set[str], marker: str | None = None, amended
             model.link(edge, at=added, valid_from=vf, valid_to=vt, proposal=proposals.get(edge.id))
             if amended and edge.type == "supersedes" and edge.dst == amended[0]:
                 _close_derived(h, amended[0], amended[1], added)
+            elif edge.type == "supersedes" and edge.src in new and model.nodes[edge.src].type == "Memory":
+                replaced.append((edge.dst, model.nodes[edge.src].valid_from, added))
         predicted = _functional(h, new_facts)
+        # a memory the update judge found the write to replace: its facts end where the new one
+        # begins, closed after the new facts are written (worlddb.memory.updates.apply)
+        for old, starts, added in replaced:
+            _close_derived(h, old, starts, added)
         model.commit()
     except Expect as exc:
         model.rollback()
