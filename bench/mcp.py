@@ -24,8 +24,9 @@ it can answer, which is what every server did after its own burst before its ind
 each commit as it happened - the old behaviour, measured in the same run.
 
 Baseline: with `--baseline-python`, the interpreter of another installation of worlddb (a
-checkout of an earlier commit with its own virtualenv) serves a copy of the same prefilled
-file, and the steady-state probes alternate between the two servers call by call (the same
+checkout of an earlier commit with its own virtualenv) prefills a file of its own with the same
+memories (its own schema and vectors: an older installation refuses a file newer code wrote) and
+serves it, and the steady-state probes alternate between the two servers call by call (the same
 texts and questions), so both see the same machine load; reported under "baseline", with
 each server's mean CPU milliseconds per call (`server_cpu_ms_per_call`), which a busy
 machine moves less than wall times.
@@ -42,8 +43,8 @@ import asyncio
 import json
 import os
 import random
-import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -69,10 +70,37 @@ def question(rng: random.Random) -> str:
     return f"what did {rng.choice(PEOPLE)} do in {rng.choice(PLACES)}?"
 
 
-def prefill(path: Path, size: int, embedder_name: str, seed: int) -> float:
+#: the prefill, run by another installation's interpreter: batches of write_memories items on stdin
+_PREFILL = """
+import json, sys
+from worlddb.memory.engine import Engine
+from worlddb.memory.scopes import ScopeSet
+options = {}
+if sys.argv[2] == "hash":
+    from worlddb.vectors.embedder import HashEmbedder
+    options = {"embedder": HashEmbedder(), "query_model": True}
+with Engine.open(sys.argv[1], synchronous="NORMAL", **options) as engine:
+    for line in sys.stdin:
+        engine.write_memories(json.loads(line), ScopeSet((("user", "bench"),)))
+"""
+
+
+def prefill(path: Path, size: int, embedder_name: str, seed: int, python: str | None = None) -> float:
+    """Write `size` memories into a new file at `path`; with `python`, through that interpreter's
+    installation of worlddb (its own schema and vectors), the same memories."""
     from worlddb.memory.engine import Engine
     from worlddb.memory.scopes import ScopeSet
 
+    if python is not None and python != sys.executable:
+        from bench.serverproc import working_dir
+
+        rng = random.Random(seed)
+        batches = "".join(json.dumps([{"text": memory_text(rng, i)} for i in range(start, min(size, start + 500))])
+                          + "\n" for start in range(0, size, 500))
+        started = time.perf_counter()
+        subprocess.run([python, "-c", _PREFILL, str(path), embedder_name], input=batches, text=True, check=True,
+                       cwd=working_dir(python))
+        return size / (time.perf_counter() - started)
     options = {}
     if embedder_name == "hash":
         from worlddb.vectors.embedder import HashEmbedder
@@ -159,7 +187,7 @@ def stats(t: list[float]) -> dict:
 
 
 async def probe(path: Path, probes: int, embedder_name: str, seed: int, bursts: list[int],
-                baseline_python: str | None = None) -> dict:
+                baseline_python: str | None = None, baseline_path: Path | None = None) -> dict:
     rng = random.Random(seed + 1)
     timings: dict[str, list[float]] = {"memory_write": [], "memory_recall": []}
     before: dict[str, list[float]] = {"memory_write": [], "memory_recall": []}
@@ -168,10 +196,7 @@ async def probe(path: Path, probes: int, embedder_name: str, seed: int, bursts: 
                                    "baseline_memory_recall": []}
     baseline = None
     if baseline_python:
-        copy = path.with_name(f"baseline-{path.name}")
-        for part in path.parent.glob(path.name + "*"):  # the file and anything kept beside it
-            shutil.copyfile(part, copy.with_name(copy.name + part.name[len(path.name):]))
-        baseline = await start_server(copy, embedder_name, baseline_python)
+        baseline = await start_server(baseline_path, embedder_name, baseline_python)
     process, peer = await start_server(path, embedder_name)
     reader = None
     try:
@@ -243,11 +268,17 @@ def main() -> None:
         for size in args.sizes:
             path = Path(tmp) / f"mcp-{size}.db"
             rate = prefill(path, size, args.embedder, args.seed)
+            baseline_path = None
+            if args.baseline_python:
+                # the same memories, written by the baseline's own installation: a file written by
+                # newer code may carry a schema an older one refuses to open
+                baseline_path = Path(tmp) / f"baseline-mcp-{size}.db"
+                prefill(baseline_path, size, args.embedder, args.seed, python=args.baseline_python)
             # the machine may be shared: the load average says how quiet the probes ran
             load = [round(x, 2) for x in os.getloadavg()]
             rows.append({"memories": size, "prefill_per_s": round(rate, 1), "loadavg_before_probes": load,
                          **asyncio.run(probe(path, args.probes, args.embedder, args.seed, args.bursts,
-                                             args.baseline_python))})
+                                             args.baseline_python, baseline_path))})
             print(json.dumps(rows[-1]), file=sys.stderr)
     text = json.dumps({"benchmark": "mcp_stdio", "embedder": args.embedder, "probes": args.probes,
                        "results": rows}, indent=2)
