@@ -2,8 +2,8 @@
 
 `PRINCIPALS` hold grants over the fuzzed scopes: one exact key, a kind pattern, two exact keys of
 different kinds. A memory operation may run as one of them (its `as`, an index; fuzz.memory_ops):
-the model then predicts NotFound for a scope outside the grant and Forbidden for amending a
-memory that is also in one, and the result must pass `scan`.
+the model then predicts NotFound for a scope outside the grant and Forbidden for amending or
+retiring a memory that is also in one, and the result must pass `scan`.
 
 After every operation `check` has one principal (in turn, by step) make every read the MCP tools
 make - memory_list_scopes, memory_list in each granted scope, memory_recall of a memory's marker

@@ -13,7 +13,8 @@ wrong confirmations. Writes into a world whose record was erased succeed.
 
 Write, amend, retire and read may run as a principal with a partial grant (op["as"],
 fuzz.grants): a scope outside its grant is NotFound, amending a memory that is also in one is
-Forbidden, and nothing a call returns may name a node or scope outside the grant.
+Forbidden, so is retiring one, and nothing a call returns may name a node or scope outside the
+grant.
 """
 
 from __future__ import annotations
@@ -217,6 +218,8 @@ def _m_retire(h, op: dict) -> None:
     expected = None if _in_scope(h, anchor, scopes) else Expect("NotFound", "not in the caller's scope")
     if expected is None and h.model.nodes[anchor].type not in RETIRABLE:
         expected = Expect("InvalidInput", "retiring what is not a memory")
+    if expected is None and access is not None and not all(access.allows(k) for k in h.model.scope_keys_of(anchor)):
+        expected = Expect("Forbidden", "retiring a memory also in a scope outside the grant")
     expected = _outside(access, scopes) or expected
     got = _call(h, "retire", expected, lambda: h.engine.retire(anchor, scopes, reason="fuzz", access=access))
     if got is None:

@@ -124,6 +124,10 @@ def test_a_memory_shared_with_an_ungranted_scope_is_not_amended_through_a_grante
             engine.amend(shared.id, "Alice booked the Porto flight instead", ALICE, access=ALICE_ONLY)
         assert "may not write" in str(refused.value) and "travel" not in str(refused.value)
         assert dump(db_path) == before
+        with pytest.raises(Forbidden) as refused:
+            engine.retire(shared.id, ALICE, access=ALICE_ONLY)
+        assert "may not write" in str(refused.value) and "travel" not in str(refused.value)
+        assert dump(db_path) == before
         # the memory is still hers to read, and the owner may amend it: the refusal can fail
         assert engine.read_memory(shared.id, ALICE, access=ALICE_ONLY).superseded_by == []
         amended = engine.amend(shared.id, "Alice booked the Porto flight instead", ALICE)

@@ -154,7 +154,8 @@ async def test_a_pattern_grant_covers_every_scope_of_its_kind_and_nothing_else(t
         assert keys == ["agent:planner", "agent:travel"]
 
 
-async def test_a_memory_shared_with_an_ungranted_scope_is_not_amended_by_a_principal_that_sees_it(tenants):
+async def test_a_memory_shared_with_an_ungranted_scope_is_not_amended_or_retired_by_a_principal_that_sees_it(
+        tenants):
     url, db, tokens, ids = tenants
     async with client_with(url, tokens["alice"]) as alice, client_with(url, tokens["agents"]) as agents:
         before = dump(db)
@@ -164,6 +165,11 @@ async def test_a_memory_shared_with_an_ungranted_scope_is_not_amended_by_a_princ
                                     **scope)
             assert text.startswith(f"memory_amend: memory {ids['shared']} is also in a scope this caller may not "
                                    "write"), text
+            assert "agent:" not in text and "user:" not in text and "travel" not in text and "alice" not in text
+            assert dump(db) == before
+            text = await call_error(client, "memory_retire", id=ids["shared"], **scope)
+            assert text.startswith(f"memory_retire: memory {ids['shared']} is also in a scope this caller may "
+                                   "not write"), text
             assert "agent:" not in text and "user:" not in text and "travel" not in text and "alice" not in text
             assert dump(db) == before
     # a principal granted every scope of a shared memory amends it in all of them: the refusal can fail

@@ -7,7 +7,7 @@
     ├── NotFound                 no node, edge, scope or proposal has that id (also what a
     │                            caller is told about a scope outside its grant)
     ├── Forbidden                the caller's grant does not allow the operation (purge needs admin;
-    │                            an amend of a memory also in a scope outside the grant)
+    │                            an amend or retire of a memory also in a scope outside the grant)
     ├── RateLimited              the caller is over its request rate or in-flight limit
     │                            (.retry_after, in seconds)
     ├── Conflict                 the request is well formed but the store's state forbids it
@@ -61,8 +61,8 @@ class NotFound(WorldDBError, LookupError):
 
 class Forbidden(WorldDBError, PermissionError):
     """The caller may not do this at all (memory_purge_scope without an admin grant), or may
-    not do it to this memory: an amend of a memory that is also in a scope outside the grant
-    (it would change that scope too; the message names no such scope). A scope outside the
+    not do it to this memory: an amend or retire of a memory that is also in a scope outside
+    the grant (it would change that scope too; the message names no such scope). A scope outside the
     grant that the caller names is never Forbidden: that is NotFound, worded as for a scope
     that does not exist, so that the answer does not reveal whether it exists."""
 

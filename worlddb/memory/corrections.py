@@ -8,9 +8,10 @@ facts drawn only from a retired memory are retired with it. Amend replaces a mem
 entity, a session) is InvalidInput: closing an entity would hide it from every memory
 that names it.
 
-An amend corrects a memory in every scope it is in, so a caller may amend only a memory all of
-whose scopes it is granted: one shared with a scope outside its grant is Forbidden (worded
-without naming that scope), checked when the amend arrives and again at its commit.
+An amend corrects a memory in every scope it is in, and retiring one closes it in all of them,
+so a caller may amend or retire only a memory all of whose scopes it is granted: one shared with
+a scope outside its grant is Forbidden (worded without naming that scope), checked when the
+amend arrives and again at its commit.
 """
 
 from __future__ import annotations
@@ -88,10 +89,8 @@ def amend_target(services: Services, memory_id: str, text: str, scopes: ScopeSet
         raise InvalidInput(f"memory {old} is no longer current (it was retired or superseded); "
                            "amend the memory that replaced it")
     keys = scope_keys_of(store, old)
-    if access is not None and not all(access.allows(k) for k in keys):
-        raise Forbidden(f"memory {old} is also in a scope this caller may not write, and an amend corrects a "
-                        "memory in every scope it is in; nothing was written (write the correction as a new "
-                        "memory instead)")
+    _check_shared(access, old, keys, "an amend corrects a memory in every scope it is in; nothing was written "
+                                     "(write the correction as a new memory instead)")
     if valid_from is not None and valid_from < view.valid_from:
         raise InvalidInput(f"valid_from {to_iso(valid_from)} is before the memory it amends began "
                            f"({to_iso(view.valid_from)})")
@@ -123,12 +122,21 @@ def commit_amend(services: Services, prepared: PreparedAmend) -> AmendResult:
     return AmendResult(id=result.id, supersedes=old, scopes=result.scopes, valid_from=result.valid_from)
 
 
+def _check_shared(access: Access | None, anchor: str, keys: list[str], why: str) -> None:
+    """Forbidden if `access` is not granted every scope of `anchor` (naming none of them)."""
+    if access is not None and not all(access.allows(k) for k in keys):
+        raise Forbidden(f"memory {anchor} is also in a scope this caller may not write, and {why}")
+
+
 def retire(services: Services, memory_id: str, scopes: ScopeSet, *, reason: str | None = None,
-           valid_to: int | None = None) -> RetireResult:
+           valid_to: int | None = None, access: Access | None = None) -> RetireResult:
     """Close a memory's (or a fact's) validity and mark it retired. `valid_to` says when it
-    stopped being true (not later than now, not before it began); by default now."""
+    stopped being true (not later than now, not before it began); by default now. With
+    `access`, one that is also in a scope outside its grant is Forbidden."""
     store = services.store
     anchor = require_of_type(store, memory_id, scopes, RETIRABLE, "retired")
+    _check_shared(access, anchor, scope_keys_of(store, anchor),
+                  "retiring it would close it in every scope it is in; nothing was changed")
     view = store.require(anchor)
     if valid_to is not None:
         if valid_to > now_us():
