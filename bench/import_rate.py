@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 from bench.mcp import PEOPLE, PLACES, StdioPeer, memory_text
-from bench.serverproc import child_env, serve_args
+from bench.serverproc import child_env, serve_args, working_dir
 
 
 def write_files(folder: Path, count: int, seed: int) -> dict[str, Path]:
@@ -59,7 +59,7 @@ def import_file(path: Path, fmt: str, db: Path, python: str | None = None) -> di
     started = time.perf_counter()
     done = subprocess.run([python or sys.executable, "-m", "worlddb.cli", "import", str(path), "--db", str(db),
                            "--format", fmt, "--scope", "user:bench"], env=child_env(), capture_output=True, text=True,
-                          check=True)
+                          check=True, cwd=working_dir(python))
     report = json.loads(done.stdout)
     report["wall_with_process_start_s"] = round(time.perf_counter() - started, 2)
     return report
@@ -70,7 +70,7 @@ async def single_writes(db: Path, count: int, seed: int, python: str | None = No
         python or sys.executable,
         *serve_args(db, embedder="minilm", default_user="bench", extra=("--consolidate-every", "0")),
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
-        limit=2**24)
+        limit=2**24, cwd=working_dir(python))
     peer = StdioPeer(process)
     rng = random.Random(seed + 7)
     try:
