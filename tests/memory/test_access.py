@@ -134,6 +134,29 @@ def test_a_memory_shared_with_an_ungranted_scope_is_not_amended_through_a_grante
         assert amended.supersedes == shared.id
 
 
+def test_retire_all_is_refused_when_a_memory_of_the_scope_is_shared_with_an_ungranted_one(db_path):
+    with open_engine(db_path) as engine:
+        engine.write_memory("Alice parks on level three", ALICE)
+        engine.write_memory("Alice and the travel agent booked the Lisbon flight", SHARED)
+        before = dump(db_path)
+        with pytest.raises(Forbidden) as refused:
+            engine.retire_all(ALICE, access=ALICE_ONLY)
+        assert "may not write" in str(refused.value) and "travel" not in str(refused.value)
+        assert dump(db_path) == before
+        # a caller granted both scopes retires both memories: the refusal can fail
+        both = Access("both", ("user:alice", "agent:travel"))
+        assert engine.retire_all(ALICE, access=both).retired == 2
+        assert engine.list_memories(SHARED).memories == []
+
+
+def test_retire_all_of_a_scope_that_shares_nothing_needs_only_that_scope(db_path):
+    with open_engine(db_path) as engine:
+        engine.write_memory("Alice parks on level three", ALICE)
+        engine.write_memory("Bob keeps his key in a drawer", BOB)
+        assert engine.retire_all(ALICE, access=ALICE_ONLY).retired == 1
+        assert [m.text for m in engine.list_memories(BOB).memories] == ["Bob keeps his key in a drawer"]
+
+
 async def test_the_async_engine_carries_the_access_to_the_engine(db_path):
     async with await AsyncEngine.open(db_path, embedder=HashEmbedder(), query_model=True) as engine:
         await engine.write_memory("Bob keeps his key in a drawer", BOB)

@@ -172,6 +172,11 @@ async def test_a_memory_shared_with_an_ungranted_scope_is_not_amended_or_retired
                                    "not write"), text
             assert "agent:" not in text and "user:" not in text and "travel" not in text and "alice" not in text
             assert dump(db) == before
+            text = await call_error(client, "memory_retire_all", **scope)
+            assert text.startswith("memory_retire_all: some memories of these scopes are also in a scope this "
+                                   "caller may not write"), text
+            assert "agent:" not in text and "user:" not in text and "travel" not in text and "alice" not in text
+            assert dump(db) == before
     # a principal granted every scope of a shared memory amends it in all of them: the refusal can fail
     async with client_with(url, OWNER_TOKEN) as owner:
         shared = await call(owner, "memory_write", text="Alice and the travel agent prefer aisle seats",

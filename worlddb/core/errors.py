@@ -7,7 +7,8 @@
     ├── NotFound                 no node, edge, scope or proposal has that id (also what a
     │                            caller is told about a scope outside its grant)
     ├── Forbidden                the caller's grant does not allow the operation (purge needs admin;
-    │                            an amend or retire of a memory also in a scope outside the grant)
+    │                            an amend, retire or retire_all touching a memory also in a scope
+    │                            outside the grant)
     ├── RateLimited              the caller is over its request rate or in-flight limit
     │                            (.retry_after, in seconds)
     ├── Conflict                 the request is well formed but the store's state forbids it

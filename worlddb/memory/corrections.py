@@ -11,7 +11,8 @@ that names it.
 An amend corrects a memory in every scope it is in, and retiring one closes it in all of them,
 so a caller may amend or retire only a memory all of whose scopes it is granted: one shared with
 a scope outside its grant is Forbidden (worded without naming that scope), checked when the
-amend arrives and again at its commit.
+amend arrives and again at its commit. For the same reason retire_all is Forbidden, and retires
+nothing, when anything current in the scopes is also in a scope outside the caller's grant.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from worlddb.graph.database import Writer
 
 from .access import Access
 from .results import AmendResult, RetireAllResult, RetireResult
-from .scopes import ScopeSet, require_of_type, scope_anchors, scope_keys_of
+from .scopes import ScopeSet, require_of_type, scope_anchors, scope_key, scope_keys_of
 from .services import Services
 from .write import Mentions, PreparedWrite, WriteRequest, check_text, commit, complete, prepare
 
@@ -157,12 +158,34 @@ def retire(services: Services, memory_id: str, scopes: ScopeSet, *, reason: str 
     return RetireResult(id=anchor, retired=True, valid_to=to_iso(view.valid_to), already_retired=not changed)
 
 
-def retire_all(services: Services, scopes: ScopeSet) -> RetireAllResult:
+def retire_all(services: Services, scopes: ScopeSet, *, access: Access | None = None) -> RetireAllResult:
+    """Retire everything current in the scopes. With `access`, Forbidden (and nothing retired)
+    if any of it is also in a scope outside the grant."""
     count = 0
     with services.db.write("retire_all") as w:
-        for node in _open_members(services, scope_anchors(services.store, scopes)):
+        worlds = scope_anchors(services.store, scopes)
+        if access is not None and not access.sees_all:
+            outside = [k for k in _scopes_of_open_members(services, worlds) if not access.allows(k)]
+            if outside:
+                raise Forbidden("some memories of these scopes are also in a scope this caller may not write, "
+                                "and retiring them would close them there too; nothing was retired")
+        for node in _open_members(services, worlds):
             count += int(w.retire(node, "retire_all"))
     return RetireAllResult(scopes=scopes.keys, retired=count)
+
+
+def _scopes_of_open_members(services: Services, worlds: list[str]) -> list[str]:
+    """The keys of every scope that holds something `retire_all` of `worlds` would retire."""
+    if not worlds:
+        return []
+    rows = services.store.conn.execute(
+        f"SELECT DISTINCT s.kind, s.sid FROM closure c JOIN nodes n ON n.rowid = c.node "
+        f"JOIN closure o ON o.node = n.rowid JOIN nodes w ON w.rowid = o.world JOIN scopes s ON s.anchor = w.anchor "
+        f"WHERE c.world IN {rowids_sql(len(worlds))} AND n.type IN ({','.join('?' * len(RETIRABLE))}) "
+        f"AND n.retired_at IS NULL",
+        (*worlds, *RETIRABLE),
+    )
+    return [scope_key(kind, sid) for kind, sid in rows]
 
 
 def _open_members(services: Services, worlds: list[str]) -> list[str]:

@@ -410,9 +410,11 @@ class Engine:
                                   access=caller)
 
     def retire_all(self, scopes: ScopeSet, *, access: Access | None = None) -> RetireAllResult:
-        """memory_retire_all: retire everything current in the scopes."""
-        _access(access).admit(scopes)
-        return corrections.retire_all(self.services, scopes)
+        """memory_retire_all: retire everything current in the scopes. A caller not granted every
+        scope that shares something current here is refused (Forbidden) and nothing changes."""
+        caller = _access(access)
+        caller.admit(scopes)
+        return corrections.retire_all(self.services, scopes, access=caller)
 
     def purge_scope(self, scopes: ScopeSet, confirm: str, *, erase: bool = False,
                     access: Access | None = None) -> PurgeResult:
