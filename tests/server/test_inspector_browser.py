@@ -52,14 +52,19 @@ def browser():
 
 
 def navigate(browser, action) -> None:
-    """Do what loads a new page (a click, a submit), and wait until the browser has left the old one."""
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions
+    """Do what loads a new page (a click, a submit), and wait until the new page has loaded.
+
+    The old page is marked with a window property, which a new document does not have. (Waiting
+    for the old <html> element to go stale raced: while the page is replaced, chromium may
+    answer the staleness probe with a generic "Node ... does not belong to the document"
+    error instead of a stale-element one.)"""
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    old = browser.find_element(By.TAG_NAME, "html")
+    browser.execute_script("window.__worlddbOldPage = true")
     action()
-    WebDriverWait(browser, 30).until(expected_conditions.staleness_of(old))
+    loaded = "return window.__worlddbOldPage === undefined && document.readyState === 'complete'"
+    WebDriverWait(browser, 30, ignored_exceptions=(WebDriverException,)).until(lambda b: b.execute_script(loaded))
 
 
 def test_a_person_searches_accepts_a_merge_and_retires_a_memory(browser, tmp_path):
