@@ -176,28 +176,28 @@ def retire_all(services: Services, scopes: ScopeSet, *, access: Access | None = 
 
 def _scopes_of_open_members(services: Services, worlds: list[str]) -> list[str]:
     """The keys of every scope that holds something `retire_all` of `worlds` would retire."""
-    if not worlds:
-        return []
-    rows = services.store.conn.execute(
-        f"SELECT DISTINCT s.kind, s.sid FROM closure c JOIN nodes n ON n.rowid = c.node "
-        f"JOIN closure o ON o.node = n.rowid JOIN nodes w ON w.rowid = o.world JOIN scopes s ON s.anchor = w.anchor "
-        f"WHERE c.world IN {rowids_sql(len(worlds))} AND n.type IN ({','.join('?' * len(RETIRABLE))}) "
-        f"AND n.retired_at IS NULL",
-        (*worlds, *RETIRABLE),
-    )
+    rows = _open_member_rows(services, worlds, "DISTINCT s.kind, s.sid",
+                             "JOIN closure o ON o.node = n.rowid JOIN nodes w ON w.rowid = o.world "
+                             "JOIN scopes s ON s.anchor = w.anchor")
     return [scope_key(kind, sid) for kind, sid in rows]
 
 
 def _open_members(services: Services, worlds: list[str]) -> list[str]:
+    rows = _open_member_rows(services, worlds, "DISTINCT n.rowid, n.anchor", order="ORDER BY n.rowid")
+    return [row[1] for row in rows]
+
+
+def _open_member_rows(services: Services, worlds: list[str], columns: str, joins: str = "",
+                      order: str = "") -> list[tuple]:
+    """`columns` of the retirable nodes still open inside `worlds` (and what `joins` adds)."""
     if not worlds:
         return []
-    rows = services.store.conn.execute(
-        f"SELECT DISTINCT n.rowid, n.anchor FROM closure c JOIN nodes n ON n.rowid = c.node "
+    return services.store.conn.execute(
+        f"SELECT {columns} FROM closure c JOIN nodes n ON n.rowid = c.node {joins} "
         f"WHERE c.world IN {rowids_sql(len(worlds))} AND n.type IN ({','.join('?' * len(RETIRABLE))}) "
-        f"AND n.retired_at IS NULL ORDER BY n.rowid",
+        f"AND n.retired_at IS NULL {order}",
         (*worlds, *RETIRABLE),
-    )
-    return [row[1] for row in rows]
+    ).fetchall()
 
 
 def _retire_derived(services: Services, w: Writer, anchor: str, reason: str | None) -> None:

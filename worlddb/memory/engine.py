@@ -153,7 +153,7 @@ class Engine:
         :param synchronous: SQLite's ``synchronous`` setting; ``FULL`` loses no acknowledged write.
         :param query_model: also embed queries with the model.
         :param reembed: re-embed a database made with another model instead of refusing it, and
-        one whose text vectors are of an older form (text_index.vector_form) instead of keeping it.
+            one whose text vectors are of an older form (text_index.vector_form) instead of keeping it.
         :param judge: what a memory_write means for current memories; default: a model judge
             with ANTHROPIC_API_KEY set (falling back to the built-in rules), else the rules.
         """
