@@ -2,7 +2,9 @@
 
 Insert puts the child into the world's interior (a new version for the world and every
 ancestor); deleting the last contains edge between the two takes it out. A world can never
-contain itself or an ancestor.
+contain itself or an ancestor, and a scope's world is always a root: no world contains it,
+since whoever may read the outer world would read the scope's interior through it without
+a grant for the scope.
 Containment is what a scoped query stays inside.
 """
 
@@ -24,6 +26,10 @@ class Contains:
             ctx.refuse("a world cannot contain itself")
         if ctx.within(edge.src, edge.dst):
             ctx.refuse("this contains edge would put a world inside its own interior")
+        child = ctx.node(edge.dst)
+        if child is not None and child.type == "Scope":
+            ctx.refuse(f"a scope's world cannot be put inside another world ({child.name} would be "
+                       f"readable through it)")
         ctx.add_child(edge.src, edge.dst)
 
     def on_delete(self, ctx: EdgeContext, edge: Edge) -> None:

@@ -29,6 +29,29 @@ def test_a_world_cannot_contain_itself_or_an_ancestor(db, graph):
             w.link(Edge("contains", inner, inner))
 
 
+def test_a_scope_world_is_never_inside_another_world(db, graph):
+    """A scope's world is a root: were it inside another world, whoever may read that world
+    would read the scope's memories through it, without a grant for the scope."""
+    with db.write() as w:
+        bob = w.scope("user", "bob")
+        secret = w.add(Node("Memory", content="bob's secret"), parents=[bob])
+    topic = graph.add("topic", "Topic")
+    before = (db.get(graph.scope).version, db.get(topic).version)
+    for outer in (graph.scope, topic):
+        with pytest.raises(Refused, match="scope"):
+            with db.write() as w:
+                w.link(Edge("contains", outer, bob))
+    with pytest.raises(Refused, match="scope"):
+        with db.write() as w:
+            w.add(Node("Topic", content="wrapper", name="wrapper"), parents=[graph.scope])
+            w.add(Node("Scope", name="user:carol", meta={"kind": "user", "id": "carol"}, created_at=0),
+                  parents=[graph.scope])
+    assert (db.get(graph.scope).version, db.get(topic).version) == before
+    assert db.query(worlds=[graph.scope]).seed(secret).run().nodes == {}
+    assert set(db.store.ancestors(secret)) == {bob}
+    assert db.verify().ok
+
+
 def test_removing_containment_takes_the_node_out_of_the_world(db, graph):
     fact = graph.add("x")
     version = db.get(graph.scope).version
