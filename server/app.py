@@ -71,11 +71,20 @@ class ServerConfig:
     max_in_flight: int = 8
     #: where the audit log goes: None (nowhere), "-" (stderr) or a file (worlddb.server.audit)
     audit_log: str | None = None
+    #: rotate the audit file before it passes this many bytes, keeping audit_backups old
+    #: files (0: never; it may still be rotated from outside)
+    audit_max_bytes: int = 0
+    audit_backups: int = 5
     #: a process that only serves (`worlddb serve`): once the indexes are warm, move every
     #: object made so far out of the garbage collector's way (gc.freeze), so that a full
     #: collection scans what calls made since, not the ~125k objects of the model, the
     #: schemas and the indexes (95 ms each time, twice in 600 calls at 10k memories)
     freeze_startup: bool = False
+
+
+def audit_for(config: ServerConfig) -> Audit:
+    """The audit log `config` asks for."""
+    return Audit(config.audit_log, max_bytes=config.audit_max_bytes, backups=config.audit_backups)
 
 
 @dataclass
@@ -272,7 +281,7 @@ def build_server(config: ServerConfig) -> WorldDBServer:
     server = WorldDBServer("worlddb", version=__version__, instructions=texts.INSTRUCTIONS, lifespan=lifespan,
                            log_level="WARNING")
     server.limits = Limits(config.rate_limit, config.max_in_flight)
-    server.audit = Audit(config.audit_log)
+    server.audit = audit_for(config)
     server.default_scopes = ScopeSet((("user", config.default_user),)) if config.default_user else None
     write = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False, openWorldHint=False)
     read = ToolAnnotations(readOnlyHint=True, openWorldHint=False)

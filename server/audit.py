@@ -18,16 +18,24 @@ with ``principal`` null for a token that opened nothing. A line never holds memo
 queries, metadata, ids, error messages or tokens.
 
 Lines go to stderr (`STDERR`) or are appended to a file, each written whole and flushed.
+A file can be rotated two ways, and neither loses a line:
+- by the server: given ``max_bytes``, a line that would take the file past it first moves
+  the file to ``FILE.1`` (``FILE.1`` to ``FILE.2``, and so on; ``backups`` are kept, the
+  oldest dropped; the standard library's RotatingFileHandler);
+- from outside (logrotate's default, moving or deleting the file): the next line notices
+  the path no longer names the open file and opens it anew (WatchedFileHandler).
+A line that cannot be written (a full disk) raises, as any write would: the caller decides.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import logging.handlers
 import sys
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TextIO
 
 #: the target that writes to the process's standard error
 STDERR = "-"
@@ -35,16 +43,41 @@ STDERR = "-"
 INSPECTOR_LOGIN = "inspector_login"
 
 
-class Audit:
-    """Where audit lines go: `STDERR`, a file path (appended to), or None for nowhere."""
+class _Raising:
+    """A logging handler that lets a failed write raise (logging's default prints and goes on)."""
 
-    def __init__(self, target: str | None):
+    def handleError(self, record: logging.LogRecord) -> None:
+        raise  # the exception being handled by the handler's emit
+
+
+class _Rotating(_Raising, logging.handlers.RotatingFileHandler):
+    pass
+
+
+class _Watched(_Raising, logging.handlers.WatchedFileHandler):
+    pass
+
+
+class Audit:
+    """Where audit lines go: `STDERR`, a file path (appended to), or None for nowhere.
+
+    :param target: `STDERR`, a file path, or None.
+    :param max_bytes: rotate the file before a line would take it past this size; 0 never
+        (it may still be rotated from outside).
+    :param backups: how many rotated files the server keeps (FILE.1 ... FILE.N).
+    """
+
+    def __init__(self, target: str | None, *, max_bytes: int = 0, backups: int = 5):
+        if max_bytes < 0 or backups < 1:
+            raise ValueError("max_bytes must be >= 0 and backups >= 1")
         self.target = target
         self._lock = threading.Lock()
-        self._file: TextIO | None = None
+        self._file: logging.FileHandler | None = None
         if target not in (None, STDERR):
             Path(target).parent.mkdir(parents=True, exist_ok=True)
-            self._file = open(target, "a", encoding="utf-8")  # held open for the server's life
+            # held open for the server's life, reopened after a rotation
+            self._file = (_Rotating(target, maxBytes=max_bytes, backupCount=backups, encoding="utf-8")
+                          if max_bytes else _Watched(target, encoding="utf-8"))
 
     @property
     def enabled(self) -> bool:
@@ -70,20 +103,23 @@ class Audit:
         line = json.dumps({
             "at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"), "principal": principal, "tool": tool,
             "scopes": scopes, "outcome": outcome, "error": error, "ms": round(seconds * 1000, 1),
-        }, ensure_ascii=False) + "\n"
+        }, ensure_ascii=False)
         with self._lock:
-            if self._file is None and self.target != STDERR:
-                # a request still in flight as the server shut down: its line is kept too
-                self._file = open(self.target, "a", encoding="utf-8")
-            stream = self._file if self._file is not None else sys.stderr
-            stream.write(line)
-            stream.flush()
+            if self._file is None:
+                sys.stderr.write(line + "\n")
+                sys.stderr.flush()
+            else:
+                # after close() (a request still in flight as the server shut down) the
+                # handler opens the file again: its line is kept too
+                self._file.handle(logging.makeLogRecord({"msg": line}))
 
     def close(self) -> None:
         with self._lock:
             if self._file is not None:
-                self._file.close()
-                self._file = None
+                try:
+                    self._file.close()
+                except OSError:
+                    pass  # what is left unwritten is a line whose write already raised to its caller
 
 
 __all__ = ["INSPECTOR_LOGIN", "STDERR", "Audit"]

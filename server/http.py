@@ -36,8 +36,7 @@ from starlette.types import ASGIApp
 
 from worlddb.memory.aio import AsyncEngine
 
-from .app import ServerConfig, build_server
-from .audit import Audit
+from .app import ServerConfig, audit_for, build_server
 from .auth import Callers, Guard
 from .inspector import UI_PATH, Gate, Inspector, Origins
 from .oauth import OAuthSettings
@@ -107,7 +106,7 @@ def inspector_app(config: ServerConfig, *, host: str = "127.0.0.1", token: str |
                 callers.close()
 
     callers = Callers(config.db, token=token) if gate is None else None
-    audit = Audit(config.audit_log)
+    audit = audit_for(config)
     inspector = Inspector(lambda: holder.get("engine"), gate=gate or Gate(callers), origins=origins_for(host),
                           audit=audit)
     return Starlette(routes=[Mount(UI_PATH, app=inspector.app()), Route("/", _to_inspector, methods=["GET"])],

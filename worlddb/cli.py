@@ -101,6 +101,11 @@ def build_parser() -> argparse.ArgumentParser:
     ui.add_argument("--no-browser", action="store_true", help="print the address; do not open a browser")
     serve.add_argument("--audit-log", default="-", metavar="FILE",
                        help="append one JSON line per tool call to FILE (default: stderr; 'off' for none)")
+    serve.add_argument("--audit-log-max-mb", type=float, default=0, metavar="MB",
+                       help="rotate the audit file before it passes MB megabytes (default 0: never; "
+                            "logrotate may move it instead)")
+    serve.add_argument("--audit-log-backups", type=int, default=5, metavar="N",
+                       help="rotated audit files to keep: FILE.1 ... FILE.N (default 5)")
     serve.add_argument("--rate-limit", type=float, default=50.0, metavar="N",
                        help="tool calls per second per HTTP principal, bursts of 2N (default 50; 0: no limit)")
     serve.add_argument("--max-in-flight", type=int, default=8, metavar="N",
@@ -185,6 +190,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     elif embedder_name != "minilm":
         print(f"worlddb serve: unknown embedder {embedder_name!r} (minilm or hash)", file=sys.stderr)
         return 2
+    if args.audit_log_max_mb < 0 or args.audit_log_backups < 1:
+        print("worlddb serve: --audit-log-max-mb must be >= 0 and --audit-log-backups >= 1", file=sys.stderr)
+        return 2
     oauth = None
     if args.oauth_issuer or args.oauth_jwks:
         if not (args.oauth_issuer and args.oauth_jwks):
@@ -203,6 +211,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         rate_limit=args.rate_limit,
         max_in_flight=args.max_in_flight,
         audit_log=None if args.audit_log == "off" else args.audit_log,
+        audit_max_bytes=int(args.audit_log_max_mb * 1_000_000),
+        audit_backups=args.audit_log_backups,
         freeze_startup=True,
     )
     if args.transport == "stdio":

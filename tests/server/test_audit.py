@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from dataclasses import replace
 
 import httpx2
+import pytest
 from mcp import Client
 
-from bench.serverproc import call, call_error
+from bench.serverproc import call, call_error, child_env, stdio_params
 from worlddb.server import build_server
+from worlddb.server.audit import Audit
 
 from .helpers import add_tokens, client_with, make_config, serving
 
@@ -116,3 +120,59 @@ def test_inspector_logins_are_audited_refused_and_signed_in_without_the_token(tm
     ]
     raw = audit.read_text()
     assert guess not in raw and tokens["alice"] not in raw and OWNER_TOKEN not in raw
+
+
+async def test_the_server_rotates_its_audit_file_by_size_without_losing_or_splitting_a_line(tmp_path):
+    # `worlddb serve` over stdio, as a user starts it: a 1,000-byte file, two old files kept
+    audit = tmp_path / "audit.jsonl"
+    params = stdio_params(tmp_path / "memory.db", extra=("--audit-log", str(audit), "--audit-log-max-mb", "0.001",
+                                                         "--audit-log-backups", "2"))
+    async with Client(params) as client:
+        for i in range(20):
+            await call(client, "memory_write", text=f"note number {i}")
+    kept = [audit.with_name(f"audit.jsonl.{n}") for n in (2, 1)] + [audit]
+    assert all(path.exists() for path in kept) and not audit.with_name("audit.jsonl.3").exists()
+    assert all(0 < path.stat().st_size <= 1000 for path in kept)
+    records = [r for path in kept for r in lines(path)]  # oldest file first; each line whole JSON
+    assert all(set(r) == FIELDS and r["tool"] == "memory_write" for r in records)
+    stamps = [r["at"] for r in records]
+    assert stamps == sorted(stamps)
+    # 20 lines of about 150 bytes fill four files, six lines to a full one; the oldest went
+    assert 12 <= len(records) < 20
+
+
+async def test_an_audit_file_moved_away_by_logrotate_is_opened_anew_and_no_line_is_lost(tmp_path):
+    db, audit = tmp_path / "memory.db", tmp_path / "audit.jsonl"
+    server = build_server(replace(make_config(db), audit_log=str(audit)))
+    async with Client(server) as client:
+        await call(client, "memory_write", text="first")
+        await call(client, "memory_list")
+        audit.rename(tmp_path / "audit.jsonl.1")  # what logrotate does by default
+        await call(client, "memory_recall", query="first")
+        audit.with_name("audit.jsonl.1").rename(tmp_path / "audit.jsonl.2")
+        audit.unlink()  # and a file deleted outright
+        await call(client, "memory_list_scopes")
+    assert [r["tool"] for r in lines(tmp_path / "audit.jsonl.2")] == ["memory_write", "memory_list"]
+    assert [r["tool"] for r in lines(audit)] == ["memory_list_scopes"]
+    assert not (tmp_path / "audit.jsonl.1").exists()
+
+
+def test_an_audit_line_that_cannot_be_written_raises_rather_than_vanishing():
+    audit = Audit("/dev/full")  # every write fails: no space left
+    try:
+        with pytest.raises(OSError):
+            audit.tool_call(principal="owner", tool="memory_write", scopes=[], outcome="ok", error=None, seconds=0.0)
+    finally:
+        audit.close()
+
+
+def test_bad_rotation_settings_are_one_clear_line(tmp_path):
+    for flags in (("--audit-log-max-mb", "-1"), ("--audit-log-backups", "0")):
+        bad = subprocess.run([sys.executable, "-m", "worlddb.cli", "serve", "--db", str(tmp_path / "x.db"),
+                              "--embedder", "hash", *flags], env=child_env(), input="", capture_output=True,
+                             text=True, timeout=60)
+        assert bad.returncode == 2
+        assert bad.stderr.strip() == "worlddb serve: --audit-log-max-mb must be >= 0 and --audit-log-backups >= 1"
+        assert not (tmp_path / "x.db").exists()
+    with pytest.raises(ValueError):
+        Audit(str(tmp_path / "a.jsonl"), backups=0)
