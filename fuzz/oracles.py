@@ -13,7 +13,8 @@
   ann           after sync, each in-memory HNSW index holds exactly the nodes that have a
                 non-NULL vector of its kind in SQL (effective, sentence units, names)
   erased        an erased node keeps no content: no body, no name, no FTS row, no vector,
-                no resolver name, no composed running sums
+                no resolver name, no composed running sums, no merge evidence (in a
+                proposal or the props of a same_as edge) quoting its name
   visibility    the query pipeline, pinned at sampled (as_of, known_at), inside each scope
                 and a graph world, returns exactly what the model says is visible there
   memory reads  memory_list (paged and whole) per scope = the model's text nodes in that
@@ -170,6 +171,12 @@ def check_erased(h) -> None:
             "resolver name": conn.execute("SELECT 1 FROM resolver_names WHERE node=? AND norm IS NOT NULL",
                                           (rowid,)).fetchone(),
             "composed sums": conn.execute("SELECT 1 FROM compose WHERE world=?", (anchor,)).fetchone(),
+            # the names a merge proposal compared are the erased entity's name
+            "merge evidence": conn.execute("SELECT 1 FROM proposals WHERE (a=? OR b=?) AND evidence != '{}'",
+                                           (anchor, anchor)).fetchone(),
+            "same_as props": conn.execute(
+                "SELECT 1 FROM edges WHERE type='same_as' AND (src=? OR dst=?) AND props LIKE ?",
+                (rowid, rowid, '%"evidence"%')).fetchone(),
         }
         kept = sorted(k for k, v in left.items() if v)
         if kept:

@@ -10,7 +10,7 @@ import pytest
 
 from tests.support import ALICE, open_engine
 from worlddb.cli import main
-from worlddb.core.records import Edge, Node
+from worlddb.core.records import ERASED_PROPS, Edge, Node
 from worlddb.core.store import Store
 from worlddb.graph.database import WorldDB
 
@@ -62,6 +62,25 @@ def test_a_forged_version_id_is_found(db):
     db.store.conn.execute("UPDATE versions SET id=? WHERE anchor=? AND seq=1", ("0" * 64, made["session"]))
     report = db.verify()
     assert any(m.kind == "version" for m in report.mismatches)
+
+
+def test_a_same_as_edge_loses_its_evidence_only_with_an_erased_end(db):
+    """Erasing an entity blanks the props of the same_as edges at it (the names they quote):
+    verify counts such an edge as a tombstone, but blanked props on an edge whose ends both
+    keep their content are tampering."""
+    with db.write() as w:
+        scope = w.scope("user", "alice")
+        a, b, c = (w.add(Node("Entity", name=n, created_at=T0), parents=[scope]) for n in ("Ann", "Anne", "Anna"))
+        w.link(Edge("same_as", a, b, props={"evidence": {"mention": "Anne", "matched_name": "Ann"}}))
+        w.link(Edge("same_as", b, c, props={"evidence": {"mention": "Anna", "matched_name": "Anne"}}))
+    with db.write() as w:
+        w.erase(a)
+    props = dict(db.store.conn.execute("SELECT dst, props FROM edges WHERE type='same_as'").fetchall())
+    assert props[db.store.rowid(b)] == ERASED_PROPS and "Anna" in props[db.store.rowid(c)]
+    assert db.verify().ok
+    db.store.conn.execute("UPDATE edges SET props=? WHERE type='same_as' AND dst=?", (ERASED_PROPS, db.store.rowid(c)))
+    report = db.verify()
+    assert [m.kind for m in report.mismatches] == ["edge"]
 
 
 def test_verify_command_exits_non_zero_on_mismatch(db_path, capsys):

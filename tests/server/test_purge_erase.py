@@ -55,3 +55,32 @@ async def test_erase_removes_the_text_from_the_file_and_verify_still_passes(serv
         report = db.verify()
         assert report.ok, report.mismatches
         assert report.erased >= 3
+
+
+async def test_erase_removes_the_names_a_merge_proposal_quoted(server, db_file):
+    """Two near names stage a merge proposal whose evidence (and the same_as edge's props)
+    quote both names; erasing the scope removes them there too, and an erased entity reads
+    with no text, as an erased memory does."""
+    async with Client(server) as client:
+        first = await ok(client, "memory_write", text="Quillondra met the team", user_id="bob",
+                         entities=[{"name": "Quillondra"}])
+        await ok(client, "memory_write", text="Quillondrra went home", user_id="bob",
+                 entities=[{"name": "Quillondrra"}])
+        entity = first["entities"][0]["id"]
+        before = await ok(client, "memory_read", id=entity, user_id="bob")
+        assert before["text"] == "Quillondra" and before["entity"]["proposals"]
+        await ok(client, "memory_purge_scope", user_id="bob", confirm="user:bob", erase=True)
+        after = await ok(client, "memory_read", id=entity, user_id="bob")
+        assert after["text"] is None and after["entity"]["name"] == ""
+    if is_url(str(db_file)):
+        data = pg.stored_bytes(str(db_file))
+    else:
+        conn = sqlite3.connect(db_file)
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.execute("VACUUM")
+        conn.close()
+        data = file_bytes(db_file)
+    assert b"uillondr" not in data
+    with WorldDB.open(db_file) as db:
+        report = db.verify()
+        assert report.ok, report.mismatches

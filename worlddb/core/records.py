@@ -182,6 +182,11 @@ class Node:
         )
 
 
+#: the props of a same_as edge once an end is erased: the evidence it quoted (the names
+#: compared) is content of the erased node. The edge keeps its id; verify counts it as a tombstone.
+ERASED_PROPS = '{"erased":true}'
+
+
 @dataclass(frozen=True, eq=False)
 class Edge:
     """A typed, directed relation between two anchors, optionally inside a world."""

@@ -43,7 +43,7 @@ from typing import Any, Protocol
 
 from worlddb.core import ids, trie
 from worlddb.core.errors import Conflict, InvalidInput, NotFound, ValidityConflict
-from worlddb.core.records import Edge, Node
+from worlddb.core.records import ERASED_PROPS, Edge, Node
 from worlddb.core.schema import VECTOR_FROM
 
 
@@ -663,7 +663,9 @@ class Tx:
     def erase_node(self, anchor: str) -> None:
         """Physically remove a node's content, keeping its id as a tombstone: the blob
         body, its text index entry and its vectors go; ids, versions and edges stay, so
-        every hash that mentions it still verifies."""
+        every hash that mentions it still verifies. The names a merge proposal quotes as its
+        evidence go too, from the proposal and from the props of the same_as edge that staged
+        it (that edge's props become ERASED_PROPS; verify counts it as a tombstone)."""
         rowid = self.rowid(anchor)
         if rowid is None:
             raise NotFound(f"no node has id {anchor}")
@@ -675,6 +677,11 @@ class Tx:
         for kind, ord in self.conn.execute(
                 "SELECT kind, ord FROM vectors WHERE node=? AND data IS NOT NULL", (rowid,)).fetchall():
             self.drop_vector(anchor, kind, ord)
+        self.conn.execute("UPDATE proposals SET evidence='{}' WHERE (a=? OR b=?) AND evidence != '{}'",
+                          (anchor, anchor))
+        self.conn.execute("UPDATE edges SET props=? WHERE type='same_as' AND (src=? OR dst=?) "
+                          "AND props IS NOT NULL AND props NOT IN ('{}', ?)",
+                          (ERASED_PROPS, rowid, rowid, ERASED_PROPS))
         for hook in self.store.erase_hooks:
             hook(self.conn, anchor, rowid)
 

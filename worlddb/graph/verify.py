@@ -4,7 +4,8 @@ Checks, each reported as a `Mismatch` rather than raised:
   blob        blake3 of a node's stored genesis record (ids.genesis_body of `record`) must
               equal its anchor
   edge        blake3 of the edge record its row's columns make (type, ends, world, props)
-              must equal its id, and its ends must be nodes
+              must equal its id, and its ends must be nodes (a same_as edge with an erased
+              end has lost its props, the evidence it quoted: it is counted, not derived)
   projection  every node row's type/name match its record, and it has a record unless it
               is marked erased; valid_to equals the tightest logged closing
   version     replaying a world's membership history through the Merkle trie must give
@@ -29,6 +30,7 @@ import json
 from dataclasses import dataclass, field
 
 from worlddb.core import ids, trie
+from worlddb.core.records import ERASED_PROPS
 from worlddb.core.store import Store
 from worlddb.vectors import hnsw_snapshots
 from worlddb.vectors.hnsw import AnnIndex
@@ -135,15 +137,18 @@ def _check_blobs(conn, report: VerifyReport) -> None:
 
 def _check_edges(conn, report: VerifyReport) -> None:
     rows = conn.execute(
-        "SELECT e.id, e.type, s.anchor, d.anchor, e.world, w.anchor, e.props FROM edges e "
+        "SELECT e.id, e.type, s.anchor, d.anchor, e.world, w.anchor, e.props, "
+        "s.record IS NULL OR d.record IS NULL FROM edges e "
         "LEFT JOIN nodes s ON s.rowid = e.src LEFT JOIN nodes d ON d.rowid = e.dst "
         "LEFT JOIN nodes w ON w.rowid = e.world")
-    for key, etype, src, dst, world_row, world, props in rows:
+    for key, etype, src, dst, world_row, world, props, end_erased in rows:
         report.edges += 1
         edge_id = _bytes(key).hex()
         if src is None or dst is None or (world_row is not None and world is None):
             report.mismatches.append(Mismatch("edge", edge_id, "an end or the world of the edge is not a node"))
             continue
+        if props == ERASED_PROPS and etype == "same_as" and end_erased:
+            continue  # its evidence went with the erased end (Tx.erase_node): a tombstone
         body = ids.edge_body_of(type=str(etype), src=src, dst=dst, world=world, props_json=props or "{}")
         derived = ids.edge_id(body)
         if derived != edge_id:

@@ -61,7 +61,8 @@ def read_node(services: Services, node_id: str, scopes: ScopeSet, *, cursor: str
             raise InvalidInput("cursor pages the mentions of an entity; this id is a " + detail.type)
         return detail
     entity = read_entity(services, detail.id, scopes, cursor=cursor)
-    return replace(detail, text=entity.name, entity=entity)
+    # an erased entity's name is gone with its record: its text reads as erased, as a memory's does
+    return replace(detail, text=None if detail.text is None else entity.name, entity=entity)
 
 
 def read_entity(services: Services, entity_id: str, scopes: ScopeSet, *, limit: int = 20,
