@@ -161,9 +161,9 @@ class Summarizer(Protocol):
     def summarize(self, texts: Sequence[str], *, max_chars: int) -> str: ...
 
 
-Tier = Literal["exact", "fuzzy", "embedding", "phonetic"]
+Tier = Literal["exact", "fuzzy", "embedding", "phonetic", "name_part"]
 #: the resolver's tiers, strongest evidence first
-TIER_ORDER: tuple[Tier, ...] = ("exact", "fuzzy", "embedding", "phonetic")
+TIER_ORDER: tuple[Tier, ...] = ("exact", "fuzzy", "embedding", "phonetic", "name_part")
 
 
 @dataclass(frozen=True, slots=True)

@@ -161,3 +161,47 @@ def test_bad_candidates_are_refused_before_anything_is_written(db, resolver, sco
         with db.write() as w:
             resolver.resolve(w, "0" * 64, ("Sarah",))
     assert db.store.conn.execute("SELECT count(*) FROM resolver_names").fetchone()[0] == 0
+
+
+@pytest.mark.parametrize("known, mention", [
+    (("Ana Souza", "person"), ("Ana", "person")),  # a given name
+    (("Ana Souza", "person"), ("Souza", "person")),  # a surname
+    (("Ana", "person"), ("Ana Souza", None)),  # the known name is the part; the mention untyped
+    (("Ana Maria Souza", None), ("Ana Maria", "person")),
+    (("Ana Maria Souza", "person"), ("Maria Souza", "person")),
+])
+def test_one_name_part_of_anothers_is_a_proposal_about_a_person(db, resolver, scope, resolve, known, mention):
+    first, second = resolve(resolver, scope, known, mention)
+    assert isinstance(first, New)
+    assert isinstance(second, Resolved) and second.tier == "name_part"
+    assert second.match.anchor == first.entity and second.created and len(second.proposals) == 1
+    assert 0 < second.score < 1
+
+
+@pytest.mark.parametrize("known, mention", [
+    (("Paris Hilton", None), ("Paris", None)),  # neither side a person
+    (("Jordan Peele", "person"), ("Jordan", "place")),  # the types disagree
+    (("Ana Maria Souza", "person"), ("Maria", "person")),  # a middle name is neither end
+    (("Anastasia", "person"), ("Ana", "person")),  # part of a word, not whole words
+])
+def test_name_parts_that_say_nothing_about_a_person_stay_apart(db, resolver, scope, resolve, known, mention):
+    first, second = resolve(resolver, scope, known, mention)
+    assert isinstance(second, New) and second.entity != first.entity and second.proposals == ()
+
+
+def test_a_name_part_many_people_share_proposes_nothing(db, resolver, scope, resolve):
+    few = resolve(resolver, scope, ("John Carter", "person"), ("John Reed", "person"))
+    two = resolve(resolver, scope, ("John", "person"))[0]
+    assert isinstance(two, Ambiguous) and {m.anchor for m in two.options} == {o.entity for o in few}
+    resolve(resolver, scope, *[(f"Jane {s}", "person") for s in ("Ames", "Bell", "Cruz", "Diaz", "Eno", "Ford")])
+    (jane,) = resolve(resolver, scope, ("Jane", "person"))
+    assert isinstance(jane, New) and jane.proposals == ()
+
+
+def test_a_name_part_written_in_the_same_transaction_is_found(db, resolver, scope):
+    with db.write() as w:
+        full = resolver.resolve(w, scope, ("Ana Souza", "person"))
+        given = resolver.resolve(w, scope, ("Ana", "person"))
+    assert isinstance(given, Resolved) and given.tier == "name_part" and given.match.anchor == full.entity
+    (staged,) = identity.proposals(db.store, given.entity, status="pending")
+    assert {staged.a, staged.b} == {given.entity, full.entity} and staged.tier == "name_part"

@@ -84,3 +84,16 @@ async def test_another_scopes_entity_reads_as_unknown(connect):
         first, _ = await _pair(client)
         sarah = first["entities"][0]["id"]
         assert "no memory with id" in await fails(client, "memory_read", id=sarah, user_id="bob")
+
+
+async def test_a_given_name_and_a_full_name_of_one_person_become_a_proposal(connect):
+    # the extractor finds both names itself; nothing is merged until someone accepts
+    async with connect() as client:
+        first = await ok(client, "memory_write", text="My sister Ana lives in Lisbon.")
+        second = await ok(client, "memory_write", text="Ana Souza called me about the reunion.")
+        ana = next(e for e in first["entities"] if e["name"] == "Ana")
+        full = next(e for e in second["entities"] if e["name"] == "Ana Souza")
+        assert full["resolution"] == "proposed_merge" and full["proposed_merge_with"] == [ana["id"]]
+        entity = (await ok(client, "memory_read", id=ana["id"]))["entity"]
+        assert [(p["other_id"], p["tier"]) for p in entity["proposals"]] == [(full["id"], "name_part")]
+        assert entity["same_as"] == []

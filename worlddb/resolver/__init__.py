@@ -2,8 +2,9 @@
 
 Tiers, in order, stopping at the first confident match: exact (normalised name or alias)
 -> fuzzy (Jaro-Winkler, trigram-blocked) -> phonetic (Soundex-style key with PH->F,
-CK->K, KN->N, WR->R) -> embedding (name-vector cosine through HNSW) -> tiebreaker
-(worlddb.resolver.tiebreak; the default prefers exact > fuzzy > embedding > phonetic). Exact matches
+CK->K, KN->N, WR->R) -> embedding (name-vector cosine through HNSW) -> name_part (for people,
+one name the leading or trailing words of the other: "Ana" and "Ana Souza") -> tiebreaker
+(worlddb.resolver.tiebreak; the default prefers the tiers in that order). Exact matches
 reuse the entity; every other match creates the new entity and stages a pending same_as
 proposal, decided later with `accept_merge` / `reject_merge`. Resolution is scoped: an
 entity is only ever matched against entities of its own scope.

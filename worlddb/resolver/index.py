@@ -35,7 +35,7 @@ from worlddb.core.store import Store
 from worlddb.vectors import ann, hnsw_snapshots
 from worlddb.vectors.hnsw import NAME, AnnIndex
 
-from .names import name_similarity, trigrams
+from .names import name_parts, name_similarity, part_score, trigrams
 
 #: Names compared with Jaro-Winkler per lookup, at most (best by shared trigrams first).
 BLOCK_SIZE = 64
@@ -51,6 +51,7 @@ class _Scope:
     etypes: list = field(default_factory=list)
     postings: dict = field(default_factory=dict)  # trigram -> array("i") of dense indexes
     members: dict = field(default_factory=dict)  # nodes.rowid -> number of live names
+    parts: dict = field(default_factory=dict)  # leading/trailing words of a name -> dense indexes
 
 
 @dataclass(frozen=True)
@@ -126,6 +127,8 @@ class NameIndex:
                 postings = s.postings[gram] = array("i")
             postings.append(dense)
         s.members[node] = s.members.get(node, 0) + 1
+        for part in name_parts(norm):
+            s.parts.setdefault(part, []).append(dense)
         self._where[name_id] = (scope, dense)
 
     def _drop(self, name_id: int) -> None:
@@ -172,6 +175,17 @@ class NameIndex:
                 if score >= threshold:
                     out.append(Candidate(s.nodes[dense], s.norms[dense], s.etypes[dense], score))
             return out
+
+    def containing(self, scope: int, part: str, limit: int) -> list[Candidate] | None:
+        """Live names of `scope` of which `part` is the leading or trailing words
+        (`name_parts`), with their share of the longer name's words as score; None when
+        more than `limit` names have it (a part that common tells nothing)."""
+        with self._lock:
+            s = self._scopes.get(scope)
+            dense = [] if s is None else [d for d in s.parts.get(part, ()) if s.alive[d]]
+            if len({s.nodes[d] for d in dense}) > limit:
+                return None
+            return [Candidate(s.nodes[d], s.norms[d], s.etypes[d], part_score(part, s.norms[d])) for d in dense]
 
     def size(self, scope: int) -> int:
         """How many entities of `scope` have at least one live name."""

@@ -27,6 +27,10 @@ Contracts
   candidates; the score puts them back, so "Jon"/"Joan" (same key J5, spellings "jo5" and
   "joa5", 0.933) stay apart while "Jon"/"John" ("jo5" both, 1.0) match.
 - `name_similarity(a, b)` is Jaro-Winkler (jellyfish) over normalised names.
+- `name_parts(norm)` are the proper leading and trailing word runs of a normalised name
+  of two or more words: "ana maria souza" -> "ana", "ana maria", "souza", "maria souza".
+  `part_score(part, norm)` is the share of the name's words the part has (0.5 for "ana"
+  of "ana souza").
 """
 
 from __future__ import annotations
@@ -147,3 +151,17 @@ def phonetic_similarity(a: str, b: str) -> float:
 def name_similarity(a: str, b: str) -> float:
     """Jaro-Winkler over two normalised names."""
     return jellyfish.jaro_winkler_similarity(a, b)
+
+
+def name_parts(norm: str) -> list[str]:
+    """The proper leading and trailing word runs of a normalised name (see the contract)."""
+    words = norm.split(" ")
+    if len(words) < 2:
+        return []
+    runs = [" ".join(words[:i]) for i in range(1, len(words))] + [" ".join(words[i:]) for i in range(1, len(words))]
+    return list(dict.fromkeys(runs))
+
+
+def part_score(part: str, norm: str) -> float:
+    """The share of `norm`'s words that `part` has."""
+    return round(len(part.split(" ")) / len(norm.split(" ")), 6)

@@ -4,6 +4,9 @@
     fuzzy      Jaro-Winkler >= thresholds.fuzzy, over names blocked by the NameIndex
     phonetic   same phonetic key (SQL index on (scope, phon)), sound-spelling JW >= thresholds.phonetic
     embedding  name-vector cosine >= thresholds.embedding (brute force in small scopes, HNSW beyond)
+    name_part  for people: one name is the leading or trailing words of the other ("Ana" and
+               "Ana Souza", "Souza" and "Ana Souza"); a part that more than MAX_OPTIONS
+               people of the scope share ("John") is no evidence and finds nothing
     tiebreaker chooses among the options when no tier was confident
 
 A tier is *confident* when it is the first to find anything and finds exactly one entity:
@@ -32,7 +35,7 @@ from worlddb.protocols import TIER_ORDER, Option, Tiebreaker
 from worlddb.vectors import hnsw
 
 from .index import NameIndex
-from .names import name_similarity, phonetic_key, phonetic_similarity
+from .names import name_parts, name_similarity, part_score, phonetic_key, phonetic_similarity
 from .outcomes import (
     EXACT_ALIAS_SCORE,
     EXACT_HELD_SCORE,
@@ -94,7 +97,7 @@ def compatible(a: str | None, b: str | None) -> bool:
 def decide(ctx: Context, q: Query) -> tuple[str, list[Match]]:
     """("resolved", [match]) / ("ambiguous", options) / ("new", [])."""
     found: dict[int, tuple[str, float, str, str]] = {}  # node -> (tier, score, matched, mention)
-    for tier in (_exact, _fuzzy, _phonetic, _embedding):
+    for tier in (_exact, _fuzzy, _phonetic, _embedding, _name_part):
         hits = {n: h for n, h in tier(ctx, q).items() if n not in ctx.exclude and n not in found}
         if not hits:
             continue
@@ -225,6 +228,41 @@ def _embedding(ctx: Context, q: Query) -> dict:
         if compatible(q.etype, etype):
             _keep(best, node, "embedding", min(1.0, round(hits[node], 6)), norm, q.norm)
     return best
+
+
+def _name_part(ctx: Context, q: Query) -> dict:
+    if q.etype not in (None, "person"):
+        return {}
+
+    def fits(etype: str | None) -> bool:  # a person on one side at least, and no other type
+        return compatible(q.etype, etype) and "person" in (q.etype, etype)
+
+    best: dict = {}
+    for key in q.keys:
+        # the mention is a part of a known name: "Ana" of "Ana Souza"
+        known = ctx.index.containing(ctx.scope, key, MAX_OPTIONS)
+        for c in known or ():
+            if fits(c.etype):
+                _keep(best, c.node, "name_part", c.score, c.norm, key)
+        # a known name is a part of the mention: "Ana" known, "Ana Souza" mentioned
+        parts = name_parts(key)
+        if parts:
+            marks = ",".join("?" * len(parts))
+            rows = ctx.store.conn.execute(
+                f"SELECT node, norm, etype FROM resolver_names WHERE scope=? AND norm IN ({marks})",
+                (ctx.scope, *parts)).fetchall()
+            for node, norm, etype in rows:
+                if fits(etype):
+                    _keep(best, node, "name_part", part_score(norm, key), norm, key)
+        # this transaction's own names, which the committed-only index cannot see yet
+        for scope, node, norm, etype in ctx.pending.names:
+            if scope != ctx.scope or norm == key or not fits(etype):
+                continue
+            if key in name_parts(norm):
+                _keep(best, node, "name_part", part_score(key, norm), norm, key)
+            elif norm in parts:
+                _keep(best, node, "name_part", part_score(norm, key), norm, key)
+    return best if len(best) <= MAX_OPTIONS else {}
 
 
 def _verified(ctx: Context, found: dict) -> list[Match]:
