@@ -194,6 +194,9 @@ async def run_two_stdio(db: Path, *, writes: int = 40, embedder: str = "minilm")
         await call(first, "memory_list", limit=1)
         async with Client(stdio_params(db, embedder=embedder)) as second:
             start = time.perf_counter()
+            # each window waits, after its first write, for the other's first write, so every
+            # step from then on has the other's latest write to recall (however slow a start)
+            started = {"A": asyncio.Event(), "B": asyncio.Event()}
 
             async def side(name: str, client, other: str) -> None:
                 for i in range(writes):
@@ -209,6 +212,9 @@ async def run_two_stdio(db: Path, *, writes: int = 40, embedder: str = "minilm")
                     else:
                         acked[res["id"]] = text
                         latest[name] = (res["id"], text)
+                    if i == 0:
+                        started[name].set()
+                        await started[other].wait()
                     gone = retired[other]
                     if gone is not None:
                         hits = (await call(client, "memory_recall", query=gone[1], limit=5))["results"]

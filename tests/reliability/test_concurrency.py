@@ -32,7 +32,7 @@ async def test_two_stdio_servers_on_one_file_see_each_others_writes_on_their_nex
     # the real default model, as a desktop install runs it
     summary = await concurrency.run_two_stdio(tmp_path / "two.db", writes=30, embedder="minilm")
     assert summary["writes"] == 60
-    assert summary["recalls"] >= 50
+    assert summary["recalls"] == 60  # every step recalled the other window's latest write
 
 
 async def test_three_http_servers_on_one_postgresql_store_see_every_write_on_their_next_call(tmp_path):
