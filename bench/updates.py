@@ -15,13 +15,14 @@ drives it. Each case gets a scope of its own (user:<case id>) in one database:
   4. memory_recall the case's question (limit 5), once as an agent asks and once with
      include_retired.
 
-Per case it reports what the write said (superseded, conflicts, duplicate_of, related) and:
+Per case it reports what the write said (superseded, conflicts, duplicate_of, related, revised) and:
   top_new      the first hit of the plain recall holds the new value (case-insensitive)
   stale_marked every hit of either recall that holds the old value and not the new one carries
-               superseded_by or conflicts, or is retired (a stale memory hidden altogether counts
-               as marked: the agent does not see it)
-  kept         (controls) both memories are current and neither carries superseded_by or
-               conflicts, as memory_read shows them
+               superseded_by, conflicts or revised_by (a newer memory changed it in part), or is
+               retired (a stale memory hidden altogether counts as marked: the agent does not
+               see it)
+  kept         (controls) both memories are current and neither carries superseded_by,
+               conflicts or revised_by, as memory_read shows them
 Rates: top_new and stale_marked over the update cases, kept over the controls; amend mode
 runs the update cases only and reports top_new. Goals on the dev cases: write mode >= 90 / 90 /
 90 %, amend mode top_new >= 95 %.
@@ -59,7 +60,8 @@ def holds(text: str, value: str) -> bool:
 
 def marked(hit: dict) -> bool:
     """Whether a recalled memory shows the agent it is out of date."""
-    return bool(hit["superseded_by"] or hit["conflicts"] or hit["retired"])
+    return bool(hit["superseded_by"] or hit["conflicts"] or hit["retired"]
+                or hit.get("annotations", {}).get("revised_by"))
 
 
 async def call(client, tool: str, **arguments: Any) -> dict:
@@ -77,11 +79,13 @@ async def run_case(client, case: dict, mode: str, now: datetime) -> dict:
         await call(client, "memory_write", text=text, valid_from=when, **scope)
     if mode == "amend":
         new = await call(client, "memory_amend", id=old["id"], text=case["new"], **scope)
-        said = {"superseded": [new["supersedes"]], "conflicts": [], "duplicate_of": None, "related": []}
+        said = {"superseded": [new["supersedes"]], "conflicts": [], "duplicate_of": None, "related": [],
+                "revised": []}
     else:
         new = await call(client, "memory_write", text=case["new"], **scope)
         said = {"superseded": new["superseded"], "conflicts": [c["with_id"] for c in new["conflicts"]],
-                "duplicate_of": new.get("duplicate_of"), "related": new.get("related", [])}
+                "duplicate_of": new.get("duplicate_of"), "related": new.get("related", []),
+                "revised": new.get("revised", [])}
     plain = (await call(client, "memory_recall", query=case["question"], limit=LIMIT, **scope))["results"]
     full = (await call(client, "memory_recall", query=case["question"], limit=LIMIT, include_retired=True,
                        **scope))["results"]
@@ -96,7 +100,8 @@ async def run_case(client, case: dict, mode: str, now: datetime) -> dict:
         shown = [await call(client, "memory_read", id=old["id"], **scope),
                  await call(client, "memory_read", id=new["id"], **scope)]
         outcome["kept"] = old["id"] != new["id"] and all(
-            m["valid_to"] is None and not m["superseded_by"] and not m["contradicts"] for m in shown)
+            m["valid_to"] is None and not m["superseded_by"] and not m["contradicts"]
+            and not m.get("annotations", {}).get("revised_by") for m in shown)
     return outcome
 
 

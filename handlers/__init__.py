@@ -1,7 +1,7 @@
 """Edge-type programs and the registry that dispatches to them (installed as worlddb.handlers).
 
     from worlddb.handlers import FunctionalRelation, HandlerRegistry
-    registry = HandlerRegistry.default()                 # the twelve built-in types
+    registry = HandlerRegistry.default()                 # the thirteen built-in types
     registry.register(FunctionalRelation("lives_in"))
     registry.load_entry_points()                  # plug-ins, only when asked
 
@@ -24,6 +24,7 @@ from .instance_of import InstanceOf
 from .precedes import Precedes
 from .refers_to import RefersTo
 from .registry import BUILTIN, ENTRY_POINT_GROUP, HandlerRegistry
+from .revises import Revises
 from .same_as import SameAs
 from .subtype_of import SubtypeOf
 from .summarizes import Summarizes
@@ -31,6 +32,6 @@ from .supersedes import Supersedes
 
 __all__ = [
     "BUILTIN", "ENTRY_POINT_GROUP", "Causes", "Contains", "Contradicts", "DerivedFrom", "EdgeContext", "EdgeHandler",
-    "FunctionalRelation", "HandlerRegistry", "Implies", "InstanceOf", "Precedes", "RefersTo", "Relation", "SameAs",
-    "SubtypeOf", "Summarizes", "Supersedes",
+    "FunctionalRelation", "HandlerRegistry", "Implies", "InstanceOf", "Precedes", "RefersTo", "Relation", "Revises",
+    "SameAs", "SubtypeOf", "Summarizes", "Supersedes",
 ]

@@ -23,6 +23,7 @@ from .implies import Implies
 from .instance_of import InstanceOf
 from .precedes import Precedes
 from .refers_to import RefersTo
+from .revises import Revises
 from .same_as import SameAs
 from .subtype_of import SubtypeOf
 from .summarizes import Summarizes
@@ -32,7 +33,7 @@ ENTRY_POINT_GROUP = "worlddb.handlers"
 #: the built-in edge types, registered by `HandlerRegistry.default()` as any plug-in would be
 BUILTIN = (
     Contains, RefersTo, Supersedes, SameAs, Contradicts, Implies,
-    DerivedFrom, InstanceOf, SubtypeOf, Causes, Precedes, Summarizes,
+    DerivedFrom, InstanceOf, SubtypeOf, Causes, Precedes, Summarizes, Revises,
 )
 
 
@@ -44,7 +45,7 @@ class HandlerRegistry:
 
     @classmethod
     def default(cls) -> HandlerRegistry:
-        """A registry of the twelve built-in edge types."""
+        """A registry of the thirteen built-in edge types."""
         return cls(handler() for handler in BUILTIN)
 
     def register(self, handler: EdgeHandler, *, replace: bool = False) -> None:

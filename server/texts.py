@@ -10,7 +10,9 @@ true and when, who said it, and which names refer to the same person or thing.
 - Save durable facts, preferences, decisions and events with memory_write, one self-contained
   statement per call ("Alice moved to Denver in March 2024", not "she moved").
 - Before answering from memory, call memory_recall with a natural-language query. Each hit says
-  what replaced it (superseded_by), what it replaced (supersedes) and what it conflicts with.
+  what replaced it (superseded_by), what it replaced (supersedes) and what it conflicts with; a
+  memory a newer one changed only in part stays current and names that one under
+  annotations.revised_by: take the changed part from the newer memory.
 - Before saving a change ("I moved", "I switched jobs"), recall what is stored about it. If you
   know which memory is out of date, memory_amend it (its content is never edited in place; the
   new memory supersedes it and the old one stays in the history: include_retired / as_of).
@@ -63,7 +65,8 @@ the user or the world, preferences, decisions, events. Entities named in it are 
 (exact matches) or created, with near matches proposed for review rather than merged. The new memory
 is checked against current ones about the same thing (same person or thing, same attribute: where
 someone lives or works, a meeting's time, a favourite...): a newer value supersedes the old memory
-(`superseded`), a disagreement that time does not settle is recorded on both (`conflicts`), the
+(`superseded`; if the old memory also says other things this one leaves alone, it stays current and
+is listed in `revised` instead), a disagreement that time does not settle is recorded on both (`conflicts`), the
 same statement again writes nothing (`duplicate_of` names the existing memory), and memories that
 may be about the same thing but were left undecided are listed in `related`. Returns the memory id,
 the resolved entities, extracted facts and those four. If you know which memory a change replaces,

@@ -14,7 +14,7 @@ implement these protocols exactly as a plug-in would. Pass your own to `worlddb.
     UpdateJudge   what a new memory means for current ones about the same thing: update,
                   conflict, duplicate, related, unrelated (built-in: slot rules, no model)
 
-Built-in implementations: worlddb.handlers (HandlerRegistry and the twelve edge types),
+Built-in implementations: worlddb.handlers (HandlerRegistry and the thirteen edge types),
 worlddb.vectors.embedder (MiniLMEmbedder, HashEmbedder), worlddb.extract.builtin,
 worlddb.extract.summarize, worlddb.resolver.tiebreak, worlddb.extract.judge; the Anthropic-backed
 extractor, summarizer, tiebreaker and judge (worlddb.anthropic) are

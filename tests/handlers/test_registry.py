@@ -16,11 +16,11 @@ T0 = 1_700_000_000_000_000
 DAY = 86_400_000_000
 
 
-def test_the_default_registry_has_the_twelve_builtin_types():
+def test_the_default_registry_has_the_thirteen_builtin_types():
     assert HandlerRegistry.default().types() == sorted(
         ["contains", "refers_to", "supersedes", "same_as", "contradicts", "implies", "derived_from",
-         "instance_of", "subtype_of", "causes", "precedes", "summarizes"])
-    assert len(BUILTIN) == 12
+         "instance_of", "subtype_of", "causes", "precedes", "summarizes", "revises"])
+    assert len(BUILTIN) == 13
 
 
 def test_registering_a_type_twice_is_refused_unless_replacing():

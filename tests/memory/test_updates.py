@@ -136,9 +136,11 @@ def test_a_candidate_closed_meanwhile_is_left_alone(engine):
         from worlddb.core.records import Node
 
         anchor = w.add(Node("Memory", content="I moved to Denver."), valid_from=parse_time(ago(1)), parents=[world])
-        updates.apply(engine.services, w, anchor, parse_time(ago(1)), updates.Assessment(superseded=(old.id,)),
-                      superseded, conflicts)
-    assert superseded == [] and conflicts == [] and engine.store.get(old.id).valid_to == closed_at
+        updates.apply(engine.services, w, anchor, parse_time(ago(1)),
+                      updates.Assessment(superseded=(old.id,), revised=((old.id, frozenset({"home"})),)),
+                      superseded, conflicts, revised := [])
+    assert superseded == [] and conflicts == [] and revised == [] and engine.store.get(old.id).valid_to == closed_at
+    assert engine.store.edges(src=anchor, type="revises") == []
 
 
 def test_retire_takes_when_it_stopped_being_true(engine):
@@ -222,3 +224,36 @@ def test_the_judges_candidates_are_the_same_whether_or_not_the_bm25_search_runs(
     full, union = candidates("Kofi fixed the bike brakes in Leeds yesterday")
     assert len(full) == 2 * updates.NEIGHBOURS and full == union
     assert searched == ["Kofi fixed the bike brakes in Leeds yesterday"]  # only the union asked
+
+
+def test_a_memory_changed_only_in_part_is_revised_and_keeps_what_is_still_true(model_engine):
+    engine = model_engine
+    old = engine.write_memory("I live in Austin and work at Dell.", ALICE, valid_from=ago(200),
+                              facts=[{"subject": "alice", "relation": "lives_in", "object": "Austin"},
+                                     {"subject": "alice", "relation": "works_at", "object": "Dell"}])
+    new = engine.write_memory("I moved to Denver last month.", ALICE)
+    assert new.revised == [old.id] and new.superseded == [] and not new.conflicts
+    assert engine.store.get(old.id).valid_to is None  # "work at Dell" is still true
+    detail = engine.read_memory(old.id, ALICE)
+    assert detail.annotations == {"revised_by": [new.id]}
+    facts = {f.relation: f for f in detail.facts}
+    assert facts["lives_in"].valid_to is not None and facts["works_at"].valid_to is None
+    assert engine.read_memory(new.id, ALICE).annotations == {"revises": [old.id]}
+    # both stay findable; where both are hits, the newer comes first, each naming the other
+    for question in ("Where do I live?", "Where do I work?"):
+        hits = [h for h in engine.recall(question, ALICE).results if h.id in (old.id, new.id)]
+        assert [h.id for h in hits] == [new.id, old.id]
+        assert hits[1].annotations == {"revised_by": [new.id]} and hits[1].superseded_by == []
+
+
+@pytest.mark.parametrize("old_text, new_text", [
+    # the other claim is about another subject (the husband's name is mine to state)
+    ("My husband Ravi works at Boeing.", "Ravi's new job at Microsoft comes with a much shorter commute."),
+    # role and employer are one family: a new job changes both
+    ("I'm a nurse at St. Mary's Hospital.", "I now work at a Kaiser Permanente clinic - left the hospital job."),
+])
+def test_an_update_that_covers_what_the_memory_says_still_supersedes_it(model_engine, old_text, new_text):
+    old = model_engine.write_memory(old_text, ALICE, valid_from=ago(300))
+    new = model_engine.write_memory(new_text, ALICE)
+    assert new.superseded == [old.id] and new.revised == []
+    assert model_engine.store.get(old.id).valid_to is not None

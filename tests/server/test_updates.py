@@ -90,3 +90,23 @@ async def test_retire_and_amend_take_the_time_of_the_change(minilm_server):
         assert was[0]["id"] == job["id"]
         retired = await ok(client, "memory_retire", id=amended["id"], valid_to=ago(1), **scope)
         assert retired["valid_to"][:10] == ago(1)[:10]
+
+
+async def test_a_change_to_one_of_several_things_a_memory_says_revises_it_and_keeps_the_rest(minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "partly"}
+        both = await ok(client, "memory_write", text="I live in Lyon and work at Renault as a designer.",
+                        valid_from=ago(90), **scope)
+        moved = await ok(client, "memory_write", text="We moved to Nantes last month.", **scope)
+        assert moved["revised"] == [both["id"]] and moved["superseded"] == []
+        for question in ("Where do I work?", "Where do I live?"):
+            hits = (await ok(client, "memory_recall", query=question, **scope))["results"]
+            found = [h for h in hits if h["id"] in (both["id"], moved["id"])]
+            assert [h["id"] for h in found] == [moved["id"], both["id"]]  # both current, the newer first
+            assert found[1]["annotations"] == {"revised_by": [moved["id"]]} and found[1]["valid_to"] is None
+            assert found[0]["annotations"] == {"revises": [both["id"]]}
+        read = await ok(client, "memory_read", id=both["id"], **scope)
+        assert read["valid_to"] is None and read["superseded_by"] == []
+        assert read["annotations"] == {"revised_by": [moved["id"]]}
+        lives = [f for f in read["facts"] if f["relation"] == "lives_in"]
+        assert lives and all(f["valid_to"] is not None for f in lives)  # the old home ended

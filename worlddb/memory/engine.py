@@ -149,7 +149,7 @@ class Engine:
         :param extractor: default: Anthropic-backed with ANTHROPIC_API_KEY set, else the built-in.
         :param default_user: calls that name no scope act on ``user:<default_user>``.
         :param functional: relations that hold one current value per subject.
-        :param registry: the edge-type handlers (default: the twelve built-ins).
+        :param registry: the edge-type handlers (default: the thirteen built-ins).
         :param synchronous: SQLite's ``synchronous`` setting; ``FULL`` loses no acknowledged write.
         :param query_model: also embed queries with the model.
         :param reembed: re-embed a database made with another model instead of refusing it, and

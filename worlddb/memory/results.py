@@ -125,6 +125,9 @@ class WriteResult:
     #: up to 5 current memories that may be about the same thing, left undecided (compatible
     #: additions, restatements): recall them, and memory_amend or memory_retire if one is out of date
     related: list[str] = field(default_factory=list)
+    #: current memories this write changed only in part (revises edges from it): each also says
+    #: something this one leaves alone, so it stays current, and reads mark it `revised_by`
+    revised: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,9 @@ scopes it belongs to, the entities it names, and the marks of the plan (worlddb.
 what it supersedes, what superseded it, what it conflicts with, and any custom edge type's
 marks - named only where they lie in a scope the caller asked about.
 
-Within a set of hits that conflict with one another, the newer valid-from ranks first: the
-set keeps the places its members had on the page, and they are dealt out newest first.
+Within a set of hits that conflict with one another, or of which one revises another, the
+newer valid-from ranks first: the set keeps the places its members had on the page, and they
+are dealt out newest first.
 """
 
 from __future__ import annotations
@@ -73,8 +74,13 @@ def _hits(store: Store, chosen: list[Ranked], plan: QueryPlan, worlds: list[str]
     return hits
 
 
+#: the marks that join hits into a set ranked newest first
+_JOINED = ("conflicts", "revised_by", "revises")
+
+
 def _newest_first_in_conflicts(chosen: list[Ranked], named: dict[str, dict[str, list[str]]]) -> list[Ranked]:
-    """Each set of hits joined by conflicts keeps its places on the page, filled newest first."""
+    """Each set of hits joined by conflicts or revisions keeps its places on the page, filled
+    newest first."""
     place = {found.view.anchor: i for i, found in enumerate(chosen)}
     group = list(range(len(chosen)))
 
@@ -85,7 +91,7 @@ def _newest_first_in_conflicts(chosen: list[Ranked], named: dict[str, dict[str, 
         return i
 
     for anchor, keys in named.items():
-        for other in keys.get("conflicts", ()):
+        for other in (o for key in _JOINED for o in keys.get(key, ())):
             if anchor in place and other in place:
                 group[root(place[anchor])] = root(place[other])
     sets: dict[int, list[int]] = defaultdict(list)

@@ -21,7 +21,11 @@ For each memory_write (not an amend, which names what it replaces), before the w
 
 Then, in the write's transaction (`apply`), each update becomes a supersedes edge from the new
 memory (through the supersedes handler, which closes the old one's validity where the new one
-begins; nothing is deleted) and each conflict a contradicts edge. A candidate that stopped being
+begins; nothing is deleted) and each conflict a contradicts edge. An update of a memory that
+also says something the new one leaves alone - a claim about the same subject in a slot
+outside the changed slots' families ("I live in Austin and work at Dell", then "I moved to
+Denver") - is a revision instead: a revises edge, the old memory stays current with its
+other claims, and only its facts about the changed slots end. A candidate that stopped being
 current meanwhile is left alone. A duplicate writes nothing: the result names the memory that
 already says it. Up to `MAX_RELATED` undecided candidates are reported as `related`.
 """
@@ -38,7 +42,16 @@ from worlddb.core.store import rowids_sql
 from worlddb.core.timeutil import now_us
 from worlddb.extract import FactCandidate
 from worlddb.extract.judge import Statement, Verdict, comparable
-from worlddb.extract.slots import ME, Reading, SlotClaim, attribute_for_relation, normalise_subject, read
+from worlddb.extract.slots import (
+    CATALOGUE,
+    ME,
+    Reading,
+    SlotClaim,
+    attribute_for_relation,
+    normalise_subject,
+    read,
+    same_subject,
+)
 from worlddb.graph.database import Writer
 from worlddb.graph.lexical import lexical
 from worlddb.retrieval.lanes import eligible
@@ -65,6 +78,8 @@ class Assessment:
     conflicts: tuple[str, ...] = ()
     duplicate_of: str | None = None
     related: tuple[str, ...] = ()
+    #: updated only in part: memory -> the attributes (with their families) the new one changes
+    revised: tuple[tuple[str, frozenset[str]], ...] = ()
 
 
 NOTHING = Assessment()
@@ -96,13 +111,20 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
                                 v.content or "", _stored_facts(services, v.anchor) if wanted else (), user, wanted),
                             similarity=found[v.anchor]) for v in olds]
     verdicts = services.judge.judge(new, candidates)
-    return _assessment(services, scopes, candidates, verdicts)
+    return _assessment(services, scopes, candidates, verdicts, new.reading, user)
 
 
 def apply(services: Services, w: Writer, anchor: str, starts: int, assessment: Assessment,
-          superseded: list[str], conflicts: list) -> None:
+          superseded: list[str], conflicts: list, revised: list[str]) -> None:
     """Write the decided edges from the new memory `anchor`, inside its write transaction."""
     store = services.store
+    for old, changed in assessment.revised:
+        view = store.get(old)
+        if view is None or view.valid_to is not None or view.valid_from > starts:
+            continue  # replaced or retired meanwhile, or newer than this one: nothing to revise
+        w.link(Edge("revises", anchor, old))
+        revised.append(old)
+        close_derived_facts(services, w, old, starts, only=changed)
     for old in assessment.superseded:
         view = store.get(old)
         if view is None or view.valid_to is not None:
@@ -121,12 +143,17 @@ def apply(services: Services, w: Writer, anchor: str, starts: int, assessment: A
             conflicts.append(ConflictOut(id=anchor, with_id=old))
 
 
-def close_derived_facts(services: Services, w: Writer, old_memory: str, at: int) -> None:
-    """A replaced memory's facts end where its replacement begins."""
+def close_derived_facts(services: Services, w: Writer, old_memory: str, at: int,
+                        only: frozenset[str] | None = None) -> None:
+    """A replaced memory's facts end where its replacement begins; a revised memory's, only
+    those whose relation is about one of the attributes in `only`."""
     for edge in services.store.edges(dst=old_memory, type="derived_from"):
         view = services.store.get(edge.src)
-        if view is not None and (view.valid_to is None or view.valid_to > at):
-            w.close(edge.src, max(at, view.valid_from), "source superseded")
+        if view is None or (view.valid_to is not None and view.valid_to <= at):
+            continue
+        if only is not None and attribute_for_relation(view.meta.get("relation", "")) not in only:
+            continue
+        w.close(edge.src, max(at, view.valid_from), "source revised" if only is not None else "source superseded")
 
 
 # ---------------------------------------------------------------------------- candidates
@@ -206,11 +233,15 @@ def _reading(text: str, facts: Iterable[FactCandidate], user: str | None,
 
 
 def _assessment(services: Services, scopes: ScopeSet, candidates: list[Statement],
-                verdicts: list[Verdict]) -> Assessment:
-    superseded, conflicts, related, duplicate = [], [], [], None
+                verdicts: list[Verdict], new: Reading, user: str | None) -> Assessment:
+    superseded, conflicts, related, revised, duplicate = [], [], [], [], None
     for statement, verdict in zip(candidates, verdicts):
         if verdict.outcome == "update":
-            superseded.append(statement.id)
+            changed = _changed_only_in_part(services, new, statement, user)
+            if changed is not None:
+                revised.append((statement.id, changed))
+            else:
+                superseded.append(statement.id)
         elif verdict.outcome == "conflict":
             conflicts.append(statement.id)
         elif verdict.outcome == "duplicate" and duplicate is None and _in_every(services, scopes, statement.id):
@@ -219,7 +250,23 @@ def _assessment(services: Services, scopes: ScopeSet, candidates: list[Statement
             related.append(statement.id)
     if duplicate is not None:
         return Assessment(duplicate_of=duplicate)
-    return Assessment(tuple(superseded), tuple(conflicts), None, tuple(related[:MAX_RELATED]))
+    return Assessment(tuple(superseded), tuple(conflicts), None, tuple(related[:MAX_RELATED]), tuple(revised))
+
+
+def _changed_only_in_part(services: Services, new: Reading, old: Statement, user: str | None) -> frozenset[str] | None:
+    """For a memory the new one updates: None if the update covers it, else the attributes
+    (with their families) the new memory changes. It covers it unless the old memory, read in
+    full, claims something about a subject the new one speaks of, in a slot (an attribute of
+    the catalogue, or a relation the judge holds single-valued) outside the families of what
+    the new one says about that subject. A fact of another relation ("is_a nurse") restates
+    the text in other terms and is no such claim."""
+    slots = CATALOGUE.keys() | getattr(services.judge, "single", frozenset())
+    full = _reading(old.text, _stored_facts(services, old.id), user)
+    for claim in full.claims:
+        about = {n.attribute for n in new.claims if same_subject(n.subject, claim.subject)}
+        if about and claim.attribute in slots and claim.attribute not in comparable(about):
+            return comparable(n.attribute for n in new.claims)
+    return None
 
 
 def _in_every(services: Services, scopes: ScopeSet, anchor: str) -> bool:

@@ -261,10 +261,11 @@ def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates
         for fact in plan.facts:
             facts_out.append(_write_fact(services, w, world, key, anchor, fact, by_name, prepared, starts,
                                          superseded, conflicts, entities_out))
-    updates.apply(services, w, anchor, starts, verdict, superseded, conflicts)
+    revised: list[str] = []
+    updates.apply(services, w, anchor, starts, verdict, superseded, conflicts, revised)
     return WriteResult(id=anchor, scopes=request.scopes.keys, valid_from=to_iso(starts),
                        entities=entities_out, facts=facts_out, superseded=superseded, conflicts=conflicts,
-                       related=list(verdict.related))
+                       related=list(verdict.related), revised=revised)
 
 
 def check_text(text: object) -> str:
