@@ -123,3 +123,41 @@ def test_a_session_of_turns_is_embedded_in_the_stores_form(db_path):
         whole, units = vectors_of(engine, turns[0].id)
         want_whole, want_units = expected(engine, turns[0].id, WHOLE_UNDATED)
         assert np.allclose(whole, want_whole, atol=1e-6) and np.allclose(units, want_units, atol=1e-6)
+
+
+def expected_late(engine, anchor: str, form: str) -> tuple[np.ndarray, np.ndarray]:
+    """What a late form's one run over a node's text pools, by the embedder's own
+    embed_spans."""
+    view = engine.store.get(anchor)
+    text, pools = text_index.late_pools(view, view.valid_from)
+    vectors = EMBEDDER.embed_spans([text], [pools])[0]
+    return vectors[0], vectors[1:]
+
+
+def test_a_store_of_the_late_form_pools_whole_text_and_sentences_from_one_run(db_path):
+    form = text_index.LATE_UNDATED
+    with open_engine(db_path, embedder=EMBEDDER) as engine:
+        first = engine.write_memory(TEXT, ALICE, metadata={"speaker": "Melanie"}, valid_from=AT)
+        reembed(engine.db, EMBEDDER, form=form)
+    with open_engine(db_path, embedder=EMBEDDER) as engine:
+        assert engine.store.meta_get(text_index.VECTOR_TEXT_KEY) == form
+        second = engine.write_memory("Our dog chases the grey cat. He never catches her.", ALICE,
+                                     valid_from="2023-06-01T09:00:00Z")
+        for anchor in (first.id, second.id):
+            view = engine.store.get(anchor)
+            text, pools = text_index.late_pools(view, view.valid_from)
+            assert len(pools) == 3  # the whole text, and its two sentences
+            assert text == text_index.vector_text(view, view.valid_from)  # one run, over the undated text
+            whole, units = vectors_of(engine, anchor)
+            want_whole, want_units = expected_late(engine, anchor, form)
+            assert np.allclose(whole, want_whole, atol=1e-6) and np.allclose(units, want_units, atol=1e-6)
+        # the whole-text vector is the one the current form makes
+        assert np.allclose(vectors_of(engine, first.id)[0], expected(engine, first.id, WHOLE_UNDATED)[0], atol=1e-6)
+        assert engine.recall("grey cat piano", ALICE).results[0].id == first.id
+        # another process moves the store to another form: this one's next write is refused
+        with open_engine(db_path, embedder=EMBEDDER) as other:
+            reembed(other.db, EMBEDDER, form=WHOLE_UNDATED)
+        before = dump(db_path)
+        with pytest.raises(EmbeddingMismatch, match=f"refusing vectors of the {form} form"):
+            engine.write_memory("The cat naps. The dog barks.", ALICE)
+        assert dump(db_path) == before

@@ -23,11 +23,15 @@ token; the bm25 lane and the temporal rules read it from the index text. In the 
 of a longer text it stays: a short fragment ("Wow!") whose vector is mostly the shared
 prefix ranks low for any query, and without it such fragments crowded out the evidence
 (docs/retrieval.md, "What is embedded"). Stores embedded before kept the date in every
-embedded text (form DATED). A store records its form in meta `vector_text` with its first
-text vector (schema migration 8 recorded DATED in every store that had one), keeps
-embedding that form, and is moved to the current one only by re-embedding it (`worlddb
-reembed`). A transaction that would write vectors of another form than the store's is
-refused with EmbeddingMismatch: the two forms never mix in one store.
+embedded text (form DATED). A third form, LATE_UNDATED, runs the model once per text and
+pools each sentence's vector from that run's token states instead of running the sentence
+again (a third of the tokens); it ranked lower on the dev conversations and is not current
+(docs/retrieval.md, "What is embedded"), but a store moved to it keeps it. A store
+records its form in meta `vector_text` with its first text vector (schema migration 8
+recorded DATED in every store that had one), keeps embedding that form, and is moved to the
+current one only by re-embedding it (`worlddb reembed`). A transaction that would write
+vectors of another form than the store's is refused with EmbeddingMismatch: forms never mix
+in one store.
 
 The first vector written fixes the database's model (meta `embed_model`/`embed_dim`);
 every vector stored is of that model. Identical vectors of one node (a one-sentence text's
@@ -52,6 +56,8 @@ from worlddb.core.errors import Conflict
 from worlddb.core.records import Node, NodeView
 from worlddb.core.store import Store
 from worlddb.extract.builtin import split_sentences
+from worlddb.protocols import Pool
+from worlddb.vectors.embedder import embed_spans
 from worlddb.vectors.hnsw import CONTENT, EFFECTIVE, UNIT
 
 #: a word, as the lexical lane splits queries (worlddb.graph.lexical)
@@ -80,9 +86,16 @@ DATED = "dated"
 #: whole texts (and a text of one sentence) embedded as "Speaker: text", the sentences of a
 #: longer text as "[<date>] Speaker: sentence"
 WHOLE_UNDATED = "whole-undated"
+#: one model run per text over "Speaker: text [image: caption]": the whole-text vector pools
+#: all its tokens (the vector WHOLE_UNDATED makes), each sentence's vector the tokens of the
+#: sentence in that run, with the run's [CLS] and [SEP] (late chunking,
+#: worlddb.protocols.SpanEmbedder). A write embeds about a third of the tokens, but recall
+#: ranks lower on the dev conversations (docs/retrieval.md, "What is embedded"): a store
+#: is moved to it only on purpose (`worlddb.graph.reembed.reembed(..., form=LATE_UNDATED)`)
+LATE_UNDATED = "late-undated"
 #: the form new stores are embedded in, and re-embedding moves a store to
 CURRENT = WHOLE_UNDATED
-FORMS = (DATED, WHOLE_UNDATED)
+FORMS = (DATED, WHOLE_UNDATED, LATE_UNDATED)
 
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
            "October", "November", "December")
@@ -158,7 +171,7 @@ class Prepared:
     vector: np.ndarray
     units: np.ndarray
     pieces: frozenset[int]
-    #: the form of the texts the vectors were made from (DATED or WHOLE_UNDATED)
+    #: the form of the texts the vectors were made from (one of FORMS)
     form: str = CURRENT
 
 
@@ -171,9 +184,42 @@ def prepare(embedder, encoder, nodes: Sequence[tuple[Node, int]], also: Sequence
     return prepare_with(embedder, encoder, nodes, also, form)[0]
 
 
+def late_pools(node: Node | NodeView, valid_from: int) -> tuple[str, list[Pool]]:
+    """LATE_UNDATED: the text one model run goes over (the vector text), and its pools: the
+    whole text's first, then, for a text of more than one unit, one per sentence and one for
+    an image caption."""
+    prefix = _prefix(node, valid_from, dated=False)
+    text = _with_content(node, prefix)  # vector_text(node, valid_from, LATE_UNDATED)
+    content, body = node.content or "", len(prefix)
+    units = [Pool(((body + a, body + b),)) for a, b in split_sentences(content) if content[a:b].strip()]
+    if node.meta.get("caption"):
+        units.append(Pool(((body + len(content), len(text)),)))
+    whole = [Pool(((0, len(text)),))]
+    return text, whole + units if len(units) > 1 else whole
+
+
+def _prepare_late(embedder, nodes: Sequence[tuple[Node, int]],
+                  also: list[str]) -> tuple[list[tuple[np.ndarray, np.ndarray]], list[np.ndarray]]:
+    runs = [late_pools(node, start) for node, start in nodes]
+    texts = [text for text, _ in runs] + also
+    pools = [group for _, group in runs] + [[Pool(((0, len(text)),))] for text in also]
+    if not texts:
+        return [], []
+    vectors = embed_spans(embedder, texts, pools)
+    return [(v[0], v[1:] if len(v) > 1 else v[:1]) for v in vectors[:len(runs)]], [v[0] for v in vectors[len(runs):]]
+
+
 def prepare_with(embedder, encoder, nodes: Sequence[tuple[Node, int]], also: Sequence[str] = (),
                  form: str = CURRENT) -> tuple[list[Prepared], dict[str, np.ndarray]]:
     _check_form(form)
+    if form == LATE_UNDATED:
+        found = [index_text(node, start) for node, start in nodes]
+        also = list(dict.fromkeys(also))
+        made, extra = _prepare_late(embedder, nodes, also)
+        prepared = [Prepared(text=text, vector=whole, units=units, form=form,
+                             pieces=frozenset(encoder.doc_pieces([text])[0]) if encoder is not None else frozenset())
+                    for text, (whole, units) in zip(found, made)]
+        return prepared, dict(zip(also, extra))
     found = [index_text(node, start) for node, start in nodes]
     texts = [vector_text(node, start, form) for node, start in nodes]
     units = [unit_texts(node, start, form) for node, start in nodes]
