@@ -14,7 +14,7 @@ from worlddb.core.backends import for_target, is_url, postgres_schema
 from worlddb.core.backends.postgres import pg_sql, pg_statement
 from worlddb.core.errors import IntegrityError, InvalidInput, NotFound, SchemaError
 from worlddb.core.records import Node
-from worlddb.core.store import Store
+from worlddb.core.store import LIST_INLINE, Store, list_params, list_sql
 from worlddb.graph.database import WorldDB
 
 
@@ -43,6 +43,29 @@ def test_a_list_bound_to_in_goes_as_one_array_with_the_same_comparisons():
     assert pg_statement("SELECT 1 FROM a JOIN (SELECT 1) b WHERE x IN (?,?)", (1, "a")) == (
         "SELECT 1 FROM a JOIN (SELECT 1) b WHERE x IN (%s,%s)", (1, "a"))
     assert pg_statement("SELECT 1 WHERE x IN (?)", (True,))[0] == "SELECT 1 WHERE x IN (%s)"
+
+
+def test_a_long_list_goes_as_one_json_array_and_answers_alike_on_both(target):
+    """A list longer than LIST_INLINE is bound as one JSON array (json_each on SQLite; an
+    array on PostgreSQL), so a statement never binds one parameter per value."""
+    values = [f"k{i}" for i in range(LIST_INLINE + 200)]
+    assert list_sql(len(values)) == "SELECT value FROM json_each(?)" and len(list_params(values)) == 1
+    assert list_sql(3) == "?,?,?" and list_params(("a", "b")) == ["a", "b"]
+    assert pg_statement("SELECT 1 WHERE x IN (SELECT value FROM json_each(?)) AND y NOT IN "
+                        "(SELECT value FROM json_each(?)) AND z = ?", ('["a","b"]', "[1]", 3)) == (
+        "SELECT 1 WHERE x = ANY(%s) AND y <> ALL(%s) AND z = %s", [["a", "b"], [1], 3])
+    store = Store.open(target)
+    try:
+        conn = store.conn
+        conn.executemany("INSERT INTO meta(key, value) VALUES (?, ?)", [(v, v) for v in values[::50]])
+        got = conn.execute(f"SELECT key FROM meta WHERE key IN ({list_sql(len(values))}) ORDER BY key",
+                           list_params(values)).fetchall()
+        assert sorted(r[0] for r in got) == sorted(values[::50])
+        rest = conn.execute(f"SELECT count(*) FROM meta WHERE key NOT IN ({list_sql(len(values))})",
+                            list_params(values)).fetchone()[0]
+        assert rest == conn.execute("SELECT count(*) FROM meta").fetchone()[0] - len(values[::50])
+    finally:
+        store.close()
 
 
 def test_in_lists_answer_alike_on_both(target):

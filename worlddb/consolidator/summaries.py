@@ -54,7 +54,7 @@ from typing import Any, Protocol, runtime_checkable
 from worlddb.core import ids
 from worlddb.core.errors import InvalidInput
 from worlddb.core.records import Edge, Node, NodeView
-from worlddb.core.store import Store, rowids_sql
+from worlddb.core.store import Store, list_params, rowids_sql
 from worlddb.extract import ExtractionError
 from worlddb.extract.summarize import ExtractiveSummarizer
 from worlddb.graph.database import WorldDB
@@ -123,7 +123,7 @@ def summaries_covering(store: Store, anchor: str) -> list[str]:
     rows = store.conn.execute(
         f"SELECT DISTINCT s.anchor FROM edges e JOIN nodes s ON s.rowid = e.src "
         f"WHERE e.type = 'summarizes' AND e.dst IN {rowids_sql(len(worlds))}",
-        worlds,
+        list_params(worlds),
     )
     return sorted(row[0] for row in rows)
 

@@ -14,7 +14,8 @@ Contract
   valid_to only ever tightens.
 - Rows name nodes by rowid and hold edge ids as 32-byte BLOBs (worlddb.core.schema);
   callers name nodes by anchor. The SQL fragments below (NODE_COLUMNS, EDGE_COLUMNS,
-  ROWID_OF, rowids_sql, inside_sql, within_sql) are how other modules read the layout.
+  ROWID_OF, rowids_sql, inside_sql, within_sql) are how other modules read the layout; a
+  list of anchors they take is bound with `list_params` (a long one as one JSON array).
 - Reads return `NodeView`/`EdgeView` values. Bitemporal reads pin valid time (`as_of`)
   and/or transaction time (`known_at`); a node is visible at (as_of, known_at) when the
   store had ingested it by known_at and its validity interval, as known at known_at,
@@ -74,14 +75,36 @@ EDGE_FROM = f"edges e {EDGE_JOINS}"
 ROWID_OF = "(SELECT rowid FROM nodes WHERE anchor=?)"
 
 
+#: a list bound to `IN (...)` of at most this many values takes one `?` per value; a longer
+#: one is bound as a single JSON array (list_sql, list_params)
+LIST_INLINE = 500
+
+
+def list_sql(count: int) -> str:
+    """The inside of `IN (...)` for a list of `count` values that `list_params` binds: one
+    `?` each for a short list; for a longer one, the values of one JSON array
+    (`SELECT value FROM json_each(?)`), so that a caller with thousands of scopes never
+    meets the engine's cap on bound parameters (SQLite's SQLITE_MAX_VARIABLE_NUMBER,
+    32,766 in a default build, far fewer in old ones). The PostgreSQL backend binds both
+    forms as one array (`= ANY(%s)`)."""
+    return ",".join("?" * count) if count <= LIST_INLINE else "SELECT value FROM json_each(?)"
+
+
+def list_params(values: Iterable) -> list:
+    """What `list_sql(len(values))` binds: the values, or one JSON array of them."""
+    values = list(values)
+    return values if len(values) <= LIST_INLINE else [json.dumps(values)]
+
+
 def rowids_sql(count: int) -> str:
-    """The rowids of the nodes whose `count` anchors are bound: a subquery for `IN`."""
-    return f"(SELECT rowid FROM nodes WHERE anchor IN ({','.join('?' * count)}))"
+    """The rowids of the nodes whose `count` anchors are bound (`list_params(anchors)`):
+    a subquery for `IN`."""
+    return f"(SELECT rowid FROM nodes WHERE anchor IN ({list_sql(count)}))"
 
 
 def inside_sql(node: str, n_worlds: int) -> str:
     """A condition on the nodes row aliased `node`: it lies inside one of `n_worlds` worlds
-    (bind the worlds' anchors twice). The row's parent column names a world that currently
+    (bind `list_params(worlds)` twice). The row's parent column names a world that currently
     contains it, so a direct child is settled from the row the query reads anyway; only a
     deeper node, or one whose first container let go of it, costs a closure lookup - a
     random page read in a large file."""
@@ -92,7 +115,7 @@ def inside_sql(node: str, n_worlds: int) -> str:
 
 def within_sql(anchor: str, n_worlds: int) -> str:
     """A condition: the node whose anchor is the SQL expression `anchor` (a column holding
-    anchors, say) lies inside one of `n_worlds` worlds (bind the worlds' anchors once)."""
+    anchors, say) lies inside one of `n_worlds` worlds (bind `list_params(worlds)` once)."""
     return (f"EXISTS (SELECT 1 FROM closure c WHERE c.node = (SELECT rowid FROM nodes WHERE anchor = {anchor}) "
             f"AND c.world IN {rowids_sql(n_worlds)})")
 
@@ -265,7 +288,7 @@ class Store:
                 raise NotFound(f"no node has an id starting with {prefix}")
             inside = (" AND anchor IN (SELECT n.anchor FROM closure c JOIN nodes n ON n.rowid = c.node "
                       f"WHERE c.world IN {rowids_sql(len(worlds))})")
-            params = worlds
+            params = list_params(worlds)
         found = [r[0] for r in self.conn.execute(
             f"SELECT anchor FROM nodes WHERE anchor>=? AND anchor<?{inside} LIMIT 11", (prefix, upper, *params))]
         if not found:
@@ -341,7 +364,7 @@ class Store:
             rows = self.conn.execute(
                 f"SELECT DISTINCT n.anchor FROM closure c JOIN nodes n ON n.rowid = c.node "
                 f"WHERE c.world IN {rowids_sql(len(worlds))} AND c.node IN {rowids_sql(len(chunk))}",
-                worlds + chunk,
+                list_params(worlds) + list_params(chunk),
             )
             out.update(row[0] for row in rows)
         return out

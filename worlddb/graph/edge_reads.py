@@ -29,7 +29,16 @@ from worlddb.core import schema
 from worlddb.core.errors import InvalidInput
 from worlddb.core.plan import QueryPlan
 from worlddb.core.records import EdgeView
-from worlddb.core.store import EDGE_COLUMNS, EDGE_JOINS, Store, edge_view, live_params, live_sql, rowids_sql
+from worlddb.core.store import (
+    EDGE_COLUMNS,
+    EDGE_JOINS,
+    Store,
+    edge_view,
+    list_params,
+    live_params,
+    live_sql,
+    rowids_sql,
+)
 from worlddb.graph.identity import equivalence_class
 
 #: ids bound per statement (SQLite's default limit is 32766; smaller keeps plans cheap)
@@ -49,7 +58,7 @@ def edges_touching(store: Store, anchors: Iterable[str], edge_type: str | None, 
         chunk = batch[start:start + CHUNK]
         rows = store.conn.execute(statement(edge_type, direction, len(chunk), known_at is not None,
                                             store.backend.index_hint),
-                                  [*chunk, *typed, *pinned])
+                                  [*list_params(chunk), *typed, *pinned])
         out += [edge_view(row) for row in rows]
     return out
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from worlddb.core.errors import Conflict, NotFound
-from worlddb.core.store import Store, within_sql
+from worlddb.core.store import Store, list_params, within_sql
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ def proposals_within(store: Store, worlds: Sequence[str], status: str | None = N
         params += [prefix, prefix + "g"]
     for end in ("a", "b"):
         clauses.append(within_sql(f"p.{end}", len(worlds)))
-        params += worlds
+        params += list_params(worlds)
     columns = ", ".join(f"p.{c}" for c in _COLUMNS.split(", "))
     # no LIMIT clause at all without a limit (SQLite reads LIMIT -1 as none; PostgreSQL refuses it)
     bound = "" if limit is None else " LIMIT ?"

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from worlddb.core.store import Store, inside_sql
+from worlddb.core.store import Store, inside_sql, list_params
 from worlddb.graph import anyword, tsearch
 from worlddb.graph.text_index import STOPWORDS, WORD
 
@@ -129,7 +129,7 @@ def _ranked(store: Store, words: list[str], every: bool, worlds: Sequence[str], 
             return ranked
         depth *= 8
     # the scope holds a small share of the matches: rank inside it directly
-    params: list = [match, *worlds, *worlds]
+    params: list = [match, *list_params(worlds), *list_params(worlds)]
     validity = ""
     if open_only_at is not None:
         validity = "AND (n.valid_to IS NULL OR n.valid_to > ?)"
@@ -201,7 +201,7 @@ def _admitted(store: Store, rowids: list[int], worlds: Sequence[str], open_only_
     rows = store.conn.execute(
         f"SELECT n.rowid FROM nodes n WHERE n.rowid IN ({','.join('?' * len(rowids))}) {validity} "
         f"AND {inside_sql('n', len(worlds))}",
-        (*rowids, *extra, *worlds, *worlds))
+        (*rowids, *extra, *list_params(worlds), *list_params(worlds)))
     return {row[0] for row in rows}
 
 

@@ -28,7 +28,7 @@ from typing import Protocol
 from worlddb.core.errors import InvalidInput
 from worlddb.core.plan import QueryPlan
 from worlddb.core.records import EdgeView, NodeView
-from worlddb.core.store import Store, rowids_sql
+from worlddb.core.store import Store, list_params, rowids_sql
 from worlddb.core.timeutil import now_us
 from worlddb.graph.edge_reads import edges_touching, equivalents
 from worlddb.graph.lexical import lexical, lexical_anywhere, lexical_matching
@@ -91,7 +91,8 @@ class Query:
         allowed = None
         if self.worlds:
             members = {r for (r,) in self.db.store.conn.execute(
-                f"SELECT c.node FROM closure c WHERE c.world IN {rowids_sql(len(self.worlds))}", self.worlds)}
+                f"SELECT c.node FROM closure c WHERE c.world IN {rowids_sql(len(self.worlds))}",
+                list_params(self.worlds))}
             allowed = members.__contains__
         found = index.search(vector, limit, allowed=allowed)
         by_rowid = self.db.store.anchors_for_rowids([r for r, _ in found])

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from worlddb.core.store import Store, inside_sql
+from worlddb.core.store import Store, inside_sql, list_params
 
 #: FTS5's bm25 defaults (worlddb.graph.anyword)
 K1 = 1.2
@@ -90,7 +90,7 @@ def ranked(store: Store, words: Sequence[str], worlds: Sequence[str] | None, lim
     `open_only_at`, open then."""
     if worlds is None:
         return _rank(store, words, limit, "", "", (), every)
-    where, params = f"AND {inside_sql('n', len(worlds))}", [*worlds, *worlds]
+    where, params = f"AND {inside_sql('n', len(worlds))}", [*list_params(worlds), *list_params(worlds)]
     if open_only_at is not None:
         where += " AND (n.valid_to IS NULL OR n.valid_to > ?)"
         params.append(open_only_at)

@@ -24,7 +24,7 @@ import numpy as np
 
 from worlddb.core.errors import Forbidden, InvalidInput
 from worlddb.core.records import TEXT_TYPES
-from worlddb.core.store import rowids_sql
+from worlddb.core.store import list_params, rowids_sql
 from worlddb.core.timeutil import now_us, to_iso
 from worlddb.graph.database import Writer
 
@@ -196,7 +196,7 @@ def _open_member_rows(services: Services, worlds: list[str], columns: str, joins
         f"SELECT {columns} FROM closure c JOIN nodes n ON n.rowid = c.node {joins} "
         f"WHERE c.world IN {rowids_sql(len(worlds))} AND n.type IN ({','.join('?' * len(RETIRABLE))}) "
         f"AND n.retired_at IS NULL {order}",
-        (*worlds, *RETIRABLE),
+        (*list_params(worlds), *RETIRABLE),
     ).fetchall()
 
 

@@ -23,7 +23,7 @@ from typing import Any
 from worlddb.core import ids
 from worlddb.core.errors import AmbiguousId, InvalidInput, NotFound
 from worlddb.core.records import TEXT_TYPES, NodeView
-from worlddb.core.store import Store, inside_sql, rowids_sql
+from worlddb.core.store import Store, inside_sql, list_params, rowids_sql
 from worlddb.core.timeutil import now_us, to_iso
 from worlddb.graph import facts as factlib
 from worlddb.graph import identity
@@ -233,7 +233,8 @@ def _mentions(store: Store, members: set[str], worlds: list[str], *, limit: int,
         f"WHERE e.dst IN {rowids_sql(len(entities))} AND e.type='refers_to' AND e.seq_removed IS NULL "
         f"AND (n.type || '') IN ({_TEXT}) AND n.rowid < ? {validity} AND {inside_sql('n', len(worlds))} "
         "ORDER BY n.rowid DESC LIMIT ?",
-        (*entities, *TEXT_TYPES, before, *extra, *worlds, *worlds, limit + 1)).fetchall()
+        (*list_params(entities), *TEXT_TYPES, before, *extra, *list_params(worlds), *list_params(worlds),
+         limit + 1)).fetchall()
     page, more = rows[:limit], len(rows) > limit
     views = store.get_many(anchor for _, anchor in page)
     return [memory_out(store, views[anchor]) for _, anchor in page], (str(page[-1][0]) if more else None)
@@ -248,7 +249,8 @@ def _facts(store: Store, worlds: list[str], members: set[str]) -> list[NodeView]
         f"SELECT n.anchor, max(e.rowid) AS latest FROM edges e JOIN nodes n ON n.rowid = e.src "
         f"WHERE e.dst IN {rowids_sql(len(entities))} AND e.type='refers_to' AND e.seq_removed IS NULL "
         f"AND (n.type || '')='Fact' AND (n.valid_to IS NULL OR n.valid_to > ?) AND {inside_sql('n', len(worlds))} "
-        "GROUP BY n.anchor ORDER BY latest DESC LIMIT ?", (*entities, now_us(), *worlds, *worlds, _FACTS_READ))
+        "GROUP BY n.anchor ORDER BY latest DESC LIMIT ?",
+        (*list_params(entities), now_us(), *list_params(worlds), *list_params(worlds), _FACTS_READ))
     views = store.get_many(row[0] for row in rows)
     return [views[row] for row in views]
 
@@ -292,7 +294,8 @@ def _related(store: Store, worlds: list[str], members: set[str], facts: list[Nod
         f"WHERE e.dst IN {marks} AND e.type='refers_to' AND e.seq_removed IS NULL AND (n.type || '') IN ({_TEXT}) "
         f"AND (n.valid_to IS NULL OR n.valid_to > ?) AND {inside_sql('n', len(worlds))} AND o.dst NOT IN {marks} "
         "GROUP BY o.dst, d.anchor ORDER BY 2 DESC, d.anchor LIMIT ?",
-        (*entities, *TEXT_TYPES, now_us(), *worlds, *worlds, *entities, 2 * RELATED_MAX)).fetchall()
+        (*list_params(entities), *TEXT_TYPES, now_us(), *list_params(worlds), *list_params(worlds),
+         *list_params(entities), 2 * RELATED_MAX)).fetchall()
     candidates = [(other, relation, count) for (other, relation), count in
                   sorted(links.items(), key=lambda item: (-item[1], item[0]))]
     linked = {other for other, _ in links}
@@ -312,7 +315,7 @@ def _entities_in(store: Store, worlds: list[str]) -> list[str]:
         return []
     rows = store.conn.execute(
         f"SELECT DISTINCT n.anchor, n.rowid FROM closure c JOIN nodes n ON n.rowid = c.node "
-        f"WHERE c.world IN {rowids_sql(len(worlds))} AND n.type='Entity' ORDER BY n.rowid", worlds)
+        f"WHERE c.world IN {rowids_sql(len(worlds))} AND n.type='Entity' ORDER BY n.rowid", list_params(worlds))
     return [row[0] for row in rows]
 
 

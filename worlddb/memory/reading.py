@@ -16,7 +16,7 @@ from __future__ import annotations
 from worlddb.core import ids
 from worlddb.core.errors import InvalidInput, NotFound
 from worlddb.core.records import TEXT_TYPES, NodeView
-from worlddb.core.store import Store, rowids_sql
+from worlddb.core.store import Store, list_params, rowids_sql
 from worlddb.core.timeutil import now_us, to_iso
 from worlddb.graph import facts as factlib
 from worlddb.graph import identity
@@ -42,7 +42,7 @@ def list_memories(services: Services, scopes: ScopeSet, *, limit: int, cursor: s
     # a hidden memory leaves a gap that rows further down fill
     while len(kept) <= limit:
         validity = "" if closed_too else "AND (n.valid_to IS NULL OR n.valid_to > ?)"
-        params: list = [*worlds, *TEXT_TYPES, after]
+        params: list = [*list_params(worlds), *TEXT_TYPES, after]
         if not closed_too:
             params.append(now_us())
         params.append(limit + 1)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from worlddb.core.plan import QueryPlan
-from worlddb.core.store import Store, live_params, live_sql, rowids_sql
+from worlddb.core.store import Store, list_params, live_params, live_sql, rowids_sql
 from worlddb.core.timeutil import to_iso
 from worlddb.retrieval.recall import Ranked, rank
 
@@ -46,13 +46,13 @@ def _hits(store: Store, chosen: list[Ranked], plan: QueryPlan, worlds: list[str]
     for node, kind, sid in conn.execute(
             f"SELECT n.anchor, s.kind, s.sid FROM closure c JOIN nodes n ON n.rowid = c.node "
             f"JOIN nodes w ON w.rowid = c.world JOIN scopes s ON s.anchor = w.anchor "
-            f"WHERE c.node IN {rowids_sql(len(anchors))} ORDER BY s.kind, s.sid", anchors):
+            f"WHERE c.node IN {rowids_sql(len(anchors))} ORDER BY s.kind, s.sid", list_params(anchors)):
         scopes[node].append(f"{kind}:{sid}")
     named_by: list[tuple[str, str, str]] = conn.execute(
         f"SELECT s.anchor, n.anchor, n.name FROM edges e JOIN nodes n ON n.rowid = e.dst "
         f"JOIN nodes s ON s.rowid = e.src "
         f"WHERE e.src IN {rowids_sql(len(anchors))} AND e.type='refers_to' AND {live} AND (n.type || '')='Entity'",
-        (*anchors, *pins)).fetchall()
+        (*list_params(anchors), *pins)).fetchall()
     # a hit shared with another scope also names that scope's entities, whose names are not shown
     inside = store.in_worlds(worlds, list({entity for _, entity, _ in named_by})) if named_by else set()
     entities: dict[str, set[str]] = defaultdict(set)

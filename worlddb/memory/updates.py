@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from worlddb.core.records import Edge
-from worlddb.core.store import rowids_sql
+from worlddb.core.store import list_params, rowids_sql
 from worlddb.core.timeutil import now_us
 from worlddb.extract import FactCandidate
 from worlddb.extract.judge import Statement, Verdict, comparable
@@ -166,7 +166,7 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
     for index, queries in ((services.units, units), (services.whole, vector.reshape(1, -1))):
         if index.source == "empty":
             for (rowid,) in store.conn.execute(_RECENT.format(worlds=rowids_sql(len(worlds))),
-                                               (*worlds, now, RECENT)):
+                                               (*list_params(worlds), now, RECENT)):
                 best.setdefault(rowid, 0.0)
             continue
         for query in queries:

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable
 
 from worlddb.core.errors import InvalidInput
-from worlddb.core.store import Store
+from worlddb.core.store import Store, list_params, list_sql
 from worlddb.protocols import TIER_ORDER
 
 from .index import NameIndex
@@ -61,14 +61,14 @@ def find_mentions(store: Store, index: NameIndex, thresholds: Thresholds, scopes
             if norm:
                 phrases.setdefault(norm, []).append(span)
     found: list[tuple[tuple[int, int], int, str, float]] = []  # span, node rowid, tier, score
-    marks = ",".join("?" * len(scope_rows))
+    marks = list_sql(len(scope_rows))
     norms = list(phrases)
     for start in range(0, len(norms), 400):
         chunk = norms[start : start + 400]
         rows = store.conn.execute(
             f"SELECT node, norm, kind FROM resolver_names WHERE scope IN ({marks}) AND norm IN "
             f"({','.join('?' * len(chunk))})",
-            (*scope_rows, *chunk),
+            (*list_params(scope_rows), *chunk),
         )
         for node, norm, kind in rows:
             for span in phrases[norm]:
@@ -104,8 +104,8 @@ def entities_named(store: Store, scopes: Iterable[str], name: str, *, words: boo
         params += [f"{escaped} %", f"% {escaped}", f"% {escaped} %"]
     rows = store.conn.execute(
         f"SELECT n.anchor FROM resolver_names r JOIN nodes n ON n.rowid = r.node "
-        f"WHERE r.scope IN ({','.join('?' * len(scope_rows))}) AND {match} GROUP BY n.anchor ORDER BY min(r.id)",
-        (*scope_rows, *params))
+        f"WHERE r.scope IN ({list_sql(len(scope_rows))}) AND {match} GROUP BY n.anchor ORDER BY min(r.id)",
+        (*list_params(scope_rows), *params))
     return [row[0] for row in rows]
 
 

@@ -39,7 +39,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from worlddb.core.errors import InvalidInput
-from worlddb.core.store import edge_key, rowids_sql
+from worlddb.core.store import edge_key, list_params, rowids_sql
 from worlddb.graph import identity
 from worlddb.graph.database import WorldDB
 from worlddb.vectors import hnsw
@@ -200,7 +200,7 @@ class Reclusterer:
                     rows = self.db.store.conn.execute(
                         f"SELECT o.anchor FROM edges e JOIN nodes o ON o.rowid = e.{other} "
                         f"WHERE e.{column} IN {rowids_sql(len(chunk))} AND e.type='refers_to' "
-                        f"AND e.seq_removed IS NULL", chunk)
+                        f"AND e.seq_removed IS NULL", list_params(chunk))
                     step.update(row[0] for row in rows)
             frontier = step - reached
             reached |= frontier

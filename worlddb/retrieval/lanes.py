@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from worlddb.core.records import TEXT_TYPES
-from worlddb.core.store import ROWID_OF, Store, inside_sql, rowids_sql
+from worlddb.core.store import ROWID_OF, Store, inside_sql, list_params, rowids_sql
 from worlddb.graph import identity
 from worlddb.graph.lexical import lexical
 from worlddb.graph.text_index import WORD
@@ -104,7 +104,7 @@ def eligible(store: Store, worlds: list[str], rowids: list[int], open_only_at: i
     rows = store.conn.execute(
         f"SELECT n.rowid FROM nodes n WHERE n.rowid IN ({','.join('?' * len(rowids))}) "
         f"AND (n.type || '') IN ({_TEXT}) {validity} AND {inside_sql('n', len(worlds))}",
-        (*rowids, *TEXT_TYPES, *extra, *worlds, *worlds),
+        (*rowids, *TEXT_TYPES, *extra, *list_params(worlds), *list_params(worlds)),
     )
     return {row[0] for row in rows}
 
@@ -114,7 +114,7 @@ def _scope_members(store: Store, worlds: list[str], open_only_at: int | None) ->
     rows = store.conn.execute(
         f"SELECT DISTINCT n.rowid FROM closure c JOIN nodes n ON n.rowid = c.node "
         f"WHERE c.world IN {rowids_sql(len(worlds))} AND n.type IN ({_TEXT}) {validity} LIMIT ?",
-        (*worlds, *TEXT_TYPES, *extra, FILTER_SCOPE_MAX + 1),
+        (*list_params(worlds), *TEXT_TYPES, *extra, FILTER_SCOPE_MAX + 1),
     ).fetchall()
     return None if len(rows) > FILTER_SCOPE_MAX else {row[0] for row in rows}
 
@@ -160,7 +160,7 @@ def _mentioning(store: Store, classes: list[frozenset[str]], worlds: list[str], 
     entities = sorted(class_of)
     validity, extra = ("AND (n.valid_to IS NULL OR n.valid_to > ?)", [open_only_at]) if open_only_at else ("", [])
     inside = f"AND (n.type || '') IN ({_TEXT}) {validity} AND {inside_sql('n', len(worlds))}"
-    filters = (*TEXT_TYPES, *extra, *worlds, *worlds)
+    filters = (*TEXT_TYPES, *extra, *list_params(worlds), *list_params(worlds))
     found: dict[int, tuple[frozenset[int], int]] = {}  # node rowid -> (classes named, latest mention edge)
 
     def take(rows) -> None:
@@ -184,7 +184,7 @@ def _mentioning(store: Store, classes: list[frozenset[str]], worlds: list[str], 
                     # the other entities' mentions, which may be thousands per candidate
                     "AND EXISTS (SELECT 1 FROM edges o WHERE o.src = e.src AND o.type='refers_to' "
                     f"AND o.seq_removed IS NULL AND +o.dst IN {rowids_sql(len(others))}) "
-                    "ORDER BY e.rowid DESC LIMIT ?", (ent, *filters, *others, depth)))
+                    "ORDER BY e.rowid DESC LIMIT ?", (ent, *filters, *list_params(others), depth)))
         take(_mentions_of(conn, sorted(shared), entities))
     for ent in entities:
         take(conn.execute(
@@ -205,7 +205,8 @@ def _mentions_of(conn, rowids: list[int], entities: list[str]):
     return conn.execute(
         "SELECT e.src, d.anchor, max(e.rowid) FROM edges e JOIN nodes d ON d.rowid = e.dst "
         f"WHERE e.src IN ({','.join('?' * len(rowids))}) AND +e.dst IN {rowids_sql(len(entities))} "
-        "AND e.type='refers_to' AND e.seq_removed IS NULL GROUP BY e.src, e.dst, d.anchor", (*rowids, *entities))
+        "AND e.type='refers_to' AND e.seq_removed IS NULL GROUP BY e.src, e.dst, d.anchor",
+        (*rowids, *list_params(entities)))
 
 
 def _speaker_lanes(sources: Sources, query: str, mentions: list[Mention], worlds: list[str], depth: int,
@@ -223,7 +224,7 @@ def _speaker_lanes(sources: Sources, query: str, mentions: list[Mention], worlds
     role = store.backend.json_field("e.props", "role")
     said = (f"e.type='refers_to' AND e.seq_removed IS NULL AND {role} = 'speaker' "
             f"AND (n.type || '') IN ({_TEXT}) {validity} AND {inside_sql('n', len(worlds))}")
-    filters = (*TEXT_TYPES, *extra, *worlds, *worlds)
+    filters = (*TEXT_TYPES, *extra, *list_params(worlds), *list_params(worlds))
     spoken: set[int] = set()
     for entity in speakers:
         spoken.update(row[0] for row in store.conn.execute(
@@ -248,7 +249,7 @@ def _speaker_lanes(sources: Sources, query: str, mentions: list[Mention], worlds
         kept = {row[0] for row in store.conn.execute(
             f"SELECT n.rowid FROM edges e JOIN nodes n ON n.rowid = e.src "
             f"WHERE e.src IN ({','.join('?' * len(found))}) "
-            f"AND +e.dst IN {rowids_sql(len(speakers))} AND {said}", (*found, *speakers, *filters))}
+            f"AND +e.dst IN {rowids_sql(len(speakers))} AND {said}", (*found, *list_params(speakers), *filters))}
         return [rowid for rowid in found if rowid in kept][:depth]
 
     head = answer_head(query)

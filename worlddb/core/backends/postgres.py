@@ -50,6 +50,7 @@ Contract (worlddb.core.backends)
 
 from __future__ import annotations
 
+import json
 import re
 import struct
 import threading
@@ -87,16 +88,22 @@ def _driver():
 
 # ---------------------------------------------------------------------- placeholders
 _PLACEHOLDERS: dict[str, str] = {}
-_TOKEN = re.compile(r"'(?:[^']|'')*'|\?|%")
+_JSON_LIST = r"json_each\(\s*\?\s*\)"
+_TOKEN = re.compile(rf"'(?:[^']|'')*'|{_JSON_LIST}|\?|%")
+#: SQLite's json_each over a bound JSON array (worlddb.core.store.list_sql), as PostgreSQL says it
+_JSON_EACH = "jsonb_array_elements_text(CAST(%s AS jsonb))"
 
 
 def pg_sql(sql: str) -> str:
-    """`sql` with `?` placeholders as psycopg's `%s` (and `%` as `%%`); string literals
-    are left alone. Remembered per statement."""
+    """`sql` with `?` placeholders as psycopg's `%s` (and `%` as `%%`), and `json_each(?)`
+    as jsonb_array_elements_text (its values as text, in a column also named `value`);
+    string literals are left alone. Remembered per statement."""
     found = _PLACEHOLDERS.get(sql)
     if found is None:
         def swap(match: re.Match) -> str:
             token = match.group(0)
+            if token.startswith("json_each"):
+                return _JSON_EACH
             return "%s" if token == "?" else "%%" if token == "%" else token
         found = _TOKEN.sub(swap, sql)
         if len(_PLACEHOLDERS) < 20_000:
@@ -105,15 +112,21 @@ def pg_sql(sql: str) -> str:
 
 
 _LISTS: dict[str, tuple[str, tuple[int, ...]] | None] = {}
-_LIST_TOKEN = re.compile(r"'(?:[^']|'')*'|\b(NOT\s+)?IN\s*\(\s*\?(?:\s*,\s*\?)*\s*\)|\?|%", re.IGNORECASE)
+_LIST_TOKEN = re.compile(r"'(?:[^']|'')*'|\b(NOT\s+)?IN\s*\(\s*(?:\?(?:\s*,\s*\?)*|"
+                         rf"SELECT\s+value\s+FROM\s+{_JSON_LIST})\s*\)|\?|%", re.IGNORECASE)
 #: the Python types a list of values is bound as an array of (str: text[], int: int8[], ...)
 _ARRAY_TYPES = (str, int, bytes, float)
 
 
+#: in a list form's shape: the placeholder binds one JSON array (worlddb.core.store.list_params)
+JSON_ARRAY = -1
+
+
 def _list_form(sql: str) -> tuple[str, tuple[int, ...]] | None:
-    """`sql` with every `IN (?, ?, ...)` as `= ANY(%s)` (`NOT IN` as `<> ALL(%s)`), and how
-    many `?` each placeholder of the new text stands for (0: a single value); None when
-    the statement has no such list."""
+    """`sql` with every `IN (?, ?, ...)` and `IN (SELECT value FROM json_each(?))` as
+    `= ANY(%s)` (`NOT IN` as `<> ALL(%s)`), and how many `?` each placeholder of the new
+    text stands for (0: a single value; JSON_ARRAY: one JSON array of the values); None
+    when the statement has no such list."""
     found = _LISTS.get(sql, False)
     if found is not False:
         return found
@@ -128,7 +141,7 @@ def _list_form(sql: str) -> tuple[str, tuple[int, ...]] | None:
             return "%%"
         if token.startswith("'"):
             return token
-        shape.append(token.count("?"))
+        shape.append(JSON_ARRAY if "json_each" in token.lower() else token.count("?"))
         return "<> ALL(%s)" if match.group(1) else "= ANY(%s)"
 
     text = _LIST_TOKEN.sub(swap, sql)
@@ -156,8 +169,12 @@ def pg_statement(sql: str, params: Sequence) -> tuple[str, Sequence]:
             out.append(params[at])
             at += 1
             continue
-        values = list(params[at:at + count])
-        at += count
+        if count == JSON_ARRAY:
+            values = json.loads(params[at])
+            at += 1
+        else:
+            values = list(params[at:at + count])
+            at += count
         kinds = {type(v) for v in values if v is not None}
         if len(kinds) != 1 or next(iter(kinds)) not in _ARRAY_TYPES:
             return pg_sql(sql), params
