@@ -14,7 +14,10 @@ reaches no tool: its line has ``principal`` and ``tool`` null, ``scopes`` empty 
 ``outcome`` ``unauthenticated``, so guessing at tokens shows in the log. A sign-in at the memory
 inspector's login form (worlddb.server.inspector) writes a line with ``tool``
 ``inspector_login``: ``outcome`` ``ok`` with the principal it signed in, or ``unauthenticated``
-with ``principal`` null for a token that opened nothing. A line never holds memory text,
+with ``principal`` null for a token that opened nothing. Each action taken there that reaches
+the engine writes a line as a tool call does, with ``tool`` ``inspector_retire``,
+``inspector_amend``, ``inspector_accept_merge`` or ``inspector_reject_merge`` and ``scopes``
+the keys of what it changed (empty when it was refused). A line never holds memory text,
 queries, metadata, ids, error messages or tokens.
 
 Lines go to stderr (`STDERR`) or are appended to a file, each written whole and flushed.
@@ -41,6 +44,11 @@ from pathlib import Path
 STDERR = "-"
 #: the `tool` of a line for a login at the memory inspector's form
 INSPECTOR_LOGIN = "inspector_login"
+#: the `tool` of a line for each action taken at the memory inspector
+INSPECTOR_RETIRE = "inspector_retire"
+INSPECTOR_AMEND = "inspector_amend"
+INSPECTOR_ACCEPT = "inspector_accept_merge"
+INSPECTOR_REJECT = "inspector_reject_merge"
 
 
 class _Raising:
@@ -122,4 +130,5 @@ class Audit:
                     pass  # what is left unwritten is a line whose write already raised to its caller
 
 
-__all__ = ["INSPECTOR_LOGIN", "STDERR", "Audit"]
+__all__ = ["INSPECTOR_ACCEPT", "INSPECTOR_AMEND", "INSPECTOR_LOGIN", "INSPECTOR_REJECT", "INSPECTOR_RETIRE", "STDERR",
+           "Audit"]

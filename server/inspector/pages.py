@@ -16,8 +16,10 @@ Every page and action goes through the memory API (an AsyncEngine) inside the sc
 `Gate.scopes` grants the caller (worlddb.server.inspector.access), never around it, and with
 the caller's Access, so the engine enforces the grant too and names no other scope. Errors of
 the engine become a page saying what was wrong (404 for an id outside the scopes, as for an
-unknown one); nothing is written when an action fails. Every login at the form, signed in or
-refused, writes an audit line (worlddb.server.audit).
+unknown one; 403 for what the grant forbids); nothing is written when an action fails. Every
+login at the form, signed in or refused, and every action that reaches the engine (retire,
+amend, accept, reject), done or refused, writes an audit line (worlddb.server.audit), as a
+tool call does.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from worlddb import __version__
-from worlddb.core.errors import Conflict, NotFound, WorldDBError
+from worlddb.core.errors import Conflict, Forbidden, NotFound, WorldDBError
 from worlddb.core.records import TEXT_TYPES
 from worlddb.memory.access import Access
 from worlddb.memory.aio import AsyncEngine
@@ -49,7 +51,7 @@ from worlddb.memory.engine import Engine
 from worlddb.memory.results import MemoryDetail
 from worlddb.memory.scopes import ScopeSet, parse_scope_key
 
-from ..audit import Audit
+from ..audit import INSPECTOR_ACCEPT, INSPECTOR_AMEND, INSPECTOR_REJECT, INSPECTOR_RETIRE, Audit
 from . import views
 from .access import COOKIE, Caller, Gate, Origins, Session, Sessions, csrf_ok
 
@@ -102,8 +104,8 @@ class Inspector:
     :param engine: returns the open AsyncEngine (None while the server starts or stops).
     :param gate: who may log in, and what each caller may see.
     :param origins: the Host names and Origins the server answers to.
-    :param audit: where each login at the form is written down, signed in or refused
-        (worlddb.server.audit); None: nowhere.
+    :param audit: where each login at the form and each action is written down, done or
+        refused (worlddb.server.audit); None: nowhere.
     """
 
     def __init__(self, engine: Callable[[], AsyncEngine | None], *, gate: Gate, origins: Origins,
@@ -187,8 +189,9 @@ class Inspector:
         return self._render(None, request, "error.html", 403, title="Refused", message=message)
 
     async def _engine_error(self, request: Request, exc: Exception) -> Response:
-        status = 404 if isinstance(exc, NotFound) else 409 if isinstance(exc, Conflict) else 400
-        title = {404: "Not found", 409: "Already done"}.get(status, "Not accepted")
+        status = (404 if isinstance(exc, NotFound) else 409 if isinstance(exc, Conflict)
+                  else 403 if isinstance(exc, Forbidden) else 400)
+        title = {404: "Not found", 409: "Already done", 403: "Not allowed"}.get(status, "Not accepted")
         return self._render(None, request, "error.html", status, title=title, message=str(exc))
 
     # ------------------------------------------------------------------ login
@@ -277,16 +280,39 @@ class Inspector:
                             can_retire=open_now and detail.type in (*TEXT_TYPES, "Fact"),
                             can_amend=open_now and detail.type in TEXT_TYPES)
 
+    async def _audited(self, ctx: Ctx, tool: str, act: Callable[[], Awaitable[Any]],
+                       scopes_of: Callable[[Any], Awaitable[list[str]]]) -> Any:
+        """Run an action and write its audit line: who, which action, the scope keys of what
+        it changed (none when refused), how it ended (the error's class, never its message)."""
+        started = time.perf_counter()
+        outcome, error, scopes = "error", "Interrupted", []
+        try:
+            done = await act()
+            outcome, error = "ok", None
+            scopes = await scopes_of(done)
+            return done
+        except Exception as exc:
+            error = type(exc).__name__
+            raise
+        finally:
+            self.audit.tool_call(principal=ctx.access.principal, tool=tool, scopes=scopes, outcome=outcome,
+                                 error=error, seconds=time.perf_counter() - started)
+
     async def retire(self, ctx: Ctx) -> Response:
-        done = await ctx.engine.retire(ctx.request.path_params["id"], ctx.scopes,
-                                       reason=ctx.field("reason").strip() or None, access=ctx.access)
+        async def scopes_of(done) -> list[str]:
+            return (await ctx.engine.read_memory(done.id, ctx.scopes, access=ctx.access)).scopes
+
+        done = await self._audited(ctx, INSPECTOR_RETIRE, lambda: ctx.engine.retire(
+            ctx.request.path_params["id"], ctx.scopes, reason=ctx.field("reason").strip() or None,
+            access=ctx.access), scopes_of)
         ctx.session.flash.append("Already retired." if done.already_retired else
                                  "Retired: it stays readable, but recall no longer returns it.")
         return RedirectResponse(f"{UI_PATH}/memory/{done.id}", 303)
 
     async def amend(self, ctx: Ctx) -> Response:
-        done = await ctx.engine.amend(ctx.request.path_params["id"], ctx.field("text"), ctx.scopes,
-                                      reason=ctx.field("reason").strip() or None, access=ctx.access)
+        done = await self._audited(ctx, INSPECTOR_AMEND, lambda: ctx.engine.amend(
+            ctx.request.path_params["id"], ctx.field("text"), ctx.scopes,
+            reason=ctx.field("reason").strip() or None, access=ctx.access), _scopes_of)
         ctx.session.flash.append("Amended: this new memory supersedes the old one, which stays in its history.")
         return RedirectResponse(f"{UI_PATH}/memory/{done.id}", 303)
 
@@ -309,12 +335,19 @@ class Inspector:
         if decision not in ("accept", "reject"):
             raise NotFound(f"no action {decision!r}: accept or reject")
         act = ctx.engine.accept_merge if decision == "accept" else ctx.engine.reject_merge
-        done = await act(ctx.request.path_params["id"], ctx.scopes, reason=ctx.field("reason").strip() or None,
-                         access=ctx.access)
+        done = await self._audited(ctx, INSPECTOR_ACCEPT if decision == "accept" else INSPECTOR_REJECT,
+                                   lambda: act(ctx.request.path_params["id"], ctx.scopes,
+                                               reason=ctx.field("reason").strip() or None, access=ctx.access),
+                                   _scopes_of)
         ctx.session.flash.append(
             f"Accepted: {done.a.name} and {done.b.name} are now one identity." if decision == "accept" else
             f"Rejected: {done.a.name} and {done.b.name} stay apart.")
         return RedirectResponse(_safe_next(ctx.field("back")) if ctx.field("back") else f"{UI_PATH}/proposals", 303)
+
+
+async def _scopes_of(done) -> list[str]:
+    """The scope keys an amend or a merge decision reports it acted in (inside the grant)."""
+    return list(done.scopes)
 
 
 # ---------------------------------------------------------------------------- engine-thread reads

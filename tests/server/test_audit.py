@@ -14,10 +14,12 @@ import pytest
 from mcp import Client
 
 from bench.serverproc import call, call_error, child_env, stdio_params
+from tests.support import ALICE, BOB, open_engine
+from worlddb.memory.scopes import ScopeSet
 from worlddb.server import build_server
 from worlddb.server.audit import Audit
 
-from .helpers import add_tokens, client_with, make_config, serving
+from .helpers import add_tokens, client_with, dump, make_config, serving
 
 TEXT = "Alice's safe combination is 31-17-42 (audit canary text)"
 QUERY = "what unlocks the safe? (audit canary query)"
@@ -120,6 +122,53 @@ def test_inspector_logins_are_audited_refused_and_signed_in_without_the_token(tm
     ]
     raw = audit.read_text()
     assert guess not in raw and tokens["alice"] not in raw and OWNER_TOKEN not in raw
+
+
+def test_inspector_actions_are_audited_and_what_the_grant_forbids_is_a_403(tmp_path):
+    """Each action at the inspector is an audit line like a tool call: done (with the scopes
+    it changed), forbidden (a 403 page: the memory is also in a scope outside the grant) or
+    not found; an entity outside the grant is "no entity", as an unknown one."""
+    db, audit = tmp_path / "memory.db", tmp_path / "audit.jsonl"
+    tokens = add_tokens(db, {"alice": ["user:alice"]})
+    with open_engine(db) as engine:
+        own = engine.write_memory("Alice waters the ferns on Sundays.", ALICE)
+        shared = engine.write_memory("Alice and Bob share the allotment.",
+                                     ScopeSet((("user", "alice"), ("user", "bob"))))
+        engine.write_memory("Maria Lopez keeps bees.", BOB, entities=[{"name": "Maria Lopez"}])
+        bees = engine.write_memory("Maria Lopes sells the honey.", BOB, entities=[{"name": "Maria Lopes"}])
+        (bob_proposal,) = engine.merge_proposals(BOB).proposals
+    with serving(replace(make_config(db, default_user=None), audit_log=str(audit)), token=OWNER_TOKEN) as url:
+        base = url.removesuffix("/mcp")
+        with httpx2.Client() as browser:
+            csrf = CSRF.search(browser.get(f"{base}/ui/login").text).group(1)
+            assert browser.post(f"{base}/ui/login", data={"csrf": csrf, "token": tokens["alice"], "next": "/ui/"},
+                                headers={"origin": base}).status_code == 303
+            csrf = CSRF.search(browser.get(f"{base}/ui/memory/{own.id}").text).group(1)
+
+            def post(path: str, **data) -> httpx2.Response:
+                return browser.post(f"{base}/ui/{path}", data={"csrf": csrf, **data}, headers={"origin": base})
+
+            amended = post(f"memory/{own.id}/amend", text="Alice waters the ferns on Saturdays.")
+            assert amended.status_code == 303
+            before = dump(db)
+            forbidden = post(f"memory/{shared.id}/retire", reason="not hers alone")
+            assert forbidden.status_code == 403 and "Not allowed" in forbidden.text
+            assert dump(db) == before
+            assert post(f"proposals/{bob_proposal.id}/accept").status_code == 404
+            assert post(f"memory/{amended.headers['location'].rsplit('/', 1)[1]}/retire").status_code == 303
+            outside = browser.get(f"{base}/ui/entity/{bees.entities[0].id}")
+            assert outside.status_code == 404 and "no entity with id" in outside.text
+            assert "no memory" not in outside.text
+    records = [r for r in lines(audit) if r["tool"] != "inspector_login"]
+    assert all(set(r) == FIELDS for r in records)
+    assert [(r["principal"], r["tool"], r["scopes"], r["outcome"], r["error"]) for r in records] == [
+        ("alice", "inspector_amend", ["user:alice"], "ok", None),
+        ("alice", "inspector_retire", [], "error", "Forbidden"),
+        ("alice", "inspector_accept_merge", [], "error", "NotFound"),
+        ("alice", "inspector_retire", ["user:alice"], "ok", None),
+    ]
+    raw = audit.read_text()
+    assert "ferns" not in raw and own.id not in raw and tokens["alice"] not in raw
 
 
 async def test_the_server_rotates_its_audit_file_by_size_without_losing_or_splitting_a_line(tmp_path):

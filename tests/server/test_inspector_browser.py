@@ -1,7 +1,8 @@
 """The memory inspector in a real browser: Debian's headless Chromium, driven through
 selenium and its chromedriver, against `worlddb serve --transport http` on loopback. A person
 signs in with the token, searches, accepts a merge proposal and retires a memory; the file
-changes accordingly, and screenshots of the pages are saved.
+changes accordingly, each action is a line of the audit log, and screenshots of the pages are
+saved.
 
 `.ci/run` installs chromium and chromium-driver when they are missing; this test skips (with
 the reason) only where they could not be installed.
@@ -9,6 +10,7 @@ the reason) only where they could not be installed.
 
 from __future__ import annotations
 
+import json
 import shutil
 import signal
 import tempfile
@@ -78,7 +80,9 @@ def test_a_person_searches_accepts_a_merge_and_retires_a_memory(browser, tmp_pat
         (proposal,) = engine.merge_proposals(ALICE).proposals
     shots = tmp_path / "screenshots"
     shots.mkdir()
-    server = HttpServer(db, embedder="hash", default_user="alice", env={"WORLDDB_TOKEN": TOKEN}).start()
+    audit = tmp_path / "audit.jsonl"
+    server = HttpServer(db, embedder="hash", default_user="alice", env={"WORLDDB_TOKEN": TOKEN},
+                        extra=("--audit-log", str(audit))).start()
     base = f"http://127.0.0.1:{server.port}/ui/"
     try:
         browser.get(base)
@@ -129,3 +133,11 @@ def test_a_person_searches_accepts_a_merge_and_retires_a_memory(browser, tmp_pat
         lanes = {h.id: h.lanes for h in engine.recall("Sarah Connor", ALICE).results}
         assert lanes[sara.id].get("entity") and lanes[sarah.id].get("entity")
         assert vim.id not in lanes
+    # (the lines before are the readiness probes of HttpServer.start, refused for want of a token)
+    done = [r for r in map(json.loads, audit.read_text().splitlines()) if (r["tool"] or "").startswith("inspector_")]
+    assert [(r["principal"], r["tool"], r["scopes"], r["outcome"]) for r in done] == [
+        ("token", "inspector_login", [], "ok"),
+        ("token", "inspector_accept_merge", ["user:alice"], "ok"),
+        ("token", "inspector_retire", ["user:alice"], "ok"),
+    ]
+    assert "Helix" not in audit.read_text() and TOKEN not in audit.read_text()

@@ -492,7 +492,7 @@ class Engine:
         """One entity: names, class members, pending merge proposals, neighbours, and a page
         of the memories that mention it or a member of its class, newest first."""
         access = _access(access)
-        access.admit(scopes, unknown_id(entity_id, scopes))
+        access.admit(scopes, unknown_id(entity_id, scopes, "entity"))
         return access.redact(entities.read_entity(self.services, entity_id, scopes, limit=limit, cursor=cursor,
                                                   include_retired=include_retired))
 
@@ -530,7 +530,7 @@ class Engine:
         """Everything held about one entity's identity (all members, their records,
         provenance, mentions and names, the proposals between them), or about every
         identity in the scopes; only what the scopes hold."""
-        _access(access).admit(scopes, None if entity_id is None else unknown_id(entity_id, scopes))
+        _access(access).admit(scopes, None if entity_id is None else unknown_id(entity_id, scopes, "entity"))
         return entities.export(self.services, scopes, entity_id)
 
     def scope_anchors(self, scopes: ScopeSet) -> list[str]:

@@ -189,7 +189,7 @@ def where(scopes: ScopeSet) -> str:
 
 # ---------------------------------------------------------------------------- internals
 def _require_entity(store: Store, entity_id: str, scopes: ScopeSet) -> str:
-    anchor = require_in_scope(store, entity_id, scopes)
+    anchor = require_in_scope(store, entity_id, scopes, "entity")
     kind = store.require(anchor).type
     if kind != "Entity":
         raise InvalidInput(f"{anchor} is a{'n' if kind[:1] in 'AEIOU' else ''} {kind}, not an entity")

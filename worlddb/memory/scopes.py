@@ -91,10 +91,11 @@ def unknown_scope(key: str) -> NotFound:
     return NotFound(f"no scope {key} exists")
 
 
-def unknown_id(node_id: str, scopes: ScopeSet) -> NotFound:
+def unknown_id(node_id: str, scopes: ScopeSet, noun: str = "memory") -> NotFound:
     """What a call naming an id that is not inside its scopes - or naming scopes outside its
-    grant - is told: the same words either way."""
-    return NotFound(f"no memory with id {node_id} in scope {', '.join(scopes.keys)}")
+    grant - is told: the same words either way. `noun` is what the call asked for ("entity"
+    for the entity reads)."""
+    return NotFound(f"no {noun} with id {node_id} in scope {', '.join(scopes.keys)}")
 
 
 def scope_anchors(store: Store, scopes: ScopeSet) -> list[str]:
@@ -102,9 +103,10 @@ def scope_anchors(store: Store, scopes: ScopeSet) -> list[str]:
     return [a for a in (store.scope_anchor(kind, sid) for kind, sid in scopes) if a]
 
 
-def require_in_scope(store: Store, node_id: str, scopes: ScopeSet) -> str:
-    """The anchor of `node_id` (full id or unique prefix) among the nodes inside `scopes`."""
-    missing = unknown_id(node_id, scopes)
+def require_in_scope(store: Store, node_id: str, scopes: ScopeSet, noun: str = "memory") -> str:
+    """The anchor of `node_id` (full id or unique prefix) among the nodes inside `scopes`;
+    a miss is `unknown_id(node_id, scopes, noun)`."""
+    missing = unknown_id(node_id, scopes, noun)
     try:
         # only ids inside the scopes count, so a prefix shared with another scope's
         # memory is neither ambiguous nor answered with that memory's id; a miss reads
