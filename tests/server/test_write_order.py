@@ -100,3 +100,51 @@ async def test_a_write_cancelled_ahead_in_the_queue_holds_up_nothing(tmp_path):
     finally:
         held.release.set()
         await memory.close()
+
+
+class HeldNames(HeldName):
+    """The real model, holding every call that asks for the vector of one of `names` until
+    released; `both_inside` is set once two such calls are held (the two model threads)."""
+
+    def __init__(self, *names: str) -> None:
+        super().__init__(names[0])
+        self.names, self.held = set(names), 0
+        self.lock, self.both_inside = threading.Lock(), threading.Event()
+
+    def embed(self, texts) -> np.ndarray:
+        if self.names & set(texts):
+            with self.lock:
+                self.held += 1
+                if self.held == 2:
+                    self.both_inside.set()
+            assert self.release.wait(60), "never released"
+        return self.inner.embed(texts)
+
+
+async def test_a_message_without_a_time_is_stamped_when_it_arrives(tmp_path):
+    """A memory_write of messages waiting for a model thread (both busy with earlier writes)
+    still records the time it arrived, so a plain write sent after it - stamped on arrival -
+    is later, in the order the two commit."""
+    held = HeldNames("austin", "boston")
+    server = build_server(make_config(tmp_path / "stamps.db", embedder=held, query_model=False))
+    async with Client(server) as client:
+        busy = [asyncio.ensure_future(client.call_tool("memory_write", {"text": text}))
+                for text in ("I live in Austin, Texas.", "My brother lives in Boston, Massachusetts.")]
+        try:
+            assert await asyncio.to_thread(held.both_inside.wait, 60)
+            said = asyncio.ensure_future(client.call_tool("memory_write", {
+                "messages": [{"role": "user", "content": "My sister visits next week."}]}))
+            await asyncio.sleep(0.2)
+            after = asyncio.ensure_future(client.call_tool("memory_write", {"text": "The cat is called Tom."}))
+            await asyncio.sleep(0.3)  # the messages' model step can start only after this
+        finally:
+            held.release.set()
+        results = [(await asyncio.wait_for(call, 120)) for call in (*busy, said, after)]
+        assert not any(r.is_error for r in results), [r.content[0].text for r in results if r.is_error]
+        first, second, session, cat = [r.structured_content for r in results]
+        assert first["valid_from"] < second["valid_from"] < session["valid_from"] < cat["valid_from"]
+        turn = (await client.call_tool("memory_read", {"id": session["turns"][0]["id"]})).structured_content
+        assert turn["valid_from"] == session["valid_from"]
+        listed = (await client.call_tool("memory_list", {})).structured_content["memories"]
+        # newest first: committed in the order they arrived
+        assert [m["id"] for m in listed][:2] == [cat["id"], session["turns"][0]["id"]]

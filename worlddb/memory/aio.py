@@ -18,9 +18,10 @@ in its commit step, against the store as it is then, exactly as when the steps r
 Writes still commit in the order they arrived (`Arrivals`): each takes a ticket on arrival, and
 its commit waits until every write that arrived before it has committed or failed (a write that
 fails or is cancelled gives up its turn as it ends). A write without a valid_from is valid from
-the moment it arrived, not from when its model step began. So a client that pipelines "I live in
-Austin" and then "I moved to Denver" has the second judged against the first, even when the
-first is longer inside the model. Reads take no ticket and wait for no model.
+the moment it arrived, not from when its model step began, and so is a message without a
+time. So a client that pipelines "I live in Austin" and then "I moved to Denver" has the
+second judged against the first, even when the first is longer inside the model, and the
+times it records follow the order the writes commit in. Reads take no ticket and wait for no model.
 
 Every method mirrors the `Engine` method of the same name, with the same arguments.
 """
@@ -172,8 +173,9 @@ class AsyncEngine:
     async def write_messages(self, messages: Sequence[dict], scopes: ScopeSet, *, session: str | None = None,
                              valid_from: str | None = None, access: Access | None = None) -> WriteResult:
         with self._arrivals.ticket() as ticket:
+            arrived = None if valid_from else to_iso(self._arrivals.stamp())
             prepared = await self.model(Engine.prepare_messages, messages, scopes, session=session,
-                                        valid_from=valid_from, access=access)
+                                        valid_from=valid_from, arrived=arrived, access=access)
             return await self._write(ticket, prepared, Engine.commit_messages, access)
 
     async def write_memories(self, items: Sequence[dict], scopes: ScopeSet, *,

@@ -333,11 +333,15 @@ class Engine:
         return prepare(self.services, requests)
 
     def prepare_messages(self, messages: Sequence[dict], scopes: ScopeSet, *, session: str | None = None,
-                         valid_from: str | None = None, access: Access | None = None) -> PreparedSession:
-        """write_messages' first step."""
+                         valid_from: str | None = None, arrived: str | None = None,
+                         access: Access | None = None) -> PreparedSession:
+        """write_messages' first step. `arrived` (ISO-8601): when the call arrived, the time of
+        a message without one if there is no `valid_from` (default: now, as this step runs)."""
         _access(access).admit(scopes)
         start = parse_time(valid_from, field="valid_from") if valid_from else None
-        return conversation.prepare_messages(self.services, scopes, messages, session=session, valid_from=start)
+        came = parse_time(arrived, field="arrived") if arrived else None
+        return conversation.prepare_messages(self.services, scopes, messages, session=session, valid_from=start,
+                                             arrived=came)
 
     def amend_target(self, memory_id: str, text: str, scopes: ScopeSet, *, reason: str | None = None,
                      valid_from: str | None = None, access: Access | None = None) -> corrections.AmendTarget:

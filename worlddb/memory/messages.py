@@ -6,7 +6,8 @@
 Each message is a turn: `role` is who said it (a speaker's name, or user / assistant; "user"
 is the scope's user and assistant, system and tool are no one's name: worlddb.memory.ingest),
 `content` what was said; optional `time` (ISO-8601: when it was said; default the call's
-`valid_from`, else now), `caption` (a description of an image shared with it) and `ref`
+`valid_from`, else when the call arrived - AsyncEngine stamps it as it stamps a plain write -
+else now), `caption` (a description of an image shared with it) and `ref`
 (the caller's id for the message, returned with the turn's id). A call's messages are one
 session, written in one transaction by the ingest machinery (worlddb.memory.ingest), so
 a client gets exactly the structure `Engine.ingest_conversation` builds: a Session world of
@@ -59,14 +60,15 @@ def check_write_arguments(*, text: object, messages: object, session: object, me
         raise InvalidInput("session goes with messages: it names the conversation they continue")
 
 
-def parse_messages(messages: object, valid_from: int | None) -> tuple[list[Turn], int]:
-    """The turns of a call, checked whole, and the session's time."""
+def parse_messages(messages: object, valid_from: int | None, arrived: int | None = None) -> tuple[list[Turn], int]:
+    """The turns of a call, checked whole, and the session's time. A message without a time
+    was said at `valid_from`, else when the call `arrived`, else now."""
     if not isinstance(messages, (list, tuple)) or not messages:
         raise InvalidInput("messages must be a non-empty list of {role, content} objects")
     if len(messages) > MAX_MESSAGES:
         raise InvalidInput(f"{len(messages)} messages; at most {MAX_MESSAGES} per call (write a longer "
                            "conversation in several calls with the same session)")
-    default = valid_from if valid_from is not None else now_us()
+    default = valid_from if valid_from is not None else arrived if arrived is not None else now_us()
     turns = [_turn(i, message, default) for i, message in enumerate(messages)]
     start = valid_from if valid_from is not None else min(t.at for t in turns)
     return turns, start
@@ -88,11 +90,12 @@ def write_messages(services: Services, scopes: ScopeSet, messages: Sequence[dict
 
 
 def prepare_messages(services: Services, scopes: ScopeSet, messages: Sequence[dict], *, session: str | None = None,
-                     valid_from: int | None = None) -> PreparedSession:
+                     valid_from: int | None = None, arrived: int | None = None) -> PreparedSession:
     """The messages checked whole, and the model's part of writing them (reads nothing from
-    the store; worlddb.memory.write explains the steps)."""
+    the store; worlddb.memory.write explains the steps). `arrived`: when the call arrived,
+    the time of a message without one when there is no `valid_from` (else now)."""
     key = check_session(session)
-    turns, start = parse_messages(messages, valid_from)
+    turns, start = parse_messages(messages, valid_from, arrived)
     plan = SessionPlan(turns=turns, start=start, name=key or "conversation",
                        meta={"source": "memory_write", **({"session": key} if key else {})},
                        tool="memory_write", source="memory_write",
