@@ -295,6 +295,8 @@ class Model:
                 raise Expect("Refused", "a world cannot contain itself")
             if src in self.closure(dst):
                 raise Expect("Refused", "containment cycle")
+            if self.nodes[dst].type == "Scope":
+                raise Expect("Refused", "a scope's world is always a root")
             return
         if src == dst:
             raise Expect("Refused", f"{etype} self-loop")
