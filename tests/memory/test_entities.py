@@ -11,6 +11,9 @@ import pytest
 from tests.server.helpers import dump
 from tests.support import ALICE, BOB
 from worlddb.core.errors import AmbiguousId, Conflict, InvalidInput, NotFound
+from worlddb.core.records import Edge
+from worlddb.memory.access import Access
+from worlddb.memory.scopes import ScopeSet
 
 pytestmark = pytest.mark.both_backends
 
@@ -155,3 +158,20 @@ def test_export_holds_the_class_and_only_what_the_scopes_hold(engine):
     json.dumps(everything)  # JSON-ready
     with pytest.raises(InvalidInput, match="not an entity"):
         engine.export_identity(ALICE, first.id)
+
+
+def test_find_entities_names_no_entity_moved_out_of_the_callers_scopes(engine):
+    """The resolver files a name under the scope the entity was written in; after the graph
+    layer moves the entity into another scope, a lookup by that name in the first scope - by
+    a principal granted only it - finds nothing there."""
+    agent = ScopeSet.of(agent="ag-1")
+    written = engine.write_memory("Anna leads the planning meeting.", agent, entities=[{"name": "Anna"}])
+    anna = written.entities[0].id
+    (agent_world,) = engine.scope_anchors(agent)
+    with engine.db.write() as w:
+        w.link(Edge("contains", w.scope("user", "bob"), anna))
+        w.unlink(Edge("contains", agent_world, anna))
+    agents = Access("p-agents", ("agent:*",))
+    assert engine.find_entities("Anna", agent, access=agents) == []
+    assert engine.find_entities("Anna", agent) == []
+    assert [r.id for r in engine.find_entities(anna, BOB)] == [anna]  # by id, where it is now

@@ -105,15 +105,22 @@ def find_entities(services: Services, text: str, scopes: ScopeSet) -> list[Entit
             return [_ref(store, _require_entity(store, text, scopes))]
         except (NotFound, InvalidInput):
             pass  # a name that looks like hex, or an id that is not an entity's
-    found = services.resolver.entities_named(worlds, text)
+    def inside(anchors) -> list[str]:
+        # the resolver's names are filed under the scope an entity was written in; the graph
+        # layer may since have moved it out, so only what the scopes hold now is named
+        anchors = list(dict.fromkeys(anchors))
+        shown = _shown(store, worlds, anchors)
+        return [a for a in anchors if a in shown]
+
+    found = inside(services.resolver.entities_named(worlds, text))
     if not found:
-        found = services.resolver.entities_named(worlds, text, words=True)
+        found = inside(services.resolver.entities_named(worlds, text, words=True))
     if not found and len(text) <= MAX_NAME_LEN:
         # the resolver's tiers, read-only: what a write of this name would be matched to
-        found = [m.anchor for world in worlds for m in services.resolver.match(world, (text,)).matches]
+        found = inside(m.anchor for world in worlds for m in services.resolver.match(world, (text,)).matches)
     if not found:
-        found = [m.anchor for m in services.resolver.find_mentions(worlds, text)]
-    return [_ref(store, anchor) for anchor in dict.fromkeys(found)]
+        found = inside(m.anchor for m in services.resolver.find_mentions(worlds, text))
+    return [_ref(store, anchor) for anchor in found]
 
 
 def list_proposals(services: Services, scopes: ScopeSet, *, status: str | None = "pending",
