@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from worlddb.core.errors import AmbiguousId, NotFound
-from worlddb.core.records import Node
+from worlddb.core.records import Edge, Node
 from worlddb.graph.database import WorldDB
+from worlddb.memory.access import Access
 from worlddb.memory.engine import Engine
 from worlddb.memory.scopes import ScopeSet
 from worlddb.vectors.embedder import HashEmbedder
@@ -60,3 +61,19 @@ def test_store_resolve_id_without_worlds_still_sees_every_node(db_path):
         assert db.store.resolve_id(COLLIDING[0].id) == COLLIDING[0].id
         with pytest.raises(NotFound):
             db.store.resolve_id(COLLIDING[0].id, within=[])
+
+
+def test_read_names_no_id_of_another_scope_in_the_provenance(engine):
+    """An amend records the memory it replaced in its provenance; once the graph layer has
+    moved that memory into another scope, a principal reading the amendment learns neither
+    its id there nor (as before) in `supersedes`."""
+    old = engine.write_memory("The spare key is under the blue pot.", ALICE)
+    new = engine.amend(old.id, "The spare key is under the red pot.", ALICE)
+    assert engine.read_memory(new.id, ALICE).provenance["supersedes"] == old.id
+    (alice_world,) = engine.scope_anchors(ALICE)
+    with engine.db.write() as w:
+        w.link(Edge("contains", w.scope("user", "bob"), old.id))
+        w.unlink(Edge("contains", alice_world, old.id))
+    for access in (Access("p-alice", ("user:alice",)), None):
+        detail = engine.read_memory(new.id, ALICE, access=access)
+        assert old.id not in repr(detail) and detail.provenance["tool"] == "memory_amend"

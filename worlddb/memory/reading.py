@@ -134,11 +134,32 @@ def read_memory(services: Services, memory_id: str, scopes: ScopeSet) -> MemoryD
         id=anchor, type=view.type, text=view.content, metadata=dict(view.meta),
         scopes=scope_keys_of(store, anchor), valid_from=to_iso(view.valid_from), valid_to=to_iso(view.valid_to),
         t_ingested=to_iso(view.t_ingested), retired=view.retired, retire_reason=view.retire_reason,
-        provenance=dict(view.provenance), entities=entities, facts=facts,
+        provenance=_provenance(view.provenance, shown), entities=entities, facts=facts,
         supersedes=named.get("supersedes", []), superseded_by=named.get("superseded_by", []),
         contradicts=sorted(named.get("conflicts", ())), hash_check=hash_check(store, view),
         annotations=marklib.extra(named),
     )
+
+
+def _provenance(provenance: dict, shown) -> dict:
+    """The provenance a write recorded, without the ids it names (the memory it superseded,
+    the memory a fact was drawn from) of nodes no longer inside the caller's scopes: the
+    graph layer or a purge may since have left them only in another scope."""
+    named = [v for value in provenance.values() for v in (value if isinstance(value, list) else [value])
+             if isinstance(v, str) and ids.is_full_id(v)]
+    if not named:
+        return dict(provenance)
+    inside = set(shown(named))
+    out = {}
+    for key, value in provenance.items():
+        if isinstance(value, str) and ids.is_full_id(value):
+            if value in inside:
+                out[key] = value
+        elif isinstance(value, list) and any(isinstance(v, str) and ids.is_full_id(v) for v in value):
+            out[key] = [v for v in value if not (isinstance(v, str) and ids.is_full_id(v)) or v in inside]
+        else:
+            out[key] = value
+    return out
 
 
 def hash_check(store: Store, view: NodeView) -> HashCheck:
