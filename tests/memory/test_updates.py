@@ -257,3 +257,16 @@ def test_an_update_that_covers_what_the_memory_says_still_supersedes_it(model_en
     new = model_engine.write_memory(new_text, ALICE)
     assert new.superseded == [old.id] and new.revised == []
     assert model_engine.store.get(old.id).valid_to is not None
+
+
+def test_a_memory_whose_every_slot_was_changed_one_revision_at_a_time_is_superseded_by_the_last(model_engine):
+    engine = model_engine
+    old = engine.write_memory("I live in Austin and work at Dell.", ALICE, valid_from=ago(200))
+    moved = engine.write_memory("I moved to Denver last month.", ALICE, valid_from=ago(30))
+    assert moved.revised == [old.id]
+    job = engine.write_memory("I started a new job at Google this week, I left Dell.", ALICE)
+    assert job.superseded == [old.id] and job.revised == []
+    assert engine.store.get(old.id).valid_to == parse_time(job.valid_from)
+    detail = engine.read_memory(old.id, ALICE)
+    assert detail.superseded_by == [job.id] and detail.annotations == {"revised_by": [moved.id]}
+    assert old.id not in [h.id for h in engine.recall("Where do I work?", ALICE).results]

@@ -257,14 +257,23 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
     """For a memory the new one updates: None if the update covers it, else the attributes
     (with their families) the new memory changes. It covers it unless the old memory, read in
     full, claims something about a subject the new one speaks of, in a slot (an attribute of
-    the catalogue, or a relation the judge holds single-valued) outside the families of what
-    the new one says about that subject. A fact of another relation ("is_a nurse") restates
-    the text in other terms and is no such claim."""
+    the catalogue, or a relation the judge holds single-valued) that neither the new memory nor
+    a current one that already revises it speaks of for that subject (slots of one family count
+    as one). A fact of another relation ("is_a nurse") restates the text in other terms and is
+    no such claim. So a memory whose every slot has been changed, one revision at a time, is
+    superseded by the last."""
     slots = CATALOGUE.keys() | getattr(services.judge, "single", frozenset())
+    changers = list(new.claims)
+    for edge in services.store.edges(dst=old.id, type="revises"):
+        view = services.store.get(edge.src)
+        if view is not None and view.valid_to is None:
+            changers.extend(_reading(view.content or "", _stored_facts(services, view.anchor), user).claims)
     full = _reading(old.text, _stored_facts(services, old.id), user)
     for claim in full.claims:
-        about = {n.attribute for n in new.claims if same_subject(n.subject, claim.subject)}
-        if about and claim.attribute in slots and claim.attribute not in comparable(about):
+        if claim.attribute not in slots or not any(same_subject(n.subject, claim.subject) for n in new.claims):
+            continue
+        about = {n.attribute for n in changers if same_subject(n.subject, claim.subject)}
+        if claim.attribute not in comparable(about):
             return comparable(n.attribute for n in new.claims)
     return None
 
