@@ -10,6 +10,7 @@ from worlddb.core.records import Edge, Node
 from worlddb.graph.database import WorldDB
 from worlddb.memory.access import Access
 from worlddb.memory.engine import Engine
+from worlddb.memory.ingest import SessionIn, TurnIn
 from worlddb.memory.scopes import ScopeSet
 from worlddb.vectors.embedder import HashEmbedder
 
@@ -77,3 +78,19 @@ def test_read_names_no_id_of_another_scope_in_the_provenance(engine):
     for access in (Access("p-alice", ("user:alice",)), None):
         detail = engine.read_memory(new.id, ALICE, access=access)
         assert old.id not in repr(detail) and detail.provenance["tool"] == "memory_amend"
+
+
+def test_recall_names_no_session_of_another_scope(engine):
+    """A turn the graph layer also put into another scope is found there by recall, but its
+    session, which that scope does not hold, is not named."""
+    done = engine.ingest_conversation([SessionIn(date="2024-03-01", turns=(
+        TurnIn(speaker="Ana", text="The zephyrine kite flew over the harbour."),), name="kites")], ALICE)
+    (turn,) = done.turns.values()
+    agent = ScopeSet((("agent", "ag-1"),))
+    with engine.db.write() as w:
+        w.link(Edge("contains", w.scope("agent", "ag-1"), turn))
+    for access in (Access("p-agents", ("agent:*",)), None):
+        (hit,) = [h for h in engine.recall("zephyrine kite", agent, access=access).results if h.id == turn]
+        assert hit.session is None and done.sessions[0] not in repr(hit)
+    (own,) = [h for h in engine.recall("zephyrine kite", ALICE).results if h.id == turn]
+    assert own.session == done.sessions[0]

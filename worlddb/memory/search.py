@@ -60,6 +60,10 @@ def _hits(store: Store, chosen: list[Ranked], plan: QueryPlan, worlds: list[str]
         if entity in inside:
             entities[src].add(name)
     named = marklib.marks(store, plan, anchors, worlds)
+    # a turn's session is named only if it lies inside the scopes too (the graph layer may
+    # have put the turn, and not its session, in a scope)
+    parents = {found.view.parent for found in chosen if found.view.type == "Turn" and found.view.parent}
+    sessions = store.in_worlds(worlds, list(parents)) if parents else set()
     hits = []
     for found in _newest_first_in_conflicts(chosen, named):
         view = found.view
@@ -69,7 +73,8 @@ def _hits(store: Store, chosen: list[Ranked], plan: QueryPlan, worlds: list[str]
             valid_from=to_iso(view.valid_from), valid_to=to_iso(view.valid_to), retired=view.retired,
             scopes=scopes[view.anchor], entities=sorted(entities[view.anchor]),
             conflicts=sorted(mine.get("conflicts", ())), superseded_by=mine.get("superseded_by", []),
-            speaker=view.meta.get("speaker"), session=view.parent if view.type == "Turn" else None,
+            speaker=view.meta.get("speaker"),
+            session=view.parent if view.type == "Turn" and view.parent in sessions else None,
             supersedes=mine.get("supersedes", []), annotations=marklib.extra(mine)))
     return hits
 
