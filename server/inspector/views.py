@@ -6,7 +6,7 @@ functions; the pages (worlddb.server.inspector.pages) fetch, these shape, the te
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from worlddb.memory.results import EntityDetail, Hit, MemoryDetail, MemoryOut
 
@@ -20,14 +20,16 @@ LABEL_CHARS = 22
 
 @dataclass(frozen=True)
 class Validity:
-    """A memory's standing, in words: current, superseded by ..., retired, ended; and the
-    memories it conflicts with (which can go with any of those)."""
+    """A memory's standing, in words: current, revised in part by ..., superseded by ...,
+    retired, ended; and the memories it conflicts with (which can go with any of those)."""
 
     state: str
     label: str
     superseded_by: list[str]
     conflicts: list[str]
     reason: str | None = None
+    #: current memories that changed part of this one, which stays current (the revises edge)
+    revised_by: list[str] = field(default_factory=list)
 
 
 def validity(memory: MemoryDetail | MemoryOut | Hit, superseded_by: list[str], conflicts: list[str]) -> Validity:
@@ -38,6 +40,9 @@ def validity(memory: MemoryDetail | MemoryOut | Hit, superseded_by: list[str], c
         return Validity("retired", "retired", [], conflicts, reason)
     if memory.valid_to is not None:
         return Validity("ended", f"ended {memory.valid_to[:10]}", [], conflicts, reason)
+    revised_by = memory.annotations.get("revised_by", [])
+    if revised_by:
+        return Validity("revised", "revised in part", [], conflicts, reason, revised_by)
     return Validity("current", "current", [], conflicts, reason)
 
 

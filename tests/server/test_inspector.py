@@ -276,3 +276,18 @@ def test_every_template_and_stylesheet_is_package_data():
               if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts]
     assert "static/inspector.css" in assets and "templates/base.html" in assets
     assert all(any(fnmatch.fnmatch(asset, pattern) for pattern in patterns) for asset in assets), assets
+
+
+def test_a_memory_changed_in_part_shows_as_revised_with_a_link_to_the_change(db_file):
+    with open_engine(db_file) as engine:
+        both = engine.write_memory("I live in Lyon and work at Renault.", ALICE, valid_from="2023-06-01")
+        moved = engine.write_memory("I moved to Nantes, I live in Nantes now.", ALICE)
+    assert moved.revised == [both.id]
+    with mcp_server(db_file) as base, httpx2.Client() as client:
+        _login(client, base)
+        page = client.get(f"{base}/ui/memory/{both.id}").text
+        assert 'class="badge revised">revised in part</span>' in page
+        assert f'href="/ui/memory/{moved.id}"' in page
+        assert "/amend" in page and "/retire" in page  # still current: it can still be changed
+        scope = client.get(f"{base}/ui/scope?key=user%3Aalice&current=1").text
+        assert "I live in Lyon and work at Renault." in scope and "revised in part" in scope
