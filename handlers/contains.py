@@ -28,8 +28,8 @@ class Contains:
             ctx.refuse("this contains edge would put a world inside its own interior")
         child = ctx.node(edge.dst)
         if child is not None and child.type == "Scope":
-            ctx.refuse(f"a scope's world cannot be put inside another world ({child.name} would be "
-                       f"readable through it)")
+            ctx.refuse(f"a scope's world cannot be put inside another world ({child.name or 'an erased scope'} "
+                       f"would be readable through it)")
         ctx.add_child(edge.src, edge.dst)
 
     def on_delete(self, ctx: EdgeContext, edge: Edge) -> None:

@@ -119,3 +119,13 @@ def test_a_hub_expands_to_its_in_world_neighbours_and_crosses_only_where_allowed
     inner = db.query(worlds=[topic]).seed(hub, nested)
     assert set(inner.expand(["causes"], direction="both", hops=1).run().nodes) == {nested}
     assert set(inner.expand(["refers_to"], direction="both", hops=1).run().nodes) == {nested, hub}
+
+
+def test_the_refusal_of_an_erased_scopes_world_names_no_empty_scope(db, graph):
+    with db.write() as w:
+        bob = w.scope("user", "bob")
+    with db.write() as w:
+        w.erase(bob)
+    with pytest.raises(Refused, match="an erased scope would be readable"):
+        with db.write() as w:
+            w.link(Edge("contains", graph.scope, bob))
