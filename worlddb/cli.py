@@ -26,6 +26,7 @@ text keeps that form until it is re-embedded: worlddb.graph.text_index).
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import json
 import os
 import sys
@@ -177,6 +178,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     # before the server exists: stdout is the protocol channel on stdio, so logs go to stderr
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    # a crash inside a native library (onnxruntime, hnswlib, SQLite) would end the process
+    # without a word; this leaves every thread's Python stack on stderr first
+    faulthandler.enable(sys.stderr)
     from worlddb.server import OAuthSettings, ServerConfig, serve_http, serve_stdio
 
     embedder_name = args.embedder or os.environ.get("WORLDDB_EMBEDDER") or "minilm"

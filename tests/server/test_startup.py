@@ -1,13 +1,18 @@
-"""What a serving process does once it has started (ServerConfig.freeze_startup)."""
+"""What a serving process does once it has started (ServerConfig.freeze_startup), and how it dies."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import os
+import signal
 from dataclasses import replace
 
+import pytest
 from mcp import Client
+from mcp.client.stdio import stdio_client
 
+from bench.serverproc import stdio_params, stdio_pid
 from worlddb.server import build_server
 
 from .helpers import make_config, ok
@@ -30,3 +35,18 @@ async def test_a_serving_process_freezes_what_it_made_at_start_once_warm(tmp_pat
             await ok(client, "memory_recall", query="fence")
     finally:
         gc.unfreeze()
+
+
+async def test_a_server_killed_by_a_native_crash_leaves_every_threads_stack_on_stderr(tmp_path):
+    # `worlddb serve` over stdio as a client starts it; a fault in a native library is stood
+    # in for by the signal it raises
+    db, errors = tmp_path / "crash.db", tmp_path / "stderr.txt"
+    with errors.open("w") as errlog, pytest.raises(ExceptionGroup) as lost:
+        async with Client(stdio_client(stdio_params(db), errlog=errlog), read_timeout_seconds=30) as client:
+            await ok(client, "memory_write", text="Ana painted the fence.")
+            os.kill(stdio_pid(db), signal.SIGSEGV)
+            await ok(client, "memory_recall", query="fence")
+    assert "Connection closed" in repr(lost.value)  # the client lost its server
+    err = errors.read_text()
+    assert "Fatal Python error: Segmentation fault" in err
+    assert "in cmd_serve" in err  # the Python stack of the thread that crashed, down to the command
