@@ -305,19 +305,13 @@ class MiniLMEmbedder:
 
     def _run_batch(self, windows: list[np.ndarray], idx: list[int]) -> np.ndarray:
         """Unit vectors of one sub-batch, padded to its longest window."""
-        width = len(windows[idx[0]])
-        ids = np.full((len(idx), width), self._pad, dtype=np.int64)
-        mask = np.zeros((len(idx), width), dtype=np.int64)
-        for r, i in enumerate(idx):
-            ids[r, : len(windows[i])] = windows[i]
-            mask[r, : len(windows[i])] = 1
-        (hidden,) = self._session.run(
-            None,
-            {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
-        )
+        hidden = self._hidden_batch(windows, idx)
         # Mean over real tokens ([CLS] and [SEP] included, as in
         # sentence-transformers' pooling for this model).
-        m = mask[:, :, None].astype(np.float32)
+        mask = np.zeros(hidden.shape[:2], dtype=np.float32)
+        for r, i in enumerate(idx):
+            mask[r, : len(windows[i])] = 1.0
+        m = mask[:, :, None]
         pooled = (hidden * m).sum(axis=1) / m.sum(axis=1)
         return _normalise_rows(pooled)
 
