@@ -284,7 +284,7 @@ def cmd_identity(args: argparse.Namespace) -> int:
 
 
 def _where(scopes) -> str:
-    from worlddb.memory.entities import where as scopes_searched
+    from worlddb.memory.scopes import where as scopes_searched
 
     return scopes_searched(scopes)
 

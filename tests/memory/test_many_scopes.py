@@ -14,6 +14,7 @@ import sqlite3
 
 import pytest
 
+from worlddb.core.errors import NotFound
 from worlddb.memory.scopes import ScopeSet
 
 pytestmark = pytest.mark.both_backends
@@ -67,3 +68,18 @@ def test_every_read_and_write_takes_thousands_of_scopes(crowded):
     assert done.retired >= 2
     # the scope outside the set is untouched
     assert engine.read_memory(hidden.id, ScopeSet((("agent", "elsewhere"),))).retired is False
+
+
+def test_a_miss_counts_the_scopes_instead_of_listing_them(crowded):
+    engine = crowded
+    elsewhere = engine.write_memory("Quenby keeps tulips on the boat", ScopeSet((("agent", "elsewhere"),)),
+                                    entities=[{"name": "Quenby"}])
+    users = ScopeSet(tuple(p for p in engine.all_scopes() if p[0] == "user"))
+    entity = engine.read_memory(elsewhere.id, ScopeSet((("agent", "elsewhere"),))).entities[0].id
+    for call, noun, node in ((engine.read_memory, "memory", elsewhere.id), (engine.read_entity, "entity", entity)):
+        with pytest.raises(NotFound) as caught:
+            call(node, users)
+        assert str(caught.value) == f"no {noun} with id {node} in the {N_SCOPES} scopes searched"
+    # a few scopes are still named, as before
+    with pytest.raises(NotFound, match=r"in scope user:u00007$"):
+        engine.read_memory(elsewhere.id, scope(7))

@@ -41,7 +41,7 @@ from .results import (
     ProposalOut,
     RelatedEntity,
 )
-from .scopes import ScopeSet, require_in_scope, scope_anchors, scope_keys_of
+from .scopes import ScopeSet, require_in_scope, scope_anchors, scope_keys_of, where
 from .services import Services
 
 STATUSES = ("pending", "accepted", "rejected")
@@ -182,16 +182,6 @@ def export(services: Services, scopes: ScopeSet, entity_id: str | None = None) -
 def unknown_proposal(proposal_id: str, scopes: ScopeSet) -> NotFound:
     """What a call naming a proposal not in its scopes - or scopes outside its grant - is told."""
     return NotFound(f"no merge proposal with id {proposal_id} in {where(scopes)}")
-
-
-def where(scopes: ScopeSet) -> str:
-    """The scopes searched, for an error message: named when few, counted when many."""
-    keys = scopes.keys
-    if not keys:
-        return "this database (it has no scopes yet)"
-    if len(keys) <= 3:
-        return f"scope {', '.join(keys)}"
-    return f"the {len(keys)} scopes searched"
 
 
 # ---------------------------------------------------------------------------- internals

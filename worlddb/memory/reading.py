@@ -14,7 +14,7 @@ names (supersedes, superseded_by, conflicts, and custom types' marks under `anno
 from __future__ import annotations
 
 from worlddb.core import ids
-from worlddb.core.errors import InvalidInput, NotFound
+from worlddb.core.errors import InvalidInput
 from worlddb.core.records import TEXT_TYPES, NodeView
 from worlddb.core.store import Store, list_params, rowids_sql
 from worlddb.core.timeutil import now_us, to_iso
@@ -23,7 +23,7 @@ from worlddb.graph import identity
 from worlddb.graph.edge_reads import hidden
 from worlddb.memory import marks as marklib
 from worlddb.memory.results import EntityOut, FactOut, HashCheck, MemoryDetail, MemoryOut, Page
-from worlddb.memory.scopes import ScopeSet, require_in_scope, scope_anchors, scope_keys_of
+from worlddb.memory.scopes import ScopeSet, require_in_scope, scope_anchors, scope_keys_of, unknown_id
 from worlddb.memory.services import Services
 
 _TEXT = ",".join("?" * len(TEXT_TYPES))
@@ -95,7 +95,7 @@ def read_memory(services: Services, memory_id: str, scopes: ScopeSet) -> MemoryD
     # a read by id shows closed memories too (with their interval), but not hidden ones
     plan = services.db.plan(include_closed=True)
     if anchor in hidden(store, plan, [anchor]):
-        raise NotFound(f"no memory with id {memory_id} in scope {', '.join(scopes.keys)}")
+        raise unknown_id(memory_id, scopes)
     named = marklib.marks(store, plan, [anchor], worlds).get(anchor, {})
 
     def shown(ids) -> list[str]:

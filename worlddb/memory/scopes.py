@@ -95,7 +95,18 @@ def unknown_id(node_id: str, scopes: ScopeSet, noun: str = "memory") -> NotFound
     """What a call naming an id that is not inside its scopes - or naming scopes outside its
     grant - is told: the same words either way. `noun` is what the call asked for ("entity"
     for the entity reads)."""
-    return NotFound(f"no {noun} with id {node_id} in scope {', '.join(scopes.keys)}")
+    return NotFound(f"no {noun} with id {node_id} in {where(scopes)}")
+
+
+def where(scopes: ScopeSet) -> str:
+    """The scopes searched, for an error message: named when few, counted when many (a caller
+    granted thousands of scopes gets a sentence, not their list)."""
+    keys = scopes.keys
+    if not keys:
+        return "this database (it has no scopes yet)"
+    if len(keys) <= 3:
+        return f"scope {', '.join(keys)}"
+    return f"the {len(keys)} scopes searched"
 
 
 def scope_anchors(store: Store, scopes: ScopeSet) -> list[str]:
