@@ -148,3 +148,64 @@ async def test_a_message_without_a_time_is_stamped_when_it_arrives(tmp_path):
         listed = (await client.call_tool("memory_list", {})).structured_content["memories"]
         # newest first: committed in the order they arrived
         assert [m["id"] for m in listed][:2] == [cat["id"], session["turns"][0]["id"]]
+
+
+async def test_a_batch_waiting_for_the_model_is_stamped_when_it_arrives(tmp_path):
+    """write_memories waiting for a model thread (both busy with earlier writes) records the
+    time it arrived, one microsecond apart per item, so a write sent after it is later."""
+    held = HeldNames("austin", "boston")
+    memory = await AsyncEngine.open(tmp_path / "batch.db", embedder=held, default_user="alice")
+    alice = ScopeSet.of(user="alice")
+    try:
+        busy = [asyncio.ensure_future(memory.write_memory(text, alice))
+                for text in ("I live in Austin, Texas.", "My brother lives in Boston, Massachusetts.")]
+        try:
+            assert await asyncio.to_thread(held.both_inside.wait, 60)
+            batch = asyncio.ensure_future(memory.write_memories(
+                [{"text": "My sister visits next week."}, {"text": "The dog is called Rex."},
+                 {"text": "Lunch was at noon.", "valid_from": "2020-01-01T00:00:00Z"}], alice))
+            await asyncio.sleep(0.2)
+            after = asyncio.ensure_future(memory.write_memory("The cat is called Tom.", alice))
+            await asyncio.sleep(0.3)  # the batch's model step can start only after this
+        finally:
+            held.release.set()
+        first, second = [await asyncio.wait_for(call, 120) for call in busy]
+        sister, dog, lunch = await asyncio.wait_for(batch, 120)
+        cat = await asyncio.wait_for(after, 120)
+        assert first.valid_from < second.valid_from < sister.valid_from < dog.valid_from < cat.valid_from
+        assert lunch.valid_from == "2020-01-01T00:00:00Z"
+    finally:
+        held.release.set()
+        await memory.close()
+
+
+async def test_an_amend_waiting_for_the_engine_thread_is_stamped_when_it_arrives(tmp_path):
+    """An amend without valid_from is valid from when it arrived, not from when the engine's
+    thread got to it: a write sent after it, while that thread was busy, is later."""
+    memory = await AsyncEngine.open(tmp_path / "amend.db", default_user="alice")
+    alice = ScopeSet.of(user="alice")
+    busy, release = threading.Event(), threading.Event()
+
+    def hold(engine) -> None:
+        busy.set()
+        assert release.wait(60), "never released"
+
+    try:
+        old = await memory.write_memory("I live in Austin, Texas.", alice)
+        holding = asyncio.ensure_future(memory.run(hold))
+        try:
+            assert await asyncio.to_thread(busy.wait, 60)
+            amended = asyncio.ensure_future(memory.amend(old.id, "I live in Dallas, Texas.", alice))
+            await asyncio.sleep(0.2)
+            after = asyncio.ensure_future(memory.write_memory("The cat is called Tom.", alice))
+            await asyncio.sleep(0.3)
+        finally:
+            release.set()
+        await asyncio.wait_for(holding, 60)
+        new = await asyncio.wait_for(amended, 120)
+        cat = await asyncio.wait_for(after, 120)
+        assert old.valid_from < new.valid_from < cat.valid_from
+        assert new.supersedes == old.id
+    finally:
+        release.set()
+        await memory.close()

@@ -18,10 +18,11 @@ in its commit step, against the store as it is then, exactly as when the steps r
 Writes still commit in the order they arrived (`Arrivals`): each takes a ticket on arrival, and
 its commit waits until every write that arrived before it has committed or failed (a write that
 fails or is cancelled gives up its turn as it ends). A write without a valid_from is valid from
-the moment it arrived, not from when its model step began, and so is a message without a
-time. So a client that pipelines "I live in Austin" and then "I moved to Denver" has the
-second judged against the first, even when the first is longer inside the model, and the
-times it records follow the order the writes commit in. Reads take no ticket and wait for no model.
+the moment it arrived, not from when its model step began, and so are a message without a
+time, an amend without one, and each item of write_memories (one microsecond apart, in order).
+So a client that pipelines "I live in Austin" and then "I moved to Denver" has the second judged
+against the first, even when the first is longer inside the model, and the times it records
+follow the order the writes commit in. Reads take no ticket and wait for no model.
 
 Every method mirrors the `Engine` method of the same name, with the same arguments.
 """
@@ -85,10 +86,12 @@ class Arrivals:
         finally:
             self._open.pop(number).set()
 
-    def stamp(self) -> int:
-        """Now, in microseconds, later than any stamp given before: a write's default valid_from."""
-        self._last_stamp = max(now_us(), self._last_stamp + 1)
-        return self._last_stamp
+    def stamp(self, count: int = 1) -> int:
+        """Now, in microseconds, later than any stamp given before: a write's default valid_from.
+        `count` reserves that many consecutive stamps (one per item of a batch), the first returned."""
+        first = max(now_us(), self._last_stamp + 1)
+        self._last_stamp = first + max(count, 1) - 1
+        return first
 
     async def turn(self, ticket: int) -> None:
         """Wait until every write that arrived before `ticket` has ended."""
@@ -181,14 +184,16 @@ class AsyncEngine:
     async def write_memories(self, items: Sequence[dict], scopes: ScopeSet, *,
                              access: Access | None = None) -> list[WriteResult]:
         with self._arrivals.ticket() as ticket:
-            prepared = await self.model(Engine.prepare_memories, items, scopes, access=access)
+            arrived = to_iso(self._arrivals.stamp(len(items) if isinstance(items, (list, tuple)) else 1))
+            prepared = await self.model(Engine.prepare_memories, items, scopes, arrived=arrived, access=access)
             return await self._write(ticket, prepared, Engine.commit_write, access)
 
     async def amend(self, memory_id: str, text: str, scopes: ScopeSet, *, reason: str | None = None,
                     valid_from: str | None = None, access: Access | None = None) -> AmendResult:
         with self._arrivals.ticket() as ticket:
+            arrived = None if valid_from else to_iso(self._arrivals.stamp())
             target = await self.run(Engine.amend_target, memory_id, text, scopes, reason=reason,
-                                    valid_from=valid_from, access=access)
+                                    valid_from=valid_from, arrived=arrived, access=access)
             prepared = await self.model(Engine.prepare_amend, target)
             return await self._write(ticket, prepared, Engine.commit_amend, access)
 

@@ -79,10 +79,11 @@ def amend(services: Services, memory_id: str, text: str, scopes: ScopeSet, *,
 
 
 def amend_target(services: Services, memory_id: str, text: str, scopes: ScopeSet, *,
-                 reason: str | None = None, valid_from: int | None = None,
+                 reason: str | None = None, valid_from: int | None = None, arrived: int | None = None,
                  access: Access | None = None) -> AmendTarget:
     """Check an amend against the memory it replaces (a read) and say what it writes. With
-    `access`, a memory that is also in a scope outside its grant is Forbidden."""
+    `access`, a memory that is also in a scope outside its grant is Forbidden. `arrived`: when
+    the call arrived, the "now" an amend without `valid_from` takes (default: as this runs)."""
     store = services.store
     old = require_of_type(store, memory_id, scopes, AMENDABLE, "amended")
     view = store.get(old)
@@ -95,7 +96,7 @@ def amend_target(services: Services, memory_id: str, text: str, scopes: ScopeSet
     if valid_from is not None and valid_from < view.valid_from:
         raise InvalidInput(f"valid_from {to_iso(valid_from)} is before the memory it amends began "
                            f"({to_iso(view.valid_from)})")
-    starts = valid_from if valid_from is not None else max(now_us(), view.valid_from)
+    starts = valid_from if valid_from is not None else max(arrived or now_us(), view.valid_from)
     request = WriteRequest(text=check_text(text), scopes=ScopeSet(tuple(tuple(k.split(":", 1)) for k in keys)),
                            metadata=dict(view.meta), valid_from=starts, entities=None,
                            facts=None, tool="memory_amend", supersedes=old, reason=reason)

@@ -314,21 +314,25 @@ class Engine:
                                entities=entities, facts=facts, tool="memory_write")
         return prepare(self.services, [request])
 
-    def prepare_memories(self, items: Sequence[dict], scopes: ScopeSet, *,
+    def prepare_memories(self, items: Sequence[dict], scopes: ScopeSet, *, arrived: str | None = None,
                          access: Access | None = None) -> PreparedWrite:
-        """write_memories' first step."""
+        """write_memories' first step. `arrived` (ISO-8601): when the call arrived; the item at
+        position i without a `valid_from` is valid from `arrived` plus i microseconds (default:
+        now, as each item is prepared)."""
         _access(access).admit(scopes)
         if not isinstance(items, (list, tuple)) or not items:
             raise InvalidInput("items must be a non-empty list of memories")
+        came = parse_time(arrived, field="arrived") if arrived else None
         requests = []
-        for item in items:
+        for position, item in enumerate(items):
             if not isinstance(item, dict) or set(item) - _ITEM_KEYS:
                 raise InvalidInput("each item is an object with text and optionally metadata, valid_from, "
                                    "entities, facts")
             valid_from = item.get("valid_from")
             requests.append(WriteRequest(
                 text=check_text(item.get("text")), scopes=scopes, metadata=item.get("metadata") or {},
-                valid_from=parse_time(valid_from, field="valid_from") if valid_from else None,
+                valid_from=parse_time(valid_from, field="valid_from") if valid_from
+                else None if came is None else came + position,
                 entities=item.get("entities"), facts=item.get("facts"), tool="memory_write"))
         return prepare(self.services, requests)
 
@@ -344,12 +348,16 @@ class Engine:
                                              arrived=came)
 
     def amend_target(self, memory_id: str, text: str, scopes: ScopeSet, *, reason: str | None = None,
-                     valid_from: str | None = None, access: Access | None = None) -> corrections.AmendTarget:
-        """amend's first step, a read: the memory it replaces, checked."""
+                     valid_from: str | None = None, arrived: str | None = None,
+                     access: Access | None = None) -> corrections.AmendTarget:
+        """amend's first step, a read: the memory it replaces, checked. `arrived` (ISO-8601):
+        when the call arrived, the amend's time if there is no `valid_from` (default: now, as
+        this step runs)."""
         caller = _access(access)
         caller.admit(scopes, unknown_id(memory_id, scopes))
         return corrections.amend_target(self.services, memory_id, text, scopes, reason=reason,
                                         valid_from=parse_time(valid_from, field="valid_from") if valid_from else None,
+                                        arrived=parse_time(arrived, field="arrived") if arrived else None,
                                         access=caller)
 
     def prepare_amend(self, target: corrections.AmendTarget) -> corrections.PreparedAmend:
