@@ -99,12 +99,16 @@ async def test_a_change_to_one_of_several_things_a_memory_says_revises_it_and_ke
                         valid_from=ago(90), **scope)
         moved = await ok(client, "memory_write", text="We moved to Nantes last month.", **scope)
         assert moved["revised"] == [both["id"]] and moved["superseded"] == []
-        for question in ("Where do I work?", "Where do I live?"):
+        # both current; asked about the changed slot the newer is first, asked about the part
+        # the revision left alone the revised memory is, and asked about neither the newer is
+        for question, first in (("Where do I live?", moved), ("Where do I work?", both),
+                                ("Lyon, Nantes and Renault", moved)):
             hits = (await ok(client, "memory_recall", query=question, **scope))["results"]
-            found = [h for h in hits if h["id"] in (both["id"], moved["id"])]
-            assert [h["id"] for h in found] == [moved["id"], both["id"]]  # both current, the newer first
-            assert found[1]["annotations"] == {"revised_by": [moved["id"]]} and found[1]["valid_to"] is None
-            assert found[0]["annotations"] == {"revises": [both["id"]]}
+            found = {h["id"]: h for h in hits if h["id"] in (both["id"], moved["id"])}
+            assert list(found)[0] == first["id"], question
+            assert found[both["id"]]["annotations"] == {"revised_by": [moved["id"]]}
+            assert found[both["id"]]["valid_to"] is None
+            assert found[moved["id"]]["annotations"] == {"revises": [both["id"]]}
         read = await ok(client, "memory_read", id=both["id"], **scope)
         assert read["valid_to"] is None and read["superseded_by"] == []
         assert read["annotations"] == {"revised_by": [moved["id"]]}

@@ -7,9 +7,12 @@ scopes it belongs to, the entities it names, and the marks of the plan (worlddb.
 what it supersedes, what superseded it, what it conflicts with, and any custom edge type's
 marks - named only where they lie in a scope the caller asked about.
 
-Within a set of hits that conflict with one another, or of which one revises another, the
-newer valid-from ranks first: the set keeps the places its members had on the page, and they
-are dealt out newest first.
+Within a set of hits that conflict with one another, the newer valid-from ranks first: the set
+keeps the places its members had on the page, and they are dealt out newest first. So does a
+set of which one revises another, unless the query asks about a slot (worlddb.extract.slots.
+asked: "Where do I work?"): then retrieval's slot step has already put the hits that state it
+first, newest first, and a revised memory that alone states the asked slot - the part the
+revision left alone - stays above the revision.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from collections import defaultdict
 from worlddb.core.plan import QueryPlan
 from worlddb.core.store import Store, list_params, live_params, live_sql, rowids_sql
 from worlddb.core.timeutil import to_iso
+from worlddb.extract.slots import asked
 from worlddb.retrieval.recall import Ranked, rank
 
 from . import marks as marklib
@@ -32,10 +36,12 @@ def recall(services: Services, query: str, scopes: ScopeSet, *, limit: int, as_o
     worlds = scope_anchors(services.store, scopes)
     plan = services.db.plan(as_of=as_of, known_at=known_at, include_closed=include_retired)
     chosen = rank(services.sources, query, worlds, limit=limit, plan=plan)
-    return RecallResult(results=_hits(services.store, chosen, plan, worlds), scopes_searched=scopes.keys)
+    joined = _JOINED_BY_CONFLICT if asked(query) else _JOINED
+    return RecallResult(results=_hits(services.store, chosen, plan, worlds, joined), scopes_searched=scopes.keys)
 
 
-def _hits(store: Store, chosen: list[Ranked], plan: QueryPlan, worlds: list[str]) -> list[Hit]:
+def _hits(store: Store, chosen: list[Ranked], plan: QueryPlan, worlds: list[str],
+          joined: tuple[str, ...]) -> list[Hit]:
     """Assemble the page of hits with one query per kind of annotation, not per hit."""
     if not chosen:
         return []
@@ -65,7 +71,7 @@ def _hits(store: Store, chosen: list[Ranked], plan: QueryPlan, worlds: list[str]
     parents = {found.view.parent for found in chosen if found.view.type == "Turn" and found.view.parent}
     sessions = store.in_worlds(worlds, list(parents)) if parents else set()
     hits = []
-    for found in _newest_first_in_conflicts(chosen, named):
+    for found in _newest_first_in_conflicts(chosen, named, joined):
         view = found.view
         mine = named.get(view.anchor, {})
         hits.append(Hit(
@@ -81,10 +87,13 @@ def _hits(store: Store, chosen: list[Ranked], plan: QueryPlan, worlds: list[str]
 
 #: the marks that join hits into a set ranked newest first
 _JOINED = ("conflicts", "revised_by", "revises")
+#: the same, for a query about a slot (the slot step orders revisions)
+_JOINED_BY_CONFLICT = ("conflicts",)
 
 
-def _newest_first_in_conflicts(chosen: list[Ranked], named: dict[str, dict[str, list[str]]]) -> list[Ranked]:
-    """Each set of hits joined by conflicts or revisions keeps its places on the page, filled
+def _newest_first_in_conflicts(chosen: list[Ranked], named: dict[str, dict[str, list[str]]],
+                               joined: tuple[str, ...]) -> list[Ranked]:
+    """Each set of hits joined by the marks `joined` keeps its places on the page, filled
     newest first."""
     place = {found.view.anchor: i for i, found in enumerate(chosen)}
     group = list(range(len(chosen)))
@@ -96,7 +105,7 @@ def _newest_first_in_conflicts(chosen: list[Ranked], named: dict[str, dict[str, 
         return i
 
     for anchor, keys in named.items():
-        for other in (o for key in _JOINED for o in keys.get(key, ())):
+        for other in (o for key in joined for o in keys.get(key, ())):
             if anchor in place and other in place:
                 group[root(place[anchor])] = root(place[other])
     sets: dict[int, list[int]] = defaultdict(list)
