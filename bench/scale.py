@@ -427,7 +427,8 @@ def run(args) -> dict:
     on_pg = bool(args.db) and is_url(args.db)
     path = args.db if on_pg else workdir / f"scale-{args.nodes}.db"
     sidecar = Path(f"{workdir / f'scale-{args.nodes}.db'}.load.json")
-    reuse = args.reuse and not on_pg and path.exists() and sidecar.exists()
+    # on PostgreSQL the database outlives the run; the sidecar in --workdir says it was loaded
+    reuse = args.reuse and (on_pg or path.exists()) and sidecar.exists()
     if on_pg:
         with_baselines = False if args.baselines is None else args.baselines
     elif not reuse:
@@ -443,7 +444,7 @@ def run(args) -> dict:
     try:
         if reuse:  # the load of an earlier run of the same corpus (--reuse, for probing again)
             saved = json.loads(sidecar.read_text())
-            report["load"], report["reused_load_from"] = saved["load"], str(path)
+            report["load"], report["reused_load_from"] = saved["load"], engine.store.backend.display(str(path))
             anchors = [r[0] for r in engine.store.conn.execute(
                 "SELECT anchor FROM nodes WHERE type != 'Scope' ORDER BY rowid")]
             loaded = {"scope": saved["scope"], "anchors": anchors, "vectors": None, "bm25_docs": []}
@@ -589,7 +590,8 @@ def main() -> None:
     parser.add_argument("--workdir", help="where the database goes (default: a temporary directory)")
     parser.add_argument("--keep", action="store_true", help="keep the database file")
     parser.add_argument("--reuse", action="store_true",
-                        help="with --workdir: probe a database kept by an earlier run instead of loading again")
+                        help="with --workdir: probe a database kept by an earlier run instead of loading again "
+                             "(with --db, the PostgreSQL database an earlier run with the same --workdir loaded)")
     parser.add_argument("--out", help="JSON report path (default: bench/out/scale-<nodes>.json)")
     parser.add_argument("--reopen-child", help=argparse.SUPPRESS)
     parser.add_argument("--reopen-queries", help=argparse.SUPPRESS)
