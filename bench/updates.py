@@ -1,7 +1,8 @@
 """Knowledge updates through the nine tools: does recall give the new value, and mark the old?
 
     python -m bench.updates --cases ../shared/data/updates-dev.json --out results.json [--mode write|amend]
-                            [--embedder minilm|hash] [--python PATH]
+                            [--embedder minilm|hash] [--python PATH] [--distractors 0 2000 ...]
+                            [--locomo ../shared/data/locomo-dev.json]
 
 `worlddb serve` runs as a subprocess over stdio, started as a desktop client starts it (with
 the default embedding model unless --embedder says otherwise), and the MCP SDK's client
@@ -28,6 +29,20 @@ runs the update cases only and reports top_new. Goals on the dev cases: write mo
 90 %, amend mode top_new >= 95 %.
 `--python` runs the server with another interpreter (another checkout's virtualenv), so a
 baseline can be measured with the same client, cases and machine.
+
+`--distractors N [N ...]` runs the cases once per N, each in a scope that already holds N
+other memories, as a scope does after months of use (N = 0: the empty scopes above). The
+other memories are the turns of the LoCoMo dev conversations (`--locomo`), in order, each
+stored as a plain user memory: first-person chat about the speakers' homes, jobs, family,
+pets and plans, written by other people than the cases' authors and so independent of
+their phrasings (the generator of bench/synthetic.py writes pseudo-words, which no
+sentence model reads as such). They are valid at even steps over the two years before now.
+They are written once, in process and in batches through the memory_write path
+(Engine.write_memories, with the embedder the server uses; a batch is not judged for
+updates, so they neither supersede nor duplicate each other), into a store that is copied
+for each case; each case then gets a server of its own on its copy (started as above, its
+indexes warmed before the first call, as `worlddb serve` does), so no case sees another's
+memories. N is at most the number of turns (2,760 in the dev file).
 """
 
 from __future__ import annotations
@@ -36,6 +51,7 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -71,8 +87,8 @@ async def call(client, tool: str, **arguments: Any) -> dict:
     return result.structured_content
 
 
-async def run_case(client, case: dict, mode: str, now: datetime) -> dict:
-    scope = {"user_id": f"bench-{case['id']}"}
+async def run_case(client, case: dict, mode: str, now: datetime, user: str | None = None) -> dict:
+    scope = {"user_id": user or f"bench-{case['id']}"}
     old_from, distractor_from = case_times(case, now)
     old = await call(client, "memory_write", text=case["old"], valid_from=old_from, **scope)
     for text, when in zip(case["distractors"], distractor_from):
@@ -139,6 +155,89 @@ async def run(cases: list[dict], mode: str, embedder: str, python: str) -> list[
         return outcomes
 
 
+#: the scope the distractor store's memories are in; each case runs in it, on its own copy
+STORE_USER = "bench-store"
+#: memories per transaction when the distractor store is built
+BATCH = 200
+
+
+def locomo_turns(path: str | Path) -> list[str]:
+    """Every turn text of the LoCoMo conversations in `path`, in conversation order."""
+    turns = []
+    for sample in json.loads(Path(path).read_text()):
+        conversation = sample["conversation"]
+        sessions = sorted((k for k, v in conversation.items() if k.startswith("session_") and isinstance(v, list)),
+                          key=lambda k: int(k.split("_")[1]))
+        turns += [t["text"].strip() for k in sessions for t in conversation[k] if t.get("text", "").strip()]
+    return turns
+
+
+def build_store(path: Path, texts: list[str], embedder: str, now: datetime) -> float:
+    """Write `texts` into scope user:STORE_USER of a new store at `path`, as plain memories
+    valid at even steps over the two years before `now`; returns the seconds it took."""
+    from worlddb.memory.engine import Engine
+    from worlddb.memory.scopes import ScopeSet
+
+    started = time.perf_counter()
+    start, span = now - timedelta(days=730), timedelta(days=729)
+    scopes = ScopeSet((("user", STORE_USER),))
+    options: dict = {}
+    if embedder == "hash":  # as `worlddb serve --embedder hash` opens it
+        from worlddb.vectors.embedder import HashEmbedder
+
+        options = {"embedder": HashEmbedder(), "query_model": True}
+    with Engine.open(path, **options) as engine:
+        for first in range(0, len(texts), BATCH):
+            items = [{"text": text, "valid_from": (start + span * (first + i) / len(texts)).isoformat()}
+                     for i, text in enumerate(texts[first:first + BATCH])]
+            engine.write_memories(items, scopes)
+    return time.perf_counter() - started
+
+
+async def run_on_store(store: Path, cases: list[dict], mode: str, embedder: str, python: str,
+                       label: str) -> list[dict]:
+    """Each case on its own copy of `store`, with a server of its own, in the store's scope."""
+    from mcp import Client, StdioServerParameters
+
+    from bench.serverproc import child_env, serve_args
+
+    now = datetime.now(UTC).replace(microsecond=0)
+    outcomes = []
+    for i, case in enumerate(cases, start=1):
+        with tempfile.TemporaryDirectory() as tmp:
+            copy = Path(tmp) / "case.db"
+            shutil.copyfile(store, copy)
+            args = serve_args(copy, embedder=embedder, default_user=None, extra=("--consolidate-every", "0"))
+            params = StdioServerParameters(command=python, args=args, env=child_env(), cwd=tmp)
+            async with Client(params) as client:
+                outcomes.append(await run_case(client, case, mode, now, user=STORE_USER))
+        print(f"\r  {mode} {label} {i}/{len(cases)}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return outcomes
+
+
+def with_distractors(cases: list[dict], mode: str, embedder: str, python: str, sizes: list[int],
+                     locomo: str) -> dict:
+    """Rates per store size, all in this run: {N: {rates, seconds, build_seconds, load}}."""
+    turns = locomo_turns(locomo)
+    if max(sizes) > len(turns):
+        raise SystemExit(f"--distractors: at most {len(turns)} (the turns in {locomo})")
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in sizes:
+            started, load = time.perf_counter(), list(os.getloadavg())
+            if n == 0:
+                outcomes, built = asyncio.run(run(cases, mode, embedder, python)), 0.0
+            else:
+                store = Path(tmp) / f"store-{n}.db"
+                built = build_store(store, turns[:n], embedder, datetime.now(UTC).replace(microsecond=0))
+                outcomes = asyncio.run(run_on_store(store, cases, mode, embedder, python, f"N={n}"))
+            out[str(n)] = {"rates": rates(outcomes, mode), "seconds": round(time.perf_counter() - started, 1),
+                           "build_seconds": round(built, 1), "load_average_start": load,
+                           "load_average_end": list(os.getloadavg()), "outcomes": outcomes}
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", required=True)
@@ -146,11 +245,27 @@ def main() -> None:
     parser.add_argument("--mode", choices=("write", "amend"), default="write")
     parser.add_argument("--embedder", choices=("minilm", "hash"), default="minilm")
     parser.add_argument("--python", default=sys.executable, help="interpreter that runs `worlddb serve`")
+    parser.add_argument("--distractors", type=int, nargs="+", metavar="N",
+                        help="run once per N, in scopes already holding N other memories")
+    parser.add_argument("--locomo", default="../shared/data/locomo-dev.json",
+                        help="conversations whose turns are the other memories")
     args = parser.parse_args()
     cases = json.loads(Path(args.cases).read_text())["cases"]
     if args.mode == "amend":
         cases = [c for c in cases if not c["control"]]  # an agent amends only what changed
     started = time.perf_counter()
+    if args.distractors:
+        sizes = with_distractors(cases, args.mode, args.embedder, args.python, args.distractors, args.locomo)
+        report = {
+            "benchmark": "updates", "cases": args.cases, "mode": args.mode, "embedder": args.embedder,
+            "server_python": args.python, "recall_limit": LIMIT, "distractors": "locomo turns",
+            "locomo": args.locomo, "rates": {n: r["rates"] for n, r in sizes.items()},
+            "seconds": round(time.perf_counter() - started, 1), "load_average": list(os.getloadavg()),
+            "sizes": sizes,
+        }
+        Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
+        print(json.dumps(report["rates"], indent=2))
+        return
     outcomes = asyncio.run(run(cases, args.mode, args.embedder, args.python))
     report = {
         "benchmark": "updates", "cases": args.cases, "mode": args.mode, "embedder": args.embedder,
