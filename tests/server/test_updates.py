@@ -114,3 +114,69 @@ async def test_a_change_to_one_of_several_things_a_memory_says_revises_it_and_ke
         assert read["annotations"] == {"revised_by": [moved["id"]]}
         lives = [f for f in read["facts"] if f["relation"] == "lives_in"]
         assert lives and all(f["valid_to"] is not None for f in lives)  # the old home ended
+
+
+#: a scope after months of use: the user's other memories about moves, trips, cities and
+#: last month, nearer to "I moved to Denver last month" than "I live in Austin, Texas" is
+CROWD = [f"{who} moved to {city} last {when}." for who, city, when in (
+    ("My brother", "Seattle", "year"), ("My cousin Priya", "Boston", "spring"), ("Our neighbours", "Tucson", "month"),
+    ("My old roommate", "Portland", "summer"), ("My manager", "Chicago", "week"),
+    ("A friend from school", "Miami", "fall"), ("My aunt", "San Diego", "winter"),
+    ("The Garcias next door", "Phoenix", "month"))] + [
+    f"I flew to {city} last {when} for {why}." for city, when, why in (
+        ("Denver", "month", "a conference"), ("Salt Lake City", "week", "a wedding"), ("Boulder", "spring", "a hike"),
+        ("Dallas", "month", "my niece's graduation"), ("Houston", "year", "a job interview"),
+        ("Albuquerque", "fall", "the balloon fiesta"), ("Kansas City", "month", "a friend's birthday"),
+        ("Omaha", "summer", "a family reunion"))] + [
+    f"We drove to {place} last {when} and {what}." for place, when, what in (
+        ("Colorado Springs", "month", "stayed two nights"), ("the Rockies", "weekend", "camped by a lake"),
+        ("Santa Fe", "month", "visited the galleries"), ("Aspen", "winter", "went skiing"),
+        ("Vail", "month", "rented a cabin"), ("Fort Collins", "week", "toured a brewery"))] + [
+    "I moved my desk next to the window last month.", "I moved the piano into the living room.",
+    "We moved the book club meetings to Thursdays last month.", "I moved my savings to a new account last month.",
+    "I moved our team standup to the afternoon.", "The moving truck for my sister's place was booked last month.",
+    "I helped my parents move into their new condo last month.", "I'm thinking about moving to a bigger apartment.",
+    "Last month I finally unpacked the last moving boxes from the garage.", "I visited Denver's art museum last month.",
+    "I spent last month working remotely from a cafe in Denver.", "We looked at houses in Denver last month.",
+]
+
+
+async def test_a_change_supersedes_a_memory_the_nearest_neighbours_miss_in_a_crowded_scope(tmp_path):
+    from worlddb.memory import updates
+    from worlddb.memory.engine import Engine
+    from worlddb.memory.scopes import ScopeSet, scope_anchors
+
+    path, scope = tmp_path / "crowded.db", ScopeSet((("user", "crowd"),))
+    new_text, kitten_text = "I moved to Denver last month.", "We adopted a tabby kitten last week."
+    with Engine.open(path) as engine:  # the default model, as the server opens it
+        old = engine.write_memory("I live in Austin, Texas.", scope, valid_from=ago(400))
+        pets = engine.write_memory("I have a golden retriever named Max.", scope, valid_from=ago(390))
+        engine.write_memories([{"text": text, "valid_from": ago(300 - i)} for i, text in enumerate(CROWD)], scope)
+        engine.warm()
+        worlds = scope_anchors(engine.store, scope)
+
+        def candidates(text: str, claimed: bool) -> dict[str, float]:
+            """What the write of `text` gives its judge: the nearest only, or with the claimed."""
+            prepared = engine.prepare_write(text, scope)
+            wanted = updates.claim_keys(text, prepared.plans[0].facts, "crowd") if claimed else ()
+            return updates._candidates(engine.services, worlds, text, prepared.index[0].vector,
+                                       prepared.index[0].units, wanted=wanted)
+
+        # the precondition: the old memory is not among the candidates the vectors give
+        nearest = candidates(new_text, claimed=False)
+        assert len(nearest) == updates.CANDIDATES and old.id not in nearest
+        assert old.id in candidates(new_text, claimed=True)
+        assert pets.id in candidates(kitten_text, claimed=True)
+    server = build_server(ServerConfig(db=str(path), default_user=None, background=False))
+    async with Client(server) as client:
+        new = await ok(client, "memory_write", text=new_text, user_id="crowd")
+        assert new["superseded"] == [old.id] and not new["conflicts"]
+        hits = (await ok(client, "memory_recall", query="Where do I live?", user_id="crowd"))["results"]
+        assert old.id not in [h["id"] for h in hits]
+        assert (await ok(client, "memory_read", id=old.id, user_id="crowd"))["superseded_by"] == [new["id"]]
+        # a control: another pet is an addition, and the index hands the judge the first one
+        kitten = await ok(client, "memory_write", text=kitten_text, user_id="crowd")
+        assert kitten["superseded"] == [] and kitten["conflicts"] == [] and not kitten.get("revised")
+        for memory in (pets.id, new["id"]):
+            shown = await ok(client, "memory_read", id=memory, user_id="crowd")
+            assert shown["valid_to"] is None and not shown["superseded_by"] and not shown["contradicts"]

@@ -45,6 +45,9 @@ anchors and version ids, which callers name as 64-hex text:
   principals    named bearer tokens for HTTP callers (worlddb.memory.principals): the SHA-256
                 of each token (never the token), the scopes it is granted, whether it may purge,
                 and when it was revoked
+  claims        what each memory claims (worlddb.memory.claims): per scope world, the head
+                word of a claim's subject ("me", "nora", "standup") and its attribute
+                ("home"), and the memory's rowid; deleted with the memory's content
 
 SQL that other modules run against these tables goes through the fragments and helpers
 of worlddb.core.store (node and edge columns, the inside-a-world condition, anchors to
@@ -308,6 +311,15 @@ MIGRATIONS: list[list[str]] = [
     # them with the date in the text ('dated'). A store without any records its form with
     # its first text vector; an older WorldDB, which knows only one form, cannot open either.
     [VECTOR_TEXT_DATED],
+    # 9: what each memory claims, by subject and attribute (worlddb.memory.claims): a write
+    # finds the current memories that claim something about what it claims without reading
+    # the rest of its scopes. A memory's rows go when its content is erased. Memories written
+    # before have none (they are found by their vectors, as before).
+    [
+        "CREATE TABLE claims(world INTEGER NOT NULL, subject TEXT NOT NULL, attribute TEXT NOT NULL, "
+        "node INTEGER NOT NULL, PRIMARY KEY(world, subject, attribute, node)) WITHOUT ROWID",
+        "CREATE INDEX claims_node ON claims(node)",
+    ],
 ]
 
 LATEST = len(MIGRATIONS)

@@ -662,7 +662,7 @@ class Tx:
     # ------------------------------------------------------------------ erasure
     def erase_node(self, anchor: str) -> None:
         """Physically remove a node's content, keeping its id as a tombstone: the blob
-        body, its text index entry and its vectors go; ids, versions and edges stay, so
+        body, its text index entry, its claims (schema: claims) and its vectors go; ids, versions and edges stay, so
         every hash that mentions it still verifies. The names a merge proposal quotes as its
         evidence go too, from the proposal and from the props of the same_as edge that staged
         it (that edge's props become ERASED_PROPS; verify counts it as a tombstone)."""
@@ -674,6 +674,7 @@ class Tx:
         self.conn.execute("UPDATE nodes SET record=NULL, erased_at=?, name='', retire_reason=NULL WHERE rowid=?",
                           (self.at, rowid))
         self.conn.execute("DELETE FROM fts WHERE rowid=?", (rowid,))
+        self.conn.execute("DELETE FROM claims WHERE node=?", (rowid,))
         for kind, ord in self.conn.execute(
                 "SELECT kind, ord FROM vectors WHERE node=? AND data IS NOT NULL", (rowid,)).fetchall():
             self.drop_vector(anchor, kind, ord)

@@ -13,6 +13,17 @@ For each memory_write (not an amend, which names what it replaces), before the w
    otherwise). A process whose HNSW indexes are not built yet (nothing has
    read since it opened the file) does not build them for a write: it takes the scopes' most
    recent memories instead of the nearest.
+   Claimed candidates: in a large scope the memory a write updates need not be among its
+   nearest ("I live in Austin" among thousands of the user's memories about places, plans
+   and people), so the judge always also reads the current memories of the write's scopes
+   that the claims index (worlddb.memory.claims) says claim something about the subject of
+   one of the new text's slot claims, in an attribute of that claim's family. They come
+   after the nearest, newest first: at most MAX_CLAIMED of them that are not already among
+   the CANDIDATES nearest, each with its cosine if the vector search met it and 0 otherwise
+   (as a BM25-only find). The read is by the index's key, never a scan of the scopes. Every
+   memory_write, write_memories, import and amend records its claims (the slot reader's and
+   its facts', as read here); memories written before the index existed are found by their
+   vectors only.
 2. Readings: each text's slot claims and cues (worlddb.extract.slots, no store access), plus
    the facts the extractor or the client gave (a relation named by --functional, or by a
    registered functional handler, holds one value at a time).
@@ -56,6 +67,7 @@ from worlddb.graph.database import Writer
 from worlddb.graph.lexical import lexical
 from worlddb.retrieval.lanes import eligible
 
+from . import claims as claims_index
 from .results import ConflictOut
 from .scopes import ScopeSet, scope_anchors
 from .services import Services
@@ -64,6 +76,8 @@ from .services import Services
 NEIGHBOURS = 8
 #: how many candidates the judge reads, nearest first
 CANDIDATES = 2 * NEIGHBOURS
+#: how many claimed candidates the judge reads besides the nearest, newest first
+MAX_CLAIMED = NEIGHBOURS
 #: how many undecided candidates a write reports
 MAX_RELATED = 5
 #: a candidate below this cosine and not found by BM25 is not worth reading
@@ -97,7 +111,8 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
         return NOTHING
     new = Statement("", text, starts, _reading(text, facts, user), similarity=1.0)
     repeats = bool(getattr(services.judge, "only_repeats", lambda _: False)(new))
-    found = _candidates(services, worlds, text, vector, units, every=repeats)
+    found = _candidates(services, worlds, text, vector, units, every=repeats,
+                        wanted=() if repeats else claims_index.keys(new.reading))
     if not found:
         return NOTHING
     views = store.get_many(found)
@@ -158,9 +173,10 @@ def close_derived_facts(services: Services, w: Writer, old_memory: str, at: int,
 
 # ---------------------------------------------------------------------------- candidates
 def _candidates(services: Services, worlds: list[str], text: str, vector: np.ndarray,
-                units: np.ndarray, every: bool = False) -> dict[str, float]:
-    """Anchor -> best cosine to the new text (0 for a BM25-only find), nearest first. `every`:
-    the BM25 matches must hold every word of the text (the judge needs no others)."""
+                units: np.ndarray, every: bool = False, wanted: Iterable[claims_index.Key] = ()) -> dict[str, float]:
+    """Anchor -> best cosine to the new text (0 for a BM25-only find), nearest first, then the
+    memories the claims index gives for the keys `wanted`. `every`: the BM25 matches must hold
+    every word of the text (the judge needs no others)."""
     store, now = services.store, now_us()
     best: dict[int, float] = {}
     for index, queries in ((services.units, units), (services.whole, vector.reshape(1, -1))):
@@ -183,11 +199,15 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
         for rowid in found:
             best[rowid] = 0.0
         allowed |= eligible(store, worlds, found, now)
-    if not best:
-        return {}
-    anchors = store.anchors_for_rowids([r for r in best if r in allowed])
-    ranked = sorted(anchors, key=lambda r: -best[r])[:CANDIDATES]
-    return {anchors[r]: best[r] for r in ranked}
+    ranked = sorted((r for r in best if r in allowed), key=lambda r: -best[r])[:CANDIDATES]
+    ranked += claims_index.claiming(store, worlds, wanted, limit=MAX_CLAIMED, now=now, exclude=set(ranked))
+    anchors = store.anchors_for_rowids(ranked)
+    return {anchors[r]: best.get(r, 0.0) for r in ranked if r in anchors}
+
+
+def claim_keys(text: str, facts: Iterable[FactCandidate], user: str | None) -> frozenset[claims_index.Key]:
+    """What the claims index records for a memory about to be written (outside the lock)."""
+    return claims_index.keys(_reading(text, facts, user))
 
 
 #: the latest memories of the scopes, when no index is built to find the nearest

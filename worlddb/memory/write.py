@@ -40,7 +40,7 @@ from worlddb.extract import EntityCandidate, ExtractionContext, FactCandidate
 from worlddb.graph import facts as factlib
 from worlddb.graph import text_index
 from worlddb.graph.database import Writer
-from worlddb.memory import updates
+from worlddb.memory import claims, updates
 from worlddb.memory.results import ConflictOut, EntityOut, FactOut, WriteResult
 from worlddb.memory.scopes import ScopeSet
 from worlddb.memory.services import Services
@@ -79,6 +79,8 @@ class _Plan:
     facts: list
     #: the person the metadata says spoke the text (linked as its speaker), if any
     speaker: EntityCandidate | None = None
+    #: what the claims index records for it (worlddb.memory.claims)
+    claims: frozenset = frozenset()
 
 
 @dataclass(frozen=True)
@@ -214,7 +216,8 @@ def _plan(services: Services, request: WriteRequest) -> _Plan:
     # the valid-from is part of the index text; without one it is "now", fixed here so
     # the text embedded outside the transaction is the text indexed inside it
     starts = request.valid_from if request.valid_from is not None else now_us()
-    return _Plan(request, memory, starts, candidates, fact_cands, speaker)
+    return _Plan(request, memory, starts, candidates, fact_cands, speaker,
+                 updates.claim_keys(request.text, fact_cands, user))
 
 
 def _speaker(metadata: dict) -> EntityCandidate | None:
@@ -237,6 +240,7 @@ def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates
     worlds = [w.scope(kind, sid) for kind, sid in request.scopes]
     anchor = w.add(plan.memory, valid_from=starts, parents=worlds)
     text_index.write_index(w, anchor, index, services.embedder.model_id, services.embedder.dim)
+    claims.record(w, worlds, anchor, plan.claims)
     for world in worlds:
         topics.join(w, world, anchor, index.vector)
     superseded: list[str] = []

@@ -159,6 +159,12 @@ MIGRATIONS: dict[int, list[str]] = {
     7: _LAYOUT,
     # what the SQLite file's migration 8 does (worlddb.core.schema)
     8: [schema.VECTOR_TEXT_DATED],
+    # what the SQLite file's migration 9 does
+    9: [
+        "CREATE TABLE claims(world BIGINT NOT NULL, subject TEXT NOT NULL, attribute TEXT NOT NULL, "
+        "node BIGINT NOT NULL, PRIMARY KEY(world, subject, attribute, node))",
+        "CREATE INDEX claims_node ON claims(node)",
+    ],
 }
 
 LATEST = max(MIGRATIONS)
