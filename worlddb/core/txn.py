@@ -665,7 +665,10 @@ class Tx:
         body, its text index entry, its claims (schema: claims) and its vectors go; ids, versions and edges stay, so
         every hash that mentions it still verifies. The names a merge proposal quotes as its
         evidence go too, from the proposal and from the props of the same_as edge that staged
-        it (that edge's props become ERASED_PROPS; verify counts it as a tombstone)."""
+        it (that edge's props become ERASED_PROPS; verify counts it as a tombstone). Only this
+        node is erased: another node that states its name in its own text (a memory that
+        mentions an entity, a Fact derived from it) keeps that text until it is erased too;
+        memory_purge_scope with erase erases every node a scope holds alone."""
         rowid = self.rowid(anchor)
         if rowid is None:
             raise NotFound(f"no node has id {anchor}")
