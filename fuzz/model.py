@@ -316,6 +316,8 @@ class Model:
             if self.nodes[src].type != "Summary":
                 raise Expect("Refused", "only a Summary summarizes")
         elif etype == "same_as":
+            if self.nodes[src].erased or self.nodes[dst].erased:
+                raise Expect("Refused", "same_as with an erased node")
             if proposal is not None:
                 self._put(self.proposals, proposal, MProposal(proposal, src, dst, edge.id))
         elif etype in FUNCTIONAL_EDGES:

@@ -3,6 +3,8 @@
 Insert stages a pending merge proposal and changes nothing else; only an explicit
 accept_merge makes the two members of one equivalence class (undirected, transitive),
 and reject_merge keeps them independent. Removing the edge withdraws its proposal.
+An erased node is the same as nothing: an edge to it is refused (the resolver, which
+forgets an erased entity's names, never proposes one; its evidence would quote the name).
 """
 
 from __future__ import annotations
@@ -19,6 +21,10 @@ class SameAs:
     def on_insert(self, ctx: EdgeContext, edge: Edge) -> None:
         if edge.src == edge.dst:
             ctx.refuse("a node is trivially the same as itself")
+        for end in (edge.src, edge.dst):
+            view = ctx.node(end)
+            if view is not None and view.erased:
+                ctx.refuse(f"same_as: {end} was erased, and an erased node is the same as nothing")
         props = edge.props
         score = props.get("score")
         ctx.stage_merge(

@@ -73,3 +73,14 @@ def test_same_as_to_itself_is_refused(db, graph):
     a = graph.add("x", "Entity")
     with pytest.raises(Refused):
         stage(db, a, a)
+
+
+def test_same_as_with_an_erased_node_is_refused_and_stores_nothing(db, graph):
+    a, b = graph.add("Ana Souza", "Entity"), graph.add("Ana", "Entity")
+    with db.write() as w:
+        w.erase(b)
+    for src, dst in ((a, b), (b, a)):
+        with pytest.raises(Refused, match="erased"):
+            stage(db, src, dst, tier="name_part", evidence={"names": ["Ana Souza", "Ana"]})
+    assert db.store.edges(type="same_as") == []
+    assert db.store.conn.execute("SELECT count(*) FROM proposals").fetchone()[0] == 0
