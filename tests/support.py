@@ -1,8 +1,11 @@
 """Helpers shared across the test tree: scopes, an engine on a real store with the fast
-deterministic embedder, and a dump of a store on either backend."""
+deterministic embedder, a dump of a store on either backend, and a probe of SQLite's locks
+from outside a process."""
 
 from __future__ import annotations
 
+import fcntl
+import os
 import sqlite3
 
 from tests import pg
@@ -31,3 +34,23 @@ def dump(target) -> list[str]:
         return list(conn.iterdump())
     finally:
         conn.close()
+
+
+#: where SQLite's unix VFS keeps its dead-man-switch lock in the -shm file: every process with
+#: the database open holds it shared, and a process that can take it alone takes itself for
+#: the only one and rebuilds the file (os_unix.c: UNIX_SHM_DMS)
+DMS_BYTE = 128
+
+
+def dms_is_held_elsewhere(path) -> bool:
+    """Whether another process holds the dead-man-switch lock of the database at `path`."""
+    fd = os.open(f"{path}-shm", os.O_RDWR)
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, DMS_BYTE)
+    except OSError:
+        return True
+    else:
+        fcntl.lockf(fd, fcntl.LOCK_UN, 1, DMS_BYTE)
+        return False
+    finally:
+        os.close(fd)  # this process holds no lock on the file that closing could drop

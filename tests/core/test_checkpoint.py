@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 import time
 
-from tests.support import ALICE, open_engine
+from tests.support import ALICE, dms_is_held_elsewhere, open_engine
 from worlddb.core.backends import checkpoint
 
 
@@ -59,3 +61,51 @@ def test_a_log_that_keeps_growing_is_restarted(tmp_path, monkeypatch):
         assert wait_for(lambda: engine.store.conn.checkpointer.runs >= 1)
         engine.write_memory("Dara planted tomatoes.", ALICE)  # the next writer starts the log over
         assert checkpoint.log_pages(shm)[0] < 60
+
+
+HOLDER = """
+import sys
+from worlddb.core.records import Node
+from worlddb.graph.database import WorldDB
+
+db = WorldDB.open(sys.argv[1])
+for i, line in enumerate(sys.stdin):
+    with db.write() as w:
+        w.add(Node("Fact", content=f"note {i}", name=f"note {i}", created_at=i), parents=[w.scope("user", "a")])
+    print("committed", flush=True)
+db.close()
+"""
+
+
+def test_a_process_that_commits_keeps_its_locks_on_the_wal_index(tmp_path):
+    # Reading the log's size used to open and close the -shm file after every commit, and a
+    # close drops every POSIX lock the process holds on the file, SQLite's own among them:
+    # another process opening the database then rebuilt the -shm file under the first one
+    path = tmp_path / "memory.db"
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(path)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        for _ in range(3):
+            holder.stdin.write("commit\n")
+            holder.stdin.flush()
+            assert holder.stdout.readline().strip() == "committed"
+            assert dms_is_held_elsewhere(path)
+    finally:
+        holder.stdin.close()
+        assert holder.wait(30) == 0
+
+
+def test_a_kept_descriptor_is_closed_once_its_file_is_gone(tmp_path):
+    files = checkpoint.ShmFiles()
+    first, second = tmp_path / "a-shm", tmp_path / "b-shm"
+    first.write_bytes(b"\x01" * 200)
+    second.write_bytes(b"\x02" * 200)
+    assert files.read(str(first), 4) == b"\x01" * 4
+    assert files.read(str(first), 4) == b"\x01" * 4 and files.held() == 1  # one descriptor, kept
+    first.unlink()
+    assert files.read(str(second), 4) == b"\x02" * 4
+    assert files.held() == 1  # the removed file's was closed
+    assert files.read(str(first), 4) is None
+    # a new file at the same path is read through a new descriptor
+    first.write_bytes(b"\x03" * 200)
+    assert files.read(str(first), 4) == b"\x03" * 4 and files.held() == 2

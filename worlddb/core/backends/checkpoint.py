@@ -15,7 +15,14 @@ the file after, on this connection as on the writer's.
 How many pages wait is read from the wal-index header at the start of the -shm file
 (mxFrame of its first copy, and nBackfill of the checkpoint record after the two copies:
 https://www.sqlite.org/walformat.html), without a lock: a torn read moves a checkpoint by
-a commit at most.
+a commit at most. The -shm file is read through one descriptor per file that stays open
+(`ShmFiles`): closing any descriptor of a file drops every POSIX lock the process holds on
+it, SQLite's own among them (https://www.sqlite.org/howtocorrupt.html, section 2.2). With
+its locks on the wal-index gone, another process that opened the database - a second
+server, a `worlddb` command - took itself for the first, rebuilt the -shm file under the
+server's mapping of it, and the server's next commit died of a bus error. A descriptor is
+closed only once its file is gone: SQLite removes -shm when the last connection of every
+process closes, so no lock on it is left to drop.
 
 The log restarts from its beginning only at a write that finds every frame copied. When
 writes keep arriving while the thread copies, that may not happen, so once the log holds
@@ -51,20 +58,73 @@ RESTART_WAIT = 1.0
 _MX_FRAME, _BACKFILL = 16, 96
 
 
+class ShmFiles:
+    """The -shm files this process reads, each through one descriptor kept open (module
+    docstring: closing one would drop SQLite's locks on the file). A descriptor whose file
+    has since been removed, or replaced by a new one at its path, is closed at the next
+    read of any file."""
+
+    def __init__(self) -> None:
+        self._open: dict[str, int] = {}
+        #: descriptors of files that were replaced at their path while still linked elsewhere
+        self._stale: list[int] = []
+        self._lock = threading.Lock()
+
+    def read(self, path: str, size: int) -> bytes | None:
+        """The first `size` bytes of the file at `path`, or None if it cannot be read."""
+        with self._lock:
+            self._sweep()
+            fd = self._open.get(path)
+            try:
+                if fd is not None and not _same_file(fd, path):
+                    self._stale.append(self._open.pop(path))
+                    fd = None
+                if fd is None:
+                    fd = self._open[path] = os.open(path, os.O_RDONLY)
+                return os.pread(fd, size, 0)
+            except OSError:
+                return None
+
+    def held(self) -> int:
+        """How many descriptors are open (for tests)."""
+        with self._lock:
+            return len(self._open) + len(self._stale)
+
+    def _sweep(self) -> None:
+        for path, fd in list(self._open.items()):
+            if _gone(fd):
+                del self._open[path]
+                os.close(fd)
+        for fd in [fd for fd in self._stale if _gone(fd)]:
+            self._stale.remove(fd)
+            os.close(fd)
+
+
+def _gone(fd: int) -> bool:
+    """Whether the file open at `fd` has no name left (no connection of any process can use it)."""
+    try:
+        return os.fstat(fd).st_nlink == 0
+    except OSError:
+        return True
+
+
+def _same_file(fd: int, path: str) -> bool:
+    try:
+        here, there = os.fstat(fd), os.stat(path)
+    except OSError:
+        return False
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
+
+
+#: the process's open -shm files
+SHM_FILES = ShmFiles()
+
+
 def log_pages(shm: str) -> tuple[int, int] | None:
     """(frames in the log, frames of it copied into the file), from the -shm file at `shm`;
     None if it cannot be read."""
-    try:
-        fd = os.open(shm, os.O_RDONLY)
-    except OSError:
-        return None
-    try:
-        head = os.pread(fd, _BACKFILL + 4, 0)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    if len(head) < _BACKFILL + 4:
+    head = SHM_FILES.read(shm, _BACKFILL + 4)
+    if head is None or len(head) < _BACKFILL + 4:
         return None
     return (int.from_bytes(head[_MX_FRAME:_MX_FRAME + 4], sys.byteorder),
             int.from_bytes(head[_BACKFILL:_BACKFILL + 4], sys.byteorder))
