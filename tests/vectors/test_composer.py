@@ -133,3 +133,51 @@ def test_a_world_without_content_leaves_the_vector_lane_with_its_last_child(worl
     index.sync()
     assert plain_row not in index.nodes()
     assert db.store.rowid(only) in index.nodes()
+
+
+class _VectorWrites:
+    """A store observer that records every vector write (anchor, kind)."""
+
+    def __init__(self):
+        self.writes: list[tuple[str, int]] = []
+
+    def on_child(self, tx, world, child, added):
+        pass
+
+    def on_vector(self, tx, anchor, kind, old, new):
+        self.writes.append((anchor, kind))
+
+
+def test_a_world_gets_one_vector_write_per_transaction_however_many_children_join(target):
+    # a topic pass adds a topic's members in one transaction: each intermediate vector
+    # would be stored and deleted, and on PostgreSQL left behind in pgvector's HNSW graph
+    db = WorldDB.open(target)
+    try:
+        with db.write() as w:
+            scope = w.scope("user", "alice")
+            topic = w.add(Node("Topic", name="garden", content="garden"), parents=[scope])
+            w.put_vector(topic, hnsw.CONTENT, "test", vec(0).tobytes(), DIM)
+            inner = w.add(Node("Topic", name="inner"), parents=[topic])
+        seen = _VectorWrites()
+        db.store.observers.append(seen)
+        data_rows = db.store.conn.execute("SELECT count(*) FROM vector_data").fetchone()[0]
+        with db.write() as w:
+            leaves = []
+            for i in range(1, 21):
+                leaf = w.add(Node("Memory", content=f"leaf {i}", created_at=i), parents=[inner if i % 2 else topic])
+                w.put_vector(leaf, hnsw.EFFECTIVE, "test", vec(i).tobytes(), DIM)
+                leaves.append(leaf)
+        effective = [anchor for anchor, kind in seen.writes if kind == hnsw.EFFECTIVE]
+        assert effective.count(inner) == 1 and effective.count(topic) == 1
+        # nothing stored only to be deleted: one new vector per leaf, one per world
+        assert db.store.conn.execute("SELECT count(*) FROM vector_data").fetchone()[0] == data_rows + 20 + 2
+        if target.startswith("postgresql"):  # every vector_data row ever inserted is live
+            inserted = db.store.conn.execute("SELECT last_value FROM vector_data_id_seq").fetchone()[0]
+            assert inserted == db.store.conn.execute("SELECT count(*) FROM vector_data").fetchone()[0]
+        # and the vectors are what composing from scratch gives, one level and two
+        inner_children = np.array([stored(db, a)[0] for a in leaves[0::2]])
+        assert np.allclose(stored(db, inner)[0], pooling.mean_pool(inner_children), atol=1e-5)
+        children = np.array([stored(db, a)[0] for a in db.store.children(topic)])
+        assert np.allclose(stored(db, topic)[0], pooling.attention_pool(vec(0), children), atol=1e-5)
+    finally:
+        db.close()

@@ -158,7 +158,8 @@ class Store:
         #: commits made through this connection (data_version only counts other connections')
         self.commits = 0
         #: objects told about interior and vector changes inside each write transaction:
-        #: on_child(tx, world, child, added) and on_vector(tx, anchor, kind, old, new)
+        #: on_child(tx, world, child, added) and on_vector(tx, anchor, kind, old, new), and
+        #: on_seal(tx), if they have it, when the transaction seals (before its counts)
         self.observers: list = []
 
     @classmethod

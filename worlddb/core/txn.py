@@ -691,8 +691,12 @@ class Tx:
 
     # ------------------------------------------------------------------ sealing
     def seal(self) -> None:
-        """Write what was kept back (counts, the membership log), then give every world
-        whose interior changed its new version, deepest first."""
+        """Write what was kept back (observers' writes, counts, the membership log), then
+        give every world whose interior changed its new version, deepest first."""
+        for observer in self.store.observers:
+            on_seal = getattr(observer, "on_seal", None)
+            if on_seal is not None:
+                on_seal(self)
         self._flush_counts()
         self._seal_worlds()
         self._flush_member_log()

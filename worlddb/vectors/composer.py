@@ -19,9 +19,23 @@ erased worlds: erasure removes a world's vectors and running sums, and a child l
 being erased afterwards must not write a vector, derived from erased text, back onto it.
 The composer observes the write transaction (Store observers) and does no I/O of its
 own beyond the transaction it is handed.
+
+A composed world's effective vector is written once per transaction, when it seals
+(`on_seal`), not at every change of its sums: a topic pass that adds 200 members to a
+topic in one transaction changes the topic's sums 200 times, and writing each
+intermediate vector stored 199 vectors only to delete them - which on PostgreSQL left
+199 dead entries in pgvector's HNSW graph per topic, each taking a place among a
+search's ef_search candidates until VACUUM repaired the graph (worlddb.vectors.pgvector).
+Until then the transaction sees the world's vector as it was stored, and so do the sums
+of the worlds above it; each is told the change from the stored vector to the final one
+when it is written, so what they hold at the end is what they held before. An explicit
+`recompose` still writes at once.
 """
 
 from __future__ import annotations
+
+import heapq
+import weakref
 
 import numpy as np
 
@@ -39,6 +53,9 @@ class Composer:
     def __init__(self, temperature: float = DEFAULT_TEMPERATURE):
         self.temperature = temperature
         self._types: dict[str, str] = {}
+        #: per open write transaction, the worlds whose effective vector changed: anchor ->
+        #: the vector to write when it seals (None: it has none any more)
+        self._pending: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     # ------------------------------------------------------------------ observer hooks
     def on_child(self, tx, world: str, child: str, added: bool) -> None:
@@ -63,11 +80,42 @@ class Composer:
         elif kind == CONTENT:
             if not tx.is_new_leaf(anchor) and _children_count(tx, anchor):
                 self.recompose(tx, anchor)
-            elif new is not None and not tx.has_vector(anchor, EFFECTIVE):
+            elif new is not None and not tx.has_vector(anchor, EFFECTIVE) and anchor not in self._pending.get(tx, ()):
                 # a world with no children yet is what its content says (compose's rule);
                 # leaves get their effective vector written first, so this skips them
                 model = tx.conn.execute("SELECT value FROM meta WHERE key='embed_model'").fetchone()[0]
                 tx.put_vector(anchor, EFFECTIVE, model, new, len(_decode(new)))
+
+    def on_seal(self, tx) -> None:
+        """Write the effective vector of every world whose sums changed in `tx`, deepest
+        first: each write is a change one level up, so a world is written after every
+        changed world inside it, once."""
+        pending = self._pending.get(tx)
+        if not pending:
+            return
+        depths: dict[str, int] = {}
+        heap = [(-_depth(tx, world, depths), world) for world in pending]
+        heapq.heapify(heap)
+        while heap:
+            _, world = heapq.heappop(heap)
+            if world not in pending:
+                continue
+            self._write(tx, world, pending.pop(world))
+            for parent in tx.parents(world):  # told of the change just written
+                if parent in pending:
+                    heapq.heappush(heap, (-_depth(tx, parent, depths), parent))
+        self._pending.pop(tx, None)
+
+    def _write(self, tx, world: str, effective: bytes | None) -> None:
+        if _erased(tx, world):
+            return  # erased since: nothing derived from its children's content goes back
+        if effective is None:
+            tx.drop_vector(world, EFFECTIVE)
+            return
+        model_row = tx.conn.execute("SELECT value FROM meta WHERE key='embed_model'").fetchone()
+        if model_row is None or tx.vector(world, EFFECTIVE) == effective:
+            return
+        tx.put_vector(world, EFFECTIVE, model_row[0], effective, len(effective) // 4)
 
     def _composed(self, tx, world: str) -> bool:
         """Whether `world` gets a composed embedding (it exists and is not a Scope)."""
@@ -98,7 +146,7 @@ class Composer:
                 weight = float(np.exp(float(np.dot(query, vec64)) / self.temperature))
                 weight_sum += sign * weight
                 attn_sum += sign * weight * vec64
-        self._store(tx, world, n, mean_sum, weight_sum, attn_sum, query)
+        self._store(tx, world, n, mean_sum, weight_sum, attn_sum, query, defer=True)
 
     def recompose(self, tx, world: str) -> None:
         """Rebuild a world's sums from all its children (after bulk changes)."""
@@ -124,7 +172,7 @@ class Composer:
             return 0, np.zeros(dim), 0.0, np.zeros(dim)
         return row[0], np.frombuffer(row[1]).copy(), row[2], np.frombuffer(row[3]).copy()
 
-    def _store(self, tx, world, n, mean_sum, weight_sum, attn_sum, query) -> None:
+    def _store(self, tx, world, n, mean_sum, weight_sum, attn_sum, query, defer: bool = False) -> None:
         tx.conn.execute(
             "INSERT INTO compose(world, n, mean_sum, weight_sum, attn_sum) VALUES (?,?,?,?,?) "
             "ON CONFLICT(world) DO UPDATE SET n=excluded.n, mean_sum=excluded.mean_sum, "
@@ -137,15 +185,16 @@ class Composer:
             effective = _unit(attn_sum / weight_sum)
         else:
             effective = _unit(mean_sum)
-        if effective is None:
-            # nothing left to be found by (no children, no content, or terms that cancel):
-            # the old vector would keep answering for children that have gone
-            tx.drop_vector(world, EFFECTIVE)
+        # None: nothing left to be found by (no children, no content, or terms that cancel),
+        # and the old vector would keep answering for children that have gone
+        blob = None if effective is None else effective.astype(np.float32).tobytes()
+        if defer:
+            self._pending.setdefault(tx, {})[world] = blob
             return
-        model_row = tx.conn.execute("SELECT value FROM meta WHERE key='embed_model'").fetchone()
-        if model_row is None:
-            return
-        tx.put_vector(world, EFFECTIVE, model_row[0], effective.astype(np.float32).tobytes(), len(effective))
+        pending = self._pending.get(tx)
+        if pending is not None:
+            pending.pop(world, None)  # this write supersedes it
+        self._write(tx, world, blob)
 
 
 def _unit(v: np.ndarray) -> np.ndarray | None:
@@ -159,6 +208,14 @@ def _decode(blob: bytes | None) -> np.ndarray | None:
 
 def _vector(tx, anchor: str, kind: int) -> np.ndarray | None:
     return _decode(tx.vector(anchor, kind))
+
+
+def _depth(tx, anchor: str, cache: dict[str, int], _guard: int = 0) -> int:
+    """How many worlds deep `anchor` lies (a scope's direct child: 1)."""
+    if anchor not in cache:
+        parents = tx.parents(anchor) if _guard < 256 else ()
+        cache[anchor] = 1 + max((_depth(tx, p, cache, _guard + 1) for p in parents), default=-1)
+    return cache[anchor]
 
 
 def _erased(tx, anchor: str) -> bool:
