@@ -21,12 +21,12 @@ commit keeps current, and there is nothing to build, load, snapshot or catch up 
   kind's whole index with every row's lookup.
 - Dead entries. pgvector keeps a deleted row's vector in the HNSW graph until VACUUM
   repairs the graph, and a search spends its ef_search candidates on such entries as on
-  live ones (the executor drops them afterwards). A store that replaced many vectors
-  since the last vacuum therefore finds less of the true top k: at 30k nodes, right after
-  a topic pass that had stored and deleted 59k intermediate topic vectors, 83% of the
-  exact top 10 at ef_search 96, against 97% once autovacuum had run and 99% for an index
-  built afresh over the same rows. The composer (worlddb.vectors.composer) now writes a
-  world's vector once per transaction, which removes most of that churn.
+  live ones (the executor drops them afterwards). A topic pass that wrote each topic's
+  vector once per member left 59k of them at 30k nodes, and a search found 73% of the
+  exact top 10 at ef_search 96; the composer (worlddb.vectors.composer) now writes a
+  world's vector once per transaction, and the same search finds 96%. VACUUM (or a
+  rebuild) brings it to 99% either way: the graph inserts leave is not the graph a build
+  makes (docs/postgresql.md, Speed; bench.pg_hnsw_recall measures it).
 - `search(vector, k, allowed=...)`: among the given node rowids only, by exact distance
   over their vectors (the callers pass a scope's members, at most tens of thousands).
 - The rest of AnnIndex's surface is there so that callers need not ask which they hold:
