@@ -1,4 +1,5 @@
-"""The claims index (worlddb.memory.claims): what a write records, what a write finds by it."""
+"""The claims index (worlddb.memory.claims, worlddb.retrieval.claims): what a write records, what
+a write finds by it."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ import pytest
 
 from tests.support import ALICE, BOB
 from worlddb.core.timeutil import now_us
-from worlddb.memory import claims, updates
+from worlddb.memory import updates
 from worlddb.memory.scopes import scope_anchors
+from worlddb.retrieval import claims
 
 pytestmark = pytest.mark.both_backends
 

@@ -65,9 +65,9 @@ from worlddb.extract.slots import (
 )
 from worlddb.graph.database import Writer
 from worlddb.graph.lexical import lexical
+from worlddb.retrieval import claims as claims_index
 from worlddb.retrieval.lanes import eligible
 
-from . import claims as claims_index
 from .results import ConflictOut
 from .scopes import ScopeSet, scope_anchors
 from .services import Services
