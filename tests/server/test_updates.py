@@ -180,3 +180,46 @@ async def test_a_change_supersedes_a_memory_the_nearest_neighbours_miss_in_a_cro
         for memory in (pets.id, new["id"]):
             shown = await ok(client, "memory_read", id=memory, user_id="crowd")
             assert shown["valid_to"] is None and not shown["superseded_by"] and not shown["contradicts"]
+
+
+#: memories about the user's work that state no employer (none claims the slot)
+WORK = [f"{what} at work {when}." for what, when in (
+    ("The printer jammed twice", "today"), ("The coffee machine broke again", "this morning"),
+    ("We had a fire drill", "on Tuesday"), ("My desk got moved next to the window", "last week"),
+    ("The team lunch ran long", "yesterday"), ("The wifi kept dropping", "all afternoon"),
+    ("I gave a demo of the new dashboard", "on Friday"), ("We celebrated Priya's birthday", "with cake"),
+    ("The elevator was out of service", "all day"), ("I stayed late to finish the quarterly report", "on Thursday"),
+    ("The parking garage filled up early", "today"), ("We tried a new project tracker", "this sprint"))] + [
+    "Work has been stressful since the reorganisation.", "Where do we keep the spare keys at work?",
+    "My commute to work takes forty minutes by train.", "I walked to work in the rain this morning.",
+    "I worked from home on Monday.", "Work trips always leave me exhausted.", "I bought a new bag for work.",
+    "After work I went climbing with Dana.", "I have too many meetings at work.",
+    "The new intern at work asks great questions.", "I got a compliment on my work from the director.",
+]
+
+
+async def test_a_slot_question_finds_the_memory_that_states_it_below_the_lanes_window(tmp_path):
+    from worlddb.memory.engine import Engine
+    from worlddb.memory.scopes import ScopeSet
+
+    path, scope = tmp_path / "work.db", ScopeSet((("user", "crowd"),))
+    with Engine.open(path) as engine:  # the default model, as the server opens it
+        job = engine.write_memory("I started my first week at Stripe as a backend engineer.", scope,
+                                  valid_from=ago(400))
+        engine.write_memories([{"text": text, "valid_from": ago(300 - i)} for i, text in enumerate(WORK)], scope)
+    server = build_server(ServerConfig(db=str(path), default_user=None, background=False))
+    async with Client(server) as client:
+        hits = (await ok(client, "memory_recall", query="Where do I work?", user_id="crowd", limit=5))["results"]
+        # no lane ranks it near the top ("work" is in every other memory): the claims index
+        # brings it, and the slot step puts the memory that states the slot first
+        assert hits[0]["id"] == job.id and hits[0]["lanes"] == {"claims": 1}
+        # a change of employer supersedes it, and the question then finds the new one
+        moved = await ok(client, "memory_write", text="I joined Airbnb as a staff engineer last month.",
+                         user_id="crowd")
+        assert moved["superseded"] == [job.id]
+        hits = (await ok(client, "memory_recall", query="Where do I work?", user_id="crowd", limit=5))["results"]
+        assert hits[0]["id"] == moved["id"] and job.id not in [h["id"] for h in hits]
+        # pinned to a time before the change, the question is answered by the lanes alone
+        pinned = await ok(client, "memory_recall", query="Where do I work?", user_id="crowd", limit=5,
+                          as_of=ago(200))
+        assert all("claims" not in h["lanes"] for h in pinned["results"])

@@ -31,10 +31,13 @@ back with their closed interval when asked for - and any edge-type hide.
 
 Slot step (worlddb.retrieval.slot_preference): a question about one slot of one subject
 ("Where do I work?") puts the candidates that state that slot first, newest first, ahead of
-same-topic ones that do not ("The office coffee machine broke"). Each result lists the lanes that found it
-with its rank there ("context": the fused rank of the neighbour that lifted it). What a
-reader sees of each (scopes, entities, conflicts, replacements) is the memory layer's
-business (worlddb.memory.search).
+same-topic ones that do not ("The office coffee machine broke"). The candidates are the
+lanes' best and, for a query pinned to no time, the newest current memories the claims index
+(worlddb.retrieval.claims) holds for that subject and slot: in a scope of thousands, the
+statement of a slot may rank below the window the step reads ("claims" in its lanes). Each
+result lists the lanes that found it with its rank there ("context": the fused rank of the
+neighbour that lifted it). What a reader sees of each (scopes, entities, conflicts,
+replacements) is the memory layer's business (worlddb.memory.search).
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ from worlddb.core.timeutil import now_us
 from worlddb.extract.slots import asked
 from worlddb.graph.edge_reads import hidden
 
-from . import propagation, slot_preference
+from . import claims, propagation, slot_preference
 from .fusion import fuse
 from .global_lane import aggregates
 from .lanes import LANE_DEPTH, LANE_FLOOR, eligible, run_lanes
@@ -118,8 +121,35 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
             if len(chosen) == wanted:
                 break
     if keys:
+        if not pinned:
+            chosen += _claimed(sources, worlds, keys, chosen, plan)
         chosen = slot_preference.prefer(keys, chosen)
     return chosen[:limit]
+
+
+def _claimed(sources: Sources, worlds: list[str], keys, chosen: list[Ranked], plan: QueryPlan) -> list[Ranked]:
+    """The current memories the claims index says state an asked slot, beyond those the lanes
+    brought (newest first, at most slot_preference.EXTRA): in a scope of thousands of
+    memories the statement of a slot can rank below the window the slot step reads."""
+    store = sources.store
+    have = {found.view.anchor for found in chosen}
+    wanted = {(key.subject.split()[-1], key.attribute) for key in keys if key.subject.strip()}
+    rowids = claims.claiming(store, worlds, wanted, limit=slot_preference.EXTRA + len(have), now=now_us())
+    anchors = store.anchors_for_rowids(rowids)
+    fresh = [anchors[r] for r in rowids if r in anchors and anchors[r] not in have][:slot_preference.EXTRA]
+    if not fresh:
+        return []
+    views = store.get_many(fresh)
+    hide = hidden(store, plan, fresh) if plan.hides else set()
+    out = []
+    for place, anchor in enumerate(fresh, start=1):
+        view = views.get(anchor)
+        if view is None or view.type not in TEXT_TYPES or anchor in hide:
+            continue
+        seen = store.visible(view, None, None, include_closed=False)
+        if seen is not None:
+            out.append(Ranked(seen, 0.0, {"claims": place}))
+    return out
 
 
 def _indexes_topic(view: NodeView) -> bool:
