@@ -18,9 +18,12 @@ For each memory_write (not an amend, which names what it replaces), before the w
    and people), so the judge always also reads the current memories of the write's scopes
    that the claims index (worlddb.memory.claims) says claim something about the subject of
    one of the new text's slot claims, in an attribute of that claim's family. They come
-   after the nearest, newest first: at most MAX_CLAIMED of them that are not already among
-   the CANDIDATES nearest, each with its cosine if the vector search met it and 0 otherwise
-   (as a BM25-only find). The read is by the index's key, never a scan of the scopes. Every
+   after the nearest, newest first, up to the first one already among the CANDIDATES nearest
+   and at most MAX_CLAIMED, each with its cosine if the vector search met it and 0 otherwise
+   (as a BM25-only find). A claim older than one the judge already reads is not added: the
+   newest claim of a slot is the one a change is about (an older one still current was
+   judged when the newer was written), and a write whose nearest hold it - most writes, in a
+   scope of any size - reads nothing more. The read is by the index's key, never a scan of the scopes. Every
    memory_write, write_memories, import and amend records its claims (the slot reader's and
    its facts', as read here); memories written before the index existed are found by their
    vectors only.
@@ -200,7 +203,11 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
             best[rowid] = 0.0
         allowed |= eligible(store, worlds, found, now)
     ranked = sorted((r for r in best if r in allowed), key=lambda r: -best[r])[:CANDIDATES]
-    ranked += claims_index.claiming(store, worlds, wanted, limit=MAX_CLAIMED, now=now, exclude=set(ranked))
+    nearest = set(ranked)
+    for rowid in claims_index.claiming(store, worlds, wanted, limit=MAX_CLAIMED, now=now):
+        if rowid in nearest:
+            break  # the judge already reads a claim of the slot newer than the rest (module docstring)
+        ranked.append(rowid)
     anchors = store.anchors_for_rowids(ranked)
     return {anchors[r]: best.get(r, 0.0) for r in ranked if r in anchors}
 
