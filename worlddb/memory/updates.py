@@ -79,8 +79,9 @@ from .services import Services
 NEIGHBOURS = 8
 #: how many candidates the judge reads, nearest first
 CANDIDATES = 2 * NEIGHBOURS
-#: how many claimed candidates the judge reads besides the nearest, newest first
-MAX_CLAIMED = NEIGHBOURS
+#: how many claimed candidates the judge reads besides the nearest, newest first: the newest
+#: claim of a slot is the one a change is about, and one more allows for a revision between
+MAX_CLAIMED = 2
 #: how many undecided candidates a write reports
 MAX_RELATED = 5
 #: a candidate below this cosine and not found by BM25 is not worth reading
