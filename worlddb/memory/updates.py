@@ -15,18 +15,18 @@ For each memory_write (not an amend, which names what it replaces), before the w
    recent memories instead of the nearest.
    Claimed candidates: in a large scope the memory a write updates need not be among its
    nearest ("I live in Austin" among thousands of the user's memories about places, plans
-   and people), so the judge always also reads the current memories of the write's scopes
-   that the claims index (worlddb.memory.claims) says claim something about the subject of
-   one of the new text's slot claims, in an attribute of that claim's family. They come
-   after the nearest, newest first, up to the first one already among the CANDIDATES nearest
-   and at most MAX_CLAIMED, each with its cosine if the vector search met it and 0 otherwise
-   (as a BM25-only find). A claim older than one the judge already reads is not added: the
-   newest claim of a slot is the one a change is about (an older one still current was
-   judged when the newer was written), and a write whose nearest hold it - most writes, in a
-   scope of any size - reads nothing more. The read is by the index's key, never a scan of the scopes. Every
-   memory_write, write_memories, import and amend records its claims (the slot reader's and
-   its facts', as read here); memories written before the index existed are found by their
-   vectors only.
+   and people), so the judge also reads current memories of the write's scopes that the
+   claims index (worlddb.retrieval.claims) says claim something about the subject of one of
+   the new text's slot claims, in an attribute of that claim's family. They come after the
+   nearest, newest first, up to the first one already among the CANDIDATES nearest and at
+   most MAX_CLAIMED, each with its cosine if the vector search met it and 0 otherwise (as a
+   BM25-only find). A claim older than one the judge already reads is not added: the newest
+   claim of a slot is the one a change is about (an older one still current was judged when
+   the newer was written), and a write whose nearest hold it - most writes, in a scope of
+   any size - reads nothing more. The read is by the index's key, never a scan of the
+   scopes. Every memory_write, write_memories, import and amend records its claims (the slot
+   reader's and its facts', as read here; worlddb.memory.claims); memories written before
+   the index existed are found by their vectors only.
 2. Readings: each text's slot claims and cues (worlddb.extract.slots, no store access), plus
    the facts the extractor or the client gave (a relation named by --functional, or by a
    registered functional handler, holds one value at a time).
