@@ -21,7 +21,7 @@ read keeps only current memories).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable
 
 from worlddb.core.store import Store, list_params, rowids_sql
 from worlddb.extract.judge import comparable
@@ -32,17 +32,22 @@ from .lanes import eligible
 Key = tuple[str, str]
 
 
+def key(subject: str, attribute: str) -> Key | None:
+    """The index key of a claim - or of a question - about `attribute` of `subject`: (subject
+    head, attribute); None without either."""
+    words = subject.split()
+    return (words[-1], attribute) if words and attribute else None
+
+
 def keys(reading: Reading) -> frozenset[Key]:
-    """The claims index keys of a text's reading: (subject head, attribute) per claim."""
-    return frozenset((claim.subject.split()[-1], claim.attribute) for claim in reading.claims
-                     if claim.subject.strip() and claim.attribute)
+    """The claims index keys of a text's reading, one per claim."""
+    return frozenset(k for claim in reading.claims if (k := key(claim.subject, claim.attribute)) is not None)
 
 
-def claiming(store: Store, worlds: list[str], wanted: Iterable[Key], *, limit: int, now: int,
-             exclude: Collection[int] = ()) -> list[int]:
-    """Rowids of the current memories of `worlds` (newest first, at most `limit`, none of
-    `exclude`) holding a claim about the subject of one of the `wanted` keys in an attribute
-    of that key's attribute family."""
+def claiming(store: Store, worlds: list[str], wanted: Iterable[Key], *, limit: int, now: int) -> list[int]:
+    """Rowids of the current memories of `worlds` (newest first, at most `limit`) holding a
+    claim about the subject of one of the `wanted` keys in an attribute of that key's
+    attribute family."""
     pairs = sorted({(subject, attribute) for subject, wanted_attribute in wanted
                     for attribute in comparable({wanted_attribute})})
     if not pairs or not worlds:
@@ -52,8 +57,8 @@ def claiming(store: Store, worlds: list[str], wanted: Iterable[Key], *, limit: i
     for subject, attribute in pairs:
         rows = store.conn.execute(
             f"SELECT node FROM claims WHERE world IN {rowids_sql(len(worlds))} AND subject = ? AND attribute = ? "
-            f"ORDER BY node DESC LIMIT ?", (*list_params(worlds), subject, attribute, limit + len(exclude)))
-        found += [row[0] for row in rows if row[0] not in exclude]
+            f"ORDER BY node DESC LIMIT ?", (*list_params(worlds), subject, attribute, limit))
+        found += [row[0] for row in rows]
     found = sorted(set(found), reverse=True)
     allowed = eligible(store, worlds, found, now)
     return [rowid for rowid in found if rowid in allowed][:limit]

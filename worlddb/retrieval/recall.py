@@ -133,7 +133,7 @@ def _claimed(sources: Sources, worlds: list[str], keys, chosen: list[Ranked], pl
     memories the statement of a slot can rank below the window the slot step reads."""
     store = sources.store
     have = {found.view.anchor for found in chosen}
-    wanted = {(key.subject.split()[-1], key.attribute) for key in keys if key.subject.strip()}
+    wanted = {k for asked_key in keys if (k := claims.key(asked_key.subject, asked_key.attribute)) is not None}
     rowids = claims.claiming(store, worlds, wanted, limit=slot_preference.EXTRA + len(have), now=now_us())
     anchors = store.anchors_for_rowids(rowids)
     fresh = [anchors[r] for r in rowids if r in anchors and anchors[r] not in have][:slot_preference.EXTRA]
