@@ -46,6 +46,8 @@ CHANGES = [
     ("I have a goldfish.", "Sadly the goldfish died last week."),
     ("I work at Shopify.", "I no longer work at Shopify."),
     ("I live in Austin.", "I don't live in Austin anymore."),
+    ("I work at Dell as a sales engineer.", "I left Dell and joined Apple."),
+    ("I have a job at Dell.", "I lost my job at Dell."),
 ]
 COMPATIBLE = [
     ("I speak Spanish.", "I also speak a bit of Italian."),
@@ -140,6 +142,27 @@ def test_subjects_values_and_questions():
     assert SlotKey("nora", "home") in asked("Where does my sister Nora live?")
     assert any(k.attribute == "due" and k.subject == "grant proposal" for k in asked("When is the grant proposal due?"))
     assert asked("What did we talk about yesterday?") == ()
+
+
+def test_a_second_verb_of_a_clause_keeps_the_clause_subject():
+    def said(text):
+        return {(c.subject, c.attribute, c.value) for c in read(text).claims}
+
+    assert said("My brother works at Google and lives in Oslo.") == {
+        ("brother", "employer", "Google"), ("brother", "home", "Oslo")}
+    assert said("My sister Ana Souza lives in Porto and works as a nurse.") == {
+        ("ana souza", "home", "Porto"), ("ana souza", "role", "nurse")}
+    assert normalise_subject("my sister Ana Souza") == "ana souza" == normalise_subject("Ana Souza")
+
+
+def test_a_job_left_is_never_read_as_held():
+    for text in ("I quit my job at Dell and joined Apple.", "I lost my job at Dell.", "I left Dell and joined Apple."):
+        claims = read(text).claims
+        assert not any(c.value == "Dell" and c.positive for c in claims), text
+        assert any(c.attribute == "employer" and c.ended for c in claims), text
+    # leaving a place names no employer, and joining alone stays unread without a sign of a job
+    assert all(c.attribute != "employer" for c in read("I left Paris and moved to Rome.").claims)
+    assert read("I joined Apple.").claims == ()
 
 
 def test_reading_never_raises_and_reads_nothing_from_noise():

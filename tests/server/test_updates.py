@@ -116,6 +116,24 @@ async def test_a_change_to_one_of_several_things_a_memory_says_revises_it_and_ke
         assert lives and all(f["valid_to"] is not None for f in lives)  # the old home ended
 
 
+@pytest.mark.parametrize(("user", "both", "change", "kept"), [
+    # the second verb's subject is the clause's (the brother), not the name before it (Google)
+    ("kin", "My brother works at Google and lives in Oslo.", "My brother now works at Meta.",
+     "Where does my brother live?"),
+    # a job left and another joined changes the employer and leaves the home alone
+    ("switch", "I work at Dell as a sales engineer and live in Austin.", "I quit Dell and joined Apple.",
+     "Where do I live?"),
+])
+async def test_a_change_of_one_slot_of_a_compound_memory_revises_it(minilm_server, user, both, change, kept):
+    async with Client(minilm_server) as client:
+        old = await ok(client, "memory_write", text=both, user_id=user, valid_from=ago(90))
+        new = await ok(client, "memory_write", text=change, user_id=user)
+        assert new["revised"] == [old["id"]] and new["superseded"] == [] and not new["conflicts"]
+        hits = (await ok(client, "memory_recall", query=kept, user_id=user))["results"]
+        shown = next(h for h in hits if h["id"] == old["id"])
+        assert shown["valid_to"] is None and shown["annotations"] == {"revised_by": [new["id"]]}
+
+
 #: a scope after months of use: the user's other memories about moves, trips, cities and
 #: last month, nearer to "I moved to Denver last month" than "I live in Austin, Texas" is
 CROWD = [f"{who} moved to {city} last {when}." for who, city, when in (

@@ -313,10 +313,13 @@ def normalise_subject(phrase: str) -> str:
     low = [w.lower().replace("’", "'") for w in words]
     if len(low) == 1 and low[0] in _FIRST:
         return ME
-    # a named person: "my sister Nora", "my best friend Marcus", "Nora"
+    # a named person: "my sister Nora", "my best friend Marcus", "Nora", "my sister Ana Souza"
     if words[-1][:1].isupper() and words[-1].lower() not in _FIRST and (
             len(words) == 1 or any(w in _KIN for w in low[:-1])):
-        return re.sub(r"'s$", "", low[-1])
+        start = len(words) - 1
+        while start > 0 and words[start - 1][:1].isupper() and low[start - 1] not in _KIN and low[start - 1] not in _FIRST:
+            start -= 1
+        return re.sub(r"'s$", "", " ".join(low[start:]))
     # what follows the last determiner or possessive: "extended the grant proposal" -> "grant proposal"
     cut = max((i for i, w in enumerate(low) if w in _DETERMINERS or w in _FIRST or w.endswith("'s")), default=-1)
     possessor = low[cut] if cut >= 0 and low[cut].endswith("'s") else ""
@@ -478,6 +481,9 @@ def _not_school(value: str) -> bool:
     return _org(value) and not _school(value)
 
 
+#: leaving a job or a place: the verbs of an ended employer
+_LEAVE = r"quit|quitting|left|leaving|leave|resigned\s+from|lost"
+
 _RULES: tuple[_Rule, ...] = (
     # ---- where someone lives
     _Rule("home", _rx(_S + r"(?:live|lives|living|lived|reside|resides|residing|based|settled|moved|moving|move"
@@ -494,8 +500,10 @@ _RULES: tuple[_Rule, ...] = (
     # ---- where someone works
     _Rule("employer", _rx(_S + r"(?:work|works|working|worked)\s+(?:full[- ]time\s+|part[- ]time\s+)?(?:at|for)\s+"
                           + _ORG), accept=_org),
-    _Rule("employer", _rx(r"(?P<s>\b(?:I|we|(?-i:[A-Z][a-z]+)'s|my|his|her|their)\s+(?:\w+\s+){0,3}?)(?:new\s+)?"
-                          r"(?:job|position|role|gig|internship|residency|post)\s+(?:at|with)\s+" + _ORG), accept=_org),
+    # (not "I quit my job at Dell": the words before "job" never leave it)
+    _Rule("employer", _rx(r"(?P<s>\b(?:I|we|(?-i:[A-Z][a-z]+)'s|my|his|her|their)\s+(?:(?!(?:" + _LEAVE + r")\b)\w+\s+){0,3}?)"
+                          r"(?:new\s+)?(?:job|position|role|gig|internship|residency|post)\s+(?:at|with)\s+" + _ORG),
+          accept=_org),
     _Rule("employer", _rx(_S + r"(?:started|start|starting|began|begin|finished)\s+(?:my\s+|his\s+|her\s+)?"
                           r"(?:first\s+(?:day|week|month)|new\s+job|a\s+new\s+job|work|working|a\s+job)\s+(?:at|with|for)\s+"
                           + _VAL), accept=_not_school),
@@ -505,7 +513,11 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("employer", _rx(_S + r"(?:joined|join|joining|accepted an offer (?:from|at|with))\s+" + _VAL),
           accept=lambda v: bool(v) and v[0].isupper(),
           context=_rx(r"\b(offer|hired|job|position|role|new team|onboarding|employer|company|start date|"
-                      r"as an? [a-z]+|recruit\w*)\b")),
+                      r"as an? [a-z]+|recruit\w*)\b|\b(?:" + _LEAVE + r")\s+(?-i:[A-Z])")),
+    # "I left Dell and joined Apple": a name left, where the text also joins or starts somewhere
+    _Rule("employer", _rx(_S + r"(?:" + _LEAVE + r")\s+" + _ORG), positive=False, ended=True,
+          accept=lambda v: bool(v) and v[0].isupper(),
+          context=_rx(r"\b(?:joined|joining|hired|offer|new job|start(?:ed|ing)? (?:at|with))\b")),
     _Rule("employer", _rx(_S + r"(?:start|starts|starting|begin|begins|beginning)\s+(?:work\s+|working\s+|my new job\s+"
                           r"|a new job\s+)?(?:at|with|for)\s+" + _VAL), accept=lambda v: _not_school(v) and not
           re.match(rf"(?:{_TIME}|{_DATE})", v, re.I)),
@@ -517,7 +529,7 @@ _RULES: tuple[_Rule, ...] = (
                           + _VAL), accept=lambda v: bool(v)),
     _Rule("employer", _rx(_S + r"(?:am|'m|’m|is|was|are|work as|works as|worked as)\s+(?:now\s+)?(?:an?\s+)?"
                           r"(?P<r>[\w -]{2,40}?)\s+(?:at|for|with)\s+" + _ORG), accept=_org),
-    _Rule("employer", _rx(_S + r"(?:quit|left|leaving|resigned from)\s+(?:my|his|her|their|the)\s+(?:old\s+)?"
+    _Rule("employer", _rx(_S + r"(?:" + _LEAVE + r")\s+(?:my|his|her|their|the)\s+(?:old\s+)?"
                           r"(?P<v>[\w -]{0,30}?)\s*job\b"), positive=False, ended=True, accept=lambda v: True),
     # ---- role / title
     _Rule("role", _rx(_S + r"(?:work|works|worked|working)\s+as\s+" + _VAL), accept=_occupation),
@@ -908,6 +920,9 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
     # words right before it negate it (a negation never matches a subject's auxiliaries)
     if positive and not ended and _NEGATED.search(clause[max(0, m.start() - 24):m.start()]):
         positive = False
+    # "I quit my job at Dell": the job was left, which the ended rule reads
+    if rule.attribute == "employer" and positive and not ended and _LEFT.search(clause[max(0, m.start() - 24):m.start()]):
+        return None
     if rule.attribute in ("alcohol", "smoking"):
         value = rule.attribute
     if rule.attribute == "diet":
@@ -932,6 +947,7 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
 
 
 _NEGATED = re.compile(r"(?:\b(?:no longer|not|never)|n['’]t)\s+(?:\w+ly\s+)?$", re.I)
+_LEFT = re.compile(r"\b(?:" + _LEAVE + r")\s+$", re.I)
 
 
 _PEOPLE = {"people", "parent", "kid", "child", "friend", "family", "folk", "neighbor", "neighbour", "guy", "team"}
@@ -986,11 +1002,12 @@ def _clause_subject(before: str, text: str, speaker_is: str | None) -> str | Non
         if low in ("his", "her", "their", "he", "she", "they"):
             return _antecedent(text) or ME
         if low in ("my", "our", "the"):
-            rest = []
+            rest, named = [], False
             for token in tokens[1:]:
-                if token.lower() in _VERBISH:
-                    break
+                if token.lower() in _VERBISH or named and not token[:1].isupper():
+                    break  # "my brother works at Google and ...": the phrase ends at its verb
                 rest.append(token)
+                named = named or token.lower() in _KIN or token[:1].isupper()
             if not rest:
                 return ME if low != "the" else ME
             if rest[0].lower() in _KIN and len(rest) == 1:
