@@ -155,6 +155,20 @@ def test_a_second_verb_of_a_clause_keeps_the_clause_subject():
     assert normalise_subject("my sister Ana Souza") == "ana souza" == normalise_subject("Ana Souza")
 
 
+def test_a_first_name_alone_is_the_person_of_the_one_full_name_in_view():
+    assert verdict("My sister Ana Souza lives in Porto.", "Ana moved to Lisbon.") == "update"
+    assert verdict("Ana lives in Porto.", "Ana Souza moved to Lisbon.") == "update"
+    # a name written as a name on both sides: not a thing, not a relative, not a surname's first word
+    assert [c.named for c in read("My sister Ana Souza lives in Porto.").claims] == [True]
+    assert [c.named for c in read("My dad lives in Leeds.").claims] == [False]
+    assert verdict("Ana Souza lives in Porto.", "Lima moved to Lisbon.") == "unrelated"
+    # two Anas with full names: "Ana" is neither
+    new = Statement("n", "Ana moved to Lisbon.", 10, read("Ana moved to Lisbon."))
+    olds = [Statement(str(i), text, 1, read(text)) for i, text in enumerate(
+        ("Ana Souza lives in Porto.", "Ana Lima lives in Braga."))]
+    assert [v.outcome for v in JUDGE.judge(new, olds)] == ["unrelated", "unrelated"]
+
+
 def test_a_job_left_is_never_read_as_held():
     for text in ("I quit my job at Dell and joined Apple.", "I lost my job at Dell.", "I left Dell and joined Apple."):
         claims = read(text).claims

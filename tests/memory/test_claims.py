@@ -57,3 +57,16 @@ def test_a_batch_records_its_claims_and_erasing_the_scope_deletes_them(engine):
     assert [rows_of(engine, w.id) > 0 for w in written] == [True, True, False]
     engine.purge_scope(BOB, "user:bob", erase=True)
     assert [rows_of(engine, w.id) for w in written] == [0, 0, 0]
+
+
+def test_a_full_name_is_found_by_its_first_name_and_one_write_changes_it(engine):
+    # hashed vectors share no word between the two texts: only the index finds the old one
+    ana = engine.write_memory("My sister Ana Souza lives in Porto.", ALICE, valid_from="2025-01-01T00:00:00Z")
+    assert claiming(engine, ALICE, "Ana moved to Lisbon.") == [ana.id]
+    moved = engine.write_memory("Ana moved to Lisbon.", ALICE)
+    assert moved.superseded == [ana.id]
+    # another Ana of the scope: which one "Ana" is is not known, so no full name is changed
+    # ("Ana moved to Lisbon" says the same words, and is)
+    lima = engine.write_memory("Ana Lima lives in Braga.", ALICE, valid_from="2025-01-02T00:00:00Z")
+    again = engine.write_memory("Ana moved to Faro.", ALICE)
+    assert again.superseded == [moved.id] and engine.store.get(lima.id).valid_to is None

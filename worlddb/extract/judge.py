@@ -37,8 +37,10 @@ from worlddb.extract.slots import (
     CATALOGUE,
     Reading,
     SlotClaim,
+    ambiguous_first_names,
     attribute_for_relation,
     is_fixed,
+    same_person,
     same_subject,
     same_value,
 )
@@ -83,7 +85,9 @@ class BuiltinJudge:
         self.single -= frozenset(multi)
 
     def judge(self, new: Statement, candidates: Sequence[Statement]) -> list[Verdict]:
-        verdicts = [self._one(new, old) for old in candidates]
+        # "Ana" is Ana Souza only when no other Ana's full name is in view
+        ambiguous = ambiguous_first_names(c for s in (new, *candidates) for c in s.reading.claims)
+        verdicts = [self._one(new, old, ambiguous) for old in candidates]
         return _closest_only(new, candidates, verdicts)
 
     def only_repeats(self, new: Statement) -> bool:
@@ -93,12 +97,12 @@ class BuiltinJudge:
         return not new.reading.claims
 
     # ------------------------------------------------------------------ one candidate
-    def _one(self, new: Statement, old: Statement) -> Verdict:
+    def _one(self, new: Statement, old: Statement, ambiguous: frozenset[str] = frozenset()) -> Verdict:
         if _same_text(new.text, old.text) or (old.similarity >= DUPLICATE_SIMILARITY
                                                and _same_words(new.text, old.text)):
             return Verdict("duplicate", "the same statement")
         kinds = [(kind, n, o) for n in new.reading.claims for o in old.reading.claims
-                 if (kind := self._pair(new.reading, old.reading, n, o)) is not None]
+                 if (kind := self._pair(new.reading, old.reading, n, o, ambiguous)) is not None]
         changes = [(k, n, o) for k, n, o in kinds if k in ("end", "flip", "differ", "replace")]
         if changes:
             kind, n, o = changes[0]
@@ -117,9 +121,10 @@ class BuiltinJudge:
             return Verdict("related", "the same slot: " + ", ".join(sorted({n.attribute for _, n, _ in kinds})))
         return Verdict("unrelated")
 
-    def _pair(self, new: Reading, old: Reading, n: SlotClaim, o: SlotClaim) -> str | None:
+    def _pair(self, new: Reading, old: Reading, n: SlotClaim, o: SlotClaim,
+              ambiguous: frozenset[str] = frozenset()) -> str | None:
         """How claim `n` of the new statement bears on claim `o` of an old one, or None."""
-        if not same_subject(n.subject, o.subject):
+        if not (same_subject(n.subject, o.subject) or same_person(n, o, ambiguous)):
             return None
         family = n.attribute == o.attribute or any({n.attribute, o.attribute} <= f for f in _FAMILIES)
         if not family or (n.qualifier and o.qualifier and n.qualifier != o.qualifier):

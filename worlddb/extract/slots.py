@@ -9,6 +9,9 @@ for each other; worlddb.memory.updates finds the memories to compare).
 A claim is (subject, attribute, value): the subject is ``"me"`` for the speaker or user (I, we,
 my, our), a lower-cased name for a named person ("nora"), a kinship word for an unnamed relative
 ("father"), or a normalised noun phrase for a thing ("standup", "grant proposal", "japan trip").
+A claim whose subject the text writes as a name is ``named``: a first name alone and a full name
+that begins with it may then be one person (``same_person``; the caller says which first names
+are ambiguous).
 The attribute comes from a catalogue (``CATALOGUE``) of what people tell an assistant about
 themselves and their world: where someone lives, works, their role, partner, diet, phone and
 email, the time of a named meeting, the deadline of a named deliverable, the status of a
@@ -38,8 +41,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 __all__ = [
-    "CATALOGUE", "Attribute", "Reading", "SlotClaim", "SlotKey", "asked", "attribute_for_relation", "is_fixed",
-    "normalise_subject", "read", "same_subject", "same_value",
+    "CATALOGUE", "Attribute", "Reading", "SlotClaim", "SlotKey", "ambiguous_first_names", "asked",
+    "attribute_for_relation", "is_fixed", "normalise_subject", "read", "same_person", "same_subject", "same_value",
 ]
 
 ME = "me"
@@ -122,6 +125,9 @@ class SlotClaim:
     positive: bool = True
     ended: bool = False
     qualifier: str = ""
+    #: the subject is a name as the text writes it ("Ana Souza", "Ana"), not a relative, "me"
+    #: or a thing: a first name alone may then be that person (`same_person`)
+    named: bool = False
 
     @property
     def key(self) -> SlotKey:
@@ -361,6 +367,26 @@ def same_subject(a: str, b: str) -> bool:
         return False
     sa, sb = set(wa[:-1]), set(wb[:-1])
     return sa <= sb or sb <= sa
+
+
+def same_person(a: SlotClaim, b: SlotClaim, ambiguous: frozenset[str] = frozenset()) -> bool:
+    """Whether one claim names a person by first name alone and the other by a full name that
+    begins with it ("Ana" and "Ana Souza"), both written as names; never for a first name in
+    `ambiguous` (one that begins several full names in view: which Ana?)."""
+    if not (a.named and b.named):
+        return False
+    short, full = sorted((a.subject.split(), b.subject.split()), key=len)
+    return len(short) == 1 < len(full) and full[0] == short[0] and short[0] not in ambiguous
+
+
+def ambiguous_first_names(claims: Iterable[SlotClaim]) -> frozenset[str]:
+    """The first names that begin two or more different full names among `claims`."""
+    seen: dict[str, set[str]] = {}
+    for claim in claims:
+        words = claim.subject.split()
+        if claim.named and len(words) > 1:
+            seen.setdefault(words[0], set()).add(claim.subject)
+    return frozenset(first for first, names in seen.items() if len(names) > 1)
 
 
 def same_value(a: str, b: str) -> bool:
@@ -943,7 +969,17 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
         raw_q = "book club" if re.search(r"\bbook club\b", text, re.I) else ""
         subject = ME
     qualifier = rule.qualifier or _qualifier(rule.attribute, raw_q, value, clause)
-    return SlotClaim(subject, rule.attribute, value, positive, ended, qualifier)
+    named = not rule.thing and subject != ME and _written_as_name(subject, text)
+    return SlotClaim(subject, rule.attribute, value, positive, ended, qualifier, named)
+
+
+def _written_as_name(subject: str, text: str) -> bool:
+    """Whether every word of `subject` is written capitalised somewhere in `text`."""
+    for word in subject.split():
+        if word in _KIN or not any(m.group(0)[:1].isupper() for m in
+                                   re.finditer(rf"(?<![\w'’]){re.escape(word)}(?!\w)", text, re.I)):
+            return False
+    return True
 
 
 _NEGATED = re.compile(r"(?:\b(?:no longer|not|never)|n['’]t)\s+(?:\w+ly\s+)?$", re.I)

@@ -47,7 +47,7 @@ already says it. Up to `MAX_RELATED` undecided candidates are reported as `relat
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -64,6 +64,7 @@ from worlddb.extract.slots import (
     attribute_for_relation,
     normalise_subject,
     read,
+    same_person,
     same_subject,
 )
 from worlddb.graph.database import Writer
@@ -86,6 +87,8 @@ MAX_CLAIMED = 2
 MAX_RELATED = 5
 #: a candidate below this cosine and not found by BM25 is not worth reading
 MIN_SIMILARITY = 0.2
+#: past this many of a scope's names holding a first name, it names nobody in particular
+MAX_NAMESAKES = 5
 
 
 @dataclass(frozen=True)
@@ -113,7 +116,9 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     worlds = scope_anchors(store, scopes)
     if not worlds:
         return NOTHING
-    new = Statement("", text, starts, _reading(text, facts, user), similarity=1.0)
+    reading = _reading(text, facts, user)
+    ambiguous = _ambiguous_first_names(services, worlds, reading)
+    new = Statement("", text, starts, _unnamed(reading, ambiguous), similarity=1.0)
     repeats = bool(getattr(services.judge, "only_repeats", lambda _: False)(new))
     found = _candidates(services, worlds, text, vector, units, every=repeats,
                         wanted=() if repeats else claims_index.keys(new.reading))
@@ -126,8 +131,9 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     # a candidate matters only through the attributes the new memory names: read just those
     wanted = comparable({c.attribute for c in new.reading.claims})
     candidates = [Statement(v.anchor, v.content or "", v.valid_from,
-                            UNREAD if repeats else _reading(
+                            UNREAD if repeats else _unnamed(_reading(
                                 v.content or "", _stored_facts(services, v.anchor) if wanted else (), user, wanted),
+                                ambiguous),
                             similarity=found[v.anchor]) for v in olds]
     verdicts = services.judge.judge(new, candidates)
     return _assessment(services, scopes, candidates, verdicts, new.reading, user)
@@ -298,12 +304,42 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
             changers.extend(_reading(view.content or "", _stored_facts(services, view.anchor), user).claims)
     full = _reading(old.text, _stored_facts(services, old.id), user)
     for claim in full.claims:
-        if claim.attribute not in slots or not any(same_subject(n.subject, claim.subject) for n in new.claims):
+        if claim.attribute not in slots or not any(_about(n, claim) for n in new.claims):
             continue
-        about = {n.attribute for n in changers if same_subject(n.subject, claim.subject)}
+        about = {n.attribute for n in changers if _about(n, claim)}
         if claim.attribute not in comparable(about):
             return comparable(n.attribute for n in new.claims)
     return None
+
+
+def _ambiguous_first_names(services: Services, worlds: list[str], reading: Reading) -> frozenset[str]:
+    """The first names of `reading`'s named subjects that begin the full names of two or more
+    people of the scopes (the resolver's names): "Ana" is then neither Ana Souza nor Ana Lima."""
+    firsts = {claim.subject.split()[0] for claim in reading.claims if claim.named}
+    out = set()
+    for world in worlds:
+        scope = services.store.rowid(world)
+        for first in firsts - out:
+            known = services.resolver.index.containing(scope, first, MAX_NAMESAKES)
+            full = {c.norm for c in known or () if c.norm.startswith(first + " ") and c.etype in (None, "person")}
+            if known is None or len(full) > 1:
+                out.add(first)
+    return frozenset(out)
+
+
+def _unnamed(reading: Reading, ambiguous: frozenset[str]) -> Reading:
+    """`reading`, its claims about a subject whose first name is `ambiguous` no longer taken
+    for names (slots.same_person): such a claim matches only the same words."""
+    if not ambiguous or not any(c.named and c.subject.split()[0] in ambiguous for c in reading.claims):
+        return reading
+    claims = tuple(replace(c, named=False) if c.named and c.subject.split()[0] in ambiguous else c
+                   for c in reading.claims)
+    return Reading(claims, reading.cues)
+
+
+def _about(a: SlotClaim, b: SlotClaim) -> bool:
+    """Whether two claims are about one subject ("Ana" and "Ana Souza" included)."""
+    return same_subject(a.subject, b.subject) or same_person(a, b)
 
 
 def _in_every(services: Services, scopes: ScopeSet, anchor: str) -> bool:

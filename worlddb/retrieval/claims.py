@@ -10,14 +10,14 @@ scope of ten memories as in one of a million. Two readers use it: the update jud
 memories a new one may change (worlddb.memory.updates), and recall's slot step, for the
 memories that state the slot a question asks about (worlddb.retrieval.slot_preference).
 
-A key is (subject head, attribute) of a slot claim (worlddb.extract.slots): the subject's
-last word ("me", "nora", "standup" for "team standup"), because two subject keys name the
-same thing only if their last words agree (slots.same_subject), and the attribute as read
-("home", "employer"). A reader asks for the attributes of a family (judge.comparable), so a
-key never needs more than one attribute. A row proves nothing about a memory (each reader
-reads the memory itself), and the rows of a memory that stopped being current stay (the
-read keeps only current memories).
-"""
+A key is (subject head, attribute) of a slot claim (worlddb.extract.slots): the subject's last
+word ("me", "nora", "standup" for "team standup"), because two subject keys name the same thing
+only if their last words agree (slots.same_subject), and the attribute as read ("home",
+"employer"). A person's full name is also kept under its first name ("ana" for "Ana Souza"),
+because "Ana" alone may be the same person (slots.same_person). A reader asks for the attributes
+of a family (judge.comparable), so a key never needs more than one attribute. A row proves
+nothing about a memory (each reader reads the memory itself), and the rows of a memory that
+stopped being current stay (the read keeps only current memories)."""
 
 from __future__ import annotations
 
@@ -40,8 +40,18 @@ def key(subject: str, attribute: str) -> Key | None:
 
 
 def keys(reading: Reading) -> frozenset[Key]:
-    """The claims index keys of a text's reading, one per claim."""
-    return frozenset(k for claim in reading.claims if (k := key(claim.subject, claim.attribute)) is not None)
+    """The claims index keys of a text's reading: one per claim, and one more for a person's
+    full name under its first name, which a later claim about "Ana" asks for."""
+    out = set()
+    for claim in reading.claims:
+        found = key(claim.subject, claim.attribute)
+        if found is None:
+            continue
+        out.add(found)
+        words = claim.subject.split()
+        if claim.named and len(words) > 1:
+            out.add((words[0], claim.attribute))
+    return frozenset(out)
 
 
 def claiming(store: Store, worlds: list[str], wanted: Iterable[Key], *, limit: int, now: int) -> list[int]:

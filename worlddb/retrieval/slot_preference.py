@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from worlddb.extract.slots import SlotClaim, SlotKey, read, same_subject
+from worlddb.extract.slots import SlotClaim, SlotKey, read, same_person, same_subject
 
 #: candidates read beyond the page, so a slot's statement ranked just below it can move up
 EXTRA = 10
@@ -46,4 +46,6 @@ def _answers(key: SlotKey, claim: SlotClaim) -> bool:
         return False
     alike = key.attribute == claim.attribute or any({key.attribute, claim.attribute} <= g for g in _ALIKE)
     qualified = not key.qualifier or not claim.qualifier or key.qualifier == claim.qualifier
-    return alike and qualified and same_subject(key.subject, claim.subject)
+    # a question names a person as a name ("Where does Ana live?" asks about Ana Souza too)
+    asked_of = SlotClaim(key.subject, key.attribute, named=True)
+    return alike and qualified and (same_subject(key.subject, claim.subject) or same_person(asked_of, claim))
