@@ -84,6 +84,13 @@ VECTOR_FROM = "vectors v LEFT JOIN vector_data d ON d.id = v.data"
 VECTOR_TEXT_DATED = ("INSERT INTO meta(key, value) SELECT 'vector_text', 'dated' "
                      "WHERE EXISTS (SELECT 1 FROM vectors WHERE kind = 3)")
 
+#: the meta key of the claims backfill (migration 10): the highest rowid of a memory whose
+#: claims may be missing from the index, absent once none is left (worlddb.memory.claims_backfill)
+CLAIMS_BACKFILL_KEY = "claims_backfill"
+#: migration 10, the same on every backend
+CLAIMS_BACKFILL_PENDING = (f"INSERT INTO meta(key, value) SELECT '{CLAIMS_BACKFILL_KEY}', CAST(max(rowid) AS TEXT) "
+                           "FROM nodes WHERE type = 'Memory' HAVING count(*) > 0")
+
 MIGRATIONS: list[list[str]] = [
     # 1: the initial layout
     [
@@ -320,6 +327,13 @@ MIGRATIONS: list[list[str]] = [
         "node INTEGER NOT NULL, PRIMARY KEY(world, subject, attribute, node)) WITHOUT ROWID",
         "CREATE INDEX claims_node ON claims(node)",
     ],
+    # 10: the memories written before the claims index get their rows after all, by a pass
+    # that reads their slot claims - which the schema cannot (worlddb.memory.claims_backfill, run by
+    # the server in the background and by `worlddb backfill-claims`). This marks the pass as
+    # due in a store that holds memories: meta claims_backfill is the highest rowid it has
+    # left to read, and it reads downwards. A store made at this schema never runs it; one
+    # made at schema 9 runs it once, adding nothing a write left out.
+    [CLAIMS_BACKFILL_PENDING],
 ]
 
 LATEST = len(MIGRATIONS)

@@ -48,7 +48,7 @@ from worlddb.vectors.embedder import HashEmbedder, default_embedder
 from worlddb.vectors.hnsw import AnnIndex
 from worlddb.vectors.static_query import StaticEncoder
 
-from . import corrections, entities, importing, ingest, purge, reading, search
+from . import claims_backfill, corrections, entities, importing, ingest, purge, reading, search
 from . import messages as conversation
 from . import scopes as scopelib
 from .access import Access
@@ -134,6 +134,7 @@ class Engine:
                                  judge=judge if judge is not None else builtin_judge(db.registry, functional),
                                  vector_text=text_index.vector_form(db.store))
         self._consolidator: ConsolidatorTask | None = None
+        self._backfill: claims_backfill.BackfillTask | None = None
 
     @classmethod
     def open(cls, path: str | Path, *, embedder: Embedder | str | None = None, extractor: Extractor | None = None,
@@ -225,11 +226,14 @@ class Engine:
     def start_background(self, *, recluster: bool = True, consolidate_every: float | None = None,
                          min_age_secs: float = 3600.0) -> None:
         """Start the background work that never blocks a write: re-resolution of each write's
-        2-hop neighbourhood, and (if an interval is given) the consolidator. Each runs on its
-        own thread with its own connection to the same file."""
+        2-hop neighbourhood, the claims index of memories written before it, if any are left
+        (worlddb.memory.claims_backfill), and (if an interval is given) the consolidator. Each
+        runs on its own thread with its own connection to the same file."""
         resolver = self.resolver
         if recluster and resolver.reclusterer is None and self.store.path != ":memory:":
             resolver.reclusterer = Reclusterer.for_resolver(resolver)
+        if self._backfill is None and claims_backfill.pending(self.store) is not None:
+            self._backfill = claims_backfill.BackfillTask(self.store.path, registry=self.db.registry).start()
         if consolidate_every and self._consolidator is None:
             self._consolidator = ConsolidatorTask(self.store.path, interval_secs=consolidate_every,
                                                   registry=self.db.registry, min_age_secs=min_age_secs,
@@ -253,7 +257,15 @@ class Engine:
         self.db.save_ann_snapshots()
         self.resolver.index.save_snapshot()
 
+    @property
+    def backfill_task(self) -> claims_backfill.BackfillTask | None:
+        """The background claims backfill, if start_background started one."""
+        return self._backfill
+
     def stop_background(self) -> None:
+        if self._backfill is not None:
+            self._backfill.stop()
+            self._backfill = None
         if self.resolver.reclusterer is not None:
             self.resolver.reclusterer.stop()
             self.resolver.reclusterer = None

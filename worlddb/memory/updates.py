@@ -52,7 +52,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from worlddb.core.records import Edge
-from worlddb.core.store import list_params, rowids_sql
+from worlddb.core.store import Store, list_params, rowids_sql
 from worlddb.core.timeutil import now_us
 from worlddb.extract import FactCandidate
 from worlddb.extract.judge import Statement, Verdict, comparable
@@ -231,17 +231,21 @@ _RECENT = ("SELECT DISTINCT n.rowid FROM closure c JOIN nodes n ON n.rowid = c.n
 
 
 def _stored_facts(services: Services, memory: str) -> list[FactCandidate]:
+    return stored_facts(services.store, memory)
+
+
+def stored_facts(store: Store, memory: str) -> list[FactCandidate]:
     """The current facts derived from a stored memory, as the extractor's candidates."""
     out = []
-    for edge in services.store.edges(dst=memory, type="derived_from"):
-        view = services.store.get(edge.src)
+    for edge in store.edges(dst=memory, type="derived_from"):
+        view = store.get(edge.src)
         if view is None or view.type != "Fact" or view.valid_to is not None:
             continue
         meta = view.meta
-        subject = services.store.get(meta.get("subject", ""))
+        subject = store.get(meta.get("subject", ""))
         obj = meta.get("object", "")
         if meta.get("object_is_entity"):
-            target = services.store.get(obj)
+            target = store.get(obj)
             obj = target.name if target is not None else obj
         out.append(FactCandidate(subject.name if subject is not None else "", meta.get("relation", ""), obj or "",
                                  view.content or ""))

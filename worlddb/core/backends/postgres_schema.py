@@ -165,6 +165,8 @@ MIGRATIONS: dict[int, list[str]] = {
         "node BIGINT NOT NULL, PRIMARY KEY(world, subject, attribute, node))",
         "CREATE INDEX claims_node ON claims(node)",
     ],
+    # what the SQLite file's migration 10 does
+    10: [schema.CLAIMS_BACKFILL_PENDING],
 }
 
 LATEST = max(MIGRATIONS)

@@ -1,0 +1,229 @@
+"""The claims index for memories written before it: a resumable pass in bounded batches.
+
+    report = backfill(db)                  # `worlddb backfill-claims`: until none is left
+    task = BackfillTask(path).start()      # the server: the same, on a thread of its own
+
+Schema 9 added the claims index (worlddb.memory.claims), which every memory write fills;
+memories written before have no rows, so the update judge and recall's slot step could find
+them by their vectors only. Migration 10 (worlddb.core.schema) cannot read slot claims - the
+schema sits below the slot reader - so it only marks the pass as due: meta
+`claims_backfill` holds the highest rowid of a memory the pass has still to read. A store
+made at schema 10 or later never has the key, and never runs the pass.
+
+Contract
+- What it records: for each memory the pass reads, the rows a memory_write of it records
+  now - `updates.claim_keys` of its text, its current stored facts (as the update judge reads
+  a stored memory's, `updates.stored_facts`) and its `user` (the first user scope the write
+  named, from its provenance) - in every scope world that contains it, through
+  `claims.record`. Only current memories (not erased, validity open now, as the index's
+  readers keep them): a memory's validity only ever closes, so a row of one that is no longer
+  current would never be read.
+- Batches: newest first, BATCH memories at a time. Each batch's claims are read outside any
+  transaction; then one short write transaction (the store's write lock: SQLite's
+  BEGIN IMMEDIATE, PostgreSQL's advisory lock) inserts its rows and moves the cursor below
+  it, or deletes the key after the last batch. A batch holds the lock for its inserts only.
+- Crash-safe and idempotent: the rows and the cursor move commit together, so an
+  interrupted pass resumes at the first batch not committed; rows are inserted with ON
+  CONFLICT DO NOTHING, and a pass over a store without the key does nothing. A batch whose
+  cursor another pass moved meanwhile writes nothing (the other pass did it); a memory
+  erased meanwhile is skipped (its erasure deleted its rows).
+- The background task (`BackfillTask`) runs on a daemon thread with its own connection to
+  the same file or database, pausing PAUSE_SECS between batches so that it shares the
+  interpreter with the server's requests; it ends when the key is gone. A batch that fails
+  with a WorldDBError (the file stayed locked) is logged and retried after RETRY_SECS.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from worlddb.core.errors import WorldDBError
+from worlddb.core.schema import CLAIMS_BACKFILL_KEY
+from worlddb.core.store import Store
+from worlddb.core.timeutil import now_us
+from worlddb.graph.database import WorldDB
+
+from . import claims, updates
+
+log = logging.getLogger(__name__)
+
+#: memories per batch (one write transaction each)
+BATCH = 200
+#: the background task's pause between batches
+PAUSE_SECS = 0.05
+#: the background task's wait after a batch failed (e.g. the store stayed locked)
+RETRY_SECS = 5.0
+
+#: down the rowids from the cursor; (type || '') keeps SQLite off the type index, which would
+#: read every memory of the store and sort them, at every batch
+_BATCH_SQL = ("SELECT rowid, anchor FROM nodes WHERE rowid <= ? AND (type || '') = 'Memory' AND erased_at IS NULL "
+              "AND (valid_to IS NULL OR valid_to > ?) ORDER BY rowid DESC LIMIT ?")
+_SCOPES_SQL = ("SELECT s.kind, s.sid, s.anchor FROM closure c JOIN nodes w ON w.rowid = c.world "
+               "JOIN scopes s ON s.anchor = w.anchor WHERE c.node = ? ORDER BY s.kind, s.sid")
+_SET = "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+
+
+@dataclass
+class Report:
+    """What a pass did: memories read, claim rows recorded (one per key and scope world,
+    whether or not the row was there already), batches committed, and whether it is done."""
+
+    memories: int = 0
+    claims: int = 0
+    batches: int = 0
+    seconds: float = 0.0
+    done: bool = False
+
+    def summary(self) -> dict:
+        return {"memories": self.memories, "claims": self.claims, "batches": self.batches,
+                "seconds": round(self.seconds, 3), "done": self.done}
+
+
+def pending(store: Store) -> int | None:
+    """The highest rowid of a memory the pass has still to read; None when none is left."""
+    value = store.meta_get(CLAIMS_BACKFILL_KEY)
+    return int(value) if value is not None else None
+
+
+@dataclass(frozen=True)
+class _Memory:
+    rowid: int
+    anchor: str
+    worlds: tuple[str, ...]
+    keys: frozenset
+
+
+def step(db: WorldDB, batch: int = BATCH) -> tuple[int, int] | None:
+    """One batch: (memories read, claim rows recorded); None when nothing is left to do."""
+    store = db.store
+    cursor = pending(store)
+    if cursor is None:
+        return None
+    rows = store.conn.execute(_BATCH_SQL, (cursor, now_us(), batch)).fetchall()
+    found = _read(store, rows)
+    last = len(rows) < batch
+    with db.write("claims_backfill") as w:
+        conn = w.tx.conn
+        now = conn.execute("SELECT value FROM meta WHERE key = ?", (CLAIMS_BACKFILL_KEY,)).fetchone()
+        if now is None or int(now[0]) != cursor:
+            return 0, 0  # another pass moved on meanwhile and recorded these
+        live = {r[0] for r in conn.execute(
+            f"SELECT rowid FROM nodes WHERE rowid IN ({','.join('?' * len(found))}) AND erased_at IS NULL",
+            [m.rowid for m in found])} if found else set()
+        recorded = 0
+        for memory in found:
+            if memory.rowid in live:
+                claims.record(w, memory.worlds, memory.anchor, memory.keys)
+                recorded += len(memory.keys) * len(memory.worlds)
+        if last:
+            conn.execute("DELETE FROM meta WHERE key = ?", (CLAIMS_BACKFILL_KEY,))
+        else:
+            conn.execute(_SET, (CLAIMS_BACKFILL_KEY, str(rows[-1][0] - 1)))
+    return len(rows), recorded
+
+
+def _read(store: Store, rows: list) -> list[_Memory]:
+    """The claims of a batch's memories, as a write of each records them (outside the lock)."""
+    views = store.get_many([anchor for _, anchor in rows])
+    out = []
+    for rowid, anchor in rows:
+        view = views.get(anchor)
+        if view is None or view.content is None:
+            continue
+        scopes = store.conn.execute(_SCOPES_SQL, (rowid,)).fetchall()
+        if not scopes:
+            continue
+        keys = updates.claim_keys(view.content, updates.stored_facts(store, anchor), _user(view.provenance, scopes))
+        if keys:
+            out.append(_Memory(rowid, anchor, tuple(world for _, _, world in scopes), keys))
+    return out
+
+
+def _user(provenance, scopes: list) -> str | None:
+    """The `user` a write of the memory read its claims with: the first user scope it named
+    (write._plan), else the first user scope that holds it."""
+    named = provenance.get("scopes") if isinstance(provenance, Mapping) else None
+    for key in named if isinstance(named, list) else ():
+        if isinstance(key, str) and key.startswith("user:"):
+            return key[len("user:"):]
+    return next((sid for kind, sid, _ in scopes if kind == "user"), None)
+
+
+def backfill(db: WorldDB, *, batch: int = BATCH, pause: float = 0.0,
+             stopping: Callable[[], bool] = lambda: False) -> Report:
+    """Run batches until none is left (or `stopping()` says so between two)."""
+    report, started = Report(), time.perf_counter()
+    while not stopping():
+        done = step(db, batch)
+        if done is None:
+            report.done = True
+            break
+        report.memories += done[0]
+        report.claims += done[1]
+        report.batches += 1
+        if pause:
+            time.sleep(pause)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+class BackfillTask:
+    """The pass on a daemon thread with a connection of its own, until it is done or stopped."""
+
+    def __init__(self, path: str | Path, *, registry=None, batch: int = BATCH, pause: float = PAUSE_SECS):
+        self.path, self.registry, self.batch, self.pause = str(path), registry, batch, pause
+        self.report = Report()
+        self.last_error: BaseException | None = None
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> BackfillTask:
+        """Open the task's connection (an unreadable store raises here) and start the thread."""
+        db = WorldDB.open(self.path, registry=self.registry)
+        self._thread = threading.Thread(target=self._run, args=(db,), name="worlddb-claims-backfill", daemon=True)
+        self._thread.start()
+        return self
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def join(self, timeout: float | None = None) -> bool:
+        """Wait for the pass to end; whether it has."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+        return not self.running
+
+    def stop(self, timeout: float | None = 30.0) -> None:
+        """Stop after the batch in progress (committed or not: the next pass resumes either way)."""
+        self._stopping.set()
+        self.join(timeout)
+
+    def _run(self, db: WorldDB) -> None:
+        try:
+            while not self._stopping.is_set():
+                try:
+                    report = backfill(db, batch=self.batch, pause=self.pause, stopping=self._stopping.is_set)
+                except WorldDBError as exc:
+                    log.warning("the claims backfill will retry in %s s: %s", RETRY_SECS, exc)
+                    self.last_error = exc
+                    self._stopping.wait(RETRY_SECS)
+                    continue
+                self.report.memories += report.memories
+                self.report.claims += report.claims
+                self.report.batches += report.batches
+                self.report.seconds += report.seconds
+                self.report.done = report.done
+                if report.done:
+                    log.info("claims backfill done: %s", report.summary())
+                    return
+        except BaseException as exc:
+            self.last_error = exc  # not a WorldDBError: a bug; kept, then raised so the thread reports it
+            raise
+        finally:
+            db.close()
