@@ -14,6 +14,9 @@
     worlddb auth list | revoke NAME   the principals with tokens; revoke one
     worlddb import FILE [--format jsonl|official-memory|mem0] [--scope KEY]
                                       load memories from a file in batched transactions
+    worlddb backfill-claims [--db PATH] [--batch N]
+                                      index the claims of memories written before the claims
+                                      index (a served store does it in the background)
 
 The database path defaults to $WORLDDB_DB, else to a per-user data directory.
 
@@ -74,6 +77,10 @@ def build_parser() -> argparse.ArgumentParser:
                              help="relations that hold one value per subject, swept for contradictions")
     reembed = sub.add_parser("reembed", help="recompute every vector with the default embedding model")
     _add_db(reembed)
+    backfill = sub.add_parser("backfill-claims", help="index the claims of memories written before the claims "
+                              "index, in batches; prints what it did as JSON")
+    _add_db(backfill)
+    backfill.add_argument("--batch", type=int, default=None, help="memories per transaction (default 200)")
     serve = sub.add_parser("serve", help="serve the MCP memory tools (stdio by default)")
     _add_db(serve)
     serve.add_argument("--transport", choices=("stdio", "http"), default="stdio")
@@ -238,6 +245,24 @@ def cmd_reembed(args: argparse.Namespace) -> int:
     with Engine.open(path, reembed=True) as engine:
         print(json.dumps({"model": engine.embedder.model_id, "vector_text": text_index.vector_form(engine.store),
                           "vectors": stored_vectors(engine.store)}))
+    return 0
+
+
+def cmd_backfill_claims(args: argparse.Namespace) -> int:
+    """The claims backfill to its end, now (worlddb.memory.claims_backfill); it resumes where
+    an interrupted one, or the server's, stopped."""
+    from worlddb.graph.database import WorldDB
+    from worlddb.memory import claims_backfill
+
+    path = existing_db(args)
+    if path is None:
+        return 2
+    batch = claims_backfill.BATCH if args.batch is None else args.batch
+    if batch < 1:
+        raise InvalidInput("--batch must be at least 1")
+    with WorldDB.open(path) as db:
+        report = claims_backfill.backfill(db, batch=batch)
+    print(json.dumps(report.summary()))
     return 0
 
 
@@ -488,7 +513,8 @@ def cmd_auth(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"reembed": cmd_reembed, "serve": cmd_serve, "verify": cmd_verify, "consolidate": cmd_consolidate,
-            "identity": cmd_identity, "ui": cmd_ui, "auth": cmd_auth, "import": cmd_import}
+            "identity": cmd_identity, "ui": cmd_ui, "auth": cmd_auth, "import": cmd_import,
+            "backfill-claims": cmd_backfill_claims}
 
 
 def _engine_error(exc: BaseException) -> WorldDBError | None:
