@@ -26,7 +26,8 @@ For each memory_write (not an amend, which names what it replaces), before the w
    any size - reads nothing more. The read is by the index's key, never a scan of the
    scopes. Every memory_write, write_memories, import and amend records its claims (the slot
    reader's and its facts', as read here; worlddb.memory.claims); memories written before
-   the index existed are found by their vectors only.
+   the index existed get theirs from a pass after the upgrade (worlddb.memory.claims_backfill),
+   and until it reaches them are found by their vectors only.
 2. Readings: each text's slot claims and cues (worlddb.extract.slots, no store access), plus
    the facts the extractor or the client gave (a relation named by --functional, or by a
    registered functional handler, holds one value at a time).
