@@ -31,6 +31,11 @@ Cues (``Reading.cues``):
 The rules read patterns and lexicons (occupations, diets, vehicle and phone makes, event and
 deliverable nouns, kinship words), never particular sentences. Precision is preferred to recall:
 a claim read wrongly can end a true memory, so a rule that is unsure reads nothing.
+
+Every write reads its text, so the reading is kept cheap without changing it: a rule (or cue)
+runs only where the literals its pattern needs occur in the text (worlddb.extract.literals
+derives them from the pattern; a rule left out could not have matched). Most texts leave all
+but a few of the ~120 rules out.
 """
 
 from __future__ import annotations
@@ -38,7 +43,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
+
+from worlddb.extract.literals import fold, required
 
 __all__ = [
     "CATALOGUE", "Attribute", "Reading", "SlotClaim", "SlotKey", "ambiguous_first_names", "asked",
@@ -241,13 +248,31 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx, re.
 
 
 def _cues(text: str) -> frozenset[str]:
-    found = {kind for kind, rx in _CUES if rx.search(text)}
+    folded = fold(text)
+    found = {kind for kind, rx, needs in _cue_needs() if _has_all(folded, needs) and rx.search(text)}
     # "too much", "too late", "me too" read as additive only when it ends a clause
     if "additive" in found and not re.search(
             r"\b(?:also|as well|another|a second|second|in addition|additionally|added|adding|besides|along with"
             r"|on top of)\b|\btoo\b\s*(?:[.,;!?)]|$)", text, re.I):
         found.discard("additive")
     return frozenset(found)
+
+
+@cache
+def _cue_needs() -> tuple[tuple[str, re.Pattern[str], tuple[frozenset[str], ...]], ...]:
+    """Each cue pattern with the literal sets it needs (worlddb.extract.literals), parsed on first use."""
+    return tuple((kind, rx, required(rx)) for kind, rx in _CUES)
+
+
+def _has_all(folded: str, needs: tuple[frozenset[str], ...]) -> bool:
+    """Whether each of the sets `needs` has a member in `folded` (a pattern that needs them can match)."""
+    for strings in needs:
+        for literal in strings:
+            if literal in folded:
+                break
+        else:
+            return False
+    return True
 
 
 # ============================================================================ subjects and values
@@ -880,7 +905,13 @@ def read(text: str, *, speaker_is: str | None = None, attributes: Iterable[str] 
 @lru_cache(maxsize=8192)
 def _read(text: str, speaker_is: str | None, attributes: frozenset[str] | None) -> Reading:
     protected = _protect(text)
-    rules = _RULES if attributes is None else tuple(r for r in _RULES if r.attribute in attributes)
+    rules = _possible(protected, attributes)
+    return Reading(tuple(_pruned(_claims(protected, rules, speaker_is))), _cues(text))
+
+
+def _claims(protected: str, rules: Iterable[_Rule], speaker_is: str | None) -> list[SlotClaim]:
+    """The claims `rules` read in the clauses of `protected`, in clause then rule order."""
+    rules = tuple(rules)
     claims: list[SlotClaim] = []
     for clause in _clauses(protected) if rules else ():
         for rule in rules:
@@ -888,7 +919,64 @@ def _read(text: str, speaker_is: str | None, attributes: frozenset[str] | None) 
                 claim = _claim(rule, m, clause, protected, speaker_is)
                 if claim is not None and claim not in claims:
                     claims.append(claim)
-    return Reading(tuple(_pruned(claims)), _cues(text))
+    return claims
+
+
+def _possible(protected: str, attributes: frozenset[str] | None) -> tuple[_Rule, ...]:
+    """The rules (of `attributes`, if given) that can match somewhere in `protected`: each of a
+    rule's sets of needed literals (worlddb.extract.literals) has a member in it. The others
+    could not match, so leaving them out changes no reading; it saves most of the matching."""
+    folded = fold(protected)
+    index = _needs()
+    candidates = set(index.unindexed)
+    found = {folded[i:i + _KEY] for i in range(len(folded) - _KEY + 1)} & index.keys
+    found.update(key for key in index.short if key in folded)
+    for key in found:
+        candidates |= index.rules_of[key]
+    possible = []
+    for i in sorted(candidates):
+        rule, needs = index.rules[i]
+        if attributes is not None and rule.attribute not in attributes:
+            continue
+        if _has_all(folded, needs):
+            possible.append(rule)
+    return tuple(possible)
+
+
+#: the length of the index keys: a needed literal is looked up by its first three characters
+_KEY = 3
+
+
+@dataclass(frozen=True, slots=True)
+class _Needs:
+    """The rules by the literals they need. A rule is a candidate for a text when the first
+    `_KEY` characters of a literal of its first (most telling) set occur in it (a part of a
+    needed literal is needed too), and a candidate is then checked against all its sets."""
+
+    #: each rule (in `_RULES` order) with its needed sets
+    rules: tuple[tuple[_Rule, tuple[frozenset[str], ...]], ...]
+    #: keys of `_KEY` characters, and literals shorter than that, to the positions of their rules
+    rules_of: dict[str, frozenset[int]]
+    keys: frozenset[str]
+    short: tuple[str, ...]
+    #: the positions of rules that need no known literal (always candidates)
+    unindexed: frozenset[int]
+
+
+@cache
+def _needs() -> _Needs:
+    """The literal index of the rules (their patterns parsed once, on first use)."""
+    rules, rules_of, unindexed = [], {}, set()
+    for i, rule in enumerate(_RULES):
+        needs = required(rule.pattern)
+        rules.append((rule, needs))
+        if not needs:
+            unindexed.add(i)
+        for literal in needs[0] if needs else ():
+            rules_of.setdefault(literal[:_KEY], set()).add(i)
+    return _Needs(tuple(rules), {k: frozenset(v) for k, v in rules_of.items()},
+                  frozenset(k for k in rules_of if len(k) == _KEY), tuple(k for k in rules_of if len(k) < _KEY),
+                  frozenset(unindexed))
 
 
 def _clauses(text: str) -> list[str]:

@@ -1,0 +1,187 @@
+"""The slot reader's literal prefilter is exact: a rule or cue it leaves out could not have
+matched, so every reading equals the one of running every pattern on every clause.
+
+The texts: phrasings written for this test (every rule matches at least one of them, and some
+carry the non-ASCII characters that match ASCII letters case-insensitively), and the dev
+corpora (LoCoMo turns, the statements of the update cases) when /work/shared/data (or
+$WORLDDB_DEV_DATA) holds them."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from worlddb.extract import slots
+from worlddb.extract.literals import fold
+
+CRAFTED = [
+    # where someone lives, works, their role
+    "I live in Lisbon now, and our first winter in Lisbon was mild.",
+    "My hometown is Galway. We're moving to 42 Harbour Road next month.",
+    "Bought a new condo in Tallinn after the move.",
+    "I work at a small bakery; I started my first week at Fernhill Labs on Monday.",
+    "Priya's first month with Orbital went well. Her new employer is Kestrel Systems.",
+    "My new job at Stripe starts soon.",
+    "My sister opened her own pottery studio. She got promoted to head potter.",
+    "My job title is now Staff Engineer. I'm a nurse at St Luke's.",
+    "Dad just retired. Mom teaches chemistry at the high school.",
+    "I accepted an offer from Nimbus and join Nimbus as an analyst.",
+    "I got hired by Quarry Health; I quit my old warehouse job.",
+    "Today was my last day at Polder Foods. I start with Ridgeline on Tuesday.",
+    "I began working for Atlas Freight and I work as an electrician.",
+    # manager, partner, marital status
+    "My new manager is Dana Ruiz. Owen, who just took over as my boss, is kind.",
+    "Marta is now our supervisor. I report to Marta.",
+    "I'm dating Leo; my girlfriend Ines is lovely. Sam and I have been together for years.",
+    "I broke up with Theo, after the breakup we split up. We got engaged! I'm married.",
+    # diet, drink, smoking, allergies
+    "I'm not vegan anymore. I went vegetarian in May. I don't eat pork.",
+    "I started eating fish again. I quit drinking beer, and I'm sober now.",
+    "I enjoy a glass of wine. I quit smoking; he smokes.",
+    "I'm allergic to penicillin; I'm no longer allergic to cats. My main allergy is to pollen.",
+    "The medication I react to is ibuprofen. Shellfish don't bother me since the shots.",
+    # contact details, vehicles, devices, commute, weight
+    "My work email is dana.ruiz@example.org and my personal number is 555-010-7788.",
+    "My email: me@example.com. My new address is 12 Elm Street, Apt 4.",
+    "We moved to 7 Birch Lane. My cell is (555) 201-3344.",
+    "I drive a Subaru Outback; my Tesla is in the shop. Our car is a used Honda Civic.",
+    "I sold my old car. I use an iPhone 15; my Pixel broke.",
+    "I take the bus to work. Now I bike to work. Instead of taking the train, I walk.",
+    "I weigh about 72 kg. I'm down to 160 pounds.",
+    # providers, banks, schools, pets, names
+    "My dentist is now Dr. Okafor. We switched to Dr. Lind at the dental clinic.",
+    "My internet provider is now Fibrenet. Our broadband comes through Sky.",
+    "We switched our phone plan to Mint. We went with Verizon for the carrier.",
+    "I cancelled the old cable internet. I bank with Monzo; my new bank is Chase.",
+    "I moved my savings over to a credit union called Alpine. I closed my old checking account.",
+    "My son Eli goes to Maple Elementary. Her first day at Westbrook Academy was fun.",
+    "We adopted a beagle. Our old cat died last spring.",
+    "My dog is named Biscuit. We renamed our parrot Kiwi. My coworker's name is Jun.",
+    "My colleague is Arjun. The new intern's name is Bea.",
+    # favourites, orders, languages, activities
+    "My favourite band right now is Wet Leg. I switched my go-to editor to Helix.",
+    "Fleabag is my new favourite show. The best pizza in town is Lucali.",
+    "Mitski is the artist I can't stop listening to. I'm obsessed with Severance, the show.",
+    "My usual coffee order is an oat cortado. I always order a flat white.",
+    "My go-to language for scripts is Python. We migrated our backend over to Rust.",
+    "I speak fluent Portuguese. My main hobby is climbing. I spend my free time gardening.",
+    "I play in a jazz band. I took up bouldering. I quit the Sunday league.",
+    # frequency, times, dates
+    "I go to the gym three times a week. I usually go to bed around 11 pm.",
+    "I wake up at 6:30 am. The weekly standup is on Tuesdays at 9 am.",
+    "We pushed the client call to Friday. My birthday is on March 3.",
+    "The grant proposal is due June 1. The budget deadline got pushed to July 15.",
+    "The deadline for the quarterly report is now June 30. We have to be out by August 31.",
+    "They let us stay here until September 30. The website relaunch is on hold.",
+    # amounts, counts, goals, reading, children
+    "Our rent went up to $1,700 a month. They raised my salary to $95k a year.",
+    "I pay $1,200 in rent. I manage a team of six engineers. Our team grew to ten people.",
+    "My goal this year is to run a marathon. I'm training for a half marathon.",
+    "Our book club is reading \"Piranesi\" this month. We had a baby girl named Nora.",
+    # case folding outside ASCII: the Kelvin sign, the long s, dotted and dotless i
+    "İ live in İzmir. I moved to Kyoto. My \u212aia is great.",
+    "My ſister ſays I ſmoke. I'm allergıc to nuts. I ſwitched to a \u212aia.",
+    "MY NEW MANAGER IS DANA RUIZ. I WORK AT ACME CORP.",
+    "I’m a teacher; I’m getting married; she’s my fiancée.",
+    "Dr. Hale is my doctor. Mr. Patel is my landlord. St. Mary's is where I work.",
+    # update cues
+    "Correction: I meant Tuesday, not Monday. I also adopted a second cat, as well as a dog.",
+    "Me too. That was too much. No longer the main office, only the annex from now on.",
+    "",
+    "ok",
+]
+
+DATA = Path(os.environ.get("WORLDDB_DEV_DATA", Path(__file__).resolve().parents[3] / "shared" / "data"))
+
+
+def dev_texts() -> list[str]:
+    """LoCoMo dev turns and the update cases' statements; skips (saying why) where absent."""
+    locomo, updates = DATA / "locomo-dev.json", DATA / "updates-dev.json"
+    if not locomo.exists() or not updates.exists():
+        pytest.skip(f"the dev corpora are not at {DATA} (set WORLDDB_DEV_DATA to their folder)")
+    texts = [turn["text"] for conversation in json.loads(locomo.read_text())
+             for key, turns in conversation["conversation"].items()
+             if key.startswith("session_") and isinstance(turns, list) for turn in turns]
+    for case in json.loads(updates.read_text())["cases"]:
+        texts += [case["old"], case["new"], *case["distractors"]]
+    return texts
+
+
+class Checked:
+    """A rule's pattern that, on every match, checks that the span holds a member of each
+    literal set the pattern needs, and counts the match."""
+
+    def __init__(self, index: int, pattern: re.Pattern[str], needs: tuple[frozenset[str], ...],
+                 matched: set[int]) -> None:
+        self.index, self.pattern, self.needs, self.matched = index, pattern, needs, matched
+
+    def finditer(self, clause: str) -> Iterator[re.Match[str]]:
+        for m in self.pattern.finditer(clause):
+            self.matched.add(self.index)
+            span = fold(m.group(0))
+            for strings in self.needs:
+                assert any(s in span for s in strings), (clause, m.group(0), sorted(strings))
+            yield m
+
+
+def plain_read(text: str, speaker_is: str | None = None, attributes: frozenset[str] | None = None, *,
+               monkeypatch: pytest.MonkeyPatch, matched: set[int] | None = None) -> slots.Reading:
+    """The reading with no prefilter: every rule on every clause, every cue pattern run; each
+    match checked against the literals its pattern needs, and every matching rule checked to be
+    among the prefilter's candidates."""
+    protected = slots._protect(text)
+    possible = slots._possible(protected, attributes)
+    found: set[int] = set()
+    rules = [dataclasses.replace(rule, pattern=Checked(i, rule.pattern, needs, found))
+             for i, (rule, needs) in enumerate(slots._needs().rules)
+             if attributes is None or rule.attribute in attributes]
+    claims = slots._claims(protected, rules, speaker_is)
+    assert {slots._RULES[i] for i in found} <= set(possible), text
+    for _kind, rx, needs in slots._cue_needs():
+        for m in rx.finditer(text):
+            assert all(any(s in fold(m.group(0)) for s in strings) for strings in needs), (text, m.group(0))
+    with monkeypatch.context() as m:
+        m.setattr(slots, "_cue_needs", lambda: tuple((kind, rx, ()) for kind, rx in slots._CUES))
+        cues = slots._cues(text)
+    if matched is not None:
+        matched |= found
+    return slots.Reading(tuple(slots._pruned(claims)), cues)
+
+
+def test_every_rule_needs_literals_that_each_of_its_matches_holds(monkeypatch):
+    assert sum(bool(needs) for _rule, needs in slots._needs().rules) >= len(slots._RULES) - 2
+    matched: set[int] = set()
+    for text in CRAFTED:
+        for speaker_is in (None, "Dana"):
+            assert slots._read.__wrapped__(text, speaker_is, None) == plain_read(
+                text, speaker_is, monkeypatch=monkeypatch, matched=matched), text
+    assert matched == set(range(len(slots._RULES)))  # every rule was checked on a match of its own
+
+
+def test_readings_equal_the_plain_path_on_the_dev_corpora(monkeypatch):
+    texts = dev_texts()
+    some = [frozenset({"home", "employer"}), frozenset({"when", "due", "status"})]
+    claims, matched = 0, set()
+    for i, text in enumerate(texts[::3]):
+        speaker = "Melanie" if i % 2 else None
+        reading = slots._read.__wrapped__(text, speaker, None)
+        assert reading == plain_read(text, speaker, monkeypatch=monkeypatch, matched=matched), text
+        claims += len(reading.claims)
+        if i % 8 == 0:
+            attributes = some[i % 2]
+            assert slots._read.__wrapped__(text, speaker, attributes) == plain_read(
+                text, speaker, attributes, monkeypatch=monkeypatch), text
+    assert claims > 50 and len(matched) > len(slots._RULES) // 3  # not a comparison of empty readings
+
+
+def test_the_public_read_is_unchanged_for_odd_case_folding():
+    # "İ" matches "I" case-insensitively (the subject), "ſ" matches "s", the Kelvin sign "k"
+    assert [c.attribute for c in slots.read("İ live in Ankara.").claims] == ["home"]
+    assert slots.read("I ſmoke.").claims[0].attribute == "smoking"
+    assert slots.read("I wor\u212a at Acme.").claims[0].value == "Acme"
