@@ -94,7 +94,8 @@ async def single_writes(db: Path, count: int, seed: int, python: str | None = No
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--memories", type=int, default=5000)
-    parser.add_argument("--single", type=int, default=200, help="single memory_write calls for the old way in")
+    parser.add_argument("--single", type=int, default=200,
+                        help="single memory_write calls for the old way in (0: none, imports only)")
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--baseline-python", default=None,
                         help="also run every part with this interpreter (another installation of worlddb)")
@@ -113,14 +114,17 @@ def main() -> None:
                 out[fmt] = {**import_file(path, fmt, folder / f"{name}{fmt}.db", python), "loadavg_1min": load}
                 print(json.dumps({"baseline": bool(name), fmt: out[fmt]}), file=sys.stderr)
         for name, python, out in (("", None, rows), ("baseline-", args.baseline_python, before)):
-            if name and not python:
+            if (name and not python) or not args.single:
                 continue
             load = round(os.getloadavg()[0], 2)
             out[single] = {**asyncio.run(single_writes(folder / f"{name}single.db", args.single, args.seed, python)),
                            "loadavg_1min": load}
     best = max(r["per_second"] for f, r in rows.items() if f in paths)
-    report = {"benchmark": "import_rate", "memories_per_file": args.memories, "cpus": os.cpu_count(), "results": rows,
-              "import_vs_single_writes": round(best / rows[single]["per_second"], 1)}
+    report = {"benchmark": "import_rate", "memories_per_file": args.memories, "cpus": os.cpu_count(), "results": rows}
+    if single in rows:
+        report["import_vs_single_writes"] = round(best / rows[single]["per_second"], 1)
+    if before:
+        report["vs_baseline"] = {f: round(rows[f]["per_second"] / before[f]["per_second"], 2) for f in paths}
     if before:
         report["baseline"] = {"python": args.baseline_python, "results": before}
     text = json.dumps(report, indent=2)
