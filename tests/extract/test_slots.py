@@ -142,6 +142,11 @@ def test_subjects_values_and_questions():
     assert SlotKey("nora", "home") in asked("Where does my sister Nora live?")
     assert any(k.attribute == "due" and k.subject == "grant proposal" for k in asked("When is the grant proposal due?"))
     assert asked("What did we talk about yesterday?") == ()
+    # a kind of thing is a pet only when it names an animal; attending is school only at a school
+    assert SlotKey("sam", "pet") in asked("What kind of dog does Sam have?")
+    assert asked("What kind of soup did Sam make?") == ()
+    assert SlotKey("leo", "school") in asked("Which school does Leo attend?")
+    assert asked("When did Leo attend the trivia night?") == ()
 
 
 def test_a_second_verb_of_a_clause_keeps_the_clause_subject():

@@ -137,6 +137,29 @@ async def test_a_change_of_one_slot_of_a_compound_memory_revises_it(minilm_serve
         assert shown["valid_to"] is None and shown["annotations"] == {"revised_by": [new["id"]]}
 
 
+async def test_in_a_conversation_the_newest_turn_that_states_the_slot_answers_first(minilm_server):
+    async with Client(minilm_server) as client:
+        async def session(user, sid, at, *messages):
+            await ok(client, "memory_write", user_id=user, session=sid, valid_from=at,
+                     messages=[{"role": role, "content": content} for role, content in messages])
+
+        await session("talk", "s1", ago(200), ("user", "Hi! I live in Austin and I work at Dell as a tester."),
+                      ("assistant", "Nice to meet you. How is Austin?"), ("user", "Hot, but I love it."))
+        await session("talk", "s2", ago(20), ("user", "Big news: I moved to Denver last week."),
+                      ("assistant", "I live in the cloud, so I envy you the mountains."))
+        hits = (await ok(client, "memory_recall", query="Where do I live?", user_id="talk"))["results"]
+        assert [h["text"] for h in hits[:2]] == ["Big news: I moved to Denver last week.",
+                                                  "Hi! I live in Austin and I work at Dell as a tester."]
+        # named speakers: each one's "I" is that person, and the question names whom it asks about
+        await session("pair", "s1", ago(300), ("Caroline", "I live in Boston with my two cats."),
+                      ("Melanie", "I moved to Seattle last spring, and I love the rain."))
+        await session("pair", "s2", ago(30), ("Caroline", "Guess what, I relocated to Chicago for the new job!"),
+                      ("Melanie", "Chicago! I visited it once, my sister lives there."))
+        hits = (await ok(client, "memory_recall", query="Where does Caroline live?", user_id="pair"))["results"]
+        assert [h["speaker"] for h in hits[:2]] == ["Caroline", "Caroline"]
+        assert "Chicago" in hits[0]["text"] and "Boston" in hits[1]["text"]
+
+
 #: a scope after months of use: the user's other memories about moves, trips, cities and
 #: last month, nearer to "I moved to Denver last month" than "I live in Austin, Texas" is
 CROWD = [f"{who} moved to {city} last {when}." for who, city, when in (

@@ -30,9 +30,13 @@ __all__ = [
     "ExtractionContext",
     "ExtractionError",
     "FactCandidate",
+    "GENERIC_ROLES",
     "Granularity",
     "TemporalExpression",
 ]
+
+#: speaker roles that say what kind of party spoke, not who ("user" is the scope's user)
+GENERIC_ROLES = frozenset({"user", "assistant", "system", "tool"})
 
 # How precise a resolved time is: "weekend" for "last weekend", "season" for "last summer".
 Granularity = Literal["day", "weekend", "week", "month", "season", "year"]

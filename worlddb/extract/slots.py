@@ -1259,8 +1259,12 @@ _ASK: tuple[tuple[str, re.Pattern[str], str], ...] = tuple((attr, re.compile(rx,
     ("provider", r"\b(?:dentist|doctor|gp|therapist|pediatrician|vet|accountant|lawyer|landlord|landlady|hairdresser|"
                  r"barber|dermatologist|psychiatrist|trainer|provider|carrier|internet|insurance)\b", "auto"),
     ("bank", r"\bbank\w*\b|\bcredit union\b", ""),
-    ("school", r"\bschool\b|\battend\b|\bacademy\b", ""),
-    ("pet", r"\bpets?\b|\bwhat\s+(?:animal|kind of)\b", ""),
+    # "attend" alone asks about an event as often as a school ("When did John attend the trivia?")
+    ("school", r"\bschool\b|\bacademy\b|\b(?:college|university|kindergarten|preschool|daycare)\b.{0,30}\battend|"
+               r"\battend\w*\b.{0,30}\b(?:college|university|kindergarten|preschool|daycare)\b", ""),
+    # "what kind of" asks about a pet only when it names an animal ("What kind of soup ...?" does not)
+    ("pet", r"\bpets?\b|\bwhat\s+(?:animal|(?:kind|breed|type)\s+of\s+(?:animal|dog|cat|bird|fish|reptile|snake"
+            r"|lizard|rabbit|hamster|puppy|kitten))\b", ""),
     ("name", r"\b(?:my|our|the|his|her)\s+(?P<t>(?:\w+\s+)?\w+)['’]s\s+name\b", "named"),
     ("favourite", r"\b(?:favou?rite|fave|go-to|best)\s+(?P<q>[\w -]{2,30}?)(?:\?|$|\s+(?:these days|now|right now|lately|"
                   r"in town)\b)", "group"),

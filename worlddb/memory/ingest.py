@@ -42,13 +42,13 @@ from worlddb.consolidator import topics
 from worlddb.core.errors import InvalidInput
 from worlddb.core.records import Edge, Node
 from worlddb.core.timeutil import parse_time
-from worlddb.extract import EntityCandidate, ExtractionContext
+from worlddb.extract import GENERIC_ROLES, EntityCandidate, ExtractionContext
 from worlddb.graph import text_index
 from worlddb.graph.database import Writer
 from worlddb.memory.results import EntityOut
 from worlddb.memory.scopes import ScopeSet
 from worlddb.memory.services import Services
-from worlddb.memory.write import GENERIC_ROLES, Mentions, complete, resolve_mention
+from worlddb.memory.write import Mentions, complete, resolve_mention
 from worlddb.vectors import hnsw
 
 

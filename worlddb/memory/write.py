@@ -36,7 +36,7 @@ from worlddb.consolidator import topics
 from worlddb.core.errors import InvalidInput
 from worlddb.core.records import MAX_TEXT_CHARS, Edge, Node
 from worlddb.core.timeutil import from_datetime, now_us, to_iso
-from worlddb.extract import EntityCandidate, ExtractionContext, FactCandidate
+from worlddb.extract import GENERIC_ROLES, EntityCandidate, ExtractionContext, FactCandidate
 from worlddb.graph import facts as factlib
 from worlddb.graph import text_index
 from worlddb.graph.database import Writer
@@ -50,8 +50,6 @@ MAX_ITEMS = 50
 MAX_ALIASES = 20
 #: a speaker named in metadata, in characters (it names an entity, as a message's role)
 MAX_SPEAKER = 512
-#: metadata roles that say what kind of party spoke, not who: no speaker entity for them
-GENERIC_ROLES = frozenset({"user", "assistant", "system", "tool"})
 
 
 @dataclass(frozen=True)

@@ -5,15 +5,20 @@ candidates the lanes found (the page and EXTRA more), those whose text states a 
 that slot of that subject - "Started my first week at Stripe today" - move ahead of the rest
 ("The office coffee machine broke" shares the topic, not the slot), newest valid-from first:
 of two current statements of one slot, the later one is the likelier answer. The others keep
-their order. Only Memory nodes are read this way: a conversation's turns speak for their
-speaker, whose name a question uses, and their order stays the lanes'.
+their order. Memories and conversation turns are read this way; a turn speaks in its speaker's
+voice: a named speaker's "I" is that person ("Where does Caroline live?" finds Caroline's "I
+moved to Denver"), the user's (role "user") is the "me" of "Where do I live?", and an
+assistant's or a tool's claims nothing about anyone.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
-from worlddb.extract.slots import SlotClaim, SlotKey, read, same_person, same_subject
+from worlddb.core.records import NodeView
+from worlddb.extract import GENERIC_ROLES
+from worlddb.extract.slots import ME, SlotClaim, SlotKey, normalise_subject, read, same_person, same_subject
 
 #: candidates read beyond the page, so a slot's statement ranked just below it can move up
 EXTRA = 10
@@ -28,10 +33,7 @@ def prefer(keys: Sequence[SlotKey], chosen: list) -> list:
             attributes |= group
     stating = []
     for i, found in enumerate(chosen):
-        view = found.view
-        if view.type != "Memory" or not view.content:
-            continue
-        claims = read(view.content, attributes=attributes).claims
+        claims = _claims(found.view, attributes)
         if any(_answers(key, claim) for key in keys for claim in claims):
             stating.append(i)
     if not stating:
@@ -39,6 +41,23 @@ def prefer(keys: Sequence[SlotKey], chosen: list) -> list:
     first = sorted(stating, key=lambda i: (-chosen[i].view.valid_from, i))
     rest = [found for i, found in enumerate(chosen) if i not in set(stating)]
     return [chosen[i] for i in first] + rest
+
+
+def _claims(view: NodeView, attributes: set[str]) -> tuple[SlotClaim, ...]:
+    """The claims of a memory, or of a turn in its speaker's voice: a named speaker's "I" is
+    that person; the user's is "me"; an assistant's or a tool's states nothing about anyone."""
+    if view.type not in ("Memory", "Turn") or not view.content:
+        return ()
+    claims = read(view.content, attributes=attributes).claims
+    if view.type == "Memory":
+        return claims
+    speaker = str(view.meta.get("speaker") or "").strip()
+    if speaker.casefold() == "user":
+        return claims
+    if not speaker or speaker.casefold() in GENERIC_ROLES:
+        return ()
+    name = normalise_subject(speaker)
+    return tuple(replace(c, subject=name, named=True) if c.subject == ME else c for c in claims)
 
 
 def _answers(key: SlotKey, claim: SlotClaim) -> bool:
