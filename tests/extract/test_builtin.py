@@ -131,6 +131,15 @@ def test_known_name_is_recognised_at_sentence_start():
     assert "Melanie" in names(run("Melanie painted a lake.", speaker=None, known=["Melanie"]))
 
 
+def test_a_capital_at_sentence_start_without_evidence_is_reported_as_unsure():
+    found = run("Melanie painted a lake. Books guide me. Thanks Gina!", speaker=None)
+    assert [(c.name, c.span) for c in found.unsure] == [("Melanie", (0, 7)), ("Books", (24, 29))]
+    assert "Melanie" not in names(found) and "Gina" in names(found)
+    # a name shown elsewhere in the text, an opener, a weekday or a temporal is never unsure
+    assert run("Ana said hi. Ana is here.", speaker=None).unsure == ()
+    assert run("The end. Monday is busy. Yesterday rocked.", speaker=None).unsure == ()
+
+
 def test_title_is_kept_in_the_name_and_the_bare_name_becomes_an_alias():
     (dr,) = [e for e in run("I saw Dr. Smith today.", speaker=None).entities if e.type == "person"]
     assert (dr.name, dr.aliases) == ("Dr. Smith", ("Smith",))

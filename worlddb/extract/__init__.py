@@ -86,12 +86,16 @@ class TemporalExpression:
 @dataclass(frozen=True, slots=True)
 class Extraction:
     """Everything extracted from one text, and which extractor produced it (e.g. "builtin",
-    "anthropic:claude-haiku-4-5"), so provenance survives a fallback."""
+    "anthropic:claude-haiku-4-5"), so provenance survives a fallback. ``unsure``: words that may
+    be names but that the text alone does not show to be (a capital at the start of a sentence:
+    "Ana got a job" or "Coffee is great"); not in ``entities``. A caller that knows more (the
+    entities of the scope, worlddb.memory.write) keeps those it already knows by that name."""
 
     entities: tuple[EntityCandidate, ...]
     facts: tuple[FactCandidate, ...]
     temporals: tuple[TemporalExpression, ...]
     extractor: str
+    unsure: tuple[EntityCandidate, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,8 @@ Contract: ``BuiltinExtractor().extract(text, ctx)`` is deterministic (same text 
   ``ctx.known_names``, or capitalised mid-sentence elsewhere in the text), coordinated with a name
   ("Luna and Oliver"), or part of a longer run ("Harry Potter is ..."). A possessive is no evidence
   there: "Life's too short" is as common as "Oliver's hilarious". Precision is preferred to recall;
+  such a word without evidence is reported in ``Extraction.unsure`` for a caller that knows the
+  names of the scope;
 * simple noun phrases after a determiner ("my hometown", "a travel club"), type "concept";
 * the speaker (and, for first-person text without a speaker, the user) as a "person";
 * temporal expressions via ``worlddb.extract.temporal``;
@@ -156,7 +158,7 @@ class BuiltinExtractor:
                 temporals.append(replace(t, span=(t.span[0] + s, t.span[1] + s)))
         blocked = [t.span for t in temporals]
         known = {n.casefold() for n in (ctx.speaker, ctx.user_name, *ctx.known_names) if n}
-        names = _named_entities(text, sentences, blocked, known, ctx)
+        names, unsure = _named_entities(text, sentences, blocked, known, ctx)
         entities: dict[str, EntityCandidate] = {}
         if ctx.speaker:
             entities[ctx.speaker.casefold()] = EntityCandidate(ctx.speaker, "person", (), _find(text, ctx.speaker))
@@ -170,7 +172,9 @@ class BuiltinExtractor:
         for s, e in sentences:
             times = [t.resolved for t in temporals if s <= t.span[0] < e and t.resolved is not None]
             facts.extend(_facts(text[s:e], me, [c.name for c in names], times[0] if times else None))
-        return Extraction(tuple(entities.values()), tuple(dict.fromkeys(facts)), tuple(temporals), self.name)
+        unsure = {c.name.casefold(): c for c in unsure if c.name.casefold() not in entities}
+        return Extraction(tuple(entities.values()), tuple(dict.fromkeys(facts)), tuple(temporals), self.name,
+                          tuple(unsure.values()))
 
 
 def _find(text: str, name: str) -> tuple[int, int] | None:
@@ -189,8 +193,11 @@ def _strip_possessive(word: str) -> tuple[str, bool]:
     return word, False
 
 
-def _named_entities(text, sentences, blocked, known, ctx) -> list[EntityCandidate]:
+def _named_entities(text, sentences, blocked, known, ctx) -> tuple[list[EntityCandidate], list[EntityCandidate]]:
+    """The names of `text`, and the words at the start of a sentence that may be names but
+    have nothing else to say so (Extraction.unsure)."""
     out: list[EntityCandidate] = []
+    unsure: list[EntityCandidate] = []
     taken = list(blocked)
     for m in re.finditer(r"[\"“]([A-Z][^\"“”]{0,60}?)[\"”]", text):  # quoted titles
         if len(m.group(1).split()) <= 8 and m.group(1).strip(" ,.!?").lower() not in _STOP:
@@ -212,6 +219,8 @@ def _named_entities(text, sentences, blocked, known, ctx) -> list[EntityCandidat
             coordinated = re.match(r"\s+(?:and|&)\s+[A-Z]", after)  # "Luna and Oliver"
             acting = _PERSON_VERB.match(after)  # "Anna lives in Boston"
             if words[0].lower() in _OPENERS or len(run) == 1 and not (coordinated or acting):
+                if len(run) == 1 and words[0].lower() not in _OPENERS | _NOT_NAMES:
+                    _add_unsure(unsure, words[0], run[0][0], taken)
                 run, words = run[1:], words[1:]
         while words and words[0].lower() in _NOT_NAMES:
             run, words = run[1:], words[1:]
@@ -230,7 +239,13 @@ def _named_entities(text, sentences, blocked, known, ctx) -> list[EntityCandidat
         if acronym:
             aliases += (acronym.group(1),)
         out.append(EntityCandidate(name, _guess_type(text, start, end, words, ctx), aliases, (start, end)))
-    return out
+    return out, unsure
+
+
+def _add_unsure(unsure: list[EntityCandidate], word: str, start: int, taken) -> None:
+    end = start + len(word)
+    if not any(start < e and s < end for s, e in taken):
+        unsure.append(EntityCandidate(word, None, (), (start, end)))
 
 
 def _cap_runs(text, tokens):

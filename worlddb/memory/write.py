@@ -79,6 +79,9 @@ class _Plan:
     speaker: EntityCandidate | None = None
     #: what the claims index records for it (worlddb.memory.claims)
     claims: frozenset = frozenset()
+    #: words the extractor could not tell from names (Extraction.unsure): a mention where the
+    #: scope already has an entity of that name
+    unsure: tuple[EntityCandidate, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -202,7 +205,7 @@ def _plan(services: Services, request: WriteRequest) -> _Plan:
         raise InvalidInput("metadata must be a JSON object")
     user = next((sid for kind, sid in request.scopes if kind == "user"), None)
     speaker = _speaker(request.metadata)
-    candidates, fact_cands, extractor = _extraction(services, request, user, speaker)
+    candidates, fact_cands, extractor, unsure = _extraction(services, request, user, speaker)
     memory = Node(
         "Memory",
         content=request.text,
@@ -215,7 +218,7 @@ def _plan(services: Services, request: WriteRequest) -> _Plan:
     # the text embedded outside the transaction is the text indexed inside it
     starts = request.valid_from if request.valid_from is not None else now_us()
     return _Plan(request, memory, starts, candidates, fact_cands, speaker,
-                 updates.claim_keys(request.text, fact_cands, user))
+                 updates.claim_keys(request.text, fact_cands, user), unsure)
 
 
 def _speaker(metadata: dict) -> EntityCandidate | None:
@@ -252,7 +255,7 @@ def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates
     for (kind, sid), world in zip(request.scopes, worlds):
         key = f"{kind}:{sid}"
         by_name: dict[str, str] = {}
-        for cand in _speakers(plan) + plan.candidates:
+        for cand in _speakers(plan) + plan.candidates + _known(services, world, plan.unsure):
             if cand.name.casefold() in by_name:
                 continue  # the speaker named again in the text: one edge, as the speaker
             out = resolve_mention(services.resolver, w, world, key, cand, prepared)
@@ -268,6 +271,13 @@ def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates
     return WriteResult(id=anchor, scopes=request.scopes.keys, valid_from=to_iso(starts),
                        entities=entities_out, facts=facts_out, superseded=superseded, conflicts=conflicts,
                        related=list(verdict.related), revised=revised)
+
+
+def _known(services: Services, world: str, unsure: tuple[EntityCandidate, ...]) -> list[EntityCandidate]:
+    """The unsure words (Extraction.unsure) that name an entity `world` already has: "Ana got a
+    new job" mentions Ana once the scope knows an Ana. Read inside the write, so an entity an
+    earlier memory of the same batch created counts."""
+    return [c for c in unsure if services.resolver.entities_named([world], c.name)]
 
 
 def check_text(text: object) -> str:
@@ -308,10 +318,11 @@ def _extraction(services: Services, request: WriteRequest, user: str | None, spe
         found = services.extractor.extract(request.text, ctx)
         # the speaker of a first-person memory is the scope's user: a mention, not news
         entities = [e for e in found.entities if e.name.strip()]
-        return _dedupe(entities), list(found.facts)[:MAX_ITEMS], found.extractor
+        unsure = tuple(e for e in found.unsure if e.name.strip())[:MAX_ITEMS]
+        return _dedupe(entities), list(found.facts)[:MAX_ITEMS], found.extractor, unsure
     entities = [_entity(item) for item in _items(request.entities, "entities")]
     facts = [_fact(item) for item in _items(request.facts, "facts")]
-    return _dedupe(entities), facts, "client"
+    return _dedupe(entities), facts, "client", ()
 
 
 def _items(value, what: str) -> list[dict]:
