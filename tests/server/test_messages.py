@@ -144,3 +144,18 @@ async def test_generic_roles_name_no_person_and_the_user_role_is_the_scopes_user
         assert agent["scopes"] == ["agent:helper"]
         named = {e["name"].casefold() for e in agent["entities"]}
         assert "biscuit" in named and not named & {"user", "assistant", "alice"}, named
+
+
+async def test_a_turn_that_opens_with_a_name_the_conversation_knows_mentions_it(connect):
+    """A capital at the start of a turn is a name once the scope has that entity: an earlier
+    turn of the same call named it."""
+    chat = [{"role": "Caroline", "content": "My dog Oscar loves the beach."},
+            {"role": "Melanie", "content": "Oscar chased the waves all afternoon."},
+            {"role": "Caroline", "content": "Crabs scare him a little."}]
+    async with connect() as client:
+        written = await ok(client, "memory_write", messages=chat, session="dogs", valid_from="2023-05-08T13:56:00Z")
+        oscar = next(e["id"] for e in written["entities"] if e["name"] == "Oscar")
+        mentions = (await ok(client, "memory_read", id=oscar))["entity"]["mentions"]
+        turns = [t["id"] for t in written["turns"]]
+        assert {m["id"] for m in mentions} == set(turns[:2])
+        assert "crabs" not in {e["name"].casefold() for e in written["entities"]}

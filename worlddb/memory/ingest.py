@@ -48,7 +48,7 @@ from worlddb.graph.database import Writer
 from worlddb.memory.results import EntityOut
 from worlddb.memory.scopes import ScopeSet
 from worlddb.memory.services import Services
-from worlddb.memory.write import Mentions, complete, resolve_mention
+from worlddb.memory.write import Mentions, complete, known_mentions, resolve_mention
 from worlddb.vectors import hnsw
 
 
@@ -157,6 +157,8 @@ class PreparedSession:
     mentions: Mentions
     #: each turn's speaker entity (`speaker_entity`), None for a role that names no one
     speakers: tuple[str | None, ...] = ()
+    #: each turn's words the extractor could not tell from names (Extraction.unsure)
+    unsure: tuple[tuple[EntityCandidate, ...], ...] = ()
 
     def with_names(self, vectors: Mapping[str, np.ndarray]) -> PreparedSession:
         return replace(self, mentions=self.mentions.with_vectors(vectors))
@@ -180,11 +182,12 @@ def prepare_session(services: Services, scopes: ScopeSet, plan: SessionPlan) -> 
     user = next((sid for kind, sid in scopes if kind == "user"), None)
     speakers = tuple(speaker_entity(t.speaker, user) for t in plan.turns)
     known = tuple(dict.fromkeys(n for n in (speaker_entity(k, user) for k in plan.known_names) if n))
-    mentions = []
+    mentions, unsure = [], []
     for turn, speaker in zip(plan.turns, speakers):
         found = services.extractor.extract(turn.text, ExtractionContext(
             timestamp=datetime.fromtimestamp(turn.at / 1e6, tz=UTC), speaker=speaker, known_names=known))
         mentions.append([e for e in found.entities if e.name.strip()])
+        unsure.append(tuple(e for e in found.unsure if e.name.strip()))
     people = known or tuple(dict.fromkeys(s for s in speakers if s))
     candidates = [EntityCandidate(name=s, type="person") for s in people]
     # The index text does not depend on where in the session a turn lands, so turns are
@@ -195,7 +198,8 @@ def prepare_session(services: Services, scopes: ScopeSet, plan: SessionPlan) -> 
                                             also=[world.content], form=services.vector_text)
     names = Mentions(((scopes, tuple(candidates + [e for group in mentions for e in group])),))
     return PreparedSession(scopes=scopes, plan=plan, world=world, provenance=provenance, found=tuple(mentions),
-                           index=tuple(index), content=others[world.content], mentions=names, speakers=speakers)
+                           index=tuple(index), content=others[world.content], mentions=names, speakers=speakers,
+                           unsure=tuple(unsure))
 
 
 def speaker_entity(role: str, user: str | None) -> str | None:
@@ -228,8 +232,8 @@ def commit_session(services: Services, prepared: PreparedSession) -> SessionWrit
         else:
             session_anchor, previous, position = earlier
         turn_provenance = {**provenance, "session": session_anchor} if plan.own_turns else provenance
-        for i, (turn, index, found, speaker) in enumerate(zip(plan.turns, prepared.index, prepared.found,
-                                                              prepared.speakers)):
+        for i, (turn, index, found, speaker, unsure) in enumerate(zip(plan.turns, prepared.index, prepared.found,
+                                                                      prepared.speakers, prepared.unsure)):
             node = turn_node(turn, turn.at + position + i, turn_provenance)
             anchor = w.add(node, valid_from=turn.at, parents=[session_anchor])
             if w.is_new(anchor):
@@ -238,7 +242,7 @@ def commit_session(services: Services, prepared: PreparedSession) -> SessionWrit
                     topics.join(w, scope_world, anchor, index.vector)
             for scope_world, key in zip(worlds, scopes.keys):
                 said_by = [EntityCandidate(name=speaker, type="person")] if speaker is not None else []
-                for cand in said_by + found:
+                for cand in said_by + found + known_mentions(services, scope_world, unsure):
                     entity = resolve_mention(services.resolver, w, scope_world, key, cand, names)
                     entities.setdefault((entity.id, key), entity)
                     role = "speaker" if cand.name == speaker else "mention"

@@ -255,7 +255,7 @@ def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates
     for (kind, sid), world in zip(request.scopes, worlds):
         key = f"{kind}:{sid}"
         by_name: dict[str, str] = {}
-        for cand in _speakers(plan) + plan.candidates + _known(services, world, plan.unsure):
+        for cand in _speakers(plan) + plan.candidates + known_mentions(services, world, plan.unsure):
             if cand.name.casefold() in by_name:
                 continue  # the speaker named again in the text: one edge, as the speaker
             out = resolve_mention(services.resolver, w, world, key, cand, prepared)
@@ -273,7 +273,7 @@ def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates
                        related=list(verdict.related), revised=revised)
 
 
-def _known(services: Services, world: str, unsure: tuple[EntityCandidate, ...]) -> list[EntityCandidate]:
+def known_mentions(services: Services, world: str, unsure: tuple[EntityCandidate, ...]) -> list[EntityCandidate]:
     """The unsure words (Extraction.unsure) that name an entity `world` already has: "Ana got a
     new job" mentions Ana once the scope knows an Ana. Read inside the write, so an entity an
     earlier memory of the same batch created counts."""
