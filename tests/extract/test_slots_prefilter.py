@@ -151,7 +151,8 @@ def plain_read(text: str, speaker_is: str | None = None, attributes: frozenset[s
         cues = slots._cues(text)
     if matched is not None:
         matched |= found
-    return slots.Reading(tuple(slots._pruned(claims)), cues)
+    catalogue = slots._pruned(claims)
+    return slots.Reading(tuple(catalogue + slots._open_claims(text, catalogue, speaker_is, attributes)), cues)
 
 
 def test_every_rule_needs_literals_that_each_of_its_matches_holds(monkeypatch):

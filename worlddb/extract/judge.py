@@ -21,6 +21,15 @@ A wrong update hides a true memory, so the rules decide only on a slot both stat
     candidate of that slot;
   - an additive cue ("also", "too", "another") keeps both current;
   - a negation of the same value ("I'm not vegan anymore") is a change.
+Open slots (worlddb.extract.open_slots: "our wifi password is ...", "Sarah prefers tea") are
+judged the same way, with two more conditions: their contexts must be the same ("at work" and
+"at home" are two slots), and a single-valued one changes only to a value of the same kind (an
+identifier for an identifier, a name for a name), else the candidate is related. A replacement
+with no slot of its own ("I switched to Neovim") changes the candidate whose value it names
+("from VS Code", "instead of VS Code"); naming none, it changes the one candidate holding a
+name-valued open slot of a named role ("I use VS Code as my editor") for the same subject and
+context - only when that is the only such candidate and the nearest of all. Otherwise such
+candidates are related.
 The model-backed judge (worlddb.anthropic.judge) implements the same seam
 (worlddb.protocols.UpdateJudge) and falls back to this one.
 """
@@ -30,9 +39,10 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
+from worlddb.extract.open_slots import REPLACES, is_open, is_single, value_kind
 from worlddb.extract.slots import (
     CATALOGUE,
     Reading,
@@ -88,6 +98,7 @@ class BuiltinJudge:
         # "Ana" is Ana Souza only when no other Ana's full name is in view
         ambiguous = ambiguous_first_names(c for s in (new, *candidates) for c in s.reading.claims)
         verdicts = [self._one(new, old, ambiguous) for old in candidates]
+        verdicts = _replacements(new, candidates, verdicts)
         return _closest_only(new, candidates, verdicts)
 
     def only_repeats(self, new: Statement) -> bool:
@@ -106,15 +117,7 @@ class BuiltinJudge:
         changes = [(k, n, o) for k, n, o in kinds if k in ("end", "flip", "differ", "replace")]
         if changes:
             kind, n, o = changes[0]
-            what = f"{n.subject}/{n.attribute}: {o.value or '?'} -> {n.value or '(ended)'}"
-            correction = "correction" in new.reading.cues
-            if new.valid_from < old.valid_from:
-                return Verdict("conflict", f"{what}, stated for an earlier time")
-            if new.valid_from == old.valid_from and not correction:
-                return Verdict("conflict", f"{what}, both for the same time")
-            if kind == "differ" and is_fixed(n) and not correction:
-                return Verdict("conflict", f"{what}: a fixed fact changed without a correction")
-            return Verdict("update", what + (" (replaces)" if kind == "replace" else ""))
+            return _change(new, old, kind, n, o)
         if kinds:
             if all(k == "same" for k, _, _ in kinds):
                 return Verdict("related", "the same slot and value, in other words")
@@ -126,6 +129,8 @@ class BuiltinJudge:
         """How claim `n` of the new statement bears on claim `o` of an old one, or None."""
         if not (same_subject(n.subject, o.subject) or same_person(n, o, ambiguous)):
             return None
+        if is_open(n.attribute) or is_open(o.attribute):
+            return _open_pair(new, n, o)
         family = n.attribute == o.attribute or any({n.attribute, o.attribute} <= f for f in _FAMILIES)
         if not family or (n.qualifier and o.qualifier and n.qualifier != o.qualifier):
             return None
@@ -147,6 +152,83 @@ class BuiltinJudge:
             return "differ"
         replaces = {"exclusive", "correction"} & new.cues or ("exclusive" in old.cues and "change" in new.cues)
         return "replace" if replaces else "compatible"
+
+
+def _change(new: Statement, old: Statement, kind: str, n: SlotClaim, o: SlotClaim) -> Verdict:
+    """The verdict for a change of claim `o` of `old` to claim `n` of `new` (see the module docstring)."""
+    what = f"{n.subject}/{n.attribute}: {o.value or '?'} -> {n.value or '(ended)'}"
+    correction = "correction" in new.reading.cues
+    if new.valid_from < old.valid_from:
+        return Verdict("conflict", f"{what}, stated for an earlier time")
+    if new.valid_from == old.valid_from and not correction:
+        return Verdict("conflict", f"{what}, both for the same time")
+    if kind == "differ" and is_fixed(n) and not correction:
+        return Verdict("conflict", f"{what}: a fixed fact changed without a correction")
+    return Verdict("update", what + (" (replaces)" if kind == "replace" else ""))
+
+
+def _open_pair(new: Reading, n: SlotClaim, o: SlotClaim) -> str | None:
+    """How an open slot's claim `n` bears on `o` (both about one subject), or None. A replacement
+    (`REPLACES`) is decided over all candidates at once (`_replacements`)."""
+    if n.attribute != o.attribute or REPLACES in (n.attribute, o.attribute):
+        return None
+    if n.qualifier != o.qualifier or o.ended:
+        return "related"
+    if n.ended:
+        return "end" if _overlap(n.value, o.value) else "related"
+    if same_value(n.value, o.value):
+        return "same"
+    if new.additive:
+        return "compatible"
+    if is_single(n.attribute):
+        return "differ" if value_kind(n.value) == value_kind(o.value) else "related"
+    return "replace" if {"exclusive", "correction"} & new.cues else "compatible"
+
+
+def _replacements(new: Statement, candidates: Sequence[Statement], verdicts: list[Verdict]) -> list[Verdict]:
+    """Verdicts for the new statement's replacement claims (a value with no slot of its own):
+    an ended one changes every candidate holding the value it names in an open slot; a positive
+    one, naming none, changes the one candidate holding a name of a named role for the same
+    subject and context, if it is the only one and the nearest candidate of all; the other
+    candidates it might be about become related. Candidates another claim already decided keep
+    their verdict."""
+    claims = [c for c in new.reading.claims if c.attribute == REPLACES]
+    if not claims or new.reading.additive:
+        return verdicts
+    verdicts = list(verdicts)
+    named_old = [c for c in claims if c.ended]
+    shown = next((c for c in claims if not c.ended), claims[0])
+    for n in claims:
+        if n.ended:
+            hits = {i: o for i, c in enumerate(candidates) for o in c.reading.claims
+                    if _replaceable(n, o, any_slot=True) and same_value(n.value, o.value)}
+        elif not named_old:
+            hits = {i: o for i, c in enumerate(candidates) for o in c.reading.claims
+                    if _replaceable(n, o, any_slot=False) and value_kind(o.value) == value_kind(n.value)}
+            nearest = max((c.similarity for c in candidates), default=0.0)
+            if len(hits) != 1 or candidates[next(iter(hits))].similarity < nearest:
+                hits = dict.fromkeys(hits)  # undecided: related only
+        else:
+            continue
+        for i, o in hits.items():
+            if verdicts[i].outcome not in ("unrelated", "related"):
+                continue
+            if o is None:
+                verdicts[i] = Verdict("related", f"{n.subject}: a replacement that may be about {candidates[i].id}")
+            else:
+                verdicts[i] = _change(new, candidates[i], "replace", replace(shown, attribute=o.attribute), o)
+    return verdicts
+
+
+def _replaceable(n: SlotClaim, o: SlotClaim, *, any_slot: bool) -> bool:
+    """Whether a replacement claim `n` may be about claim `o`: an open slot's current value for
+    the same subject and context, of a named role (np:) unless `any_slot`."""
+    if not (is_open(o.attribute) and o.attribute != REPLACES and o.positive and not o.ended):
+        return False
+    if not (any_slot or o.attribute.startswith("np:")):
+        return False
+    return same_subject(n.subject, o.subject) and n.qualifier == o.qualifier and (
+        n.ended or not same_value(n.value, o.value))
 
 
 def comparable(attributes: Iterable[str]) -> frozenset[str]:

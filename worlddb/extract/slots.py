@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
 from worlddb.extract.literals import fold, required
+from worlddb.extract.open_slots import REPLACES, is_open, read_open
 
 __all__ = [
     "CATALOGUE", "Attribute", "Reading", "SlotClaim", "SlotKey", "ambiguous_first_names", "asked",
@@ -906,7 +907,34 @@ def read(text: str, *, speaker_is: str | None = None, attributes: Iterable[str] 
 def _read(text: str, speaker_is: str | None, attributes: frozenset[str] | None) -> Reading:
     protected = _protect(text)
     rules = _possible(protected, attributes)
-    return Reading(tuple(_pruned(_claims(protected, rules, speaker_is))), _cues(text))
+    claims = _pruned(_claims(protected, rules, speaker_is))
+    return Reading(tuple(claims + _open_claims(text, claims, speaker_is, attributes)), _cues(text))
+
+
+def _open_claims(text: str, claims: list[SlotClaim], speaker_is: str | None,
+                 attributes: frozenset[str] | None) -> list[SlotClaim]:
+    """The open slots' claims (worlddb.extract.open_slots) of `text` (of `attributes`, if given:
+    asked for a replacement, every open slot a replacement can be about), less those whose value
+    a catalogue claim of the text already states ("my new phone number is ...")."""
+    out = []
+    for found in read_open(text, _animate()):
+        if attributes is not None and found.attribute not in attributes and not (
+                REPLACES in attributes and is_open(found.attribute)):
+            continue
+        if any(same_value(found.value, c.value) for c in claims):
+            continue
+        subject = ME if speaker_is and found.subject == speaker_is.lower() else found.subject
+        out.append(SlotClaim(subject, found.attribute, found.value, ended=found.ended, positive=not found.ended,
+                             qualifier=found.qualifier, named=found.named and subject != ME))
+    return out
+
+
+@cache
+def _animate() -> frozenset[str]:
+    """Nouns naming people or animals: "my dentist is Dr Lee" is no open slot's value."""
+    tools = {"editor", "driver", "server", "carrier", "assistant", "lead", "mail", "judge"}
+    pets = {_singular(w) for w in re.findall(r"[a-z]+", _PETS)}
+    return frozenset(_KIN) | frozenset(_KIN.values()) | frozenset(_PEOPLE) | pets | (_OCCUPATIONS - tools)
 
 
 def _claims(protected: str, rules: Iterable[_Rule], speaker_is: str | None) -> list[SlotClaim]:

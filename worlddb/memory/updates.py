@@ -57,6 +57,8 @@ from worlddb.core.store import Store, list_params, rowids_sql
 from worlddb.core.timeutil import now_us
 from worlddb.extract import FactCandidate
 from worlddb.extract.judge import Statement, Verdict, comparable
+from worlddb.extract.open_slots import REPLACES, is_open
+from worlddb.extract.open_slots import is_single as is_single_open
 from worlddb.extract.slots import (
     CATALOGUE,
     ME,
@@ -296,11 +298,12 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
     """For a memory the new one updates: None if the update covers it, else the attributes
     (with their families) the new memory changes. It covers it unless the old memory, read in
     full, claims something about a subject the new one speaks of, in a slot (an attribute of
-    the catalogue, or a relation the judge holds single-valued) that neither the new memory nor
-    a current one that already revises it speaks of for that subject (slots of one family count
-    as one). A fact of another relation ("is_a nurse") restates the text in other terms and is
-    no such claim. So a memory whose every slot has been changed, one revision at a time, is
-    superseded by the last."""
+    the catalogue, a relation the judge holds single-valued, or a single-valued open slot) that
+    neither the new memory nor a current one that already revises it speaks of for that subject
+    (slots of one family count as one; a replacement with no slot of its own, "I switched to
+    Neovim", speaks of every open slot). A fact of another relation ("is_a nurse") restates
+    the text in other terms and is no such claim. So a memory whose every slot has been
+    changed, one revision at a time, is superseded by the last."""
     slots = CATALOGUE.keys() | getattr(services.judge, "single", frozenset())
     changers = list(new.claims)
     for edge in services.store.edges(dst=old.id, type="revises"):
@@ -309,12 +312,18 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
             changers.extend(_reading(view.content or "", _stored_facts(services, view.anchor), user).claims)
     full = _reading(old.text, _stored_facts(services, old.id), user)
     for claim in full.claims:
-        if claim.attribute not in slots or not any(_about(n, claim) for n in new.claims):
+        if not _is_slot(claim.attribute, slots) or not any(_about(n, claim) for n in new.claims):
             continue
         about = {n.attribute for n in changers if _about(n, claim)}
-        if claim.attribute not in comparable(about):
+        if claim.attribute not in comparable(about) and not (REPLACES in about and is_open(claim.attribute)):
             return comparable(n.attribute for n in new.claims)
     return None
+
+
+def _is_slot(attribute: str, slots: Iterable[str]) -> bool:
+    """A slot a revision keeps: the catalogue's, one the judge holds single-valued, or an open
+    slot of one value (worlddb.extract.open_slots: "our wifi password is ...")."""
+    return attribute in slots or is_single_open(attribute)
 
 
 def _ambiguous_first_names(services: Services, worlds: list[str], reading: Reading) -> frozenset[str]:

@@ -1,0 +1,352 @@
+"""Open slots: attributes outside the slot catalogue, read from how a value or a change is said.
+
+Contract: ``read_open(text, animate=...)`` returns the ``OpenClaim``s of a text, in clause order.
+It is deterministic, performs no I/O and never raises for a ``str``; worlddb.extract.slots adds
+the claims to its ``Reading`` (as ``SlotClaim``s) and worlddb.extract.judge decides on them
+(``open_outcome``, ``replacement_kind``). Every reading is anchored at the start of a clause, and
+a rule that is unsure reads nothing: a claim read wrongly can end a true memory.
+
+Attributes (the name carries what the slot is, so two claims are about one slot only when the
+same words name it; the claims index keys them as it keys the catalogue's):
+
+    np:<noun phrase>  the value of a named thing: "my/our/the <np> is <value>", "<np> changed to
+                      <value>", "the new <np> is <value>", "we changed/updated/reset/set the <np>
+                      to <value>", "I use <Name> as my <np>". One value at a time. The value
+                      must look like an identifier (a digit in it), a name (capitalised words),
+                      or - when the noun phrase's head names an identifier (password, code,
+                      username, ...) - one word; never an adjective or a verb phrase. "the <np>"
+                      needs an identifier noun or an identifier value ("the winner is Tom"
+                      names no lasting slot). The noun phrase is normalised (determiners,
+                      "new"/"current" dropped, singular); "guest wifi password" and "wifi
+                      password" are two slots.
+    prefers:<kind>    "<who> prefers <value>", "likes <value> better/more": one value of a kind
+                      at a time; the kind is a drink for coffee, tea, ..., else the head noun of a
+                      value of several words ("window seats" -> seat).
+    prefers           a preference whose kind is unknown: several may hold; only a replacement
+                      cue changes one.
+    uses              "I use <Name>" with no role: several may hold.
+    replaces          "switched/moved/changed (over) to <Name>", "replaced X with <Name>",
+                      "<Name> instead of X": a new value with no attribute of its own. An ended
+                      claim of it names the old value ("from X", "instead of X"); the judge gives
+                      a positive one the slot of the one candidate it can be about.
+
+The qualifier of an open claim is its context ("at work", "at home", "on my laptop"): claims
+of one slot in different contexts are both true.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+__all__ = ["OPEN_SINGLE_PREFIXES", "REPLACES", "OpenClaim", "is_open", "is_single", "read_open", "value_kind"]
+
+REPLACES = "replaces"
+USES = "uses"
+PREFERS = "prefers"
+#: attribute prefixes of open slots that hold one value at a time
+OPEN_SINGLE_PREFIXES = ("np:", "prefers:")
+
+
+@dataclass(frozen=True, slots=True)
+class OpenClaim:
+    subject: str
+    attribute: str
+    value: str
+    ended: bool = False
+    qualifier: str = ""
+    named: bool = False
+
+
+def is_open(attribute: str) -> bool:
+    """Whether `attribute` is an open slot's (this module's) rather than the catalogue's."""
+    return attribute.startswith(OPEN_SINGLE_PREFIXES) or attribute in (REPLACES, USES, PREFERS)
+
+
+def is_single(attribute: str) -> bool:
+    """Whether an open slot holds one value at a time."""
+    return attribute.startswith(OPEN_SINGLE_PREFIXES)
+
+
+def value_kind(value: str) -> str:
+    """"id" (a digit or @ in it), "name" (begins with a capital) or "word"."""
+    if re.search(r"[\d@]", value):
+        return "id"
+    return "name" if value[:1].isupper() else "word"
+
+
+# ---------------------------------------------------------------------------- lexicons
+#: head nouns whose value is an identifier, so one plain word can be it ("the password is sunflower")
+IDENT_NOUNS = frozenset("""
+password passcode passphrase code pin username login handle nickname name id number combination ssid
+extension plate callsign alias tag account url domain address email
+""".split())
+#: words that never make a lasting slot's noun phrase ("the problem is", "my favourite ... is")
+_NP_STOP = frozenset("""
+favourite favorite fave go-to best worst only main first last biggest hardest easiest problem thing part
+reason idea point issue question answer truth secret trick key goal plan dream hope guess bet fear concern
+worry feeling sense mood situation life day week month year weekend time moment place way lesson rule
+news result fact deal story job team one kind type sort lot bit
+it this that there here what who which everything something anything nothing
+""".split())
+_DETERMINERS = frozenset("a an the my our your his her their its this that new current updated latest present".split())
+_DRINKS = frozenset("""
+coffee tea chai matcha latte cortado espresso cappuccino americano mocha macchiato decaf juice water soda
+cola milk smoothie beer wine whiskey whisky cocktail lemonade kombucha cocoa
+""".split())
+_FILLER = r"(?:(?:so|and|but|oh|well|also|okay|ok|update|fyi|btw|now|honestly|actually|lately|heads up)[:,]?\s+)*"
+_NAME = r"(?-i:[A-Z][a-z]+)"
+_CAP_VALUE = r"(?-i:[A-Z0-9][\w+#.'’&\u2024-]*(?:\s+(?:[A-Z0-9][\w+#.'’&\u2024-]*)){0,3})"
+_NP = r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?"
+#: what may follow a value before the clause ends
+_TAIL = (r"(?P<ctx>\s+(?:at|for|on|in)\s+(?:my\s+|our\s+|the\s+)?(?:work|home|school|the office|office|laptop"
+         r"|desktop|phone|job))?(?:\s+(?:now|again|these days|nowadays|from now on|instead|lately|recently"
+         r"|(?:last|this) (?:week|month|year)|as of (?:today|this week|this month))|,\s*(?:now|too))*\s*[.!]*$")
+_VALUE_WORDS = r"(?P<v>[\w@+#.'’&-]+(?:\s+[\w@+#.'’&-]+){0,3}?)"
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.I)
+
+
+_IS = _rx(r"^" + _FILLER + r"(?P<owner>my|our|the|" + _NAME + r"['’]s)\s+(?P<np>" + _NP + r")\s+(?:is\s+now|is|['’]s"
+          r"|has\s+(?:been\s+)?changed\s+to|was\s+changed\s+to|changed\s+to|got\s+changed\s+to|is\s+changing\s+to"
+          r"|was\s+updated\s+to|has\s+been\s+updated\s+to|was\s+reset\s+to)\s+(?:now\s+|still\s+)?"
+          + _VALUE_WORDS + _TAIL)
+_SET = _rx(r"^" + _FILLER + r"(?P<who>I|we|" + _NAME + r")\s+(?:(?:just|finally|recently|have|['’]ve|has|had)\s+)*"
+           r"(?:changed|updated|reset|set|switched)\s+(?P<owner>my|our|the|his|her|their)\s+(?P<np>" + _NP
+           + r")\s+(?:over\s+)?to\s+" + _VALUE_WORDS + _TAIL)
+_USE_AS = _rx(r"^" + _FILLER + r"(?P<who>I|we|" + _NAME + r")\s+(?:(?:now|mostly|mainly|still|currently|just)\s+)*"
+              r"(?:use|uses|am using|['’]m using|are using|['’]re using|is using)\s+(?P<v>" + _CAP_VALUE + r")\s+as\s+"
+              r"(?P<owner>my|our|his|her|their)\s+(?:main\s+|primary\s+|daily\s+)?(?P<np>" + _NP + r")" + _TAIL)
+_USE = _rx(r"^" + _FILLER + r"(?P<who>I|we|" + _NAME + r")\s+(?:(?:now|mostly|mainly|still|currently|just)\s+)*"
+           r"(?:use|uses|am using|['’]m using|are using|['’]re using|is using)\s+(?P<v>" + _CAP_VALUE + r")"
+           r"(?:\s+instead\s+of\s+(?P<old>" + _CAP_VALUE + r"))?" + _TAIL)
+_SWITCH = _rx(r"^" + _FILLER + r"(?P<who>I|we|" + _NAME + r")\s+(?:(?:just|finally|recently|have|['’]ve|has|had"
+              r"|officially)\s+)*(?:switched|moved|changed|migrated|swapped|went)\s+(?:over\s+|back\s+)?"
+              r"(?:from\s+(?P<old>" + _CAP_VALUE + r")\s+)?to\s+(?P<v>" + _CAP_VALUE + r")"
+              r"(?:\s+from\s+(?P<old2>" + _CAP_VALUE + r"))?" + _TAIL)
+_REPLACED = _rx(r"^" + _FILLER + r"(?P<who>I|we|" + _NAME + r")\s+(?:(?:just|finally|recently|have|['’]ve|has)\s+)*"
+                r"replaced\s+(?P<old>" + _CAP_VALUE + r")\s+with\s+(?P<v>" + _CAP_VALUE + r")" + _TAIL)
+_PREFER = _rx(r"^" + _FILLER + r"(?P<who>I|we|" + _NAME + r")\s+(?:(?:now|still|really|much|actually|definitely"
+              r"|mostly|generally|usually)\s+)*(?:prefer|prefers|['’]d\s+rather\s+have|would\s+rather\s+have"
+              r"|like|likes)\s+" + _VALUE_WORDS + r"(?P<better>\s+(?:better|more))?(?:\s+(?:over|to|rather\s+than)\s+"
+              r"[\w' -]{1,30}?)?" + _TAIL)
+#: the clause pieces a claim is read in: sentences, and their parts after a comma or a conjunction
+_PIECES = re.compile(r"(?<=[.!?;])\s+|\n+|,\s+(?:and|but|so)\s+|\s+(?:and|but)\s+(?=(?:I|we|my|our|the)\b)", re.I)
+#: an abbreviation's period ends no sentence (it becomes a one-dot leader while reading)
+_ABBREV = re.compile(r"\b(Dr|Mr|Mrs|Ms|St|Mt|Jr|Sr|Prof)\.", re.I)
+_NEGATION = re.compile(r"\b(?:not|never|no longer|don['’]t|doesn['’]t|didn['’]t|won['’]t|isn['’]t|wasn['’]t)\b", re.I)
+
+
+# ---------------------------------------------------------------------------- reading
+def read_open(text: str, animate: frozenset[str] = frozenset()) -> tuple[OpenClaim, ...]:
+    """The open claims of `text`. `animate`: nouns naming people or animals ("sister",
+    "dentist", "dog"): "my dentist is Dr Lee" is a person, which the catalogue reads, and no
+    open slot."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    out: list[OpenClaim] = []
+    for piece in _PIECES.split(_ABBREV.sub(lambda m: m.group(1) + "\u2024", text)):
+        piece = piece.strip()
+        if piece and not _NEGATION.search(piece):
+            found = [replace(c, value=c.value.replace("\u2024", ".")) for c in _piece_claims(piece, animate)]
+            out += [c for c in found if c not in out]
+    return tuple(out)
+
+
+def _piece_claims(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
+    for reader in (_read_is, _read_set, _read_use_as, _read_switch, _read_replaced, _read_use, _read_prefer):
+        claims = reader(piece, animate)
+        if claims:
+            return claims
+    return []
+
+
+def _read_is(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
+    m = _IS.match(piece)
+    if not m:
+        return []
+    owner = m.group("owner")
+    subject, named = _owner(owner, None)
+    np = _noun_phrase(m.group("np"), animate)
+    value = _clean(m.group("v"))
+    if subject is None or np is None or not _value_fits(value, np, the=owner.lower() == "the"):
+        return []
+    return [OpenClaim(subject, "np:" + np, value, qualifier=_context(m), named=named)]
+
+
+def _read_set(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
+    m = _SET.match(piece)
+    if not m:
+        return []
+    subject, named = _owner(m.group("owner"), m.group("who"))
+    np = _noun_phrase(m.group("np"), animate)
+    value = _clean(m.group("v"))
+    if subject is None or np is None or not _value_fits(value, np, the=m.group("owner").lower() == "the"):
+        return []
+    return [OpenClaim(subject, "np:" + np, value, qualifier=_context(m), named=named)]
+
+
+def _read_use_as(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
+    m = _USE_AS.match(piece)
+    if not m:
+        return []
+    subject, named = _owner(m.group("owner"), m.group("who"))
+    np = _noun_phrase(m.group("np"), frozenset())
+    value = _clean(m.group("v"))
+    if subject is None or np is None or not value:
+        return []
+    return [OpenClaim(subject, "np:" + np, value, qualifier=_context(m), named=named)]
+
+
+def _read_use(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
+    m = _USE.match(piece)
+    if not m:
+        return []
+    subject, named = _who(m.group("who"))
+    value = _clean(m.group("v"))
+    if subject is None or not value or value_kind(value) != "name":
+        return []
+    claims = [OpenClaim(subject, USES, value, qualifier=_context(m), named=named)]
+    if m.group("old"):
+        claims.append(OpenClaim(subject, REPLACES, _clean(m.group("old")), ended=True, qualifier=_context(m),
+                                named=named))
+    return claims
+
+
+def _read_switch(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
+    m = _SWITCH.match(piece)
+    if not m:
+        return []
+    return _replacement(m, m.group("old") or m.group("old2"))
+
+
+def _read_replaced(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
+    m = _REPLACED.match(piece)
+    return _replacement(m, m.group("old")) if m else []
+
+
+def _replacement(m: re.Match[str], old: str | None) -> list[OpenClaim]:
+    """A new value with no attribute of its own, and the old one if the text names it."""
+    subject, named = _who(m.group("who"))
+    value = _clean(m.group("v"))
+    if subject is None or not value or value_kind(value) == "word" or _MONTH_OR_DAY.match(value):
+        return []
+    claims = [OpenClaim(subject, REPLACES, value, qualifier=_context(m), named=named)]
+    if old and _clean(old):
+        claims.append(OpenClaim(subject, REPLACES, _clean(old), ended=True, qualifier=_context(m), named=named))
+    return claims
+
+
+def _read_prefer(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
+    m = _PREFER.match(piece)
+    if not m:
+        return []
+    liking = re.search(r"\blikes?\b", m.group(0), re.I) is not None
+    if liking and not m.group("better"):
+        return []  # "I like hiking" is a taste among many, not a preference over the other
+    subject, named = _who(m.group("who"))
+    value = _clean(m.group("v"))
+    words = value.lower().split()
+    if subject is None or not words or words[0] in _NOT_VALUES or words[0].endswith("ing"):
+        return []
+    kind = _preference_kind(words)
+    attribute = f"{PREFERS}:{kind}" if kind else PREFERS
+    return [OpenClaim(subject, attribute, value, qualifier=_context(m), named=named)]
+
+
+# ---------------------------------------------------------------------------- parts
+#: first words of what follows "prefer" when it is a verb phrase or a clause, not a value
+_NOT_VALUES = frozenset("to that it them him her not when if being doing having".split())
+_MONTH_OR_DAY = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)[a-z]*"
+                           r"(?:\s|$)", re.I)
+
+
+def _who(word: str) -> tuple[str | None, bool]:
+    """The subject key of a clause's subject word: "me" for I/we, the lower-cased name, or None
+    for a word that names nobody in particular ("Everyone", "Then")."""
+    low = word.lower()
+    if low in ("i", "we"):
+        return "me", False
+    return (None, False) if low in _NOBODY else (low, True)
+
+
+_NOBODY = frozenset("""
+he she they it this that everyone everybody someone somebody nobody people then today now yesterday tomorrow
+there here so and but also finally recently eventually everything anyone
+""".split())
+
+
+def _owner(owner: str, who: str | None) -> tuple[str | None, bool]:
+    """Whose the noun phrase is: the speaker's for my/our/the (a thing of the speaker's world),
+    a named person's for "Sarah's" or for his/her after "Sarah"; None when it cannot be told."""
+    low = owner.lower().replace("’", "'")
+    if low.endswith("'s"):
+        return low[:-2], True
+    if low in ("my", "our", "the"):
+        if who is None or who.lower() in ("i", "we") or low == "the":
+            return "me", False
+        return None, False
+    if who is not None and who.lower() not in ("i", "we"):
+        return _who(who)
+    return None, False
+
+
+def _noun_phrase(phrase: str, animate: frozenset[str]) -> str | None:
+    """The normalised noun phrase, or None for one that names no lasting slot."""
+    words = [w for w in phrase.lower().split() if w not in _DETERMINERS]
+    if not words or len(words) > 3 or any(w in _NP_STOP for w in words):
+        return None
+    words = [_singular(w) for w in words]
+    if words[-1] in animate or words[-1] in _VERBISH:
+        return None
+    return " ".join(words)
+
+
+_VERBISH = frozenset("is are was were be been has have had do does did go going get got make made".split())
+
+
+def _singular(word: str) -> str:
+    if len(word) > 3 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def _clean(value: str | None) -> str:
+    value = re.sub(r"^(?:a|an|the)\s+", "", (value or "").strip(), flags=re.I)
+    return value.strip(" .,!'\"“”‘’")
+
+
+def _value_fits(value: str, np: str, *, the: bool) -> bool:
+    """Whether `value` can be the value of the slot `np`: an identifier, a name of at most four
+    words, or one word for an identifier noun - never an adjective or a verb phrase."""
+    if not value or value.split()[0].lower() in ("not", "no", "still", "so", "very", "really", "too", "also"):
+        return False
+    kind, head_ident = value_kind(value), np.split()[-1] in IDENT_NOUNS
+    if the and not head_ident and kind != "id":
+        return False
+    if kind == "name":
+        return all(w[:1].isupper() or w[:1].isdigit() for w in value.split())
+    if kind == "word":
+        return head_ident and len(value.split()) == 1
+    return len(value.split()) <= 3
+
+
+def _context(m: re.Match[str]) -> str:
+    ctx = m.groupdict().get("ctx")
+    if not ctx:
+        return ""
+    word = ctx.split()[-1].lower()
+    return {"office": "work", "job": "work", "desktop": "laptop"}.get(word, word)
+
+
+def _preference_kind(words: list[str]) -> str:
+    """The kind of a preferred value: a drink, else the head noun of a value of several words."""
+    if any(w in _DRINKS for w in words):
+        return "drink"
+    if len(words) > 1 and words[-1].isalpha():
+        return _singular(words[-1])
+    return ""
