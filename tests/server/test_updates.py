@@ -30,6 +30,11 @@ SCENARIOS = [
      "Am I allergic to peanuts?", "anymore"),
     ("editor", "My favourite editor is Vim.", "I switched my favourite editor to Helix.",
      "What is my favourite editor?", "Helix"),
+    # open slots: attributes outside the catalogue (worlddb/extract/open_slots.py)
+    ("sarah", "Sarah prefers tea.", "Sarah prefers coffee now.", "What does Sarah prefer to drink?", "coffee"),
+    ("wifi", "Our wifi password is sunflower42.", "We changed the wifi password to moonbeam7.",
+     "What is the wifi password?", "moonbeam7"),
+    ("neovim", "I use VS Code as my editor.", "I switched to Neovim.", "Which editor do I use?", "Neovim"),
 ]
 
 
@@ -49,6 +54,34 @@ async def test_a_plain_write_of_a_change_supersedes_what_it_changes(minilm_serve
         assert stale["superseded_by"] == [second["id"]] and stale["valid_to"] is not None
         read = await ok(client, "memory_read", id=first["id"], user_id=user)
         assert read["superseded_by"] == [second["id"]]
+
+
+OPEN_CONTROLS = [
+    ("guest", "Our wifi password is sunflower42.", "The guest wifi password is tulip99."),
+    ("places", "I use VS Code at work.", "I switched to Neovim at home."),
+    ("people", "Sarah prefers tea.", "Tom prefers coffee."),
+    ("kinds", "Sarah prefers tea.", "Sarah prefers aisle seats now."),
+]
+
+
+@pytest.mark.parametrize(("user", "old", "new"), OPEN_CONTROLS)
+async def test_another_slot_person_kind_or_context_leaves_the_old_memory_current(minilm_server, user, old, new):
+    async with Client(minilm_server) as client:
+        first = await ok(client, "memory_write", text=old, user_id=user, valid_from=ago(60))
+        second = await ok(client, "memory_write", text=new, user_id=user)
+        assert second["superseded"] == [] and second["revised"] == [] and second["conflicts"] == []
+        read = await ok(client, "memory_read", id=first["id"], user_id=user)
+        assert read["superseded_by"] == [] and read["valid_to"] is None
+
+
+async def test_a_replacement_that_may_be_about_two_memories_changes_neither(minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "which"}
+        editor = await ok(client, "memory_write", text="I use VS Code as my editor.", valid_from=ago(90), **scope)
+        browser = await ok(client, "memory_write", text="I use Firefox as my browser.", valid_from=ago(90), **scope)
+        switched = await ok(client, "memory_write", text="I switched to Arc.", **scope)
+        assert switched["superseded"] == [] and switched["revised"] == []
+        assert {editor["id"], browser["id"]} <= set(switched["related"])
 
 
 async def test_the_slot_a_question_asks_beats_a_same_topic_memory(minilm_server):

@@ -1,0 +1,104 @@
+"""Open slots: the reading of values and changes outside the catalogue, and the judge's verdicts on them."""
+
+from __future__ import annotations
+
+import pytest
+
+from worlddb.extract.judge import BuiltinJudge, Statement
+from worlddb.extract.open_slots import read_open, value_kind
+from worlddb.extract.slots import read
+
+JUDGE = BuiltinJudge()
+
+
+def slots_of(text: str) -> set[tuple[str, str, str, str]]:
+    return {(c.subject, c.attribute, c.value, c.qualifier) for c in read(text).claims}
+
+
+def outcome(old: str, new: str, similarity: float = 0.6) -> str:
+    return JUDGE.judge(Statement("new", new, 10, read(new)), [Statement("old", old, 1, read(old), similarity)])[0].outcome
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Our alarm code is 7731.", ("me", "np:alarm code", "7731", "")),
+    ("The garage door code was changed to 2290.", ("me", "np:garage door code", "2290", "")),
+    ("I reset my router password to bluejay.", ("me", "np:router password", "bluejay", "")),
+    ("So the new gate pin is 4417 now.", ("me", "np:gate pin", "4417", "")),
+    ("Priya's username is pkdev.", ("priya", "np:username", "pkdev", "")),
+    ("We use Figma as our design tool.", ("me", "np:design tool", "Figma", "")),
+    ("I use Firefox as my browser at work.", ("me", "np:browser", "Firefox", "work")),
+    ("Marco prefers green tea.", ("marco", "prefers:drink", "green tea", "")),
+    ("I now prefer aisle seats.", ("me", "prefers:seat", "aisle seats", "")),
+    ("Lena likes espresso better these days.", ("lena", "prefers:drink", "espresso", "")),
+    ("We migrated over to Linear.", ("me", "replaces", "Linear", "")),
+    ("I switched to Bitwarden at home.", ("me", "replaces", "Bitwarden", "home")),
+])
+def test_a_value_or_change_outside_the_catalogue_is_read_as_an_open_slot(text, expected):
+    assert expected in slots_of(text)
+
+
+@pytest.mark.parametrize("text", [
+    "The problem is Jenkins.",                 # no lasting slot
+    "My favourite band is Wilco.",             # the catalogue's favourite, not an open slot
+    "My kitchen is tiny.",                      # an adjective, not a value
+    "Our landlord is Mr Patel.",                # a person: the catalogue's provider
+    "The winner is Tom.",                       # "the" + a name: no identifier
+    "The report is done.",                      # the catalogue's status
+    "I like hiking.",                           # a taste among many, not a preference over another
+    "Nina prefers to work from home.",          # a verb phrase
+    "I don't use Slack anymore.",               # negated: nothing to read
+    "Our sister is Maya.",                      # kin
+    "He switched to Vim.",                      # whose? unread
+    "We moved to Thursdays.",                   # a day is the catalogue's, never a replacement
+])
+def test_what_is_not_a_value_of_a_lasting_slot_reads_nothing_open(text):
+    assert not read_open(text, frozenset({"sister", "landlord"}))
+
+
+def test_a_value_a_catalogue_claim_states_is_not_read_twice():
+    assert {a for _, a, _, _ in slots_of("My new work phone number is 555-0188.")} == {"phone"}
+
+
+def test_value_kinds():
+    assert [value_kind(v) for v in ("k9-lock", "a@b.io", "Neovim", "tea")] == ["id", "id", "name", "word"]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("Our alarm code is 7731.", "We changed the alarm code to 5150."),
+    ("My router password is bluejay.", "The new router password is redwing."),
+    ("Marco prefers green tea.", "Marco prefers black coffee now."),
+    ("I use Firefox as my browser.", "I switched to Vivaldi."),
+    ("I use Firefox as my browser.", "I moved from Firefox to Vivaldi."),
+    ("We use Jira.", "We use Linear instead of Jira now."),
+])
+def test_a_change_of_an_open_slot_is_an_update(old, new):
+    assert outcome(old, new) == "update"
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("Our alarm code is 7731.", "The shed alarm code is 5150."),            # another slot
+    ("Marco prefers green tea.", "Dana prefers black coffee."),             # another person
+    ("Marco prefers green tea.", "Marco prefers window seats."),            # another kind of thing
+    ("I use Firefox at work.", "I switched to Vivaldi at home."),           # no role, another context
+    ("I use Firefox as my browser at work.", "I switched to Vivaldi at home."),
+    ("Our alarm code is 7731.", "Our alarm code is 7731."),                 # the same statement
+    ("I use Firefox as my browser.", "I also use Vivaldi as my browser."),  # an addition
+])
+def test_another_slot_subject_kind_or_context_is_never_an_update(old, new):
+    assert outcome(old, new) in ("related", "unrelated", "duplicate")
+
+
+def test_a_bare_replacement_changes_only_the_single_nearest_candidate_with_a_role():
+    new = Statement("n", "I switched to Vivaldi.", 10, read("I switched to Vivaldi."))
+    browser = Statement("b", "I use Firefox as my browser.", 1, read("I use Firefox as my browser."), 0.5)
+    mail = Statement("m", "I use Outlook as my mail client.", 1, read("I use Outlook as my mail client."), 0.4)
+    unrelated = Statement("u", "My sister lives in Oslo.", 1, read("My sister lives in Oslo."), 0.7)
+    assert [v.outcome for v in JUDGE.judge(new, [browser, mail])] == ["related", "related"]  # which one?
+    assert [v.outcome for v in JUDGE.judge(new, [browser, unrelated])] == ["related", "unrelated"]  # not nearest
+    assert [v.outcome for v in JUDGE.judge(new, [browser])] == ["update"]
+
+
+def test_a_replacement_stated_for_an_earlier_time_is_a_conflict():
+    new = Statement("n", "I switched from Firefox to Vivaldi.", 1, read("I switched from Firefox to Vivaldi."))
+    old = Statement("o", "I use Firefox as my browser.", 10, read("I use Firefox as my browser."), 0.5)
+    assert JUDGE.judge(new, [old])[0].outcome == "conflict"
