@@ -320,10 +320,14 @@ def _clean(value: str | None) -> str:
     return value.strip(" .,!'\"“”‘’")
 
 
+#: first words of no value: a negation, a degree word, a preposition ("is on September 14")
+_NOT_VALUE_STARTS = frozenset("not no still so very really too also on in at by for from to with about around".split())
+
+
 def _value_fits(value: str, np: str, *, the: bool) -> bool:
     """Whether `value` can be the value of the slot `np`: an identifier, a name of at most four
     words, or one word for an identifier noun - never an adjective or a verb phrase."""
-    if not value or value.split()[0].lower() in ("not", "no", "still", "so", "very", "really", "too", "also"):
+    if not value or value.split()[0].lower() in _NOT_VALUE_STARTS:
         return False
     kind, head_ident = value_kind(value), np.split()[-1] in IDENT_NOUNS
     if the and not head_ident and kind != "id":
