@@ -22,6 +22,7 @@ def outcome(old: str, new: str, similarity: float = 0.6) -> str:
 @pytest.mark.parametrize(("text", "expected"), [
     ("Our alarm code is 7731.", ("me", "np:alarm code", "7731", "")),
     ("The garage door code was changed to 2290.", ("me", "np:garage door code", "2290", "")),
+    ("We set the thermostat to 68.", ("me", "np:thermostat", "68", "")),
     ("I reset my router password to bluejay.", ("me", "np:router password", "bluejay", "")),
     ("So the new gate pin is 4417 now.", ("me", "np:gate pin", "4417", "")),
     ("Priya's username is pkdev.", ("priya", "np:username", "pkdev", "")),
@@ -42,7 +43,8 @@ def test_a_value_or_change_outside_the_catalogue_is_read_as_an_open_slot(text, e
     "My favourite band is Wilco.",             # the catalogue's favourite, not an open slot
     "My kitchen is tiny.",                      # an adjective, not a value
     "Our landlord is Mr Patel.",                # a person: the catalogue's provider
-    "The winner is Tom.",                       # "the" + a name: no identifier
+    "The winner is Tom.",                       # "the" + no identifier noun
+    "The total is $45.",
     "The report is done.",                      # the catalogue's status
     "I like hiking.",                           # a taste among many, not a preference over another
     "Nina prefers to work from home.",          # a verb phrase

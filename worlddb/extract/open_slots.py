@@ -14,11 +14,11 @@ same words name it; the claims index keys them as it keys the catalogue's):
                       to <value>", "I use <Name> as my <np>". One value at a time. The value
                       must look like an identifier (a digit in it), a name (capitalised words),
                       or - when the noun phrase's head names an identifier (password, code,
-                      username, ...) - one word; never an adjective or a verb phrase. "the <np>"
-                      needs an identifier noun or an identifier value ("the winner is Tom"
-                      names no lasting slot). The noun phrase is normalised (determiners,
-                      "new"/"current" dropped, singular); "guest wifi password" and "wifi
-                      password" are two slots.
+                      username, ...) - one word; never an adjective or a verb phrase. "the <np>
+                      is" needs an identifier noun ("the total is $45", "the winner is Tom" name
+                      no lasting slot); "set the <np> to" an identifier noun or value. The
+                      noun phrase is normalised (determiners, "new"/"current" dropped,
+                      singular); "guest wifi password" and "wifi password" are two slots.
     prefers:<kind>    "<who> prefers <value>", "likes <value> better/more": one value of a kind
                       at a time; the kind is a drink for coffee, tea, ..., else the head noun of a
                       value of several words ("window seats" -> seat).
@@ -171,7 +171,9 @@ def _read_is(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
     subject, named = _owner(owner, None)
     np = _noun_phrase(m.group("np"), animate)
     value = _clean(m.group("v"))
-    if subject is None or np is None or not _value_fits(value, np, the=owner.lower() == "the"):
+    # "the total is $45", "the score is 3-1": after "the", only an identifier noun names a lasting slot
+    if subject is None or np is None or not _value_fits(value, np) or (
+            owner.lower() == "the" and np.split()[-1] not in IDENT_NOUNS):
         return []
     return [OpenClaim(subject, "np:" + np, value, qualifier=_context(m), named=named)]
 
@@ -183,7 +185,9 @@ def _read_set(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
     subject, named = _owner(m.group("owner"), m.group("who"))
     np = _noun_phrase(m.group("np"), animate)
     value = _clean(m.group("v"))
-    if subject is None or np is None or not _value_fits(value, np, the=m.group("owner").lower() == "the"):
+    # a setting changed ("set the thermostat to 68"): after "the", an identifier value or noun
+    if subject is None or np is None or not _value_fits(value, np) or (
+            m.group("owner").lower() == "the" and np.split()[-1] not in IDENT_NOUNS and value_kind(value) != "id"):
         return []
     return [OpenClaim(subject, "np:" + np, value, qualifier=_context(m), named=named)]
 
@@ -324,14 +328,12 @@ def _clean(value: str | None) -> str:
 _NOT_VALUE_STARTS = frozenset("not no still so very really too also on in at by for from to with about around".split())
 
 
-def _value_fits(value: str, np: str, *, the: bool) -> bool:
+def _value_fits(value: str, np: str) -> bool:
     """Whether `value` can be the value of the slot `np`: an identifier, a name of at most four
     words, or one word for an identifier noun - never an adjective or a verb phrase."""
     if not value or value.split()[0].lower() in _NOT_VALUE_STARTS:
         return False
     kind, head_ident = value_kind(value), np.split()[-1] in IDENT_NOUNS
-    if the and not head_ident and kind != "id":
-        return False
     if kind == "name":
         return all(w[:1].isupper() or w[:1].isdigit() for w in value.split())
     if kind == "word":
