@@ -31,6 +31,7 @@ def outcome(old: str, new: str, similarity: float = 0.6) -> str:
     ("Marco prefers green tea.", ("marco", "prefers:drink", "green tea", "")),
     ("I now prefer aisle seats.", ("me", "prefers:seat", "aisle seats", "")),
     ("Lena likes espresso better these days.", ("lena", "prefers:drink", "espresso", "")),
+    ("Omar likes cocoa more than juice now.", ("omar", "prefers:drink", "cocoa", "")),
     ("We migrated over to Linear.", ("me", "replaces", "Linear", "")),
     ("I switched to Bitwarden at home.", ("me", "replaces", "Bitwarden", "home")),
 ])
