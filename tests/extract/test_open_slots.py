@@ -16,7 +16,8 @@ def slots_of(text: str) -> set[tuple[str, str, str, str]]:
 
 
 def outcome(old: str, new: str, similarity: float = 0.6) -> str:
-    return JUDGE.judge(Statement("new", new, 10, read(new)), [Statement("old", old, 1, read(old), similarity)])[0].outcome
+    olds = [Statement("old", old, 1, read(old), similarity)]
+    return JUDGE.judge(Statement("new", new, 10, read(new)), olds)[0].outcome
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -99,6 +100,8 @@ def test_a_bare_replacement_changes_only_the_single_nearest_candidate_with_a_rol
     assert [v.outcome for v in JUDGE.judge(new, [browser, mail])] == ["related", "related"]  # which one?
     assert [v.outcome for v in JUDGE.judge(new, [browser, unrelated])] == ["related", "unrelated"]  # not nearest
     assert [v.outcome for v in JUDGE.judge(new, [browser])] == ["update"]
+    login = Statement("l", "My router login is Falcon.", 1, read("My router login is Falcon."), 0.5)
+    assert [v.outcome for v in JUDGE.judge(new, [login])] == ["unrelated"]  # one switches to no password
 
 
 def test_a_replacement_stated_for_an_earlier_time_is_a_conflict():

@@ -42,7 +42,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from worlddb.extract.open_slots import REPLACES, is_open, is_single, value_kind
+from worlddb.extract.open_slots import IDENT_NOUNS, REPLACES, is_open, is_single, value_kind
 from worlddb.extract.slots import (
     CATALOGUE,
     Reading,
@@ -187,7 +187,8 @@ def _open_pair(new: Reading, n: SlotClaim, o: SlotClaim) -> str | None:
 
 def _replacements(new: Statement, candidates: Sequence[Statement], verdicts: list[Verdict]) -> list[Verdict]:
     """Verdicts for the new statement's replacement claims (a value with no slot of its own):
-    an ended one changes every candidate holding the value it names in an open slot; a positive
+    an ended one changes a candidate holding the value it names in an open slot (the most similar
+    of several, `_closest_only`); a positive
     one, naming none, changes the one candidate holding a name of a named role for the same
     subject and context, if it is the only one and the nearest candidate of all; the other
     candidates it might be about become related. Candidates another claim already decided keep
@@ -222,10 +223,12 @@ def _replacements(new: Statement, candidates: Sequence[Statement], verdicts: lis
 
 def _replaceable(n: SlotClaim, o: SlotClaim, *, any_slot: bool) -> bool:
     """Whether a replacement claim `n` may be about claim `o`: an open slot's current value for
-    the same subject and context, of a named role (np:) unless `any_slot`."""
+    the same subject and context, of a named role (np:, not an identifier's) unless `any_slot`."""
     if not (is_open(o.attribute) and o.attribute != REPLACES and o.positive and not o.ended):
         return False
-    if not (any_slot or o.attribute.startswith("np:")):
+    # naming no old value, it is about a thing one uses ("as my editor"), never an identifier's
+    # value ("the wifi password is Sunflower": one does not switch to a password)
+    if not (any_slot or o.attribute.startswith("np:") and o.attribute.split()[-1] not in IDENT_NOUNS):
         return False
     return same_subject(n.subject, o.subject) and n.qualifier == o.qualifier and (
         n.ended or not same_value(n.value, o.value))

@@ -39,7 +39,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-__all__ = ["OPEN_SINGLE_PREFIXES", "REPLACES", "OpenClaim", "is_open", "is_single", "read_open", "value_kind"]
+__all__ = [
+    "IDENT_NOUNS", "OPEN_SINGLE_PREFIXES", "REPLACES", "OpenClaim", "is_open", "is_single", "read_open", "value_kind",
+]
 
 REPLACES = "replaces"
 USES = "uses"
@@ -130,8 +132,8 @@ _REPLACED = _rx(r"^" + _FILLER + r"(?P<who>I|we|" + _NAME + r")\s+(?:(?:just|fin
                 r"replaced\s+(?P<old>" + _CAP_VALUE + r")\s+with\s+(?P<v>" + _CAP_VALUE + r")" + _TAIL)
 _PREFER = _rx(r"^" + _FILLER + r"(?P<who>I|we|" + _NAME + r")\s+(?:(?:now|still|really|much|actually|definitely"
               r"|mostly|generally|usually)\s+)*(?:prefer|prefers|['’]d\s+rather\s+have|would\s+rather\s+have"
-              r"|like|likes)\s+" + _VALUE_WORDS + r"(?P<better>\s+(?:better|more))?(?:\s+(?:over|to|than|rather\s+than)\s+"
-              r"[\w' -]{1,30}?)?" + _TAIL)
+              r"|like|likes)\s+" + _VALUE_WORDS + r"(?P<better>\s+(?:better|more))?"
+              r"(?:\s+(?:over|to|than|rather\s+than)\s+[\w' -]{1,30}?)?" + _TAIL)
 #: the clause pieces a claim is read in: sentences, and their parts after a comma or a conjunction
 _PIECES = re.compile(r"(?<=[.!?;])\s+|\n+|,\s+(?:and|but|so)\s+|\s+(?:and|but)\s+(?=(?:I|we|my|our|the)\b)", re.I)
 #: an abbreviation's period ends no sentence (it becomes a one-dot leader while reading)
