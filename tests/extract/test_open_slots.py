@@ -30,6 +30,7 @@ def outcome(old: str, new: str, similarity: float = 0.6) -> str:
     ("We use Figma as our design tool.", ("me", "np:design tool", "Figma", "")),
     ("I use Firefox as my browser at work.", ("me", "np:browser", "Firefox", "work")),
     ("Marco prefers green tea.", ("marco", "prefers:drink", "green tea", "")),
+    ("Marco prefers espresso after dinner.", ("marco", "prefers:drink", "espresso", "dinner")),
     ("I now prefer aisle seats.", ("me", "prefers:seat", "aisle seats", "")),
     ("Lena likes espresso better these days.", ("lena", "prefers:drink", "espresso", "")),
     ("Omar likes cocoa more than juice now.", ("omar", "prefers:drink", "cocoa", "")),
@@ -83,6 +84,8 @@ def test_a_change_of_an_open_slot_is_an_update(old, new):
     ("Our alarm code is 7731.", "The shed alarm code is 5150."),            # another slot
     ("Marco prefers green tea.", "Dana prefers black coffee."),             # another person
     ("Marco prefers green tea.", "Marco prefers window seats."),            # another kind of thing
+    ("Marco prefers tea in the evening.", "Marco likes mint tea more than chamomile."),  # a kind of tea
+    ("Marco prefers tea in the evening.", "Marco prefers coffee in the morning."),       # another occasion
     ("I use Firefox at work.", "I switched to Vivaldi at home."),           # no role, another context
     ("I use Firefox as my browser at work.", "I switched to Vivaldi at home."),
     ("Our alarm code is 7731.", "Our alarm code is 7731."),                 # the same statement

@@ -30,8 +30,9 @@ same words name it; the claims index keys them as it keys the catalogue's):
                       claim of it names the old value ("from X", "instead of X"); the judge gives
                       a positive one the slot of the one candidate it can be about.
 
-The qualifier of an open claim is its context ("at work", "at home", "on my laptop"): claims
-of one slot in different contexts are both true.
+The qualifier of an open claim is its context ("at work", "at home", "on my laptop"; for a
+preference, its occasion: "tea in the morning"): claims of one slot in different contexts are
+both true.
 """
 
 from __future__ import annotations
@@ -253,13 +254,24 @@ def _read_prefer(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
     if liking and not m.group("better"):
         return []  # "I like hiking" is a taste among many, not a preference over the other
     subject, named = _who(m.group("who"))
-    value = _clean(m.group("v"))
+    value, when = _preference_value(_clean(m.group("v")))
     words = value.lower().split()
     if subject is None or not words or words[0] in _NOT_VALUES or words[0].endswith("ing"):
         return []
     kind = _preference_kind(words)
     attribute = f"{PREFERS}:{kind}" if kind else PREFERS
-    return [OpenClaim(subject, attribute, value, qualifier=_context(m), named=named)]
+    return [OpenClaim(subject, attribute, value, qualifier=when or _context(m), named=named)]
+
+
+def _preference_value(phrase: str) -> tuple[str, str]:
+    """The value a preference names and the occasion it holds for: "tea in the morning" ->
+    ("tea", "morning"); a preference for one occasion leaves the others alone."""
+    m = re.search(r"\s+(?:in|on|at|for|with|during|after|before|when)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?", phrase,
+                  re.I)
+    if not m:
+        return phrase, ""
+    occasion = phrase[m.end():].split()
+    return phrase[:m.start()], _singular(occasion[-1].lower()) if occasion else ""
 
 
 # ---------------------------------------------------------------------------- parts
