@@ -261,6 +261,7 @@ def cmd_backfill_claims(args: argparse.Namespace) -> int:
     if batch < 1:
         raise InvalidInput("--batch must be at least 1")
     with WorldDB.open(path) as db:
+        claims_backfill.mark_stale(db)
         report = claims_backfill.backfill(db, batch=batch)
     print(json.dumps(report.summary()))
     return 0

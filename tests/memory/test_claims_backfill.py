@@ -20,7 +20,7 @@ from worlddb.core import schema
 from worlddb.core.backends import is_url
 from worlddb.core.store import Store
 from worlddb.graph.database import WorldDB
-from worlddb.memory import claims, claims_backfill
+from worlddb.memory import claims, claims_backfill, updates
 from worlddb.memory.scopes import ScopeSet
 
 pytestmark = pytest.mark.both_backends
@@ -185,3 +185,53 @@ def test_the_rows_of_a_written_before_store_are_those_a_write_of_the_same_memori
     assert {make_schema8.AUSTIN, make_schema8.PETS, "Alice works at Acme as a designer."} <= texts
     assert "My favourite editor is Vim." not in texts
     assert backfilled == fresh
+
+
+def forget_claims(engine, reader: str | None) -> None:
+    """Leave the store as an older slot reader would: no rows for the claims it could not read
+    (here: none at all) and its number recorded (`reader`; None: a store from before the key)."""
+    with engine.db.write("test") as w:
+        w.tx.conn.execute("DELETE FROM claims")
+        w.tx.conn.execute("DELETE FROM meta WHERE key = ?", (claims_backfill.READER_KEY,))
+        if reader is not None:
+            w.tx.conn.execute("INSERT INTO meta(key, value) VALUES (?, ?)", (claims_backfill.READER_KEY, reader))
+
+
+@pytest.mark.parametrize("reader", [None, "0"], ids=["unrecorded", "older"])
+def test_a_store_an_older_reader_recorded_is_read_again_once(db_path, reader):
+    with open_engine(db_path) as engine:
+        # a new store is recorded as read by this code's reader: nothing to do
+        assert engine.store.meta_get(claims_backfill.READER_KEY) == str(updates.CLAIMS_READER)
+        engine.write_memories([{"text": "I live in Austin, Texas."}, {"text": "My sister Nora lives in Chicago."}],
+                              ALICE)
+        engine.write_memory("I work at Dell as a tester.", BOTH)
+        recorded = rows(engine.store)
+        assert ("I work at Dell as a tester.", "agent:helper", "me", "employer") in recorded
+        assert claims_backfill.mark_stale(engine.db) is False
+        forget_claims(engine, reader)
+    with open_engine(db_path) as engine:
+        engine.start_background(recluster=False)
+        task = engine.backfill_task
+        assert task is not None and task.join(timeout=60) and task.last_error is None
+        assert rows(engine.store) == recorded
+        assert engine.store.meta_get(claims_backfill.READER_KEY) == str(updates.CLAIMS_READER)
+    with open_engine(db_path) as engine:  # once: the next start finds the reader recorded
+        before = dump(db_path)
+        engine.start_background(recluster=False)
+        assert engine.backfill_task is None and claims_backfill.pending(engine.store) is None
+        engine.stop_background()
+    assert dump(db_path) == before
+
+
+def test_an_older_reader_leaves_a_store_a_newer_one_recorded(db_path, monkeypatch):
+    with open_engine(db_path) as engine:
+        engine.write_memory("I live in Austin, Texas.", ALICE)
+        monkeypatch.setattr(updates, "CLAIMS_READER", updates.CLAIMS_READER + 1)
+        assert claims_backfill.mark_stale(engine.db) is True  # the newer code reads it again
+        claims_backfill.backfill(engine.db)
+        monkeypatch.undo()
+        newer = str(updates.CLAIMS_READER + 1)
+        assert engine.store.meta_get(claims_backfill.READER_KEY) == newer
+        assert claims_backfill.mark_stale(engine.db) is False
+        assert claims_backfill.pending(engine.store) is None
+        assert engine.store.meta_get(claims_backfill.READER_KEY) == newer

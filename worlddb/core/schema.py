@@ -91,6 +91,14 @@ CLAIMS_BACKFILL_KEY = "claims_backfill"
 CLAIMS_BACKFILL_PENDING = (f"INSERT INTO meta(key, value) SELECT '{CLAIMS_BACKFILL_KEY}', CAST(max(rowid) AS TEXT) "
                            "FROM nodes WHERE type = 'Memory' HAVING count(*) > 0")
 
+#: the meta key naming the slot reader the store's claims rows are from (worlddb.memory.claims_backfill)
+CLAIMS_READER_KEY = "claims_reader"
+#: migration 11, the same on every backend: a store made at this schema (no memories yet) is
+#: recorded as read by reader 1, the reader of that code; one upgraded with memories is left
+#: unrecorded, so the claims backfill reads it again
+CLAIMS_READER_NEW = (f"INSERT INTO meta(key, value) SELECT '{CLAIMS_READER_KEY}', '1' "
+                     "WHERE NOT EXISTS (SELECT 1 FROM nodes WHERE type = 'Memory')")
+
 MIGRATIONS: list[list[str]] = [
     # 1: the initial layout
     [
@@ -334,6 +342,9 @@ MIGRATIONS: list[list[str]] = [
     # left to read, and it reads downwards. A store made at this schema never runs it; one
     # made at schema 9 runs it once, adding nothing a write left out.
     [CLAIMS_BACKFILL_PENDING],
+    # 11: which slot reader recorded a store's claims rows, so that a store written before the
+    # reader learnt a claim is read again (worlddb.memory.claims_backfill.mark_stale)
+    [CLAIMS_READER_NEW],
 ]
 
 LATEST = len(MIGRATIONS)

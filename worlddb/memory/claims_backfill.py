@@ -27,6 +27,16 @@ Contract
   CONFLICT DO NOTHING, and a pass over a store without the key does nothing. A batch whose
   cursor another pass moved meanwhile writes nothing (the other pass did it); a memory
   erased meanwhile is skipped (its erasure deleted its rows).
+- A new reader: when the slot reader learns to read a claim, the rows of memories written
+  before it lack that claim. The store records which reader (`updates.CLAIMS_READER`) its
+  rows are from, under the meta key READER_KEY (set to 1 when a store is made: migration 11);
+  `mark_stale`, run where the pass runs (the
+  server's start, `worlddb backfill-claims`), makes the pass due again from the newest
+  memory when the store's reader is older than this code's (or unrecorded: a store from
+  before the key), and records this one. An older reader never marks a store a newer one
+  recorded. The pass only adds rows, and a row proves nothing about a memory
+  (worlddb.memory.claims), so a claim a new reader no longer makes costs a candidate the
+  judge reads and dismisses, nothing more.
 - The background task (`BackfillTask`) runs on a daemon thread with its own connection to
   the same file or database, pausing PAUSE_SECS between batches so that it shares the
   interpreter with the server's requests; it ends when the key is gone. A batch that fails
@@ -43,7 +53,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from worlddb.core.errors import WorldDBError
-from worlddb.core.schema import CLAIMS_BACKFILL_KEY
+from worlddb.core.schema import CLAIMS_BACKFILL_KEY, CLAIMS_READER_KEY
 from worlddb.core.store import Store
 from worlddb.core.timeutil import now_us
 from worlddb.graph.database import WorldDB
@@ -82,6 +92,32 @@ class Report:
     def summary(self) -> dict:
         return {"memories": self.memories, "claims": self.claims, "batches": self.batches,
                 "seconds": round(self.seconds, 3), "done": self.done}
+
+
+#: the meta key naming the reader (updates.CLAIMS_READER) the store's claims rows are from
+READER_KEY = CLAIMS_READER_KEY
+
+
+def mark_stale(db: WorldDB) -> bool:
+    """Make the pass due from the newest memory if the store's claims rows are from an older
+    reader than this code's, or from an unrecorded one, and record this code's; whether it
+    did. A store without memories only records the reader."""
+    if _reader(db.store.meta_get(READER_KEY)) >= updates.CLAIMS_READER:
+        return False
+    with db.write("claims_reader") as w:
+        conn = w.tx.conn
+        row = conn.execute("SELECT value FROM meta WHERE key = ?", (READER_KEY,)).fetchone()
+        if _reader(row[0] if row else None) >= updates.CLAIMS_READER:
+            return False  # another process recorded it meanwhile
+        top = conn.execute("SELECT max(rowid) FROM nodes WHERE type = 'Memory'").fetchone()[0]
+        if top is not None:
+            conn.execute(_SET, (CLAIMS_BACKFILL_KEY, str(top)))
+        conn.execute(_SET, (READER_KEY, str(updates.CLAIMS_READER)))
+    return top is not None
+
+
+def _reader(value: str | None) -> int:
+    return int(value) if value is not None and value.isdigit() else 0
 
 
 def pending(store: Store) -> int | None:

@@ -226,12 +226,15 @@ class Engine:
     def start_background(self, *, recluster: bool = True, consolidate_every: float | None = None,
                          min_age_secs: float = 3600.0) -> None:
         """Start the background work that never blocks a write: re-resolution of each write's
-        2-hop neighbourhood, the claims index of memories written before it, if any are left
-        (worlddb.memory.claims_backfill), and (if an interval is given) the consolidator. Each
-        runs on its own thread with its own connection to the same file."""
+        2-hop neighbourhood, the claims index of memories written before it or read by an
+        older slot reader, if any are left (worlddb.memory.claims_backfill), and (if an
+        interval is given) the consolidator. Each runs on its own thread with its own
+        connection to the same file."""
         resolver = self.resolver
         if recluster and resolver.reclusterer is None and self.store.path != ":memory:":
             resolver.reclusterer = Reclusterer.for_resolver(resolver)
+        if self._backfill is None and self.store.path != ":memory:":
+            claims_backfill.mark_stale(self.db)
         if self._backfill is None and claims_backfill.pending(self.store) is not None:
             self._backfill = claims_backfill.BackfillTask(self.store.path, registry=self.db.registry).start()
         if consolidate_every and self._consolidator is None:

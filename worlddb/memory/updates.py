@@ -222,6 +222,13 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
     return {anchors[r]: best.get(r, 0.0) for r in ranked if r in anchors}
 
 
+#: which reading of a text's claims this code records (`claim_keys`): raise it whenever a
+#: change to the slot reader (worlddb.extract.slots) or to `claim_keys` changes what some text
+#: claims. A store whose rows another reader recorded has its memories read again, in the
+#: background, by this one (worlddb.memory.claims_backfill.mark_stale).
+CLAIMS_READER = 1
+
+
 def claim_keys(text: str, facts: Iterable[FactCandidate], user: str | None) -> frozenset[claims_index.Key]:
     """What the claims index records for a memory about to be written (outside the lock)."""
     return claims_index.keys(_reading(text, facts, user))

@@ -167,6 +167,8 @@ MIGRATIONS: dict[int, list[str]] = {
     ],
     # what the SQLite file's migration 10 does
     10: [schema.CLAIMS_BACKFILL_PENDING],
+    # what the SQLite file's migration 11 does
+    11: [schema.CLAIMS_READER_NEW],
 }
 
 LATEST = max(MIGRATIONS)
