@@ -127,13 +127,13 @@ def test_capitalised_common_words_at_sentence_start_are_not_names(text):
 
 
 def test_known_name_is_recognised_at_sentence_start():
-    assert "Melanie" not in names(run("Melanie painted a lake.", speaker=None))
-    assert "Melanie" in names(run("Melanie painted a lake.", speaker=None, known=["Melanie"]))
+    assert "Melanie" not in names(run("Melanie's lake painting.", speaker=None))
+    assert "Melanie" in names(run("Melanie's lake painting.", speaker=None, known=["Melanie"]))
 
 
 def test_a_capital_at_sentence_start_without_evidence_is_reported_as_unsure():
-    found = run("Melanie painted a lake. Books guide me. Thanks Gina!", speaker=None)
-    assert [(c.name, c.span) for c in found.unsure] == [("Melanie", (0, 7)), ("Books", (24, 29))]
+    found = run("Melanie at the lake. Books guide me. Thanks Gina!", speaker=None)
+    assert [(c.name, c.span) for c in found.unsure] == [("Melanie", (0, 7)), ("Books", (21, 26))]
     assert "Melanie" not in names(found) and "Gina" in names(found)
     # a name shown elsewhere in the text, an opener, a weekday or a temporal is never unsure
     assert run("Ana said hi. Ana is here.", speaker=None).unsure == ()

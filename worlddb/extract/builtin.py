@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from worlddb.extract import EntityCandidate, Extraction, ExtractionContext, FactCandidate
+from worlddb.extract import EntityCandidate, Extraction, ExtractionContext, FactCandidate, lexicon
 from worlddb.extract.temporal import find_temporals
 
 __all__ = ["BuiltinExtractor", "split_sentences"]
@@ -94,6 +94,9 @@ _ADJECTIVES = {"great", "good", "awesome", "amazing", "new", "nice", "big", "lit
 # Verbs whose subject is almost always a person: a capitalised word before them is a name.
 _PERSON_VERB = re.compile(r"\s+(?:lives|lived|works|worked|moved|comes\s+from|came\s+from|is\s+from"
                           r"|was\s+born|said|says|told|married)\b")
+# Tags of a finite verb (Penn Treebank): "prefers", "got", "released", "can".
+_FINITE = {"VBZ", "VBD", "VBN", "MD"}
+_PLACE_RELATIONS = {"lives_in", "from", "visited"}
 _PRONOUN_OBJECTS = {"it", "that", "this", "them", "him", "her", "you", "me", "us", "those", "these"}
 
 # Subject: "I", or a capitalised phrase that must turn out to be a name found in the text.
@@ -213,17 +216,23 @@ def _named_entities(text, sentences, blocked, known, ctx) -> tuple[list[EntityCa
             mid_caps.update(_strip_possessive(t[2])[0].casefold() for t in (run[1:] if at_start else run))
     for run, at_start in runs:
         words = [_strip_possessive(w)[0] for _, _, w in run]
+        while words and (words[0].lower() in _NOT_NAMES or _inside(run[0], blocked)):  # "Yesterday Marco"
+            run, words, at_start = run[1:], words[1:], False
+        if not run:
+            continue
         if at_start and not (" ".join(words).casefold() in known or words[0].casefold() in known
                              or words[0].casefold() in mid_caps or words[0] in _TITLES):
             after = text[run[-1][1]:]
             coordinated = re.match(r"\s+(?:and|&)\s+[A-Z]", after)  # "Luna and Oliver"
-            acting = _PERSON_VERB.match(after)  # "Anna lives in Boston"
-            if words[0].lower() in _OPENERS or len(run) == 1 and not (coordinated or acting):
+            # "Anna lives in Boston", "Sarah prefers tea"; not "Nothing works", "Coffee is great"
+            acting = (_PERSON_VERB.match(after) or _acts(after)) and not lexicon.is_common(words[0])
+            # "Maria, that's great!": addressed, and the word list knows it as a name (not "Ha, ha")
+            addressed = (after.startswith(", ") and lexicon.tag(words[0]) == "NNP"
+                         and lexicon.tag(words[0].lower()) in {None, "NN", "NNS", "NNP"})
+            if _not_part_of_name(words) or len(run) == 1 and not (coordinated or acting or addressed):
                 if len(run) == 1 and words[0].lower() not in _OPENERS | _NOT_NAMES:
                     _add_unsure(unsure, words[0], run[0][0], taken)
                 run, words = run[1:], words[1:]
-        while words and words[0].lower() in _NOT_NAMES:
-            run, words = run[1:], words[1:]
         if not run or words[-1].lower() in _NOT_NAMES or words[-1] in _TITLES:
             continue
         if len(words) == 1 and words[0].lower() in _OPENERS:  # a stray capital: "..., It means"
@@ -246,6 +255,30 @@ def _add_unsure(unsure: list[EntityCandidate], word: str, start: int, taken) -> 
     end = start + len(word)
     if not any(start < e and s < end for s, e in taken):
         unsure.append(EntityCandidate(word, None, (), (start, end)))
+
+
+def _inside(token, spans) -> bool:
+    return any(s <= token[0] and token[1] <= e for s, e in spans)
+
+
+def _acts(after: str) -> bool:
+    """Whether ``after`` opens with a finite verb, maybe behind one adverb: the word before it is
+    a subject ("Sarah prefers tea", "Ana got a job", "Tom really likes it")."""
+    following = [re.sub(r"n['’]t$", "", w) for w in _WORD.findall(after[:60])[:2]]  # "wasn't" -> "was"
+    if following and lexicon.tag(following[0]) == "RB":
+        following = following[1:]
+    return bool(following) and lexicon.tag(following[0]) in _FINITE and after[:1].isspace()
+
+
+def _not_part_of_name(words: list[str]) -> bool:
+    """Whether the first word of a capitalised run that opens a sentence is not part of the name:
+    an opener ("Thanks Gina"), an imperative ("Call Jenna"), or a common word before a word that
+    is not one ("Email Jenna"; but "Silver Lake", and "Harry Potter" where "Harry" is a name)."""
+    first = words[0]
+    if first.lower() in _OPENERS or lexicon.tag(first) == "VB":
+        return True
+    return (len(words) > 1 and lexicon.is_common(first) and lexicon.tag(first) not in {"NNP", "NNPS"}
+            and not lexicon.is_common(words[1]))
 
 
 def _cap_runs(text, tokens):
@@ -298,10 +331,10 @@ def _guess_type(text: str, start: int, end: int, words: list[str], ctx: Extracti
     before, after = text[max(0, start - 40):start].lower(), text[end:]
     if " ".join(words).casefold() in {n.casefold() for n in (ctx.speaker, ctx.user_name) if n}:
         return "person"
-    if words[0] in _TITLES or _PERSON_VERB.match(after):
-        return "person"
     if words[-1] in _ORG_SUFFIX or _AFTER_EMPLOYER_WORD.search(before):
         return "organization"
+    if words[0] in _TITLES or _PERSON_VERB.match(after):
+        return "person"
     if words[-1] in _PLACE_SUFFIX:
         return "place"
     if _AFTER_PET.search(before):
@@ -346,6 +379,8 @@ def _facts(sentence: str, me: str, names: list[str], when) -> list[FactCandidate
         for m in regex.finditer(sentence):
             subj = me if m.group("subj") == "I" else _known_suffix(m.group("subj"), known)
             obj = _object(m.group("obj"), names)
+            if relation in _PLACE_RELATIONS and obj and _is_temporal(obj):  # "moved to Tuesday"
+                continue
             if subj and obj:
                 out.append(FactCandidate(subj, relation, obj, sentence, when, None))
     for m in _MY_KIN_NAME.finditer(sentence):  # "my sister Anna"
@@ -355,6 +390,11 @@ def _facts(sentence: str, me: str, names: list[str], when) -> list[FactCandidate
         if m.group("name") not in _FIRST_PERSON and m.group("name").lower() not in _OPENERS:
             out.append(FactCandidate(me, f"has_{m.group('rel').lower()}", m.group("name"), sentence, when, None))
     return out
+
+
+def _is_temporal(phrase: str) -> bool:
+    first = phrase.split()[0].lower()
+    return first in _NOT_NAMES or first in _TIME_WORDS or bool(find_temporals(phrase, None))
 
 
 def _known_suffix(phrase: str, known: set[str]) -> str | None:
