@@ -140,6 +140,50 @@ def test_a_capital_at_sentence_start_without_evidence_is_reported_as_unsure():
     assert run("The end. Monday is busy. Yesterday rocked.", speaker=None).unsure == ()
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("Sarah prefers tea over coffee.", {"Sarah"}),  # a finite verb after a word that is not a common one
+    ("Tom is allergic to peanuts.", {"Tom"}),
+    ("Jenna likes hiking.", {"Jenna"}),
+    ("Tom really likes jazz.", {"Tom"}),
+    ("Rome wasn't built in a day.", {"Rome"}),
+    ("Ana got a new job at Google.", {"Ana", "Google"}),
+    ("Yesterday Marco flew to Lisbon.", {"Marco", "Lisbon"}),  # a temporal before it does not hide it
+    ("Tonight Marco cooks.", {"Marco"}),
+    ("Call Jenna about the invoice.", {"Jenna"}),  # an imperative is not part of the name
+    ("Email Jenna the slides.", {"Jenna"}),
+    ("Maria, that's great!", {"Maria"}),  # addressed, and the word list knows it as a name
+    ("Silver Lake is lovely.", {"Silver Lake"}),  # a common word before another is kept
+    ("Harry Potter is great.", {"Harry Potter"}),
+])
+def test_a_name_at_the_start_of_a_sentence_is_found_without_context(text, expected):
+    assert names(run(text, speaker=None)) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Things changed a lot.",
+    "Coffee is great.",
+    "Great job today.",
+    "Nothing works.",
+    "They've been my rock.",  # a contraction of a common word
+    "Kickboxing is a perfect way to stay in shape.",  # a gerund newer than the word list
+    "Ha, yeah, that was fun.",
+    "Monday was fun.",
+])
+def test_a_common_word_before_a_verb_is_not_a_name(text):
+    assert names(run(text, speaker=None)) == set()
+
+
+def test_an_opener_before_a_name_is_dropped():
+    assert names(run("Thanks Gina!", speaker=None)) == {"Gina"}
+
+
+def test_a_weekday_is_not_a_home_and_an_organisation_suffix_outranks_a_person_verb():
+    found = run("Meeting with Acme Corp moved to Tuesday.", speaker=None)
+    assert {(e.name, e.type) for e in found.entities if e.type != "concept"} == {("Acme Corp", "organization")}
+    assert found.facts == ()
+    assert facts(run("Anna moved to Denver on Tuesday.")) == {("Anna", "lives_in", "Denver")}
+
+
 def test_title_is_kept_in_the_name_and_the_bare_name_becomes_an_alias():
     (dr,) = [e for e in run("I saw Dr. Smith today.", speaker=None).entities if e.type == "person"]
     assert (dr.name, dr.aliases) == ("Dr. Smith", ("Smith",))

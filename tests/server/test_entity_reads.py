@@ -97,3 +97,14 @@ async def test_a_given_name_and_a_full_name_of_one_person_become_a_proposal(conn
         entity = (await ok(client, "memory_read", id=ana["id"]))["entity"]
         assert [(p["other_id"], p["tier"]) for p in entity["proposals"]] == [(full["id"], "name_part")]
         assert entity["same_as"] == []
+
+
+async def test_the_person_a_plain_memory_is_about_is_found_and_recalled_by_name(connect):
+    async with connect() as client:
+        written = await ok(client, "memory_write", text="Sarah prefers tea over coffee.")
+        await ok(client, "memory_write", text="The boiler service is booked for March.")
+        sarah = next(e for e in written["entities"] if e["name"] == "Sarah")
+        entity = (await ok(client, "memory_read", id=sarah["id"]))["entity"]
+        assert entity["name"] == "Sarah" and [m["id"] for m in entity["mentions"]] == [written["id"]]
+        hits = (await ok(client, "memory_recall", query="What does Sarah drink?"))["results"]
+        assert hits[0]["id"] == written["id"] and hits[0]["lanes"].get("entity")
