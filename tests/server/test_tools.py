@@ -42,10 +42,10 @@ async def test_a_name_the_scope_knows_is_a_mention_even_at_the_start_of_a_senten
         await ok(client, "memory_write", text="My sister Ana lives in Porto.")
         ana = next(e for e in (await ok(client, "memory_write", text="I called my sister Ana."))["entities"]
                    if e["name"] == "Ana")
-        later = await ok(client, "memory_write", text="Ana started a pottery class on Tuesdays.", user_id="alice")
+        later = await ok(client, "memory_write", text="Ana at pottery class on Tuesdays.", user_id="alice")
         assert [(e["id"], e["resolution"]) for e in later["entities"] if e["name"] == "Ana"] == [(ana["id"], "exact")]
         # the same words in a scope that knows no Ana name nobody
-        other = await ok(client, "memory_write", text="Ana started a pottery class on Tuesdays.", user_id="bob")
+        other = await ok(client, "memory_write", text="Ana at pottery class on Tuesdays.", user_id="bob")
         assert "Ana" not in {e["name"] for e in other["entities"]}
         mentions = (await ok(client, "memory_read", id=ana["id"]))["entity"]["mentions"]
         assert later["id"] in {m["id"] for m in mentions}

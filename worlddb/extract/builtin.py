@@ -11,17 +11,25 @@ Contract: ``BuiltinExtractor().extract(text, ctx)`` is deterministic (same text 
   ("Dr. Smith" / "Smith"), quoted titles taken whole ("Becoming Nicole"). A capitalised word at the
   start of a sentence is only a name when something else says so: it is known (speaker, user,
   ``ctx.known_names``, or capitalised mid-sentence elsewhere in the text), coordinated with a name
-  ("Luna and Oliver"), or part of a longer run ("Harry Potter is ..."). A possessive is no evidence
-  there: "Life's too short" is as common as "Oliver's hilarious". Precision is preferred to recall;
-  such a word without evidence is reported in ``Extraction.unsure`` for a caller that knows the
-  names of the scope;
+  ("Luna and Oliver"), part of a longer run ("Harry Potter is ..."), addressed and known to the
+  word list as a name ("Maria, that's great"), or the subject of a finite verb ("Sarah prefers
+  tea", "Ana got a job", "Tom is allergic") while not a common word ("Coffee is great", "Nothing
+  works"). Common words and tags come from a case-keeping lexicon (``worlddb.extract.lexicon``),
+  so a name that is also a common word ("Apple released ...", "Max was ...") is missed there. A
+  possessive is no evidence: "Life's too short" is as common as "Oliver's hilarious". The first
+  word of a run that opens a sentence is dropped when it is an opener ("Thanks Gina"), an
+  imperative ("Call Jenna"), a temporal ("Yesterday Marco") or a common word before a word that is
+  not one ("Email Jenna"); the rest is a name. Precision is preferred to recall; a lone word
+  without evidence is reported in ``Extraction.unsure`` for a caller that knows the names of the
+  scope;
 * simple noun phrases after a determiner ("my hometown", "a travel club"), type "concept";
 * the speaker (and, for first-person text without a speaker, the user) as a "person";
 * temporal expressions via ``worlddb.extract.temporal``;
 * subject-relation-object facts from a handful of patterns ("X is a Y", "X lives in Y",
   "I moved to Y" -> lives_in, "X works at Y", "X is from Y", "X loves Y", "X joined Y",
   "my sister Anna" -> has_sister); "I"/"me"/"my" stand for ``ctx.speaker``, else ``ctx.user_name``,
-  else the literal "user". A fact's ``valid_from`` is the first resolved time in its sentence.
+  else the literal "user". A place relation (lives_in, from, visited) never takes a temporal
+  object ("moved to Tuesday"). A fact's ``valid_from`` is the first resolved time in its sentence.
 """
 
 from __future__ import annotations
