@@ -13,15 +13,14 @@ Contract: ``BuiltinExtractor().extract(text, ctx)`` is deterministic (same text 
   ``ctx.known_names``, or capitalised mid-sentence elsewhere in the text), coordinated with a name
   ("Luna and Oliver"), part of a longer run ("Harry Potter is ..."), addressed and known to the
   word list as a name ("Maria, that's great"), or the subject of a finite verb ("Sarah prefers
-  tea", "Ana got a job", "Tom is allergic") while not a common word ("Coffee is great", "Nothing
-  works"). Common words and tags come from a case-keeping lexicon (``worlddb.extract.lexicon``),
-  so a name that is also a common word ("Apple released ...", "Max was ...") is missed there. A
-  possessive is no evidence: "Life's too short" is as common as "Oliver's hilarious". The first
-  word of a run that opens a sentence is dropped when it is an opener ("Thanks Gina"), an
-  imperative ("Call Jenna"), a temporal ("Yesterday Marco") or a common word before a word that is
-  not one ("Email Jenna"); the rest is a name. Precision is preferred to recall; a lone word
-  without evidence is reported in ``Extraction.unsure`` for a caller that knows the names of the
-  scope;
+  tea", "Ana got a job", "Tom is allergic") or a possessive ("Kevin's wife") while not a common
+  word ("Coffee is great", "Nothing works", "Life's too short"). Common words and tags come from a
+  case-keeping lexicon (``worlddb.extract.lexicon``), so a name that is also a common word ("Apple
+  released ...", "Max was ...") is missed there. The first word of a run that opens a sentence is
+  dropped when it is an opener ("Thanks Gina"), an imperative ("Call Jenna"), a temporal
+  ("Yesterday Marco") or a common word before a word that is not one ("Email Jenna"); the rest is
+  a name. Precision is preferred to recall; a lone word without evidence is reported in
+  ``Extraction.unsure`` for a caller that knows the names of the scope;
 * simple noun phrases after a determiner ("my hometown", "a travel club"), type "concept";
 * the speaker (and, for first-person text without a speaker, the user) as a "person";
 * temporal expressions via ``worlddb.extract.temporal``;
@@ -231,13 +230,7 @@ def _named_entities(text, sentences, blocked, known, ctx) -> tuple[list[EntityCa
         if at_start and not (" ".join(words).casefold() in known or words[0].casefold() in known
                              or words[0].casefold() in mid_caps or words[0] in _TITLES):
             after = text[run[-1][1]:]
-            coordinated = re.match(r"\s+(?:and|&)\s+[A-Z]", after)  # "Luna and Oliver"
-            # "Anna lives in Boston", "Sarah prefers tea"; not "Nothing works", "Coffee is great"
-            acting = (_PERSON_VERB.match(after) or _acts(after)) and not lexicon.is_common(words[0])
-            # "Maria, that's great!": addressed, and the word list knows it as a name (not "Ha, ha")
-            addressed = (after.startswith(", ") and lexicon.tag(words[0]) == "NNP"
-                         and lexicon.tag(words[0].lower()) in {None, "NN", "NNS", "NNP"})
-            if _not_part_of_name(words) or len(run) == 1 and not (coordinated or acting or addressed):
+            if _not_part_of_name(words) or len(run) == 1 and not _named_alone(words[0], run[0][2], after):
                 if len(run) == 1 and words[0].lower() not in _OPENERS | _NOT_NAMES:
                     _add_unsure(unsure, words[0], run[0][0], taken)
                 run, words = run[1:], words[1:]
@@ -276,6 +269,20 @@ def _acts(after: str) -> bool:
     if following and lexicon.tag(following[0]) == "RB":
         following = following[1:]
     return bool(following) and lexicon.tag(following[0]) in _FINITE and after[:1].isspace()
+
+
+def _named_alone(word: str, written: str, after: str) -> bool:
+    """Whether a lone capitalised word that opens a sentence is a name, by what follows it:
+    coordinated with a name ("Luna and Oliver"); the subject of a finite verb ("Sarah prefers tea",
+    "Anna lives in Boston") or possessive ("Kevin's wife") while not a common word ("Coffee is
+    great", "Nothing works", "Life's too short"); or addressed and known to the word list as a
+    name ("Maria, that's great", not "Ha, ha")."""
+    if re.match(r"\s+(?:and|&)\s+[A-Z]", after):
+        return True
+    if _PERSON_VERB.match(after) or _acts(after) or _strip_possessive(written)[1]:
+        return not lexicon.is_common(word)
+    return (after.startswith(", ") and lexicon.tag(word) == "NNP"
+            and lexicon.tag(word.lower()) in {None, "NN", "NNS", "NNP"})
 
 
 def _not_part_of_name(words: list[str]) -> bool:
