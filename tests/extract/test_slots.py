@@ -184,6 +184,19 @@ def test_a_job_left_is_never_read_as_held():
     assert read("I joined Apple.").claims == ()
 
 
+def test_a_number_that_is_not_a_phone_and_a_clause_after_spoke_are_not_read_as_such():
+    def slots(text):
+        return {(c.attribute, c.value, c.qualifier) for c in read(text).claims}
+
+    assert ("phone", "555-1234", "work") in slots("My work number is 555-1234.")
+    assert ("phone", "555-9876", "personal") in slots("My new number is 555-9876.")
+    for text in ("My order number is 100-4482.", "My account number is 12345678.",
+                 "My booking line is 555-0100 for the hotel."):
+        assert all(a != "phone" for a, _, _ in slots(text)), text
+    assert ("languages", "Spanish", "") in slots("I speak fluent Spanish.")
+    assert all(a != "languages" for a, _, _ in slots("Since we last spoke I got a dog."))
+
+
 def test_reading_never_raises_and_reads_nothing_from_noise():
     for text in ["", "   ", "???", "a" * 5000, "I I I my my", "Dr. St. Mr. . . .", "12:30 $5 @@ x@y.z 555-1234"]:
         read(text)

@@ -461,6 +461,13 @@ _AUX = (r"(?:just|finally|recently|now|also|still|currently|officially|actually|
 _S = r"(?:(?P<s>\b" + _SUBJ + r")(?:\s+|(?=['’]))(?:" + _AUX + r"\s+)*)?"
 _BE = r"(?:(?:am|['’]m|is|['’]s|are|['’]re|was|were|been|be)\s+)?"
 _VAL = r"(?P<v>.{1,80})"
+#: a phone number after its name ("... is now +1 555 0100"); the qualifiers a bare "number" takes
+_PHONE_VALUE = (r"\s+(?:is\s+(?:now\s+)?|:\s*|changed to\s+|will be\s+)?[^\d+]{0,20}?"
+                r"(?P<v>\+?\d[\d\s().-]{6,}\d)")
+_PHONE_KINDS = "work|office|business|desk|home|cell|mobile|personal|private|main|contact|landline|direct|phone"
+#: words a clause opens with, never the language a "spoke" names
+_NOT_LANGUAGE = {"I", "I'm", "I’m", "I've", "I’ve", "I'd", "I’d", "I'll", "I’ll", "We", "He", "She", "They", "It",
+                 "You", "My", "Our", "The", "A", "An", "This", "That", "Then", "And", "But", "So"}
 #: where a named thing starts: after a determiner or possessive, or at the start of a clause
 _THING_START = r"(?:\b(?:my|our|the|his|her|their|this|next|(?-i:[A-Z][a-z]+)['’]s)\s+|^|(?<=:\s))"
 #: up to three words before a thing's head noun, none of them a verb form
@@ -661,9 +668,12 @@ _RULES: tuple[_Rule, ...] = (
                          r"(?:bother|affect|trigger)\s+me\b"), positive=False, accept=lambda v: bool(v),
           context=_rx(r"\b(?:allerg|react|sneez|shots|symptom|hives|immun)")),
     # ---- contact details
-    _Rule("phone", _rx(r"(?P<s>\b(?:my|our|his|her|(?-i:[A-Z][a-z]+)'s)\s+)(?P<q>(?:new\s+)?(?:\w+\s+)?)(?:phone|cell|mobile|"
-                       r"number|line)(?:\s+number)?\s+(?:is\s+(?:now\s+)?|:\s*|changed to\s+|will be\s+)?[^\d+]{0,20}?"
-                       r"(?P<v>\+?\d[\d\s().-]{6,}\d)")),
+    _Rule("phone", _rx(r"(?P<s>\b(?:my|our|his|her|(?-i:[A-Z][a-z]+)'s)\s+)(?P<q>(?:new\s+)?(?:\w+\s+)?)(?:phone|cell|"
+                       r"mobile)(?:\s+number)?" + _PHONE_VALUE)),
+    # a bare "number" or "line" is a phone's only with no qualifier or a phone's: "my order
+    # number is 100-4482" is not
+    _Rule("phone", _rx(r"(?P<s>\b(?:my|our|his|her|(?-i:[A-Z][a-z]+)'s)\s+)(?P<q>(?:new\s+)?(?:(?:" + _PHONE_KINDS
+                       + r")\s+)?)(?:number|line)" + _PHONE_VALUE)),
     _Rule("email", _rx(r"(?P<s>\b(?:my|our|his|her|(?-i:[A-Z][a-z]+)'s)\s+)(?P<q>(?:new\s+)?(?:\w+\s+)?)(?:e-?mail|email"
                        r" address|address)\b[^@]{0,60}?(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)")),
     _Rule("email", _rx(r"(?P<s>)(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"),
@@ -791,7 +801,8 @@ _RULES: tuple[_Rule, ...] = (
           accept=lambda v: bool(v) and v.split()[0].lower() in _LANGUAGES),
     _Rule("languages", _rx(_S + r"(?:speak|speaks|spoke)\s+(?:(?:fluent|conversational|some|a little|basic|native|decent|good|"
                            r"broken|passable|rusty)\s+)?" + _VAL),
-          accept=lambda v: bool(v) and v.split()[0][:1].isupper()),
+          # "since we last spoke I got a dog": a new clause, not a language
+          accept=lambda v: bool(v) and v.split()[0][:1].isupper() and v.split()[0] not in _NOT_LANGUAGE),
     _Rule("activity", _rx(r"(?P<s>\b(?:my|our)\s+)(?:main\s+|favou?rite\s+|only\s+)?(?P<q>hobby|hobbies|pastime|sport)\s+"
                           r"(?:is|are)\s+(?:now\s+)?" + _VAL), accept=lambda v: bool(v)),
     _Rule("activity", _rx(_S + r"(?:spend|spending|spent)\s+(?:my|our|all my|most of my)\s+(?:free|spare|weekend|down)"
