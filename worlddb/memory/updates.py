@@ -225,7 +225,8 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: which reading of a text's claims this code records (`claim_keys`): raise it whenever a
 #: change to the slot reader (worlddb.extract.slots) or to `claim_keys` changes what some text
 #: claims. A store whose rows another reader recorded has its memories read again, in the
-#: background, by this one (worlddb.memory.claims_backfill.mark_stale).
+#: background, by this one (worlddb.memory.claims_backfill.mark_stale). A test holds the
+#: number to the keys it reads from a fixed set of texts (tests/memory/test_claims_reader.py).
 CLAIMS_READER = 1
 
 
