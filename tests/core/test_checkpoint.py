@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 
 from tests.support import ALICE, dms_is_held_elsewhere, open_engine
@@ -47,20 +48,37 @@ def test_the_log_is_checkpointed_by_the_thread_and_not_by_the_commit(tmp_path, m
 
 
 def test_a_log_that_keeps_growing_is_restarted(tmp_path, monkeypatch):
-    # with a writer that never lets a checkpoint finish between two commits, the log would
-    # only grow: past RESTART_PAGES the thread restarts it
+    # A reader holding an old snapshot keeps a PASSIVE checkpoint from copying the frames after
+    # it, so the log could only grow; past RESTART_PAGES the thread runs a RESTART, which waits
+    # for the reader to let go (within RESTART_WAIT), copies every frame, and lets the next
+    # write start the log over. A memory write adds some 30 pages: a log started over holds the
+    # last write or two, well under the bound; one that was not holds more than the bound.
     monkeypatch.setattr(checkpoint, "CHECKPOINT_PAGES", 10**9)
-    monkeypatch.setattr(checkpoint, "RESTART_PAGES", 60)
+    monkeypatch.setattr(checkpoint, "RESTART_PAGES", 150)
     path = tmp_path / "memory.db"
     with open_engine(path) as engine:
         shm = str(path) + "-shm"
-        for i in range(200):
-            engine.write_memory(f"Note {i}: Chen booked a dentist appointment.", ALICE)
-            if engine.store.conn.checkpointer.runs:
-                break
-        assert wait_for(lambda: engine.store.conn.checkpointer.runs >= 1)
+        engine.write_memory("Chen moved to Lisbon.", ALICE)
+        reader = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM nodes").fetchone()  # a snapshot at the log's current end
+        release = None
+        try:
+            for i in range(200):
+                engine.write_memory(f"Note {i}: Chen booked a dentist appointment.", ALICE)
+                if release is None and checkpoint.log_pages(shm)[0] >= checkpoint.RESTART_PAGES:
+                    # the checkpoint is due: the reader lets go while the RESTART waits for it
+                    release = threading.Timer(0.3, reader.execute, ("COMMIT",))
+                    release.start()
+                if engine.store.conn.checkpointer.runs:
+                    break
+            assert wait_for(lambda: engine.store.conn.checkpointer.runs >= 1)
+        finally:
+            if release is not None:
+                release.join()
+            reader.close()
         engine.write_memory("Dara planted tomatoes.", ALICE)  # the next writer starts the log over
-        assert checkpoint.log_pages(shm)[0] < 60
+        assert checkpoint.log_pages(shm)[0] < checkpoint.RESTART_PAGES
 
 
 HOLDER = """
