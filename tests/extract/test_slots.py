@@ -131,6 +131,19 @@ def test_relations_named_single_valued_extend_the_catalogue():
     assert BuiltinJudge(single=["drives"]).judge(new, [old])[0].outcome == "update"
 
 
+@pytest.mark.parametrize(("text", "subject"), [
+    ("My brother moved to Oslo. He works at Equinor now.", "brother"),           # not Oslo
+    ("We visited Rome with Marta. She lives in Milan.", "marta"),                 # not Rome
+    ("I met Tom at Google. He lives in Austin.", "tom"),                          # not Google
+    ("Kevin's wife moved to Lyon. She works at Renault.", "kevin wife"),          # not Kevin
+    ("My sister Ana lives in Porto. She works at Kestrel Systems now.", "ana"),
+])
+def test_a_pronoun_stands_for_a_person_the_text_named_before_never_a_place(text, subject):
+    claims = read(text).claims
+    assert {c.subject for c in claims if c.attribute in ("employer", "home") and c.value not in text.split(".")[0]} \
+        == {subject}, claims
+
+
 def test_subjects_values_and_questions():
     assert read("My sister Nora lives in Chicago.").claims[0].subject == "nora"
     assert read("My dad works as a mail carrier.").claims[0].subject == "father"

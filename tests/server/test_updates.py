@@ -156,6 +156,9 @@ async def test_a_change_to_one_of_several_things_a_memory_says_revises_it_and_ke
     # a relative named in full, then by first name: the home changes, the job stays
     ("first", "My sister Ana Souza lives in Porto and works as a nurse.", "Ana moved to Lisbon last month.",
      "What does Ana do for work?"),
+    # "he" is the brother of the sentence before, not the city named in it
+    ("pronoun", "My brother moved to Oslo. He works at Equinor now.", "My brother now works at Statkraft.",
+     "Where does my brother live?"),
     # a job left and another joined changes the employer and leaves the home alone
     ("switch", "I work at Dell as a sales engineer and live in Austin.", "I quit Dell and joined Apple.",
      "Where do I live?"),

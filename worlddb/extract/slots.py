@@ -1203,16 +1203,43 @@ _NOT_SUBJECTS = {"after", "before", "since", "then", "now", "finally", "honestly
 
 
 def _antecedent(text: str) -> str | None:
-    """The last person named before a pronoun ("Kevin quit his job": his -> kevin)."""
-    names = [m.group(0) for m in re.finditer(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+\b", text)
-             if m.group(0).lower() not in _NOT_SUBJECTS and m.group(0).lower() not in _FIRST
-             and m.group(0).lower() not in _MONTH_WORDS]
-    names = [n for n in names if n.lower() not in _KIN and n != "I"]
+    """The person a third-person pronoun of `text` stands for: the first sentence whose subject
+    is a name or kin ("My brother moved to Oslo. He works at Equinor": he -> brother; "Kevin's
+    wife ...": kevin wife), else the
+    first person named ("I met Tom at Google. He ...": tom; "Kevin quit his job": kevin). A
+    capitalised word right after a preposition or verb of place ("in Oslo", "at Google",
+    "visited Rome") names a place or an organisation, never the person."""
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        m = _SENTENCE_SUBJECT.match(sentence)
+        if m is None:
+            continue
+        phrase = m.group("s")
+        low = phrase.split()[0].lower()
+        if low in _NOT_SUBJECTS or low in _FIRST - {"my", "our"} or low in _MONTH_WORDS or low in _PRONOUNS:
+            continue
+        if low in ("my", "our") and not any(w.lower() in _KIN for w in phrase.split()[1:]):
+            continue
+        possessive = re.match(r"([A-Z][a-z]+)['’]s\s+(\w+)", phrase)
+        return f"{possessive.group(1).lower()} {_KIN[possessive.group(2).lower()]}" if possessive \
+            else normalise_subject(phrase)
+    names = [m.group(1) for m in re.finditer(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+)\b", text)
+             if not _AT_PLACE.search(text, 0, m.start())]
+    names = [n for n in names if n.lower() not in _NOT_SUBJECTS and n.lower() not in _FIRST
+             and n.lower() not in _MONTH_WORDS and n.lower() not in _KIN and n != "I"]
     first = re.match(r"\s*([A-Z][a-z]+)\b", text)
     if first and first.group(1).lower() not in _NOT_SUBJECTS and first.group(1).lower() not in _FIRST \
             and first.group(1).lower() not in _KIN and first.group(1) not in names:
         names.insert(0, first.group(1))
     return names[0].lower() if names else None
+
+
+#: a sentence's subject before its verb: "My brother", "my sister Ana", "Kevin", "Ana Souza"
+_SENTENCE_SUBJECT = re.compile(r"\s*(?P<s>(?:(?:[Mm]y|[Oo]ur)\s+(?:\w+\s+)?(?:" + _KIN_RE + r")(?:\s+[A-Z][a-z]+){0,2}"
+                               r"|[A-Z][a-z]+['’]s\s+(?:" + _KIN_RE + r")|[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?))\s+(?:\w+ly\s+)?[a-z]+(?:s|ed)?\b")
+#: what ends right before a capitalised word that names a place or an organisation
+_AT_PLACE = re.compile(r"\b(?:in|into|at|near|outside|across|around|visit|visits|visited|visiting|"
+                       r"(?:moved|moving|move|went|going|flew|flying|drove|driving|travell?ed|trip|relocated|"
+                       r"headed|heading)\s+(?:back\s+)?to)\s+(?:the\s+)?$")
 
 
 _QUALIFIER_WORDS = {
