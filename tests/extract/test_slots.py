@@ -144,6 +144,18 @@ def test_a_pronoun_stands_for_a_person_the_text_named_before_never_a_place(text,
         == {subject}, claims
 
 
+@pytest.mark.parametrize(("text", "subjects"), [
+    ("My sister got a new job at Kestrel.", {"sister"}),
+    ("Ana got a job at Kestrel.", {"ana"}),
+    ("She just got a job at Kestrel.", set()),                  # nobody named before "she"
+    ("He started a new job at Kestrel.", set()),
+    ("She broke up with Theo.", set()),                          # Theo comes after "she"
+    ("I got a new job at Kestrel.", {ME}),
+])
+def test_whose_job_a_text_names(text, subjects):
+    assert {c.subject for c in read(text).claims} == subjects
+
+
 def test_subjects_values_and_questions():
     assert read("My sister Nora lives in Chicago.").claims[0].subject == "nora"
     assert read("My dad works as a mail carrier.").claims[0].subject == "father"

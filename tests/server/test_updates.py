@@ -61,6 +61,9 @@ OPEN_CONTROLS = [
     ("places", "I use VS Code at work.", "I switched to Neovim at home."),
     ("people", "Sarah prefers tea.", "Tom prefers coffee."),
     ("kinds", "Sarah prefers tea.", "Sarah prefers aisle seats now."),
+    # a relative's new job is not the user's, nor is a job whose holder the text never names
+    ("sister", "I work at Dell as a sales engineer.", "My sister got a new job at Kestrel."),
+    ("she", "I work at Dell as a sales engineer.", "She just got a job at Kestrel."),
 ]
 
 

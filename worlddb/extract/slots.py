@@ -560,7 +560,10 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("employer", _rx(_S + r"(?:work|works|working|worked)\s+(?:full[- ]time\s+|part[- ]time\s+)?(?:at|for)\s+"
                           + _ORG), accept=_org),
     # (not "I quit my job at Dell": the words before "job" never leave it)
-    _Rule("employer", _rx(r"(?P<s>\b(?:I|we|(?-i:[A-Z][a-z]+)'s|my|his|her|their)\s+(?:(?!(?:" + _LEAVE + r")\b)\w+\s+){0,3}?)"
+    _Rule("employer", _rx(r"(?P<s>\b(?:I|we|he|she|they|(?:(?-i:[A-Z][a-z]+)'s|my|our|his|her|their)\s+(?:" + _KIN_RE
+                          + r")(?:\s+(?-i:[A-Z][a-z]+))?|(?-i:[A-Z][a-z]+)'s|my|our|his|her|their|"
+                          r"(?-i:(?!(?:The|This|That|Our|My|Your|A|An|It|There|What|Which)\b)[A-Z][a-z]+)))\s+"
+                          r"(?:(?!(?:" + _LEAVE + r")\b)\w+\s+){0,3}?"
                           r"(?:new\s+)?(?:job|position|role|gig|internship|residency|post)\s+(?:at|with)\s+" + _ORG),
           accept=_org),
     _Rule("employer", _rx(_S + r"(?:started|start|starting|began|begin|finished)\s+(?:my\s+|his\s+|her\s+)?"
@@ -1083,12 +1086,14 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
     if rule.thing:
         subject = normalise_subject(re.sub(r"['’]s$", "", groups.get("t") or ""))
         if not subject or subject == ME or subject.split()[-1] in _KIN or subject.split()[-1] in _PEOPLE \
-                or set(subject.split()) & (_FIRST | _NOT_SUBJECTS):
+                or set(subject.split()) & (_FIRST | _NOT_SUBJECTS | _PRONOUNS):
             return None
     elif rule.speaker:
         subject = ME
     else:
-        subject = _subject(groups.get("s"), clause[:m.start()], text, speaker_is)
+        # a pronoun's person is named before it: the subject reads the text up to the match
+        at = text.find(clause)
+        subject = _subject(groups.get("s"), clause[:m.start()], text if at < 0 else text[:at + m.start()], speaker_is)
         if subject is None:
             return None
     raw_q = (groups.get("q") or "").strip() or context_q
@@ -1163,7 +1168,7 @@ def _clause_subject(before: str, text: str, speaker_is: str | None) -> str | Non
         if low in _FIRST and low not in ("my", "our"):
             return ME
         if low in ("his", "her", "their", "he", "she", "they"):
-            return _antecedent(text) or ME
+            return _antecedent(text)
         if low in ("my", "our", "the"):
             rest, named = [], False
             for token in tokens[1:]:
@@ -1222,14 +1227,16 @@ def _antecedent(text: str) -> str | None:
         possessive = re.match(r"([A-Z][a-z]+)['’]s\s+(\w+)", phrase)
         return f"{possessive.group(1).lower()} {_KIN[possessive.group(2).lower()]}" if possessive \
             else normalise_subject(phrase)
-    names = [m.group(1) for m in re.finditer(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+)\b", text)
-             if not _AT_PLACE.search(text, 0, m.start())]
-    names = [n for n in names if n.lower() not in _NOT_SUBJECTS and n.lower() not in _FIRST
-             and n.lower() not in _MONTH_WORDS and n.lower() not in _KIN and n != "I"]
-    first = re.match(r"\s*([A-Z][a-z]+)\b", text)
-    if first and first.group(1).lower() not in _NOT_SUBJECTS and first.group(1).lower() not in _FIRST \
-            and first.group(1).lower() not in _KIN and first.group(1) not in names:
-        names.insert(0, first.group(1))
+    # a run of capitalised words is one name (past an opener: "Yesterday Marco"), a place or an
+    # organisation if a preposition of place comes before it
+    names = []
+    for m in re.finditer(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b", text):
+        if _AT_PLACE.search(text[:m.start()]) or re.search(r"[.!?]\s+$", text[:m.start()]):
+            continue  # a place, or a sentence's first word, which a capital does not make a name
+        words = [w for w in m.group(0).split() if w.lower() not in _NOT_SUBJECTS and w.lower() not in _MONTH_WORDS]
+        if words and words[0].lower() not in _FIRST and words[0].lower() not in _KIN \
+                and words[0].lower() not in _PRONOUNS and words[0].lower() != "it":
+            names.append(words[0])
     return names[0].lower() if names else None
 
 
@@ -1238,6 +1245,7 @@ _SENTENCE_SUBJECT = re.compile(r"\s*(?P<s>(?:(?:[Mm]y|[Oo]ur)\s+(?:\w+\s+)?(?:" 
                                r"|[A-Z][a-z]+['’]s\s+(?:" + _KIN_RE + r")|[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?))\s+(?:\w+ly\s+)?[a-z]+(?:s|ed)?\b")
 #: what ends right before a capitalised word that names a place or an organisation
 _AT_PLACE = re.compile(r"\b(?:in|into|at|near|outside|across|around|visit|visits|visited|visiting|"
+                       r"(?:work|works|worked|working)\s+for|"
                        r"(?:moved|moving|move|went|going|flew|flying|drove|driving|travell?ed|trip|relocated|"
                        r"headed|heading)\s+(?:back\s+)?to)\s+(?:the\s+)?$")
 
