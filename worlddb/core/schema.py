@@ -93,10 +93,14 @@ CLAIMS_BACKFILL_PENDING = (f"INSERT INTO meta(key, value) SELECT '{CLAIMS_BACKFI
 
 #: the meta key naming the slot reader the store's claims rows are from (worlddb.memory.claims_backfill)
 CLAIMS_READER_KEY = "claims_reader"
-#: migration 11, the same on every backend: a store made at this schema (no memories yet) is
-#: recorded as read by reader 1, the reader of that code; one upgraded with memories is left
-#: unrecorded, so the claims backfill reads it again
-CLAIMS_READER_NEW = (f"INSERT INTO meta(key, value) SELECT '{CLAIMS_READER_KEY}', '1' "
+#: the slot reader whose claims rows this code records: `worlddb.memory.updates.CLAIMS_READER`
+#: (whose comment says when to raise it) is this number, kept here so that a new store is made
+#: recording it
+CLAIMS_READER = 2
+#: migration 11, the same on every backend: a store made by this code (no memories yet) is
+#: recorded as read by this code's reader; one upgraded with memories is left unrecorded, so
+#: the claims backfill reads it again (reader 1 was the first to be recorded)
+CLAIMS_READER_NEW = (f"INSERT INTO meta(key, value) SELECT '{CLAIMS_READER_KEY}', '{CLAIMS_READER}' "
                      "WHERE NOT EXISTS (SELECT 1 FROM nodes WHERE type = 'Memory')")
 
 MIGRATIONS: list[list[str]] = [

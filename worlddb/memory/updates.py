@@ -52,6 +52,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from worlddb.core import schema
 from worlddb.core.records import Edge
 from worlddb.core.store import Store, list_params, rowids_sql
 from worlddb.core.timeutil import now_us
@@ -227,7 +228,8 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: claims. A store whose rows another reader recorded has its memories read again, in the
 #: background, by this one (worlddb.memory.claims_backfill.mark_stale). A test holds the
 #: number to the keys it reads from a fixed set of texts (tests/memory/test_claims_reader.py).
-CLAIMS_READER = 1
+#: Reader 2: a pronoun's person is named before it, and "my sister got a job at" is hers.
+CLAIMS_READER = schema.CLAIMS_READER
 
 
 def claim_keys(text: str, facts: Iterable[FactCandidate], user: str | None) -> frozenset[claims_index.Key]:
