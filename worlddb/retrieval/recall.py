@@ -13,6 +13,10 @@ topic worlds the query selects, worlddb.retrieval.global_lane). Fusion (worlddb.
 is weighted reciprocal rank fusion. Summaries of topic worlds are never results: their
 members are.
 
+Length prior (worlddb.retrieval.brevity): a conversational turn of fewer than 12 words keeps
+that share of its fused score ("Thanks, Mel!" matches through a name, and states nothing),
+unless it replies to a question ("Biscuit." after "Name?"); memories keep theirs.
+
 Graph step (worlddb.retrieval.propagation): turns of a conversation are chained by precedes edges
 inside their session world, and an answer usually sits next to the turn that matches the
 question. So each node's fused score is raised by half the best score within two
@@ -52,7 +56,7 @@ from worlddb.core.timeutil import now_us
 from worlddb.extract.slots import asked
 from worlddb.graph.edge_reads import hidden
 
-from . import claims, propagation, slot_preference
+from . import brevity, claims, propagation, slot_preference
 from .fusion import fuse
 from .global_lane import aggregates
 from .lanes import LANE_DEPTH, LANE_FLOOR, eligible, run_lanes
@@ -88,6 +92,7 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
     pinned = as_of is not None or known_at is not None or include_closed
     lanes = run_lanes(sources, query, worlds, depth, open_only_at=None if pinned else now_us())
     scores, ranks = fuse(lanes, weights)
+    scores = brevity.damp_short_turns(store, scores)
     fused_rank = {rowid: i for i, rowid in enumerate(sorted(scores, key=lambda r: (-scores[r], r)), start=1)}
     # a precedes edge may lead out of the asked scopes: neighbours join only from inside them
     spread = propagation.AGGREGATE_PROPAGATION if aggregates(query) else propagation.PROPAGATION
