@@ -100,7 +100,7 @@ first to find its id). The content of a memory is never edited in place: this wr
 with the given text, in the same scopes, and marks it as superseding the old one, whose validity
 ends where the new one begins (valid_from: when the change happened; default now). The old memory
 stays readable with include_retired or as_of. Takes a memory's id; an entity or fact id is refused.
-Returns the new memory's id."""
+Returns the new memory's id, and in conflicts the current memories the new text contradicts."""
 
 RETIRE = """Mark one memory as no longer true (it was wrong, or stopped applying) when nothing replaces it.
 Its validity ends at valid_to (when it stopped being true; default now); it is hidden from recall

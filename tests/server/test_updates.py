@@ -128,6 +128,30 @@ async def test_retire_and_amend_take_the_time_of_the_change(minilm_server):
         assert retired["valid_to"][:10] == ago(1)[:10]
 
 
+async def by_id(client, query: str, scope: dict) -> dict:
+    return {h["id"]: h for h in (await ok(client, "memory_recall", query=query, **scope))["results"]}
+
+
+async def test_an_amend_keeps_the_contradictions_its_new_text_makes_and_changes_no_other_memory(minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "birthday"}
+        march = await ok(client, "memory_write", text="My birthday is on March 3.", valid_from=ago(20), **scope)
+        april = await ok(client, "memory_write", text="My birthday is on April 5.", valid_from=ago(10), **scope)
+        assert [c["with_id"] for c in april["conflicts"]] == [march["id"]]
+        # corrected to another date that still disagrees: the contradiction moves to the new memory
+        fixed = await ok(client, "memory_amend", id=march["id"], text="My birthday is on March 4.", **scope)
+        assert [(c["id"], c["with_id"]) for c in fixed["conflicts"]] == [(fixed["id"], april["id"])]
+        hits = await by_id(client, "When is my birthday?", scope)
+        assert hits[fixed["id"]]["conflicts"] == [april["id"]] and hits[april["id"]]["conflicts"] == [fixed["id"]]
+        assert hits[april["id"]]["valid_to"] is None and hits[april["id"]]["superseded_by"] == []
+        # corrected to agree: nothing contradicts it, and the other memory is left as it was
+        agreed = await ok(client, "memory_amend", id=fixed["id"], text="My birthday is on April 5, not March.", **scope)
+        assert agreed["conflicts"] == []
+        hits = await by_id(client, "When is my birthday?", scope)
+        assert hits[agreed["id"]]["conflicts"] == [] and hits[april["id"]]["conflicts"] == []
+        assert hits[april["id"]]["valid_to"] is None
+
+
 async def test_a_change_to_one_of_several_things_a_memory_says_revises_it_and_keeps_the_rest(minilm_server):
     async with Client(minilm_server) as client:
         scope = {"user_id": "partly"}

@@ -121,7 +121,8 @@ def commit_amend(services: Services, prepared: PreparedAmend) -> AmendResult:
                                                               metadata=now.request.metadata)]))
     result = commit(services, write)[0]
     old = target.request.supersedes
-    return AmendResult(id=result.id, supersedes=old, scopes=result.scopes, valid_from=result.valid_from)
+    return AmendResult(id=result.id, supersedes=old, scopes=result.scopes, valid_from=result.valid_from,
+                       conflicts=result.conflicts)
 
 
 def _check_shared(access: Access | None, anchor: str, keys: list[str], why: str) -> None:

@@ -244,6 +244,8 @@ class AmendResult:
     supersedes: str
     scopes: list[str]
     valid_from: str
+    #: the current memories the new text contradicts (the judge's conflicts, as memory_write's)
+    conflicts: list[ConflictOut] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,8 @@
    contradicts it. An amend adds the supersedes edge to the memory it replaces.
 4. A single memory_write is judged against the current memories of its scopes that may be about
    the same thing (worlddb.memory.updates): it supersedes those it updates, contradicts those it
-   conflicts with, and is not written at all when it repeats one (`duplicate_of`).
+   conflicts with, and is not written at all when it repeats one (`duplicate_of`). An amend's
+   new text is judged the same way, and only the contradictions are kept.
 Every edge goes through its handler; any refusal rolls the whole write back.
 """
 
@@ -184,11 +185,18 @@ def commit(services: Services, prepared: PreparedWrite) -> list[WriteResult]:
 
 def _judge(services: Services, plan: _Plan, item) -> updates.Assessment:
     request = plan.request
-    if request.tool != "memory_write" or request.supersedes is not None:
+    amend = request.tool == "memory_amend" and request.supersedes is not None
+    if request.tool != "memory_write" and not amend or request.supersedes is not None and not amend:
         return updates.NOTHING
     user = next((sid for kind, sid in request.scopes if kind == "user"), None)
-    return updates.assess(services, request.text, request.scopes, plan.starts, item.vector, item.units, plan.facts,
-                          user)
+    found = updates.assess(services, request.text, request.scopes, plan.starts, item.vector, item.units, plan.facts,
+                           user)
+    if amend:
+        # an amend corrects one memory and changes no other: of the judge's decisions it keeps
+        # only the contradictions, so the memories the old text contradicted stay contradicted
+        # when the new text says the same
+        return updates.Assessment(conflicts=tuple(c for c in found.conflicts if c != request.supersedes))
+    return found
 
 
 def _duplicate(services: Services, plan: _Plan, verdict: updates.Assessment) -> WriteResult | None:
