@@ -156,6 +156,29 @@ def test_whose_job_a_text_names(text, subjects):
     assert {c.subject for c in read(text).claims} == subjects
 
 
+@pytest.mark.parametrize("text", [
+    "If I moved to Denver I would be happier.",
+    "I might move to Denver next year.",
+    "I'm thinking about moving to Denver.",
+    "We are planning to move to Denver in the spring.",
+    "I want to move to Denver someday.",
+    "I'd love to live in Paris.",
+    "I'm considering a job at Google.",
+])
+def test_a_wish_a_plan_or_a_condition_claims_no_value(text):
+    assert read(text).claims == ()
+
+
+@pytest.mark.parametrize("text", [
+    "I wanted to stay, but we moved to Denver.",      # the wish ends at the comma
+    "In May I moved to Denver.",                      # a month, not the modal
+    "If you need me, I live in Denver now.",
+    "We're moving to Denver next month.",             # a move under way is a change
+])
+def test_a_fact_next_to_a_wish_is_still_read(text):
+    assert [(c.attribute, c.value) for c in read(text).claims] == [("home", "Denver")]
+
+
 def test_subjects_values_and_questions():
     assert read("My sister Nora lives in Chicago.").claims[0].subject == "nora"
     assert read("My dad works as a mail carrier.").claims[0].subject == "father"

@@ -64,6 +64,8 @@ OPEN_CONTROLS = [
     # a relative's new job is not the user's, nor is a job whose holder the text never names
     ("sister", "I work at Dell as a sales engineer.", "My sister got a new job at Kestrel."),
     ("she", "I work at Dell as a sales engineer.", "She just got a job at Kestrel."),
+    # a plan or a wish is no move
+    ("plan", "I live in Austin, Texas.", "I'm thinking about moving to Denver next year."),
 ]
 
 

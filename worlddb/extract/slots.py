@@ -1071,6 +1071,11 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
         return None
     if rule.ended and value.lower() in _GENERIC:
         value = ""
+    # "I might move to Denver", "if I moved to Denver", "thinking about moving to Denver": a
+    # wish, a plan, a possibility or a condition states no value (read back to the clause's
+    # last comma or conjunction, so "I wanted to stay, but we moved to Denver" still does)
+    if _IRREALIS.search(_BOUNDARY.split(clause[:m.start("v")])[-1]):
+        return None
     positive, ended = rule.positive, rule.ended
     # "I no longer work at X", "I don't live in Austin anymore": the rule read the verb, and the
     # words right before it negate it (a negation never matches a subject's auxiliaries)
@@ -1114,6 +1119,13 @@ def _written_as_name(subject: str, text: str) -> bool:
     return True
 
 
+#: words that make the rest of their clause a wish, a plan, a possibility or a condition
+_IRREALIS = re.compile(r"\b(?:if|unless|whether|might|(?-i:may)|could|would|should|must|wanna|someday|maybe|perhaps|"
+                       r"(?:want|wants|wanted|hope|hopes|hoping|plan|plans|planning|intend|intends|try|tries|tried|"
+                       r"trying)\s+to|planning\s+on|(?:thinking|thought|think|dreaming|dream)\s+(?:about|of)|"
+                       r"consider|considers|considering|wish|wishes|wishing|rather)\b|['’]d\s+(?:love|like|rather)\b",
+                       re.I)
+_BOUNDARY = re.compile(r",|\b(?:but|and|so|because|though|although)\b", re.I)
 _NEGATED = re.compile(r"(?:\b(?:no longer|not|never)|n['’]t)\s+(?:\w+ly\s+)?$", re.I)
 _LEFT = re.compile(r"\b(?:" + _LEAVE + r")\s+$", re.I)
 

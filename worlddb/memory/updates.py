@@ -229,6 +229,7 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: background, by this one (worlddb.memory.claims_backfill.mark_stale). A test holds the
 #: number to the keys it reads from a fixed set of texts (tests/memory/test_claims_reader.py).
 #: Reader 2: a pronoun's person is named before it, and "my sister got a job at" is hers.
+#: Reader 3: a wish, a plan or a condition ("I might move to Denver") claims nothing.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
