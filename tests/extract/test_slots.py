@@ -245,6 +245,16 @@ def test_a_number_that_is_not_a_phone_and_a_clause_after_spoke_are_not_read_as_s
     assert all(a != "languages" for a, _, _ in slots("Since we last spoke I got a dog."))
 
 
+def test_a_phone_said_with_a_colon_or_by_its_kind_is_a_phone_and_a_number_is_no_provider():
+    def slots(text):
+        return {(c.attribute, c.value, c.qualifier) for c in read(text).claims}
+
+    assert slots("My cell is 555 222 3333") == {("phone", "555 222 3333", "personal")}
+    assert slots("Our home line: 555-0100") == {("phone", "555-0100", "home")}
+    assert ("provider", "T-Mobile", "phone") in slots("My cell provider is T-Mobile.")
+    assert slots("My thermostat is set to 68 degrees.") == {("np:thermostat", "68 degrees", "")}
+
+
 def test_reading_never_raises_and_reads_nothing_from_noise():
     for text in ["", "   ", "???", "a" * 5000, "I I I my my", "Dr. St. Mr. . . .", "12:30 $5 @@ x@y.z 555-1234"]:
         read(text)

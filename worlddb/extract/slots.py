@@ -462,7 +462,7 @@ _S = r"(?:(?P<s>\b" + _SUBJ + r")(?:\s+|(?=['’]))(?:" + _AUX + r"\s+)*)?"
 _BE = r"(?:(?:am|['’]m|is|['’]s|are|['’]re|was|were|been|be)\s+)?"
 _VAL = r"(?P<v>.{1,80})"
 #: a phone number after its name ("... is now +1 555 0100"); the qualifiers a bare "number" takes
-_PHONE_VALUE = (r"\s+(?:is\s+(?:now\s+)?|:\s*|changed to\s+|will be\s+)?[^\d+]{0,20}?"
+_PHONE_VALUE = (r"(?:\s*:\s*|\s+(?:is\s+(?:now\s+)?|changed to\s+|will be\s+)?)[^\d+]{0,20}?"
                 r"(?P<v>\+?\d[\d\s().-]{6,}\d)")
 _PHONE_KINDS = "work|office|business|desk|home|cell|mobile|personal|private|main|contact|landline|direct|phone"
 #: words a clause opens with, never the language a "spoke" names
@@ -506,7 +506,8 @@ business chain supermarket hospice nursery daycare bar pub kitchen firm's dealer
 
 
 def _org(value: str) -> bool:
-    if not value:
+    # "3M" and "7-Eleven" are names; "555 222 3333" is a number, never an organisation
+    if not value or not re.search(r"[^\W\d_]", value):
         return False
     if value[0].isupper() or value[0].isdigit():
         return True
