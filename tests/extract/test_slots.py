@@ -255,6 +255,22 @@ def test_a_phone_said_with_a_colon_or_by_its_kind_is_a_phone_and_a_number_is_no_
     assert slots("My thermostat is set to 68 degrees.") == {("np:thermostat", "68 degrees", "")}
 
 
+def test_a_named_speakers_first_person_is_that_person_and_the_users_is_me():
+    def said(text, speaker, user="alice"):
+        return {(c.subject, c.attribute, c.value, c.named) for c in read(text, speaker_is=user, speaker=speaker).claims}
+
+    assert said("My name is Tom and I work at Dell.", "Tom") == {("tom", "np:name", "Tom", True),
+                                                                  ("tom", "employer", "Dell", True)}
+    assert said("Tom lives in Oslo; Alice lives in Rome.", "Tom") == {("tom", "home", "Oslo", True),
+                                                                      ("me", "home", "Rome", False)}
+    for speaker in (None, "user", "assistant", "Alice"):  # the user speaking, or no one named
+        assert said("I live in Austin.", speaker) == {("me", "home", "Austin", False)}, speaker
+    tom = Statement("n", "My name is Tom.", 10, read("My name is Tom.", speaker="Tom"))
+    priya = Statement("o", "My name is Priya.", 1, read("My name is Priya.", speaker="Priya"))
+    again = Statement("o", "Call me Priya. My name is Priya.", 1, read("My name is Priya.", speaker="Tom"))
+    assert [v.outcome for v in JUDGE.judge(tom, [priya, again])] == ["unrelated", "update"]
+
+
 def test_reading_never_raises_and_reads_nothing_from_noise():
     for text in ["", "   ", "???", "a" * 5000, "I I I my my", "Dr. St. Mr. . . .", "12:30 $5 @@ x@y.z 555-1234"]:
         read(text)

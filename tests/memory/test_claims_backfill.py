@@ -205,8 +205,12 @@ def test_a_store_an_older_reader_recorded_is_read_again_once(db_path, reader):
         engine.write_memories([{"text": "I live in Austin, Texas."}, {"text": "My sister Nora lives in Chicago."}],
                               ALICE)
         engine.write_memory("I work at Dell as a tester.", BOTH)
+        engine.write_memory("I live in Denver.", ALICE, metadata={"speaker": "Tom"})
         recorded = rows(engine.store)
         assert ("I work at Dell as a tester.", "agent:helper", "me", "employer") in recorded
+        # a named speaker's first person is keyed under the speaker, by a write and by the pass
+        assert ("I live in Denver.", "user:alice", "tom", "home") in recorded
+        assert ("I live in Denver.", "user:alice", "me", "home") not in recorded
         assert claims_backfill.mark_stale(engine.db) is False
         forget_claims(engine, reader)
     with open_engine(db_path) as engine:

@@ -225,6 +225,34 @@ async def test_in_a_conversation_the_newest_turn_that_states_the_slot_answers_fi
         assert "Chicago" in hits[0]["text"] and "Boston" in hits[1]["text"]
 
 
+#: one first-person slot each: the catalogue's (name is read as an open slot) and open ones
+FIRST_PERSON = [
+    ("My name is Priya.", "My name is Tom."),
+    ("I live in Austin.", "I live in Denver."),
+    ("I work at Google.", "I work at Dell."),
+    ("My phone number is 555-123-4567.", "My phone number is 555-987-6543."),
+    ("My thermostat is set to 68 degrees.", "My thermostat is set to 72 degrees."),
+    ("I use Firefox as my browser.", "I use Chrome as my browser."),
+]
+
+
+@pytest.mark.parametrize("said_by", ["speaker", "role"])
+async def test_two_speakers_first_person_claims_are_two_peoples_and_ones_own_change_updates(minilm_server, said_by):
+    async with Client(minilm_server) as client:
+        for i, (old, new) in enumerate(FIRST_PERSON):
+            scope = {"user_id": f"voices-{said_by}-{i}"}
+            first = await ok(client, "memory_write", text=old, metadata={said_by: "Priya"}, valid_from=ago(10),
+                             **scope)
+            other = await ok(client, "memory_write", text=new, metadata={said_by: "Tom"}, valid_from=ago(5),
+                             **scope)
+            assert other["superseded"] == [] and other["revised"] == [] and other["conflicts"] == [], old
+            assert (await ok(client, "memory_read", id=first["id"], **scope))["valid_to"] is None
+            # the same speaker changing their own slot is still an update
+            own = await ok(client, "memory_write", text=old, metadata={said_by: "Tom"}, **scope)
+            assert own["superseded"] == [other["id"]] and own["duplicate_of"] is None, old
+            assert (await ok(client, "memory_read", id=first["id"], **scope))["superseded_by"] == []
+
+
 #: a scope after months of use: the user's other memories about moves, trips, cities and
 #: last month, nearer to "I moved to Denver last month" than "I live in Austin, Texas" is
 CROWD = [f"{who} moved to {city} last {when}." for who, city, when in (

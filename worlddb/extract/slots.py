@@ -42,15 +42,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 
+from worlddb.extract import GENERIC_ROLES
 from worlddb.extract.literals import fold, required
 from worlddb.extract.open_slots import REPLACES, is_open, read_open
 
 __all__ = [
     "CATALOGUE", "Attribute", "Reading", "SlotClaim", "SlotKey", "ambiguous_first_names", "asked",
     "attribute_for_relation", "is_fixed", "normalise_subject", "read", "same_person", "same_subject", "same_value",
+    "voice",
 ]
 
 ME = "me"
@@ -906,16 +908,44 @@ def _drink_or_dish(value: str) -> bool:
 
 
 # ============================================================================ reading
-def read(text: str, *, speaker_is: str | None = None, attributes: Iterable[str] | None = None) -> Reading:
+def read(text: str, *, speaker_is: str | None = None, attributes: Iterable[str] | None = None,
+         speaker: str | None = None) -> Reading:
     """The slot claims and update cues of `text` (see the module docstring).
 
     :param speaker_is: a name that also means the speaker ("alice" for the user alice), so a
         claim made about that name reads as one about "me".
     :param attributes: read only claims of these attributes (recall asks about one slot).
+    :param speaker: the person who said the text, by name, when that is someone other than
+        the user (a memory whose metadata names its speaker, a conversation turn): its first
+        person ("I", "my", and the speaker's own name) is then that person, a named subject
+        (`voice`), and a claim about `speaker_is` is about "me". Two speakers' "my name is"
+        are two people's names, not one name changed.
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
-    return _read(text, speaker_is, None if attributes is None else frozenset(attributes))
+    chosen = None if attributes is None else frozenset(attributes)
+    name = voice(speaker, speaker_is)
+    if name is None:
+        return _read(text, speaker_is, chosen)
+    reading = _read(text, speaker, chosen)
+    user = speaker_is.lower() if speaker_is else None
+    claims = tuple(replace(c, subject=name, named=True) if c.subject == ME
+                   else replace(c, subject=ME, named=False) if user is not None and c.subject == user else c
+                   for c in reading.claims)
+    return Reading(claims, reading.cues)
+
+
+def voice(speaker: str | None, user: str | None = None) -> str | None:
+    """The subject key of a text's first person when `speaker` said it: the speaker's name
+    ("tom" for "Tom", "ana souza"), or None when the first person is "me": no speaker, a
+    generic role (worlddb.extract.GENERIC_ROLES: "user" is the user; an assistant, system or
+    tool names no one), or the user (`user`) by name."""
+    if speaker is None or not speaker.strip() or speaker.strip().casefold() in GENERIC_ROLES:
+        return None
+    if user is not None and speaker.strip().casefold() == user.strip().casefold():
+        return None
+    name = normalise_subject(speaker.strip())
+    return None if name in ("", ME) else name
 
 
 @lru_cache(maxsize=8192)

@@ -13,8 +13,9 @@ made at schema 10 or later never has the key, and never runs the pass.
 Contract
 - What it records: for each memory the pass reads, the rows a memory_write of it records
   now - `updates.claim_keys` of its text, its current stored facts (as the update judge reads
-  a stored memory's, `updates.stored_facts`) and its `user` (the first user scope the write
-  named, from its provenance) - in every scope world that contains it, through
+  a stored memory's, `updates.stored_facts`), its `user` (the first user scope the write
+  named, from its provenance) and its speaker (`updates.speaker_of` its metadata) - in every
+  scope world that contains it, through
   `claims.record`. Only current memories (not erased, validity open now, as the index's
   readers keep them): a memory's validity only ever closes, so a row of one that is no longer
   current would never be read.
@@ -29,7 +30,7 @@ Contract
   erased meanwhile is skipped (its erasure deleted its rows).
 - A new reader: when the slot reader learns to read a claim, the rows of memories written
   before it lack that claim. The store records which reader (`updates.CLAIMS_READER`) its
-  rows are from, under the meta key READER_KEY (set to 1 when a store is made: migration 11);
+  rows are from, under the meta key READER_KEY (set to this code's when a store is made: migration 11);
   `mark_stale`, run where the pass runs (the
   server's start, `worlddb backfill-claims`), makes the pass due again from the newest
   memory when the store's reader is older than this code's (or unrecorded: a store from
@@ -174,7 +175,8 @@ def _read(store: Store, rows: list) -> list[_Memory]:
         scopes = store.conn.execute(_SCOPES_SQL, (rowid,)).fetchall()
         if not scopes:
             continue
-        keys = updates.claim_keys(view.content, updates.stored_facts(store, anchor), _user(view.provenance, scopes))
+        keys = updates.claim_keys(view.content, updates.stored_facts(store, anchor), _user(view.provenance, scopes),
+                                  updates.speaker_of(view.meta))
         if keys:
             out.append(_Memory(rowid, anchor, tuple(world for _, _, world in scopes), keys))
     return out

@@ -35,7 +35,8 @@ def recall(services: Services, query: str, scopes: ScopeSet, *, limit: int, as_o
            known_at: int | None, include_retired: bool) -> RecallResult:
     worlds = scope_anchors(services.store, scopes)
     plan = services.db.plan(as_of=as_of, known_at=known_at, include_closed=include_retired)
-    chosen = rank(services.sources, query, worlds, limit=limit, plan=plan)
+    user = next((sid for kind, sid in scopes if kind == "user"), None)
+    chosen = rank(services.sources, query, worlds, limit=limit, plan=plan, user=user)
     joined = _JOINED_BY_CONFLICT if asked(query) else _JOINED
     return RecallResult(results=_hits(services.store, chosen, plan, worlds, joined), scopes_searched=scopes.keys)
 

@@ -47,7 +47,7 @@ already says it. Up to `MAX_RELATED` undecided candidates are reported as `relat
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -70,7 +70,9 @@ from worlddb.extract.slots import (
     read,
     same_person,
     same_subject,
+    voice,
 )
+from worlddb.graph import text_index
 from worlddb.graph.database import Writer
 from worlddb.graph.lexical import lexical
 from worlddb.retrieval import claims as claims_index
@@ -113,14 +115,15 @@ UNREAD = Reading()
 
 
 def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector: np.ndarray, units: np.ndarray,
-           facts: Iterable[FactCandidate], user: str | None) -> Assessment:
+           facts: Iterable[FactCandidate], user: str | None, speaker: str | None = None) -> Assessment:
     """Judge the current memories of `scopes` against a memory about to be written (outside the
-    write lock: it reads, and a model judge may take a while)."""
+    write lock: it reads, and a model judge may take a while). `speaker`: who the new memory's
+    metadata says said it (`speaker_of`); each candidate is read in its own speaker's voice."""
     store = services.store
     worlds = scope_anchors(store, scopes)
     if not worlds:
         return NOTHING
-    reading = _reading(text, facts, user)
+    reading = _reading(text, facts, user, speaker=speaker)
     ambiguous = _ambiguous_first_names(services, worlds, reading)
     new = Statement("", text, starts, _unnamed(reading, ambiguous), similarity=1.0)
     repeats = bool(getattr(services.judge, "only_repeats", lambda _: False)(new))
@@ -136,10 +139,17 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     wanted = comparable({c.attribute for c in new.reading.claims})
     candidates = [Statement(v.anchor, v.content or "", v.valid_from,
                             UNREAD if repeats else _unnamed(_reading(
-                                v.content or "", _stored_facts(services, v.anchor) if wanted else (), user, wanted),
+                                v.content or "", _stored_facts(services, v.anchor) if wanted else (), user, wanted,
+                                speaker_of(v.meta)),
                                 ambiguous),
                             similarity=found[v.anchor]) for v in olds]
     verdicts = services.judge.judge(new, candidates)
+    # the same words in another speaker's voice say something else ("I live in Austin" from Tom
+    # and from Priya): no repeat, so the new memory is written (and reported as related)
+    mine = voice(speaker, user)
+    verdicts = [Verdict("related", "the same words from another speaker")
+                if v.outcome == "duplicate" and voice(speaker_of(o.meta), user) != mine else v
+                for v, o in zip(verdicts, olds)]
     return _assessment(services, scopes, candidates, verdicts, new.reading, user)
 
 
@@ -230,12 +240,23 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: number to the keys it reads from a fixed set of texts (tests/memory/test_claims_reader.py).
 #: Reader 2: a pronoun's person is named before it, and "my sister got a job at" is hers.
 #: Reader 3: a wish, a plan or a condition ("I might move to Denver") claims nothing.
+#: Reader 4: a named speaker's first person is keyed under the speaker's name; "is set to",
+#: "<kind> line:" and a number as no provider.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
-def claim_keys(text: str, facts: Iterable[FactCandidate], user: str | None) -> frozenset[claims_index.Key]:
-    """What the claims index records for a memory about to be written (outside the lock)."""
-    return claims_index.keys(_reading(text, facts, user))
+def claim_keys(text: str, facts: Iterable[FactCandidate], user: str | None,
+               speaker: str | None = None) -> frozenset[claims_index.Key]:
+    """What the claims index records for a memory about to be written (outside the lock), said
+    by `speaker` (`speaker_of` its metadata): a named speaker's first-person claims are keyed
+    under the speaker's name, not "me"."""
+    return claims_index.keys(_reading(text, facts, user, speaker=speaker))
+
+
+def speaker_of(metadata: object) -> str | None:
+    """Who a memory's metadata says said its text (its `speaker`, else its `role`), if anyone:
+    the voice its first person is read in (slots.read's `speaker`)."""
+    return text_index.speaker_named("Memory", metadata) if isinstance(metadata, Mapping) else None
 
 
 #: the latest memories of the scopes, when no index is built to find the nearest
@@ -267,15 +288,23 @@ def stored_facts(store: Store, memory: str) -> list[FactCandidate]:
 
 
 def _reading(text: str, facts: Iterable[FactCandidate], user: str | None,
-             attributes: frozenset[str] | None = None) -> Reading:
-    """The slot reading of a text (of `attributes` only, if given), with the claims its facts make."""
-    reading = read(text, speaker_is=user, attributes=attributes)
+             attributes: frozenset[str] | None = None, speaker: str | None = None) -> Reading:
+    """The slot reading of a text (of `attributes` only, if given) said by `speaker` (None: the
+    user, or no one named), with the claims its facts make."""
+    reading = read(text, speaker_is=user, attributes=attributes, speaker=speaker)
+    named = voice(speaker, user)
     extra = []
     for fact in facts:
         if not fact.subject or not fact.object:
             continue
         subject = fact.subject.strip()
-        key = ME if subject.casefold() in {"user", "i", "me", (user or "").casefold()} else normalise_subject(subject)
+        said = subject.casefold()
+        if named is not None and said in {"i", "me", speaker.strip().casefold()}:
+            key = named
+        elif said in {"user", "i", "me", (user or "").casefold()}:
+            key = ME
+        else:
+            key = normalise_subject(subject)
         claim = SlotClaim(key, attribute_for_relation(fact.relation), fact.object.strip())
         if attributes is not None and claim.attribute not in attributes:
             continue
@@ -320,8 +349,11 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
     for edge in services.store.edges(dst=old.id, type="revises"):
         view = services.store.get(edge.src)
         if view is not None and view.valid_to is None:
-            changers.extend(_reading(view.content or "", _stored_facts(services, view.anchor), user).claims)
-    full = _reading(old.text, _stored_facts(services, old.id), user)
+            changers.extend(_reading(view.content or "", _stored_facts(services, view.anchor), user,
+                                     speaker=speaker_of(view.meta)).claims)
+    stored = services.store.get(old.id)
+    full = _reading(old.text, _stored_facts(services, old.id), user,
+                    speaker=speaker_of(stored.meta) if stored is not None else None)
     for claim in full.claims:
         if not _is_slot(claim.attribute, slots) or not any(_about(n, claim) for n in new.claims):
             continue

@@ -190,7 +190,7 @@ def _judge(services: Services, plan: _Plan, item) -> updates.Assessment:
         return updates.NOTHING
     user = next((sid for kind, sid in request.scopes if kind == "user"), None)
     found = updates.assess(services, request.text, request.scopes, plan.starts, item.vector, item.units, plan.facts,
-                           user)
+                           user, updates.speaker_of(request.metadata))
     if amend:
         # an amend corrects one memory and changes no other: of the judge's decisions it keeps
         # only the contradictions, so the memories the old text contradicted stay contradicted
@@ -226,7 +226,7 @@ def _plan(services: Services, request: WriteRequest) -> _Plan:
     # the text embedded outside the transaction is the text indexed inside it
     starts = request.valid_from if request.valid_from is not None else now_us()
     return _Plan(request, memory, starts, candidates, fact_cands, speaker,
-                 updates.claim_keys(request.text, fact_cands, user), unsure)
+                 updates.claim_keys(request.text, fact_cands, user, updates.speaker_of(request.metadata)), unsure)
 
 
 def _speaker(metadata: dict) -> EntityCandidate | None:

@@ -75,10 +75,12 @@ class Ranked:
 
 def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: int | None = None,
          known_at: int | None = None, include_retired: bool = False, plan: QueryPlan | None = None,
-         weights: Mapping[str, float] | None = None) -> list[Ranked]:
+         weights: Mapping[str, float] | None = None, user: str | None = None) -> list[Ranked]:
     """The best `limit` text nodes inside `worlds` (scope world anchors) for `query`, under
     `plan` (the registry's rewrite of the pins; without one, closed nodes are hidden unless
-    include_retired). `weights` replaces the fusion's lane weights (bench.locomo's ablations)."""
+    include_retired). `weights` replaces the fusion's lane weights (bench.locomo's ablations);
+    `user` is the scope's user (a memory whose metadata names the user as its speaker speaks
+    as "me", worlddb.retrieval.slot_preference)."""
     if not worlds:
         return []
     if plan is None:
@@ -128,7 +130,7 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
     if keys:
         if not pinned:
             chosen += _claimed(sources, worlds, keys, chosen, plan)
-        chosen = slot_preference.prefer(keys, chosen)
+        chosen = slot_preference.prefer(keys, chosen, user=user)
     return chosen[:limit]
 
 

@@ -14,11 +14,11 @@ assistant's or a tool's claims nothing about anyone.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from worlddb.core.records import NodeView
 from worlddb.extract import GENERIC_ROLES
-from worlddb.extract.slots import ME, SlotClaim, SlotKey, normalise_subject, read, same_person, same_subject
+from worlddb.extract.slots import SlotClaim, SlotKey, read, same_person, same_subject, voice
+from worlddb.graph.text_index import speaker_of
 
 #: candidates read beyond the page, so a slot's statement ranked just below it can move up
 EXTRA = 10
@@ -26,14 +26,16 @@ EXTRA = 10
 _ALIKE = ({"when", "due"}, {"employer", "role"}, {"partner", "marital_status"})
 
 
-def prefer(keys: Sequence[SlotKey], chosen: list) -> list:
+def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None) -> list:
+    """`chosen` with the memories and turns stating one of the asked slots `keys` first, newest
+    first. `user`: the scope's user, whose own name as a memory's speaker is "me"."""
     attributes = {k.attribute for k in keys}
     for group in _ALIKE:
         if attributes & group:
             attributes |= group
     stating = []
     for i, found in enumerate(chosen):
-        claims = _claims(found.view, attributes)
+        claims = _claims(found.view, attributes, user)
         if any(_answers(key, claim) for key in keys for claim in claims):
             stating.append(i)
     if not stating:
@@ -43,21 +45,20 @@ def prefer(keys: Sequence[SlotKey], chosen: list) -> list:
     return [chosen[i] for i in first] + rest
 
 
-def _claims(view: NodeView, attributes: set[str]) -> tuple[SlotClaim, ...]:
-    """The claims of a memory, or of a turn in its speaker's voice: a named speaker's "I" is
-    that person; the user's is "me"; an assistant's or a tool's states nothing about anyone."""
+def _claims(view: NodeView, attributes: set[str], user: str | None = None) -> tuple[SlotClaim, ...]:
+    """The claims of a memory or a turn, in its speaker's voice (slots.read's `speaker`): a
+    named speaker's "I" is that person - a turn's speaker, or the one a memory's metadata names
+    (text_index.speaker_of) unless that is the `user`; the user's is "me"; a turn of an
+    assistant or a tool, or of no one, states nothing about anyone."""
     if view.type not in ("Memory", "Turn") or not view.content:
         return ()
-    claims = read(view.content, attributes=attributes).claims
-    if view.type == "Memory":
-        return claims
-    speaker = str(view.meta.get("speaker") or "").strip()
-    if speaker.casefold() == "user":
-        return claims
-    if not speaker or speaker.casefold() in GENERIC_ROLES:
-        return ()
-    name = normalise_subject(speaker)
-    return tuple(replace(c, subject=name, named=True) if c.subject == ME else c for c in claims)
+    speaker = speaker_of(view)
+    if view.type == "Turn":
+        if not (speaker or "").strip() or speaker.strip().casefold() in GENERIC_ROLES - {"user"}:
+            return ()
+    elif voice(speaker, user) is None:
+        speaker = None
+    return read(view.content, attributes=attributes, speaker=speaker).claims
 
 
 def _answers(key: SlotKey, claim: SlotClaim) -> bool:
