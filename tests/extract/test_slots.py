@@ -271,6 +271,17 @@ def test_a_named_speakers_first_person_is_that_person_and_the_users_is_me():
     assert [v.outcome for v in JUDGE.judge(tom, [priya, again])] == ["unrelated", "update"]
 
 
+def test_a_question_about_an_open_slot_asks_for_it():
+    assert asked("What browser do I use?") == (SlotKey(ME, "np:browser"),)
+    assert asked("What is my thermostat set to?") == (SlotKey(ME, "np:thermostat"),)
+    assert asked("What's the wifi password at home?") == (SlotKey(ME, "np:wifi password", "home"),)
+    assert asked("Which editor does Sarah use?") == (SlotKey("sarah", "np:editor"),)
+    # a catalogue slot is asked as before; "the" needs an identifier noun; no lasting slot, no key
+    assert asked("What is my favourite editor?") == (SlotKey(ME, "favourite", "editor"),)
+    for question in ("What is the total?", "What is my problem?", "What is the plan for today?"):
+        assert asked(question) == (), question
+
+
 def test_reading_never_raises_and_reads_nothing_from_noise():
     for text in ["", "   ", "???", "a" * 5000, "I I I my my", "Dr. St. Mr. . . .", "12:30 $5 @@ x@y.z 555-1234"]:
         read(text)

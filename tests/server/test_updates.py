@@ -253,6 +253,28 @@ async def test_two_speakers_first_person_claims_are_two_peoples_and_ones_own_cha
             assert (await ok(client, "memory_read", id=first["id"], **scope))["superseded_by"] == []
 
 
+async def test_an_open_slot_question_finds_the_current_statement_first_and_marks_the_old(minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "open-asked"}
+        for text in ("My browser keeps crashing on video calls.", "The thermostat app needs an update."):
+            await ok(client, "memory_write", text=text, valid_from=ago(2), **scope)
+        firefox = await ok(client, "memory_write", text="I use Firefox as my browser.", valid_from=ago(60), **scope)
+        vivaldi = await ok(client, "memory_write", text="I switched to Vivaldi.", valid_from=ago(20), **scope)
+        assert vivaldi["superseded"] == [firefox["id"]]
+        cold = await ok(client, "memory_write", text="My thermostat is set to 68 degrees.", valid_from=ago(60),
+                        **scope)
+        warm = await ok(client, "memory_write", text="My thermostat is set to 72 degrees.", valid_from=ago(20), **scope)
+        assert warm["superseded"] == [cold["id"]]
+        for question, now, was in (("What browser do I use?", vivaldi, firefox),
+                                   ("What is my thermostat set to?", warm, cold)):
+            hits = (await ok(client, "memory_recall", query=question, **scope))["results"]
+            assert hits[0]["id"] == now["id"] and was["id"] not in [h["id"] for h in hits], question
+            history = (await ok(client, "memory_recall", query=question, include_retired=True, **scope))["results"]
+            assert history[0]["id"] == now["id"], question
+            old = next(h for h in history if h["id"] == was["id"])
+            assert old["superseded_by"] == [now["id"]] and old["valid_to"] is not None
+
+
 #: a scope after months of use: the user's other memories about moves, trips, cities and
 #: last month, nearer to "I moved to Denver last month" than "I live in Austin, Texas" is
 CROWD = [f"{who} moved to {city} last {when}." for who, city, when in (

@@ -41,7 +41,8 @@ import re
 from dataclasses import dataclass, replace
 
 __all__ = [
-    "IDENT_NOUNS", "OPEN_SINGLE_PREFIXES", "REPLACES", "OpenClaim", "is_open", "is_single", "read_open", "value_kind",
+    "IDENT_NOUNS", "OPEN_SINGLE_PREFIXES", "REPLACES", "OpenClaim", "asked_open", "is_open", "is_single", "read_open",
+    "value_kind",
 ]
 
 REPLACES = "replaces"
@@ -102,8 +103,9 @@ _NAME = r"(?-i:[A-Z][a-z]+)"
 _CAP_VALUE = r"(?-i:[A-Z0-9][\w+#.'’&\u2024-]*(?:\s+(?:[A-Z0-9][\w+#.'’&\u2024-]*)){0,3})"
 _NP = r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?"
 #: what may follow a value before the clause ends
-_TAIL = (r"(?P<ctx>\s+(?:at|for|on|in)\s+(?:my\s+|our\s+|the\s+)?(?:work|home|school|the office|office|laptop"
-         r"|desktop|phone|job))?(?:\s+(?:now|again|these days|nowadays|from now on|instead|lately|recently"
+_CTX = (r"(?P<ctx>\s+(?:at|for|on|in)\s+(?:my\s+|our\s+|the\s+)?(?:work|home|school|the office|office|laptop"
+        r"|desktop|phone|job))?")
+_TAIL = (_CTX + r"(?:\s+(?:now|again|these days|nowadays|from now on|instead|lately|recently"
          r"|(?:last|this) (?:week|month|year)|as of (?:today|this week|this month))|,\s*(?:now|too))*\s*[.!]*$")
 _VALUE_WORDS = r"(?P<v>[\w@+#.'’&-]+(?:\s+[\w@+#.'’&-]+){0,3}?)"
 
@@ -141,6 +143,40 @@ _PIECES = re.compile(r"(?<=[.!?;])\s+|\n+|,\s+(?:and|but|so)\s+|\s+(?:and|but)\s
 #: an abbreviation's period ends no sentence (it becomes a one-dot leader while reading)
 _ABBREV = re.compile(r"\b(Dr|Mr|Mrs|Ms|St|Mt|Jr|Sr|Prof)\.", re.I)
 _NEGATION = re.compile(r"\b(?:not|never|no longer|don['’]t|doesn['’]t|didn['’]t|won['’]t|isn['’]t|wasn['’]t)\b", re.I)
+
+
+#: a question about an open slot's value: "What is my thermostat set to?", "What's the wifi
+#: password?", "What is Sarah's locker code at work?"
+_ASK_IS = _rx(r"^(?:so\s+|and\s+|remind me,?\s+)?(?:what|which)(?:['’]s|\s+is|\s+was)\s+(?P<owner>my|our|the|"
+              + _NAME + r"['’]s)\s+(?P<np>" + _NP + r")(?:\s+(?:set\s+to|(?:currently\s+|now\s+)?set\s+at|now|currently"
+              r"|these\s+days|again|right\s+now))?" + _CTX + r"\s*[?.!]*$")
+#: "What browser do I use?", "Which editor does Sarah use at work?"
+_ASK_USE = _rx(r"^(?:so\s+|and\s+)?(?:what|which)\s+(?P<np>" + _NP + r")\s+(?:do|does|did|am|are|is)\s+(?P<who>I|we|"
+               + _NAME + r")\s+(?:(?:now|currently|usually|mostly|still|normally)\s+)*(?:use|using|run|running)"
+               r"(?:\s+(?:now|currently|these\s+days|again))?" + _CTX + r"\s*[?.!]*$")
+
+
+def asked_open(question: str, animate: frozenset[str] = frozenset()) -> tuple[OpenClaim, ...]:
+    """The open slots a question asks about, as claims without a value: "What browser do I
+    use?" asks about (me, np:browser); "What is the wifi password?" about (me, np:wifi password).
+    The noun phrase is read as a statement's is (a lasting slot's; after "the", an identifier's)."""
+    q = question.strip()
+    m = _ASK_IS.match(q)
+    if m:
+        owner = m.group("owner")
+        subject, named = _owner(owner, None)
+        np = _noun_phrase(m.group("np"), animate)
+        if subject is None or np is None or (owner.lower() == "the" and np.split()[-1] not in IDENT_NOUNS):
+            return ()
+        return (OpenClaim(subject, "np:" + np, "", qualifier=_context(m), named=named),)
+    m = _ASK_USE.match(q)
+    if m:
+        subject, named = _who(m.group("who"))
+        np = _noun_phrase(m.group("np"), frozenset())
+        if subject is None or np is None:
+            return ()
+        return (OpenClaim(subject, "np:" + np, "", qualifier=_context(m), named=named),)
+    return ()
 
 
 # ---------------------------------------------------------------------------- reading

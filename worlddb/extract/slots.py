@@ -47,7 +47,7 @@ from functools import cache, lru_cache
 
 from worlddb.extract import GENERIC_ROLES
 from worlddb.extract.literals import fold, required
-from worlddb.extract.open_slots import REPLACES, is_open, read_open
+from worlddb.extract.open_slots import REPLACES, asked_open, is_open, read_open
 
 __all__ = [
     "CATALOGUE", "Attribute", "Reading", "SlotClaim", "SlotKey", "ambiguous_first_names", "asked",
@@ -1410,7 +1410,9 @@ _QUESTION_WORDS = {"what", "where", "who", "which", "when", "how", "is", "are", 
 
 
 def asked(question: str) -> tuple[SlotKey, ...]:
-    """The slots a question asks about: ("Where do I work?" -> (me, employer))."""
+    """The slots a question asks about: ("Where do I work?" -> (me, employer)); a question
+    that asks about no slot of the catalogue may ask about an open one ("What browser do I
+    use?" -> (me, np:browser))."""
     if not isinstance(question, str):
         raise TypeError(f"question must be str, not {type(question).__name__}")
     subject = _asked_subject(question)
@@ -1442,6 +1444,9 @@ def asked(question: str) -> tuple[SlotKey, ...]:
         if attribute in ("partner", "coworker", "manager", "provider") and who in _KIN.values():
             who = ME
         keys.append(SlotKey(who, attribute, qualifier))
+    if not keys:
+        # an open slot (worlddb.extract.open_slots): "What browser do I use?", "What is the wifi password?"
+        keys += [SlotKey(c.subject, c.attribute, c.qualifier) for c in asked_open(question, _animate())]
     return tuple(dict.fromkeys(keys))
 
 

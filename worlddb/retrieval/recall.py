@@ -130,8 +130,15 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
     if keys:
         if not pinned:
             chosen += _claimed(sources, worlds, keys, chosen, plan)
-        chosen = slot_preference.prefer(keys, chosen, user=user)
+        chosen = slot_preference.prefer(keys, chosen, user=user, replaced=lambda view: _replaced(store, view))
     return chosen[:limit]
+
+
+def _replaced(store, view: NodeView) -> list[NodeView]:
+    """The memories `view` supersedes or revises (current or not)."""
+    edges = [e for kind in ("supersedes", "revises") for e in store.edges(src=view.anchor, type=kind)]
+    found = store.get_many([e.dst for e in edges])
+    return [v for v in found.values() if v.type == "Memory"]
 
 
 def _claimed(sources: Sources, worlds: list[str], keys, chosen: list[Ranked], plan: QueryPlan) -> list[Ranked]:

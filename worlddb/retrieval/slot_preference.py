@@ -13,10 +13,11 @@ assistant's or a tool's claims nothing about anyone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from worlddb.core.records import NodeView
 from worlddb.extract import GENERIC_ROLES
+from worlddb.extract.open_slots import REPLACES, is_single
 from worlddb.extract.slots import SlotClaim, SlotKey, read, same_person, same_subject, voice
 from worlddb.graph.text_index import speaker_of
 
@@ -26,17 +27,22 @@ EXTRA = 10
 _ALIKE = ({"when", "due"}, {"employer", "role"}, {"partner", "marital_status"})
 
 
-def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None) -> list:
+def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
+           replaced: Callable[[NodeView], list[NodeView]] | None = None) -> list:
     """`chosen` with the memories and turns stating one of the asked slots `keys` first, newest
-    first. `user`: the scope's user, whose own name as a memory's speaker is "me"."""
+    first. `user`: the scope's user, whose own name as a memory's speaker is "me". `replaced`:
+    the current-or-not memories a memory supersedes or revises, for a replacement with no slot
+    of its own (`_takes_over`)."""
     attributes = {k.attribute for k in keys}
     for group in _ALIKE:
         if attributes & group:
             attributes |= group
+    open_keys = [k for k in keys if is_single(k.attribute)]
     stating = []
     for i, found in enumerate(chosen):
         claims = _claims(found.view, attributes, user)
-        if any(_answers(key, claim) for key in keys for claim in claims):
+        if any(_answers(key, claim) for key in keys for claim in claims) or (
+                open_keys and replaced is not None and _takes_over(found.view, open_keys, attributes, user, replaced)):
             stating.append(i)
     if not stating:
         return chosen
@@ -59,6 +65,24 @@ def _claims(view: NodeView, attributes: set[str], user: str | None = None) -> tu
     elif voice(speaker, user) is None:
         speaker = None
     return read(view.content, attributes=attributes, speaker=speaker).claims
+
+
+def _takes_over(view: NodeView, keys: Sequence[SlotKey], attributes: set[str], user: str | None,
+                replaced: Callable[[NodeView], list[NodeView]]) -> bool:
+    """Whether a memory that names a new value with no slot of its own ("I switched to
+    Vivaldi") replaced one stating an asked open slot ("I use Firefox as my browser"): the
+    update judge gave it that slot (worlddb.extract.judge), so it states the slot's value now."""
+    if view.type != "Memory":
+        return False
+    mine = [c for c in _claims(view, {REPLACES}, user) if c.attribute == REPLACES and c.positive and not c.ended]
+    if not mine:
+        return False
+    for old in replaced(view):
+        theirs = _claims(old, attributes, user)
+        if any(_answers(key, c) and any(same_subject(m.subject, c.subject) for m in mine)
+               for key in keys for c in theirs):
+            return True
+    return False
 
 
 def _answers(key: SlotKey, claim: SlotClaim) -> bool:
