@@ -278,7 +278,8 @@ def test_a_question_about_an_open_slot_asks_for_it():
     assert asked("Which editor does Sarah use?") == (SlotKey("sarah", "np:editor"),)
     # a catalogue slot is asked as before; "the" needs an identifier noun; no lasting slot, no key
     assert asked("What is my favourite editor?") == (SlotKey(ME, "favourite", "editor"),)
-    for question in ("What is the total?", "What is my problem?", "What is the plan for today?"):
+    for question in ("What is the total?", "What is my problem?", "What is the plan for today?",
+                     "What is Nate's third screenplay about?", "What was Joanna's audition for?"):
         assert asked(question) == (), question
 
 

@@ -150,6 +150,8 @@ _NEGATION = re.compile(r"\b(?:not|never|no longer|don['’]t|doesn['’]t|didn['
 _ASK_IS = _rx(r"^(?:so\s+|and\s+|remind me,?\s+)?(?:what|which)(?:['’]s|\s+is|\s+was)\s+(?P<owner>my|our|the|"
               + _NAME + r"['’]s)\s+(?P<np>" + _NP + r")(?:\s+(?:set\s+to|(?:currently\s+|now\s+)?set\s+at|now|currently"
               r"|these\s+days|again|right\s+now))?" + _CTX + r"\s*[?.!]*$")
+#: last words of a question's noun phrase that make it no slot's ("What is Joanna's screenplay about?")
+_ASK_ENDS = frozenset("about for to with of in on at from like by into".split())
 #: "What browser do I use?", "Which editor does Sarah use at work?"
 _ASK_USE = _rx(r"^(?:so\s+|and\s+)?(?:what|which)\s+(?P<np>" + _NP + r")\s+(?:do|does|did|am|are|is)\s+(?P<who>I|we|"
                + _NAME + r")\s+(?:(?:now|currently|usually|mostly|still|normally)\s+)*(?:use|using|run|running)"
@@ -159,14 +161,17 @@ _ASK_USE = _rx(r"^(?:so\s+|and\s+)?(?:what|which)\s+(?P<np>" + _NP + r")\s+(?:do
 def asked_open(question: str, animate: frozenset[str] = frozenset()) -> tuple[OpenClaim, ...]:
     """The open slots a question asks about, as claims without a value: "What browser do I
     use?" asks about (me, np:browser); "What is the wifi password?" about (me, np:wifi password).
-    The noun phrase is read as a statement's is (a lasting slot's; after "the", an identifier's)."""
+    The noun phrase is read as a statement's is (a lasting slot's; after "the", an identifier's);
+    one that ends in a preposition asks what a thing is about or for, no slot's value ("What is
+    Nate's screenplay about?")."""
     q = question.strip()
     m = _ASK_IS.match(q)
     if m:
         owner = m.group("owner")
         subject, named = _owner(owner, None)
         np = _noun_phrase(m.group("np"), animate)
-        if subject is None or np is None or (owner.lower() == "the" and np.split()[-1] not in IDENT_NOUNS):
+        if subject is None or np is None or np.split()[-1] in _ASK_ENDS or (
+                owner.lower() == "the" and np.split()[-1] not in IDENT_NOUNS):
             return ()
         return (OpenClaim(subject, "np:" + np, "", qualifier=_context(m), named=named),)
     m = _ASK_USE.match(q)
