@@ -179,6 +179,17 @@ def test_a_fact_next_to_a_wish_is_still_read(text):
     assert [(c.attribute, c.value) for c in read(text).claims] == [("home", "Denver")]
 
 
+@pytest.mark.parametrize(("text", "read_as"), [
+    ("I used to live in Denver.", [("home", "Denver", False, True)]),       # held once: ended
+    ("My old job at Dell was boring.", [("employer", "Dell", False, True)]),
+    ("I got used to living in Denver.", [("home", "Denver", True, False)]),  # accustomed, not past
+    ("Do I still live in Austin?", []),                                        # asked, not said
+    ("I live in Austin. Do you?", [("home", "Austin", True, False)]),
+])
+def test_a_value_held_once_is_ended_and_a_question_claims_nothing(text, read_as):
+    assert [(c.attribute, c.value, c.positive, c.ended) for c in read(text).claims] == read_as
+
+
 def test_subjects_values_and_questions():
     assert read("My sister Nora lives in Chicago.").claims[0].subject == "nora"
     assert read("My dad works as a mail carrier.").claims[0].subject == "father"

@@ -66,7 +66,17 @@ OPEN_CONTROLS = [
     ("she", "I work at Dell as a sales engineer.", "She just got a job at Kestrel."),
     # a plan or a wish is no move
     ("plan", "I live in Austin, Texas.", "I'm thinking about moving to Denver next year."),
+    # a home or a job held once is not the one held now
+    ("past", "I live in Austin, Texas.", "I used to live in Denver."),
+    ("old", "I work at Dell as a sales engineer.", "My old job at Google was boring."),
 ]
+
+
+async def test_a_value_said_to_be_held_once_ends_the_memory_that_holds_it(minilm_server):
+    async with Client(minilm_server) as client:
+        first = await ok(client, "memory_write", text="I live in Denver.", user_id="once", valid_from=ago(400))
+        second = await ok(client, "memory_write", text="I used to live in Denver.", user_id="once")
+        assert second["superseded"] == [first["id"]]
 
 
 @pytest.mark.parametrize(("user", "old", "new"), OPEN_CONTROLS)

@@ -1105,9 +1105,13 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
     # "I might move to Denver", "if I moved to Denver", "thinking about moving to Denver": a
     # wish, a plan, a possibility or a condition states no value (read back to the clause's
     # last comma or conjunction, so "I wanted to stay, but we moved to Denver" still does)
-    if _IRREALIS.search(_BOUNDARY.split(clause[:m.start("v")])[-1]):
+    lead = _BOUNDARY.split(clause[:m.start("v")])[-1]
+    if _IRREALIS.search(lead) or _asks(clause, text):
         return None
     positive, ended = rule.positive, rule.ended
+    # "I used to live in Denver", "my old address was ...": the value was held once and no longer is
+    if positive and not ended and _FORMER.search(lead):
+        positive, ended = False, True
     # "I no longer work at X", "I don't live in Austin anymore": the rule read the verb, and the
     # words right before it negate it (a negation never matches a subject's auxiliaries)
     if positive and not ended and _NEGATED.search(clause[max(0, m.start() - 24):m.start()]):
@@ -1156,6 +1160,21 @@ _IRREALIS = re.compile(r"\b(?:if|unless|whether|might|(?-i:may)|could|would|shou
                        r"trying)\s+to|planning\s+on|(?:thinking|thought|think|dreaming|dream)\s+(?:about|of)|"
                        r"consider|considers|considering|wish|wishes|wishing|rather)\b|['’]d\s+(?:love|like|rather)\b",
                        re.I)
+#: words that put the value in the past: held once, no longer
+_FORMER = re.compile(r"(?<!\bget )(?<!\bgot )(?<!\bgets )(?<!getting )(?<!\bam )(?<!\bis )(?<!\bare )(?<!\bwas )"
+                     r"(?<!\bwere )(?<!['’]m )(?<!['’]re )\bused\s+to\b|\b(?:my|our|his|her|their)\s+(?:old|former|previous|last)\b", re.I)
+#: a question's opening word: what it asks about is not said to hold
+_ASKING = re.compile(r"(?:do|does|did|am|is|are|was|were|have|has|had|should|could|would|can|will|shall|may|might|"
+                     r"must|who|what|where|when|which|why|how)\b", re.I)
+
+
+def _asks(clause: str, text: str) -> bool:
+    """Whether `clause` is a question that opens with an auxiliary or a question word ("Do I
+    still live in Austin?"; not "You moved to Denver, right?")."""
+    at = text.find(clause)
+    return at >= 0 and text[at + len(clause):].lstrip("\"'”’) ").startswith("?") and bool(_ASKING.match(clause))
+
+
 _BOUNDARY = re.compile(r",|\b(?:but|and|so|because|though|although)\b", re.I)
 _NEGATED = re.compile(r"(?:\b(?:no longer|not|never)|n['’]t)\s+(?:\w+ly\s+)?$", re.I)
 _LEFT = re.compile(r"\b(?:" + _LEAVE + r")\s+$", re.I)
