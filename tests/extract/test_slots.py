@@ -164,6 +164,9 @@ def test_whose_job_a_text_names(text, subjects):
     "I want to move to Denver someday.",
     "I'd love to live in Paris.",
     "I'm considering a job at Google.",
+    "Ana thinks I live in Austin.",                   # someone's belief, a dream, a pretence
+    "I dreamt that I lived in Paris.",
+    "I pretended I worked at Google.",
 ])
 def test_a_wish_a_plan_or_a_condition_claims_no_value(text):
     assert read(text).claims == ()

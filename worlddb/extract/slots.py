@@ -1158,7 +1158,9 @@ def _written_as_name(subject: str, text: str) -> bool:
 _IRREALIS = re.compile(r"\b(?:if|unless|whether|might|(?-i:may)|could|would|should|must|wanna|someday|maybe|perhaps|"
                        r"(?:want|wants|wanted|hope|hopes|hoping|plan|plans|planning|intend|intends|try|tries|tried|"
                        r"trying)\s+to|planning\s+on|(?:thinking|thought|think|dreaming|dream)\s+(?:about|of)|"
-                       r"consider|considers|considering|wish|wishes|wishing|rather)\b|['’]d\s+(?:love|like|rather)\b",
+                       r"consider|considers|considering|wish|wishes|wishing|rather|thinks|believes|assumes|assumed|"
+                       r"pretend|pretends|pretended|pretending|imagine|imagines|imagined|imagining|dreamt|dreamed|"
+                       r"joked|joking)\b|['’]d\s+(?:love|like|rather)\b",
                        re.I)
 #: words that put the value in the past: held once, no longer
 _FORMER = re.compile(r"(?<!\bget )(?<!\bgot )(?<!\bgets )(?<!getting )(?<!\bam )(?<!\bis )(?<!\bare )(?<!\bwas )"
