@@ -56,6 +56,22 @@ def test_a_short_reply_to_a_question_keeps_its_whole_score(engine):
     rowids = [store.rowid(turns[f"D1:{i}"]) for i in (1, 2, 3)]
     damped = brevity.damp_short_turns(store, dict.fromkeys(rowids, 1.0))
     short = brevity.SHORT_TURN_WORDS
-    # the speaker's name counts: "Ann: We adopted a dog." is five words
-    assert [damped[r] for r in rowids] == [5 / short, 2 / short, 1.0]
+    # "We adopted a dog." states a value (a pet) and keeps its score too; "Bob: Name?" is two words
+    assert [damped[r] for r in rowids] == [1.0, 2 / short, 1.0]
     assert "Biscuit." in [hit.text for hit in engine.recall("what is the dog called", ALICE, limit=2).results]
+
+
+def test_a_short_turn_that_states_a_value_keeps_its_whole_score(engine):
+    # an agent's own conversations are full of facts in a few words
+    session = SessionIn(date="2024-05-01T10:00:00Z", turns=(
+        TurnIn(speaker="Cara", text="My name is Cara. I live in Oslo.", turn_id="D1:1"),
+        TurnIn(speaker="Ben", text="Thanks, Cara!", turn_id="D1:2"),
+        TurnIn(speaker="Cara", text="I moved to Bergen!", turn_id="D1:3"),
+        TurnIn(speaker="Cara", text="Guess what happened today.", turn_id="D1:4")))
+    turns = engine.ingest_conversation([session], ALICE).turns
+    store = engine.store
+    rowids = [store.rowid(turns[f"D1:{i}"]) for i in (1, 2, 3, 4)]
+    damped = brevity.damp_short_turns(store, dict.fromkeys(rowids, 1.0))
+    short = brevity.SHORT_TURN_WORDS
+    assert [damped[r] for r in rowids] == [1.0, 3 / short, 1.0, 5 / short]
+    assert brevity.states_a_value("Cara: I moved to Bergen!") and not brevity.states_a_value("Ben: Thanks, Cara!")

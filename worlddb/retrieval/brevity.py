@@ -23,7 +23,9 @@ chosen there by leave-one-conversation-out, in all five folds.
 A turn that follows a question (its predecessor by precedes, in its session, ends with "?")
 keeps its score whatever its length: "Biscuit." after "Name?" is the answer, and short
 answers are where short turns carry a fact. On the dev conversations this changes nothing
-at 12 words: their answers are seldom that short.
+at 12 words: their answers are seldom that short. So does a turn that states the value of a
+slot (worlddb.extract.slots reads a claim in it): "I moved to Bergen!", "My name is Cara.",
+"I'm vegan now" are facts in a few words, the kind an agent's own conversations are full of.
 
 Only Turn nodes are damped: a memory is a statement its writer chose to keep ("Ann moved to
 Lisbon" is a whole fact in four words), and a summary is never a result. The factor only
@@ -37,10 +39,12 @@ from __future__ import annotations
 import re
 
 from worlddb.core.store import Store
+from worlddb.extract.slots import read
 from worlddb.graph.text_index import WORD
 
-#: the "[<date>] " an index text opens with (worlddb.graph.text_index)
+#: the "[<date>] " an index text opens with, and the "<speaker>: " after it (worlddb.graph.text_index)
 _DATE = re.compile(r"^\[[^\]]*\] ")
+_SPEAKER = re.compile(r"^[^:\n]{1,80}:\s")
 
 #: a turn of fewer words than this keeps that share of its fused score; 0 turns the prior off
 SHORT_TURN_WORDS = 12
@@ -48,13 +52,14 @@ SHORT_TURN_WORDS = 12
 
 def damp_short_turns(store: Store, scores: dict[int, float]) -> dict[int, float]:
     """`scores` (node rowid -> fused score) with each Turn node's score scaled by
-    min(1, its words / SHORT_TURN_WORDS), unless it replies to a question; other nodes'
-    scores as they were."""
+    min(1, its words / SHORT_TURN_WORDS), unless it replies to a question or states a slot's
+    value; other nodes' scores as they were."""
     short = SHORT_TURN_WORDS
     if short <= 0 or not scores:
         return scores
-    words = turn_words(store, list(scores))
-    brief = [rowid for rowid, n in words.items() if n < short]
+    texts = turn_texts(store, list(scores))
+    words = {rowid: len(WORD.findall(text)) for rowid, text in texts.items()}
+    brief = [rowid for rowid, n in words.items() if n < short and not states_a_value(texts[rowid])]
     if not brief:
         return scores
     out = dict(scores)
@@ -65,16 +70,27 @@ def damp_short_turns(store: Store, scores: dict[int, float]) -> dict[int, float]
     return out
 
 
+def states_a_value(text: str) -> bool:
+    """Whether a turn's index text (after the date) states a slot's value, read without its
+    speaker: "Cara: I moved to Bergen!" does."""
+    return bool(read(_SPEAKER.sub("", text, count=1)).claims)
+
+
 def turn_words(store: Store, rowids: list[int]) -> dict[int, int]:
     """rowid -> the words of its index text after the date, for those of `rowids` that are
     Turn nodes: what the turn is found by - its speaker, its text, its image caption."""
-    out: dict[int, int] = {}
+    return {rowid: len(WORD.findall(text)) for rowid, text in turn_texts(store, rowids).items()}
+
+
+def turn_texts(store: Store, rowids: list[int]) -> dict[int, str]:
+    """rowid -> its index text after the date, for those of `rowids` that are Turn nodes."""
+    out: dict[int, str] = {}
     for start in range(0, len(rowids), 500):
         chunk = rowids[start:start + 500]
         rows = store.conn.execute(
             f"SELECT n.rowid, f.text FROM nodes n JOIN fts f ON f.rowid = n.rowid "
             f"WHERE n.rowid IN ({','.join('?' * len(chunk))}) AND (n.type || '') = 'Turn'", chunk)
-        out.update((rowid, len(WORD.findall(_DATE.sub("", text, count=1)))) for rowid, text in rows)
+        out.update((rowid, _DATE.sub("", text, count=1)) for rowid, text in rows)
     return out
 
 
