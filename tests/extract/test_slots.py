@@ -188,6 +188,10 @@ def test_a_fact_next_to_a_wish_is_still_read(text):
     ("I got used to living in Denver.", [("home", "Denver", True, False)]),  # accustomed, not past
     ("Do I still live in Austin?", []),                                        # asked, not said
     ("I live in Austin. Do you?", [("home", "Austin", True, False)]),
+    ("I worked at Google for a summer in 2015.", [("employer", "Google", False, True)]),  # simple past
+    ("I've worked at Dell since 2019.", [("employer", "Dell", True, False)]),              # still there
+    ("I went to Denver last week.", []),                                                     # a trip
+    ("I went back to Vim.", [("replaces", "Vim", True, False)]),                             # a switch
 ])
 def test_a_value_held_once_is_ended_and_a_question_claims_nothing(text, read_as):
     assert [(c.attribute, c.value, c.positive, c.ended) for c in read(text).claims] == read_as

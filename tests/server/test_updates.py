@@ -69,6 +69,8 @@ OPEN_CONTROLS = [
     # a home or a job held once is not the one held now
     ("past", "I live in Austin, Texas.", "I used to live in Denver."),
     ("old", "I work at Dell as a sales engineer.", "My old job at Google was boring."),
+    ("summer", "I work at Dell as a sales engineer.", "I worked at Google for a summer internship in 2015."),
+    ("trip", "I use Firefox as my browser.", "I went to Denver last week."),
 ]
 
 

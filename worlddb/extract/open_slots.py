@@ -129,7 +129,8 @@ _USE = _rx(r"^" + _FILLER + r"(?P<who>I|we|" + _NAME + r")\s+(?:(?:now|mostly|ma
            r"(?:use|uses|am using|['’]m using|are using|['’]re using|is using)\s+(?P<v>" + _CAP_VALUE + r")"
            r"(?:\s+instead\s+of\s+(?P<old>" + _CAP_VALUE + r"))?" + _TAIL)
 _SWITCH = _rx(r"^" + _FILLER + r"(?P<who>I|we|" + _NAME + r")\s+(?:(?:just|finally|recently|have|['’]ve|has|had"
-              r"|officially)\s+)*(?:switched|moved|changed|migrated|swapped|went)\s+(?:over\s+|back\s+)?"
+              r"|officially)\s+)*(?:switched|changed|migrated|swapped|(?:moved|went)(?=\s+(?:over|back|from)\b))"
+              r"\s+(?:over\s+|back\s+)?"
               r"(?:from\s+(?P<old>" + _CAP_VALUE + r")\s+)?to\s+(?P<v>" + _CAP_VALUE + r")"
               r"(?:\s+from\s+(?P<old2>" + _CAP_VALUE + r"))?" + _TAIL)
 _REPLACED = _rx(r"^" + _FILLER + r"(?P<who>I|we|" + _NAME + r")\s+(?:(?:just|finally|recently|have|['’]ve|has)\s+)*"

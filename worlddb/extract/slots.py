@@ -1109,8 +1109,9 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
     if _IRREALIS.search(lead) or _asks(clause, text):
         return None
     positive, ended = rule.positive, rule.ended
-    # "I used to live in Denver", "my old address was ...": the value was held once and no longer is
-    if positive and not ended and _FORMER.search(lead):
+    # "I used to live in Denver", "my old address was ...", "I worked at Google for five years"
+    # (not "I have worked at ..."): the value was held once and no longer is
+    if positive and not ended and (_FORMER.search(lead) or rule.attribute in _HELD and _PAST.search(m.group(0))):
         positive, ended = False, True
     # "I no longer work at X", "I don't live in Austin anymore": the rule read the verb, and the
     # words right before it negate it (a negation never matches a subject's auxiliaries)
@@ -1165,6 +1166,9 @@ _IRREALIS = re.compile(r"\b(?:if|unless|whether|might|(?-i:may)|could|would|shou
 #: words that put the value in the past: held once, no longer
 _FORMER = re.compile(r"(?<!\bget )(?<!\bgot )(?<!\bgets )(?<!getting )(?<!\bam )(?<!\bis )(?<!\bare )(?<!\bwas )"
                      r"(?<!\bwere )(?<!['’]m )(?<!['’]re )\bused\s+to\b|\b(?:my|our|his|her|their)\s+(?:old|former|previous|last)\b", re.I)
+#: a home, a job or a role in the simple past ("worked at", "lived in"): one held before
+_HELD = {"home", "employer", "role"}
+_PAST = re.compile(r"(?<!\bhave )(?<!\bhas )(?<!['’]ve )\b(?:worked|lived|resided)\b", re.I)
 #: a question's opening word: what it asks about is not said to hold
 _ASKING = re.compile(r"(?:do|does|did|am|is|are|was|were|have|has|had|should|could|would|can|will|shall|may|might|"
                      r"must|who|what|where|when|which|why|how)\b", re.I)
