@@ -192,6 +192,9 @@ def test_a_fact_next_to_a_wish_is_still_read(text):
     ("I've worked at Dell since 2019.", [("employer", "Dell", True, False)]),              # still there
     ("I went to Denver last week.", []),                                                     # a trip
     ("I went back to Vim.", [("replaces", "Vim", True, False)]),                             # a switch
+    ("I got laid off from Dell.", [("employer", "Dell", False, True)]),
+    ("Started at Stripe this week.", [("employer", "Stripe", True, False)]),
+    ("I quit the Sunday league.", [("activity", "Sunday league", False, True)]),            # no employer
 ])
 def test_a_value_held_once_is_ended_and_a_question_claims_nothing(text, read_as):
     assert [(c.attribute, c.value, c.positive, c.ended) for c in read(text).claims] == read_as

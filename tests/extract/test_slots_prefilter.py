@@ -35,6 +35,7 @@ CRAFTED = [
     "I got hired by Quarry Health; I quit my old warehouse job.",
     "Today was my last day at Polder Foods. I start with Ridgeline on Tuesday.",
     "I began working for Atlas Freight and I work as an electrician.",
+    "I got laid off from Quarry Health. I started at Nimbus on Monday.",
     # manager, partner, marital status
     "My new manager is Dana Ruiz. Owen, who just took over as my boss, is kind.",
     "Marta is now our supervisor. I report to Marta.",

@@ -74,10 +74,15 @@ OPEN_CONTROLS = [
 ]
 
 
-async def test_a_value_said_to_be_held_once_ends_the_memory_that_holds_it(minilm_server):
+@pytest.mark.parametrize(("user", "old", "new"), [
+    ("once", "I live in Denver.", "I used to live in Denver."),
+    ("laid-off", "I work at Dell.", "I got laid off from Dell."),
+    ("started", "I work at Dell.", "Started at Stripe this week."),
+])
+async def test_a_value_said_to_be_held_once_or_left_ends_the_memory_that_holds_it(minilm_server, user, old, new):
     async with Client(minilm_server) as client:
-        first = await ok(client, "memory_write", text="I live in Denver.", user_id="once", valid_from=ago(400))
-        second = await ok(client, "memory_write", text="I used to live in Denver.", user_id="once")
+        first = await ok(client, "memory_write", text=old, user_id=user, valid_from=ago(400))
+        second = await ok(client, "memory_write", text=new, user_id=user)
         assert second["superseded"] == [first["id"]]
 
 

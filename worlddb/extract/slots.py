@@ -579,6 +579,15 @@ _RULES: tuple[_Rule, ...] = (
           accept=lambda v: bool(v) and v[0].isupper(),
           context=_rx(r"\b(offer|hired|job|position|role|new team|onboarding|employer|company|start date|"
                       r"as an? [a-z]+|recruit\w*)\b|\b(?:" + _LEAVE + r")\s+(?-i:[A-Z])")),
+    # "I quit Dell", "I got laid off from Dell": a named employer left, whatever else the text says
+    # ("left" alone needs the context below: one leaves a city, a party, a person)
+    _Rule("employer", _rx(_S + r"(?:quit|resigned\s+from|(?:laid\s+off|let\s+go|fired)\s+(?:from|by))\s+(?=(?-i:[A-Z]))"
+                          + _ORG),
+          positive=False, ended=True, accept=lambda v: bool(v) and v[0].isupper()),
+    # "I started at Stripe on Monday": a named place started at
+    _Rule("employer", _rx(r"(?:^|(?P<s>\b(?:I|we|he|she|they|(?-i:[A-Z][a-z]+)|(?:my|our)\s+(?:" + _KIN_RE
+                          + r")))\s+(?:just\s+|finally\s+|officially\s+)?)(?:started|began)\s+at\s+(?=(?-i:[A-Z]))" + _ORG),
+          accept=lambda v: bool(v) and v[0].isupper() and not re.match(rf"(?:{_TIME}|{_DATE})", v, re.I)),
     # "I left Dell and joined Apple": a name left, where the text also joins or starts somewhere
     _Rule("employer", _rx(_S + r"(?:" + _LEAVE + r")\s+" + _ORG), positive=False, ended=True,
           accept=lambda v: bool(v) and v[0].isupper(),

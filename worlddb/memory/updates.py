@@ -242,6 +242,7 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: Reader 3: a wish, a plan or a condition ("I might move to Denver") claims nothing.
 #: Reader 4: a named speaker's first person is keyed under the speaker's name; "is set to",
 #: "<kind> line:" and a number as no provider.
+#: Reader 5: "I quit Dell", "laid off from", "started at Stripe" are read as the job they end or begin.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
