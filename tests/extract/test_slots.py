@@ -195,6 +195,8 @@ def test_a_fact_next_to_a_wish_is_still_read(text):
     ("I got laid off from Dell.", [("employer", "Dell", False, True)]),
     ("Started at Stripe this week.", [("employer", "Stripe", True, False)]),
     ("I quit the Sunday league.", [("activity", "Sunday league", False, True)]),            # no employer
+    ("I eat meat again.", [("diet", "meat", True, False)]),
+    ("I eat fish on Fridays.", []),                                                          # a habit, no change
 ])
 def test_a_value_held_once_is_ended_and_a_question_claims_nothing(text, read_as):
     assert [(c.attribute, c.value, c.positive, c.ended) for c in read(text).claims] == read_as

@@ -44,6 +44,7 @@ CRAFTED = [
     # diet, drink, smoking, allergies
     "I'm not vegan anymore. I went vegetarian in May. I don't eat pork.",
     "I started eating fish again. I quit drinking beer, and I'm sober now.",
+    "We eat meat again.",
     "I enjoy a glass of wine. I quit smoking; he smokes.",
     "I'm allergic to penicillin; I'm no longer allergic to cats. My main allergy is to pollen.",
     "The medication I react to is ibuprofen. Shellfish don't bother me since the shots.",

@@ -78,6 +78,7 @@ OPEN_CONTROLS = [
     ("once", "I live in Denver.", "I used to live in Denver."),
     ("laid-off", "I work at Dell.", "I got laid off from Dell."),
     ("started", "I work at Dell.", "Started at Stripe this week."),
+    ("meat", "I'm vegetarian.", "I eat meat again."),
 ])
 async def test_a_value_said_to_be_held_once_or_left_ends_the_memory_that_holds_it(minilm_server, user, old, new):
     async with Client(minilm_server) as client:

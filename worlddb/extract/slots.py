@@ -653,6 +653,9 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("diet", _rx(_S + r"(?:don't|do not|doesn't|does not|never|no longer|stopped|quit)\s+(?:eat|eating|eats)\s+"
                       r"(?P<v>meat|fish|dairy|eggs|pork|beef|chicken|gluten|sugar|animal products|seafood|lamb|turkey|"
                       r"bacon|steak|cheese|milk|salmon|shrimp|shellfish)"), positive=False, accept=lambda v: True),
+    # "I eat meat again", "we're eating fish now": back to a food, said as a change
+    _Rule("diet", _rx(_S + r"(?:eat|eats|ate)\s+(?P<v>meat|fish|dairy|eggs|pork|beef|chicken|seafood|animal products)\s+"
+                      r"(?:again|now|these days)\b"), accept=lambda v: True),
     _Rule("diet", _rx(_S + r"(?:started|start|starting|began|am|'m|’m|now|back to)\s+(?:eating|to eat)\s+"
                       r"(?P<v>meat|fish|dairy|eggs|pork|beef|chicken|gluten|sugar|animal products|seafood|lamb|turkey|"
                       r"bacon|steak|cheese|milk|salmon|shrimp|shellfish)"),
