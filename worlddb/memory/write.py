@@ -186,7 +186,7 @@ def commit(services: Services, prepared: PreparedWrite) -> list[WriteResult]:
 def _judge(services: Services, plan: _Plan, item) -> updates.Assessment:
     request = plan.request
     amend = request.tool == "memory_amend" and request.supersedes is not None
-    if request.tool != "memory_write" and not amend or request.supersedes is not None and not amend:
+    if not amend and (request.tool != "memory_write" or request.supersedes is not None):
         return updates.NOTHING
     user = next((sid for kind, sid in request.scopes if kind == "user"), None)
     found = updates.assess(services, request.text, request.scopes, plan.starts, item.vector, item.units, plan.facts,
