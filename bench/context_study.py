@@ -166,20 +166,39 @@ def loo_by(per_setting: dict[str, list[dict]], conversations: list[str], objecti
     return {"choices": choices, "held_out": headline(pooled)}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def conversation_view(engine: Engine, sample: str, info: dict) -> tuple[dict, ScopeSet, list[str], dict]:
+    """A dev conversation in the store, as a study reads it: its turns by rowid, its scope,
+    that scope's world, and its turns by anchor (`info`: the conversation's turn map entry)."""
+    by_rowid = {r: t for t, r in info["rowid"].items()}
+    anchors = engine.store.anchors_for_rowids(list(by_rowid))
+    return (by_rowid, ScopeSet((("user", sample),)), [engine.store.scope_anchor("user", sample)],
+            {anchors[r]: t for r, t in by_rowid.items()})
+
+
+def study_args(description: str) -> argparse.Namespace:
+    """The arguments every study over the dev store takes: --data, --db, --out."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--data", type=Path, default=Path("../shared/data/locomo-dev.json"))
     parser.add_argument("--db", type=Path, required=True, help="the store (built here when absent)")
     parser.add_argument("--out", type=Path, default=None)
-    args = parser.parse_args()
-    data = json.loads(args.data.read_text())
-    map_path = args.db.with_suffix(".turns.json")
-    report: dict = {"benchmark": "locomo context lane study", "data": str(args.data)}
-    if not (args.db.exists() and map_path.exists()):
-        turn_map = build(data, args.db)
-        map_path.write_text(json.dumps(turn_map))
+    return parser.parse_args()
+
+
+def dev_store(data: list, db: Path, report: dict) -> dict:
+    """The turn map of the dev store at `db`, building the store (and its map, beside it) when
+    either is absent; notes the load average of a build in `report`."""
+    map_path = db.with_suffix(".turns.json")
+    if not (db.exists() and map_path.exists()):
+        map_path.write_text(json.dumps(build(data, db)))
         report["build_loadavg_1min"] = round(os.getloadavg()[0], 2)
-    turn_map = json.loads(map_path.read_text())
+    return json.loads(map_path.read_text())
+
+
+def main() -> None:
+    args = study_args(__doc__.splitlines()[0])
+    data = json.loads(args.data.read_text())
+    report: dict = {"benchmark": "locomo context lane study", "data": str(args.data)}
+    turn_map = dev_store(data, args.db, report)
     report["ingest"] = turn_map["ingest"]
     engine = Engine.open(args.db, synchronous="NORMAL")
     try:
@@ -198,11 +217,7 @@ def main() -> None:
         for conv in data:
             sample = conv["sample_id"]
             info = turn_map["conversations"][sample]
-            by_rowid = {r: t for t, r in info["rowid"].items()}
-            scope = ScopeSet((("user", sample),))
-            worlds = [engine.store.scope_anchor("user", sample)]
-            anchors = engine.store.anchors_for_rowids(list(by_rowid))
-            anchor_turn = {anchors[r]: t for r, t in by_rowid.items()}
+            by_rowid, scope, worlds, anchor_turn = conversation_view(engine, sample, info)
             for item in questions_of(conv, set(info["rowid"])):
                 question, evidence = item["question"], item["_evidence"]
                 base = {"conversation": sample, "category": item["category"]}

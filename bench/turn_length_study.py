@@ -21,20 +21,17 @@ conversations, the setting with the best turn_all@50 + turn_any@10 (`loo_all_set
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import time
-from pathlib import Path
 from unittest import mock
 
 from worlddb.core.timeutil import now_us
 from worlddb.memory.engine import Engine
-from worlddb.memory.scopes import ScopeSet
 from worlddb.retrieval import brevity, recall
 from worlddb.retrieval.lanes import run_lanes
 
-from .context_study import build, headline, loo
+from .context_study import conversation_view, dev_store, headline, loo, study_args
 from .locomo import questions_of, score
 
 DEPTH = 250
@@ -72,17 +69,10 @@ def _rank(engine: Engine, question: str, worlds: list[str], lanes: dict, words: 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=Path("../shared/data/locomo-dev.json"))
-    parser.add_argument("--db", type=Path, required=True, help="the store (built here when absent)")
-    parser.add_argument("--out", type=Path, default=None)
-    args = parser.parse_args()
+    args = study_args(__doc__.splitlines()[0])
     data = json.loads(args.data.read_text())
-    map_path = args.db.with_suffix(".turns.json")
     report: dict = {"benchmark": "locomo turn length prior study", "data": str(args.data)}
-    if not (args.db.exists() and map_path.exists()):
-        map_path.write_text(json.dumps(build(data, args.db)))
-    turn_map = json.loads(map_path.read_text())
+    turn_map = dev_store(data, args.db, report)
     settings: dict[str, tuple | None] = {"baseline": None}
     for replies in REPLIES:
         for length in LENGTHS:
@@ -96,13 +86,9 @@ def main() -> None:
         for conv in data:
             sample = conv["sample_id"]
             info = turn_map["conversations"][sample]
-            by_rowid = {r: t for t, r in info["rowid"].items()}
+            by_rowid, scope, worlds, anchor_turn = conversation_view(engine, sample, info)
             words = brevity.turn_words(engine.store, list(by_rowid))
             replies = brevity.replies_to_questions(engine.store, list(by_rowid))
-            scope = ScopeSet((("user", sample),))
-            worlds = [engine.store.scope_anchor("user", sample)]
-            anchors = engine.store.anchors_for_rowids(list(by_rowid))
-            anchor_turn = {anchors[r]: t for r, t in by_rowid.items()}
             for item in questions_of(conv, set(info["rowid"])):
                 question, evidence = item["question"], item["_evidence"]
                 base = {"conversation": sample, "category": item["category"]}
