@@ -1288,10 +1288,10 @@ _NOT_SUBJECTS = {"after", "before", "since", "then", "now", "finally", "honestly
 
 
 def _antecedent(text: str) -> str | None:
-    """The person a third-person pronoun of `text` stands for: the first sentence whose subject
-    is a name or kin ("My brother moved to Oslo. He works at Equinor": he -> brother; "Kevin's
-    wife ...": kevin wife), else the
-    first person named ("I met Tom at Google. He ...": tom; "Kevin quit his job": kevin). A
+    """The person a third-person pronoun of `text` (the text before the pronoun) stands for:
+    the first sentence whose subject is a name or kin ("My brother moved to Oslo. He works at
+    Equinor": he -> brother; "Kevin's wife ...": kevin wife), else the first person named ("I
+    met Tom at Google. He ...": tom; "Kevin quit his job": kevin); None when no one is. A
     capitalised word right after a preposition or verb of place ("in Oslo", "at Google",
     "visited Rome") names a place or an organisation, never the person."""
     for sentence in re.split(r"(?<=[.!?])\s+", text):
