@@ -8,7 +8,9 @@ call's transactions added and brings them into the model:
 - every new edge is replayed through the model's handlers, in the order the engine wrote
   it, so a learned edge that the handlers must refuse is a violation, and supersedes edges
   close what they must;
-- an amendment closes the facts drawn from the old memory where it starts;
+- an amendment closes the facts drawn from the old memory where it starts, and a revision those
+  of its facts the engine found about the changed slots (checked to be the revised memory's own,
+  closed where the revision starts);
 - functional facts are *predicted* (supersede a current value when newer, contradict it
   otherwise) in write order and compared with the edges the engine actually wrote;
 - every proposal the resolver staged pairs two entities of one and the same scope;
@@ -49,7 +51,7 @@ def adopt(h, last: int, *, parents: set[str], marker: str | None = None, amended
     proposals = {edge_id: pid for pid, edge_id in conn.execute(
         "SELECT id, edge_id FROM proposals WHERE seq_created > ?", (last,))}
     new_facts = [a for a in new if model.nodes[a].type == "Fact"]
-    edges, replaced = [], []
+    edges, replaced, revised = [], [], []
     try:
         for view in h.store.edges_added_after(last):
             edge, vf, vt, added = view.edge, view.valid_from, view.valid_to, view.t_added
@@ -64,11 +66,15 @@ def adopt(h, last: int, *, parents: set[str], marker: str | None = None, amended
                 _close_derived(h, amended[0], amended[1], added)
             elif edge.type == "supersedes" and edge.src in new and model.nodes[edge.src].type == "Memory":
                 replaced.append((edge.dst, model.nodes[edge.src].valid_from, added))
+            elif edge.type == "revises" and edge.src in new and model.nodes[edge.src].type == "Memory":
+                revised.append((edge.dst, model.nodes[edge.src].valid_from, added))
         predicted = _functional(h, new_facts)
         # a memory the update judge found the write to replace: its facts end where the new one
         # begins, closed after the new facts are written (worlddb.memory.updates.apply)
         for old, starts, added in replaced:
             _close_derived(h, old, starts, added)
+        for old, starts, added in revised:
+            _close_revised(h, old, starts, added)
         model.commit()
     except Expect as exc:
         model.rollback()
@@ -87,6 +93,25 @@ def _close_derived(h, old: str, starts: int, at: int) -> None:
         node = h.model.nodes[e.src]
         if node.valid_to is None or node.valid_to > starts:
             h.model.close(e.src, max(starts, node.valid_from), at=at)
+
+
+def _close_revised(h, old: str, starts: int, at: int) -> None:
+    """A revised memory's facts about the slots its revision changed end where the revision
+    starts (worlddb.memory.updates.apply). Which slots changed is the slot reader's reading, so
+    the engine's choice of facts is taken - but only among the revised memory's own current
+    facts, and only closed at that time."""
+    for e in [e for e in h.model.live_edges("derived_from") if e.dst == old]:
+        node = h.model.nodes[e.src]
+        if node.valid_to is not None and node.valid_to <= starts:
+            continue
+        view = h.store.get(e.src)
+        if view is None or view.valid_to is None:
+            continue
+        end = max(starts, node.valid_from)
+        if view.valid_to != end:
+            raise Violation(f"revised memory {old[:12]}: its fact {e.src[:12]} closed at {view.valid_to}, "
+                            f"not where the revision starts ({end})")
+        h.model.close(e.src, end, at=at)
 
 
 def _functional(h, new_facts: list[str]) -> list[Edge]:

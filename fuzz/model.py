@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 #: edge types whose handler refuses a cycle among live edges of that type
-ACYCLIC = {"precedes", "subtype_of", "supersedes"}
+ACYCLIC = {"precedes", "subtype_of", "supersedes", "revises"}
 #: edge types registered as FunctionalRelation in the fuzzed registry
 FUNCTIONAL_EDGES = {"located_in"}
 #: fact relations the engine is opened with as functional (newer value supersedes)
 FUNCTIONAL_FACTS = {"lives_in"}
-BUILTIN_EDGES = ("contains", "refers_to", "supersedes", "same_as", "contradicts", "implies",
+BUILTIN_EDGES = ("contains", "refers_to", "supersedes", "revises", "same_as", "contradicts", "implies",
                  "derived_from", "instance_of", "subtype_of", "causes", "precedes", "summarizes")
 REGISTERED = BUILTIN_EDGES + tuple(sorted(FUNCTIONAL_EDGES))
 TEXT_TYPES = ("Memory", "Turn", "Summary")
@@ -310,6 +310,10 @@ class Model:
                 self.close(dst, new.valid_from, at=at)
         elif etype in ACYCLIC and self.reaches(dst, etype, src):
             raise Expect("Refused", f"{etype} cycle")
+        elif etype == "revises":
+            # the older memory stays current: nothing closes (handlers/revises.py)
+            if self.nodes[src].valid_from < self.nodes[dst].valid_from:
+                raise Expect("Refused", "the revision becomes valid before the memory it revises")
         elif etype == "summarizes":
             if edge.world is not None:
                 raise Expect("Refused", "summarizes edges belong to no world")
