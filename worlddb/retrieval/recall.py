@@ -15,7 +15,8 @@ members are.
 
 Length prior (worlddb.retrieval.brevity): a conversational turn of fewer than 12 words keeps
 that share of its fused score ("Thanks, Mel!" matches through a name, and states nothing),
-unless it replies to a question ("Biscuit." after "Name?"); memories keep theirs.
+unless it replies to a question ("Biscuit." after "Name?") or states a slot's value ("I moved
+to Bergen!"); memories keep theirs.
 
 Graph step (worlddb.retrieval.propagation): turns of a conversation are chained by precedes edges
 inside their session world, and an answer usually sits next to the turn that matches the
