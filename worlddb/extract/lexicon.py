@@ -6,7 +6,9 @@ word the list does not hold. ``is_common(word)`` says whether the lower-case for
 anything but a proper noun ("coffee", "things": yes; "sarah", "jenna", "google", "lebron": no),
 and so is a word made from one (a contraction "they've", a compound "dairy-free") or a gerund of a
 verb newer than the list ("kickboxing"). Both are pure and never raise for a ``str``; the list
-(about 94,000 entries) is read once, on first use, in ~0.1 s, and holds ~11 MB.
+(about 94,000 entries) is read once, on first use, in ~0.1 s, and holds ~11 MB. ``singular(word)``
+is a lower-case word's singular by its ending alone ("parties" -> "party", "seats" -> "seat",
+"glass" and "status" unchanged), without the list.
 
 The list is Brill's tagger lexicon (trained on the Brown corpus and the Penn Treebank), as shipped
 in the ``textblob`` package (MIT) at ``textblob/en/en-lexicon.txt``. It keeps case: a word that
@@ -22,7 +24,7 @@ import sys
 from functools import cache
 from pathlib import Path
 
-__all__ = ["is_common", "tag"]
+__all__ = ["is_common", "singular", "tag"]
 
 _PROPER = ("NNP", "NNPS")  # a lower-case entry tagged so was a name written in lower case ("lebron")
 
@@ -54,3 +56,12 @@ def is_common(word: str) -> bool:
               if entries.get(w) not in (None, *_PROPER)}
     # a gerund of a verb newer than the list ("kickboxing", "blogging"), not a name ("Irving")
     return bool(common) or word.endswith("ing") and entries.get(word.capitalize()) not in _PROPER
+
+
+def singular(word: str) -> str:
+    """`word` (lower case) made singular by its ending: the one rule the slot readers share."""
+    if len(word) > 3 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word

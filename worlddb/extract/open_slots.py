@@ -40,6 +40,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from worlddb.extract.lexicon import singular
+
 __all__ = [
     "IDENT_NOUNS", "OPEN_SINGLE_PREFIXES", "REPLACES", "OpenClaim", "asked_open", "is_open", "is_single", "read_open",
     "value_kind",
@@ -314,7 +316,7 @@ def _preference_value(phrase: str) -> tuple[str, str]:
     if not m:
         return phrase, ""
     occasion = phrase[m.end():].split()
-    return phrase[:m.start()], _singular(occasion[-1].lower()) if occasion else ""
+    return phrase[:m.start()], singular(occasion[-1].lower()) if occasion else ""
 
 
 # ---------------------------------------------------------------------------- parts
@@ -359,21 +361,13 @@ def _noun_phrase(phrase: str, animate: frozenset[str]) -> str | None:
     words = [w for w in phrase.lower().split() if w not in _DETERMINERS]
     if not words or len(words) > 3 or any(w in _NP_STOP for w in words):
         return None
-    words = [_singular(w) for w in words]
+    words = [singular(w) for w in words]
     if words[-1] in animate or words[-1] in _VERBISH:
         return None
     return " ".join(words)
 
 
 _VERBISH = frozenset("is are was were be been has have had do does did go going get got make made".split())
-
-
-def _singular(word: str) -> str:
-    if len(word) > 3 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
 
 
 def _clean(value: str | None) -> str:
@@ -411,5 +405,5 @@ def _preference_kind(words: list[str]) -> str:
     if any(w in _DRINKS for w in words):
         return "drink"
     if len(words) > 1 and words[-1].isalpha():
-        return _singular(words[-1])
+        return singular(words[-1])
     return ""

@@ -46,6 +46,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 
 from worlddb.extract import GENERIC_ROLES
+from worlddb.extract.lexicon import singular
 from worlddb.extract.literals import fold, required
 from worlddb.extract.open_slots import REPLACES, asked_open, is_open, read_open
 
@@ -367,19 +368,11 @@ def normalise_subject(phrase: str) -> str:
     # "trip to Japan" -> "japan trip"
     if len(low) == 3 and low[1] in ("to", "in", "for", "of", "with"):
         low = [low[2], low[0]]
-    return " ".join(_singular(w) for w in low)
-
-
-def _singular(word: str) -> str:
-    if len(word) > 3 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
+    return " ".join(singular(w) for w in low)
 
 
 def _words(text: str) -> list[str]:
-    return [_singular(w) for w in re.findall(r"[a-z0-9@.+'-]+", _restore(text).lower().replace("’", "'"))
+    return [singular(w) for w in re.findall(r"[a-z0-9@.+'-]+", _restore(text).lower().replace("’", "'"))
             if w not in _DETERMINERS and w not in ("is", "are", "to", "of", "in", "at", "and", "for")]
 
 
@@ -990,7 +983,7 @@ def _open_claims(text: str, claims: list[SlotClaim], speaker_is: str | None,
 def _animate() -> frozenset[str]:
     """Nouns naming people or animals: "my dentist is Dr Lee" is no open slot's value."""
     tools = {"editor", "driver", "server", "carrier", "assistant", "lead", "mail", "judge"}
-    pets = {_singular(w) for w in re.findall(r"[a-z]+", _PETS)}
+    pets = {singular(w) for w in re.findall(r"[a-z]+", _PETS)}
     return frozenset(_KIN) | frozenset(_KIN.values()) | frozenset(_PEOPLE) | pets | (_OCCUPATIONS - tools)
 
 
@@ -1372,7 +1365,7 @@ def _qualifier(attribute: str, raw: str, value: str, clause: str) -> str:
                  "isp": "internet", "fiber": "internet", "fibre": "internet", "cell": "phone", "mobile": "phone",
                  "electricity": "electric", "power": "electric", "therap": "therapist", "dermatolog": "dermatologist",
                  "psychiatr": "psychiatrist", "optometr": "optometrist", "clinic": "doctor"}.get(q, q)
-        return " ".join(_singular(w) for w in q.split())
+        return " ".join(singular(w) for w in q.split())
     return ""
 
 
