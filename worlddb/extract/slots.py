@@ -1111,7 +1111,8 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
     # wish, a plan, a possibility or a condition states no value (read back to the clause's
     # last comma or conjunction, so "I wanted to stay, but we moved to Denver" still does)
     lead = _BOUNDARY.split(clause[:m.start("v")])[-1]
-    if _IRREALIS.search(lead) or _asks(clause, text):
+    at = text.find(clause)  # where the clause stands in the text (-1: not found as written)
+    if _IRREALIS.search(lead) or _asks(clause, text, at):
         return None
     positive, ended = rule.positive, rule.ended
     # "I used to live in Denver", "my old address was ...", "I worked at Google for five years"
@@ -1138,7 +1139,6 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
         subject = ME
     else:
         # a pronoun's person is named before it: the subject reads the text up to the match
-        at = text.find(clause)
         subject = _subject(groups.get("s"), clause[:m.start()], text if at < 0 else text[:at + m.start()], speaker_is)
         if subject is None:
             return None
@@ -1179,10 +1179,9 @@ _ASKING = re.compile(r"(?:do|does|did|am|is|are|was|were|have|has|had|should|cou
                      r"must|who|what|where|when|which|why|how)\b", re.I)
 
 
-def _asks(clause: str, text: str) -> bool:
+def _asks(clause: str, text: str, at: int) -> bool:
     """Whether `clause` is a question that opens with an auxiliary or a question word ("Do I
-    still live in Austin?"; not "You moved to Denver, right?")."""
-    at = text.find(clause)
+    still live in Austin?"; not "You moved to Denver, right?"). `at`: where `clause` stands in `text`."""
     return at >= 0 and text[at + len(clause):].lstrip("\"'”’) ").startswith("?") and bool(_ASKING.match(clause))
 
 
