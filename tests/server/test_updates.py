@@ -118,6 +118,24 @@ async def test_the_slot_a_question_asks_beats_a_same_topic_memory(minilm_server)
         assert hits[0]["id"] == started["id"]
 
 
+async def test_a_hit_the_slot_step_moved_up_says_so_in_its_lanes(minilm_server):
+    # the friend's home matches "where do I live?" more strongly than "I moved to Denver" (it
+    # holds "live"); the slot step puts the user's own home first, and the hit says why
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "slotlane"}
+        await ok(client, "memory_write", text="I live in Austin, Texas.", valid_from=ago(400), **scope)
+        friend = await ok(client, "memory_write", text="My friend Tom lives in Boston.", valid_from=ago(300), **scope)
+        moved = await ok(client, "memory_write", text="I moved to Denver last month.", valid_from=ago(30), **scope)
+        hits = (await ok(client, "memory_recall", query="where do I live?", limit=3, **scope))["results"]
+        by_id = {h["id"]: h for h in hits}
+        assert hits[0]["id"] == moved["id"] and hits[0]["lanes"]["slot"] == 1
+        assert "slot" not in by_id[friend["id"]]["lanes"]
+        assert by_id[friend["id"]]["score"] > hits[0]["score"]  # so the order is not the score's
+        unasked = (await ok(client, "memory_recall", query="Denver Boston", limit=3, **scope))["results"]
+        assert all("slot" not in h["lanes"] for h in unasked)
+        assert [h["score"] for h in unasked] == sorted((h["score"] for h in unasked), reverse=True)
+
+
 async def test_duplicates_conflicts_and_compatible_additions(minilm_server):
     async with Client(minilm_server) as client:
         scope = {"user_id": "mixed"}
@@ -389,7 +407,7 @@ async def test_a_slot_question_finds_the_memory_that_states_it_below_the_lanes_w
         hits = (await ok(client, "memory_recall", query="Where do I work?", user_id="crowd", limit=5))["results"]
         # no lane ranks it near the top ("work" is in every other memory): the claims index
         # brings it, and the slot step puts the memory that states the slot first
-        assert hits[0]["id"] == job.id and hits[0]["lanes"] == {"claims": 1}
+        assert hits[0]["id"] == job.id and hits[0]["lanes"] == {"claims": 1, "slot": 1}
         # a change of employer supersedes it, and the question then finds the new one
         moved = await ok(client, "memory_write", text="I joined Airbnb as a staff engineer last month.",
                          user_id="crowd")

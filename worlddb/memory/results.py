@@ -135,8 +135,12 @@ class Hit:
     id: str
     type: str
     text: str
+    #: the lanes' fused relevance (higher is better). Results come in rank order, which is this
+    #: score's order except where a question about one slot put the hits stating it first
+    #: (those carry the lane "slot")
     score: float
-    #: lane name -> 1-based rank in that lane ("bm25", "vector", "entity", ...)
+    #: lane name -> 1-based rank in that lane ("bm25", "vector", "entity", ...; "slot": the
+    #: hit states the attribute the question asks about, and ranks first for it)
     lanes: dict[str, int]
     valid_from: str
     valid_to: str | None

@@ -5,7 +5,8 @@ candidates the lanes found (the page and EXTRA more), those whose text states a 
 that slot of that subject - "Started my first week at Stripe today" - move ahead of the rest
 ("The office coffee machine broke" shares the topic, not the slot), newest valid-from first:
 of two current statements of one slot, the later one is the likelier answer. The others keep
-their order. Memories and conversation turns are read this way, each in its speaker's voice
+their order. Each moved candidate carries its place among them as the lane "slot", so a reader
+can tell why a hit stands above one with a higher fused score. Memories and conversation turns are read this way, each in its speaker's voice
 (a turn's speaker, a memory's metadata `speaker` or `role`): a named speaker's "I" is that
 person ("Where does Caroline live?" finds Caroline's "I moved to Denver"), the user's (role
 "user", or the scope's user by name) is the "me" of "Where do I live?", and an assistant's or a
@@ -17,6 +18,7 @@ own ("I switched to Vivaldi") states the open slot of a memory it superseded or 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from worlddb.core.records import NodeView
 from worlddb.extract import GENERIC_ROLES
@@ -32,8 +34,8 @@ _ALIKE = ({"when", "due"}, {"employer", "role"}, {"partner", "marital_status"})
 
 def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
            replaced: Callable[[NodeView], list[NodeView]] | None = None) -> list:
-    """`chosen` with the memories and turns stating one of the asked slots `keys` first, newest
-    first. `user`: the scope's user, whose own name as a memory's speaker is "me". `replaced`:
+    """`chosen` (recall's Ranked candidates) with the memories and turns stating one of the asked
+    slots `keys` first, newest first, each with its place among them as lane "slot". `user`: the scope's user, whose own name as a memory's speaker is "me". `replaced`:
     the current-or-not memories a memory supersedes or revises, for a replacement with no slot
     of its own (`_takes_over`)."""
     attributes = {k.attribute for k in keys}
@@ -51,7 +53,8 @@ def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
         return chosen
     first = sorted(stating, key=lambda i: (-chosen[i].view.valid_from, i))
     rest = [found for i, found in enumerate(chosen) if i not in set(stating)]
-    return [chosen[i] for i in first] + rest
+    return [replace(chosen[i], lanes={**chosen[i].lanes, "slot": place})
+            for place, i in enumerate(first, start=1)] + rest
 
 
 def _claims(view: NodeView, attributes: set[str], user: str | None = None) -> tuple[SlotClaim, ...]:
