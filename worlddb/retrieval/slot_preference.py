@@ -6,13 +6,14 @@ that slot of that subject - "Started my first week at Stripe today" - move ahead
 ("The office coffee machine broke" shares the topic, not the slot), newest valid-from first:
 of two current statements of one slot, the later one is the likelier answer. The others keep
 their order. Each moved candidate carries its place among them as the lane "slot", so a reader
-can tell why a hit stands above one with a higher fused score. Memories and conversation turns are read this way, each in its speaker's voice
-(a turn's speaker, a memory's metadata `speaker` or `role`): a named speaker's "I" is that
-person ("Where does Caroline live?" finds Caroline's "I moved to Denver"), the user's (role
-"user", or the scope's user by name) is the "me" of "Where do I live?", and an assistant's or a
-tool's turn claims nothing about anyone. A question may ask about an open slot ("What browser
-do I use?" asks about (me, np:browser)); a memory that names a new value with no slot of its
-own ("I switched to Vivaldi") states the open slot of a memory it superseded or revised.
+can tell why a hit stands above one with a higher fused score. Memories and conversation turns
+are read this way, each in its speaker's voice (a turn's speaker, a memory's metadata `speaker`
+or `role`): a named speaker's "I" is that person ("Where does Caroline live?" finds Caroline's
+"I moved to Denver"), the user's (role "user", or the scope's user by name) is the "me" of
+"Where do I live?", and an assistant's or a tool's turn claims nothing about anyone. A question
+may ask about an open slot ("What browser do I use?" asks about (me, np:browser)); a memory
+that names a new value with no slot of its own ("I switched to Vivaldi") states the open slot
+of a memory it superseded or revised.
 """
 
 from __future__ import annotations
@@ -35,9 +36,10 @@ _ALIKE = ({"when", "due"}, {"employer", "role"}, {"partner", "marital_status"})
 def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
            replaced: Callable[[NodeView], list[NodeView]] | None = None) -> list:
     """`chosen` (recall's Ranked candidates) with the memories and turns stating one of the asked
-    slots `keys` first, newest first, each with its place among them as lane "slot". `user`: the scope's user, whose own name as a memory's speaker is "me". `replaced`:
-    the current-or-not memories a memory supersedes or revises, for a replacement with no slot
-    of its own (`_takes_over`)."""
+    slots `keys` first, newest first, each with its place among them as lane "slot". `user`: the
+    scope's user, whose own name as a memory's speaker is "me". `replaced`: the current-or-not
+    memories a memory supersedes or revises, for a replacement with no slot of its own
+    (`_takes_over`)."""
     attributes = {k.attribute for k in keys}
     for group in _ALIKE:
         if attributes & group:
