@@ -312,3 +312,32 @@ def test_reading_never_raises_and_reads_nothing_from_noise():
     assert read("The weather was lovely today.").claims == ()
     with pytest.raises(TypeError):
         read(b"bytes")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("text", [
+    "You moved to Denver.",                                   # the other party, no person of the store
+    "You work at Google now.",
+    "Your sister lives in Oslo.",
+    "Thanks! You play any instruments?",
+    "Been playing long?",                                     # an elided subject, not a person "been"
+    "It was frustrating because I couldn't play or help the team.",
+    "Hoping my screenplay gets noticed.",
+    "It's still a work in progress.",                         # "work" is no thing with a status
+    "The screenplay I sent in to the festival has been on my mind.",  # "play" inside a word
+    "Hey Nate, I love making this dairy-free cake.",          # "is" inside "this"
+    "Kevin started a new job.",                               # what Kevin did, not a status of Kevin
+    "I recently finished rereading the book.",
+])
+def test_a_subject_that_names_no_one_or_a_verb_inside_a_word_claims_nothing(text):
+    assert read(text).claims == ()
+
+
+@pytest.mark.parametrize(("text", "claimed"), [
+    ("Thank you, I moved to Denver.", {(ME, "home", "Denver")}),
+    ("Honestly I live in Oslo now.", {(ME, "home", "Oslo")}),
+    ("Kevin moved to Bergen.", {("kevin", "home", "Bergen")}),
+    ("The app launched.", {("app", "status", "launched")}),
+    ("The redesign is blocked waiting on legal review.", {("redesign", "status", "blocked")}),
+])
+def test_a_clause_with_a_subject_still_claims_it(text, claimed):
+    assert {(c.subject, c.attribute, c.value) for c in read(text).claims} == claimed

@@ -9,6 +9,8 @@ for each other; worlddb.memory.updates finds the memories to compare).
 A claim is (subject, attribute, value): the subject is ``"me"`` for the speaker or user (I, we,
 my, our), a lower-cased name for a named person ("nora"), a kinship word for an unnamed relative
 ("father"), or a normalised noun phrase for a thing ("standup", "grant proposal", "japan trip").
+A clause whose subject is "you" (the other party) or a word that names no one ("It", "Been
+playing long?", "Hoping ...") claims nothing.
 A claim whose subject the text writes as a name is ``named``: a first name alone and a full name
 that begins with it may then be one person (``same_person``; the caller says which first names
 are ambiguous).
@@ -447,13 +449,14 @@ def _rx(pattern: str) -> re.Pattern[str]:
 
 # Who: a subject right before the verb, as a named group `s` (optional: a rule that finds none
 # takes the clause's subject, see _clause_subject).
-_SUBJ = (r"(?:I|we|he|she|they|(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:" + _KIN_RE + r")(?:\s+(?-i:[A-Z][a-z]+))?"
+_SUBJ = (r"(?:I|we|he|she|they|you|(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:" + _KIN_RE + r")(?:\s+(?-i:[A-Z][a-z]+))?"
          r"(?:\s+and\s+(?:his|her|their)\s+(?:" + _KIN_RE + r"))?"
          r"|(?-i:[A-Z][a-z]+)['’]s\s+(?:" + _KIN_RE + r")|(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))?)")
 _AUX = (r"(?:just|finally|recently|now|also|still|currently|officially|actually|really|usually|always|normally"
         r"|have|has|had|['’]ve|['’]d|['’]s|['’]m|['’]re|am|is|are|was|were|got|will|['’]ll|be|been|started|starting"
         r"|began|begun)")
-_S = r"(?:(?P<s>\b" + _SUBJ + r")(?:\s+|(?=['’]))(?:" + _AUX + r"\s+)*)?"
+# (the verb after it begins a word: "play" is no verb in "screenplay", nor "is" in "this")
+_S = r"(?:(?P<s>\b" + _SUBJ + r")(?:\s+|(?=['’]))(?:" + _AUX + r"\s+)*)?\b"
 _BE = r"(?:(?:am|['’]m|is|['’]s|are|['’]re|was|were|been|be)\s+)?"
 _VAL = r"(?P<v>.{1,80})"
 #: a phone number after its name ("... is now +1 555 0100"); the qualifiers a bare "number" takes
@@ -538,6 +541,14 @@ def _not_school(value: str) -> bool:
 
 #: leaving a job or a place: the verbs of an ended employer
 _LEAVE = r"quit|quitting|left|leaving|leave|resigned\s+from|lost"
+
+#: "Kevin started a new job", "I finished rereading it": a status verb with an object says what
+#: someone did, no thing's status ("the redesign is blocked waiting on legal" still is one)
+_NO_OBJECT = (r"(?!(?:" + "|".join(f"(?<={w})" for w in ("started", "kicked off", "finished", "completed", "shipped",
+                                                          "launched", "released", "canceled", "cancelled", "scrapped",
+                                                          "approved", "rejected", "deployed", "rolled out",
+                                                          "wrapped up", "done")) +
+              r")\s+(?:a|an|the|my|our|his|her|their|its|this|that|these|those|some|another|[\w'’-]+ing)\b)")
 
 _RULES: tuple[_Rule, ...] = (
     # ---- where someone lives
@@ -863,7 +874,7 @@ _RULES: tuple[_Rule, ...] = (
                      r"(?:until|till|through)\s+(?P<v>" + _DATE + r")"), accept=_has_date, qualifier="move-out"),
     _Rule("status", _rx(r"(?P<t>" + _THING_START + _THING_WORDS + r"[\w'’-]+)\s+(?:is|was|has been|got|just|now|finally|"
                         r"officially|has|have)?\s*(?:now\s+|finally\s+|officially\s+|just\s+|been\s+|currently\s+)*"
-                        r"(?P<v>" + _STATUS + r")\b"), thing=True, accept=lambda v: True),
+                        r"(?P<v>" + _STATUS + r")\b" + _NO_OBJECT), thing=True, accept=lambda v: True),
     # ---- amounts and counts
     _Rule("amount", _rx(r"(?P<t>\b(?:my|our|the|his|her)\s+(?:monthly\s+|yearly\s+|annual\s+)?(?:rent|salary|mortgage|"
                         r"pay|wage|allowance|budget|premium|tuition|car payment))\s+(?:is|was|went up to|went down to|"
@@ -1131,9 +1142,13 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
     if rule.attribute == "diet":
         value = _FOOD_KIND.get(value.lower(), value)  # a glass of wine, a beer: the slot is whether one drinks at all
     if rule.thing:
-        subject = normalise_subject(re.sub(r"['’]s$", "", groups.get("t") or ""))
+        thing = groups.get("t") or ""
+        subject = normalise_subject(re.sub(r"['’]s$", "", thing))
+        # a person's pronoun in the phrase ("I recently", "It's still a work") makes it no thing's name
+        said = {re.sub(r"['’](?:s|m|re|ve|d|ll)$", "", w) for w in re.findall(r"[\w'’]+", thing.lower())}
         if not subject or subject == ME or subject.split()[-1] in _KIN or subject.split()[-1] in _PEOPLE \
-                or set(subject.split()) & (_FIRST | _NOT_SUBJECTS | _PRONOUNS):
+                or set(subject.split()) & (_FIRST | _NOT_SUBJECTS | _PRONOUNS) \
+                or said & ({"i", "we", "it"} | _SECOND | _PRONOUNS):
             return None
     elif rule.speaker:
         subject = ME
@@ -1203,7 +1218,10 @@ def _subject(found: str | None, before: str, text: str, speaker_is: str | None) 
         return ME
     low = phrase.lower().replace("’", "'")
     words = low.split()
-    if not phrase or (phrase[:1].isupper() and words[0] in _NOT_SUBJECTS) or words[0] in ("the", "a", "an"):
+    # "you" is the other party; "It", "Been", "Hoping" open a clause naming no one
+    if words and (words[0] in _SECOND or phrase[:1].isupper() and _no_one(words[0]) and not _opener(words[0])):
+        return None
+    if not phrase or (phrase[:1].isupper() and _opener(words[0])) or words[0] in ("the", "a", "an"):
         return _clause_subject(before, text, speaker_is)
     if low in _PRONOUNS:
         return _antecedent(text)
@@ -1239,6 +1257,8 @@ def _clause_subject(before: str, text: str, speaker_is: str | None) -> str | Non
         word, low = tokens[0], tokens[0].lower().replace("’", "'")
         if low in _FIRST and low not in ("my", "our"):
             return ME
+        if low in _SECOND or word[:1].isupper() and _no_one(low) and not _opener(low):
+            return None
         if low in ("his", "her", "their", "he", "she", "they"):
             return _antecedent(text)
         if low in ("my", "our", "the"):
@@ -1256,10 +1276,34 @@ def _clause_subject(before: str, text: str, speaker_is: str | None) -> str | Non
             return ME if subject.split()[-1] in _HOUSEHOLD else subject
         if low in _NUMBER_WORDS:
             return None
-        if word[:1].isupper() and low not in _NOT_SUBJECTS and low not in _MONTH_WORDS and low not in _KIN:
+        if word[:1].isupper() and not _opener(low) and low not in _MONTH_WORDS and low not in _KIN:
             name = re.sub(r"'s$", "", low)
             return ME if speaker_is and name == speaker_is.lower() else name
     return ME
+
+
+#: the other party: what "you" did or holds is theirs, not the speaker's nor a named person's
+_SECOND = {"you", "your", "yours", "yourself", "you're", "you've", "you'd", "you'll", "y'all", "ya"}
+#: capitalised words that open a clause as its subject but name no person: a pronoun of a
+#: thing, an auxiliary of an elided subject ("Been playing long?"), a negated or contracted
+#: verb ("Don't ever quit"), a gerund ("Networking plays a big role")
+_THING_PRONOUNS = {"it", "it's", "its", "this", "that", "these", "those", "there", "everything", "something",
+                   "nothing", "anything", "everyone", "someone", "nobody", "anyone", "everybody", "somebody"}
+_AUXILIARIES = {"be", "been", "being", "is", "are", "was", "were", "am", "do", "does", "did", "have", "has", "had",
+                "can", "could", "will", "would", "should", "must", "may", "might", "shall", "gonna", "wanna"}
+
+
+def _no_one(word: str) -> bool:
+    """Whether a clause-opening `word` (lower-cased, written capitalised) is no one's name:
+    a thing's pronoun, an auxiliary, a contraction ("don't", "couldn't") or a gerund."""
+    return word in _THING_PRONOUNS or word in _AUXILIARIES or "'" in word and not word.endswith("'s") \
+        or len(word) > 5 and word.endswith("ing")
+
+
+def _opener(word: str) -> bool:
+    """Whether a clause-opening `word` (lower-cased) is a word like "Honestly" or "Recently"
+    that comes before the clause's subject, if it names one."""
+    return word in _NOT_SUBJECTS or re.search(r"(?:ent|ant|al|est|ous|ate|ite|ful|ive|ible|able)ly$", word) is not None
 
 
 _VERBISH = {"is", "are", "was", "were", "has", "have", "had", "got", "will", "just", "now", "still", "finally",
@@ -1292,7 +1336,8 @@ def _antecedent(text: str) -> str | None:
             continue
         phrase = m.group("s")
         low = phrase.split()[0].lower()
-        if low in _NOT_SUBJECTS or low in _FIRST - {"my", "our"} or low in _MONTH_WORDS or low in _PRONOUNS:
+        if low in _NOT_SUBJECTS or low in _FIRST - {"my", "our"} or low in _MONTH_WORDS or low in _PRONOUNS \
+                or low in _SECOND or _no_one(low):
             continue
         if low in ("my", "our") and not any(w.lower() in _KIN for w in phrase.split()[1:]):
             continue
@@ -1307,7 +1352,8 @@ def _antecedent(text: str) -> str | None:
             continue  # a place, or a sentence's first word, which a capital does not make a name
         words = [w for w in m.group(0).split() if w.lower() not in _NOT_SUBJECTS and w.lower() not in _MONTH_WORDS]
         if words and words[0].lower() not in _FIRST and words[0].lower() not in _KIN \
-                and words[0].lower() not in _PRONOUNS and words[0].lower() != "it":
+                and words[0].lower() not in _PRONOUNS and words[0].lower() not in _SECOND \
+                and not _no_one(words[0].lower()):
             names.append(words[0])
     return names[0].lower() if names else None
 
