@@ -341,3 +341,16 @@ def test_a_subject_that_names_no_one_or_a_verb_inside_a_word_claims_nothing(text
 ])
 def test_a_clause_with_a_subject_still_claims_it(text, claimed):
     assert {(c.subject, c.attribute, c.value) for c in read(text).claims} == claimed
+
+
+@pytest.mark.parametrize(("text", "claimed"), [
+    ("Alice lives in Paris and Tom works at Dell.", {("alice", "home", "Paris"), ("tom", "employer", "Dell")}),
+    ("My sister lives in Oslo and Kevin moved to Bergen.", {("sister", "home", "Oslo"), ("kevin", "home", "Bergen")}),
+    ("I work at Johnson and Johnson and Tom works at Pfizer.",
+     {(ME, "employer", "Johnson and Johnson"), ("tom", "employer", "Pfizer")}),
+    ("I wanted to live in Paris, but I live in Lyon.", {(ME, "home", "Lyon")}),   # the wish stays unread
+    ("I work at Barnes and Noble now.", {(ME, "employer", "Barnes and Noble")}),  # a name of two parts
+    ("I moved to Paris and I love it.", {(ME, "home", "Paris")}),
+])
+def test_a_value_stops_where_a_new_clause_begins_and_that_clause_is_read_too(text, claimed):
+    assert {(c.subject, c.attribute, c.value) for c in read(text).claims} == claimed

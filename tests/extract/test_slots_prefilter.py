@@ -123,8 +123,12 @@ class Checked:
                  matched: set[int]) -> None:
         self.index, self.pattern, self.needs, self.matched = index, pattern, needs, matched
 
-    def finditer(self, clause: str) -> Iterator[re.Match[str]]:
-        for m in self.pattern.finditer(clause):
+    @property
+    def groupindex(self):
+        return self.pattern.groupindex
+
+    def finditer(self, clause: str, pos: int = 0) -> Iterator[re.Match[str]]:
+        for m in self.pattern.finditer(clause, pos):
             self.matched.add(self.index)
             span = fold(m.group(0))
             for strings in self.needs:

@@ -293,8 +293,13 @@ _VALUE_STOP = re.compile(
     r"|\s(?:in|on|at|by|during)\s+(?=(?-i:[A-Z])|\d))",
     re.I)
 _ABBREV = re.compile(r"\b(Dr|Mr|Mrs|Ms|St|Mt|Jr|Sr|Prof)\.\s")
+#: "and" before a name and a verb starts a new clause ("Paris and Tom works at Dell"), not a
+#: name of two parts ("Barnes and Noble")
+_NEW_CLAUSE = (r"\s+(?:I\b|[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)?\s+(?:(?:[a-z]+ly|just|also|still|now)\s+)?"
+               r"(?:is|are|was|were|has|have|had|will|would|can|could|does|did|got|[a-z]+ed|[a-z]*[^\Ws]s)\b)")
 _CAP_RUN = re.compile(r"(?-i:(?:(?:Dr|Mr|Mrs|Ms|St|Mt|Prof)\u2024\s*)?[A-Z0-9][\w'’&+.-]*"
-                      r"(?:\s+(?:(?:of|de|du|la|van|von|and(?!\s+I\b)|the|&)\s+)?(?!I\b)(?:[A-Z0-9][\w'’&+.-]*))*)")
+                      r"(?:\s+(?:(?:of|de|du|la|van|von|and(?!" + _NEW_CLAUSE + r")|the|&)\s+)?(?!I\b)"
+                      r"(?:[A-Z0-9][\w'’&+.-]*))*)")
 
 
 def _protect(text: str) -> str:
@@ -308,7 +313,8 @@ def _restore(text: str) -> str:
 
 def _value(chunk: str, *, words: int = 5) -> str:
     """The value at the start of `chunk`: up to a clause break or a function word, without
-    leading determiners; a capitalised name there is taken whole."""
+    leading determiners; a capitalised name there is taken whole, up to an "and" that begins a
+    new clause (`_NEW_CLAUSE`)."""
     chunk = chunk.strip().lstrip("\"'“‘").strip()
     # drop leading determiners and fillers
     while True:
@@ -1004,11 +1010,25 @@ def _claims(protected: str, rules: Iterable[_Rule], speaker_is: str | None) -> l
     claims: list[SlotClaim] = []
     for clause in _clauses(protected) if rules else ():
         for rule in rules:
-            for m in rule.pattern.finditer(clause):
+            for m in _matches(rule.pattern, clause):
                 claim = _claim(rule, m, clause, protected, speaker_is)
                 if claim is not None and claim not in claims:
                     claims.append(claim)
     return claims
+
+
+def _matches(pattern: re.Pattern[str], clause: str) -> Iterable[re.Match[str]]:
+    """The matches of a rule in `clause`, each looked for from the start of the value before it:
+    a value may run on into a second clause the same rule reads ("My sister lives in Oslo and
+    Kevin moved to Bergen": the first match's value holds Kevin's clause)."""
+    pos = 0
+    while pos <= len(clause):
+        m = next(iter(pattern.finditer(clause, pos)), None)
+        if m is None:
+            return
+        yield m
+        value = m.start("v") if "v" in pattern.groupindex and m.start("v") >= 0 else -1
+        pos = value if value > m.start() else max(m.end(), m.start() + 1)
 
 
 def _possible(protected: str, attributes: frozenset[str] | None) -> tuple[_Rule, ...]:
