@@ -167,6 +167,10 @@ def test_whose_job_a_text_names(text, subjects):
     "Ana thinks I live in Austin.",                   # someone's belief, a dream, a pretence
     "I dreamt that I lived in Paris.",
     "I pretended I worked at Google.",
+    "I hope I can hear you play the violin someday.",  # a hope, whatever follows it
+    "I hope I can play tennis with you.",
+    "I hope my brother works at Google.",
+    "Hoping we move to Oslo next year.",
 ])
 def test_a_wish_a_plan_or_a_condition_claims_no_value(text):
     assert read(text).claims == ()
@@ -177,6 +181,7 @@ def test_a_wish_a_plan_or_a_condition_claims_no_value(text):
     "In May I moved to Denver.",                      # a month, not the modal
     "If you need me, I live in Denver now.",
     "We're moving to Denver next month.",             # a move under way is a change
+    "Hope you're well! I moved to Denver.",           # the hope is another sentence's
 ])
 def test_a_fact_next_to_a_wish_is_still_read(text):
     assert [(c.attribute, c.value) for c in read(text).claims] == [("home", "Denver")]

@@ -1197,8 +1197,9 @@ def _written_as_name(subject: str, text: str) -> bool:
 
 #: words that make the rest of their clause a wish, a plan, a possibility or a condition
 _IRREALIS = re.compile(r"\b(?:if|unless|whether|might|(?-i:may)|could|would|should|must|wanna|someday|maybe|perhaps|"
-                       r"(?:want|wants|wanted|hope|hopes|hoping|plan|plans|planning|intend|intends|try|tries|tried|"
-                       r"trying)\s+to|planning\s+on|(?:thinking|thought|think|dreaming|dream)\s+(?:about|of)|"
+                       r"(?:want|wants|wanted|plan|plans|planning|intend|intends|try|tries|tried|"
+                       r"trying)\s+to|planning\s+on|hope|hopes|hoping|hoped|"
+                       r"(?:thinking|thought|think|dreaming|dream)\s+(?:about|of)|"
                        r"consider|considers|considering|wish|wishes|wishing|rather|thinks|believes|assumes|assumed|"
                        r"pretend|pretends|pretended|pretending|imagine|imagines|imagined|imagining|dreamt|dreamed|"
                        r"joked|joking)\b|['’]d\s+(?:love|like|rather)\b",
