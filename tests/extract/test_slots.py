@@ -359,3 +359,15 @@ def test_a_clause_with_a_subject_still_claims_it(text, claimed):
 ])
 def test_a_value_stops_where_a_new_clause_begins_and_that_clause_is_read_too(text, claimed):
     assert {(c.subject, c.attribute, c.value) for c in read(text).claims} == claimed
+
+
+@pytest.mark.parametrize(("text", "claimed"), [
+    ("My boss and Tom went to lunch.", set()),                    # Tom is with the boss, not the boss
+    ("My girlfriend and Leo are friends.", set()),
+    ("My boss Tom is great.", {(ME, "manager", "Tom")}),
+    ("My number is +1 555 010 0200.", {(ME, "phone", "+1 555 010 0200")}),  # one number, with its country code
+    ("My phone number is +1 (555) 010-0200.", {(ME, "phone", "+1 (555) 010-0200")}),
+    ("My cell is 555 222 3333.", {(ME, "phone", "555 222 3333")}),
+])
+def test_a_value_joined_to_the_slots_noun_is_none_and_a_number_is_read_once(text, claimed):
+    assert {(c.subject, c.attribute, c.value) for c in read(text).claims} == claimed

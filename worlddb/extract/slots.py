@@ -707,7 +707,8 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("email", _rx(r"(?P<s>)(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"),
           context=_rx(r"\b(?:my|our)\s+(?:new\s+)?(work|personal|school|private|business|home|main)?\s*(?:e-?mail|address)"),
           speaker=True),
-    _Rule("phone", _rx(r"(?P<s>)(?P<v>\+?\(?\d{3}\)?[\s.-]?\d{3}[\s.-]\d{4})\b"),
+    # (never the tail of a longer number: "+1 555 010 0200" is one number, not also "555 010 0200")
+    _Rule("phone", _rx(r"(?P<s>)(?<![\d+(])(?<![\d)][\s.-])(?P<v>\+?\(?\d{3}\)?[\s.-]?\d{3}[\s.-]\d{4})\b"),
           context=_rx(r"\b(?:my|our)\s+(?:new\s+)?(work|office|business|home|cell|mobile|personal|private)?\s*"
                       r"(?:phone|cell|mobile|number|line)"), speaker=True),
     _Rule("address", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)?(?P<q>(?:new\s+)?(?:\w+\s+)?)address\b[^0-9]{0,40}?"
@@ -1109,6 +1110,9 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
     groups = m.groupdict()
     raw = groups.get("v")
     if raw is None:
+        return None
+    # "My boss and Tom went to lunch": a value joined to the slot's own noun is no value of it
+    if re.match(r"\s*(?:and|or|nor|but|&)\s", raw, re.I):
         return None
     context_q = ""
     if rule.context is not None:
