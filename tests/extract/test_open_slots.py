@@ -24,6 +24,8 @@ def outcome(old: str, new: str, similarity: float = 0.6) -> str:
     ("Our alarm code is 7731.", ("me", "np:alarm code", "7731", "")),
     ("The garage door code was changed to 2290.", ("me", "np:garage door code", "2290", "")),
     ("We set the thermostat to 68.", ("me", "np:thermostat", "68", "")),
+    ("The thermostat is set to 70.", ("me", "np:thermostat", "70", "")),   # a setting said as one
+    ("My alarm is set to 6:30.", ("me", "np:alarm", "6:30", "")),          # a time's colon is in its value
     ("I reset my router password to bluejay.", ("me", "np:router password", "bluejay", "")),
     ("So the new gate pin is 4417 now.", ("me", "np:gate pin", "4417", "")),
     ("Priya's username is pkdev.", ("priya", "np:username", "pkdev", "")),
@@ -48,6 +50,8 @@ def test_a_value_or_change_outside_the_catalogue_is_read_as_an_open_slot(text, e
     "Our landlord is Mr Patel.",                # a person: the catalogue's provider
     "The winner is Tom.",                       # "the" + no identifier noun
     "The total is $45.",
+    "The meeting is set to start at 3.",        # "the ... is set to" needs a number, not a verb phrase
+    "The stage is set to Broadway.",
     "The report is done.",                      # the catalogue's status
     "I like hiking.",                           # a taste among many, not a preference over another
     "Nina prefers to work from home.",          # a verb phrase
@@ -111,3 +115,8 @@ def test_a_replacement_stated_for_an_earlier_time_is_a_conflict():
     new = Statement("n", "I switched from Firefox to Vivaldi.", 1, read("I switched from Firefox to Vivaldi."))
     old = Statement("o", "I use Firefox as my browser.", 10, read("I use Firefox as my browser."), 0.5)
     assert JUDGE.judge(new, [old])[0].outcome == "conflict"
+
+
+def test_a_setting_said_either_way_is_one_slot_that_a_later_one_updates():
+    assert outcome("The thermostat is set to 70.", "We set the thermostat to 68.") == "update"
+    assert outcome("My alarm is set to 6:30.", "I set my alarm to 7:15.") == "update"

@@ -371,3 +371,41 @@ def test_a_value_stops_where_a_new_clause_begins_and_that_clause_is_read_too(tex
 ])
 def test_a_value_joined_to_the_slots_noun_is_none_and_a_number_is_read_once(text, claimed):
     assert {(c.subject, c.attribute, c.value) for c in read(text).claims} == claimed
+
+
+@pytest.mark.parametrize(("text", "read_as"), [
+    ("I'm now at Stripe.", [("employer", "Stripe", True, False)]),
+    ("Tom is now at Google.", [("employer", "Google", True, False)]),
+    ("I'm now at Heathrow waiting for my flight.", []),                 # a trip, not a job
+    ("We're now at Disneyland.", []),
+    ("New number: 555-0199.", [("phone", "555-0199", True, False)]),
+    ("Update: new work number: 555-0188.", [("phone", "555-0188", True, False)]),
+    ("New order number: 4471-220.", []),                                  # no phone's
+    ("I left Dell.", [("employer", "Dell", False, True)]),
+    ("I left Dell a message.", []),                                       # no employer left
+    ("I left Dell at 6 today.", []),                                      # a day's outing
+    ("I left Paris and moved to Rome.", []),                              # a place
+])
+def test_a_new_employer_or_number_said_in_few_words_is_read(text, read_as):
+    assert [(c.attribute, c.value, c.positive, c.ended) for c in read(text).claims
+            if c.attribute in ("employer", "phone")] == read_as
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("I work at Dell as a sales engineer.", "I'm now at Stripe."),
+    ("My cell number is 555-201-3344.", "New number: 555-0199."),
+    ("I work at Dell.", "I left Dell."),
+    ("I work at Dell.", "Left Dell after six years."),
+])
+def test_a_change_said_in_few_words_updates_the_slot(old, new):
+    assert verdict(old, new) == "update"
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("I work at Dell.", "I left Paris and moved to Rome."),
+    ("I work at Dell.", "I left Dell at 6 today."),
+    ("I work at Dell.", "I left Dell a message."),
+    ("I work at Dell.", "I'm now at Heathrow waiting for my flight."),
+])
+def test_leaving_or_being_at_a_place_for_a_while_ends_no_job(old, new):
+    assert verdict(old, new) in ("related", "unrelated")

@@ -36,6 +36,7 @@ CRAFTED = [
     "Today was my last day at Polder Foods. I start with Ridgeline on Tuesday.",
     "I began working for Atlas Freight and I work as an electrician.",
     "I got laid off from Quarry Health. I started at Nimbus on Monday.",
+    "I left Orbital after four years. Priya is now at Kestrel Systems.",
     # manager, partner, marital status
     "My new manager is Dana Ruiz. Owen, who just took over as my boss, is kind.",
     "Marta is now our supervisor. I report to Marta.",
@@ -52,6 +53,7 @@ CRAFTED = [
     "My work email is dana.ruiz@example.org and my personal number is 555-010-7788.",
     "My email: me@example.com. My new address is 12 Elm Street, Apt 4.",
     "We moved to 7 Birch Lane. My cell is (555) 201-3344.",
+    "New number: 555-010-4455. My office line is +1 555 010 0200.",
     "I drive a Subaru Outback; my Tesla is in the shop. Our car is a used Honda Civic.",
     "I sold my old car. I use an iPhone 15; my Pixel broke.",
     "I take the bus to work. Now I bike to work. Instead of taking the train, I walk.",

@@ -109,7 +109,8 @@ _CTX = (r"(?P<ctx>\s+(?:at|for|on|in)\s+(?:my\s+|our\s+|the\s+)?(?:work|home|sch
         r"|desktop|phone|job))?")
 _TAIL = (_CTX + r"(?:\s+(?:now|again|these days|nowadays|from now on|instead|lately|recently"
          r"|(?:last|this) (?:week|month|year)|as of (?:today|this week|this month))|,\s*(?:now|too))*\s*[.!]*$")
-_VALUE_WORDS = r"(?P<v>[\w@+#.'’&-]+(?:\s+[\w@+#.'’&-]+){0,3}?)"
+#: (a colon only inside a number: "6:30")
+_VALUE_WORDS = r"(?P<v>(?:[\w@+#.'’&-]|:(?=\d))+(?:\s+(?:[\w@+#.'’&-]|:(?=\d))+){0,3}?)"
 
 
 def _rx(pattern: str) -> re.Pattern[str]:
@@ -117,9 +118,10 @@ def _rx(pattern: str) -> re.Pattern[str]:
 
 
 _IS = _rx(r"^" + _FILLER + r"(?P<owner>my|our|the|" + _NAME + r"['’]s)\s+(?P<np>" + _NP + r")\s+"
-          r"(?:is\s+(?:now\s+|still\s+)?set\s+to|was\s+set\s+to|has\s+been\s+set\s+to|is\s+now|is|['’]s"
+          r"(?P<set>is\s+(?:now\s+|still\s+)?set\s+to|was\s+set\s+to|has\s+been\s+set\s+to)?"
+          r"(?(set)|(?:is\s+now|is|['’]s"
           r"|has\s+(?:been\s+)?changed\s+to|was\s+changed\s+to|changed\s+to|got\s+changed\s+to|is\s+changing\s+to"
-          r"|was\s+updated\s+to|has\s+been\s+updated\s+to|was\s+reset\s+to)\s+(?:now\s+|still\s+)?"
+          r"|was\s+updated\s+to|has\s+been\s+updated\s+to|was\s+reset\s+to))\s+(?:now\s+|still\s+)?"
           + _VALUE_WORDS + _TAIL)
 _SET = _rx(r"^" + _FILLER + r"(?P<who>I|we|" + _NAME + r")\s+(?:(?:just|finally|recently|have|['’]ve|has|had)\s+)*"
            r"(?:changed|updated|reset|set|switched)\s+(?P<owner>my|our|the|his|her|their)\s+(?P<np>" + _NP
@@ -219,9 +221,11 @@ def _read_is(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
     subject, named = _owner(owner, None)
     np = _noun_phrase(m.group("np"), animate)
     value = _clean(m.group("v"))
-    # "the total is $45", "the score is 3-1": after "the", only an identifier noun names a lasting slot
+    # "the total is $45", "the score is 3-1": after "the", only an identifier noun names a lasting slot,
+    # or a setting said as one ("the thermostat is set to 70", as "we set the thermostat to 68" is read)
     if subject is None or np is None or not _value_fits(value, np) or (
-            owner.lower() == "the" and np.split()[-1] not in IDENT_NOUNS):
+            owner.lower() == "the" and np.split()[-1] not in IDENT_NOUNS
+            and not (m.group("set") and re.match(r"[\d$€£]", value))):
         return []
     return [OpenClaim(subject, "np:" + np, value, qualifier=_context(m), named=named)]
 

@@ -447,6 +447,8 @@ class _Rule:
     context: re.Pattern[str] | None = None
     #: the claim is the speaker's whatever the clause opens with (the context says "my ...")
     speaker: bool = False
+    #: a pattern whose presence anywhere in the text keeps the rule from applying
+    unless: re.Pattern[str] | None = None
 
 
 def _rx(pattern: str) -> re.Pattern[str]:
@@ -547,6 +549,14 @@ def _not_school(value: str) -> bool:
 
 #: leaving a job or a place: the verbs of an ended employer
 _LEAVE = r"quit|quitting|left|leaving|leave|resigned\s+from|lost"
+#: a name, taken whole (a shorter one is not tried), with no object after it
+_NAME_ALONE = (r"(?P<v>(?>(?-i:[A-Z][\w&'’.-]*)(?:\s+(?:(?:of|and|&)\s+)?(?-i:[A-Z][\w&'’.-]*))*))"
+               r"(?!\s+(?:a|an|the|some|my|his|her|their|our|its|this|that|alone|him|them|me|us)\b)")
+#: a trip, a move or a day's outing: one is at or leaves a place, not a job
+_OUTING = _rx(r"\b(?:moved|moving|move|relocat\w*|flew|fly|flying|flight|drove|driving|trip|travel\w*|vacation"
+              r"|holiday|visit\w*|tour|airport|terminal|gate|station|hotel|beach|park|waiting|queue|traffic|lunch"
+              r"|dinner|breakfast|party|concert|show|game|early|late|tonight|for the day|for the weekend"
+              r"|(?:at|around|by|before|after)\s+\d)\b")
 
 #: "Kevin started a new job", "I finished rereading it": a status verb with an object says what
 #: someone did, no thing's status ("the redesign is blocked waiting on legal" still is one)
@@ -590,7 +600,7 @@ _RULES: tuple[_Rule, ...] = (
           context=_rx(r"\b(offer|hired|job|position|role|new team|onboarding|employer|company|start date|"
                       r"as an? [a-z]+|recruit\w*)\b|\b(?:" + _LEAVE + r")\s+(?-i:[A-Z])")),
     # "I quit Dell", "I got laid off from Dell": a named employer left, whatever else the text says
-    # ("left" alone needs the context below: one leaves a city, a party, a person)
+    # ("left" needs more: one leaves a city, a party, a person; see the two "left" rules below)
     _Rule("employer", _rx(_S + r"(?:quit|resigned\s+from|(?:laid\s+off|let\s+go|fired)\s+(?:from|by))\s+(?=(?-i:[A-Z]))"
                           + _ORG),
           positive=False, ended=True, accept=lambda v: bool(v) and v[0].isupper()),
@@ -602,6 +612,14 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("employer", _rx(_S + r"(?:" + _LEAVE + r")\s+" + _ORG), positive=False, ended=True,
           accept=lambda v: bool(v) and v[0].isupper(),
           context=_rx(r"\b(?:joined|joining|hired|offer|new job|start(?:ed|ing)? (?:at|with))\b")),
+    # "I left Dell", "Left Dell after six years": a name left alone, with no object after it ("left Dell a
+    # message") and no sign of a trip, a move or a day's outing in the text ("I left Paris and moved to Rome")
+    _Rule("employer", _rx(_S + r"left\s+" + _NAME_ALONE), positive=False, ended=True, accept=_org, unless=_OUTING),
+    # "I'm now at Stripe", "Tom is now at Google": a named place one is now at, said without a trip or an
+    # outing ("I'm now at Heathrow, waiting for my flight" is not a job)
+    _Rule("employer", _rx(r"(?P<s>\b(?:I|he|she|(?-i:[A-Z][a-z]+)|(?:my|our|his|her)\s+(?:" + _KIN_RE + r")))\s*"
+                          r"(?:['’]m|am|['’]s|is)\s+now\s+(?:working\s+)?at\s+" + _NAME_ALONE),
+          accept=lambda v: _org(v) and not re.match(rf"(?:{_TIME}|{_DATE})", v, re.I), unless=_OUTING),
     _Rule("employer", _rx(_S + r"(?:start|starts|starting|begin|begins|beginning)\s+(?:work\s+|working\s+|my new job\s+"
                           r"|a new job\s+)?(?:at|with|for)\s+" + _VAL), accept=lambda v: _not_school(v) and not
           re.match(rf"(?:{_TIME}|{_DATE})", v, re.I)),
@@ -707,6 +725,10 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("email", _rx(r"(?P<s>)(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"),
           context=_rx(r"\b(?:my|our)\s+(?:new\s+)?(work|personal|school|private|business|home|main)?\s*(?:e-?mail|address)"),
           speaker=True),
+    # "New number: 555-0199", "Update: new work cell: ...": a note that opens with a new number is the speaker's
+    _Rule("phone", _rx(r"(?P<s>)^(?:(?:update|fyi|btw|heads up|note)\s*[:,]?\s+)?new\s+(?P<q>(?:(?:" + _PHONE_KINDS
+                       + r")\s+)?)(?:(?:phone|cell|mobile)\s+)?(?:number|phone|cell|mobile|line)\s*:\s*"
+                       r"(?P<v>\+?\d[\d\s().-]{6,}\d)"), speaker=True),
     # (never the tail of a longer number: "+1 555 010 0200" is one number, not also "555 010 0200")
     _Rule("phone", _rx(r"(?P<s>)(?<![\d+(])(?<![\d)][\s.-])(?P<v>\+?\(?\d{3}\)?[\s.-]?\d{3}[\s.-]\d{4})\b"),
           context=_rx(r"\b(?:my|our)\s+(?:new\s+)?(work|office|business|home|cell|mobile|personal|private)?\s*"
@@ -1120,6 +1142,8 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
         if found is None:
             return None
         context_q = (found.group(1) if found.groups() else "") or ""
+    if rule.unless is not None and rule.unless.search(text):
+        return None
     if groups.get("r") is not None and not _occupation(groups["r"]):
         return None
     if rule.attribute in _LITERAL:

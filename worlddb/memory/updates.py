@@ -243,6 +243,8 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: Reader 4: a named speaker's first person is keyed under the speaker's name; "is set to",
 #: "<kind> line:" and a number as no provider.
 #: Reader 5: "I quit Dell", "laid off from", "started at Stripe" are read as the job they end or begin.
+#: Reader 6: a value stops at an "and" that begins a new clause; "you", "It", a gerund claim nothing;
+#: a hope is irrealis; "I left Dell", "I'm now at Stripe", "New number:", "the thermostat is set to".
 CLAIMS_READER = schema.CLAIMS_READER
 
 
