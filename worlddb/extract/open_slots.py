@@ -16,7 +16,8 @@ same words name it; the claims index keys them as it keys the catalogue's):
                       or - when the noun phrase's head names an identifier (password, code,
                       username, ...) - one word; never an adjective or a verb phrase. "the <np>
                       is" needs an identifier noun ("the total is $45", "the winner is Tom" name
-                      no lasting slot); "set the <np> to" an identifier noun or value. The
+                      no lasting slot) or is a setting's "is set to <number>" ("the thermostat
+                      is set to 70"); "set the <np> to" an identifier noun or value. The
                       noun phrase is normalised (determiners, "new"/"current" dropped,
                       singular); "guest wifi password" and "wifi password" are two slots.
     prefers:<kind>    "<who> prefers <value>", "likes <value> better/more": one value of a kind
