@@ -35,6 +35,12 @@ SCENARIOS = [
     ("wifi", "Our wifi password is sunflower42.", "We changed the wifi password to moonbeam7.",
      "What is the wifi password?", "moonbeam7"),
     ("neovim", "I use VS Code as my editor.", "I switched to Neovim.", "Which editor do I use?", "Neovim"),
+    # changes said in few words
+    ("now-at", "I work at Dell as a sales engineer.", "I'm now at Stripe.", "Where do I work?", "Stripe"),
+    ("new-number", "My cell number is 555-201-3344.", "New number: 555-0199.", "What is my phone number?",
+     "555-0199"),
+    ("thermostat", "The thermostat is set to 70.", "We set the thermostat to 68.", "What is my thermostat set to?",
+     "68"),
 ]
 
 
@@ -71,6 +77,11 @@ OPEN_CONTROLS = [
     ("old", "I work at Dell as a sales engineer.", "My old job at Google was boring."),
     ("summer", "I work at Dell as a sales engineer.", "I worked at Google for a summer internship in 2015."),
     ("trip", "I use Firefox as my browser.", "I went to Denver last week."),
+    # a hope is no move; a name joined to "my boss" is not the boss; a trip is no new job
+    ("hope", "I live in Austin, Texas.", "I hope we live in Denver by June."),
+    ("boss-and", "My boss is Linda Park.", "My boss and Tom went to lunch."),
+    ("heathrow", "I work at Dell as a sales engineer.", "I'm now at Heathrow waiting for my flight."),
+    ("left-at", "I work at Dell as a sales engineer.", "I left Dell at 6 today."),
 ]
 
 
@@ -79,6 +90,7 @@ OPEN_CONTROLS = [
     ("laid-off", "I work at Dell.", "I got laid off from Dell."),
     ("started", "I work at Dell.", "Started at Stripe this week."),
     ("meat", "I'm vegetarian.", "I eat meat again."),
+    ("left", "I work at Dell.", "I left Dell."),
 ])
 async def test_a_value_said_to_be_held_once_or_left_ends_the_memory_that_holds_it(minilm_server, user, old, new):
     async with Client(minilm_server) as client:
