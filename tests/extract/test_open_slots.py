@@ -38,6 +38,12 @@ def outcome(old: str, new: str, similarity: float = 0.6) -> str:
     ("Omar likes cocoa more than juice now.", ("omar", "prefers:drink", "cocoa", "")),
     ("We migrated over to Linear.", ("me", "replaces", "Linear", "")),
     ("I switched to Bitwarden at home.", ("me", "replaces", "Bitwarden", "home")),
+    ("I've switched to Arc.", ("me", "replaces", "Arc", "")),                      # a contracted auxiliary
+    ("I'm using Obsidian now.", ("me", "uses", "Obsidian", "")),
+    ("I use VS Code for coding.", ("me", "uses", "VS Code", "coding")),            # a purpose is a context
+    ("I've moved over to Neovim for coding.", ("me", "replaces", "Neovim", "coding")),
+    ("I cancelled Planet Fitness and joined Equinox.", ("me", "replaces", "Equinox", "")),
+    ("We dropped Comcast and signed up with Verizon Fios.", ("me", "replaces", "Verizon Fios", "")),
 ])
 def test_a_value_or_change_outside_the_catalogue_is_read_as_an_open_slot(text, expected):
     assert expected in slots_of(text)
@@ -79,6 +85,8 @@ def test_value_kinds():
     ("I use Firefox as my browser.", "I switched to Vivaldi."),
     ("I use Firefox as my browser.", "I moved from Firefox to Vivaldi."),
     ("We use Jira.", "We use Linear instead of Jira now."),
+    ("My gym is Planet Fitness.", "I cancelled Planet Fitness and joined Equinox."),
+    ("I use VS Code for coding.", "I've moved over to Neovim for coding."),  # the tool for one purpose
 ])
 def test_a_change_of_an_open_slot_is_an_update(old, new):
     assert outcome(old, new) == "update"
@@ -94,6 +102,8 @@ def test_a_change_of_an_open_slot_is_an_update(old, new):
     ("I use Firefox as my browser at work.", "I switched to Vivaldi at home."),
     ("Our alarm code is 7731.", "Our alarm code is 7731."),                 # the same statement
     ("I use Firefox as my browser.", "I also use Vivaldi as my browser."),  # an addition
+    ("I use VS Code.", "I switched to Neovim."),                            # a tool among many
+    ("I use VS Code for coding.", "I switched to Neovim for writing."),     # another purpose
 ])
 def test_another_slot_subject_kind_or_context_is_never_an_update(old, new):
     assert outcome(old, new) in ("related", "unrelated", "duplicate")

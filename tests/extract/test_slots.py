@@ -48,6 +48,8 @@ CHANGES = [
     ("I live in Austin.", "I don't live in Austin anymore."),
     ("I work at Dell as a sales engineer.", "I left Dell and joined Apple."),
     ("I have a job at Dell.", "I lost my job at Dell."),
+    ("My dentist is Dr. Okafor.", "I found a new dentist, Dr. Lindqvist."),
+    ("Our budget is about 2500 euros.", "Our budget went up to 3200 euros."),
 ]
 COMPATIBLE = [
     ("I speak Spanish.", "I also speak a bit of Italian."),
@@ -64,6 +66,8 @@ COMPATIBLE = [
     ("My favourite band is Queen.", "My favourite movie is Heat."),
     ("I'm allergic to penicillin.", "My son is allergic to eggs."),
     ("I own a road bike.", "I bought a gravel bike for trails."),
+    ("I live in Austin.", "I've moved over to Neovim for coding."),   # a tool taken up for a purpose
+    ("I live in Austin.", "I moved to Notion for journaling."),
 ]
 
 
@@ -223,6 +227,12 @@ def test_subjects_values_and_questions():
     assert asked("What kind of soup did Sam make?") == ()
     assert SlotKey("leo", "school") in asked("Which school does Leo attend?")
     assert asked("When did Leo attend the trivia night?") == ()
+    # a sum of money: said with a currency word as with its sign, and asked as "what is my ..."
+    assert [(c.subject, c.attribute, c.value) for c in read("My budget is 3000 dollars.").claims] == [
+        ("budget", "amount", "3000 dollars")]
+    assert SlotKey("budget", "amount") in asked("What is my budget?")
+    # a purpose after a place word is a tool's, and a move for work is still a home
+    assert [c.attribute for c in read("We moved to Denver for work.").claims] == ["home"]
 
 
 def test_a_second_verb_of_a_clause_keeps_the_clause_subject():

@@ -60,6 +60,7 @@ CRAFTED = [
     "I weigh about 72 kg. I'm down to 160 pounds.",
     # providers, banks, schools, pets, names
     "My dentist is now Dr. Okafor. We switched to Dr. Lind at the dental clinic.",
+    "I found a new vet, Dr. Amari. We got a new babysitter named Ines. Our budget is about 900 euros.",
     "My internet provider is now Fibrenet. Our broadband comes through Sky.",
     "We switched our phone plan to Mint. We went with Verizon for the carrier.",
     "I cancelled the old cable internet. I bank with Monzo; my new bank is Chase.",

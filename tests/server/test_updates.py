@@ -41,6 +41,11 @@ SCENARIOS = [
      "555-0199"),
     ("thermostat", "The thermostat is set to 70.", "We set the thermostat to 68.", "What is my thermostat set to?",
      "68"),
+    ("gym", "My gym is Planet Fitness.", "I cancelled Planet Fitness and joined Equinox.", "What is my gym?",
+     "Equinox"),
+    ("dentist", "My dentist is Dr. Patel.", "I found a new dentist, Dr. Kim.", "Who is my dentist?", "Kim"),
+    ("budget", "My budget is about 3000 dollars.", "My budget went up to 4000 dollars.", "What is my budget?",
+     "4000"),
 ]
 
 
@@ -82,6 +87,8 @@ OPEN_CONTROLS = [
     ("boss-and", "My boss is Linda Park.", "My boss and Tom went to lunch."),
     ("heathrow", "I work at Dell as a sales engineer.", "I'm now at Heathrow waiting for my flight."),
     ("left-at", "I work at Dell as a sales engineer.", "I left Dell at 6 today."),
+    # a tool taken up for a purpose is no new home
+    ("tool", "I live in Austin, Texas.", "I've moved over to Neovim for coding."),
 ]
 
 

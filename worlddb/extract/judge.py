@@ -42,7 +42,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from worlddb.extract.open_slots import IDENT_NOUNS, REPLACES, is_open, is_single, value_kind
+from worlddb.extract.open_slots import IDENT_NOUNS, REPLACES, USES, is_open, is_single, value_kind
 from worlddb.extract.slots import (
     CATALOGUE,
     Reading,
@@ -226,12 +226,18 @@ def _replaceable(n: SlotClaim, o: SlotClaim, *, any_slot: bool) -> bool:
     the same subject and context, of a named role (np:, not an identifier's) unless `any_slot`."""
     if not (is_open(o.attribute) and o.attribute != REPLACES and o.positive and not o.ended):
         return False
-    # naming no old value, it is about a thing one uses ("as my editor"), never an identifier's
-    # value ("the wifi password is Sunflower": one does not switch to a password)
-    if not (any_slot or o.attribute.startswith("np:") and o.attribute.split()[-1] not in IDENT_NOUNS):
+    # naming no old value, it is about a thing one uses ("as my editor", "for coding"), never an
+    # identifier's value ("the wifi password is Sunflower": one does not switch to a password)
+    if not (any_slot or o.attribute.startswith("np:") and o.attribute.split()[-1] not in IDENT_NOUNS
+            or _for_a_purpose(o)):
         return False
     return same_subject(n.subject, o.subject) and n.qualifier == o.qualifier and (
         n.ended or not same_value(n.value, o.value))
+
+
+def _for_a_purpose(o: SlotClaim) -> bool:
+    """A thing used for one purpose ("I use VS Code for coding"): one at a time, as a role's."""
+    return o.attribute == USES and o.qualifier.endswith("ing")
 
 
 def comparable(attributes: Iterable[str]) -> frozenset[str]:

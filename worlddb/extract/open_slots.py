@@ -27,7 +27,8 @@ same words name it; the claims index keys them as it keys the catalogue's):
                       cue changes one.
     uses              "I use <Name>" with no role: several may hold.
     replaces          "switched/moved/changed (over) to <Name>", "replaced X with <Name>",
-                      "<Name> instead of X": a new value with no attribute of its own. An ended
+                      "<Name> instead of X", "cancelled/quit/dropped X and joined/got <Name>": a
+                      new value with no attribute of its own. An ended
                       claim of it names the old value ("from X", "instead of X"); the judge gives
                       a positive one the slot of the one candidate it can be about.
 
@@ -44,8 +45,8 @@ from dataclasses import dataclass, replace
 from worlddb.extract.lexicon import singular
 
 __all__ = [
-    "IDENT_NOUNS", "OPEN_SINGLE_PREFIXES", "REPLACES", "OpenClaim", "asked_open", "is_open", "is_single", "read_open",
-    "value_kind",
+    "IDENT_NOUNS", "OPEN_SINGLE_PREFIXES", "REPLACES", "USES", "OpenClaim", "asked_open", "is_open", "is_single",
+    "read_open", "value_kind",
 ]
 
 REPLACES = "replaces"
@@ -107,9 +108,13 @@ _CAP_VALUE = r"(?-i:[A-Z0-9][\w+#.'’&\u2024-]*(?:\s+(?:[A-Z0-9][\w+#.'’&\u20
 _NP = r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?"
 #: what may follow a value before the clause ends
 _CTX = (r"(?P<ctx>\s+(?:at|for|on|in)\s+(?:my\s+|our\s+|the\s+)?(?:work|home|school|the office|office|laptop"
-        r"|desktop|phone|job))?")
+        r"|desktop|phone|job)|\s+for\s+(?:[a-z]+-)?[a-z]+ing)?")
 _TAIL = (_CTX + r"(?:\s+(?:now|again|these days|nowadays|from now on|instead|lately|recently"
          r"|(?:last|this) (?:week|month|year)|as of (?:today|this week|this month))|,\s*(?:now|too))*\s*[.!]*$")
+#: after a clause's subject: a space, or the contraction of its auxiliary ("I've switched", "I'm using")
+_AFTER_WHO = r"(?:\s+|(?=['’](?:ve|m|re|d)\s))"
+#: a clause's opening up to its verb: fillers ("so", "update:"), then who
+_SUBJECT = r"^" + _FILLER + r"(?P<who>I|we|" + _NAME + r")" + _AFTER_WHO
 #: (a colon only inside a number: "6:30")
 _VALUE_WORDS = r"(?P<v>(?:[\w@+#.'’&-]|:(?=\d))+(?:\s+(?:[\w@+#.'’&-]|:(?=\d))+){0,3}?)"
 
@@ -124,23 +129,28 @@ _IS = _rx(r"^" + _FILLER + r"(?P<owner>my|our|the|" + _NAME + r"['’]s)\s+(?P<n
           r"|has\s+(?:been\s+)?changed\s+to|was\s+changed\s+to|changed\s+to|got\s+changed\s+to|is\s+changing\s+to"
           r"|was\s+updated\s+to|has\s+been\s+updated\s+to|was\s+reset\s+to))\s+(?:now\s+|still\s+)?"
           + _VALUE_WORDS + _TAIL)
-_SET = _rx(r"^" + _FILLER + r"(?P<who>I|we|" + _NAME + r")\s+(?:(?:just|finally|recently|have|['’]ve|has|had)\s+)*"
+_SET = _rx(_SUBJECT + r"(?:(?:just|finally|recently|have|['’]ve|has|had)\s+)*"
            r"(?:changed|updated|reset|set|switched)\s+(?P<owner>my|our|the|his|her|their)\s+(?P<np>" + _NP
            + r")\s+(?:over\s+)?to\s+" + _VALUE_WORDS + _TAIL)
-_USE_AS = _rx(r"^" + _FILLER + r"(?P<who>I|we|" + _NAME + r")\s+(?:(?:now|mostly|mainly|still|currently|just)\s+)*"
+_USE_AS = _rx(_SUBJECT + r"(?:(?:now|mostly|mainly|still|currently|just)\s+)*"
               r"(?:use|uses|am using|['’]m using|are using|['’]re using|is using)\s+(?P<v>" + _CAP_VALUE + r")\s+as\s+"
               r"(?P<owner>my|our|his|her|their)\s+(?:main\s+|primary\s+|daily\s+)?(?P<np>" + _NP + r")" + _TAIL)
-_USE = _rx(r"^" + _FILLER + r"(?P<who>I|we|" + _NAME + r")\s+(?:(?:now|mostly|mainly|still|currently|just)\s+)*"
+_USE = _rx(_SUBJECT + r"(?:(?:now|mostly|mainly|still|currently|just)\s+)*"
            r"(?:use|uses|am using|['’]m using|are using|['’]re using|is using)\s+(?P<v>" + _CAP_VALUE + r")"
            r"(?:\s+instead\s+of\s+(?P<old>" + _CAP_VALUE + r"))?" + _TAIL)
-_SWITCH = _rx(r"^" + _FILLER + r"(?P<who>I|we|" + _NAME + r")\s+(?:(?:just|finally|recently|have|['’]ve|has|had"
+_SWITCH = _rx(_SUBJECT + r"(?:(?:just|finally|recently|have|['’]ve|has|had"
               r"|officially)\s+)*(?:switched|changed|migrated|swapped|(?:moved|went)(?=\s+(?:over|back|from)\b))"
               r"\s+(?:over\s+|back\s+)?"
               r"(?:from\s+(?P<old>" + _CAP_VALUE + r")\s+)?to\s+(?P<v>" + _CAP_VALUE + r")"
               r"(?:\s+from\s+(?P<old2>" + _CAP_VALUE + r"))?" + _TAIL)
-_REPLACED = _rx(r"^" + _FILLER + r"(?P<who>I|we|" + _NAME + r")\s+(?:(?:just|finally|recently|have|['’]ve|has)\s+)*"
+_REPLACED = _rx(_SUBJECT + r"(?:(?:just|finally|recently|have|['’]ve|has)\s+)*"
                 r"replaced\s+(?P<old>" + _CAP_VALUE + r")\s+with\s+(?P<v>" + _CAP_VALUE + r")" + _TAIL)
-_PREFER = _rx(r"^" + _FILLER + r"(?P<who>I|we|" + _NAME + r")\s+(?:(?:now|still|really|much|actually|definitely"
+_DROPPED = _rx(_SUBJECT + r"(?:(?:just|finally|recently|have"
+               r"|['’]ve|has|had)\s+)*(?:cancell?ed|quit|left|dropped|ditched|dumped|gave\s+up|stopped\s+using"
+               r"|got\s+rid\s+of|sold)\s+(?:(?:the|my|our)\s+)?(?P<old>" + _CAP_VALUE + r")(?:\s+and|,\s*and|,)\s+"
+               r"(?:then\s+)?(?:joined|signed\s+up\s+(?:for|with|at)|signed\s+with|switched\s+to|went\s+with"
+               r"|started\s+using|bought|got|picked|chose)\s+(?:(?:a|an|the)\s+)?(?P<v>" + _CAP_VALUE + r")" + _TAIL)
+_PREFER = _rx(_SUBJECT + r"(?:(?:now|still|really|much|actually|definitely"
               r"|mostly|generally|usually)\s+)*(?:prefer|prefers|['’]d\s+rather\s+have|would\s+rather\s+have"
               r"|like|likes)\s+" + _VALUE_WORDS + r"(?P<better>\s+(?:better|more))?"
               r"(?:\s+(?:over|to|than|rather\s+than)\s+[\w' -]{1,30}?)?" + _TAIL)
@@ -207,7 +217,8 @@ def read_open(text: str, animate: frozenset[str] = frozenset()) -> tuple[OpenCla
 
 
 def _piece_claims(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
-    for reader in (_read_is, _read_set, _read_use_as, _read_switch, _read_replaced, _read_use, _read_prefer):
+    for reader in (_read_is, _read_set, _read_use_as, _read_switch, _read_replaced, _read_dropped, _read_use,
+                   _read_prefer):
         claims = reader(piece, animate)
         if claims:
             return claims
@@ -281,6 +292,11 @@ def _read_switch(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
 
 def _read_replaced(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
     m = _REPLACED.match(piece)
+    return _replacement(m, m.group("old")) if m else []
+
+
+def _read_dropped(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
+    m = _DROPPED.match(piece)
     return _replacement(m, m.group("old")) if m else []
 
 

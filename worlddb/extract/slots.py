@@ -547,6 +547,16 @@ def _not_school(value: str) -> bool:
     return _org(value) and not _school(value)
 
 
+#: what a sum of money is ("my rent is $1,800", "what is my budget?")
+_SUMS = r"rent|salary|mortgage|pay|wage|allowance|budget|premium|tuition|car payment"
+#: a sum of money: "$1,800", "£90k", "3000 dollars", "4,000 euros"
+_MONEY = r"(?:[$€£]\s?[\d,.]+k?|\d[\d,.]*k?\s*(?:dollars|bucks|euros|pounds|usd|eur|gbp)\b)"
+
+#: the people someone goes to for a service (a provider's qualifier)
+_CARERS = (r"dentist|doctor|gp|physician|therapist|pediatrician|paediatrician|vet|veterinarian|accountant|lawyer|"
+           r"attorney|hairdresser|barber|dermatologist|psychiatrist|counsel+or|landlord|landlady|trainer|optometrist|"
+           r"ob-?gyn|cardiologist|chiropractor|mechanic|realtor|nanny|babysitter|tutor")
+
 #: leaving a job or a place: the verbs of an ended employer
 _LEAVE = r"quit|quitting|left|leaving|leave|resigned\s+from|lost"
 #: a name, taken whole (a shorter one is not tried), with no object after it
@@ -769,11 +779,11 @@ _RULES: tuple[_Rule, ...] = (
                         r"'m at|am at|got down to|got up to|dropped to|hit)\s+(?:about\s+|around\s+|roughly\s+)?"
                         r"(?P<v>\d+(?:\.\d+)?\s*(?:pounds|lbs|lb|kg|kilos|kilograms|stone))")),
     # ---- people and places one has one of
-    _Rule("provider", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:\w+\s+)?(?P<q>dentist|doctor|gp|physician|therapist|"
-                          r"pediatrician|paediatrician|vet|veterinarian|accountant|lawyer|attorney|hairdresser|barber|"
-                          r"dermatologist|psychiatrist|counsel+or|landlord|landlady|trainer|optometrist|ob-?gyn|"
-                          r"cardiologist|chiropractor|mechanic|realtor|nanny|babysitter|tutor)\s+(?:is\s+(?:now\s+)?"
+    _Rule("provider", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:\w+\s+)?(?P<q>" + _CARERS + r")\s+(?:is\s+(?:now\s+)?"
                           r"|will be\s+)(?:a\s+[\w\s]{0,40}?(?:called|named)\s+)?" + _VAL), accept=_name),
+    # "I found a new dentist, Dr. Kim", "we got a new vet: Dr Ruiz"
+    _Rule("provider", _rx(_S + r"(?:found|got|have|picked|chose|switched\s+to)\s+(?:a\s+)?new\s+(?P<q>" + _CARERS
+                          + r")\s*(?:[,:]\s*|\s+(?:called|named)\s+|\s[-–—]\s)" + _VAL), accept=_name),
     _Rule("provider", _rx(_S + r"(?:now\s+)?(?:see|sees|seeing|go to|goes to|switched to)\s+(?P<v>(?:Dr|Doctor)"
                           r"[.\u2024]?\s+(?-i:[A-Z])\w+(?:\s+(?-i:[A-Z])\w+)?)"), accept=_name,
           context=_rx(r"\b(dentist|dental|doctor|therap|vet|dermatolog|psychiatr|optometr|physician|gp|clinic)")),
@@ -905,16 +915,16 @@ _RULES: tuple[_Rule, ...] = (
                         r"officially|has|have)?\s*(?:now\s+|finally\s+|officially\s+|just\s+|been\s+|currently\s+)*"
                         r"(?P<v>" + _STATUS + r")\b" + _NO_OBJECT), thing=True, accept=lambda v: True),
     # ---- amounts and counts
-    _Rule("amount", _rx(r"(?P<t>\b(?:my|our|the|his|her)\s+(?:monthly\s+|yearly\s+|annual\s+)?(?:rent|salary|mortgage|"
-                        r"pay|wage|allowance|budget|premium|tuition|car payment))\s+(?:is|was|went up to|went down to|"
+    _Rule("amount", _rx(r"(?P<t>\b(?:my|our|the|his|her)\s+(?:monthly\s+|yearly\s+|annual\s+)?(?:" + _SUMS
+                        + r"))\s+(?:is|was|went up to|went down to|"
                         r"rose to|jumped to|dropped to|increased to|decreased to|is now|will be|came to)\s+"
-                        r"(?:now\s+)?(?:about\s+|around\s+)?(?P<v>[$€£]\s?[\d,.]+k?(?:\s+(?:a|per)\s+(?:month|year|week|"
+                        r"(?:now\s+)?(?:about\s+|around\s+)?(?P<v>" + _MONEY + r"(?:\s+(?:a|per)\s+(?:month|year|week|"
                         r"hour))?)"), thing=True),
     _Rule("amount", _rx(r"(?:raised|increased|lowered|cut|dropped|bumped|hiked|reduced)\s+(?P<t>(?:the|my|our)\s+"
-                        r"(?:monthly\s+)?(?:rent|salary|mortgage|pay|wage|allowance|budget|premium|tuition))\s+"
-                        r"(?:up\s+|down\s+)?to\s+(?P<v>[$€£]\s?[\d,.]+k?(?:\s+(?:a|per)\s+(?:month|year|week|hour))?)"),
+                        r"(?:monthly\s+)?(?:" + _SUMS + r"))\s+"
+                        r"(?:up\s+|down\s+)?to\s+(?P<v>" + _MONEY + r"(?:\s+(?:a|per)\s+(?:month|year|week|hour))?)"),
           thing=True),
-    _Rule("amount", _rx(r"(?P<s>\bI\s+)(?:pay|earn|make)\s+(?P<v>[$€£]\s?[\d,.]+k?(?:\s+(?:a|per)\s+(?:month|year|week|"
+    _Rule("amount", _rx(r"(?P<s>\bI\s+)(?:pay|earn|make)\s+(?P<v>" + _MONEY + r"(?:\s+(?:a|per)\s+(?:month|year|week|"
                         r"hour))?)\s+(?:in|for)\s+(?P<t>(?:my\s+)?(?:rent|mortgage|tuition|salary))"), thing=True),
     _Rule("count", _rx(r"(?P<s>\b(?:I|we)\s+)(?:manage|lead|run|have|supervise|oversee)\s+a\s+(?P<q>team|staff|group|"
                        r"class|crew)\s+of\s+(?P<v>(?:" + _NUM_WORDS + r")\s+\w+)")),
@@ -1162,6 +1172,9 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
     accept = rule.accept
     if accept is not None and not accept(value):
         return None
+    # "I've moved over to Neovim for coding": a tool taken up for a purpose, not a new home
+    if rule.attribute == "home" and _PURPOSE.match(raw, raw.find(value) + len(value) if value in raw else len(raw)):
+        return None
     if accept is None and not value:
         return None
     if rule.ended and value.lower() in _GENERIC:
@@ -1237,6 +1250,9 @@ _FORMER = re.compile(r"(?<!\bget )(?<!\bgot )(?<!\bgets )(?<!getting )(?<!\bam )
                      r"(?<!\bwere )(?<!['’]m )(?<!['’]re )\bused\s+to\b|\b(?:my|our|his|her|their)\s+(?:old|former|previous|last)\b", re.I)
 #: a home, a job or a role in the simple past ("worked at", "lived in"): one held before
 _HELD = {"home", "employer", "role"}
+#: a purpose right after a value ("for coding", "for note-taking"): what a tool is used for
+_PURPOSE = re.compile(r"\s+for\s+(?:[a-z]+-)?[a-z]+ing(?=\s*(?:[.!?,;]|$)|\s+(?:now|again|instead|at|on|in|these)\b)",
+                      re.I)
 _PAST = re.compile(r"(?<!\bhave )(?<!\bhas )(?<!['’]ve )\b(?:worked|lived|resided)\b", re.I)
 #: a question's opening word: what it asks about is not said to hold
 _ASKING = re.compile(r"(?:do|does|did|am|is|are|was|were|have|has|had|should|could|would|can|will|shall|may|might|"
@@ -1519,7 +1535,7 @@ _ASK: tuple[tuple[str, re.Pattern[str], str], ...] = tuple((attr, re.compile(rx,
     ("when", r"\b(?:when|what time|what day|which day|how early|how late)\b", "thing"),
     ("due", r"\b(?:due|deadline|move out|out of the)\b", "thing"),
     ("status", r"\b(?:status|how far along|progress|state of|done yet|shipped|finished)\b", "thing"),
-    ("amount", r"\b(?:how much|rent|salary|mortgage|cost|pay)\b", "thing"),
+    ("amount", r"\b(?:how much|cost|" + _SUMS + r")\b", "thing"),
     ("count", r"\bhow many\b", ""),
     ("goal", r"\b(?:goal|training for|race)\b", ""),
     ("reading", r"\b(?:reading|book club)\b", ""),
@@ -1598,6 +1614,8 @@ def _asked_thing(question: str) -> str:
                r"\b(?:when|what time|what day|which day)\s+(?:is|are|was|does|do)\s+(?P<t>.+?)(?:\s+(?:due|start|"
                r"happen|meet|scheduled|booked|set|planned))?$",
                r"\bhow\s+much\s+is\s+(?P<t>.+)$",
+               r"\b(?:what|how\s+much)(?:['’]s|\s+is|\s+was)\s+(?P<t>(?:my|our|the|his|her)\s+(?:monthly\s+|yearly\s+|"
+               r"annual\s+)?(?:" + _SUMS + r"))\b",
                r"\b(?:what|which)\s+(?P<t>.+?)\s+(?:is|are)\b"):
         m = re.search(rx, q, re.I)
         if m:
