@@ -187,9 +187,9 @@ class Summarizer(Protocol):
     def summarize(self, texts: Sequence[str], *, max_chars: int) -> str: ...
 
 
-Tier = Literal["exact", "fuzzy", "embedding", "phonetic", "name_part"]
+Tier = Literal["exact", "fuzzy", "embedding", "phonetic", "name_part", "nickname"]
 #: the resolver's tiers, strongest evidence first
-TIER_ORDER: tuple[Tier, ...] = ("exact", "fuzzy", "embedding", "phonetic", "name_part")
+TIER_ORDER: tuple[Tier, ...] = ("exact", "fuzzy", "embedding", "phonetic", "name_part", "nickname")
 
 
 @dataclass(frozen=True, slots=True)

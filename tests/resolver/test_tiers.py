@@ -7,6 +7,7 @@ import pytest
 from worlddb.graph import identity
 from worlddb.resolver import (
     FUZZY_THRESHOLD,
+    NICKNAME_SCORE,
     Ambiguous,
     New,
     Resolved,
@@ -182,7 +183,7 @@ def test_one_name_part_of_anothers_is_a_proposal_about_a_person(db, resolver, sc
     (("Paris Hilton", None), ("Paris", None)),  # neither side a person
     (("Jordan Peele", "person"), ("Jordan", "place")),  # the types disagree
     (("Ana Maria Souza", "person"), ("Maria", "person")),  # a middle name is neither end
-    (("Anastasia", "person"), ("Ana", "person")),  # part of a word, not whole words
+    (("Anabel", "person"), ("Ana", "person")),  # part of a word, not whole words
 ])
 def test_name_parts_that_say_nothing_about_a_person_stay_apart(db, resolver, scope, resolve, known, mention):
     first, second = resolve(resolver, scope, known, mention)
@@ -205,3 +206,83 @@ def test_a_name_part_written_in_the_same_transaction_is_found(db, resolver, scop
     assert isinstance(given, Resolved) and given.tier == "name_part" and given.match.anchor == full.entity
     (staged,) = identity.proposals(db.store, given.entity, status="pending")
     assert {staged.a, staged.b} == {given.entity, full.entity} and staged.tier == "name_part"
+
+
+@pytest.mark.parametrize("known, mention", [
+    (("Bob Smith", "person"), ("Robert Smith", "person")),
+    (("Bob Smith", None), ("Robert Smith", None)),  # two untyped full names, alike but for the given name
+    (("William Jones", "person"), ("Bill Jones", None)),
+    (("Elizabeth Moss", "person"), ("Liz", "person")),  # the mention is the given name alone
+    (("Liz", "person"), ("Elizabeth Moss", None)),  # the known name is
+    (("Robert", None), ("Bob Smith", "person")),
+    (("Anastasia", "person"), ("Ana", "person")),  # no part of the other's words, but its short form
+])
+def test_a_nickname_of_a_known_given_name_is_a_proposal_about_a_person(db, resolver, scope, resolve, known, mention):
+    first, second = resolve(resolver, scope, known, mention)
+    assert isinstance(first, New)
+    assert isinstance(second, Resolved) and second.tier == "nickname"
+    assert second.match.anchor == first.entity and second.created and len(second.proposals) == 1
+    (staged,) = identity.proposals(db.store, second.entity, status="pending")
+    assert staged.tier == "nickname"
+    assert 0 < second.score <= NICKNAME_SCORE < 0.25  # below name_part's score of any name up to four words
+
+
+@pytest.mark.parametrize("known, mention", [
+    (("Bob Smith", "person"), ("Roberta Smith", "person")),  # Roberta's short forms are Bobbie and Robbie
+    (("Bob Jones", "person"), ("Robert Smith", "person")),  # another surname
+    (("Bob Smith", "person"), ("Robert Smith", "organization")),  # the types disagree
+    (("Bob Smith", None), ("Robert", None)),  # no person on either side, and one is a given name alone
+    (("Dell", None), ("Adele", None)),  # "Dell" is a short form of Adele, and a company
+    (("Bob", None), ("Rob", None)),
+])
+def test_nicknames_that_say_nothing_about_a_person_stay_apart(db, resolver, scope, resolve, known, mention):
+    first, second = resolve(resolver, scope, known, mention)
+    assert isinstance(second, New) and second.entity != first.entity and second.proposals == ()
+
+
+def test_the_same_given_name_settles_a_mention_before_a_related_one(db, resolver, scope, resolve):
+    bob, robert = resolve(resolver, scope, ("Bob Smith", "person"), ("Robert Smith", "person"))
+    assert robert.tier == "nickname" and robert.match.anchor == bob.entity
+    (given,) = resolve(resolver, scope, ("Bob", "person"))
+    assert isinstance(given, Resolved) and given.tier == "name_part" and given.match.anchor == bob.entity
+    assert len(given.proposals) == 1
+
+
+def test_a_short_form_with_many_long_forms_proposes_a_bounded_few_or_nothing(db, resolver, resolve):
+    with db.write() as w:
+        small, large = w.scope("user", "alice"), w.scope("user", "carol")
+    three = ("Alan Reed", "Albert Wu", "Alex Kim")
+    few = resolve(resolver, small, *[(name, "person") for name in three])
+    (al,) = resolve(resolver, small, ("Al", "person"))
+    assert isinstance(al, Ambiguous) and {m.tier for m in al.options} == {"nickname"}
+    assert {m.anchor for m in al.options} == {o.entity for o in few} and len(al.proposals) == 3
+    six = (*three, "Alfred Ames", "Alonzo Bell", "Allen Cruz")  # six people answer to "Al": it tells nothing
+    resolve(resolver, large, *[(name, "person") for name in six])
+    (other,) = resolve(resolver, large, ("Al", "person"))
+    assert isinstance(other, New) and other.proposals == ()
+
+
+def test_a_given_name_many_people_share_proposes_nothing(db, resolver, scope, resolve):
+    resolve(resolver, scope, *[(f"Robert {s}", "person") for s in ("Ames", "Bell", "Cruz", "Diaz", "Eno", "Ford")])
+    (bob,) = resolve(resolver, scope, ("Bob", "person"))
+    assert isinstance(bob, New) and bob.proposals == ()
+
+
+def test_a_nickname_written_in_the_same_transaction_is_found(db, resolver, scope):
+    with db.write() as w:
+        bob = resolver.resolve(w, scope, ("Bob Smith", "person"))
+        robert = resolver.resolve(w, scope, ("Robert Smith", "person"))  # the exact-name lookup, in SQL
+        liz = resolver.resolve(w, scope, ("Elizabeth Moss", "person"))
+        given = resolver.resolve(w, scope, ("Liz", "person"))  # a leading word: the index cannot see it yet
+    assert robert.tier == "nickname" and robert.match.anchor == bob.entity
+    assert isinstance(given, Resolved) and given.tier == "nickname" and given.match.anchor == liz.entity
+    (staged,) = identity.proposals(db.store, given.entity, status="pending")
+    assert {staged.a, staged.b} == {given.entity, liz.entity}
+
+
+def test_nicknames_never_match_across_scopes(db, resolver, resolve):
+    with db.write() as w:
+        alice, other = w.scope("user", "alice"), w.scope("user", "carol")
+    resolve(resolver, alice, ("Bob Smith", "person"), ("Elizabeth Moss", "person"))
+    robert, liz = resolve(resolver, other, ("Robert Smith", "person"), ("Liz", "person"))
+    assert isinstance(robert, New) and isinstance(liz, New)

@@ -48,6 +48,14 @@ EXACT_HELD_SCORE = 1.0
 EXACT_NAME_SCORE = 0.999
 EXACT_ALIAS_SCORE = 0.99
 EXACT_TYPE_GAP = 0.005
+#: The nickname tier's score for two names that agree but for a nickname-related given name
+#: ("Bob Smith" / "Robert Smith"); with only the given name on one side ("Bob" / "Robert
+#: Smith") it is scaled by that side's share of the words, like name_part's (0.1). It stays
+#: below every name_part score of a name of up to four words (1/4 and more): the same given
+#: name is better evidence than a related one, which for a short form is one of many
+#: ("Al" has 14 long forms). Tiers are compared before scores anyway (TIER_ORDER); the score
+#: orders a mention's nickname options among themselves.
+NICKNAME_SCORE = 0.2
 #: At most this many options reach the tiebreaker or an Ambiguous outcome (best first by
 #: tier order, then score): each one becomes a proposal someone has to decide.
 MAX_OPTIONS = 5

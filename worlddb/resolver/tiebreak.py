@@ -7,8 +7,9 @@ ever merged on a tiebreaker's word alone, since every non-exact match still goes
 a `same_as` proposal).
 
 `DefaultTiebreaker` is deterministic and needs no model: it prefers the tier order
-exact > fuzzy > embedding > phonetic > name_part (an exact alias match is evidence; a sound-alike
-key, or one name being part of another, the weakest), then the higher score. Two options
+exact > fuzzy > embedding > phonetic > name_part > nickname (an exact alias match is evidence; a
+sound-alike key, one name being part of another, or a given name that is another's nickname, the
+weakest), then the higher score. Two options
 equal on both are a genuine tie: it answers None rather than pick by position.
 
 The model-backed one is worlddb.anthropic.tiebreaker.AnthropicTiebreaker, which answers
@@ -25,7 +26,7 @@ __all__ = ["DefaultTiebreaker"]
 
 
 class DefaultTiebreaker:
-    """Tier first (exact > fuzzy > embedding > phonetic > name_part), then score; None on an exact tie."""
+    """Tier first (exact > fuzzy > embedding > phonetic > name_part > nickname), then score; None on an exact tie."""
 
     name = "default"
 

@@ -1,4 +1,4 @@
-"""The five tiers, run in order, and the decision they lead to. Reads only; writes nothing.
+"""The six tiers, run in order, and the decision they lead to. Reads only; writes nothing.
 
     exact      normalised name or alias equality (SQL index on (scope, norm))
     fuzzy      Jaro-Winkler >= thresholds.fuzzy, over names blocked by the NameIndex
@@ -7,6 +7,15 @@
     name_part  for people: one name is the leading or trailing words of the other ("Ana" and
                "Ana Souza", "Souza" and "Ana Souza"); a part that more than MAX_OPTIONS
                people of the scope share ("John") is no evidence and finds nothing
+    nickname   for people: the first words are one another's nickname (worlddb.extract.given_names:
+               "Bob" and "Robert", "Liz" and "Elizabeth") and the rest agrees - the same words
+               after it ("Bob Smith" / "Robert Smith"), or one side is the given name alone
+               ("Bob" / "Robert Smith"). A person on one side at least, or two untyped full
+               names (an untyped "Dell" is not "Adele"'s short form). More than MAX_OPTIONS
+               entities found ("Al" against a scope of Alans, Alberts and Alexes) is no
+               evidence and finds nothing. It runs after name_part: the same given name
+               ("Bob" / "Bob Smith") is better evidence than a related one, and a confident
+               name_part match settles the mention before this tier is asked.
     tiebreaker chooses among the options when no tier was confident
 
 A tier is *confident* when it is the first to find anything and finds exactly one entity:
@@ -30,6 +39,7 @@ import numpy as np
 
 from worlddb.core.schema import VECTOR_FROM
 from worlddb.core.store import Store
+from worlddb.extract import given_names
 from worlddb.graph import identity
 from worlddb.protocols import TIER_ORDER, Option, Tiebreaker
 from worlddb.vectors import hnsw
@@ -42,6 +52,7 @@ from .outcomes import (
     EXACT_NAME_SCORE,
     EXACT_TYPE_GAP,
     MAX_OPTIONS,
+    NICKNAME_SCORE,
     Match,
     Thresholds,
 )
@@ -97,7 +108,7 @@ def compatible(a: str | None, b: str | None) -> bool:
 def decide(ctx: Context, q: Query) -> tuple[str, list[Match]]:
     """("resolved", [match]) / ("ambiguous", options) / ("new", [])."""
     found: dict[int, tuple[str, float, str, str]] = {}  # node -> (tier, score, matched, mention)
-    for tier in (_exact, _fuzzy, _phonetic, _embedding, _name_part):
+    for tier in (_exact, _fuzzy, _phonetic, _embedding, _name_part, _nickname):
         hits = {n: h for n, h in tier(ctx, q).items() if n not in ctx.exclude and n not in found}
         if not hits:
             continue
@@ -262,6 +273,54 @@ def _name_part(ctx: Context, q: Query) -> dict:
                 _keep(best, node, "name_part", part_score(key, norm), norm, key)
             elif norm in parts:
                 _keep(best, node, "name_part", part_score(norm, key), norm, key)
+    return best if len(best) <= MAX_OPTIONS else {}
+
+
+def _nickname(ctx: Context, q: Query) -> dict:
+    if q.etype not in (None, "person"):
+        return {}
+    best: dict = {}
+    for key in q.keys:
+        given, *rest = key.split(" ")
+        variants = given_names.related(given)
+        if not variants:
+            continue
+
+        def fits(etype: str | None, norm: str, rest=rest) -> bool:
+            # a person on one side, or two untyped names that both go on past the given name
+            if not compatible(q.etype, etype) or etype not in (None, "person"):
+                return False
+            return "person" in (q.etype, etype) or bool(rest) and " " in norm
+
+        def keep(node: int, norm: str, key=key) -> None:
+            words = max(len(key.split(" ")), len(norm.split(" ")))
+            share = min(len(key.split(" ")), len(norm.split(" "))) / words
+            _keep(best, node, "nickname", round(NICKNAME_SCORE * share, 6), norm, key)
+
+        # the mention but for its given name ("bob smith" for "robert smith"), or a given name alone
+        # ("bob"); SQL reads through the writer's connection, so this transaction's names count too
+        wanted = sorted({" ".join((v, *rest)) for v in variants} | variants)
+        marks = ",".join("?" * len(wanted))
+        rows = ctx.store.conn.execute(
+            f"SELECT node, norm, etype FROM resolver_names WHERE scope=? AND norm IN ({marks})",
+            (ctx.scope, *wanted)).fetchall()
+        for node, norm, etype in rows:
+            if fits(etype, norm):
+                keep(node, norm)
+        if rest:
+            continue
+        # the mention is a given name alone: known names that begin with a related one ("bob smith"
+        # for "robert"), from the committed index and from this transaction's own names
+        for variant in variants:
+            known = ctx.index.containing(ctx.scope, variant, MAX_OPTIONS)
+            if known is None:  # a name that many share tells nothing
+                return {}
+            for c in known:
+                if c.norm.split(" ", 1)[0] == variant and fits(c.etype, c.norm):
+                    keep(c.node, c.norm)
+        for scope, node, norm, etype in ctx.pending.names:
+            if scope == ctx.scope and " " in norm and norm.split(" ", 1)[0] in variants and fits(etype, norm):
+                keep(node, norm)
     return best if len(best) <= MAX_OPTIONS else {}
 
 
