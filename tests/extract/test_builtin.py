@@ -206,6 +206,41 @@ def test_entity_types_follow_simple_cues():
     assert who.aliases == ("WHO",)
 
 
+@pytest.mark.parametrize("text, name", [
+    ("Bob Smith is my manager at Dell.", "Bob Smith"),  # "<name> is my <role>"
+    ("Ana was our neighbour for years.", "Ana"),
+    ("I met Kevin, my new boss, at lunch.", "Kevin"),
+    ("Bob's daughter Emma started college.", "Bob"),  # "<name>'s <family word>"
+    ("We stayed with Jo's little sister.", "Jo"),
+    ("Had coffee with my manager Priya today.", "Priya"),  # "<role> <name>"
+    ("I asked my dentist Ortega about it.", "Ortega"),
+    ("Had lunch with Robert Smith today, he approved my leave.", "Robert Smith"),  # a given name and a surname
+    ("I ran into Liz Pereira downtown.", "Liz Pereira"),
+])
+def test_people_are_typed_by_the_words_around_them_or_a_given_name(text, name):
+    types = {e.name: e.type for e in run(text, speaker=None).entities}
+    assert types[name] == "person", types
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Bob Smith is my manager at Dell.", "Dell"),
+    ("We ate at Bob's Burgers with them.", "Bob"),  # a possessive that is no family word
+    ("We sold it to Dell's manager yesterday.", "Dell"),  # a role after a possessive may be a company's
+    ("I went to see Mark Street in the rain.", "Mark Street"),  # a given name that is also a common word
+    ("They study at Georgia Tech now.", "Georgia Tech"),  # a surname that is a common word
+    ("I ran into Liz Moss downtown.", "Liz Moss"),  # so is this one: precision before recall
+])
+def test_names_without_a_person_cue_are_not_typed_person(text, name):
+    types = {e.name: e.type for e in run(text, speaker=None).entities}
+    assert types[name] != "person", types
+
+
+def test_a_place_word_before_a_given_name_still_reads_as_a_place():
+    # "Austin" is a given name and "Texas" no common word; the place word before them decides
+    types = {e.name: e.type for e in run("I moved to Austin Texas in May.", speaker=None).entities}
+    assert types["Austin Texas"] == "place"
+
+
 def test_entity_spans_point_at_the_mention():
     text = "Yesterday I met Emma Watson in Edinburgh."
     for e in run(text).entities:

@@ -99,6 +99,39 @@ async def test_a_given_name_and_a_full_name_of_one_person_become_a_proposal(conn
         assert entity["same_as"] == []
 
 
+async def test_a_nickname_of_a_known_person_becomes_a_proposal_the_agent_can_read(connect):
+    # the extractor types each of them a person from the words around it; nothing is merged
+    async with connect() as client:
+        first = await ok(client, "memory_write", text="Bob Smith is my manager at Dell.")
+        second = await ok(client, "memory_write", text="Had lunch with Robert Smith today, he approved my leave.")
+        third = await ok(client, "memory_write", text="Bob's daughter Emma started college.")
+        bob_smith = next(e for e in first["entities"] if e["name"] == "Bob Smith")
+        robert = next(e for e in second["entities"] if e["name"] == "Robert Smith")
+        bob = next(e for e in third["entities"] if e["name"] == "Bob")
+        assert (bob_smith["type"], robert["type"], bob["type"]) == ("person", "person", "person")
+        assert robert["resolution"] == "proposed_merge" and robert["proposed_merge_with"] == [bob_smith["id"]]
+        assert bob["resolution"] == "proposed_merge" and bob["proposed_merge_with"] == [bob_smith["id"]]
+        entity = (await ok(client, "memory_read", id=bob_smith["id"]))["entity"]
+        assert sorted((p["other_id"], p["tier"]) for p in entity["proposals"]) == sorted(
+            [(robert["id"], "nickname"), (bob["id"], "name_part")])
+        assert {p["id"] for p in entity["proposals"]} == {*robert["proposals"], *bob["proposals"]}
+        assert entity["same_as"] == []
+        robert_read = (await ok(client, "memory_read", id=robert["id"]))["entity"]
+        assert [p["other_id"] for p in robert_read["proposals"]] == [bob_smith["id"]]
+        # another person, each in a scope of its own (Roberta Smith is one letter from Robert Smith,
+        # for the fuzzy tier; Bob Jones has Bob's given name, for name_part): a given name that is
+        # no nickname of Bob's, or another surname, proposes nothing
+        for user, known, text, name in [
+            ("carol", "Bob Smith is my manager at Dell.", "Roberta Smith is my boss now.", "Roberta Smith"),
+            ("dave", "Had lunch with Robert Smith today.", "Bob Jones is my neighbour.", "Bob Jones"),
+        ]:
+            await ok(client, "memory_write", text=known, user_id=user)
+            written = await ok(client, "memory_write", text=text, user_id=user)
+            other = next(e for e in written["entities"] if e["name"] == name)
+            assert other["type"] == "person" and other["resolution"] == "new", other
+            assert other["proposed_merge_with"] == [] and other["proposals"] == []
+
+
 async def test_the_person_a_plain_memory_is_about_is_found_and_recalled_by_name(connect):
     async with connect() as client:
         written = await ok(client, "memory_write", text="Sarah prefers tea over coffee.")

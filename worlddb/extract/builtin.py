@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from worlddb.extract import EntityCandidate, Extraction, ExtractionContext, FactCandidate, lexicon
+from worlddb.extract import EntityCandidate, Extraction, ExtractionContext, FactCandidate, given_names, lexicon
 from worlddb.extract.temporal import find_temporals
 
 __all__ = ["BuiltinExtractor", "split_sentences"]
@@ -78,6 +78,17 @@ _PLACE_SUFFIX = {"City", "Park", "Lake", "River", "Mountain", "Mountains", "Moun
 _KIN = ("sister|brother|mom|mum|mother|dad|father|wife|husband|son|daughter|friend|partner"
         "|boyfriend|girlfriend|boss|cousin|aunt|uncle|grandma|grandpa|grandmother|grandfather"
         "|niece|nephew|neighbor|neighbour|roommate|colleague|coworker|teacher|coach|mentor")
+# Family and friends: "Bob's daughter" says Bob is a person ("Dell's family of laptops" and
+# "Google's partner" do not, so neither word is here).
+_FAMILY = ("sister|brother|mom|mum|mother|dad|father|wife|husband|son|daughter|kids?|children|child"
+           "|boyfriend|girlfriend|fianc[eé]e?|ex-wife|ex-husband|cousin|aunt|uncle|grandma|grandpa"
+           "|grandmother|grandfather|grandson|granddaughter|niece|nephew|parents|siblings?|stepmom"
+           "|stepdad|stepson|stepdaughter|in-laws|friend|roommate")
+# People one works with or sees about something: "my manager Priya", "Bob is my doctor"; never
+# after a possessive name ("Dell's manager" may be a company's).
+_ROLE = ("manager|supervisor|boss|coworker|co-worker|colleague|teammate|classmate|neighbor|neighbour"
+         "|partner|doctor|dentist|therapist|nurse|lawyer|landlord|landlady|tutor|trainer|teacher"
+         "|coach|mentor|buddy|pal|bestie|mate")
 _PET = "dog|cat|puppy|pup|kitten|pet|horse|bird|parrot|fish|turtle|hamster|rabbit|bunny"
 _DETERMINERS = {"a", "an", "the", "my", "your", "his", "her", "our", "their", "this", "that",
                 "these", "those", "some"}
@@ -334,15 +345,23 @@ def _trim_connectors(run):
 
 
 _AFTER_PET = re.compile(rf"\b(?:{_PET})\s*,?\s*$")
-_AFTER_KIN_OR_GREETING = re.compile(rf"\b(?:{_KIN}|hey|hi|hello|thanks|thank you|congrats|bye|dear)\s*,?\s*$")
+_AFTER_KIN_OR_GREETING = re.compile(
+    rf"\b(?:{_KIN}|{_ROLE}|hey|hi|hello|thanks|thank you|congrats|bye|dear)\s*,?\s*$")
+_ADJ = r"(?:(?:new|old|former|best|little|big|older|younger|eldest|oldest|youngest|twin|late)\s+)?"
+# "Bob Smith is my manager", "Ana was our neighbour", "Priya, my boss, ..."
+_IS_MY_PERSON = re.compile(
+    rf"(?:\s+(?:is|was|['’]s)\s+|\s*,\s*)(?:my|our)\s+{_ADJ}(?:{_FAMILY}|{_ROLE})\b", re.IGNORECASE)
+# "Bob's daughter", "Kevin's new girlfriend"
+_POSSESSIVE_FAMILY = re.compile(rf"['’]s\s+{_ADJ}(?:{_FAMILY})\b", re.IGNORECASE)
 _AFTER_EMPLOYER_WORD = re.compile(r"\b(?:work|works|worked|working)\s+(?:at|for)\s+(?:the\s+)?$")
 _AFTER_PLACE_WORD = re.compile(r"\b(?:in|from|to|visit|visited|visiting|near)\s+(?:the\s+)?$")
 
 
 def _guess_type(text: str, start: int, end: int, words: list[str], ctx: ExtractionContext) -> str | None:
     """A coarse type from cheap cues: who the context says is a person, a title, a suffix
-    ("... University", "... Lake"), the word before ("my dog Max", "Hey Mel", "in Denver"), or
-    address ("Gina!" / ", Gina," at a clause edge)."""
+    ("... University", "... Lake"), the word before ("my dog Max", "Hey Mel", "my manager Priya",
+    "in Denver"), the words after ("Bob Smith is my manager", "Bob's daughter"), address ("Gina!" /
+    ", Gina," at a clause edge), or a known given name before a surname ("Robert Smith")."""
     before, after = text[max(0, start - 40):start].lower(), text[end:]
     if " ".join(words).casefold() in {n.casefold() for n in (ctx.speaker, ctx.user_name) if n}:
         return "person"
@@ -354,12 +373,23 @@ def _guess_type(text: str, start: int, end: int, words: list[str], ctx: Extracti
         return "place"
     if _AFTER_PET.search(before):
         return "animal"
-    if _AFTER_KIN_OR_GREETING.search(before) or (re.match(r"\s*[,!]", after)
-                                                  and re.search(r"(?:^|[,.!?]\s*)$", before)):
+    if (_AFTER_KIN_OR_GREETING.search(before) or _IS_MY_PERSON.match(after) or _POSSESSIVE_FAMILY.match(after)
+            or re.match(r"\s*[,!]", after) and re.search(r"(?:^|[,.!?]\s*)$", before)):
         return "person"
     if _AFTER_PLACE_WORD.search(before):
         return "place"
+    if _given_and_surname(words):
+        return "person"
     return None
+
+
+def _given_and_surname(words: list[str]) -> bool:
+    """Two capitalised words, the first a given name of the nickname table that is no common word
+    ("Robert Smith", "Emma Jones"; not "Mark Street", "Rose Garden", "Will Power"), the second no
+    common word either ("Georgia Tech", "Jackson Hole" stay untyped)."""
+    return (len(words) == 2 and all(w[:1].isupper() and w.isalpha() for w in words)
+            and given_names.is_given_name(words[0])
+            and not lexicon.is_common(words[0]) and not lexicon.is_common(words[1]))
 
 
 def _noun_phrases(text, sentences, blocked) -> list[EntityCandidate]:
