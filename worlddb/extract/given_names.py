@@ -10,8 +10,9 @@ table. ``is_given_name(word)`` says whether the table holds ``word``. Both are c
 pure, and never raise for a ``str``.
 
 The table is the ``nicknames`` package's (Apache-2.0; about 2,200 names in 2,700 hand-curated
-name/nickname pairs), read once on first use (~5 ms) and kept as frozen sets, so a lookup costs a
-dict probe: the resolver asks on every write.
+name/nickname pairs), read once on first use and kept as frozen sets (0.8 MB), so a lookup costs a
+dict probe: the resolver asks on every write. The first use pays for importing the package and
+reading its CSV: 20-80 ms measured on the 2-core development machine, depending on its load.
 """
 
 from __future__ import annotations
