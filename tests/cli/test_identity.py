@@ -94,7 +94,8 @@ def test_show_finds_entities_by_name_word_or_id_in_every_scope_or_one(store):
     blocks = out.stdout.split("\n\n")
     assert len(blocks) == 2  # alice's Sarah and bob's: the operator sees every scope
     alice = next(b for b in blocks if "user:alice" in b)
-    assert alice.startswith("Sarah Connor\n") and f"pending   {proposal.id[:12]}  may be Sara Conner" in alice
+    # "My manager Sarah Connor": the extractor types her a person, and show says so
+    assert alice.startswith("Sarah Connor  (person)\n") and f"pending   {proposal.id[:12]}  may be Sara Conner" in alice
     assert first.id[:12] in alice and "My manager Sarah Connor approved the Q3 budget." in alice
     only = worlddb("identity", "show", "connor", "--scope", "user:bob", "--db", str(path), "--json")
     (entity,) = json.loads(only.stdout)
