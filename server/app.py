@@ -28,7 +28,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import ToolAnnotations
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from worlddb import __version__
 from worlddb.core.errors import InvalidInput, RateLimited, WorldDBError
@@ -120,7 +120,18 @@ AgentId = Annotated[str | None, Field(description=texts.AGENT_ID)]
 AppId = Annotated[str | None, Field(description=texts.APP_ID)]
 RunId = Annotated[str | None, Field(description=texts.RUN_ID)]
 MemoryId = Annotated[str, Field(description=texts.MEMORY_ID)]
-When = Annotated[str, Field(description=texts.WHEN)]
+
+
+def _null_is(default: object) -> BeforeValidator:
+    """An optional argument sent as null means "not given": clients whose models must fill every
+    parameter send null for the ones they leave unset. The argument's type stays what it is (a
+    plain str is never parsed as JSON by the SDK: a memory may read '{"a": 1}')."""
+    return BeforeValidator(lambda value: default if value is None else value)
+
+
+#: optional text, number and flag arguments: null is the default
+NoText, NoFlag = _null_is(""), _null_is(False)
+When = Annotated[str, Field(description=texts.WHEN), NoText]
 
 
 #: the local caller (stdio, an in-memory client): the owner of the file
@@ -293,9 +304,9 @@ def build_server(config: ServerConfig) -> WorldDBServer:
         # text and session are plain str (empty: not given): the SDK parses a string argument
         # that looks like JSON into an object unless its type is exactly str, and a memory
         # may well read '{"a": 1}'
-        text: Annotated[str, Field(description=texts.TEXT)] = "",
+        text: Annotated[str, Field(description=texts.TEXT), NoText] = "",
         messages: Annotated[list[MessageIn] | None, Field(max_length=MAX_MESSAGES, description=texts.MESSAGES)] = None,
-        session: Annotated[str, Field(description=texts.SESSION)] = "",
+        session: Annotated[str, Field(description=texts.SESSION), NoText] = "",
         user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
         metadata: Annotated[dict[str, Any] | None, Field(description=texts.METADATA)] = None,
         valid_from: When = "",
@@ -319,10 +330,10 @@ def build_server(config: ServerConfig) -> WorldDBServer:
     async def memory_recall(
         query: Annotated[str, Field(description=texts.QUERY)], ctx: Context[AppState, Any],
         user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
-        limit: Annotated[int, Field(ge=1, le=100, description="How many results (1-100)")] = 10,
-        as_of: Annotated[str, Field(description=texts.AS_OF)] = "",
-        known_at: Annotated[str, Field(description=texts.KNOWN_AT)] = "",
-        include_retired: Annotated[bool, Field(description=texts.INCLUDE_RETIRED)] = False,
+        limit: Annotated[int, Field(ge=1, le=100, description="How many results (1-100)"), _null_is(10)] = 10,
+        as_of: Annotated[str, Field(description=texts.AS_OF), NoText] = "",
+        known_at: Annotated[str, Field(description=texts.KNOWN_AT), NoText] = "",
+        include_retired: Annotated[bool, Field(description=texts.INCLUDE_RETIRED), NoFlag] = False,
     ) -> RecallResult:
         engine, access = _state(ctx), _access(ctx)
         scopes = _scopes(engine, access, user_id, agent_id, app_id, run_id)
@@ -333,9 +344,9 @@ def build_server(config: ServerConfig) -> WorldDBServer:
     async def memory_list(
         ctx: Context[AppState, Any],
         user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
-        limit: Annotated[int, Field(ge=1, le=500, description="Page size (1-500)")] = 50,
-        cursor: Annotated[str, Field(description="next_cursor from the previous page")] = "",
-        include_retired: Annotated[bool, Field(description=texts.INCLUDE_RETIRED)] = False,
+        limit: Annotated[int, Field(ge=1, le=500, description="Page size (1-500)"), _null_is(50)] = 50,
+        cursor: Annotated[str, Field(description="next_cursor from the previous page"), NoText] = "",
+        include_retired: Annotated[bool, Field(description=texts.INCLUDE_RETIRED), NoFlag] = False,
     ) -> Page:
         engine, access = _state(ctx), _access(ctx)
         scopes = _scopes(engine, access, user_id, agent_id, app_id, run_id)
@@ -346,7 +357,7 @@ def build_server(config: ServerConfig) -> WorldDBServer:
     async def memory_read(
         id: MemoryId, ctx: Context[AppState, Any],
         user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
-        cursor: Annotated[str, Field(description=texts.READ_CURSOR)] = "",
+        cursor: Annotated[str, Field(description=texts.READ_CURSOR), NoText] = "",
     ) -> MemoryDetail:
         engine, access = _state(ctx), _access(ctx)
         return await engine.read_memory(id, _scopes(engine, access, user_id, agent_id, app_id, run_id),
@@ -356,9 +367,9 @@ def build_server(config: ServerConfig) -> WorldDBServer:
     async def memory_amend(
         id: MemoryId, text: Annotated[str, Field(description="The corrected memory, in full")],
         ctx: Context[AppState, Any],
-        reason: Annotated[str, Field(description="Why it changed (optional)")] = "",
+        reason: Annotated[str, Field(description="Why it changed (optional)"), NoText] = "",
         user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
-        valid_from: Annotated[str, Field(description=texts.AMEND_VALID_FROM)] = "",
+        valid_from: Annotated[str, Field(description=texts.AMEND_VALID_FROM), NoText] = "",
     ) -> AmendResult:
         engine, access = _state(ctx), _access(ctx)
         return await engine.amend(id, text, _scopes(engine, access, user_id, agent_id, app_id, run_id),
@@ -367,9 +378,9 @@ def build_server(config: ServerConfig) -> WorldDBServer:
     @server.tool(description=texts.RETIRE, annotations=retire)
     async def memory_retire(
         id: MemoryId, ctx: Context[AppState, Any],
-        reason: Annotated[str, Field(description="Why it no longer holds (optional)")] = "",
+        reason: Annotated[str, Field(description="Why it no longer holds (optional)"), NoText] = "",
         user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
-        valid_to: Annotated[str, Field(description=texts.RETIRE_VALID_TO)] = "",
+        valid_to: Annotated[str, Field(description=texts.RETIRE_VALID_TO), NoText] = "",
     ) -> RetireResult:
         engine, access = _state(ctx), _access(ctx)
         return await engine.retire(id, _scopes(engine, access, user_id, agent_id, app_id, run_id),
@@ -388,7 +399,7 @@ def build_server(config: ServerConfig) -> WorldDBServer:
     async def memory_purge_scope(
         confirm: Annotated[str, Field(description=texts.CONFIRM)], ctx: Context[AppState, Any],
         user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
-        erase: Annotated[bool, Field(description=texts.ERASE)] = False,
+        erase: Annotated[bool, Field(description=texts.ERASE), NoFlag] = False,
     ) -> PurgeResult:
         engine = _state(ctx)
         if all(v is None for v in (user_id, agent_id, app_id, run_id)):
@@ -400,7 +411,7 @@ def build_server(config: ServerConfig) -> WorldDBServer:
     @server.tool(description=texts.LIST_SCOPES, annotations=read)
     async def memory_list_scopes(
         ctx: Context[AppState, Any],
-        kind: Annotated[str, Field(description="Only scopes of this kind: user, agent, app or run")] = "",
+        kind: Annotated[str, Field(description="Only scopes of this kind: user, agent, app or run"), NoText] = "",
     ) -> ScopeList:
         return await _state(ctx).list_scopes(kind or None, access=_access(ctx))
 

@@ -94,6 +94,29 @@ async def test_list_pages_through_a_scope_with_a_cursor(connect):
         assert seen == list(reversed(written))
 
 
+async def test_an_optional_argument_sent_as_null_is_not_given(connect):
+    # clients whose models fill every parameter send null for the optional ones they leave unset
+    # ('{"a": 1}' as text stays text: null tolerance does not make the SDK parse it as JSON)
+    async with connect() as client:
+        unset = dict(user_id=None, agent_id=None, app_id=None, run_id=None)
+        first = await ok(client, "memory_write", text='{"a": 1}', messages=None, session=None, metadata=None,
+                         valid_from=None, entities=None, facts=None, **unset)
+        assert (await ok(client, "memory_read", id=first["id"], cursor=None, **unset))["text"] == '{"a": 1}'
+        second = await ok(client, "memory_write", text="The shed key is under the blue pot.", valid_from=None)
+        hits = (await ok(client, "memory_recall", query="shed key", limit=None, as_of=None, known_at=None,
+                         include_retired=None, **unset))["results"]
+        assert hits[0]["id"] == second["id"]
+        page = await ok(client, "memory_list", limit=None, cursor=None, include_retired=None, **unset)
+        assert [m["id"] for m in page["memories"]][:2] == [second["id"], first["id"]] and page["next_cursor"] is None
+        amended = await ok(client, "memory_amend", id=second["id"], text="The shed key is in the drawer.",
+                           reason=None, valid_from=None, **unset)
+        assert amended["supersedes"] == second["id"]
+        retired = await ok(client, "memory_retire", id=first["id"], reason=None, valid_to=None, **unset)
+        assert retired["retired"] is True
+        assert (await ok(client, "memory_list_scopes", kind=None))["scopes"]
+        assert "limit" in await fails(client, "memory_recall", query="shed key", limit="many")
+
+
 async def test_read_accepts_a_unique_prefix_and_checks_the_hash(connect):
     async with connect() as client:
         mid = (await ok(client, "memory_write", text="Passport expires in 2031", metadata={"source": "chat"}))["id"]
