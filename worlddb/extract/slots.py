@@ -61,6 +61,33 @@ from worlddb.extract._slot_catalogue import (
 from worlddb.extract._slot_catalogue import (
     RELATION_ALIASES as RELATION_ALIASES,
 )
+from worlddb.extract._slot_words import (
+    _ALCOHOL,
+    _CAR_MAKES,
+    _DATE,
+    _DELIVERABLES,
+    _DETERMINERS,
+    _DIETS,
+    _DRINKS,
+    _EVENTS,
+    _FIRST,
+    _FOOD_KIND,
+    _KIN,
+    _KIN_RE,
+    _LANGUAGES,
+    _MONTHS,
+    _NUM_WORDS,
+    _OCCUPATIONS,
+    _PARTNER_WORDS,
+    _PER,
+    _PETS,
+    _PHONE_MAKES,
+    _SCHOOL_WORDS,
+    _STATUS,
+    _TIME,
+    _TITLE_WORDS,
+    _WEEKDAYS,
+)
 from worlddb.extract.lexicon import singular
 from worlddb.extract.literals import fold, required
 from worlddb.extract.open_slots import REPLACES, asked_open, is_open, read_open
@@ -71,85 +98,6 @@ __all__ = [
     "voice",
 ]
 
-
-# ============================================================================ lexicons
-_KIN = {
-    "dad": "father", "father": "father", "papa": "father", "pop": "father", "mom": "mother", "mum": "mother",
-    "mother": "mother", "mama": "mother", "sister": "sister", "brother": "brother", "son": "son",
-    "daughter": "daughter", "wife": "wife", "husband": "husband", "partner": "partner",
-    "boyfriend": "boyfriend", "girlfriend": "girlfriend", "grandma": "grandmother", "grandmother": "grandmother",
-    "grandpa": "grandfather", "grandfather": "grandfather", "aunt": "aunt", "uncle": "uncle", "cousin": "cousin",
-    "niece": "niece", "nephew": "nephew", "friend": "friend", "roommate": "roommate", "neighbor": "neighbour",
-    "neighbour": "neighbour", "boss": "boss", "coworker": "coworker", "colleague": "coworker",
-    "fiance": "fiance", "fiancé": "fiance", "fiancee": "fiance", "fiancée": "fiance", "kid": "child",
-    "stepdad": "stepfather", "stepmom": "stepmother", "in-law": "in-law",
-}
-_KIN_RE = "|".join(sorted(_KIN, key=len, reverse=True))
-_PARTNER_WORDS = r"(?:boyfriend|girlfriend|husband|wife|partner|fianc[ée]e?|spouse|significant other)"
-_FIRST = {"i", "we", "me", "my", "our", "us", "mine", "ours", "myself", "i'm", "i've", "i'd", "i'll", "we're",
-          "we've", "we'd", "we'll", "i’m", "i’ve", "i’d", "i’ll", "we’re", "we’ve"}
-_DETERMINERS = {"a", "an", "the", "my", "our", "your", "his", "her", "their", "its", "this", "that", "these",
-                "those", "some", "new", "old", "current", "usual", "main"}
-_OCCUPATIONS = set("""
-accountant actor actress administrator analyst architect artist assistant attorney auditor baker barber
-barista bartender biologist bookkeeper builder butcher carpenter cashier ceo cfo cto chef chemist
-cleaner clerk coach consultant cook counselor counsellor courier curator dancer designer dentist
-developer dietitian director doctor driver economist editor electrician engineer entrepreneur
-executive farmer firefighter freelancer gardener geologist hairdresser historian hygienist illustrator
-instructor intern investigator janitor journalist judge landscaper lawyer lecturer librarian lifeguard
-linguist machinist manager marketer mechanic midwife musician nanny navigator nurse officer optometrist
-painter paralegal paramedic pharmacist photographer physician physicist physiotherapist pilot plumber
-poet police policeman policewoman postman producer professor programmer psychiatrist psychologist
-realtor receptionist recruiter reporter researcher salesman saleswoman salesperson scientist secretary
-sergeant server singer sociologist soldier specialist statistician student supervisor surgeon
-surveyor tailor teacher technician therapist translator tutor veterinarian vet waiter waitress welder
-writer carrier lead founder cofounder co-founder owner principal president vp partner associate
-apprentice dispatcher inspector pastor priest rabbi mail
-""".split())
-_TITLE_WORDS = {"senior", "junior", "staff", "principal", "lead", "head", "chief", "associate", "assistant",
-                "deputy", "executive", "managing", "regional", "general", "software", "data", "product",
-                "project", "program", "registered", "certified", "full-time", "part-time"}
-_DIETS = (r"vegan|vegetarian|pescatarian|pescetarian|keto|paleo|gluten[- ]free|dairy[- ]free|lactose[- ]free"
-          r"|kosher|halal|plant[- ]based|carnivore|flexitarian|raw food|low[- ]carb|sugar[- ]free")
-_ALCOHOL = (r"alcohol|wine|beer|booze|liquor|cocktails?|whiske?y|vodka|gin|rum|tequila|sake|champagne|spirits"
-            r"|drinks?|a drink|glass of \w+|pint")
-_CAR_MAKES = set("""
-honda toyota tesla ford bmw subaru kia hyundai volkswagen vw audi mercedes mercedes-benz nissan mazda chevy
-chevrolet jeep volvo prius rivian lexus porsche fiat mini dodge ram gmc polestar cadillac buick chrysler
-lincoln acura infiniti genesis mitsubishi jaguar land range lucid saab peugeot renault skoda seat citroen
-""".split())
-_PHONE_MAKES = set("iphone pixel galaxy samsung oneplus motorola moto nokia xiaomi huawei blackberry android".split())
-_PETS = (r"dog|cat|puppy|pup|kitten|kitty|hamster|rabbit|bunny|goldfish|fish|parrot|bird|budgie|turtle|tortoise"
-         r"|gecko|lizard|snake|guinea pig|ferret|horse|pony|retriever|terrier|labrador|lab|poodle|beagle"
-         r"|spaniel|collie|shepherd|bulldog")
-_EVENTS = (r"stand-?up|meeting|sync|call|check-?in|one-on-one|1:1|class|lesson|lessons|practice|rehearsal"
-           r"|appointment|session|training|dinner|lunch|breakfast|brunch|party|trip|flight|vacation|holiday"
-           r"|wedding|recital|concert|game|match|interview|surgery|visit|retreat|offsite|review|demo|launch"
-           r"|release|presentation|ceremony|reunion|shower|tour|service|mass|club|workshop|seminar"
-           r"|webinar|standup|huddle|retro|retrospective|planning|all-hands|conference|camp")
-_DELIVERABLES = (r"proposal|report|paper|essay|thesis|dissertation|application|assignment|homework|project"
-                 r"|draft|manuscript|submission|deliverable|taxes|tax return|invoice|grant|abstract|review"
-                 r"|presentation|slides|deck|estimate|budget|filing|form|renewal|payment|bill|rent|deposit")
-_STATUS = (r"blocked|on hold|paused|stalled|delayed|in progress|underway|under way|done|finished|complete|completed"
-           r"|shipped|launched|released|cancel+ed|scrapped|approved|rejected|behind schedule|on track"
-           r"|wrapped up|back on track|started|kicked off|halfway done|almost done|nearly done|in review"
-           r"|in testing|deployed|rolled out|went live|now live|waiting (?:on|for) [\w ]{1,30}|pending(?: [\w ]{1,20})?"
-           r"|awaiting [\w ]{1,20}|under review|at (?:about |around )?\d+ ?%(?: complete| done)?|\d+ ?% (?:complete|done)")
-_SCHOOL_WORDS = {"school", "academy", "elementary", "preschool", "kindergarten", "montessori", "college",
-                 "university", "high", "middle", "prep", "daycare", "nursery", "institute", "conservatory"}
-_ORG_WORDS = {"inc", "corp", "llc", "ltd", "company", "co", "hospital", "clinic", "bank", "university", "group",
-              "labs", "studio", "agency", "firm", "partners", "capital", "health", "systems", "technologies"}
-_MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december"
-           "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
-_WEEKDAYS = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekdays?|weekends?"
-_NUM_WORDS = r"\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|a couple of|a few"
-_PER = r"(?:once|twice|(?:" + _NUM_WORDS + r")\s+(?:times|days|sessions|nights|mornings|evenings))\s+(?:a|per|each|every)\s+(?:week|month|day)"
-_TIME = (rf"(?:\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{{1,2}}:\d{{2}}|noon|midnight"
-         rf"|(?:{_WEEKDAYS})(?:\s+(?:morning|afternoon|evening|night)s?)?(?:\s+at\s+\d{{1,2}}(?::\d{{2}})?"
-         rf"(?:\s*(?:am|pm))?)?)")
-_DATE = (rf"(?:(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?"
-         rf"(?:{_MONTHS})(?:,?\s+\d{{4}})?|the\s+\d{{1,2}}(?:st|nd|rd|th)|\d{{4}}-\d{{2}}-\d{{2}}|(?:{_MONTHS})\s+\d{{4}}"
-         rf"|next\s+(?:week|month|year|{_WEEKDAYS})|(?:{_WEEKDAYS}))")
 
 # ---------------------------------------------------------------------------- cues
 _CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx, re.I)) for kind, rx in (
@@ -859,18 +807,6 @@ _RULES: tuple[_Rule, ...] = (
                           r"|baby)(?:\s+boy|\s+girl)?,?\s+(?:named\s+|called\s+)?" + _VAL), accept=_name),
 )
 
-#: what a food is a kind of, so "I don't eat meat" and "I eat chicken again" name one thing
-_FOOD_KIND = {**dict.fromkeys(("chicken", "beef", "pork", "lamb", "turkey", "bacon", "steak", "ham", "veal",
-                               "burgers", "sausage"), "meat"),
-              **dict.fromkeys(("salmon", "tuna", "shrimp", "prawns", "shellfish", "sushi", "cod", "seafood"), "fish"),
-              **dict.fromkeys(("milk", "cheese", "yogurt", "yoghurt", "butter", "cream", "ice cream"), "dairy"),
-              "eggs": "eggs", "egg": "eggs"}
-_LANGUAGES = set("""
-python go golang rust java javascript typescript ruby c c++ c# kotlin swift elixir haskell scala php perl julia
-zig clojure erlang ocaml f# dart lua r matlab fortran cobol nim crystal
-""".split())
-_DRINKS = re.compile(r"\b(?:latte|cortado|espresso|cappuccino|americano|flat white|macchiato|mocha|cold brew|drip|"
-                     r"coffee|tea|chai|matcha|smoothie|frappuccino|decaf|cafe au lait|au lait|filter)\b", re.I)
 
 
 def _drink_or_dish(value: str) -> bool:
