@@ -1,0 +1,182 @@
+"""Subjects and values of slot claims: how the slot reader writes them and when two are one.
+
+Contract: ``normalise_subject(phrase)`` is the subject key of a phrase ("me" for the first
+person, a kinship word, a lower-cased name, or a thing's words, singular, "trip to Japan" ->
+"japan trip"); ``voice(speaker, user)`` is the subject key of a text's first person when
+`speaker` said it. ``same_subject``, ``same_person`` (with ``ambiguous_first_names``) and
+``same_value`` say when two keys, two named claims or two values name one thing.
+``_value(chunk)`` cuts the value at the start of a matched chunk; ``_protect`` and ``_restore``
+keep an abbreviation's period from ending a sentence or a value while a text is read. All are
+pure functions of their arguments, deterministic, and never raise for a ``str``; the claims
+they serve are read in worlddb.extract._slot_reader, and worlddb.extract.slots exports them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from worlddb.extract import GENERIC_ROLES
+from worlddb.extract._slot_catalogue import ME, SlotClaim
+from worlddb.extract._slot_words import _DETERMINERS, _FIRST, _KIN
+from worlddb.extract.lexicon import singular
+
+_VALUE_STOP = re.compile(
+    r"\s*(?:[,.;:!?()\"“”]|\s[-–—]\s|\b(?:and|but|because|so|since|after|before|when|while|who|which|that|where"
+    r"|with|from|as of|starting|until|till|last|next|this|these|yesterday|today|tonight|tomorrow|now|again|anymore"
+    r"|any more|instead|too|as well|every|each|lately|recently|right now|these days|for the|for a|for my|for our"
+    r"|for his|for her|on the|in the|in a|at the|at a|to the|to my|to our|most|because of|due to|thanks to"
+    r"|if|though|although|unless|except|specifically|officially|finally|already|just|please|from now on)\b"
+    r"|\s(?:in|on|at|by|during)\s+(?=(?-i:[A-Z])|\d))",
+    re.I)
+_ABBREV = re.compile(r"\b(Dr|Mr|Mrs|Ms|St|Mt|Jr|Sr|Prof)\.\s")
+#: "and" before a name and a verb starts a new clause ("Paris and Tom works at Dell"), not a
+#: name of two parts ("Barnes and Noble")
+_NEW_CLAUSE = (r"\s+(?:I\b|[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)?\s+(?:(?:[a-z]+ly|just|also|still|now)\s+)?"
+               r"(?:is|are|was|were|has|have|had|will|would|can|could|does|did|got|[a-z]+ed|[a-z]*[^\Ws]s)\b)")
+_CAP_RUN = re.compile(r"(?-i:(?:(?:Dr|Mr|Mrs|Ms|St|Mt|Prof)\u2024\s*)?[A-Z0-9][\w'’&+.-]*"
+                      r"(?:\s+(?:(?:of|de|du|la|van|von|and(?!" + _NEW_CLAUSE + r")|the|&)\s+)?(?!I\b)"
+                      r"(?:[A-Z0-9][\w'’&+.-]*))*)")
+
+
+def _protect(text: str) -> str:
+    """Abbreviation periods become a one-dot leader, so they end neither a sentence nor a value."""
+    return _ABBREV.sub(lambda m: m.group(1) + "\u2024 ", text)
+
+
+def _restore(text: str) -> str:
+    return text.replace("\u2024", ".")
+
+
+def _value(chunk: str, *, words: int = 5) -> str:
+    """The value at the start of `chunk`: up to a clause break or a function word, without
+    leading determiners; a capitalised name there is taken whole, up to an "and" that begins a
+    new clause (`_NEW_CLAUSE`)."""
+    chunk = chunk.strip().lstrip("\"'“‘").strip()
+    # drop leading determiners and fillers
+    while True:
+        m = re.match(r"(?:a|an|(?-i:the)|my|our|his|her|their|its|some|called|named|now|officially|actually|currently"
+                     r"|just|also|new|brand new|a new|old|current)\s+", chunk, re.I)
+        if not m:
+            break
+        chunk = chunk[m.end():]
+    quoted = re.match(r"[\"'“‘]([^\"'”’]{1,80})[\"'”’]", chunk)
+    if quoted:
+        return quoted.group(1).strip()
+    lead = re.match(r"(?:lately|honestly|now|finally|today|currently|actually|also|so|well|okay|ok|yes|and|but|then"
+                    r"|recently|these days|nowadays)\s+(?=(?-i:[A-Z]))", chunk, re.I)
+    if lead:
+        chunk = chunk[lead.end():]
+    cap = _CAP_RUN.match(chunk)
+    if cap and not re.match(r"I\b", chunk):
+        value = cap.group(0)
+        # a trailing connector is not part of the name
+        value = re.sub(r"\s+(?:of|de|du|la|van|von|and|the|&)$", "", value)
+        rest = chunk[len(value):]
+        # "Kaiser Permanente clinic": a lower-case head noun after a name belongs to it
+        tail = re.match(r"\s+(clinic|hospital|school|academy|office|store|branch|campus|restaurant|cafe|bakery)\b",
+                        rest, re.I)
+        return (value + (tail.group(0) if tail else "")).strip(" .")
+    stop = _VALUE_STOP.search(chunk)
+    head = chunk[:stop.start()] if stop else chunk
+    kept = head.split()[:words]
+    return " ".join(kept).strip(" .,'\"")
+
+
+def normalise_subject(phrase: str) -> str:
+    """The subject key of a phrase: "me" for first person, a kinship word, a lower-cased name,
+    or a thing's words (determiners dropped, singular, "trip to Japan" -> "japan trip")."""
+    phrase = re.sub(r"\s+and\s+(?:his|her|their)\s+\w+$", "", _restore(phrase).strip())
+    words = re.findall(r"[\w'’:-]+", phrase)
+    if not words:
+        return ""
+    low = [w.lower().replace("’", "'") for w in words]
+    if len(low) == 1 and low[0] in _FIRST:
+        return ME
+    # a named person: "my sister Nora", "my best friend Marcus", "Nora", "my sister Ana Souza"
+    if words[-1][:1].isupper() and words[-1].lower() not in _FIRST and (
+            len(words) == 1 or any(w in _KIN for w in low[:-1])):
+        start = len(words) - 1
+        while start > 0 and words[start - 1][:1].isupper() and low[start - 1] not in _KIN \
+                and low[start - 1] not in _FIRST:
+            start -= 1
+        return re.sub(r"'s$", "", " ".join(low[start:]))
+    # what follows the last determiner or possessive: "extended the grant proposal" -> "grant proposal"
+    cut = max((i for i, w in enumerate(low) if w in _DETERMINERS or w in _FIRST or w.endswith("'s")), default=-1)
+    possessor = low[cut] if cut >= 0 and low[cut].endswith("'s") else ""
+    low = [re.sub(r"'s$", "", w) for w in low[cut + 1:]]
+    if possessor and possessor[:-2] in _KIN:
+        low = [_KIN[possessor[:-2]], *low]
+    if not low:
+        return ME
+    if len(low) == 1 and low[0] in _KIN:
+        return _KIN[low[0]]
+    # "trip to Japan" -> "japan trip"
+    if len(low) == 3 and low[1] in ("to", "in", "for", "of", "with"):
+        low = [low[2], low[0]]
+    return " ".join(singular(w) for w in low)
+
+
+def _words(text: str) -> list[str]:
+    return [singular(w) for w in re.findall(r"[a-z0-9@.+'-]+", _restore(text).lower().replace("’", "'"))
+            if w not in _DETERMINERS and w not in ("is", "are", "to", "of", "in", "at", "and", "for")]
+
+
+def same_subject(a: str, b: str) -> bool:
+    """Whether two subject keys name the same subject: equal, or (for things) the same head
+    noun where one's other words are a subset of the other's ("piano lesson" / "lesson")."""
+    if a == b:
+        return True
+    if ME in (a, b) or not a or not b:
+        return False
+    wa, wb = a.split(), b.split()
+    if wa[-1] != wb[-1] or len(wa) == 1 and len(wb) == 1:
+        return False
+    sa, sb = set(wa[:-1]), set(wb[:-1])
+    return sa <= sb or sb <= sa
+
+
+def same_person(a: SlotClaim, b: SlotClaim, ambiguous: frozenset[str] = frozenset()) -> bool:
+    """Whether one claim names a person by first name alone and the other by a full name that
+    begins with it ("Ana" and "Ana Souza"), both written as names; never for a first name in
+    `ambiguous` (one that begins several full names in view: which Ana?)."""
+    if not (a.named and b.named):
+        return False
+    short, full = sorted((a.subject.split(), b.subject.split()), key=len)
+    return len(short) == 1 < len(full) and full[0] == short[0] and short[0] not in ambiguous
+
+
+def ambiguous_first_names(claims: Iterable[SlotClaim]) -> frozenset[str]:
+    """The first names that begin two or more different full names among `claims`."""
+    seen: dict[str, set[str]] = {}
+    for claim in claims:
+        words = claim.subject.split()
+        if claim.named and len(words) > 1:
+            seen.setdefault(words[0], set()).add(claim.subject)
+    return frozenset(first for first, names in seen.items() if len(names) > 1)
+
+
+def same_value(a: str, b: str) -> bool:
+    """Whether two values name the same thing: equal words, or one's words within the other's
+    ("Kaiser Permanente" / "a Kaiser Permanente clinic", "fish" / "goldfish")."""
+    wa, wb = set(_words(a)), set(_words(b))
+    if not wa or not wb:
+        return False
+    if wa <= wb or wb <= wa:
+        return True
+    # a word of one inside a word of the other: "fish" / "goldfish", "cat" / "cats"
+    small, big = (wa, wb) if len(wa) <= len(wb) else (wb, wa)
+    return all(any(len(s) >= 3 and s in w for w in big) for s in small)
+
+
+def voice(speaker: str | None, user: str | None = None) -> str | None:
+    """The subject key of a text's first person when `speaker` said it: the speaker's name
+    ("tom" for "Tom", "ana souza"), or None when the first person is "me": no speaker, a
+    generic role (worlddb.extract.GENERIC_ROLES: "user" is the user; an assistant, system or
+    tool names no one), or the user (`user`) by name."""
+    if speaker is None or not speaker.strip() or speaker.strip().casefold() in GENERIC_ROLES:
+        return None
+    if user is not None and speaker.strip().casefold() == user.strip().casefold():
+        return None
+    name = normalise_subject(speaker.strip())
+    return None if name in ("", ME) else name
