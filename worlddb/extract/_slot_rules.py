@@ -1,0 +1,561 @@
+"""The slot reader's rule table: one pattern to a way of saying a slot's value.
+
+Contract: ``_RULES`` is a tuple of ``_Rule``s, each an attribute of the catalogue
+(worlddb.extract._slot_catalogue) and a compiled pattern whose group ``v`` is the value, ``s``
+(when present) the subject right before the verb, ``t`` a named thing, ``q`` a qualifier and
+``r`` a role the value must be an occupation for. A rule also says whether its claim is
+negated or ended, a check on the value (``accept``: ``_place``, ``_org``, ``_occupation``, ...),
+a pattern the whole text must hold (``context``) or must not (``unless``), and whether the
+subject is fixed (``thing``, ``speaker``). Rules read patterns and lexicons
+(worlddb.extract._slot_words), never particular sentences, and a rule that is unsure reads
+nothing. The table is data plus the pure checks it names: matching, subjects and irrealis are
+worlddb.extract._slot_reader's, and which rules can match a text is
+worlddb.extract._slot_prefilter's. Order matters: claims come in clause, then rule order.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from worlddb.extract._slot_words import (
+    _ALCOHOL,
+    _CAR_MAKES,
+    _DATE,
+    _DELIVERABLES,
+    _DIETS,
+    _DRINKS,
+    _EVENTS,
+    _FIRST,
+    _KIN_RE,
+    _LANGUAGES,
+    _MONTHS,
+    _NUM_WORDS,
+    _OCCUPATIONS,
+    _PARTNER_WORDS,
+    _PER,
+    _PETS,
+    _PHONE_MAKES,
+    _SCHOOL_WORDS,
+    _STATUS,
+    _TIME,
+    _TITLE_WORDS,
+    _WEEKDAYS,
+)
+
+
+@dataclass(frozen=True)
+class _Rule:
+    attribute: str
+    pattern: re.Pattern[str]
+    positive: bool = True
+    ended: bool = False
+    #: the subject when the rule fixes it (the rule's `t` group names a thing otherwise)
+    thing: bool = False
+    #: check on the value; a rule whose value fails it reads nothing
+    accept: object = None
+    qualifier: str = ""
+    #: a pattern the whole text must contain for the rule to apply; its group 1 (if any) is the qualifier
+    context: re.Pattern[str] | None = None
+    #: the claim is the speaker's whatever the clause opens with (the context says "my ...")
+    speaker: bool = False
+    #: a pattern whose presence anywhere in the text keeps the rule from applying
+    unless: re.Pattern[str] | None = None
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.I)
+
+
+# Who: a subject right before the verb, as a named group `s` (optional: a rule that finds none
+# takes the clause's subject, see _clause_subject).
+_SUBJ = (r"(?:I|we|he|she|they|you|(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:" + _KIN_RE + r")(?:\s+(?-i:[A-Z][a-z]+))?"
+         r"(?:\s+and\s+(?:his|her|their)\s+(?:" + _KIN_RE + r"))?"
+         r"|(?-i:[A-Z][a-z]+)['’]s\s+(?:" + _KIN_RE + r")|(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))?)")
+_AUX = (r"(?:just|finally|recently|now|also|still|currently|officially|actually|really|usually|always|normally"
+        r"|have|has|had|['’]ve|['’]d|['’]s|['’]m|['’]re|am|is|are|was|were|got|will|['’]ll|be|been|started|starting"
+        r"|began|begun)")
+# (the verb after it begins a word: "play" is no verb in "screenplay", nor "is" in "this")
+_S = r"(?:(?P<s>\b" + _SUBJ + r")(?:\s+|(?=['’]))(?:" + _AUX + r"\s+)*)?\b"
+_BE = r"(?:(?:am|['’]m|is|['’]s|are|['’]re|was|were|been|be)\s+)?"
+_VAL = r"(?P<v>.{1,80})"
+#: a phone number after its name ("... is now +1 555 0100"); the qualifiers a bare "number" takes
+_PHONE_VALUE = (r"(?:\s*:\s*|\s+(?:is\s+(?:now\s+)?|changed to\s+|will be\s+)?)[^\d+]{0,20}?"
+                r"(?P<v>\+?\d[\d\s().-]{6,}\d)")
+_PHONE_KINDS = "work|office|business|desk|home|cell|mobile|personal|private|main|contact|landline|direct|phone"
+#: words a clause opens with, never the language a "spoke" names
+_NOT_LANGUAGE = {"I", "I'm", "I’m", "I've", "I’ve", "I'd", "I’d", "I'll", "I’ll", "We", "He", "She", "They", "It",
+                 "You", "My", "Our", "The", "A", "An", "This", "That", "Then", "And", "But", "So"}
+#: where a named thing starts: after a determiner or possessive, or at the start of a clause
+_THING_START = r"(?:\b(?:my|our|the|his|her|their|this|next|(?-i:[A-Z][a-z]+)['’]s)\s+|^|(?<=:\s))"
+#: up to three words before a thing's head noun, none of them a verb form
+_THING_WORDS = (r"(?:(?!(?:is|are|was|were|has|have|had|got|moved|pushed|changed|extended|booked|set|just|now|"
+                r"and|but|with|of|for|to|in|on|at|after|before)\b)[\w'’-]+\s+){0,3}?")
+#: an organisation: a name, or a noun phrase after an article ("a big firm", "the hospital")
+_ORG = r"(?P<v>(?:(?:a|an|the)\s+[\w'’ -]{2,40}|(?-i:[A-Z0-9]).{0,60}))"
+_NOT_ACTIVITIES = {"eating", "drinking", "having", "using", "going", "getting", "working", "seeing", "dating",
+                   "taking", "making", "doing", "looking", "thinking", "trying", "feeling", "living", "saving",
+                   "paying", "planning", "ordering", "sleeping", "waking", "wearing", "spending", "moving",
+                   "driving", "selling", "buying", "renting", "talking", "texting", "calling", "wondering",
+                   "considering", "sending", "writing", "watching", "listening", "coming", "leaving", "staying"}
+
+
+def _place_in(chunk: str) -> str:
+    """A place named near the start of a lower-case phrase: "a small town outside Leeds" -> "Leeds"."""
+    m = re.match(r"(?:[a-z][\w'-]*\s+){1,6}?(?:outside|near|in|of|by|just outside|north of|south of|east of|west of)\s+"
+                 r"(?-i:([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3}))", chunk)
+    return m.group(1) if m else ""
+
+
+def _place(value: str) -> bool:
+    if not value or not value[0].isupper() or "@" in value:
+        return False
+    low = value.lower()
+    return not re.fullmatch(rf"(?:{_WEEKDAYS}|{_MONTHS}|\d.*|noon|midnight|morning|evening|afternoon)", low) and \
+        low.split()[0] not in ("i", "my", "our")
+
+
+_ORG_NOUNS = set("""
+firm company startup start-up hospital clinic school bank bakery restaurant store shop agency lab studio nonprofit
+non-profit university college factory warehouse cafe hotel consultancy charity church library museum gym salon farm
+newspaper magazine publisher airline brewery winery pharmacy garage plant mill mine practice office corporation
+business chain supermarket hospice nursery daycare bar pub kitchen firm's dealership
+""".split())
+
+
+def _org(value: str) -> bool:
+    # "3M" and "7-Eleven" are names; "555 222 3333" is a number, never an organisation
+    if not value or not re.search(r"[^\W\d_]", value):
+        return False
+    if value[0].isupper() or value[0].isdigit():
+        return True
+    words = value.lower().split()
+    return words[-1] in _ORG_NOUNS or words[0] == "own"
+
+
+def _name(value: str) -> bool:
+    return bool(value) and value[0].isupper() and value.split()[0].lower() not in _FIRST
+
+
+def _occupation(value: str) -> bool:
+    words = value.lower().replace("-", " ").split()
+    return bool(words) and words[-1].rstrip("s") in _OCCUPATIONS and all(
+        w in _TITLE_WORDS or w.isalpha() for w in words)
+
+
+def _has_time(value: str) -> bool:
+    return bool(re.search(_TIME, value, re.I) or re.search(_DATE, value, re.I))
+
+
+def _has_date(value: str) -> bool:
+    return bool(re.search(_DATE, value, re.I))
+
+
+def _school(value: str) -> bool:
+    return bool(value) and value[0].isupper() and bool(set(value.lower().split()) & _SCHOOL_WORDS)
+
+
+def _not_school(value: str) -> bool:
+    return _org(value) and not _school(value)
+
+
+#: what a sum of money is ("my rent is $1,800", "what is my budget?")
+_SUMS = r"rent|salary|mortgage|pay|wage|allowance|budget|premium|tuition|car payment"
+#: a sum of money: "$1,800", "£90k", "3000 dollars", "4,000 euros"
+_MONEY = r"(?:[$€£]\s?[\d,.]+k?|\d[\d,.]*k?\s*(?:dollars|bucks|euros|pounds|usd|eur|gbp)\b)"
+
+#: the people someone goes to for a service (a provider's qualifier)
+_CARERS = (r"dentist|doctor|gp|physician|therapist|pediatrician|paediatrician|vet|veterinarian|accountant|lawyer|"
+           r"attorney|hairdresser|barber|dermatologist|psychiatrist|counsel+or|landlord|landlady|trainer|optometrist|"
+           r"ob-?gyn|cardiologist|chiropractor|mechanic|realtor|nanny|babysitter|tutor")
+
+#: leaving a job or a place: the verbs of an ended employer
+_LEAVE = r"quit|quitting|left|leaving|leave|resigned\s+from|lost"
+#: a name, taken whole (a shorter one is not tried), with no object after it
+_NAME_ALONE = (r"(?P<v>(?>(?-i:[A-Z][\w&'’.-]*)(?:\s+(?:(?:of|and|&)\s+)?(?-i:[A-Z][\w&'’.-]*))*))"
+               r"(?!\s+(?:a|an|the|some|my|his|her|their|our|its|this|that|alone|him|them|me|us)\b)")
+#: a trip, a move or a day's outing: one is at or leaves a place, not a job
+_OUTING = _rx(r"\b(?:moved|moving|move|relocat\w*|flew|fly|flying|flight|drove|driving|trip|travel\w*|vacation"
+              r"|holiday|visit\w*|tour|airport|terminal|gate|station|hotel|beach|park|waiting|queue|traffic|lunch"
+              r"|dinner|breakfast|party|concert|show|game|early|late|tonight|for the day|for the weekend"
+              r"|(?:at|around|by|before|after)\s+\d)\b")
+
+#: "Kevin started a new job", "I finished rereading it": a status verb with an object says what
+#: someone did, no thing's status ("the redesign is blocked waiting on legal" still is one)
+_NO_OBJECT = (r"(?!(?:" + "|".join(f"(?<={w})" for w in ("started", "kicked off", "finished", "completed", "shipped",
+                                                          "launched", "released", "canceled", "cancelled", "scrapped",
+                                                          "approved", "rejected", "deployed", "rolled out",
+                                                          "wrapped up", "done")) +
+              r")\s+(?:a|an|the|my|our|his|her|their|its|this|that|these|those|some|another|[\w'’-]+ing)\b)")
+
+_RULES: tuple[_Rule, ...] = (
+    # ---- where someone lives
+    _Rule("home", _rx(_S + r"(?:live|lives|living|lived|reside|resides|residing|based|settled|moved|moving|move"
+                      r"|relocated|relocating|relocate)(?:\s+(?:back|over|out|down|up|away))?\s+(?:in|to|into)\s+"
+                      + _VAL), accept=_place),
+    _Rule("home", _rx(r"(?P<s>\b(?:my|our)\s+)?(?:first|new)\s+(?:winter|summer|spring|fall|autumn|year|month|months"
+                      r"|week|weeks|apartment|place|house|home|flat|neighbou?rhood)\s+in\s+" + _VAL), accept=_place),
+    _Rule("home", _rx(r"(?P<s>\b(?:my|our)\s+)?(?:home|hometown|home base)\s+(?:for (?:me|us)\s+)?is\s+(?:now\s+)?"
+                      r"(?:in\s+)?" + _VAL), accept=_place),
+    _Rule("home", _rx(_S + r"(?:signed\s+(?:a|the)\s+lease\s+(?:on|for)\s+|bought\s+|closed on\s+|rented\s+|rent\s+|"
+                      r"found\s+|moved into\s+)?(?:a|an|the|our|my)\s+(?:new\s+)?(?:\w+\s+)?(?:flat|apartment|house|"
+                      r"condo|home|place|townhouse|studio)\s+in\s+" + _VAL), accept=_place,
+          context=_rx(r"\b(lease|bought|moved|moving|relocat\w*|new|closed on|rent)\b")),
+    # ---- where someone works
+    _Rule("employer", _rx(_S + r"(?:work|works|working|worked)\s+(?:full[- ]time\s+|part[- ]time\s+)?(?:at|for)\s+"
+                          + _ORG), accept=_org),
+    # (not "I quit my job at Dell": the words before "job" never leave it)
+    _Rule("employer", _rx(r"(?P<s>\b(?:I|we|he|she|they|(?:(?-i:[A-Z][a-z]+)'s|my|our|his|her|their)\s+(?:" + _KIN_RE
+                          + r")(?:\s+(?-i:[A-Z][a-z]+))?|(?-i:[A-Z][a-z]+)'s|my|our|his|her|their|"
+                          r"(?-i:(?!(?:The|This|That|Our|My|Your|A|An|It|There|What|Which)\b)[A-Z][a-z]+)))\s+"
+                          r"(?:(?!(?:" + _LEAVE + r")\b)\w+\s+){0,3}?"
+                          r"(?:new\s+)?(?:job|position|role|gig|internship|residency|post)\s+(?:at|with)\s+" + _ORG),
+          accept=_org),
+    _Rule("employer", _rx(_S + r"(?:started|start|starting|began|begin|finished)\s+(?:my\s+|his\s+|her\s+)?"
+                          r"(?:first\s+(?:day|week|month)|new\s+job|a\s+new\s+job|work|working|a\s+job)\s+(?:at|with|for)\s+"
+                          + _VAL), accept=_not_school),
+    _Rule("employer", _rx(r"(?P<s>\b(?:my|his|her|their|(?-i:[A-Z][a-z]+)'s)\s+)first\s+(?:day|week|month)\s+(?:at|with)\s+"
+                          + _VAL), accept=_not_school),
+    _Rule("employer", _rx(_S + r"(?:got\s+)?(?:hired|employed|recruited|poached)\s+(?:at|by)\s+" + _VAL), accept=_org),
+    _Rule("employer", _rx(_S + r"(?:joined|join|joining|accepted an offer (?:from|at|with))\s+" + _VAL),
+          accept=lambda v: bool(v) and v[0].isupper(),
+          context=_rx(r"\b(offer|hired|job|position|role|new team|onboarding|employer|company|start date|"
+                      r"as an? [a-z]+|recruit\w*)\b|\b(?:" + _LEAVE + r")\s+(?-i:[A-Z])")),
+    # "I quit Dell", "I got laid off from Dell": a named employer left, whatever else the text says
+    # ("left" needs more: one leaves a city, a party, a person; see the two "left" rules below)
+    _Rule("employer", _rx(_S + r"(?:quit|resigned\s+from|(?:laid\s+off|let\s+go|fired)\s+(?:from|by))\s+(?=(?-i:[A-Z]))"
+                          + _ORG),
+          positive=False, ended=True, accept=lambda v: bool(v) and v[0].isupper()),
+    # "I started at Stripe on Monday": a named place started at
+    _Rule("employer", _rx(r"(?:^|(?P<s>\b(?:I|we|he|she|they|(?-i:[A-Z][a-z]+)|(?:my|our)\s+(?:" + _KIN_RE
+                          + r")))\s+(?:just\s+|finally\s+|officially\s+)?)(?:started|began)\s+at\s+(?=(?-i:[A-Z]))" + _ORG),
+          accept=lambda v: bool(v) and v[0].isupper() and not re.match(rf"(?:{_TIME}|{_DATE})", v, re.I)),
+    # "I left Dell and joined Apple": a name left, where the text also joins or starts somewhere
+    _Rule("employer", _rx(_S + r"(?:" + _LEAVE + r")\s+" + _ORG), positive=False, ended=True,
+          accept=lambda v: bool(v) and v[0].isupper(),
+          context=_rx(r"\b(?:joined|joining|hired|offer|new job|start(?:ed|ing)? (?:at|with))\b")),
+    # "I left Dell", "Left Dell after six years": a name left alone, with no object after it ("left Dell a
+    # message") and no sign of a trip, a move or a day's outing in the text ("I left Paris and moved to Rome")
+    _Rule("employer", _rx(_S + r"left\s+" + _NAME_ALONE), positive=False, ended=True, accept=_org, unless=_OUTING),
+    # "I'm now at Stripe", "Tom is now at Google": a named place one is now at, said without a trip or an
+    # outing ("I'm now at Heathrow, waiting for my flight" is not a job)
+    _Rule("employer", _rx(r"(?P<s>\b(?:I|he|she|(?-i:[A-Z][a-z]+)|(?:my|our|his|her)\s+(?:" + _KIN_RE + r")))\s*"
+                          r"(?:['’]m|am|['’]s|is)\s+now\s+(?:working\s+)?at\s+" + _NAME_ALONE),
+          accept=lambda v: _org(v) and not re.match(rf"(?:{_TIME}|{_DATE})", v, re.I), unless=_OUTING),
+    _Rule("employer", _rx(_S + r"(?:start|starts|starting|begin|begins|beginning)\s+(?:work\s+|working\s+|my new job\s+"
+                          r"|a new job\s+)?(?:at|with|for)\s+" + _VAL), accept=lambda v: _not_school(v) and not
+          re.match(rf"(?:{_TIME}|{_DATE})", v, re.I)),
+    _Rule("employer", _rx(_S + r"(?:last|final)\s+day\s+(?:at|with|of work at)\s+" + _VAL), positive=False,
+          ended=True, accept=_org),
+    _Rule("employer", _rx(r"(?P<s>\b(?:my|his|her|their)\s+)(?:new\s+)?(?:employer|company)\s+is\s+(?:now\s+)?" + _VAL),
+          accept=_org),
+    _Rule("employer", _rx(_S + r"(?:opened|started|launched|founded|runs?|run)\s+(?:his|her|their|my|our)\s+own\s+"
+                          + _VAL), accept=lambda v: bool(v)),
+    _Rule("employer", _rx(_S + r"(?:am|'m|’m|is|was|are|work as|works as|worked as)\s+(?:now\s+)?(?:an?\s+)?"
+                          r"(?P<r>[\w -]{2,40}?)\s+(?:at|for|with)\s+" + _ORG), accept=_org),
+    _Rule("employer", _rx(_S + r"(?:" + _LEAVE + r")\s+(?:my|his|her|their|the)\s+(?:old\s+)?"
+                          r"(?P<v>[\w -]{0,30}?)\s*job\b"), positive=False, ended=True, accept=lambda v: True),
+    # ---- role / title
+    _Rule("role", _rx(_S + r"(?:work|works|worked|working)\s+as\s+" + _VAL), accept=_occupation),
+    _Rule("role", _rx(_S + r"(?:am|'m|’m|is|was|are|became|become|becoming)\s+(?:now\s+|officially\s+|currently\s+"
+                      r"|finally\s+)?(?:an?\s+)" + _VAL), accept=_occupation),
+    _Rule("role", _rx(_S + r"(?:got\s+)?promoted\s+to\s+" + _VAL), accept=lambda v: bool(v)),
+    _Rule("role", _rx(r"(?P<s>\b(?:my|his|her|their|(?-i:[A-Z][a-z]+)'s)\s+)(?:new\s+)?(?:job title|title|role"
+                      r"|position|job)\s+is\s+(?:now\s+)?" + _VAL), accept=lambda v: bool(v)),
+    _Rule("role", _rx(r"(?P<s>\b(?:I|we|he|she|(?-i:[A-Z][a-z]+)|(?:my|our)\s+(?:" + _KIN_RE + r"))\s+(?:(?:just|"
+                      r"finally|recently|officially|has|have|had|'s|’s|is|was|got)\s+)*)(?P<v>retired)\b(?!\s+(?:the|my|"
+                      r"our|his|her|a|an|it|them|him))"), accept=lambda v: True),
+    _Rule("role", _rx(r"(?P<s>\b(?:I|we|he|she|(?-i:[A-Z][a-z]+)|(?:my|our)\s+(?:" + _KIN_RE + r"))\s+(?:(?:just|"
+                      r"finally|recently|now|also)\s+)*)(?P<v>teach(?:es)?\s+[\w ]{3,40}?)(?=[,.;!?]|$|\s+(?:at|to|for|"
+                      r"in)\b)"), accept=lambda v: True),
+    # ---- manager and other one-of-a-kind people
+    _Rule("manager", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:new\s+)?(?:manager|boss|supervisor|team lead|line manager)"
+                         r"\s+(?:is\s+(?:now\s+)?|will be\s+)?" + _VAL), accept=_name),
+    _Rule("manager", _rx(r"(?P<v>(?-i:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)),?\s+(?:who|that)\s+(?:just\s+)?(?:took over|is now|"
+                         r"became|stepped in)\s+(?:as\s+)?(?P<s>my|our)\s+(?:new\s+)?(?:manager|boss|supervisor)"),
+          accept=_name),
+    _Rule("manager", _rx(r"(?P<v>(?-i:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?))\s+(?:is|became|is now)\s+(?P<s>my|our)\s+"
+                         r"(?:new\s+)?(?:manager|boss|supervisor)"), accept=_name),
+    _Rule("manager", _rx(_S + r"(?:report|reports|reporting)\s+(?:directly\s+)?to\s+" + _VAL), accept=_name),
+    # ---- partner and marital status
+    _Rule("partner", _rx(r"(?P<s>\b(?:my|(?-i:[A-Z][a-z]+)'s|his|her)\s+)(?:new\s+)?" + _PARTNER_WORDS
+                         + r",?\s+(?:is\s+)?" + _VAL), accept=_name),
+    _Rule("partner", _rx(_S + r"(?:dating|seeing|going out with|together with|in a relationship with|engaged to"
+                         r"|married to|with my (?:new )?(?:boyfriend|girlfriend|partner))\s+" + _VAL), accept=_name),
+    _Rule("partner", _rx(r"(?P<v>(?-i:[A-Z][a-z]+))\s+and\s+(?P<s>I)\s+(?:have\s+been|are|'ve\s+been|got|were|just)\s+"
+                         r"(?:together|dating|engaged|married|a couple)"), accept=_name),
+    _Rule("partner", _rx(_S + r"(?:broke up with|split up with|split from|divorced|ended things with|dumped)\s+"
+                         + _VAL), positive=False, ended=True, accept=lambda v: True),
+    _Rule("partner", _rx(r"(?P<s>\b(?:my|our|his|her|(?-i:[A-Z][a-z]+)['’]s)\s+|\bthe\s+)(?P<v>break-?up|divorce)\b"),
+          positive=False, ended=True, accept=lambda v: True),
+    _Rule("partner", _rx(r"(?P<s>\b(?:we|they|(?-i:[A-Z][a-z]+)\s+and\s+I)\s+(?:just\s+|finally\s+)?)(?P<v>broke up|split"
+                         r" up|separated|divorced)\b"), positive=False, ended=True, accept=lambda v: True),
+    _Rule("marital_status", _rx(_S + r"(?:am|'m|’m|is|are|'re|’re|got|getting|were|just got)\s+(?:now\s+)?"
+                                r"(?P<v>engaged|married|divorced|separated|single|widowed)\b"), accept=lambda v: True),
+    _Rule("marital_status", _rx(r"(?P<s>\b(?-i:[A-Z][a-z]+)\s+and\s+I|\bwe)\s+(?:just\s+|finally\s+)?(?:got|are|"
+                                r"'re|were)\s+(?P<v>engaged|married|divorced|separated)\b"), accept=lambda v: True),
+    # ---- diet, drink, smoking
+    _Rule("diet", _rx(_S + r"(?:am|'m|’m|is|are|'re|was|went|going|gone|became|become|stay|stayed)\s+(?:now\s+)?"
+                      r"(?:strictly\s+|fully\s+|mostly\s+|completely\s+|mainly\s+|a\s+)?(?P<v>" + _DIETS + r")\b"),
+          accept=lambda v: True),
+    _Rule("diet", _rx(_S + r"(?:am|'m|’m|is|are|'re)\s+(?:not|no longer)\s+(?:a\s+|strictly\s+)?(?P<v>" + _DIETS
+                      + r")\b"), positive=False, accept=lambda v: True),
+    _Rule("diet", _rx(_S + r"(?:don't|do not|doesn't|does not|never|no longer|stopped|quit)\s+(?:eat|eating|eats)\s+"
+                      r"(?P<v>meat|fish|dairy|eggs|pork|beef|chicken|gluten|sugar|animal products|seafood|lamb|turkey|"
+                      r"bacon|steak|cheese|milk|salmon|shrimp|shellfish)"), positive=False, accept=lambda v: True),
+    # "I eat meat again", "we're eating fish now": back to a food, said as a change
+    _Rule("diet", _rx(_S + r"(?:eat|eats|ate)\s+(?P<v>meat|fish|dairy|eggs|pork|beef|chicken|seafood|animal products)\s+"
+                      r"(?:again|now|these days)\b"), accept=lambda v: True),
+    _Rule("diet", _rx(_S + r"(?:started|start|starting|began|am|'m|’m|now|back to)\s+(?:eating|to eat)\s+"
+                      r"(?P<v>meat|fish|dairy|eggs|pork|beef|chicken|gluten|sugar|animal products|seafood|lamb|turkey|"
+                      r"bacon|steak|cheese|milk|salmon|shrimp|shellfish)"),
+          accept=lambda v: True),
+    _Rule("alcohol", _rx(_S + r"(?:don't|do not|doesn't|does not|never|no longer|stopped|quit|gave up)\s+"
+                         r"(?:drink|drinks|drinking)(?:\s+(?P<v>" + _ALCOHOL + r"))?\b"), positive=False,
+          accept=lambda v: True),
+    _Rule("alcohol", _rx(_S + r"(?:am|'m|’m|is|went|have been|'ve been)\s+(?P<v>sober|teetotal|alcohol[- ]free)\b"),
+          positive=False, accept=lambda v: True),
+    _Rule("alcohol", _rx(_S + r"(?:started|start|starting|began|now|have|had|enjoy|like)\s+(?:having|drinking|to drink"
+                         r"|to have)?\s*(?:a\s+|the\s+odd\s+|an\s+occasional\s+)?(?P<v>" + _ALCOHOL + r")\b"),
+          accept=lambda v: bool(re.search(r"alcohol|wine|beer|liquor|cocktail|whisk|vodka|gin|rum|tequila|sake"
+                                          r"|champagne|spirit|glass of|pint|drink", v, re.I))),
+    _Rule("smoking", _rx(_S + r"(?:don't|do not|never|no longer|stopped|quit|gave up)\s+(?:smoke|smoking|vape|vaping)"
+                         r"(?P<v>)"), positive=False, accept=lambda v: True),
+    _Rule("smoking", _rx(_S + r"(?:smoke|smokes|started smoking|vape|vapes|am a smoker|'m a smoker)(?P<v>)\b"),
+          accept=lambda v: True),
+    # ---- allergies
+    _Rule("allergy", _rx(_S + r"(?:am|'m|’m|is|are|'re|was|became|got)\s+(?:now\s+|also\s+|severely\s+|mildly\s+"
+                         r"|really\s+|very\s+)*allergic\s+to\s+" + _VAL), accept=lambda v: bool(v)),
+    _Rule("allergy", _rx(_S + r"(?:am|'m|’m|is|are|'re)\s+(?:not|no longer)\s+(?:\w+\s+)?allergic\s+to\s+" + _VAL),
+          positive=False, accept=lambda v: bool(v)),
+    _Rule("allergy", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:\w+\s+)?allerg(?:y|ies)\s+(?:is|are)\s+(?:to\s+)?" + _VAL),
+          accept=lambda v: bool(v)),
+    _Rule("allergy", _rx(r"(?P<s>)\bthe\s+(?:drug|medication|medicine|food|thing)\s+(?:I|we)\s+(?:react|am allergic)\s+"
+                         r"to\s+is\s+" + _VAL), accept=lambda v: bool(v)),
+    _Rule("allergy", _rx(r"(?P<s>)(?P<v>\b[a-z]+)\s+(?:don't|doesn't|do not|does not|no longer)\s+(?:\w+\s+)?"
+                         r"(?:bother|affect|trigger)\s+me\b"), positive=False, accept=lambda v: bool(v),
+          context=_rx(r"\b(?:allerg|react|sneez|shots|symptom|hives|immun)")),
+    # ---- contact details
+    _Rule("phone", _rx(r"(?P<s>\b(?:my|our|his|her|(?-i:[A-Z][a-z]+)'s)\s+)(?P<q>(?:new\s+)?(?:\w+\s+)?)(?:phone|cell|"
+                       r"mobile)(?:\s+number)?" + _PHONE_VALUE)),
+    # a bare "number" or "line" is a phone's only with no qualifier or a phone's: "my order
+    # number is 100-4482" is not
+    _Rule("phone", _rx(r"(?P<s>\b(?:my|our|his|her|(?-i:[A-Z][a-z]+)'s)\s+)(?P<q>(?:new\s+)?(?:(?:" + _PHONE_KINDS
+                       + r")\s+)?)(?:number|line)" + _PHONE_VALUE)),
+    _Rule("email", _rx(r"(?P<s>\b(?:my|our|his|her|(?-i:[A-Z][a-z]+)'s)\s+)(?P<q>(?:new\s+)?(?:\w+\s+)?)(?:e-?mail|email"
+                       r" address|address)\b[^@]{0,60}?(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)")),
+    _Rule("email", _rx(r"(?P<s>)(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"),
+          context=_rx(r"\b(?:my|our)\s+(?:new\s+)?(work|personal|school|private|business|home|main)?\s*(?:e-?mail|address)"),
+          speaker=True),
+    # "New number: 555-0199", "Update: new work cell: ...": a note that opens with a new number is the speaker's
+    _Rule("phone", _rx(r"(?P<s>)^(?:(?:update|fyi|btw|heads up|note)\s*[:,]?\s+)?new\s+(?P<q>(?:(?:" + _PHONE_KINDS
+                       + r")\s+)?)(?:(?:phone|cell|mobile)\s+)?(?:number|phone|cell|mobile|line)\s*:\s*"
+                       r"(?P<v>\+?\d[\d\s().-]{6,}\d)"), speaker=True),
+    # (never the tail of a longer number: "+1 555 010 0200" is one number, not also "555 010 0200")
+    _Rule("phone", _rx(r"(?P<s>)(?<![\d+(])(?<![\d)][\s.-])(?P<v>\+?\(?\d{3}\)?[\s.-]?\d{3}[\s.-]\d{4})\b"),
+          context=_rx(r"\b(?:my|our)\s+(?:new\s+)?(work|office|business|home|cell|mobile|personal|private)?\s*"
+                      r"(?:phone|cell|mobile|number|line)"), speaker=True),
+    _Rule("address", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)?(?P<q>(?:new\s+)?(?:\w+\s+)?)address\b[^0-9]{0,40}?"
+                         r"(?P<v>\d+\s+(?-i:[A-Z])[\w.]*(?:\s+(?-i:[A-Z])[\w.]*){0,4}(?:,?\s+(?:Apt|Apartment|Unit|Suite|#)"
+                         r"\.?\s*\w+)?)")),
+    _Rule("address", _rx(_S + r"(?:live|lives|living|moved|moving)\s+(?:at|to)\s+(?P<v>\d+\s+(?-i:[A-Z])[\w.]*(?:\s+"
+                         r"(?-i:[A-Z])[\w.]*){0,4})")),
+    # ---- vehicles and phones
+    _Rule("car", _rx(_S + r"(?:drive|drives|driving|drove|own|owns|bought|got|leased|leasing|picked up)\s+(?:the\s+"
+                     r"keys\s+to\s+)?(?:a|an|the|my|our|his|her)\s+(?:new\s+|used\s+|old\s+)?(?P<v>(?:\d{4}\s+)?"
+                     r"(?-i:[A-Z])[\w-]*(?:\s+[\w-]+){0,2})"),
+          accept=lambda v: any(w.lower() in _CAR_MAKES for w in v.split())),
+    _Rule("car", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:new\s+)?(?P<v>(?:\d{4}\s+)?(?-i:[A-Z])[\w-]*(?:\s+[\w-]+){0,2})"),
+          accept=lambda v: v.split()[0].lower() in _CAR_MAKES or (len(v.split()) > 1 and v.split()[0].isdigit()
+                                                                   and v.split()[1].lower() in _CAR_MAKES)),
+    _Rule("car", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:new\s+)?(?:car|vehicle|truck|suv|ride)\s+is\s+(?:now\s+)?"
+                     r"(?:a|an|the)\s+(?:new\s+|used\s+|old\s+)?(?P<v>(?:\d{4}\s+)?(?-i:[A-Z])[\w-]*(?:\s+[\w-]+){0,2})"),
+          accept=lambda v: any(w.lower() in _CAR_MAKES for w in v.split())),
+    _Rule("car", _rx(_S + r"(?:sold|totaled|totalled|crashed|got rid of|traded in|gave away|scrapped)\s+(?:the|my|our|"
+                     r"his|her)\s+(?:old\s+)?(?P<v>car|vehicle|truck|van|suv|(?-i:[A-Z])[\w-]+)\b"), positive=False,
+          ended=True, accept=lambda v: True),
+    _Rule("device", _rx(_S + r"(?:use|uses|using|have|has|got|bought|switched to|upgraded to|carry)\s+(?:(?:a|an|the|my)\s+)?"
+                        r"(?:new\s+)?(?P<v>(?-i:[A-Za-z]+)(?:\s+[\w+-]+){0,2})"),
+          accept=lambda v: v.split()[0].lower() in _PHONE_MAKES),
+    _Rule("device", _rx(r"(?P<s>\b(?:my|our)\s+)(?:new\s+)?(?P<v>(?-i:[A-Za-z]+)(?:\s+\d+\w*)?(?:\s+(?:Pro|Max|Plus|Ultra|"
+                        r"Mini))?)\b"), accept=lambda v: v.split()[0].lower() in _PHONE_MAKES),
+    _Rule("commute", _rx(_S + r"(?:take|takes|took|taking|ride|rides|riding|catch|catching)\s+the\s+(?P<v>bus|train|"
+                         r"subway|metro|tram|ferry|tube|light rail)\s+(?:in\s+)?to\s+(?:work|the office|school|campus)"),
+          accept=lambda v: True),
+    _Rule("commute", _rx(_S + r"(?:now\s+)?(?P<v>bike|bikes|biking|cycle|cycles|cycling|walk|walks|walking|drive|drives|"
+                         r"driving|carpool|carpools|carpooling|run|runs|running|scooter|commute by \w+)\s+(?:in\s+)?to\s+"
+                         r"(?:work|the office|school|campus)"), accept=lambda v: True),
+    _Rule("commute", _rx(r"(?P<s>)instead\s+of\s+(?:taking|riding|driving|catching)\s+the\s+(?P<v>bus|train|subway|metro|"
+                         r"tram|ferry|car)"), positive=False, ended=True, accept=lambda v: True),
+    _Rule("weight", _rx(_S + r"(?:weigh|weighs|weighed|am down to|'m down to|’m down to|am up to|'m up to|’m up to|"
+                        r"'m at|am at|got down to|got up to|dropped to|hit)\s+(?:about\s+|around\s+|roughly\s+)?"
+                        r"(?P<v>\d+(?:\.\d+)?\s*(?:pounds|lbs|lb|kg|kilos|kilograms|stone))")),
+    # ---- people and places one has one of
+    _Rule("provider", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:\w+\s+)?(?P<q>" + _CARERS + r")\s+(?:is\s+(?:now\s+)?"
+                          r"|will be\s+)(?:a\s+[\w\s]{0,40}?(?:called|named)\s+)?" + _VAL), accept=_name),
+    # "I found a new dentist, Dr. Kim", "we got a new vet: Dr Ruiz"
+    _Rule("provider", _rx(_S + r"(?:found|got|have|picked|chose|switched\s+to)\s+(?:a\s+)?new\s+(?P<q>" + _CARERS
+                          + r")\s*(?:[,:]\s*|\s+(?:called|named)\s+|\s[-–—]\s)" + _VAL), accept=_name),
+    _Rule("provider", _rx(_S + r"(?:now\s+)?(?:see|sees|seeing|go to|goes to|switched to)\s+(?P<v>(?:Dr|Doctor)"
+                          r"[.\u2024]?\s+(?-i:[A-Z])\w+(?:\s+(?-i:[A-Z])\w+)?)"), accept=_name,
+          context=_rx(r"\b(dentist|dental|doctor|therap|vet|dermatolog|psychiatr|optometr|physician|gp|clinic)")),
+    _Rule("provider", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:new\s+)?(?P<q>internet|broadband|wi-?fi|isp|phone|cell|"
+                          r"mobile|electric(?:ity)?|power|gas|insurance|health insurance|car insurance|cable|tv|"
+                          r"streaming)\s+(?:provider|company|carrier|plan|service)?\s*(?:is\s+(?:now\s+)?(?:(?:through|with"
+                          r"|from|by)\s+)?|(?:through|with|from)\s+)" + _VAL), accept=_org),
+    _Rule("provider", _rx(_S + r"(?:switched|moved|changed|transferred|ported)\s+(?:our|my)\s+(?P<q>internet|broadband|"
+                          r"phone plan|phone|cell|mobile|insurance|electricity|power|gas|cable|tv)\s+(?:provider\s+|"
+                          r"service\s+|plan\s+)?(?:over\s+)?to\s+" + _VAL), accept=_org),
+    _Rule("provider", _rx(r"(?P<s>\b(?:my|our)\s+)?(?:home\s+)?(?P<q>internet|broadband|wi-?fi)\s+(?:is|was|comes)?\s*"
+                          r"(?:now\s+)?(?:through|with|from|by)\s+" + _VAL), accept=_org),
+    _Rule("provider", _rx(_S + r"(?:went|go|going|switched|signed up|are now|'re now)\s+(?:over\s+)?(?:with|to)\s+"
+                          r"(?P<v>(?-i:[A-Z])[\w&+-]*(?:\s+(?-i:[A-Z])[\w&+-]*){0,3})"),
+          accept=_org, context=_rx(r"\b(internet|broadband|fiber|fibre|wi-?fi|carrier|insurance|electric)")),
+    _Rule("provider", _rx(_S + r"(?:cancel+ed|dropped|ditched|got rid of|left)\s+(?:our|my|the)?\s*(?:old\s+)?"
+                          r"(?P<v>[\w ]{0,20}?)(?P<q>cable internet|internet|broadband|phone plan|insurance|cable)\b"),
+          positive=False, ended=True, accept=lambda v: True),
+    _Rule("bank", _rx(_S + r"(?:bank|banks|banking)\s+(?:with|at)\s+" + _VAL), accept=_org),
+    _Rule("bank", _rx(r"(?P<s>\b(?:my|our)\s+)(?:new\s+)?(?:bank|credit union)\s+is\s+(?:now\s+)?" + _VAL), accept=_org),
+    _Rule("bank", _rx(_S + r"(?:moved|switched|transferred)\s+(?:everything|my (?:money|accounts?|savings|checking)|"
+                      r"(?:all\s+)?my\s+banking)\s+(?:over\s+)?to\s+(?:a\s+|an\s+)?(?:credit union|bank|online bank)?,?\s*"
+                      r"(?:called\s+)?" + _VAL), accept=_org),
+    _Rule("bank", _rx(_S + r"(?:closed|shut)\s+(?:my|our|the)\s+(?:old\s+)?(?P<v>[\w ]{0,20}?)(?:checking|savings|bank)"
+                      r"\s+account"), positive=False, ended=True, accept=lambda v: True),
+    _Rule("school", _rx(r"(?P<s>\b(?:I|we|he|she|they|(?-i:[A-Z][a-z]+)|(?:my|our)\s+(?:\w+\s+)?(?:son|daughter|kid|"
+                        r"child|boy|girl)(?:\s+(?-i:[A-Z][a-z]+))?)\s+(?:(?:now|just|also|still)\s+)*)(?:goes|go|going|"
+                        r"attends|attend|attending|started|starts|is enrolled|enrolled|transferred|switched|moved)\s+"
+                        r"(?:(?:at|to|in|into)\s+)?" + _VAL), accept=_school),
+    _Rule("school", _rx(r"(?P<s>\b(?:my|his|her|their|(?-i:[A-Z][a-z]+)'s)\s+)first\s+(?:day|week)\s+(?:at|of)\s+"
+                        + _VAL), accept=_school),
+    # ---- pets: which, and their names
+    _Rule("pet", _rx(_S + r"(?:have|has|got|adopted|own|owns|bought|rescued|picked out|brought home)\s+(?:a|an|two|"
+                     r"three)\s+(?:new\s+)?(?P<v>(?:[\w-]+\s+){0,2}?(?:" + _PETS + r"))\b"), accept=lambda v: True),
+    _Rule("pet", _rx(r"(?P<s>)\b(?:after|since|when)?\s*(?:the|our|my)\s+(?:old\s+)?(?P<v>(?:\w+\s+)?(?:" + _PETS
+                     + r"))\s+(?:died|passed away|passed|ran away|was put down)"), positive=False, ended=True,
+          accept=lambda v: True),
+    _Rule("name", _rx(r"(?P<t>\b(?:my|our|the|his|her)\s+(?:\w+\s+)?(?:" + _PETS + r"))(?:'s\s+name)?\s+(?:is\s+)?"
+                      r"(?:named|called|is)\s+" + _VAL), thing=True, accept=_name),
+    _Rule("name", _rx(r"(?:renamed|rename|renaming|named|call|called|calling)\s+(?P<t>(?:the|our|my|his|her)\s+(?:\w+\s+)?"
+                      r"(?:" + _PETS + r"))\s+" + _VAL), thing=True, accept=_name),
+    _Rule("name", _rx(r"(?P<t>\b(?:my|our|the)\s+(?:new\s+)?(?:\w+\s+)?(?:coworker|colleague|neighbou?r|roommate|"
+                      r"manager|boss|landlord|teacher|doctor|dentist|intern|hire))(?:'s|’s)\s+name\s+is\s+" + _VAL),
+          thing=True, accept=_name),
+    _Rule("coworker", _rx(r"(?P<s>\b(?:my|our|the)\s+)(?:new\s+)?(?:coworker|colleague|teammate)(?:'s|’s)?\s+"
+                          r"(?:name\s+)?(?:is\s+)?" + _VAL), accept=_name),
+    # ---- favourites and usual choices
+    _Rule("favourite", _rx(r"(?P<s>\b(?:my|our|his|her|(?-i:[A-Z][a-z]+)'s)\s+)(?:(?:all-time|absolute|current|new)\s+)?"
+                           r"(?:favou?rite|fave|go-to|preferred)\s+(?!(?:programming\s+)?language)(?P<q>[\w -]{2,40}?)\s+(?:right now\s+|these days\s+"
+                           r"|lately\s+|at the moment\s+|now\s+)?(?:is|are|has become|became|would be)\s+(?:now\s+)?"
+                           + _VAL), accept=lambda v: bool(v)),
+    _Rule("favourite", _rx(_S + r"(?:switched|changed|swapped)\s+(?:my|our)\s+(?:favou?rite|fave|go-to|preferred)\s+"
+                           r"(?P<q>[\w -]{2,30}?)\s+(?:over\s+)?(?:to|for)\s+" + _VAL), accept=lambda v: bool(v)),
+    _Rule("favourite", _rx(r"(?P<s>)" + r"(?P<v>(?-i:[A-Z])[\w'’&-]*(?:\s+(?-i:[A-Z])[\w'’&-]*){0,3})\s+(?:is|are)\s+"
+                           r"(?:now\s+|still\s+)?(?:my|our)\s+(?:new\s+)?(?:favou?rite|fave|go-to)\s+(?P<q>[\w -]{2,30}?)"
+                           r"(?=[,.;!?]|$)"), accept=_name),
+    _Rule("favourite", _rx(r"(?P<s>)\bthe\s+best\s+(?P<q>place to eat|restaurant|spot|cafe|coffee shop|bar|bakery|"
+                           r"pizza|sushi|burger|taco)s?\s+(?:in town\s+|around here\s+|nearby\s+)?(?:now\s+|these days\s+)?"
+                           r"(?:is|are)\s+(?:now\s+)?" + _VAL), accept=_name),
+    _Rule("favourite", _rx(r"(?P<s>)(?P<v>(?-i:[A-Z])[\w'’&-]*(?:\s+(?-i:[A-Z])[\w'’&-]*){0,3})\s+(?:is|are)\s+the\s+"
+                           r"(?P<q>group|band|artist|singer|show|series|podcast|book|author|game|restaurant|place)\s+"
+                           r"(?:I|we)\s+(?:can't|cannot|can’t)\s+stop\s+(?:listening to|watching|reading|playing|eating at)"),
+          accept=_name),
+    _Rule("favourite", _rx(_S + r"(?:am|'m|’m|is|are)\s+(?:now\s+|totally\s+|completely\s+|so\s+|really\s+)*"
+                           r"(?:obsessed with|hooked on|addicted to|into)\s+" + _VAL),
+          accept=_name, context=_rx(r"\b(show|series|season|episode|band|album|song|game|podcast|book|novel)")),
+    _Rule("order", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:usual|regular|go-to|standard|default|typical)\s+"
+                       r"(?P<q>[\w -]{0,20}?)\s*order\s+(?:is|was)\s+(?:now\s+)?" + _VAL), accept=lambda v: bool(v)),
+    _Rule("order", _rx(_S + r"(?:switched to ordering|started ordering|now order|always order|usually order|"
+                       r"usually get|always get|order|ordering)\s+(?!is\b|was\b)" + _VAL), accept=lambda v: _drink_or_dish(v)),
+    _Rule("language", _rx(r"(?P<s>\b(?:my|our)\s+)(?:go-to|main|favou?rite|preferred|primary)\s+(?:programming\s+)?"
+                          r"language\s+(?P<q>(?:for\s+[\w ]{2,30}?\s+)?)(?:is|are)\s+(?:now\s+)?" + _VAL),
+          accept=lambda v: bool(v)),
+    _Rule("language", _rx(_S + r"(?:moved|switched|migrated|ported|rewrote|rewritten)\s+(?:all\s+|most\s+)?(?:of\s+)?"
+                          r"(?:my|our)\s+(?P<q>[\w ]{2,30}?)\s+(?:over\s+)?(?:to|in|into)\s+" + _VAL),
+          accept=lambda v: bool(v) and v.split()[0].lower() in _LANGUAGES),
+    _Rule("languages", _rx(_S + r"(?:speak|speaks|spoke)\s+(?:(?:fluent|conversational|some|a little|basic|native|decent|good|"
+                           r"broken|passable|rusty)\s+)?" + _VAL),
+          # "since we last spoke I got a dog": a new clause, not a language
+          accept=lambda v: bool(v) and v.split()[0][:1].isupper() and v.split()[0] not in _NOT_LANGUAGE),
+    _Rule("activity", _rx(r"(?P<s>\b(?:my|our)\s+)(?:main\s+|favou?rite\s+|only\s+)?(?P<q>hobby|hobbies|pastime|sport)\s+"
+                          r"(?:is|are)\s+(?:now\s+)?" + _VAL), accept=lambda v: bool(v)),
+    _Rule("activity", _rx(_S + r"(?:spend|spending|spent)\s+(?:my|our|all my|most of my)\s+(?:free|spare|weekend|down)"
+                          r"\s+time\s+" + _VAL), accept=lambda v: bool(v)),
+    _Rule("activity", _rx(_S + r"(?:play|plays|playing)\s+(?:on\s+|in\s+)?(?:a\s+|an\s+|the\s+)?" + _VAL),
+          accept=lambda v: bool(v) and not v.lower().startswith(("with", "it", "them", "video"))),
+    _Rule("activity", _rx(_S + r"(?:took up|take up|taken up|started|picked up|got into|getting into|'ve started|"
+                          r"have started)\s+(?P<v>(?:(?:\w+\s+)?\w+ing|yoga|pilates|tennis|golf|chess|karate|judo|boxing)(?:\s+\w+)?)"),
+          accept=lambda v: bool(v) and not set(v.lower().split()) & _NOT_ACTIVITIES),
+    _Rule("activity", _rx(_S + r"(?:quit|stopped|gave up|left|dropped out of)\s+(?:the|my|our)?\s*" + _VAL),
+          positive=False, ended=True,
+          accept=lambda v: bool(v) and not re.search(r"\b(?:job|work|position|role|company|firm|smoking|drinking|"
+                                                      r"eating|alcohol|meat)\b", v, re.I)),
+    # ---- how often, when
+    _Rule("frequency", _rx(r"(?P<s>)\b(?P<q>gym|run|running|swim|swimming|workout|work out|yoga|climb|climbing|train|"
+                           r"training|cycle|cycling|lift|lifting|exercise|yoga|pilates|tennis|golf|walk|walking|hike|hiking|"
+                           r"practice|lesson|therapy|meditate|meditation)\w*\b[\w ]{0,40}?\b(?P<v>" + _PER + r")")),
+    _Rule("bedtime", _rx(_S + r"(?:usually\s+|always\s+|normally\s+|now\s+)?(?:go|going|goes|went|get|head|heading)\s+"
+                         r"(?:to\s+)?(?:bed|sleep)\s+(?:around|at|by|before|after|about)\s+(?P<v>" + _TIME + r")")),
+    _Rule("waketime", _rx(_S + r"(?:usually\s+|always\s+|normally\s+|now\s+)?(?:wake|waking|get|getting|am)\s+up\s+"
+                          r"(?:around|at|by|before|about)\s+(?P<v>" + _TIME + r")")),
+    _Rule("when", _rx(r"(?P<t>" + _THING_START + _THING_WORDS + r"(?:" + _EVENTS + r")(?:\s+(?:to|in)\s+(?-i:[A-Z])\w+)?)"
+                      r"\s+(?:is|are|was|will be|happens|starts|has been|got|just got|now|meets|moved|has moved|changed|"
+                      r"shifted|rescheduled|pushed|booked|scheduled|set|planned)?\s*(?:now\s+|usually\s+|always\s+)?"
+                      r"(?:(?:moved|changed|shifted|rescheduled|pushed|booked|scheduled|set|planned|back)\s+)?"
+                      r"(?:to\s+|for\s+|on\s+|at\s+|every\s+)?"
+                      r"(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r"|" + _DATE + r")"), thing=True, accept=_has_time),
+    _Rule("when", _rx(r"(?:push|pushed|move|moved|reschedule|rescheduled|postpone|postponed|bump|bumped|shift|shifted|"
+                      r"change|changed|delay|delayed)\s+(?P<t>(?:(?:the|our|my|his|her)\s+)?" + _THING_WORDS + r"(?:"
+                      + _EVENTS + r"))\s+(?:to|until|till)\s+(?P<v>(?:every\s+)?" + _TIME + r"|" + _DATE + r")"),
+          thing=True, accept=_has_time),
+    _Rule("when", _rx(r"(?P<t>\b(?:my|our|the)\s+(?:\w+\s+)?(?:anniversary|birthday))\s+(?:is|falls)\s+(?:on\s+|in\s+)?"
+                      r"(?:actually\s+)?(?P<v>" + _DATE + r")"), thing=True, accept=_has_date),
+    _Rule("due", _rx(r"(?P<t>" + _THING_START + _THING_WORDS + r"(?:" + _DELIVERABLES + r"))\s+(?:is|are|was|will be|now)?"
+                     r"\s*(?:now\s+)?due\s+(?:on\s+|by\s+|in\s+)?(?P<v>" + _DATE + r")"), thing=True, accept=_has_date),
+    _Rule("due", _rx(r"(?P<t>" + _THING_START + _THING_WORDS + r"(?:" + _DELIVERABLES + r"))\s+(?:deadline|due date)\s+"
+                     r"(?:(?:is|was|has been|got|just got|now|been)\s+)*(?:moved|pushed|extended|changed|bumped|shifted|"
+                     r"postponed|delayed|set)?\s*(?:to|until|till|is|for|on|back to)?\s*(?:on\s+)?(?P<v>" + _DATE + r")"),
+          thing=True, accept=_has_date),
+    _Rule("due", _rx(r"deadline\s+(?:for|on)\s+(?P<t>(?:the|our|my)\s+" + _THING_WORDS + r"(?:" + _DELIVERABLES
+                     + r"))\s+(?:is|was|to|moved to|extended to|pushed to|is now)\s+(?:on\s+)?(?P<v>" + _DATE + r")"),
+          thing=True, accept=_has_date),
+    _Rule("due", _rx(r"(?P<s>\b(?:I|we))\s*(?:have|need|had|['’]ve|['’]d)\s+(?:got\s+)?to\s+(?:be\s+out|move\s+out)\s+"
+                     r"(?:of\s+[\w ]{1,30}?\s+)?(?:by|before|on)\s+(?P<v>" + _DATE + r")"), accept=_has_date,
+          qualifier="move-out"),
+    _Rule("due", _rx(r"(?P<s>\b(?:us|me)\s+)?(?:stay|remain|keep the (?:place|apartment|flat))\s+(?:\w+\s+){0,2}?"
+                     r"(?:until|till|through)\s+(?P<v>" + _DATE + r")"), accept=_has_date, qualifier="move-out"),
+    _Rule("status", _rx(r"(?P<t>" + _THING_START + _THING_WORDS + r"[\w'’-]+)\s+(?:is|was|has been|got|just|now|finally|"
+                        r"officially|has|have)?\s*(?:now\s+|finally\s+|officially\s+|just\s+|been\s+|currently\s+)*"
+                        r"(?P<v>" + _STATUS + r")\b" + _NO_OBJECT), thing=True, accept=lambda v: True),
+    # ---- amounts and counts
+    _Rule("amount", _rx(r"(?P<t>\b(?:my|our|the|his|her)\s+(?:monthly\s+|yearly\s+|annual\s+)?(?:" + _SUMS
+                        + r"))\s+(?:is|was|went up to|went down to|"
+                        r"rose to|jumped to|dropped to|increased to|decreased to|is now|will be|came to)\s+"
+                        r"(?:now\s+)?(?:about\s+|around\s+)?(?P<v>" + _MONEY + r"(?:\s+(?:a|per)\s+(?:month|year|week|"
+                        r"hour))?)"), thing=True),
+    _Rule("amount", _rx(r"(?:raised|increased|lowered|cut|dropped|bumped|hiked|reduced)\s+(?P<t>(?:the|my|our)\s+"
+                        r"(?:monthly\s+)?(?:" + _SUMS + r"))\s+"
+                        r"(?:up\s+|down\s+)?to\s+(?P<v>" + _MONEY + r"(?:\s+(?:a|per)\s+(?:month|year|week|hour))?)"),
+          thing=True),
+    _Rule("amount", _rx(r"(?P<s>\bI\s+)(?:pay|earn|make)\s+(?P<v>" + _MONEY + r"(?:\s+(?:a|per)\s+(?:month|year|week|"
+                        r"hour))?)\s+(?:in|for)\s+(?P<t>(?:my\s+)?(?:rent|mortgage|tuition|salary))"), thing=True),
+    _Rule("count", _rx(r"(?P<s>\b(?:I|we)\s+)(?:manage|lead|run|have|supervise|oversee)\s+a\s+(?P<q>team|staff|group|"
+                       r"class|crew)\s+of\s+(?P<v>(?:" + _NUM_WORDS + r")\s+\w+)")),
+    _Rule("count", _rx(r"(?P<s>\b(?:my|our)\s+)(?P<q>team|staff|group|class|crew)\s+(?:is|has|grew|went|is now|now has"
+                       r"|has grown|shrank|is down|is up)\s+(?:now\s+)?(?:up\s+|down\s+)?(?:to\s+)?(?P<v>(?:" + _NUM_WORDS
+                       + r")\s+\w+)")),
+    # ---- goals and what a group is reading
+    _Rule("goal", _rx(r"(?P<s>\b(?:my|our)\s+)(?:\w+\s+)?goal\s+(?:this year\s+|for this year\s+|for \d{4}\s+)?"
+                      r"(?:is|was)\s+(?:now\s+)?(?:to\s+)?" + _VAL), accept=lambda v: bool(v)),
+    _Rule("goal", _rx(_S + r"(?:training|train|trains|prepping|preparing|signed up)\s+for\s+(?:a|an|the|my)\s+" + _VAL),
+          accept=lambda v: bool(v)),
+    _Rule("reading", _rx(r"(?:reading|doing|picked|chose|choosing|switched to|moving on to|starting)\s+"
+                         r"(?P<v>[\"'“‘][^\"'”’]{1,80}[\"'”’])"), accept=lambda v: bool(v),
+          context=_rx(r"\b(book club|reading group|class|we|i)\b")),
+    # ---- family one has several of
+    _Rule("children", _rx(_S + r"(?:has|have|had|welcomed)\s+(?:a|another|a new)\s+(?:baby\s+)?(?:daughter|son|boy|girl"
+                          r"|baby)(?:\s+boy|\s+girl)?,?\s+(?:named\s+|called\s+)?" + _VAL), accept=_name),
+)
+
+
+def _drink_or_dish(value: str) -> bool:
+    return bool(_DRINKS.search(value))
