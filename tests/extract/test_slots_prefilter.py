@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from worlddb.extract import slots
+from worlddb.extract import _slot_cues, _slot_prefilter, _slot_rules, _slot_values, slots
 from worlddb.extract.literals import fold
 
 CRAFTED = [
@@ -144,20 +144,20 @@ def plain_read(text: str, speaker_is: str | None = None, attributes: frozenset[s
     """The reading with no prefilter: every rule on every clause, every cue pattern run; each
     match checked against the literals its pattern needs, and every matching rule checked to be
     among the prefilter's candidates."""
-    protected = slots._protect(text)
-    possible = slots._possible(protected, attributes)
+    protected = _slot_values._protect(text)
+    possible = _slot_prefilter._possible(protected, attributes)
     found: set[int] = set()
     rules = [dataclasses.replace(rule, pattern=Checked(i, rule.pattern, needs, found))
-             for i, (rule, needs) in enumerate(slots._needs().rules)
+             for i, (rule, needs) in enumerate(_slot_prefilter._needs().rules)
              if attributes is None or rule.attribute in attributes]
     claims = slots._claims(protected, rules, speaker_is)
-    assert {slots._RULES[i] for i in found} <= set(possible), text
-    for _kind, rx, needs in slots._cue_needs():
+    assert {_slot_rules._RULES[i] for i in found} <= set(possible), text
+    for _kind, rx, needs in _slot_cues._cue_needs():
         for m in rx.finditer(text):
             assert all(any(s in fold(m.group(0)) for s in strings) for strings in needs), (text, m.group(0))
     with monkeypatch.context() as m:
-        m.setattr(slots, "_cue_needs", lambda: tuple((kind, rx, ()) for kind, rx in slots._CUES))
-        cues = slots._cues(text)
+        m.setattr(_slot_cues, "_cue_needs", lambda: tuple((kind, rx, ()) for kind, rx in _slot_cues._CUES))
+        cues = _slot_cues._cues(text)
     if matched is not None:
         matched |= found
     catalogue = slots._pruned(claims)
@@ -165,13 +165,13 @@ def plain_read(text: str, speaker_is: str | None = None, attributes: frozenset[s
 
 
 def test_every_rule_needs_literals_that_each_of_its_matches_holds(monkeypatch):
-    assert sum(bool(needs) for _rule, needs in slots._needs().rules) >= len(slots._RULES) - 2
+    assert sum(bool(needs) for _rule, needs in _slot_prefilter._needs().rules) >= len(_slot_rules._RULES) - 2
     matched: set[int] = set()
     for text in CRAFTED:
         for speaker_is in (None, "Dana"):
             assert slots._read.__wrapped__(text, speaker_is, None) == plain_read(
                 text, speaker_is, monkeypatch=monkeypatch, matched=matched), text
-    assert matched == set(range(len(slots._RULES)))  # every rule was checked on a match of its own
+    assert matched == set(range(len(_slot_rules._RULES)))  # every rule was checked on a match of its own
 
 
 def test_readings_equal_the_plain_path_on_the_dev_corpora(monkeypatch):
@@ -187,7 +187,7 @@ def test_readings_equal_the_plain_path_on_the_dev_corpora(monkeypatch):
             attributes = some[i % 2]
             assert slots._read.__wrapped__(text, speaker, attributes) == plain_read(
                 text, speaker, attributes, monkeypatch=monkeypatch), text
-    assert claims > 50 and len(matched) > len(slots._RULES) // 3  # not a comparison of empty readings
+    assert claims > 50 and len(matched) > len(_slot_rules._RULES) // 3  # not a comparison of empty readings
 
 
 def test_the_public_read_is_unchanged_for_odd_case_folding():

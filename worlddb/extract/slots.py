@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache, lru_cache
 
 from worlddb.extract._slot_catalogue import (
@@ -60,7 +60,9 @@ from worlddb.extract._slot_catalogue import (
 from worlddb.extract._slot_catalogue import (
     RELATION_ALIASES as RELATION_ALIASES,
 )
-from worlddb.extract._slot_rules import _LEAVE, _RULES, _SUMS, _occupation, _place_in, _Rule
+from worlddb.extract._slot_cues import _cues
+from worlddb.extract._slot_prefilter import _possible
+from worlddb.extract._slot_rules import _LEAVE, _SUMS, _occupation, _place_in, _Rule
 from worlddb.extract._slot_values import (
     _VALUE_STOP,
     _protect,
@@ -84,7 +86,6 @@ from worlddb.extract._slot_words import (
     _PETS,
 )
 from worlddb.extract.lexicon import singular
-from worlddb.extract.literals import fold, required
 from worlddb.extract.open_slots import REPLACES, asked_open, is_open, read_open
 
 __all__ = [
@@ -94,54 +95,8 @@ __all__ = [
 ]
 
 
-# ---------------------------------------------------------------------------- cues
-_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx, re.I)) for kind, rx in (
-    ("change", r"\b(?:moved|moving|relocat\w+|switch(?:ed|ing)?|chang(?:ed|ing)|now|nowadays|these days|lately"
-               r"|no longer|any ?more|any longer|new|newly|update[ds]?|updating|took over|promot\w+|renamed"
-               r"|replac\w+|upgrad\w+|quit|left|retired|started|starting|finally|recently|just|since|as of"
-               r"|from now on|used to|not \w+ anymore|bumped|raised|lowered|extended|pushed|postponed"
-               r"|rescheduled|cancel+ed|sold|ended|broke up|breakup|divorced)\b"),
-    ("correction", r"\b(?:correction|correct(?:ed|ing)? (?:myself|that|this)|actually|i had it wrong|got it wrong"
-                   r"|i was wrong|my mistake|mistake|not what i (?:wrote|said)|i meant|should have said"
-                   r"|to clarify|rather than what|misremembered|typo|i misspoke)\b"),
-    ("additive", r"\b(?:also|too|as well|another|a second|second|in addition|additionally|added|adding|besides"
-                 r"|both|plus|other one|along with|on top of)\b"),
-    ("exclusive", r"\b(?:instead|replac\w+|switch(?:ed|ing)? (?:to|from|over)|no longer|any ?more|main|only"
-                  r"|primary|from now on|rather than|in place of)\b"),
-))
-
-
-def _cues(text: str) -> frozenset[str]:
-    folded = fold(text)
-    found = {kind for kind, rx, needs in _cue_needs() if _has_all(folded, needs) and rx.search(text)}
-    # "too much", "too late", "me too" read as additive only when it ends a clause
-    if "additive" in found and not re.search(
-            r"\b(?:also|as well|another|a second|second|in addition|additionally|added|adding|besides|along with"
-            r"|on top of)\b|\btoo\b\s*(?:[.,;!?)]|$)", text, re.I):
-        found.discard("additive")
-    return frozenset(found)
-
-
-@cache
-def _cue_needs() -> tuple[tuple[str, re.Pattern[str], tuple[frozenset[str], ...]], ...]:
-    """Each cue pattern with the literal sets it needs (worlddb.extract.literals), parsed on first use."""
-    return tuple((kind, rx, required(rx)) for kind, rx in _CUES)
-
-
-def _has_all(folded: str, needs: tuple[frozenset[str], ...]) -> bool:
-    """Whether each of the sets `needs` has a member in `folded` (a pattern that needs them can match)."""
-    for strings in needs:
-        for literal in strings:
-            if literal in folded:
-                break
-        else:
-            return False
-    return True
-
-
 _SPLIT = re.compile(r"(?<!\b[A-Z])(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bSt)(?<!\bMrs)(?<!\bJr)(?<!\bSr)(?<!\bMt)"
                     r"[.!?]+[\"'”’)]*(?=\s|$)|\n+|;\s+|\s+[-–—]+\s+")
-
 
 
 # ============================================================================ reading
@@ -170,8 +125,6 @@ def read(text: str, *, speaker_is: str | None = None, attributes: Iterable[str] 
                    else replace(c, subject=ME, named=False) if user is not None and c.subject == user else c
                    for c in reading.claims)
     return Reading(claims, reading.cues)
-
-
 
 
 @lru_cache(maxsize=8192)
@@ -233,63 +186,6 @@ def _matches(pattern: re.Pattern[str], clause: str) -> Iterable[re.Match[str]]:
         yield m
         value = m.start("v") if "v" in pattern.groupindex and m.start("v") >= 0 else -1
         pos = value if value > m.start() else max(m.end(), m.start() + 1)
-
-
-def _possible(protected: str, attributes: frozenset[str] | None) -> tuple[_Rule, ...]:
-    """The rules (of `attributes`, if given) that can match somewhere in `protected`: each of a
-    rule's sets of needed literals (worlddb.extract.literals) has a member in it. The others
-    could not match, so leaving them out changes no reading; it saves most of the matching."""
-    folded = fold(protected)
-    index = _needs()
-    candidates = set(index.unindexed)
-    found = {folded[i:i + _KEY] for i in range(len(folded) - _KEY + 1)} & index.keys
-    found.update(key for key in index.short if key in folded)
-    for key in found:
-        candidates |= index.rules_of[key]
-    possible = []
-    for i in sorted(candidates):
-        rule, needs = index.rules[i]
-        if attributes is not None and rule.attribute not in attributes:
-            continue
-        if _has_all(folded, needs):
-            possible.append(rule)
-    return tuple(possible)
-
-
-#: the length of the index keys: a needed literal is looked up by its first three characters
-_KEY = 3
-
-
-@dataclass(frozen=True, slots=True)
-class _Needs:
-    """The rules by the literals they need. A rule is a candidate for a text when the first
-    `_KEY` characters of a literal of its first (most telling) set occur in it (a part of a
-    needed literal is needed too), and a candidate is then checked against all its sets."""
-
-    #: each rule (in `_RULES` order) with its needed sets
-    rules: tuple[tuple[_Rule, tuple[frozenset[str], ...]], ...]
-    #: keys of `_KEY` characters, and literals shorter than that, to the positions of their rules
-    rules_of: dict[str, frozenset[int]]
-    keys: frozenset[str]
-    short: tuple[str, ...]
-    #: the positions of rules that need no known literal (always candidates)
-    unindexed: frozenset[int]
-
-
-@cache
-def _needs() -> _Needs:
-    """The literal index of the rules (their patterns parsed once, on first use)."""
-    rules, rules_of, unindexed = [], {}, set()
-    for i, rule in enumerate(_RULES):
-        needs = required(rule.pattern)
-        rules.append((rule, needs))
-        if not needs:
-            unindexed.add(i)
-        for literal in needs[0] if needs else ():
-            rules_of.setdefault(literal[:_KEY], set()).add(i)
-    return _Needs(tuple(rules), {k: frozenset(v) for k, v in rules_of.items()},
-                  frozenset(k for k in rules_of if len(k) == _KEY), tuple(k for k in rules_of if len(k) < _KEY),
-                  frozenset(unindexed))
 
 
 def _clauses(text: str) -> list[str]:

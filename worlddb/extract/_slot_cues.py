@@ -1,0 +1,49 @@
+"""Update cues: the words that say a statement changes, corrects, adds to or replaces a value.
+
+Contract: ``_cues(text)`` returns the kinds of cue `text` carries, a subset of {"change",
+"correction", "additive", "exclusive"} (worlddb.extract.slots lists their words); it is
+deterministic and never raises for a ``str``. "too" counts as additive only where it ends a
+clause ("me too", not "too late"). A cue's pattern runs only where the literals it needs
+(``_cue_needs``, worlddb.extract.literals) occur in the text, as the rules' do
+(worlddb.extract._slot_prefilter), which changes no reading.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from worlddb.extract._slot_prefilter import _has_all
+from worlddb.extract.literals import fold, required
+
+_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx, re.I)) for kind, rx in (
+    ("change", r"\b(?:moved|moving|relocat\w+|switch(?:ed|ing)?|chang(?:ed|ing)|now|nowadays|these days|lately"
+               r"|no longer|any ?more|any longer|new|newly|update[ds]?|updating|took over|promot\w+|renamed"
+               r"|replac\w+|upgrad\w+|quit|left|retired|started|starting|finally|recently|just|since|as of"
+               r"|from now on|used to|not \w+ anymore|bumped|raised|lowered|extended|pushed|postponed"
+               r"|rescheduled|cancel+ed|sold|ended|broke up|breakup|divorced)\b"),
+    ("correction", r"\b(?:correction|correct(?:ed|ing)? (?:myself|that|this)|actually|i had it wrong|got it wrong"
+                   r"|i was wrong|my mistake|mistake|not what i (?:wrote|said)|i meant|should have said"
+                   r"|to clarify|rather than what|misremembered|typo|i misspoke)\b"),
+    ("additive", r"\b(?:also|too|as well|another|a second|second|in addition|additionally|added|adding|besides"
+                 r"|both|plus|other one|along with|on top of)\b"),
+    ("exclusive", r"\b(?:instead|replac\w+|switch(?:ed|ing)? (?:to|from|over)|no longer|any ?more|main|only"
+                  r"|primary|from now on|rather than|in place of)\b"),
+))
+
+
+def _cues(text: str) -> frozenset[str]:
+    folded = fold(text)
+    found = {kind for kind, rx, needs in _cue_needs() if _has_all(folded, needs) and rx.search(text)}
+    # "too much", "too late", "me too" read as additive only when it ends a clause
+    if "additive" in found and not re.search(
+            r"\b(?:also|as well|another|a second|second|in addition|additionally|added|adding|besides|along with"
+            r"|on top of)\b|\btoo\b\s*(?:[.,;!?)]|$)", text, re.I):
+        found.discard("additive")
+    return frozenset(found)
+
+
+@cache
+def _cue_needs() -> tuple[tuple[str, re.Pattern[str], tuple[frozenset[str], ...]], ...]:
+    """Each cue pattern with the literal sets it needs (worlddb.extract.literals), parsed on first use."""
+    return tuple((kind, rx, required(rx)) for kind, rx in _CUES)
