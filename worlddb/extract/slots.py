@@ -60,6 +60,7 @@ from worlddb.extract._slot_catalogue import (
 from worlddb.extract._slot_catalogue import (
     RELATION_ALIASES as RELATION_ALIASES,
 )
+from worlddb.extract._slot_clause_subject import _NOT_SUBJECTS, _PEOPLE, _PRONOUNS, _SECOND, _subject
 from worlddb.extract._slot_cues import _cues
 from worlddb.extract._slot_prefilter import _possible
 from worlddb.extract._slot_rules import _LEAVE, _SUMS, _occupation, _place_in, _Rule
@@ -81,7 +82,6 @@ from worlddb.extract._slot_words import (
     _FOOD_KIND,
     _KIN,
     _KIN_RE,
-    _MONTHS,
     _OCCUPATIONS,
     _PETS,
 )
@@ -335,169 +335,6 @@ def _asks(clause: str, text: str, at: int) -> bool:
 _BOUNDARY = re.compile(r",|\b(?:but|and|so|because|though|although)\b", re.I)
 _NEGATED = re.compile(r"(?:\b(?:no longer|not|never)|n['’]t)\s+(?:\w+ly\s+)?$", re.I)
 _LEFT = re.compile(r"\b(?:" + _LEAVE + r")\s+$", re.I)
-
-
-_PEOPLE = {"people", "parent", "kid", "child", "friend", "family", "folk", "neighbor", "neighbour", "guy", "team"}
-_PRONOUNS = {"he", "she", "they", "his", "her", "their", "him", "them"}
-
-
-def _subject(found: str | None, before: str, text: str, speaker_is: str | None) -> str | None:
-    phrase = (found or "").strip()
-    # the auxiliaries the subject group swallowed are not part of it
-    phrase = re.sub(r"(?:\s+(?:just|finally|recently|now|also|still|currently|officially|actually|have|has|had|'ve|"
-                    r"’ve|'s|’s|am|'m|’m|is|are|was|were|got|will|be|been))+$", "", phrase, flags=re.I).strip()
-    if re.fullmatch(r"[A-Z][a-z]+\s+and\s+I", phrase):
-        return ME
-    low = phrase.lower().replace("’", "'")
-    words = low.split()
-    # "you" is the other party; "It", "Been", "Hoping" open a clause naming no one
-    if words and (words[0] in _SECOND or phrase[:1].isupper() and _no_one(words[0]) and not _opener(words[0])):
-        return None
-    if not phrase or (phrase[:1].isupper() and _opener(words[0])) or words[0] in ("the", "a", "an"):
-        return _clause_subject(before, text, speaker_is)
-    if low in _PRONOUNS:
-        return _antecedent(text)
-    if words[0] in _FIRST and len(words) == 1:
-        return ME
-    # "Ravi's new job" -> "ravi"; "Kevin's wife" -> "kevin wife"
-    possessive = re.match(r"([A-Z][a-z]+)['’]s\b\s*(\w+)?", phrase)
-    if possessive:
-        name = possessive.group(1).lower()
-        if possessive.group(2) and possessive.group(2).lower() in _KIN:
-            return f"{name} {_KIN[possessive.group(2).lower()]}"
-        return ME if speaker_is and name == speaker_is.lower() else name
-    if words[0] in ("my", "our", "his", "her", "their"):
-        if len(words) == 1:
-            return ME if words[0] in ("my", "our") else _antecedent(text)
-        return normalise_subject(phrase)
-    if phrase[:1].isupper():
-        if words[0] in _KIN:
-            return _KIN[words[0]]
-        name = normalise_subject(phrase)
-        return ME if speaker_is and name == speaker_is.lower() else name
-    return _clause_subject(before, text, speaker_is)
-
-
-def _clause_subject(before: str, text: str, speaker_is: str | None) -> str | None:
-    """The subject of a clause whose verb has none right before it: the first person, kin, name
-    or noun phrase that opens the clause or a part of it after a comma or "and" ("Ingrid ended
-    things ... and is seeing Felipe" -> ingrid); else me."""
-    for part in re.split(r",\s*|\s+(?:and|but|so|then)\s+", before):
-        tokens = re.findall(r"[\w'’-]+", part)
-        if not tokens:
-            continue
-        word, low = tokens[0], tokens[0].lower().replace("’", "'")
-        if low in _FIRST and low not in ("my", "our"):
-            return ME
-        if low in _SECOND or word[:1].isupper() and _no_one(low) and not _opener(low):
-            return None
-        if low in ("his", "her", "their", "he", "she", "they"):
-            return _antecedent(text)
-        if low in ("my", "our", "the"):
-            rest, named = [], False
-            for token in tokens[1:]:
-                if token.lower() in _VERBISH or named and not token[:1].isupper():
-                    break  # "my brother works at Google and ...": the phrase ends at its verb
-                rest.append(token)
-                named = named or token.lower() in _KIN or token[:1].isupper()
-            if not rest:
-                return ME if low != "the" else ME
-            if rest[0].lower() in _KIN and len(rest) == 1:
-                return _KIN[rest[0].lower()]
-            subject = normalise_subject(" ".join(rest))
-            return ME if subject.split()[-1] in _HOUSEHOLD else subject
-        if low in _NUMBER_WORDS:
-            return None
-        if word[:1].isupper() and not _opener(low) and low not in _MONTH_WORDS and low not in _KIN:
-            name = re.sub(r"'s$", "", low)
-            return ME if speaker_is and name == speaker_is.lower() else name
-    return ME
-
-
-#: the other party: what "you" did or holds is theirs, not the speaker's nor a named person's
-_SECOND = {"you", "your", "yours", "yourself", "you're", "you've", "you'd", "you'll", "y'all", "ya"}
-#: capitalised words that open a clause as its subject but name no person: a pronoun of a
-#: thing, an auxiliary of an elided subject ("Been playing long?"), a negated or contracted
-#: verb ("Don't ever quit"), a gerund ("Networking plays a big role")
-_THING_PRONOUNS = {"it", "it's", "its", "this", "that", "these", "those", "there", "everything", "something",
-                   "nothing", "anything", "everyone", "someone", "nobody", "anyone", "everybody", "somebody"}
-_AUXILIARIES = {"be", "been", "being", "is", "are", "was", "were", "am", "do", "does", "did", "have", "has", "had",
-                "can", "could", "will", "would", "should", "must", "may", "might", "shall", "gonna", "wanna"}
-
-
-def _no_one(word: str) -> bool:
-    """Whether a clause-opening `word` (lower-cased, written capitalised) is no one's name:
-    a thing's pronoun, an auxiliary, a contraction ("don't", "couldn't") or a gerund."""
-    return word in _THING_PRONOUNS or word in _AUXILIARIES or "'" in word and not word.endswith("'s") \
-        or len(word) > 5 and word.endswith("ing")
-
-
-def _opener(word: str) -> bool:
-    """Whether a clause-opening `word` (lower-cased) is a word like "Honestly" or "Recently"
-    that comes before the clause's subject, if it names one."""
-    return word in _NOT_SUBJECTS or re.search(r"(?:ent|ant|al|est|ous|ate|ite|ful|ive|ible|able)ly$", word) is not None
-
-
-_VERBISH = {"is", "are", "was", "were", "has", "have", "had", "got", "will", "just", "now", "still", "finally",
-            "picked", "moved", "went", "did", "does", "do", "can", "could", "would", "should", "also", "really"}
-_HOUSEHOLD = {"kid", "child", "children", "family", "household", "we"}
-_NUMBER_WORDS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "both", "all",
-                 "some", "most", "many", "few", "several"}
-_MONTH_WORDS = set(_MONTHS.split("|")) | {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
-                                          "sunday"}
-
-
-#: capitalised words that open a clause but name nobody
-_NOT_SUBJECTS = {"after", "before", "since", "then", "now", "finally", "honestly", "lately", "update", "correction",
-                 "please", "thanks", "sadly", "luckily", "unfortunately", "apparently", "anyway", "also", "actually",
-                 "heads", "just", "so", "today", "yesterday", "turns", "well", "oh", "ok", "okay", "yes", "no",
-                 "good", "great", "small", "big", "quick", "fyi", "btw", "note", "reminder", "picked", "started",
-                 "got", "had", "new", "these", "this", "that", "there", "here", "when", "while"}
-
-
-def _antecedent(text: str) -> str | None:
-    """The person a third-person pronoun of `text` (the text before the pronoun) stands for:
-    the first sentence whose subject is a name or kin ("My brother moved to Oslo. He works at
-    Equinor": he -> brother; "Kevin's wife ...": kevin wife), else the first person named ("I
-    met Tom at Google. He ...": tom; "Kevin quit his job": kevin); None when no one is. A
-    capitalised word right after a preposition or verb of place ("in Oslo", "at Google",
-    "visited Rome") names a place or an organisation, never the person."""
-    for sentence in re.split(r"(?<=[.!?])\s+", text):
-        m = _SENTENCE_SUBJECT.match(sentence)
-        if m is None:
-            continue
-        phrase = m.group("s")
-        low = phrase.split()[0].lower()
-        if low in _NOT_SUBJECTS or low in _FIRST - {"my", "our"} or low in _MONTH_WORDS or low in _PRONOUNS \
-                or low in _SECOND or _no_one(low):
-            continue
-        if low in ("my", "our") and not any(w.lower() in _KIN for w in phrase.split()[1:]):
-            continue
-        possessive = re.match(r"([A-Z][a-z]+)['’]s\s+(\w+)", phrase)
-        return f"{possessive.group(1).lower()} {_KIN[possessive.group(2).lower()]}" if possessive \
-            else normalise_subject(phrase)
-    # a run of capitalised words is one name (past an opener: "Yesterday Marco"), a place or an
-    # organisation if a preposition of place comes before it
-    names = []
-    for m in re.finditer(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b", text):
-        if _AT_PLACE.search(text[:m.start()]) or re.search(r"[.!?]\s+$", text[:m.start()]):
-            continue  # a place, or a sentence's first word, which a capital does not make a name
-        words = [w for w in m.group(0).split() if w.lower() not in _NOT_SUBJECTS and w.lower() not in _MONTH_WORDS]
-        if words and words[0].lower() not in _FIRST and words[0].lower() not in _KIN \
-                and words[0].lower() not in _PRONOUNS and words[0].lower() not in _SECOND \
-                and not _no_one(words[0].lower()):
-            names.append(words[0])
-    return names[0].lower() if names else None
-
-
-#: a sentence's subject before its verb: "My brother", "my sister Ana", "Kevin", "Ana Souza"
-_SENTENCE_SUBJECT = re.compile(r"\s*(?P<s>(?:(?:[Mm]y|[Oo]ur)\s+(?:\w+\s+)?(?:" + _KIN_RE + r")(?:\s+[A-Z][a-z]+){0,2}"
-                               r"|[A-Z][a-z]+['’]s\s+(?:" + _KIN_RE + r")|[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?))\s+(?:\w+ly\s+)?[a-z]+(?:s|ed)?\b")
-#: what ends right before a capitalised word that names a place or an organisation
-_AT_PLACE = re.compile(r"\b(?:in|into|at|near|outside|across|around|visit|visits|visited|visiting|"
-                       r"(?:work|works|worked|working)\s+for|"
-                       r"(?:moved|moving|move|went|going|flew|flying|drove|driving|travell?ed|trip|relocated|"
-                       r"headed|heading)\s+(?:back\s+)?to)\s+(?:the\s+)?$")
 
 
 _QUALIFIER_WORDS = {
