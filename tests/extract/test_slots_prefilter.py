@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from worlddb.extract import _slot_cues, _slot_prefilter, _slot_rules, _slot_values, slots
+from worlddb.extract import _slot_cues, _slot_prefilter, _slot_reader, _slot_rules, _slot_values, slots
 from worlddb.extract.literals import fold
 
 CRAFTED = [
@@ -150,7 +150,7 @@ def plain_read(text: str, speaker_is: str | None = None, attributes: frozenset[s
     rules = [dataclasses.replace(rule, pattern=Checked(i, rule.pattern, needs, found))
              for i, (rule, needs) in enumerate(_slot_prefilter._needs().rules)
              if attributes is None or rule.attribute in attributes]
-    claims = slots._claims(protected, rules, speaker_is)
+    claims = _slot_reader._claims(protected, rules, speaker_is)
     assert {_slot_rules._RULES[i] for i in found} <= set(possible), text
     for _kind, rx, needs in _slot_cues._cue_needs():
         for m in rx.finditer(text):
@@ -160,8 +160,8 @@ def plain_read(text: str, speaker_is: str | None = None, attributes: frozenset[s
         cues = _slot_cues._cues(text)
     if matched is not None:
         matched |= found
-    catalogue = slots._pruned(claims)
-    return slots.Reading(tuple(catalogue + slots._open_claims(text, catalogue, speaker_is, attributes)), cues)
+    catalogue = _slot_reader._pruned(claims)
+    return slots.Reading(tuple(catalogue + _slot_reader._open_claims(text, catalogue, speaker_is, attributes)), cues)
 
 
 def test_every_rule_needs_literals_that_each_of_its_matches_holds(monkeypatch):
@@ -169,7 +169,7 @@ def test_every_rule_needs_literals_that_each_of_its_matches_holds(monkeypatch):
     matched: set[int] = set()
     for text in CRAFTED:
         for speaker_is in (None, "Dana"):
-            assert slots._read.__wrapped__(text, speaker_is, None) == plain_read(
+            assert _slot_reader._read.__wrapped__(text, speaker_is, None) == plain_read(
                 text, speaker_is, monkeypatch=monkeypatch, matched=matched), text
     assert matched == set(range(len(_slot_rules._RULES)))  # every rule was checked on a match of its own
 
@@ -180,12 +180,12 @@ def test_readings_equal_the_plain_path_on_the_dev_corpora(monkeypatch):
     claims, matched = 0, set()
     for i, text in enumerate(texts[::3]):
         speaker = "Melanie" if i % 2 else None
-        reading = slots._read.__wrapped__(text, speaker, None)
+        reading = _slot_reader._read.__wrapped__(text, speaker, None)
         assert reading == plain_read(text, speaker, monkeypatch=monkeypatch, matched=matched), text
         claims += len(reading.claims)
         if i % 8 == 0:
             attributes = some[i % 2]
-            assert slots._read.__wrapped__(text, speaker, attributes) == plain_read(
+            assert _slot_reader._read.__wrapped__(text, speaker, attributes) == plain_read(
                 text, speaker, attributes, monkeypatch=monkeypatch), text
     assert claims > 50 and len(matched) > len(_slot_rules._RULES) // 3  # not a comparison of empty readings
 

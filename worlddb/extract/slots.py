@@ -44,8 +44,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import replace
-from functools import cache, lru_cache
 
 from worlddb.extract._slot_catalogue import (
     CATALOGUE,
@@ -60,15 +58,11 @@ from worlddb.extract._slot_catalogue import (
 from worlddb.extract._slot_catalogue import (
     RELATION_ALIASES as RELATION_ALIASES,
 )
-from worlddb.extract._slot_clause_subject import _NOT_SUBJECTS, _PEOPLE, _PRONOUNS, _SECOND, _subject
-from worlddb.extract._slot_cues import _cues
-from worlddb.extract._slot_prefilter import _possible
-from worlddb.extract._slot_rules import _LEAVE, _SUMS, _occupation, _place_in, _Rule
+from worlddb.extract._slot_clause_subject import _NOT_SUBJECTS
+from worlddb.extract._slot_reader import _QUALIFIER_WORDS, _animate, _qualifier, read
+from worlddb.extract._slot_reader import _read as _read
+from worlddb.extract._slot_rules import _SUMS
 from worlddb.extract._slot_values import (
-    _VALUE_STOP,
-    _protect,
-    _restore,
-    _value,
     ambiguous_first_names,
     normalise_subject,
     same_person,
@@ -78,322 +72,16 @@ from worlddb.extract._slot_values import (
 )
 from worlddb.extract._slot_words import (
     _DRINKS,
-    _FIRST,
-    _FOOD_KIND,
     _KIN,
     _KIN_RE,
-    _OCCUPATIONS,
-    _PETS,
 )
-from worlddb.extract.lexicon import singular
-from worlddb.extract.open_slots import REPLACES, asked_open, is_open, read_open
+from worlddb.extract.open_slots import asked_open
 
 __all__ = [
     "CATALOGUE", "Attribute", "Reading", "SlotClaim", "SlotKey", "ambiguous_first_names", "asked",
     "attribute_for_relation", "is_fixed", "normalise_subject", "read", "same_person", "same_subject", "same_value",
     "voice",
 ]
-
-
-_SPLIT = re.compile(r"(?<!\b[A-Z])(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bSt)(?<!\bMrs)(?<!\bJr)(?<!\bSr)(?<!\bMt)"
-                    r"[.!?]+[\"'”’)]*(?=\s|$)|\n+|;\s+|\s+[-–—]+\s+")
-
-
-# ============================================================================ reading
-def read(text: str, *, speaker_is: str | None = None, attributes: Iterable[str] | None = None,
-         speaker: str | None = None) -> Reading:
-    """The slot claims and update cues of `text` (see the module docstring).
-
-    :param speaker_is: a name that also means the speaker ("alice" for the user alice), so a
-        claim made about that name reads as one about "me".
-    :param attributes: read only claims of these attributes (recall asks about one slot).
-    :param speaker: the person who said the text, by name, when that is someone other than
-        the user (a memory whose metadata names its speaker, a conversation turn): its first
-        person ("I", "my", and the speaker's own name) is then that person, a named subject
-        (`voice`), and a claim about `speaker_is` is about "me". Two speakers' "my name is"
-        are two people's names, not one name changed.
-    """
-    if not isinstance(text, str):
-        raise TypeError(f"text must be str, not {type(text).__name__}")
-    chosen = None if attributes is None else frozenset(attributes)
-    name = voice(speaker, speaker_is)
-    if name is None:
-        return _read(text, speaker_is, chosen)
-    reading = _read(text, speaker, chosen)
-    user = speaker_is.lower() if speaker_is else None
-    claims = tuple(replace(c, subject=name, named=True) if c.subject == ME
-                   else replace(c, subject=ME, named=False) if user is not None and c.subject == user else c
-                   for c in reading.claims)
-    return Reading(claims, reading.cues)
-
-
-@lru_cache(maxsize=8192)
-def _read(text: str, speaker_is: str | None, attributes: frozenset[str] | None) -> Reading:
-    protected = _protect(text)
-    rules = _possible(protected, attributes)
-    claims = _pruned(_claims(protected, rules, speaker_is))
-    return Reading(tuple(claims + _open_claims(text, claims, speaker_is, attributes)), _cues(text))
-
-
-def _open_claims(text: str, claims: list[SlotClaim], speaker_is: str | None,
-                 attributes: frozenset[str] | None) -> list[SlotClaim]:
-    """The open slots' claims (worlddb.extract.open_slots) of `text` (of `attributes`, if given:
-    asked for a replacement, every open slot a replacement can be about), less those whose value
-    a catalogue claim of the text already states ("my new phone number is ...")."""
-    out = []
-    for found in read_open(text, _animate()):
-        if attributes is not None and found.attribute not in attributes and not (
-                REPLACES in attributes and is_open(found.attribute)):
-            continue
-        if any(same_value(found.value, c.value) for c in claims):
-            continue
-        subject = ME if speaker_is and found.subject == speaker_is.lower() else found.subject
-        out.append(SlotClaim(subject, found.attribute, found.value, ended=found.ended, positive=not found.ended,
-                             qualifier=found.qualifier, named=found.named and subject != ME))
-    return out
-
-
-@cache
-def _animate() -> frozenset[str]:
-    """Nouns naming people or animals: "my dentist is Dr Lee" is no open slot's value."""
-    tools = {"editor", "driver", "server", "carrier", "assistant", "lead", "mail", "judge"}
-    pets = {singular(w) for w in re.findall(r"[a-z]+", _PETS)}
-    return frozenset(_KIN) | frozenset(_KIN.values()) | frozenset(_PEOPLE) | pets | (_OCCUPATIONS - tools)
-
-
-def _claims(protected: str, rules: Iterable[_Rule], speaker_is: str | None) -> list[SlotClaim]:
-    """The claims `rules` read in the clauses of `protected`, in clause then rule order."""
-    rules = tuple(rules)
-    claims: list[SlotClaim] = []
-    for clause in _clauses(protected) if rules else ():
-        for rule in rules:
-            for m in _matches(rule.pattern, clause):
-                claim = _claim(rule, m, clause, protected, speaker_is)
-                if claim is not None and claim not in claims:
-                    claims.append(claim)
-    return claims
-
-
-def _matches(pattern: re.Pattern[str], clause: str) -> Iterable[re.Match[str]]:
-    """The matches of a rule in `clause`, each looked for from the start of the value before it:
-    a value may run on into a second clause the same rule reads ("My sister lives in Oslo and
-    Kevin moved to Bergen": the first match's value holds Kevin's clause)."""
-    pos = 0
-    while pos <= len(clause):
-        m = next(iter(pattern.finditer(clause, pos)), None)
-        if m is None:
-            return
-        yield m
-        value = m.start("v") if "v" in pattern.groupindex and m.start("v") >= 0 else -1
-        pos = value if value > m.start() else max(m.end(), m.start() + 1)
-
-
-def _clauses(text: str) -> list[str]:
-    parts, start = [], 0
-    for m in _SPLIT.finditer(text):
-        parts.append(text[start:m.start()])
-        start = m.end()
-    parts.append(text[start:])
-    return [p.strip() for p in parts if p.strip()]
-
-
-#: attributes whose value is kept as matched (a number, a time, a status word), not cut at a name
-_LITERAL = {"phone", "email", "address", "bedtime", "waketime", "when", "due", "frequency", "amount", "count", "status",
-            "reading", "marital_status", "diet", "alcohol", "smoking", "pet", "device", "car"}
-#: an ended claim with one of these values ends whatever value the slot had ("sold the old car")
-_GENERIC = {"", "car", "vehicle", "truck", "van", "suv", "job", "breakup", "break-up", "divorce", "broke up",
-            "split up", "separated", "divorced", "account", "cable", "internet", "plan", "old"}
-
-
-def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: str | None) -> SlotClaim | None:
-    groups = m.groupdict()
-    raw = groups.get("v")
-    if raw is None:
-        return None
-    # "My boss and Tom went to lunch": a value joined to the slot's own noun is no value of it
-    if re.match(r"\s*(?:and|or|nor|but|&)\s", raw, re.I):
-        return None
-    context_q = ""
-    if rule.context is not None:
-        found = rule.context.search(text)
-        if found is None:
-            return None
-        context_q = (found.group(1) if found.groups() else "") or ""
-    if rule.unless is not None and rule.unless.search(text):
-        return None
-    if groups.get("r") is not None and not _occupation(groups["r"]):
-        return None
-    if rule.attribute in _LITERAL:
-        value = raw.strip(" .,")
-    elif rule.attribute == "role" and raw.startswith(("teach", "retired")):
-        value = raw.strip(" .,")
-    elif rule.attribute == "home" and raw.strip()[:1].islower() and _place_in(raw.strip()):
-        value = _place_in(raw.strip())
-    elif rule.attribute == "activity":
-        stop = _VALUE_STOP.search(raw)
-        value = " ".join((raw[:stop.start()] if stop else raw).split()[:4])
-        value = re.sub(r"^(?:a|an|the|my|our)\s+", "", value, flags=re.I)
-    else:
-        value = _value(raw)
-    value = _restore(value).strip(" .,'\"“”‘’")
-    accept = rule.accept
-    if accept is not None and not accept(value):
-        return None
-    # "I've moved over to Neovim for coding": a tool taken up for a purpose, not a new home
-    if rule.attribute == "home" and _PURPOSE.match(raw, raw.find(value) + len(value) if value in raw else len(raw)):
-        return None
-    if accept is None and not value:
-        return None
-    if rule.ended and value.lower() in _GENERIC:
-        value = ""
-    # "I might move to Denver", "if I moved to Denver", "thinking about moving to Denver": a
-    # wish, a plan, a possibility or a condition states no value (read back to the clause's
-    # last comma or conjunction, so "I wanted to stay, but we moved to Denver" still does)
-    lead = _BOUNDARY.split(clause[:m.start("v")])[-1]
-    at = text.find(clause)  # where the clause stands in the text (-1: not found as written)
-    if _IRREALIS.search(lead) or _asks(clause, text, at):
-        return None
-    positive, ended = rule.positive, rule.ended
-    # "I used to live in Denver", "my old address was ...", "I worked at Google for five years"
-    # (not "I have worked at ..."): the value was held once and no longer is
-    if positive and not ended and (_FORMER.search(lead) or rule.attribute in _HELD and _PAST.search(m.group(0))):
-        positive, ended = False, True
-    # "I no longer work at X", "I don't live in Austin anymore": the rule read the verb, and the
-    # words right before it negate it (a negation never matches a subject's auxiliaries)
-    if positive and not ended and _NEGATED.search(clause[max(0, m.start() - 24):m.start()]):
-        positive = False
-    # "I quit my job at Dell": the job was left, which the ended rule reads
-    if rule.attribute == "employer" and positive and not ended and _LEFT.search(clause[max(0, m.start() - 24):m.start()]):
-        return None
-    if rule.attribute in ("alcohol", "smoking"):
-        value = rule.attribute
-    if rule.attribute == "diet":
-        value = _FOOD_KIND.get(value.lower(), value)  # a glass of wine, a beer: the slot is whether one drinks at all
-    if rule.thing:
-        thing = groups.get("t") or ""
-        subject = normalise_subject(re.sub(r"['’]s$", "", thing))
-        # a person's pronoun in the phrase ("I recently", "It's still a work") makes it no thing's name
-        said = {re.sub(r"['’](?:s|m|re|ve|d|ll)$", "", w) for w in re.findall(r"[\w'’]+", thing.lower())}
-        if not subject or subject == ME or subject.split()[-1] in _KIN or subject.split()[-1] in _PEOPLE \
-                or set(subject.split()) & (_FIRST | _NOT_SUBJECTS | _PRONOUNS) \
-                or said & ({"i", "we", "it"} | _SECOND | _PRONOUNS):
-            return None
-    elif rule.speaker:
-        subject = ME
-    else:
-        # a pronoun's person is named before it: the subject reads the text up to the match
-        subject = _subject(groups.get("s"), clause[:m.start()], text if at < 0 else text[:at + m.start()], speaker_is)
-        if subject is None:
-            return None
-    raw_q = (groups.get("q") or "").strip() or context_q
-    if rule.attribute == "reading":
-        raw_q = "book club" if re.search(r"\bbook club\b", text, re.I) else ""
-        subject = ME
-    qualifier = rule.qualifier or _qualifier(rule.attribute, raw_q, value, clause)
-    named = not rule.thing and subject != ME and _written_as_name(subject, text)
-    return SlotClaim(subject, rule.attribute, value, positive, ended, qualifier, named)
-
-
-def _written_as_name(subject: str, text: str) -> bool:
-    """Whether every word of `subject` is written capitalised somewhere in `text`."""
-    for word in subject.split():
-        if word in _KIN or not any(m.group(0)[:1].isupper() for m in
-                                   re.finditer(rf"(?<![\w'’]){re.escape(word)}(?!\w)", text, re.I)):
-            return False
-    return True
-
-
-#: words that make the rest of their clause a wish, a plan, a possibility or a condition
-_IRREALIS = re.compile(r"\b(?:if|unless|whether|might|(?-i:may)|could|would|should|must|wanna|someday|maybe|perhaps|"
-                       r"(?:want|wants|wanted|plan|plans|planning|intend|intends|try|tries|tried|"
-                       r"trying)\s+to|planning\s+on|hope|hopes|hoping|hoped|"
-                       r"(?:thinking|thought|think|dreaming|dream)\s+(?:about|of)|"
-                       r"consider|considers|considering|wish|wishes|wishing|rather|thinks|believes|assumes|assumed|"
-                       r"pretend|pretends|pretended|pretending|imagine|imagines|imagined|imagining|dreamt|dreamed|"
-                       r"joked|joking)\b|['’]d\s+(?:love|like|rather)\b",
-                       re.I)
-#: words that put the value in the past: held once, no longer
-_FORMER = re.compile(r"(?<!\bget )(?<!\bgot )(?<!\bgets )(?<!getting )(?<!\bam )(?<!\bis )(?<!\bare )(?<!\bwas )"
-                     r"(?<!\bwere )(?<!['’]m )(?<!['’]re )\bused\s+to\b|\b(?:my|our|his|her|their)\s+(?:old|former|previous|last)\b", re.I)
-#: a home, a job or a role in the simple past ("worked at", "lived in"): one held before
-_HELD = {"home", "employer", "role"}
-#: a purpose right after a value ("for coding", "for note-taking"): what a tool is used for
-_PURPOSE = re.compile(r"\s+for\s+(?:[a-z]+-)?[a-z]+ing(?=\s*(?:[.!?,;]|$)|\s+(?:now|again|instead|at|on|in|these)\b)",
-                      re.I)
-_PAST = re.compile(r"(?<!\bhave )(?<!\bhas )(?<!['’]ve )\b(?:worked|lived|resided)\b", re.I)
-#: a question's opening word: what it asks about is not said to hold
-_ASKING = re.compile(r"(?:do|does|did|am|is|are|was|were|have|has|had|should|could|would|can|will|shall|may|might|"
-                     r"must|who|what|where|when|which|why|how)\b", re.I)
-
-
-def _asks(clause: str, text: str, at: int) -> bool:
-    """Whether `clause` is a question that opens with an auxiliary or a question word ("Do I
-    still live in Austin?"; not "You moved to Denver, right?"). `at`: where `clause` stands in `text`."""
-    return at >= 0 and text[at + len(clause):].lstrip("\"'”’) ").startswith("?") and bool(_ASKING.match(clause))
-
-
-_BOUNDARY = re.compile(r",|\b(?:but|and|so|because|though|although)\b", re.I)
-_NEGATED = re.compile(r"(?:\b(?:no longer|not|never)|n['’]t)\s+(?:\w+ly\s+)?$", re.I)
-_LEFT = re.compile(r"\b(?:" + _LEAVE + r")\s+$", re.I)
-
-
-_QUALIFIER_WORDS = {
-    "phone": {"work": "work", "office": "work", "business": "work", "desk": "work", "home": "home",
-              "landline": "home", "house": "home", "cell": "personal", "mobile": "personal", "personal": "personal",
-              "private": "personal"},
-    "email": {"work": "work", "office": "work", "business": "work", "school": "school", "personal": "personal",
-              "private": "personal", "home": "personal"},
-    "address": {"work": "work", "office": "work", "mailing": "home", "home": "home", "postal": "home",
-                "shipping": "home", "billing": "billing", "business": "work"},
-    "device": {"work": "work", "personal": "personal", "main": "personal"},
-}
-_QUALIFIER_SYNONYMS = {
-    "place to eat": "restaurant", "spot": "restaurant", "restaurants": "restaurant", "place": "restaurant",
-    "group": "band", "artist": "band", "musician": "band", "singer": "band", "bands": "band",
-    "series": "show", "tv show": "show", "tv series": "show", "season": "show", "episode": "show",
-    "novel": "book", "author": "book", "film": "movie", "programming language": "language",
-    "hobbies": "hobby", "pastime": "hobby", "sport": "hobby",
-}
-
-
-def _qualifier(attribute: str, raw: str, value: str, clause: str) -> str:
-    words = _QUALIFIER_WORDS.get(attribute)
-    if words is not None:
-        for word in re.findall(r"\w+", (raw + " " + clause[:clause.lower().find(value.lower()[:8]) if value else 0]
-                                        ).lower()):
-            if word in words:
-                return words[word]
-        return CATALOGUE[attribute].default_qualifier or ""
-    if attribute == "order":
-        return "coffee" if _DRINKS.search(value + " " + raw) else raw.lower().strip()
-    if attribute in ("favourite", "provider", "language", "count"):
-        q = raw.lower().strip()
-        q = re.sub(r"^(?:for\s+)", "", q).strip()
-        q = _QUALIFIER_SYNONYMS.get(q, q)
-        for key, canon in _QUALIFIER_SYNONYMS.items():
-            if q.endswith(" " + key):
-                q = canon
-        if attribute == "provider":
-            q = {"landlady": "landlord", "veterinarian": "vet", "gp": "doctor", "physician": "doctor",
-                 "dental": "dentist", "broadband": "internet", "wifi": "internet", "wi-fi": "internet",
-                 "isp": "internet", "fiber": "internet", "fibre": "internet", "cell": "phone", "mobile": "phone",
-                 "electricity": "electric", "power": "electric", "therap": "therapist", "dermatolog": "dermatologist",
-                 "psychiatr": "psychiatrist", "optometr": "optometrist", "clinic": "doctor"}.get(q, q)
-        return " ".join(singular(w) for w in q.split())
-    return ""
-
-
-def _pruned(claims: list[SlotClaim]) -> list[SlotClaim]:
-    """One claim per slot and value: the more specific reading wins (an ended or negated claim
-    over a plain one of the same value)."""
-    out: list[SlotClaim] = []
-    for claim in claims:
-        dup = next((c for c in out if c.key == claim.key and c.value.lower() == claim.value.lower()), None)
-        if dup is None:
-            out.append(claim)
-        elif not claim.positive and dup.positive:
-            out[out.index(dup)] = claim
-    return out
 
 
 # ============================================================================ questions
