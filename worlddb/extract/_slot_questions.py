@@ -1,0 +1,162 @@
+"""Reading a question into the slots it asks about.
+
+Contract: ``asked(question)`` returns the ``SlotKey``s a question asks about, in the order of
+the question table ``_ASK`` and without repeats: "Where do I work?" -> (me, employer); "When is
+the grant proposal due?" -> (grant proposal, due); "What's my sister's name?" -> (sister, name)
+and (me, sister). The subject is the first relative or name the question mentions, else "me"
+(``_asked_subject``); a when/due/status/amount question names a thing (``_asked_thing``). A
+question that asks about no slot of the catalogue may ask about an open one
+(worlddb.extract.open_slots.asked_open). Deterministic, no I/O, never raises for a ``str``;
+``TypeError`` for anything else. worlddb.extract.slots exports ``asked``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from worlddb.extract._slot_catalogue import ME, SlotKey
+from worlddb.extract._slot_clause_subject import _NOT_SUBJECTS
+from worlddb.extract._slot_reader import _QUALIFIER_WORDS, _animate, _qualifier
+from worlddb.extract._slot_rules import _SUMS
+from worlddb.extract._slot_values import normalise_subject
+from worlddb.extract._slot_words import _DRINKS, _KIN, _KIN_RE
+from worlddb.extract.open_slots import asked_open
+
+_ASK: tuple[tuple[str, re.Pattern[str], str], ...] = tuple((attr, re.compile(rx, re.I), q) for attr, rx, q in (
+    ("home", r"\bwhere\s+(?:do|does|did)\s+.{0,30}?\b(?:live|stay|reside|based)\b|\b(?:which|what)\s+(?:city|town|"
+             r"country|state|neighbou?rhood)\b.{0,30}\b(?:live|based|home)|\bwhere\b.{0,20}\b(?:home|based)\b", ""),
+    ("employer", r"\bwhere\s+(?:do|does|did)\s+.{0,30}?\bwork\b|\bwho\s+(?:do|does)\s+.{0,30}?\bwork\s+for\b|"
+                 r"\b(?:employer|which company|what company)\b", ""),
+    ("role", r"\b(?:job title|title|role|position|occupation|profession)\b|\bwhat\s+(?:do|does)\s+.{0,30}?\bdo\s+"
+             r"(?:for\s+(?:work|a living)|professionally)\b|\bwhat\s+is\s+.{0,20}\bjob\b", ""),
+    ("manager", r"\b(?:manager|boss|supervisor|report to)\b", ""),
+    ("partner", r"\b(?:dating|seeing|boyfriend|girlfriend|partner|husband|wife|spouse|married to|together with|"
+                r"relationship)\b", ""),
+    ("marital_status", r"\b(?:married|engaged|divorced|single|wedding)\b", ""),
+    ("diet", r"\b(?:vegan|vegetarian|pescatarian|keto|diet|eat meat|eat fish|eat dairy)\b", ""),
+    ("alcohol", r"\b(?:drink|alcohol|wine|beer|sober)\b", ""),
+    ("smoking", r"\bsmok\w*|vap\w*\b", ""),
+    ("allergy", r"\ballerg\w*|\breaction\b", ""),
+    ("phone", r"\bphone\s+number|\bcell\s+number|\bmobile\s+number|\bnumber\b.{0,15}\bcall\b", ""),
+    ("email", r"\be-?mail\b", ""),
+    ("address", r"(?<!email )(?<!e-mail )\baddress\b", ""),
+    ("car", r"\b(?:car|vehicle|drive)\b", ""),
+    ("device", r"\bwhat\s+(?:phone|smartphone)\b|\bphone\s+(?:do|does)\b|\bwhich\s+phone\b", ""),
+    ("provider", r"\b(?:dentist|doctor|gp|therapist|pediatrician|vet|accountant|lawyer|landlord|landlady|hairdresser|"
+                 r"barber|dermatologist|psychiatrist|trainer|provider|carrier|internet|insurance)\b", "auto"),
+    ("bank", r"\bbank\w*\b|\bcredit union\b", ""),
+    # "attend" alone asks about an event as often as a school ("When did John attend the trivia?")
+    ("school", r"\bschool\b|\bacademy\b|\b(?:college|university|kindergarten|preschool|daycare)\b.{0,30}\battend|"
+               r"\battend\w*\b.{0,30}\b(?:college|university|kindergarten|preschool|daycare)\b", ""),
+    # "what kind of" asks about a pet only when it names an animal ("What kind of soup ...?" does not)
+    ("pet", r"\bpets?\b|\bwhat\s+(?:animal|(?:kind|breed|type)\s+of\s+(?:animal|dog|cat|bird|fish|reptile|snake"
+            r"|lizard|rabbit|hamster|puppy|kitten))\b", ""),
+    ("name", r"\b(?:my|our|the|his|her)\s+(?P<t>(?:\w+\s+)?\w+)['’]s\s+name\b", "named"),
+    ("favourite", r"\b(?:favou?rite|fave|go-to|best)\s+(?P<q>[\w -]{2,30}?)(?:\?|$|\s+(?:these days|now|right now|"
+                  r"lately|in town)\b)", "group"),
+    ("order", r"\border\b", "order"),
+    ("language", r"\b(?:programming\s+)?language\b.{0,30}\b(?:use|for|write|code)\b|\bwhat\s+language\s+do\b", ""),
+    ("languages", r"\blanguages?\b.{0,20}\bspeak\b|\bspeak\b", ""),
+    ("activity", r"\b(?:hobby|hobbies|for fun|free time|spare time|sport|pastime|weekends?)\b", ""),
+    ("frequency", r"\bhow\s+(?:often|many times|many days)\b", "activity"),
+    ("bedtime", r"\b(?:bed|sleep|bedtime)\b", ""),
+    ("waketime", r"\b(?:wake|get up)\b", ""),
+    ("when", r"\b(?:when|what time|what day|which day|how early|how late)\b", "thing"),
+    ("due", r"\b(?:due|deadline|move out|out of the)\b", "thing"),
+    ("status", r"\b(?:status|how far along|progress|state of|done yet|shipped|finished)\b", "thing"),
+    ("amount", r"\b(?:how much|cost|" + _SUMS + r")\b", "thing"),
+    ("count", r"\bhow many\b", ""),
+    ("goal", r"\b(?:goal|training for|race)\b", ""),
+    ("reading", r"\b(?:reading|book club)\b", ""),
+    ("coworker", r"\b(?:coworker|colleague|teammate)\b", ""),
+    ("children", r"\b(?:kids|children|sons|daughters)\b", ""),
+))
+_ASK_SUBJECT = re.compile(
+    r"\b(?:my|our)\s+(?:\w+\s+)?(?P<kin>" + _KIN_RE + r")(?:\s+(?P<kname>(?-i:[A-Z][a-z]+)))?|"
+    r"(?P<name>(?-i:[A-Z][a-z]+))(?:['’]s)?\b", re.I)
+_QUESTION_WORDS = {"what", "where", "who", "which", "when", "how", "is", "are", "do", "does", "did", "can", "am",
+                   "i", "my", "our", "the", "a", "whats", "what's", "where's", "who's", "tell", "remind", "have", "has"}
+
+
+def asked(question: str) -> tuple[SlotKey, ...]:
+    """The slots a question asks about: ("Where do I work?" -> (me, employer)); a question
+    that asks about no slot of the catalogue may ask about an open one ("What browser do I
+    use?" -> (me, np:browser))."""
+    if not isinstance(question, str):
+        raise TypeError(f"question must be str, not {type(question).__name__}")
+    subject = _asked_subject(question)
+    keys: list[SlotKey] = []
+    for attribute, rx, how in _ASK:
+        m = rx.search(question)
+        if not m:
+            continue
+        if how == "named":
+            keys.append(SlotKey(normalise_subject(m.group("t")), attribute))
+            if m.group("t").split()[-1].lower() in _KIN:
+                keys.append(SlotKey(ME, _KIN[m.group("t").split()[-1].lower()]))
+            continue
+        if how == "thing":
+            thing = _asked_thing(question)
+            if thing:
+                keys.append(SlotKey(thing, attribute))
+            continue
+        qualifier = ""
+        if how == "group":
+            qualifier = _qualifier("favourite", m.group("q"), "", "")
+        elif how == "order":
+            qualifier = "coffee" if _DRINKS.search(question) else ""
+        elif how == "auto":
+            qualifier = _qualifier("provider", m.group(0), "", "")
+        elif attribute in _QUALIFIER_WORDS:
+            qualifier = _qualifier(attribute, question, "", question)
+        who = subject
+        if attribute in ("partner", "coworker", "manager", "provider") and who in _KIN.values():
+            who = ME
+        keys.append(SlotKey(who, attribute, qualifier))
+    if not keys:
+        # an open slot (worlddb.extract.open_slots): "What browser do I use?", "What is the wifi password?"
+        keys += [SlotKey(c.subject, c.attribute, c.qualifier) for c in asked_open(question, _animate())]
+    return tuple(dict.fromkeys(keys))
+
+
+def _asked_subject(question: str) -> str:
+    for m in _ASK_SUBJECT.finditer(question):
+        if m.group("kname"):
+            return m.group("kname").lower()
+        if m.group("kin"):
+            return _KIN[m.group("kin").lower()]
+        name = m.group("name")
+        if name and name.lower() not in _QUESTION_WORDS and name.lower() not in _NOT_SUBJECTS \
+                and m.start() > 0 and name.lower() not in _KIN:
+            return name.lower()
+    return ME
+
+
+def _asked_thing(question: str) -> str:
+    """The thing a when/due/status question names: "When is the grant proposal due?" -> "grant proposal"."""
+    q = re.sub(r"[?!.]+$", "", question.strip())
+    for rx in (r"\bwhen\s+(?:are|do|is|will)\s+(?:we|I)\s+(?:going|flying|leaving|heading|travel+ing|off)\s+(?:to\s+)?"
+               r"(?P<p>.+)$",
+               r"\b(?:move out|be out|moving out)\b(?P<me>)",
+               r"\b(?:status|state)\s+of\s+(?:the\s+|my\s+|our\s+)?(?P<t>.+)$",
+               r"\bhow\s+far\s+along\s+is\s+(?:the\s+|my\s+|our\s+)?(?P<t>.+)$",
+               r"\b(?:when|what time|what day|which day)\s+(?:is|are|was|does|do)\s+(?P<t>.+?)(?:\s+(?:due|start|"
+               r"happen|meet|scheduled|booked|set|planned))?$",
+               r"\bhow\s+much\s+is\s+(?P<t>.+)$",
+               r"\b(?:what|how\s+much)(?:['’]s|\s+is|\s+was)\s+(?P<t>(?:my|our|the|his|her)\s+(?:monthly\s+|yearly\s+|"
+               r"annual\s+)?(?:" + _SUMS + r"))\b",
+               r"\b(?:what|which)\s+(?P<t>.+?)\s+(?:is|are)\b"):
+        m = re.search(rx, q, re.I)
+        if m:
+            if m.groupdict().get("p"):
+                return normalise_subject(m.group("p") + " trip")
+            if m.groupdict().get("me") is not None:
+                return ME
+            return normalise_subject(m.group("t"))
+    return ""
+
+
+def slot_words(keys: Iterable[SlotKey]) -> set[str]:
+    """The attribute names of `keys` (for logs and tests)."""
+    return {k.attribute for k in keys}
