@@ -2,9 +2,10 @@
 
 Contract: ``read_open(text, animate=...)`` returns the ``OpenClaim``s of a text, in clause order.
 It is deterministic, performs no I/O and never raises for a ``str``; worlddb.extract.slots adds
-the claims to its ``Reading`` (as ``SlotClaim``s) and worlddb.extract.judge decides on them
-(``open_outcome``, ``replacement_kind``). Every reading is anchored at the start of a clause, and
-a rule that is unsure reads nothing: a claim read wrongly can end a true memory.
+the claims to its ``Reading`` (as ``SlotClaim``s, in worlddb.extract._slot_reader) and
+worlddb.extract.judge decides on them (``open_outcome``, ``replacement_kind``). Every reading
+is anchored at the start of a clause, and a rule that is unsure reads nothing: a claim read
+wrongly can end a true memory.
 
 Attributes (the name carries what the slot is, so two claims are about one slot only when the
 same words name it; the claims index keys them as it keys the catalogue's):
