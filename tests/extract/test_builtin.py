@@ -266,9 +266,21 @@ def test_noun_phrases_are_concepts_without_leading_evaluative_adjectives():
     ("My sister Anna is visiting.", ("Caroline", "has_sister", "Anna")),
     ("Oliver is my dog.", ("Caroline", "has_dog", "Oliver")),
     ("I love pottery and painting.", ("Caroline", "likes", "pottery")),
+    # the people one works with or goes to, as kin are
+    ("Bob Smith is my manager at Dell.", ("Caroline", "has_manager", "Bob Smith")),
+    ("My dentist Anna Berg moved her practice.", ("Caroline", "has_dentist", "Anna Berg")),
+    ("Priya, my boss, said no.", ("Caroline", "has_boss", "Priya")),
+    ("Honestly Bob is my best friend.", ("Caroline", "has_friend", "Bob")),
+    ("Yesterday, my co-worker Tom quit.", ("Caroline", "has_coworker", "Tom")),
 ])
 def test_simple_subject_relation_object_facts(text, fact):
     assert fact in facts(run(text))
+
+
+@pytest.mark.parametrize("text", ["Bob was my former manager.", "My late father Joe loved jazz.",
+                                  "Thanks, my friend, that helps.", "Great job, my friend!"])
+def test_a_relation_held_no_longer_or_a_form_of_address_is_no_fact(text):
+    assert not {f for f in facts(run(text)) if f[1].startswith("has_")}
 
 
 @pytest.mark.parametrize("speaker, user, subject", [

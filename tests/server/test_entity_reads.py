@@ -141,3 +141,16 @@ async def test_the_person_a_plain_memory_is_about_is_found_and_recalled_by_name(
         assert entity["name"] == "Sarah" and [m["id"] for m in entity["mentions"]] == [written["id"]]
         hits = (await ok(client, "memory_recall", query="What does Sarah drink?"))["results"]
         assert hits[0]["id"] == written["id"] and hits[0]["lanes"].get("entity")
+
+
+async def test_the_people_one_works_with_are_facts_the_agent_reads_on_the_entity(connect):
+    async with connect() as client:
+        written = await ok(client, "memory_write", text="Bob Smith is my manager at Dell.")
+        assert {(f["subject"], f["relation"], f["object"]) for f in written["facts"]} >= {
+            ("alice", "has_manager", "Bob Smith")}
+        bob = next(e for e in written["entities"] if e["name"] == "Bob Smith")
+        entity = (await ok(client, "memory_read", id=bob["id"]))["entity"]
+        assert any(f["relation"] == "has_manager" for f in entity["facts"]), entity["facts"]
+        # a manager is one at a time: a new one supersedes the old memory
+        later = await ok(client, "memory_write", text="Priya Nair is my manager now.")
+        assert later["superseded"] == [written["id"]]

@@ -60,7 +60,8 @@ RELATION_ALIASES = {
     "married_to": "partner", "dating": "partner", "partner": "partner", "spouse": "partner",
     "has_boyfriend": "partner", "has_girlfriend": "partner", "has_husband": "partner", "has_wife": "partner",
     "has_partner": "partner", "phone_number": "phone", "email_address": "email", "manager": "manager",
-    "has_boss": "manager", "reports_to": "manager", "diet": "diet", "drives": "car",
+    "has_boss": "manager", "has_manager": "manager", "has_supervisor": "manager", "reports_to": "manager",
+    "diet": "diet", "drives": "car",
 }
 
 

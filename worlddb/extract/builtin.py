@@ -135,8 +135,14 @@ _RELATIONS: tuple[tuple[str, str], ...] = (
 )
 _FACT_PATTERNS = tuple((re.compile(rf"{_SUBJECT}(?:\s+|(?=['’]))(?:{verb})(?P<obj>[^,.!?;:()\"“”]+)"), relation)
                        for verb, relation in _RELATIONS)
-_MY_KIN_NAME = re.compile(rf"\b[Mm]y\s+(?P<rel>{_KIN}|{_PET})\s*,?\s+(?P<name>[A-Z][\w'’]*(?:\s+[A-Z][\w'’]*)*)")
-_NAME_IS_MY_KIN = re.compile(rf"(?P<name>[A-Z][\w'’]*(?:\s+[A-Z][\w'’]*)*)\s+is\s+my\s+(?P<rel>{_KIN}|{_PET})\b")
+# words that leave a relation what it is ("my best friend", "my little sister"; not "former", "late")
+_HELD_ADJ = r"(?:(?:best|close|little|big|older|younger|eldest|oldest|youngest|twin|new)\s+)?"
+_MY_KIN_NAME = re.compile(rf"\b[Mm]y\s+{_HELD_ADJ}(?P<rel>{_KIN}|{_ROLE}|{_PET})\s*,?\s+"
+                          rf"(?P<name>[A-Z][\w'’]*(?:\s+[A-Z][\w'’]*)*)")
+# "Anna is my sister", "Bob Smith is my manager", "Priya, my boss, ..."
+_NAME_IS_MY_KIN = re.compile(rf"(?P<name>[A-Z][\w'’]*(?:\s+[A-Z][\w'’]*)*)(?:\s+(?:is|was)\s+my\s+{_HELD_ADJ}"
+                             rf"(?P<rel>{_KIN}|{_ROLE}|{_PET})\b|\s*,\s*my\s+{_HELD_ADJ}(?P<apposed>{_KIN}|{_ROLE})"
+                             rf"\s*(?=[,.;!?]|$))")
 
 
 def split_sentences(text: str) -> list[tuple[int, int]]:
@@ -430,11 +436,18 @@ def _facts(sentence: str, me: str, names: list[str], when) -> list[FactCandidate
                 out.append(FactCandidate(subj, relation, obj, sentence, when, None))
     for m in _MY_KIN_NAME.finditer(sentence):  # "my sister Anna"
         name = _strip_possessive(m.group("name"))[0]
-        out.append(FactCandidate(me, f"has_{m.group('rel').lower()}", name, sentence, when, None))
-    for m in _NAME_IS_MY_KIN.finditer(sentence):  # "Anna is my sister"
-        if m.group("name") not in _FIRST_PERSON and m.group("name").lower() not in _OPENERS:
-            out.append(FactCandidate(me, f"has_{m.group('rel').lower()}", m.group("name"), sentence, when, None))
+        out.append(FactCandidate(me, _has(m.group("rel")), name, sentence, when, None))
+    for m in _NAME_IS_MY_KIN.finditer(sentence):  # "Anna is my sister", "Priya, my boss"
+        # the known name the phrase ends in ("Call Mel, my sister": Mel), else the phrase
+        name = _known_suffix(m.group("name"), known) or m.group("name")
+        if name not in _FIRST_PERSON and name.lower() not in _OPENERS:
+            out.append(FactCandidate(me, _has(m.group("rel") or m.group("apposed")), name, sentence, when, None))
     return out
+
+
+def _has(word: str) -> str:
+    """The relation a kin, role or pet word names: "sister" -> has_sister, "co-worker" -> has_coworker."""
+    return "has_" + word.lower().replace("-", "")
 
 
 def _is_temporal(phrase: str) -> bool:
