@@ -401,6 +401,18 @@ def test_a_new_employer_or_number_said_in_few_words_is_read(text, read_as):
             if c.attribute in ("employer", "phone")] == read_as
 
 
+@pytest.mark.parametrize(("text", "subject"), [
+    ("Sally moved to Denver.", "sally"),           # ends like "Actually", and is a name
+    ("Molly moved to Denver.", "molly"),
+    ("Irving works at Dell.", "irving"),            # ends like a gerund
+    ("Yesterday Tom moved to Paris.", "tom"),       # the word before the name is not the subject
+    ("Honestly Tom lives in Paris.", "tom"),
+    ("Actually we moved to Denver.", ME),
+])
+def test_a_name_that_ends_like_an_adverb_or_follows_one_is_the_subject(text, subject):
+    assert [c.subject for c in read(text).claims if c.attribute in ("home", "employer")] == [subject]
+
+
 @pytest.mark.parametrize(("old", "new"), [
     ("I work at Dell as a sales engineer.", "I'm now at Stripe."),
     ("My cell number is 555-201-3344.", "New number: 555-0199."),

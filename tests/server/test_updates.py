@@ -89,6 +89,9 @@ OPEN_CONTROLS = [
     ("left-at", "I work at Dell as a sales engineer.", "I left Dell at 6 today."),
     # a tool taken up for a purpose is no new home
     ("tool", "I live in Austin, Texas.", "I've moved over to Neovim for coding."),
+    # another person's move, however the sentence opens
+    ("friend-sally", "I live in Austin, Texas.", "Sally moved to Denver."),
+    ("yesterday-tom", "I live in Austin, Texas.", "Yesterday Tom moved to Paris."),
 ]
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from worlddb.extract import given_names, lexicon
 from worlddb.extract._slot_catalogue import ME
 from worlddb.extract._slot_values import normalise_subject
 from worlddb.extract._slot_words import _FIRST, _KIN, _KIN_RE, _MONTHS
@@ -33,6 +34,9 @@ def _subject(found: str | None, before: str, text: str, speaker_is: str | None) 
         return ME
     low = phrase.lower().replace("’", "'")
     words = low.split()
+    # "Yesterday Tom", "Honestly Tom": the word before the name is no part of the subject
+    if len(words) > 1 and phrase[:1].isupper() and _opener(words[0]) and phrase.split()[1][:1].isupper():
+        return _subject(phrase.split(None, 1)[1], before, text, speaker_is)
     # "you" is the other party; "It", "Been", "Hoping" open a clause naming no one
     if words and (words[0] in _SECOND or phrase[:1].isupper() and _no_one(words[0]) and not _opener(words[0])):
         return None
@@ -110,15 +114,23 @@ _AUXILIARIES = {"be", "been", "being", "is", "are", "was", "were", "am", "do", "
 
 def _no_one(word: str) -> bool:
     """Whether a clause-opening `word` (lower-cased, written capitalised) is no one's name:
-    a thing's pronoun, an auxiliary, a contraction ("don't", "couldn't") or a gerund."""
+    a thing's pronoun, an auxiliary, a contraction ("don't", "couldn't") or a gerund (not a
+    given name: "Irving")."""
     return word in _THING_PRONOUNS or word in _AUXILIARIES or "'" in word and not word.endswith("'s") \
-        or len(word) > 5 and word.endswith("ing")
+        or len(word) > 5 and word.endswith("ing") and not given_names.is_given_name(word)
 
 
 def _opener(word: str) -> bool:
     """Whether a clause-opening `word` (lower-cased) is a word like "Honestly" or "Recently"
-    that comes before the clause's subject, if it names one."""
-    return word in _NOT_SUBJECTS or re.search(r"(?:ent|ant|al|est|ous|ate|ite|ful|ive|ible|able)ly$", word) is not None
+    that comes before the clause's subject, if it names one: an adverb by its ending, as the
+    word list tags it ("Sally" ends like "Actually" and is a verb there, and a name), or by its
+    ending alone for a word the list lacks that is no given name ("Wally", "Molly")."""
+    if word in _NOT_SUBJECTS:
+        return True
+    if re.search(r"(?:ent|ant|al|est|ous|ate|ite|ful|ive|ible|able)ly$", word) is None:
+        return False
+    known = lexicon.tag(word)
+    return known == "RB" if known else not given_names.is_given_name(word)
 
 
 _VERBISH = {"is", "are", "was", "were", "has", "have", "had", "got", "will", "just", "now", "still", "finally",
