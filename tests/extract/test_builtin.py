@@ -272,6 +272,8 @@ def test_noun_phrases_are_concepts_without_leading_evaluative_adjectives():
     ("Priya, my boss, said no.", ("Caroline", "has_boss", "Priya")),
     ("Honestly Bob is my best friend.", ("Caroline", "has_friend", "Bob")),
     ("Yesterday, my co-worker Tom quit.", ("Caroline", "has_coworker", "Tom")),
+    ("My dentist Dr. Patel is great.", ("Caroline", "has_dentist", "Dr. Patel")),  # the title is kept
+    ("Mr Kim is my boss.", ("Caroline", "has_boss", "Mr Kim")),
 ])
 def test_simple_subject_relation_object_facts(text, fact):
     assert fact in facts(run(text))

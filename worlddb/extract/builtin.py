@@ -137,10 +137,11 @@ _FACT_PATTERNS = tuple((re.compile(rf"{_SUBJECT}(?:\s+|(?=['’]))(?:{verb})(?P<
                        for verb, relation in _RELATIONS)
 # words that leave a relation what it is ("my best friend", "my little sister"; not "former", "late")
 _HELD_ADJ = r"(?:(?:best|close|little|big|older|younger|eldest|oldest|youngest|twin|new)\s+)?"
-_MY_KIN_NAME = re.compile(rf"\b[Mm]y\s+{_HELD_ADJ}(?P<rel>{_KIN}|{_ROLE}|{_PET})\s*,?\s+"
-                          rf"(?P<name>[A-Z][\w'’]*(?:\s+[A-Z][\w'’]*)*)")
+# a name, with the title it may carry ("Dr. Patel", "Mr Kim")
+_TITLED_NAME = r"(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-Z][\w'’]*(?:\s+[A-Z][\w'’]*)*"
+_MY_KIN_NAME = re.compile(rf"\b[Mm]y\s+{_HELD_ADJ}(?P<rel>{_KIN}|{_ROLE}|{_PET})\s*,?\s+(?P<name>{_TITLED_NAME})")
 # "Anna is my sister", "Bob Smith is my manager", "Priya, my boss, ..."
-_NAME_IS_MY_KIN = re.compile(rf"(?P<name>[A-Z][\w'’]*(?:\s+[A-Z][\w'’]*)*)(?:\s+(?:is|was)\s+my\s+{_HELD_ADJ}"
+_NAME_IS_MY_KIN = re.compile(rf"(?P<name>{_TITLED_NAME})(?:\s+(?:is|was)\s+my\s+{_HELD_ADJ}"
                              rf"(?P<rel>{_KIN}|{_ROLE}|{_PET})\b|\s*,\s*my\s+{_HELD_ADJ}(?P<apposed>{_KIN}|{_ROLE})"
                              rf"\s*(?=[,.;!?]|$))")
 
