@@ -29,7 +29,7 @@ from worlddb.extract._slot_rules import _LEAVE, _occupation, _place_in, _Rule
 from worlddb.extract._slot_values import _VALUE_STOP, _protect, _restore, _value, normalise_subject, same_value, voice
 from worlddb.extract._slot_words import _DRINKS, _FIRST, _FOOD_KIND, _KIN, _OCCUPATIONS, _PETS
 from worlddb.extract.lexicon import singular
-from worlddb.extract.open_slots import REPLACES, is_open, read_open
+from worlddb.extract.open_slots import PURPOSE, REPLACES, is_open, read_open
 
 _SPLIT = re.compile(r"(?<!\b[A-Z])(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bSt)(?<!\bMrs)(?<!\bJr)(?<!\bSr)(?<!\bMt)"
                     r"[.!?]+[\"'”’)]*(?=\s|$)|\n+|;\s+|\s+[-–—]+\s+")
@@ -255,7 +255,7 @@ _FORMER = re.compile(r"(?<!\bget )(?<!\bgot )(?<!\bgets )(?<!getting )(?<!\bam )
 #: a home, a job or a role in the simple past ("worked at", "lived in"): one held before
 _HELD = {"home", "employer", "role"}
 #: a purpose right after a value ("for coding", "for note-taking"): what a tool is used for
-_PURPOSE = re.compile(r"\s+for\s+(?:[a-z]+-)?[a-z]+ing(?=\s*(?:[.!?,;]|$)|\s+(?:now|again|instead|at|on|in|these)\b)",
+_PURPOSE = re.compile(PURPOSE + r"(?=\s*(?:[.!?,;]|$)|\s+(?:now|again|instead|at|on|in|these)\b)",
                       re.I)
 _PAST = re.compile(r"(?<!\bhave )(?<!\bhas )(?<!['’]ve )\b(?:worked|lived|resided)\b", re.I)
 #: a question's opening word: what it asks about is not said to hold

@@ -46,8 +46,8 @@ from dataclasses import dataclass, replace
 from worlddb.extract.lexicon import singular
 
 __all__ = [
-    "IDENT_NOUNS", "OPEN_SINGLE_PREFIXES", "REPLACES", "USES", "OpenClaim", "asked_open", "is_open", "is_single",
-    "read_open", "value_kind",
+    "IDENT_NOUNS", "OPEN_SINGLE_PREFIXES", "PURPOSE", "REPLACES", "USES", "OpenClaim", "asked_open", "is_open",
+    "is_single", "read_open", "value_kind",
 ]
 
 REPLACES = "replaces"
@@ -108,8 +108,10 @@ _NAME = r"(?-i:[A-Z][a-z]+)"
 _CAP_VALUE = r"(?-i:[A-Z0-9][\w+#.'’&\u2024-]*(?:\s+(?:[A-Z0-9][\w+#.'’&\u2024-]*)){0,3})"
 _NP = r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?"
 #: what may follow a value before the clause ends
+#: a purpose after a value ("for coding", "for note-taking"): what a thing is used for
+PURPOSE = r"\s+for\s+(?:[a-z]+-)?[a-z]+ing"
 _CTX = (r"(?P<ctx>\s+(?:at|for|on|in)\s+(?:my\s+|our\s+|the\s+)?(?:work|home|school|the office|office|laptop"
-        r"|desktop|phone|job)|\s+for\s+(?:[a-z]+-)?[a-z]+ing)?")
+        r"|desktop|phone|job)|" + PURPOSE + r")?")
 _TAIL = (_CTX + r"(?:\s+(?:now|again|these days|nowadays|from now on|instead|lately|recently"
          r"|(?:last|this) (?:week|month|year)|as of (?:today|this week|this month))|,\s*(?:now|too))*\s*[.!]*$")
 #: after a clause's subject: a space, or the contraction of its auxiliary ("I've switched", "I'm using")
@@ -218,8 +220,7 @@ def read_open(text: str, animate: frozenset[str] = frozenset()) -> tuple[OpenCla
 
 
 def _piece_claims(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
-    for reader in (_read_is, _read_set, _read_use_as, _read_switch, _read_replaced, _read_dropped, _read_use,
-                   _read_prefer):
+    for reader in (_read_is, _read_set, _read_use_as, _read_switch, _read_replaced, _read_use, _read_prefer):
         claims = reader(piece, animate)
         if claims:
             return claims
@@ -292,12 +293,8 @@ def _read_switch(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
 
 
 def _read_replaced(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
-    m = _REPLACED.match(piece)
-    return _replacement(m, m.group("old")) if m else []
-
-
-def _read_dropped(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
-    m = _DROPPED.match(piece)
+    """"replaced X with Y", then "cancelled X and joined Y": a new value and the old one it names."""
+    m = _REPLACED.match(piece) or _DROPPED.match(piece)
     return _replacement(m, m.group("old")) if m else []
 
 
