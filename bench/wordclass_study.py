@@ -26,6 +26,9 @@ its conversation by that word's class, in one of two directions:
 Each lane ranks either the named person's turns (what the entities the question names said,
 as the speaker and answer_type lanes take them) or all of the conversation's turns; it is
 fused by reciprocal rank with weight w (0.25, 0.5, 0.75, 1) beside the lanes recall runs.
+A third form, (c), uses the write side's tables as a filter: the answer_type lane's own list
+(the named person's turns by vector), keeping only the turns with a word of the class, fused
+beside the lanes (answer_type included) at the same weights.
 
 The store is built once as bench.context_study builds it (all conversations in one file, each
 in its own scope, with their topic worlds; reused when it and its turn map exist). Per
@@ -34,9 +37,14 @@ question the lanes recall runs are computed once (depth 250) and recall's own ra
 plus the word-class lane at each setting; "baseline" (no lane) must reproduce Engine.recall
 (checked for every question). Leave-one-conversation-out as in bench.context_study: each fold
 chooses, on the other four conversations, the setting with the best turn_all@50 + turn_any@10
-(the baseline included), and is scored on the held-out one (`loo_all_settings`, and
-`loo_write_side` / `loo_query_side` over each direction's settings). Also reported: each lane
-table's share of the evidence of the questions it runs for in its own top 50, and, of the
+(the baseline included), and is scored on the held-out one (`loo_all_settings`;
+`loo_write_side`, `loo_query_side`, `loo_answer_type_within_class` over each form's settings;
+`loo_per_variant` over each variant's four weights). Also reported: each lane table's share
+(and, for comparison, recall's bm25, sentence, speaker and answer_type lanes' share) of the
+evidence of the questions it runs for in its own top 50; how often a word of the class is
+there at all (`class_match_rates`, over the questions with an answer word: the share of the
+named person's evidence turns, of those category-1 evidence turns the baseline leaves out of
+its top 50, and of all the named person's turns, that the class matches); and, of the
 category-1 questions whose evidence the baseline leaves out of its top 50, how much of what
 is missing each table ranks in its own top 50; the cost of building the write-side tables.
 """
@@ -75,6 +83,8 @@ PARTS = ("n", "n+v")
 CAPS = (25, 100, None)
 RESTRICT = ("named", "all")
 WEIGHTS_TRIED = (0.25, 0.5, 0.75, 1.0)
+#: recall's own lanes, whose share of the evidence is reported beside the word-class lanes'
+REFERENCE_LANES = ("bm25", "sentence", "speaker", "answer_type")
 TOKENIZE = "tokenize='porter unicode61 remove_diacritics 2'"
 _WORD = re.compile(r"[A-Za-z]+")
 _PREFIX = re.compile(r"^\[[^\]]*\]\s*[^:]{1,60}:\s*")
@@ -164,6 +174,18 @@ def spoken_by_named(engine: Engine, query: str, worlds: list[str]) -> set[int]:
     return out
 
 
+def _count(rates: dict[str, dict], label: str, parts: dict[str, set[int]], held: set[int]) -> None:
+    """Adds to rates[label], per part, how many turns it has and how many of them `held` holds."""
+    counts = rates.setdefault(label, {})
+    for part, rowids in parts.items():
+        counts[part] = counts.get(part, 0) + len(rowids)
+        counts[part + "_held"] = counts.get(part + "_held", 0) + len(rowids & held)
+
+
+def _matching(db: sqlite3.Connection, table: str, match: str) -> set[int]:
+    return {r for (r,) in db.execute(f"SELECT rowid FROM {table} WHERE {table} MATCH ?", (match,))}
+
+
 def _search(db: sqlite3.Connection, table: str, match: str, allowed: set[int] | None) -> list[int]:
     rows = db.execute(f"SELECT rowid FROM {table} WHERE {table} MATCH ? ORDER BY bm25({table}), rowid", (match,))
     return [r for (r,) in rows if allowed is None or r in allowed][:DEPTH]
@@ -200,10 +222,14 @@ def main() -> None:
         for rs in RESTRICT:
             for w in WEIGHTS_TRIED:
                 settings[f"b / d {lv} / {se} / cap {cap} / {rs} / w {w}"] = ("b", (lv, se, cap), rs, w)
+    for (lv, se, pa) in write_keys:
+        for w in WEIGHTS_TRIED:
+            settings[f"c / D {lv} / {se} / {pa} / w {w}"] = ("c", (lv, se, pa), "named", w)
     per_setting: dict[str, list[dict]] = {name: [] for name in settings}
     recall_rows: list[dict] = []
     lane_top50: dict[str, list[float]] = {}
     missing_diag: dict[str, dict] = {}
+    class_rates: dict[str, dict] = {}
     build_cost: dict[str, float] = {}
     rank_seconds: list[float] = []
     engine = Engine.open(args.db, synchronous="NORMAL")
@@ -248,6 +274,9 @@ def main() -> None:
                 lane_lists: dict[tuple, list[int]] = {}
                 if head:
                     named = spoken_by_named(engine, question, worlds)
+                    missing = ev_rowids - {info["rowid"][t] for t in baseline[:LIMIT]}
+                    missing = missing if item["category"] == 1 else set()
+                    parts = {"evidence": ev_rowids & named, "missing": missing & named, "named": named}
                     for rs in RESTRICT:
                         allowed = named if rs == "named" else None
                         for key in write_keys:
@@ -255,15 +284,22 @@ def main() -> None:
                             match = " OR ".join(f'"{t}"' for t in toks)
                             table = "a_" + "_".join(str(k).replace("+", "") for k in key)
                             lane_lists[("a", key, rs)] = _search(db, table, match, allowed) if match else []
+                            if rs == "named":
+                                held = _matching(db, table, match) if match else set()
+                                lane_lists[("c", key, rs)] = [r for r in lanes["answer_type"] if r in held]
+                                _count(class_rates, f"a / {key}", parts, held)
                         for key in query_keys:
                             lemmas = hyponyms(wn, head, *key)
                             match = " OR ".join(_phrase(x) for x in lemmas)
                             lane_lists[("b", key, rs)] = _search(db, "own", match, allowed) if match else []
-                    missing = ev_rowids - {info["rowid"][t] for t in baseline[:LIMIT]}
-                    for (side, key, rs), lst in lane_lists.items():
+                            if rs == "named":
+                                _count(class_rates, f"b / {key}", parts,
+                                       _matching(db, "own", match) if match else set())
+                    reference = {("recall lane", name, ""): lanes.get(name, []) for name in REFERENCE_LANES}
+                    for (side, key, rs), lst in {**lane_lists, **reference}.items():
                         label = f"{side} / {key} / {rs}"
                         lane_top50.setdefault(label, []).append(len(ev_rowids & set(lst[:LIMIT])) / len(ev_rowids))
-                        if item["category"] == 1 and missing:
+                        if missing:
                             d = missing_diag.setdefault(label, {"questions": 0, "all_missing_in_top50": 0,
                                                                 "missing_turns": 0, "in_top50": 0})
                             top = set(lst[:LIMIT])
@@ -299,11 +335,21 @@ def main() -> None:
         for name, rows in per_setting.items()}
     report["lane_evidence_in_top50"] = {k: round(100 * statistics.mean(v), 1) for k, v in lane_top50.items()}
     report["category_1_missing_evidence_in_lane_top50"] = missing_diag
+    report["class_match_rates"] = {
+        label: {part: round(100 * c[part + "_held"] / c[part], 1) if c[part] else None
+                for part in ("evidence", "missing", "named")} | {"named_turns": c["named"]}
+        for label, c in class_rates.items()}
     families = {"loo_all_settings": per_setting}
-    for side, label in (("a", "loo_write_side"), ("b", "loo_query_side")):
+    for side, label in (("a", "loo_write_side"), ("b", "loo_query_side"), ("c", "loo_answer_type_within_class")):
         families[label] = {n: r for n, r in per_setting.items() if n == "baseline" or n.startswith(side + " ")}
+    variants: dict[str, dict] = {}
+    for name, rows in per_setting.items():
+        if name != "baseline":
+            variants.setdefault(name.rsplit(" / w ", 1)[0], {"baseline": per_setting["baseline"]})[name] = rows
     for label, family in families.items():  # a fold needs other conversations to choose on
         report[label] = loo(family, conversations) if len(conversations) > 1 else {"choices": {}, "held_out": {}}
+    if len(conversations) > 1:
+        report["loo_per_variant"] = {v: loo(f, conversations) for v, f in variants.items()}
     text = json.dumps(report, indent=2)
     if args.out:
         args.out.write_text(text + "\n")
@@ -311,14 +357,16 @@ def main() -> None:
 
     def span(prefix: str) -> dict:
         rows = [v for n, v in report["settings"].items() if n.startswith(prefix)]
-        return {k: [min(r[k] for r in rows), max(r[k] for r in rows)] for k in keys}
+        return {k: [min(r[k] for r in rows), max(r[k] for r in rows)] for k in keys} if rows else {}
 
     print(json.dumps({"recall_itself": {k: report["recall_itself"][k] for k in keys},
                       "baseline": {k: report["settings"]["baseline"][k] for k in keys},
                       "range_write_side": span("a "), "range_query_side": span("b "),
+                      "range_answer_type_within_class": span("c "),
                       **{label: {"choices": report[label]["choices"],
                                  "held_out": {k: report[label]["held_out"].get(k) for k in keys}}
-                         for label in ("loo_all_settings", "loo_write_side", "loo_query_side")},
+                         for label in ("loo_all_settings", "loo_write_side", "loo_query_side",
+                                       "loo_answer_type_within_class")},
                       "rank_ms_median": report["rank_ms_median"], "sweep_seconds": report["sweep_seconds"],
                       "loadavg_1min": report["loadavg_1min"]}, indent=2))
 
