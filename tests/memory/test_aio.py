@@ -1,0 +1,57 @@
+"""AsyncEngine's hand-offs (worlddb.memory.aio): a write whose turn has come when its model step
+ends, and whose names all have vectors, looks up its names and commits in one hop onto the
+engine thread; one with a new name still has that name embedded before it commits; and the
+turn is only taken as come when every write that arrived before it has ended."""
+
+from __future__ import annotations
+
+from collections import Counter
+from contextlib import ExitStack
+
+from tests.support import ALICE
+from worlddb.memory.aio import Arrivals, AsyncEngine
+from worlddb.vectors.embedder import HashEmbedder
+
+
+def count_hops(memory: AsyncEngine) -> Counter:
+    """Jobs handed to the engine thread and to the model threads, counted as they are submitted."""
+    hops: Counter = Counter()
+    for name, executor in (("engine", memory._executor), ("model", memory._model)):
+        def submit(fn, *args, _submit=executor.submit, _name=name, **kwargs):
+            hops[_name] += 1
+            return _submit(fn, *args, **kwargs)
+        executor.submit = submit
+    return hops
+
+
+async def test_a_write_in_its_turn_with_known_names_commits_in_one_engine_hop(tmp_path):
+    memory = await AsyncEngine.open(tmp_path / "hops.db", embedder=HashEmbedder(), query_model=True)
+    try:
+        hops = count_hops(memory)
+        first = await memory.write_memory("Ana painted the fence in Leeds.", ALICE)
+        # new names: looked up with the commit's hop, embedded on a model thread, then committed
+        assert hops == {"engine": 2, "model": 2}
+        assert {e.name for e in first.entities} >= {"Ana", "Leeds"}
+        hops.clear()
+        second = await memory.write_memory("Ana moved to Leeds.", ALICE)
+        assert hops == {"engine": 1, "model": 1}
+        # committed before the reply: the next read sees both
+        listed = await memory.list_memories(ALICE)
+        assert {m.id for m in listed.memories} == {first.id, second.id}
+        assert {e.id for e in second.entities} == {e.id for e in first.entities if e.name in ("Ana", "Leeds")}
+    finally:
+        await memory.close()
+
+
+def test_a_turn_comes_once_every_earlier_write_has_ended():
+    arrivals = Arrivals()
+    with ExitStack() as a_open:
+        a = a_open.enter_context(arrivals.ticket())
+        with arrivals.ticket() as b:
+            assert arrivals.first(a) and not arrivals.first(b)
+            with arrivals.ticket() as c:
+                assert not arrivals.first(c)
+            a_open.close()  # a ends (committed, failed or cancelled) while b is still open
+            assert arrivals.first(b)
+    with arrivals.ticket() as d:
+        assert arrivals.first(d)
