@@ -17,8 +17,8 @@ What the SDK's transport guarantees is kept:
 - a reply is on the wire before the next is written: `flush` returns once every byte of it is
   handed to the pipe (the write buffer is empty), so a reply acknowledged as sent is sent.
 A stdin or stdout that is neither (a regular file, a terminal), or one socket serving as both,
-or a `sys.stdin` / `sys.stdout` replaced by the host program, is served by the SDK's own
-transport, unchanged.
+or a `sys.stdin` / `sys.stdout` replaced by the host program, or a descriptor that cannot be
+duplicated or diverted, is served by the SDK's own transport, unchanged.
 """
 
 from __future__ import annotations
@@ -130,45 +130,59 @@ class _Claim:
             pass
 
 
-@asynccontextmanager
-async def _loop_streams() -> AsyncIterator[tuple[LineReader, LineWriter]]:
-    loop = asyncio.get_running_loop()
-    claims: list[_Claim] = []
-    transports: list[asyncio.BaseTransport] = []
-    try:
+class _LoopStreams:
+    """fd 0 and fd 1 claimed, their wire served by the event loop; `close` gives them back."""
+
+    def __init__(self) -> None:
+        self.claims: list[_Claim] = []
+        self.transports: list[asyncio.BaseTransport] = []
+
+    async def open(self) -> tuple[LineReader, LineWriter]:
+        loop = asyncio.get_running_loop()
         null = os.open(os.devnull, os.O_RDONLY)
         try:
-            claims.append(_Claim(0, null))
+            self.claims.append(_Claim(0, null))
         finally:
             os.close(null)
-        claims.append(_Claim(1, 2))
-        reader = asyncio.StreamReader(limit=LINE_LIMIT, loop=loop)
+        self.claims.append(_Claim(1, 2))
+        reader = asyncio.StreamReader(limit=LINE_LIMIT)
         read_transport, _ = await loop.connect_read_pipe(
-            lambda: asyncio.StreamReaderProtocol(reader, loop=loop), os.fdopen(claims[0].private, "rb", buffering=0))
-        transports.append(read_transport)
+            lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(self.claims[0].private, "rb", buffering=0))
+        self.transports.append(read_transport)
         write_transport, protocol = await loop.connect_write_pipe(
-            asyncio.streams.FlowControlMixin, os.fdopen(claims[1].private, "wb", buffering=0))
-        transports.append(write_transport)
-        yield LineReader(reader), LineWriter(write_transport, protocol)
-    finally:
+            asyncio.streams.FlowControlMixin, os.fdopen(self.claims[1].private, "wb", buffering=0))
+        self.transports.append(write_transport)
+        return LineReader(reader), LineWriter(write_transport, protocol)
+
+    def close(self) -> None:
         # closing a transport closes its private fd only on a later turn of the loop: the
         # claims are released first, while those fds are still open
-        for transport in transports:
+        for transport in self.transports:
             transport.close()
-        for claim in reversed(claims):
+        for claim in reversed(self.claims):
             claim.release()
 
 
 @asynccontextmanager
 async def serving_stdio() -> AsyncIterator[tuple[Any, Any]]:
     """The read and write streams of an MCP session over this process's stdin and stdout:
-    the SDK's `stdio_server` over pipes the event loop serves, or the SDK's own transport."""
-    if not loop_can_serve():
-        async with stdio_server() as streams:
-            yield streams
+    the SDK's `stdio_server` over pipes the event loop serves, or - when they are not pipes or
+    sockets, or a descriptor cannot be duplicated or diverted - the SDK's own transport."""
+    wire = _LoopStreams()
+    try:
+        streams = await wire.open() if loop_can_serve() else None
+    except OSError:
+        wire.close()
+        streams = None
+    if streams is None:
+        async with stdio_server() as sdk_streams:
+            yield sdk_streams
         return
-    async with _loop_streams() as (lines, replies), stdio_server(lines, replies) as streams:
-        yield streams
+    try:
+        async with stdio_server(*streams) as sdk_streams:
+            yield sdk_streams
+    finally:
+        wire.close()
 
 
 __all__ = ["LineReader", "LineWriter", "loop_can_serve", "serving_stdio", "split_lines"]

@@ -157,3 +157,26 @@ async def test_the_command_line_server_answers_over_pipes(tmp_path):
                       read_timeout_seconds=60) as client:
         written = await ok(client, "memory_write", text="Bo keeps bees in Leeds.")
         assert (await ok(client, "memory_recall", query="bees"))["results"][0]["id"] == written["id"]
+
+
+async def test_a_descriptor_that_cannot_be_claimed_leaves_the_wire_to_the_sdk_transport(monkeypatch):
+    from contextlib import asynccontextmanager
+
+    from worlddb.server import stdio
+
+    served = []
+
+    @asynccontextmanager
+    async def sdk_transport(*streams):
+        served.append(streams)
+        yield "read", "write"
+
+    def no_duplicate(claim, fd, diversion):
+        raise OSError("no descriptor left")
+
+    monkeypatch.setattr(stdio, "loop_can_serve", lambda: True)
+    monkeypatch.setattr(stdio._Claim, "__init__", no_duplicate)
+    monkeypatch.setattr(stdio, "stdio_server", sdk_transport)
+    async with stdio.serving_stdio() as streams:
+        assert streams == ("read", "write")
+    assert served == [()]  # the SDK's transport, on the process's own stdin and stdout
