@@ -53,7 +53,6 @@ from . import texts
 from .audit import Audit
 from .auth import CallerToken
 from .limits import Limits
-from .stdio import serving_stdio
 
 log = logging.getLogger("worlddb.server")
 
@@ -167,13 +166,6 @@ class WorldDBServer(MCPServer[AppState]):
     limits: Limits = Limits()
     audit: Audit = Audit(None)
     default_scopes: ScopeSet | None = None
-
-    async def run_stdio_async(self) -> None:
-        """Serve over this process's stdin and stdout (worlddb.server.stdio: read and written
-        by the event loop, not through worker threads)."""
-        async with serving_stdio() as (read_stream, write_stream):
-            await self._lowlevel_server.run(read_stream, write_stream,
-                                            self._lowlevel_server.create_initialization_options())
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None):
         access, remote = caller(context)
