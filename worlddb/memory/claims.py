@@ -3,9 +3,9 @@
 Contract: `record(w, worlds, anchor, keys)` writes, inside a write's transaction, one row of
 the `claims` table (worlddb.core.schema) per scope world of the new memory and per key of
 `keys(reading)` (worlddb.retrieval.claims, which reads the index and says what a key is).
-memory_write, write_memories, import and amend record their memories' claims; conversation
-turns record none. The index only widens what its readers look at: a row proves nothing
-about a memory.
+memory_write, write_memories, import and amend record their memories' claims, and every
+session its turns' (worlddb.memory.turn_updates). The index only widens what its readers
+look at: a row proves nothing about a memory.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from worlddb.retrieval.claims import Key
 
 
 def record(w: Writer, worlds: Iterable[str], anchor: str, found: Iterable[Key]) -> None:
-    """Index the claims of the memory `anchor`, just written into `worlds`."""
+    """Index the claims of the memory or turn `anchor`, just written into `worlds`."""
     found = sorted(found)
     if not found:
         return

@@ -19,6 +19,9 @@ Contract
   `claims.record`. Only current memories (not erased, validity open now, as the index's
   readers keep them): a memory's validity only ever closes, so a row of one that is no longer
   current would never be read.
+- Conversation turns are read too (reader 10 on): each turn's claims as the write of its
+  session records them (`updates.turn_reading`, in the turn's speaker's voice; no facts).
+  Below, "memory" stands for either.
 - Batches: newest first, BATCH memories at a time. Each batch's claims are read outside any
   transaction; then one short write transaction (the store's write lock: SQLite's
   BEGIN IMMEDIATE, PostgreSQL's advisory lock) inserts its rows and moves the cursor below
@@ -59,6 +62,8 @@ from worlddb.core.store import Store
 from worlddb.core.timeutil import now_us
 from worlddb.graph.database import WorldDB
 
+from worlddb.retrieval import claims as claims_index
+
 from . import claims, updates
 
 log = logging.getLogger(__name__)
@@ -72,7 +77,8 @@ RETRY_SECS = 5.0
 
 #: down the rowids from the cursor; (type || '') keeps SQLite off the type index, which would
 #: read every memory of the store and sort them, at every batch
-_BATCH_SQL = ("SELECT rowid, anchor FROM nodes WHERE rowid <= ? AND (type || '') = 'Memory' AND erased_at IS NULL "
+_BATCH_SQL = ("SELECT rowid, anchor FROM nodes WHERE rowid <= ? AND (type || '') IN ('Memory', 'Turn') "
+              "AND erased_at IS NULL "
               "AND (valid_to IS NULL OR valid_to > ?) ORDER BY rowid DESC LIMIT ?")
 _SCOPES_SQL = ("SELECT s.kind, s.sid, s.anchor FROM closure c JOIN nodes w ON w.rowid = c.world "
                "JOIN scopes s ON s.anchor = w.anchor WHERE c.node = ? ORDER BY s.kind, s.sid")
@@ -110,7 +116,7 @@ def mark_stale(db: WorldDB) -> bool:
         row = conn.execute("SELECT value FROM meta WHERE key = ?", (READER_KEY,)).fetchone()
         if _reader(row[0] if row else None) >= updates.CLAIMS_READER:
             return False  # another process recorded it meanwhile
-        top = conn.execute("SELECT max(rowid) FROM nodes WHERE type = 'Memory'").fetchone()[0]
+        top = conn.execute("SELECT max(rowid) FROM nodes WHERE type IN ('Memory', 'Turn')").fetchone()[0]
         if top is not None:
             conn.execute(_SET, (CLAIMS_BACKFILL_KEY, str(top)))
         conn.execute(_SET, (READER_KEY, str(updates.CLAIMS_READER)))
@@ -175,8 +181,12 @@ def _read(store: Store, rows: list) -> list[_Memory]:
         scopes = store.conn.execute(_SCOPES_SQL, (rowid,)).fetchall()
         if not scopes:
             continue
-        keys = updates.claim_keys(view.content, updates.stored_facts(store, anchor), _user(view.provenance, scopes),
-                                  updates.speaker_of(view.meta))
+        user = _user(view.provenance, scopes)
+        if view.type == "Turn":
+            keys = claims_index.keys(updates.turn_reading(view.content, view.meta.get("speaker") or "", user))
+        else:
+            keys = updates.claim_keys(view.content, updates.stored_facts(store, anchor), user,
+                                      updates.speaker_of(view.meta))
         if keys:
             out.append(_Memory(rowid, anchor, tuple(world for _, _, world in scopes), keys))
     return out
@@ -185,11 +195,8 @@ def _read(store: Store, rows: list) -> list[_Memory]:
 def _user(provenance, scopes: list) -> str | None:
     """The `user` a write of the memory read its claims with: the first user scope it named
     (write._plan), else the first user scope that holds it."""
-    named = provenance.get("scopes") if isinstance(provenance, Mapping) else None
-    for key in named if isinstance(named, list) else ():
-        if isinstance(key, str) and key.startswith("user:"):
-            return key[len("user:"):]
-    return next((sid for kind, sid, _ in scopes if kind == "user"), None)
+    named = updates.user_named(provenance)
+    return named if named is not None else next((sid for kind, sid, _ in scopes if kind == "user"), None)
 
 
 def backfill(db: WorldDB, *, batch: int = BATCH, pause: float = 0.0,

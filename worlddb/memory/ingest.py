@@ -45,8 +45,9 @@ from worlddb.core.timeutil import parse_time
 from worlddb.extract import GENERIC_ROLES, EntityCandidate, ExtractionContext
 from worlddb.graph import text_index
 from worlddb.graph.database import Writer
+from worlddb.memory import claims, turn_updates
 from worlddb.memory.results import EntityOut
-from worlddb.memory.scopes import ScopeSet
+from worlddb.memory.scopes import ScopeSet, scope_anchors
 from worlddb.memory.services import Services
 from worlddb.memory.write import Mentions, complete, known_mentions, resolve_mention
 from worlddb.vectors import hnsw
@@ -115,6 +116,8 @@ class SessionWritten:
     turns: list[str]
     entities: list[EntityOut] = field(default_factory=list)
     continued: bool = False
+    #: earlier turns these turns changed (revises edges from them: worlddb.memory.turn_updates)
+    revised: list[str] = field(default_factory=list)
 
 
 def ingest_conversation(services: Services, scopes: ScopeSet, sessions: list[SessionIn], *,
@@ -159,6 +162,8 @@ class PreparedSession:
     speakers: tuple[str | None, ...] = ()
     #: each turn's words the extractor could not tell from names (Extraction.unsure)
     unsure: tuple[tuple[EntityCandidate, ...], ...] = ()
+    #: each turn's slot claims (worlddb.memory.turn_updates)
+    claims: turn_updates.Readings = turn_updates.Readings()
 
     def with_names(self, vectors: Mapping[str, np.ndarray]) -> PreparedSession:
         return replace(self, mentions=self.mentions.with_vectors(vectors))
@@ -197,9 +202,10 @@ def prepare_session(services: Services, scopes: ScopeSet, plan: SessionPlan) -> 
                                             [(node, t.at) for node, t in zip(shapes, plan.turns)],
                                             also=[world.content], form=services.vector_text)
     names = Mentions(((scopes, tuple(candidates + [e for group in mentions for e in group])),))
+    readings = turn_updates.read([t.text for t in plan.turns], [t.speaker for t in plan.turns], user)
     return PreparedSession(scopes=scopes, plan=plan, world=world, provenance=provenance, found=tuple(mentions),
                            index=tuple(index), content=others[world.content], mentions=names, speakers=speakers,
-                           unsure=tuple(unsure))
+                           unsure=tuple(unsure), claims=readings)
 
 
 def speaker_entity(role: str, user: str | None) -> str | None:
@@ -219,6 +225,10 @@ def commit_session(services: Services, prepared: PreparedSession) -> SessionWrit
     model, dim = services.embedder.model_id, services.embedder.dim
     anchors: list[str] = []
     entities: dict[tuple[str, str], EntityOut] = {}
+    # which earlier turns these change, decided before the lock (a judge may be a model)
+    changes = turn_updates.assess(services, scope_anchors(services.store, scopes), prepared.claims,
+                                  [t.at for t in plan.turns], [t.text for t in plan.turns],
+                                  [index.vector for index in prepared.index])
     with services.db.write(plan.tool) as w:
         worlds = [w.scope(kind, sid) for kind, sid in scopes]
         earlier = find_session(w, worlds, scopes, plan.key) if plan.key is not None else None
@@ -240,6 +250,7 @@ def commit_session(services: Services, prepared: PreparedSession) -> SessionWrit
                 text_index.write_index(w, anchor, index, model, dim)
                 for scope_world in worlds:
                     topics.join(w, scope_world, anchor, index.vector)
+                claims.record(w, worlds, anchor, prepared.claims.keys[i] if prepared.claims.keys else ())
             for scope_world, key in zip(worlds, scopes.keys):
                 said_by = [EntityCandidate(name=speaker, type="person")] if speaker is not None else []
                 for cand in said_by + found + known_mentions(services, scope_world, unsure):
@@ -251,11 +262,12 @@ def commit_session(services: Services, prepared: PreparedSession) -> SessionWrit
                 w.link(Edge("precedes", previous, anchor, world=session_anchor))
             previous = anchor
             anchors.append(anchor)
+        revised = turn_updates.apply(services, w, anchors, changes)
         if plan.key is not None:
             record_session(w, worlds, plan.key, session_anchor, previous, position + len(plan.turns))
     services.resolver.after_write(anchors)
     return SessionWritten(session=session_anchor, turns=anchors, entities=list(entities.values()),
-                          continued=earlier is not None)
+                          continued=earlier is not None, revised=revised)
 
 
 def find_session(w: Writer, worlds: list[str], scopes: ScopeSet, key: str) -> tuple[str, str, int] | None:

@@ -111,7 +111,8 @@ def commit_messages(services: Services, prepared: PreparedSession) -> WriteResul
     scopes, plan = prepared.scopes, prepared.plan
     return WriteResult(id=written.session, scopes=scopes.keys, valid_from=to_iso(plan.start),
                        entities=written.entities, facts=[], superseded=[], conflicts=[], session=written.session,
-                       turns=[TurnOut(id=anchor, ref=turn.turn_id) for turn, anchor in zip(plan.turns, written.turns)])
+                       turns=[TurnOut(id=anchor, ref=turn.turn_id) for turn, anchor in zip(plan.turns, written.turns)],
+                       revised=written.revised)
 
 
 def _turn(i: int, message: object, default: int) -> Turn:

@@ -56,7 +56,7 @@ from worlddb.core import schema
 from worlddb.core.records import Edge
 from worlddb.core.store import Store, list_params, rowids_sql
 from worlddb.core.timeutil import now_us
-from worlddb.extract import FactCandidate
+from worlddb.extract import GENERIC_ROLES, FactCandidate
 from worlddb.extract.judge import Statement, Verdict, comparable
 from worlddb.extract.open_slots import REPLACES, is_open
 from worlddb.extract.open_slots import is_single as is_single_open
@@ -225,7 +225,7 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
         allowed |= eligible(store, worlds, found, now)
     ranked = sorted((r for r in best if r in allowed), key=lambda r: -best[r])[:CANDIDATES]
     nearest = set(ranked)
-    for rowid in claims_index.claiming(store, worlds, wanted, limit=MAX_CLAIMED, now=now):
+    for rowid in claims_index.claiming(store, worlds, wanted, limit=MAX_CLAIMED, now=now, types=("Memory",)):
         if rowid in nearest:
             break  # the judge already reads a claim of the slot newer than the rest (module docstring)
         ranked.append(rowid)
@@ -245,6 +245,8 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: Reader 5: "I quit Dell", "laid off from", "started at Stripe" are read as the job they end or begin.
 #: Reader 6: a value stops at an "and" that begins a new clause; "you", "It", a gerund claim nothing;
 #: a hope is irrealis; "I left Dell", "I'm now at Stripe", "New number:", "the thermostat is set to".
+#: Readers 7-9: contractions, purposes, "cancelled X and joined Y", roles and titles, openers.
+#: Reader 10: conversation turns' claims are recorded too (worlddb.memory.turn_updates).
 CLAIMS_READER = schema.CLAIMS_READER
 
 
@@ -254,6 +256,26 @@ def claim_keys(text: str, facts: Iterable[FactCandidate], user: str | None,
     by `speaker` (`speaker_of` its metadata): a named speaker's first-person claims are keyed
     under the speaker's name, not "me"."""
     return claims_index.keys(_reading(text, facts, user, speaker=speaker))
+
+
+def turn_reading(text: str, speaker: str, user: str | None) -> Reading:
+    """The slot reading of a conversation turn said by `speaker` (its role as given): in the
+    speaker's voice, the scope's user's for "user"; an assistant's, a system's or a tool's turn,
+    or one of no one, claims nothing (worlddb.memory.turn_updates)."""
+    folded = speaker.strip().casefold()
+    if not folded or folded in GENERIC_ROLES - {"user"}:
+        return UNREAD
+    return _reading(text, (), user, speaker=speaker)
+
+
+def user_named(provenance: object) -> str | None:
+    """The `user` a stored memory's or turn's claims were read for: the first user scope its
+    write named (its provenance), if any."""
+    named = provenance.get("scopes") if isinstance(provenance, Mapping) else None
+    for key in named if isinstance(named, list) else ():
+        if isinstance(key, str) and key.startswith("user:"):
+            return key[len("user:"):]
+    return None
 
 
 def speaker_of(metadata: object) -> str | None:

@@ -1,14 +1,16 @@
-"""The claims index, read: which current memories of a scope claim something about a
-subject's slot.
+"""The claims index, read: which current memories and conversation turns of a scope claim
+something about a subject's slot.
 
-The `claims` table (worlddb.core.schema) holds one row per scope world of a memory and per
-key of what the memory claims; memory_write and the other memory writes record them
-(worlddb.memory.claims). `claiming(store, worlds, keys, ...)` reads the current memories of
-those worlds holding one of the keys, newest first, by the table's primary key alone (world,
-subject, attribute): it never reads a scope's other memories, so it costs the same in a
-scope of ten memories as in one of a million. Two readers use it: the update judge, for the
-memories a new one may change (worlddb.memory.updates), and recall's slot step, for the
-memories that state the slot a question asks about (worlddb.retrieval.slot_preference).
+The `claims` table (worlddb.core.schema) holds one row per scope world of a memory or turn
+and per key of what it claims; memory_write, the other memory writes and every session's
+turns record them (worlddb.memory.claims). `claiming(store, worlds, keys, ...)` reads the
+current memories and turns of those worlds holding one of the keys (of the given node types,
+if any), newest first, by the table's primary key alone (world, subject, attribute): it never
+reads a scope's other memories, so it costs the same in a scope of ten memories as in one of
+a million. Three readers use it: the update judge, for the memories a new one may change
+(worlddb.memory.updates); the turn judge, for the turns a new turn may change
+(worlddb.memory.turn_updates); and recall's slot step, for the memories and turns that state
+the slot a question asks about (worlddb.retrieval.slot_preference).
 
 A key is (subject head, attribute) of a slot claim (worlddb.extract.slots): the subject's last
 word ("me", "nora", "standup" for "team standup"), because two subject keys name the same thing
@@ -54,20 +56,23 @@ def keys(reading: Reading) -> frozenset[Key]:
     return frozenset(out)
 
 
-def claiming(store: Store, worlds: list[str], wanted: Iterable[Key], *, limit: int, now: int) -> list[int]:
-    """Rowids of the current memories of `worlds` (newest first, at most `limit`) holding a
-    claim about the subject of one of the `wanted` keys in an attribute of that key's
-    attribute family."""
+def claiming(store: Store, worlds: list[str], wanted: Iterable[Key], *, limit: int, now: int,
+             types: tuple[str, ...] | None = None) -> list[int]:
+    """Rowids of the current memories and turns of `worlds` (newest first, at most `limit`;
+    of the node `types` only, if given) holding a claim about the subject of one of the
+    `wanted` keys in an attribute of that key's attribute family."""
     pairs = sorted({(subject, attribute) for subject, wanted_attribute in wanted
                     for attribute in comparable({wanted_attribute})})
     if not pairs or not worlds:
         return []
+    typed = f"AND n.type IN ({','.join('?' * len(types))}) " if types else ""
     found: list[int] = []
     # one indexed range per pair; a subject and attribute of few rows each, newest first
     for subject, attribute in pairs:
         rows = store.conn.execute(
-            f"SELECT node FROM claims WHERE world IN {rowids_sql(len(worlds))} AND subject = ? AND attribute = ? "
-            f"ORDER BY node DESC LIMIT ?", (*list_params(worlds), subject, attribute, limit))
+            f"SELECT c.node FROM claims c JOIN nodes n ON n.rowid = c.node WHERE c.world IN {rowids_sql(len(worlds))} "
+            f"AND c.subject = ? AND c.attribute = ? {typed}ORDER BY c.node DESC LIMIT ?",
+            (*list_params(worlds), subject, attribute, *(types or ()), limit))
         found += [row[0] for row in rows]
     found = sorted(set(found), reverse=True)
     allowed = eligible(store, worlds, found, now)

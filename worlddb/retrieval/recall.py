@@ -136,10 +136,10 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
 
 
 def _replaced(store, view: NodeView) -> list[NodeView]:
-    """The memories `view` supersedes or revises (current or not)."""
+    """The memories or turns `view` supersedes or revises (current or not)."""
     edges = [e for kind in ("supersedes", "revises") for e in store.edges(src=view.anchor, type=kind)]
     found = store.get_many([e.dst for e in edges])
-    return [v for v in found.values() if v.type == "Memory"]
+    return [v for v in found.values() if v.type in TEXT_TYPES]
 
 
 def _claimed(sources: Sources, worlds: list[str], keys, chosen: list[Ranked], plan: QueryPlan) -> list[Ranked]:

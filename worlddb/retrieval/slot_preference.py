@@ -3,8 +3,9 @@
 "Where do I work?" asks about (me, employer) (worlddb.extract.slots.asked). Of the best
 candidates the lanes found (the page and EXTRA more), those whose text states a claim about
 that slot of that subject - "Started my first week at Stripe today" - move ahead of the rest
-("The office coffee machine broke" shares the topic, not the slot), newest valid-from first:
-of two current statements of one slot, the later one is the likelier answer. The others keep
+("The office coffee machine broke" shares the topic, not the slot), newest valid-from first
+(and of two at the same time, such as the turns of one session, the one said or written
+later): of two current statements of one slot, the later one is the likelier answer. The others keep
 their order. Each moved candidate carries its place among them as the lane "slot", so a reader
 can tell why a hit stands above one with a higher fused score. Memories and conversation turns
 are read this way, each in its speaker's voice (a turn's speaker, a memory's metadata `speaker`
@@ -53,7 +54,8 @@ def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
             stating.append(i)
     if not stating:
         return chosen
-    first = sorted(stating, key=lambda i: (-chosen[i].view.valid_from, i))
+    # of two said at the same time (the turns of one session), the one said later
+    first = sorted(stating, key=lambda i: (-chosen[i].view.valid_from, -chosen[i].view.created_at, i))
     rest = [found for i, found in enumerate(chosen) if i not in set(stating)]
     return [replace(chosen[i], lanes={**chosen[i].lanes, "slot": place})
             for place, i in enumerate(first, start=1)] + rest

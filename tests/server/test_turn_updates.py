@@ -1,0 +1,106 @@
+"""A conversation written with memory_write(messages=...) whose later turns change what earlier
+turns said, as an agent meets it through the real MCP client with the default embedding model:
+the earlier turn stays current and is marked revised_by the later one (worlddb.memory.turn_updates)."""
+
+from __future__ import annotations
+
+import pytest
+from mcp import Client
+
+from worlddb.server import ServerConfig, build_server
+
+from .helpers import ok
+
+
+@pytest.fixture(scope="module")
+def minilm_server(tmp_path_factory):
+    return build_server(ServerConfig(db=str(tmp_path_factory.mktemp("turns") / "memory.db"), default_user="alice",
+                                     background=False))
+
+
+def said(*turns: tuple[str, str]) -> list[dict]:
+    return [{"role": role, "content": content} for role, content in turns]
+
+
+async def session(client, user: str, when: str, *turns: tuple[str, str], key: str | None = None) -> dict:
+    extra = {"session": key} if key else {}
+    return await ok(client, "memory_write", messages=said(*turns), valid_from=when, user_id=user, **extra)
+
+
+def by_text(hits: list[dict]) -> dict[str, dict]:
+    return {hit["text"]: hit for hit in hits}
+
+
+async def test_a_later_session_marks_the_turns_it_changes(minilm_server):
+    async with Client(minilm_server) as client:
+        first = await session(client, "u1", "2024-01-10",
+                              ("user", "I live in Austin and I work at Dell."), ("assistant", "Nice, Austin is great."),
+                              ("user", "My dentist is Dr. Patel."), ("user", "My sister lives in Boston."))
+        assert first["revised"] == []
+        austin, _, patel, sister = (t["id"] for t in first["turns"])
+        second = await session(client, "u1", "2024-06-02",
+                               ("user", "Big news: I moved to Denver last month."),
+                               ("assistant", "Congrats on the move!"),
+                               ("user", "I found a new dentist, Dr. Kim."),
+                               ("user", "My sister lives in Boston still."))
+        denver, _, kim, _ = (t["id"] for t in second["turns"])
+        assert sorted(second["revised"]) == sorted([austin, patel])  # the sister's home did not change
+
+        hits = (await ok(client, "memory_recall", query="Where do I live?", user_id="u1", limit=4))["results"]
+        assert [h["id"] for h in hits[:2]] == [denver, austin]
+        assert hits[1]["annotations"]["revised_by"] == [denver] and hits[1]["valid_to"] is None
+        assert hits[0]["annotations"]["revises"] == [austin]
+        # found by other words, the changed turn still says it was changed
+        hits = by_text((await ok(client, "memory_recall", query="Austin", user_id="u1", limit=5))["results"])
+        assert hits["I live in Austin and I work at Dell."]["annotations"]["revised_by"] == [denver]
+        assert "revised_by" not in hits.get("Nice, Austin is great.", {"annotations": {}})["annotations"]
+        read = await ok(client, "memory_read", id=patel, user_id="u1")
+        assert read["annotations"]["revised_by"] == [kim] and read["valid_to"] is None
+        read = await ok(client, "memory_read", id=sister, user_id="u1")
+        assert "revised_by" not in read["annotations"]
+
+
+async def test_a_turn_marks_an_earlier_turn_of_the_same_call(minilm_server):
+    async with Client(minilm_server) as client:
+        written = await session(client, "u2", "2024-03-01",
+                                ("user", "I drive a Honda Civic."), ("assistant", "A reliable car."),
+                                ("user", "Oh wait, I sold the Civic and bought a Tesla Model 3."))
+        civic, _, tesla = (t["id"] for t in written["turns"])
+        assert written["revised"] == [civic]
+        hits = (await ok(client, "memory_recall", query="What car do I drive?", user_id="u2", limit=3))["results"]
+        assert [h["id"] for h in hits[:2]] == [tesla, civic]
+        assert hits[1]["annotations"]["revised_by"] == [tesla]
+
+
+async def test_each_speaker_changes_only_what_they_said(minilm_server):
+    async with Client(minilm_server) as client:
+        first = await session(client, "u3", "2024-01-05", ("Caroline", "I live in Boston."),
+                              ("Melanie", "I live in Denver."), key="chat")
+        boston, _ = (t["id"] for t in first["turns"])
+        # the assistant's words and another speaker's home change nothing of Caroline's
+        second = await session(client, "u3", "2024-02-05", ("assistant", "You moved to Chicago, right?"),
+                               ("Melanie", "I moved to Seattle in January."), key="chat")
+        seattle = second["turns"][1]["id"]
+        assert second["revised"] == [first["turns"][1]["id"]]
+        third = await session(client, "u3", "2024-04-05", ("Caroline", "I moved to Chicago last month."), key="chat")
+        assert third["revised"] == [boston]
+        read = await ok(client, "memory_read", id=seattle, user_id="u3")
+        assert "revised_by" not in read["annotations"]
+
+
+async def test_a_session_written_out_of_order_marks_nothing(minilm_server):
+    async with Client(minilm_server) as client:
+        later = await session(client, "u4", "2024-06-01", ("user", "I moved to Denver last month."))
+        earlier = await session(client, "u4", "2024-01-01", ("user", "I live in Austin."))
+        assert later["revised"] == earlier["revised"] == []
+        read = await ok(client, "memory_read", id=earlier["turns"][0]["id"], user_id="u4")
+        assert "revised_by" not in read["annotations"]
+
+
+async def test_turns_and_memories_are_judged_apart(minilm_server):
+    async with Client(minilm_server) as client:
+        memory = await ok(client, "memory_write", text="I live in Austin.", user_id="u5", valid_from="2024-01-01")
+        written = await session(client, "u5", "2024-05-01", ("user", "I moved to Denver."))
+        assert written["revised"] == [] and written["superseded"] == []
+        read = await ok(client, "memory_read", id=memory["id"], user_id="u5")
+        assert read["valid_to"] is None and "revised_by" not in read["annotations"]

@@ -1,0 +1,167 @@
+"""Conversation turns that change what an earlier turn said: marked, never closed.
+
+A turn is a record of what someone said, and what was said stays said: a later "I moved to
+Denver" does not make "I live in Austin" unsaid, so no turn's validity is ever closed by
+another. But a reader who finds the Austin turn should learn that a later one changed it. So
+each session written (worlddb.memory.ingest: memory_write with messages, and
+ingest_conversation) is read for slot claims, and each change becomes a mark:
+
+1. Readings (`read`, no store access, with the model's part of the write): each turn's slot
+   claims (worlddb.extract.slots) in its speaker's voice - a named speaker's "I" is that
+   person, the role "user" is the scope's user, and an assistant's, a system's or a tool's turn
+   claims nothing (updates.turn_reading).
+2. Judging (`assess`, reads the store, before the write lock): a turn that claims a slot is
+   judged (services.judge) against the turns said before it that claim the same slot of the
+   same subject - the newest MAX_CLAIMED current turns of the scopes the claims index gives
+   (worlddb.retrieval.claims; turns only: memories are judged against memories,
+   worlddb.memory.updates), and the turns of the same call before it, nearest first. "Before"
+   is valid time; of two turns at the same time, the one said first (stored, or earlier in
+   the call) is taken as one microsecond earlier, so the judge reads them as a change and not
+   as two statements for one moment. A stored turn dated after the new one (a session written
+   out of order) is not judged: the new turn cannot change what was said later.
+3. Marks (`apply`, inside the write's transaction): each update becomes a revises edge from
+   the later turn to the earlier one (handlers.revises), as for a memory changed only in part:
+   the earlier turn stays current, and every read names the later one on it (`revised_by`;
+   memory_write's result lists the earlier turns under `revised`). A stored turn that stopped
+   being current meanwhile is left alone. The judge's other outcomes mark nothing: in a
+   conversation the same thing said again, or in other words, is no news, and two values for
+   one moment are left to the reader.
+Every turn's claims are recorded in the claims index in the same transaction (worlddb.memory.claims),
+so later turns, and recall's slot step, find them by key in a scope of any size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from worlddb.core.records import Edge
+from worlddb.core.timeutil import now_us
+from worlddb.extract.judge import Statement, comparable
+from worlddb.extract.slots import Reading
+from worlddb.graph.database import Writer
+from worlddb.retrieval import claims as claims_index
+from worlddb.vectors import hnsw
+
+from . import updates
+from .services import Services
+
+#: stored turns the judge reads per claiming turn, newest first (as for a memory: the newest
+#: claim of a slot is the one a change is about, and one more allows for a revision between)
+MAX_CLAIMED = updates.MAX_CLAIMED
+#: earlier turns of the same call the judge reads per claiming turn, nearest first
+MAX_IN_CALL = 4
+
+
+@dataclass(frozen=True)
+class Readings:
+    """Each turn's slot reading and its claims index keys, in turn order."""
+
+    readings: tuple[Reading, ...] = ()
+    keys: tuple[frozenset[claims_index.Key], ...] = ()
+
+
+@dataclass(frozen=True)
+class Change:
+    """Turn `new` (its index in the call) changes an earlier turn: a stored one (`old`, its
+    id) or one of the same call (`old_index`)."""
+
+    new: int
+    old: str | None = None
+    old_index: int | None = None
+
+
+def read(texts: Sequence[str], speakers: Sequence[str], user: str | None) -> Readings:
+    """The slot readings of a call's turns (`speakers`: each turn's role as given)."""
+    readings = tuple(updates.turn_reading(text, speaker, user) for text, speaker in zip(texts, speakers))
+    return Readings(readings, tuple(claims_index.keys(r) for r in readings))
+
+
+def assess(services: Services, worlds: list[str], found: Readings, times: Sequence[int],
+           texts: Sequence[str], vectors: Sequence[np.ndarray]) -> list[Change]:
+    """The changes the judge finds among a call's turns and the stored turns of `worlds` (none
+    for scopes not made yet; see the module docstring); `times` are the turns' valid-from,
+    `vectors` their whole-text vectors."""
+    if not any(found.keys):
+        return []
+    store, now = services.store, now_us()
+    changes: list[Change] = []
+    for i, keys in enumerate(found.keys):
+        if not keys:
+            continue
+        new = Statement("", texts[i], times[i], found.readings[i], similarity=1.0)
+        earlier = [j for j in range(i - 1, -1, -1) if found.keys[j] and _shares(keys, found.keys[j])][:MAX_IN_CALL]
+        stored = _stored(store, worlds, keys, times[i], now)
+        if not earlier and not stored:
+            continue
+        targets = [Change(new=i, old_index=j) for j in earlier] + [Change(new=i, old=view.anchor) for view, _ in stored]
+        candidates = [Statement(f"#{j}", texts[j], _before(times[j], times[i]), found.readings[j],
+                                similarity=_cosine(vectors[i], vectors[j])) for j in earlier]
+        candidates += [Statement(view.anchor, view.content or "", _before(view.valid_from, times[i]),
+                                 updates.turn_reading(view.content or "", view.meta.get("speaker") or "",
+                                                      updates.user_named(view.provenance)),
+                                 similarity=_cosine(vectors[i], stored_vector))
+                       for view, stored_vector in stored]
+        verdicts = services.judge.judge(new, candidates)
+        changes += [target for target, verdict in zip(targets, verdicts) if verdict.outcome == "update"]
+    return changes
+
+
+def apply(services: Services, w: Writer, anchors: Sequence[str], changes: Sequence[Change]) -> list[str]:
+    """Write the changes' revises edges (inside the write's transaction), `anchors` being the
+    call's turns in order; the earlier turns marked, each once, in the order first marked."""
+    marked: list[str] = []
+    for change in changes:
+        new = anchors[change.new]
+        if change.old_index is not None:
+            old = anchors[change.old_index]
+        else:
+            view = services.store.get(change.old)
+            if view is None or view.valid_to is not None or view.erased:
+                continue  # retired or erased meanwhile: nothing to mark
+            old = change.old
+        if old == new or any(e.dst == old for e in services.store.edges(src=new, type="revises")):
+            continue  # the same words said again in the call, or marked already
+        w.link(Edge("revises", new, old))
+        if old not in marked:
+            marked.append(old)
+    return marked
+
+
+def _stored(store, worlds: list[str], keys: frozenset, at: int, now: int) -> list[tuple]:
+    """The newest current turns of `worlds` claiming one of `keys`, said no later than `at`,
+    with their whole-text vectors (None where none is stored)."""
+    rowids = claims_index.claiming(store, worlds, keys, limit=MAX_CLAIMED, now=now, types=("Turn",)) if worlds else []
+    if not rowids:
+        return []
+    anchors = store.anchors_for_rowids(rowids)
+    views = store.get_many([anchors[r] for r in rowids if r in anchors])
+    blobs = store.vectors(rowids, hnsw.CONTENT)
+    out = []
+    for rowid in rowids:
+        view = views.get(anchors.get(rowid, ""))
+        if view is None or view.type != "Turn" or view.valid_from > at:
+            continue
+        blob = blobs.get(rowid)
+        out.append((view, np.frombuffer(blob, dtype=np.float32) if blob is not None else None))
+    return out
+
+
+def _before(then: int, at: int) -> int:
+    """A turn said before one at time `at`, as the judge reads it: one microsecond earlier
+    when both are at the same time."""
+    return then if then < at else at - 1
+
+
+def _shares(a: frozenset, b: frozenset) -> bool:
+    """Whether two turns' keys name a slot of one subject (an attribute of one family)."""
+    return any(sa == sb and (aa == ab or ab in comparable({aa})) for sa, aa in a for sb, ab in b)
+
+
+def _cosine(a: np.ndarray | None, b: np.ndarray | None) -> float:
+    if a is None or b is None:
+        return 0.0
+    norm = float(np.linalg.norm(a) * np.linalg.norm(b))
+    return float(np.dot(a, b) / norm) if norm else 0.0
