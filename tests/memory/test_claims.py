@@ -70,3 +70,14 @@ def test_a_full_name_is_found_by_its_first_name_and_one_write_changes_it(engine)
     lima = engine.write_memory("Ana Lima lives in Braga.", ALICE, valid_from="2025-01-02T00:00:00Z")
     again = engine.write_memory("Ana moved to Faro.", ALICE)
     assert again.superseded == [moved.id] and engine.store.get(lima.id).valid_to is None
+
+
+def test_a_memory_write_finds_the_claimed_memory_behind_newer_turns_that_claim_the_same(engine):
+    # hashed vectors share no word between the texts: only the index finds the old memory, and
+    # the turns' newer rows for the same key must not take the places the judge reads
+    old = engine.write_memory("I live in Austin, Texas.", ALICE, valid_from="2025-01-01T00:00:00Z")
+    engine.write_messages([{"role": "user", "content": f"I live in {city}."} for city in ("Reno", "Tulsa", "Omaha")],
+                          ALICE, valid_from="2025-02-01T00:00:00Z")
+    assert len(claiming(engine, ALICE, "I moved to Denver last month.")) == updates.MAX_CLAIMED
+    new = engine.write_memory("We moved to Phoenix in the spring.", ALICE)
+    assert new.superseded == [old.id]
