@@ -75,7 +75,9 @@ recall it first and use memory_amend; if a related memory is out of date, amend 
 Give either `text` (one memory) or `messages` (a conversation: a list of {role, content} turns, plus an
 optional `session` id to continue the same conversation in a later call). Messages are kept as one
 session of ordered turns, each linked to its speaker and the entities it names; the result lists the
-session id and one {id, ref} per message."""
+session id and one {id, ref} per message. A turn that changes what an earlier turn said ("I moved to
+Denver" after "I live in Austin") marks it: the earlier turn stays (it was said), reads name the later
+one under annotations.revised_by, and the result lists it in `revised`."""
 
 RECALL = """Search memory. Hybrid retrieval (keywords, meaning, and the entities the query names), ranked
 and scoped; a question about one attribute ("Where do I work?") ranks the memories that state it

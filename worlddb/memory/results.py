@@ -126,7 +126,8 @@ class WriteResult:
     #: additions, restatements): recall them, and memory_amend or memory_retire if one is out of date
     related: list[str] = field(default_factory=list)
     #: current memories this write changed only in part (revises edges from it): each also says
-    #: something this one leaves alone, so it stays current, and reads mark it `revised_by`
+    #: something this one leaves alone, so it stays current, and reads mark it `revised_by`; for
+    #: messages, the earlier turns whose slot one of its turns changed (worlddb.memory.turn_updates)
     revised: list[str] = field(default_factory=list)
 
 

@@ -88,12 +88,15 @@ def assess(services: Services, worlds: list[str], found: Readings, times: Sequen
         return []
     store, now = services.store, now_us()
     changes: list[Change] = []
+    marked_here: set[int | str] = set()
     for i, keys in enumerate(found.keys):
         if not keys:
             continue
         new = Statement("", texts[i], times[i], found.readings[i], similarity=1.0)
-        earlier = [j for j in range(i - 1, -1, -1) if found.keys[j] and _shares(keys, found.keys[j])][:MAX_IN_CALL]
-        stored = _stored(store, worlds, keys, times[i], now)
+        earlier = [j for j in range(i - 1, -1, -1)
+                   if found.keys[j] and j not in marked_here and _shares(keys, found.keys[j])][:MAX_IN_CALL]
+        stored = [(view, vector) for view, vector in _stored(store, worlds, keys, times[i], now)
+                  if view.anchor not in marked_here]
         if not earlier and not stored:
             continue
         targets = [Change(new=i, old_index=j) for j in earlier] + [Change(new=i, old=view.anchor) for view, _ in stored]
@@ -105,34 +108,41 @@ def assess(services: Services, worlds: list[str], found: Readings, times: Sequen
                                  similarity=_cosine(vectors[i], stored_vector))
                        for view, stored_vector in stored]
         verdicts = services.judge.judge(new, candidates)
-        changes += [target for target, verdict in zip(targets, verdicts) if verdict.outcome == "update"]
+        for target, verdict in zip(targets, verdicts):
+            if verdict.outcome == "update":
+                changes.append(target)
+                marked_here.add(target.old if target.old is not None else target.old_index)
     return changes
 
 
 def apply(services: Services, w: Writer, anchors: Sequence[str], changes: Sequence[Change]) -> list[str]:
     """Write the changes' revises edges (inside the write's transaction), `anchors` being the
-    call's turns in order; the earlier turns marked, each once, in the order first marked."""
+    call's turns in order; the earlier turns marked, each once, in the order first marked. A
+    turn this write did not create (the same conversation ingested again) was judged when it
+    was, and a stored turn that is one of this call's is judged as such."""
     marked: list[str] = []
+    ours = set(anchors)
     for change in changes:
         new = anchors[change.new]
+        if not w.is_new(new):
+            continue
         if change.old_index is not None:
             old = anchors[change.old_index]
         else:
             view = services.store.get(change.old)
-            if view is None or view.valid_to is not None or view.erased:
-                continue  # retired or erased meanwhile: nothing to mark
+            if view is None or view.valid_to is not None or view.erased or change.old in ours:
+                continue  # retired or erased meanwhile (nothing to mark), or one of this call's turns
             old = change.old
-        if old == new or any(e.dst == old for e in services.store.edges(src=new, type="revises")):
-            continue  # the same words said again in the call, or marked already
-        w.link(Edge("revises", new, old))
-        if old not in marked:
+        if old != new and w.link(Edge("revises", new, old)) and old not in marked:
             marked.append(old)
     return marked
 
 
 def _stored(store, worlds: list[str], keys: frozenset, at: int, now: int) -> list[tuple]:
     """The newest current turns of `worlds` claiming one of `keys`, said no later than `at`,
-    with their whole-text vectors (None where none is stored)."""
+    with their whole-text vectors (None where none is stored). A turn a later one already
+    changed is left out: that later turn is the one a change is about (as a superseded memory
+    is no candidate of a memory write)."""
     rowids = claims_index.claiming(store, worlds, keys, limit=MAX_CLAIMED, now=now, types=("Turn",)) if worlds else []
     if not rowids:
         return []
@@ -142,11 +152,20 @@ def _stored(store, worlds: list[str], keys: frozenset, at: int, now: int) -> lis
     out = []
     for rowid in rowids:
         view = views.get(anchors.get(rowid, ""))
-        if view is None or view.type != "Turn" or view.valid_from > at:
+        if view is None or view.type != "Turn" or view.valid_from > at or _changed(store, view.anchor):
             continue
         blob = blobs.get(rowid)
         out.append((view, np.frombuffer(blob, dtype=np.float32) if blob is not None else None))
     return out
+
+
+def _changed(store, anchor: str) -> bool:
+    """Whether a current turn marks the stored turn `anchor` as changed."""
+    for edge in store.edges(dst=anchor, type="revises"):
+        view = store.get(edge.src)
+        if view is not None and view.valid_to is None:
+            return True
+    return False
 
 
 def _before(then: int, at: int) -> int:

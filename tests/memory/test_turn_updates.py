@@ -1,0 +1,61 @@
+"""worlddb.memory.turn_updates in process: which turns mark which, through ingest_conversation
+and write_messages (the MCP side is tests/server/test_turn_updates.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support import ALICE
+from worlddb.memory.ingest import SessionIn, TurnIn
+
+pytestmark = pytest.mark.both_backends
+
+SESSIONS = [
+    SessionIn(date="2023-01-08T10:00:00Z", name="first", turns=(
+        TurnIn("Caroline", "I live in Boston with my roommate.", "D1:1"),
+        TurnIn("Melanie", "I work at Hartley Bakery.", "D1:2"),
+        TurnIn("Caroline", "Oh wait, I sold my old car and bought a Subaru.", "D1:3"))),
+    SessionIn(date="2023-06-02T10:00:00Z", name="second", turns=(
+        TurnIn("Caroline", "I moved to Chicago in May.", "D2:1"),
+        TurnIn("Melanie", "I left Hartley Bakery, I work at Page One Books now.", "D2:2"),
+        TurnIn("Caroline", "I still live in Chicago.", "D2:3"))),
+]
+
+
+def revised_by(engine, anchor: str) -> list[str]:
+    return sorted(e.src for e in engine.store.edges(dst=anchor, type="revises"))
+
+
+def revises_edges(engine) -> int:
+    return engine.store.conn.execute("SELECT count(*) FROM edges WHERE type = 'revises'").fetchone()[0]
+
+
+def test_ingest_marks_each_speakers_changed_turns_and_ingesting_again_changes_nothing(engine):
+    first = engine.ingest_conversation(SESSIONS, ALICE)
+    turns = first.turns
+    assert revised_by(engine, turns["D1:1"]) == [turns["D2:1"]]  # Caroline's home
+    assert revised_by(engine, turns["D1:2"]) == [turns["D2:2"]]  # Melanie's job, not Caroline's
+    # the same value again marks nothing; neither does a later turn of the same session
+    assert revised_by(engine, turns["D2:1"]) == revised_by(engine, turns["D2:2"]) == []
+    for anchor in turns.values():
+        assert engine.store.get(anchor).valid_to is None  # what was said stays current
+    before = revises_edges(engine)
+    again = engine.ingest_conversation(SESSIONS, ALICE)
+    assert again.turns == turns
+    assert revised_by(engine, turns["D1:1"]) == [turns["D2:1"]]
+    assert revises_edges(engine) == before
+
+
+def test_a_turn_a_later_one_changed_is_not_judged_again(engine):
+    first = engine.write_messages([{"role": "user", "content": "I live in Austin."}], ALICE, session="s",
+                                  valid_from="2024-01-01T00:00:00Z")
+    second = engine.write_messages([{"role": "user", "content": "I moved to Denver."},
+                                    {"role": "user", "content": "Yes, I moved to Denver in March."}], ALICE,
+                                   session="s", valid_from="2024-04-01T00:00:00Z")
+    austin = first.turns[0].id
+    assert second.revised == [austin]
+    # the first change is the one marked: the second is about the Denver turn, and agrees with it
+    assert revised_by(engine, austin) == [second.turns[0].id]
+    third = engine.write_messages([{"role": "user", "content": "I moved to Boulder."}], ALICE, session="s",
+                                  valid_from="2024-09-01T00:00:00Z")
+    assert sorted(third.revised) == sorted(t.id for t in second.turns)  # each said Denver
