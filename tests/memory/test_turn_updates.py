@@ -59,3 +59,10 @@ def test_a_turn_a_later_one_changed_is_not_judged_again(engine):
     third = engine.write_messages([{"role": "user", "content": "I moved to Boulder."}], ALICE, session="s",
                                   valid_from="2024-09-01T00:00:00Z")
     assert sorted(third.revised) == sorted(t.id for t in second.turns)  # each said Denver
+
+
+def test_a_message_dated_after_a_later_one_is_not_changed_by_it(engine):
+    written = engine.write_messages([{"role": "user", "content": "I live in Austin.", "time": "2024-05-01T00:00:00Z"},
+                                     {"role": "user", "content": "I moved to Denver.", "time": "2024-02-01T00:00:00Z"}],
+                                    ALICE)
+    assert written.revised == []

@@ -17,8 +17,9 @@ ingest_conversation) is read for slot claims, and each change becomes a mark:
    worlddb.memory.updates), and the turns of the same call before it, nearest first. "Before"
    is valid time; of two turns at the same time, the one said first (stored, or earlier in
    the call) is taken as one microsecond earlier, so the judge reads them as a change and not
-   as two statements for one moment. A stored turn dated after the new one (a session written
-   out of order) is not judged: the new turn cannot change what was said later.
+   as two statements for one moment. A turn dated after the new one (a session written out
+   of order, or a message whose own time is later) is not judged: the new turn cannot change
+   what was said later.
 3. Marks (`apply`, inside the write's transaction): each update becomes a revises edge from
    the later turn to the earlier one (handlers.revises), as for a memory changed only in part:
    the earlier turn stays current, and every read names the later one on it (`revised_by`;
@@ -94,7 +95,8 @@ def assess(services: Services, worlds: list[str], found: Readings, times: Sequen
             continue
         new = Statement("", texts[i], times[i], found.readings[i], similarity=1.0)
         earlier = [j for j in range(i - 1, -1, -1)
-                   if found.keys[j] and j not in marked_here and _shares(keys, found.keys[j])][:MAX_IN_CALL]
+                   if found.keys[j] and j not in marked_here and times[j] <= times[i]
+                   and _shares(keys, found.keys[j])][:MAX_IN_CALL]
         stored = [(view, vector) for view, vector in _stored(store, worlds, keys, times[i], now)
                   if view.anchor not in marked_here]
         if not earlier and not stored:
