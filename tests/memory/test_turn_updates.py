@@ -66,3 +66,28 @@ def test_a_message_dated_after_a_later_one_is_not_changed_by_it(engine):
                                      {"role": "user", "content": "I moved to Denver.", "time": "2024-02-01T00:00:00Z"}],
                                     ALICE)
     assert written.revised == []
+
+
+def test_a_new_activity_ends_no_earlier_one_but_quitting_it_does(engine):
+    first = engine.write_messages([{"role": "user", "content": "I play tennis on Sundays."},
+                                   {"role": "user", "content": "I play in the Sunday football league."}], ALICE,
+                                  session="s", valid_from="2024-01-01T00:00:00Z")
+    tennis, league = (t.id for t in first.turns)
+    # "instead" in a turn about a new activity: a slot of many values keeps the others
+    second = engine.write_messages([{"role": "user", "content": "I started rock climbing instead of running."}],
+                                   ALICE, session="s", valid_from="2024-03-01T00:00:00Z")
+    assert second.revised == []
+    third = engine.write_messages([{"role": "user", "content": "I quit the Sunday football league."}], ALICE,
+                                  session="s", valid_from="2024-05-01T00:00:00Z")
+    assert third.revised == [league]
+    assert revised_by(engine, tennis) == []
+
+
+def test_recall_pulls_the_buried_turn_that_states_a_slot_of_one_value(engine):
+    # forty newer turns of Caroline's that share the question's words and state nothing
+    filler = [{"role": "Caroline", "content": f"Where does Melanie live now? Where do you live, Melanie? "
+                                              f"Caroline asked {i} times."} for i in range(40)]
+    written = engine.write_messages([{"role": "Caroline", "content": "My home is an apartment in Boston."},
+                                     *filler], ALICE, valid_from="2024-01-01T00:00:00Z")
+    hits = engine.recall("Where does Caroline live?", ALICE, limit=1).results
+    assert [h.id for h in hits] == [written.turns[0].id] and hits[0].lanes.get("slot") == 1

@@ -13,12 +13,16 @@ ingest_conversation) is read for slot claims, and each change becomes a mark:
 2. Judging (`assess`, reads the store, before the write lock): a turn that claims a slot is
    judged (services.judge) against the turns said before it that claim the same slot of the
    same subject - the newest MAX_CLAIMED current turns of the scopes the claims index gives
-   (worlddb.retrieval.claims; turns only: memories are judged against memories,
-   worlddb.memory.updates), and the turns of the same call before it, nearest first. "Before"
-   is valid time; of two turns at the same time, the one said first (stored, or earlier in
-   the call) is taken as one microsecond earlier, so the judge reads them as a change and not
-   as two statements for one moment. A turn dated after the new one (a session written out
-   of order, or a message whose own time is later) is not judged: the new turn cannot change
+   that no later turn has changed yet (worlddb.retrieval.claims; turns only: memories are
+   judged against memories, worlddb.memory.updates), and the turns of the same call before
+   it, nearest first. Only the claims that can change something count: a value of a slot that
+   holds one at a time, an ended or negated value, a replacement of an open slot's value. A
+   new value of a slot of many values ("I love playing pro ball", an "instead" somewhere in
+   the turn) ends no earlier one: conversation is full of activities. "Before" is valid time;
+   of two turns at the same time, the one said first (stored, or earlier in the call) is
+   taken as one microsecond earlier, so the judge reads them as a change and not as two
+   statements for one moment. A turn dated after the new one (a session written out of
+   order, or a message whose own time is later) is not judged: the new turn cannot change
    what was said later.
 3. Marks (`apply`, inside the write's transaction): each update becomes a revises edge from
    the later turn to the earlier one (handlers.revises), as for a memory changed only in part:
@@ -27,8 +31,9 @@ ingest_conversation) is read for slot claims, and each change becomes a mark:
    being current meanwhile is left alone. The judge's other outcomes mark nothing: in a
    conversation the same thing said again, or in other words, is no news, and two values for
    one moment are left to the reader.
-Every turn's claims are recorded in the claims index in the same transaction (worlddb.memory.claims),
-so later turns, and recall's slot step, find them by key in a scope of any size.
+Every turn's claims are recorded in the claims index in the same transaction
+(worlddb.memory.claims), so later turns, and recall's slot step (for slots of one value),
+find them by key in a scope of any size.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ import numpy as np
 from worlddb.core.records import Edge
 from worlddb.core.timeutil import now_us
 from worlddb.extract.judge import Statement, comparable
+from worlddb.extract.open_slots import REPLACES
 from worlddb.extract.slots import Reading
 from worlddb.graph.database import Writer
 from worlddb.retrieval import claims as claims_index
@@ -93,7 +99,7 @@ def assess(services: Services, worlds: list[str], found: Readings, times: Sequen
     for i, keys in enumerate(found.keys):
         if not keys:
             continue
-        new = Statement("", texts[i], times[i], found.readings[i], similarity=1.0)
+        new = Statement("", texts[i], times[i], _changing(found.readings[i]), similarity=1.0)
         earlier = [j for j in range(i - 1, -1, -1)
                    if found.keys[j] and j not in marked_here and times[j] <= times[i]
                    and _shares(keys, found.keys[j])][:MAX_IN_CALL]
@@ -159,6 +165,13 @@ def _stored(store, worlds: list[str], keys: frozenset, at: int, now: int) -> lis
         blob = blobs.get(rowid)
         out.append((view, np.frombuffer(blob, dtype=np.float32) if blob is not None else None))
     return out
+
+
+def _changing(reading: Reading) -> Reading:
+    """The claims of a turn's reading that can change an earlier turn (the module docstring)."""
+    kept = tuple(c for c in reading.claims
+                 if c.ended or not c.positive or c.attribute == REPLACES or claims_index.single_valued(c.attribute))
+    return reading if len(kept) == len(reading.claims) else Reading(kept, reading.cues)
 
 
 def _changed(store, anchor: str) -> bool:

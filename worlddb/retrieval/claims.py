@@ -27,7 +27,8 @@ from collections.abc import Iterable
 
 from worlddb.core.store import Store, list_params, rowids_sql
 from worlddb.extract.judge import comparable
-from worlddb.extract.slots import Reading
+from worlddb.extract.open_slots import is_single
+from worlddb.extract.slots import CATALOGUE, Reading
 
 from .lanes import eligible
 
@@ -39,6 +40,13 @@ def key(subject: str, attribute: str) -> Key | None:
     head, attribute); None without either."""
     words = subject.split()
     return (words[-1], attribute) if words and attribute else None
+
+
+def single_valued(attribute: str) -> bool:
+    """Whether a slot holds one value at a time: the catalogue's say (a home, an employer; not
+    activities or pets), and open slots by their shape (worlddb.extract.open_slots)."""
+    spec = CATALOGUE.get(attribute)
+    return spec.single if spec is not None else is_single(attribute)
 
 
 def keys(reading: Reading) -> frozenset[Key]:

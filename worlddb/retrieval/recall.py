@@ -145,11 +145,17 @@ def _replaced(store, view: NodeView) -> list[NodeView]:
 def _claimed(sources: Sources, worlds: list[str], keys, chosen: list[Ranked], plan: QueryPlan) -> list[Ranked]:
     """The current memories the claims index says state an asked slot, beyond those the lanes
     brought (newest first, at most slot_preference.EXTRA): in a scope of thousands of
-    memories the statement of a slot can rank below the window the slot step reads."""
+    memories the statement of a slot can rank below the window the slot step reads. Turns
+    too, for a slot that holds one value at a time (where someone lives, works): of a slot of
+    many values (activities, pets) a conversation's newest mentions are no answer, and the
+    slot step would put them first."""
     store = sources.store
     have = {found.view.anchor for found in chosen}
     wanted = {k for asked_key in keys if (k := claims.key(asked_key.subject, asked_key.attribute)) is not None}
-    rowids = claims.claiming(store, worlds, wanted, limit=slot_preference.EXTRA + len(have), now=now_us())
+    single = {k for k in wanted if claims.single_valued(k[1])}
+    limit, now = slot_preference.EXTRA + len(have), now_us()
+    rowids = sorted(set(claims.claiming(store, worlds, wanted - single, limit=limit, now=now, types=("Memory",))
+                        + claims.claiming(store, worlds, single, limit=limit, now=now)), reverse=True)[:limit]
     anchors = store.anchors_for_rowids(rowids)
     fresh = [anchors[r] for r in rowids if r in anchors and anchors[r] not in have][:slot_preference.EXTRA]
     if not fresh:
