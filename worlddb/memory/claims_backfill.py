@@ -52,7 +52,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,7 +61,6 @@ from worlddb.core.schema import CLAIMS_BACKFILL_KEY, CLAIMS_READER_KEY
 from worlddb.core.store import Store
 from worlddb.core.timeutil import now_us
 from worlddb.graph.database import WorldDB
-
 from worlddb.retrieval import claims as claims_index
 
 from . import claims, updates
