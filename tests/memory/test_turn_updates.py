@@ -91,3 +91,15 @@ def test_recall_pulls_the_buried_turn_that_states_a_slot_of_one_value(engine):
                                      *filler], ALICE, valid_from="2024-01-01T00:00:00Z")
     hits = engine.recall("Where does Caroline live?", ALICE, limit=1).results
     assert [h.id for h in hits] == [written.turns[0].id] and hits[0].lanes.get("slot") == 1
+
+
+def test_a_turn_ends_the_facts_of_the_memory_it_changes(engine):
+    memory = engine.write_memory("I live in Austin and I work at Dell.", ALICE, valid_from="2024-01-01T00:00:00Z",
+                                 facts=[{"subject": "I", "relation": "lives_in", "object": "Austin"},
+                                        {"subject": "I", "relation": "works_at", "object": "Dell"}])
+    written = engine.write_messages([{"role": "user", "content": "I moved to Denver."}], ALICE,
+                                    valid_from="2024-05-01T00:00:00Z")
+    assert written.revised == [memory.id]
+    facts = {f.relation: engine.store.get(f.id) for f in memory.facts}
+    assert facts["lives_in"].valid_to == engine.store.get(written.turns[0].id).valid_from
+    assert facts["works_at"].valid_to is None and engine.store.get(memory.id).valid_to is None

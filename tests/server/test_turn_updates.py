@@ -97,10 +97,19 @@ async def test_a_session_written_out_of_order_marks_nothing(minilm_server):
         assert "revised_by" not in read["annotations"]
 
 
-async def test_turns_and_memories_are_judged_apart(minilm_server):
+async def test_turns_and_memories_mark_each_other(minilm_server):
     async with Client(minilm_server) as client:
         memory = await ok(client, "memory_write", text="I live in Austin.", user_id="u5", valid_from="2024-01-01")
         written = await session(client, "u5", "2024-05-01", ("user", "I moved to Denver."))
-        assert written["revised"] == [] and written["superseded"] == []
+        denver = written["turns"][0]["id"]
+        # a turn marks the memory it changes; neither is closed
+        assert written["revised"] == [memory["id"]] and written["superseded"] == []
         read = await ok(client, "memory_read", id=memory["id"], user_id="u5")
-        assert read["valid_to"] is None and "revised_by" not in read["annotations"]
+        assert read["valid_to"] is None and read["annotations"]["revised_by"] == [denver]
+        # a memory marks the turn it changes, and the turn stays what was said
+        job = await session(client, "u5", "2024-06-01", ("user", "I work at Dell as a sales engineer."))
+        stripe = await ok(client, "memory_write", text="I'm now at Stripe.", user_id="u5", valid_from="2024-09-01")
+        assert stripe["revised"] == [job["turns"][0]["id"]] and stripe["superseded"] == []
+        hits = (await ok(client, "memory_recall", query="Where do I work?", user_id="u5", limit=2))["results"]
+        assert [h["id"] for h in hits] == [stripe["id"], job["turns"][0]["id"]]
+        assert hits[1]["annotations"]["revised_by"] == [stripe["id"]] and hits[1]["valid_to"] is None

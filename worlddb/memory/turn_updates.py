@@ -1,4 +1,4 @@
-"""Conversation turns that change what an earlier turn said: marked, never closed.
+"""Conversation turns that change what was said or remembered before: marked, never closed.
 
 A turn is a record of what someone said, and what was said stays said: a later "I moved to
 Denver" does not make "I live in Austin" unsaid, so no turn's validity is ever closed by
@@ -11,29 +11,31 @@ ingest_conversation) is read for slot claims, and each change becomes a mark:
    person, the role "user" is the scope's user, and an assistant's, a system's or a tool's turn
    claims nothing (updates.turn_reading).
 2. Judging (`assess`, reads the store, before the write lock): a turn that claims a slot is
-   judged (services.judge) against the turns said before it that claim the same slot of the
-   same subject - the newest MAX_CLAIMED current turns of the scopes the claims index gives
-   that no later turn has changed yet (worlddb.retrieval.claims; turns only: memories are
-   judged against memories, worlddb.memory.updates), and the turns of the same call before
-   it, nearest first. Only the claims that can change something count: a value of a slot that
-   holds one at a time, an ended or negated value, a replacement of an open slot's value. A
-   new value of a slot of many values ("I love playing pro ball", an "instead" somewhere in
-   the turn) ends no earlier one: conversation is full of activities. "Before" is valid time;
-   of two turns at the same time, the one said first (stored, or earlier in the call) is
-   taken as one microsecond earlier, so the judge reads them as a change and not as two
-   statements for one moment. A turn dated after the new one (a session written out of
-   order, or a message whose own time is later) is not judged: the new turn cannot change
-   what was said later.
+   judged (services.judge) against what was said or remembered before it about the same slot
+   of the same subject: the newest MAX_CLAIMED current turns and as many current memories of
+   the scopes the claims index gives (worlddb.retrieval.claims) that nothing later has changed
+   yet, and the turns of the same call before it, nearest first. Only the claims that can
+   change something count: a value of a slot that holds one at a time, an ended or negated
+   value, a replacement of an open slot's value. A new value of a slot of many values ("I love
+   playing pro ball", an "instead" somewhere in the turn) ends no earlier one: conversation is
+   full of activities. "Before" is valid time; of two turns at the same time, the one said
+   first (stored, or earlier in the call) is taken as one microsecond earlier, so the judge
+   reads them as a change and not as two statements for one moment. A turn or memory dated
+   after the new turn (a session written out of order, or a message whose own time is later)
+   is not judged: the new turn cannot change what came later.
 3. Marks (`apply`, inside the write's transaction): each update becomes a revises edge from
-   the later turn to the earlier one (handlers.revises), as for a memory changed only in part:
-   the earlier turn stays current, and every read names the later one on it (`revised_by`;
-   memory_write's result lists the earlier turns under `revised`). A stored turn that stopped
-   being current meanwhile is left alone. The judge's other outcomes mark nothing: in a
-   conversation the same thing said again, or in other words, is no news, and two values for
-   one moment are left to the reader.
+   the later turn to the earlier turn or memory (handlers.revises), as for a memory changed
+   only in part: the earlier one stays current, and every read names the later one on it
+   (`revised_by`; memory_write's result lists it under `revised`); a marked memory's facts
+   about the changed slots end where the turn begins. A turn is no curated statement, so it
+   marks a memory and never supersedes one. One that stopped being current meanwhile is left
+   alone. The judge's other outcomes mark nothing: in a conversation the same thing said
+   again, or in other words, is no news, and two values for one moment are left to the reader.
+A memory_write marks turns the same way (`turns_changed`, from worlddb.memory.write): the
+turns it changes, judged on its whole reading, get a revises edge from it and stay current.
 Every turn's claims are recorded in the claims index in the same transaction
-(worlddb.memory.claims), so later turns, and recall's slot step (for slots of one value),
-find them by key in a scope of any size.
+(worlddb.memory.claims), so later turns and memories, and recall's slot step (for slots of one
+value), find them by key in a scope of any size.
 """
 
 from __future__ import annotations
@@ -72,12 +74,16 @@ class Readings:
 
 @dataclass(frozen=True)
 class Change:
-    """Turn `new` (its index in the call) changes an earlier turn: a stored one (`old`, its
-    id) or one of the same call (`old_index`)."""
+    """Turn `new` (its index in the call) changes an earlier turn or memory: a stored one
+    (`old`, its id) or a turn of the same call (`old_index`). For a stored memory, `changed`
+    are the attributes (with their families) the turn changes, whose facts of the memory end
+    at `at`, the turn's time."""
 
     new: int
     old: str | None = None
     old_index: int | None = None
+    changed: frozenset[str] = frozenset()
+    at: int = 0
 
 
 def read(texts: Sequence[str], speakers: Sequence[str], user: str | None) -> Readings:
@@ -107,13 +113,14 @@ def assess(services: Services, worlds: list[str], found: Readings, times: Sequen
                   if view.anchor not in marked_here]
         if not earlier and not stored:
             continue
-        targets = [Change(new=i, old_index=j) for j in earlier] + [Change(new=i, old=view.anchor) for view, _ in stored]
+        changed = comparable({c.attribute for c in new.reading.claims})
+        targets = [Change(new=i, old_index=j) for j in earlier] + [
+            Change(new=i, old=view.anchor, changed=changed if view.type == "Memory" else frozenset(), at=times[i])
+            for view, _ in stored]
         candidates = [Statement(f"#{j}", texts[j], _before(times[j], times[i]), found.readings[j],
                                 similarity=_cosine(vectors[i], vectors[j])) for j in earlier]
         candidates += [Statement(view.anchor, view.content or "", _before(view.valid_from, times[i]),
-                                 updates.turn_reading(view.content or "", view.meta.get("speaker") or "",
-                                                      updates.user_named(view.provenance)),
-                                 similarity=_cosine(vectors[i], stored_vector))
+                                 _reading_of(store, view), similarity=_cosine(vectors[i], stored_vector))
                        for view, stored_vector in stored]
         verdicts = services.judge.judge(new, candidates)
         for target, verdict in zip(targets, verdicts):
@@ -143,15 +150,39 @@ def apply(services: Services, w: Writer, anchors: Sequence[str], changes: Sequen
             old = change.old
         if old != new and w.link(Edge("revises", new, old)) and old not in marked:
             marked.append(old)
+            if change.changed:
+                updates.close_derived_facts(services, w, old, change.at, only=change.changed)
     return marked
 
 
-def _stored(store, worlds: list[str], keys: frozenset, at: int, now: int) -> list[tuple]:
-    """The newest current turns of `worlds` claiming one of `keys`, said no later than `at`,
-    with their whole-text vectors (None where none is stored). A turn a later one already
-    changed is left out: that later turn is the one a change is about (as a superseded memory
-    is no candidate of a memory write)."""
-    rowids = claims_index.claiming(store, worlds, keys, limit=MAX_CLAIMED, now=now, types=("Turn",)) if worlds else []
+def turns_changed(services: Services, worlds: list[str], new: Statement, vector: np.ndarray) -> tuple[str, ...]:
+    """The current turns of `worlds` a memory about to be written (`new`, its reading in its
+    speaker's voice) changes, judged as a turn's changes are (the module docstring), before the
+    write lock; the write marks them (updates.apply)."""
+    keys = claims_index.keys(new.reading)
+    if not keys or not worlds:
+        return ()
+    stored = _stored(services.store, worlds, keys, new.valid_from, now_us(), types=("Turn",))
+    if not stored:
+        return ()
+    candidates = [Statement(view.anchor, view.content or "", _before(view.valid_from, new.valid_from),
+                            _reading_of(services.store, view), similarity=_cosine(vector, stored_vector))
+                  for view, stored_vector in stored]
+    verdicts = services.judge.judge(new, candidates)
+    return tuple(c.id for c, verdict in zip(candidates, verdicts) if verdict.outcome == "update")
+
+
+def _stored(store, worlds: list[str], keys: frozenset, at: int, now: int,
+            types: tuple[str, ...] = ("Turn", "Memory")) -> list[tuple]:
+    """The newest MAX_CLAIMED current turns, and as many memories (of `types`), of `worlds`
+    claiming one of `keys`, said no later than `at`, with their whole-text vectors (None where
+    none is stored). One a later turn or memory already changed is left out: that later one is
+    what a change is about (as a superseded memory is no candidate of a memory write)."""
+    if not worlds:
+        return []
+    rowids = sorted({r for kind in types
+                     for r in claims_index.claiming(store, worlds, keys, limit=MAX_CLAIMED, now=now, types=(kind,))},
+                    reverse=True)
     if not rowids:
         return []
     anchors = store.anchors_for_rowids(rowids)
@@ -160,11 +191,19 @@ def _stored(store, worlds: list[str], keys: frozenset, at: int, now: int) -> lis
     out = []
     for rowid in rowids:
         view = views.get(anchors.get(rowid, ""))
-        if view is None or view.type != "Turn" or view.valid_from > at or _changed(store, view.anchor):
+        if view is None or view.type not in types or view.valid_from > at or _changed(store, view.anchor):
             continue
         blob = blobs.get(rowid)
         out.append((view, np.frombuffer(blob, dtype=np.float32) if blob is not None else None))
     return out
+
+
+def _reading_of(store, view) -> Reading:
+    """A stored turn's or memory's reading, as its write read it."""
+    user = updates.user_named(view.provenance)
+    if view.type == "Turn":
+        return updates.turn_reading(view.content or "", view.meta.get("speaker") or "", user)
+    return updates.stored_reading(store, view, user)
 
 
 def _changing(reading: Reading) -> Reading:

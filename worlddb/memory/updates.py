@@ -107,6 +107,9 @@ class Assessment:
     related: tuple[str, ...] = ()
     #: updated only in part: memory -> the attributes (with their families) the new one changes
     revised: tuple[tuple[str, frozenset[str]], ...] = ()
+    #: conversation turns the new memory changes: marked (revises), never closed - a turn is
+    #: what was said (worlddb.memory.turn_updates)
+    turns: tuple[str, ...] = ()
 
 
 NOTHING = Assessment()
@@ -180,6 +183,12 @@ def apply(services: Services, w: Writer, anchor: str, starts: int, assessment: A
         if view is not None and view.valid_to is None:
             w.link(Edge("contradicts", anchor, old))
             conflicts.append(ConflictOut(id=anchor, with_id=old))
+    for old in assessment.turns:
+        view = store.get(old)
+        if view is None or view.valid_to is not None or view.valid_from > starts:
+            continue  # retired meanwhile, or said after this one begins
+        if w.link(Edge("revises", anchor, old)) and old not in revised:
+            revised.append(old)
 
 
 def close_derived_facts(services: Services, w: Writer, old_memory: str, at: int,
@@ -255,7 +264,13 @@ def claim_keys(text: str, facts: Iterable[FactCandidate], user: str | None,
     """What the claims index records for a memory about to be written (outside the lock), said
     by `speaker` (`speaker_of` its metadata): a named speaker's first-person claims are keyed
     under the speaker's name, not "me"."""
-    return claims_index.keys(_reading(text, facts, user, speaker=speaker))
+    return claims_index.keys(claim_reading(text, facts, user, speaker))
+
+
+def claim_reading(text: str, facts: Iterable[FactCandidate], user: str | None,
+                  speaker: str | None = None) -> Reading:
+    """The slot reading `claim_keys` keys: the text's claims and its facts', in `speaker`'s voice."""
+    return _reading(text, facts, user, speaker=speaker)
 
 
 def turn_reading(text: str, speaker: str, user: str | None) -> Reading:
@@ -266,6 +281,12 @@ def turn_reading(text: str, speaker: str, user: str | None) -> Reading:
     if not folded or folded in GENERIC_ROLES - {"user"}:
         return UNREAD
     return _reading(text, (), user, speaker=speaker)
+
+
+def stored_reading(store: Store, view, user: str | None) -> Reading:
+    """A stored memory's reading as the judge reads a candidate: its text and current facts,
+    in its speaker's voice."""
+    return _reading(view.content or "", stored_facts(store, view.anchor), user, speaker=speaker_of(view.meta))
 
 
 def user_named(provenance: object) -> str | None:

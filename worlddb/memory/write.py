@@ -38,12 +38,13 @@ from worlddb.core.errors import InvalidInput
 from worlddb.core.records import MAX_TEXT_CHARS, Edge, Node
 from worlddb.core.timeutil import from_datetime, now_us, to_iso
 from worlddb.extract import GENERIC_ROLES, EntityCandidate, ExtractionContext, FactCandidate
+from worlddb.extract.judge import Statement
 from worlddb.graph import facts as factlib
 from worlddb.graph import text_index
 from worlddb.graph.database import Writer
-from worlddb.memory import claims, updates
+from worlddb.memory import claims, turn_updates, updates
 from worlddb.memory.results import ConflictOut, EntityOut, FactOut, WriteResult
-from worlddb.memory.scopes import ScopeSet
+from worlddb.memory.scopes import ScopeSet, scope_anchors
 from worlddb.memory.services import Services
 from worlddb.resolver import Ambiguous, Prepared, Resolved, Resolver
 
@@ -191,12 +192,23 @@ def _judge(services: Services, plan: _Plan, item) -> updates.Assessment:
     user = next((sid for kind, sid in request.scopes if kind == "user"), None)
     found = updates.assess(services, request.text, request.scopes, plan.starts, item.vector, item.units, plan.facts,
                            user, updates.speaker_of(request.metadata))
+    if not amend and found.duplicate_of is None:
+        found = replace(found, turns=_turns_changed(services, request, plan, item, user))
     if amend:
         # an amend corrects one memory and changes no other: of the judge's decisions it keeps
         # only the contradictions, so the memories the old text contradicted stay contradicted
         # when the new text says the same
         return updates.Assessment(conflicts=tuple(c for c in found.conflicts if c != request.supersedes))
     return found
+
+
+def _turns_changed(services: Services, request: WriteRequest, plan: _Plan, item, user: str | None) -> tuple[str, ...]:
+    """The conversation turns a memory write changes (worlddb.memory.turn_updates)."""
+    reading = updates.claim_reading(request.text, plan.facts, user, updates.speaker_of(request.metadata))
+    if not reading.claims:
+        return ()
+    new = Statement("", request.text, plan.starts, reading, similarity=1.0)
+    return turn_updates.turns_changed(services, scope_anchors(services.store, request.scopes), new, item.vector)
 
 
 def _duplicate(services: Services, plan: _Plan, verdict: updates.Assessment) -> WriteResult | None:
