@@ -270,6 +270,18 @@ def test_a_job_left_is_never_read_as_held():
     assert read("I joined Apple.").claims == ()
 
 
+def test_the_job_started_after_the_one_quit_is_read_and_a_time_ago_ends_a_value():
+    def held(text):
+        return {(c.subject, c.attribute, c.value) for c in read(text).claims if c.positive and not c.ended}
+
+    assert held("I quit Hartley Bakery and started at Page One Books.") == {("me", "employer", "Page One Books")}
+    assert ("tom", "employer", "Stripe") in held("Tom quit Dell and started at Stripe.")
+    assert held("We went to Paris and started at the Louvre.") == set()  # no name after "at"
+    assert held("I started my own bakery not so long ago.") == {("me", "employer", "bakery")}
+    assert held("My sister moved to Boston a few months back.") == {("sister", "home", "Boston")}
+    assert ("me", "activity", "acoustic guitar") in held("I started playing acoustic guitar about five years ago.")
+
+
 def test_a_number_that_is_not_a_phone_and_a_clause_after_spoke_are_not_read_as_such():
     def slots(text):
         return {(c.attribute, c.value, c.qualifier) for c in read(text).claims}

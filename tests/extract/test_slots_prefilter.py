@@ -28,6 +28,7 @@ CRAFTED = [
     "I work at a small bakery; I started my first week at Fernhill Labs on Monday.",
     "Priya's first month with Orbital went well. Her new employer is Kestrel Systems.",
     "My new job at Stripe starts soon.",
+    "Tom quit Hartley Bakery and started at Page One Books; I started my own shop not so long ago.",
     "My sister opened her own pottery studio. She got promoted to head potter.",
     "My job title is now Staff Engineer. I'm a nurse at St Luke's.",
     "Dad just retired. Mom teaches chemistry at the high school.",

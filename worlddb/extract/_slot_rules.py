@@ -226,8 +226,8 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("employer", _rx(_S + r"(?:quit|resigned\s+from|(?:laid\s+off|let\s+go|fired)\s+(?:from|by))\s+(?=(?-i:[A-Z]))"
                           + _ORG),
           positive=False, ended=True, accept=lambda v: bool(v) and v[0].isupper()),
-    # "I started at Stripe on Monday": a named place started at
-    _Rule("employer", _rx(r"(?:^|(?P<s>\b(?:I|we|he|she|they|(?-i:[A-Z][a-z]+)|(?:my|our)\s+(?:" + _KIN_RE
+    # "I started at Stripe on Monday", "I quit Dell and started at Stripe": a named place started at
+    _Rule("employer", _rx(r"(?:^|(?<=\band\s)|(?P<s>\b(?:I|we|he|she|they|(?-i:[A-Z][a-z]+)|(?:my|our)\s+(?:" + _KIN_RE
                           + r")))\s+(?:just\s+|finally\s+|officially\s+)?)(?:started|began)\s+at\s+(?=(?-i:[A-Z]))" + _ORG),
           accept=lambda v: bool(v) and v[0].isupper() and not re.match(rf"(?:{_TIME}|{_DATE})", v, re.I)),
     # "I left Dell and joined Apple": a name left, where the text also joins or starts somewhere

@@ -26,7 +26,9 @@ _VALUE_STOP = re.compile(
     r"|with|from|as of|starting|until|till|last|next|this|these|yesterday|today|tonight|tomorrow|now|again|anymore"
     r"|any more|instead|too|as well|every|each|lately|recently|right now|these days|for the|for a|for my|for our"
     r"|for his|for her|on the|in the|in a|at the|at a|to the|to my|to our|most|because of|due to|thanks to"
-    r"|if|though|although|unless|except|specifically|officially|finally|already|just|please|from now on)\b"
+    r"|if|though|although|unless|except|specifically|officially|finally|already|just|please|from now on"
+    r"|not (?:so |that |too )?long ago|long ago|(?:(?:about|around|over|almost|nearly|roughly) )?"
+    r"(?:a |one |a few |several |some |\w+ )?(?:while|time|days?|weeks?|months?|years?) (?:ago|back))\b"
     r"|\s(?:in|on|at|by|during)\s+(?=(?-i:[A-Z])|\d))",
     re.I)
 _ABBREV = re.compile(r"\b(Dr|Mr|Mrs|Ms|St|Mt|Jr|Sr|Prof)\.\s")
