@@ -192,13 +192,13 @@ def _judge(services: Services, plan: _Plan, item) -> updates.Assessment:
     user = next((sid for kind, sid in request.scopes if kind == "user"), None)
     found = updates.assess(services, request.text, request.scopes, plan.starts, item.vector, item.units, plan.facts,
                            user, updates.speaker_of(request.metadata))
-    if not amend and found.duplicate_of is None:
-        found = replace(found, turns=_turns_changed(services, request, plan, item, user))
     if amend:
         # an amend corrects one memory and changes no other: of the judge's decisions it keeps
         # only the contradictions, so the memories the old text contradicted stay contradicted
         # when the new text says the same
         return updates.Assessment(conflicts=tuple(c for c in found.conflicts if c != request.supersedes))
+    if found.duplicate_of is None:
+        found = replace(found, turns=_turns_changed(services, request, plan, item, user))
     return found
 
 

@@ -1,20 +1,20 @@
 """Recall's slot step: a question about one slot ranks the memories that state it first.
 
 "Where do I work?" asks about (me, employer) (worlddb.extract.slots.asked). Of the best
-candidates the lanes found (the page and EXTRA more), those whose text states a claim about
-that slot of that subject - "Started my first week at Stripe today" - move ahead of the rest
-("The office coffee machine broke" shares the topic, not the slot), newest valid-from first
-(and of two at the same time, such as the turns of one session, the one said or written
-later): of two current statements of one slot, the later one is the likelier answer. The others keep
-their order. Each moved candidate carries its place among them as the lane "slot", so a reader
-can tell why a hit stands above one with a higher fused score. Memories and conversation turns
-are read this way, each in its speaker's voice (a turn's speaker, a memory's metadata `speaker`
-or `role`): a named speaker's "I" is that person ("Where does Caroline live?" finds Caroline's
-"I moved to Denver"), the user's (role "user", or the scope's user by name) is the "me" of
-"Where do I live?", and an assistant's or a tool's turn claims nothing about anyone. A question
-may ask about an open slot ("What browser do I use?" asks about (me, np:browser)); a memory
-that names a new value with no slot of its own ("I switched to Vivaldi") states the open slot
-of a memory it superseded or revised.
+candidates the lanes found (the page and EXTRA more), those whose text states a claim about that
+slot of that subject - "Started my first week at Stripe today" - move ahead of the rest ("The
+office coffee machine broke" shares the topic, not the slot), newest valid-from first (and of
+two at the same time, such as the turns of one session, the one said or written later): of two
+current statements of one slot, the later one is the likelier answer. The others keep their
+order. Each moved candidate carries its place among them as the lane "slot", so a reader can
+tell why a hit stands above one with a higher fused score. Memories and conversation turns are
+read this way, each in its speaker's voice (a turn's speaker, a memory's metadata `speaker` or
+`role`): a named speaker's "I" is that person ("Where does Caroline live?" finds Caroline's "I
+moved to Denver"), the user's (role "user", or the scope's user by name) is the "me" of "Where
+do I live?", and an assistant's or a tool's turn claims nothing about anyone. A question may ask
+about an open slot ("What browser do I use?" asks about (me, np:browser)); a memory that names a
+new value with no slot of its own ("I switched to Vivaldi") states the open slot of a memory it
+superseded or revised.
 """
 
 from __future__ import annotations
