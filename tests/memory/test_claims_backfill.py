@@ -212,8 +212,8 @@ def test_a_store_an_older_reader_recorded_is_read_again_once(db_path, reader):
         recorded = rows(engine.store)
         assert ("I work at Dell as a tester.", "agent:helper", "me", "employer") in recorded
         # conversation turns too (reader 10), each in its speaker's voice; an assistant claims nothing
-        assert {("I drive a Honda Civic.", "user:alice", "me", "car"),
-                ("I live in Boston.", "user:alice", "caroline", "home")} <= recorded
+        assert {("I drive a Honda Civic.", "user:alice", "me", "turn:car"),
+                ("I live in Boston.", "user:alice", "caroline", "turn:home")} <= recorded
         assert not any(row[0] == "I live in the cloud." for row in recorded)
         # a named speaker's first person is keyed under the speaker, by a write and by the pass
         assert ("I live in Denver.", "user:alice", "tom", "home") in recorded

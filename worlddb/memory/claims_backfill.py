@@ -20,7 +20,8 @@ Contract
   readers keep them): a memory's validity only ever closes, so a row of one that is no longer
   current would never be read.
 - Conversation turns are read too (reader 10 on): each turn's claims as the write of its
-  session records them (`updates.turn_reading`, in the turn's speaker's voice; no facts).
+  session records them (`updates.turn_reading`, in the turn's speaker's voice; no facts;
+  under the turn range's attributes, reader 12 on).
   Below, "memory" stands for either.
 - Batches: newest first, BATCH memories at a time. Each batch's claims are read outside any
   transaction; then one short write transaction (the store's write lock: SQLite's
@@ -182,7 +183,8 @@ def _read(store: Store, rows: list) -> list[_Memory]:
             continue
         user = _user(view.provenance, scopes)
         if view.type == "Turn":
-            keys = claims_index.keys(updates.turn_reading(view.content, view.meta.get("speaker") or "", user))
+            keys = claims_index.for_turn(claims_index.keys(updates.turn_reading(view.content,
+                                                                                view.meta.get("speaker") or "", user)))
         else:
             keys = updates.claim_keys(view.content, updates.stored_facts(store, anchor), user,
                                       updates.speaker_of(view.meta))

@@ -50,6 +50,7 @@ from worlddb.memory.results import EntityOut
 from worlddb.memory.scopes import ScopeSet, scope_anchors
 from worlddb.memory.services import Services
 from worlddb.memory.write import Mentions, complete, known_mentions, resolve_mention
+from worlddb.retrieval import claims as claims_index
 from worlddb.vectors import hnsw
 
 
@@ -250,7 +251,8 @@ def commit_session(services: Services, prepared: PreparedSession) -> SessionWrit
                 text_index.write_index(w, anchor, index, model, dim)
                 for scope_world in worlds:
                     topics.join(w, scope_world, anchor, index.vector)
-                claims.record(w, worlds, anchor, prepared.claims.keys[i] if prepared.claims.keys else ())
+                found_keys = prepared.claims.keys[i] if prepared.claims.keys else frozenset()
+                claims.record(w, worlds, anchor, claims_index.for_turn(found_keys))
             for scope_world, key in zip(worlds, scopes.keys):
                 said_by = [EntityCandidate(name=speaker, type="person")] if speaker is not None else []
                 for cand in said_by + found + known_mentions(services, scope_world, unsure):

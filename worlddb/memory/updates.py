@@ -257,6 +257,7 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: Readers 7-9: contractions, purposes, "cancelled X and joined Y", roles and titles, openers.
 #: Reader 10: conversation turns' claims are recorded too (worlddb.memory.turn_updates).
 #: Reader 11: "quit X and started at Y" names Y; "a while ago", "five years ago" end a value.
+#: Reader 12: a turn's rows are recorded under its attributes prefixed (claims.TURN).
 CLAIMS_READER = schema.CLAIMS_READER
 
 

@@ -5,7 +5,8 @@ The `claims` table (worlddb.core.schema) holds one row per scope world of a memo
 and per key of what it claims; memory_write, the other memory writes and every session's
 turns record them (worlddb.memory.claims). `claiming(store, worlds, keys, ...)` reads the
 current memories and turns of those worlds holding one of the keys (of the given node types,
-if any), newest first, by the table's primary key alone (world, subject, attribute): it never
+if any: a turn's rows are kept under its attributes prefixed with TURN), newest first, by the
+table's primary key alone (world, subject, attribute): it never
 reads a scope's other memories, so it costs the same in a scope of ten memories as in one of
 a million. Three readers use it: the update judge, for the memories a new one may change
 (worlddb.memory.updates); the turn judge, for the turns a new turn may change
@@ -64,23 +65,35 @@ def keys(reading: Reading) -> frozenset[Key]:
     return frozenset(out)
 
 
+#: the attribute prefix of a conversation turn's rows: a turn's claims and a memory's are two
+#: ranges of the table's key, so each reader reads only the kind it asks for, however many
+#: rows of the other kind the same subject and attribute hold
+TURN = "turn:"
+#: the node types whose rows each range holds
+_RANGES = (("Memory", ""), ("Turn", TURN))
+
+
+def for_turn(found: frozenset[Key]) -> frozenset[Key]:
+    """The rows a conversation turn's claims `found` are recorded under."""
+    return frozenset((subject, TURN + attribute) for subject, attribute in found)
+
+
 def claiming(store: Store, worlds: list[str], wanted: Iterable[Key], *, limit: int, now: int,
              types: tuple[str, ...] | None = None) -> list[int]:
     """Rowids of the current memories and turns of `worlds` (newest first, at most `limit`;
     of the node `types` only, if given) holding a claim about the subject of one of the
     `wanted` keys in an attribute of that key's attribute family."""
-    pairs = sorted({(subject, attribute) for subject, wanted_attribute in wanted
-                    for attribute in comparable({wanted_attribute})})
+    prefixes = [prefix for kind, prefix in _RANGES if types is None or kind in types]
+    pairs = sorted({(subject, prefix + attribute) for subject, wanted_attribute in wanted
+                    for attribute in comparable({wanted_attribute}) for prefix in prefixes})
     if not pairs or not worlds:
         return []
-    typed = f"AND n.type IN ({','.join('?' * len(types))}) " if types else ""
     found: list[int] = []
     # one indexed range per pair; a subject and attribute of few rows each, newest first
     for subject, attribute in pairs:
         rows = store.conn.execute(
-            f"SELECT c.node FROM claims c JOIN nodes n ON n.rowid = c.node WHERE c.world IN {rowids_sql(len(worlds))} "
-            f"AND c.subject = ? AND c.attribute = ? {typed}ORDER BY c.node DESC LIMIT ?",
-            (*list_params(worlds), subject, attribute, *(types or ()), limit))
+            f"SELECT node FROM claims WHERE world IN {rowids_sql(len(worlds))} AND subject = ? AND attribute = ? "
+            f"ORDER BY node DESC LIMIT ?", (*list_params(worlds), subject, attribute, limit))
         found += [row[0] for row in rows]
     found = sorted(set(found), reverse=True)
     allowed = eligible(store, worlds, found, now)
