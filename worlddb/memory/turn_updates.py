@@ -57,8 +57,9 @@ from worlddb.vectors import hnsw
 from . import updates
 from .services import Services
 
-#: stored turns the judge reads per claiming turn, newest first (as for a memory: the newest
-#: claim of a slot is the one a change is about, and one more allows for a revision between)
+#: stored turns, and as many stored memories, the judge reads per claiming turn, newest first
+#: (as for a memory: the newest claim of a slot is the one a change is about, and one more
+#: allows for a revision between)
 MAX_CLAIMED = updates.MAX_CLAIMED
 #: earlier turns of the same call the judge reads per claiming turn, nearest first
 MAX_IN_CALL = 4
@@ -94,9 +95,9 @@ def read(texts: Sequence[str], speakers: Sequence[str], user: str | None) -> Rea
 
 def assess(services: Services, worlds: list[str], found: Readings, times: Sequence[int],
            texts: Sequence[str], vectors: Sequence[np.ndarray]) -> list[Change]:
-    """The changes the judge finds among a call's turns and the stored turns of `worlds` (none
-    for scopes not made yet; see the module docstring); `times` are the turns' valid-from,
-    `vectors` their whole-text vectors."""
+    """The changes the judge finds among a call's turns and the stored turns and memories of
+    `worlds` (none for scopes not made yet; see the module docstring); `times` are the turns'
+    valid-from, `vectors` their whole-text vectors."""
     if not any(found.keys):
         return []
     store, now = services.store, now_us()
@@ -106,6 +107,8 @@ def assess(services: Services, worlds: list[str], found: Readings, times: Sequen
         if not keys:
             continue
         new = Statement("", texts[i], times[i], _changing(found.readings[i]), similarity=1.0)
+        if not new.reading.claims:
+            continue  # only new values of slots of many values: nothing it can end
         earlier = [j for j in range(i - 1, -1, -1)
                    if found.keys[j] and j not in marked_here and times[j] <= times[i]
                    and _shares(keys, found.keys[j])][:MAX_IN_CALL]
