@@ -6,12 +6,13 @@ and per key of what it claims; memory_write, the other memory writes and every s
 turns record them (worlddb.memory.claims). `claiming(store, worlds, keys, ...)` reads the
 current memories and turns of those worlds holding one of the keys (of the given node types,
 if any: a turn's rows are kept under its attributes prefixed with TURN), newest first, by the
-table's primary key alone (world, subject, attribute): it never
-reads a scope's other memories, so it costs the same in a scope of ten memories as in one of
-a million. Three readers use it: the update judge, for the memories a new one may change
-(worlddb.memory.updates); the turn judge, for the turns a new turn may change
-(worlddb.memory.turn_updates); and recall's slot step, for the memories and turns that state
-the slot a question asks about (worlddb.retrieval.slot_preference).
+table's primary key alone (world, subject, attribute): it never reads a scope's other
+memories, so it costs the same in a scope of ten memories as in one of a million. Three
+readers use it: the update judge, for the memories a new one may change
+(worlddb.memory.updates); the turn judge, for the turns and memories a new turn may change
+and the turns a new memory may change (worlddb.memory.turn_updates); and recall's slot step,
+for the memories and turns that state the slot a question asks about
+(worlddb.retrieval.slot_preference).
 
 A key is (subject head, attribute) of a slot claim (worlddb.extract.slots): the subject's last
 word ("me", "nora", "standup" for "team standup"), because two subject keys name the same thing
