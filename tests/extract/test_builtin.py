@@ -155,6 +155,9 @@ def test_a_capital_at_sentence_start_without_evidence_is_reported_as_unsure():
     ("Maria, that's great!", {"Maria"}),  # addressed, and the word list knows it as a name
     ("Silver Lake is lovely.", {"Silver Lake"}),  # a common word before another is kept
     ("Harry Potter is great.", {"Harry Potter"}),
+    ("Finished Project Hail Mary last night.", {"Project Hail Mary"}),  # a past verb is not part of it
+    ("Visited Lisbon with Ana.", {"Lisbon", "Ana"}),
+    ("Gone Girl was great.", {"Gone Girl"}),  # a title of common words keeps its first word
 ])
 def test_a_name_at_the_start_of_a_sentence_is_found_without_context(text, expected):
     assert names(run(text, speaker=None)) == expected
@@ -233,6 +236,20 @@ def test_people_are_typed_by_the_words_around_them_or_a_given_name(text, name):
 def test_names_without_a_person_cue_are_not_typed_person(text, name):
     types = {e.name: e.type for e in run(text, speaker=None).entities}
     assert types[name] != "person", types
+
+
+@pytest.mark.parametrize("text, name, expected", [
+    ("Sam just got engaged to Lena!", "Lena", None),  # "to" after no word of going
+    ("I talked to Priya about the offsite.", "Priya", None),
+    ("I've moved all my side projects to Golang.", "Golang", None),  # "moved" too far before "to"
+    ("We flew to Lisbon in May.", "Lisbon", "place"),
+    ("Have you been to Paris?", "Paris", "place"),
+    ("Took a short trip last week to Rome.", "Rome", "place"),
+    ("Next month, I'm off to Ireland.", "Ireland", "place"),
+])
+def test_to_makes_a_place_only_after_a_word_of_going(text, name, expected):
+    types = {e.name: e.type for e in run(text, speaker=None).entities}
+    assert types[name] == expected, types
 
 
 def test_a_place_word_before_a_given_name_still_reads_as_a_place():

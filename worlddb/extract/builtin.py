@@ -18,9 +18,12 @@ Contract: ``BuiltinExtractor().extract(text, ctx)`` is deterministic (same text 
   case-keeping lexicon (``worlddb.extract.lexicon``), so a name that is also a common word ("Apple
   released ...", "Max was ...") is missed there. The first word of a run that opens a sentence is
   dropped when it is an opener ("Thanks Gina"), an imperative ("Call Jenna"), a temporal
-  ("Yesterday Marco") or a common word before a word that is not one ("Email Jenna"); the rest is
-  a name. Precision is preferred to recall; a lone word without evidence is reported in
-  ``Extraction.unsure`` for a caller that knows the names of the scope;
+  ("Yesterday Marco"), a past verb before a word that is no common one ("Finished Project Hail
+  Mary") or a common word before a word that is not one ("Email Jenna"); the rest is a name.
+  Types come from cheap cues around the name (``_guess_type``): "in Denver" is a place, "to
+  Denver" only after a word of going ("flew to", "a trip to"; not "engaged to Lena"). Precision
+  is preferred to recall; a lone word without evidence is reported in ``Extraction.unsure`` for a
+  caller that knows the names of the scope;
 * simple noun phrases after a determiner ("my hometown", "a travel club"), type "concept";
 * the speaker (and, for first-person text without a speaker, the user) as a "person";
 * temporal expressions via ``worlddb.extract.temporal``;
@@ -305,11 +308,15 @@ def _named_alone(word: str, written: str, after: str) -> bool:
 
 def _not_part_of_name(words: list[str]) -> bool:
     """Whether the first word of a capitalised run that opens a sentence is not part of the name:
-    an opener ("Thanks Gina"), an imperative ("Call Jenna"), or a common word before a word that
-    is not one ("Email Jenna"; but "Silver Lake", and "Harry Potter" where "Harry" is a name)."""
+    an opener ("Thanks Gina"), an imperative ("Call Jenna"), a past verb before a run with a word
+    that is no common word ("Finished Project Hail Mary"; but "Gone Girl", whose words all are), or
+    a common word before a word that is not one ("Email Jenna"; but "Silver Lake", and "Harry
+    Potter" where "Harry" is a name)."""
     first = words[0]
     if first.lower() in _OPENERS or lexicon.tag(first) == "VB":
         return True
+    if lexicon.tag(first) in {"VBD", "VBN"} and any(not lexicon.is_common(w) for w in words[1:]):
+        return True  # a past verb before a name: "Finished Project Hail Mary", "Visited Lisbon"
     return (len(words) > 1 and lexicon.is_common(first) and lexicon.tag(first) not in {"NNP", "NNPS"}
             and not lexicon.is_common(words[1]))
 
@@ -361,7 +368,13 @@ _IS_MY_PERSON = re.compile(
 # "Bob's daughter", "Kevin's new girlfriend"
 _POSSESSIVE_FAMILY = re.compile(rf"['’]s\s+{_ADJ}(?:{_FAMILY})\b", re.IGNORECASE)
 _AFTER_EMPLOYER_WORD = re.compile(r"\b(?:work|works|worked|working)\s+(?:at|for)\s+(?:the\s+)?$")
-_AFTER_PLACE_WORD = re.compile(r"\b(?:in|from|to|visit|visited|visiting|near)\s+(?:the\s+)?$")
+# "to" only after a word of going somewhere, up to three words before it ("moved to Denver", "a trip
+# last week to Rome", "been only to Paris", "off to Ireland"; not "engaged to Lena", "talked to Sam")
+_GOING = (r"moved?|moving|went|go|goes|going|gone|been|off|flew|fly|flying|drove|drive|driving|trip|trips|"
+          r"vacation|holiday|travel(?:l?ed|l?ing|s)?|relocat(?:ed?|ing)|head(?:ed|ing)?|back|way|came|come|"
+          r"coming|return(?:ed|ing)?|flight|ticket|tickets|welcome|sail(?:ed|ing)?|visit(?:ed|ing)?")
+_AFTER_PLACE_WORD = re.compile(
+    rf"\b(?:in|from|visit|visited|visiting|near|(?:{_GOING})(?:\s+[\w'’]+){{0,3}}?\s+to)\s+(?:the\s+)?$")
 
 
 def _guess_type(text: str, start: int, end: int, words: list[str], ctx: ExtractionContext) -> str | None:
