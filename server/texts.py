@@ -77,8 +77,9 @@ optional `session` id to continue the same conversation in a later call). Messag
 session of ordered turns, each linked to its speaker and the entities it names; the result lists the
 session id and one {id, ref} per message. A turn that changes what an earlier turn said ("I moved to
 Denver" after "I live in Austin") marks it: the earlier turn stays (it was said), reads name the later
-one under annotations.revised_by, and the result lists it in `revised`. Turns and memories mark each
-other this way: a turn never closes a memory, and a memory never closes a turn."""
+one under annotations.revised_by, and the result lists it in `revised`; what an assistant turn restated
+("Got it - you live in Austin") is marked with it. Turns and memories mark each other this way: a turn
+never closes a memory, and a memory never closes a turn."""
 
 RECALL = """Search memory. Hybrid retrieval (keywords, meaning, and the entities the query names), ranked
 and scoped; a question about one attribute ("Where do I work?") ranks the memories that state it

@@ -208,12 +208,15 @@ def test_a_store_an_older_reader_recorded_is_read_again_once(db_path, reader):
         engine.write_memory("I live in Denver.", ALICE, metadata={"speaker": "Tom"})
         engine.write_messages([{"role": "user", "content": "I drive a Honda Civic."},
                                {"role": "Caroline", "content": "I live in Boston."},
-                               {"role": "assistant", "content": "I live in the cloud."}], ALICE)
+                               {"role": "assistant", "content": "I live in the cloud."},
+                               {"role": "assistant", "content": "Noted - you drive a Honda Civic."}], ALICE)
         recorded = rows(engine.store)
         assert ("I work at Dell as a tester.", "agent:helper", "me", "employer") in recorded
-        # conversation turns too (reader 10), each in its speaker's voice; an assistant claims nothing
+        # conversation turns too (reader 10), each in its speaker's voice; an assistant claims
+        # nothing of itself, and what it restates of the user in the user's voice (reader 13)
         assert {("I drive a Honda Civic.", "user:alice", "me", "turn:car"),
-                ("I live in Boston.", "user:alice", "caroline", "turn:home")} <= recorded
+                ("I live in Boston.", "user:alice", "caroline", "turn:home"),
+                ("Noted - you drive a Honda Civic.", "user:alice", "me", "turn:car")} <= recorded
         assert not any(row[0] == "I live in the cloud." for row in recorded)
         # a named speaker's first person is keyed under the speaker, by a write and by the pass
         assert ("I live in Denver.", "user:alice", "tom", "home") in recorded

@@ -113,3 +113,43 @@ async def test_turns_and_memories_mark_each_other(minilm_server):
         hits = (await ok(client, "memory_recall", query="Where do I work?", user_id="u5", limit=2))["results"]
         assert [h["id"] for h in hits] == [stripe["id"], job["turns"][0]["id"]]
         assert hits[1]["annotations"]["revised_by"] == [stripe["id"]] and hits[1]["valid_to"] is None
+
+
+async def test_what_the_assistant_restated_is_marked_with_what_the_user_said(minilm_server):
+    async with Client(minilm_server) as client:
+        first = await session(client, "u6", "2024-01-10",
+                              ("user", "I live in Austin and I work at Dell."),
+                              ("assistant", "Got it - you live in Austin and work at Dell. I'll remember that."),
+                              ("assistant", "Do you like Austin?"), ("user", "My favourite food is ramen."))
+        austin, echo, question, _ = (t["id"] for t in first["turns"])
+        # an echo repeats what was said in the same call: it changes nothing
+        assert first["revised"] == []
+        second = await session(client, "u6", "2024-06-02", ("user", "Big news: I moved to Denver last month."),
+                               ("assistant", "So you live in Denver now - congratulations!"))
+        denver, denver_echo = (t["id"] for t in second["turns"])
+        # the user's words and the assistant's restatement of them are both marked; the question is not,
+        # and the new echo, which agrees with the change, marks nothing itself
+        assert sorted(second["revised"]) == sorted([austin, echo])
+        hits = by_text((await ok(client, "memory_recall", query="Austin", user_id="u6", limit=10))["results"])
+        assert hits["Got it - you live in Austin and work at Dell. I'll remember that."]["annotations"]["revised_by"] \
+            == [denver]
+        read = await ok(client, "memory_read", id=question, user_id="u6")
+        assert "revised_by" not in read["annotations"]
+        read = await ok(client, "memory_read", id=denver_echo, user_id="u6")
+        assert "revises" not in read["annotations"] and read["valid_to"] is None
+        # a memory written later marks what the assistant restated as it marks the user's turn
+        job = await session(client, "u6", "2024-07-01", ("user", "I work at Dell as a sales engineer."),
+                            ("assistant", "Noted - you work at Dell."))
+        stripe = await ok(client, "memory_write", text="I'm now at Stripe.", user_id="u6", valid_from="2024-09-01")
+        assert sorted(stripe["revised"]) == sorted(t["id"] for t in job["turns"])
+
+
+async def test_an_assistant_never_marks_what_the_user_said(minilm_server):
+    async with Client(minilm_server) as client:
+        first = await session(client, "u7", "2024-01-10", ("user", "I live in Austin."))
+        # the assistant getting it wrong later is no change of the user's home
+        later = await session(client, "u7", "2024-03-01", ("assistant", "You live in Denver, as you told me."),
+                              ("assistant", "Noted: you live in Denver."))
+        assert later["revised"] == []
+        read = await ok(client, "memory_read", id=first["turns"][0]["id"], user_id="u7")
+        assert "revised_by" not in read["annotations"]

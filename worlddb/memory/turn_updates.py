@@ -8,8 +8,11 @@ ingest_conversation) is read for slot claims, and each change becomes a mark:
 
 1. Readings (`read`, no store access, with the model's part of the write): each turn's slot
    claims (worlddb.extract.slots) in its speaker's voice - a named speaker's "I" is that
-   person, the role "user" is the scope's user, and an assistant's, a system's or a tool's turn
-   claims nothing (updates.turn_reading).
+   person, the role "user" is the scope's user, an assistant's turn claims what it restates of
+   the user in the second person ("Got it - you live in Austin"; its questions, offers and advice
+   claim nothing), and a system's or a tool's turn claims nothing (updates.turn_reading). An
+   assistant's restatement is recorded, so a later change marks it as it marks the user's own
+   words, but it is not judged: it repeats what the user said and changes nothing itself.
 2. Judging (`assess`, reads the store, before the write lock): a turn that claims a slot is
    judged (services.judge) against what was said or remembered before it about the same slot
    of the same subject: the newest MAX_CLAIMED current turns and as many current memories of
@@ -71,6 +74,8 @@ class Readings:
 
     readings: tuple[Reading, ...] = ()
     keys: tuple[frozenset[claims_index.Key], ...] = ()
+    #: the turns that restate another's words (an assistant's): marked by later ones, never judged
+    restating: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -90,7 +95,8 @@ class Change:
 def read(texts: Sequence[str], speakers: Sequence[str], user: str | None) -> Readings:
     """The slot readings of a call's turns (`speakers`: each turn's role as given)."""
     readings = tuple(updates.turn_reading(text, speaker, user) for text, speaker in zip(texts, speakers))
-    return Readings(readings, tuple(claims_index.keys(r) for r in readings))
+    return Readings(readings, tuple(claims_index.keys(r) for r in readings),
+                    frozenset(i for i, speaker in enumerate(speakers) if updates.restates(speaker)))
 
 
 def assess(services: Services, worlds: list[str], found: Readings, times: Sequence[int],
@@ -104,7 +110,7 @@ def assess(services: Services, worlds: list[str], found: Readings, times: Sequen
     changes: list[Change] = []
     marked_here: set[int | str] = set()
     for i, keys in enumerate(found.keys):
-        if not keys:
+        if not keys or i in found.restating:
             continue
         new = Statement("", texts[i], times[i], _changing(found.readings[i]), similarity=1.0)
         if not new.reading.claims:

@@ -56,7 +56,7 @@ from worlddb.core import schema
 from worlddb.core.records import Edge
 from worlddb.core.store import Store, list_params, rowids_sql
 from worlddb.core.timeutil import now_us
-from worlddb.extract import GENERIC_ROLES, FactCandidate
+from worlddb.extract import GENERIC_ROLES, FactCandidate, addressed
 from worlddb.extract.judge import Statement, Verdict, comparable
 from worlddb.extract.open_slots import REPLACES, is_open
 from worlddb.extract.open_slots import is_single as is_single_open
@@ -258,6 +258,7 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: Reader 10: conversation turns' claims are recorded too (worlddb.memory.turn_updates).
 #: Reader 11: "quit X and started at Y" names Y; "a while ago", "five years ago" end a value.
 #: Reader 12: a turn's rows are recorded under its attributes prefixed (claims.TURN).
+#: Reader 13: an assistant's turn claims what it restates of the user ("you live in Austin").
 CLAIMS_READER = schema.CLAIMS_READER
 
 
@@ -275,14 +276,29 @@ def claim_reading(text: str, facts: Iterable[FactCandidate], user: str | None,
     return _reading(text, facts, user, speaker=speaker)
 
 
+#: the role whose turns restate what the user said (turn_reading)
+ASSISTANT = "assistant"
+
+
 def turn_reading(text: str, speaker: str, user: str | None) -> Reading:
     """The slot reading of a conversation turn said by `speaker` (its role as given): in the
-    speaker's voice, the scope's user's for "user"; an assistant's, a system's or a tool's turn,
-    or one of no one, claims nothing (worlddb.memory.turn_updates)."""
+    speaker's voice, the scope's user's for "user". An assistant's turn is read for what it
+    restates of the user, in the user's voice: its plain statements about "you"
+    (worlddb.extract.addressed; "Got it - you live in Austin"). A system's or a tool's turn, or
+    one of no one, claims nothing (worlddb.memory.turn_updates)."""
     folded = speaker.strip().casefold()
+    if folded == ASSISTANT:
+        restated = addressed.as_user(text)
+        return _reading(restated, (), user, speaker="user") if restated else UNREAD
     if not folded or folded in GENERIC_ROLES - {"user"}:
         return UNREAD
     return _reading(text, (), user, speaker=speaker)
+
+
+def restates(speaker: str) -> bool:
+    """Whether a turn of `speaker` (its role as given) only restates what another said: an
+    assistant's, whose claims are what it took the user to have said (`turn_reading`)."""
+    return speaker.strip().casefold() == ASSISTANT
 
 
 def stored_reading(store: Store, view, user: str | None) -> Reading:
