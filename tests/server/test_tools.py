@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from .helpers import fails, ok
@@ -79,6 +81,20 @@ async def test_recall_reports_lanes_validity_and_the_scopes_searched(connect):
         hit = res["results"][0]
         assert hit["text"] == "Bob prefers green tea in the morning"
         assert hit["lanes"]["bm25"] == 1 and hit["valid_from"] == "2024-02-01T00:00:00Z" and hit["valid_to"] is None
+
+
+async def test_a_results_text_is_its_record_as_compact_json(connect):
+    # a client that gives the model the text (most do) pays for every character of it
+    async with connect() as client:
+        await ok(client, "memory_write", text="Maria works at Acme Corp in Lisbon")
+        for tool, arguments in (("memory_recall", {"query": "Where does Maria work?"}), ("memory_list", {}),
+                                ("memory_list_scopes", {})):
+            result = await client.call_tool(tool, arguments)
+            [text] = [block.text for block in result.content]
+            assert json.loads(text) == result.structured_content
+            assert "\n" not in text and '": ' not in text
+        failed = await client.call_tool("memory_read", {"id": "0" * 64})
+        assert failed.is_error and "no memory" in failed.content[0].text
 
 
 async def test_list_pages_through_a_scope_with_a_cursor(connect):
