@@ -30,6 +30,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from mcp.types import Tool as MCPTool
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from worlddb import __version__
@@ -55,6 +56,7 @@ from . import texts
 from .audit import Audit
 from .auth import CallerToken
 from .limits import Limits
+from .schemas import lean
 
 log = logging.getLogger("worlddb.server")
 
@@ -168,6 +170,13 @@ class WorldDBServer(MCPServer[AppState]):
     limits: Limits = Limits()
     audit: Audit = Audit(None)
     default_scopes: ScopeSet | None = None
+
+    async def list_tools(self) -> list[MCPTool]:
+        """The tools, their schemas lean (worlddb.server.schemas): no generated titles."""
+        return [tool.model_copy(update={"input_schema": lean(tool.input_schema),
+                                        "output_schema": None if tool.output_schema is None
+                                        else lean(tool.output_schema)})
+                for tool in await super().list_tools()]
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None):
         access, remote = caller(context)
