@@ -68,6 +68,11 @@ CRAFTED = [
     "I moved my savings over to a credit union called Alpine. I closed my old checking account.",
     "My son Eli goes to Maple Elementary. Her first day at Westbrook Academy was fun.",
     "We adopted a beagle. Our old cat died last spring.",
+    # a job taken after "and", counts, goals as headings, degrees and programs, carriers, where mail goes
+    "I quit Intel and got a job at Nvidia. I commute by train. We have three cats now.",
+    "New goal: a full marathon. I'm doing an MBA at Ohio State University.",
+    "I enrolled in a data science bootcamp. I ported my number to Visible.",
+    "Reach me at kim@newco.io from now on. The HOA fee is set to $260 a month.",
     "My dog is named Biscuit. We renamed our parrot Kiwi. My coworker's name is Jun.",
     "My colleague is Arjun. The new intern's name is Bea.",
     # favourites, orders, languages, activities

@@ -46,6 +46,15 @@ SCENARIOS = [
     ("dentist", "My dentist is Dr. Patel.", "I found a new dentist, Dr. Kim.", "Who is my dentist?", "Kim"),
     ("budget", "My budget is about 3000 dollars.", "My budget went up to 4000 dollars.", "What is my budget?",
      "4000"),
+    # a count of one kind, a setting asked for, a fee set, a job taken after "and", a goal as a heading
+    ("dogs", "We have two dogs.", "We have three dogs now.", "How many dogs do we have?", "three"),
+    ("set-ac", "The air conditioner is set to 74.", "Set the air conditioner to 71.",
+     "What is the air conditioner set to?", "71"),
+    ("dues", "Our club dues are $90 a year.", "The club dues are set to $120 a year.", "How much are our club dues?",
+     "$120"),
+    ("and-got", "I work at Intel as a tester.", "I quit Intel and got a job at Nvidia.", "Where do I work?", "Nvidia"),
+    ("goal", "My goal this year is to run a 10K.", "New goal: a full marathon by October.", "What is my goal?",
+     "full marathon"),
 ]
 
 
@@ -89,6 +98,11 @@ OPEN_CONTROLS = [
     ("left-at", "I work at Dell as a sales engineer.", "I left Dell at 6 today."),
     # a tool taken up for a purpose is no new home
     ("tool", "I live in Austin, Texas.", "I've moved over to Neovim for coding."),
+    # a change said for the future has not happened: the old value holds until it does
+    ("future-move", "I live in Austin, Texas.", "We're relocating to Boise in three weeks."),
+    ("future-job", "I work at Dell as a sales engineer.", "I'm going to start at Kestrel in June."),
+    # a product given up for another is no job left
+    ("product", "I work at Hulu as an editor.", "I quit Hulu and got YouTube TV instead."),
     # another person's move, however the sentence opens
     ("friend-sally", "I live in Austin, Texas.", "Sally moved to Denver."),
     ("yesterday-tom", "I live in Austin, Texas.", "Yesterday Tom moved to Paris."),

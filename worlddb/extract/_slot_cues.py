@@ -16,6 +16,9 @@ from functools import cache
 from worlddb.extract._slot_prefilter import _has_all
 from worlddb.extract.literals import fold, required
 
+#: "a second dog" adds one; "second grade", "second time", "second language" are ordinals that add nothing
+_SECOND = (r"(?:a\s+)?second(?!\s+(?:grade|grader|year|floor|half|place|semester|term|round|season|time|hand|opinion"
+           r"|thought|guess|chance|language|shift)\b)")
 _CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx, re.I)) for kind, rx in (
     ("change", r"\b(?:moved|moving|relocat\w+|switch(?:ed|ing)?|chang(?:ed|ing)|now|nowadays|these days|lately"
                r"|no longer|any ?more|any longer|new|newly|update[ds]?|updating|took over|promot\w+|renamed"
@@ -25,7 +28,7 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx, re.
     ("correction", r"\b(?:correction|correct(?:ed|ing)? (?:myself|that|this)|actually|i had it wrong|got it wrong"
                    r"|i was wrong|my mistake|mistake|not what i (?:wrote|said)|i meant|should have said"
                    r"|to clarify|rather than what|misremembered|typo|i misspoke)\b"),
-    ("additive", r"\b(?:also|too|as well|another|a second|second|in addition|additionally|added|adding|besides"
+    ("additive", r"\b(?:also|too|as well|another|" + _SECOND + r"|in addition|additionally|added|adding|besides"
                  r"|both|plus|other one|along with|on top of)\b"),
     ("exclusive", r"\b(?:instead|replac\w+|switch(?:ed|ing)? (?:to|from|over)|no longer|any ?more|main|only"
                   r"|primary|from now on|rather than|in place of)\b"),
@@ -37,7 +40,7 @@ def _cues(text: str) -> frozenset[str]:
     found = {kind for kind, rx, needs in _cue_needs() if _has_all(folded, needs) and rx.search(text)}
     # "too much", "too late", "me too" read as additive only when it ends a clause
     if "additive" in found and not re.search(
-            r"\b(?:also|as well|another|a second|second|in addition|additionally|added|adding|besides|along with"
+            r"\b(?:also|as well|another|" + _SECOND + r"|in addition|additionally|added|adding|besides|along with"
             r"|on top of)\b|\btoo\b\s*(?:[.,;!?)]|$)", text, re.I):
         found.discard("additive")
     return frozenset(found)

@@ -44,10 +44,12 @@ _ASK: tuple[tuple[str, re.Pattern[str], str], ...] = tuple((attr, re.compile(rx,
     ("car", r"\b(?:car|vehicle|drive)\b", ""),
     ("device", r"\bwhat\s+(?:phone|smartphone)\b|\bphone\s+(?:do|does)\b|\bwhich\s+phone\b", ""),
     ("provider", r"\b(?:dentist|doctor|gp|therapist|pediatrician|vet|accountant|lawyer|landlord|landlady|hairdresser|"
-                 r"barber|dermatologist|psychiatrist|trainer|provider|carrier|internet|insurance)\b", "auto"),
+                 r"barber|dermatologist|psychiatrist|trainer|provider|carrier|internet|"
+                 r"(?:(?:health|car|auto|home|renters|life|pet)\s+)?insurance)\b", "auto"),
     ("bank", r"\bbank\w*\b|\bcredit union\b", ""),
     # "attend" alone asks about an event as often as a school ("When did John attend the trivia?")
-    ("school", r"\bschool\b|\bacademy\b|\b(?:college|university|kindergarten|preschool|daycare)\b.{0,30}\battend|"
+    ("school", r"\bschool\b|\bacademy\b|\b(?:enrolled|studying|study|studies)\s+(?:in|at)\b|"
+               r"\bwhere\s+(?:do|does|did)\s+.{0,30}?\bstud(?:y|ies)\b|\b(?:college|university|kindergarten|preschool|daycare)\b.{0,30}\battend|"
                r"\battend\w*\b.{0,30}\b(?:college|university|kindergarten|preschool|daycare)\b", ""),
     # "what kind of" asks about a pet only when it names an animal ("What kind of soup ...?" does not)
     ("pet", r"\bpets?\b|\bwhat\s+(?:animal|(?:kind|breed|type)\s+of\s+(?:animal|dog|cat|bird|fish|reptile|snake"

@@ -188,6 +188,10 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
     at = text.find(clause)  # where the clause stands in the text (-1: not found as written)
     if _IRREALIS.search(lead) or _asks(clause, text, at):
         return None
+    # "I'm moving to Denver next month", "I'll be starting at Stripe in June": a change still to
+    # come states no value yet (the old one holds until it happens)
+    if rule.attribute in _CHANGES_LATER and _future(lead, clause):
+        return None
     positive, ended = rule.positive, rule.ended
     # "I used to live in Denver", "my old address was ...", "I worked at Google for five years"
     # (not "I have worked at ..."): the value was held once and no longer is
@@ -210,7 +214,9 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
         subject = normalise_subject(re.sub(r"['’]s$", "", thing))
         # a person's pronoun in the phrase ("I recently", "It's still a work") makes it no thing's name
         said = {re.sub(r"['’](?:s|m|re|ve|d|ll)$", "", w) for w in re.findall(r"[\w'’]+", thing.lower())}
+        # "Tom quit Dell and started ...": a phrase that ends in a conjunction is two clauses, not a name
         if not subject or subject == ME or subject.split()[-1] in _KIN or subject.split()[-1] in _PEOPLE \
+                or subject.split()[-1] in _CONJUNCTIONS \
                 or set(subject.split()) & (_FIRST | _NOT_SUBJECTS | _PRONOUNS) \
                 or said & ({"i", "we", "it"} | _SECOND | _PRONOUNS):
             return None
@@ -248,6 +254,29 @@ _IRREALIS = re.compile(r"\b(?:if|unless|whether|might|(?-i:may)|could|would|shou
                        r"pretend|pretends|pretended|pretending|imagine|imagines|imagined|imagining|dreamt|dreamed|"
                        r"joked|joking)\b|['’]d\s+(?:love|like|rather)\b",
                        re.I)
+#: words that join clauses: never the last word of a thing's name
+_CONJUNCTIONS = {"and", "but", "or", "so", "then", "nor", "yet"}
+#: what one holds until a change takes effect: a change said for the future states none of them
+_CHANGES_LATER = {"home", "employer", "role", "school", "partner", "marital_status", "manager", "bank", "provider",
+                  "car", "device", "commute", "address", "phone", "email"}
+#: a future auxiliary before the value ("will", "'ll", "going to", "about to")
+_FUTURE_AUX = re.compile(r"\b(?:will|shall|going\s+to|gonna|about\s+to)\b|['’]ll\b", re.I)
+#: a verb for an arranged future: a progressive ("I'm moving", "we're starting") or a bare present ("I start")
+_ARRANGED = re.compile(r"(?:\b(?:am|is|are)|['’](?:m|re|s))\s+(?:\w+ly\s+)?\w+ing\b"
+                       r"|\b(?:I|we|he|she|they)\s+(?:start|starts|begin|begins|move|moves|join|joins)\b", re.I)
+#: a time still to come, said with the clause ("next month", "in two weeks", "tomorrow", "soon")
+_FUTURE_TIME = re.compile(r"\b(?:next|this coming|the coming)\s+(?:week|weekend|month|year|spring|summer|fall|autumn"
+                          r"|winter|semester|term|quarter|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+                          r"|\bin\s+(?:a|an|one|two|three|four|five|six|a few|a couple of|\d+)\s+(?:days?|weeks?"
+                          r"|months?|years?)\b|\b(?:tomorrow|soon|later this (?:week|month|year))\b", re.I)
+
+
+def _future(lead: str, clause: str) -> bool:
+    """Whether the verb before a value says the change is still to come: a future auxiliary, or
+    an arranged-future verb with a time still to come in its clause."""
+    return bool(_FUTURE_AUX.search(lead) or _ARRANGED.search(lead) and _FUTURE_TIME.search(clause))
+
+
 #: words that put the value in the past: held once, no longer
 _FORMER = re.compile(r"(?<!\bget )(?<!\bgot )(?<!\bgets )(?<!getting )(?<!\bam )(?<!\bis )(?<!\bare )(?<!\bwas )"
                      r"(?<!\bwere )(?<!['’]m )(?<!['’]re )\bused\s+to\b"
@@ -315,7 +344,9 @@ def _qualifier(attribute: str, raw: str, value: str, clause: str) -> str:
                  "dental": "dentist", "broadband": "internet", "wifi": "internet", "wi-fi": "internet",
                  "isp": "internet", "fiber": "internet", "fibre": "internet", "cell": "phone", "mobile": "phone",
                  "electricity": "electric", "power": "electric", "therap": "therapist", "dermatolog": "dermatologist",
-                 "psychiatr": "psychiatrist", "optometr": "optometrist", "clinic": "doctor"}.get(q, q)
+                 "psychiatr": "psychiatrist", "optometr": "optometrist", "clinic": "doctor",
+                 "auto insurance": "car insurance", "auto policy": "car insurance", "car policy": "car insurance",
+                 "health policy": "health insurance", "home policy": "home insurance"}.get(q, q)
         return " ".join(singular(w) for w in q.split())
     return ""
 

@@ -160,7 +160,7 @@ def _not_school(value: str) -> bool:
 
 
 #: what a sum of money is ("my rent is $1,800", "what is my budget?")
-_SUMS = r"rent|salary|mortgage|pay|wage|allowance|budget|premium|tuition|car payment"
+_SUMS = r"rent|salary|mortgage|pay|wage|allowance|budget|premium|tuition|car payment|fee|fees|dues|price"
 #: a sum of money: "$1,800", "£90k", "3000 dollars", "4,000 euros"
 _MONEY = r"(?:[$€£]\s?[\d,.]+k?|\d[\d,.]*k?\s*(?:dollars|bucks|euros|pounds|usd|eur|gbp)\b)"
 
@@ -171,6 +171,11 @@ _CARERS = (r"dentist|doctor|gp|physician|therapist|pediatrician|paediatrician|ve
 
 #: leaving a job or a place: the verbs of an ended employer
 _LEAVE = r"quit|quitting|left|leaving|leave|resigned\s+from|lost"
+#: a named thing dropped for another one gets ("I quit Spotify and got Apple Music"): a product or a
+#: service given up, not a job ("... and got a job at Apple" is one)
+_TOOK_UP = re.compile(r"\b(?:quit|quitting|left|cancel+ed|dropped|ditched)\s+(?-i:[A-Z])[^,;.]{0,40}?\s+and\s+"
+                      r"(?:got|bought|signed\s+up\s+for|subscribed\s+to|switched\s+to|went\s+with|picked\s+up)\s+"
+                      r"(?!(?:a|an|the|my|his|her|their)\s+(?:new\s+)?(?:job|offer|position|role|gig|contract)\b)", re.I)
 #: a name, taken whole (a shorter one is not tried), with no object after it
 _NAME_ALONE = (r"(?P<v>(?>(?-i:[A-Z][\w&'’.-]*)(?:\s+(?:(?:of|and|&)\s+)?(?-i:[A-Z][\w&'’.-]*))*))"
                r"(?!\s+(?:a|an|the|some|my|his|her|their|our|its|this|that|alone|him|them|me|us)\b)")
@@ -217,6 +222,9 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("employer", _rx(r"(?P<s>\b(?:my|his|her|their|(?-i:[A-Z][a-z]+)'s)\s+)first\s+(?:day|week|month)\s+(?:at|with)\s+"
                           + _VAL), accept=_not_school),
     _Rule("employer", _rx(_S + r"(?:got\s+)?(?:hired|employed|recruited|poached)\s+(?:at|by)\s+" + _VAL), accept=_org),
+    # "... and got a job at Apple", "landed a position with Acme": a job taken, its subject the clause's
+    _Rule("employer", _rx(_S + r"(?:got|landed|took|accepted|found)\s+(?:a|an|the)\s+(?:new\s+)?(?:[\w-]+\s+)?"
+                          r"(?:job|position|role|gig|internship)\s+(?:at|with)\s+" + _ORG), accept=_org),
     _Rule("employer", _rx(_S + r"(?:joined|join|joining|accepted an offer (?:from|at|with))\s+" + _VAL),
           accept=lambda v: bool(v) and v[0].isupper(),
           context=_rx(r"\b(offer|hired|job|position|role|new team|onboarding|employer|company|start date|"
@@ -225,7 +233,7 @@ _RULES: tuple[_Rule, ...] = (
     # ("left" needs more: one leaves a city, a party, a person; see the two "left" rules below)
     _Rule("employer", _rx(_S + r"(?:quit|resigned\s+from|(?:laid\s+off|let\s+go|fired)\s+(?:from|by))\s+(?=(?-i:[A-Z]))"
                           + _ORG),
-          positive=False, ended=True, accept=lambda v: bool(v) and v[0].isupper()),
+          positive=False, ended=True, accept=lambda v: bool(v) and v[0].isupper(), unless=_TOOK_UP),
     # "I started at Stripe on Monday", "I quit Dell and started at Stripe": a named place started at
     _Rule("employer", _rx(r"(?:^|(?<=\band\s)|(?P<s>\b(?:I|we|he|she|they|(?-i:[A-Z][a-z]+)|(?:my|our)\s+(?:" + _KIN_RE
                           + r")))\s+(?:just\s+|finally\s+|officially\s+)?)(?:started|began)\s+at\s+(?=(?-i:[A-Z]))" + _ORG),
@@ -233,7 +241,7 @@ _RULES: tuple[_Rule, ...] = (
     # "I left Dell and joined Apple": a name left, where the text also joins or starts somewhere
     _Rule("employer", _rx(_S + r"(?:" + _LEAVE + r")\s+" + _ORG), positive=False, ended=True,
           accept=lambda v: bool(v) and v[0].isupper(),
-          context=_rx(r"\b(?:joined|joining|hired|offer|new job|start(?:ed|ing)? (?:at|with))\b")),
+          context=_rx(r"\b(?:joined|joining|hired|offer|new job|start(?:ed|ing)? (?:at|with))\b"), unless=_TOOK_UP),
     # "I left Dell", "Left Dell after six years": a name left alone, with no object after it ("left Dell a
     # message") and no sign of a trip, a move or a day's outing in the text ("I left Paris and moved to Rome")
     _Rule("employer", _rx(_S + r"left\s+" + _NAME_ALONE), positive=False, ended=True, accept=_org, unless=_OUTING),
@@ -281,7 +289,8 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("partner", _rx(r"(?P<s>\b(?:my|(?-i:[A-Z][a-z]+)'s|his|her)\s+)(?:new\s+)?" + _PARTNER_WORDS
                          + r",?\s+(?:is\s+)?" + _VAL), accept=_name),
     _Rule("partner", _rx(_S + r"(?:dating|seeing|going out with|together with|in a relationship with|engaged to"
-                         r"|married to|with my (?:new )?(?:boyfriend|girlfriend|partner))\s+" + _VAL), accept=_name),
+                         r"|married to|with my (?:new )?(?:boyfriend|girlfriend|partner))\s+(?:(?:someone|a\s+(?:guy|girl"
+                         r"|man|woman|person))\s+(?:named|called)\s+)?" + _VAL), accept=_name),
     _Rule("partner", _rx(r"(?P<v>(?-i:[A-Z][a-z]+))\s+and\s+(?P<s>I)\s+(?:have\s+been|are|'ve\s+been|got|were|just)\s+"
                          r"(?:together|dating|engaged|married|a couple)"), accept=_name),
     _Rule("partner", _rx(_S + r"(?:broke up with|split up with|split from|divorced|ended things with|dumped)\s+"
@@ -347,6 +356,10 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("email", _rx(r"(?P<s>)(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"),
           context=_rx(r"\b(?:my|our)\s+(?:new\s+)?(work|personal|school|private|business|home|main)?\s*(?:e-?mail|address)"),
           speaker=True),
+    # "reach me at ...", "send work stuff to ... - that's my inbox": where mail for the speaker goes
+    _Rule("email", _rx(r"(?P<s>)\b(?:send|email|e-mail|mail|forward|reach|contact|write|message)\s+(?:me\s+|(?:[\w-]+\s+){1,2}?)?"
+                       r"(?:at|to)\s+(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"), speaker=True,
+          context=_rx(r"\b(?:me\s+(?:at|to)|my\s+(?:new\s+)?(?:\w+\s+)?(?:inbox|e-?mail))\b")),
     # "New number: 555-0199", "Update: new work cell: ...": a note that opens with a new number is the speaker's
     _Rule("phone", _rx(r"(?P<s>)^(?:(?:update|fyi|btw|heads up|note)\s*[:,]?\s+)?new\s+(?P<q>(?:(?:" + _PHONE_KINDS
                        + r")\s+)?)(?:(?:phone|cell|mobile)\s+)?(?:number|phone|cell|mobile|line)\s*:\s*"
@@ -385,13 +398,18 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("commute", _rx(_S + r"(?:now\s+)?(?P<v>bike|bikes|biking|cycle|cycles|cycling|walk|walks|walking|drive|drives|"
                          r"driving|carpool|carpools|carpooling|run|runs|running|scooter|commute by \w+)\s+(?:in\s+)?to\s+"
                          r"(?:work|the office|school|campus)"), accept=lambda v: True),
+    # "I commute by car", "we commute by train most days"
+    _Rule("commute", _rx(_S + r"(?:commute|commutes|commuted|commuting|get to work|go to work)\s+(?:by|via|on)\s+(?:the\s+)?"
+                         r"(?P<v>car|bike|bicycle|bus|train|subway|metro|tram|ferry|scooter|motorcycle|foot)\b"),
+          accept=lambda v: True),
     _Rule("commute", _rx(r"(?P<s>)instead\s+of\s+(?:taking|riding|driving|catching)\s+the\s+(?P<v>bus|train|subway|metro|"
                          r"tram|ferry|car)"), positive=False, ended=True, accept=lambda v: True),
     _Rule("weight", _rx(_S + r"(?:weigh|weighs|weighed|am down to|'m down to|’m down to|am up to|'m up to|’m up to|"
                         r"'m at|am at|got down to|got up to|dropped to|hit)\s+(?:about\s+|around\s+|roughly\s+)?"
                         r"(?P<v>\d+(?:\.\d+)?\s*(?:pounds|lbs|lb|kg|kilos|kilograms|stone))")),
     # ---- people and places one has one of
-    _Rule("provider", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:\w+\s+)?(?P<q>" + _CARERS + r")\s+(?:is\s+(?:now\s+)?"
+    # ("my primary care doctor", "our family dentist": up to two words before the carer)
+    _Rule("provider", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:\w+\s+){0,2}?(?P<q>" + _CARERS + r")\s+(?:is\s+(?:now\s+)?"
                           r"|will be\s+)(?:a\s+[\w\s]{0,40}?(?:called|named)\s+)?" + _VAL), accept=_name),
     # "I found a new dentist, Dr. Kim", "we got a new vet: Dr Ruiz"
     _Rule("provider", _rx(_S + r"(?:found|got|have|picked|chose|switched\s+to)\s+(?:a\s+)?new\s+(?P<q>" + _CARERS
@@ -400,12 +418,16 @@ _RULES: tuple[_Rule, ...] = (
                           r"[.\u2024]?\s+(?-i:[A-Z])\w+(?:\s+(?-i:[A-Z])\w+)?)"), accept=_name,
           context=_rx(r"\b(dentist|dental|doctor|therap|vet|dermatolog|psychiatr|optometr|physician|gp|clinic)")),
     _Rule("provider", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:new\s+)?(?P<q>internet|broadband|wi-?fi|isp|phone|cell|"
-                          r"mobile|electric(?:ity)?|power|gas|insurance|health insurance|car insurance|cable|tv|"
+                          r"mobile|electric(?:ity)?|power|gas|insurance|(?:health|car|auto|home|renters|life|pet)\s+(?:insurance|policy)|cable|tv|"
                           r"streaming)\s+(?:provider|company|carrier|plan|service)?\s*(?:is\s+(?:now\s+)?(?:(?:through|with"
                           r"|from|by)\s+)?|(?:through|with|from)\s+)" + _VAL), accept=_org),
     _Rule("provider", _rx(_S + r"(?:switched|moved|changed|transferred|ported)\s+(?:our|my)\s+(?P<q>internet|broadband|"
-                          r"phone plan|phone|cell|mobile|insurance|electricity|power|gas|cable|tv)\s+(?:provider\s+|"
+                          r"phone plan|phone|cell|mobile|(?:(?:health|car|auto|home|renters|life|pet)\s+)?(?:insurance|policy)"
+                          r"|electricity|power|gas|cable|tv)\s+(?:provider\s+|"
                           r"service\s+|plan\s+)?(?:over\s+)?to\s+" + _VAL), accept=_org),
+    # "I ported my number to Visible": a phone number moves with its owner to a new carrier
+    _Rule("provider", _rx(_S + r"ported\s+(?:my|our|his|her)\s+(?:phone\s+|cell\s+|mobile\s+)?number\s+(?:over\s+)?"
+                          r"to\s+" + _VAL), accept=_org, qualifier="phone"),
     _Rule("provider", _rx(r"(?P<s>\b(?:my|our)\s+)?(?:home\s+)?(?P<q>internet|broadband|wi-?fi)\s+(?:is|was|comes)?\s*"
                           r"(?:now\s+)?(?:through|with|from|by)\s+" + _VAL), accept=_org),
     _Rule("provider", _rx(_S + r"(?:went|go|going|switched|signed up|are now|'re now)\s+(?:over\s+)?(?:with|to)\s+"
@@ -425,6 +447,15 @@ _RULES: tuple[_Rule, ...] = (
                         r"child|boy|girl)(?:\s+(?-i:[A-Z][a-z]+))?)\s+(?:(?:now|just|also|still)\s+)*)(?:goes|go|going|"
                         r"attends|attend|attending|started|starts|is enrolled|enrolled|transferred|switched|moved)\s+"
                         r"(?:(?:at|to|in|into)\s+)?" + _VAL), accept=_school),
+    # "I'm doing a part-time MBA at Boston University": a degree studied for at a named school
+    _Rule("school", _rx(_S + r"(?:doing|studying\s+for|pursuing|working\s+on|finishing|enrolled\s+in|in)\s+(?:a|an|my|the|"
+                        r"his|her)\s+(?:(?:part-time|full-time|online|evening|two-year|one-year)\s+)?(?:MBA|master['’]?s"
+                        r"|PhD|doctorate|degree|bachelor['’]?s|associate['’]?s|law degree|nursing degree|MFA|JD)"
+                        r"(?:\s+(?:degree|program|programme|in\s+[\w ]{1,30}?))?\s+at\s+" + _VAL), accept=_school),
+    # "I enrolled in a data science bootcamp": a program or school one is now enrolled in
+    _Rule("school", _rx(_S + r"(?:enrolled|enrolling|enroll|registered)\s+(?:in|at)\s+(?:a|an|the)\s+"
+                        r"(?P<v>[\w'’ -]{0,30}?(?:bootcamp|boot camp|program|programme|college|university|school"
+                        r"|academy))\b"), accept=lambda v: True),
     _Rule("school", _rx(r"(?P<s>\b(?:my|his|her|their|(?-i:[A-Z][a-z]+)'s)\s+)first\s+(?:day|week)\s+(?:at|of)\s+"
                         + _VAL), accept=_school),
     # ---- pets: which, and their names
@@ -485,7 +516,9 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("activity", _rx(_S + r"(?:took up|take up|taken up|started|picked up|got into|getting into|'ve started|"
                           r"have started)\s+(?P<v>(?:(?:\w+\s+)?\w+ing|yoga|pilates|tennis|golf|chess|karate|judo|boxing)(?:\s+\w+)?)"),
           accept=lambda v: bool(v) and not set(v.lower().split()) & _NOT_ACTIVITIES),
-    _Rule("activity", _rx(_S + r"(?:quit|stopped|gave up|left|dropped out of)\s+(?:the|my|our)?\s*" + _VAL),
+    # (a bare name after the verb is a company, a service or a place left: "I quit Dell", "I quit Spotify")
+    _Rule("activity", _rx(_S + r"(?:quit|stopped|gave up|left|dropped out of)\s+(?:(?:the|my|our)\s+|(?=(?-i:[a-z])))"
+                          + _VAL),
           positive=False, ended=True,
           accept=lambda v: bool(v) and not re.search(r"\b(?:job|work|position|role|company|firm|smoking|drinking|"
                                                       r"eating|alcohol|meat)\b", v, re.I)),
@@ -527,8 +560,11 @@ _RULES: tuple[_Rule, ...] = (
                         r"officially|has|have)?\s*(?:now\s+|finally\s+|officially\s+|just\s+|been\s+|currently\s+)*"
                         r"(?P<v>" + _STATUS + r")\b" + _NO_OBJECT), thing=True, accept=lambda v: True),
     # ---- amounts and counts
-    _Rule("amount", _rx(r"(?P<t>\b(?:my|our|the|his|her)\s+(?:monthly\s+|yearly\s+|annual\s+)?(?:" + _SUMS
-                        + r"))\s+(?:is|was|went up to|went down to|"
+    # ("our HOA fee", "the gym's price": one word may say whose or what for; "is set to" a sum says it too)
+    _Rule("amount", _rx(r"(?P<t>\b(?:my|our|the|his|her)\s+(?:monthly\s+|yearly\s+|annual\s+)?(?:[\w'’-]+\s+)??(?:"
+                        + _SUMS + r"))\s+(?:is|was|are|were|(?:is|are)\s+(?:now\s+)?set\s+to|(?:was|were)\s+set\s+to|ha(?:s|ve)\s+been\s+set\s+to"
+                        r"|went up to|"
+                        r"went down to|"
                         r"rose to|jumped to|dropped to|increased to|decreased to|is now|will be|came to)\s+"
                         r"(?:now\s+)?(?:about\s+|around\s+)?(?P<v>" + _MONEY + r"(?:\s+(?:a|per)\s+(?:month|year|week|"
                         r"hour))?)"), thing=True),
@@ -543,9 +579,17 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("count", _rx(r"(?P<s>\b(?:my|our)\s+)(?P<q>team|staff|group|class|crew)\s+(?:is|has|grew|went|is now|now has"
                        r"|has grown|shrank|is down|is up)\s+(?:now\s+)?(?:up\s+|down\s+)?(?:to\s+)?(?P<v>(?:" + _NUM_WORDS
                        + r")\s+\w+)")),
+    # "We have three cats now", "I've got two kids": how many of a kind of animal or child one has
+    # (the kind is the qualifier: cats and dogs are counted apart)
+    _Rule("count", _rx(r"(?P<s>\b(?:I|we)\s*)(?:now\s+|still\s+|only\s+)?(?:have|own|['’]ve\s+got|have\s+got)\s+"
+                       r"(?:now\s+)?(?P<v>(?:" + _NUM_WORDS + r")\s+(?P<q>(?:" + _PETS + r")(?:s|es)?|kids?|child|children"
+                       r"|sons?|daughters?))\b")),
     # ---- goals and what a group is reading
     _Rule("goal", _rx(r"(?P<s>\b(?:my|our)\s+)(?:\w+\s+)?goal\s+(?:this year\s+|for this year\s+|for \d{4}\s+)?"
                       r"(?:is|was)\s+(?:now\s+)?(?:to\s+)?" + _VAL), accept=lambda v: bool(v)),
+    # "New goal: a sub-three marathon", "My running goal: ...": a goal written as a heading, the speaker's
+    _Rule("goal", _rx(r"^(?:(?:my|our)\s+)?(?:new\s+)?(?:(?!(?:the|a|an|his|her|their|your|its)\b)\w+\s+)?goal(?:\s+(?:this|for this|for next)\s+year)?"
+                      r"\s*:\s*(?:to\s+)?" + _VAL), accept=lambda v: bool(v), speaker=True),
     _Rule("goal", _rx(_S + r"(?:training|train|trains|prepping|preparing|signed up)\s+for\s+(?:a|an|the|my)\s+" + _VAL),
           accept=lambda v: bool(v)),
     _Rule("reading", _rx(r"(?:reading|doing|picked|chose|choosing|switched to|moving on to|starting)\s+"

@@ -31,7 +31,8 @@ Contract: ``BuiltinExtractor().extract(text, ctx)`` is deterministic (same text 
   "I moved to Y" -> lives_in, "X works at Y", "X is from Y", "X loves Y", "X joined Y",
   "my sister Anna" -> has_sister); "I"/"me"/"my" stand for ``ctx.speaker``, else ``ctx.user_name``,
   else the literal "user". A place relation (lives_in, from, visited) never takes a temporal
-  object ("moved to Tuesday"). A fact's ``valid_from`` is the first resolved time in its sentence.
+  object ("moved to Tuesday"), and a move said for a time still to come ("moving to Y next month") is
+  none yet. A fact's ``valid_from`` is the first resolved time in its sentence.
 """
 
 from __future__ import annotations
@@ -118,6 +119,11 @@ _PERSON_VERB = re.compile(r"\s+(?:lives|lived|works|worked|moved|comes\s+from|ca
 # Tags of a finite verb (Penn Treebank): "prefers", "got", "released", "can".
 _FINITE = {"VBZ", "VBD", "VBN", "MD"}
 _PLACE_RELATIONS = {"lives_in", "from", "visited"}
+#: a time still to come ("next month", "in two weeks", "tomorrow", "soon")
+_SOON = re.compile(r"\b(?:next|this coming|the coming)\s+(?:week|weekend|month|year|spring|summer|fall|autumn|winter"
+                   r"|semester|term|quarter|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\bin\s+(?:a|an"
+                   r"|one|two|three|four|five|six|a few|a couple of|\d+)\s+(?:days?|weeks?|months?|years?)\b"
+                   r"|\b(?:tomorrow|soon|later this (?:week|month|year))\b", re.I)
 _PRONOUN_OBJECTS = {"it", "that", "this", "them", "him", "her", "you", "me", "us", "those", "these"}
 
 # Subject: "I", or a capitalised phrase that must turn out to be a name found in the text.
@@ -445,6 +451,9 @@ def _facts(sentence: str, me: str, names: list[str], when) -> list[FactCandidate
             subj = me if m.group("subj") == "I" else _known_suffix(m.group("subj"), known)
             obj = _object(m.group("obj"), names)
             if relation in _PLACE_RELATIONS and obj and _is_temporal(obj):  # "moved to Tuesday"
+                continue
+            # "I'm moving to Denver next month": a move still to come, where one lives is unchanged yet
+            if relation == "lives_in" and "moving" in m.group(0) and _SOON.search(sentence):
                 continue
             if subj and obj:
                 out.append(FactCandidate(subj, relation, obj, sentence, when, None))

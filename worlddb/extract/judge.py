@@ -139,7 +139,7 @@ class BuiltinJudge:
                 return "end"
             return "related"
         if n.attribute != o.attribute or o.ended:
-            return None
+            return _single_or_partnered(n, o)
         if not n.value or not o.value:
             return "related"
         if same_value(n.value, o.value):
@@ -152,6 +152,18 @@ class BuiltinJudge:
             return "differ"
         replaces = {"exclusive", "correction"} & new.cues or ("exclusive" in old.cues and "change" in new.cues)
         return "replace" if replaces else "compatible"
+
+
+def _single_or_partnered(n: SlotClaim, o: SlotClaim) -> str | None:
+    """A partner named where one was single ("I'm single", then "I'm seeing Caleb") changes it;
+    being single again ends a partner. Either way both are current, positive claims."""
+    if not (n.positive and o.positive and not n.ended and not o.ended and n.value and o.value):
+        return None
+    if n.attribute == "partner" and o.attribute == "marital_status" and o.value.lower() == "single":
+        return "end"
+    if n.attribute == "marital_status" and n.value.lower() == "single" and o.attribute == "partner":
+        return "end"
+    return None
 
 
 def _change(new: Statement, old: Statement, kind: str, n: SlotClaim, o: SlotClaim) -> Verdict:

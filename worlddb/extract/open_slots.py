@@ -119,7 +119,7 @@ _AFTER_WHO = r"(?:\s+|(?=['’](?:ve|m|re|d)\s))"
 #: a clause's opening up to its verb: fillers ("so", "update:"), then who
 _SUBJECT = r"^" + _FILLER + r"(?P<who>I|we|" + _NAME + r")" + _AFTER_WHO
 #: (a colon only inside a number: "6:30")
-_VALUE_WORDS = r"(?P<v>(?:[\w@+#.'’&-]|:(?=\d))+(?:\s+(?:[\w@+#.'’&-]|:(?=\d))+){0,3}?)"
+_VALUE_WORDS = r"(?P<v>[$€£]?(?:[\w@+#.'’&-]|:(?=\d))+(?:\s+(?:[\w@+#.'’&-]|:(?=\d))+){0,3}?)"
 
 
 def _rx(pattern: str) -> re.Pattern[str]:
@@ -132,8 +132,10 @@ _IS = _rx(r"^" + _FILLER + r"(?P<owner>my|our|the|" + _NAME + r"['’]s)\s+(?P<n
           r"|has\s+(?:been\s+)?changed\s+to|was\s+changed\s+to|changed\s+to|got\s+changed\s+to|is\s+changing\s+to"
           r"|was\s+updated\s+to|has\s+been\s+updated\s+to|was\s+reset\s+to))\s+(?:now\s+|still\s+)?"
           + _VALUE_WORDS + _TAIL)
-_SET = _rx(_SUBJECT + r"(?:(?:just|finally|recently|have|['’]ve|has|had)\s+)*"
-           r"(?:changed|updated|reset|set|switched)\s+(?P<owner>my|our|the|his|her|their)\s+(?P<np>" + _NP
+#: (also said as a request, which states the setting from then on: "Set the thermostat to 68")
+_SET = _rx(r"(?:" + _SUBJECT + r"(?:(?:just|finally|recently|have|['’]ve|has|had)\s+)*|^" + _FILLER
+           + r"(?=(?:set|reset|change)\s))"
+           r"(?:changed|updated|reset|set|switched|change)\s+(?P<owner>my|our|the|his|her|their)\s+(?P<np>" + _NP
            + r")\s+(?:over\s+)?to\s+" + _VALUE_WORDS + _TAIL)
 _USE_AS = _rx(_SUBJECT + r"(?:(?:now|mostly|mainly|still|currently|just)\s+)*"
               r"(?:use|uses|am using|['’]m using|are using|['’]re using|is using)\s+(?P<v>" + _CAP_VALUE + r")\s+as\s+"
@@ -158,7 +160,8 @@ _PREFER = _rx(_SUBJECT + r"(?:(?:now|still|really|much|actually|definitely"
               r"|like|likes)\s+" + _VALUE_WORDS + r"(?P<better>\s+(?:better|more))?"
               r"(?:\s+(?:over|to|than|rather\s+than)\s+[\w' -]{1,30}?)?" + _TAIL)
 #: the clause pieces a claim is read in: sentences, and their parts after a comma or a conjunction
-_PIECES = re.compile(r"(?<=[.!?;])\s+|\n+|,\s+(?:and|but|so)\s+|\s+(?:and|but)\s+(?=(?:I|we|my|our|the)\b)", re.I)
+_PIECES = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[-–—]+\s+|,\s+(?:and|but|so)\s+"
+                     r"|\s+(?:and|but)\s+(?=(?:I|we|my|our|the)\b)", re.I)
 #: an abbreviation's period ends no sentence (it becomes a one-dot leader while reading)
 _ABBREV = re.compile(r"\b(Dr|Mr|Mrs|Ms|St|Mt|Jr|Sr|Prof)\.", re.I)
 _NEGATION = re.compile(r"\b(?:not|never|no longer|don['’]t|doesn['’]t|didn['’]t|won['’]t|isn['’]t|wasn['’]t)\b", re.I)

@@ -259,6 +259,9 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: Reader 11: "quit X and started at Y" names Y; "a while ago", "five years ago" end a value.
 #: Reader 12: a turn's rows are recorded under its attributes prefixed (claims.TURN).
 #: Reader 13: an assistant's turn claims what it restates of the user ("you live in Austin").
+#: Reader 14: a change said for a time still to come claims nothing yet; a name quit is no activity,
+#: and no job when something else is got instead; "got a job at", counts of a kind, goals as
+#: headings, fees "set to", degrees and programs, carriers, insurers by kind, where mail goes.
 CLAIMS_READER = schema.CLAIMS_READER
 
 

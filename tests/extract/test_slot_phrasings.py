@@ -1,0 +1,120 @@
+"""Slot readings of phrasings beyond the first catalogue's: a change said for the future, a job
+taken in a clause after "and", a product (not a job) given up, counts of a kind, a setting asked
+for, a sum "set to", a goal written as a heading, "second" as an ordinal. Phrasings written for
+these tests, not taken from any benchmark case."""
+
+from __future__ import annotations
+
+import pytest
+
+from worlddb.extract import ExtractionContext
+from worlddb.extract.builtin import BuiltinExtractor
+from worlddb.extract.slots import read
+
+from .test_slots import verdict
+
+
+def claims(text: str) -> set[tuple[str, str, str, bool, bool]]:
+    return {(c.subject, c.attribute, c.value, c.positive, c.ended) for c in read(text).claims}
+
+
+@pytest.mark.parametrize("text", [
+    "We're relocating to Boise in three weeks.",
+    "I'm moving to Tulsa next month.",
+    "I'll be moving to Reno in the spring.",
+    "I'm going to start at Kestrel in June.",
+    "I start at Kestrel next week.",
+])
+def test_a_change_said_for_the_future_states_no_value_yet(text):
+    assert not {c for c in claims(text) if c[1] in ("home", "employer")}
+
+
+@pytest.mark.parametrize(("text", "claim"), [
+    ("We relocated to Boise three weeks ago.", ("me", "home", "Boise", True, False)),
+    ("We are moving to Tulsa.", ("me", "home", "Tulsa", True, False)),
+    ("I started at Kestrel on Monday.", ("me", "employer", "Kestrel", True, False)),
+])
+def test_a_change_said_as_done_or_under_way_still_reads(text, claim):
+    assert claim in claims(text)
+
+
+def test_a_future_move_gives_no_lives_in_fact():
+    extract = BuiltinExtractor().extract
+    assert extract("I'm moving to Tulsa next month.", ExtractionContext()).facts == ()
+    assert [f.relation for f in extract("I'm moving to Tulsa.", ExtractionContext()).facts] == ["lives_in"]
+
+
+def test_a_future_move_leaves_the_home_current():
+    assert verdict("I live in Austin.", "We're relocating to Boise in three weeks.") != "update"
+
+
+def test_a_job_taken_after_and_is_the_new_employer():
+    assert claims("I quit Intel and got a job at Nvidia.") >= {
+        ("me", "employer", "Intel", False, True), ("me", "employer", "Nvidia", True, False)}
+
+
+def test_a_product_given_up_for_another_is_no_job_left():
+    read_ = claims("I quit Hulu and got YouTube TV instead.")
+    assert not {c for c in read_ if c[1] in ("employer", "activity")}
+    assert ("me", "replaces", "Hulu", False, True) in read_
+
+
+def test_a_company_quit_is_no_activity_but_a_pastime_is():
+    assert not {c for c in claims("Tom quit Intel and started at Nvidia.") if c[1] in ("activity", "status")}
+    assert ("me", "activity", "chess club", False, True) in claims("I quit the chess club.")
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("We have two dogs.", "We have three dogs now."),
+    ("I've got one kid.", "We have two kids now that the baby arrived."),
+    ("The air conditioner is set to 74.", "Set the air conditioner to 71."),
+    ("Our club dues are $90 a year.", "The club dues are set to $120 a year."),
+    ("My goal this year is to run a 10K.", "New goal: a full marathon by October."),
+])
+def test_counts_settings_sums_and_goals_change(old, new):
+    assert verdict(old, new) == "update"
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("We have two dogs.", "We have three cats."),       # another kind is another count
+    ("We have two dogs.", "We got a second dog's bed."),
+])
+def test_a_count_of_another_kind_changes_nothing(old, new):
+    assert verdict(old, new) != "update"
+
+
+def test_second_as_an_ordinal_is_no_addition():
+    assert not read("Our son is in second grade now.").additive
+    assert read("We adopted a second cat.").additive
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # a partner named where one was single, and single again after a partner
+    ("I'm single at the moment.", "I'm dating a guy named Omar now."),
+    ("I'm seeing Lena.", "I'm single again."),
+    # a commute by one means, then by another
+    ("We commute by train.", "I walk to work these days."),
+    # an insurer named by its kind of policy, in other words
+    ("Our home insurance is with Allstate.", "We switched our home policy to Lemonade."),
+    # a carrier a number moves to
+    ("My phone carrier is Verizon.", "I ported my number to Visible last week."),
+    # where mail goes, said as a request
+    ("My work email is kim@oldco.io.",
+     "Send work emails to kim@newco.io from now on - that's my inbox at the new job."),
+    # a degree studied for at a school, then a program enrolled in
+    ("I'm doing a master's in history at Ohio State University.",
+     "I enrolled in a nursing program at the community college."),
+    # a carer named after two describing words
+    ("My primary care physician is Dr. Ruiz.", "My new doctor is Dr. Okoye."),
+])
+def test_other_ways_of_saying_a_slot_change(old, new):
+    assert verdict(old, new) == "update"
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("I'm single at the moment.", "My brother is dating Ines."),          # someone else's partner
+    ("Our home insurance is with Allstate.", "We switched our car insurance to Geico."),  # another kind
+    ("My work email is kim@oldco.io.", "Send the invoice to billing@acme.com."),        # not the speaker's mail
+])
+def test_another_person_kind_or_owner_changes_nothing(old, new):
+    assert verdict(old, new) != "update"
