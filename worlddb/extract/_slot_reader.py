@@ -7,7 +7,9 @@ worlddb.extract.slots describes: the text is split into clauses (``_clauses``, a
 becomes a ``SlotClaim`` or nothing (``_claim``): its value cut and checked, its subject found
 (worlddb.extract._slot_clause_subject), read as negated, ended or held before ("not", "no
 longer", "used to", "my old ..."), and dropped when its clause is a wish, plan, condition or
-question (``_IRREALIS``, ``_asks``) or when its value is a purpose ("for coding"). Claims are
+question (``_IRREALIS``, ``_asks``), when it says a change of a held value (home, job, partner,
+...) for a time still to come ("I'm moving to Denver next month", "I'll start at X": ``_future``;
+the old value holds until then) or when its value is a purpose ("for coding"). Claims are
 pruned to one per slot and value (``_pruned``), the open slots' claims
 (worlddb.extract.open_slots) follow, and the cues come from worlddb.extract._slot_cues.
 ``_read`` keeps the latest 8,192 readings. Deterministic, no I/O, never raises for a ``str``;

@@ -20,6 +20,8 @@ A wrong update hides a true memory, so the rules decide only on a slot both stat
     it replaces it ("instead", "switched", a correction) - and then only for the closest
     candidate of that slot;
   - an additive cue ("also", "too", "another") keeps both current;
+  - a partner named where one was single ("I'm single", then "I'm seeing Caleb") changes it,
+    and being single again ends a partner;
   - a negation of the same value ("I'm not vegan anymore") is a change.
 Open slots (worlddb.extract.open_slots: "our wifi password is ...", "Sarah prefers tea") are
 judged the same way, with two more conditions: their contexts must be the same ("at work" and

@@ -12,7 +12,8 @@ same words name it; the claims index keys them as it keys the catalogue's):
 
     np:<noun phrase>  the value of a named thing: "my/our/the <np> is <value>", "<np> changed to
                       <value>", "the new <np> is <value>", "we changed/updated/reset/set the <np>
-                      to <value>", "I use <Name> as my <np>". One value at a time. The value
+                      to <value>" (or asked for: "Set the thermostat to 68"), "I use <Name> as
+                      my <np>". One value at a time. The value
                       must look like an identifier (a digit in it), a name (capitalised words),
                       or - when the noun phrase's head names an identifier (password, code,
                       username, ...) - one word; never an adjective or a verb phrase. "the <np>
