@@ -118,3 +118,24 @@ def test_other_ways_of_saying_a_slot_change(old, new):
 ])
 def test_another_person_kind_or_owner_changes_nothing(old, new):
     assert verdict(old, new) != "update"
+
+
+@pytest.mark.parametrize(("text", "claim"), [
+    ("I'm reading Project Hail Mary right now.", ("me", "reading", "Project Hail Mary", True, False)),
+    ("Currently reading Dune.", ("me", "reading", "Dune", True, False)),
+    ("Finished Project Hail Mary - loved it.", ("me", "reading", "Project Hail Mary", False, True)),
+    ('I just finished "A Dance with Dragons" and loved it.', ("me", "reading", "A Dance with Dragons", False, True)),
+    ("We finally finished reading The Hobbit.", ("me", "reading", "The Hobbit", False, True)),
+])
+def test_a_title_read_now_or_finished_is_the_book_being_read(text, claim):
+    assert claim in claims(text)
+
+
+@pytest.mark.parametrize(("old", "new", "outcome"), [
+    ("I'm reading Project Hail Mary right now.", "Finished Project Hail Mary - loved it.", "update"),
+    ("I'm reading Project Hail Mary right now.", "Now I'm reading Piranesi.", "update"),
+    ("I'm reading Project Hail Mary right now.", "I finished Dune years ago.", "related"),  # another book: no change
+    ("I'm reading up on Python.", "Finished Project Hail Mary.", "unrelated"),  # no title: nothing read
+])
+def test_a_book_finished_or_another_begun_ends_the_one_being_read(old, new, outcome):
+    assert verdict(old, new) == outcome

@@ -95,6 +95,8 @@ CRAFTED = [
     "I pay $1,200 in rent. I manage a team of six engineers. Our team grew to ten people.",
     "My goal this year is to run a marathon. I'm training for a half marathon.",
     "Our book club is reading \"Piranesi\" this month. We had a baby girl named Nora.",
+    "I'm reading Project Hail Mary right now. Finished The Hobbit last week.",
+    "I just finished \"A Dance with Dragons\" and loved it.",
     # case folding outside ASCII: the Kelvin sign, the long s, dotted and dotless i
     "İ live in İzmir. I moved to Kyoto. My \u212aia is great.",
     "My ſister ſays I ſmoke. I'm allergıc to nuts. I ſwitched to a \u212aia.",

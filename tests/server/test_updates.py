@@ -188,6 +188,22 @@ async def test_duplicates_conflicts_and_compatible_additions(minilm_server):
         assert all(h["conflicts"] for h in hits[:2])
 
 
+async def test_a_book_finished_ends_the_one_being_read(minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "reader"}
+        old = await ok(client, "memory_write", text="I'm reading Project Hail Mary right now.", valid_from=ago(20),
+                       **scope)
+        await ok(client, "memory_write", text="Went for a 10k run along the river this morning.", valid_from=ago(15),
+                 **scope)
+        new = await ok(client, "memory_write", text="Finished Project Hail Mary - loved it. Starting Piranesi next.",
+                       **scope)
+        assert new["superseded"] == [old["id"]]
+        hits = (await ok(client, "memory_recall", query="What am I reading?", **scope))["results"]
+        assert hits[0]["id"] == new["id"] and old["id"] not in {h["id"] for h in hits}
+        before = (await ok(client, "memory_recall", query="What am I reading?", as_of=ago(10), **scope))["results"]
+        assert before[0]["id"] == old["id"] and before[0]["superseded_by"] == [new["id"]]
+
+
 async def test_retire_and_amend_take_the_time_of_the_change(minilm_server):
     async with Client(minilm_server) as client:
         scope = {"user_id": "times"}

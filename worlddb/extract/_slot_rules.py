@@ -177,6 +177,9 @@ _TOOK_UP = re.compile(r"\b(?:quit|quitting|left|cancel+ed|dropped|ditched)\s+(?-
                       r"(?:got|bought|signed\s+up\s+for|subscribed\s+to|switched\s+to|went\s+with|picked\s+up)\s+"
                       r"(?!(?:a|an|the|my|his|her|their)\s+(?:new\s+)?(?:job|offer|position|role|gig|contract)\b)", re.I)
 #: a name, taken whole (a shorter one is not tried), with no object after it
+#: "I just finished", "Finished" opening a sentence, "finished rereading": before a title read
+_FINISHED = (r"(?:\b(?:I|we)\s+(?:just\s+|finally\s+|recently\s+)?|(?:^|[.!;]\s+)(?:just\s+)?)"
+             r"finished\s+(?:(?:re)?reading\s+)?")
 _NAME_ALONE = (r"(?P<v>(?>(?-i:[A-Z][\w&'’.-]*)(?:\s+(?:(?:of|and|&)\s+)?(?-i:[A-Z][\w&'’.-]*))*))"
                r"(?!\s+(?:a|an|the|some|my|his|her|their|our|its|this|that|alone|him|them|me|us)\b)")
 #: a trip, a move or a day's outing: one is at or leaves a place, not a job
@@ -595,6 +598,14 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("reading", _rx(r"(?:reading|doing|picked|chose|choosing|switched to|moving on to|starting)\s+"
                          r"(?P<v>[\"'“‘][^\"'”’]{1,80}[\"'”’])"), accept=lambda v: bool(v),
           context=_rx(r"\b(book club|reading group|class|we|i)\b")),
+    # "I'm reading Project Hail Mary", "Currently reading Dune": a title written as a name, read now
+    _Rule("reading", _rx(r"(?:\b(?:I|we)\s*(?:['’]m|['’]re|am|are)\s+(?:currently\s+|now\s+|still\s+)?|"
+                         r"(?:^|[.!;]\s+)(?:currently|now|still)\s+)(?:re)?reading\s+" + _NAME_ALONE),
+          accept=lambda v: bool(v)),
+    # "Finished Project Hail Mary", "I just finished reading "Dune"": the book read is done
+    _Rule("reading", _rx(_FINISHED + r"(?P<v>[\"“][^\"”]{1,80}[\"”])"), positive=False, ended=True,
+          accept=lambda v: bool(v)),
+    _Rule("reading", _rx(_FINISHED + _NAME_ALONE), positive=False, ended=True, accept=lambda v: bool(v)),
     # ---- family one has several of
     _Rule("children", _rx(_S + r"(?:has|have|had|welcomed)\s+(?:a|another|a new)\s+(?:baby\s+)?(?:daughter|son|boy|girl"
                           r"|baby)(?:\s+boy|\s+girl)?,?\s+(?:named\s+|called\s+)?" + _VAL), accept=_name),

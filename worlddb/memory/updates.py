@@ -262,6 +262,7 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: Reader 14: a change said for a time still to come claims nothing yet; a name quit is no activity,
 #: and no job when something else is got instead; "got a job at", counts of a kind, goals as
 #: headings, fees "set to", degrees and programs, carriers, insurers by kind, where mail goes.
+#: Reader 15: a title read now ("I'm reading Dune") or finished ("Finished Dune") is the book being read.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
