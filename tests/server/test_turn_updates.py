@@ -153,3 +153,7 @@ async def test_an_assistant_never_marks_what_the_user_said(minilm_server):
         assert later["revised"] == []
         read = await ok(client, "memory_read", id=first["turns"][0]["id"], user_id="u7")
         assert "revised_by" not in read["annotations"]
+        # nor is its restatement, newer though it is, what answers where the user lives
+        hits = (await ok(client, "memory_recall", query="Where do I live?", user_id="u7", limit=3))["results"]
+        assert hits[0]["id"] == first["turns"][0]["id"] and "slot" in hits[0]["lanes"]
+        assert all("slot" not in hit["lanes"] for hit in hits[1:])
