@@ -139,3 +139,28 @@ def test_a_title_read_now_or_finished_is_the_book_being_read(text, claim):
 ])
 def test_a_book_finished_or_another_begun_ends_the_one_being_read(old, new, outcome):
     assert verdict(old, new) == outcome
+
+
+@pytest.mark.parametrize(("text", "claim"), [
+    ("I take 20 mg of metoprolol every morning.", ("me", "medication", "metoprolol", True, False)),
+    ("Dr. Okafor put me on atorvastatin.", ("me", "medication", "atorvastatin", True, False)),
+    ("I'm on omeprazole for reflux now.", ("me", "medication", "omeprazole", True, False)),
+    ("I stopped taking metformin in June.", ("me", "medication", "metformin", False, True)),
+    ("The cardiologist took me off warfarin.", ("me", "medication", "warfarin", False, True)),
+])
+def test_a_medicine_taken_or_stopped_is_read_by_its_name(text, claim):
+    assert claim in claims(text)
+
+
+@pytest.mark.parametrize("text", ["I take the bus to work.", "I'm on vacation until Monday.",
+                                  "I take my nephew Leo to swim practice."])
+def test_taking_or_being_on_something_that_is_no_medicine_is_no_medication(text):
+    assert not {c for c in claims(text) if c[1] == "medication"}
+
+
+@pytest.mark.parametrize(("old", "new", "outcome"), [
+    ("I take 10 mg of citalopram daily.", "My psychiatrist took me off citalopram; I'm on sertraline now.", "update"),
+    ("I take 10 mg of citalopram daily.", "I also take ibuprofen for my knee.", "related"),  # several at once
+])
+def test_a_medicine_stopped_ends_it_and_another_taken_adds_one(old, new, outcome):
+    assert verdict(old, new) == outcome

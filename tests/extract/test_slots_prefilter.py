@@ -97,6 +97,8 @@ CRAFTED = [
     "Our book club is reading \"Piranesi\" this month. We had a baby girl named Nora.",
     "I'm reading Project Hail Mary right now. Finished The Hobbit last week.",
     "I just finished \"A Dance with Dragons\" and loved it.",
+    "I take 20 mg of lisinopril daily. Dr. Ruiz put me on atorvastatin.",
+    "I stopped taking metformin. The doctor took me off warfarin.",
     # case folding outside ASCII: the Kelvin sign, the long s, dotted and dotless i
     "İ live in İzmir. I moved to Kyoto. My \u212aia is great.",
     "My ſister ſays I ſmoke. I'm allergıc to nuts. I ſwitched to a \u212aia.",

@@ -204,6 +204,19 @@ async def test_a_book_finished_ends_the_one_being_read(minilm_server):
         assert before[0]["id"] == old["id"] and before[0]["superseded_by"] == [new["id"]]
 
 
+async def test_a_medicine_stopped_is_superseded_and_one_still_taken_is_kept(minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "patient"}
+        old = await ok(client, "memory_write", text="I take 10 mg of citalopram daily.", valid_from=ago(90), **scope)
+        kept = await ok(client, "memory_write", text="I take metformin with dinner.", valid_from=ago(80), **scope)
+        new = await ok(client, "memory_write", text="My psychiatrist took me off citalopram; I'm on sertraline now.",
+                       **scope)
+        assert new["superseded"] == [old["id"]] and kept["id"] not in new["superseded"]
+        hits = (await ok(client, "memory_recall", query="What medication do I take?", **scope))["results"]
+        assert hits[0]["id"] == new["id"] and kept["id"] in {h["id"] for h in hits}
+        assert old["id"] not in {h["id"] for h in hits}
+
+
 async def test_retire_and_amend_take_the_time_of_the_change(minilm_server):
     async with Client(minilm_server) as client:
         scope = {"user_id": "times"}

@@ -177,6 +177,15 @@ _TOOK_UP = re.compile(r"\b(?:quit|quitting|left|cancel+ed|dropped|ditched)\s+(?-
                       r"(?:got|bought|signed\s+up\s+for|subscribed\s+to|switched\s+to|went\s+with|picked\s+up)\s+"
                       r"(?!(?:a|an|the|my|his|her|their)\s+(?:new\s+)?(?:job|offer|position|role|gig|contract)\b)", re.I)
 #: a name, taken whole (a shorter one is not tried), with no object after it
+#: a medicine's name by the ending most generic drug names share (lisinopril, metoprolol,
+#: atorvastatin, amlodipine, omeprazole, sertraline ...), or one of the few common ones without it
+_DRUG = (r"(?P<v>\b(?:[a-z]+(?:pril|olol|sartan|statin|dipine|formin|prazole|oxetine|traline|afil|pram|azepam|"
+         r"zolam|codone|profen|thiazide|semide|cillin|mycin|cycline|floxacin|conazole|tidine|dronate|lukast|xaban|"
+         r"farin|gliptin|glutide|triptan|setron|tadine|nisone|olone|thyroxine|pramine|tropin)|insulin|aspirin|"
+         r"metformin|acetaminophen|paracetamol|warfarin|lithium|adderall|ozempic|wegovy|zoloft|prozac|lexapro|"
+         r"xanax|tylenol|advil)\b)")
+#: a dose before a medicine's name ("20 mg of lisinopril")
+_DOSE = r"(?:\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|ml|units?)\s+(?:of\s+)?)?"
 #: "I just finished", "Finished" opening a sentence, "finished rereading": before a title read
 _FINISHED = (r"(?:\b(?:I|we)\s+(?:just\s+|finally\s+|recently\s+)?|(?:^|[.!;]\s+)(?:just\s+)?)"
              r"finished\s+(?:(?:re)?reading\s+)?")
@@ -347,6 +356,16 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("allergy", _rx(r"(?P<s>)(?P<v>\b[a-z]+)\s+(?:don't|doesn't|do not|does not|no longer)\s+(?:\w+\s+)?"
                          r"(?:bother|affect|trigger)\s+me\b"), positive=False, accept=lambda v: bool(v),
           context=_rx(r"\b(?:allerg|react|sneez|shots|symptom|hives|immun)")),
+    # ---- medications: a drug known by its name's ending, a dose allowed before it
+    _Rule("medication", _rx(_S + r"(?:take|takes|taking|started taking|am on|'m on|’m on|is on|are on|been on|"
+                            r"started on|switched to|now on)\s+(?:now\s+)?" + _DOSE + _DRUG), accept=lambda v: bool(v)),
+    _Rule("medication", _rx(r"\b(?:put|started|switched)\s+me\s+(?:on|to)\s+" + _DOSE + _DRUG),
+          accept=lambda v: bool(v), speaker=True),
+    _Rule("medication", _rx(_S + r"(?:stopped taking|stopped|quit taking|no longer take|don't take|came off|"
+                            r"am off|'m off|’m off|am no longer on|'m no longer on|’m no longer on)\s+(?:my\s+)?"
+                            + _DRUG), positive=False, ended=True, accept=lambda v: bool(v)),
+    _Rule("medication", _rx(r"\b(?:took|taken|weaned|switched)\s+me\s+off\s+(?:of\s+)?(?:my\s+)?" + _DRUG),
+          positive=False, ended=True, accept=lambda v: bool(v), speaker=True),
     # ---- contact details
     _Rule("phone", _rx(r"(?P<s>\b(?:my|our|his|her|(?-i:[A-Z][a-z]+)'s)\s+)(?P<q>(?:new\s+)?(?:\w+\s+)?)(?:phone|cell|"
                        r"mobile)(?:\s+number)?" + _PHONE_VALUE)),

@@ -263,6 +263,7 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: and no job when something else is got instead; "got a job at", counts of a kind, goals as
 #: headings, fees "set to", degrees and programs, carriers, insurers by kind, where mail goes.
 #: Reader 15: a title read now ("I'm reading Dune") or finished ("Finished Dune") is the book being read.
+#: Reader 16: medications taken or stopped ("I take 20 mg of lisinopril", "took me off warfarin").
 CLAIMS_READER = schema.CLAIMS_READER
 
 
