@@ -104,8 +104,10 @@ AMEND = """Correct or update a memory - use it whenever you know a stored memory
 first to find its id). The content of a memory is never edited in place: this writes a new memory
 with the given text, in the same scopes, and marks it as superseding the old one, whose validity
 ends where the new one begins (valid_from: when the change happened; default now). The old memory
-stays readable with include_retired or as_of. Takes a memory's id; an entity or fact id is refused.
-Returns the new memory's id, and in conflicts the current memories the new text contradicts."""
+stays readable with include_retired or as_of. Takes a memory's id, or a conversation turn's (the turn
+is then superseded too: to record a change and keep what was said current and marked, write the change
+with memory_write instead); an entity or fact id is refused. Returns the new memory's id, and in
+conflicts the current memories the new text contradicts."""
 
 RETIRE = """Mark one memory as no longer true (it was wrong, or stopped applying) when nothing replaces it.
 Its validity ends at valid_to (when it stopped being true; default now); it is hidden from recall

@@ -157,3 +157,14 @@ async def test_an_assistant_never_marks_what_the_user_said(minilm_server):
         hits = (await ok(client, "memory_recall", query="Where do I live?", user_id="u7", limit=3))["results"]
         assert hits[0]["id"] == first["turns"][0]["id"] and "slot" in hits[0]["lanes"]
         assert all("slot" not in hit["lanes"] for hit in hits[1:])
+
+
+async def test_amending_a_turn_supersedes_it_as_the_tool_text_says(minilm_server):
+    async with Client(minilm_server) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert "conversation turn" in tools["memory_amend"].description
+        turn = (await session(client, "u8", "2024-01-10", ("user", "I work at Dell as a tester.")))["turns"][0]["id"]
+        amended = await ok(client, "memory_amend", id=turn, text="I work at Dell as a test lead.", user_id="u8")
+        assert amended["supersedes"] == turn
+        read = await ok(client, "memory_read", id=turn, user_id="u8")
+        assert read["valid_to"] is not None and read["superseded_by"] == [amended["id"]]
