@@ -127,3 +127,18 @@ def test_batches_are_transactions_of_at_most_the_batch_size(engine, tmp_path):
     assert seen == [10, 10, 5] and report.transactions == 3
     kinds = [k for (k,) in engine.store.conn.execute("SELECT kind FROM tx ORDER BY seq")]
     assert kinds.count("memory_write_many") == 3
+
+
+def test_a_batch_refused_in_its_model_step_stops_the_import_there_with_the_batches_before_it_written(
+        engine, tmp_path):
+    # the fifth item's entity name is over its limit: refused while its batch is prepared,
+    # which happens ahead, while the batch before it commits (worlddb.memory.ahead)
+    records = [{"text": f"Reading list entry {i}"} for i in range(9)]
+    records[4] = {"text": "A bad entry", "entities": [{"name": "x" * 600}]}
+    path = lines(tmp_path / "some-bad.jsonl", *records)
+    seen: list[int] = []
+    with pytest.raises(InvalidInput, match=r"line 4-6: entity name is longer than 512 characters"):
+        engine.import_memories(importing.read_items(path, "jsonl", ALICE), batch=3, progress=seen.append)
+    assert seen == [3]
+    texts = sorted(m.text for m in engine.list_memories(ALICE, limit=50).memories)
+    assert texts == [f"Reading list entry {i}" for i in range(3)]

@@ -24,7 +24,9 @@ checked before anything is written: a line that is not JSON, not an object, has 
 arguments, no text, bad dates or bad messages is refused with its line number, and
 nothing is written. Then consecutive text memories of the same scopes are written
 `batch` to a transaction through the memory_write path (embeddings computed per batch,
-before its transaction), and each `messages` item as its session (worlddb.memory.messages).
+before its transaction), and each `messages` item as its session (worlddb.memory.messages);
+a batch's extraction and embeddings run while the batch before it commits
+(worlddb.memory.ahead).
 A batch the engine still refuses (an entity name over its limit, say) stops the import at
 that batch; the batches before it stay written, and the error names the lines.
 """
@@ -34,15 +36,19 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator
+from contextlib import closing
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from worlddb.core.errors import InvalidInput, WorldDBError
 from worlddb.core.timeutil import parse_time
 from worlddb.memory import messages as conversation
+from worlddb.memory.ahead import one_ahead
+from worlddb.memory.ingest import PreparedSession
 from worlddb.memory.scopes import ScopeSet, resolve_scopes
 from worlddb.memory.services import Services
-from worlddb.memory.write import WriteRequest, check_text, write_many
+from worlddb.memory.write import PreparedWrite, WriteRequest, check_text, commit, complete, prepare
 
 FORMATS = ("jsonl", "official-memory", "mem0")
 #: memories written per transaction
@@ -91,35 +97,44 @@ def count(items: list[ImportItem]) -> int:
 
 def import_items(services: Services, items: list[ImportItem], *, batch: int = BATCH,
                  progress: Callable[[int], None] | None = None) -> ImportReport:
-    """Write checked items (read_items) in batched transactions; `progress(n)` after each."""
+    """Write checked items (read_items) in batched transactions; `progress(n)` after each.
+    Each batch's model step runs while the batch before it commits (worlddb.memory.ahead)."""
     if batch < 1:
         raise InvalidInput("batch must be at least 1")
     memories = turns = sessions = transactions = 0
     ids: list[str] = []
-    for group in _groups(items, batch):
-        lines = f"line {group[0].line}" + (f"-{group[-1].line}" if len(group) > 1 else "")
-        try:
-            if "messages" in group[0].arguments:
-                args = group[0].arguments
-                valid_from = args.get("valid_from")
-                written = conversation.write_messages(
-                    services, group[0].scopes, args["messages"], session=args.get("session"),
-                    valid_from=parse_time(valid_from, field="valid_from") if valid_from else None)
-                turns += len(written.turns)
-                sessions += 1
-                ids.append(written.id)
-                done = len(written.turns)
-            else:
-                results = write_many(services, [_request(item) for item in group])
-                memories += len(results)
-                ids.extend(r.id for r in results)
-                done = len(results)
-        except WorldDBError as exc:
-            raise type(exc)(f"{lines}: {exc} (the items before it are written)") from None
-        transactions += 1
-        if progress is not None:
-            progress(done)
+    with closing(one_ahead(partial(_prepare, services), _groups(items, batch))) as ready:
+        for group, prepared in ready:
+            lines = f"line {group[0].line}" + (f"-{group[-1].line}" if len(group) > 1 else "")
+            try:
+                if "messages" in group[0].arguments:
+                    written = conversation.commit_messages(services, complete(services, prepared()))
+                    turns += len(written.turns)
+                    sessions += 1
+                    ids.append(written.id)
+                    done = len(written.turns)
+                else:
+                    results = commit(services, complete(services, prepared()))
+                    memories += len(results)
+                    ids.extend(r.id for r in results)
+                    done = len(results)
+            except WorldDBError as exc:
+                raise type(exc)(f"{lines}: {exc} (the items before it are written)") from None
+            transactions += 1
+            if progress is not None:
+                progress(done)
     return ImportReport(memories=memories, turns=turns, sessions=sessions, transactions=transactions, ids=ids)
+
+
+def _prepare(services: Services, group: list[ImportItem]) -> PreparedWrite | PreparedSession:
+    """A batch's model step: a messages item's session, or a run of text items."""
+    if "messages" in group[0].arguments:
+        args = group[0].arguments
+        valid_from = args.get("valid_from")
+        return conversation.prepare_messages(
+            services, group[0].scopes, args["messages"], session=args.get("session"),
+            valid_from=parse_time(valid_from, field="valid_from") if valid_from else None)
+    return prepare(services, [_request(item) for item in group])
 
 
 # ---------------------------------------------------------------------------- batching

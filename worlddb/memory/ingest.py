@@ -4,7 +4,8 @@ Two ways in, one way of writing:
   - `ingest_conversation` (Python API): a list of sessions, each with a date and turns
     (speaker, text, optional id and image caption). Every session's date and turns are
     checked before the first one is written, so bad input anywhere writes nothing; then
-    one transaction per session.
+    one transaction per session, each session's model step running while the session
+    before it commits (worlddb.memory.ahead).
   - memory_write with `messages` (worlddb.memory.messages): one call's messages are turns of
     one session, in one transaction; a later call with the same caller session id in the
     same scopes continues that session's world and chain (the `sessions` table keeps,
@@ -33,8 +34,10 @@ turns arrive.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import closing
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from functools import partial
 
 import numpy as np
 
@@ -46,6 +49,7 @@ from worlddb.extract import GENERIC_ROLES, EntityCandidate, ExtractionContext
 from worlddb.graph import text_index
 from worlddb.graph.database import Writer
 from worlddb.memory import claims, turn_updates
+from worlddb.memory.ahead import one_ahead
 from worlddb.memory.results import EntityOut
 from worlddb.memory.scopes import ScopeSet, scope_anchors
 from worlddb.memory.services import Services
@@ -137,8 +141,10 @@ def ingest_conversation(services: Services, scopes: ScopeSet, sessions: list[Ses
                                  known_names=speakers))
     session_ids: list[str] = []
     turn_ids: dict[str, str] = {}
-    for number, plan in enumerate(plans, start=1):
-        written = write_session(services, scopes, plan)
+    # each session's model step runs while the one before it commits (worlddb.memory.ahead)
+    with closing(one_ahead(partial(prepare_session, services, scopes), plans)) as ready:
+        committed = [commit_session(services, complete(services, prepared())) for _, prepared in ready]
+    for number, (plan, written) in enumerate(zip(plans, committed), start=1):
         session_ids.append(written.session)
         for i, (turn, anchor) in enumerate(zip(plan.turns, written.turns)):
             turn_ids[turn.turn_id or f"{number}:{i + 1}"] = anchor
@@ -168,12 +174,6 @@ class PreparedSession:
 
     def with_names(self, vectors: Mapping[str, np.ndarray]) -> PreparedSession:
         return replace(self, mentions=self.mentions.with_vectors(vectors))
-
-
-def write_session(services: Services, scopes: ScopeSet, plan: SessionPlan) -> SessionWritten:
-    """Write one session's turns in one transaction (see the module docstring); the turns
-    must have passed `check_turn`."""
-    return commit_session(services, complete(services, prepare_session(services, scopes, plan)))
 
 
 def prepare_session(services: Services, scopes: ScopeSet, plan: SessionPlan) -> PreparedSession:
