@@ -21,7 +21,8 @@ turns have no speaker entity, so no entity is ever named after a role. Extractio
 embedding - turn texts, their sentence units and the session's content in one model call,
 then the entity names that may need a vector (not those that already resolve exactly in every
 scope) - are computed before the transaction opens, in the steps worlddb.memory.write describes
-(`prepare_session`, then `commit_session`).
+(`prepare_session`, then `commit_session`); in `prepare_session` the model runs on a thread of
+its own while the turns are read for entities and slot claims.
 
 Once a scope has topic worlds, each turn also joins the topic nearest to it
 (worlddb.consolidator.topics) in the same transaction.
@@ -34,6 +35,7 @@ turns arrive.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -188,22 +190,26 @@ def prepare_session(services: Services, scopes: ScopeSet, plan: SessionPlan) -> 
     user = next((sid for kind, sid in scopes if kind == "user"), None)
     speakers = tuple(speaker_entity(t.speaker, user) for t in plan.turns)
     known = tuple(dict.fromkeys(n for n in (speaker_entity(k, user) for k in plan.known_names) if n))
-    mentions, unsure = [], []
-    for turn, speaker in zip(plan.turns, speakers):
-        found = services.extractor.extract(turn.text, ExtractionContext(
-            timestamp=datetime.fromtimestamp(turn.at / 1e6, tz=UTC), speaker=speaker, known_names=known))
-        mentions.append([e for e in found.entities if e.name.strip()])
-        unsure.append(tuple(e for e in found.unsure if e.name.strip()))
+    # The index text does not depend on where in the session a turn lands, so turns are
+    # embedded before the transaction says whether the session continues an earlier one;
+    # nor on what the readings below find, so the model runs on a thread of its own while
+    # the turns are read for entities and claims (onnxruntime releases the GIL)
+    shapes = [turn_node(t, t.at, provenance) for t in plan.turns]
+    with ThreadPoolExecutor(1, thread_name_prefix="worlddb-session-model") as model:
+        embedded = model.submit(text_index.prepare_with, services.embedder, services.encoder,
+                                [(node, t.at) for node, t in zip(shapes, plan.turns)],
+                                also=[world.content], form=services.vector_text)
+        mentions, unsure = [], []
+        for turn, speaker in zip(plan.turns, speakers):
+            found = services.extractor.extract(turn.text, ExtractionContext(
+                timestamp=datetime.fromtimestamp(turn.at / 1e6, tz=UTC), speaker=speaker, known_names=known))
+            mentions.append([e for e in found.entities if e.name.strip()])
+            unsure.append(tuple(e for e in found.unsure if e.name.strip()))
+        readings = turn_updates.read([t.text for t in plan.turns], [t.speaker for t in plan.turns], user)
+        index, others = embedded.result()
     people = known or tuple(dict.fromkeys(s for s in speakers if s))
     candidates = [EntityCandidate(name=s, type="person") for s in people]
-    # The index text does not depend on where in the session a turn lands, so turns are
-    # embedded before the transaction says whether the session continues an earlier one.
-    shapes = [turn_node(t, t.at, provenance) for t in plan.turns]
-    index, others = text_index.prepare_with(services.embedder, services.encoder,
-                                            [(node, t.at) for node, t in zip(shapes, plan.turns)],
-                                            also=[world.content], form=services.vector_text)
     names = Mentions(((scopes, tuple(candidates + [e for group in mentions for e in group])),))
-    readings = turn_updates.read([t.text for t in plan.turns], [t.speaker for t in plan.turns], user)
     return PreparedSession(scopes=scopes, plan=plan, world=world, provenance=provenance, found=tuple(mentions),
                            index=tuple(index), content=others[world.content], mentions=names, speakers=speakers,
                            unsure=tuple(unsure), claims=readings)
