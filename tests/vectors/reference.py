@@ -6,6 +6,8 @@ The sample is what a write embeds: the index text of 64 hand-annotated LoCoMo de
 the sentence units of the first 16, the entity names they mention, and three long texts
 past the model's 256-token window. `python -m tests.vectors.reference` rewrote the file;
 run it again only on purpose (it records whatever the current code makes).
+`python -m tests.vectors.reference --canary` records the embedder's canary vectors (the fp32
+graph's vectors of `CANARY_TEXTS`, which the integer graph must reproduce before it is used).
 """
 
 from __future__ import annotations
@@ -40,5 +42,17 @@ def main() -> None:
     print(f"{VECTORS}: {vectors.shape}")
 
 
+def canary() -> None:
+    """Record worlddb/vectors/data/minilm-canary.npy: the fp32 graph's vectors of CANARY_TEXTS."""
+    from worlddb.vectors.embedder import CANARY_PATH, CANARY_TEXTS, MiniLMEmbedder
+
+    vectors = MiniLMEmbedder(arithmetic="fp32").embed(list(CANARY_TEXTS))
+    np.save(CANARY_PATH, vectors.astype(np.float32))
+    print(f"{CANARY_PATH}: {vectors.shape}")
+
+
 if __name__ == "__main__":
-    main()
+    import sys
+
+    canary() if "--canary" in sys.argv[1:] else main()
+

