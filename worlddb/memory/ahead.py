@@ -17,15 +17,26 @@ What a caller sees is what it would see with the steps run one after the other:
   `contextlib.closing` does), the step running ahead is waited for and its result dropped:
   it wrote nothing.
 At most one step runs ahead: the batch being committed and the next are all that is held.
+
+`beside(fn, ...)` is the same idea inside one write: it runs the model's part on a thread of
+a small shared pool while the caller reads the same texts for entities and slot claims (a
+write's or a session's prepare step), where nothing read depends on the vectors.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
 
-__all__ = ["one_ahead"]
+__all__ = ["beside", "one_ahead"]
+
+#: threads of the pool `beside` runs on: a write's or a session's model part at a time each,
+#: as many as AsyncEngine prepares at once (MODEL_THREADS)
+BESIDE_THREADS = 2
+_beside_pool: ThreadPoolExecutor | None = None
+_beside_lock = threading.Lock()
 
 B = TypeVar("B")
 P = TypeVar("P")
@@ -48,3 +59,13 @@ def one_ahead(step: Callable[[B], P], batches: Iterable[B]) -> Iterator[tuple[B,
 
 
 _END = object()
+
+
+def beside(fn: Callable[..., P], *args, **kwargs) -> Future:
+    """`fn(*args, **kwargs)` started on a thread of a shared pool (made on first use), for
+    the caller to collect with `.result()` once its own part is done."""
+    global _beside_pool
+    with _beside_lock:
+        if _beside_pool is None:
+            _beside_pool = ThreadPoolExecutor(BESIDE_THREADS, thread_name_prefix="worlddb-beside")
+        return _beside_pool.submit(fn, *args, **kwargs)

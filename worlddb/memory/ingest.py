@@ -35,7 +35,6 @@ turns arrive.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -51,7 +50,7 @@ from worlddb.extract import GENERIC_ROLES, EntityCandidate, ExtractionContext
 from worlddb.graph import text_index
 from worlddb.graph.database import Writer
 from worlddb.memory import claims, turn_updates
-from worlddb.memory.ahead import one_ahead
+from worlddb.memory.ahead import beside, one_ahead
 from worlddb.memory.results import EntityOut
 from worlddb.memory.scopes import ScopeSet, scope_anchors
 from worlddb.memory.services import Services
@@ -195,18 +194,17 @@ def prepare_session(services: Services, scopes: ScopeSet, plan: SessionPlan) -> 
     # nor on what the readings below find, so the model runs on a thread of its own while
     # the turns are read for entities and claims (onnxruntime releases the GIL)
     shapes = [turn_node(t, t.at, provenance) for t in plan.turns]
-    with ThreadPoolExecutor(1, thread_name_prefix="worlddb-session-model") as model:
-        embedded = model.submit(text_index.prepare_with, services.embedder, services.encoder,
-                                [(node, t.at) for node, t in zip(shapes, plan.turns)],
-                                also=[world.content], form=services.vector_text)
-        mentions, unsure = [], []
-        for turn, speaker in zip(plan.turns, speakers):
-            found = services.extractor.extract(turn.text, ExtractionContext(
-                timestamp=datetime.fromtimestamp(turn.at / 1e6, tz=UTC), speaker=speaker, known_names=known))
-            mentions.append([e for e in found.entities if e.name.strip()])
-            unsure.append(tuple(e for e in found.unsure if e.name.strip()))
-        readings = turn_updates.read([t.text for t in plan.turns], [t.speaker for t in plan.turns], user)
-        index, others = embedded.result()
+    embedded = beside(text_index.prepare_with, services.embedder, services.encoder,
+                      [(node, t.at) for node, t in zip(shapes, plan.turns)],
+                      also=[world.content], form=services.vector_text)
+    mentions, unsure = [], []
+    for turn, speaker in zip(plan.turns, speakers):
+        found = services.extractor.extract(turn.text, ExtractionContext(
+            timestamp=datetime.fromtimestamp(turn.at / 1e6, tz=UTC), speaker=speaker, known_names=known))
+        mentions.append([e for e in found.entities if e.name.strip()])
+        unsure.append(tuple(e for e in found.unsure if e.name.strip()))
+    readings = turn_updates.read([t.text for t in plan.turns], [t.speaker for t in plan.turns], user)
+    index, others = embedded.result()
     people = known or tuple(dict.fromkeys(s for s in speakers if s))
     candidates = [EntityCandidate(name=s, type="person") for s in people]
     names = Mentions(((scopes, tuple(candidates + [e for group in mentions for e in group])),))
