@@ -43,7 +43,6 @@ from worlddb.graph import facts as factlib
 from worlddb.graph import text_index
 from worlddb.graph.database import Writer
 from worlddb.memory import claims, turn_updates, updates
-from worlddb.memory.ahead import beside
 from worlddb.memory.results import ConflictOut, EntityOut, FactOut, WriteResult
 from worlddb.memory.scopes import ScopeSet, scope_anchors
 from worlddb.memory.services import Services
@@ -133,13 +132,10 @@ def write_many(services: Services, requests: list[WriteRequest]) -> list[WriteRe
 
 def prepare(services: Services, requests: list[WriteRequest]) -> PreparedWrite:
     """The model's part of a write: extraction, and one model call for the index texts and
-    sentence units of every memory. Reads nothing from the store. The texts embedded depend
-    on a memory's text, metadata and valid-from only, never on what extraction finds, so the
-    model runs beside the extraction (worlddb.memory.ahead.beside)."""
-    shapes = [_shape(request) for request in requests]
-    embedded = beside(text_index.prepare, services.embedder, services.encoder, shapes, form=services.vector_text)
-    plans = tuple(_plan(services, request, starts) for request, (_, starts) in zip(requests, shapes))
-    index = embedded.result()
+    sentence units of every memory. Reads nothing from the store."""
+    plans = tuple(_plan(services, request) for request in requests)
+    index = text_index.prepare(services.embedder, services.encoder, [(p.memory, p.starts) for p in plans],
+                               form=services.vector_text)
     groups = tuple((p.request.scopes, tuple(_speakers(p) + p.candidates + _fact_names(p.facts, p.candidates)))
                    for p in plans)
     return PreparedWrite(plans, tuple(index), Mentions(groups))
@@ -224,17 +220,9 @@ def _duplicate(services: Services, plan: _Plan, verdict: updates.Assessment) -> 
                        entities=[], facts=[], superseded=[], conflicts=[], duplicate_of=view.anchor)
 
 
-def _shape(request: WriteRequest) -> tuple[Node, int]:
-    """What a memory's index texts are made of (text_index reads a node's type, content and
-    metadata), and its valid-from: without one it is "now", fixed here so the text embedded
-    outside the transaction is the text indexed inside it."""
+def _plan(services: Services, request: WriteRequest) -> _Plan:
     if not isinstance(request.metadata, dict):
         raise InvalidInput("metadata must be a JSON object")
-    starts = request.valid_from if request.valid_from is not None else now_us()
-    return Node("Memory", content=request.text, meta=request.metadata), starts
-
-
-def _plan(services: Services, request: WriteRequest, starts: int) -> _Plan:
     user = next((sid for kind, sid in request.scopes if kind == "user"), None)
     speaker = _speaker(request.metadata)
     candidates, fact_cands, extractor, unsure = _extraction(services, request, user, speaker)
@@ -246,6 +234,9 @@ def _plan(services: Services, request: WriteRequest, starts: int) -> _Plan:
                     **({"supersedes": request.supersedes} if request.supersedes else {})},
         created_at=now_us(),
     )
+    # the valid-from is part of the index text; without one it is "now", fixed here so
+    # the text embedded outside the transaction is the text indexed inside it
+    starts = request.valid_from if request.valid_from is not None else now_us()
     return _Plan(request, memory, starts, candidates, fact_cands, speaker,
                  updates.claim_keys(request.text, fact_cands, user, updates.speaker_of(request.metadata)), unsure)
 
