@@ -65,7 +65,6 @@ class _Product:
     scale: np.ndarray  # float32, (out,)
     bias: np.ndarray  # float32, (out,)
     nodes: tuple  # the MatMul, Mul, Cast and Add it replaces
-    initializers: tuple[str, ...]
 
 
 def rewrite(model_bytes: bytes) -> bytes | None:
@@ -126,7 +125,7 @@ def _products(graph) -> list[_Product] | None:
         found.append(_Product(layer=int(match.group(1)), kind=kinds[what], source=node.input[0], output=add.output[0],
                               weight=weight, scale=scales,
                               bias=numpy_helper.to_array(inits[bias]).astype(np.float32).reshape(-1),
-                              nodes=(node, mul, cast, add), initializers=(cast.input[0], scale, bias)))
+                              nodes=(node, mul, cast, add)))
     layers = {p.layer for p in found}
     if len(found) != 6 * LAYERS or layers != set(range(LAYERS)) or any(
             sorted(p.kind for p in found if p.layer == k) != sorted(kinds.values()) for k in layers):
@@ -169,8 +168,6 @@ def _integer_product(graph, group: list[_Product]) -> None:
     """The products of one source, as two integer GEMMs on its two digits (module docstring)."""
     from onnx import helper, numpy_helper
 
-    group = sorted(group, key=lambda p: ("query", "key", "value").index(p.kind) if p.kind in ("query", "key", "value")
-                   else 0)
     a, name = group[0].source, f"worlddb_product_{group[0].layer}_{group[0].kind}"
     weight = np.concatenate([p.weight for p in group], axis=1)
     graph.initializer.extend([
