@@ -412,12 +412,16 @@ def _write_fact(services: Services, w: Writer, world: str, key: str, memory: str
                              object_name=fact.object, provenance={"scope": key, "memory": memory},
                              created_at=services.store.get(memory).created_at)
     relation = node.name
-    priors = [p for p in factlib.facts_about(services.store, subject, relation) if p.anchor != node.id]
+    # only a functional relation's earlier values are replaced; reading them costs a pass over
+    # every memory that names the subject, so other relations skip it
+    functional = relation in services.functional
+    priors = ([p for p in factlib.facts_about(services.store, subject, relation) if p.anchor != node.id]
+              if functional else [])
     anchor = w.add(node, valid_from=valid_from, parents=[world])
     for edge in factlib.fact_edges(node):
         w.link(edge)
     w.link(Edge("derived_from", anchor, memory))
-    if relation in services.functional:
+    if functional:
         for prior in priors:
             view = services.store.get(prior.anchor)
             if view.valid_to is not None or prior.object == node.meta["object"]:
