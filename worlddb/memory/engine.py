@@ -34,7 +34,7 @@ from worlddb.core.errors import InvalidInput
 from worlddb.core.records import MAX_TEXT_CHARS
 from worlddb.core.store import Store
 from worlddb.core.timeutil import parse_time
-from worlddb.extract import temporal
+from worlddb.extract import warmup
 from worlddb.extract.builtin import BuiltinExtractor
 from worlddb.extract.judge import BuiltinJudge
 from worlddb.graph import text_index
@@ -249,9 +249,9 @@ class Engine:
         takes seconds to minutes unless a snapshot of them is on disk
         (worlddb.vectors.hnsw_snapshots), and they are saved once built; a server calls this
         at start, so that the first tool call does not pay for it (a call that arrives
-        meanwhile waits only for the rest). The date parser's tables too: the first write
-        naming a date would build them (worlddb.extract.temporal.warm)."""
-        temporal.warm()
+        meanwhile waits only for the rest). The extractor's and slot reader's tables too: the
+        first write would build them (worlddb.extract.warmup)."""
+        warmup.warm()
         self.index.sync()
         self.units.sync()
         self.resolver.index.catch_up(vectors=self.resolver.embedder is not None)

@@ -1,0 +1,58 @@
+"""worlddb.extract.warmup: what the readers build on first use is built by Engine.warm,
+before the first write after a server starts."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+#: every table the module says it builds, by its cache
+TABLES = ("_slot_prefilter._needs", "_slot_cues._cue_needs", "_slot_reader._animate", "lexicon._entries",
+          "given_names._table")
+
+
+def _built_after(step: str, tmp_path) -> dict[str, int]:
+    """In a fresh interpreter: each table's cache size before and after `step`."""
+    script = textwrap.dedent(f"""
+        import json
+        from worlddb.extract import _slot_cues, _slot_prefilter, _slot_reader, given_names, lexicon, temporal
+        from worlddb.memory.engine import Engine
+        from worlddb.memory.scopes import ScopeSet
+        from worlddb.vectors.embedder import HashEmbedder
+
+        def sizes():
+            return {{name: eval(name).cache_info().currsize for name in {TABLES!r}}}
+
+        ALICE = ScopeSet((("user", "alice"),))
+        before = sizes()
+        engine = Engine.open({str(tmp_path / "w.db")!r}, embedder=HashEmbedder(), query_model=True)
+        {step}
+        print(json.dumps({{"before": before, "after": sizes()}}))
+        engine.close()
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def test_engine_warm_builds_the_readers_tables(tmp_path):
+    found = _built_after("engine.warm()", tmp_path)
+    assert set(found["before"].values()) == {0}  # nothing is built at import or open
+    assert set(found["after"].values()) == {1}
+
+
+def test_without_warm_the_first_write_builds_them(tmp_path):
+    found = _built_after("engine.write_memory('I moved to Denver last week', ALICE)", tmp_path)
+    assert set(found["before"].values()) == {0}
+    # the slot reader's literal index, the largest, is built inside the write itself
+    assert found["after"]["_slot_prefilter._needs"] == 1
+
+
+def test_warm_is_idempotent():
+    from worlddb.extract import _slot_prefilter, warmup
+
+    warmup.warm()
+    built = _slot_prefilter._needs()
+    warmup.warm()
+    assert _slot_prefilter._needs() is built
