@@ -405,19 +405,24 @@ class Store:
                                  (seq,))
         return [edge_view(row) for row in rows]
 
-    def ends(self, anchor: str, edge_type: str, direction: str = "out", known_at: int | None = None) -> list[str]:
+    def ends(self, anchor: str, edge_type: str, direction: str = "out", known_at: int | None = None, *,
+             node_type: str | None = None, name: str | None = None) -> list[str]:
         """The other ends of `anchor`'s edges of one type - columns only, no record parsing,
-        for hot read paths. direction: "out" (anchor is src), "in", or "both"."""
+        for hot read paths. direction: "out" (anchor is src), "in", or "both"; `node_type`
+        and `name` keep only the ends of that type and name (a subject's facts of one relation
+        among the hundreds of memories that name it)."""
         live, params = live_sql(known_at is not None, "e"), live_params(known_at)
+        kept, kept_params = "", []
+        for column, value in (("o.type", node_type), ("o.name", name)):
+            if value is not None:
+                kept += f" AND {column}=?"
+                kept_params.append(value)
         out: list[str] = []
-        if direction in ("out", "both"):
-            out += [r[0] for r in self.conn.execute(
-                f"SELECT o.anchor FROM edges e JOIN nodes o ON o.rowid = e.dst WHERE e.src = {ROWID_OF} "
-                f"AND e.type=? AND {live} ORDER BY e.rowid", [anchor, edge_type, *params])]
-        if direction in ("in", "both"):
-            out += [r[0] for r in self.conn.execute(
-                f"SELECT o.anchor FROM edges e JOIN nodes o ON o.rowid = e.src WHERE e.dst = {ROWID_OF} "
-                f"AND e.type=? AND {live} ORDER BY e.rowid", [anchor, edge_type, *params])]
+        for wanted, end, near in (("out", "dst", "src"), ("in", "src", "dst")):
+            if direction in (wanted, "both"):
+                out += [r[0] for r in self.conn.execute(
+                    f"SELECT o.anchor FROM edges e JOIN nodes o ON o.rowid = e.{end} WHERE e.{near} = {ROWID_OF} "
+                    f"AND e.type=? AND {live}{kept} ORDER BY e.rowid", [anchor, edge_type, *params, *kept_params])]
         return out
 
     def names(self, anchors: Iterable[str], node_type: str) -> list[str]:

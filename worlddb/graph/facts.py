@@ -71,8 +71,9 @@ def as_fact(view: NodeView) -> FactRef | None:
 
 
 def facts_about(store: Store, subject: str, relation: str | None = None) -> list[FactRef]:
-    """Facts whose subject is `subject` (live refers_to edges), optionally of one relation."""
-    anchors = [e.src for e in store.edges(dst=subject, type="refers_to") if e.props.get("role") == "subject"]
+    """Facts whose subject is `subject` (live refers_to edges), optionally of one relation.
+    Only Fact nodes' edges are read: most of what refers to an entity is memories naming it."""
+    anchors = store.ends(subject, "refers_to", "in", node_type="Fact", name=relation)
     out = []
     for view in store.get_many(anchors).values():
         ref = as_fact(view)
