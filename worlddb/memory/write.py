@@ -412,8 +412,8 @@ def _write_fact(services: Services, w: Writer, world: str, key: str, memory: str
                              object_name=fact.object, provenance={"scope": key, "memory": memory},
                              created_at=services.store.get(memory).created_at)
     relation = node.name
-    # only a functional relation's earlier values are replaced; reading them costs a pass over
-    # every memory that names the subject, so other relations skip it
+    # only a functional relation's earlier values are replaced, so only then are they read (a
+    # read that grows with the subject's facts, on every fact of a write)
     functional = relation in services.functional
     priors = ([p for p in factlib.facts_about(services.store, subject, relation) if p.anchor != node.id]
               if functional else [])
