@@ -20,7 +20,7 @@ def outcome(old: str, new: str, similarity: float = 0.6) -> str:
     return JUDGE.judge(Statement("new", new, 10, read(new)), olds)[0].outcome
 
 
-@pytest.mark.parametrize(("text", "expected"), [
+OPEN_EXAMPLES = [
     ("Our alarm code is 7731.", ("me", "np:alarm code", "7731", "")),
     ("The garage door code was changed to 2290.", ("me", "np:garage door code", "2290", "")),
     ("We set the thermostat to 68.", ("me", "np:thermostat", "68", "")),
@@ -44,7 +44,10 @@ def outcome(old: str, new: str, similarity: float = 0.6) -> str:
     ("I've moved over to Neovim for coding.", ("me", "replaces", "Neovim", "coding")),
     ("I cancelled Planet Fitness and joined Equinox.", ("me", "replaces", "Equinox", "")),
     ("We dropped Comcast and signed up with Verizon Fios.", ("me", "replaces", "Verizon Fios", "")),
-])
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), OPEN_EXAMPLES)
 def test_a_value_or_change_outside_the_catalogue_is_read_as_an_open_slot(text, expected):
     assert expected in slots_of(text)
 
@@ -130,3 +133,22 @@ def test_a_replacement_stated_for_an_earlier_time_is_a_conflict():
 def test_a_setting_said_either_way_is_one_slot_that_a_later_one_updates():
     assert outcome("The thermostat is set to 70.", "We set the thermostat to 68.") == "update"
     assert outcome("My alarm is set to 6:30.", "I set my alarm to 7:15.") == "update"
+
+
+def test_a_read_of_catalogue_attributes_only_skips_the_open_slots_and_loses_nothing():
+    from worlddb.extract import _slot_reader
+    from worlddb.extract.open_slots import REPLACES, is_open
+
+    def kept(text, attributes):  # the open claims a read of `attributes` keeps, every one read
+        return [c.attribute for c in read_open(text, _slot_reader._animate())
+                if attributes is None or c.attribute in attributes or (REPLACES in attributes and is_open(c.attribute))]
+
+    catalogue_only = [frozenset({"home", "employer"}), frozenset({"when", "due", "status"}), frozenset()]
+    for text, (_subject, attribute, _value, _qualifier) in OPEN_EXAMPLES:
+        assert kept(text, None) and [c.attribute for c in _slot_reader._open_claims(text, [], None, None)]
+        for attributes in catalogue_only:
+            assert kept(text, attributes) == [] == _slot_reader._open_claims(text, [], None, attributes)
+        # asked for the open slot itself, or for any replacement, the read still runs
+        assert attribute in [c.attribute for c in _slot_reader._open_claims(text, [], None, frozenset({attribute}))]
+        assert [c.attribute for c in _slot_reader._open_claims(text, [], None, frozenset({REPLACES}))] == \
+            kept(text, frozenset({REPLACES}))

@@ -77,6 +77,8 @@ def _open_claims(text: str, claims: list[SlotClaim], speaker_is: str | None,
     """The open slots' claims (worlddb.extract.open_slots) of `text` (of `attributes`, if given:
     asked for a replacement, every open slot a replacement can be about), less those whose value
     a catalogue claim of the text already states ("my new phone number is ...")."""
+    if attributes is not None and REPLACES not in attributes and not any(is_open(a) for a in attributes):
+        return []  # every open claim is of an open slot: none could be kept, so none is read
     out = []
     for found in read_open(text, _animate()):
         if attributes is not None and found.attribute not in attributes and not (
