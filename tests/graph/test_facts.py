@@ -28,4 +28,5 @@ def test_facts_about_reads_the_subjects_facts_not_the_memories_that_name_it(db_p
         tesla = engine.write_memory("Car note two.", ALICE,
                                     facts=[{"subject": "Ana", "relation": "drives", "object": "Tesla"}])
         assert civic.id in tesla.superseded
+        # in the order they were written, the replaced one too
         assert [f.object for f in facts_about(engine.store, ana, "drives")] == ["Civic", "Tesla"]

@@ -71,11 +71,13 @@ def as_fact(view: NodeView) -> FactRef | None:
 
 
 def facts_about(store: Store, subject: str, relation: str | None = None) -> list[FactRef]:
-    """Facts whose subject is `subject` (live refers_to edges), optionally of one relation.
-    Only Fact nodes' edges are read: most of what refers to an entity is memories naming it."""
+    """Facts whose subject is `subject` (live refers_to edges), optionally of one relation, in
+    the order their edges were written. Only Fact nodes' edges are read: most of what refers to
+    an entity is memories naming it."""
     anchors = store.ends(subject, "refers_to", "in", node_type="Fact", name=relation)
+    views = store.get_many(anchors)
     out = []
-    for view in store.get_many(anchors).values():
+    for view in (views[a] for a in dict.fromkeys(anchors) if a in views):
         ref = as_fact(view)
         if ref is not None and ref.subject == subject and (relation is None or ref.relation == relation):
             out.append(ref)
