@@ -77,7 +77,7 @@ def facts_about(store: Store, subject: str, relation: str | None = None) -> list
     anchors = store.ends(subject, "refers_to", "in", node_type="Fact", name=relation)
     views = store.get_many(anchors)
     out = []
-    for view in (views[a] for a in dict.fromkeys(anchors) if a in views):
+    for view in (views[a] for a in anchors if a in views):
         ref = as_fact(view)
         if ref is not None and ref.subject == subject and (relation is None or ref.relation == relation):
             out.append(ref)

