@@ -26,8 +26,8 @@ def chained(engine):
         "SELECT rowid FROM nodes WHERE type IN ('Turn', 'Memory') ORDER BY rowid")]
 
 
-def _full(conn, scores, admit, spread=propagation.PROPAGATION):
-    final, lifted = propagation.propagate(conn, scores, spread)
+def _full(conn, scores, admit, spread=propagation.PROPAGATION, own=None):
+    final, lifted = propagation.propagate(conn, scores, spread, own)
     joined = [n for n in final if n not in scores]
     allowed = admit(joined) if joined else set()
     kept = [n for n in final if n in scores or n in allowed]
@@ -47,6 +47,20 @@ def test_lazy_ranking_equals_the_full_propagation(engine, chained, spread):
         scores = {n: sum(w / (10 + rng.randint(1, 40)) for w in rng.sample([1.0, 0.5, 1.0, 0.25], rng.randint(1, 4)))
                   for n in picked}
         assert list(propagation.ranked(conn, scores, admit, spread=spread)) == _full(conn, scores, admit, spread), seed
+        # a node may keep less of its own score than it lifts its neighbours by (a turn that asks)
+        own = {n: s * rng.choice([1.0, 1.0, 0.5, 0.0, rng.random()]) for n, s in scores.items()}
+        assert list(propagation.ranked(conn, scores, admit, spread=spread, own=own)) == \
+            _full(conn, scores, admit, spread, own), seed
+
+
+def test_a_node_that_keeps_less_of_its_own_score_still_lifts_its_neighbours_by_all_of_it(engine, chained):
+    conn = engine.store.conn
+    first, second = chained[0], chained[1]
+    final, lifted = propagation.propagate(conn, {first: 1.0, second: 0.1}, own={first: 0.2, second: 0.1})
+    assert final[first] == 0.2 + propagation.PROPAGATION * 0.1
+    assert final[second] == 0.1 + propagation.PROPAGATION * 1.0 and lifted[second] == first
+    order = [node for node, _, _ in propagation.ranked(conn, {first: 1.0, second: 0.1}, own={first: 0.2, second: 0.1})]
+    assert order.index(second) < order.index(first)
 
 
 def test_reading_a_prefix_of_the_ranking_reads_few_neighbourhoods(engine, chained, monkeypatch):

@@ -70,9 +70,9 @@ def test_an_aggregation_question_spreads_less(engine, monkeypatch):
     spreads: list[float] = []
     ranked = propagation.ranked
 
-    def recording(conn, scores, admit=None, spread=propagation.PROPAGATION):
+    def recording(conn, scores, admit=None, spread=propagation.PROPAGATION, own=None):
         spreads.append(spread)
-        return ranked(conn, scores, admit, spread=spread)
+        return ranked(conn, scores, admit, spread=spread, own=own)
 
     monkeypatch.setattr(propagation, "ranked", recording)
     engine.recall("What activities does Ann do?", ALICE, limit=5)

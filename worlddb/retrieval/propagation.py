@@ -5,7 +5,11 @@ the turn that matches the question. Each node's fused score S is raised by PROPA
 times the best score within WINDOW precedes-hops of it, and those neighbours join the
 candidates (S = 0 for a node no lane found):
 
-    S'(d) = S(d) + PROPAGATION * max{ S(e) : e within WINDOW hops of d }
+    S'(d) = O(d) + PROPAGATION * max{ S(e) : e within WINDOW hops of d }
+
+where O(d), what a node keeps of its own score, is S(d) unless a prior lowers it alone (a
+turn that asks: worlddb.retrieval.brevity); O <= S always, so a question that matches still
+lifts the turns that answer it by its whole score.
 
 `propagate` computes S' for every candidate and neighbour: the definition. `ranked`
 yields the same nodes with the same S' in the same order (S' descending, then rowid),
@@ -15,7 +19,7 @@ candidates. Why that is exact: with the neighbourhoods of the top candidates rea
 be the best score of a candidate not read, and compute every node's S' from what is
 known (neighbours not yet seen count as 0). A node whose computed S' exceeds
 (1 + PROPAGATION) * s has it exactly: a read candidate knows all its neighbours, and any
-other node has S <= s, so its best known neighbour scores above s and no unread one can
+other node has O <= S <= s, so its best known neighbour scores above s and no unread one can
 beat it. Every other node's true S' is at most (1 + PROPAGATION) * s. So the nodes above
 that bound, in their order, are exactly the head of the full ranking. The lifting
 neighbour reported for a node is its best-scored one (ties to the lowest rowid), the
@@ -107,34 +111,36 @@ def _best(near: Iterable[int], scores: dict[int, float]) -> tuple[float, int | N
     return best, source
 
 
-def propagate(conn, scores: dict[int, float], spread: float = PROPAGATION
+def propagate(conn, scores: dict[int, float], spread: float = PROPAGATION, own: dict[int, float] | None = None
               ) -> tuple[dict[int, float], dict[int, int]]:
     """S' of every candidate and neighbour (with `spread` as the factor), and the neighbour
-    that lifted each."""
+    that lifted each; `own` (O, default `scores`) what each candidate keeps of its own score."""
     if not scores:
         return {}, {}
+    own = scores if own is None else own
     near = neighbourhoods(conn, scores)
     final: dict[int, float] = {}
     lifted: dict[int, int] = {}
     for node in set(scores) | set(near):
         best, source = _best(near.get(node, ()), scores)
-        final[node] = scores.get(node, 0.0) + spread * best
+        final[node] = own.get(node, 0.0) + spread * best
         if source is not None:
             lifted[node] = source
     return final, lifted
 
 
 def ranked(conn, scores: dict[int, float],
-           admit: Callable[[list[int]], set[int]] | None = None, spread: float = PROPAGATION
-           ) -> Iterator[tuple[int, float, int | None]]:
+           admit: Callable[[list[int]], set[int]] | None = None, spread: float = PROPAGATION,
+           own: dict[int, float] | None = None) -> Iterator[tuple[int, float, int | None]]:
     """(rowid, S', lifting neighbour or None) in the order of `propagate`'s S' with the same
-    `spread` (descending, then rowid), reading neighbourhoods lazily (module docstring).
-    `admit(rowids)` returns which of the given non-candidates may join (the others are
-    skipped)."""
-    order = sorted(scores, key=lambda r: (-scores[r], r))
+    `spread` and `own` (descending, then rowid), reading neighbourhoods lazily (module
+    docstring). `admit(rowids)` returns which of the given non-candidates may join (the
+    others are skipped). `own` must not exceed `scores` anywhere."""
+    own = scores if own is None else own
     if not has_precedes(conn):
-        yield from ((node, scores[node], None) for node in order)
+        yield from ((node, own[node], None) for node in sorted(own, key=lambda r: (-own[r], r)))
         return
+    order = sorted(scores, key=lambda r: (-scores[r], r))
     read = 0
     emitted: set[int] = set()
     admitted: dict[int, bool] = {}
@@ -151,7 +157,7 @@ def ranked(conn, scores: dict[int, float],
         for node in set(order[:read]) | set(near):
             if node not in emitted:
                 best, source = _best(near.get(node, ()), scores)
-                final = scores.get(node, 0.0) + spread * best
+                final = own.get(node, 0.0) + spread * best
                 if final > bound:
                     known.append((final, node, source))
         joining = [node for _, node, _ in known if node not in scores and node not in admitted]
