@@ -212,8 +212,8 @@ def collect(engine: Engine, data: list, turn_map: dict, report: dict) -> list[Qu
             if base_metrics != recall_metrics:
                 mismatches += 1
             fused, lane_ranks = fuse(lanes)
-            damped = brevity.damp_short_turns(store, fused)
-            factor = brevity.damp_short_turns(store, dict.fromkeys(fused, 1.0))
+            damped, _ = brevity.damp_turns(store, fused)
+            factor, _ = brevity.damp_turns(store, dict.fromkeys(fused, 1.0))
             cand = np.array(sorted(fused), dtype=np.int64)
             n = len(cand)
             ranks = np.zeros((n, len(LANES)), dtype=np.int32)

@@ -58,7 +58,7 @@ def _rank(engine: Engine, question: str, worlds: list[str], lanes: dict, words: 
             return min(1.0, n / length) ** exponent
 
         patches.append(mock.patch.object(
-            brevity, "damp_short_turns", lambda store, scores: {r: s * prior(r) for r, s in scores.items()}))
+            brevity, "damp_turns", lambda store, scores: ({r: s * prior(r) for r, s in scores.items()},) * 2))
     for p in patches:
         p.start()
     try:

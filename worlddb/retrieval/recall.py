@@ -16,7 +16,9 @@ members are.
 Length prior (worlddb.retrieval.brevity): a conversational turn of fewer than 12 words keeps
 that share of its fused score ("Thanks, Mel!" matches through a name, and states nothing),
 unless it replies to a question ("Biscuit." after "Name?") or states a slot's value ("I moved
-to Bergen!"); memories keep theirs.
+to Bergen!"); memories keep theirs. A turn also keeps of its own score only 1 - the share of its
+words in questions (brevity.QUESTION_DAMPING): a question names what it asks about and states
+none of it; it still lifts its neighbours - the answer - by its whole score in the graph step.
 
 Graph step (worlddb.retrieval.propagation): turns of a conversation are chained by precedes edges
 inside their session world, and an answer usually sits next to the turn that matches the
@@ -95,12 +97,12 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
     pinned = as_of is not None or known_at is not None or include_closed
     lanes = run_lanes(sources, query, worlds, depth, open_only_at=None if pinned else now_us())
     scores, ranks = fuse(lanes, weights)
-    scores = brevity.damp_short_turns(store, scores)
+    scores, own = brevity.damp_turns(store, scores)
     fused_rank = {rowid: i for i, rowid in enumerate(sorted(scores, key=lambda r: (-scores[r], r)), start=1)}
     # a precedes edge may lead out of the asked scopes: neighbours join only from inside them
     spread = propagation.AGGREGATE_PROPAGATION if aggregates(query) else propagation.PROPAGATION
     order = propagation.ranked(store.conn, scores, admit=lambda rowids: eligible(store, worlds, rowids, None),
-                               spread=spread)
+                               spread=spread, own=own)
     chosen: list[Ranked] = []
     # Read records a batch at a time, in rank order. The lanes only rank nodes inside the
     # scopes, so the first `limit` nearly always make the page; each record costs random
