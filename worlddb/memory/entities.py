@@ -247,9 +247,10 @@ def _facts(store: Store, worlds: list[str], members: set[str]) -> list[NodeView]
         f"WHERE e.dst IN {rowids_sql(len(entities))} AND e.type='refers_to' AND e.seq_removed IS NULL "
         f"AND (n.type || '')='Fact' AND (n.valid_to IS NULL OR n.valid_to > ?) AND {inside_sql('n', len(worlds))} "
         "GROUP BY n.anchor ORDER BY latest DESC LIMIT ?",
-        (*list_params(entities), now_us(), *list_params(worlds), *list_params(worlds), _FACTS_READ))
+        (*list_params(entities), now_us(), *list_params(worlds), *list_params(worlds), _FACTS_READ)).fetchall()
     views = store.get_many(row[0] for row in rows)
-    return [views[row] for row in views]
+    # newest reference first, as the query orders them (get_many's dict has no meaningful order)
+    return [views[row[0]] for row in rows if row[0] in views]
 
 
 def _fact_outs(store: Store, facts: list[NodeView]) -> list[FactOut]:

@@ -107,7 +107,8 @@ def read_memory(services: Services, memory_id: str, scopes: ScopeSet) -> MemoryD
     mentioned = shown(e.dst for e in store.edges(src=anchor, type="refers_to"))
     entity_views = store.get_many(mentioned)
     entities = []
-    for e in entity_views.values():
+    # in the order the memory names them (get_many's dict has no meaningful order)
+    for e in (entity_views[m] for m in mentioned if m in entity_views):
         if e.type != "Entity":
             continue
         # accepted members of its class are the same entity; a pending proposal is only a lead
@@ -119,9 +120,10 @@ def read_memory(services: Services, memory_id: str, scopes: ScopeSet) -> MemoryD
             id=e.anchor, name=e.name, type=e.meta.get("entity_type"), resolution="linked",
             proposed_merge_with=sorted(visible), proposals=[pid for pid, o in other_of.items() if o in visible],
             same_as=sorted(shown(same - {e.anchor}))))
-    derived = store.get_many(shown(e.src for e in store.edges(dst=anchor, type="derived_from")))
+    derived_ids = shown(e.src for e in store.edges(dst=anchor, type="derived_from"))
+    derived = store.get_many(derived_ids)
     facts = []
-    for fact_view in derived.values():
+    for fact_view in (derived[d] for d in derived_ids if d in derived):
         ref = factlib.as_fact(fact_view)
         if ref is None:
             continue
