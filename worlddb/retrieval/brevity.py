@@ -11,8 +11,8 @@ applied to the fused scores (worlddb.retrieval.fusion) before the graph step
 (worlddb.retrieval.propagation): the first in full, so a short turn also lifts its neighbours
 less; the second only to what a turn keeps of its own score there (O in propagation), so a
 question that matches still lifts the turns that answer it by its whole score. words(d) counts
-the words (graph.text_index.WORD) of the turn's index text after its date - its
-speaker, its text and its image caption: what the turn is found by - read from the fts row,
+the words (graph.text_index.WORD) of the turn's index text after its date - its speaker, its
+text and its image caption: what the turn is found by - read from the fts row,
 the one row per text node both backends keep (decoding every candidate's record instead
 added 12 ms to recall's median on the dev conversations; this adds about 2.4).
 
@@ -38,10 +38,9 @@ so they match a question about it word for word, and take the places of the turn
 the answer is in the turn after it, which the graph step lifts. So a turn keeps 1 -
 QUESTION_DAMPING times the share of its words that are in sentences ending with a question
 mark ("?", "?!"; sentences as worlddb.extract.builtin.split_sentences cuts its text, without
-speaker and image caption):
-"That's great! What did you paint?" loses less than "What did you paint?", and a turn that
-only asks keeps nothing of its own (QUESTION_DAMPING = 1): it is found through the turns
-around it, or not at all. On LoCoMo dev, 4.7 % of the evidence turns' words are in questions,
+speaker and image caption): "That's great! What did you paint?" loses less than "What did you
+paint?", and a turn that only asks keeps nothing of its own (QUESTION_DAMPING = 1): it is
+found through the turns around it, or not at all. On LoCoMo dev, 4.7 % of the evidence turns' words are in questions,
 against 13.9 % of the words of the other turns recall returned in its top 50. The value, and
 lowering the turn's own score only (not what it lifts its neighbours by), were chosen by
 leave-one-conversation-out, in four folds of five (docs/retrieval.md, "A seventh study").
@@ -109,8 +108,10 @@ def damp_turns(store: Store, scores: dict[int, float]) -> tuple[dict[int, float]
 def asked_share(text: str) -> float:
     """The share of the words of a turn's index text (after the date: "Speaker: text [image:
     caption]") that are in its questions - sentences whose last run of closing marks holds a
-    "?" - counted
-    over its text alone, without speaker and caption; 0.0 for a text without words."""
+    "?" - counted over its text alone, without speaker and caption; 0.0 for a text without
+    words. The last 8,192 texts' shares are kept: recall asks for every Turn among its
+    candidates (some 130 of a dev question's 445 hold a "?", about 15 us each to read), and
+    the same turns come back query after query."""
     if "?" not in text:
         return 0.0
     content = _CAPTION.sub("", _SPEAKER.sub("", text, count=1))
