@@ -69,6 +69,14 @@ def _rank(engine: Engine, question: str, worlds: list[str], lanes: dict, words: 
 
 
 def main() -> None:
+    # recall as it ranked when this study was made, before the prior on what a turn asks
+    # (worlddb.retrieval.brevity.QUESTION_DAMPING; bench.question_study), which it does not
+    # model: its re-rankings must reproduce Engine.recall
+    with mock.patch.object(brevity, "QUESTION_DAMPING", 0.0):
+        _study()
+
+
+def _study() -> None:
     args = study_args(__doc__.splitlines()[0])
     data = json.loads(args.data.read_text())
     report: dict = {"benchmark": "locomo turn length prior study", "data": str(args.data)}
