@@ -159,3 +159,19 @@ async def test_a_turn_that_opens_with_a_name_the_conversation_knows_mentions_it(
         turns = [t["id"] for t in written["turns"]]
         assert {m["id"] for m in mentions} == set(turns[:2])
         assert "crabs" not in {e["name"].casefold() for e in written["entities"]}
+
+
+async def test_a_question_turn_gives_its_place_to_the_turn_that_answers_it(connect):
+    """A turn that only asks names what it asks about, word for word, and states none of it:
+    recall ranks the answer after it first, and the question by its neighbours alone (without
+    the prior on questions, the question's own words put it first)."""
+    chat = [{"role": "Ben", "content": "What activities and hobbies do you enjoy on weekends?", "ref": "D1:1"},
+            {"role": "Ann", "content": "Mostly swimming at the lake, and a pottery class on Saturdays.", "ref": "D1:2"},
+            {"role": "Ben", "content": "That sounds like a great way to spend the time off.", "ref": "D1:3"}]
+    async with connect() as client:
+        written = await ok(client, "memory_write", messages=chat, session="chat-9", valid_from="2023-05-08T13:56:00Z")
+        question, answer, _ = (t["id"] for t in written["turns"])
+        found = await ok(client, "memory_recall", query="Which activities and hobbies are enjoyed on weekends?")
+        hits = [h["id"] for h in found["results"]]
+        assert hits.index(answer) < hits.index(question)
+        assert hits[0] == answer
