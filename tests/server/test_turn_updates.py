@@ -115,6 +115,25 @@ async def test_turns_and_memories_mark_each_other(minilm_server):
         assert hits[1]["annotations"]["revised_by"] == [stripe["id"]] and hits[1]["valid_to"] is None
 
 
+async def test_a_memory_changed_in_one_slot_is_still_marked_by_a_turn_that_changes_another(minilm_server):
+    async with Client(minilm_server) as client:
+        both = await ok(client, "memory_write", text="I live in Austin and work at Dell.", user_id="u9",
+                        valid_from="2024-01-01")
+        moved = await ok(client, "memory_write", text="I moved to Denver.", user_id="u9", valid_from="2024-03-01")
+        assert moved["revised"] == [both["id"]]
+        # the Austin memory still says where its writer works: a new job marks it too
+        job = await session(client, "u9", "2024-05-01", ("user", "I just started a new job at Google!"))
+        google = job["turns"][0]["id"]
+        assert job["revised"] == [both["id"]]
+        read = await ok(client, "memory_read", id=both["id"], user_id="u9")
+        assert sorted(read["annotations"]["revised_by"]) == sorted([moved["id"], google]) and read["valid_to"] is None
+        hits = (await ok(client, "memory_recall", query="Where do I work?", user_id="u9", limit=2))["results"]
+        assert [h["id"] for h in hits] == [google, both["id"]]
+        # a slot already changed is changed again from its newest statement, not the old one
+        again = await session(client, "u9", "2024-07-01", ("user", "Now I live in Boston."))
+        assert again["revised"] == [moved["id"]]
+
+
 async def test_what_the_assistant_restated_is_marked_with_what_the_user_said(minilm_server):
     async with Client(minilm_server) as client:
         first = await session(client, "u6", "2024-01-10",

@@ -17,7 +17,8 @@ ingest_conversation) is read for slot claims, and each change becomes a mark:
    judged (services.judge) against what was said or remembered before it about the same slot
    of the same subject: the newest MAX_CLAIMED current turns and as many current memories of
    the scopes the claims index gives (worlddb.retrieval.claims) that nothing later has changed
-   yet, and the turns of the same call before it, nearest first. Only the claims that can
+   in that slot yet (a memory changed in another slot still states this one), and the turns of
+   the same call before it, nearest first. Only the claims that can
    change something count: a value of a slot that holds one at a time, an ended or negated
    value, a replacement of an open slot's value. A new value of a slot of many values ("I love
    playing pro ball", an "instead" somewhere in the turn) ends no earlier one: conversation is
@@ -185,8 +186,10 @@ def _stored(store, worlds: list[str], keys: frozenset, at: int, now: int,
             types: tuple[str, ...] = ("Turn", "Memory")) -> list[tuple]:
     """The newest MAX_CLAIMED current turns, and as many memories (of `types`), of `worlds`
     claiming one of `keys`, said no later than `at`, with their whole-text vectors (None where
-    none is stored). One a later turn or memory already changed is left out: that later one is
-    what a change is about (as a superseded memory is no candidate of a memory write)."""
+    none is stored). One a later turn or memory already changed in one of these slots is left
+    out: that later one is what a change is about (as a superseded memory is no candidate of a
+    memory write). One changed only in another slot still states these ("I live in Austin and
+    work at Dell" after "I moved to Denver" still says where its speaker works)."""
     if not worlds:
         return []
     rowids = sorted({r for kind in types
@@ -200,7 +203,7 @@ def _stored(store, worlds: list[str], keys: frozenset, at: int, now: int,
     out = []
     for rowid in rowids:
         view = views.get(anchors.get(rowid, ""))
-        if view is None or view.type not in types or view.valid_from > at or _changed(store, view.anchor):
+        if view is None or view.type not in types or view.valid_from > at or _changed(store, view.anchor, keys):
             continue
         blob = blobs.get(rowid)
         out.append((view, np.frombuffer(blob, dtype=np.float32) if blob is not None else None))
@@ -222,11 +225,12 @@ def _changing(reading: Reading) -> Reading:
     return reading if len(kept) == len(reading.claims) else Reading(kept, reading.cues)
 
 
-def _changed(store, anchor: str) -> bool:
-    """Whether a current turn marks the stored turn `anchor` as changed."""
+def _changed(store, anchor: str, keys: frozenset) -> bool:
+    """Whether a current turn or memory that marks the stored turn or memory `anchor` as changed
+    claims one of the slots of `keys` (a slot of one subject, an attribute of one family)."""
     for edge in store.edges(dst=anchor, type="revises"):
         view = store.get(edge.src)
-        if view is not None and view.valid_to is None:
+        if view is not None and view.valid_to is None and _shares(keys, claims_index.keys(_reading_of(store, view))):
             return True
     return False
 
