@@ -134,6 +134,19 @@ async def test_a_memory_changed_in_one_slot_is_still_marked_by_a_turn_that_chang
         assert again["revised"] == [moved["id"]]
 
 
+async def test_a_turn_that_ends_a_slot_answers_the_slots_question_first(minilm_server):
+    async with Client(minilm_server) as client:
+        dell = (await session(client, "u10", "2024-01-10", ("user", "I work at Dell.")))["turns"][0]["id"]
+        quit_ = await session(client, "u10", "2024-06-01", ("user", "I quit my job yesterday."),
+                              ("assistant", "That's a big step. What's next?"))
+        ended = quit_["turns"][0]["id"]
+        assert quit_["revised"] == [dell]
+        # where the user works is now nowhere: the turn that says so comes before the one it changed
+        hits = (await ok(client, "memory_recall", query="Where do I work?", user_id="u10", limit=3))["results"]
+        assert [h["id"] for h in hits[:2]] == [ended, dell]
+        assert hits[0]["lanes"]["slot"] == 1 and hits[1]["annotations"]["revised_by"] == [ended]
+
+
 async def test_what_the_assistant_restated_is_marked_with_what_the_user_said(minilm_server):
     async with Client(minilm_server) as client:
         first = await session(client, "u6", "2024-01-10",

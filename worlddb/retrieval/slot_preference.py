@@ -2,8 +2,9 @@
 
 "Where do I work?" asks about (me, employer) (worlddb.extract.slots.asked). Of the best
 candidates the lanes found (the page and EXTRA more), those whose text states a claim about that
-slot of that subject - "Started my first week at Stripe today" - move ahead of the rest ("The
-office coffee machine broke" shares the topic, not the slot), newest valid-from first (and of
+slot of that subject - "Started my first week at Stripe today", or its end: "I quit my job
+yesterday" - move ahead of the rest ("The office coffee machine broke" shares the topic, not
+the slot), newest valid-from first (and of
 two at the same time, such as the turns of one session, the one said or written later): of two
 current statements of one slot, the later one is the likelier answer. The others keep their
 order. Each moved candidate carries its place among them as the lane "slot", so a reader can
@@ -96,7 +97,9 @@ def _takes_over(view: NodeView, keys: Sequence[SlotKey], attributes: set[str], u
 
 
 def _answers(key: SlotKey, claim: SlotClaim) -> bool:
-    if not claim.positive and not claim.value:
+    """Whether `claim` states the asked slot: a value of it, a value it no longer has ("I left
+    Dell"), or its end ("I quit my job": where its speaker works is now nowhere)."""
+    if not claim.positive and not claim.value and not claim.ended:
         return False
     alike = key.attribute == claim.attribute or any({key.attribute, claim.attribute} <= g for g in _ALIKE)
     qualified = not key.qualifier or not claim.qualifier or key.qualifier == claim.qualifier
