@@ -50,8 +50,13 @@ CHANGES = [
     ("I have a job at Dell.", "I lost my job at Dell."),
     ("My dentist is Dr. Okafor.", "I found a new dentist, Dr. Lindqvist."),
     ("Our budget is about 2500 euros.", "Our budget went up to 3200 euros."),
+    ("My wife is Laura.", "Laura and I got divorced in May."),
+    ("I'm married to Ravi.", "I got divorced last year."),
+    ("We have a cat named Luna.", "Our cat Luna passed away on Sunday."),
 ]
 COMPATIBLE = [
+    ("My wife is Laura.", "I have separated the recycling from the trash."),
+    ("We have a cat named Luna.", "Our neighbour's cat died."),
     ("I speak Spanish.", "I also speak a bit of Italian."),
     ("I'm allergic to dust.", "I'm also allergic to latex."),
     ("My work phone is 555-000-1111.", "My personal phone is 555-222-3333."),

@@ -43,6 +43,7 @@ CRAFTED = [
     "Marta is now our supervisor. I report to Marta.",
     "I'm dating Leo; my girlfriend Ines is lovely. Sam and I have been together for years.",
     "I broke up with Theo, after the breakup we split up. We got engaged! I'm married.",
+    "Mia and I got divorced in May; I got divorced once before. I have separated the laundry.",
     # diet, drink, smoking, allergies
     "I'm not vegan anymore. I went vegetarian in May. I don't eat pork.",
     "I started eating fish again. I quit drinking beer, and I'm sober now.",

@@ -133,6 +133,11 @@ def _org(value: str) -> bool:
     return words[-1] in _ORG_NOUNS or words[0] == "own"
 
 
+#: what a time after a verb begins with ("divorced in May", "broke up last week")
+_WHEN_WORDS = (r"(?:in|on|at|last|this|after|before|since|during|over|yesterday|today|tonight|recently|earlier|back"
+               r"|years?|months?|weeks?|days?|a\s+(?:while|year|month|week|few))")
+
+
 def _name(value: str) -> bool:
     return bool(value) and value[0].isupper() and value.split()[0].lower() not in _FIRST
 
@@ -305,12 +310,18 @@ _RULES: tuple[_Rule, ...] = (
                          r"|man|woman|person))\s+(?:named|called)\s+)?" + _VAL), accept=_name),
     _Rule("partner", _rx(r"(?P<v>(?-i:[A-Z][a-z]+))\s+and\s+(?P<s>I)\s+(?:have\s+been|are|'ve\s+been|got|were|just)\s+"
                          r"(?:together|dating|engaged|married|a couple)"), accept=_name),
+    # (not "I got divorced in May": a time after the verb names no one)
     _Rule("partner", _rx(_S + r"(?:broke up with|split up with|split from|divorced|ended things with|dumped)\s+"
-                         + _VAL), positive=False, ended=True, accept=lambda v: True),
+                         r"(?!" + _WHEN_WORDS + r"\b)" + _VAL), positive=False, ended=True, accept=lambda v: True),
     _Rule("partner", _rx(r"(?P<s>\b(?:my|our|his|her|(?-i:[A-Z][a-z]+)['’]s)\s+|\bthe\s+)(?P<v>break-?up|divorce)\b"),
           positive=False, ended=True, accept=lambda v: True),
-    _Rule("partner", _rx(r"(?P<s>\b(?:we|they|(?-i:[A-Z][a-z]+)\s+and\s+I)\s+(?:just\s+|finally\s+)?)(?P<v>broke up|split"
-                         r" up|separated|divorced)\b"), positive=False, ended=True, accept=lambda v: True),
+    _Rule("partner", _rx(r"(?P<s>\b(?:we|they|(?-i:[A-Z][a-z]+)\s+and\s+I)\s+(?:just\s+|finally\s+)?(?:got\s+)?)"
+                         r"(?P<v>broke up|split up|separated|divorced)\b"), positive=False, ended=True, accept=lambda v: True),
+    # "I got divorced in May", "I've separated": the partner, whoever it was, is no longer one
+    _Rule("partner", _rx(r"(?P<s>\bI)\s+(?:just\s+|finally\s+)?(?:got|have|['’]ve|had|['’]d)\s+(?:just\s+|finally\s+)?"
+                         r"(?P<v>divorced|separated)(?=\s*(?:$|[.,;:!?)]|(?:and|but|so)\b|" + _WHEN_WORDS + r"\b))"),
+          positive=False, ended=True,
+          accept=lambda v: True),
     _Rule("marital_status", _rx(_S + r"(?:am|'m|’m|is|are|'re|’re|got|getting|were|just got)\s+(?:now\s+)?"
                                 r"(?P<v>engaged|married|divorced|separated|single|widowed)\b"), accept=lambda v: True),
     _Rule("marital_status", _rx(r"(?P<s>\b(?-i:[A-Z][a-z]+)\s+and\s+I|\bwe)\s+(?:just\s+|finally\s+)?(?:got|are|"
@@ -484,7 +495,8 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("pet", _rx(_S + r"(?:have|has|got|adopted|own|owns|bought|rescued|picked out|brought home)\s+(?:a|an|two|"
                      r"three)\s+(?:new\s+)?(?P<v>(?:[\w-]+\s+){0,2}?(?:" + _PETS + r"))\b"), accept=lambda v: True),
     _Rule("pet", _rx(r"(?P<s>)\b(?:after|since|when)?\s*(?:the|our|my)\s+(?:old\s+)?(?P<v>(?:\w+\s+)?(?:" + _PETS
-                     + r"))\s+(?:died|passed away|passed|ran away|was put down)"), positive=False, ended=True,
+                     + r"))(?:,?\s+(?-i:[A-Z][a-z]+),?)?\s+(?:just\s+|sadly\s+)?(?:died|passed away|passed|ran away|"
+                     r"was put down|had to be put down)"), positive=False, ended=True,
           accept=lambda v: True),
     _Rule("name", _rx(r"(?P<t>\b(?:my|our|the|his|her)\s+(?:\w+\s+)?(?:" + _PETS + r"))(?:'s\s+name)?\s+(?:is\s+)?"
                       r"(?:named|called|is)\s+" + _VAL), thing=True, accept=_name),
