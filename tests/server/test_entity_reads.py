@@ -154,3 +154,17 @@ async def test_the_people_one_works_with_are_facts_the_agent_reads_on_the_entity
         # a manager is one at a time: a new one supersedes the old memory
         later = await ok(client, "memory_write", text="Priya Nair is my manager now.")
         assert later["superseded"] == [written["id"]]
+
+
+async def test_a_memorys_entities_name_the_scope_they_live_in_as_the_write_did(connect):
+    async with connect() as client:
+        written = await ok(client, "memory_write", text="Priya from Kestrel Systems visits Lisbon in May.",
+                           user_id="alice", agent_id="planner")
+        by_scope = {(e["id"], e["scope"]) for e in written["entities"]}
+        assert {scope for _, scope in by_scope} == {"user:alice", "agent:planner"}
+        # read in one scope: that scope's entities, each with the scope the write gave it
+        read = await ok(client, "memory_read", id=written["id"], agent_id="planner")
+        assert read["entities"] and {e["scope"] for e in read["entities"]} == {"agent:planner"}
+        assert {(e["id"], e["scope"]) for e in read["entities"]} <= by_scope
+        read = await ok(client, "memory_read", id=written["id"], user_id="alice", agent_id="planner")
+        assert {(e["id"], e["scope"]) for e in read["entities"]} == by_scope

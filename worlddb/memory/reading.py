@@ -105,6 +105,7 @@ def read_memory(services: Services, memory_id: str, scopes: ScopeSet) -> MemoryD
 
     # a memory shared with another scope names that scope's entities too: not shown here
     mentioned = shown(e.dst for e in store.edges(src=anchor, type="refers_to"))
+    asked = set(scopes.keys)
     entity_views = store.get_many(mentioned)
     entities = []
     # in the order the memory names them (get_many's dict has no meaningful order)
@@ -116,10 +117,12 @@ def read_memory(services: Services, memory_id: str, scopes: ScopeSet) -> MemoryD
         other_of = {p.id: p.b if p.a == e.anchor else p.a
                     for p in identity.proposals_touching(store, [e.anchor], "pending")}
         visible = set(shown(o for o in other_of.values() if o not in same))
+        # the scope it lives in, of those the caller named (as memory_write reports it)
+        held = [key for key in scope_keys_of(store, e.anchor) if key in asked]
         entities.append(EntityOut(
             id=e.anchor, name=e.name, type=e.meta.get("entity_type"), resolution="linked",
             proposed_merge_with=sorted(visible), proposals=[pid for pid, o in other_of.items() if o in visible],
-            same_as=sorted(shown(same - {e.anchor}))))
+            scope=held[0] if held else "", same_as=sorted(shown(same - {e.anchor}))))
     derived_ids = shown(e.src for e in store.edges(dst=anchor, type="derived_from"))
     derived = store.get_many(derived_ids)
     facts = []
