@@ -53,6 +53,7 @@ CHANGES = [
     ("My wife is Laura.", "Laura and I got divorced in May."),
     ("I'm married to Ravi.", "I got divorced last year."),
     ("We have a cat named Luna.", "Our cat Luna passed away on Sunday."),
+    ("I live in Chicago.", "The new job is great! Also, we moved to Evanston in March."),  # "Also" opens news
 ]
 COMPATIBLE = [
     ("My wife is Laura.", "I have separated the recycling from the trash."),
@@ -73,6 +74,8 @@ COMPATIBLE = [
     ("I own a road bike.", "I bought a gravel bike for trails."),
     ("I live in Austin.", "I've moved over to Neovim for coding."),   # a tool taken up for a purpose
     ("I live in Austin.", "I moved to Notion for journaling."),
+    ("I work at Dell.", "I also work at a bakery on weekends."),        # "also" inside the clause adds one
+    ("I have a cat named Tom.", "Also, we got a second cat."),
 ]
 
 

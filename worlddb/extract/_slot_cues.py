@@ -3,7 +3,8 @@
 Contract: ``_cues(text)`` returns the kinds of cue `text` carries, a subset of {"change",
 "correction", "additive", "exclusive"} (worlddb.extract.slots lists their words); it is
 deterministic and never raises for a ``str``. "too" counts as additive only where it ends a
-clause ("me too", not "too late"). A cue's pattern runs only where the literals it needs
+clause ("me too", not "too late"), and "also" not where it opens a sentence ("Also, we moved to
+Evanston" tells another piece of news). A cue's pattern runs only where the literals it needs
 (``_cue_needs``, worlddb.extract.literals) occur in the text, as the rules' do
 (worlddb.extract._slot_prefilter), which changes no reading.
 """
@@ -19,6 +20,9 @@ from worlddb.extract.literals import fold, required
 #: "a second dog" adds one; "second grade", "second time", "second language" are ordinals that add nothing
 _SECOND = (r"(?:a\s+)?second(?!\s+(?:grade|grader|year|floor|half|place|semester|term|round|season|time|hand|opinion"
            r"|thought|guess|chance|language|shift)\b)")
+#: "Also" opening a sentence (after "Oh", "And" or "Oh and"), as a discourse marker
+_OPENING_ALSO = re.compile(r"(?:^|(?<=[.!?])|(?<=[.!?][\"')\]]))\s*(?:(?:oh|and|oh and|oh,? and),?\s+)?also\b,?",
+                           re.I)
 _CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx, re.I)) for kind, rx in (
     ("change", r"\b(?:moved|moving|relocat\w+|switch(?:ed|ing)?|chang(?:ed|ing)|now|nowadays|these days|lately"
                r"|no longer|any ?more|any longer|new|newly|update[ds]?|updating|took over|promot\w+|renamed"
@@ -38,10 +42,11 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx, re.
 def _cues(text: str) -> frozenset[str]:
     folded = fold(text)
     found = {kind for kind, rx, needs in _cue_needs() if _has_all(folded, needs) and rx.search(text)}
-    # "too much", "too late", "me too" read as additive only when it ends a clause
+    # "too much", "too late", "me too" read as additive only when it ends a clause; an "Also" that
+    # opens a sentence adds a point to the conversation, not a value to a slot ("Also, we moved")
     if "additive" in found and not re.search(
             r"\b(?:also|as well|another|" + _SECOND + r"|in addition|additionally|added|adding|besides|along with"
-            r"|on top of)\b|\btoo\b\s*(?:[.,;!?)]|$)", text, re.I):
+            r"|on top of)\b|\btoo\b\s*(?:[.,;!?)]|$)", _OPENING_ALSO.sub(" ", text), re.I):
         found.discard("additive")
     return frozenset(found)
 
