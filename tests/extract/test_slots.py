@@ -54,6 +54,7 @@ CHANGES = [
     ("I'm married to Ravi.", "I got divorced last year."),
     ("We have a cat named Luna.", "Our cat Luna passed away on Sunday."),
     ("I live in Chicago.", "The new job is great! Also, we moved to Evanston in March."),  # "Also" opens news
+    ("I work as a banker at Citi.", "I work as a broker at Schwab now."),
 ]
 COMPATIBLE = [
     ("My wife is Laura.", "I have separated the recycling from the trash."),

@@ -31,8 +31,8 @@ _FIRST = {"i", "we", "me", "my", "our", "us", "mine", "ours", "myself", "i'm", "
 _DETERMINERS = {"a", "an", "the", "my", "our", "your", "his", "her", "their", "its", "this", "that", "these",
                 "those", "some", "new", "old", "current", "usual", "main"}
 _OCCUPATIONS = set("""
-accountant actor actress administrator analyst architect artist assistant attorney auditor baker barber
-barista bartender biologist bookkeeper builder butcher carpenter cashier ceo cfo cto chef chemist
+accountant actor actress administrator analyst architect artist assistant attorney auditor baker banker barber
+barista bartender biologist bookkeeper broker builder butcher carpenter cashier ceo cfo cto chef chemist
 cleaner clerk coach consultant cook counselor counsellor courier curator dancer designer dentist
 developer dietitian director doctor driver economist editor electrician engineer entrepreneur
 executive farmer firefighter freelancer gardener geologist hairdresser historian hygienist illustrator

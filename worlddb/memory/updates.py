@@ -264,7 +264,8 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: headings, fees "set to", degrees and programs, carriers, insurers by kind, where mail goes.
 #: Reader 15: a title read now ("I'm reading Dune") or finished ("Finished Dune") is the book being read.
 #: Reader 16: medications taken or stopped ("I take 20 mg of lisinopril", "took me off warfarin").
-#: Reader 17: "I got divorced (in May)", "X and I got divorced" end the partner; "Our cat Luna died" the pet.
+#: Reader 17: "I got divorced (in May)", "X and I got divorced" end the partner; "Our cat Luna died" the pet;
+#: a banker or a broker is an occupation ("I work as a banker at Citi").
 CLAIMS_READER = schema.CLAIMS_READER
 
 
