@@ -55,6 +55,7 @@ CHANGES = [
     ("We have a cat named Luna.", "Our cat Luna passed away on Sunday."),
     ("I live in Chicago.", "The new job is great! Also, we moved to Evanston in March."),  # "Also" opens news
     ("I work as a banker at Citi.", "I work as a broker at Schwab now."),
+    ("My favourite band is Queen.", "Muse is my favourite band now!"),       # "now" is no part of "band"
 ]
 COMPATIBLE = [
     ("My wife is Laura.", "I have separated the recycling from the trash."),

@@ -516,7 +516,8 @@ _RULES: tuple[_Rule, ...] = (
                            r"(?P<q>[\w -]{2,30}?)\s+(?:over\s+)?(?:to|for)\s+" + _VAL), accept=lambda v: bool(v)),
     _Rule("favourite", _rx(r"(?P<s>)" + r"(?P<v>(?-i:[A-Z])[\w'’&-]*(?:\s+(?-i:[A-Z])[\w'’&-]*){0,3})\s+(?:is|are)\s+"
                            r"(?:now\s+|still\s+)?(?:my|our)\s+(?:new\s+)?(?:favou?rite|fave|go-to)\s+(?P<q>[\w -]{2,30}?)"
-                           r"(?=[,.;!?]|$)"), accept=_name),
+                           r"(?:\s+(?:now|these days|lately|right now|at the moment|nowadays|for now))?(?=[,.;!?]|$)"),
+          accept=_name),
     _Rule("favourite", _rx(r"(?P<s>)\bthe\s+best\s+(?P<q>place to eat|restaurant|spot|cafe|coffee shop|bar|bakery|"
                            r"pizza|sushi|burger|taco)s?\s+(?:in town\s+|around here\s+|nearby\s+)?(?:now\s+|these days\s+)?"
                            r"(?:is|are)\s+(?:now\s+)?" + _VAL), accept=_name),
