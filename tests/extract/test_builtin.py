@@ -291,6 +291,9 @@ def test_noun_phrases_are_concepts_without_leading_evaluative_adjectives():
     ("Yesterday, my co-worker Tom quit.", ("Caroline", "has_coworker", "Tom")),
     ("My dentist Dr. Patel is great.", ("Caroline", "has_dentist", "Dr. Patel")),  # the title is kept
     ("Mr Kim is my boss.", ("Caroline", "has_boss", "Mr Kim")),
+    # a second verb of the clause keeps its subject
+    ("I live in Austin and work at Dell.", ("Caroline", "works_at", "Dell")),
+    ("Anna lives in Porto and works at Kestrel.", ("Anna", "works_at", "Kestrel")),
 ])
 def test_simple_subject_relation_object_facts(text, fact):
     assert fact in facts(run(text))
@@ -309,6 +312,12 @@ def test_a_relation_held_no_longer_or_a_form_of_address_is_no_fact(text):
 ])
 def test_first_person_statements_tie_to_speaker_else_user(speaker, user, subject):
     assert facts(run("I moved to Denver.", speaker=speaker, user=user)) == {(subject, "lives_in", "Denver")}
+
+
+def test_a_second_verb_takes_the_nearest_subject_before_it_and_none_that_is_not_a_name():
+    assert ("Caroline", "works_at", "Dell") in facts(run("Anna lives in Porto and I work at Dell."))
+    assert ("Anna", "works_at", "Dell") not in facts(run("Anna lives in Porto and I work at Dell."))
+    assert not [f for f in facts(run("My sister lives in Boston and works at Google.")) if f[1] == "works_at"]
 
 
 def test_fact_takes_its_valid_time_from_its_own_sentence():

@@ -144,6 +144,9 @@ _RELATIONS: tuple[tuple[str, str], ...] = (
 )
 _FACT_PATTERNS = tuple((re.compile(rf"{_SUBJECT}(?:\s+|(?=['’]))(?:{verb})(?P<obj>[^,.!?;:()\"“”]+)"), relation)
                        for verb, relation in _RELATIONS)
+# a second verb that shares the clause's subject: "I live in Austin and work at Dell"
+_COORDINATED = tuple((re.compile(rf"\band\s+(?:also\s+|now\s+)?(?:{verb})(?P<obj>[^,.!?;:()\"“”]+)"), relation)
+                     for verb, relation in _RELATIONS)
 # words that leave a relation what it is ("my best friend", "my little sister"; not "former", "late")
 _HELD_ADJ = r"(?:(?:best|close|little|big|older|younger|eldest|oldest|youngest|twin|new)\s+)?"
 # a name, with the title it may carry ("Dr. Patel", "Mr Kim")
@@ -446,17 +449,18 @@ def _noun_phrases(text, sentences, blocked) -> list[EntityCandidate]:
 def _facts(sentence: str, me: str, names: list[str], when) -> list[FactCandidate]:
     known = set(names)
     out = []
+    subjects: list[tuple[int, str | None]] = []  # where each matched relation's subject begins, and who it is
     for regex, relation in _FACT_PATTERNS:
         for m in regex.finditer(sentence):
             subj = me if m.group("subj") == "I" else _known_suffix(m.group("subj"), known)
-            obj = _object(m.group("obj"), names)
-            if relation in _PLACE_RELATIONS and obj and _is_temporal(obj):  # "moved to Tuesday"
-                continue
-            # "I'm moving to Denver next month": a move still to come, where one lives is unchanged yet
-            if relation == "lives_in" and "moving" in m.group(0) and _SOON.search(sentence):
-                continue
-            if subj and obj:
-                out.append(FactCandidate(subj, relation, obj, sentence, when, None))
+            subjects.append((m.start(), subj))
+            _add_fact(out, sentence, m, subj, relation, names, when)
+    # "I live in Austin and work at Dell": the second verb's subject is the nearest one before it
+    for regex, relation in _COORDINATED:
+        for m in regex.finditer(sentence):
+            before = [(at, subj) for at, subj in subjects if at < m.start()]
+            if before:
+                _add_fact(out, sentence, m, max(before, key=lambda item: item[0])[1], relation, names, when)
     for m in _MY_KIN_NAME.finditer(sentence):  # "my sister Anna"
         name = _strip_possessive(m.group("name"))[0]
         out.append(FactCandidate(me, _has(m.group("rel")), name, sentence, when, None))
@@ -466,6 +470,20 @@ def _facts(sentence: str, me: str, names: list[str], when) -> list[FactCandidate
         if name not in _FIRST_PERSON and name.lower() not in _OPENERS:
             out.append(FactCandidate(me, _has(m.group("rel") or m.group("apposed")), name, sentence, when, None))
     return out
+
+
+def _add_fact(out: list[FactCandidate], sentence: str, m: re.Match[str], subj: str | None, relation: str,
+              names: list[str], when) -> None:
+    """The fact `m` (a relation's verb and object) states of `subj`, added to `out` unless it names
+    no one or nothing, or a place that is a time ("moved to Tuesday"), or a move still to come."""
+    obj = _object(m.group("obj"), names)
+    if relation in _PLACE_RELATIONS and obj and _is_temporal(obj):  # "moved to Tuesday"
+        return
+    # "I'm moving to Denver next month": a move still to come, where one lives is unchanged yet
+    if relation == "lives_in" and "moving" in m.group(0) and _SOON.search(sentence):
+        return
+    if subj and obj:
+        out.append(FactCandidate(subj, relation, obj, sentence, when, None))
 
 
 def _has(word: str) -> str:
