@@ -56,6 +56,8 @@ CHANGES = [
     ("I live in Chicago.", "The new job is great! Also, we moved to Evanston in March."),  # "Also" opens news
     ("I work as a banker at Citi.", "I work as a broker at Schwab now."),
     ("My favourite band is Queen.", "Muse is my favourite band now!"),       # "now" is no part of "band"
+    ("I work at Dell.", "I got laid off last month."),
+    ("My cell is 555-201-3344.", "You can reach me at 555-777-1212 from now on."),
 ]
 COMPATIBLE = [
     ("My wife is Laura.", "I have separated the recycling from the trash."),
@@ -78,6 +80,7 @@ COMPATIBLE = [
     ("I live in Austin.", "I moved to Notion for journaling."),
     ("I work at Dell.", "I also work at a bakery on weekends."),        # "also" inside the clause adds one
     ("I have a cat named Tom.", "Also, we got a second cat."),
+    ("I work at Dell.", "I fired my assistant today."),                  # the active: someone else's job
 ]
 
 

@@ -246,6 +246,11 @@ _RULES: tuple[_Rule, ...] = (
           accept=lambda v: bool(v) and v[0].isupper(),
           context=_rx(r"\b(offer|hired|job|position|role|new team|onboarding|employer|company|start date|"
                       r"as an? [a-z]+|recruit\w*)\b|\b(?:" + _LEAVE + r")\s+(?-i:[A-Z])")),
+    # "I got laid off last month", "I was let go": the job, wherever it was, is over (not "I fired
+    # my assistant": only the passive, after its auxiliary; a named employer is the rule below's)
+    _Rule("employer", _rx(_S + r"(?:(?<=\bgot\s)|(?<=\bget\s)|(?<=\bwas\s)|(?<=\bwere\s)|(?<=\bbeen\s))"
+                          r"(?:laid\s+off|let\s+go|fired)\b(?!\s+(?:up|from|by)\b)(?P<v>)"),
+          positive=False, ended=True, accept=lambda v: True),
     # "I quit Dell", "I got laid off from Dell": a named employer left, whatever else the text says
     # ("left" needs more: one leaves a city, a party, a person; see the two "left" rules below)
     _Rule("employer", _rx(_S + r"(?:quit|resigned\s+from|(?:laid\s+off|let\s+go|fired)\s+(?:from|by))\s+(?=(?-i:[A-Z]))"
@@ -384,6 +389,9 @@ _RULES: tuple[_Rule, ...] = (
     # number is 100-4482" is not
     _Rule("phone", _rx(r"(?P<s>\b(?:my|our|his|her|(?-i:[A-Z][a-z]+)'s)\s+)(?P<q>(?:new\s+)?(?:(?:" + _PHONE_KINDS
                        + r")\s+)?)(?:number|line)" + _PHONE_VALUE)),
+    # "You can reach me at 555-0199", "call me on +44 20 7946 0958": the speaker's number
+    _Rule("phone", _rx(r"(?P<s>)\b(?:reach|call|text|ring)\s+me\s+(?:on|at)\s+(?:my\s+(?:new\s+)?(?:number|cell|mobile|"
+                       r"phone)\s+)?(?P<v>\+?\(?\d[\d\s().-]{6,}\d)"), speaker=True),
     _Rule("email", _rx(r"(?P<s>\b(?:my|our|his|her|(?-i:[A-Z][a-z]+)'s)\s+)(?P<q>(?:new\s+)?(?:\w+\s+)?)(?:e-?mail|email"
                        r" address|address)\b[^@]{0,60}?(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)")),
     _Rule("email", _rx(r"(?P<s>)(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"),
