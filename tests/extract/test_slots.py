@@ -58,6 +58,7 @@ CHANGES = [
     ("My favourite band is Queen.", "Muse is my favourite band now!"),       # "now" is no part of "band"
     ("I work at Dell.", "I got laid off last month."),
     ("My cell is 555-201-3344.", "You can reach me at 555-777-1212 from now on."),
+    ("My brother Sam works at Intel.", "My brother left Intel for AMD."),    # "my brother" is Sam
 ]
 COMPATIBLE = [
     ("My wife is Laura.", "I have separated the recycling from the trash."),
@@ -81,6 +82,7 @@ COMPATIBLE = [
     ("I work at Dell.", "I also work at a bakery on weekends."),        # "also" inside the clause adds one
     ("I have a cat named Tom.", "Also, we got a second cat."),
     ("I work at Dell.", "I fired my assistant today."),                  # the active: someone else's job
+    ("My brother Sam works at Intel.", "My cousin Sam works at AMD."),      # two people named Sam
 ]
 
 

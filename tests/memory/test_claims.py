@@ -72,6 +72,17 @@ def test_a_full_name_is_found_by_its_first_name_and_one_write_changes_it(engine)
     assert again.superseded == [moved.id] and engine.store.get(lima.id).valid_to is None
 
 
+def test_a_person_is_found_by_the_kin_word_the_text_gives_and_another_of_the_same_name_is_left(engine):
+    # hashed vectors share few words between the texts: the index finds the old one
+    sam = engine.write_memory("My brother Sam works at Intel.", ALICE, valid_from="2025-01-01T00:00:00Z")
+    assert claiming(engine, ALICE, "My brother left Intel for AMD.") == [sam.id]
+    # a cousin of the same first name is someone else: found by the name, judged apart
+    cousin = engine.write_memory("My cousin Sam works at Nvidia.", ALICE, valid_from="2025-01-02T00:00:00Z")
+    assert cousin.superseded == [] and engine.store.get(sam.id).valid_to is None
+    left = engine.write_memory("My brother left Intel for AMD.", ALICE)
+    assert left.superseded == [sam.id] and engine.store.get(cousin.id).valid_to is None
+
+
 def test_a_memory_write_finds_the_claimed_memory_behind_newer_turns_that_claim_the_same(engine):
     # hashed vectors share no word between the texts: only the index finds the old memory, and
     # the turns' newer rows for the same key must not take the places the judge reads

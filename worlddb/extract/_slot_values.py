@@ -18,7 +18,7 @@ from collections.abc import Iterable
 
 from worlddb.extract import GENERIC_ROLES
 from worlddb.extract._slot_catalogue import ME, SlotClaim
-from worlddb.extract._slot_words import _DETERMINERS, _FIRST, _KIN
+from worlddb.extract._slot_words import _DETERMINERS, _FIRST, _KIN, _KIN_RE
 from worlddb.extract.lexicon import singular
 
 _VALUE_STOP = re.compile(
@@ -146,6 +146,38 @@ def same_person(a: SlotClaim, b: SlotClaim, ambiguous: frozenset[str] = frozense
         return False
     short, full = sorted((a.subject.split(), b.subject.split()), key=len)
     return len(short) == 1 < len(full) and full[0] == short[0] and short[0] not in ambiguous
+
+
+#: "my brother Sam", "our older son Leo Park": a kin word before a name
+_KIN_NAMED = re.compile(r"\b(?:my|our)\s+(?:(?:older|younger|little|big|best|oldest|eldest|youngest|twin|baby)\s+)?"
+                        r"(?P<kin>" + _KIN_RE + r")\s*,?\s+(?P<name>(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))?)\b",
+                        re.IGNORECASE)
+
+
+def kin_of(text: str) -> dict[str, frozenset[str]]:
+    """What `text` says each named person is to its speaker: subject key (a name, and its first
+    name alone) -> kin words ("My brother Sam works at Intel" -> {"sam": {"brother"}})."""
+    out: dict[str, set[str]] = {}
+    for m in _KIN_NAMED.finditer(text):
+        kin = _KIN[m.group("kin").lower()]
+        words = m.group("name").lower().split()
+        for key in {" ".join(words), words[0]}:
+            out.setdefault(key, set()).add(kin)
+    return {key: frozenset(kins) for key, kins in out.items()}
+
+
+def kin_says(a: str, b: str, kin_a: dict[str, frozenset[str]], kin_b: dict[str, frozenset[str]]) -> bool | None:
+    """Whether the statements' kin words make subjects `a` and `b` (keys of the statements whose
+    kin_of are `kin_a`, `kin_b`) one person (True), two (False), or say nothing (None): "my
+    brother" is "my brother Sam"; "my brother Sam" is not "my cousin Sam"."""
+    of_a = kin_a.get(a) or (kin_a.get(a.split()[0]) if a else None)
+    of_b = kin_b.get(b) or (kin_b.get(b.split()[0]) if b else None)
+    if of_a and of_b:
+        return None if of_a & of_b else False
+    kins = set(_KIN.values())
+    if of_b and a in kins and a in of_b or of_a and b in kins and b in of_a:
+        return True
+    return None
 
 
 def ambiguous_first_names(claims: Iterable[SlotClaim]) -> frozenset[str]:

@@ -52,6 +52,8 @@ from worlddb.extract.slots import (
     ambiguous_first_names,
     attribute_for_relation,
     is_fixed,
+    kin_of,
+    kin_says,
     same_person,
     same_subject,
     same_value,
@@ -114,8 +116,9 @@ class BuiltinJudge:
         if _same_text(new.text, old.text) or (old.similarity >= DUPLICATE_SIMILARITY
                                                and _same_words(new.text, old.text)):
             return Verdict("duplicate", "the same statement")
+        kin = (kin_of(new.text), kin_of(old.text))
         kinds = [(kind, n, o) for n in new.reading.claims for o in old.reading.claims
-                 if (kind := self._pair(new.reading, old.reading, n, o, ambiguous)) is not None]
+                 if (kind := self._pair(new.reading, old.reading, n, o, ambiguous, kin)) is not None]
         changes = [(k, n, o) for k, n, o in kinds if k in ("end", "flip", "differ", "replace")]
         if changes:
             kind, n, o = changes[0]
@@ -127,9 +130,12 @@ class BuiltinJudge:
         return Verdict("unrelated")
 
     def _pair(self, new: Reading, old: Reading, n: SlotClaim, o: SlotClaim,
-              ambiguous: frozenset[str] = frozenset()) -> str | None:
-        """How claim `n` of the new statement bears on claim `o` of an old one, or None."""
-        if not (same_subject(n.subject, o.subject) or same_person(n, o, ambiguous)):
+              ambiguous: frozenset[str] = frozenset(), kin: tuple[dict, dict] = ({}, {})) -> str | None:
+        """How claim `n` of the new statement bears on claim `o` of an old one, or None. `kin`:
+        what each statement says its named people are to its speaker (slots.kin_of): "my
+        brother" is "my brother Sam", and "my cousin Sam" is someone else."""
+        by_kin = kin_says(n.subject, o.subject, *kin)
+        if by_kin is False or not (by_kin or same_subject(n.subject, o.subject) or same_person(n, o, ambiguous)):
             return None
         if is_open(n.attribute) or is_open(o.attribute):
             return _open_pair(new, n, o)

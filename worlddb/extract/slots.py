@@ -71,6 +71,8 @@ from worlddb.extract._slot_reader import _read as _read
 from worlddb.extract._slot_reader import read
 from worlddb.extract._slot_values import (
     ambiguous_first_names,
+    kin_of,
+    kin_says,
     normalise_subject,
     same_person,
     same_subject,
@@ -80,6 +82,6 @@ from worlddb.extract._slot_values import (
 
 __all__ = [
     "CATALOGUE", "Attribute", "Reading", "SlotClaim", "SlotKey", "ambiguous_first_names", "asked",
-    "attribute_for_relation", "is_fixed", "normalise_subject", "read", "same_person", "same_subject", "same_value",
-    "voice",
+    "attribute_for_relation", "is_fixed", "kin_of", "kin_says", "normalise_subject", "read", "same_person",
+    "same_subject", "same_value", "voice",
 ]

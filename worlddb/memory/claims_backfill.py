@@ -183,8 +183,8 @@ def _read(store: Store, rows: list) -> list[_Memory]:
             continue
         user = _user(view.provenance, scopes)
         if view.type == "Turn":
-            keys = claims_index.for_turn(claims_index.keys(updates.turn_reading(view.content,
-                                                                                view.meta.get("speaker") or "", user)))
+            keys = claims_index.for_turn(claims_index.keys(updates.turn_reading(
+                view.content, view.meta.get("speaker") or "", user), view.content))
         else:
             keys = updates.claim_keys(view.content, updates.stored_facts(store, anchor), user,
                                       updates.speaker_of(view.meta))

@@ -96,7 +96,7 @@ class Change:
 def read(texts: Sequence[str], speakers: Sequence[str], user: str | None) -> Readings:
     """The slot readings of a call's turns (`speakers`: each turn's role as given)."""
     readings = tuple(updates.turn_reading(text, speaker, user) for text, speaker in zip(texts, speakers))
-    return Readings(readings, tuple(claims_index.keys(r) for r in readings),
+    return Readings(readings, tuple(claims_index.keys(r, text) for r, text in zip(readings, texts)),
                     frozenset(i for i, speaker in enumerate(speakers) if updates.restates(speaker)))
 
 
@@ -169,7 +169,7 @@ def turns_changed(services: Services, worlds: list[str], new: Statement, vector:
     """The current turns of `worlds` a memory about to be written (`new`, its reading in its
     speaker's voice) changes, judged as a turn's changes are (the module docstring), before the
     write lock; the write marks them (updates.apply)."""
-    keys = claims_index.keys(new.reading)
+    keys = claims_index.keys(new.reading, new.text)
     if not keys or not worlds:
         return ()
     stored = _stored(services.store, worlds, keys, new.valid_from, now_us(), types=("Turn",))
@@ -230,7 +230,9 @@ def _changed(store, anchor: str, keys: frozenset) -> bool:
     claims one of the slots of `keys` (a slot of one subject, an attribute of one family)."""
     for edge in store.edges(dst=anchor, type="revises"):
         view = store.get(edge.src)
-        if view is not None and view.valid_to is None and _shares(keys, claims_index.keys(_reading_of(store, view))):
+        if view is None or view.valid_to is not None:
+            continue
+        if _shares(keys, claims_index.keys(_reading_of(store, view), view.content or "")):
             return True
     return False
 

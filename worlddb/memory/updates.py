@@ -131,7 +131,7 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     new = Statement("", text, starts, _unnamed(reading, ambiguous), similarity=1.0)
     repeats = bool(getattr(services.judge, "only_repeats", lambda _: False)(new))
     found = _candidates(services, worlds, text, vector, units, every=repeats,
-                        wanted=() if repeats else claims_index.keys(new.reading))
+                        wanted=() if repeats else claims_index.keys(new.reading, text))
     if not found:
         return NOTHING
     views = store.get_many(found)
@@ -266,7 +266,7 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: Reader 16: medications taken or stopped ("I take 20 mg of lisinopril", "took me off warfarin").
 #: Reader 17: "I got divorced (in May)", "X and I got divorced" end the partner; "Our cat Luna died" the pet;
 #: a banker or a broker is an occupation ("I work as a banker at Citi"); "I got laid off" ends the
-#: job; "reach me at 555-0199" is a phone number.
+#: job; "reach me at 555-0199" is a phone number; "My brother Sam ..." is keyed under "brother" too.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
@@ -275,7 +275,7 @@ def claim_keys(text: str, facts: Iterable[FactCandidate], user: str | None,
     """What the claims index records for a memory about to be written (outside the lock), said
     by `speaker` (`speaker_of` its metadata): a named speaker's first-person claims are keyed
     under the speaker's name, not "me"."""
-    return claims_index.keys(claim_reading(text, facts, user, speaker))
+    return claims_index.keys(claim_reading(text, facts, user, speaker), text)
 
 
 def claim_reading(text: str, facts: Iterable[FactCandidate], user: str | None,

@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from worlddb.core.store import Store, list_params, rowids_sql
 from worlddb.extract.judge import comparable
 from worlddb.extract.open_slots import is_single
-from worlddb.extract.slots import CATALOGUE, Reading
+from worlddb.extract.slots import CATALOGUE, Reading, kin_of
 
 from .lanes import eligible
 
@@ -51,10 +51,13 @@ def single_valued(attribute: str) -> bool:
     return spec.single if spec is not None else is_single(attribute)
 
 
-def keys(reading: Reading) -> frozenset[Key]:
-    """The claims index keys of a text's reading: one per claim, and one more for a person's
-    full name under its first name, which a later claim about "Ana" asks for."""
+def keys(reading: Reading, text: str = "") -> frozenset[Key]:
+    """The claims index keys of a text's reading: one per claim, one more for a person's full
+    name under its first name, which a later claim about "Ana" asks for, and one under each kin
+    word `text` (the text read) gives the person ("My brother Sam works at Intel" under
+    "brother" too, which a later "My brother left Intel" asks for)."""
     out = set()
+    kin = kin_of(text) if text else {}
     for claim in reading.claims:
         found = key(claim.subject, claim.attribute)
         if found is None:
@@ -63,6 +66,8 @@ def keys(reading: Reading) -> frozenset[Key]:
         words = claim.subject.split()
         if claim.named and len(words) > 1:
             out.add((words[0], claim.attribute))
+        for word in kin.get(claim.subject, ()):
+            out.add((word, claim.attribute))
     return frozenset(out)
 
 
