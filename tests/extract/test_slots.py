@@ -59,6 +59,8 @@ CHANGES = [
     ("I work at Dell.", "I got laid off last month."),
     ("My cell is 555-201-3344.", "You can reach me at 555-777-1212 from now on."),
     ("My brother Sam works at Intel.", "My brother left Intel for AMD."),    # "my brother" is Sam
+    ("I'm on the keto diet.", "I stopped doing keto after the holidays."),
+    ("I'm vegan.", "I stopped being vegan last year."),
 ]
 COMPATIBLE = [
     ("My wife is Laura.", "I have separated the recycling from the trash."),
@@ -83,6 +85,7 @@ COMPATIBLE = [
     ("I have a cat named Tom.", "Also, we got a second cat."),
     ("I work at Dell.", "I fired my assistant today."),                  # the active: someone else's job
     ("My brother Sam works at Intel.", "My cousin Sam works at AMD."),      # two people named Sam
+    ("I'm vegan.", "My wife stopped being vegan."),
 ]
 
 

@@ -337,6 +337,12 @@ _RULES: tuple[_Rule, ...] = (
           accept=lambda v: True),
     _Rule("diet", _rx(_S + r"(?:am|'m|’m|is|are|'re)\s+(?:not|no longer)\s+(?:a\s+|strictly\s+)?(?P<v>" + _DIETS
                       + r")\b"), positive=False, accept=lambda v: True),
+    # "I'm on a keto diet", "we started the paleo diet"; "I stopped being vegan", "I went off keto"
+    _Rule("diet", _rx(_S + r"(?:am|'m|’m|is|are|'re|was|went|been|started|start|starting|began|tried)\s+(?:on\s+)?"
+                      r"(?:a|an|the)\s+(?:strict\s+)?(?P<v>" + _DIETS + r")\s+diet\b"), accept=lambda v: True),
+    _Rule("diet", _rx(_S + r"(?:stopped|quit|gave up|went off|came off|dropped)\s+(?:doing\s+|being\s+|eating\s+)?"
+                      r"(?:the\s+|my\s+|a\s+)?(?P<v>" + _DIETS + r")\b"), positive=False, ended=True,
+          accept=lambda v: True),
     _Rule("diet", _rx(_S + r"(?:don't|do not|doesn't|does not|never|no longer|stopped|quit)\s+(?:eat|eating|eats)\s+"
                       r"(?P<v>meat|fish|dairy|eggs|pork|beef|chicken|gluten|sugar|animal products|seafood|lamb|turkey|"
                       r"bacon|steak|cheese|milk|salmon|shrimp|shellfish)"), positive=False, accept=lambda v: True),
@@ -560,11 +566,11 @@ _RULES: tuple[_Rule, ...] = (
                           r"have started)\s+(?P<v>(?:(?:\w+\s+)?\w+ing|yoga|pilates|tennis|golf|chess|karate|judo|boxing)(?:\s+\w+)?)"),
           accept=lambda v: bool(v) and not set(v.lower().split()) & _NOT_ACTIVITIES),
     # (a bare name after the verb is a company, a service or a place left: "I quit Dell", "I quit Spotify")
-    _Rule("activity", _rx(_S + r"(?:quit|stopped|gave up|left|dropped out of)\s+(?:(?:the|my|our)\s+|(?=(?-i:[a-z])))"
-                          + _VAL),
+    _Rule("activity", _rx(_S + r"(?:quit|stopped|gave up|left|dropped out of)\s+(?:doing\s+)?(?:(?:the|my|our)\s+|"
+                          r"(?=(?-i:[a-z])))" + _VAL),
           positive=False, ended=True,
           accept=lambda v: bool(v) and not re.search(r"\b(?:job|work|position|role|company|firm|smoking|drinking|"
-                                                      r"eating|alcohol|meat)\b", v, re.I)),
+                                                      r"eating|alcohol|meat|being|" + _DIETS + r")\b", v, re.I)),
     # ---- how often, when
     _Rule("frequency", _rx(r"(?P<s>)\b(?P<q>gym|run|running|swim|swimming|workout|work out|yoga|climb|climbing|train|"
                            r"training|cycle|cycling|lift|lifting|exercise|yoga|pilates|tennis|golf|walk|walking|hike|hiking|"

@@ -266,7 +266,8 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: Reader 16: medications taken or stopped ("I take 20 mg of lisinopril", "took me off warfarin").
 #: Reader 17: "I got divorced (in May)", "X and I got divorced" end the partner; "Our cat Luna died" the pet;
 #: a banker or a broker is an occupation ("I work as a banker at Citi"); "I got laid off" ends the
-#: job; "reach me at 555-0199" is a phone number; "My brother Sam ..." is keyed under "brother" too.
+#: job; "reach me at 555-0199" is a phone number; "My brother Sam ..." is keyed under "brother" too;
+#: "on a keto diet", "stopped being vegan" are diets.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
