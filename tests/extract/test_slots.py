@@ -59,6 +59,7 @@ CHANGES = [
     ("I work at Dell.", "I got laid off last month."),
     ("My cell is 555-201-3344.", "You can reach me at 555-777-1212 from now on."),
     ("My brother Sam works at Intel.", "My brother left Intel for AMD."),    # "my brother" is Sam
+    ("My girlfriend Laura lives in Boston.", "My fiancee Laura moved to Denver."),  # one person, a new word
     ("I'm on the keto diet.", "I stopped doing keto after the holidays."),
     ("I'm vegan.", "I stopped being vegan last year."),
 ]
@@ -85,6 +86,7 @@ COMPATIBLE = [
     ("I have a cat named Tom.", "Also, we got a second cat."),
     ("I work at Dell.", "I fired my assistant today."),                  # the active: someone else's job
     ("My brother Sam works at Intel.", "My cousin Sam works at AMD."),      # two people named Sam
+    ("My sister Ana lives in Porto.", "My wife Ana moved to Lisbon."),
     ("I'm vegan.", "My wife stopped being vegan."),
 ]
 

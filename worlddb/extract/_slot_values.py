@@ -166,14 +166,27 @@ def kin_of(text: str) -> dict[str, frozenset[str]]:
     return {key: frozenset(kins) for key, kins in out.items()}
 
 
+#: kin words no one person is two of at once: a brother is no cousin, and a sister no wife (a
+#: girlfriend may become a fiancée and a wife, and a friend may be a colleague, so those exclude
+#: only the blood relations)
+_BLOOD = frozenset({"father", "mother", "sister", "brother", "son", "daughter", "grandmother", "grandfather", "aunt",
+                    "uncle", "cousin", "niece", "nephew", "child", "stepfather", "stepmother"})
+_PARTNERS = frozenset({"wife", "husband", "partner", "boyfriend", "girlfriend", "fiance"})
+
+
+def _exclusive(x: str, y: str) -> bool:
+    return x != y and (x in _BLOOD and (y in _BLOOD or y in _PARTNERS) or y in _BLOOD and x in _PARTNERS)
+
+
 def kin_says(a: str, b: str, kin_a: dict[str, frozenset[str]], kin_b: dict[str, frozenset[str]]) -> bool | None:
     """Whether the statements' kin words make subjects `a` and `b` (keys of the statements whose
     kin_of are `kin_a`, `kin_b`) one person (True), two (False), or say nothing (None): "my
-    brother" is "my brother Sam"; "my brother Sam" is not "my cousin Sam"."""
+    brother" is "my brother Sam"; "my brother Sam" is not "my cousin Sam" (but "my girlfriend
+    Laura" may be "my wife Laura", and "my friend Ana" "my colleague Ana")."""
     of_a = kin_a.get(a) or (kin_a.get(a.split()[0]) if a else None)
     of_b = kin_b.get(b) or (kin_b.get(b.split()[0]) if b else None)
     if of_a and of_b:
-        return None if of_a & of_b else False
+        return False if all(_exclusive(x, y) for x in of_a for y in of_b) else None
     kins = set(_KIN.values())
     if of_b and a in kins and a in of_b or of_a and b in kins and b in of_a:
         return True
