@@ -177,6 +177,18 @@ async def test_retire_all_retires_every_current_memory_of_the_scope(connect):
         assert len((await ok(client, "memory_list"))["memories"]) == 1
 
 
+async def test_retire_all_retires_a_memory_of_two_scopes_in_both_as_its_description_says(connect):
+    async with connect() as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert "retired in all of them" in " ".join(tools["memory_retire_all"].description.split())
+        shared = await ok(client, "memory_write", text="The quarterly plan is due Friday.", user_id="alice",
+                          agent_id="ops")
+        await ok(client, "memory_retire_all", user_id="alice")
+        assert (await ok(client, "memory_list", agent_id="ops"))["memories"] == []
+        read = await ok(client, "memory_read", id=shared["id"], agent_id="ops")
+        assert read["retired"] and read["valid_to"] is not None
+
+
 async def test_list_scopes_counts_current_and_retired_memories(connect):
     async with connect() as client:
         await ok(client, "memory_write", text="a", user_id="alice")
