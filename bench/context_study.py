@@ -175,6 +175,15 @@ def conversation_view(engine: Engine, sample: str, info: dict) -> tuple[dict, Sc
             {anchors[r]: t for r, t in by_rowid.items()})
 
 
+def conversation_views(engine: Engine, data: list[dict], turn_map: dict):
+    """Each dev conversation of `data` in file order, as a study reads it: (the conversation, its
+    sample id, its turn map entry, then conversation_view's four)."""
+    for conv in data:
+        sample = conv["sample_id"]
+        info = turn_map["conversations"][sample]
+        yield (conv, sample, info, *conversation_view(engine, sample, info))
+
+
 def study_args(description: str) -> argparse.Namespace:
     """The arguments every study over the dev store takes: --data, --db, --out."""
     parser = argparse.ArgumentParser(description=description)
@@ -214,10 +223,8 @@ def main() -> None:
         diag_missing: dict[str, dict] = {}
         recall_rows: list[dict] = []
         started = time.perf_counter()
-        for conv in data:
-            sample = conv["sample_id"]
-            info = turn_map["conversations"][sample]
-            by_rowid, scope, worlds, anchor_turn = conversation_view(engine, sample, info)
+        views = conversation_views(engine, data, turn_map)
+        for conv, sample, info, by_rowid, scope, worlds, anchor_turn in views:
             for item in questions_of(conv, set(info["rowid"])):
                 question, evidence = item["question"], item["_evidence"]
                 base = {"conversation": sample, "category": item["category"]}

@@ -87,7 +87,7 @@ from worlddb.retrieval.fusion import RRF_K, WEIGHTS, fuse
 from worlddb.retrieval.global_lane import aggregates, answer_head
 from worlddb.retrieval.lanes import run_lanes
 
-from .context_study import conversation_view, dev_store, headline
+from .context_study import conversation_views, dev_store, headline
 from .locomo import questions_of, score
 
 DEPTH = 250
@@ -186,10 +186,8 @@ def collect(engine: Engine, data: list, turn_map: dict, report: dict) -> list[Qu
     out: list[Question] = []
     mismatches = 0
     rank_seconds = []
-    for conv in data:
-        sample = conv["sample_id"]
-        info = turn_map["conversations"][sample]
-        by_rowid, scope, worlds, anchor_turn = conversation_view(engine, sample, info)
+    views = conversation_views(engine, data, turn_map)
+    for conv, sample, info, by_rowid, scope, worlds, anchor_turn in views:
         rowids = sorted(by_rowid)
         graph = _conversation_graph(store, rowids)
         session_of = {info["rowid"][t]: i for i, s in enumerate(info["sessions"]) for t in s if t in info["rowid"]}

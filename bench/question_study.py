@@ -38,7 +38,7 @@ from worlddb.memory.engine import Engine
 from worlddb.retrieval import brevity, recall
 from worlddb.retrieval.lanes import run_lanes
 
-from .context_study import conversation_view, dev_store, headline, loo, study_args
+from .context_study import conversation_views, dev_store, headline, loo, study_args
 from .locomo import questions_of, score
 
 DEPTH = 250
@@ -89,10 +89,8 @@ def main() -> None:
     engine = Engine.open(args.db, synchronous="NORMAL")
     started = time.perf_counter()
     try:
-        for conv in data:
-            sample = conv["sample_id"]
-            info = turn_map["conversations"][sample]
-            by_rowid, scope, worlds, anchor_turn = conversation_view(engine, sample, info)
+        views = conversation_views(engine, data, turn_map)
+        for conv, sample, info, by_rowid, scope, worlds, anchor_turn in views:
             asked = {r: brevity.asked_share(t) for r, t in brevity.turn_texts(engine.store, list(by_rowid)).items()}
             for item in questions_of(conv, set(info["rowid"])):
                 question, evidence = item["question"], item["_evidence"]

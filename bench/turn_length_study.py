@@ -31,7 +31,7 @@ from worlddb.memory.engine import Engine
 from worlddb.retrieval import brevity, recall
 from worlddb.retrieval.lanes import run_lanes
 
-from .context_study import conversation_view, dev_store, headline, loo, study_args
+from .context_study import conversation_views, dev_store, headline, loo, study_args
 from .locomo import questions_of, score
 
 DEPTH = 250
@@ -91,10 +91,8 @@ def _study() -> None:
     engine = Engine.open(args.db, synchronous="NORMAL")
     started = time.perf_counter()
     try:
-        for conv in data:
-            sample = conv["sample_id"]
-            info = turn_map["conversations"][sample]
-            by_rowid, scope, worlds, anchor_turn = conversation_view(engine, sample, info)
+        views = conversation_views(engine, data, turn_map)
+        for conv, sample, info, by_rowid, scope, worlds, anchor_turn in views:
             words = brevity.turn_words(engine.store, list(by_rowid))
             replies = brevity.replies_to_questions(engine.store, list(by_rowid))
             for item in questions_of(conv, set(info["rowid"])):

@@ -70,7 +70,7 @@ from worlddb.retrieval.fusion import WEIGHTS
 from worlddb.retrieval.global_lane import answer_head
 from worlddb.retrieval.lanes import run_lanes
 
-from .context_study import conversation_view, dev_store, headline, loo, study_args
+from .context_study import conversation_views, dev_store, headline, loo, study_args
 from .locomo import questions_of, score
 from .wordnet_data import WordNet
 
@@ -236,10 +236,8 @@ def main() -> None:
     sources = engine.services.sources
     started = time.perf_counter()
     try:
-        for conv in data:
-            sample = conv["sample_id"]
-            info = turn_map["conversations"][sample]
-            by_rowid, scope, worlds, anchor_turn = conversation_view(engine, sample, info)
+        views = conversation_views(engine, data, turn_map)
+        for conv, sample, info, by_rowid, scope, worlds, anchor_turn in views:
             marks = ",".join("?" * len(by_rowid))
             texts = dict(engine.store.conn.execute(f"SELECT rowid, text FROM fts WHERE rowid IN ({marks})",
                                                    list(by_rowid)))
