@@ -101,7 +101,8 @@ class BuiltinJudge:
     def judge(self, new: Statement, candidates: Sequence[Statement]) -> list[Verdict]:
         # "Ana" is Ana Souza only when no other Ana's full name is in view
         ambiguous = ambiguous_first_names(c for s in (new, *candidates) for c in s.reading.claims)
-        verdicts = [self._one(new, old, ambiguous) for old in candidates]
+        kin = kin_of(new.text)  # what the new text says its people are, read once for every candidate
+        verdicts = [self._one(new, old, ambiguous, kin) for old in candidates]
         verdicts = _replacements(new, candidates, verdicts)
         return _closest_only(new, candidates, verdicts)
 
@@ -112,11 +113,12 @@ class BuiltinJudge:
         return not new.reading.claims
 
     # ------------------------------------------------------------------ one candidate
-    def _one(self, new: Statement, old: Statement, ambiguous: frozenset[str] = frozenset()) -> Verdict:
+    def _one(self, new: Statement, old: Statement, ambiguous: frozenset[str] = frozenset(),
+             new_kin: dict | None = None) -> Verdict:
         if _same_text(new.text, old.text) or (old.similarity >= DUPLICATE_SIMILARITY
                                                and _same_words(new.text, old.text)):
             return Verdict("duplicate", "the same statement")
-        kin = (kin_of(new.text), kin_of(old.text))
+        kin = (kin_of(new.text) if new_kin is None else new_kin, kin_of(old.text))
         kinds = [(kind, n, o) for n in new.reading.claims for o in old.reading.claims
                  if (kind := self._pair(new.reading, old.reading, n, o, ambiguous, kin)) is not None]
         changes = [(k, n, o) for k, n, o in kinds if k in ("end", "flip", "differ", "replace")]
