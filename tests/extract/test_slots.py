@@ -62,6 +62,13 @@ CHANGES = [
     ("My girlfriend Laura lives in Boston.", "My fiancee Laura moved to Denver."),  # one person, a new word
     ("I'm on the keto diet.", "I stopped doing keto after the holidays."),
     ("I'm vegan.", "I stopped being vegan last year."),
+    ("I work for Pfizer in sales.", "I've been at Moderna for eight months now."),
+    ("My wife is Priya.", "I separated from my wife in the spring."),
+    ("My partner Jo lives with me.", "My partner and I have split up."),
+    ("I'm learning Japanese.", "I gave up on Japanese after a year."),
+    ("I've been learning to play the cello.", "I stopped learning the cello."),
+    ("I'm studying Portuguese.", "I'm not studying Portuguese anymore."),
+    ("I use Photoshop for photo editing.", "I switched to Affinity Photo."),          # a tool for one purpose
 ]
 COMPATIBLE = [
     ("My wife is Laura.", "I have separated the recycling from the trash."),
@@ -88,6 +95,12 @@ COMPATIBLE = [
     ("My brother Sam works at Intel.", "My cousin Sam works at AMD."),      # two people named Sam
     ("My sister Ana lives in Porto.", "My wife Ana moved to Lisbon."),
     ("I'm vegan.", "My wife stopped being vegan."),
+    ("I work at Pfizer.", "I've been at St Luke's Hospital since Tuesday with a broken leg."),  # a stay
+    ("I work at Pfizer.", "I've been at Heathrow for two hours."),                     # no span of months
+    ("I'm learning Japanese.", "I'm also learning Korean."),                            # a second language
+    ("I'm learning Japanese.", "I gave up on the cello."),                              # another skill ended
+    ("My wife is Priya.", "I'm learning a lot from my wife."),
+    ("I use Photoshop for photo editing.", "I switched to Affinity Photo for illustration."),  # another purpose
 ]
 
 

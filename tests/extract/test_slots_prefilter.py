@@ -45,6 +45,8 @@ CRAFTED = [
     "I broke up with Theo, after the breakup we split up. We got engaged! I'm married.",
     "Mia and I got divorced in May; I got divorced once before. I have separated the laundry.",
     "I got laid off in May; Tom was let go too. I fired my assistant. You can reach me at 555-0142.",
+    "Mei has been at Larkspur Labs for six years. I'm learning Portuguese and gave up on Italian.",
+    "My husband and I separated; Ana is separating from Luis.",
     "I am on a keto diet. I went off keto and stopped doing crossfit.",
     # diet, drink, smoking, allergies
     "I'm not vegan anymore. I went vegetarian in May. I don't eat pork.",

@@ -55,6 +55,13 @@ SCENARIOS = [
     ("and-got", "I work at Intel as a tester.", "I quit Intel and got a job at Nvidia.", "Where do I work?", "Nvidia"),
     ("goal", "My goal this year is to run a 10K.", "New goal: a full marathon by October.", "What is my goal?",
      "full marathon"),
+    # a job held for a span, a tool switched without its purpose, a partner left by the word for one,
+    # a skill being learnt given up
+    ("been-at", "I work at Google as a software engineer.", "I've been at Stripe since March.", "Where do I work?",
+     "Stripe"),
+    ("for-coding", "I use VS Code for coding.", "I switched to Neovim.", "What do I use for coding?", "Neovim"),
+    ("separated", "I'm married to Tom.", "I've separated from my husband.", "Who is my partner?", "separated"),
+    ("gave-up", "I'm learning Spanish.", "I gave up on Spanish.", "What language am I learning?", "gave up"),
 ]
 
 

@@ -141,7 +141,9 @@ _LITERAL = {"phone", "email", "address", "bedtime", "waketime", "when", "due", "
             "reading", "marital_status", "diet", "alcohol", "smoking", "pet", "device", "car"}
 #: an ended claim with one of these values ends whatever value the slot had ("sold the old car")
 _GENERIC = {"", "car", "vehicle", "truck", "van", "suv", "job", "breakup", "break-up", "divorce", "broke up",
-            "split up", "separated", "divorced", "account", "cable", "internet", "plan", "old"}
+            "split up", "separated", "divorced", "account", "cable", "internet", "plan", "old",
+            # "I separated from my husband": the partner, named by the word for one
+            "husband", "wife", "partner", "boyfriend", "girlfriend", "fiance", "fiancee", "fiancé", "fiancée", "spouse"}
 
 
 def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: str | None) -> SlotClaim | None:

@@ -93,7 +93,16 @@ _THING_WORDS = (r"(?:(?!(?:is|are|was|were|has|have|had|got|moved|pushed|changed
                 r"and|but|with|of|for|to|in|on|at|after|before)\b)[\w'’-]+\s+){0,3}?")
 #: an organisation: a name, or a noun phrase after an article ("a big firm", "the hospital")
 _ORG = r"(?P<v>(?:(?:a|an|the)\s+[\w'’ -]{2,40}|(?-i:[A-Z0-9]).{0,60}))"
-_NOT_ACTIVITIES = {"eating", "drinking", "having", "using", "going", "getting", "working", "seeing", "dating",
+#: what a skill learnt is when it is no name: crafts, instruments, sports and a few verbs of skill
+_SKILLS = (r"(?:guitar|piano|violin|viola|cello|drums|ukulele|saxophone|sax|flute|trumpet|harp|banjo|clarinet|bass"
+           r"|chess|pottery|photography|calligraphy|woodworking|knitting|crochet|sewing|coding|programming|painting"
+           r"|drawing|cooking|baking|dancing|salsa|tango|ballet|swimming|surfing|skiing|sailing|climbing|boxing|fencing"
+           r"|archery|sign language|code|program|cook|bake|knit|sew|draw|paint|sing|dance|swim|surf|ski|skate|sail"
+           r"|climb|box|fence|juggle)\b(?:\s+(?:guitar|lessons|classes))?")
+#: what "gave up on" is never an activity: a person, a thing said, a plan
+_NOT_AN_ACTIVITY = {"him", "her", "them", "it", "me", "us", "you", "that", "this", "everything", "life", "hope",
+                    "people", "love", "men", "women", "dating", "idea", "plan", "plans"}
+_NOT_ACTIVITIES = {"learning", "studying", "eating", "drinking", "having", "using", "going", "getting", "working", "seeing", "dating",
                    "taking", "making", "doing", "looking", "thinking", "trying", "feeling", "living", "saving",
                    "paying", "planning", "ordering", "sleeping", "waking", "wearing", "spending", "moving",
                    "driving", "selling", "buying", "renting", "talking", "texting", "calling", "wondering",
@@ -201,6 +210,8 @@ _OUTING = _rx(r"\b(?:moved|moving|move|relocat\w*|flew|fly|flying|flight|drove|d
               r"|holiday|visit\w*|tour|airport|terminal|gate|station|hotel|beach|park|waiting|queue|traffic|lunch"
               r"|dinner|breakfast|party|concert|show|game|early|late|tonight|for the day|for the weekend"
               r"|(?:at|around|by|before|after)\s+\d)\b")
+#: a trip or outing, or a stay one does not work at ("I've been at St Mary's Hospital since Monday")
+_OUTING_OR_STAY = _rx(_OUTING.pattern + r"|\b(?:hospital|clinic|hospice|rehab|ICU|ER|admitted|patient|surgery|sick|ill)\b")
 
 #: "Kevin started a new job", "I finished rereading it": a status verb with an object says what
 #: someone did, no thing's status ("the redesign is blocked waiting on legal" still is one)
@@ -272,6 +283,13 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("employer", _rx(r"(?P<s>\b(?:I|he|she|(?-i:[A-Z][a-z]+)|(?:my|our|his|her)\s+(?:" + _KIN_RE + r")))\s*"
                           r"(?:['’]m|am|['’]s|is)\s+now\s+(?:working\s+)?at\s+" + _NAME_ALONE),
           accept=lambda v: _org(v) and not re.match(rf"(?:{_TIME}|{_DATE})", v, re.I), unless=_OUTING),
+    # "I've been at Stripe since January", "Tom has been at Google for six years": a named place one
+    # has been at for a span of months or more, with no trip, outing or stay in hospital in the text
+    _Rule("employer", _rx(r"(?P<s>\b(?:I|he|she|(?-i:[A-Z][a-z]+)|(?:my|our|his|her)\s+(?:" + _KIN_RE + r")))\s*"
+                          r"(?:['’]ve|have|['’]s|has)\s+been\s+(?:working\s+)?at\s+" + _NAME_ALONE
+                          + r"(?=\s+(?:since\b|for\s+(?:(?:" + _NUM_WORDS + r"|over|almost|nearly|about|a|many)\s+)*"
+                          r"(?:years?|months?|decades?|ages|a\s+while)\b))"),
+          accept=lambda v: _org(v) and not re.match(rf"(?:{_TIME}|{_DATE})", v, re.I), unless=_OUTING_OR_STAY),
     _Rule("employer", _rx(_S + r"(?:start|starts|starting|begin|begins|beginning)\s+(?:work\s+|working\s+|my new job\s+"
                           r"|a new job\s+)?(?:at|with|for)\s+" + _VAL), accept=lambda v: _not_school(v) and not
           re.match(rf"(?:{_TIME}|{_DATE})", v, re.I)),
@@ -316,11 +334,13 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("partner", _rx(r"(?P<v>(?-i:[A-Z][a-z]+))\s+and\s+(?P<s>I)\s+(?:have\s+been|are|'ve\s+been|got|were|just)\s+"
                          r"(?:together|dating|engaged|married|a couple)"), accept=_name),
     # (not "I got divorced in May": a time after the verb names no one)
-    _Rule("partner", _rx(_S + r"(?:broke up with|split up with|split from|divorced|ended things with|dumped)\s+"
+    _Rule("partner", _rx(_S + r"(?:broke up with|split up with|split from|separated from|separating from|divorced|divorcing|ended things with"
+                         r"|dumped)\s+"
                          r"(?!" + _WHEN_WORDS + r"\b)" + _VAL), positive=False, ended=True, accept=lambda v: True),
     _Rule("partner", _rx(r"(?P<s>\b(?:my|our|his|her|(?-i:[A-Z][a-z]+)['’]s)\s+|\bthe\s+)(?P<v>break-?up|divorce)\b"),
           positive=False, ended=True, accept=lambda v: True),
-    _Rule("partner", _rx(r"(?P<s>\b(?:we|they|(?-i:[A-Z][a-z]+)\s+and\s+I)\s+(?:just\s+|finally\s+)?(?:got\s+)?)"
+    _Rule("partner", _rx(r"(?P<s>\b(?:we|they|(?:(?-i:[A-Z][a-z]+)|my\s+" + _PARTNER_WORDS + r")\s+and\s+I))(?:\s+|(?=['’]))"
+                         r"(?:(?:just|finally|have|['’]ve|got|now|officially)\s+)*"
                          r"(?P<v>broke up|split up|separated|divorced)\b"), positive=False, ended=True, accept=lambda v: True),
     # "I got divorced in May", "I've separated": the partner, whoever it was, is no longer one
     _Rule("partner", _rx(r"(?P<s>\bI)\s+(?:just\s+|finally\s+)?(?:got|have|['’]ve|had|['’]d)\s+(?:just\s+|finally\s+)?"
@@ -560,17 +580,29 @@ _RULES: tuple[_Rule, ...] = (
                           r"(?:is|are)\s+(?:now\s+)?" + _VAL), accept=lambda v: bool(v)),
     _Rule("activity", _rx(_S + r"(?:spend|spending|spent)\s+(?:my|our|all my|most of my)\s+(?:free|spare|weekend|down)"
                           r"\s+time\s+" + _VAL), accept=lambda v: bool(v)),
-    _Rule("activity", _rx(_S + r"(?:play|plays|playing)\s+(?:on\s+|in\s+)?(?:a\s+|an\s+|the\s+)?" + _VAL),
+    _Rule("activity", _rx(_S + r"(?<!learning\sto\s)(?<!learn\sto\s)(?:play|plays|playing)\s+(?:on\s+|in\s+)?(?:a\s+|an\s+|the\s+)?" + _VAL),
           accept=lambda v: bool(v) and not v.lower().startswith(("with", "it", "them", "video"))),
     _Rule("activity", _rx(_S + r"(?:took up|take up|taken up|started|picked up|got into|getting into|'ve started|"
                           r"have started)\s+(?P<v>(?:(?:\w+\s+)?\w+ing|yoga|pilates|tennis|golf|chess|karate|judo|boxing)(?:\s+\w+)?)"),
           accept=lambda v: bool(v) and not set(v.lower().split()) & _NOT_ACTIVITIES),
     # (a bare name after the verb is a company, a service or a place left: "I quit Dell", "I quit Spotify")
-    _Rule("activity", _rx(_S + r"(?:quit|stopped|gave up|left|dropped out of)\s+(?:doing\s+)?(?:(?:the|my|our)\s+|"
-                          r"(?=(?-i:[a-z])))" + _VAL),
+    # ("gave up on" takes a name too: "I gave up on Spanish")
+    _Rule("activity", _rx(_S + r"(?:gave\s+up\s+on\s+(?:(?:the|my|our)\s+)?(?:learning\s+|doing\s+)?|(?:quit|stopped|gave up|left"
+                          r"|dropped out of)\s+(?:doing\s+)?(?:(?:the|my|our)\s+|(?=(?-i:[a-z]))))" + _VAL),
           positive=False, ended=True,
           accept=lambda v: bool(v) and not re.search(r"\b(?:job|work|position|role|company|firm|smoking|drinking|"
-                                                      r"eating|alcohol|meat|being|" + _DIETS + r")\b", v, re.I)),
+                                                      r"eating|alcohol|meat|being|" + _DIETS + r")\b", v, re.I)
+          and v.split()[0].lower() not in _NOT_AN_ACTIVITY),
+    # "I'm learning Spanish", "I started learning the cello", "we've been learning to sail": a skill
+    # being learnt, a named subject or language or one of the crafts, instruments and sports below
+    # (not "I'm learning a lot", "learning to accept it")
+    _Rule("activity", _rx(_S + r"(?<!quit\s)(?<!stopped\s)(?<!\bon\s)(?<!finished\s)(?<!dropped\s)(?<!paused\s)(?<!was\s)(?<!were\s)"
+                          r"(?:learning|studying|taking\s+(?:\w+\s+)?(?:lessons|classes)\s+in)\s+(?:how\s+)?"
+                          r"(?:to\s+(?:play\s+|speak\s+|do\s+)?)?(?:the\s+|a\s+)?(?P<v>" + _SKILLS
+                          + r"|(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))?)(?=\s*(?:$|[.,;:!?)]|(?:and|but|so|now|this|"
+                          r"these|again|online|lately|anymore|any\s+more|too|either|yet|already|at|on|with|from|for|in|every|twice"
+                          r"|once)\b))"),
+          accept=lambda v: bool(v) and v.split()[0] not in _NOT_LANGUAGE),
     # ---- how often, when
     _Rule("frequency", _rx(r"(?P<s>)\b(?P<q>gym|run|running|swim|swimming|workout|work out|yoga|climb|climbing|train|"
                            r"training|cycle|cycling|lift|lifting|exercise|yoga|pilates|tennis|golf|walk|walking|hike|hiking|"

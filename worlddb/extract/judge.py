@@ -178,7 +178,7 @@ def _single_or_partnered(n: SlotClaim, o: SlotClaim) -> str | None:
 
 def _change(new: Statement, old: Statement, kind: str, n: SlotClaim, o: SlotClaim) -> Verdict:
     """The verdict for a change of claim `o` of `old` to claim `n` of `new` (see the module docstring)."""
-    what = f"{n.subject}/{n.attribute}: {o.value or '?'} -> {n.value or '(ended)'}"
+    what = f"{n.subject}/{n.attribute}: {o.value or '?'} -> {'(ended)' if n.ended or not n.value else n.value}"
     correction = "correction" in new.reading.cues
     if new.valid_from < old.valid_from:
         return Verdict("conflict", f"{what}, stated for an earlier time")
@@ -253,8 +253,9 @@ def _replaceable(n: SlotClaim, o: SlotClaim, *, any_slot: bool) -> bool:
     if not (any_slot or o.attribute.startswith("np:") and o.attribute.split()[-1] not in IDENT_NOUNS
             or _for_a_purpose(o)):
         return False
-    return same_subject(n.subject, o.subject) and n.qualifier == o.qualifier and (
-        n.ended or not same_value(n.value, o.value))
+    # ("I switched to Neovim" names no purpose; it may be about the thing used for coding)
+    same_context = n.qualifier == o.qualifier or (not n.qualifier and _for_a_purpose(o))
+    return same_subject(n.subject, o.subject) and same_context and (n.ended or not same_value(n.value, o.value))
 
 
 def _for_a_purpose(o: SlotClaim) -> bool:

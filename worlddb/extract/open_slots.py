@@ -110,7 +110,8 @@ _CAP_VALUE = r"(?-i:[A-Z0-9][\w+#.'’&\u2024-]*(?:\s+(?:[A-Z0-9][\w+#.'’&\u20
 _NP = r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?"
 #: what may follow a value before the clause ends
 #: a purpose after a value ("for coding", "for note-taking"): what a thing is used for
-PURPOSE = r"\s+for\s+(?:[a-z]+-)?[a-z]+ing"
+#: a purpose: a gerund after "for", with one word before it that is no determiner ("for photo editing")
+PURPOSE = r"\s+for\s+(?:(?!(?:a|an|the|my|our|your|his|her|their|this|that|some|any|each)\s)[a-z]+[\s-])?[a-z]+ing"
 _CTX = (r"(?P<ctx>\s+(?:at|for|on|in)\s+(?:my\s+|our\s+|the\s+)?(?:work|home|school|the office|office|laptop"
         r"|desktop|phone|job)|" + PURPOSE + r")?")
 _TAIL = (_CTX + r"(?:\s+(?:now|again|these days|nowadays|from now on|instead|lately|recently"

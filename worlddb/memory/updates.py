@@ -268,6 +268,9 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: a banker or a broker is an occupation ("I work as a banker at Citi"); "I got laid off" ends the
 #: job; "reach me at 555-0199" is a phone number; "My brother Sam ..." is keyed under "brother" too;
 #: "on a keto diet", "stopped being vegan" are diets.
+#: Reader 18: "I've been at Stripe since January" is an employer; "I separated from my husband",
+#: "My wife and I split up" end the partner; "I'm learning Spanish" is an activity, and "I gave up
+#: on Spanish" ends it.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
