@@ -45,7 +45,7 @@ import numpy as np
 from worlddb.consolidator import topics
 from worlddb.core.errors import InvalidInput
 from worlddb.core.records import Edge, Node
-from worlddb.core.timeutil import parse_time
+from worlddb.core.timeutil import parse_time, to_iso
 from worlddb.extract import GENERIC_ROLES, EntityCandidate, ExtractionContext
 from worlddb.graph import text_index
 from worlddb.graph.database import Writer
@@ -246,6 +246,7 @@ def commit_session(services: Services, prepared: PreparedSession) -> SessionWrit
                 w.put_vector(session_anchor, hnsw.CONTENT, model, text_index.as_blob(content), dim)
         else:
             session_anchor, previous, position = earlier
+            _check_continues(w, plan, previous)
         turn_provenance = {**provenance, "session": session_anchor} if plan.own_turns else provenance
         for i, (turn, index, found, speaker, unsure) in enumerate(zip(plan.turns, prepared.index, prepared.found,
                                                                       prepared.speakers, prepared.unsure)):
@@ -274,6 +275,16 @@ def commit_session(services: Services, prepared: PreparedSession) -> SessionWrit
     services.resolver.after_write(anchors)
     return SessionWritten(session=session_anchor, turns=anchors, entities=list(entities.values()),
                           continued=earlier is not None, revised=revised)
+
+
+def _check_continues(w: Writer, plan: SessionPlan, last_turn: str) -> None:
+    """A session continued goes on from its last turn: the first new turn may not be dated
+    before it."""
+    last = w.store.get(last_turn)
+    if last is not None and plan.turns and plan.turns[0].at < last.valid_from:
+        raise InvalidInput(f"messages[0] ({to_iso(plan.turns[0].at)}) is before the last turn of session "
+                           f"{plan.key!r} ({to_iso(last.valid_from)}): a session goes on from where it stopped; date "
+                           "the messages from then on, or give a new session id")
 
 
 def find_session(w: Writer, worlds: list[str], scopes: ScopeSet, key: str) -> tuple[str, str, int] | None:

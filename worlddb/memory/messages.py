@@ -18,7 +18,9 @@ its earliest message's time.
 
 Limits (README): at most MAX_MESSAGES messages per call; content within the text limit;
 role at most 512 characters (it names an entity); caption at most MAX_CAPTION characters;
-ref and session 1-256 characters without control characters. Any message out of bounds
+ref and session 1-256 characters without control characters. Times run forwards: no message
+is dated before the one before it or before `valid_from`, and a session continued goes on from
+its last turn (worlddb.memory.ingest checks that inside the write). Any message out of bounds
 refuses the whole call, and nothing is written.
 """
 
@@ -70,8 +72,22 @@ def parse_messages(messages: object, valid_from: int | None, arrived: int | None
                            "conversation in several calls with the same session)")
     default = valid_from if valid_from is not None else arrived if arrived is not None else now_us()
     turns = [_turn(i, message, default) for i, message in enumerate(messages)]
+    for i, turn in enumerate(turns):
+        said = _said(messages[i], turn.at)
+        if valid_from is not None and turn.at < valid_from:
+            raise InvalidInput(f"messages[{i}] {said} is before the session's valid_from ({to_iso(valid_from)}): "
+                               "valid_from is when the session began")
+        if i and turn.at < turns[i - 1].at:
+            raise InvalidInput(f"messages[{i}] {said} is before messages[{i - 1}] ({to_iso(turns[i - 1].at)}): "
+                               "give the messages in the order they were said, each with its own time")
     start = valid_from if valid_from is not None else min(t.at for t in turns)
     return turns, start
+
+
+def _said(message: dict, at: int) -> str:
+    """How a message's time is named in an error: its own, or the default it took."""
+    own = message.get("time")
+    return f"({to_iso(at)})" if own not in (None, "") else f"(no time given, so {to_iso(at)})"
 
 
 def check_session(session: object) -> str | None:
