@@ -69,6 +69,10 @@ CHANGES = [
     ("I've been learning to play the cello.", "I stopped learning the cello."),
     ("I'm studying Portuguese.", "I'm not studying Portuguese anymore."),
     ("I use Photoshop for photo editing.", "I switched to Affinity Photo."),          # a tool for one purpose
+    ("My colleague Bea prefers Jira.", "Bea has switched to Linear for everything."),  # a preference switched
+    ("The design review is at 2:30.", "The design review got moved to 4."),           # a bare hour
+    ("My son Theo is 6.", "Theo just turned 7!"),
+    ("I'm 29 years old.", "I turned 30 yesterday."),
 ]
 COMPATIBLE = [
     ("My wife is Laura.", "I have separated the recycling from the trash."),
@@ -101,6 +105,11 @@ COMPATIBLE = [
     ("I'm learning Japanese.", "I gave up on the cello."),                              # another skill ended
     ("My wife is Priya.", "I'm learning a lot from my wife."),
     ("I use Photoshop for photo editing.", "I switched to Affinity Photo for illustration."),  # another purpose
+    ("My son Theo is 6.", "My daughter Ada is 9."),                                   # another child
+    ("My son Theo is 6.", "Theo turns 7 in May."),                                    # still to come
+    ("The design review is at 2:30.", "The design review has 4 items."),
+    ("I'm 29 years old.", "I'm 5 minutes away."),
+    ("My colleague Bea prefers Jira.", "I switched to Linear."),                       # someone else's switch
 ]
 
 
@@ -243,6 +252,25 @@ def test_a_fact_next_to_a_wish_is_still_read(text):
 ])
 def test_a_value_held_once_is_ended_and_a_question_claims_nothing(text, read_as):
     assert [(c.attribute, c.value, c.positive, c.ended) for c in read(text).claims] == read_as
+
+
+@pytest.mark.parametrize(("text", "read_as"), [
+    # a place named before "for a new job" is no one's employer: the job is the mover's
+    ("We relocated to Tacoma for a new job at Boeing.", [("me", "home", "Tacoma"), ("me", "employer", "Boeing")]),
+    ("My brother moved to Leeds for his new role with Asda.", [("brother", "home", "Leeds"),
+                                                                ("brother", "employer", "Asda")]),
+    # a job sought, offered or refused is not held
+    ("I applied for a job at Boeing.", []),
+    ("I interviewed for a position with Asda last week.", []),
+    ("I turned down a job at Boeing.", []),
+    ("I'm applying for a job at Boeing in Tacoma.", []),
+    # an age said or reached; "when I turned ten" dates something else
+    ("My niece Ada is 4.", [("ada", "age", "4")]),
+    ("I turned fifty on Saturday.", [("me", "age", "fifty")]),
+    ("When she turned ten, we moved.", []),
+])
+def test_whose_value_and_whether_it_is_held(text, read_as):
+    assert [(c.subject, c.attribute, c.value) for c in read(text).claims] == read_as
 
 
 def test_subjects_values_and_questions():

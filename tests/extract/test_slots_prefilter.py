@@ -47,6 +47,8 @@ CRAFTED = [
     "I got laid off in May; Tom was let go too. I fired my assistant. You can reach me at 555-0142.",
     "Mei has been at Larkspur Labs for six years. I'm learning Portuguese and gave up on Italian.",
     "My husband and I separated; Ana is separating from Luis.",
+    "Noor just turned 9. I'm 41 years old, and my nephew Ravi is 12. The retro got moved to 4.",
+    "Kai moved to Oslo for a new job at Equinor.",
     "I am on a keto diet. I went off keto and stopped doing crossfit.",
     # diet, drink, smoking, allergies
     "I'm not vegan anymore. I went vegetarian in May. I don't eat pork.",

@@ -62,6 +62,11 @@ SCENARIOS = [
     ("for-coding", "I use VS Code for coding.", "I switched to Neovim.", "What do I use for coding?", "Neovim"),
     ("separated", "I'm married to Tom.", "I've separated from my husband.", "Who is my partner?", "separated"),
     ("gave-up", "I'm learning Spanish.", "I gave up on Spanish.", "What language am I learning?", "gave up"),
+    # an age, a meeting moved to a bare hour, a preference switched
+    ("age", "My daughter Mia is 7.", "Mia just turned 8!", "How old is Mia?", "8"),
+    ("bare-hour", "Our team standup is at 9:30 every morning.", "Standup got moved to 10.", "When is standup?", "10"),
+    ("prefers", "My coworker Raj prefers Python.", "Raj has switched to Go for everything.",
+     "What language does Raj prefer?", "Go"),
 ]
 
 

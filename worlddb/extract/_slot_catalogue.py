@@ -49,7 +49,7 @@ CATALOGUE: dict[str, Attribute] = _attrs(
     Attribute("when"), Attribute("due"), Attribute("status"), Attribute("amount"), Attribute("count"),
     Attribute("goal"), Attribute("reading"), Attribute("coworker", single=False),
     Attribute("children", single=False), Attribute("friend", single=False), Attribute("commute"),
-    Attribute("weight"), Attribute("medication", single=False),
+    Attribute("weight"), Attribute("medication", single=False), Attribute("age"),
 )
 
 #: relation names (as extractors and clients write them) -> catalogue attributes

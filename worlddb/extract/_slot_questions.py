@@ -74,6 +74,7 @@ _ASK: tuple[tuple[str, re.Pattern[str], str], ...] = tuple((attr, re.compile(rx,
     ("reading", r"\b(?:reading|book club)\b", ""),
     ("coworker", r"\b(?:coworker|colleague|teammate)\b", ""),
     ("children", r"\b(?:kids|children|sons|daughters)\b", ""),
+    ("age", r"\bhow\s+old\b|\bwhat\s+age\b|\bage\s+(?:is|are|am)\b|['’]s\s+age\b", ""),
 ))
 _ASK_SUBJECT = re.compile(
     r"\b(?:my|our)\s+(?:\w+\s+)?(?P<kin>" + _KIN_RE + r")(?:\s+(?P<kname>(?-i:[A-Z][a-z]+)))?|"

@@ -264,7 +264,7 @@ _IRREALIS = re.compile(r"\b(?:if|unless|whether|might|(?-i:may)|could|would|shou
 _CONJUNCTIONS = {"and", "but", "or", "so", "then", "nor", "yet"}
 #: what one holds until a change takes effect: a change said for the future states none of them
 _CHANGES_LATER = {"home", "employer", "role", "school", "partner", "marital_status", "manager", "bank", "provider",
-                  "car", "device", "commute", "address", "phone", "email"}
+                  "car", "device", "commute", "address", "phone", "email", "age"}
 #: a future auxiliary before the value ("will", "'ll", "going to", "about to")
 _FUTURE_AUX = re.compile(r"\b(?:will|shall|going\s+to|gonna|about\s+to)\b|['’]ll\b", re.I)
 #: a verb for an arranged future: a progressive ("I'm moving", "we're starting") or a bare present ("I start")

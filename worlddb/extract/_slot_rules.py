@@ -161,6 +161,25 @@ def _has_time(value: str) -> bool:
     return bool(re.search(_TIME, value, re.I) or re.search(_DATE, value, re.I))
 
 
+#: an hour written as a bare number after "at" or "to", ending the clause ("standup moved to 10")
+_HOUR = r"(?:[01]?\d|2[0-3])(?::[0-5]\d)?"
+_BARE_HOUR = r"(?:(?<=\bat\s)|(?<=\bto\s))" + _HOUR + r"(?=\s*(?:$|[.!?,;]))"
+
+
+def _has_time_or_hour(value: str) -> bool:
+    return _has_time(value) or re.fullmatch(_HOUR, value) is not None
+
+
+#: an age in years, in digits or words
+_UNITS = r"one|two|three|four|five|six|seven|eight|nine"
+_AGE = (r"(?:1[0-1]\d|\d{1,2}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:" + _UNITS + r"))?"
+        r"|" + _UNITS + r"|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)")
+
+
+def _an_age(value: str) -> bool:
+    return bool(value) and (not value[0].isdigit() or int(value.split()[0]) > 0)
+
+
 def _has_date(value: str) -> bool:
     return bool(re.search(_DATE, value, re.I))
 
@@ -185,6 +204,9 @@ _CARERS = (r"dentist|doctor|gp|physician|therapist|pediatrician|paediatrician|ve
 
 #: leaving a job or a place: the verbs of an ended employer
 _LEAVE = r"quit|quitting|left|leaving|leave|resigned\s+from|lost"
+#: a job sought, offered or refused, not held ("I applied for a job at Google", "turned down a job at ...")
+_NOT_HELD = (r"appl(?:y|ied|ying)|interview\w*|offered|declin\w+|turned|reject\w*|refused|consider\w*|hop(?:e|ed|ing)"
+             r"|look\w*|search\w*|want\w*|dream\w*|wish\w*")
 #: a named thing dropped for another one gets ("I quit Spotify and got Apple Music"): a product or a
 #: service given up, not a job ("... and got a job at Apple" is one)
 _TOOK_UP = re.compile(r"\b(?:quit|quitting|left|cancel+ed|dropped|ditched)\s+(?-i:[A-Z])[^,;.]{0,40}?\s+and\s+"
@@ -237,13 +259,21 @@ _RULES: tuple[_Rule, ...] = (
     # ---- where someone works
     _Rule("employer", _rx(_S + r"(?:work|works|working|worked)\s+(?:full[- ]time\s+|part[- ]time\s+)?(?:at|for)\s+"
                           + _ORG), accept=_org),
-    # (not "I quit my job at Dell": the words before "job" never leave it)
-    _Rule("employer", _rx(r"(?P<s>\b(?:I|we|he|she|they|(?:(?-i:[A-Z][a-z]+)'s|my|our|his|her|their)\s+(?:" + _KIN_RE
+    # (not "I quit my job at Dell": the words before "job" never leave it; not "Portland" in "moved to
+    # Portland for a new job at Nike": a name after a preposition is a place, not the job's holder)
+    _Rule("employer", _rx(r"(?<!\bto\s)(?<!\bin\s)(?<!\bat\s)(?<!\bfrom\s)(?<!\bfor\s)(?<!\bwith\s)(?<!\bof\s)"
+                          r"(?<!\bnear\s)(?<!\bby\s)(?P<s>\b(?:I|we|he|she|they|(?:(?-i:[A-Z][a-z]+)'s|my|our|his|her|their)\s+(?:" + _KIN_RE
                           + r")(?:\s+(?-i:[A-Z][a-z]+))?|(?-i:[A-Z][a-z]+)'s|my|our|his|her|their|"
                           r"(?-i:(?!(?:The|This|That|Our|My|Your|A|An|It|There|What|Which)\b)[A-Z][a-z]+)))\s+"
-                          r"(?:(?!(?:" + _LEAVE + r")\b)\w+\s+){0,3}?"
+                          r"(?:(?!(?:" + _LEAVE + r"|" + _NOT_HELD + r")\b)\w+\s+){0,3}?"
                           r"(?:new\s+)?(?:job|position|role|gig|internship|residency|post)\s+(?:at|with)\s+" + _ORG),
           accept=_org),
+    # "I moved to Austin for a job with Dell", "we went to Denver for my new job at Ball": a job one moved
+    # for (not "I applied for a job at Google", "looking for a job at Apple")
+    _Rule("employer", _rx(r"\bfor\s+(?:(?P<s>my|his|her|their|our)\s+|a\s+)(?:new\s+)?(?:[\w-]+\s+)?"
+                          r"(?:job|position|role|gig|internship)\s+(?:at|with)\s+" + _ORG), accept=_org,
+          context=_rx(r"\b(?:moved|moving|relocated|relocating|came|went|flew|headed|left)\s+(?:back\s+|over\s+)?"
+                      r"(?:to|here|there|out)\b")),
     _Rule("employer", _rx(_S + r"(?:started|start|starting|began|begin|finished)\s+(?:my\s+|his\s+|her\s+)?"
                           r"(?:first\s+(?:day|week|month)|new\s+job|a\s+new\s+job|work|working|a\s+job)\s+(?:at|with|for)\s+"
                           + _VAL), accept=_not_school),
@@ -616,7 +646,8 @@ _RULES: tuple[_Rule, ...] = (
                       r"shifted|rescheduled|pushed|booked|scheduled|set|planned)?\s*(?:now\s+|usually\s+|always\s+)?"
                       r"(?:(?:moved|changed|shifted|rescheduled|pushed|booked|scheduled|set|planned|back)\s+)?"
                       r"(?:to\s+|for\s+|on\s+|at\s+|every\s+)?"
-                      r"(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r"|" + _DATE + r")"), thing=True, accept=_has_time),
+                      r"(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r"|" + _DATE + r"|" + _BARE_HOUR + r")"), thing=True,
+          accept=_has_time_or_hour),
     _Rule("when", _rx(r"(?:push|pushed|move|moved|reschedule|rescheduled|postpone|postponed|bump|bumped|shift|shifted|"
                       r"change|changed|delay|delayed)\s+(?P<t>(?:(?:the|our|my|his|her)\s+)?" + _THING_WORDS + r"(?:"
                       + _EVENTS + r"))\s+(?:to|until|till)\s+(?P<v>(?:every\s+)?" + _TIME + r"|" + _DATE + r")"),
@@ -665,6 +696,19 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("count", _rx(r"(?P<s>\b(?:I|we)\s*)(?:now\s+|still\s+|only\s+)?(?:have|own|['’]ve\s+got|have\s+got)\s+"
                        r"(?:now\s+)?(?P<v>(?:" + _NUM_WORDS + r")\s+(?P<q>(?:" + _PETS + r")(?:s|es)?|kids?|child|children"
                        r"|sons?|daughters?))\b")),
+    # ---- how old someone is: "Lily just turned 8", "I'm 34 years old", "she's 3 months old", "my son is 6"
+    # (a bare number only after a person: "the meeting is 3" is no age; "she turns 8 in May" is still to
+    # come; "when I turned ten" is a time, not an age now)
+    _Rule("age", _rx(r"(?<!\bwhen\s)(?<!\bafter\s)(?<!\bbefore\s)(?<!\bsince\s)(?<!\bonce\s)(?<!\buntil\s)"
+                     r"(?<!\btime\s)(?<!\bas\s)(?P<s>\b" + _SUBJ + r")(?:\s+|(?=['’]))(?:" + _AUX + r"\s+)*"
+                     r"(?:turned|has\s+turned)\s+(?P<v>" + _AGE + r")(?:\s+(?:years?|yrs?)\s+old)?"
+                     r"(?=\s*(?:$|[.!?,;]|(?:and|but|so|today|yesterday|this|last|on|in)\b))"), accept=_an_age),
+    _Rule("age", _rx(_S + r"(?:is|am|['’]m|['’]s|are|['’]re)\s+(?:now\s+|already\s+|almost\s+|nearly\s+)?"
+                     r"(?P<v>" + _AGE + r"(?=\s+(?:years?|yrs?)\s+old\b)|" + _AGE + r"\s+(?:months?|weeks?)(?=\s+old\b))"),
+          accept=_an_age),
+    _Rule("age", _rx(r"(?P<s>\b(?:I|he|she|(?:my|our|his|her)\s+(?:" + _KIN_RE + r")(?:\s+(?-i:[A-Z][a-z]+))?"
+                     r"|(?-i:[A-Z][a-z]+)['’]s\s+(?:" + _KIN_RE + r")))\s*(?:is|am|['’]m|['’]s)\s+(?:now\s+|already\s+)?"
+                     r"(?P<v>" + _AGE + r")(?=\s*(?:$|[.!?,;]|(?:and|but|now|today)\b))"), accept=_an_age),
     # ---- goals and what a group is reading
     _Rule("goal", _rx(r"(?P<s>\b(?:my|our)\s+)(?:\w+\s+)?goal\s+(?:this year\s+|for this year\s+|for \d{4}\s+)?"
                       r"(?:is|was)\s+(?:now\s+)?(?:to\s+)?" + _VAL), accept=lambda v: bool(v)),

@@ -29,9 +29,10 @@ judged the same way, with two more conditions: their contexts must be the same (
 identifier for an identifier, a name for a name), else the candidate is related. A replacement
 with no slot of its own ("I switched to Neovim") changes the candidate whose value it names
 ("from VS Code", "instead of VS Code"); naming none, it changes the one candidate holding a
-name-valued open slot of a named role ("I use VS Code as my editor") for the same subject and
-context - only when that is the only such candidate and the nearest of all. Otherwise such
-candidates are related.
+name-valued open slot of a named role ("I use VS Code as my editor"), a thing used for a purpose
+("I use VS Code for coding", when the replacement names no purpose) or a preference ("Raj prefers
+Python") for the same subject and context - only when that is the only such candidate and the
+nearest of all. Otherwise such candidates are related.
 The model-backed judge (worlddb.anthropic.judge) implements the same seam
 (worlddb.protocols.UpdateJudge) and falls back to this one.
 """
@@ -44,7 +45,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from worlddb.extract.open_slots import IDENT_NOUNS, REPLACES, USES, is_open, is_single, value_kind
+from worlddb.extract.open_slots import IDENT_NOUNS, PREFERS, REPLACES, USES, is_open, is_single, value_kind
 from worlddb.extract.slots import (
     CATALOGUE,
     Reading,
@@ -248,10 +249,11 @@ def _replaceable(n: SlotClaim, o: SlotClaim, *, any_slot: bool) -> bool:
     the same subject and context, of a named role (np:, not an identifier's) unless `any_slot`."""
     if not (is_open(o.attribute) and o.attribute != REPLACES and o.positive and not o.ended):
         return False
-    # naming no old value, it is about a thing one uses ("as my editor", "for coding"), never an
-    # identifier's value ("the wifi password is Sunflower": one does not switch to a password)
+    # naming no old value, it is about a thing one uses ("as my editor", "for coding") or prefers
+    # ("Raj prefers Python"), never an identifier's value ("the wifi password is Sunflower": one
+    # does not switch to a password)
     if not (any_slot or o.attribute.startswith("np:") and o.attribute.split()[-1] not in IDENT_NOUNS
-            or _for_a_purpose(o)):
+            or _for_a_purpose(o) or o.attribute.split(":")[0] == PREFERS):
         return False
     # ("I switched to Neovim" names no purpose; it may be about the thing used for coding)
     same_context = n.qualifier == o.qualifier or (not n.qualifier and _for_a_purpose(o))

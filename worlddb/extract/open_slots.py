@@ -34,9 +34,10 @@ same words name it; the claims index keys them as it keys the catalogue's):
                       claim of it names the old value ("from X", "instead of X"); the judge gives
                       a positive one the slot of the one candidate it can be about.
 
-The qualifier of an open claim is its context ("at work", "at home", "on my laptop"; for a
-preference, its occasion: "tea in the morning"): claims of one slot in different contexts are
-both true.
+<who> is I, we or a name, which a relation may introduce ("My coworker Raj prefers Python": Raj).
+The qualifier of an open claim is its context ("at work", "at home", "on my laptop"; a purpose,
+"for photo editing"; for a preference, its occasion: "tea in the morning"): claims of one slot in
+different contexts are both true.
 """
 
 from __future__ import annotations
@@ -44,11 +45,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from worlddb.extract._slot_words import _KIN_RE
 from worlddb.extract.lexicon import singular
 
 __all__ = [
-    "IDENT_NOUNS", "OPEN_SINGLE_PREFIXES", "PURPOSE", "REPLACES", "USES", "OpenClaim", "asked_open", "is_open",
-    "is_single", "read_open", "value_kind",
+    "IDENT_NOUNS", "OPEN_SINGLE_PREFIXES", "PREFERS", "PURPOSE", "REPLACES", "USES", "OpenClaim", "asked_open",
+    "is_open", "is_single", "read_open", "value_kind",
 ]
 
 REPLACES = "replaces"
@@ -110,16 +112,19 @@ _CAP_VALUE = r"(?-i:[A-Z0-9][\w+#.'’&\u2024-]*(?:\s+(?:[A-Z0-9][\w+#.'’&\u20
 _NP = r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?"
 #: what may follow a value before the clause ends
 #: a purpose after a value ("for coding", "for note-taking"): what a thing is used for
-#: a purpose: a gerund after "for", with one word before it that is no determiner ("for photo editing")
-PURPOSE = r"\s+for\s+(?:(?!(?:a|an|the|my|our|your|his|her|their|this|that|some|any|each)\s)[a-z]+[\s-])?[a-z]+ing"
+#: a purpose: a gerund after "for", with one word before it that is no determiner ("for photo editing");
+#: not "for everything", "for morning": words in -ing that are no gerund
+PURPOSE = (r"\s+for\s+(?:(?!(?:a|an|the|my|our|your|his|her|their|this|that|some|any|each)\s)[a-z]+[\s-])?"
+           r"(?!(?:every|any|no|some)thing\b|morning\b|evening\b|spring\b|wedding\b|building\b)[a-z]+ing")
 _CTX = (r"(?P<ctx>\s+(?:at|for|on|in)\s+(?:my\s+|our\s+|the\s+)?(?:work|home|school|the office|office|laptop"
         r"|desktop|phone|job)|" + PURPOSE + r")?")
-_TAIL = (_CTX + r"(?:\s+(?:now|again|these days|nowadays|from now on|instead|lately|recently"
+_TAIL = (_CTX + r"(?:\s+(?:now|again|these days|nowadays|from now on|instead|lately|recently|for everything"
          r"|(?:last|this) (?:week|month|year)|as of (?:today|this week|this month))|,\s*(?:now|too))*\s*[.!]*$")
 #: after a clause's subject: a space, or the contraction of its auxiliary ("I've switched", "I'm using")
 _AFTER_WHO = r"(?:\s+|(?=['’](?:ve|m|re|d)\s))"
-#: a clause's opening up to its verb: fillers ("so", "update:"), then who
-_SUBJECT = r"^" + _FILLER + r"(?P<who>I|we|" + _NAME + r")" + _AFTER_WHO
+#: a clause's opening up to its verb: fillers ("so", "update:"), then who ("My coworker Raj": Raj)
+_SUBJECT = (r"^" + _FILLER + r"(?:(?:my|our)\s+(?:" + _KIN_RE + r")\s+(?=" + _NAME + r"\b))?"
+            r"(?P<who>I|we|" + _NAME + r")" + _AFTER_WHO)
 #: (a colon only inside a number: "6:30")
 _VALUE_WORDS = r"(?P<v>[$€£]?(?:[\w@+#.'’&-]|:(?=\d))+(?:\s+(?:[\w@+#.'’&-]|:(?=\d))+){0,3}?)"
 

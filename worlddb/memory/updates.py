@@ -270,7 +270,9 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: "on a keto diet", "stopped being vegan" are diets.
 #: Reader 18: "I've been at Stripe since January" is an employer; "I separated from my husband",
 #: "My wife and I split up" end the partner; "I'm learning Spanish" is an activity, and "I gave up
-#: on Spanish" ends it.
+#: on Spanish" ends it; ages ("Lily just turned 8"); a meeting moved to a bare hour ("to 10"); "My
+#: coworker Raj prefers Python" is Raj's preference; "moved to Portland for a new job at Nike" is
+#: the mover's job, not Portland's; a job applied for, offered or turned down is none held.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
