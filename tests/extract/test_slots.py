@@ -73,6 +73,9 @@ CHANGES = [
     ("The design review is at 2:30.", "The design review got moved to 4."),           # a bare hour
     ("My son Theo is 6.", "Theo just turned 7!"),
     ("I'm 29 years old.", "I turned 30 yesterday."),
+    ("My email is kim@oldmail.example.", "Please use kim@mail.example going forward."),  # a contact to use
+    ("I'm training for the Oslo marathon in May.", "My calf is torn, so no marathon this year."),
+    ("I signed up for the Berlin half marathon.", "I pulled out of the Berlin half marathon."),
 ]
 COMPATIBLE = [
     ("My wife is Laura.", "I have separated the recycling from the trash."),
@@ -110,6 +113,8 @@ COMPATIBLE = [
     ("The design review is at 2:30.", "The design review has 4 items."),
     ("I'm 29 years old.", "I'm 5 minutes away."),
     ("My colleague Bea prefers Jira.", "I switched to Linear."),                       # someone else's switch
+    ("I'm training for the Oslo marathon in May.", "I pulled out of the Berlin marathon."),  # another race
+    ("My email is kim@oldmail.example.", "Use kim@mail.example to log in."),
 ]
 
 

@@ -49,6 +49,8 @@ CRAFTED = [
     "My husband and I separated; Ana is separating from Luis.",
     "Noor just turned 9. I'm 41 years old, and my nephew Ravi is 12. The retro got moved to 4.",
     "Kai moved to Oslo for a new job at Equinor.",
+    "Please use kim@mail.example from now on, or use 555-201-7788 instead.",
+    "I pulled out of the Oslo marathon, so no race this year.",
     "I am on a keto diet. I went off keto and stopped doing crossfit.",
     # diet, drink, smoking, allergies
     "I'm not vegan anymore. I went vegetarian in May. I don't eat pork.",

@@ -67,6 +67,11 @@ SCENARIOS = [
     ("bare-hour", "Our team standup is at 9:30 every morning.", "Standup got moved to 10.", "When is standup?", "10"),
     ("prefers", "My coworker Raj prefers Python.", "Raj has switched to Go for everything.",
      "What language does Raj prefer?", "Go"),
+    # a contact given to use from now on; a race trained for, dropped
+    ("use-email", "My email is alice@old.example.", "Please use alice@new.example from now on.",
+     "What is my email?", "alice@new.example"),
+    ("no-marathon", "I'm training for the Boston marathon in April.", "I hurt my knee, so no marathon this year.",
+     "What am I training for?", "no marathon"),
 ]
 
 

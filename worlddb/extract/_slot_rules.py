@@ -202,6 +202,12 @@ _CARERS = (r"dentist|doctor|gp|physician|therapist|pediatrician|paediatrician|ve
            r"attorney|hairdresser|barber|dermatologist|psychiatrist|counsel+or|landlord|landlady|trainer|optometrist|"
            r"ob-?gyn|cardiologist|chiropractor|mechanic|realtor|nanny|babysitter|tutor")
 
+#: events one trains for
+_RACES = (r"marathon|half[- ]marathon|half|race|triathlon|ultra|ironman|10k|5k|century|fondo|trek|competition"
+          r"|tournament|meet")
+#: after a contact given: it is the one to use from now on
+_FROM_NOW = (r"(?=\s+(?:from\s+now\s+on|going\s+forward|instead|now|from\s+here\s+on|for\s+(?:me|everything|now\s+on))"
+             r"\b)")
 #: leaving a job or a place: the verbs of an ended employer
 _LEAVE = r"quit|quitting|left|leaving|leave|resigned\s+from|lost"
 #: a job sought, offered or refused, not held ("I applied for a job at Google", "turned down a job at ...")
@@ -457,6 +463,11 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("email", _rx(r"(?P<s>)\b(?:send|email|e-mail|mail|forward|reach|contact|write|message)\s+(?:me\s+|(?:[\w-]+\s+){1,2}?)?"
                        r"(?:at|to)\s+(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"), speaker=True,
           context=_rx(r"\b(?:me\s+(?:at|to)|my\s+(?:new\s+)?(?:\w+\s+)?(?:inbox|e-?mail))\b")),
+    # "Please use alice@new.io from now on", "use 555-0199 instead": a contact the speaker gives for the future
+    _Rule("email", _rx(r"(?P<s>)\b(?:use|switch\s+to)\s+(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)" + _FROM_NOW),
+          speaker=True),
+    _Rule("phone", _rx(r"(?P<s>)\b(?:use|switch\s+to)\s+(?P<v>\+?\(?\d[\d\s().-]{6,}\d)" + _FROM_NOW),
+          speaker=True),
     # "New number: 555-0199", "Update: new work cell: ...": a note that opens with a new number is the speaker's
     _Rule("phone", _rx(r"(?P<s>)^(?:(?:update|fyi|btw|heads up|note)\s*[:,]?\s+)?new\s+(?P<q>(?:(?:" + _PHONE_KINDS
                        + r")\s+)?)(?:(?:phone|cell|mobile)\s+)?(?:number|phone|cell|mobile|line)\s*:\s*"
@@ -717,6 +728,14 @@ _RULES: tuple[_Rule, ...] = (
                       r"\s*:\s*(?:to\s+)?" + _VAL), accept=lambda v: bool(v), speaker=True),
     _Rule("goal", _rx(_S + r"(?:training|train|trains|prepping|preparing|signed up)\s+for\s+(?:a|an|the|my)\s+" + _VAL),
           accept=lambda v: bool(v)),
+    # "I pulled out of the marathon", "no marathon this year": an event trained for, dropped
+    _Rule("goal", _rx(_S + r"(?:dropped\s+out\s+of|pulled\s+out\s+of|withdrew\s+from|withdrawn\s+from|skipping|"
+                      r"(?:am|['’]m)\s+not\s+(?:running|doing)|won['’]t\s+be\s+(?:running|doing)|deferred)\s+"
+                      r"(?:the|my|this\s+year['’]s)\s+(?P<v>(?:[\w-]+\s+){0,3}?(?:" + _RACES + r"))\b"),
+          positive=False, ended=True, accept=lambda v: bool(v)),
+    _Rule("goal", _rx(r"(?P<s>)\bno\s+(?P<v>(?:[\w-]+\s+){0,2}?(?:" + _RACES + r"))\s+(?:for\s+me\s+)?(?:this|next)\s+"
+                      r"(?:year|season|spring|summer|fall|autumn|time)\b"), positive=False, ended=True,
+          accept=lambda v: bool(v), speaker=True),
     _Rule("reading", _rx(r"(?:reading|doing|picked|chose|choosing|switched to|moving on to|starting)\s+"
                          r"(?P<v>[\"'“‘][^\"'”’]{1,80}[\"'”’])"), accept=lambda v: bool(v),
           context=_rx(r"\b(book club|reading group|class|we|i)\b")),

@@ -75,9 +75,9 @@ def _value(chunk: str, *, words: int = 5) -> str:
         # a trailing connector is not part of the name
         value = re.sub(r"\s+(?:of|de|du|la|van|von|and|the|&)$", "", value)
         rest = chunk[len(value):]
-        # "Kaiser Permanente clinic": a lower-case head noun after a name belongs to it
-        tail = re.match(r"\s+(clinic|hospital|school|academy|office|store|branch|campus|restaurant|cafe|bakery)\b",
-                        rest, re.I)
+        # "Kaiser Permanente clinic", "Boston marathon": a lower-case head noun after a name belongs to it
+        tail = re.match(r"\s+(clinic|hospital|school|academy|office|store|branch|campus|restaurant|cafe|bakery"
+                        r"|half[- ]marathon|marathon|triathlon|race|ultra|10k|5k)\b", rest, re.I)
         return (value + (tail.group(0) if tail else "")).strip(" .")
     stop = _VALUE_STOP.search(chunk)
     head = chunk[:stop.start()] if stop else chunk

@@ -319,9 +319,14 @@ _STOP = {"the", "a", "an", "my", "our", "old", "his", "her", "their", "of", "in"
 
 def _overlap(ended: str, value: str) -> bool:
     """Whether an ended value names the old one: the same value, or a shared content word
-    ("the Sunday league" / "a recreational soccer league every Sunday")."""
+    ("the Sunday league" / "a recreational soccer league every Sunday") and, where both hold
+    names, a shared name."""
     if same_value(ended, value):
         return True
+    # two names of one kind are two things ("the Boston marathon" is not "the Chicago marathon")
+    names_a, names_b = set(re.findall(r"\b[A-Z]\w+", ended)), set(re.findall(r"\b[A-Z]\w+", value))
+    if names_a and names_b and not names_a & names_b:
+        return False
     a = {w for w in re.findall(r"\w+", ended.lower()) if w not in _STOP and len(w) > 2}
     b = {w for w in re.findall(r"\w+", value.lower()) if w not in _STOP and len(w) > 2}
     return bool(a & b)

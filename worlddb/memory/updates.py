@@ -272,7 +272,9 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: "My wife and I split up" end the partner; "I'm learning Spanish" is an activity, and "I gave up
 #: on Spanish" ends it; ages ("Lily just turned 8"); a meeting moved to a bare hour ("to 10"); "My
 #: coworker Raj prefers Python" is Raj's preference; "moved to Portland for a new job at Nike" is
-#: the mover's job, not Portland's; a job applied for, offered or turned down is none held.
+#: the mover's job, not Portland's; a job applied for, offered or turned down is none held; "Please
+#: use alice@new.io from now on" is the speaker's email; "no marathon this year", "I pulled out of the
+#: Boston marathon" end the goal ("Boston marathon" whole, not "Boston").
 CLAIMS_READER = schema.CLAIMS_READER
 
 
