@@ -76,6 +76,8 @@ CHANGES = [
     ("My email is kim@oldmail.example.", "Please use kim@mail.example going forward."),  # a contact to use
     ("I'm training for the Oslo marathon in May.", "My calf is torn, so no marathon this year."),
     ("I signed up for the Berlin half marathon.", "I pulled out of the Berlin half marathon."),
+    ("We bank with Wells Fargo.", "We moved all of our accounts to Capital One."),
+    ("I usually go to bed at 11:30 pm.", "Lately I'm asleep by 10."),
 ]
 COMPATIBLE = [
     ("My wife is Laura.", "I have separated the recycling from the trash."),
@@ -115,6 +117,7 @@ COMPATIBLE = [
     ("My colleague Bea prefers Jira.", "I switched to Linear."),                       # someone else's switch
     ("I'm training for the Oslo marathon in May.", "I pulled out of the Berlin marathon."),  # another race
     ("My email is kim@oldmail.example.", "Use kim@mail.example to log in."),
+    ("I usually go to bed at 11:30 pm.", "I was in bed by 2 am on Saturday."),          # one night
 ]
 
 

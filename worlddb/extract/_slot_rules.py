@@ -161,9 +161,10 @@ def _has_time(value: str) -> bool:
     return bool(re.search(_TIME, value, re.I) or re.search(_DATE, value, re.I))
 
 
-#: an hour written as a bare number after "at" or "to", ending the clause ("standup moved to 10")
+#: an hour written as a bare number after "at", "to", "by" or "around", ending the clause ("standup moved
+#: to 10", "I'm asleep by 10")
 _HOUR = r"(?:[01]?\d|2[0-3])(?::[0-5]\d)?"
-_BARE_HOUR = r"(?:(?<=\bat\s)|(?<=\bto\s))" + _HOUR + r"(?=\s*(?:$|[.!?,;]))"
+_BARE_HOUR = r"(?:(?<=\bat\s)|(?<=\bto\s)|(?<=\bby\s)|(?<=\baround\s))" + _HOUR + r"(?=\s*(?:$|[.!?,;]))"
 
 
 def _has_time_or_hour(value: str) -> bool:
@@ -546,8 +547,8 @@ _RULES: tuple[_Rule, ...] = (
           positive=False, ended=True, accept=lambda v: True),
     _Rule("bank", _rx(_S + r"(?:bank|banks|banking)\s+(?:with|at)\s+" + _VAL), accept=_org),
     _Rule("bank", _rx(r"(?P<s>\b(?:my|our)\s+)(?:new\s+)?(?:bank|credit union)\s+is\s+(?:now\s+)?" + _VAL), accept=_org),
-    _Rule("bank", _rx(_S + r"(?:moved|switched|transferred)\s+(?:everything|my (?:money|accounts?|savings|checking)|"
-                      r"(?:all\s+)?my\s+banking)\s+(?:over\s+)?to\s+(?:a\s+|an\s+)?(?:credit union|bank|online bank)?,?\s*"
+    _Rule("bank", _rx(_S + r"(?:(?:moved|switched|transferred)\s+(?:everything|(?:all\s+(?:of\s+)?)?(?:my|our)\s+(?:money|"
+                      r"accounts?|savings|checking|banking))|switched\s+banks?)\s+(?:over\s+)?to\s+(?:a\s+|an\s+)?(?:credit union|bank|online bank)?,?\s*"
                       r"(?:called\s+)?" + _VAL), accept=_org),
     _Rule("bank", _rx(_S + r"(?:closed|shut)\s+(?:my|our|the)\s+(?:old\s+)?(?P<v>[\w ]{0,20}?)(?:checking|savings|bank)"
                       r"\s+account"), positive=False, ended=True, accept=lambda v: True),
@@ -648,8 +649,10 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("frequency", _rx(r"(?P<s>)\b(?P<q>gym|run|running|swim|swimming|workout|work out|yoga|climb|climbing|train|"
                            r"training|cycle|cycling|lift|lifting|exercise|yoga|pilates|tennis|golf|walk|walking|hike|hiking|"
                            r"practice|lesson|therapy|meditate|meditation)\w*\b[\w ]{0,40}?\b(?P<v>" + _PER + r")")),
-    _Rule("bedtime", _rx(_S + r"(?:usually\s+|always\s+|normally\s+|now\s+)?(?:go|going|goes|went|get|head|heading)\s+"
-                         r"(?:to\s+)?(?:bed|sleep)\s+(?:around|at|by|before|after|about)\s+(?P<v>" + _TIME + r")")),
+    _Rule("bedtime", _rx(_S + r"(?:usually\s+|always\s+|normally\s+|now\s+)?(?:(?:go|going|goes|went|get|head|heading)\s+"
+                         r"(?:to\s+)?(?:bed|sleep)|(?:am|['’]m|is|['’]s|are|['’]re)\s+(?:usually\s+|always\s+|now\s+)?"
+                         r"(?:asleep|in bed)|fall(?:s|ing)?\s+asleep|turn(?:s|ing)?\s+in)\s+"
+                         r"(?:around|at|by|before|after|about)\s+(?P<v>" + _TIME + r"|" + _BARE_HOUR + r")")),
     _Rule("waketime", _rx(_S + r"(?:usually\s+|always\s+|normally\s+|now\s+)?(?:wake|waking|get|getting|am)\s+up\s+"
                           r"(?:around|at|by|before|about)\s+(?P<v>" + _TIME + r")")),
     _Rule("when", _rx(r"(?P<t>" + _THING_START + _THING_WORDS + r"(?:" + _EVENTS + r")(?:\s+(?:to|in)\s+(?-i:[A-Z])\w+)?)"
