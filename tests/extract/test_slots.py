@@ -276,6 +276,11 @@ def test_a_value_held_once_is_ended_and_a_question_claims_nothing(text, read_as)
     ("My niece Ada is 4.", [("ada", "age", "4")]),
     ("I turned fifty on Saturday.", [("me", "age", "fifty")]),
     ("When she turned ten, we moved.", []),
+    # a pastime one loves doing, or a collection; not a thing one does to something, nor the noun "love"
+    ("We love kayaking on weekends.", [("me", "activity", "kayaking")]),
+    ("I love running my own bakery.", []),
+    ("Your love for dancing shows.", []),
+    ("My uncle collects old stamps.", [("uncle", "activity", "old stamps")]),
 ])
 def test_whose_value_and_whether_it_is_held(text, read_as):
     assert [(c.subject, c.attribute, c.value) for c in read(text).claims] == read_as

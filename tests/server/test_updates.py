@@ -171,6 +171,21 @@ async def test_the_slot_a_question_asks_beats_a_same_topic_memory(minilm_server)
         assert hits[0]["id"] == started["id"]
 
 
+async def test_a_question_about_pastimes_ranks_the_memories_that_state_one_first(minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "pastimes"}
+        await ok(client, "memory_write", text="I love kayaking on the lake.", valid_from=ago(300), **scope)
+        for text in ("My cat Miso is a ragdoll.", "I'm allergic to shellfish.", "I work at Dell as a sales engineer.",
+                     "My sister collects old postcards.", "I collect vintage cameras."):
+            await ok(client, "memory_write", text=text, **scope)
+        hits = (await ok(client, "memory_recall", query="What are my hobbies?", limit=3, **scope))["results"]
+        assert {h["text"] for h in hits[:2]} == {"I love kayaking on the lake.", "I collect vintage cameras."}
+        assert all("slot" in h["lanes"] for h in hits[:2]) and "slot" not in hits[2]["lanes"]
+        # hobbies are held together: the older one the question is nearer to is not put after the newer
+        hits = (await ok(client, "memory_recall", query="Which hobby of mine is on the lake?", **scope))["results"]
+        assert hits[0]["text"] == "I love kayaking on the lake."
+
+
 async def test_a_hit_the_slot_step_moved_up_says_so_in_its_lanes(minilm_server):
     # the friend's home matches "where do I live?" more strongly than "I moved to Denver" (it
     # holds "live"); the slot step puts the user's own home first, and the hit says why

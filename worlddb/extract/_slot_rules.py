@@ -102,6 +102,10 @@ _SKILLS = (r"(?:guitar|piano|violin|viola|cello|drums|ukulele|saxophone|sax|flut
 #: what "gave up on" is never an activity: a person, a thing said, a plan
 _NOT_AN_ACTIVITY = {"him", "her", "them", "it", "me", "us", "you", "that", "this", "everything", "life", "hope",
                     "people", "love", "men", "women", "dating", "idea", "plan", "plans"}
+#: words in -ing after "love" or "enjoy" that are no pastime ("I love the morning", "I enjoy everything")
+_NOT_GERUNDS = {"thing", "everything", "anything", "nothing", "something", "morning", "evening", "spring", "king",
+                "ring", "wedding", "building", "being", "feeling", "meeting", "ending", "beginning", "opening",
+                "setting", "clothing", "thanksgiving", "timing", "sibling", "darling", "pudding"}
 _NOT_ACTIVITIES = {"learning", "studying", "eating", "drinking", "having", "using", "going", "getting", "working", "seeing", "dating",
                    "taking", "making", "doing", "looking", "thinking", "trying", "feeling", "living", "saving",
                    "paying", "planning", "ordering", "sleeping", "waking", "wearing", "spending", "moving",
@@ -627,6 +631,19 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("activity", _rx(_S + r"(?:took up|take up|taken up|started|picked up|got into|getting into|'ve started|"
                           r"have started)\s+(?P<v>(?:(?:\w+\s+)?\w+ing|yoga|pilates|tennis|golf|chess|karate|judo|boxing)(?:\s+\w+)?)"),
           accept=lambda v: bool(v) and not set(v.lower().split()) & _NOT_ACTIVITIES),
+    # "I love hiking in the Rockies", "I really enjoy baking", "I'm really into pottery these days": a
+    # pastime one likes doing (a gerund, not "I love going out" or "I like eating")
+    # (the gerund alone, where nothing it acts on follows: "I love running my own studio" is no pastime)
+    _Rule("activity", _rx(_S + r"(?<!\bmy\s)(?<!\byour\s)(?<!\bhis\s)(?<!\bher\s)(?<!\bour\s)(?<!\btheir\s)(?<!\bthe\s)"
+                          r"(?:(?:really|absolutely|just|totally)\s+)?(?:love|loves|enjoy|enjoys|adore|adores)\s+"
+                          r"(?P<v>\w+ing)(?=\s*(?:$|[.,;:!?)]|(?:and|or|but|so|in|on|at|with|around|outdoors|outside|"
+                          r"together|too|lately|every|when|because|since)\b))"),
+          accept=lambda v: bool(v) and not set(v.lower().split()) & _NOT_ACTIVITIES
+          and v.split()[-1].lower() not in _NOT_GERUNDS),
+    # "I collect vintage vinyl records": a collection kept
+    _Rule("activity", _rx(_S + r"(?:collect|collects|started collecting|have been collecting)\s+"
+                          r"(?P<v>(?:old\s+|vintage\s+|rare\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})"),
+          accept=lambda v: v.split()[0] not in ("it", "them", "data", "money", "information", "feedback")),
     # (a bare name after the verb is a company, a service or a place left: "I quit Dell", "I quit Spotify")
     # ("gave up on" takes a name too: "I gave up on Spanish")
     _Rule("activity", _rx(_S + r"(?:gave\s+up\s+on\s+(?:(?:the|my|our)\s+)?(?:learning\s+|doing\s+)?|(?:quit|stopped|gave up|left"

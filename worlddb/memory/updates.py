@@ -275,7 +275,8 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: the mover's job, not Portland's; a job applied for, offered or turned down is none held; "Please
 #: use alice@new.io from now on" is the speaker's email; "no marathon this year", "I pulled out of the
 #: Boston marathon" end the goal ("Boston marathon" whole, not "Boston"); "I moved all my accounts to
-#: Ally Bank" is the bank; "I'm asleep by 9:30", "I fall asleep around 10" are bedtimes.
+#: Ally Bank" is the bank; "I'm asleep by 9:30", "I fall asleep around 10" are bedtimes; "I love
+#: hiking", "I collect vinyl records" are pastimes (activity).
 CLAIMS_READER = schema.CLAIMS_READER
 
 

@@ -6,8 +6,10 @@ slot of that subject - "Started my first week at Stripe today", or its end: "I q
 yesterday" - move ahead of the rest ("The office coffee machine broke" shares the topic, not
 the slot), newest valid-from first (and of
 two at the same time, such as the turns of one session, the one said or written later): of two
-current statements of one slot, the later one is the likelier answer. The others keep their
-order. Each moved candidate carries its place among them as the lane "slot", so a reader can
+current statements of one slot, the later one is the likelier answer. A slot that holds several
+values at once ("What are my hobbies?" asks about (me, activity)) is the exception: its
+statements move ahead in the lanes' order, since a newer hobby does not replace an older one.
+The others keep their order. Each moved candidate carries its place among them as the lane "slot", so a reader can
 tell why a hit stands above one with a higher fused score. Memories and conversation turns are
 read this way, each in its speaker's voice (a turn's speaker, a memory's metadata `speaker` or
 `role`): a named speaker's "I" is that person ("Where does Caroline live?" finds Caroline's "I
@@ -26,7 +28,7 @@ from dataclasses import replace
 from worlddb.core.records import NodeView
 from worlddb.extract import GENERIC_ROLES
 from worlddb.extract.open_slots import REPLACES, is_single
-from worlddb.extract.slots import SlotClaim, SlotKey, read, same_person, same_subject, voice
+from worlddb.extract.slots import CATALOGUE, SlotClaim, SlotKey, read, same_person, same_subject, voice
 from worlddb.graph.text_index import speaker_of
 
 #: candidates read beyond the page, so a slot's statement ranked just below it can move up
@@ -55,11 +57,23 @@ def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
             stating.append(i)
     if not stating:
         return chosen
-    # of two said at the same time (the turns of one session), the one said later
-    first = sorted(stating, key=lambda i: (-chosen[i].view.valid_from, -chosen[i].view.created_at, i))
+    if all(_several(a) for a in attributes):
+        # a slot holding several values at once (hobbies, pets): no statement of it is likelier for
+        # being newer, so they keep the lanes' order
+        first = stating
+    else:
+        # of two said at the same time (the turns of one session), the one said later
+        first = sorted(stating, key=lambda i: (-chosen[i].view.valid_from, -chosen[i].view.created_at, i))
     rest = [found for i, found in enumerate(chosen) if i not in set(stating)]
     return [replace(chosen[i], lanes={**chosen[i].lanes, "slot": place})
             for place, i in enumerate(first, start=1)] + rest
+
+
+def _several(attribute: str) -> bool:
+    """Whether a slot of `attribute` holds several values at once (the catalogue's multi-valued
+    attributes; an open slot that is not single-valued)."""
+    spec = CATALOGUE.get(attribute)
+    return (not spec.single) if spec is not None else not is_single(attribute)
 
 
 def _claims(view: NodeView, attributes: set[str], user: str | None = None) -> tuple[SlotClaim, ...]:
