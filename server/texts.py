@@ -42,8 +42,9 @@ SESSION = ("With messages: your id for the conversation. A later call with the s
            "scopes) continues it. Without one, each call is a conversation of its own.")
 ROLE = "Who said it: the speaker's name, or user / assistant."
 CONTENT = "What was said (up to 32,000 characters)."
-MESSAGE_TIME = ("When it was said, ISO-8601. Default: valid_from, else now. Times may not run backwards: not "
-                "before the previous message, valid_from, or the last turn of the session continued.")
+MESSAGE_TIME = ("When it was said, ISO-8601. Default: the previous message's time; for the first, valid_from, "
+                "else now. Times may not run backwards: not before the previous message, valid_from, or the last "
+                "turn of the session continued.")
 CAPTION = "A description of an image shared with the message (optional)."
 REF = "Your id for this message (optional); returned with the id of the turn stored for it."
 METADATA = ("Optional JSON object stored with the memory (source, tags, ...). A `speaker` (a person's name) "

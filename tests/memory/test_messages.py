@@ -74,7 +74,7 @@ def test_a_later_call_with_the_same_session_continues_its_world_and_chain(engine
     assert chain(engine, first.session) == [t.id for t in first.turns + second.turns]
     # the same words said again later in the session are a turn of their own
     again = engine.write_messages([{"role": "Caroline", "content": "Beautiful. Where did you paint it?"}], ALICE,
-                                  session="chat-1", valid_from=DATE)
+                                  session="chat-1")
     assert again.turns[0].id != second.turns[0].id
     assert chain(engine, first.session)[-1] == again.turns[0].id
     other = engine.write_messages(MESSAGES[2:], ALICE, session="chat-2")
@@ -100,18 +100,24 @@ def test_calls_without_a_session_id_are_conversations_of_their_own(engine):
     assert not {t.id for t in one.turns} & {t.id for t in two.turns}
 
 
-def test_message_times_date_their_turns_and_the_earliest_dates_the_session(engine):
+def test_message_times_date_their_turns_and_the_first_dates_the_session(engine):
     written = engine.write_messages([
         {"role": "user", "content": "I start the new job on Monday.", "time": "2024-03-01T09:00:00Z"},
         {"role": "assistant", "content": "Congratulations!", "time": "2024-03-01T09:00:05Z"},
         {"role": "user", "content": "Thanks."}], ALICE, valid_from="2024-03-01T08:00:00Z")
     store = engine.store
+    # a message without a time was said when the one before it was
     assert [store.get(t.id).valid_from for t in written.turns] == [
-        parse_time("2024-03-01T09:00:00Z"), parse_time("2024-03-01T09:00:05Z"), parse_time("2024-03-01T08:00:00Z")]
+        parse_time("2024-03-01T09:00:00Z"), parse_time("2024-03-01T09:00:05Z"), parse_time("2024-03-01T09:00:05Z")]
     assert store.get(written.session).valid_from == parse_time("2024-03-01T08:00:00Z")
-    timed = engine.write_messages([{"role": "user", "content": "Later.", "time": "2024-04-02T10:00:00Z"},
-                                   {"role": "user", "content": "Earlier.", "time": "2024-04-01T10:00:00Z"}], ALICE)
+    timed = engine.write_messages([{"role": "user", "content": "Earlier.", "time": "2024-04-01T10:00:00Z"},
+                                   {"role": "user", "content": "Later.", "time": "2024-04-02T10:00:00Z"}], ALICE)
     assert timed.valid_from == "2024-04-01T10:00:00Z"
+    before = rows(engine)
+    with pytest.raises(InvalidInput, match=r"messages\[1\] \(2024-04-01T10:00:00Z\) is before messages\[0\]"):
+        engine.write_messages([{"role": "user", "content": "Later.", "time": "2024-04-02T10:00:00Z"},
+                               {"role": "user", "content": "Earlier.", "time": "2024-04-01T10:00:00Z"}], ALICE)
+    assert rows(engine) == before
 
 
 def test_a_retired_session_is_not_continued(engine):

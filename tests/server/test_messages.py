@@ -80,14 +80,15 @@ async def test_the_schema_says_text_or_messages(connect):
     ({"messages": [{"role": "user", "content": "hi", "time": "2023-05-08T13:00:00Z"}],
       "valid_from": "2023-05-08T13:56:00Z"},
      r"messages\[0\] \(2023-05-08T13:00:00Z\) is before the session's valid_from"),
-    ({"messages": [{"role": "user", "content": "hi", "time": "2099-01-01T00:00:00Z"},
-                   {"role": "assistant", "content": "hello"}]},
-     r"messages\[1\] \(no time given, so 20\d\d-.*\) is before messages\[0\] \(2099-01-01T00:00:00Z\)"),
+    ({"messages": [{"role": "user", "content": "hi", "time": "2023-05-08T14:00:00Z"},
+                   {"role": "assistant", "content": "hello"},  # said when the one before it was
+                   {"role": "user", "content": "bye", "time": "2023-05-08T13:59:00Z"}]},
+     r"messages\[2\] \(2023-05-08T13:59:00Z\) is before messages\[1\] \(2023-05-08T14:00:00Z\)"),
     ({"messages": MORE, "session": "chat-1", "valid_from": "2020-01-01T00:00:00Z"},
      r"\(2020-01-01T00:00:00Z\) is before the last turn of session 'chat-1'"),
 ], ids=["both", "neither", "session with text", "metadata", "entities", "too many", "unknown key", "bad time",
         "blank content", "bad session", "session of other scopes", "times backwards", "before valid_from",
-        "after a default time", "continued before its end"])
+        "after an untimed message", "continued before its end"])
 async def test_bad_calls_are_refused_and_write_nothing(connect, db_file, arguments, error):
     async with connect() as client:
         await ok(client, "memory_write", messages=MESSAGES[:1], session="chat-1")

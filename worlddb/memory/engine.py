@@ -302,7 +302,8 @@ class Engine:
         caption, ref), written as one Session world of Turn nodes chained by precedes, as
         `ingest_conversation` writes a session (worlddb.memory.messages). A later call with
         the same `session` id in the same scopes continues that world and its chain.
-        `valid_from` is the session's time, and each message's where it gives none."""
+        `valid_from` is the session's time, and the first message's where it gives none (a later
+        one without a time was said when the one before it was); times may not run backwards."""
         prepared = self.prepare_messages(messages, scopes, session=session, valid_from=valid_from, access=access)
         return self.commit_messages(self.complete(prepared), access=access)
 

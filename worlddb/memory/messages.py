@@ -5,9 +5,9 @@
 
 Each message is a turn: `role` is who said it (a speaker's name, or user / assistant; "user"
 is the scope's user and assistant, system and tool are no one's name: worlddb.memory.ingest),
-`content` what was said; optional `time` (ISO-8601: when it was said; default the call's
-`valid_from`, else when the call arrived - AsyncEngine stamps it as it stamps a plain write -
-else now), `caption` (a description of an image shared with it) and `ref`
+`content` what was said; optional `time` (ISO-8601: when it was said; default the time of the
+message before it, and for the first the call's `valid_from`, else when the call arrived -
+AsyncEngine stamps it as it stamps a plain write - else now), `caption` (a description of an image shared with it) and `ref`
 (the caller's id for the message, returned with the turn's id). A call's messages are one
 session, written in one transaction by the ingest machinery (worlddb.memory.ingest), so
 a client gets exactly the structure `Engine.ingest_conversation` builds: a Session world of
@@ -64,30 +64,27 @@ def check_write_arguments(*, text: object, messages: object, session: object, me
 
 def parse_messages(messages: object, valid_from: int | None, arrived: int | None = None) -> tuple[list[Turn], int]:
     """The turns of a call, checked whole, and the session's time. A message without a time
-    was said at `valid_from`, else when the call `arrived`, else now."""
+    was said when the message before it was; the first at `valid_from`, else when the call
+    `arrived`, else now."""
     if not isinstance(messages, (list, tuple)) or not messages:
         raise InvalidInput("messages must be a non-empty list of {role, content} objects")
     if len(messages) > MAX_MESSAGES:
         raise InvalidInput(f"{len(messages)} messages; at most {MAX_MESSAGES} per call (write a longer "
                            "conversation in several calls with the same session)")
     default = valid_from if valid_from is not None else arrived if arrived is not None else now_us()
-    turns = [_turn(i, message, default) for i, message in enumerate(messages)]
+    turns: list[Turn] = []
+    for i, message in enumerate(messages):
+        # a message without a time was said when the one before it was (the first: `default`)
+        turns.append(_turn(i, message, turns[-1].at if turns else default))
     for i, turn in enumerate(turns):
-        said = _said(messages[i], turn.at)
+        said = f"({to_iso(turn.at)})"
         if valid_from is not None and turn.at < valid_from:
             raise InvalidInput(f"messages[{i}] {said} is before the session's valid_from ({to_iso(valid_from)}): "
                                "valid_from is when the session began")
         if i and turn.at < turns[i - 1].at:
             raise InvalidInput(f"messages[{i}] {said} is before messages[{i - 1}] ({to_iso(turns[i - 1].at)}): "
                                "give the messages in the order they were said, each with its own time")
-    start = valid_from if valid_from is not None else min(t.at for t in turns)
-    return turns, start
-
-
-def _said(message: dict, at: int) -> str:
-    """How a message's time is named in an error: its own, or the default it took."""
-    own = message.get("time")
-    return f"({to_iso(at)})" if own not in (None, "") else f"(no time given, so {to_iso(at)})"
+    return turns, valid_from if valid_from is not None else turns[0].at
 
 
 def check_session(session: object) -> str | None:
