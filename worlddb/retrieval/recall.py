@@ -149,8 +149,7 @@ def _claimed(sources: Sources, worlds: list[str], keys, chosen: list[Ranked], pl
     brought (newest first, at most slot_preference.EXTRA): in a scope of thousands of
     memories the statement of a slot can rank below the window the slot step reads. Turns
     too, for a slot that holds one value at a time (where someone lives, works): of a slot of
-    many values (activities, pets) a conversation's newest mentions are no answer, and the
-    slot step would put them first."""
+    many values (activities, pets) a conversation's newest mentions are no answer."""
     store = sources.store
     have = {found.view.anchor for found in chosen}
     wanted = {k for asked_key in keys if (k := claims.key(asked_key.subject, asked_key.attribute)) is not None}

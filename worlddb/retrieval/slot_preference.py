@@ -8,7 +8,8 @@ the slot), newest valid-from first (and of
 two at the same time, such as the turns of one session, the one said or written later): of two
 current statements of one slot, the later one is the likelier answer. A slot that holds several
 values at once ("What are my hobbies?" asks about (me, activity)) is the exception: its
-statements move ahead in the lanes' order, since a newer hobby does not replace an older one.
+statements move ahead in the lanes' order, since a newer hobby does not replace an older one
+(one that another of them revised or superseded goes after the rest).
 The others keep their order. Each moved candidate carries its place among them as the lane "slot", so a reader can
 tell why a hit stands above one with a higher fused score. Memories and conversation turns are
 read this way, each in its speaker's voice (a turn's speaker, a memory's metadata `speaker` or
@@ -59,14 +60,25 @@ def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
         return chosen
     if all(_several(a) for a in attributes):
         # a slot holding several values at once (hobbies, pets): no statement of it is likelier for
-        # being newer, so they keep the lanes' order
-        first = stating
+        # being newer, so they keep the lanes' order - but one another of them revised or
+        # superseded ("I sold the Civic and bought a Tesla") comes after those that did not
+        gone = _replaced_among([chosen[i].view for i in stating], replaced)
+        first = [i for i in stating if chosen[i].view.anchor not in gone] + \
+            [i for i in stating if chosen[i].view.anchor in gone]
     else:
         # of two said at the same time (the turns of one session), the one said later
         first = sorted(stating, key=lambda i: (-chosen[i].view.valid_from, -chosen[i].view.created_at, i))
     rest = [found for i, found in enumerate(chosen) if i not in set(stating)]
     return [replace(chosen[i], lanes={**chosen[i].lanes, "slot": place})
             for place, i in enumerate(first, start=1)] + rest
+
+
+def _replaced_among(views: Sequence[NodeView], replaced: Callable[[NodeView], list[NodeView]] | None) -> set[str]:
+    """The anchors of `views` that another of them supersedes or revises."""
+    if replaced is None:
+        return set()
+    mine = {v.anchor for v in views}
+    return {old.anchor for v in views for old in replaced(v) if old.anchor in mine and old.anchor != v.anchor}
 
 
 def _several(attribute: str) -> bool:
