@@ -7,14 +7,14 @@ Each message is a turn: `role` is who said it (a speaker's name, or user / assis
 is the scope's user and assistant, system and tool are no one's name: worlddb.memory.ingest),
 `content` what was said; optional `time` (ISO-8601: when it was said; default the time of the
 message before it, and for the first the call's `valid_from`, else when the call arrived -
-AsyncEngine stamps it as it stamps a plain write - else now), `caption` (a description of an image shared with it) and `ref`
-(the caller's id for the message, returned with the turn's id). A call's messages are one
-session, written in one transaction by the ingest machinery (worlddb.memory.ingest), so
-a client gets exactly the structure `Engine.ingest_conversation` builds: a Session world of
-Turn nodes chained by precedes, each referring to its speaker and the entities it names.
-`session` is the caller's id for the conversation: a later call with the same id, in the
-same scopes, continues the same world and chain. The session's time is `valid_from`, else
-its earliest message's time.
+AsyncEngine stamps it as it stamps a plain write - else now), `caption` (a description of an
+image shared with it) and `ref` (the caller's id for the message, returned with the turn's id).
+A call's messages are one session, written in one transaction by the ingest machinery
+(worlddb.memory.ingest), so a client gets exactly the structure `Engine.ingest_conversation`
+builds: a Session world of Turn nodes chained by precedes, each referring to its speaker and the
+entities it names. `session` is the caller's id for the conversation: a later call with the same
+id, in the same scopes, continues the same world and chain. The session's time is `valid_from`,
+else its first message's time.
 
 Limits (README): at most MAX_MESSAGES messages per call; content within the text limit;
 role at most 512 characters (it names an entity); caption at most MAX_CAPTION characters;
