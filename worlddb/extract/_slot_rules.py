@@ -106,8 +106,8 @@ _NOT_AN_ACTIVITY = {"him", "her", "them", "it", "me", "us", "you", "that", "this
 _NOT_GERUNDS = {"thing", "everything", "anything", "nothing", "something", "morning", "evening", "spring", "king",
                 "ring", "wedding", "building", "being", "feeling", "meeting", "ending", "beginning", "opening",
                 "setting", "clothing", "thanksgiving", "timing", "sibling", "darling", "pudding"}
-_NOT_ACTIVITIES = {"learning", "studying", "eating", "drinking", "having", "using", "going", "getting", "working", "seeing", "dating",
-                   "taking", "making", "doing", "looking", "thinking", "trying", "feeling", "living", "saving",
+_NOT_ACTIVITIES = {"learning", "studying", "eating", "drinking", "having", "using", "going", "getting", "working",
+                   "seeing", "dating", "taking", "making", "doing", "looking", "thinking", "trying", "feeling", "living", "saving",
                    "paying", "planning", "ordering", "sleeping", "waking", "wearing", "spending", "moving",
                    "driving", "selling", "buying", "renting", "talking", "texting", "calling", "wondering",
                    "considering", "sending", "writing", "watching", "listening", "coming", "leaving", "staying"}
@@ -631,9 +631,9 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("activity", _rx(_S + r"(?:took up|take up|taken up|started|picked up|got into|getting into|'ve started|"
                           r"have started)\s+(?P<v>(?:(?:\w+\s+)?\w+ing|yoga|pilates|tennis|golf|chess|karate|judo|boxing)(?:\s+\w+)?)"),
           accept=lambda v: bool(v) and not set(v.lower().split()) & _NOT_ACTIVITIES),
-    # "I love hiking in the Rockies", "I really enjoy baking", "I'm really into pottery these days": a
-    # pastime one likes doing (a gerund, not "I love going out" or "I like eating")
-    # (the gerund alone, where nothing it acts on follows: "I love running my own studio" is no pastime)
+    # "I love hiking in the Rockies", "We really enjoy kayaking": a pastime one likes doing (a gerund
+    # alone, where nothing it acts on follows: "I love running my own studio", "I love going out" and
+    # "I love eating sushi" are none)
     _Rule("activity", _rx(_S + r"(?<!\bmy\s)(?<!\byour\s)(?<!\bhis\s)(?<!\bher\s)(?<!\bour\s)(?<!\btheir\s)(?<!\bthe\s)"
                           r"(?:(?:really|absolutely|just|totally)\s+)?(?:love|loves|enjoy|enjoys|adore|adores)\s+"
                           r"(?P<v>\w+ing)(?=\s*(?:$|[.,;:!?)]|(?:and|or|but|so|in|on|at|with|around|outdoors|outside|"

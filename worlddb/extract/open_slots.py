@@ -111,9 +111,9 @@ _NAME = r"(?-i:[A-Z][a-z]+)"
 _CAP_VALUE = r"(?-i:[A-Z0-9][\w+#.'’&\u2024-]*(?:\s+(?:[A-Z0-9][\w+#.'’&\u2024-]*)){0,3})"
 _NP = r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?"
 #: what may follow a value before the clause ends
-#: a purpose after a value ("for coding", "for note-taking"): what a thing is used for
-#: a purpose: a gerund after "for", with one word before it that is no determiner ("for photo editing");
-#: not "for everything", "for morning": words in -ing that are no gerund
+#: a purpose after a value, what a thing is used for: a gerund after "for" ("for coding", "for
+#: note-taking"), with one word before it that is no determiner ("for photo editing"); not "for
+#: everything", "for morning": words in -ing that are no gerund
 PURPOSE = (r"\s+for\s+(?:(?!(?:a|an|the|my|our|your|his|her|their|this|that|some|any|each)\s)[a-z]+[\s-])?"
            r"(?!(?:every|any|no|some)thing\b|morning\b|evening\b|spring\b|wedding\b|building\b)[a-z]+ing")
 _CTX = (r"(?P<ctx>\s+(?:at|for|on|in)\s+(?:my\s+|our\s+|the\s+)?(?:work|home|school|the office|office|laptop"

@@ -9,8 +9,8 @@ two at the same time, such as the turns of one session, the one said or written 
 current statements of one slot, the later one is the likelier answer. A slot that holds several
 values at once ("What are my hobbies?" asks about (me, activity)) is the exception: its
 statements move ahead in the lanes' order, since a newer hobby does not replace an older one
-(one that another of them revised or superseded goes after the rest).
-The others keep their order. Each moved candidate carries its place among them as the lane "slot", so a reader can
+(one that another of them revised or superseded goes after the rest). The others keep their
+order. Each moved candidate carries its place among them as the lane "slot", so a reader can
 tell why a hit stands above one with a higher fused score. Memories and conversation turns are
 read this way, each in its speaker's voice (a turn's speaker, a memory's metadata `speaker` or
 `role`): a named speaker's "I" is that person ("Where does Caroline live?" finds Caroline's "I
