@@ -7,11 +7,12 @@ yesterday" - move ahead of the rest ("The office coffee machine broke" shares th
 the slot), newest valid-from first (and of
 two at the same time, such as the turns of one session, the one said or written later): of two
 current statements of one slot, the later one is the likelier answer. A slot that holds several
-values at once ("What are my hobbies?" asks about (me, activity)) is the exception: its
-statements move ahead in the lanes' order, since a newer hobby does not replace an older one
-(one that another of them revised or superseded goes after the rest). The others keep their
-order. Each moved candidate carries its place among them as the lane "slot", so a reader can
-tell why a hit stands above one with a higher fused score. Memories and conversation turns are
+values at once ("What are my hobbies?" asks about (me, activity)) differs: a newer hobby does
+not replace an older one, so of its statements only those that changed something (superseded
+or revised a memory or turn: "the fish died, so we got a hamster") come first, newest first;
+the rest follow in the lanes' order, and one another of them revised or superseded goes last.
+The others keep their order. Each moved candidate carries its place among them as the lane
+"slot", so a reader can tell why a hit stands above one with a higher fused score. Memories and conversation turns are
 read this way, each in its speaker's voice (a turn's speaker, a memory's metadata `speaker` or
 `role`): a named speaker's "I" is that person ("Where does Caroline live?" finds Caroline's "I
 moved to Denver"), the user's (role "user", or the scope's user by name) is the "me" of "Where
@@ -58,27 +59,37 @@ def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
             stating.append(i)
     if not stating:
         return chosen
+    newest = sorted(stating, key=lambda i: (-chosen[i].view.valid_from, -chosen[i].view.created_at, i))
     if all(_several(a) for a in attributes):
-        # a slot holding several values at once (hobbies, pets): no statement of it is likelier for
-        # being newer, so they keep the lanes' order - but one another of them revised or
-        # superseded ("I sold the Civic and bought a Tesla") comes after those that did not
-        gone = _replaced_among([chosen[i].view for i in stating], replaced)
-        first = [i for i in stating if chosen[i].view.anchor not in gone] + \
-            [i for i in stating if chosen[i].view.anchor in gone]
+        # a slot holding several values at once (hobbies, pets): a statement that changed another
+        # ("the fish died, so we got a hamster") is the news and comes first, newest first; the
+        # rest hold together, so no one of them is likelier for being newer: they keep the lanes'
+        # order, and one another of them revised or superseded comes after the rest
+        changes, gone = _changes_among([chosen[i].view for i in stating], replaced)
+        first = [i for i in newest if chosen[i].view.anchor in changes] + \
+            [i for i in stating if chosen[i].view.anchor not in changes | gone] + \
+            [i for i in stating if chosen[i].view.anchor in gone - changes]
     else:
         # of two said at the same time (the turns of one session), the one said later
-        first = sorted(stating, key=lambda i: (-chosen[i].view.valid_from, -chosen[i].view.created_at, i))
+        first = newest
     rest = [found for i, found in enumerate(chosen) if i not in set(stating)]
     return [replace(chosen[i], lanes={**chosen[i].lanes, "slot": place})
             for place, i in enumerate(first, start=1)] + rest
 
 
-def _replaced_among(views: Sequence[NodeView], replaced: Callable[[NodeView], list[NodeView]] | None) -> set[str]:
-    """The anchors of `views` that another of them supersedes or revises."""
+def _changes_among(views: Sequence[NodeView],
+                   replaced: Callable[[NodeView], list[NodeView]] | None) -> tuple[set[str], set[str]]:
+    """(the anchors of `views` that supersede or revise a memory or turn, those of `views` that
+    another of them supersedes or revises)."""
     if replaced is None:
-        return set()
-    mine = {v.anchor for v in views}
-    return {old.anchor for v in views for old in replaced(v) if old.anchor in mine and old.anchor != v.anchor}
+        return set(), set()
+    mine, changes, gone = {v.anchor for v in views}, set(), set()
+    for view in views:
+        olds = [old.anchor for old in replaced(view) if old.anchor != view.anchor]
+        if olds:
+            changes.add(view.anchor)
+        gone.update(a for a in olds if a in mine)
+    return changes, gone
 
 
 def _several(attribute: str) -> bool:
