@@ -44,6 +44,14 @@ OPEN_EXAMPLES = [
     ("I've moved over to Neovim for coding.", ("me", "replaces", "Neovim", "coding")),
     ("I cancelled Planet Fitness and joined Equinox.", ("me", "replaces", "Equinox", "")),
     ("We dropped Comcast and signed up with Verizon Fios.", ("me", "replaces", "Verizon Fios", "")),
+    # what a part of a system is made with or runs on, and a URL as a value
+    ("The backend is written in Go.", ("me", "np:backend", "Go", "")),
+    ("Our docs site is hosted on Netlify.", ("me", "np:doc site", "Netlify", "")),       # singular
+    ("We ported the mobile app to Flutter.", ("me", "np:mobile app", "Flutter", "")),
+    ("We moved QA to BrowserStack.", ("me", "np:qa", "BrowserStack", "")),                # an acronym
+    ("We use Terraform for the infrastructure.", ("me", "np:infrastructure", "Terraform", "")),
+    ("Our status page URL is https://status.example.org.", ("me", "np:status page url", "https://status.example.org",
+                                                            "")),
 ]
 
 
@@ -90,6 +98,10 @@ def test_value_kinds():
     ("We use Jira.", "We use Linear instead of Jira now."),
     ("My gym is Planet Fitness.", "I cancelled Planet Fitness and joined Equinox."),
     ("I use VS Code for coding.", "I've moved over to Neovim for coding."),  # the tool for one purpose
+    ("The backend is written in Go.", "We rewrote the backend in Rust."),
+    ("Our docs site is hosted on Netlify.", "We moved the docs site to Cloudflare Pages."),
+    ("We use Terraform for the infrastructure.", "We migrated the infrastructure to Pulumi."),
+    ("Our status page URL is https://status.example.org.", "The status page URL changed to https://up.example.org."),
 ])
 def test_a_change_of_an_open_slot_is_an_update(old, new):
     assert outcome(old, new) == "update"
@@ -107,6 +119,9 @@ def test_a_change_of_an_open_slot_is_an_update(old, new):
     ("I use Firefox as my browser.", "I also use Vivaldi as my browser."),  # an addition
     ("I use VS Code.", "I switched to Neovim."),                            # a tool among many
     ("I use VS Code for coding.", "I switched to Neovim for writing."),     # another purpose
+    ("The backend is written in Go.", "We rewrote the frontend in Svelte."),  # another part
+    ("The backend is written in Go.", "The kids use Scratch."),
+    ("Our docs site is hosted on Netlify.", "We moved the docs site to a new folder."),  # no name
 ])
 def test_another_slot_subject_kind_or_context_is_never_an_update(old, new):
     assert outcome(old, new) in ("related", "unrelated", "duplicate")

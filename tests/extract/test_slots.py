@@ -78,6 +78,7 @@ CHANGES = [
     ("I signed up for the Berlin half marathon.", "I pulled out of the Berlin half marathon."),
     ("We bank with Wells Fargo.", "We moved all of our accounts to Capital One."),
     ("I usually go to bed at 11:30 pm.", "Lately I'm asleep by 10."),
+    ("We deploy on Mondays.", "Deploys are on Wednesdays now."),                       # a team's routine
 ]
 COMPATIBLE = [
     ("My wife is Laura.", "I have separated the recycling from the trash."),

@@ -52,6 +52,7 @@ CRAFTED = [
     "Please use kim@mail.example from now on, or use 555-201-7788 instead.",
     "I pulled out of the Oslo marathon, so no race this year.",
     "We love kayaking on weekends, and my uncle collects old stamps.",
+    "We deploy on Mondays, and the retro is on Friday.",
     "I am on a keto diet. I went off keto and stopped doing crossfit.",
     # diet, drink, smoking, allergies
     "I'm not vegan anymore. I went vegetarian in May. I don't eat pork.",

@@ -72,6 +72,13 @@ SCENARIOS = [
      "What is my email?", "alice@new.example"),
     ("no-marathon", "I'm training for the Boston marathon in April.", "I hurt my knee, so no marathon this year.",
      "What am I training for?", "no marathon"),
+    # a project's facts, as a coding assistant keeps them
+    ("frontend", "The frontend is written in React.", "We rewrote the frontend in Svelte.",
+     "What is the frontend written in?", "Svelte"),
+    ("ci", "Our CI runs on GitHub Actions.", "We moved CI to Buildkite.", "What do we use for CI?", "Buildkite"),
+    ("api-url", "The API base URL is https://api.old.example.com.",
+     "The API base URL changed to https://api.new.example.com.", "What is the API base URL?", "api.new"),
+    ("deploys", "We deploy on Tuesdays.", "Deploys are on Thursdays now.", "When do we deploy?", "Thursdays"),
 ]
 
 

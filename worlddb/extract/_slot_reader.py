@@ -217,7 +217,8 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
         value = _FOOD_KIND.get(value.lower(), value)  # a glass of wine, a beer: the slot is whether one drinks at all
     if rule.thing:
         thing = groups.get("t") or ""
-        subject = normalise_subject(re.sub(r"['’]s$", "", thing))
+        # (a thing named first in its clause is no person: "Deploys are on Thursdays" is "deploy")
+        subject = normalise_subject(re.sub(r"['’]s$", "", thing[:1].lower() + thing[1:]))
         # a person's pronoun in the phrase ("I recently", "It's still a work") makes it no thing's name
         said = {re.sub(r"['’](?:s|m|re|ve|d|ll)$", "", w) for w in re.findall(r"[\w'’]+", thing.lower())}
         # "Tom quit Dell and started ...": a phrase that ends in a conjunction is two clauses, not a name

@@ -679,6 +679,10 @@ _RULES: tuple[_Rule, ...] = (
                       r"(?:to\s+|for\s+|on\s+|at\s+|every\s+)?"
                       r"(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r"|" + _DATE + r"|" + _BARE_HOUR + r")"), thing=True,
           accept=_has_time_or_hour),
+    # "We deploy on Tuesdays", "we release every other Friday": a team's routine, the thing its verb names
+    _Rule("when", _rx(r"\bwe\s+(?:(?:usually|always|now|only|normally|still)\s+)?(?P<t>deploy|release|ship)\s+"
+                      r"(?:on\s+|every\s+|at\s+)?(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r"|" + _DATE + r")"),
+          thing=True, accept=_has_time),
     _Rule("when", _rx(r"(?:push|pushed|move|moved|reschedule|rescheduled|postpone|postponed|bump|bumped|shift|shifted|"
                       r"change|changed|delay|delayed)\s+(?P<t>(?:(?:the|our|my|his|her)\s+)?" + _THING_WORDS + r"(?:"
                       + _EVENTS + r"))\s+(?:to|until|till)\s+(?P<v>(?:every\s+)?" + _TIME + r"|" + _DATE + r")"),

@@ -66,7 +66,7 @@ _EVENTS = (r"stand-?up|meeting|sync|call|check-?in|one-on-one|1:1|class|lesson|l
            r"|appointment|session|training|dinner|lunch|breakfast|brunch|party|trip|flight|vacation|holiday"
            r"|wedding|recital|concert|game|match|interview|surgery|visit|retreat|offsite|review|demo|launch"
            r"|release|presentation|ceremony|reunion|shower|tour|service|mass|club|workshop|seminar"
-           r"|webinar|standup|huddle|retro|retrospective|planning|all-hands|conference|camp")
+           r"|webinar|standup|huddle|retro|retrospective|planning|all-hands|conference|camp|deploys?|deployments?")
 _DELIVERABLES = (r"proposal|report|paper|essay|thesis|dissertation|application|assignment|homework|project"
                  r"|draft|manuscript|submission|deliverable|taxes|tax return|invoice|grant|abstract|review"
                  r"|presentation|slides|deck|estimate|budget|filing|form|renewal|payment|bill|rent|deposit")

@@ -125,8 +125,8 @@ _AFTER_WHO = r"(?:\s+|(?=['’](?:ve|m|re|d)\s))"
 #: a clause's opening up to its verb: fillers ("so", "update:"), then who ("My coworker Raj": Raj)
 _SUBJECT = (r"^" + _FILLER + r"(?:(?:my|our)\s+(?:" + _KIN_RE + r")\s+(?=" + _NAME + r"\b))?"
             r"(?P<who>I|we|" + _NAME + r")" + _AFTER_WHO)
-#: (a colon only inside a number: "6:30")
-_VALUE_WORDS = r"(?P<v>[$€£]?(?:[\w@+#.'’&-]|:(?=\d))+(?:\s+(?:[\w@+#.'’&-]|:(?=\d))+){0,3}?)"
+#: (a colon only inside a number, "6:30", or a URL's "https://")
+_VALUE_WORDS = r"(?P<v>[$€£]?(?:[\w@+#.'’&/-]|:(?=\d|//))+(?:\s+(?:[\w@+#.'’&/-]|:(?=\d|//))+){0,3}?)"
 
 
 def _rx(pattern: str) -> re.Pattern[str]:
@@ -150,6 +150,19 @@ _USE_AS = _rx(_SUBJECT + r"(?:(?:now|mostly|mainly|still|currently|just)\s+)*"
 _USE = _rx(_SUBJECT + r"(?:(?:now|mostly|mainly|still|currently|just)\s+)*"
            r"(?:use|uses|am using|['’]m using|are using|['’]re using|is using)\s+(?P<v>" + _CAP_VALUE + r")"
            r"(?:\s+instead\s+of\s+(?P<old>" + _CAP_VALUE + r"))?" + _TAIL)
+#: what a part of a system is written in, built with, runs on or uses: "The frontend is written in
+#: React", "Our CI runs on GitHub Actions"; changed: "We rewrote the frontend in Svelte", "We moved CI
+#: to Buildkite"; said the other way round: "We use React for the frontend"
+_STACK_IS = _rx(r"^" + _FILLER + r"(?P<owner>my|our|the)\s+(?P<np>" + _NP + r")\s+(?:(?:now|still|currently)\s+)?"
+                r"(?:uses|is\s+using|runs\s+on|is\s+running\s+on|lives\s+on|is\s+(?:now\s+)?(?:written|built|hosted"
+                r"|deployed|running)\s+(?:in|with|on|to))\s+(?P<v>" + _CAP_VALUE + r")" + _TAIL)
+_STACK_MOVE = _rx(_SUBJECT + r"(?:(?:just|finally|recently|have|['’]ve|has|had)\s+)*"
+                  r"(?:moved|migrated|switched|ported|rewrote|rebuilt|upgraded)\s+(?:(?P<owner>my|our|the)\s+"
+                  r"(?P<np>" + _NP + r")|(?P<acronym>(?-i:[A-Z]{2,6})))\s+(?:over\s+)?(?:to|in|onto|into)\s+"
+                  r"(?P<v>" + _CAP_VALUE + r")" + _TAIL)
+_STACK_USE = _rx(_SUBJECT + r"(?:(?:now|mostly|mainly|still|currently|just)\s+)*(?:use|are\s+using|['’]re\s+using"
+                 r"|am\s+using|['’]m\s+using)\s+(?P<v>" + _CAP_VALUE + r")\s+(?:for|on|in)\s+(?P<owner>my|our|the)\s+"
+                 r"(?P<np>" + _NP + r")" + _TAIL)
 _SWITCH = _rx(_SUBJECT + r"(?:(?:just|finally|recently|have|['’]ve|has|had"
               r"|officially)\s+)*(?:switched|changed|migrated|swapped|(?:moved|went)(?=\s+(?:over|back|from)\b))"
               r"\s+(?:over\s+|back\s+)?"
@@ -230,7 +243,8 @@ def read_open(text: str, animate: frozenset[str] = frozenset()) -> tuple[OpenCla
 
 
 def _piece_claims(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
-    for reader in (_read_is, _read_set, _read_use_as, _read_switch, _read_replaced, _read_use, _read_prefer):
+    for reader in (_read_is, _read_set, _read_use_as, _read_stack, _read_switch, _read_replaced, _read_use,
+                   _read_prefer):
         claims = reader(piece, animate)
         if claims:
             return claims
@@ -278,6 +292,23 @@ def _read_use_as(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
     if subject is None or np is None or not value:
         return []
     return [OpenClaim(subject, "np:" + np, value, qualifier=_context(m), named=named)]
+
+
+def _read_stack(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
+    """What a part of a system is made with or runs on: a name, the value of the part's slot."""
+    for pattern in (_STACK_IS, _STACK_MOVE, _STACK_USE):
+        m = pattern.match(piece)
+        if not m:
+            continue
+        groups = m.groupdict()
+        # ("We moved CI to Buildkite": an acronym names the part without a determiner)
+        subject, named = _owner(groups.get("owner") or "our", groups.get("who"))
+        np = _noun_phrase(groups.get("np") or groups.get("acronym") or "", animate)
+        value = _clean(m.group("v"))
+        if subject is None or np is None or value_kind(value) == "word" or not _value_fits(value, np):
+            return []
+        return [OpenClaim(subject, "np:" + np, value, qualifier=_context(m), named=named)]
+    return []
 
 
 def _read_use(piece: str, animate: frozenset[str]) -> list[OpenClaim]:

@@ -276,7 +276,8 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: use alice@new.io from now on" is the speaker's email; "no marathon this year", "I pulled out of the
 #: Boston marathon" end the goal ("Boston marathon" whole, not "Boston"); "I moved all my accounts to
 #: Ally Bank" is the bank; "I'm asleep by 9:30", "I fall asleep around 10" are bedtimes; "I love
-#: hiking", "I collect vinyl records" are pastimes (activity).
+#: hiking", "I collect vinyl records" are pastimes (activity); a project's parts ("The frontend is
+#: written in React", "We moved CI to Buildkite") and URLs are open slots; "We deploy on Tuesdays".
 CLAIMS_READER = schema.CLAIMS_READER
 
 
