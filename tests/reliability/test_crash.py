@@ -1,5 +1,5 @@
 """Crash safety: SIGKILL the server at random moments while clients write, over stdio and
-HTTP, 24 times on the same two files; after every kill the file is whole and every
+HTTP, 16 times on the same two files; after every kill the file is whole and every
 acknowledged write is there (bench.crash has the details and the long-running variant:
 `python -m bench.crash --kills 200`)."""
 
@@ -13,7 +13,7 @@ from bench import crash
 async def test_sigkill_at_random_moments_loses_no_acknowledged_write_and_leaves_nothing_half_written(tmp_path):
     seed = random.randrange(1 << 30)
     try:
-        results = await crash.run(24, transports=("stdio", "http"), directory=tmp_path, seed=seed)
+        results = await crash.run(16, transports=("stdio", "http"), directory=tmp_path, seed=seed)
     except crash.Failure as exc:
         raise AssertionError(f"seed {seed}: {exc}") from None
     assert sorted(r.transport for r in results) == ["http", "stdio"]
