@@ -9,15 +9,17 @@ import random
 
 from bench import crash
 
+KILLS = 16
+
 
 async def test_sigkill_at_random_moments_loses_no_acknowledged_write_and_leaves_nothing_half_written(tmp_path):
     seed = random.randrange(1 << 30)
     try:
-        results = await crash.run(16, transports=("stdio", "http"), directory=tmp_path, seed=seed)
+        results = await crash.run(KILLS, transports=("stdio", "http"), directory=tmp_path, seed=seed)
     except crash.Failure as exc:
         raise AssertionError(f"seed {seed}: {exc}") from None
     assert sorted(r.transport for r in results) == ["http", "stdio"]
-    assert sum(r.kills for r in results) == 24
+    assert sum(r.kills for r in results) == KILLS
     for r in results:
         # writes were acknowledged, and every kill landed with requests in flight
         assert r.acked["write"] >= r.kills
