@@ -282,6 +282,9 @@ def test_a_value_held_once_is_ended_and_a_question_claims_nothing(text, read_as)
     ("I love running my own bakery.", []),
     ("Your love for dancing shows.", []),
     ("My uncle collects old stamps.", [("uncle", "activity", "old stamps")]),
+    # an event named first is a thing, as its name is written otherwise
+    ("Deploys are on Fridays.", [("deploy", "when", "Fridays")]),
+    ("Kubernetes is done.", [("kubernetes", "status", "done")]),
 ])
 def test_whose_value_and_whether_it_is_held(text, read_as):
     assert [(c.subject, c.attribute, c.value) for c in read(text).claims] == read_as

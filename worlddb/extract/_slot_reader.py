@@ -29,7 +29,7 @@ from worlddb.extract._slot_cues import _cues
 from worlddb.extract._slot_prefilter import _possible
 from worlddb.extract._slot_rules import _LEAVE, _occupation, _place_in, _Rule
 from worlddb.extract._slot_values import _VALUE_STOP, _protect, _restore, _value, normalise_subject, same_value, voice
-from worlddb.extract._slot_words import _DRINKS, _FIRST, _FOOD_KIND, _KIN, _OCCUPATIONS, _PETS
+from worlddb.extract._slot_words import _DELIVERABLES, _DRINKS, _EVENTS, _FIRST, _FOOD_KIND, _KIN, _OCCUPATIONS, _PETS
 from worlddb.extract.lexicon import singular
 from worlddb.extract.open_slots import PURPOSE, REPLACES, is_open, read_open
 
@@ -217,8 +217,11 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
         value = _FOOD_KIND.get(value.lower(), value)  # a glass of wine, a beer: the slot is whether one drinks at all
     if rule.thing:
         thing = groups.get("t") or ""
-        # (a thing named first in its clause is no person: "Deploys are on Thursdays" is "deploy")
-        subject = normalise_subject(re.sub(r"['’]s$", "", thing[:1].lower() + thing[1:]))
+        # (an event named first in its clause, capitalised, is no person: "Deploys are on Thursdays"
+        # is "deploy"; another single name, "Phoenix is blocked", stays as it is written)
+        if re.fullmatch(rf"(?:{_EVENTS}|{_DELIVERABLES})", thing.strip(), re.I):
+            thing = thing.strip().lower()
+        subject = normalise_subject(re.sub(r"['’]s$", "", thing))
         # a person's pronoun in the phrase ("I recently", "It's still a work") makes it no thing's name
         said = {re.sub(r"['’](?:s|m|re|ve|d|ll)$", "", w) for w in re.findall(r"[\w'’]+", thing.lower())}
         # "Tom quit Dell and started ...": a phrase that ends in a conjunction is two clauses, not a name
