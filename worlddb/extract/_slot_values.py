@@ -172,6 +172,8 @@ def kin_of(text: str) -> dict[str, frozenset[str]]:
 _BLOOD = frozenset({"father", "mother", "sister", "brother", "son", "daughter", "grandmother", "grandfather", "aunt",
                     "uncle", "cousin", "niece", "nephew", "child", "stepfather", "stepmother"})
 _PARTNERS = frozenset({"wife", "husband", "partner", "boyfriend", "girlfriend", "fiance"})
+#: the subject keys kin words normalise to ("brother", "father", ...)
+_KIN_WORDS = frozenset(_KIN.values())
 
 
 def _exclusive(x: str, y: str) -> bool:
@@ -187,8 +189,7 @@ def kin_says(a: str, b: str, kin_a: dict[str, frozenset[str]], kin_b: dict[str, 
     of_b = kin_b.get(b) or (kin_b.get(b.split()[0]) if b else None)
     if of_a and of_b:
         return False if all(_exclusive(x, y) for x in of_a for y in of_b) else None
-    kins = set(_KIN.values())
-    if of_b and a in kins and a in of_b or of_a and b in kins and b in of_a:
+    if of_b and a in _KIN_WORDS and a in of_b or of_a and b in _KIN_WORDS and b in of_a:
         return True
     return None
 

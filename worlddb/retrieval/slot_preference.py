@@ -30,8 +30,10 @@ from dataclasses import replace
 from worlddb.core.records import NodeView
 from worlddb.extract import GENERIC_ROLES
 from worlddb.extract.open_slots import REPLACES, is_single
-from worlddb.extract.slots import CATALOGUE, SlotClaim, SlotKey, read, same_person, same_subject, voice
+from worlddb.extract.slots import SlotClaim, SlotKey, read, same_person, same_subject, voice
 from worlddb.graph.text_index import speaker_of
+
+from .claims import single_valued
 
 #: candidates read beyond the page, so a slot's statement ranked just below it can move up
 EXTRA = 10
@@ -60,7 +62,7 @@ def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
     if not stating:
         return chosen
     newest = sorted(stating, key=lambda i: (-chosen[i].view.valid_from, -chosen[i].view.created_at, i))
-    if all(_several(a) for a in attributes):
+    if not any(single_valued(a) for a in attributes):
         # a slot holding several values at once (hobbies, pets): a statement that changed another
         # ("the fish died, so we got a hamster") is the news and comes first, newest first; the
         # rest hold together, so no one of them is likelier for being newer: they keep the lanes'
@@ -90,13 +92,6 @@ def _changes_among(views: Sequence[NodeView],
             changes.add(view.anchor)
         gone.update(a for a in olds if a in mine)
     return changes, gone
-
-
-def _several(attribute: str) -> bool:
-    """Whether a slot of `attribute` holds several values at once (the catalogue's multi-valued
-    attributes; an open slot that is not single-valued)."""
-    spec = CATALOGUE.get(attribute)
-    return (not spec.single) if spec is not None else not is_single(attribute)
 
 
 def _claims(view: NodeView, attributes: set[str], user: str | None = None) -> tuple[SlotClaim, ...]:
