@@ -28,6 +28,7 @@ CHANGES = [
     ("My husband Tom works at IBM.", "Tom got hired by Oracle last week."),
     ("My cell number is 555-201-3344.", "My phone number changed to 555-777-1212."),
     ("My boss is Linda Park.", "Linda left the company, so now I report to Gary Chen."),
+    ("I'm a paralegal at Whitman & Hale, a law firm.", "I no longer work at the law firm."),  # its description
     ("The weekly sync is on Tuesdays at 2 pm.", "The weekly sync moved to Thursdays at 11 am."),
     ("The quarterly report is due June 1.", "The quarterly report deadline got pushed to June 15."),
     ("The website relaunch is on hold.", "The website relaunch went live yesterday."),
@@ -81,6 +82,8 @@ CHANGES = [
     ("We deploy on Mondays.", "Deploys are on Wednesdays now."),                       # a team's routine
 ]
 COMPATIBLE = [
+    ("I'm a paralegal at Whitman & Hale.", "I no longer work at the law firm."),  # not said to be one
+    ("I work at Rosie's, a bakery.", "I don't work at the Bakery Guild anymore."),  # a name, not a description
     ("My wife is Laura.", "I have separated the recycling from the trash."),
     ("We have a cat named Luna.", "Our neighbour's cat died."),
     ("I speak Spanish.", "I also speak a bit of Italian."),

@@ -22,7 +22,8 @@ A wrong update hides a true memory, so the rules decide only on a slot both stat
   - an additive cue ("also", "too", "another") keeps both current;
   - a partner named where one was single ("I'm single", then "I'm seeing Caleb") changes it,
     and being single again ends a partner;
-  - a negation of the same value ("I'm not vegan anymore") is a change.
+  - a negation of the same value ("I'm not vegan anymore") is a change, as is one of a value the
+    candidate's text describes ("I no longer work at the law firm" of "Whitman & Hale, a law firm").
 Open slots (worlddb.extract.open_slots: "our wifi password is ...", "Sarah prefers tea") are
 judged the same way, with two more conditions: their contexts must be the same ("at work" and
 "at home" are two slots), and a single-valued one changes only to a value of the same kind (an
@@ -121,7 +122,7 @@ class BuiltinJudge:
             return Verdict("duplicate", "the same statement")
         kin = (kin_of(new.text) if new_kin is None else new_kin, kin_of(old.text))
         kinds = [(kind, n, o) for n in new.reading.claims for o in old.reading.claims
-                 if (kind := self._pair(new.reading, old.reading, n, o, ambiguous, kin)) is not None]
+                 if (kind := self._pair(new.reading, old.reading, n, o, ambiguous, kin, old.text)) is not None]
         changes = [(k, n, o) for k, n, o in kinds if k in ("end", "flip", "differ", "replace")]
         if changes:
             kind, n, o = changes[0]
@@ -133,10 +134,12 @@ class BuiltinJudge:
         return Verdict("unrelated")
 
     def _pair(self, new: Reading, old: Reading, n: SlotClaim, o: SlotClaim,
-              ambiguous: frozenset[str] = frozenset(), kin: tuple[dict, dict] = ({}, {})) -> str | None:
+              ambiguous: frozenset[str] = frozenset(), kin: tuple[dict, dict] = ({}, {}),
+              old_text: str = "") -> str | None:
         """How claim `n` of the new statement bears on claim `o` of an old one, or None. `kin`:
         what each statement says its named people are to its speaker (slots.kin_of): "my
-        brother" is "my brother Sam", and "my cousin Sam" is someone else."""
+        brother" is "my brother Sam", and "my cousin Sam" is someone else. `old_text` is the old
+        statement's text, which may describe its value ("Whitman & Hale, a corporate law firm")."""
         by_kin = kin_says(n.subject, o.subject, *kin)
         if by_kin is False or not (by_kin or same_subject(n.subject, o.subject) or same_person(n, o, ambiguous)):
             return None
@@ -155,6 +158,8 @@ class BuiltinJudge:
             return "related"
         if same_value(n.value, o.value):
             return "same" if n.positive == o.positive else "flip"
+        if not n.positive and o.positive and _describes(n.value, old_text):
+            return "flip"  # "I no longer work at the law firm" of "a paralegal at Whitman & Hale, a law firm"
         if not n.positive or not o.positive:
             return "related"
         if new.additive:
@@ -179,7 +184,8 @@ def _single_or_partnered(n: SlotClaim, o: SlotClaim) -> str | None:
 
 def _change(new: Statement, old: Statement, kind: str, n: SlotClaim, o: SlotClaim) -> Verdict:
     """The verdict for a change of claim `o` of `old` to claim `n` of `new` (see the module docstring)."""
-    what = f"{n.subject}/{n.attribute}: {o.value or '?'} -> {'(ended)' if n.ended or not n.value else n.value}"
+    to = "(ended)" if n.ended or not n.positive or not n.value else n.value
+    what = f"{n.subject}/{n.attribute}: {o.value or '?'} -> {to}"
     correction = "correction" in new.reading.cues
     if new.valid_from < old.valid_from:
         return Verdict("conflict", f"{what}, stated for an earlier time")
@@ -315,6 +321,15 @@ def _same_words(a: str, b: str) -> bool:
 
 
 _STOP = {"the", "a", "an", "my", "our", "old", "his", "her", "their", "of", "in", "at", "on"}
+
+
+def _describes(value: str, text: str) -> bool:
+    """Whether a value with no name in it ("the law firm") is a description `text` gives: its
+    content words are all words of the text. A named value is compared by name, never this way."""
+    if re.search(r"\b[A-Z]", value) or not text:
+        return False
+    words = {w for w in re.findall(r"\w+", value.lower()) if w not in _STOP and len(w) > 2}
+    return bool(words) and words <= set(re.findall(r"\w+", text.lower()))
 
 
 def _overlap(ended: str, value: str) -> bool:
