@@ -309,6 +309,9 @@ def test_subjects_values_and_questions():
     assert asked("What kind of soup did Sam make?") == ()
     assert SlotKey("leo", "school") in asked("Which school does Leo attend?")
     assert asked("When did Leo attend the trivia night?") == ()
+    # an age is a person's: "my age" is the speaker's, a company's age is no one's
+    assert SlotKey(ME, "age") in asked("What is my age?") and SlotKey(ME, "age") in asked("How old am I?")
+    assert asked("How old is the company?") == ()
     # a sum of money: said with a currency word as with its sign, and asked as "what is my ..."
     assert [(c.subject, c.attribute, c.value) for c in read("My budget is 3000 dollars.").claims] == [
         ("budget", "amount", "3000 dollars")]

@@ -75,11 +75,12 @@ _ASK: tuple[tuple[str, re.Pattern[str], str], ...] = tuple((attr, re.compile(rx,
     ("reading", r"\b(?:reading|book club)\b", ""),
     ("coworker", r"\b(?:coworker|colleague|teammate)\b", ""),
     ("children", r"\b(?:kids|children|sons|daughters)\b", ""),
-    ("age", r"\bhow\s+old\b|\bwhat\s+age\b|\bage\s+(?:is|are|am)\b|['’]s\s+age\b", ""),
+    ("age", r"\bhow\s+old\b|\bwhat\s+age\b|\bage\s+(?:is|are|am)\b|['’]s\s+age\b|\bmy\s+age\b", ""),
 ))
 _ASK_SUBJECT = re.compile(
     r"\b(?:my|our)\s+(?:\w+\s+)?(?P<kin>" + _KIN_RE + r")(?:\s+(?P<kname>(?-i:[A-Z][a-z]+)))?|"
     r"(?P<name>(?-i:[A-Z][a-z]+))(?:['’]s)?\b", re.I)
+_FIRST_PERSON = re.compile(r"\b(?:I|me|my|am)\b", re.I)
 _QUESTION_WORDS = {"what", "where", "who", "which", "when", "how", "is", "are", "do", "does", "did", "can", "am",
                    "i", "my", "our", "the", "a", "whats", "what's", "where's", "who's", "tell", "remind", "have", "has"}
 
@@ -118,6 +119,8 @@ def asked(question: str) -> tuple[SlotKey, ...]:
         who = subject
         if attribute in ("partner", "coworker", "manager", "provider") and who in _KIN.values():
             who = ME
+        if attribute == "age" and who == ME and not _FIRST_PERSON.search(question):
+            continue  # "How old is the company?" names no one, and does not ask the speaker's age
         keys.append(SlotKey(who, attribute, qualifier))
     if not keys:
         # an open slot (worlddb.extract.open_slots): "What browser do I use?", "What is the wifi password?"
