@@ -52,6 +52,19 @@ OPEN_EXAMPLES = [
     ("We use Terraform for the infrastructure.", ("me", "np:infrastructure", "Terraform", "")),
     ("Our status page URL is https://status.example.org.", ("me", "np:status page url", "https://status.example.org",
                                                             "")),
+    # a subject left out, and a detail after the value
+    ("Switched to Neovim last week.", ("me", "replaces", "Neovim", "")),
+    ("Moved the whole suite to Vitest last sprint; CI time dropped by half.", ("me", "np:suite", "Vitest", "")),
+    ("The API is hosted on Heroku, two standard dynos.", ("me", "np:api", "Heroku", "")),
+    ("We use Yarn 1 for the monorepo, with workspaces for each package.", ("me", "np:monorepo", "Yarn 1", "")),
+    ("My work laptop is a ThinkPad X1 Carbon running Ubuntu.", ("me", "np:work laptop", "ThinkPad X1 Carbon", "")),
+    ("I quit Spotify and got Apple Music because it's cheaper.", ("me", "replaces", "Apple Music", "")),
+    ("The frontend is a Vue 2 app with Vuex for state.", ("me", "np:frontend", "Vue 2", "")),
+    ("Our unit tests run on Jest.", ("me", "np:unit test", "Jest", "")),
+    ("The whole frontend is SvelteKit now.", ("me", "np:frontend", "SvelteKit", "")),
+    ("We moved the API from our old host onto Fly.io this weekend.", ("me", "np:api", "Fly.io", "")),
+    ("Staging is at staging.example-app.com, behind basic auth.", ("me", "np:staging url", "staging.example-app.com",
+                                                                 "")),
 ]
 
 
@@ -76,6 +89,10 @@ def test_a_value_or_change_outside_the_catalogue_is_read_as_an_open_slot(text, e
     "Our sister is Maya.",                      # kin
     "He switched to Vim.",                      # whose? unread
     "We moved to Thursdays.",                   # a day is the catalogue's, never a replacement
+    "Our stack is Django, React and Postgres.",  # a list: its first item is no value of the whole
+    "The backend is a mess.",                    # no name
+    "Went to Paris.",                            # no change of a thing
+    "The party is at Sam's.",                    # no address
 ])
 def test_what_is_not_a_value_of_a_lasting_slot_reads_nothing_open(text):
     assert not read_open(text, frozenset({"sister", "landlord"}))
@@ -87,6 +104,8 @@ def test_a_value_a_catalogue_claim_states_is_not_read_twice():
 
 def test_value_kinds():
     assert [value_kind(v) for v in ("k9-lock", "a@b.io", "Neovim", "tea")] == ["id", "id", "name", "word"]
+    # a name with a version is a name, as "SvelteKit" is: one may replace the other
+    assert [value_kind(v) for v in ("Vue 2", "Python 3.11", "Hunter22", "555-0100")] == ["name", "name", "id", "id"]
 
 
 @pytest.mark.parametrize(("old", "new"), [
@@ -102,6 +121,9 @@ def test_value_kinds():
     ("Our docs site is hosted on Netlify.", "We moved the docs site to Cloudflare Pages."),
     ("We use Terraform for the infrastructure.", "We migrated the infrastructure to Pulumi."),
     ("Our status page URL is https://status.example.org.", "The status page URL changed to https://up.example.org."),
+    ("The frontend is a Vue 2 app.", "The rewrite shipped - the whole frontend is SvelteKit now."),
+    ("The API is hosted on Heroku, two dynos.", "We moved the API from our old host onto Fly.io this weekend."),
+    ("Staging is at staging.example-app.com.", "Heads up, the staging URL changed to stg.example.dev."),
 ])
 def test_a_change_of_an_open_slot_is_an_update(old, new):
     assert outcome(old, new) == "update"

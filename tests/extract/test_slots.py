@@ -29,6 +29,15 @@ CHANGES = [
     ("My cell number is 555-201-3344.", "My phone number changed to 555-777-1212."),
     ("My boss is Linda Park.", "Linda left the company, so now I report to Gary Chen."),
     ("I'm a paralegal at Whitman & Hale, a law firm.", "I no longer work at the law firm."),  # its description
+    ("I drive a 2014 Honda Civic.", "Traded the old car in for a Mazda CX-5 last weekend."),
+    ("I bank with Chase.", "I'm done with my old bank; everything's at Ally now."),
+    ("I play in a Tuesday pickleball league.", "I'm not doing the league anymore."),
+    ("Our beagle Biscuit is twelve.", "After we lost Biscuit we brought home a greyhound called Pepper."),
+    ("We have a parakeet named Kiwi.", "Kiwi passed away; the vet was very kind."),
+    ("I take sertraline every morning.", "My doctor switched me over to escitalopram."),
+    ("I'm a junior QA tester.", "I got promoted to QA lead."),
+    ("I'm in Leeds, renting a two-bed.", "Finally got the keys to our flat in Bristol."),
+    ("I'm allergic to sulfa drugs.", "Correction: what I actually react to is codeine."),
     ("The weekly sync is on Tuesdays at 2 pm.", "The weekly sync moved to Thursdays at 11 am."),
     ("The quarterly report is due June 1.", "The quarterly report deadline got pushed to June 15."),
     ("The website relaunch is on hold.", "The website relaunch went live yesterday."),
@@ -83,6 +92,10 @@ CHANGES = [
 ]
 COMPATIBLE = [
     ("I'm a paralegal at Whitman & Hale.", "I no longer work at the law firm."),  # not said to be one
+    ("I live in Lisbon.", "I'm in Paris this week."),                         # a stay
+    ("We have a dog named Rex.", "Tom died in 1990."),                       # a person, in no text of pets
+    ("Our beagle Biscuit is twelve.", "We lost Pepper at the dog park for an hour."),  # another pet's name
+    ("I bank with Chase.", "Everything's at Ally now."),                      # nothing says it is money
     ("I work at Rosie's, a bakery.", "I don't work at the Bakery Guild anymore."),  # a name, not a description
     ("My wife is Laura.", "I have separated the recycling from the trash."),
     ("We have a cat named Luna.", "Our neighbour's cat died."),
@@ -528,3 +541,16 @@ def test_a_change_said_in_few_words_updates_the_slot(old, new):
 ])
 def test_leaving_or_being_at_a_place_for_a_while_ends_no_job(old, new):
     assert verdict(old, new) in ("related", "unrelated")
+
+
+def test_a_clause_opened_by_a_verb_in_the_past_is_the_speakers_and_an_ended_value_is_not_also_held():
+    # "Sold" and "Left" open a clause whose subject is left out; "Drew" is a name
+    assert {(c.subject, c.value, c.ended) for c in read("Sold the Civic and bought a Tesla.").claims} == {
+        ("me", "Tesla", False), ("me", "Civic", True)}
+    assert {c.subject for c in read("Left Google and joined Meta.").claims} == {"me"}
+    assert read("Drew moved to Oslo.").claims[0].subject == "drew"
+    # the partner ended is not also read as the current one, and a value beside a negated one stays
+    assert [(c.value, c.positive, c.ended) for c in read("I broke up with my girlfriend Amy.").claims] == [
+        ("girlfriend Amy", False, True)]
+    assert ("Google Cloud", True) in {(c.value, c.positive) for c in read(
+        "I don't work at Google anymore, I work at Google Cloud now.").claims}

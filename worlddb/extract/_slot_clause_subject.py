@@ -127,6 +127,10 @@ def _opener(word: str) -> bool:
     ending alone for a word the list lacks that is no given name ("Wally", "Molly")."""
     if word in _NOT_SUBJECTS:
         return True
+    # a verb in the past that opens a clause whose subject is left out ("Sold the Civic and bought a
+    # Tesla"), unless it is also a given name ("Drew", "Rose")
+    if lexicon.tag(word) in ("VBD", "VBN") and word not in _AUXILIARIES and not given_names.is_given_name(word):
+        return True
     if re.search(r"(?:ent|ant|al|est|ous|ate|ite|ful|ive|ible|able)ly$", word) is None:
         return False
     known = lexicon.tag(word)
@@ -147,7 +151,7 @@ _NOT_SUBJECTS = {"after", "before", "since", "then", "now", "finally", "honestly
                  "please", "thanks", "sadly", "luckily", "unfortunately", "apparently", "anyway", "also", "actually",
                  "heads", "just", "so", "today", "yesterday", "turns", "well", "oh", "ok", "okay", "yes", "no",
                  "good", "great", "small", "big", "quick", "fyi", "btw", "note", "reminder", "picked", "started",
-                 "got", "had", "new", "these", "this", "that", "there", "here", "when", "while"}
+                 "got", "had", "left", "quit", "new", "these", "this", "that", "there", "here", "when", "while"}
 
 
 def _antecedent(text: str) -> str | None:

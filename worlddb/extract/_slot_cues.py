@@ -34,8 +34,8 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx, re.
                    r"|to clarify|rather than what|misremembered|typo|i misspoke)\b"),
     ("additive", r"\b(?:also|too|as well|another|" + _SECOND + r"|in addition|additionally|added|adding|besides"
                  r"|both|plus|other one|along with|on top of)\b"),
-    ("exclusive", r"\b(?:instead|replac\w+|switch(?:ed|ing)? (?:to|from|over)|no longer|any ?more|main|only"
-                  r"|primary|from now on|rather than|in place of)\b"),
+    ("exclusive", r"\b(?:instead|replac\w+|switch(?:ed|ing)?(?: (?:me|us|him|her|them))? (?:to|from|over)|no longer"
+                  r"|any ?more|main|only|primary|from now on|rather than|in place of)\b"),
 ))
 
 

@@ -141,7 +141,8 @@ _LITERAL = {"phone", "email", "address", "bedtime", "waketime", "when", "due", "
             "reading", "marital_status", "diet", "alcohol", "smoking", "pet", "device", "car"}
 #: an ended claim with one of these values ends whatever value the slot had ("sold the old car")
 _GENERIC = {"", "car", "vehicle", "truck", "van", "suv", "job", "breakup", "break-up", "divorce", "broke up",
-            "split up", "separated", "divorced", "account", "cable", "internet", "plan", "old",
+            "split up", "separated", "divorced", "account", "cable", "internet", "plan", "old", "bank",
+            "credit union",
             # "I separated from my husband": the partner, named by the word for one
             "husband", "wife", "partner", "boyfriend", "girlfriend", "fiance", "fiancee", "fiancé", "fiancée", "spouse"}
 
@@ -177,6 +178,8 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
     else:
         value = _value(raw)
     value = _restore(value).strip(" .,'\"“”‘’")
+    if groups.get("n"):  # a pet's name after its kind: "beagle Biscuit"
+        value = f"{value} {groups['n']}"
     accept = rule.accept
     if accept is not None and not accept(value):
         return None
@@ -361,12 +364,21 @@ def _qualifier(attribute: str, raw: str, value: str, clause: str) -> str:
     return ""
 
 
+def _within(plain: SlotClaim, negated: SlotClaim) -> bool:
+    """Whether a plain claim's value is part of the negated one's: "Amy" of "girlfriend Amy",
+    not "Google Cloud" of "Google"."""
+    words = plain.value.lower().split()
+    return bool(words) and set(words) <= set(negated.value.lower().split())
+
+
 def _pruned(claims: list[SlotClaim]) -> list[SlotClaim]:
     """One claim per slot and value: the more specific reading wins (an ended or negated claim
-    over a plain one of the same value)."""
+    over a plain one of the same value, in the same or other words: "I broke up with my girlfriend
+    Amy" ends "girlfriend Amy" and does not also say Amy is her girlfriend)."""
     out: list[SlotClaim] = []
     for claim in claims:
-        dup = next((c for c in out if c.key == claim.key and c.value.lower() == claim.value.lower()), None)
+        dup = next((c for c in out if c.key == claim.key and (c.value.lower() == claim.value.lower() or (
+            c.positive != claim.positive and _within(*((c, claim) if c.positive else (claim, c)))))), None)
         if dup is None:
             out.append(claim)
         elif not claim.positive and dup.positive:

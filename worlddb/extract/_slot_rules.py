@@ -27,6 +27,7 @@ from worlddb.extract._slot_words import (
     _DRINKS,
     _EVENTS,
     _FIRST,
+    _KIN,
     _KIN_RE,
     _LANGUAGES,
     _MONTHS,
@@ -218,6 +219,8 @@ _LEAVE = r"quit|quitting|left|leaving|leave|resigned\s+from|lost"
 #: a job sought, offered or refused, not held ("I applied for a job at Google", "turned down a job at ...")
 _NOT_HELD = (r"appl(?:y|ied|ying)|interview\w*|offered|declin\w+|turned|reject\w*|refused|consider\w*|hop(?:e|ed|ing)"
              r"|look\w*|search\w*|want\w*|dream\w*|wish\w*")
+#: what a text that ends a pet by its name alone must speak of
+_PET_CONTEXT = re.compile(r"\b(?:" + _PETS + r"|pets?|vet|rainbow bridge|put down)\b", re.I)
 #: a named thing dropped for another one gets ("I quit Spotify and got Apple Music"): a product or a
 #: service given up, not a job ("... and got a job at Apple" is one)
 _TOOK_UP = re.compile(r"\b(?:quit|quitting|left|cancel+ed|dropped|ditched)\s+(?-i:[A-Z])[^,;.]{0,40}?\s+and\s+"
@@ -266,7 +269,11 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("home", _rx(_S + r"(?:signed\s+(?:a|the)\s+lease\s+(?:on|for)\s+|bought\s+|closed on\s+|rented\s+|rent\s+|"
                       r"found\s+|moved into\s+)?(?:a|an|the|our|my)\s+(?:new\s+)?(?:\w+\s+)?(?:flat|apartment|house|"
                       r"condo|home|place|townhouse|studio)\s+in\s+" + _VAL), accept=_place,
-          context=_rx(r"\b(lease|bought|moved|moving|relocat\w*|new|closed on|rent)\b")),
+          context=_rx(r"\b(lease|bought|moved|moving|relocat\w*|new|closed on|rent|keys)\b")),
+    # "I'm in Leeds, renting a two-bed": a place one is in and lives in (not "I'm in Paris this week")
+    _Rule("home", _rx(_S + r"(?:am|'m|’m|are|'re|’re)\s+(?:now\s+|currently\s+|still\s+)?in\s+(?P<v>(?-i:[A-Z])[\w'’.-]*"
+                      r"(?:\s+(?-i:[A-Z])[\w'’.-]*){0,2}),?\s+(?:renting|living|sharing|settled|in\s+a\s+(?:flat|house"
+                      r"|apartment|condo|studio))\b"), accept=_place),
     # ---- where someone works
     _Rule("employer", _rx(_S + r"(?:work|works|working|worked)\s+(?:full[- ]time\s+|part[- ]time\s+)?(?:at|for)\s+"
                           + _ORG), accept=_org),
@@ -434,15 +441,17 @@ _RULES: tuple[_Rule, ...] = (
           positive=False, accept=lambda v: bool(v)),
     _Rule("allergy", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:\w+\s+)?allerg(?:y|ies)\s+(?:is|are)\s+(?:to\s+)?" + _VAL),
           accept=lambda v: bool(v)),
-    _Rule("allergy", _rx(r"(?P<s>)\bthe\s+(?:drug|medication|medicine|food|thing)\s+(?:I|we)\s+(?:react|am allergic)\s+"
-                         r"to\s+is\s+" + _VAL), accept=lambda v: bool(v)),
+    # "the drug I react to is codeine", "What I'm actually allergic to is penicillin"
+    _Rule("allergy", _rx(r"(?P<s>)\b(?:the\s+(?:drug|medication|medicine|food|thing)|what)\s+(?:I|we)\s+(?:(?:actually|really"
+                         r"|only)\s+)?(?:react|am\s+(?:actually\s+|really\s+)?allergic|['’]m\s+(?:actually\s+|really\s+)?"
+                         r"allergic)\s+to\s+is\s+" + _VAL), accept=lambda v: bool(v), speaker=True),
     _Rule("allergy", _rx(r"(?P<s>)(?P<v>\b[a-z]+)\s+(?:don't|doesn't|do not|does not|no longer)\s+(?:\w+\s+)?"
                          r"(?:bother|affect|trigger)\s+me\b"), positive=False, accept=lambda v: bool(v),
           context=_rx(r"\b(?:allerg|react|sneez|shots|symptom|hives|immun)")),
     # ---- medications: a drug known by its name's ending, a dose allowed before it
     _Rule("medication", _rx(_S + r"(?:take|takes|taking|started taking|am on|'m on|’m on|is on|are on|been on|"
                             r"started on|switched to|now on)\s+(?:now\s+)?" + _DOSE + _DRUG), accept=lambda v: bool(v)),
-    _Rule("medication", _rx(r"\b(?:put|started|switched)\s+me\s+(?:on|to)\s+" + _DOSE + _DRUG),
+    _Rule("medication", _rx(r"\b(?:put|started|switched|moved|changed)\s+me\s+(?:over\s+)?(?:on|to|onto)\s+" + _DOSE + _DRUG),
           accept=lambda v: bool(v), speaker=True),
     _Rule("medication", _rx(_S + r"(?:stopped taking|stopped|quit taking|no longer take|don't take|came off|"
                             r"am off|'m off|’m off|am no longer on|'m no longer on|’m no longer on)\s+(?:my\s+)?"
@@ -497,9 +506,14 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("car", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:new\s+)?(?:car|vehicle|truck|suv|ride)\s+is\s+(?:now\s+)?"
                      r"(?:a|an|the)\s+(?:new\s+|used\s+|old\s+)?(?P<v>(?:\d{4}\s+)?(?-i:[A-Z])[\w-]*(?:\s+[\w-]+){0,2})"),
           accept=lambda v: any(w.lower() in _CAR_MAKES for w in v.split())),
-    _Rule("car", _rx(_S + r"(?:sold|totaled|totalled|crashed|got rid of|traded in|gave away|scrapped)\s+(?:the|my|our|"
-                     r"his|her)\s+(?:old\s+)?(?P<v>car|vehicle|truck|van|suv|(?-i:[A-Z])[\w-]+)\b"), positive=False,
-          ended=True, accept=lambda v: True),
+    _Rule("car", _rx(_S + r"(?:sold|totaled|totalled|crashed|got rid of|traded in|traded|gave away|scrapped)\s+(?:the|"
+                     r"my|our|his|her)\s+(?:old\s+)?(?P<v>car|vehicle|truck|van|suv|(?-i:[A-Z])[\w-]+)\b"),
+          positive=False, ended=True, accept=lambda v: True),
+    # "Traded the old car in for a Mazda CX-5": what was taken in its place
+    _Rule("car", _rx(_S + r"(?:traded|swapped)\s+(?:in\s+)?(?:the|my|our|his|her)\s+(?:old\s+)?[\w-]+(?:\s+in)?\s+for\s+"
+                     r"(?:a|an|the)\s+(?:new\s+|used\s+)?(?P<v>(?:\d{4}\s+)?(?-i:[A-Z])[\w-]*(?:\s+(?!(?:last|this|next|on|in|at"
+                     r"|for|to|with|and|yesterday|today)\b)[\w-]+){0,2})"),
+          accept=lambda v: any(w.lower() in _CAR_MAKES for w in v.split())),
     _Rule("device", _rx(_S + r"(?:use|uses|using|have|has|got|bought|switched to|upgraded to|carry)\s+(?:(?:a|an|the|my)\s+)?"
                         r"(?:new\s+)?(?P<v>(?-i:[A-Za-z]+)(?:\s+[\w+-]+){0,2})"),
           accept=lambda v: v.split()[0].lower() in _PHONE_MAKES),
@@ -556,6 +570,13 @@ _RULES: tuple[_Rule, ...] = (
                       r"(?:called\s+)?" + _VAL), accept=_org),
     _Rule("bank", _rx(_S + r"(?:closed|shut)\s+(?:my|our|the)\s+(?:old\s+)?(?P<v>[\w ]{0,20}?)(?:checking|savings|bank)"
                       r"\s+account"), positive=False, ended=True, accept=lambda v: True),
+    # "I'm done with my old bank", "we left our bank": whichever bank it was
+    _Rule("bank", _rx(_S + r"(?:done\s+with|left|ditched|dumped|quit|got\s+rid\s+of|walked\s+away\s+from)\s+(?:my|our"
+                      r"|the)\s+(?:old\s+)?(?P<v>bank|credit union)\b"), positive=False, ended=True, accept=lambda v: True),
+    # "everything's at Ally now", said of one's money
+    _Rule("bank", _rx(r"(?P<s>)\b(?:everything|all\s+(?:of\s+)?(?:my|our)\s+(?:money|accounts?|savings))(?:['’]s|\s+is|"
+                      r"\s+are)\s+(?:now\s+)?(?:at|with)\s+" + _VAL), accept=_org, speaker=True,
+          context=_rx(r"\b(?:bank|checking|savings|account)")),
     _Rule("school", _rx(r"(?P<s>\b(?:I|we|he|she|they|(?-i:[A-Z][a-z]+)|(?:my|our)\s+(?:\w+\s+)?(?:son|daughter|kid|"
                         r"child|boy|girl)(?:\s+(?-i:[A-Z][a-z]+))?)\s+(?:(?:now|just|also|still)\s+)*)(?:goes|go|going|"
                         r"attends|attend|attending|started|starts|is enrolled|enrolled|transferred|switched|moved)\s+"
@@ -572,12 +593,25 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("school", _rx(r"(?P<s>\b(?:my|his|her|their|(?-i:[A-Z][a-z]+)'s)\s+)first\s+(?:day|week)\s+(?:at|of)\s+"
                         + _VAL), accept=_school),
     # ---- pets: which, and their names
+    # (a name alone ends a pet only in a text that speaks of pets: "Tom died in 1990" does not)
+    # a pet's value is its kind and, when the text gives it, its name ("beagle Biscuit"), so that
+    # "we lost Biscuit" can end it
     _Rule("pet", _rx(_S + r"(?:have|has|got|adopted|own|owns|bought|rescued|picked out|brought home)\s+(?:a|an|two|"
-                     r"three)\s+(?:new\s+)?(?P<v>(?:[\w-]+\s+){0,2}?(?:" + _PETS + r"))\b"), accept=lambda v: True),
+                     r"three)\s+(?:new\s+)?(?P<v>(?:[\w-]+\s+){0,2}?(?:" + _PETS + r"))\b"
+                     r"(?:\s+(?:named|called)\s+(?P<n>(?-i:[A-Z][a-z]+)))?"), accept=lambda v: True),
     _Rule("pet", _rx(r"(?P<s>)\b(?:after|since|when)?\s*(?:the|our|my)\s+(?:old\s+)?(?P<v>(?:\w+\s+)?(?:" + _PETS
-                     + r"))(?:,?\s+(?-i:[A-Z][a-z]+),?)?\s+(?:just\s+|sadly\s+)?(?:died|passed away|passed|ran away|"
+                     + r"))(?:,?\s+(?P<n>(?-i:[A-Z][a-z]+)),?)?\s+(?:just\s+|sadly\s+)?(?:died|passed away|passed|ran away|"
                      r"was put down|had to be put down)"), positive=False, ended=True,
           accept=lambda v: True),
+    # "Our beagle Biscuit is twelve": a pet of the speaker's, by kind and name
+    _Rule("pet", _rx(r"(?P<s>\b(?:my|our)\s+)(?:old\s+|new\s+)?(?P<v>(?:" + _PETS + r"))\s+(?P<n>(?-i:[A-Z][a-z]+))\b"),
+          accept=lambda v: True),
+    # "We lost Biscuit in the spring", "Biscuit passed away": a pet named, whatever its kind
+    _Rule("pet", _rx(r"(?P<s>)\b(?:we|I)\s+(?:just\s+|sadly\s+)?(?:lost|had\s+to\s+put\s+down|said\s+goodbye\s+to)\s+"
+                     r"(?P<v>(?-i:[A-Z][a-z]+))\b(?!\s+(?:(?-i:[A-Z])|\d))"), positive=False, ended=True, speaker=True,
+          accept=lambda v: v.lower() not in _KIN, context=_PET_CONTEXT),
+    _Rule("pet", _rx(r"(?P<s>)(?:^|(?<=[.!?]\s))(?P<v>(?-i:[A-Z][a-z]+))\s+(?:just\s+|sadly\s+)?(?:died|passed\s+away)\b"),
+          positive=False, ended=True, speaker=True, accept=lambda v: v.lower() not in _KIN, context=_PET_CONTEXT),
     _Rule("name", _rx(r"(?P<t>\b(?:my|our|the|his|her)\s+(?:\w+\s+)?(?:" + _PETS + r"))(?:'s\s+name)?\s+(?:is\s+)?"
                       r"(?:named|called|is)\s+" + _VAL), thing=True, accept=_name),
     _Rule("name", _rx(r"(?:renamed|rename|renaming|named|call|called|calling)\s+(?P<t>(?:the|our|my|his|her)\s+(?:\w+\s+)?"
@@ -652,6 +686,10 @@ _RULES: tuple[_Rule, ...] = (
           accept=lambda v: bool(v) and not re.search(r"\b(?:job|work|position|role|company|firm|smoking|drinking|"
                                                       r"eating|alcohol|meat|being|" + _DIETS + r")\b", v, re.I)
           and v.split()[0].lower() not in _NOT_AN_ACTIVITY),
+    # "I'm not doing the league anymore", "we don't play in the Sunday league any more": one given up
+    _Rule("activity", _rx(_S + r"(?:(?:am|['’]m|are|['’]re)\s+not|don['’]t|do\s+not)\s+(?:doing|do|playing|play|going\s+to)"
+                          r"\s+(?:in\s+)?(?:the|my|our)\s+(?P<v>[\w -]{2,30}?)\s+(?:any\s?more|any\s+longer)\b"),
+          positive=False, ended=True, accept=lambda v: bool(v) and v.split()[0].lower() not in _NOT_AN_ACTIVITY),
     # "I'm learning Spanish", "I started learning the cello", "we've been learning to sail": a skill
     # being learnt, a named subject or language or one of the crafts, instruments and sports below
     # (not "I'm learning a lot", "learning to accept it")

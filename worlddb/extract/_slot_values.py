@@ -18,7 +18,7 @@ from collections.abc import Iterable
 
 from worlddb.extract import GENERIC_ROLES
 from worlddb.extract._slot_catalogue import ME, SlotClaim
-from worlddb.extract._slot_words import _DETERMINERS, _FIRST, _KIN, _KIN_RE
+from worlddb.extract._slot_words import _DETERMINERS, _FIRST, _KIN, _KIN_RE, _OCCUPATIONS, _TITLE_WORDS
 from worlddb.extract.lexicon import singular
 
 _VALUE_STOP = re.compile(
@@ -50,6 +50,11 @@ def _restore(text: str) -> str:
     return text.replace("\u2024", ".")
 
 
+#: lower-case words of an occupation after the name of its field ("QA lead", "UX designer")
+_OCCUPATION_RUN = re.compile(r"(?:\s+(?:" + "|".join(sorted(_OCCUPATIONS | _TITLE_WORDS, key=len, reverse=True))
+                             + r")\b)+")
+
+
 def _value(chunk: str, *, words: int = 5) -> str:
     """The value at the start of `chunk`: up to a clause break or a function word, without
     leading determiners; a capitalised name there is taken whole, up to an "and" that begins a
@@ -78,6 +83,9 @@ def _value(chunk: str, *, words: int = 5) -> str:
         # "Kaiser Permanente clinic", "Boston marathon": a lower-case head noun after a name belongs to it
         tail = re.match(r"\s+(clinic|hospital|school|academy|office|store|branch|campus|restaurant|cafe|bakery"
                         r"|half[- ]marathon|marathon|triathlon|race|ultra|10k|5k)\b", rest, re.I)
+        # "QA lead", "UX designer": an acronym names the field of the occupation after it
+        if tail is None and re.fullmatch(r"[A-Z]{2,4}", value):
+            tail = _OCCUPATION_RUN.match(rest)
         return (value + (tail.group(0) if tail else "")).strip(" .")
     stop = _VALUE_STOP.search(chunk)
     head = chunk[:stop.start()] if stop else chunk

@@ -44,7 +44,8 @@ realtor receptionist recruiter reporter researcher salesman saleswoman salespers
 sergeant server singer sociologist soldier specialist statistician student supervisor surgeon
 surveyor tailor teacher technician therapist translator tutor veterinarian vet waiter waitress welder
 writer carrier lead founder cofounder co-founder owner principal president vp partner associate
-apprentice dispatcher inspector pastor priest rabbi mail
+apprentice dispatcher inspector pastor priest rabbi mail tester coordinator planner strategist advisor adviser
+representative operator copywriter
 """.split())
 _TITLE_WORDS = {"senior", "junior", "staff", "principal", "lead", "head", "chief", "associate", "assistant",
                 "deputy", "executive", "managing", "regional", "general", "software", "data", "product",
@@ -61,7 +62,8 @@ lincoln acura infiniti genesis mitsubishi jaguar land range lucid saab peugeot r
 _PHONE_MAKES = set("iphone pixel galaxy samsung oneplus motorola moto nokia xiaomi huawei blackberry android".split())
 _PETS = (r"dog|cat|puppy|pup|kitten|kitty|hamster|rabbit|bunny|goldfish|fish|parrot|bird|budgie|turtle|tortoise"
          r"|gecko|lizard|snake|guinea pig|ferret|horse|pony|retriever|terrier|labrador|lab|poodle|beagle"
-         r"|spaniel|collie|shepherd|bulldog")
+         r"|spaniel|collie|shepherd|bulldog|greyhound|husky|pug|dachshund|corgi|chihuahua|schnauzer|whippet|mutt"
+         r"|parakeet|cockatiel")
 _EVENTS = (r"stand-?up|meeting|sync|call|check-?in|one-on-one|1:1|class|lesson|lessons|practice|rehearsal"
            r"|appointment|session|training|dinner|lunch|breakfast|brunch|party|trip|flight|vacation|holiday"
            r"|wedding|recital|concert|game|match|interview|surgery|visit|retreat|offsite|review|demo|launch"

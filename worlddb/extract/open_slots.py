@@ -34,7 +34,16 @@ same words name it; the claims index keys them as it keys the catalogue's):
                       claim of it names the old value ("from X", "instead of X"); the judge gives
                       a positive one the slot of the one candidate it can be about.
 
-<who> is I, we or a name, which a relation may introduce ("My coworker Raj prefers Python": Raj).
+    np:<part>         what a part of a system is written in, built with, hosted or runs on ("The API
+                      is hosted on Heroku", "The frontend is a Vue 2 app", "We moved the API from our
+                      old host onto Fly.io"), and where a thing is reached: "Staging is at <URL>" is
+                      np:staging url.
+
+<who> is I, we or a name, which a relation may introduce ("My coworker Raj prefers Python": Raj),
+or left out before a verb of change in the past ("Switched to Neovim", "Moved CI to Buildkite"): the
+speaker. A clause that reads nothing whole is read again without the detail after its value ("...
+on Heroku, two standard dynos", "... since we're going to Osaka"; not a list: "Django, React and
+Postgres").
 The qualifier of an open claim is its context ("at work", "at home", "on my laptop"; a purpose,
 "for photo editing"; for a preference, its occasion: "tea in the morning"): claims of one slot in
 different contexts are both true.
@@ -81,8 +90,10 @@ def is_single(attribute: str) -> bool:
 
 
 def value_kind(value: str) -> str:
-    """"id" (a digit or @ in it), "name" (begins with a capital) or "word"."""
-    if re.search(r"[\d@]", value):
+    """"id" (a digit or @ in it, but for a name's version: "Hunter22", "555-0100"), "name" (begins
+    with a capital word: "SvelteKit", "Vue 2", "Python 3.11", "ThinkPad X1") or "word"."""
+    first = value.split()[0] if value.split() else ""
+    if re.search(r"[\d@]", first) or re.search(r"[\d@]", value) and not first[:1].isupper():
         return "id"
     return "name" if value[:1].isupper() else "word"
 
@@ -101,7 +112,8 @@ worry feeling sense mood situation life day week month year weekend time moment 
 news result fact deal story job team one kind type sort lot bit
 it this that there here what who which everything something anything nothing
 """.split())
-_DETERMINERS = frozenset("a an the my our your his her their its this that new current updated latest present".split())
+_DETERMINERS = frozenset("a an the my our your his her their its this that new current updated latest present whole"
+                         " entire".split())
 _DRINKS = frozenset("""
 coffee tea chai matcha latte cortado espresso cappuccino americano mocha macchiato decaf juice water soda
 cola milk smoothie beer wine whiskey whisky cocktail lemonade kombucha cocoa
@@ -119,12 +131,18 @@ PURPOSE = (r"\s+for\s+(?:(?!(?:a|an|the|my|our|your|his|her|their|this|that|some
 _CTX = (r"(?P<ctx>\s+(?:at|for|on|in)\s+(?:my\s+|our\s+|the\s+)?(?:work|home|school|the office|office|laptop"
         r"|desktop|phone|job)|" + PURPOSE + r")?")
 _TAIL = (_CTX + r"(?:\s+(?:now|again|these days|nowadays|from now on|instead|lately|recently|for everything"
-         r"|(?:last|this) (?:week|month|year)|as of (?:today|this week|this month))|,\s*(?:now|too))*\s*[.!]*$")
+         r"|(?:last|this) (?:week|weekend|month|year|sprint|quarter)|yesterday|today"
+         r"|as of (?:today|this week|this month))|,\s*(?:now|too))*\s*[.!;]*$")
+#: the past-tense verbs of a change a clause may open with, its subject left out as in a chat or a
+#: commit message ("Switched to Neovim", "Moved CI to Buildkite"): the speaker's
+_PAST_CHANGES = (r"switched|changed|migrated|swapped|moved|went|replaced|cancell?ed|quit|left|dropped|ditched"
+                 r"|rewrote|rebuilt|ported|upgraded")
 #: after a clause's subject: a space, or the contraction of its auxiliary ("I've switched", "I'm using")
 _AFTER_WHO = r"(?:\s+|(?=['’](?:ve|m|re|d)\s))"
 #: a clause's opening up to its verb: fillers ("so", "update:"), then who ("My coworker Raj": Raj)
 _SUBJECT = (r"^" + _FILLER + r"(?:(?:my|our)\s+(?:" + _KIN_RE + r")\s+(?=" + _NAME + r"\b))?"
-            r"(?P<who>I|we|" + _NAME + r")" + _AFTER_WHO)
+            r"(?:(?P<who>I|we|" + _NAME + r")" + _AFTER_WHO + r"|(?P<unsaid>)(?=(?:just\s+|finally\s+|recently\s+)?"
+            r"(?:" + _PAST_CHANGES + r")\b))")
 #: (a colon only inside a number, "6:30", or a URL's "https://")
 _VALUE_WORDS = r"(?P<v>[$€£]?(?:[\w@+#.'’&/-]|:(?=\d|//))+(?:\s+(?:[\w@+#.'’&/-]|:(?=\d|//))+){0,3}?)"
 
@@ -154,11 +172,23 @@ _USE = _rx(_SUBJECT + r"(?:(?:now|mostly|mainly|still|currently|just)\s+)*"
 #: React", "Our CI runs on GitHub Actions"; changed: "We rewrote the frontend in Svelte", "We moved CI
 #: to Buildkite"; said the other way round: "We use React for the frontend"
 _STACK_IS = _rx(r"^" + _FILLER + r"(?P<owner>my|our|the)\s+(?P<np>" + _NP + r")\s+(?:(?:now|still|currently)\s+)?"
-                r"(?:uses|is\s+using|runs\s+on|is\s+running\s+on|lives\s+on|is\s+(?:now\s+)?(?:written|built|hosted"
-                r"|deployed|running)\s+(?:in|with|on|to))\s+(?P<v>" + _CAP_VALUE + r")" + _TAIL)
+                r"(?:uses?|(?:is|are)\s+using|runs?\s+on|(?:is|are)\s+running\s+on|lives?\s+on"
+                r"|(?:is|are)\s+(?:now\s+)?(?:written|built|hosted|deployed|running)\s+(?:in|with|on|to)"
+                r"|(?P<kind>is\s+(?:now\s+)?an?))\s+(?P<v>" + _CAP_VALUE + r")"
+                # ("The frontend is a Vue 2 app": what kind of thing the part is, by the name it is built on)
+                r"(?(kind)\s+(?:app|application|site|website|service|project|codebase|setup|stack|server|cluster))"
+                + _TAIL)
+#: where a thing is reached: "Staging is at staging.example.com", "The docs live at https://..."
+_AT_URL = _rx(r"^" + _FILLER + r"(?:(?P<owner>my|our|the)\s+)?(?P<np>" + _NP + r")\s+(?:(?:is|are|lives?|runs?)\s+"
+              r"(?:now\s+)?|(?:is|are)\s+(?:now\s+)?(?:served|hosted|deployed)\s+)(?:at|on)\s+"
+              r"(?P<v>(?:https?://)?[\w-]+(?:\.[\w-]+)+(?:/[^\s,;]*)?)" + _TAIL)
+#: the head nouns of a slot whose value is an address already
+_ADDRESS_NOUNS = frozenset("url address domain site website link endpoint host hostname".split())
 _STACK_MOVE = _rx(_SUBJECT + r"(?:(?:just|finally|recently|have|['’]ve|has|had)\s+)*"
                   r"(?:moved|migrated|switched|ported|rewrote|rebuilt|upgraded)\s+(?:(?P<owner>my|our|the)\s+"
-                  r"(?P<np>" + _NP + r")|(?P<acronym>(?-i:[A-Z]{2,6})))\s+(?:over\s+)?(?:to|in|onto|into)\s+"
+                  r"(?P<np>" + _NP + r")|(?P<acronym>(?-i:[A-Z]{2,6})))"
+                  r"(?:\s+from\s+(?:(?:my|our|the|an?)\s+)?(?:old\s+)?[\w.+#-]+(?:\s+[\w.+#-]+)?)?"
+                  r"\s+(?:over\s+)?(?:to|in|onto|into)\s+"
                   r"(?P<v>" + _CAP_VALUE + r")" + _TAIL)
 _STACK_USE = _rx(_SUBJECT + r"(?:(?:now|mostly|mainly|still|currently|just)\s+)*(?:use|are\s+using|['’]re\s+using"
                  r"|am\s+using|['’]m\s+using)\s+(?P<v>" + _CAP_VALUE + r")\s+(?:for|on|in)\s+(?P<owner>my|our|the)\s+"
@@ -237,14 +267,28 @@ def read_open(text: str, animate: frozenset[str] = frozenset()) -> tuple[OpenCla
     for piece in _PIECES.split(_ABBREV.sub(lambda m: m.group(1) + "\u2024", text)):
         piece = piece.strip()
         if piece and not _NEGATION.search(piece):
-            found = [replace(c, value=c.value.replace("\u2024", ".")) for c in _piece_claims(piece, animate)]
+            claims = _piece_claims(piece, animate) or _piece_claims(_head(piece), animate)
+            found = [replace(c, value=c.value.replace("\u2024", ".")) for c in claims]
             out += [c for c in found if c not in out]
     return tuple(out)
 
 
+#: where what a clause says of its value ends and a detail about it begins: "The API is hosted on
+#: Heroku, two standard dynos", "We use Yarn 1 for the monorepo, with workspaces", "I switched to
+#: Japanese since we're going to Osaka" (not a list: "Django, React and Postgres")
+_DETAIL = re.compile(r",\s+(?!(?-i:[A-Z])[\w.+#-]*(?:\s+[\w.+#-]+)?\s*(?:,|\band\b|\bor\b))|\s+\("
+                     r"|\s+(?:since|because|which|with|running|behind)\s+", re.I)
+
+
+def _head(piece: str) -> str:
+    """A clause without the detail after its value (`_DETAIL`), or the clause itself."""
+    m = _DETAIL.search(piece)
+    return piece[:m.start()] if m else piece
+
+
 def _piece_claims(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
-    for reader in (_read_is, _read_set, _read_use_as, _read_stack, _read_switch, _read_replaced, _read_use,
-                   _read_prefer):
+    for reader in (_read_is, _read_set, _read_use_as, _read_stack, _read_url, _read_switch, _read_replaced,
+                   _read_use, _read_prefer):
         claims = reader(piece, animate)
         if claims:
             return claims
@@ -261,9 +305,11 @@ def _read_is(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
     value = _clean(m.group("v"))
     # "the total is $45", "the score is 3-1": after "the", only an identifier noun names a lasting slot,
     # or a setting said as one ("the thermostat is set to 70", as "we set the thermostat to 68" is read)
+    # or a name a thing is now ("the whole frontend is SvelteKit now": a change says the value lasts)
     if subject is None or np is None or not _value_fits(value, np) or (
             owner.lower() == "the" and np.split()[-1] not in IDENT_NOUNS
-            and not (m.group("set") and re.match(r"[\d$€£]", value))):
+            and not (m.group("set") and re.match(r"[\d$€£]", value))
+            and not (value_kind(value) == "name" and re.search(r"\bnow\b", m.group(0), re.I))):
         return []
     return [OpenClaim(subject, "np:" + np, value, qualifier=_context(m), named=named)]
 
@@ -309,6 +355,19 @@ def _read_stack(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
             return []
         return [OpenClaim(subject, "np:" + np, value, qualifier=_context(m), named=named)]
     return []
+
+
+def _read_url(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
+    """Where a thing is reached, an address: the slot is the thing's URL ("staging url")."""
+    m = _AT_URL.match(piece)
+    if not m:
+        return []
+    np = _noun_phrase(m.group("np"), animate)
+    if np is None:
+        return []
+    if np.split()[-1] not in _ADDRESS_NOUNS:
+        np += " url"
+    return [OpenClaim("me", "np:" + np, m.group("v").rstrip("."), qualifier=_context(m))]
 
 
 def _read_use(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
@@ -386,10 +445,10 @@ _MONTH_OR_DAY = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|
                            r"(?:\s|$)", re.I)
 
 
-def _who(word: str) -> tuple[str | None, bool]:
-    """The subject key of a clause's subject word: "me" for I/we, the lower-cased name, or None
-    for a word that names nobody in particular ("Everyone", "Then")."""
-    low = word.lower()
+def _who(word: str | None) -> tuple[str | None, bool]:
+    """The subject key of a clause's subject word: "me" for I/we or a subject left out (None),
+    the lower-cased name, or None for a word that names nobody in particular ("Everyone", "Then")."""
+    low = (word or "i").lower()
     if low in ("i", "we"):
         return "me", False
     return (None, False) if low in _NOBODY else (low, True)

@@ -278,6 +278,15 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: Ally Bank" is the bank; "I'm asleep by 9:30", "I fall asleep around 10" are bedtimes; "I love
 #: hiking", "I collect vinyl records" are pastimes (activity); a project's parts ("The frontend is
 #: written in React", "We moved CI to Buildkite") and URLs are open slots; "We deploy on Tuesdays".
+#: Reader 19: a clause may leave its subject out ("Switched to Neovim", "Sold the Civic and bought a
+#: Tesla": the speaker's, not "Sold"'s); an open slot is read from a clause's head when a detail
+#: follows its value ("The API is hosted on Heroku, two standard dynos"); "The frontend is a Vue 2
+#: app", "Our unit tests run on Jest", "Staging is at <URL>" (the staging URL), "We moved the API from
+#: our old host onto Fly.io"; a pet's value keeps its name ("beagle Biscuit"), and "we lost Biscuit"
+#: ends it where the text speaks of pets; "I broke up with my girlfriend Amy" only ends Amy; "QA lead";
+#: "switched me over to escitalopram"; "Traded the old car in for a Mazda"; "I'm done with my old
+#: bank"; "I'm not doing the league anymore"; "I'm in Leeds, renting ..."; "What I actually react to
+#: is codeine".
 CLAIMS_READER = schema.CLAIMS_READER
 
 
