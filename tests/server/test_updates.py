@@ -79,6 +79,20 @@ SCENARIOS = [
     ("api-url", "The API base URL is https://api.old.example.com.",
      "The API base URL changed to https://api.new.example.com.", "What is the API base URL?", "api.new"),
     ("deploys", "We deploy on Tuesdays.", "Deploys are on Thursdays now.", "When do we deploy?", "Thursdays"),
+    # a detail after the value; a pet ended by its name; a subject left out; a bank by the word for one;
+    # a negation of what the old memory calls its value
+    ("api-host", "The API is hosted on Heroku, two standard dynos.",
+     "We moved the API from our old host onto Fly.io this weekend.", "Where is the API hosted?", "Fly.io"),
+    ("lost-pet", "Our beagle Biscuit is twelve now.",
+     "After we lost Biscuit in the spring we brought home a greyhound called Pepper.", "What kind of dog do I have?",
+     "greyhound"),
+    ("traded", "I drive a 2014 Honda Civic.", "Traded the old car in for a Mazda CX-5.", "What car do I drive?",
+     "Mazda"),
+    ("old-bank", "I bank with Chase.", "I'm done with my old bank; everything's at Ally now.", "Which bank do I use?",
+     "Ally"),
+    ("law-firm", "I'm a paralegal at Whitman & Hale, a corporate law firm.",
+     "I no longer work at the law firm; I'm at the public defender's office now.", "Where do I work?",
+     "public defender"),
 ]
 
 
@@ -130,6 +144,9 @@ OPEN_CONTROLS = [
     # another person's move, however the sentence opens
     ("friend-sally", "I live in Austin, Texas.", "Sally moved to Denver."),
     ("yesterday-tom", "I live in Austin, Texas.", "Yesterday Tom moved to Paris."),
+    # another pet's name; a stay somewhere
+    ("other-pet", "Our beagle Biscuit is twelve.", "We lost Pepper at the dog park for an hour."),
+    ("stay", "I live in Lisbon.", "I'm in Paris this week."),
 ]
 
 
