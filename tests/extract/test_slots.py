@@ -429,6 +429,15 @@ def test_a_question_about_an_open_slot_asks_for_it():
     for question in ("What is the total?", "What is my problem?", "What is the plan for today?",
                      "What is Nate's third screenplay about?", "What was Joanna's audition for?"):
         assert asked(question) == (), question
+    # a part of a system: the thing asked for, its first word, and the part named
+    assert asked("Where is the API hosted?") == (SlotKey(ME, "np:api"),)
+    assert asked("What frontend framework does the project use?") == (
+        SlotKey(ME, "np:frontend framework"), SlotKey(ME, "np:frontend"), SlotKey(ME, "np:project"))
+    assert asked("What database does our backend use?") == (SlotKey(ME, "np:database"), SlotKey(ME, "np:backend"))
+    # a package or password manager is no boss; what one is learning is an activity
+    assert asked("Which password manager do I use?") == (SlotKey(ME, "np:password manager"),)
+    assert SlotKey(ME, "manager") in asked("Who is my manager?")
+    assert asked("What language am I learning?") == (SlotKey(ME, "activity"),)
 
 
 def test_reading_never_raises_and_reads_nothing_from_noise():

@@ -30,7 +30,9 @@ _ASK: tuple[tuple[str, re.Pattern[str], str], ...] = tuple((attr, re.compile(rx,
                  r"\b(?:employer|which company|what company)\b", ""),
     ("role", r"\b(?:job title|title|role|position|occupation|profession)\b|\bwhat\s+(?:do|does)\s+.{0,30}?\bdo\s+"
              r"(?:for\s+(?:work|a living)|professionally)\b|\bwhat\s+is\s+.{0,20}\bjob\b", ""),
-    ("manager", r"\b(?:manager|boss|supervisor|report to)\b", ""),
+    # (not a package, password or window manager)
+    ("manager", r"(?<!package )(?<!password )(?<!window )(?<!task )(?<!file )\b(?:manager|boss|supervisor|report to)\b",
+     ""),
     ("partner", r"\b(?:dating|seeing|boyfriend|girlfriend|partner|husband|wife|spouse|married to|together with|"
                 r"relationship)\b", ""),
     ("marital_status", r"\b(?:married|engaged|divorced|single|wedding)\b", ""),
@@ -62,7 +64,7 @@ _ASK: tuple[tuple[str, re.Pattern[str], str], ...] = tuple((attr, re.compile(rx,
     ("language", r"\b(?:programming\s+)?language\b.{0,30}\b(?:use|for|write|code)\b|\bwhat\s+language\s+do\b", ""),
     ("languages", r"\blanguages?\b.{0,20}\bspeak\b|\bspeak\b", ""),
     ("activity", r"\b(?:hobby|hobbies|for fun|free time|spare time|sports?|pastimes?|weekends?|activity|activities|"
-                 r"interests|like to do|enjoy doing)\b", ""),
+                 r"interests|like to do|enjoy doing|learning)\b", ""),
     ("frequency", r"\bhow\s+(?:often|many times|many days)\b", "activity"),
     ("bedtime", r"\b(?:bed|sleep|bedtime)\b", ""),
     ("waketime", r"\b(?:wake|get up)\b", ""),

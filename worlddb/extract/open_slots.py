@@ -229,10 +229,21 @@ _ASK_USE = _rx(r"^(?:so\s+|and\s+)?(?:what|which)\s+(?P<np>" + _NP + r")\s+(?:do
                + _NAME + r")\s+(?:(?:now|currently|usually|mostly|still|normally)\s+)*(?:use|using|run|running)"
                r"(?:\s+(?:now|currently|these\s+days|again))?" + _CTX + r"\s*[?.!]*$")
 
+#: a question about a part of a system: "What frontend framework does the project use?", "What
+#: database does our backend run on?"
+_ASK_PART = _rx(r"^(?:so\s+|and\s+)?(?:what|which)\s+(?P<np>" + _NP + r")\s+(?:do|does|is|are)\s+(?:the|our|my)\s+"
+                r"(?P<part>" + _NP + r")\s+(?:(?:now|currently|still)\s+)*(?:use|using|run\s+on|running\s+on|target"
+                r"|targeting|(?:built|written)\s+(?:with|on|in)|(?:hosted|deployed)\s+(?:on|to|at))\s*[?.!]*$")
+#: "Where is the API hosted?", "Where are our docs deployed?"
+_ASK_WHERE = _rx(r"^(?:so\s+|and\s+)?where\s+(?:is|are)\s+(?:the|our|my)\s+(?P<np>" + _NP + r")\s+(?:now\s+|currently\s+)?"
+                 r"(?:hosted|deployed|running|served|run)\s*[?.!]*$")
+
 
 def asked_open(question: str, animate: frozenset[str] = frozenset()) -> tuple[OpenClaim, ...]:
     """The open slots a question asks about, as claims without a value: "What browser do I
-    use?" asks about (me, np:browser); "What is the wifi password?" about (me, np:wifi password).
+    use?" asks about (me, np:browser); "What is the wifi password?" about (me, np:wifi password);
+    "Where is the API hosted?" about (me, np:api); "What frontend framework does the project
+    use?" about np:frontend framework, np:frontend and np:project.
     The noun phrase is read as a statement's is (a lasting slot's; after "the", an identifier's);
     one that ends in a preposition asks what a thing is about or for, no slot's value ("What is
     Nate's screenplay about?")."""
@@ -253,6 +264,17 @@ def asked_open(question: str, animate: frozenset[str] = frozenset()) -> tuple[Op
         if subject is None or np is None:
             return ()
         return (OpenClaim(subject, "np:" + np, "", qualifier=_context(m), named=named),)
+    # a part of a system: the slot of the thing asked for ("frontend framework"), of its first
+    # word ("frontend"), and of the part named ("backend")
+    m = _ASK_PART.match(q)
+    if m:
+        np, part = _noun_phrase(m.group("np"), animate), _noun_phrase(m.group("part"), animate)
+        nps = [np, np.split()[0] if np and len(np.split()) > 1 else None, part]
+        return tuple(OpenClaim("me", "np:" + n, "") for n in dict.fromkeys(n for n in nps if n))
+    m = _ASK_WHERE.match(q)
+    if m:
+        np = _noun_phrase(m.group("np"), animate)
+        return (OpenClaim("me", "np:" + np, ""),) if np else ()
     return ()
 
 
