@@ -65,6 +65,9 @@ OPEN_EXAMPLES = [
     ("We moved the API from our old host onto Fly.io this weekend.", ("me", "np:api", "Fly.io", "")),
     ("Staging is at staging.example-app.com, behind basic auth.", ("me", "np:staging url", "staging.example-app.com",
                                                                  "")),
+    # a tool's name in lower case, which is no word of the language
+    ("We switched the monorepo over to pnpm.", ("me", "np:monorepo", "pnpm", "")),
+    ("The frontend is built with webpack.", ("me", "np:frontend", "webpack", "")),
 ]
 
 
@@ -93,6 +96,7 @@ def test_a_value_or_change_outside_the_catalogue_is_read_as_an_open_slot(text, e
     "The backend is a mess.",                    # no name
     "Went to Paris.",                            # no change of a thing
     "The party is at Sam's.",                    # no address
+    "We moved the frontend to production.",     # a word of the language, not a tool
 ])
 def test_what_is_not_a_value_of_a_lasting_slot_reads_nothing_open(text):
     assert not read_open(text, frozenset({"sister", "landlord"}))
@@ -124,6 +128,8 @@ def test_value_kinds():
     ("The frontend is a Vue 2 app.", "The rewrite shipped - the whole frontend is SvelteKit now."),
     ("The API is hosted on Heroku, two dynos.", "We moved the API from our old host onto Fly.io this weekend."),
     ("Staging is at staging.example-app.com.", "Heads up, the staging URL changed to stg.example.dev."),
+    ("We use Yarn 1 for the monorepo, with workspaces.", "We switched the monorepo over to pnpm."),
+    ("Priya's username is pkdev.", "Priya's username is priya_k now."),  # an identifier's words stay words
 ])
 def test_a_change_of_an_open_slot_is_an_update(old, new):
     assert outcome(old, new) == "update"

@@ -46,7 +46,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from worlddb.extract.open_slots import IDENT_NOUNS, PREFERS, REPLACES, USES, is_open, is_single, value_kind
+from worlddb.extract.open_slots import (
+    IDENT_NOUNS,
+    PREFERS,
+    REPLACES,
+    USES,
+    is_open,
+    is_single,
+    lower_name,
+    value_kind,
+)
 from worlddb.extract.slots import (
     CATALOGUE,
     Reading,
@@ -210,8 +219,22 @@ def _open_pair(new: Reading, n: SlotClaim, o: SlotClaim) -> str | None:
     if new.additive:
         return "compatible"
     if is_single(n.attribute):
-        return "differ" if value_kind(n.value) == value_kind(o.value) else "related"
+        return "differ" if _kind(n) == _kind(o) else "related"
     return "replace" if {"exclusive", "correction"} & new.cues else "compatible"
+
+
+def _head(attribute: str) -> str:
+    """The head noun of an open slot's noun phrase: "password" of "np:wifi password" and of "np:password"."""
+    return attribute.split(":", 1)[-1].split()[-1]
+
+
+def _kind(claim: SlotClaim) -> str:
+    """An open value's kind (open_slots.value_kind), a tool's name in lower case ("pnpm") being a
+    name, except in a slot of an identifier (a password, a username), where it is a word."""
+    kind = value_kind(claim.value)
+    if kind == "word" and _head(claim.attribute) not in IDENT_NOUNS and lower_name(claim.value):
+        return "name"
+    return kind
 
 
 def _replacements(new: Statement, candidates: Sequence[Statement], verdicts: list[Verdict]) -> list[Verdict]:
@@ -258,7 +281,7 @@ def _replaceable(n: SlotClaim, o: SlotClaim, *, any_slot: bool) -> bool:
     # naming no old value, it is about a thing one uses ("as my editor", "for coding") or prefers
     # ("Raj prefers Python"), never an identifier's value ("the wifi password is Sunflower": one
     # does not switch to a password)
-    if not (any_slot or o.attribute.startswith("np:") and o.attribute.split()[-1] not in IDENT_NOUNS
+    if not (any_slot or o.attribute.startswith("np:") and _head(o.attribute) not in IDENT_NOUNS
             or _for_a_purpose(o) or o.attribute.split(":")[0] == PREFERS):
         return False
     # ("I switched to Neovim" names no purpose; it may be about the thing used for coding)

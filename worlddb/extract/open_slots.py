@@ -36,8 +36,8 @@ same words name it; the claims index keys them as it keys the catalogue's):
 
     np:<part>         what a part of a system is written in, built with, hosted or runs on ("The API
                       is hosted on Heroku", "The frontend is a Vue 2 app", "We moved the API from our
-                      old host onto Fly.io"), and where a thing is reached: "Staging is at <URL>" is
-                      np:staging url.
+                      old host onto Fly.io"; a tool's name in lower case, "pnpm", is a name here),
+                      and where a thing is reached: "Staging is at <URL>" is np:staging url.
 
 <who> is I, we or a name, which a relation may introduce ("My coworker Raj prefers Python": Raj),
 or left out before a verb of change in the past ("Switched to Neovim", "Moved CI to Buildkite"): the
@@ -55,11 +55,11 @@ import re
 from dataclasses import dataclass, replace
 
 from worlddb.extract._slot_words import _KIN_RE
-from worlddb.extract.lexicon import singular
+from worlddb.extract.lexicon import is_common, singular
 
 __all__ = [
     "IDENT_NOUNS", "OPEN_SINGLE_PREFIXES", "PREFERS", "PURPOSE", "REPLACES", "USES", "OpenClaim", "asked_open",
-    "is_open", "is_single", "read_open", "value_kind",
+    "is_open", "is_single", "lower_name", "read_open", "value_kind",
 ]
 
 REPLACES = "replaces"
@@ -91,11 +91,18 @@ def is_single(attribute: str) -> bool:
 
 def value_kind(value: str) -> str:
     """"id" (a digit or @ in it, but for a name's version: "Hunter22", "555-0100"), "name" (begins
-    with a capital word: "SvelteKit", "Vue 2", "Python 3.11", "ThinkPad X1") or "word"."""
+    with a capital word: "SvelteKit", "Vue 2", "Python 3.11", "ThinkPad X1") or "word" (a tool's
+    name in lower case, "pnpm", is a word here; `lower_name` tells it)."""
     first = value.split()[0] if value.split() else ""
     if re.search(r"[\d@]", first) or re.search(r"[\d@]", value) and not first[:1].isupper():
         return "id"
     return "name" if value[:1].isupper() else "word"
+
+
+def lower_name(value: str) -> bool:
+    """A tool's name written in lower case, as many are ("pnpm", "vitest", "eslint"): one word
+    that is no word of the language."""
+    return re.fullmatch(r"[a-z][a-z0-9.+#-]{1,20}", value) is not None and not is_common(value.rstrip("."))
 
 
 # ---------------------------------------------------------------------------- lexicons
@@ -122,6 +129,8 @@ _FILLER = r"(?:(?:so|and|but|oh|well|also|okay|ok|update|fyi|btw|now|honestly|ac
 _NAME = r"(?-i:[A-Z][a-z]+)"
 _CAP_VALUE = r"(?-i:[A-Z0-9][\w+#.'’&\u2024-]*(?:\s+(?:[A-Z0-9][\w+#.'’&\u2024-]*)){0,3})"
 _NP = r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?"
+#: a part's value: a name, or a tool's name in lower case ("pnpm"; `lower_name` decides)
+_TOOL_VALUE = r"(?:" + _CAP_VALUE + r"|(?-i:[a-z][a-z0-9.+#-]{1,20}))"
 #: what may follow a value before the clause ends
 #: a purpose after a value, what a thing is used for: a gerund after "for" ("for coding", "for
 #: note-taking"), with one word before it that is no determiner ("for photo editing"); not "for
@@ -174,7 +183,7 @@ _USE = _rx(_SUBJECT + r"(?:(?:now|mostly|mainly|still|currently|just)\s+)*"
 _STACK_IS = _rx(r"^" + _FILLER + r"(?P<owner>my|our|the)\s+(?P<np>" + _NP + r")\s+(?:(?:now|still|currently)\s+)?"
                 r"(?:uses?|(?:is|are)\s+using|runs?\s+on|(?:is|are)\s+running\s+on|lives?\s+on"
                 r"|(?:is|are)\s+(?:now\s+)?(?:written|built|hosted|deployed|running)\s+(?:in|with|on|to)"
-                r"|(?P<kind>is\s+(?:now\s+)?an?))\s+(?P<v>" + _CAP_VALUE + r")"
+                r"|(?P<kind>is\s+(?:now\s+)?an?))\s+(?P<v>" + _TOOL_VALUE + r")"
                 # ("The frontend is a Vue 2 app": what kind of thing the part is, by the name it is built on)
                 r"(?(kind)\s+(?:app|application|site|website|service|project|codebase|setup|stack|server|cluster))"
                 + _TAIL)
@@ -189,9 +198,9 @@ _STACK_MOVE = _rx(_SUBJECT + r"(?:(?:just|finally|recently|have|['’]ve|has|had
                   r"(?P<np>" + _NP + r")|(?P<acronym>(?-i:[A-Z]{2,6})))"
                   r"(?:\s+from\s+(?:(?:my|our|the|an?)\s+)?(?:old\s+)?[\w.+#-]+(?:\s+[\w.+#-]+)?)?"
                   r"\s+(?:over\s+)?(?:to|in|onto|into)\s+"
-                  r"(?P<v>" + _CAP_VALUE + r")" + _TAIL)
+                  r"(?P<v>" + _TOOL_VALUE + r")" + _TAIL)
 _STACK_USE = _rx(_SUBJECT + r"(?:(?:now|mostly|mainly|still|currently|just)\s+)*(?:use|are\s+using|['’]re\s+using"
-                 r"|am\s+using|['’]m\s+using)\s+(?P<v>" + _CAP_VALUE + r")\s+(?:for|on|in)\s+(?P<owner>my|our|the)\s+"
+                 r"|am\s+using|['’]m\s+using)\s+(?P<v>" + _TOOL_VALUE + r")\s+(?:for|on|in)\s+(?P<owner>my|our|the)\s+"
                  r"(?P<np>" + _NP + r")" + _TAIL)
 _SWITCH = _rx(_SUBJECT + r"(?:(?:just|finally|recently|have|['’]ve|has|had"
               r"|officially)\s+)*(?:switched|changed|migrated|swapped|(?:moved|went)(?=\s+(?:over|back|from)\b))"
@@ -235,8 +244,8 @@ _ASK_PART = _rx(r"^(?:so\s+|and\s+)?(?:what|which)\s+(?P<np>" + _NP + r")\s+(?:d
                 r"(?P<part>" + _NP + r")\s+(?:(?:now|currently|still)\s+)*(?:use|using|run\s+on|running\s+on|target"
                 r"|targeting|(?:built|written)\s+(?:with|on|in)|(?:hosted|deployed)\s+(?:on|to|at))\s*[?.!]*$")
 #: "Where is the API hosted?", "Where are our docs deployed?"
-_ASK_WHERE = _rx(r"^(?:so\s+|and\s+)?where\s+(?:is|are)\s+(?:the|our|my)\s+(?P<np>" + _NP + r")\s+(?:now\s+|currently\s+)?"
-                 r"(?:hosted|deployed|running|served|run)\s*[?.!]*$")
+_ASK_WHERE = _rx(r"^(?:so\s+|and\s+)?where\s+(?:is|are)\s+(?:the|our|my)\s+(?P<np>" + _NP + r")\s+"
+                 r"(?:now\s+|currently\s+)?(?:hosted|deployed|running|served|run)\s*[?.!]*$")
 
 
 def asked_open(question: str, animate: frozenset[str] = frozenset()) -> tuple[OpenClaim, ...]:
@@ -373,7 +382,8 @@ def _read_stack(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
         subject, named = _owner(groups.get("owner") or "our", groups.get("who"))
         np = _noun_phrase(groups.get("np") or groups.get("acronym") or "", animate)
         value = _clean(m.group("v"))
-        if subject is None or np is None or value_kind(value) == "word" or not _value_fits(value, np):
+        if subject is None or np is None or value_kind(value) == "word" and not lower_name(value) \
+                or not _value_fits(value, np):
             return []
         return [OpenClaim(subject, "np:" + np, value, qualifier=_context(m), named=named)]
     return []
@@ -529,7 +539,7 @@ def _value_fits(value: str, np: str) -> bool:
     if kind == "name":
         return all(w[:1].isupper() or w[:1].isdigit() for w in value.split())
     if kind == "word":
-        return head_ident and len(value.split()) == 1
+        return head_ident and len(value.split()) == 1 or lower_name(value)
     return len(value.split()) <= 3
 
 
