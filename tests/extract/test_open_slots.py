@@ -65,6 +65,7 @@ OPEN_EXAMPLES = [
     ("We moved the API from our old host onto Fly.io this weekend.", ("me", "np:api", "Fly.io", "")),
     ("Staging is at staging.example-app.com, behind basic auth.", ("me", "np:staging url", "staging.example-app.com",
                                                                  "")),
+    ("Quick context: the API is hosted on Heroku.", ("me", "np:api", "Heroku", "")),  # a label before it
     # a tool's name in lower case, which is no word of the language
     ("We switched the monorepo over to pnpm.", ("me", "np:monorepo", "pnpm", "")),
     ("The frontend is built with webpack.", ("me", "np:frontend", "webpack", "")),

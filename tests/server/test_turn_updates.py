@@ -72,6 +72,24 @@ async def test_a_turn_marks_an_earlier_turn_of_the_same_call(minilm_server):
         assert hits[1]["annotations"]["revised_by"] == [tesla]
 
 
+async def test_a_project_fact_said_after_a_label_or_before_a_detail_is_marked_by_a_later_session(minilm_server):
+    async with Client(minilm_server) as client:
+        first = await session(client, "u-api", "2026-06-01",
+                              ("user", "Quick context: the API is hosted on Heroku, two standard dynos."),
+                              ("assistant", "Noted."), ("user", "And we use Yarn 1 for the monorepo, with workspaces."))
+        heroku, _, yarn = (t["id"] for t in first["turns"])
+        second = await session(client, "u-api", "2026-10-01",
+                               ("user", "Update: we moved the API from our old host onto Fly.io this weekend."),
+                               ("user", "Also switched the monorepo over to pnpm."))
+        fly, pnpm = (t["id"] for t in second["turns"])
+        assert sorted(second["revised"]) == sorted([heroku, yarn])
+        hits = (await ok(client, "memory_recall", query="Where is the API hosted?", user_id="u-api", limit=3))["results"]
+        assert [h["id"] for h in hits[:2]] == [fly, heroku]
+        assert hits[1]["annotations"]["revised_by"] == [fly]
+        read = await ok(client, "memory_read", id=yarn, user_id="u-api")
+        assert read["annotations"]["revised_by"] == [pnpm] and read["valid_to"] is None
+
+
 async def test_each_speaker_changes_only_what_they_said(minilm_server):
     async with Client(minilm_server) as client:
         first = await session(client, "u3", "2024-01-05", ("Caroline", "I live in Boston."),

@@ -125,7 +125,9 @@ _DRINKS = frozenset("""
 coffee tea chai matcha latte cortado espresso cappuccino americano mocha macchiato decaf juice water soda
 cola milk smoothie beer wine whiskey whisky cocktail lemonade kombucha cocoa
 """.split())
-_FILLER = r"(?:(?:so|and|but|oh|well|also|okay|ok|update|fyi|btw|now|honestly|actually|lately|heads up)[:,]?\s+)*"
+#: (and a short label before a colon: "Quick context:", "Project note:")
+_FILLER = (r"(?:[a-z]+(?:\s+[a-z]+){0,2}:\s+)?"
+           r"(?:(?:so|and|but|oh|well|also|okay|ok|update|fyi|btw|now|honestly|actually|lately|heads up)[:,]?\s+)*")
 _NAME = r"(?-i:[A-Z][a-z]+)"
 _CAP_VALUE = r"(?-i:[A-Z0-9][\w+#.'’&\u2024-]*(?:\s+(?:[A-Z0-9][\w+#.'’&\u2024-]*)){0,3})"
 _NP = r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?"
