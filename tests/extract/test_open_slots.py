@@ -66,6 +66,7 @@ OPEN_EXAMPLES = [
     ("Staging is at staging.example-app.com, behind basic auth.", ("me", "np:staging url", "staging.example-app.com",
                                                                  "")),
     ("Quick context: the API is hosted on Heroku.", ("me", "np:api", "Heroku", "")),  # a label before it
+    ("We run CI on Travis, from a config at the repo root.", ("me", "np:ci", "Travis", "")),
     # a tool's name in lower case, which is no word of the language
     ("We switched the monorepo over to pnpm.", ("me", "np:monorepo", "pnpm", "")),
     ("The frontend is built with webpack.", ("me", "np:frontend", "webpack", "")),
@@ -98,6 +99,7 @@ def test_a_value_or_change_outside_the_catalogue_is_read_as_an_open_slot(text, e
     "Went to Paris.",                            # no change of a thing
     "The party is at Sam's.",                    # no address
     "We moved the frontend to production.",     # a word of the language, not a tool
+    "We host our podcast on Fridays.",          # a day is no part's value
 ])
 def test_what_is_not_a_value_of_a_lasting_slot_reads_nothing_open(text):
     assert not read_open(text, frozenset({"sister", "landlord"}))

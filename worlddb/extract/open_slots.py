@@ -36,7 +36,8 @@ same words name it; the claims index keys them as it keys the catalogue's):
 
     np:<part>         what a part of a system is written in, built with, hosted or runs on ("The API
                       is hosted on Heroku", "The frontend is a Vue 2 app", "We moved the API from our
-                      old host onto Fly.io"; a tool's name in lower case, "pnpm", is a name here),
+                      old host onto Fly.io", "We run CI on Travis"; a tool's name in lower case,
+                      "pnpm", is a name here; a day is none),
                       and where a thing is reached: "Staging is at <URL>" is np:staging url.
 
 <who> is I, we or a name, which a relation may introduce ("My coworker Raj prefers Python": Raj),
@@ -204,6 +205,10 @@ _STACK_MOVE = _rx(_SUBJECT + r"(?:(?:just|finally|recently|have|['’]ve|has|had
 _STACK_USE = _rx(_SUBJECT + r"(?:(?:now|mostly|mainly|still|currently|just)\s+)*(?:use|are\s+using|['’]re\s+using"
                  r"|am\s+using|['’]m\s+using)\s+(?P<v>" + _TOOL_VALUE + r")\s+(?:for|on|in)\s+(?P<owner>my|our|the)\s+"
                  r"(?P<np>" + _NP + r")" + _TAIL)
+#: "We run CI on Travis", "We host the docs on Netlify": the part named after the verb
+_STACK_RUN = _rx(_SUBJECT + r"(?:(?:now|still|currently|just)\s+)*(?:run|host|deploy|build)\s+(?:(?P<owner>my|our|the)\s+"
+                 r"(?P<np>" + _NP + r")|(?P<acronym>(?-i:[A-Z]{2,6})))\s+(?:on|with|in|through)\s+(?P<v>" + _TOOL_VALUE
+                 + r")" + _TAIL)
 _SWITCH = _rx(_SUBJECT + r"(?:(?:just|finally|recently|have|['’]ve|has|had"
               r"|officially)\s+)*(?:switched|changed|migrated|swapped|(?:moved|went)(?=\s+(?:over|back|from)\b))"
               r"\s+(?:over\s+|back\s+)?"
@@ -375,7 +380,7 @@ def _read_use_as(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
 
 def _read_stack(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
     """What a part of a system is made with or runs on: a name, the value of the part's slot."""
-    for pattern in (_STACK_IS, _STACK_MOVE, _STACK_USE):
+    for pattern in (_STACK_IS, _STACK_MOVE, _STACK_USE, _STACK_RUN):
         m = pattern.match(piece)
         if not m:
             continue
@@ -385,7 +390,7 @@ def _read_stack(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
         np = _noun_phrase(groups.get("np") or groups.get("acronym") or "", animate)
         value = _clean(m.group("v"))
         if subject is None or np is None or value_kind(value) == "word" and not lower_name(value) \
-                or not _value_fits(value, np):
+                or not _value_fits(value, np) or _MONTH_OR_DAY.match(value):
             return []
         return [OpenClaim(subject, "np:" + np, value, qualifier=_context(m), named=named)]
     return []

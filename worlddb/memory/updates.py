@@ -287,7 +287,8 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: "switched me over to escitalopram"; "Traded the old car in for a Mazda"; "I'm done with my old
 #: bank"; "I'm not doing the league anymore"; "I'm in Leeds, renting ..."; "What I actually react to
 #: is codeine"; a tool's name in lower case as a part's value ("switched the monorepo over to pnpm");
-#: an open slot's statement after a short label ("Quick context: the API is hosted on Heroku").
+#: an open slot's statement after a short label ("Quick context: the API is hosted on Heroku"); "We
+#: run CI on Travis".
 CLAIMS_READER = schema.CLAIMS_READER
 
 
