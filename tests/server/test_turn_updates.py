@@ -83,7 +83,8 @@ async def test_a_project_fact_said_after_a_label_or_before_a_detail_is_marked_by
                                ("user", "Also switched the monorepo over to pnpm."))
         fly, pnpm = (t["id"] for t in second["turns"])
         assert sorted(second["revised"]) == sorted([heroku, yarn])
-        hits = (await ok(client, "memory_recall", query="Where is the API hosted?", user_id="u-api", limit=3))["results"]
+        hits = (await ok(client, "memory_recall", query="Where is the API hosted?", user_id="u-api",
+                         limit=3))["results"]
         assert [h["id"] for h in hits[:2]] == [fly, heroku]
         assert hits[1]["annotations"]["revised_by"] == [fly]
         read = await ok(client, "memory_read", id=yarn, user_id="u-api")

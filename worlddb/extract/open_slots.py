@@ -206,9 +206,9 @@ _STACK_USE = _rx(_SUBJECT + r"(?:(?:now|mostly|mainly|still|currently|just)\s+)*
                  r"|am\s+using|['’]m\s+using)\s+(?P<v>" + _TOOL_VALUE + r")\s+(?:for|on|in)\s+(?P<owner>my|our|the)\s+"
                  r"(?P<np>" + _NP + r")" + _TAIL)
 #: "We run CI on Travis", "We host the docs on Netlify": the part named after the verb
-_STACK_RUN = _rx(_SUBJECT + r"(?:(?:now|still|currently|just)\s+)*(?:run|host|deploy|build)\s+(?:(?P<owner>my|our|the)\s+"
-                 r"(?P<np>" + _NP + r")|(?P<acronym>(?-i:[A-Z]{2,6})))\s+(?:on|with|in|through)\s+(?P<v>" + _TOOL_VALUE
-                 + r")" + _TAIL)
+_STACK_RUN = _rx(_SUBJECT + r"(?:(?:now|still|currently|just)\s+)*(?:run|host|deploy|build)\s+"
+                 r"(?:(?P<owner>my|our|the)\s+(?P<np>" + _NP + r")|(?P<acronym>(?-i:[A-Z]{2,6})))"
+                 r"\s+(?:on|with|in|through)\s+(?P<v>" + _TOOL_VALUE + r")" + _TAIL)
 _SWITCH = _rx(_SUBJECT + r"(?:(?:just|finally|recently|have|['’]ve|has|had"
               r"|officially)\s+)*(?:switched|changed|migrated|swapped|(?:moved|went)(?=\s+(?:over|back|from)\b))"
               r"\s+(?:over\s+|back\s+)?"
