@@ -68,7 +68,8 @@ the user or the world, preferences, decisions, events. Entities named in it are 
 is checked against current ones about the same thing (same person or thing, same attribute: where
 someone lives or works, a meeting's time, a favourite...): a newer value supersedes the old memory
 (`superseded`; if the old memory also says other things this one leaves alone, it stays current and
-is listed in `revised` instead), a disagreement that time does not settle is recorded on both (`conflicts`), the
+is listed in `revised` instead, as is the nearest memory when a change is said in words the rules
+cannot place: check it), a disagreement that time does not settle is recorded on both (`conflicts`), the
 same statement again writes nothing (`duplicate_of` names the existing memory), and memories that
 may be about the same thing but were left undecided are listed in `related`. Returns the memory id,
 the resolved entities, extracted facts and those four. If you know which memory a change replaces,

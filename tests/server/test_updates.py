@@ -174,6 +174,37 @@ async def test_another_slot_person_kind_or_context_leaves_the_old_memory_current
         assert read["superseded_by"] == [] and read["valid_to"] is None
 
 
+async def test_a_change_no_rule_reads_revises_the_nearest_memory_and_keeps_it_current(minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "unread"}
+        release = await ok(client, "memory_write", text="We cut releases every Thursday afternoon.",
+                           valid_from=ago(90), **scope)
+        await ok(client, "memory_write", text="The office coffee machine broke again.", valid_from=ago(30), **scope)
+        moved = await ok(client, "memory_write",
+                         text="We moved release day to Tuesdays so nobody debugs prod over the weekend.", **scope)
+        assert moved["revised"] == [release["id"]] and moved["superseded"] == []
+        read = await ok(client, "memory_read", id=release["id"], **scope)
+        assert read["annotations"]["revised_by"] == [moved["id"]] and read["valid_to"] is None
+        hits = (await ok(client, "memory_recall", query="When do we cut releases?", **scope))["results"]
+        assert {h["id"] for h in hits[:2]} == {release["id"], moved["id"]}
+        assert next(h for h in hits if h["id"] == release["id"])["annotations"]["revised_by"] == [moved["id"]]
+
+
+@pytest.mark.parametrize(("user", "old", "new"), [
+    ("unread-visit", "I live in Lisbon, up in the Graca neighbourhood.",
+     "Just got back from four days in Krakow for a conference; I moved my flight twice."),
+    ("unread-news", "I teach fourth grade at Oak Hill Elementary.", "Our school has a new principal."),
+    ("unread-other", "I play bass in a wedding cover band.", "My wife switched from piano to cello."),
+])
+async def test_news_a_visit_or_someone_elses_change_marks_nothing(minilm_server, user, old, new):
+    async with Client(minilm_server) as client:
+        first = await ok(client, "memory_write", text=old, user_id=user, valid_from=ago(60))
+        second = await ok(client, "memory_write", text=new, user_id=user)
+        assert second["superseded"] == [] and second["revised"] == [] and second["conflicts"] == []
+        read = await ok(client, "memory_read", id=first["id"], user_id=user)
+        assert "revised_by" not in read["annotations"] and read["valid_to"] is None
+
+
 async def test_a_replacement_that_may_be_about_two_memories_changes_neither(minilm_server):
     async with Client(minilm_server) as client:
         scope = {"user_id": "which"}

@@ -33,6 +33,15 @@ For each memory_write (not an amend, which names what it replaces), before the w
    registered functional handler, holds one value at a time).
 3. The judge (services.judge: the built-in rules, or a model with the built-in as fallback)
    gives each candidate an outcome: update, conflict, duplicate, related or unrelated.
+4. A change the rules cannot read (the built-in judge only): a new memory that states a change
+   of its speaker's own in words no slot rule places (worlddb.extract.unread_change: "We moved
+   release day to Tuesdays") and for which the judge decided nothing revises the memory nearest
+   to it in meaning, if that one is close enough (CHANGE_SIMILARITY, the cosine of the write's
+   own vector to the stored one), older, current, in the same voice, unrelated by every slot the
+   judge sees, and states nothing the rules can read (of what they can read, they would have
+   read the change). It stays current and none of its facts end: a guess hides nothing, and
+   every read names the newer memory on it. Such a write reads the nearest memories even when
+   the judge could only find repeats (`only_repeats`).
 
 Then, in the write's transaction (`apply`), each update becomes a supersedes edge from the new
 memory (through the supersedes handler, which closes the old one's validity where the new one
@@ -47,7 +56,7 @@ already says it. Up to `MAX_RELATED` undecided candidates are reported as `relat
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -57,7 +66,7 @@ from worlddb.core.records import Edge
 from worlddb.core.store import Store, list_params, rowids_sql
 from worlddb.core.timeutil import now_us
 from worlddb.extract import GENERIC_ROLES, FactCandidate, addressed
-from worlddb.extract.judge import Statement, Verdict, comparable
+from worlddb.extract.judge import BuiltinJudge, Statement, Verdict, comparable
 from worlddb.extract.open_slots import REPLACES, is_open
 from worlddb.extract.open_slots import is_single as is_single_open
 from worlddb.extract.slots import (
@@ -72,11 +81,13 @@ from worlddb.extract.slots import (
     same_subject,
     voice,
 )
+from worlddb.extract.unread_change import CHANGE_SIMILARITY, says_change
 from worlddb.graph import text_index
 from worlddb.graph.database import Writer
 from worlddb.graph.lexical import lexical
 from worlddb.retrieval import claims as claims_index
 from worlddb.retrieval.lanes import eligible
+from worlddb.vectors import hnsw
 
 from .results import ConflictOut
 from .scopes import ScopeSet, scope_anchors
@@ -93,6 +104,8 @@ MAX_CLAIMED = 2
 MAX_RELATED = 5
 #: a candidate below this cosine and not found by BM25 is not worth reading
 MIN_SIMILARITY = 0.2
+#: the reason of an update that is a change the rules could not read (`_unread_change`)
+UNREAD_CHANGE = "a change the rules cannot read, of the nearest memory"
 #: past this many of a scope's names holding a first name, it names nobody in particular
 MAX_NAMESAKES = 5
 
@@ -129,7 +142,9 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     reading = _reading(text, facts, user, speaker=speaker)
     ambiguous = _ambiguous_first_names(services, worlds, reading)
     new = Statement("", text, starts, _unnamed(reading, ambiguous), similarity=1.0)
-    repeats = bool(getattr(services.judge, "only_repeats", lambda _: False)(new))
+    # a change the built-in rules cannot read still needs the nearest memories (`_unread_change`)
+    unread = isinstance(services.judge, BuiltinJudge) and says_change(text)
+    repeats = bool(getattr(services.judge, "only_repeats", lambda _: False)(new)) and not unread
     found = _candidates(services, worlds, text, vector, units, every=repeats,
                         wanted=() if repeats else claims_index.keys(new.reading, text))
     if not found:
@@ -153,7 +168,45 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     verdicts = [Verdict("related", "the same words from another speaker")
                 if v.outcome == "duplicate" and voice(speaker_of(o.meta), user) != mine else v
                 for v, o in zip(verdicts, olds)]
+    if unread:
+        candidates = _with_cosines(store, candidates, vector)
+        voices = [voice(speaker_of(o.meta), user) == mine for o in olds]
+        speakers = {o.anchor: speaker_of(o.meta) for o in olds}
+        verdicts = _unread_change(starts, candidates, verdicts, voices, lambda c: bool(_reading(
+            c.text, _stored_facts(services, c.id), user, speaker=speakers.get(c.id)).claims))
     return _assessment(services, scopes, candidates, verdicts, new.reading, user)
+
+
+def _with_cosines(store: Store, candidates: list[Statement], vector: np.ndarray) -> list[Statement]:
+    """The candidates with the cosine of their stored whole-text vector to `vector` where the
+    search gave none (a process whose indexes are not loaded takes the scopes' most recent
+    memories, at similarity 0; a BM25-only find)."""
+    missing = {store.rowid(c.id): c.id for c in candidates if c.similarity <= 0.0}
+    missing.pop(None, None)
+    if not missing:
+        return candidates
+    blobs = store.vectors(list(missing), hnsw.EFFECTIVE)
+    query = vector / (np.linalg.norm(vector) or 1.0)
+    found = {missing[r]: float(np.frombuffer(b, dtype=np.float32) @ query) for r, b in blobs.items()}
+    return [replace(c, similarity=found.get(c.id, c.similarity)) for c in candidates]
+
+
+def _unread_change(starts: int, candidates: list[Statement], verdicts: list[Verdict], same_voice: list[bool],
+                   claims_something: Callable[[Statement], bool]) -> list[Verdict]:
+    """For a new memory that says a change of the speaker's (extract.unread_change) where the
+    judge decided nothing: the nearest candidate in meaning, if close enough, older, in the same
+    voice, unrelated by every slot the judge sees and stating nothing the rules can read
+    (`claims_something`, its whole reading: what they can read of it, they would have read a
+    change of), becomes an update that the write records as a revision (`Assessment.revised`
+    with no attribute: it stays current and no fact of it ends)."""
+    if not candidates or any(v.outcome in ("update", "conflict", "duplicate") for v in verdicts):
+        return verdicts
+    i = max(range(len(candidates)), key=lambda k: candidates[k].similarity)
+    old = candidates[i]
+    if old.similarity < CHANGE_SIMILARITY or old.valid_from >= starts or verdicts[i].outcome != "unrelated" \
+            or not same_voice[i] or claims_something(old):
+        return verdicts
+    return [*verdicts[:i], Verdict("update", UNREAD_CHANGE), *verdicts[i + 1:]]
 
 
 def apply(services: Services, w: Writer, anchor: str, starts: int, assessment: Assessment,
@@ -411,7 +464,9 @@ def _assessment(services: Services, scopes: ScopeSet, candidates: list[Statement
                 verdicts: list[Verdict], new: Reading, user: str | None) -> Assessment:
     superseded, conflicts, related, revised, duplicate = [], [], [], [], None
     for statement, verdict in zip(candidates, verdicts):
-        if verdict.outcome == "update":
+        if verdict.reason == UNREAD_CHANGE:
+            revised.append((statement.id, frozenset()))
+        elif verdict.outcome == "update":
             changed = _changed_only_in_part(services, new, statement, user)
             if changed is not None:
                 revised.append((statement.id, changed))
