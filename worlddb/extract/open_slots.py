@@ -126,9 +126,10 @@ _DRINKS = frozenset("""
 coffee tea chai matcha latte cortado espresso cappuccino americano mocha macchiato decaf juice water soda
 cola milk smoothie beer wine whiskey whisky cocktail lemonade kombucha cocoa
 """.split())
-#: (and a short label before a colon: "Quick context:", "Project note:")
-_FILLER = (r"(?:[a-z]+(?:\s+[a-z]+){0,2}:\s+)?"
-           r"(?:(?:so|and|but|oh|well|also|okay|ok|update|fyi|btw|now|honestly|actually|lately|heads up)[:,]?\s+)*")
+_FILLER = r"(?:(?:so|and|but|oh|well|also|okay|ok|update|fyi|btw|now|honestly|actually|lately|heads up)[:,]?\s+)*"
+#: a short label before a colon that a clause may open with ("Quick context:", "Project note:"),
+#: taken off before the clause is read
+_LABEL = re.compile(r"^[a-z]+(?:\s+[a-z]+){0,2}:\s+(?=\S)", re.I)
 _NAME = r"(?-i:[A-Z][a-z]+)"
 _CAP_VALUE = r"(?-i:[A-Z0-9][\w+#.'’&\u2024-]*(?:\s+(?:[A-Z0-9][\w+#.'’&\u2024-]*)){0,3})"
 _NP = r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?"
@@ -304,8 +305,13 @@ def read_open(text: str, animate: frozenset[str] = frozenset()) -> tuple[OpenCla
     out: list[OpenClaim] = []
     for piece in _PIECES.split(_ABBREV.sub(lambda m: m.group(1) + "\u2024", text)):
         piece = piece.strip()
+        if ":" in piece:
+            piece = _LABEL.sub("", piece)
         if piece and not _NEGATION.search(piece):
-            claims = _piece_claims(piece, animate) or _piece_claims(_head(piece), animate)
+            claims = _piece_claims(piece, animate)
+            head = _head(piece) if not claims else piece
+            if head != piece:
+                claims = _piece_claims(head, animate)
             found = [replace(c, value=c.value.replace("\u2024", ".")) for c in claims]
             out += [c for c in found if c not in out]
     return tuple(out)
