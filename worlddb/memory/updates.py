@@ -34,8 +34,9 @@ For each memory_write (not an amend, which names what it replaces), before the w
 3. The judge (services.judge: the built-in rules, or a model with the built-in as fallback)
    gives each candidate an outcome: update, conflict, duplicate, related or unrelated.
 4. A change the rules cannot read (the built-in judge only): a new memory that states a change
-   of its speaker's own in words no slot rule places (worlddb.extract.unread_change: "We moved
-   release day to Tuesdays") and for which the judge decided nothing revises the memory nearest
+   of its speaker's own in words no slot rule of the catalogue places (worlddb.extract.unread_change:
+   "We moved release day to Tuesdays"; an open slot's claim may be read) and for which the judge
+   decided nothing revises the memory nearest
    to it in meaning, if that one is close enough (CHANGE_SIMILARITY, the cosine of the write's
    own vector to the stored one), older, current, in the same voice, unrelated by every slot the
    judge sees, and states nothing the rules can read (of what they can read, they would have
@@ -143,7 +144,9 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     ambiguous = _ambiguous_first_names(services, worlds, reading)
     new = Statement("", text, starts, _unnamed(reading, ambiguous), similarity=1.0)
     # a change the built-in rules cannot read still needs the nearest memories (`_unread_change`)
-    unread = isinstance(services.judge, BuiltinJudge) and says_change(text)
+    # (a change the rules placed in a slot of the catalogue is found through that slot, or not at all)
+    unread = isinstance(services.judge, BuiltinJudge) and not any(not is_open(c.attribute) for c in reading.claims) \
+        and says_change(text)
     repeats = bool(getattr(services.judge, "only_repeats", lambda _: False)(new)) and not unread
     found = _candidates(services, worlds, text, vector, units, every=repeats,
                         wanted=() if repeats else claims_index.keys(new.reading, text))
