@@ -34,15 +34,15 @@ For each memory_write (not an amend, which names what it replaces), before the w
 3. The judge (services.judge: the built-in rules, or a model with the built-in as fallback)
    gives each candidate an outcome: update, conflict, duplicate, related or unrelated.
 4. A change the rules cannot read (the built-in judge only): a new memory that states a change
-   of its speaker's own in words no slot rule of the catalogue places (worlddb.extract.unread_change:
-   "We moved release day to Tuesdays"; an open slot's claim may be read) and for which the judge
-   decided nothing revises the memory nearest
-   to it in meaning, if that one is close enough (CHANGE_SIMILARITY, the cosine of the write's
-   own vector to the stored one), older, current, in the same voice, unrelated by every slot the
-   judge sees, and states nothing the rules can read (of what they can read, they would have
-   read the change). It stays current and none of its facts end: a guess hides nothing, and
-   every read names the newer memory on it. Such a write reads the nearest memories even when
-   the judge could only find repeats (`only_repeats`).
+   of its speaker's own (worlddb.extract.unread_change: "We moved release day to Tuesdays") and
+   for which the judge decided nothing revises the memory nearest to it in meaning, if that one
+   is close enough (CHANGE_SIMILARITY, the cosine of the write's own vector to the stored one),
+   older, current, in the same voice, unrelated by every slot the judge sees, states nothing
+   the rules can read (of what they can read, they would have read the change) and names none
+   of the values the new memory claims (a change replaces the old value: "I moved to Denver"
+   changes no "We looked at houses in Denver"). It stays current and none of its facts end: a
+   guess hides nothing, and every read names the newer memory on it. Such a write reads the
+   nearest memories even when the judge could only find repeats (`only_repeats`).
 
 Then, in the write's transaction (`apply`), each update becomes a supersedes edge from the new
 memory (through the supersedes handler, which closes the old one's validity where the new one
@@ -57,6 +57,7 @@ already says it. Up to `MAX_RELATED` undecided candidates are reported as `relat
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
@@ -144,9 +145,7 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     ambiguous = _ambiguous_first_names(services, worlds, reading)
     new = Statement("", text, starts, _unnamed(reading, ambiguous), similarity=1.0)
     # a change the built-in rules cannot read still needs the nearest memories (`_unread_change`)
-    # (a change the rules placed in a slot of the catalogue is found through that slot, or not at all)
-    unread = isinstance(services.judge, BuiltinJudge) and not any(not is_open(c.attribute) for c in reading.claims) \
-        and says_change(text)
+    unread = isinstance(services.judge, BuiltinJudge) and says_change(text)
     repeats = bool(getattr(services.judge, "only_repeats", lambda _: False)(new)) and not unread
     found = _candidates(services, worlds, text, vector, units, every=repeats,
                         wanted=() if repeats else claims_index.keys(new.reading, text))
@@ -175,8 +174,10 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
         candidates = _with_cosines(store, candidates, vector)
         voices = [voice(speaker_of(o.meta), user) == mine for o in olds]
         speakers = {o.anchor: speaker_of(o.meta) for o in olds}
+        values = [c.value for c in reading.claims if c.value and c.positive and not c.ended]
         verdicts = _unread_change(starts, candidates, verdicts, voices, lambda c: bool(_reading(
-            c.text, _stored_facts(services, c.id), user, speaker=speakers.get(c.id)).claims))
+            c.text, _stored_facts(services, c.id), user, speaker=speakers.get(c.id)).claims) or any(
+            _mentions(c.text, value) for value in values))
     return _assessment(services, scopes, candidates, verdicts, new.reading, user)
 
 
@@ -194,20 +195,25 @@ def _with_cosines(store: Store, candidates: list[Statement], vector: np.ndarray)
     return [replace(c, similarity=found.get(c.id, c.similarity)) for c in candidates]
 
 
+def _mentions(text: str, value: str) -> bool:
+    return re.search(r"\b" + re.escape(value) + r"\b", text, re.I) is not None
+
+
 def _unread_change(starts: int, candidates: list[Statement], verdicts: list[Verdict], same_voice: list[bool],
-                   claims_something: Callable[[Statement], bool]) -> list[Verdict]:
+                   ruled_out: Callable[[Statement], bool]) -> list[Verdict]:
     """For a new memory that says a change of the speaker's (extract.unread_change) where the
     judge decided nothing: the nearest candidate in meaning, if close enough, older, in the same
-    voice, unrelated by every slot the judge sees and stating nothing the rules can read
-    (`claims_something`, its whole reading: what they can read of it, they would have read a
-    change of), becomes an update that the write records as a revision (`Assessment.revised`
-    with no attribute: it stays current and no fact of it ends)."""
+    voice and unrelated by every slot the judge sees, becomes an update that the write records
+    as a revision (`Assessment.revised` with no attribute: it stays current and no fact of it
+    ends) - unless `ruled_out`: it states something the rules can read (they would have read a
+    change of it), or it already names a value the new memory claims (what a change replaces
+    is the old value: "I moved to Denver" changes no "We looked at houses in Denver")."""
     if not candidates or any(v.outcome in ("update", "conflict", "duplicate") for v in verdicts):
         return verdicts
     i = max(range(len(candidates)), key=lambda k: candidates[k].similarity)
     old = candidates[i]
     if old.similarity < CHANGE_SIMILARITY or old.valid_from >= starts or verdicts[i].outcome != "unrelated" \
-            or not same_voice[i] or claims_something(old):
+            or not same_voice[i] or ruled_out(old):
         return verdicts
     return [*verdicts[:i], Verdict("update", UNREAD_CHANGE), *verdicts[i + 1:]]
 
