@@ -172,12 +172,8 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
                 for v, o in zip(verdicts, olds)]
     if unread:
         candidates = _with_cosines(store, candidates, vector)
-        voices = [voice(speaker_of(o.meta), user) == mine for o in olds]
-        speakers = {o.anchor: speaker_of(o.meta) for o in olds}
-        values = [c.value for c in reading.claims if c.value and c.positive and not c.ended]
-        verdicts = _unread_change(starts, candidates, verdicts, voices, lambda c: bool(_reading(
-            c.text, _stored_facts(services, c.id), user, speaker=speakers.get(c.id)).claims) or any(
-            _mentions(c.text, value) for value in values))
+        verdicts = _unread_change(starts, candidates, verdicts, [voice(speaker_of(o.meta), user) == mine for o in olds],
+                                  _ruled_out(services, reading, olds, user))
     return _assessment(services, scopes, candidates, verdicts, new.reading, user)
 
 
@@ -195,8 +191,19 @@ def _with_cosines(store: Store, candidates: list[Statement], vector: np.ndarray)
     return [replace(c, similarity=found.get(c.id, c.similarity)) for c in candidates]
 
 
-def _mentions(text: str, value: str) -> bool:
-    return re.search(r"\b" + re.escape(value) + r"\b", text, re.I) is not None
+def _ruled_out(services: Services, reading: Reading, olds: list, user: str | None) -> Callable[[Statement], bool]:
+    """Whether a candidate cannot be what an unread change is about (`_unread_change`): it
+    states something the rules can read, in its own speaker's voice, or it names a value the new
+    memory claims."""
+    speakers = {o.anchor: speaker_of(o.meta) for o in olds}
+    values = [c.value for c in reading.claims if c.value and c.positive and not c.ended]
+
+    def check(old: Statement) -> bool:
+        if any(re.search(r"\b" + re.escape(value) + r"\b", old.text, re.I) for value in values):
+            return True
+        return bool(_reading(old.text, _stored_facts(services, old.id), user, speaker=speakers.get(old.id)).claims)
+
+    return check
 
 
 def _unread_change(starts: int, candidates: list[Statement], verdicts: list[Verdict], same_voice: list[bool],
