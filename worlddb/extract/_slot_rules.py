@@ -593,7 +593,6 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("school", _rx(r"(?P<s>\b(?:my|his|her|their|(?-i:[A-Z][a-z]+)'s)\s+)first\s+(?:day|week)\s+(?:at|of)\s+"
                         + _VAL), accept=_school),
     # ---- pets: which, and their names
-    # (a name alone ends a pet only in a text that speaks of pets: "Tom died in 1990" does not)
     # a pet's value is its kind and, when the text gives it, its name ("beagle Biscuit"), so that
     # "we lost Biscuit" can end it
     _Rule("pet", _rx(_S + r"(?:have|has|got|adopted|own|owns|bought|rescued|picked out|brought home)\s+(?:a|an|two|"
@@ -606,7 +605,8 @@ _RULES: tuple[_Rule, ...] = (
     # "Our beagle Biscuit is twelve": a pet of the speaker's, by kind and name
     _Rule("pet", _rx(r"(?P<s>\b(?:my|our)\s+)(?:old\s+|new\s+)?(?P<v>(?:" + _PETS + r"))\s+(?P<n>(?-i:[A-Z][a-z]+))\b"),
           accept=lambda v: True),
-    # "We lost Biscuit in the spring", "Biscuit passed away": a pet named, whatever its kind
+    # "We lost Biscuit in the spring", "Biscuit passed away": a pet named, whatever its kind, and only
+    # in a text that speaks of pets ("Tom died in 1990" does not)
     _Rule("pet", _rx(r"(?P<s>)\b(?:we|I)\s+(?:just\s+|sadly\s+)?(?:lost|had\s+to\s+put\s+down|said\s+goodbye\s+to)\s+"
                      r"(?P<v>(?-i:[A-Z][a-z]+))\b(?!\s+(?:(?-i:[A-Z])|\d))"), positive=False, ended=True, speaker=True,
           accept=lambda v: v.lower() not in _KIN, context=_PET_CONTEXT),
