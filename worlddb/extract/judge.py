@@ -346,12 +346,17 @@ def _same_words(a: str, b: str) -> bool:
 _STOP = {"the", "a", "an", "my", "our", "old", "his", "her", "their", "of", "in", "at", "on"}
 
 
+def _content_words(text: str) -> set[str]:
+    """The words of `text` that name something: no article or preposition, three letters or more."""
+    return {w for w in re.findall(r"\w+", text.lower()) if w not in _STOP and len(w) > 2}
+
+
 def _describes(value: str, text: str) -> bool:
     """Whether a value with no name in it ("the law firm") is a description `text` gives: its
     content words are all words of the text. A named value is compared by name, never this way."""
     if re.search(r"\b[A-Z]", value) or not text:
         return False
-    words = {w for w in re.findall(r"\w+", value.lower()) if w not in _STOP and len(w) > 2}
+    words = _content_words(value)
     return bool(words) and words <= set(re.findall(r"\w+", text.lower()))
 
 
@@ -365,6 +370,4 @@ def _overlap(ended: str, value: str) -> bool:
     names_a, names_b = set(re.findall(r"\b[A-Z]\w+", ended)), set(re.findall(r"\b[A-Z]\w+", value))
     if names_a and names_b and not names_a & names_b:
         return False
-    a = {w for w in re.findall(r"\w+", ended.lower()) if w not in _STOP and len(w) > 2}
-    b = {w for w in re.findall(r"\w+", value.lower()) if w not in _STOP and len(w) > 2}
-    return bool(a & b)
+    return bool(_content_words(ended) & _content_words(value))

@@ -195,21 +195,21 @@ _STACK_IS = _rx(r"^" + _FILLER + r"(?P<owner>my|our|the)\s+(?P<np>" + _NP + r")\
 _AT_URL = _rx(r"^" + _FILLER + r"(?:(?P<owner>my|our|the)\s+)?(?P<np>" + _NP + r")\s+(?:(?:is|are|lives?|runs?)\s+"
               r"(?:now\s+)?|(?:is|are)\s+(?:now\s+)?(?:served|hosted|deployed)\s+)(?:at|on)\s+"
               r"(?P<v>(?:https?://)?[\w-]+(?:\.[\w-]+)+(?:/[^\s,;]*)?)" + _TAIL)
+#: a part of a system named after a verb: "the frontend", "our CI", or an acronym alone ("CI")
+_PART = r"(?:(?P<owner>my|our|the)\s+(?P<np>" + _NP + r")|(?P<acronym>(?-i:[A-Z]{2,6})))"
 #: the head nouns of a slot whose value is an address already
 _ADDRESS_NOUNS = frozenset("url address domain site website link endpoint host hostname".split())
 _STACK_MOVE = _rx(_SUBJECT + r"(?:(?:just|finally|recently|have|['’]ve|has|had)\s+)*"
-                  r"(?:moved|migrated|switched|ported|rewrote|rebuilt|upgraded)\s+(?:(?P<owner>my|our|the)\s+"
-                  r"(?P<np>" + _NP + r")|(?P<acronym>(?-i:[A-Z]{2,6})))"
-                  r"(?:\s+from\s+(?:(?:my|our|the|an?)\s+)?(?:old\s+)?[\w.+#-]+(?:\s+[\w.+#-]+)?)?"
+                  r"(?:moved|migrated|switched|ported|rewrote|rebuilt|upgraded)\s+" + _PART
+                  + r"(?:\s+from\s+(?:(?:my|our|the|an?)\s+)?(?:old\s+)?[\w.+#-]+(?:\s+[\w.+#-]+)?)?"
                   r"\s+(?:over\s+)?(?:to|in|onto|into)\s+"
                   r"(?P<v>" + _TOOL_VALUE + r")" + _TAIL)
 _STACK_USE = _rx(_SUBJECT + r"(?:(?:now|mostly|mainly|still|currently|just)\s+)*(?:use|are\s+using|['’]re\s+using"
                  r"|am\s+using|['’]m\s+using)\s+(?P<v>" + _TOOL_VALUE + r")\s+(?:for|on|in)\s+(?P<owner>my|our|the)\s+"
                  r"(?P<np>" + _NP + r")" + _TAIL)
 #: "We run CI on Travis", "We host the docs on Netlify": the part named after the verb
-_STACK_RUN = _rx(_SUBJECT + r"(?:(?:now|still|currently|just)\s+)*(?:run|host|deploy|build)\s+"
-                 r"(?:(?P<owner>my|our|the)\s+(?P<np>" + _NP + r")|(?P<acronym>(?-i:[A-Z]{2,6})))"
-                 r"\s+(?:on|with|in|through)\s+(?P<v>" + _TOOL_VALUE + r")" + _TAIL)
+_STACK_RUN = _rx(_SUBJECT + r"(?:(?:now|still|currently|just)\s+)*(?:run|host|deploy|build)\s+" + _PART
+                 + r"\s+(?:on|with|in|through)\s+(?P<v>" + _TOOL_VALUE + r")" + _TAIL)
 _SWITCH = _rx(_SUBJECT + r"(?:(?:just|finally|recently|have|['’]ve|has|had"
               r"|officially)\s+)*(?:switched|changed|migrated|swapped|(?:moved|went)(?=\s+(?:over|back|from)\b))"
               r"\s+(?:over\s+|back\s+)?"
