@@ -10,14 +10,14 @@ import textwrap
 
 #: every table the module says it builds, by its cache
 TABLES = ("_slot_prefilter._needs", "_slot_cues._cue_needs", "_slot_reader._animate", "lexicon._entries",
-          "given_names._table")
+          "given_names._table", "temporal._needs", "builtin._fact_needs")
 
 
 def _built_after(step: str, tmp_path) -> dict[str, int]:
     """In a fresh interpreter: each table's cache size before and after `step`."""
     script = textwrap.dedent(f"""
         import json
-        from worlddb.extract import _slot_cues, _slot_prefilter, _slot_reader, given_names, lexicon, temporal
+        from worlddb.extract import _slot_cues, _slot_prefilter, _slot_reader, builtin, given_names, lexicon, temporal
         from worlddb.memory.engine import Engine
         from worlddb.memory.scopes import ScopeSet
         from worlddb.vectors.embedder import HashEmbedder

@@ -14,8 +14,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from worlddb.extract._slot_prefilter import _has_all
-from worlddb.extract.literals import fold, required
+from worlddb.extract.literals import fold, has_all, required
 
 #: "a second dog" adds one; "second grade", "second time", "second language" are ordinals that add nothing
 _SECOND = (r"(?:a\s+)?second(?!\s+(?:grade|grader|year|floor|half|place|semester|term|round|season|time|hand|opinion"
@@ -41,7 +40,7 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx, re.
 
 def _cues(text: str) -> frozenset[str]:
     folded = fold(text)
-    found = {kind for kind, rx, needs in _cue_needs() if _has_all(folded, needs) and rx.search(text)}
+    found = {kind for kind, rx, needs in _cue_needs() if has_all(folded, needs) and rx.search(text)}
     # "too much", "too late", "me too" read as additive only when it ends a clause; an "Also" that
     # opens a sentence adds a point to the conversation, not a value to a slot ("Also, we moved")
     if "additive" in found and not re.search(

@@ -3,7 +3,7 @@
 Contract: ``_possible(protected, attributes)`` returns the rules of ``_RULES``
 (worlddb.extract._slot_rules), of `attributes` if given, in table order, that can match
 somewhere in the text: each of a rule's sets of needed literals (worlddb.extract.literals)
-has a member in the folded text (``_has_all``). A rule left out could not have matched, so
+has a member in the folded text (``literals.has_all``). A rule left out could not have matched, so
 the reading is the one every rule would give, at the cost of the few that pass. The index
 (``_needs``) is built on first use, from each rule's most telling set, by its first ``_KEY``
 characters. Pure and deterministic; tests/extract/test_slots_prefilter.py runs every rule on
@@ -16,18 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from worlddb.extract._slot_rules import _RULES, _Rule
-from worlddb.extract.literals import fold, required
-
-
-def _has_all(folded: str, needs: tuple[frozenset[str], ...]) -> bool:
-    """Whether each of the sets `needs` has a member in `folded` (a pattern that needs them can match)."""
-    for strings in needs:
-        for literal in strings:
-            if literal in folded:
-                break
-        else:
-            return False
-    return True
+from worlddb.extract.literals import fold, has_all, required
 
 
 def _possible(protected: str, attributes: frozenset[str] | None) -> tuple[_Rule, ...]:
@@ -46,7 +35,7 @@ def _possible(protected: str, attributes: frozenset[str] | None) -> tuple[_Rule,
         rule, needs = index.rules[i]
         if attributes is not None and rule.attribute not in attributes:
             continue
-        if _has_all(folded, needs):
+        if has_all(folded, needs):
             possible.append(rule)
     return tuple(possible)
 

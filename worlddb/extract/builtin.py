@@ -32,15 +32,19 @@ Contract: ``BuiltinExtractor().extract(text, ctx)`` is deterministic (same text 
   "my sister Anna" -> has_sister); "I"/"me"/"my" stand for ``ctx.speaker``, else ``ctx.user_name``,
   else the literal "user". A place relation (lives_in, from, visited) never takes a temporal
   object ("moved to Tuesday"), and a move said for a time still to come ("moving to Y next month") is
-  none yet. A fact's ``valid_from`` is the first resolved time in its sentence.
+  none yet. A fact's ``valid_from`` is the first resolved time in its sentence. A fact pattern runs
+  only where the literals it needs (``_fact_needs``, worlddb.extract.literals) occur in the sentence,
+  which changes no fact.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import cache
 
 from worlddb.extract import EntityCandidate, Extraction, ExtractionContext, FactCandidate, given_names, lexicon
+from worlddb.extract.literals import fold, has_all, required
 from worlddb.extract.temporal import find_temporals
 
 __all__ = ["BuiltinExtractor", "split_sentences"]
@@ -449,27 +453,42 @@ def _noun_phrases(text, sentences, blocked) -> list[EntityCandidate]:
 def _facts(sentence: str, me: str, names: list[str], when) -> list[FactCandidate]:
     known = set(names)
     out = []
+    folded = fold(sentence)
+    facts_needs, coordinated_needs, kin_needs, is_kin_needs = _fact_needs()
     subjects: list[tuple[int, str | None]] = []  # where each matched relation's subject begins, and who it is
-    for regex, relation in _FACT_PATTERNS:
-        for m in regex.finditer(sentence):
+    for (regex, relation), needs in zip(_FACT_PATTERNS, facts_needs):
+        for m in regex.finditer(sentence) if has_all(folded, needs) else ():
             subj = me if m.group("subj") == "I" else _known_suffix(m.group("subj"), known)
             subjects.append((m.start(), subj))
             _add_fact(out, sentence, m, subj, relation, names, when)
     # "I live in Austin and work at Dell": the second verb's subject is the nearest one before it
-    for regex, relation in _COORDINATED:
-        for m in regex.finditer(sentence):
+    for (regex, relation), needs in zip(_COORDINATED, coordinated_needs):
+        for m in regex.finditer(sentence) if has_all(folded, needs) else ():
             before = [(at, subj) for at, subj in subjects if at < m.start()]
             if before:
                 _add_fact(out, sentence, m, max(before, key=lambda item: item[0])[1], relation, names, when)
-    for m in _MY_KIN_NAME.finditer(sentence):  # "my sister Anna"
+    for m in _MY_KIN_NAME.finditer(sentence) if has_all(folded, kin_needs) else ():  # "my sister Anna"
         name = _strip_possessive(m.group("name"))[0]
         out.append(FactCandidate(me, _has(m.group("rel")), name, sentence, when, None))
-    for m in _NAME_IS_MY_KIN.finditer(sentence):  # "Anna is my sister", "Priya, my boss"
+    # "Anna is my sister", "Priya, my boss"
+    for m in _NAME_IS_MY_KIN.finditer(sentence) if has_all(folded, is_kin_needs) else ():
         # the known name the phrase ends in ("Call Mel, my sister": Mel), else the phrase
         name = _known_suffix(m.group("name"), known) or m.group("name")
         if name not in _FIRST_PERSON and name.lower() not in _OPENERS:
             out.append(FactCandidate(me, _has(m.group("rel") or m.group("apposed")), name, sentence, when, None))
     return out
+
+
+_Needs = tuple[frozenset[str], ...]
+
+
+@cache
+def _fact_needs() -> tuple[tuple[_Needs, ...], tuple[_Needs, ...], _Needs, _Needs]:
+    """The literal sets (worlddb.extract.literals) each fact pattern needs, parsed on first use:
+    those of _FACT_PATTERNS, of _COORDINATED, of _MY_KIN_NAME and of _NAME_IS_MY_KIN. A pattern
+    whose sets do not all have a member in a sentence cannot match there."""
+    return (tuple(required(rx) for rx, _ in _FACT_PATTERNS), tuple(required(rx) for rx, _ in _COORDINATED),
+            required(_MY_KIN_NAME), required(_NAME_IS_MY_KIN))
 
 
 def _add_fact(out: list[FactCandidate], sentence: str, m: re.Match[str], subj: str | None, relation: str,

@@ -32,7 +32,7 @@ import re
 import re._constants as _c  # the standard library's own regex parser and its opcodes
 import re._parser as _p
 
-__all__ = ["FOLD", "fold", "required"]
+__all__ = ["FOLD", "fold", "has_all", "required"]
 
 #: ASCII upper case to lower case, and every non-ASCII character that an ASCII letter matches
 #: under re.IGNORECASE to that letter (checked over all of Unicode by the tests)
@@ -55,6 +55,18 @@ _SAFE = frozenset(map(ord, "abcdefghijklmnopqrstuvwxyz0123456789 !\"#$%&'()*+,-.
 def fold(text: str) -> str:
     """`text` with the case of the characters a required literal can hold folded, one for one."""
     return text.translate(FOLD)
+
+
+def has_all(folded: str, needs: tuple[frozenset[str], ...]) -> bool:
+    """Whether each of the sets `needs` (``required(rx)``) has a member in `folded` (``fold(text)``):
+    False means `rx` cannot match anywhere in the text."""
+    for strings in needs:
+        for literal in strings:
+            if literal in folded:
+                break
+        else:
+            return False
+    return True
 
 
 def required(pattern: re.Pattern[str]) -> tuple[frozenset[str], ...]:

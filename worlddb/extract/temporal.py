@@ -9,18 +9,20 @@ of the period named ("last week" -> that week's Monday, "in May 2023" -> 2023-05
 Why not ``dateparser.search.search_dates``: on chat text it is slow (~15 ms a sentence) and noisy
 (it reads "We" and "yesterday and" as dates). A pattern pass proposes the spans; dateparser resolves
 each one against the message's day (~1-3 ms, cached per expression and day). Weekends and seasons, which dateparser does
-not know, are computed here. Seasons are the northern meteorological ones.
+not know, are computed here. Seasons are the northern meteorological ones. A pattern runs only where the literals it
+needs (``_needs``, worlddb.extract.literals) occur in the text, which changes no result.
 """
 
 from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import dateparser
 
 from worlddb.extract import Granularity, TemporalExpression
+from worlddb.extract.literals import fold, has_all, required
 
 __all__ = ["find_temporals", "warm"]
 
@@ -89,7 +91,10 @@ def find_temporals(text: str, base: datetime | None, *, sentence: str | None = N
     whether a bare "Friday" or "June" means the coming one or the last one."""
     taken: list[tuple[int, int]] = []
     found: list[tuple[int, int, Granularity, str]] = []
-    for regex, gran, kind in _COMPILED:
+    folded = fold(text)
+    for (regex, gran, kind), needs in zip(_COMPILED, _needs()):
+        if not has_all(folded, needs):
+            continue  # it cannot match here
         for m in regex.finditer(text):
             start, end = m.span()
             if any(start < e and s < end for s, e in taken):
@@ -104,6 +109,12 @@ def find_temporals(text: str, base: datetime | None, *, sentence: str | None = N
         granularity, resolved = _resolve(surface, gran, kind, base, prefer)
         out.append(TemporalExpression(surface, (start, end), resolved, granularity))
     return out
+
+
+@cache
+def _needs() -> tuple[tuple[frozenset[str], ...], ...]:
+    """The literal sets each of `_COMPILED` needs (worlddb.extract.literals), parsed on first use."""
+    return tuple(required(regex) for regex, _gran, _kind in _COMPILED)
 
 
 def _resolve(surface: str, gran: str, kind: str, base: datetime | None, prefer: str
@@ -148,8 +159,10 @@ def _plain_numbers(words: str) -> str:
 def warm() -> None:
     """Have dateparser build its English tables now: it does so at its first parse (about
     70 ms, against well under 1 ms for a parse afterwards), which would otherwise fall on the
-    first memory_write naming a date after a server starts. Nothing is cached."""
+    first memory_write naming a date after a server starts; and the patterns' literal sets
+    (`_needs`). No text is cached."""
     dateparser.parse("two weeks ago", languages=["en"])
+    _needs()
 
 
 @lru_cache(maxsize=4096)
