@@ -289,3 +289,29 @@ def test_migration_8_records_the_dated_form_in_a_file_with_sentence_vectors(tmp_
         assert db.store.meta_get("vector_text") == ("dated" if with_sentences else None)
     finally:
         db.close()
+
+
+def test_a_scope_named_twice_in_one_write_is_made_once(db):
+    with db.write() as w:
+        first, again = w.scope("user", "alice"), w.scope("user", "alice")
+        other = w.scope("user", "bob")
+    assert first == again != other
+    assert w.receipt.nodes == [first, other]
+    with db.write() as w:
+        assert w.scope("user", "alice") == first
+        with pytest.raises(InvalidInput):
+            w.scope("user", "")
+    assert w.receipt.nodes == []
+    assert db.store.conn.execute("SELECT count(*) FROM scopes").fetchone()[0] == 2
+
+
+def test_a_transaction_remembers_names_and_forgets_them_when_it_erases(db):
+    entity = Node("Entity", name="Ana", meta={"entity_type": "person"}, created_at=T0)
+    with db.write() as w:
+        scope = w.scope("user", "alice")
+        anchor = w.add(entity, valid_from=0, parents=[scope])
+        assert w.tx.name_and_meta(anchor) == ("Ana", {"entity_type": "person"})
+        assert w.tx.name_and_meta("0" * 64) is None
+        w.erase(anchor)
+        view = db.get(anchor)
+        assert w.tx.name_and_meta(anchor) == (view.name, view.meta) == ("", {})

@@ -20,7 +20,8 @@ a function of the set alone, so the roots and versions are the same either way; 
 the cost differs - a bulk load into one world pays O(n) once instead of O(n log n)
 in per-change SQL. Within a transaction the Tx also remembers what cannot change
 under it: node rowids, the ancestors of a world (forgotten whenever containment
-changes), and what it knows of the nodes it created itself: their version is their
+changes), the name and meta of a node it was asked for (forgotten when it erases that
+node), and what it knows of the nodes it created itself: their version is their
 anchor until seal, their parents are the worlds it put them in, and until it gives
 them children, vectors or text, they contain nothing and have no index rows to replace;
 and an edge touching one of them is live exactly when this transaction wrote its row and
@@ -38,7 +39,7 @@ transaction. Nothing else in the engine calls them.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from worlddb.core import ids, trie
@@ -58,6 +59,7 @@ class TxStore(Protocol):
 
     def parents(self, anchor: str) -> list[str]: ...
     def rowid(self, anchor: str) -> int | None: ...
+    def get(self, anchor: str) -> Any: ...
     def enter_bulk(self) -> None: ...
 
 #: how many nodes a transaction writes before it is treated as a bulk load (more page cache)
@@ -119,6 +121,8 @@ class Tx:
         #: text nodes indexed, and the wordpieces they hold, not counted in the tables yet
         self._texts = 0
         self._pieces: dict[int, int] = {}
+        #: anchor -> (name, meta) of nodes read through `name_and_meta`
+        self._names: dict[str, tuple[str, Mapping[str, Any]]] = {}
 
     # ------------------------------------------------------------------ nodes
     def add_node(self, node: Node, *, valid_from: int | None = None, valid_to: int | None = None,
@@ -158,6 +162,18 @@ class Tx:
                 self._rowids[anchor] = found
         return found
 
+    def name_and_meta(self, anchor: str) -> tuple[str, Mapping[str, Any]] | None:
+        """A node's name and meta as stored (None if it does not exist), remembered for the
+        transaction: both belong to its genesis record, which only erasure changes (and
+        `erase_node` forgets them)."""
+        found = self._names.get(anchor)
+        if found is None:
+            view = self.store.get(anchor)
+            if view is None:
+                return None
+            found = self._names[anchor] = (view.name, view.meta)
+        return found
+
     def is_new(self, anchor: str) -> bool:
         """Created in this transaction."""
         return anchor in self._new
@@ -166,7 +182,8 @@ class Tx:
         """Forget what the transaction remembered of the nodes and edges it wrote, once it
         has ended: a bulk load's Tx, kept by a caller that holds its writer, would
         otherwise keep an entry for every node and edge."""
-        for held in (self._rowids, self._new, self._ancestors, self._changes, self._fresh_edges, self._pieces):
+        for held in (self._rowids, self._new, self._ancestors, self._changes, self._fresh_edges, self._pieces,
+                     self._names):
             held.clear()
         self._deferred.clear()
         self._member_log = []
@@ -673,6 +690,7 @@ class Tx:
         if rowid is None:
             raise NotFound(f"no node has id {anchor}")
         self.erased.append(anchor)
+        self._names.pop(anchor, None)
         # the record goes first, so observers told about the vectors below see an erased node
         self.conn.execute("UPDATE nodes SET record=NULL, erased_at=?, name='', retire_reason=NULL WHERE rowid=?",
                           (self.at, rowid))

@@ -158,6 +158,9 @@ class Writer:
         self._after_commit: list[Callable[[], None]] = []
         #: the text-vector form this transaction has checked (worlddb.graph.text_index.claim_form)
         self.vector_text: str | None = None
+        #: (kind, sid) -> anchor of the scopes this transaction has made sure of (a node row is
+        #: never deleted, so a second `scope` call would find it and change nothing)
+        self._scopes: dict[tuple[str, str], str] = {}
 
     @property
     def at(self) -> int:
@@ -190,10 +193,14 @@ class Writer:
     def scope(self, kind: str, sid: str) -> str:
         """The anchor of scope kind:sid, creating the scope world on first use."""
         kind, sid = check_scope(kind, sid)
+        known = self._scopes.get((kind, sid))
+        if known is not None:
+            return known
         node = scope_node(kind, sid)
         if self.tx.add_node(node, valid_from=0):
             self.tx.conn.execute("INSERT INTO scopes(kind, sid, anchor) VALUES (?,?,?)", (kind, sid, node.id))
             self.receipt.note(self.receipt.nodes, node.id)
+        self._scopes[(kind, sid)] = node.id
         return node.id
 
     def is_new(self, anchor: str) -> bool:

@@ -34,7 +34,7 @@ from typing import Protocol, TypeVar
 import numpy as np
 
 from worlddb.consolidator import topics
-from worlddb.core.errors import InvalidInput
+from worlddb.core.errors import InvalidInput, NotFound
 from worlddb.core.records import MAX_TEXT_CHARS, Edge, Node
 from worlddb.core.timeutil import from_datetime, now_us, to_iso
 from worlddb.extract import GENERIC_ROLES, EntityCandidate, ExtractionContext, FactCandidate
@@ -317,7 +317,11 @@ def resolve_mention(resolver: Resolver, w: Writer, world: str, scope_key: str, c
     record: resolution "exact" (an existing entity reused), "new", or "proposed_merge"
     (new, with pending same_as proposals to `proposed_merge_with`)."""
     outcome = resolver.resolve(w, world, candidate, prepared=prepared, provenance={"scope": scope_key})
-    view = resolver.store.require(outcome.entity)
+    # an import names the same few entities again and again: the transaction remembers their names
+    stored = w.tx.name_and_meta(outcome.entity)
+    if stored is None:
+        raise NotFound(f"no node has id {outcome.entity}")
+    name, meta = stored
     if isinstance(outcome, Resolved) and not outcome.created:
         resolution, others = "exact", []
     elif outcome.proposals:
@@ -325,7 +329,7 @@ def resolve_mention(resolver: Resolver, w: Writer, world: str, scope_key: str, c
         resolution, others = "proposed_merge", [m.anchor for m in options]
     else:
         resolution, others = "new", []
-    return EntityOut(id=outcome.entity, name=view.name, type=view.meta.get("entity_type"),
+    return EntityOut(id=outcome.entity, name=name, type=meta.get("entity_type"),
                      resolution=resolution, proposed_merge_with=others,
                      proposals=list(outcome.proposals), scope=scope_key)
 

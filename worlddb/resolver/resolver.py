@@ -264,8 +264,8 @@ class Resolver:
         return out
 
     # ------------------------------------------------------------------ internals
-    def _scope_row(self, scope: str) -> int:
-        row = self.store.rowid(scope) if isinstance(scope, str) else None
+    def _scope_row(self, scope: str, tx=None) -> int:
+        row = (self.store if tx is None else tx).rowid(scope) if isinstance(scope, str) else None
         if row is None:
             raise NotFound(f"no scope world has id {scope!r}")
         return row
@@ -297,7 +297,8 @@ class Resolver:
             log.warning("the resolver's name index could not take a commit: %s", exc)
 
     def _context(self, w, scope: str, vector) -> Context:
-        scope_row = self._scope_row(scope)
+        # inside a write, through the rowids the transaction remembers (a rowid never changes)
+        scope_row = self._scope_row(scope, None if w is None else w.tx)
         pending = self._overlay(w) if w is not None else Pending()
         self.index.sync()
         return Context(store=self.store, index=self.index, thresholds=self.thresholds,
