@@ -55,6 +55,7 @@ import logging
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -97,6 +98,12 @@ def topic_root(scope: str) -> Node:
     return Node(TOPIC, name="Topics", meta={"scope": scope, "root": True})
 
 
+@lru_cache(maxsize=4096)
+def _root_anchor(scope: str) -> str:
+    """`topic_root(scope).id`, hashed once per scope (every write into the scope asks)."""
+    return topic_root(scope).id
+
+
 # ---------------------------------------------------------------------------- reads
 
 
@@ -124,7 +131,7 @@ def join(w: Writer, scope: str, anchor: str, vector: np.ndarray) -> str | None:
     `vector`, descending from the scope's root; returns that topic, or None when the scope
     has no topics yet (the next pass places it)."""
     conn = w.tx.conn
-    world = topic_root(scope).id
+    world = _root_anchor(scope)
     if w.tx.rowid(world) is None:
         return None
     found = None
