@@ -190,9 +190,15 @@ async def test_a_change_no_rule_reads_revises_the_nearest_memory_and_keeps_it_cu
         assert moved["revised"] == [release["id"]] and moved["superseded"] == []
         read = await ok(client, "memory_read", id=release["id"], **scope)
         assert read["annotations"]["revised_by"] == [moved["id"]] and read["valid_to"] is None
+        # the older statement holds the question's words; the newer one that changed it answers first
         hits = (await ok(client, "memory_recall", query="When do we cut releases?", **scope))["results"]
-        assert {h["id"] for h in hits[:2]} == {release["id"], moved["id"]}
-        assert next(h for h in hits if h["id"] == release["id"])["annotations"]["revised_by"] == [moved["id"]]
+        assert [h["id"] for h in hits[:2]] == [moved["id"], release["id"]]
+        assert hits[0]["lanes"]["successor"] == 1
+        assert hits[1]["annotations"]["revised_by"] == [moved["id"]]
+        # asked as of a day before the change, the older statement is the answer, and no step moved it
+        before = (await ok(client, "memory_recall", query="When do we cut releases?", as_of=ago(1), **scope))
+        assert before["results"][0]["id"] == release["id"]
+        assert all("successor" not in h["lanes"] for h in before["results"])
 
 
 async def test_a_replacement_that_may_be_about_two_memories_changes_neither(minilm_server):

@@ -45,12 +45,19 @@ statement of a slot may rank below the window the step reads ("claims" in its la
 result lists the lanes that found it with its rank there ("context": the fused rank of the
 neighbour that lifted it). What a reader sees of each (scopes, entities, conflicts,
 replacements) is the memory layer's business (worlddb.memory.search).
+
+Successor step (worlddb.retrieval.successors), before the slot step: in a recall pinned to no
+time, a newer text that superseded or revised a candidate comes just ahead of it (lane
+"successor"), brought in if the lanes missed it: a revised memory keeps the words the question
+matched, its reviser holds what is true now. The slot step then still puts a slot's statements
+first, so a memory revised in one part ("I live in Lyon and work at Renault", then "We moved to
+Nantes") answers first for the part that stands ("Where do I work?").
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import islice
 
 from worlddb.core.plan import QueryPlan
@@ -59,7 +66,7 @@ from worlddb.core.timeutil import now_us
 from worlddb.extract.slots import asked
 from worlddb.graph.edge_reads import hidden
 
-from . import brevity, claims, propagation, slot_preference
+from . import brevity, claims, propagation, slot_preference, successors
 from .fusion import fuse
 from .global_lane import aggregates
 from .lanes import LANE_DEPTH, LANE_FLOOR, eligible, run_lanes
@@ -130,11 +137,46 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
             chosen.append(Ranked(seen, final, found_in))
             if len(chosen) == wanted:
                 break
+    if keys and not pinned:
+        chosen += _claimed(sources, worlds, keys, chosen, plan)
+    if as_of is None and known_at is None:
+        chosen = _successors_ahead(store, worlds, plan, chosen, include_closed)
     if keys:
-        if not pinned:
-            chosen += _claimed(sources, worlds, keys, chosen, plan)
         chosen = slot_preference.prefer(keys, chosen, user=user, replaced=lambda view: _replaced(store, view))
     return chosen[:limit]
+
+
+def _successors_ahead(store, worlds: list[str], plan: QueryPlan, chosen: list[Ranked],
+                      include_closed: bool) -> list[Ranked]:
+    """`chosen` with the newer texts that superseded or revised a candidate just ahead of it
+    (worlddb.retrieval.successors), each admitted as the lanes' candidates are."""
+
+    def admit(anchors: list[str]) -> dict[str, NodeView]:
+        views = store.get_many(anchors)
+        rowids = {anchor: store.rowid(anchor) for anchor in views}
+        inside = eligible(store, worlds, [r for r in rowids.values() if r is not None], None)
+        hide = hidden(store, plan, list(views)) if plan.hides else set()
+        shown = {}
+        for anchor, view in views.items():
+            if rowids[anchor] in inside and anchor not in hide and not _indexes_topic(view):
+                seen = store.visible(view, None, None, include_closed=include_closed)
+                if seen is not None:
+                    shown[anchor] = seen
+        return shown
+
+    newer, brought = successors.newer_texts(store, {found.view.anchor: found.view for found in chosen}, admit)
+    if not newer:
+        return chosen
+    by_anchor = {found.view.anchor: found for found in chosen}
+    out = []
+    for anchor, ahead_of in successors.order([found.view.anchor for found in chosen], newer):
+        found = by_anchor.get(anchor)
+        if found is None:
+            found = Ranked(brought[anchor], chosen[ahead_of - 1].score, {})
+        if ahead_of is not None:
+            found = replace(found, lanes={**found.lanes, "successor": ahead_of})
+        out.append(found)
+    return out
 
 
 def _replaced(store, view: NodeView) -> list[NodeView]:

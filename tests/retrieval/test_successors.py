@@ -1,0 +1,82 @@
+"""Recall's successor step: the newer text that changed a candidate answers just ahead of it,
+inside the asked scopes and only for a recall pinned to no time."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from tests.support import ALICE, BOB
+from worlddb.core.records import Edge
+from worlddb.memory.scopes import ScopeSet
+from worlddb.retrieval.successors import order
+
+PLANNER = ScopeSet((("agent", "planner"),))
+ALICE_AND_PLANNER = ScopeSet((("user", "alice"), ("agent", "planner")))
+
+
+def ago(days: float) -> str:
+    return (datetime.now(UTC) - timedelta(days=days)).isoformat()
+
+
+def test_a_successor_ranked_lower_moves_to_just_ahead_of_what_it_changed():
+    assert order(["a", "x", "b"], {"x": ["b"]}) == [("a", None), ("b", 2), ("x", None)]
+
+
+def test_a_successor_ranked_higher_keeps_its_place():
+    assert order(["b", "a", "x"], {"x": ["b"]}) == [("b", None), ("a", None), ("x", None)]
+
+
+def test_a_successor_the_lanes_missed_is_brought_in_and_a_chain_reads_from_its_end():
+    # c changed b, which changed x; d changed x too and is newer than b (newest first)
+    assert order(["x", "a"], {"x": ["d", "b"], "b": ["c"]}) == [
+        ("d", 1), ("c", 1), ("b", 1), ("x", None), ("a", None)]
+
+
+def test_a_cycle_of_changes_ends():
+    assert order(["x", "y"], {"x": ["y"], "y": ["x"]}) == [("y", 1), ("x", None)]
+
+
+def test_a_reviser_below_the_page_is_brought_ahead_of_the_memory_it_revised(engine):
+    old = engine.write_memory("we cut releases every thursday afternoon", ALICE, entities=[], facts=[],
+                              valid_from=ago(90))
+    for i in range(5):
+        engine.write_memory(f"the release notes of sprint {i} are in the wiki", ALICE, entities=[], facts=[])
+    new = engine.write_memory("tuesdays from now on", ALICE, entities=[], facts=[])
+    with engine.db.write() as w:
+        w.link(Edge("revises", new.id, old.id))
+    hits = engine.recall("we cut releases every thursday afternoon", ALICE, limit=2).results
+    assert [h.id for h in hits] == [new.id, old.id]
+    assert hits[0].lanes == {"successor": 1}
+    assert hits[1].annotations == {"revised_by": [new.id]} and hits[1].valid_to is None
+
+
+def test_a_successor_outside_the_asked_scopes_is_not_brought_in(engine):
+    old = engine.write_memory("we cut releases every thursday afternoon", ALICE_AND_PLANNER, entities=[], facts=[],
+                              valid_from=ago(90))
+    mine = engine.write_memory("tuesdays from now on", ALICE, entities=[], facts=[])
+    theirs = engine.write_memory("bob's team ships on mondays", BOB, entities=[], facts=[])
+    with engine.db.write() as w:
+        w.link(Edge("revises", mine.id, old.id))
+        w.link(Edge("revises", theirs.id, old.id))
+    assert [h.id for h in engine.recall("releases thursday afternoon", PLANNER, limit=3).results] == [old.id]
+    assert [h.id for h in engine.recall("releases thursday afternoon", ALICE, limit=2).results] == [mine.id, old.id]
+
+
+def test_a_recall_pinned_to_a_time_keeps_the_lanes_order(engine):
+    old = engine.write_memory("we cut releases every thursday afternoon", ALICE, entities=[], facts=[],
+                              valid_from=ago(90))
+    new = engine.write_memory("tuesdays from now on", ALICE, entities=[], facts=[], valid_from=ago(1))
+    with engine.db.write() as w:
+        w.link(Edge("revises", new.id, old.id))
+    pinned = engine.recall("we cut releases every thursday afternoon", ALICE, limit=1, as_of=ago(0)).results
+    assert [h.id for h in pinned] == [old.id] and "successor" not in pinned[0].lanes
+
+
+def test_with_retired_memories_a_chain_of_replacements_reads_newest_first(engine):
+    first = engine.write_memory("the team standup is at nine", ALICE, entities=[], facts=[], valid_from=ago(60))
+    second = engine.amend(first.id, "moved to half past nine", ALICE, valid_from=ago(30))
+    third = engine.amend(second.id, "and now at ten", ALICE)
+    hits = engine.recall("the team standup is at nine", ALICE, limit=3, include_retired=True).results
+    assert [h.id for h in hits] == [third.id, second.id, first.id]
+    # a plain recall hides the replaced ones and finds the current end of the chain
+    assert [h.id for h in engine.recall("and now at ten", ALICE, limit=3).results] == [third.id]
