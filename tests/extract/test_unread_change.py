@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb.extract.unread_change import says_change
+from worlddb.extract.unread_change import anchors, says_change, states_change
 
 
 @pytest.mark.parametrize("text", [
@@ -34,6 +34,48 @@ def test_anything_else_is_none(text):
     assert not says_change(text)
 
 
+@pytest.mark.parametrize("text", [
+    "The meeting moved to Friday.",                                  # a thing's, not the speaker's
+    "Grandpa finally sold the Saab and got himself a scooter.",      # a named person's
+    "Nobody opens Trello anymore; the board lives in Notion.",       # "anymore"
+    "Release notes go out on Mondays now.",                          # "now"
+    "Swapped the old router for a mesh kit.",
+    "The staging box was retired last week.",
+])
+def test_a_change_of_anyones_in_the_wider_words_is_one(text):
+    assert states_change(text)
+
+
+@pytest.mark.parametrize("text", [
+    "My wife switched jobs in May.",                                 # news of the family stays out
+    "We might move release day to Tuesdays next year.",              # a plan
+    "Is the standup on Fridays now?",                                # a question
+    "Grandpa still drives the Saab.",                                # no change
+    "We also use Notion now.",                                       # an addition
+    "",
+])
+def test_the_wider_words_keep_the_exclusions(text):
+    assert not states_change(text)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Finally sold the Saab and got a scooter.", {"saab"}),  # a name inside a sentence
+    ("Nobody opens Trello anymore.", {"trello"}),                     # a word no dictionary holds
+    ("Our dashboards are built with Grafana.", {"grafana"}),
+    ("Ines starts at Whitmore in Texas.", {"ines", "whitmore", "texas"}),  # no "ine", no "texa"
+    ("The cetirizine made me drowsy.", {"cetirizine"}),
+    ("Thanks, Mel! The class starts on Thursdays.", {"thursday"}),   # a name spoken to is none
+    ("Nice one, Gina! Great idea.", set()),
+    ("Hey Jon, the plan is fine.", set()),
+    ("I live in Austin, Texas.", {"austin", "texas"}),
+    ("Pottery is my thing.", set()),                                 # a capital only for the sentence's start
+    ("It was fun. Pottery is my thing.", set()),
+])
+def test_anchors_are_names_and_rare_words(text, expected):
+    assert anchors(text) == expected
+
+
 def test_a_non_string_is_a_type_error():
-    with pytest.raises(TypeError):
-        says_change(None)  # type: ignore[arg-type]
+    for test in (says_change, states_change, anchors):
+        with pytest.raises(TypeError):
+            test(None)  # type: ignore[arg-type]

@@ -201,6 +201,58 @@ async def test_a_change_no_rule_reads_revises_the_nearest_memory_and_keeps_it_cu
         assert all("successor" not in h["lanes"] for h in before["results"])
 
 
+async def test_a_change_that_names_what_it_changes_revises_the_memory_sharing_that_name(minilm_server):
+    # no rule reads either text, the change is no first-person one, and the two share few other
+    # words: the name they share says which memory the change is about
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "anchored"}
+        rollbar = await ok(client, "memory_write", text="Error reports from the mobile app go to Rollbar.",
+                           valid_from=ago(90), **scope)
+        await ok(client, "memory_write", text="The mobile app ships every second Monday.", valid_from=ago(30),
+                 **scope)
+        sentry = await ok(client, "memory_write", text="Nobody checks Rollbar anymore; crashes land in Sentry now.",
+                          **scope)
+        assert sentry["revised"] == [rollbar["id"]] and sentry["superseded"] == []
+        hits = (await ok(client, "memory_recall", query="Where do the mobile app's error reports go?", **scope))
+        assert [h["id"] for h in hits["results"][:2]] == [sentry["id"], rollbar["id"]]
+        assert hits["results"][1]["annotations"]["revised_by"] == [sentry["id"]]
+        # someone else's change, by the name the older memory gives them
+        anouk = await ok(client, "memory_write", text="My cousin Anouk works as a vet in Utrecht.", valid_from=ago(90),
+                         **scope)
+        sold = await ok(client, "memory_write", text="Anouk sold her share of the practice; she flies planes now.",
+                        **scope)
+        assert sold["revised"] == [anouk["id"]]
+
+
+@pytest.mark.parametrize(("user", "old", "new"), [
+    ("no-change", "Error reports from the mobile app go to Rollbar.", "Rollbar's dashboard was slow all morning."),
+    ("a-plan", "Error reports from the mobile app go to Rollbar.", "We might drop Rollbar for Sentry next quarter."),
+    ("spoken-to", "My cousin Anouk works as a vet in Utrecht.", "Thanks, Anouk! The pilots' course sounds great now."),
+])
+async def test_a_shared_name_without_a_change_revises_nothing(minilm_server, user, old, new):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": user}
+        await ok(client, "memory_write", text=old, valid_from=ago(90), **scope)
+        second = await ok(client, "memory_write", text=new, **scope)
+        assert second["revised"] == [] and second["superseded"] == [] and second["conflicts"] == []
+
+
+async def test_a_change_no_rule_reads_answers_the_slot_of_the_memory_it_revised(minilm_server):
+    # the older memory states the slot asked about; the newer one states nothing a rule reads,
+    # revised it, and so answers the question first
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "takes-over"}
+        php = await ok(client, "memory_write", text="The payments API is written in PHP.", valid_from=ago(90), **scope)
+        await ok(client, "memory_write", text="The payments API emails receipts at midnight.", valid_from=ago(30),
+                 **scope)
+        kotlin = await ok(client, "memory_write",
+                          text="We finished porting the payments API to Kotlin; the old codebase is archived.", **scope)
+        assert kotlin["revised"] == [php["id"]]
+        hits = (await ok(client, "memory_recall", query="What language is the payments API written in?", **scope))
+        assert [h["id"] for h in hits["results"][:2]] == [kotlin["id"], php["id"]]
+        assert hits["results"][0]["lanes"]["slot"] == 1 and "slot" in hits["results"][1]["lanes"]
+
+
 async def test_a_replacement_that_may_be_about_two_memories_changes_neither(minilm_server):
     async with Client(minilm_server) as client:
         scope = {"user_id": "which"}

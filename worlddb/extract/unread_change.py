@@ -8,27 +8,46 @@ now on", "correction", ...; not "new" or "now", which say as much of news: "Our 
 new principal"); and nothing in it makes it a plan, a wish or a condition ("might", "thinking
 about", "next year", "if"), a visit ("trip", "got back from"), an addition ("also", "another",
 "a second"), a try ("tried"), a memory of the past ("used to", "back when"), a question, or news
-about someone else ("my wife", "my friend", "you"). Deterministic, no I/O, never raises for a
-``str``; ``TypeError`` otherwise.
+about someone else ("my wife", "my friend", "you"). ``states_change(text)`` is the wider test
+for a change of anyone's that names what it changes: the same exclusions, any subject ("Dad
+finally got rid of the Volvo"), and "now", "anymore", "swapped", "renamed", "retired" among
+the words of change ("Nobody here touches Jira now"), but nothing done once at a time of day
+("I left Dell at 6 today"). ``anchors(text)`` are the words of a text
+that name one thing in particular: a name written with a capital inside a sentence ("the
+Volvo", "Tomasz") but not one spoken to ("Thanks, Mel!"), or a word that is no common English
+word ("monorepo", "cetirizine", "Jira"); lower-cased and made singular by their ending
+where that is a word too ("Thursdays" and "Thursday" are one anchor; "Texas" stays). All
+are deterministic, do no I/O, and never raise for a ``str``; ``TypeError`` otherwise.
 
-worlddb.memory.updates uses it only where the slot reader and the judge decided nothing: a new
-memory that says a change and whose nearest memory in meaning is close enough (its cosine at
-least ``CHANGE_SIMILARITY``), older, current, in the same voice and unrelated by every slot the
-judge can see, revises that memory. A revision keeps the old memory current and names the new
-one on it (``revised_by``), so a wrong guess hides nothing; it is what the rules can say about a
-change they cannot read ("We cut releases every Thursday" then "We moved release day to
-Tuesdays"). The words are lists of kinds of words, never particular sentences.
+worlddb.memory.updates uses them only where the slot reader and the judge decided nothing: a
+new memory that says a change revises, of the older, current memories in its voice that are
+unrelated by every slot the judge can see,
+- the nearest in meaning, when `says_change` and its cosine is at least ``CHANGE_SIMILARITY``;
+- else, when `states_change`, the nearest of those sharing an anchor with it, when its cosine is
+  at least ``ANCHORED_SIMILARITY``: a change names the thing it changes, and a name or a rare
+  word two memories share says which one it is about far better than a cosine over their
+  other words ("CI for the monorepo runs on Buildkite", then "CI's on Semaphore now for the
+  monorepo").
+A revision keeps the old memory current and names the new one on it (``revised_by``), so a
+wrong guess hides nothing; it is what the rules can say about a change they cannot read ("We
+cut releases every Thursday" then "We moved release day to Tuesdays"). The words are lists of
+kinds of words, never particular sentences.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["CHANGE_SIMILARITY", "says_change"]
+from .lexicon import is_common, singular, tag
+
+__all__ = ["ANCHORED_SIMILARITY", "CHANGE_SIMILARITY", "anchors", "says_change", "states_change"]
 
 #: the least cosine (the write's own text vectors) at which the nearest memory is the one a
 #: change is about; chosen on the tuning sets of bench/data (updates-dev, extra A and D)
 CHANGE_SIMILARITY = 0.4
+#: the least cosine at which an older memory sharing an anchor with a change is the one it is
+#: about; chosen on the tuning sets (updates-dev, extra A, D and F)
+ANCHORED_SIMILARITY = 0.25
 
 _FIRST_PERSON = re.compile(
     r"^(?:[a-z]+(?:\s+[a-z]+){0,2}:\s+)?(?:(?:so|and|but|oh|ok|okay|well|update|also|finally|just|big news|heads up)"
@@ -39,6 +58,21 @@ _CHANGE = re.compile(
     r"|replac\w+|quit|left|started|starting|promot\w+|upgrad\w+|downgrad\w+|migrat\w+|sold|traded|ended"
     r"|broke up|split up|divorced|raised|lowered|bumped|rescheduled|postponed|cancel+ed|dropped|ditched"
     r"|from now on|correction)\b", re.I)
+#: words of change that also say news, or say a change of a thing rather than of a person's own
+_CHANGE_OF_A_THING = re.compile(
+    r"\b(?:now|nowadays|these days|anymore|no more|swapp\w+|renamed|retired|archived|rid of|went with"
+    r"|went over|took (?:me|us|him|her|them) off|(?:goes|going|went|gone) (?:up|down))\b", re.I)
+#: a thing done once, at a time of day: no change of what holds ("I left Dell at 6 today")
+_ONCE = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)|at \d{1,2}(?:[:.]\d\d)?(?:\s*[ap]m)?)\b",
+                   re.I)
+_WORD = re.compile(r"[^\W\d_][\w+#-]*(?:\.[^\W\d_]\w*)*")
+#: a name spoken to, not spoken of: after a greeting or at the start before a stop ("Thanks,
+#: Mel.", "Jon, look"), or after a comma before "!" or "?" ("Nice one, Gina!"; not "Austin, Texas.")
+_VOCATIVE = re.compile(
+    r"(?:(?i:\b(?:thanks|thank you|hey|hi|hello|yeah|yep|yes|wow|oh|sorry|congrats|congratulations|aw+))[,!]?\s+"
+    r"|^\s*)[A-Z][\w-]*(?=\s*[,!.?])|,\s*[A-Z][\w-]*(?=\s*[!?])")
+#: a sentence's first word: its capital says nothing
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;—–]\s+|\s[-–—]\s+)[\"'“‘(]*$")
 _NOT_A_CHANGE = re.compile(
     r"\b(?:might|maybe|may|thinking|considering|planning|plan to|hoping|hope|would|could|if|next (?:week|month|year)"
     r"|will|going to|gonna|someday|eventually|trip|visit|visiting|vacation|holiday|got back|back from|weekend in"
@@ -49,7 +83,40 @@ _NOT_A_CHANGE = re.compile(
 
 def says_change(text: str) -> bool:
     """Whether `text` states a change of the speaker's own (see the module docstring)."""
-    if not isinstance(text, str):
-        raise TypeError(f"text must be str, not {type(text).__name__}")
+    _check(text)
     text = text.strip()
     return bool(_FIRST_PERSON.search(text) and _CHANGE.search(text) and not _NOT_A_CHANGE.search(text))
+
+
+def states_change(text: str) -> bool:
+    """Whether `text` states a change of anyone's, in the wider words (see the module docstring)."""
+    _check(text)
+    return bool((_CHANGE.search(text) or _CHANGE_OF_A_THING.search(text))
+                and not _NOT_A_CHANGE.search(text) and not _ONCE.search(text))
+
+
+def anchors(text: str) -> frozenset[str]:
+    """The words of `text` that name one thing in particular, lower-cased (see the module
+    docstring)."""
+    _check(text)
+    text = _VOCATIVE.sub(" ", text)
+    found = set()
+    for match in _WORD.finditer(text):
+        word = re.sub(r"['’]s$", "", match.group())
+        if len(word) < 3:
+            continue
+        named = word[0].isupper() and not _SENTENCE_START.search(text[:match.start()])
+        if named or not is_common(word):
+            found.add(_one_of(word.lower()))
+    return frozenset(found)
+
+
+def _one_of(word: str) -> str:
+    """`word` made singular where that is a word too ("thursdays"; not "texas", "ines")."""
+    one = singular(word)
+    return one if one == word or tag(one) or tag(one.capitalize()) else word
+
+
+def _check(text: object) -> None:
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")

@@ -83,7 +83,7 @@ from worlddb.extract.slots import (
     same_subject,
     voice,
 )
-from worlddb.extract.unread_change import CHANGE_SIMILARITY, says_change
+from worlddb.extract.unread_change import ANCHORED_SIMILARITY, CHANGE_SIMILARITY, anchors, says_change, states_change
 from worlddb.graph import text_index
 from worlddb.graph.database import Writer
 from worlddb.graph.lexical import lexical
@@ -107,7 +107,7 @@ MAX_RELATED = 5
 #: a candidate below this cosine and not found by BM25 is not worth reading
 MIN_SIMILARITY = 0.2
 #: the reason of an update that is a change the rules could not read (`_unread_change`)
-UNREAD_CHANGE = "a change the rules cannot read, of the nearest memory"
+UNREAD_CHANGE = "a change the rules cannot read, of the memory nearest to it or naming what it changes"
 #: past this many of a scope's names holding a first name, it names nobody in particular
 MAX_NAMESAKES = 5
 
@@ -145,7 +145,7 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     ambiguous = _ambiguous_first_names(services, worlds, reading)
     new = Statement("", text, starts, _unnamed(reading, ambiguous), similarity=1.0)
     # a change the built-in rules cannot read still needs the nearest memories (`_unread_change`)
-    unread = isinstance(services.judge, BuiltinJudge) and says_change(text)
+    unread = isinstance(services.judge, BuiltinJudge) and (says_change(text) or states_change(text))
     repeats = bool(getattr(services.judge, "only_repeats", lambda _: False)(new)) and not unread
     found = _candidates(services, worlds, text, vector, units, every=repeats,
                         wanted=() if repeats else claims_index.keys(new.reading, text))
@@ -173,7 +173,7 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     if unread:
         candidates = _with_cosines(store, candidates, vector)
         verdicts = _unread_change(starts, candidates, verdicts, [voice(speaker_of(o.meta), user) == mine for o in olds],
-                                  _ruled_out(services, reading, olds, user))
+                                  _ruled_out(services, reading, olds, user), text)
     return _assessment(services, scopes, candidates, verdicts, new.reading, user)
 
 
@@ -191,38 +191,62 @@ def _with_cosines(store: Store, candidates: list[Statement], vector: np.ndarray)
     return [replace(c, similarity=found.get(c.id, c.similarity)) for c in candidates]
 
 
-def _ruled_out(services: Services, reading: Reading, olds: list, user: str | None) -> Callable[[Statement], bool]:
+def _ruled_out(services: Services, reading: Reading, olds: list, user: str | None
+               ) -> Callable[[Statement, bool], bool]:
     """Whether a candidate cannot be what an unread change is about (`_unread_change`): it
-    states something the rules can read, in its own speaker's voice, or it names a value the new
-    memory claims."""
+    names a value the new memory claims; or it states something the rules can read, in its own
+    speaker's voice - which rules out the nearest in meaning, and one sharing an anchor with the
+    new memory (`anchored`) only where the new memory states something of the same subject too:
+    the judge then read both about that subject and found no change ("Sarah prefers tea", then
+    "Sarah prefers aisle seats now"; "I work at Hulu", then "I quit Hulu and got YouTube TV")."""
     speakers = {o.anchor: speaker_of(o.meta) for o in olds}
     values = [c.value for c in reading.claims if c.value and c.positive and not c.ended]
+    subjects = {c.subject for c in reading.claims}
 
-    def check(old: Statement) -> bool:
+    def check(old: Statement, anchored: bool) -> bool:
         if any(re.search(r"\b" + re.escape(value) + r"\b", old.text, re.I) for value in values):
             return True
-        return bool(_reading(old.text, _stored_facts(services, old.id), user, speaker=speakers.get(old.id)).claims)
+        theirs = _reading(old.text, _stored_facts(services, old.id), user, speaker=speakers.get(old.id)).claims
+        if not anchored:
+            return bool(theirs)
+        return any(same_subject(c.subject, subject) for c in theirs for subject in subjects)
 
     return check
 
 
 def _unread_change(starts: int, candidates: list[Statement], verdicts: list[Verdict], same_voice: list[bool],
-                   ruled_out: Callable[[Statement], bool]) -> list[Verdict]:
-    """For a new memory that says a change of the speaker's (extract.unread_change) where the
-    judge decided nothing: the nearest candidate in meaning, if close enough, older, in the same
-    voice and unrelated by every slot the judge sees, becomes an update that the write records
+                   ruled_out: Callable[[Statement, bool], bool], text: str) -> list[Verdict]:
+    """For a new memory `text` that says a change (extract.unread_change) where the judge
+    decided nothing, the candidate it changes, if any, becomes an update that the write records
     as a revision (`Assessment.revised` with no attribute: it stays current and no fact of it
-    ends) - unless `ruled_out`: it states something the rules can read (they would have read a
-    change of it), or it already names a value the new memory claims (what a change replaces
-    is the old value: "I moved to Denver" changes no "We looked at houses in Denver")."""
+    ends). Only an older candidate in the same voice, unrelated by every slot the judge sees,
+    qualifies: the nearest in meaning, if the change is the speaker's own and the cosine at
+    least CHANGE_SIMILARITY; else, if `text` states a change in the wider words, the nearest of
+    those sharing an anchor with it, if at least ANCHORED_SIMILARITY. Either is dropped if
+    `ruled_out`: it names a value the new memory claims (what a change replaces is the old
+    value: "I moved to Denver" changes no "We looked at houses in Denver"), or states something
+    the rules can read that they would have read a change of (`_ruled_out`)."""
     if not candidates or any(v.outcome in ("update", "conflict", "duplicate") for v in verdicts):
         return verdicts
-    i = max(range(len(candidates)), key=lambda k: candidates[k].similarity)
-    old = candidates[i]
-    if old.similarity < CHANGE_SIMILARITY or old.valid_from >= starts or verdicts[i].outcome != "unrelated" \
-            or not same_voice[i] or ruled_out(old):
-        return verdicts
-    return [*verdicts[:i], Verdict("update", UNREAD_CHANGE), *verdicts[i + 1:]]
+
+    def open_to(k: int) -> bool:
+        return candidates[k].valid_from < starts and verdicts[k].outcome == "unrelated" and same_voice[k]
+
+    def revise(k: int) -> list[Verdict]:
+        return [*verdicts[:k], Verdict("update", UNREAD_CHANGE), *verdicts[k + 1:]]
+
+    nearest = max(range(len(candidates)), key=lambda k: candidates[k].similarity)
+    if says_change(text) and candidates[nearest].similarity >= CHANGE_SIMILARITY and open_to(nearest) \
+            and not ruled_out(candidates[nearest], False):
+        return revise(nearest)
+    named = anchors(text) if states_change(text) else frozenset()
+    sharing = [k for k, old in enumerate(candidates)
+               if old.similarity >= ANCHORED_SIMILARITY and open_to(k) and named & anchors(old.text)]
+    if sharing:
+        best = max(sharing, key=lambda k: candidates[k].similarity)
+        if not ruled_out(candidates[best], True):
+            return revise(best)
+    return verdicts
 
 
 def apply(services: Services, w: Writer, anchor: str, starts: int, assessment: Assessment,

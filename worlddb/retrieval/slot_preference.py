@@ -19,7 +19,8 @@ moved to Denver"), the user's (role "user", or the scope's user by name) is the 
 do I live?", and an assistant's or a tool's turn claims nothing about anyone. A question may ask
 about an open slot ("What browser do I use?" asks about (me, np:browser)); a memory that names a
 new value with no slot of its own ("I switched to Vivaldi") states the open slot of a memory it
-superseded or revised.
+superseded or revised, and a memory the rules read nothing in states any asked slot of a memory
+it revised (a change the rules could not read, worlddb.memory.updates).
 """
 
 from __future__ import annotations
@@ -52,12 +53,11 @@ def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
     for group in _ALIKE:
         if attributes & group:
             attributes |= group
-    open_keys = [k for k in keys if is_single(k.attribute)]
     stating = []
     for i, found in enumerate(chosen):
         claims = _claims(found.view, attributes, user)
         if any(_answers(key, claim) for key in keys for claim in claims) or (
-                open_keys and replaced is not None and _takes_over(found.view, open_keys, attributes, user, replaced)):
+                replaced is not None and _takes_over(found.view, keys, attributes, user, replaced)):
             stating.append(i)
     if not stating:
         return chosen
@@ -94,11 +94,12 @@ def _changes_among(views: Sequence[NodeView],
     return changes, gone
 
 
-def _claims(view: NodeView, attributes: set[str], user: str | None = None) -> tuple[SlotClaim, ...]:
-    """The claims of a memory or a turn, in its speaker's voice (slots.read's `speaker`): a
-    named speaker's "I" is that person - a turn's speaker, or the one a memory's metadata names
-    (text_index.speaker_of) unless that is the `user`; the user's is "me"; a turn of an
-    assistant or a tool, or of no one, states nothing about anyone."""
+def _claims(view: NodeView, attributes: set[str] | None, user: str | None = None) -> tuple[SlotClaim, ...]:
+    """The claims (of `attributes`; None: of any) of a memory or a turn, in its speaker's voice
+    (slots.read's `speaker`): a named speaker's "I" is that person - a turn's speaker, or the
+    one a memory's metadata names (text_index.speaker_of) unless that is the `user`; the
+    user's is "me"; a turn of an assistant or a tool, or of no one, states nothing about
+    anyone."""
     if view.type not in ("Memory", "Turn") or not view.content:
         return ()
     speaker = speaker_of(view)
@@ -112,18 +113,29 @@ def _claims(view: NodeView, attributes: set[str], user: str | None = None) -> tu
 
 def _takes_over(view: NodeView, keys: Sequence[SlotKey], attributes: set[str], user: str | None,
                 replaced: Callable[[NodeView], list[NodeView]]) -> bool:
-    """Whether a memory that names a new value with no slot of its own ("I switched to
-    Vivaldi") replaced one stating an asked open slot ("I use Firefox as my browser"): the
-    update judge gave it that slot (worlddb.extract.judge), so it states the slot's value now."""
+    """Whether a memory that states no asked slot itself replaced one that does, and so states
+    it now: one that names a new value with no slot of its own ("I switched to Vivaldi")
+    replaced one stating an asked open slot ("I use Firefox as my browser"), which the update
+    judge gave it (worlddb.extract.judge); or one the rules read nothing in at all revised one
+    stating any asked slot, a change the update judge could only take as about that memory as
+    a whole (worlddb.memory.updates: "We finished rewriting the public API in Elixir" after
+    "The public API is written in Ruby"). A memory that reads as another slot's change ("We
+    moved to Nantes" revising "I live in Lyon and work at Renault") takes over nothing of the
+    part it left alone."""
     if view.type != "Memory":
         return False
-    mine = [c for c in _claims(view, {REPLACES}, user) if c.attribute == REPLACES and c.positive and not c.ended]
-    if not mine:
+    open_keys = [k for k in keys if is_single(k.attribute)]
+    mine = [c for c in _claims(view, {REPLACES}, user)
+            if c.attribute == REPLACES and c.positive and not c.ended] if open_keys else []
+    unread = not mine and not _claims(view, None, user)
+    if not mine and not unread:
         return False
     for old in replaced(view):
         theirs = _claims(old, attributes, user)
-        if any(_answers(key, c) and any(same_subject(m.subject, c.subject) for m in mine)
-               for key in keys for c in theirs):
+        if mine and any(_answers(key, c) and any(same_subject(m.subject, c.subject) for m in mine)
+                        for key in open_keys for c in theirs):
+            return True
+        if unread and any(_answers(key, c) for key in keys for c in theirs):
             return True
     return False
 
