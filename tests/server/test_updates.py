@@ -222,12 +222,21 @@ async def test_a_change_that_names_what_it_changes_revises_the_memory_sharing_th
         sold = await ok(client, "memory_write", text="Anouk sold her share of the practice; she flies planes now.",
                         **scope)
         assert sold["revised"] == [anouk["id"]]
+        # a short statement is about what its nouns name
+        printer = await ok(client, "memory_write", text="The office printer sits in the kitchen.",
+                           valid_from=ago(90), **scope)
+        moved = await ok(client, "memory_write", text="The printer lives in the hallway cupboard now.", **scope)
+        assert moved["revised"] == [printer["id"]]
 
 
 @pytest.mark.parametrize(("user", "old", "new"), [
     ("no-change", "Error reports from the mobile app go to Rollbar.", "Rollbar's dashboard was slow all morning."),
     ("a-plan", "Error reports from the mobile app go to Rollbar.", "We might drop Rollbar for Sentry next quarter."),
     ("spoken-to", "My cousin Anouk works as a vet in Utrecht.", "Thanks, Anouk! The pilots' course sounds great now."),
+    # a noun of a long turn is one topic of many
+    ("long", "The office printer sits in the kitchen.",
+     "Honestly the whole week was chaos, the heating kept dropping, the printer jammed twice and we all ended up "
+     "working from the cafe downstairs now and then."),
 ])
 async def test_a_shared_name_without_a_change_revises_nothing(minilm_server, user, old, new):
     async with Client(minilm_server) as client:

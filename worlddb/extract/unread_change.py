@@ -15,7 +15,10 @@ the words of change ("Nobody here touches Jira now"), but nothing done once at a
 ("I left Dell at 6 today"). ``anchors(text)`` are the words of a text
 that name one thing in particular: a name written with a capital inside a sentence ("the
 Volvo", "Tomasz") but not one spoken to ("Thanks, Mel!"), or a word that is no common English
-word ("monorepo", "cetirizine", "Jira"); lower-cased and made singular by their ending
+word ("monorepo", "cetirizine", "Jira"), and, in a statement of at most ``SHORT_WORDS`` words,
+its nouns but the most general ("rent", "alarm": a short statement is about what its nouns
+name, where a long turn of a conversation touches many topics); lower-cased and made singular
+by their ending
 where that is a word too ("Thursdays" and "Thursday" are one anchor; "Texas" stays). All
 are deterministic, do no I/O, and never raise for a ``str``; ``TypeError`` otherwise.
 
@@ -62,6 +65,12 @@ _CHANGE = re.compile(
 _CHANGE_OF_A_THING = re.compile(
     r"\b(?:now|nowadays|these days|anymore|no more|swapp\w+|renamed|retired|archived|rid of|went with"
     r"|went over|took (?:me|us|him|her|them) off|(?:goes|going|went|gone) (?:up|down))\b", re.I)
+#: a statement of at most this many words is about what its nouns name; in a longer text (a
+#: conversation's turn) a noun is one topic of many
+SHORT_WORDS = 14
+#: nouns too general to say what a statement is about
+_GENERAL_NOUNS = frozenset("""time day week month year today tonight morning evening night weekend minute hour
+while thing lot bit way stuff kind sort part place end start people guy one home work job life fact point""".split())
 #: a thing done once, at a time of day: no change of what holds ("I left Dell at 6 today")
 _ONCE = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)|at \d{1,2}(?:[:.]\d\d)?(?:\s*[ap]m)?)\b",
                    re.I)
@@ -100,15 +109,23 @@ def anchors(text: str) -> frozenset[str]:
     docstring)."""
     _check(text)
     text = _VOCATIVE.sub(" ", text)
+    words = list(_WORD.finditer(text))
+    short = len(words) <= SHORT_WORDS
     found = set()
-    for match in _WORD.finditer(text):
+    for match in words:
         word = re.sub(r"['’]s$", "", match.group())
         if len(word) < 3:
             continue
         named = word[0].isupper() and not _SENTENCE_START.search(text[:match.start()])
-        if named or not is_common(word):
+        if named or not is_common(word) or short and _names_a_thing(word):
             found.add(_one_of(word.lower()))
     return frozenset(found)
+
+
+def _names_a_thing(word: str) -> bool:
+    """A common noun that is not too general to say what a statement is about."""
+    lower = word.lower()
+    return tag(lower) in ("NN", "NNS") and singular(lower) not in _GENERAL_NOUNS
 
 
 def _one_of(word: str) -> str:
