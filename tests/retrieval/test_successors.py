@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from tests.support import ALICE, BOB
 from worlddb.core.records import Edge
 from worlddb.memory.scopes import ScopeSet
 from worlddb.retrieval.successors import order
+
+pytestmark = pytest.mark.both_backends
 
 PLANNER = ScopeSet((("agent", "planner"),))
 ALICE_AND_PLANNER = ScopeSet((("user", "alice"), ("agent", "planner")))
