@@ -68,10 +68,11 @@ the user or the world, preferences, decisions, events. Entities named in it are 
 is checked against current ones about the same thing (same person or thing, same attribute: where
 someone lives or works, a meeting's time, a favourite...): a newer value supersedes the old memory
 (`superseded`; if the old memory also says other things this one leaves alone, it stays current and
-is listed in `revised` instead, as is the nearest memory when a change is said in words the rules
-cannot place: check it), a disagreement that time does not settle is recorded on both (`conflicts`), the
-same statement again writes nothing (`duplicate_of` names the existing memory), and memories that
-may be about the same thing but were left undecided are listed in `related`. Returns the memory id,
+is listed in `revised` instead, as is the memory a change is most likely about - the nearest, or one
+naming the same thing - when it is said in words the rules cannot place: check it), a disagreement
+that time does not settle is recorded on both (`conflicts`), the same statement again writes nothing
+(`duplicate_of` names the existing memory), and memories that may be about the same thing but were
+left undecided are listed in `related`. Returns the memory id,
 the resolved entities, extracted facts and those four. If you know which memory a change replaces,
 recall it first and use memory_amend; if a related memory is out of date, amend or retire it.
 

@@ -8,19 +8,22 @@ now on", "correction", ...; not "new" or "now", which say as much of news: "Our 
 new principal"); and nothing in it makes it a plan, a wish or a condition ("might", "thinking
 about", "next year", "if"), a visit ("trip", "got back from"), an addition ("also", "another",
 "a second"), a try ("tried"), a memory of the past ("used to", "back when"), a question, or news
-about someone else ("my wife", "my friend", "you"). ``states_change(text)`` is the wider test
-for a change of anyone's that names what it changes: the same exclusions, any subject ("Dad
-finally got rid of the Volvo"), and "now", "anymore", "swapped", "renamed", "retired" among
-the words of change ("Nobody here touches Jira now"), but nothing done once at a time of day
-("I left Dell at 6 today"). ``anchors(text)`` are the words of a text
-that name one thing in particular: a name written with a capital inside a sentence ("the
-Volvo", "Tomasz") but not one spoken to ("Thanks, Mel!"), or a word that is no common English
-word ("monorepo", "cetirizine", "Jira"), and, in a statement of at most ``SHORT_WORDS`` words,
-its nouns but the most general ("rent", "alarm": a short statement is about what its nouns
-name, where a long turn of a conversation touches many topics); lower-cased and made singular
-by their ending
-where that is a word too ("Thursdays" and "Thursday" are one anchor; "Texas" stays). All
-are deterministic, do no I/O, and never raise for a ``str``; ``TypeError`` otherwise.
+about someone else ("my wife", "my friend", "you").
+
+``states_change(text)`` is the wider test, for a change of anyone's that names what it changes:
+the same exclusions, any subject ("Dad finally got rid of the Volvo"), and "now", "anymore",
+"swapped", "renamed", "retired" among the words of change ("Nobody here touches Jira now"), but
+nothing done once at a time of day ("I left Dell at 6 today").
+
+``anchors(text)`` are the words of a text that name one thing in particular: a name written with
+a capital inside a sentence ("the Volvo", "Tomasz") but not one spoken to ("Thanks, Mel!"); a
+word that is no common English word ("monorepo", "cetirizine", "Jira"); and, in a statement of
+at most ``SHORT_WORDS`` words, its nouns but the most general ("rent", "alarm": a short
+statement is about what its nouns name, where a long turn of a conversation touches many
+topics). They are lower-cased and made singular by their ending where that is a word too
+("Thursdays" and "Thursday" are one anchor; "Texas" stays).
+
+All three are deterministic, do no I/O, and never raise for a ``str``; ``TypeError`` otherwise.
 
 worlddb.memory.updates uses them only where the slot reader and the judge decided nothing: a
 new memory that says a change revises, of the older, current memories in its voice that are
