@@ -69,6 +69,16 @@ def test_relative_time_without_a_timestamp_stays_unresolved_but_absolute_dates_r
     assert [(t.text, t.resolved) for t in found] == [("yesterday", None), ("May 2023", datetime(2023, 5, 1))]
 
 
+@pytest.mark.parametrize(("text", "resolved"), [
+    ("the ſpring of 2024", datetime(2024, 3, 1)),      # a long s matches as an s, as the pattern does
+    ("last ſummer", datetime(2024, 6, 1)),
+    ("the SPRING of 2024", datetime(2024, 3, 1)),
+])
+def test_a_season_in_any_case_or_letter_form_resolves_and_never_raises(text, resolved):
+    (t,) = find_temporals(text, datetime(2025, 5, 1))
+    assert t.resolved == resolved and t.granularity == "season"
+
+
 def test_resolved_time_carries_the_timestamp_timezone():
     tz = timezone(timedelta(hours=-7))
     (t,) = find_temporals("I called her yesterday", datetime(2023, 5, 10, 23, 30, tzinfo=tz))

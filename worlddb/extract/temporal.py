@@ -197,8 +197,9 @@ def _weekend(words: str, base: datetime) -> datetime:
 
 
 def _season(words: str, base: datetime, prefer: str) -> datetime:
-    name = re.search(_SEASON, words).group(0)  # type: ignore[union-attr]
-    month = _SEASON_START[name]
+    # the span matched case-insensitively, so "ſpring" (long s) is a season too: fold it as the match did
+    name = re.search(_SEASON, words, re.I).group(0)  # type: ignore[union-attr]
+    month = _SEASON_START[name.casefold()]
     year_match = _HAS_YEAR.search(words)
     if year_match:
         return datetime(int(year_match.group(0)), month, 1)
