@@ -22,9 +22,12 @@ Per case it reports what the write said (superseded, conflicts, duplicate_of, re
                superseded_by, conflicts or revised_by (a newer memory changed it in part), or is
                retired (a stale memory hidden altogether counts as marked: the agent does not
                see it)
+  top_old      (controls) the first hit of the plain recall holds the old value, which still
+               holds (a control that adds a value - a second language - may fairly answer
+               with either, so this is a rate to compare between runs, not one to reach 100)
   kept         (controls) both memories are current and neither carries superseded_by,
                conflicts or revised_by, as memory_read shows them
-Rates: top_new and stale_marked over the update cases, kept over the controls; amend mode
+Rates: top_new and stale_marked over the update cases, kept and top_old over the controls; amend mode
 runs the update cases only and reports top_new. Goals on the dev cases: write mode >= 90 / 90 /
 90 %, amend mode top_new >= 95 %.
 `--python` runs the server with another interpreter (another checkout's virtualenv), so a
@@ -113,6 +116,7 @@ async def run_case(client, case: dict, mode: str, now: datetime, user: str | Non
         "stale_marked": all(marked(h) for h in stale),
     }
     if case["control"]:
+        outcome["top_old"] = bool(plain) and holds(plain[0]["text"], case["old_value"])
         shown = [await call(client, "memory_read", id=old["id"], **scope),
                  await call(client, "memory_read", id=new["id"], **scope)]
         outcome["kept"] = old["id"] != new["id"] and all(
@@ -130,7 +134,8 @@ def rates(outcomes: list[dict], mode: str) -> dict:
 
     out = {"top_new": pct(updates, "top_new"), "n_updates": len(updates)}
     if mode == "write":
-        out.update(stale_marked=pct(updates, "stale_marked"), kept=pct(controls, "kept"), n_controls=len(controls))
+        out.update(stale_marked=pct(updates, "stale_marked"), kept=pct(controls, "kept"),
+                   top_old=pct(controls, "top_old"), n_controls=len(controls))
     return out
 
 

@@ -18,6 +18,10 @@ CASES = [
      "old": "I speak French.", "new": "I also speak some German.",
      "distractors": ["My cousin lives in Montreal."], "question": "What languages do I speak?",
      "old_value": "French", "new_value": "German"},
+    {"id": "t-trip", "slot": "home", "style": "control", "control": True, "gap_days": 80,
+     "old": "I live in Leipzig.", "new": "Spending the week in Vienna for a workshop.",
+     "distractors": ["My sister studies in Graz."], "question": "Which city do I live in?",
+     "old_value": "Leipzig", "new_value": "Vienna"},
 ]
 
 
@@ -26,8 +30,11 @@ def test_a_detected_update_and_a_control_score_as_they_should():
     by_id = {o["id"]: o for o in outcomes}
     assert by_id["t-home"]["write"]["superseded"] and by_id["t-home"]["stale_marked"]
     assert by_id["t-lang"]["kept"] and not by_id["t-lang"]["write"]["superseded"]
+    # a visit leaves the home the answer: the old value is still the first hit
+    assert by_id["t-trip"]["kept"] and by_id["t-trip"]["top_old"]
     rates = updates.rates(outcomes, "write")
     assert rates["stale_marked"] == 100.0 and rates["kept"] == 100.0 and rates["n_updates"] == 1
+    assert rates["n_controls"] == 2 and rates["top_old"] in (50.0, 100.0)
 
 
 def test_scoring_counts_an_unmarked_stale_hit_as_a_miss():
