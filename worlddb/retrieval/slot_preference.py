@@ -124,13 +124,16 @@ def _takes_over(view: NodeView, keys: Sequence[SlotKey], attributes: set[str], u
     part it left alone."""
     if view.type != "Memory":
         return False
+    olds = replaced(view)  # one edge read, and most memories replaced none: before any reading
+    if not olds:
+        return False
     open_keys = [k for k in keys if is_single(k.attribute)]
     mine = [c for c in _claims(view, {REPLACES}, user)
             if c.attribute == REPLACES and c.positive and not c.ended] if open_keys else []
     unread = not mine and not _claims(view, None, user)
     if not mine and not unread:
         return False
-    for old in replaced(view):
+    for old in olds:
         theirs = _claims(old, attributes, user)
         if mine and any(_answers(key, c) and any(same_subject(m.subject, c.subject) for m in mine)
                         for key in open_keys for c in theirs):
