@@ -69,6 +69,7 @@ LONG = " We talked about it for ages over dinner with friends and family last ni
     ("Nice one, Gina! Great idea." + LONG, set()),
     ("Hey Jon, the plan is fine." + LONG, set()),
     ("I live in Austin, Texas." + LONG, {"austin", "texas"}),
+    ("Oof, that's tough, Jon. The Lakers lost again." + LONG, {"laker"}),  # a given name spoken to
     ("Ines starts at Whitmore in Texas." + LONG, {"ines", "whitmore", "texas"}),  # no "ine", no "texa"
     ("Pottery is my thing." + LONG, set()),                         # a capital only for the sentence's start
     ("It was fun. Pottery is my thing." + LONG, set()),

@@ -16,10 +16,11 @@ the same exclusions, any subject ("Dad finally got rid of the Volvo"), and "now"
 nothing done once at a time of day ("I left Dell at 6 today").
 
 ``anchors(text)`` are the words of a text that name one thing in particular: a name written with
-a capital inside a sentence ("the Volvo", "Tomasz") but not one spoken to ("Thanks, Mel!"); a
-word that is no common English word ("monorepo", "cetirizine", "Jira"); and, in a statement of
-at most ``SHORT_WORDS`` words, its nouns but the most general ("rent", "alarm": a short
-statement is about what its nouns name, where a long turn of a conversation touches many
+a capital inside a sentence ("the Volvo", "Tomasz") but not one spoken to ("Thanks, Mel!", or a
+given name after a comma before a full stop: "That's tough, Jon.", where "Austin, Texas." keeps
+Texas); a word that is no common English word ("monorepo", "cetirizine", "Jira"); and, in a
+statement of at most ``SHORT_WORDS`` words, its nouns but the most general ("rent", "alarm": a
+short statement is about what its nouns name, where a long turn of a conversation touches many
 topics). They are lower-cased and made singular by their ending where that is a word too
 ("Thursdays" and "Thursday" are one anchor; "Texas" stays).
 
@@ -44,6 +45,7 @@ from __future__ import annotations
 
 import re
 
+from .given_names import is_given_name
 from .lexicon import is_common, singular, tag
 
 __all__ = ["ANCHORED_SIMILARITY", "CHANGE_SIMILARITY", "anchors", "says_change", "states_change"]
@@ -83,6 +85,9 @@ _WORD = re.compile(r"[^\W\d_][\w+#-]*(?:\.[^\W\d_]\w*)*")
 _VOCATIVE = re.compile(
     r"(?:(?i:\b(?:thanks|thank you|hey|hi|hello|yeah|yep|yes|wow|oh|sorry|congrats|congratulations|aw+))[,!]?\s+"
     r"|^\s*)[A-Z][\w-]*(?=\s*[,!.?])|,\s*[A-Z][\w-]*(?=\s*[!?])")
+#: a given name after a comma before a full stop is spoken to too ("That's tough, Jon."); a
+#: place there is not ("Austin, Texas.")
+_CALLED = re.compile(r",\s*([A-Z][a-z]+)(?=\s*\.)")
 #: a sentence's first word: its capital says nothing
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;—–]\s+|\s[-–—]\s+)[\"'“‘(]*$")
 _NOT_A_CHANGE = re.compile(
@@ -111,7 +116,7 @@ def anchors(text: str) -> frozenset[str]:
     """The words of `text` that name one thing in particular, lower-cased (see the module
     docstring)."""
     _check(text)
-    text = _VOCATIVE.sub(" ", text)
+    text = _CALLED.sub(lambda m: " " if is_given_name(m.group(1)) else m.group(0), _VOCATIVE.sub(" ", text))
     words = list(_WORD.finditer(text))
     short = len(words) <= SHORT_WORDS
     found = set()
