@@ -88,8 +88,11 @@ _VOCATIVE = re.compile(
 #: a given name after a comma before a full stop is spoken to too ("That's tough, Jon."); a
 #: place there is not ("Austin, Texas.")
 _CALLED = re.compile(r",\s*([A-Z][a-z]+)(?=\s*\.)")
-#: a sentence's first word: its capital says nothing
-_SENTENCE_START = re.compile(r"(?:^|[.!?:;—–]\s+|\s[-–—]\s+)[\"'“‘(]*$")
+#: what may stand between a sentence's end and its first word: the capital of a word after
+#: them says nothing
+_OPENING = "\"'“‘("
+_STOPS = ".!?:;—–"
+_DASHES = "-–—"
 _NOT_A_CHANGE = re.compile(
     r"\b(?:might|maybe|may|thinking|considering|planning|plan to|hoping|hope|would|could|if|next (?:week|month|year)"
     r"|will|going to|gonna|someday|eventually|trip|visit|visiting|vacation|holiday|got back|back from|weekend in"
@@ -124,10 +127,27 @@ def anchors(text: str) -> frozenset[str]:
         word = re.sub(r"['’]s$", "", match.group())
         if len(word) < 3:
             continue
-        named = word[0].isupper() and not _SENTENCE_START.search(text[:match.start()])
+        named = word[0].isupper() and not _opens_sentence(text, match.start())
         if named or not is_common(word) or short and _names_a_thing(word):
             found.add(_one_of(word.lower()))
     return frozenset(found)
+
+
+def _opens_sentence(text: str, at: int) -> bool:
+    """Whether the word at `at` opens `text` or a sentence or dashed aside in it: only quotes or
+    an opening bracket before it, after the text's start or after a stop (or a spaced dash) and
+    a space. It looks back from `at` only as far as those characters go."""
+    i = at
+    while i > 0 and text[i - 1] in _OPENING:
+        i -= 1
+    if i == 0:
+        return True
+    j = i
+    while j > 0 and text[j - 1].isspace():
+        j -= 1
+    if j == i or j == 0:
+        return False
+    return text[j - 1] in _STOPS or text[j - 1] in _DASHES and j >= 2 and text[j - 2].isspace()
 
 
 def _names_a_thing(word: str) -> bool:
