@@ -145,7 +145,8 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     ambiguous = _ambiguous_first_names(services, worlds, reading)
     new = Statement("", text, starts, _unnamed(reading, ambiguous), similarity=1.0)
     # a change the built-in rules cannot read still needs the nearest memories (`_unread_change`)
-    unread = isinstance(services.judge, BuiltinJudge) and (says_change(text) or states_change(text))
+    own, wider = says_change(text), states_change(text)
+    unread = isinstance(services.judge, BuiltinJudge) and (own or wider)
     repeats = bool(getattr(services.judge, "only_repeats", lambda _: False)(new)) and not unread
     found = _candidates(services, worlds, text, vector, units, every=repeats,
                         wanted=() if repeats else claims_index.keys(new.reading, text))
@@ -173,7 +174,8 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     if unread:
         candidates = _with_cosines(store, candidates, vector)
         verdicts = _unread_change(starts, candidates, verdicts, [voice(speaker_of(o.meta), user) == mine for o in olds],
-                                  _ruled_out(services, reading, olds, user), text)
+                                  _ruled_out(services, reading, olds, user), own,
+                                  anchors(text) if wider else frozenset())
     return _assessment(services, scopes, candidates, verdicts, new.reading, user)
 
 
@@ -215,17 +217,19 @@ def _ruled_out(services: Services, reading: Reading, olds: list, user: str | Non
 
 
 def _unread_change(starts: int, candidates: list[Statement], verdicts: list[Verdict], same_voice: list[bool],
-                   ruled_out: Callable[[Statement, bool], bool], text: str) -> list[Verdict]:
-    """For a new memory `text` that says a change (extract.unread_change) where the judge
-    decided nothing, the candidate it changes, if any, becomes an update that the write records
-    as a revision (`Assessment.revised` with no attribute: it stays current and no fact of it
-    ends). Only an older candidate in the same voice, unrelated by every slot the judge sees,
-    qualifies: the nearest in meaning, if the change is the speaker's own and the cosine at
-    least CHANGE_SIMILARITY; else, if `text` states a change in the wider words, the nearest of
-    those sharing an anchor with it, if at least ANCHORED_SIMILARITY. Either is dropped if
-    `ruled_out`: it names a value the new memory claims (what a change replaces is the old
-    value: "I moved to Denver" changes no "We looked at houses in Denver"), or states something
-    the rules can read that they would have read a change of (`_ruled_out`)."""
+                   ruled_out: Callable[[Statement, bool], bool], own: bool, named: frozenset[str]
+                   ) -> list[Verdict]:
+    """For a new memory that says a change (extract.unread_change) where the judge decided
+    nothing, the candidate it changes, if any, becomes an update that the write records as a
+    revision (`Assessment.revised` with no attribute: it stays current and no fact of it ends).
+    Only an older candidate in the same voice, unrelated by every slot the judge sees,
+    qualifies: the nearest in meaning, if the change is the speaker's own (`own`: says_change)
+    and the cosine at least CHANGE_SIMILARITY; else the nearest of those sharing an anchor with
+    it (`named`: its anchors where it states a change in the wider words, else none), if at
+    least ANCHORED_SIMILARITY. Either is dropped if `ruled_out`: it names a value the new memory
+    claims (what a change replaces is the old value: "I moved to Denver" changes no "We looked
+    at houses in Denver"), or states something the rules can read that they would have read a
+    change of (`_ruled_out`)."""
     if not candidates or any(v.outcome in ("update", "conflict", "duplicate") for v in verdicts):
         return verdicts
 
@@ -236,12 +240,11 @@ def _unread_change(starts: int, candidates: list[Statement], verdicts: list[Verd
         return [*verdicts[:k], Verdict("update", UNREAD_CHANGE), *verdicts[k + 1:]]
 
     nearest = max(range(len(candidates)), key=lambda k: candidates[k].similarity)
-    if says_change(text) and candidates[nearest].similarity >= CHANGE_SIMILARITY and open_to(nearest) \
+    if own and candidates[nearest].similarity >= CHANGE_SIMILARITY and open_to(nearest) \
             and not ruled_out(candidates[nearest], False):
         return revise(nearest)
-    named = anchors(text) if states_change(text) else frozenset()
     sharing = [k for k, old in enumerate(candidates)
-               if old.similarity >= ANCHORED_SIMILARITY and open_to(k) and named & anchors(old.text)]
+               if old.similarity >= ANCHORED_SIMILARITY and open_to(k) and named & anchors(old.text)] if named else []
     if sharing:
         best = max(sharing, key=lambda k: candidates[k].similarity)
         if not ruled_out(candidates[best], True):
