@@ -301,6 +301,15 @@ def test_a_value_held_once_is_ended_and_a_question_claims_nothing(text, read_as)
     # an event named first is a thing, as its name is written otherwise
     ("Deploys are on Fridays.", [("deploy", "when", "Fridays")]),
     ("Kubernetes is done.", [("kubernetes", "status", "done")]),
+    # "he's a ..." is said as "he is a ..."; an old thing still held is held
+    ("Marek quit nursing. She's a paramedic now.", [("marek", "activity", "nursing"), ("marek", "role", "paramedic")]),
+    ("My aunt Rosa still drives her old Fiat Panda.", [("rosa", "car", "Fiat Panda")]),
+    # kin named as a name keeps the clause, and a reflexive stands before the value
+    ("Mum sold the Civic and got herself a Kia Picanto.", [("mother", "car", "Kia Picanto"),
+                                                           ("mother", "car", "Civic")]),
+    # the time a clause is dated from is no part of what it names
+    ("As of Monday the status page lives on Vercel.", [("me", "np:status page", "Vercel")]),
+    ("Since March the API runs on Render.", [("me", "np:api", "Render")]),
 ])
 def test_whose_value_and_whether_it_is_held(text, read_as):
     assert [(c.subject, c.attribute, c.value) for c in read(text).claims] == read_as

@@ -95,6 +95,8 @@ def _clause_subject(before: str, text: str, speaker_is: str | None) -> str | Non
             return ME if subject.split()[-1] in _HOUSEHOLD else subject
         if low in _NUMBER_WORDS:
             return None
+        if word[:1].isupper() and low in _KIN:  # "Dad sold the Volvo and bought ...": kin named as a name
+            return _KIN[low]
         if word[:1].isupper() and not _opener(low) and low not in _MONTH_WORDS and low not in _KIN:
             name = re.sub(r"'s$", "", low)
             return ME if speaker_is and name == speaker_is.lower() else name

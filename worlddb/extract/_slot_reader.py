@@ -204,7 +204,8 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
     positive, ended = rule.positive, rule.ended
     # "I used to live in Denver", "my old address was ...", "I worked at Google for five years"
     # (not "I have worked at ..."): the value was held once and no longer is
-    if positive and not ended and (_FORMER.search(lead) or rule.attribute in _HELD and _PAST.search(m.group(0))):
+    if positive and not ended and (_FORMER.search(lead) and not _STILL.search(lead)
+                                   or rule.attribute in _HELD and _PAST.search(m.group(0))):
         positive, ended = False, True
     # "I no longer work at X", "I don't live in Austin anymore": the rule read the verb, and the
     # words right before it negate it (a negation never matches a subject's auxiliaries)
@@ -294,6 +295,8 @@ def _future(lead: str, clause: str) -> bool:
 _FORMER = re.compile(r"(?<!\bget )(?<!\bgot )(?<!\bgets )(?<!getting )(?<!\bam )(?<!\bis )(?<!\bare )(?<!\bwas )"
                      r"(?<!\bwere )(?<!['’]m )(?<!['’]re )\bused\s+to\b"
                      r"|\b(?:my|our|his|her|their)\s+(?:old|former|previous|last)\b", re.I)
+#: "still drives his old Volvo": an old thing still held, not a former one
+_STILL = re.compile(r"\bstill\b", re.I)
 #: a home, a job or a role in the simple past ("worked at", "lived in"): one held before
 _HELD = {"home", "employer", "role"}
 #: a purpose right after a value ("for coding", "for note-taking"): what a tool is used for

@@ -353,7 +353,7 @@ _RULES: tuple[_Rule, ...] = (
                           r"(?P<v>[\w -]{0,30}?)\s*job\b"), positive=False, ended=True, accept=lambda v: True),
     # ---- role / title
     _Rule("role", _rx(_S + r"(?:work|works|worked|working)\s+as\s+" + _VAL), accept=_occupation),
-    _Rule("role", _rx(_S + r"(?:am|'m|’m|is|was|are|became|become|becoming)\s+(?:now\s+|officially\s+|currently\s+"
+    _Rule("role", _rx(_S + r"(?:am|'m|’m|is|['’]s|was|are|became|become|becoming)\s+(?:now\s+|officially\s+|currently\s+"
                       r"|finally\s+)?(?:an?\s+)" + _VAL), accept=_occupation),
     _Rule("role", _rx(_S + r"(?:got\s+)?promoted\s+to\s+" + _VAL), accept=lambda v: bool(v)),
     _Rule("role", _rx(r"(?P<s>\b(?:my|his|her|their|(?-i:[A-Z][a-z]+)'s)\s+)(?:new\s+)?(?:job title|title|role"
@@ -496,7 +496,8 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("address", _rx(_S + r"(?:live|lives|living|moved|moving)\s+(?:at|to)\s+(?P<v>\d+\s+(?-i:[A-Z])[\w.]*(?:\s+"
                          r"(?-i:[A-Z])[\w.]*){0,4})")),
     # ---- vehicles and phones
-    _Rule("car", _rx(_S + r"(?:drive|drives|driving|drove|own|owns|bought|got|leased|leasing|picked up)\s+(?:the\s+"
+    _Rule("car", _rx(_S + r"(?:drive|drives|driving|drove|own|owns|bought|got|leased|leasing|picked up)\s+(?:(?:myself|"
+                     r"himself|herself|themselves|ourselves)\s+)?(?:the\s+"
                      r"keys\s+to\s+)?(?:a|an|the|my|our|his|her)\s+(?:new\s+|used\s+|old\s+)?(?P<v>(?:\d{4}\s+)?"
                      r"(?-i:[A-Z])[\w-]*(?:\s+[\w-]+){0,2})"),
           accept=lambda v: any(w.lower() in _CAR_MAKES for w in v.split())),

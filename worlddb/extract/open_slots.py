@@ -55,7 +55,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from worlddb.extract._slot_words import _KIN_RE
+from worlddb.extract._slot_words import _KIN_RE, _MONTHS
 from worlddb.extract.lexicon import is_common, singular
 
 __all__ = [
@@ -126,7 +126,12 @@ _DRINKS = frozenset("""
 coffee tea chai matcha latte cortado espresso cappuccino americano mocha macchiato decaf juice water soda
 cola milk smoothie beer wine whiskey whisky cocktail lemonade kombucha cocoa
 """.split())
-_FILLER = r"(?:(?:so|and|but|oh|well|also|okay|ok|update|fyi|btw|now|honestly|actually|lately|heads up)[:,]?\s+)*"
+#: a time a clause may open with that dates what it says, not a value ("As of Friday the site
+#: lives on Cloudflare Pages", "Since May the API runs on Fly.io"); never one still to come
+_SINCE = (r"(?:as\s+of|since)\s+(?:today|yesterday|now|(?:last|this)\s+\w+|(?:" + _MONTHS + r"|(?:mon|tues|wednes|thurs"
+          r"|fri|satur|sun)day)(?:\s+\d{1,2}(?:st|nd|rd|th)?)?|\d{1,2}(?:st|nd|rd|th)?\s+(?:" + _MONTHS + r"))")
+_FILLER = (r"(?:(?:so|and|but|oh|well|also|okay|ok|update|fyi|btw|now|honestly|actually|lately|heads up|" + _SINCE
+           + r")[:,]?\s+)*")
 #: a short label before a colon that a clause may open with ("Quick context:", "Project note:"),
 #: taken off before the clause is read
 _LABEL = re.compile(r"^[a-z]+(?:\s+[a-z]+){0,2}:\s+(?=\S)", re.I)

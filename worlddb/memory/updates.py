@@ -385,6 +385,9 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: is codeine"; a tool's name in lower case as a part's value ("switched the monorepo over to pnpm");
 #: an open slot's statement after a short label ("Quick context: the API is hosted on Heroku"); "We
 #: run CI on Travis".
+#: Reader 20: "He's a nurse now" is a role; "still drives his old Volvo" holds the Volvo; "bought
+#: himself a Honda Jazz" is a car; "Dad sold the Volvo and bought ..." is Dad's; a clause may open with
+#: the time it is dated from ("As of Friday the site lives on Cloudflare Pages", "Since May ...").
 CLAIMS_READER = schema.CLAIMS_READER
 
 
