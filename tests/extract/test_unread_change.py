@@ -41,6 +41,7 @@ def test_anything_else_is_none(text):
     "Release notes go out on Mondays now.",                          # "now"
     "Swapped the old router for a mesh kit.",
     "The staging box was retired last week.",
+    "Payroll moved to Deel, so update your bookmarks.",              # "you" in a later clause
 ])
 def test_a_change_of_anyones_in_the_wider_words_is_one(text):
     assert states_change(text)
@@ -52,6 +53,9 @@ def test_a_change_of_anyones_in_the_wider_words_is_one(text):
     "Is the standup on Fridays now?",                                # a question
     "Grandpa still drives the Saab.",                                # no change
     "We also use Notion now.",                                       # an addition
+    "Your team moved the retro to Thursdays.",                       # the listener's news
+    "You switched to Linear now, right.",
+    "Thanks, Priya! I won't quit - this class keeps me going.",      # a resolve, not a change
     "",
 ])
 def test_the_wider_words_keep_the_exclusions(text):

@@ -13,7 +13,9 @@ about someone else ("my wife", "my friend", "you").
 ``states_change(text)`` is the wider test, for a change of anyone's that names what it changes:
 the same exclusions, any subject ("Dad finally got rid of the Volvo"), and "now", "anymore",
 "swapped", "renamed", "retired" among the words of change ("Nobody here touches Jira now"), but
-nothing done once at a time of day ("I left Dell at 6 today").
+nothing done once at a time of day ("I left Dell at 6 today"). "You" makes it the listener's
+news only before the word of change or in its clause, not after ("The branch was renamed to
+trunk, so rebase your work").
 
 ``anchors(text)`` are the words of a text that name one thing in particular: a name written with
 a capital inside a sentence ("the Volvo", "Tomasz") but not one spoken to ("Thanks, Mel!", or a
@@ -93,12 +95,21 @@ _CALLED = re.compile(r",\s*([A-Z][a-z]+)(?=\s*\.)")
 _OPENING = "\"'“‘("
 _STOPS = ".!?:;—–"
 _DASHES = "-–—"
-_NOT_A_CHANGE = re.compile(
+_NOT_A_CHANGE_WORDS = (
     r"\b(?:might|maybe|may|thinking|considering|planning|plan to|hoping|hope|would|could|if|next (?:week|month|year)"
-    r"|will|going to|gonna|someday|eventually|trip|visit|visiting|vacation|holiday|got back|back from|weekend in"
-    r"|also|too|another|second|as well|tried|interview\w*|offered|back when|used to|years ago|you|your"
+    r"|will|won['’]t|wouldn['’]t|going to|gonna|someday|eventually|trip|visit|visiting|vacation|holiday|got back"
+    r"|back from|weekend in"
+    r"|also|too|another|second|as well|tried|interview\w*|offered|back when|used to|years ago"
     r"|my (?:wife|husband|friend|sister|brother|mom|mum|dad|son|daughter|partner|boss|coworker|colleague|neighbou?r))\b"
-    r"|\?", re.I)
+    r"|\?")
+_YOU = r"\b(?:you|your)\b"
+_NOT_A_CHANGE = re.compile(_NOT_A_CHANGE_WORDS + "|" + _YOU, re.I)
+_NOT_A_CHANGE_OF_ANYONE = re.compile(_NOT_A_CHANGE_WORDS, re.I)
+#: "you" makes a change the listener's news where it comes before the change's word or in its
+#: clause ("Your team moved to Jira", "Did you switch?"); not in a later clause ("The branch was
+#: renamed to trunk, so rebase your work")
+_YOU_BEFORE = re.compile(_YOU, re.I)
+_CLAUSE_END = re.compile(r"[,;:.!?]|\s[-–—]\s")
 
 
 def says_change(text: str) -> bool:
@@ -111,8 +122,11 @@ def says_change(text: str) -> bool:
 def states_change(text: str) -> bool:
     """Whether `text` states a change of anyone's, in the wider words (see the module docstring)."""
     _check(text)
-    return bool((_CHANGE.search(text) or _CHANGE_OF_A_THING.search(text))
-                and not _NOT_A_CHANGE.search(text) and not _ONCE.search(text))
+    cue = _CHANGE.search(text) or _CHANGE_OF_A_THING.search(text)
+    if cue is None or _NOT_A_CHANGE_OF_ANYONE.search(text) or _ONCE.search(text):
+        return False
+    end = _CLAUSE_END.search(text, cue.end())
+    return not _YOU_BEFORE.search(text, 0, end.start() if end else len(text))
 
 
 def anchors(text: str) -> frozenset[str]:
