@@ -81,6 +81,9 @@ LONG = " We talked about it for ages over dinner with friends and family last ni
     ("My rent went up again this month.", {"rent"}),
     ("Our dashboards are built with Grafana.", {"dashboard", "grafana"}),
     ("Pottery is my thing.", {"pottery"}),
+    # two letters name a thing only as an acronym
+    ("Every MR gets a QA pass." + LONG, {"mr", "qa"}),
+    ("OK, so we go at 9 PM." + LONG, set()),
 ])
 def test_anchors_are_names_and_rare_words(text, expected):
     assert anchors(text) == expected

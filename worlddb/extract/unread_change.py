@@ -23,7 +23,7 @@ given name after a comma before a full stop: "That's tough, Jon.", where "Austin
 Texas); a word that is no common English word ("monorepo", "cetirizine", "Jira"); and, in a
 statement of at most ``SHORT_WORDS`` words, its nouns but the most general ("rent", "alarm": a
 short statement is about what its nouns name, where a long turn of a conversation touches many
-topics). They are lower-cased and made singular by their ending where that is a word too
+topics). A word of two letters is one only as an acronym ("CI", "PR"). They are lower-cased and made singular by their ending where that is a word too
 ("Thursdays" and "Thursday" are one anchor; "Texas" stays).
 
 All three are deterministic, do no I/O, and never raise for a ``str``; ``TypeError`` otherwise.
@@ -81,6 +81,8 @@ while thing lot bit way stuff kind sort part place end start people guy one home
 #: a thing done once, at a time of day: no change of what holds ("I left Dell at 6 today")
 _ONCE = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)|at \d{1,2}(?:[:.]\d\d)?(?:\s*[ap]m)?)\b",
                    re.I)
+#: two capitals that name nothing in particular (a two-letter acronym, "CI", "PR", is an anchor)
+_NO_ACRONYMS = frozenset({"OK", "AM", "PM", "OH", "NO", "SO", "HI", "MY", "ME", "WE"})
 _WORD = re.compile(r"[^\W\d_][\w+#-]*(?:\.[^\W\d_]\w*)*")
 #: a name spoken to, not spoken of: after a greeting or at the start before a stop ("Thanks,
 #: Mel.", "Jon, look"), or after a comma before "!" or "?" ("Nice one, Gina!"; not "Austin, Texas.")
@@ -139,7 +141,7 @@ def anchors(text: str) -> frozenset[str]:
     found = set()
     for match in words:
         word = re.sub(r"['’]s$", "", match.group())
-        if len(word) < 3:
+        if len(word) < 3 and not (len(word) == 2 and word.isupper() and word not in _NO_ACRONYMS):
             continue
         named = word[0].isupper() and not _opens_sentence(text, match.start())
         if named or not is_common(word) or short and _names_a_thing(word):
