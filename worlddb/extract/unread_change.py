@@ -23,8 +23,9 @@ given name after a comma before a full stop: "That's tough, Jon.", where "Austin
 Texas); a word that is no common English word ("monorepo", "cetirizine", "Jira"); and, in a
 statement of at most ``SHORT_WORDS`` words, its nouns but the most general ("rent", "alarm": a
 short statement is about what its nouns name, where a long turn of a conversation touches many
-topics). A word of two letters is one only as an acronym ("CI", "PR"). They are lower-cased and made singular by their ending where that is a word too
-("Thursdays" and "Thursday" are one anchor; "Texas" stays).
+topics). A word of two letters is one only as an acronym ("CI", "PR"). They are lower-cased and
+made singular by their ending where that is a word too ("Thursdays" and "Thursday" are one
+anchor; "Texas" stays).
 
 All three are deterministic, do no I/O, and never raise for a ``str``; ``TypeError`` otherwise.
 
