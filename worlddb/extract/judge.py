@@ -19,7 +19,8 @@ A wrong update hides a true memory, so the rules decide only on a slot both stat
     says the old value ended ("the fish died", "I'm not allergic to cats anymore"), or says
     it replaces it ("instead", "switched", a correction) - and then only for the closest
     candidate of that slot;
-  - an additive cue ("also", "too", "another") keeps both current;
+  - an additive cue ("also", "too", "another") keeps both current, but for a count, whose new
+    total it explains ("Adopted another cat, which makes three");
   - a partner named where one was single ("I'm single", then "I'm seeing Caleb") changes it,
     and being single again ends a partner;
   - a negation of the same value ("I'm not vegan anymore") is a change, as is one of a value the
@@ -44,6 +45,7 @@ import difflib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Literal
 
 from worlddb.extract.open_slots import (
@@ -171,7 +173,7 @@ class BuiltinJudge:
             return "flip"  # "I no longer work at the law firm" of "a paralegal at Whitman & Hale, a law firm"
         if not n.positive or not o.positive:
             return "related"
-        if new.additive:
+        if new.additive and n.attribute != "count":  # "another tabby, which makes three cats": a new total
             return "compatible"
         if n.attribute in self.single:
             return "differ"
@@ -315,8 +317,14 @@ def _closest_only(new: Statement, candidates: Sequence[Statement], verdicts: lis
     return verdicts
 
 
+_WORDS = re.compile(r"\w+")
+
+
+@lru_cache(maxsize=4096)
 def _norm(text: str) -> str:
-    return " ".join(re.findall(r"\w+", text.casefold()))
+    """The words of `text`, case folded, one space apart. Remembered: the judge compares the new
+    text with each of its candidates, and a stored memory is a candidate of many writes."""
+    return " ".join(_WORDS.findall(text.casefold()))
 
 
 def _same_text(a: str, b: str) -> bool:
