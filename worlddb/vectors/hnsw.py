@@ -91,13 +91,14 @@ class AnnIndex:
                 self._capacity_hint = self.store.conn.execute(
                     "SELECT count(*) FROM vectors WHERE kind=? AND seq>? AND data IS NOT NULL",
                     (self.kind, self._seen_seq)).fetchone()[0]
-            model = self.store.meta_get("embed_model")
             cursor = self.store.conn.execute(
                 f"SELECT v.id, v.node, d.vec, v.seq FROM {VECTOR_FROM} WHERE v.kind=? AND v.seq>? ORDER BY v.seq",
                 (self.kind, self._seen_seq),
             )
-            applied = 0
+            applied, model = 0, None
             while rows := cursor.fetchmany(SYNC_BATCH):
+                if not applied:  # the model the rows are of: read only when there are rows
+                    model = self.store.meta_get("embed_model")
                 self._apply(rows, model)
                 applied += len(rows)
                 self._unsaved += len(rows)
