@@ -9,6 +9,7 @@ import pytest
 from worlddb.core import schema
 from worlddb.core.errors import InvalidInput, NotFound, SchemaError, ValidityConflict
 from worlddb.core.records import Edge, Node
+from worlddb.core.txn import Tx
 from worlddb.graph.database import WorldDB
 
 T0 = 1_700_000_000_000_000
@@ -303,6 +304,35 @@ def test_a_scope_named_twice_in_one_write_is_made_once(db):
             w.scope("user", "")
     assert w.receipt.nodes == []
     assert db.store.conn.execute("SELECT count(*) FROM scopes").fetchone()[0] == 2
+
+
+def test_a_scope_is_remembered_once_found_committed_and_never_from_a_write_that_rolled_back(db, monkeypatch):
+    store = db.store
+    with pytest.raises(RuntimeError):
+        with db.write() as w:
+            doomed = w.scope("user", "alice")
+            assert store.scope_anchor("user", "alice") == doomed  # the open write's own row
+            raise RuntimeError("roll back")
+    assert store.scope_anchor("user", "alice") is None
+    assert store.committed_scope("user", "alice") is None
+    with db.write() as w:
+        made = w.scope("user", "alice")
+        assert w.receipt.nodes == [made]
+    assert made == doomed
+    assert store.committed_scope("user", "alice") is None  # not read since it was made
+    assert store.scope_anchor("user", "alice") == made
+    assert store.committed_scope("user", "alice") == made
+    # a later write takes the remembered scope without writing its node again
+    added: list[str] = []
+    add_node = Tx.add_node
+    monkeypatch.setattr(Tx, "add_node", lambda tx, node, **kw: added.append(node.type) or add_node(tx, node, **kw))
+    with db.write() as w:
+        assert w.scope("user", "alice") == made
+        w.add(memory("later"), parents=[made])
+    assert added == ["Memory"]
+    assert w.receipt.nodes == [memory("later").id]
+    assert store.conn.execute("SELECT count(*) FROM scopes").fetchone()[0] == 1
+    assert db.verify().ok
 
 
 def test_a_transaction_remembers_names_and_forgets_them_when_it_erases(db):

@@ -137,9 +137,11 @@ def edge_key(edge_id: str) -> bytes:
     return bytes.fromhex(edge_id)
 
 
+@functools.lru_cache(maxsize=1024)
 def scope_node(kind: str, sid: str) -> Node:
     """The genesis record of a scope world. A function of kind:id only, so every process
-    derives the same anchor for "user:alice" without asking the database."""
+    derives the same anchor for "user:alice" without asking the database (made once per
+    scope here: a Node is immutable)."""
     return Node(type="Scope", name=f"{kind}:{sid}", meta={"kind": kind, "id": sid}, created_at=0)
 
 
@@ -157,6 +159,12 @@ class Store:
         self.erase_hooks: list = []
         #: commits made through this connection (data_version only counts other connections')
         self.commits = 0
+        #: (kind, sid) -> anchor of the scopes found committed. A scope, once made, is never
+        #: unmade (its node row and its scopes row stay when its content is erased), so a scope
+        #: found once is there for good; one made by a transaction still open is not kept here
+        #: until a read after its commit finds it.
+        self._scopes: dict[tuple[str, str], str] = {}
+        self._writing = False
         #: objects told about interior and vector changes inside each write transaction:
         #: on_child(tx, world, child, added) and on_vector(tx, anchor, kind, old, new), and
         #: on_seal(tx), if they have it, when the transaction seals (before its counts)
@@ -190,6 +198,7 @@ class Store:
             backend.rollback(conn)
             raise backend.translate(exc) from exc
         tx = None
+        self._writing = True
         try:
             last = conn.execute("SELECT seq, at FROM tx ORDER BY seq DESC LIMIT 1").fetchone()
             seq = (last[0] + 1) if last else 1
@@ -207,6 +216,7 @@ class Store:
             backend.rollback(conn)
             raise
         finally:
+            self._writing = False
             if tx is not None:
                 tx.release()
             if self._bulk:
@@ -464,8 +474,20 @@ class Store:
         return out
 
     def scope_anchor(self, kind: str, sid: str) -> str | None:
+        found = self._scopes.get((kind, sid))
+        if found is not None:
+            return found
         row = self.conn.execute("SELECT anchor FROM scopes WHERE kind=? AND sid=?", (kind, sid)).fetchone()
-        return row[0] if row else None
+        if row is None:
+            return None
+        if not self._writing:
+            self._scopes[(kind, sid)] = row[0]
+        return row[0]
+
+    def committed_scope(self, kind: str, sid: str) -> str | None:
+        """The anchor of scope kind:sid if a read outside any write found it (so it exists for
+        good); None says nothing (it may exist all the same)."""
+        return self._scopes.get((kind, sid))
 
     def meta_get(self, key: str) -> str | None:
         row = self.conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()

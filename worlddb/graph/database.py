@@ -193,7 +193,7 @@ class Writer:
     def scope(self, kind: str, sid: str) -> str:
         """The anchor of scope kind:sid, creating the scope world on first use."""
         kind, sid = check_scope(kind, sid)
-        known = self._scopes.get((kind, sid))
+        known = self._scopes.get((kind, sid)) or self.store.committed_scope(kind, sid)
         if known is not None:
             return known
         node = scope_node(kind, sid)
