@@ -523,13 +523,19 @@ def _malloc_trim():
         return None  # not glibc (musl has no malloc_trim)
 
 
+#: a record as stored is canonical JSON in UTF-8 (ids.genesis_record), which json.loads would
+#: decode after guessing its encoding from its first bytes; read on every node a query returns
+_decode = json.JSONDecoder().decode
+
+
 def node_view(row: tuple) -> NodeView:
     """The NodeView of a row read with NODE_COLUMNS."""
     record = row[13]
     if record is None:
         content, meta, prov, erased = None, {}, {}, True
     else:
-        fields = json.loads(record)
+        fields = _decode(record.decode("utf-8", "surrogatepass")) if type(record) is bytes and \
+            record[:2] == b'{"' else json.loads(record)
         content, meta, prov, erased = fields["content"], fields["meta"], fields["prov"], False
     return NodeView(
         anchor=row[0],
