@@ -723,7 +723,9 @@ class Tx:
         if not self._dirty:
             return
         depth_cache: dict[str, int] = {}
-        heap = [(-self._depth(w, depth_cache), w) for w in self._dirty]
+        # sealing changes member sets, never a contains edge: a world's parents stay as read
+        parents_of: dict[str, list[str]] = {}
+        heap = [(-self._depth(w, depth_cache, parents_of), w) for w in self._dirty]
         heapq.heapify(heap)
         done: set[str] = set()
         while heap:
@@ -731,22 +733,28 @@ class Tx:
             if world in done:
                 continue
             done.add(world)
-            for parent in self._seal_one(world):
+            for parent in self._seal_one(world, parents_of):
                 if parent not in done:
-                    heapq.heappush(heap, (-self._depth(parent, depth_cache), parent))
+                    heapq.heappush(heap, (-self._depth(parent, depth_cache, parents_of), parent))
         self._dirty.clear()
 
-    def _depth(self, anchor: str, cache: dict[str, int], _guard: int = 0) -> int:
+    def _parents(self, anchor: str, known: dict[str, list[str]]) -> list[str]:
+        found = known.get(anchor)
+        if found is None:
+            found = known[anchor] = self.store.parents(anchor)
+        return found
+
+    def _depth(self, anchor: str, cache: dict[str, int], parents_of: dict[str, list[str]], _guard: int = 0) -> int:
         if anchor in cache:
             return cache[anchor]
         if _guard > 256:
             raise InvalidInput("worlds are nested more than 256 levels deep")
-        parents = self.store.parents(anchor)
-        depth = 0 if not parents else 1 + max(self._depth(p, cache, _guard + 1) for p in parents)
+        parents = self._parents(anchor, parents_of)
+        depth = 0 if not parents else 1 + max(self._depth(p, cache, parents_of, _guard + 1) for p in parents)
         cache[anchor] = depth
         return depth
 
-    def _seal_one(self, world: str) -> list[str]:
+    def _seal_one(self, world: str, parents_of: dict[str, list[str]]) -> list[str]:
         world_row = self._rowid_of(world)
         for kind in (CHILDREN, EDGES):
             if (world_row, kind) in self._deferred:
@@ -775,7 +783,7 @@ class Tx:
         self.conn.execute(
             "UPDATE nodes SET version=?, n_children=?, n_edges=? WHERE rowid=?", (new, n_children, n_edges, world_row)
         )
-        parents = self.store.parents(world)
+        parents = self._parents(world, parents_of)
         for parent in parents:
             parent_row = self._rowid_of(parent)
             self._member_remove(parent, parent_row, CHILDREN, old)
