@@ -50,7 +50,7 @@ from .index import NameIndex
 from .mentions import entities_named, find_mentions
 from .names import normalize_name, phonetic_key
 from .outcomes import Ambiguous, Decision, Match, Mention, New, Resolution, Resolved, Thresholds
-from .tiers import ALIAS, HELD, NAME, Context, Pending, Query, decide, exact_names
+from .tiers import ALIAS, HELD, NAME, Context, Pending, Query, compatible, decide, names_equal
 
 _MAX_TYPE_LEN = 64
 log = logging.getLogger("worlddb.resolver")
@@ -140,13 +140,19 @@ class Resolver:
         per known name. It is a read ahead of the write: should the guess be wrong by then
         (the entity erased meanwhile), the name is embedded inside the write instead."""
         rows = [self.store.rowid(s) if s is not None else None for s in scopes]
-        if not rows or None in rows:
-            return list(candidates)
+        candidates = list(candidates)
+        if not rows or None in rows or not candidates:
+            return candidates
+        queries = [as_query(c) for c in candidates]
+        # every mention's exact names in one read per scope (what exact_names reads for each)
+        keys = list(dict.fromkeys(key for q in queries for key in q.keys))
+        names = [names_equal(self.store, row, keys) for row in rows]
 
         def settled(q: Query) -> bool:
-            return all(len({name[0] for name in exact_names(self.store, row, q)}) == 1 for row in rows)
+            return all(len({node for node, norm, _, etype in found if norm in q.keys and compatible(q.etype, etype)})
+                       == 1 for found in names)
 
-        return [c for c in candidates if not settled(as_query(c))]
+        return [c for c, q in zip(candidates, queries) if not settled(q)]
 
     def prepare(self, candidates: Iterable[Any], *, vectors: dict[str, np.ndarray] | None = None) -> Prepared:
         """Embed every candidate's name in one batch, outside any transaction, and bring the

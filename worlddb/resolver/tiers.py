@@ -147,6 +147,20 @@ def exact_names(store: Store, scope: int, q: Query) -> list[tuple[int, str, int,
     return [row for row in rows if compatible(q.etype, row[3])]
 
 
+def names_equal(store: Store, scope: int, keys: Sequence[str]) -> list[tuple[int, str, int, str | None]]:
+    """(node, norm, kind, etype) of the names in `scope` equal to any of `keys`, of any type:
+    `exact_names` of several mentions in one read (each keeps the rows of its own keys whose
+    type is compatible with its own)."""
+    out: list[tuple[int, str, int, str | None]] = []
+    for start in range(0, len(keys), 500):
+        chunk = keys[start:start + 500]
+        marks = ",".join("?" * len(chunk))
+        out += store.conn.execute(
+            f"SELECT node, norm, kind, etype FROM resolver_names WHERE scope=? AND norm IN ({marks})",
+            (scope, *chunk)).fetchall()
+    return out
+
+
 def _exact(ctx: Context, q: Query) -> dict:
     best: dict = {}
     for node, norm, kind, etype in exact_names(ctx.store, ctx.scope, q):
