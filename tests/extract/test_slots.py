@@ -28,6 +28,7 @@ CHANGES = [
     ("My husband Tom works at IBM.", "Tom got hired by Oracle last week."),
     ("My cell number is 555-201-3344.", "My phone number changed to 555-777-1212."),
     ("My boss is Linda Park.", "Linda left the company, so now I report to Gary Chen."),
+    ("We have two dogs.", "Took in another stray in March, which makes three dogs."),  # an addition's new total
     ("I'm a paralegal at Whitman & Hale, a law firm.", "I no longer work at the law firm."),  # its description
     ("I drive a 2014 Honda Civic.", "Traded the old car in for a Mazda CX-5 last weekend."),
     ("I bank with Chase.", "I'm done with my old bank; everything's at Ally now."),
@@ -98,6 +99,7 @@ COMPATIBLE = [
     ("I bank with Chase.", "Everything's at Ally now."),                      # nothing says it is money
     ("I work at Rosie's, a bakery.", "I don't work at the Bakery Guild anymore."),  # a name, not a description
     ("My wife is Laura.", "I have separated the recycling from the trash."),
+    ("We have two dogs.", "We also have a cat now."),                        # another kind, counted apart
     ("We have a cat named Luna.", "Our neighbour's cat died."),
     ("I speak Spanish.", "I also speak a bit of Italian."),
     ("I'm allergic to dust.", "I'm also allergic to latex."),

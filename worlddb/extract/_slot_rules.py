@@ -770,6 +770,11 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("count", _rx(r"(?P<s>\b(?:I|we)\s*)(?:now\s+|still\s+|only\s+)?(?:have|own|['’]ve\s+got|have\s+got)\s+"
                        r"(?:now\s+)?(?P<v>(?:" + _NUM_WORDS + r")\s+(?P<q>(?:" + _PETS + r")(?:s|es)?|kids?|child|children"
                        r"|sons?|daughters?))\b")),
+    # "..., which makes three cats", "bringing us to four kids": the count an addition reaches (the
+    # clause's subject's: "bringing her to ..." is left unread)
+    _Rule("count", _rx(r"\b(?:which\s+(?:now\s+)?makes?\s+(?:it\s+|us\s+|me\s+)?"
+                       r"|(?:making|bringing)\s+(?:(?P<s>us|me)|it|the total)\s+(?:to\s+)?)"
+                       r"(?P<v>(?:" + _NUM_WORDS + r")\s+(?P<q>(?:" + _PETS + r")(?:s|es)?|kids|children|sons|daughters))\b")),
     # ---- how old someone is: "Lily just turned 8", "I'm 34 years old", "she's 3 months old", "my son is 6"
     # (a bare number only after a person: "the meeting is 3" is no age; "she turns 8 in May" is still to
     # come; "when I turned ten" is a time, not an age now)
