@@ -312,6 +312,9 @@ def test_a_value_held_once_is_ended_and_a_question_claims_nothing(text, read_as)
     # the time a clause is dated from is no part of what it names
     ("As of Monday the status page lives on Vercel.", [("me", "np:status page", "Vercel")]),
     ("Since March the API runs on Render.", [("me", "np:api", "Render")]),
+    # a first week somewhere is a job there only where the text speaks of work
+    ("First day at Stripe. My manager walked me through the codebase.", [("me", "employer", "Stripe")]),
+    ("First day at Legoland! The kids were thrilled.", []),
 ])
 def test_whose_value_and_whether_it_is_held(text, read_as):
     assert [(c.subject, c.attribute, c.value) for c in read(text).claims] == read_as

@@ -297,6 +297,11 @@ _RULES: tuple[_Rule, ...] = (
                           + _VAL), accept=_not_school),
     _Rule("employer", _rx(r"(?P<s>\b(?:my|his|her|their|(?-i:[A-Z][a-z]+)'s)\s+)first\s+(?:day|week|month)\s+(?:at|with)\s+"
                           + _VAL), accept=_not_school),
+    # "First week at Monzo done. The onboarding ...": a sentence that opens with it, where the text
+    # speaks of work (not "First day at Disneyland")
+    _Rule("employer", _rx(r"(?:^|(?<=[.!?]\s))(?P<s>)first\s+(?:full\s+)?(?:day|week|month)\s+(?:at|with)\s+" + _ORG),
+          accept=_org, context=_rx(r"\b(?:onboarding|team|manager|boss|colleagues?|co-?workers?|job|office|desk"
+                                   r"|standup|payroll|new role|(?-i:HR))\b")),
     _Rule("employer", _rx(_S + r"(?:got\s+)?(?:hired|employed|recruited|poached)\s+(?:at|by)\s+" + _VAL), accept=_org),
     # "... and got a job at Apple", "landed a position with Acme": a job taken, its subject the clause's
     _Rule("employer", _rx(_S + r"(?:got|landed|took|accepted|found)\s+(?:a|an|the)\s+(?:new\s+)?(?:[\w-]+\s+)?"

@@ -388,7 +388,8 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: Reader 20: "He's a nurse now" is a role; "still drives his old Volvo" holds the Volvo; "bought
 #: himself a Honda Jazz" is a car; "Dad sold the Volvo and bought ..." is Dad's; a clause may open with
 #: the time it is dated from ("As of Friday the site lives on Cloudflare Pages", "Since May ...").
-#: Reader 21: "..., which makes three cats", "bringing us to two dogs" are counts.
+#: Reader 21: "..., which makes three cats", "bringing us to two dogs" are counts; "First week at
+#: Monzo done" opening a sentence of a text that speaks of work is the employer.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
