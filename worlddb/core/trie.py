@@ -37,7 +37,7 @@ class TrieStore(Protocol):
 
     members(prefix)       -> sorted member ids starting with prefix
     node(prefix)          -> (digest, count) of the trie node at prefix, or None
-    children(prefix)      -> {nibble: digest} of the nodes one level below prefix
+    below(prefix)         -> {child prefix: (digest, count)} of the nodes one level below prefix
     set_node(prefix, digest, count)
     set_nodes([(prefix, digest, count), ...])   (many at once)
     drop(prefix)          -> remove the node at prefix and every node below it
@@ -46,7 +46,7 @@ class TrieStore(Protocol):
 
     def members(self, prefix: str) -> list[str]: ...
     def node(self, prefix: str) -> tuple[bytes, int] | None: ...
-    def children(self, prefix: str) -> dict[str, bytes]: ...
+    def below(self, prefix: str) -> dict[str, tuple[bytes, int]]: ...
     def set_node(self, prefix: str, digest: bytes, count: int) -> None: ...
     def set_nodes(self, nodes: list[tuple[str, bytes, int]]) -> None: ...
     def drop(self, prefix: str) -> None: ...
@@ -101,8 +101,14 @@ def _build_sorted(members: list[str], lo: int, hi: int, prefix: str, out: list) 
     return digest
 
 
-def _apply(store: TrieStore, prefix: str, key: str, delta: int) -> bytes:
-    found = store.node(prefix)
+_UNREAD = object()
+
+
+def _apply(store: TrieStore, prefix: str, key: str, delta: int, found=_UNREAD) -> bytes:
+    """Update the node at `prefix` (`found`: its (digest, count) or None, if already read)
+    for `key`, and the nodes below it on the way to `key`; returns its new digest."""
+    if found is _UNREAD:
+        found = store.node(prefix)
     old = found[1] if found else 0
     new = old + delta
     if new <= 0:
@@ -116,19 +122,19 @@ def _apply(store: TrieStore, prefix: str, key: str, delta: int) -> bytes:
         # The node outgrows a leaf: lay out its children once, from at most LEAF_MAX+1 ids.
         return _build(store, prefix)
     else:
-        _apply(store, prefix + key[len(prefix)], key, delta)
-        digest = _branch(store, prefix)
+        # one read of the children serves twice: the child's count for the step down, and
+        # the digests around the child's new one (the step down changes nothing else here)
+        below = store.below(prefix)
+        child = prefix + key[len(prefix)]
+        digests = {p: digest for p, (digest, _) in below.items()}
+        digests[child] = _apply(store, child, key, delta, below.get(child))
+        digest = ids.branch_digest([digests.get(prefix + nibble, ids.EMPTY_ROOT) for nibble in NIBBLES])
     store.set_node(prefix, digest, new)
     return digest
 
 
 def _leaf(store: TrieStore, prefix: str) -> bytes:
     return ids.leaf_digest([bytes.fromhex(member) for member in store.members(prefix)])
-
-
-def _branch(store: TrieStore, prefix: str) -> bytes:
-    below = store.children(prefix)
-    return ids.branch_digest([below.get(prefix + nibble, ids.EMPTY_ROOT) for nibble in NIBBLES])
 
 
 def _build(store: TrieStore, prefix: str) -> bytes:
@@ -189,12 +195,12 @@ class MemoryTrieStore:
     def node(self, prefix: str) -> tuple[bytes, int] | None:
         return self._nodes.get(prefix)
 
-    def children(self, prefix: str) -> dict[str, bytes]:
+    def below(self, prefix: str) -> dict[str, tuple[bytes, int]]:
         out = {}
         for nibble in NIBBLES:
             found = self._nodes.get(prefix + nibble)
             if found is not None:
-                out[prefix + nibble] = found[0]
+                out[prefix + nibble] = found
         return out
 
     def set_node(self, prefix: str, digest: bytes, count: int) -> None:
@@ -256,13 +262,13 @@ class SqlTrieStore:
         ).fetchone()
         return (row[0], row[1]) if row else None
 
-    def children(self, prefix: str) -> dict[str, bytes]:
+    def below(self, prefix: str) -> dict[str, tuple[bytes, int]]:
         # Name the 16 possible children: a range over the prefix would scan the whole subtree.
         rows = self._conn.execute(
-            f"SELECT prefix, digest FROM trie WHERE world=? AND kind=? AND prefix IN ({_SIXTEEN})",
+            f"SELECT prefix, digest, count FROM trie WHERE world=? AND kind=? AND prefix IN ({_SIXTEEN})",
             (self._world, self._kind, *(prefix + nibble for nibble in NIBBLES)),
         )
-        return {row[0]: row[1] for row in rows}
+        return {row[0]: (row[1], row[2]) for row in rows}
 
     def set_node(self, prefix: str, digest: bytes, count: int) -> None:
         self._conn.execute(
