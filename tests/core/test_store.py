@@ -335,6 +335,27 @@ def test_a_scope_is_remembered_once_found_committed_and_never_from_a_write_that_
     assert db.verify().ok
 
 
+def test_a_rowid_is_remembered_once_committed_and_never_from_a_write_that_rolled_back(db):
+    store = db.store
+    with db.write() as w:
+        scope = w.scope("user", "alice")
+    doomed = memory("doomed")
+    with pytest.raises(RuntimeError):
+        with db.write() as w:
+            w.add(doomed, parents=[scope])
+            assert store.rowid(doomed.id) is not None  # the open write's own row
+            raise RuntimeError("roll back")
+    assert doomed.id not in store._rowids
+    assert store.rowid(doomed.id) is None
+    # another node may now take the rowid the rolled-back one had; each anchor keeps its own
+    with db.write() as w:
+        kept = w.add(memory("kept"), parents=[scope])
+        made = w.add(doomed, parents=[scope])
+    for anchor in (scope, kept, made):
+        row = store.conn.execute("SELECT rowid FROM nodes WHERE anchor=?", (anchor,)).fetchone()[0]
+        assert store._rowids[anchor] == row == store.rowid(anchor)
+
+
 def test_a_transaction_remembers_names_and_forgets_them_when_it_erases(db):
     entity = Node("Entity", name="Ana", meta={"entity_type": "person"}, created_at=T0)
     with db.write() as w:

@@ -75,6 +75,9 @@ EDGE_FROM = f"edges e {EDGE_JOINS}"
 ROWID_OF = "(SELECT rowid FROM nodes WHERE anchor=?)"
 
 
+#: how many nodes' rowids a Store keeps (Store.rowid)
+ROWIDS_KEPT = 8192
+
 #: a list bound to `IN (...)` of at most this many values takes one `?` per value; a longer
 #: one is bound as a single JSON array (list_sql, list_params)
 LIST_INLINE = 500
@@ -164,6 +167,10 @@ class Store:
         #: found once is there for good; one made by a transaction still open is not kept here
         #: until a read after its commit finds it.
         self._scopes: dict[tuple[str, str], str] = {}
+        #: anchor -> rowid of nodes found committed, for up to ROWIDS_KEPT nodes at a time: a
+        #: node row is never deleted and its rowid never changes (INTEGER PRIMARY KEY), so what
+        #: a read outside any write found, or a write that committed looked up or made, holds
+        self._rowids: dict[str, int] = {}
         self._writing = False
         #: objects told about interior and vector changes inside each write transaction:
         #: on_child(tx, world, child, added) and on_vector(tx, anchor, kind, old, new), and
@@ -209,6 +216,7 @@ class Store:
             tx.seal()
             backend.commit(conn)
             self.commits += 1
+            self._keep_rowids(tx.rowids())
         except backend.Error as exc:
             backend.rollback(conn)
             raise backend.translate(exc) from exc
@@ -269,8 +277,22 @@ class Store:
         return out
 
     def rowid(self, anchor: str) -> int | None:
+        found = self._rowids.get(anchor)
+        if found is not None:
+            return found
         row = self.conn.execute("SELECT rowid FROM nodes WHERE anchor=?", (anchor,)).fetchone()
-        return row[0] if row else None
+        if row is None:
+            return None
+        if not self._writing:  # a row the open write made is not committed yet
+            self._keep_rowids({anchor: row[0]})
+        return row[0]
+
+    def _keep_rowids(self, found: dict[str, int]) -> None:
+        if len(found) > ROWIDS_KEPT // 4:
+            return  # a bulk write's nodes: too many to keep, and rarely read again one by one
+        if len(self._rowids) + len(found) > ROWIDS_KEPT:
+            self._rowids.clear()
+        self._rowids.update(found)
 
     def anchors_for_rowids(self, rowids: Iterable[int]) -> dict[int, str]:
         batch = list(rowids)

@@ -162,6 +162,10 @@ class Tx:
                 self._rowids[anchor] = found
         return found
 
+    def rowids(self) -> dict[str, int]:
+        """The rowids this transaction made or looked up, by anchor (all committed once it is)."""
+        return self._rowids
+
     def name_and_meta(self, anchor: str) -> tuple[str, Mapping[str, Any]] | None:
         """A node's name and meta as stored (None if it does not exist), remembered for the
         transaction: both belong to its genesis record, which only erasure changes (and
