@@ -122,6 +122,12 @@ def _no_one(word: str) -> bool:
         or len(word) > 5 and word.endswith("ing") and not given_names.is_given_name(word)
 
 
+def _past_verb(word: str) -> bool:
+    """Whether a capitalised `word` (lower-cased) is a verb in the past that opens a clause whose
+    subject is left out ("Sold the Civic ...", "Called Mum. She ..."), not a given name ("Drew")."""
+    return lexicon.tag(word) in ("VBD", "VBN") and word not in _AUXILIARIES and not given_names.is_given_name(word)
+
+
 def _opener(word: str) -> bool:
     """Whether a clause-opening `word` (lower-cased) is a word like "Honestly" or "Recently"
     that comes before the clause's subject, if it names one: an adverb by its ending, as the
@@ -131,7 +137,7 @@ def _opener(word: str) -> bool:
         return True
     # a verb in the past that opens a clause whose subject is left out ("Sold the Civic and bought a
     # Tesla"), unless it is also a given name ("Drew", "Rose")
-    if lexicon.tag(word) in ("VBD", "VBN") and word not in _AUXILIARIES and not given_names.is_given_name(word):
+    if _past_verb(word):
         return True
     if re.search(r"(?:ent|ant|al|est|ous|ate|ite|ful|ive|ible|able)ly$", word) is None:
         return False
@@ -162,7 +168,8 @@ def _antecedent(text: str) -> str | None:
     Equinor": he -> brother; "Kevin's wife ...": kevin wife), else the first person named ("I
     met Tom at Google. He ...": tom; "Kevin quit his job": kevin); None when no one is. A
     capitalised word right after a preposition or verb of place ("in Oslo", "at Google",
-    "visited Rome") names a place or an organisation, never the person."""
+    "visited Rome") names a place or an organisation, never the person, and a verb in the past
+    whose subject is left out ("Called Mum. She ...") names no one."""
     for sentence in re.split(r"(?<=[.!?])\s+", text):
         m = _SENTENCE_SUBJECT.match(sentence)
         if m is None:
@@ -170,7 +177,7 @@ def _antecedent(text: str) -> str | None:
         phrase = m.group("s")
         low = phrase.split()[0].lower()
         if low in _NOT_SUBJECTS or low in _FIRST - {"my", "our"} or low in _MONTH_WORDS or low in _PRONOUNS \
-                or low in _SECOND or _no_one(low):
+                or low in _SECOND or _no_one(low) or " " not in phrase and _past_verb(low):
             continue
         if low in ("my", "our") and not any(w.lower() in _KIN for w in phrase.split()[1:]):
             continue
@@ -186,7 +193,7 @@ def _antecedent(text: str) -> str | None:
         words = [w for w in m.group(0).split() if w.lower() not in _NOT_SUBJECTS and w.lower() not in _MONTH_WORDS]
         if words and words[0].lower() not in _FIRST and words[0].lower() not in _KIN \
                 and words[0].lower() not in _PRONOUNS and words[0].lower() not in _SECOND \
-                and not _no_one(words[0].lower()):
+                and not _no_one(words[0].lower()) and not _past_verb(words[0].lower()):
             names.append(words[0])
     return names[0].lower() if names else None
 
