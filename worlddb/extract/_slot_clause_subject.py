@@ -177,7 +177,7 @@ def _antecedent(text: str) -> str | None:
         phrase = m.group("s")
         low = phrase.split()[0].lower()
         if low in _NOT_SUBJECTS or low in _FIRST - {"my", "our"} or low in _MONTH_WORDS or low in _PRONOUNS \
-                or low in _SECOND or _no_one(low) or " " not in phrase and _past_verb(low):
+                or low in _SECOND or _no_one(low) or _past_verb(low):
             continue
         if low in ("my", "our") and not any(w.lower() in _KIN for w in phrase.split()[1:]):
             continue
@@ -191,9 +191,11 @@ def _antecedent(text: str) -> str | None:
         if _AT_PLACE.search(text[:m.start()]) or re.search(r"[.!?]\s+$", text[:m.start()]):
             continue  # a place, or a sentence's first word, which a capital does not make a name
         words = [w for w in m.group(0).split() if w.lower() not in _NOT_SUBJECTS and w.lower() not in _MONTH_WORDS]
+        if words and _past_verb(words[0].lower()):
+            words = words[1:]  # "Called Jo": the verb, then the name
         if words and words[0].lower() not in _FIRST and words[0].lower() not in _KIN \
                 and words[0].lower() not in _PRONOUNS and words[0].lower() not in _SECOND \
-                and not _no_one(words[0].lower()) and not _past_verb(words[0].lower()):
+                and not _no_one(words[0].lower()):
             names.append(words[0])
     return names[0].lower() if names else None
 
