@@ -6,6 +6,8 @@ import hashlib
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.support import ALICE
 from worlddb.memory.engine import Engine
@@ -75,3 +77,42 @@ def test_recall_runs_no_model_by_default(db_path):
         hits = engine.recall("where is the spare key hidden", ALICE).results
         assert embedder.calls == calls
         assert hits[0].text.startswith("The spare key") and "vector" in hits[0].lanes
+
+
+#: characters that could make a word piece reach across a join, if anything could: combining
+#: marks, joiners and controls that the normaliser drops or folds, spaces of other kinds, CJK
+#: (split into single characters), case that lowers to two characters, brackets of the tokens
+ODD = "\u0301\u0302\u0308\u200b\u200d\ufeff\x00\x07\t\n\r\x85\xa0\u2028\u3000\u4e00\u4e8c\u0130\u212a\u017f" \
+      "\U0001f600\U0001f3fb\ufffd[]CLSEP:#"
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from(ODD) | st.characters(max_codepoint=0x2fff), max_size=40),
+       st.sampled_from(["", "[1:56 pm on 8 May, 2023] ", "[11:05 am on 30 December, 2024] Tom: ", "[x] \u0301 "]))
+def test_the_pieces_of_a_text_after_a_head_are_those_of_its_two_parts(rest, head):
+    encoder = StaticEncoder()
+    rest_pieces = encoder.tokenizer.encode(rest, add_special_tokens=False).ids
+    assert encoder.doc_pieces_joined(head, rest_pieces) == encoder.doc_pieces([head + rest])[0]
+
+
+def test_a_write_counts_the_pieces_of_its_index_texts_from_the_model_s_own_split():
+    from worlddb.core.records import Node
+    from worlddb.graph import text_index
+
+    embedder, encoder = default_embedder(), StaticEncoder()
+    nodes = [(Node("Memory", content=text, meta=meta, created_at=1), 1_683_554_160_000_000 + i)
+             for i, (text, meta) in enumerate([
+                 ("I live in Austin, Texas.", {}),
+                 ("Moved to Denver. Loving it! [CLS] marks\u0301 and x" + "y" * 300, {"speaker": "Élodie"}),
+                 ("", {"caption": "a dog on a beach"}),
+                 ("word " * 400, {"role": "assistant"}),
+             ])]
+    split = []
+    encoder.doc_pieces = lambda texts: split.append(texts) or StaticEncoder.doc_pieces(encoder, texts)
+    for form in (text_index.WHOLE_UNDATED, text_index.DATED):
+        made = text_index.prepare(embedder, encoder, nodes, form=form)
+        assert split == []  # no index text was split again
+        assert [p.pieces for p in made] == [frozenset(StaticEncoder.doc_pieces(encoder, [p.text])[0]) for p in made]
+        vectors, pieces = embedder.embed_with_pieces([p.text for p in made])
+        assert np.array_equal(vectors, embedder.embed([p.text for p in made]))
+        assert pieces == [frozenset(embedder._tok.encode(p.text, add_special_tokens=False).ids) for p in made]

@@ -226,7 +226,16 @@ def prepare_with(embedder, encoder, nodes: Sequence[tuple[Node, int]], also: Seq
     extra = [u for text, group in zip(texts, units) if group != [text] for u in group]
     also = list(dict.fromkeys(also))
     batch = texts + extra + also
-    matrix = embedder.embed(batch) if batch else np.zeros((0, embedder.dim), np.float32)
+    # the model's tokenizer is the word piece counts' (the static encoder's): the pieces of an
+    # index text are those of its vector text, which the model has just split, and its date's
+    embed_with_pieces = getattr(embedder, "embed_with_pieces", None)
+    if encoder is None or embed_with_pieces is None or not batch or \
+            getattr(embedder, "tokenizer_sha256", None) != getattr(encoder, "tokenizer_sha256", ""):
+        embed_with_pieces = None
+    if embed_with_pieces is not None:
+        matrix, embedded = embed_with_pieces(batch)
+    else:
+        matrix, embedded = (embedder.embed(batch) if batch else np.zeros((0, embedder.dim), np.float32)), []
     others = {text: matrix[len(texts) + len(extra) + i] for i, text in enumerate(also)}
     out, cursor = [], len(texts)
     for i, (text, group) in enumerate(zip(found, units)):
@@ -235,9 +244,21 @@ def prepare_with(embedder, encoder, nodes: Sequence[tuple[Node, int]], also: Seq
         else:
             unit_vectors = matrix[cursor:cursor + len(group)]
             cursor += len(group)
-        pieces = frozenset(encoder.doc_pieces([text])[0]) if encoder is not None else frozenset()
+        pieces = _pieces(encoder, text, texts[i], embedded[i] if embedded else None)
         out.append(Prepared(text=text, vector=matrix[i], units=unit_vectors, pieces=pieces, form=form))
     return out, others
+
+
+def _pieces(encoder, text: str, embedded: str, embedded_pieces: frozenset[int] | None) -> frozenset[int]:
+    """The word pieces counted for index text `text` (StaticEncoder.doc_pieces), taken from the
+    pieces of `embedded`, the vector text the model split, where `text` is it after a prefix
+    ending in a space (its date), or it alone: StaticEncoder.doc_pieces_joined."""
+    if encoder is None:
+        return frozenset()
+    head = text[:len(text) - len(embedded)]
+    if embedded_pieces is None or not text.endswith(embedded) or (head and not head.endswith(" ")):
+        return frozenset(encoder.doc_pieces([text])[0])
+    return frozenset(encoder.doc_pieces_joined(head, embedded_pieces))
 
 
 def vector_form(store: Store) -> str:

@@ -284,6 +284,9 @@ class MiniLMEmbedder:
         tok.no_truncation()
         tok.no_padding()
         self._tok = tok
+        #: the digest of the tokenizer file (checked above): a caller with the same tokenizer may
+        #: take the word pieces `embed_with_pieces` found instead of tokenizing again
+        self.tokenizer_sha256 = tokenizer_sha256
         special = {t: tok.token_to_id(t) for t in ("[CLS]", "[SEP]", "[PAD]")}
         if None in special.values():
             raise EmbedderError(f"tokenizer {tok_path} lacks BERT special tokens: {special}")
@@ -442,24 +445,36 @@ class MiniLMEmbedder:
     # -- public --------------------------------------------------------------
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
+        return self._embed(texts, False)[0]
+
+    def embed_with_pieces(self, texts: Sequence[str]) -> tuple[np.ndarray, list[frozenset[int]]]:
+        """`embed`, and the word piece ids of each text (the tokenizer's, with no special tokens
+        added; ids of special tokens written in the text itself included) from the same
+        tokenization, for a caller that counts a text's word pieces (worlddb.graph.text_index)."""
+        return self._embed(texts, True)
+
+    def _embed(self, texts: Sequence[str], pieces: bool) -> tuple[np.ndarray, list[frozenset[int]]]:
         items = _check_texts(texts)
         if not items:
-            return np.zeros((0, self.dim), dtype=np.float32)
+            return np.zeros((0, self.dim), dtype=np.float32), []
         distinct = list(dict.fromkeys(items))
         windows: list[np.ndarray] = []
         owner: list[int] = []
+        found: list[frozenset[int]] = []
         for i, t in enumerate(distinct):
             w, _ = self._windows(t)
             windows.extend(w)
             owner.extend([i] * len(w))
+            if pieces:  # the windows cover every piece of the text, each between [CLS] and [SEP]
+                found.append(frozenset(piece for window in w for piece in window[1:-1].tolist()))
         vecs = self._run(windows)
         sums = np.zeros((len(distinct), self.dim), dtype=np.float64)
         np.add.at(sums, np.asarray(owner), vecs.astype(np.float64))
         unique = _normalise_rows(sums).astype(np.float32)
         if len(distinct) == len(items):
-            return unique
+            return unique, found
         row = {t: i for i, t in enumerate(distinct)}
-        return unique[[row[t] for t in items]]
+        return unique[[row[t] for t in items]], [found[row[t]] for t in items] if pieces else []
 
     def embed_spans(self, texts: Sequence[str], pools: Sequence[Sequence[Pool]]) -> list[np.ndarray]:
         """Run each text once and pool its token states over each of its pools

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 from tokenizers import Tokenizer
 
-from worlddb.vectors.embedder import TOKENIZER_PATH, EmbedderError
+from worlddb.vectors.embedder import TOKENIZER_PATH, TOKENIZER_SHA256, EmbedderError
 
 TABLE_PATH = Path(__file__).parent / "data" / "minilm-static.npz"
 TABLE_SHA256 = "a2724be55793151dcc69a01f69dc5d33d1fd6affd2b5af2380a5d2de259b6e97"
@@ -104,6 +104,10 @@ class StaticEncoder:
         self.tokenizer.no_truncation()
         self.tokenizer.no_padding()
         self._special = {self.tokenizer.token_to_id(t) for t in ("[CLS]", "[SEP]", "[PAD]", "[UNK]")}
+        #: a date prefix -> its word pieces (doc_pieces_joined)
+        self._heads: dict[str, frozenset[int]] = {}
+        #: the digest of the tokenizer file read (the bundled one)
+        self.tokenizer_sha256 = TOKENIZER_SHA256
         self._stop_ids = {i for w in _STOPWORDS for i in self.tokenizer.encode(w, add_special_tokens=False).ids
                           if len(self.tokenizer.encode(w, add_special_tokens=False).ids) == 1}
 
@@ -128,6 +132,22 @@ class StaticEncoder:
     def doc_pieces(self, texts: Iterable[str]) -> list[set[int]]:
         """The distinct wordpieces of each stored text, for document frequencies."""
         return [set(self.tokenizer.encode(t, add_special_tokens=False).ids) - self._special for t in texts]
+
+    def doc_pieces_joined(self, head: str, pieces: Iterable[int]) -> set[int]:
+        """`doc_pieces` of `head` + a text whose word pieces (with no special tokens added) are
+        `pieces`, as this tokenizer splits it. `head` must be empty or end in a space: BERT's
+        normaliser works character by character, its pre-tokenizer splits at every space and
+        no special token holds one, so no word piece spans the join and the pieces of the
+        whole are those of its two parts. The heads (a stored text's date prefix) are
+        remembered, a few hundred at a time."""
+        if head and not head.endswith(" "):
+            raise ValueError("the head must be empty or end in a space")
+        known = self._heads.get(head)
+        if known is None:
+            if len(self._heads) >= 256:
+                self._heads.clear()
+            known = self._heads[head] = frozenset(self.tokenizer.encode(head, add_special_tokens=False).ids)
+        return (known | set(pieces)) - self._special
 
 
 def main() -> None:
