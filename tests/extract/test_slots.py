@@ -323,6 +323,11 @@ def test_a_value_held_once_is_ended_and_a_question_claims_nothing(text, read_as)
     # a first week somewhere is a job there only where the text speaks of work
     ("First day at Stripe. My manager walked me through the codebase.", [("me", "employer", "Stripe")]),
     ("First day at Legoland! The kids were thrilled.", []),
+    # a workplace quit or left by its kind is a job ended, not a pastime; the office is left daily
+    ("Anouk quit the dental practice.", [("anouk", "employer", "dental practice")]),
+    ("I left the consultancy in April.", [("me", "employer", "consultancy")]),
+    ("I left the office at six.", []),
+    ("I quit the choir.", [("me", "activity", "choir")]),
 ])
 def test_whose_value_and_whether_it_is_held(text, read_as):
     assert [(c.subject, c.attribute, c.value) for c in read(text).claims] == read_as

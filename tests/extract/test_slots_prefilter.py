@@ -88,6 +88,7 @@ CRAFTED = [
     # a job taken after "and", counts, goals as headings, degrees and programs, carriers, where mail goes
     "I quit Intel and got a job at Nvidia. I commute by train. We have three cats now.",
     "First month with Accenture behind me, and my manager is great.",
+    "Nadia resigned from the law firm; her husband left the civil service in June.",
     "Fostered one more puppy, which makes four dogs; the twins arrived, bringing us to three kids.",
     "New goal: a full marathon. I'm doing an MBA at Ohio State University.",
     "I enrolled in a data science bootcamp. I ported my number to Visible.",

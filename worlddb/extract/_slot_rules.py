@@ -137,6 +137,15 @@ business chain supermarket hospice nursery daycare bar pub kitchen firm's dealer
 """.split())
 
 
+#: the kinds of organisation one works for, of those one may also visit or belong to: "quit the
+#: clinic" leaves a job, where "quit the choir" gives up a pastime
+_WORKPLACES = (_ORG_NOUNS - {"gym", "church", "library", "museum", "bar", "pub", "kitchen", "firm's"}) | {"service"}
+#: those that "left" leaves as a job ("left the company"); one leaves a hospital, a shop or the
+#: office every day
+_LEFT_JOBS = {"firm", "company", "startup", "start-up", "agency", "consultancy", "corporation", "service", "nonprofit",
+              "non-profit", "newspaper", "magazine", "publisher", "airline"}
+
+
 def _org(value: str) -> bool:
     # "3M" and "7-Eleven" are names; "555 222 3333" is a number, never an organisation
     if not value or not re.search(r"[^\W\d_]", value):
@@ -320,6 +329,14 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("employer", _rx(_S + r"(?:quit|resigned\s+from|(?:laid\s+off|let\s+go|fired)\s+(?:from|by))\s+(?=(?-i:[A-Z]))"
                           + _ORG),
           positive=False, ended=True, accept=lambda v: bool(v) and v[0].isupper(), unless=_TOOK_UP),
+    # "Anouk quit the clinic", "I left the company in May", "He's left the ambulance service": a
+    # workplace left by its kind
+    _Rule("employer", _rx(_S + r"(?:quit|resigned\s+from)\s+(?:the|my|our|his|her|their)\s+(?P<v>(?:[\w-]+\s+){0,2}?"
+                          r"(?:" + "|".join(sorted(_WORKPLACES)) + r"))\b(?!\s+(?:at|on|in)\s+\d)"),
+          positive=False, ended=True, accept=lambda v: True, unless=_TOOK_UP),
+    _Rule("employer", _rx(_S + r"left\s+(?:the|my|our|his|her|their)\s+(?P<v>(?:[\w-]+\s+){0,2}?"
+                          r"(?:" + "|".join(sorted(_LEFT_JOBS)) + r"))\b(?!\s+(?:at|on|in)\s+\d)"),
+          positive=False, ended=True, accept=lambda v: True, unless=_TOOK_UP),
     # "I started at Stripe on Monday", "I quit Dell and started at Stripe": a named place started at
     _Rule("employer", _rx(r"(?:^|(?<=\band\s)|(?P<s>\b(?:I|we|he|she|they|(?-i:[A-Z][a-z]+)|(?:my|our)\s+(?:" + _KIN_RE
                           + r")))\s+(?:just\s+|finally\s+|officially\s+)?)(?:started|began)\s+at\s+(?=(?-i:[A-Z]))" + _ORG),
@@ -691,7 +708,7 @@ _RULES: tuple[_Rule, ...] = (
           positive=False, ended=True,
           accept=lambda v: bool(v) and not re.search(r"\b(?:job|work|position|role|company|firm|smoking|drinking|"
                                                       r"eating|alcohol|meat|being|" + _DIETS + r")\b", v, re.I)
-          and v.split()[0].lower() not in _NOT_AN_ACTIVITY),
+          and v.split()[0].lower() not in _NOT_AN_ACTIVITY and not _WORKPLACES & set(v.lower().split())),
     # "I'm not doing the league anymore", "we don't play in the Sunday league any more": one given up
     _Rule("activity", _rx(_S + r"(?:(?:am|['’]m|are|['’]re)\s+not|don['’]t|do\s+not)\s+(?:doing|do|playing|play|going\s+to)"
                           r"\s+(?:in\s+)?(?:the|my|our)\s+(?P<v>[\w -]{2,30}?)\s+(?:any\s?more|any\s+longer)\b"),

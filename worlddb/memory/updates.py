@@ -390,7 +390,8 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: the time it is dated from ("As of Friday the site lives on Cloudflare Pages", "Since May ...").
 #: Reader 21: "..., which makes three cats", "bringing us to two dogs" are counts; "First week at
 #: Monzo done" opening a sentence of a text that speaks of work is the employer.
-#: Reader 22: a verb in the past that opens a text ("Called Mum. She ...") is no pronoun's person.
+#: Reader 22: a verb in the past that opens a text ("Called Mum. She ...") is no pronoun's person;
+#: "quit the clinic", "left the company" end a job (not a pastime), and "left the office" nothing.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
