@@ -93,6 +93,18 @@ SCENARIOS = [
     ("law-firm", "I'm a paralegal at Whitman & Hale, a corporate law firm.",
      "I no longer work at the law firm; I'm at the public defender's office now.", "Where do I work?",
      "public defender"),
+    # an old thing still held, a reflexive buyer; "he's a"; a dated opening; a count an addition
+    # reaches; a first week where the text speaks of work
+    ("still-old", "Piotr still drives his old Skoda Octavia.",
+     "Piotr sold the Skoda and bought himself a Toyota Yaris.", "What car does Piotr drive?", "Yaris"),
+    ("hes-a", "My brother Karim is a chef in Lyon.", "Karim quit cooking. He's a food photographer now.",
+     "What does Karim do for a living?", "photographer"),
+    ("as-of", "The docs site is hosted on Netlify.", "As of Monday the docs site lives on Vercel.",
+     "Where is the docs site hosted?", "Vercel"),
+    ("makes-three", "We have two cats.", "Took in a stray last week, which makes three cats.",
+     "How many cats do we have?", "three"),
+    ("first-week", "I work at Barclays as an analyst.", "First week at Revolut done; my manager is lovely.",
+     "Where do I work?", "Revolut"),
 ]
 
 
