@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from worlddb.core.schema import VECTOR_FROM
-from worlddb.core.store import Store
+from worlddb.core.store import Store, list_params, list_sql
 from worlddb.extract import given_names
 from worlddb.graph import identity
 from worlddb.protocols import TIER_ORDER, Option, Tiebreaker
@@ -139,26 +139,17 @@ def _keep(best: dict, node: int, tier: str, score: float, matched: str, mention:
 def exact_names(store: Store, scope: int, q: Query) -> list[tuple[int, str, int, str | None]]:
     """(node, norm, kind, etype) of the names in `scope` equal to the mention's name or an
     alias, of a compatible type: what the exact tier matches."""
-    marks = ",".join("?" * len(q.keys))
-    rows = store.conn.execute(
-        f"SELECT node, norm, kind, etype FROM resolver_names WHERE scope=? AND norm IN ({marks})",
-        (scope, *q.keys),
-    )
-    return [row for row in rows if compatible(q.etype, row[3])]
+    return [row for row in names_equal(store, scope, q.keys) if compatible(q.etype, row[3])]
 
 
 def names_equal(store: Store, scope: int, keys: Sequence[str]) -> list[tuple[int, str, int, str | None]]:
     """(node, norm, kind, etype) of the names in `scope` equal to any of `keys`, of any type:
     `exact_names` of several mentions in one read (each keeps the rows of its own keys whose
     type is compatible with its own)."""
-    out: list[tuple[int, str, int, str | None]] = []
-    for start in range(0, len(keys), 500):
-        chunk = keys[start:start + 500]
-        marks = ",".join("?" * len(chunk))
-        out += store.conn.execute(
-            f"SELECT node, norm, kind, etype FROM resolver_names WHERE scope=? AND norm IN ({marks})",
-            (scope, *chunk)).fetchall()
-    return out
+    keys = list(keys)
+    return store.conn.execute(
+        f"SELECT node, norm, kind, etype FROM resolver_names WHERE scope=? AND norm IN ({list_sql(len(keys))})",
+        (scope, *list_params(keys))).fetchall()
 
 
 def _exact(ctx: Context, q: Query) -> dict:
