@@ -24,6 +24,12 @@ def claims(text: str) -> set[tuple[str, str, str, bool, bool]]:
     "I'll be moving to Reno in the spring.",
     "I'm going to start at Kestrel in June.",
     "I start at Kestrel next week.",
+    # a season or a month after a verb of an arranged future
+    "We're moving to Montreal in the spring.",
+    "I'm relocating to Porto this summer.",
+    "I'm starting at Kestrel in January.",
+    "We're moving to Quito at the end of the month.",
+    "In March I'm moving to Denver.",
 ])
 def test_a_change_said_for_the_future_states_no_value_yet(text):
     assert not {c for c in claims(text) if c[1] in ("home", "employer")}
@@ -33,6 +39,14 @@ def test_a_change_said_for_the_future_states_no_value_yet(text):
     ("We relocated to Boise three weeks ago.", ("me", "home", "Boise", True, False)),
     ("We are moving to Tulsa.", ("me", "home", "Tulsa", True, False)),
     ("I started at Kestrel on Monday.", ("me", "employer", "Kestrel", True, False)),
+    ("We moved to Montreal in the spring.", ("me", "home", "Montreal", True, False)),
+    ("I started at Kestrel in January.", ("me", "employer", "Kestrel", True, False)),
+    # a month with its year says nothing of when the move is said
+    ("I'm moving to Porto in May 2025.", ("me", "home", "Porto", True, False)),
+    # a month before the verb's part of the clause dates what came before it, not the new partner
+    ("Noor split from the drummer in June and is seeing Omar now.", ("noor", "partner", "Omar", True, False)),
+    # "may" in lower case is no month
+    ("I'm moving to Tulsa in may be a week.", ("me", "home", "Tulsa", True, False)),
 ])
 def test_a_change_said_as_done_or_under_way_still_reads(text, claim):
     assert claim in claims(text)
@@ -41,11 +55,14 @@ def test_a_change_said_as_done_or_under_way_still_reads(text, claim):
 def test_a_future_move_gives_no_lives_in_fact():
     extract = BuiltinExtractor().extract
     assert extract("I'm moving to Tulsa next month.", ExtractionContext()).facts == ()
-    assert [f.relation for f in extract("I'm moving to Tulsa.", ExtractionContext()).facts] == ["lives_in"]
+    assert extract("I'm moving to Montreal in the spring.", ExtractionContext()).facts == ()
+    for done in ("I'm moving to Tulsa.", "I moved to Montreal in the spring."):
+        assert [f.relation for f in extract(done, ExtractionContext()).facts] == ["lives_in"]
 
 
 def test_a_future_move_leaves_the_home_current():
     assert verdict("I live in Austin.", "We're relocating to Boise in three weeks.") != "update"
+    assert verdict("I live in Toronto, near High Park.", "We're moving to Montreal in the spring.") != "update"
 
 
 def test_a_job_taken_after_and_is_the_new_employer():

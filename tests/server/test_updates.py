@@ -151,6 +151,8 @@ OPEN_CONTROLS = [
     # a change said for the future has not happened: the old value holds until it does
     ("future-move", "I live in Austin, Texas.", "We're relocating to Boise in three weeks."),
     ("future-job", "I work at Dell as a sales engineer.", "I'm going to start at Kestrel in June."),
+    ("future-season", "I live in Toronto, near High Park.", "We're moving to Montreal in the spring."),
+    ("future-month", "I work at Dell as a sales engineer.", "I'm starting at Kestrel in January."),
     # a product given up for another is no job left
     ("product", "I work at Hulu as an editor.", "I quit Hulu and got YouTube TV instead."),
     # another person's move, however the sentence opens

@@ -29,7 +29,18 @@ from worlddb.extract._slot_cues import _cues
 from worlddb.extract._slot_prefilter import _possible
 from worlddb.extract._slot_rules import _LEAVE, _occupation, _place_in, _Rule
 from worlddb.extract._slot_values import _VALUE_STOP, _protect, _restore, _value, normalise_subject, same_value, voice
-from worlddb.extract._slot_words import _DELIVERABLES, _DRINKS, _EVENTS, _FIRST, _FOOD_KIND, _KIN, _OCCUPATIONS, _PETS
+from worlddb.extract._slot_words import (
+    _DELIVERABLES,
+    _DRINKS,
+    _EVENTS,
+    _FIRST,
+    _FOOD_KIND,
+    _KIN,
+    _OCCUPATIONS,
+    _PETS,
+    FUTURE_TIME,
+    NAMED_TIME,
+)
 from worlddb.extract.lexicon import singular
 from worlddb.extract.open_slots import PURPOSE, REPLACES, is_open, read_open
 
@@ -199,7 +210,7 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
         return None
     # "I'm moving to Denver next month", "I'll be starting at Stripe in June": a change still to
     # come states no value yet (the old one holds until it happens)
-    if rule.attribute in _CHANGES_LATER and _future(lead, clause):
+    if rule.attribute in _CHANGES_LATER and _future(lead, clause, m.start("v") - len(lead)):
         return None
     positive, ended = rule.positive, rule.ended
     # "I used to live in Denver", "my old address was ...", "I worked at Google for five years"
@@ -278,17 +289,15 @@ _FUTURE_AUX = re.compile(r"\b(?:will|shall|going\s+to|gonna|about\s+to)\b|['’]
 #: a verb for an arranged future: a progressive ("I'm moving", "we're starting") or a bare present ("I start")
 _ARRANGED = re.compile(r"(?:\b(?:am|is|are)|['’](?:m|re|s))\s+(?:\w+ly\s+)?\w+ing\b"
                        r"|\b(?:I|we|he|she|they)\s+(?:start|starts|begin|begins|move|moves|join|joins)\b", re.I)
-#: a time still to come, said with the clause ("next month", "in two weeks", "tomorrow", "soon")
-_FUTURE_TIME = re.compile(r"\b(?:next|this coming|the coming)\s+(?:week|weekend|month|year|spring|summer|fall|autumn"
-                          r"|winter|semester|term|quarter|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
-                          r"|\bin\s+(?:a|an|one|two|three|four|five|six|a few|a couple of|\d+)\s+(?:days?|weeks?"
-                          r"|months?|years?)\b|\b(?:tomorrow|soon|later this (?:week|month|year))\b", re.I)
 
 
-def _future(lead: str, clause: str) -> bool:
+def _future(lead: str, clause: str, verb: int) -> bool:
     """Whether the verb before a value says the change is still to come: a future auxiliary, or
-    an arranged-future verb with a time still to come in its clause."""
-    return bool(_FUTURE_AUX.search(lead) or _ARRANGED.search(lead) and _FUTURE_TIME.search(clause))
+    an arranged-future verb with a time still to come in its clause - anywhere for one that can
+    only be ahead ("next month"), after the verb's part of the clause (from `verb`, where `lead`
+    begins) for a season or a month ("we're moving to Montreal in the spring")."""
+    return bool(_FUTURE_AUX.search(lead) or _ARRANGED.search(lead) and (
+        FUTURE_TIME.search(clause) or NAMED_TIME.search(clause, verb)))
 
 
 #: words that put the value in the past: held once, no longer

@@ -95,6 +95,22 @@ _DATE = (rf"(?:(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|\d{
          rf"(?:{_MONTHS})(?:,?\s+\d{{4}})?|the\s+\d{{1,2}}(?:st|nd|rd|th)|\d{{4}}-\d{{2}}-\d{{2}}|(?:{_MONTHS})\s+\d{{4}}"
          rf"|next\s+(?:week|month|year|{_WEEKDAYS})|(?:{_WEEKDAYS}))")
 
+#: a time still to come, said with a clause: "next month", "this coming Friday", "in two weeks",
+#: "tomorrow", "soon", "later this year"
+FUTURE_TIME = re.compile(
+    r"\b(?:next|this coming|the coming)\s+(?:week|weekend|month|year|spring|summer|fall|autumn|winter|semester|term"
+    r"|quarter|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+    r"|\bin\s+(?:a|an|one|two|three|four|five|six|a few|a couple of|\d+)\s+(?:days?|weeks?|months?|years?)\b"
+    r"|\b(?:tomorrow|soon|later this (?:week|month|year))\b", re.I)
+#: a season or a month named without a year ("in the spring", "this summer", "in March", "at the
+#: end of the month"): a time still to come only where it follows a verb of an arranged future
+#: ("we're moving to Montreal in the spring"), since it may as well date something already done
+#: ("ended things with him in June and is seeing Felipe now"). A month is read only capitalised.
+NAMED_TIME = re.compile(
+    r"\b(?:in the|this)\s+(?:spring|summer|fall|autumn|winter|new year)\b"
+    r"|\b(?:at|by) the end of (?:the|this) (?:week|month|year|summer|semester|term)\b"
+    r"|\bin\s+(?:early\s+|late\s+|mid-?)?(?-i:January|February|March|April|May|June|July|August|September|October"
+    r"|November|December)\b(?!,?\s+\d)", re.I)
 
 #: what a food is a kind of, so "I don't eat meat" and "I eat chicken again" name one thing
 _FOOD_KIND = {**dict.fromkeys(("chicken", "beef", "pork", "lamb", "turkey", "bacon", "steak", "ham", "veal",

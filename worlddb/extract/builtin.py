@@ -45,6 +45,7 @@ from functools import cache
 
 from worlddb.extract import EntityCandidate, Extraction, ExtractionContext, FactCandidate, given_names, lexicon
 from worlddb.extract.literals import fold, has_all, required
+from worlddb.extract.slots import FUTURE_TIME, NAMED_TIME
 from worlddb.extract.temporal import find_temporals
 
 __all__ = ["BuiltinExtractor", "split_sentences"]
@@ -123,11 +124,6 @@ _PERSON_VERB = re.compile(r"\s+(?:lives|lived|works|worked|moved|comes\s+from|ca
 # Tags of a finite verb (Penn Treebank): "prefers", "got", "released", "can".
 _FINITE = {"VBZ", "VBD", "VBN", "MD"}
 _PLACE_RELATIONS = {"lives_in", "from", "visited"}
-#: a time still to come ("next month", "in two weeks", "tomorrow", "soon")
-_SOON = re.compile(r"\b(?:next|this coming|the coming)\s+(?:week|weekend|month|year|spring|summer|fall|autumn|winter"
-                   r"|semester|term|quarter|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\bin\s+(?:a|an"
-                   r"|one|two|three|four|five|six|a few|a couple of|\d+)\s+(?:days?|weeks?|months?|years?)\b"
-                   r"|\b(?:tomorrow|soon|later this (?:week|month|year))\b", re.I)
 _PRONOUN_OBJECTS = {"it", "that", "this", "them", "him", "her", "you", "me", "us", "those", "these"}
 
 # Subject: "I", or a capitalised phrase that must turn out to be a name found in the text.
@@ -499,7 +495,8 @@ def _add_fact(out: list[FactCandidate], sentence: str, m: re.Match[str], subj: s
     if relation in _PLACE_RELATIONS and obj and _is_temporal(obj):  # "moved to Tuesday"
         return
     # "I'm moving to Denver next month": a move still to come, where one lives is unchanged yet
-    if relation == "lives_in" and "moving" in m.group(0) and _SOON.search(sentence):
+    if relation == "lives_in" and "moving" in m.group(0) and (FUTURE_TIME.search(sentence)
+                                                              or NAMED_TIME.search(sentence, m.start())):
         return
     if subj and obj:
         out.append(FactCandidate(subj, relation, obj, sentence, when, None))

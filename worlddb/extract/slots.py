@@ -79,9 +79,12 @@ from worlddb.extract._slot_values import (
     same_value,
     voice,
 )
+from worlddb.extract._slot_words import FUTURE_TIME as FUTURE_TIME
+from worlddb.extract._slot_words import NAMED_TIME as NAMED_TIME
 
 __all__ = [
-    "CATALOGUE", "Attribute", "Reading", "SlotClaim", "SlotKey", "ambiguous_first_names", "asked",
+    "CATALOGUE", "FUTURE_TIME", "NAMED_TIME", "Attribute", "Reading", "SlotClaim", "SlotKey",
+    "ambiguous_first_names", "asked",
     "attribute_for_relation", "is_fixed", "kin_of", "kin_says", "normalise_subject", "read", "same_person",
     "same_subject", "same_value", "voice",
 ]

@@ -392,6 +392,8 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: Monzo done" opening a sentence of a text that speaks of work is the employer.
 #: Reader 22: a verb in the past that opens a text ("Called Mum. She ...") is no pronoun's person;
 #: "quit the clinic", "left the company" end a job (not a pastime), and "left the office" nothing.
+#: Reader 23: a season or a month after a verb of an arranged future ("we're moving to Montreal in
+#: the spring", "I'm starting at Kestrel in January") is a change still to come.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
