@@ -168,6 +168,8 @@ def test_a_capital_at_sentence_start_without_evidence_is_reported_as_unsure():
     ("Finished Project Hail Mary last night.", {"Project Hail Mary"}),  # a past verb is not part of it
     ("Visited Lisbon with Ana.", {"Lisbon", "Ana"}),
     ("Gone Girl was great.", {"Gone Girl"}),  # a title of common words keeps its first word
+    ("Sold the Civic last week.", {"the Civic"}),  # a past verb before a connector is not part of it
+    ("Joined the Navy in 2010.", {"the Navy"}),
 ])
 def test_a_name_at_the_start_of_a_sentence_is_found_without_context(text, expected):
     assert names(run(text, speaker=None)) == expected
@@ -279,6 +281,19 @@ def test_noun_phrases_are_concepts_without_leading_evaluative_adjectives():
     found = run("I found an awesome hiking trail in my hometown and joined a travel club.")
     concepts = {e.name for e in found.entities if e.type == "concept"}
     assert {"hiking trail", "hometown", "travel club"} <= concepts
+
+
+@pytest.mark.parametrize(("text", "concepts"), [
+    ("My brother bought a bike.", {"brother", "bike"}),
+    ("We have a cat named Pixel.", {"cat"}),
+    ("The project uses a monorepo.", {"project", "monorepo"}),
+    ("Your support means the world.", {"support", "world"}),
+    # a participle after an adjective, or first, is part of the phrase
+    ("That cute stuffed animal is nice.", {"stuffed animal"}),
+    ("The stuffed animal means so much.", {"stuffed animal"}),
+])
+def test_a_noun_phrase_ends_before_its_verb(text, concepts):
+    assert {e.name for e in run(text).entities if e.type == "concept"} == concepts
 
 
 # --- facts ------------------------------------------------------------------------------------

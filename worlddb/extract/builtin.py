@@ -19,12 +19,15 @@ Contract: ``BuiltinExtractor().extract(text, ctx)`` is deterministic (same text 
   released ...", "Max was ...") is missed there. The first word of a run that opens a sentence is
   dropped when it is an opener ("Thanks Gina"), an imperative ("Call Jenna"), a temporal
   ("Yesterday Marco"), a past verb before a word that is no common one ("Finished Project Hail
-  Mary") or a common word before a word that is not one ("Email Jenna"); the rest is a name.
+  Mary"), a past verb before a lower-case connector ("Sold the Civic") or a common word before a
+  word that is not one ("Email Jenna"); the rest is a name.
   Types come from cheap cues around the name (``_guess_type``): "in Denver" is a place, "to
   Denver" only after a word of going ("flew to", "a trip to"; not "engaged to Lena"). Precision
   is preferred to recall; a lone word without evidence is reported in ``Extraction.unsure`` for a
   caller that knows the names of the scope;
-* simple noun phrases after a determiner ("my hometown", "a travel club"), type "concept";
+* simple noun phrases after a determiner ("my hometown", "a travel club"), ending before a word
+  whose likeliest tag is a finite verb ("my brother bought ...": "brother"), type "concept"; a
+  generic role alone ("the user prefers ...") is none, as a role names no one;
 * the speaker (and, for first-person text without a speaker, the user) as a "person";
 * temporal expressions via ``worlddb.extract.temporal``;
 * subject-relation-object facts from a handful of patterns ("X is a Y", "X lives in Y",
@@ -43,7 +46,15 @@ import re
 from dataclasses import replace
 from functools import cache
 
-from worlddb.extract import EntityCandidate, Extraction, ExtractionContext, FactCandidate, given_names, lexicon
+from worlddb.extract import (
+    GENERIC_ROLES,
+    EntityCandidate,
+    Extraction,
+    ExtractionContext,
+    FactCandidate,
+    given_names,
+    lexicon,
+)
 from worlddb.extract.literals import fold, has_all, required
 from worlddb.extract.slots import FUTURE_TIME, NAMED_TIME
 from worlddb.extract.temporal import find_temporals
@@ -324,8 +335,9 @@ def _not_part_of_name(words: list[str]) -> bool:
     first = words[0]
     if first.lower() in _OPENERS or lexicon.tag(first) == "VB":
         return True
-    if lexicon.tag(first) in {"VBD", "VBN"} and any(not lexicon.is_common(w) for w in words[1:]):
-        return True  # a past verb before a name: "Finished Project Hail Mary", "Visited Lisbon"
+    if lexicon.tag(first) in {"VBD", "VBN"} and (any(not lexicon.is_common(w) for w in words[1:])
+                                                 or len(words) > 1 and words[1].islower()):
+        return True  # a past verb before a name: "Finished Project Hail Mary", "Visited Lisbon", "Sold the Civic"
     return (len(words) > 1 and lexicon.is_common(first) and lexicon.tag(first) not in {"NNP", "NNPS"}
             and not lexicon.is_common(words[1]))
 
@@ -435,12 +447,16 @@ def _noun_phrases(text, sentences, blocked) -> list[EntityCandidate]:
                 if gap != " " or not word_.isalpha() or not word_.islower() or (
                         word_ in _STOP and not (word_ in _ADJECTIVES and not phrase)):
                     break
+                if lexicon.tag(word_) in _FINITE and any(t[2] not in _ADJECTIVES for t in phrase):
+                    break  # the verb after the phrase's noun: "my brother bought", "a cat named", "the project uses"
                 phrase.append(tok)
             while phrase and phrase[0][2] in _ADJECTIVES:
                 phrase = phrase[1:]
             if not phrase:
                 continue
             start, end = phrase[0][0], phrase[-1][1]
+            if len(phrase) == 1 and phrase[0][2] in GENERIC_ROLES:
+                continue  # "the user prefers ...": a role is no one (the user is the scope's)
             if not any(start < be and bs < end for bs, be in blocked):
                 out.append(EntityCandidate(text[start:end], "concept", (), (start, end)))
     return out
