@@ -181,3 +181,28 @@ def test_taking_or_being_on_something_that_is_no_medicine_is_no_medication(text)
 ])
 def test_a_medicine_stopped_ends_it_and_another_taken_adds_one(old, new, outcome):
     assert verdict(old, new) == outcome
+
+
+@pytest.mark.parametrize(("old", "new", "outcome"), [
+    # a replacement that names the value it leaves ends that value in whatever slot holds it
+    ("I'm learning Spanish on Duolingo.", "Switched from Spanish to Italian, we're going to Rome.", "update"),
+    ("I play tennis on Saturdays.", "I moved from Tennis to Padel.", "update"),
+    # someone else's value, or a name that merely begins the same, is not the one left
+    ("My sister learns Spanish.", "I switched from Spanish to Italian.", "unrelated"),
+    ("I live in Austin.", "I switched from Austin Energy to Octopus.", "unrelated"),
+])
+def test_a_value_named_as_left_by_a_replacement_is_changed_in_its_own_slot(old, new, outcome):
+    assert verdict(old, new) == outcome
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("Got a new phone number: 503-555-0777.", "503-555-0777"),
+    ("I've got a new cell: 503 555 0777", "503 555 0777"),
+])
+def test_a_note_that_opens_with_a_new_number_got_is_the_speakers_phone(text, value):
+    assert ("me", "phone", value, True, False) in claims(text)
+
+
+def test_a_new_number_someone_else_got_or_of_another_kind_is_no_phone_of_the_speaker():
+    assert not claims("My brother got a new number: 555-0100.")
+    assert not claims("I got a new number for the order: 12345678.")

@@ -24,6 +24,7 @@ CRAFTED = [
     # where someone lives, works, their role
     "I live in Lisbon now, and our first winter in Lisbon was mild.",
     "My hometown is Galway. We're moving to 42 Harbour Road next month.",
+    "Got a new phone number: 503-555-0777. I've got a new cell: 503 555 0123",
     "Bought a new condo in Tallinn after the move.",
     "I'm in Leeds, renting a two-bed. What I'm actually allergic to is penicillin.",
     "I work at a small bakery; I started my first week at Fernhill Labs on Monday.",

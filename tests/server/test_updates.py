@@ -25,6 +25,12 @@ def minilm_server(tmp_path_factory):
 
 
 SCENARIOS = [
+    # a replacement naming the value it leaves, which the old memory holds in a slot of the catalogue
+    ("spanish", "I'm learning Spanish.", "I switched from Spanish to Italian.", "What language am I learning?",
+     "Italian"),
+    # a note that opens with a new number the speaker got
+    ("got-number", "My phone number is 503-555-0101.", "Got a new phone number: 503-555-0777.",
+     "What is my phone number?", "503-555-0777"),
     ("austin", "I live in Austin, Texas.", "I moved to Denver last month.", "Where do I live?", "Denver"),
     ("peanuts", "I'm allergic to peanuts.", "Actually I'm not allergic to peanuts anymore after the treatment.",
      "Am I allergic to peanuts?", "anymore"),

@@ -504,8 +504,10 @@ _RULES: tuple[_Rule, ...] = (
           speaker=True),
     _Rule("phone", _rx(r"(?P<s>)\b(?:use|switch\s+to)\s+(?P<v>\+?\(?\d[\d\s().-]{6,}\d)" + _FROM_NOW),
           speaker=True),
-    # "New number: 555-0199", "Update: new work cell: ...": a note that opens with a new number is the speaker's
-    _Rule("phone", _rx(r"(?P<s>)^(?:(?:update|fyi|btw|heads up|note)\s*[:,]?\s+)?new\s+(?P<q>(?:(?:" + _PHONE_KINDS
+    # "New number: 555-0199", "Update: new work cell: ...", "Got a new phone number: ...": a note that
+    # opens with a new number is the speaker's
+    _Rule("phone", _rx(r"(?P<s>)^(?:(?:update|fyi|btw|heads up|note)\s*[:,]?\s+)?"
+                       r"(?:(?:I\s+|I['’]ve\s+)?(?:got|have|get)\s+a\s+)?new\s+(?P<q>(?:(?:" + _PHONE_KINDS
                        + r")\s+)?)(?:(?:phone|cell|mobile)\s+)?(?:number|phone|cell|mobile|line)\s*:\s*"
                        r"(?P<v>\+?\d[\d\s().-]{6,}\d)"), speaker=True),
     # (never the tail of a longer number: "+1 555 010 0200" is one number, not also "555 010 0200")

@@ -277,9 +277,17 @@ def _replacements(new: Statement, candidates: Sequence[Statement], verdicts: lis
 
 def _replaceable(n: SlotClaim, o: SlotClaim, *, any_slot: bool) -> bool:
     """Whether a replacement claim `n` may be about claim `o`: an open slot's current value for
-    the same subject and context, of a named role (np:, not an identifier's) unless `any_slot`."""
-    if not (is_open(o.attribute) and o.attribute != REPLACES and o.positive and not o.ended):
+    the same subject and context, of a named role (np:, not an identifier's) unless `any_slot`;
+    with `any_slot`, where `n` names the value it leaves, also the value of a catalogue slot of
+    several values for the same subject ("Switched from Spanish to Italian" of "I'm learning
+    Spanish"). A slot of one value (a job, a home) changes only as its own rules read it: "I quit
+    Hulu and got YouTube TV instead" leaves the job at Hulu."""
+    if o.attribute == REPLACES or not o.positive or o.ended:
         return False
+    if not is_open(o.attribute):
+        spec = CATALOGUE.get(o.attribute)
+        return (any_slot and n.ended and spec is not None and not spec.single
+                and same_subject(n.subject, o.subject))
     # naming no old value, it is about a thing one uses ("as my editor", "for coding") or prefers
     # ("Raj prefers Python"), never an identifier's value ("the wifi password is Sunflower": one
     # does not switch to a password)

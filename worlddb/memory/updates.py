@@ -81,6 +81,7 @@ from worlddb.extract.slots import (
     read,
     same_person,
     same_subject,
+    same_value,
     voice,
 )
 from worlddb.extract.unread_change import ANCHORED_SIMILARITY, CHANGE_SIMILARITY, anchors, says_change, states_change
@@ -156,11 +157,15 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     olds = [views[a] for a in found if a in views and views[a].type == "Memory"]
     if not olds:
         return NOTHING
-    # a candidate matters only through the attributes the new memory names: read just those
-    wanted = comparable({c.attribute for c in new.reading.claims})
+    # a candidate matters only through the attributes the new memory names: read just those; an
+    # ended replacement names the value it leaves, in whatever slot holds it ("switched from
+    # Spanish to Italian" of "I'm learning Spanish"), so its candidates are read whole
+    whole = any(c.attribute == REPLACES and c.ended for c in new.reading.claims)
+    wanted = None if whole else comparable({c.attribute for c in new.reading.claims})
     candidates = [Statement(v.anchor, v.content or "", v.valid_from,
                             UNREAD if repeats else _unnamed(_reading(
-                                v.content or "", _stored_facts(services, v.anchor) if wanted else (), user, wanted,
+                                v.content or "", _stored_facts(services, v.anchor) if whole or wanted else (), user,
+                                wanted,
                                 speaker_of(v.meta)),
                                 ambiguous),
                             similarity=found[v.anchor]) for v in olds]
@@ -394,6 +399,7 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: "quit the clinic", "left the company" end a job (not a pastime), and "left the office" nothing.
 #: Reader 23: a season or a month after a verb of an arranged future ("we're moving to Montreal in
 #: the spring", "I'm starting at Kestrel in January") is a change still to come.
+#: Reader 24: "Got a new phone number: ..." opening a note is the speaker's phone.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
@@ -542,7 +548,8 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
     the catalogue, a relation the judge holds single-valued, or a single-valued open slot) that
     neither the new memory nor a current one that already revises it speaks of for that subject
     (slots of one family count as one; a replacement with no slot of its own, "I switched to
-    Neovim", speaks of every open slot). A fact of another relation ("is_a nurse") restates
+    Neovim", speaks of every open slot, and of any slot holding the value it names as left:
+    "I switched from Spanish to Italian"). A fact of another relation ("is_a nurse") restates
     the text in other terms and is no such claim. So a memory whose every slot has been
     changed, one revision at a time, is superseded by the last."""
     slots = CATALOGUE.keys() | getattr(services.judge, "single", frozenset())
@@ -558,8 +565,10 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
     for claim in full.claims:
         if not _is_slot(claim.attribute, slots) or not any(_about(n, claim) for n in new.claims):
             continue
-        about = {n.attribute for n in changers if _about(n, claim)}
-        if claim.attribute not in comparable(about) and not (REPLACES in about and is_open(claim.attribute)):
+        about = [n for n in changers if _about(n, claim)]
+        if claim.attribute not in comparable({n.attribute for n in about}) and not any(
+                n.attribute == REPLACES and (is_open(claim.attribute) or n.ended and same_value(n.value, claim.value))
+                for n in about):
             return comparable(n.attribute for n in new.claims)
     return None
 
