@@ -291,6 +291,9 @@ def test_noun_phrases_are_concepts_without_leading_evaluative_adjectives():
     # a participle after an adjective, or first, is part of the phrase
     ("That cute stuffed animal is nice.", {"stuffed animal"}),
     ("The stuffed animal means so much.", {"stuffed animal"}),
+    # an adverb after the noun ends it too, and a verb alone is no phrase
+    ("My landlord finally fixed the boiler.", {"landlord", "boiler"}),
+    ("I bought a new travel mug that keeps things hot.", {"travel mug"}),
 ])
 def test_a_noun_phrase_ends_before_its_verb(text, concepts):
     assert {e.name for e in run(text).entities if e.type == "concept"} == concepts

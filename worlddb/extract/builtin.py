@@ -26,7 +26,8 @@ Contract: ``BuiltinExtractor().extract(text, ctx)`` is deterministic (same text 
   is preferred to recall; a lone word without evidence is reported in ``Extraction.unsure`` for a
   caller that knows the names of the scope;
 * simple noun phrases after a determiner ("my hometown", "a travel club"), ending before a word
-  whose likeliest tag is a finite verb ("my brother bought ...": "brother"), type "concept"; a
+  whose likeliest tag is a finite verb or an adverb ("my brother bought ...": "brother"; "my
+  landlord finally ...": "landlord"), and a finite verb alone is none, type "concept"; a
   generic role alone ("the user prefers ...") is none, as a role names no one;
 * the speaker (and, for first-person text without a speaker, the user) as a "person";
 * temporal expressions via ``worlddb.extract.temporal``;
@@ -134,6 +135,8 @@ _PERSON_VERB = re.compile(r"\s+(?:lives|lived|works|worked|moved|comes\s+from|ca
                           r"|was\s+born|said|says|told|married)\b")
 # Tags of a finite verb (Penn Treebank): "prefers", "got", "released", "can".
 _FINITE = {"VBZ", "VBD", "VBN", "MD"}
+#: tags of a word that ends a noun phrase once it holds a noun: a finite verb, or an adverb
+_ENDS_PHRASE = _FINITE | {"RB"}
 _PLACE_RELATIONS = {"lives_in", "from", "visited"}
 _PRONOUN_OBJECTS = {"it", "that", "this", "them", "him", "her", "you", "me", "us", "those", "these"}
 
@@ -447,13 +450,13 @@ def _noun_phrases(text, sentences, blocked) -> list[EntityCandidate]:
                 if gap != " " or not word_.isalpha() or not word_.islower() or (
                         word_ in _STOP and not (word_ in _ADJECTIVES and not phrase)):
                     break
-                if lexicon.tag(word_) in _FINITE and any(t[2] not in _ADJECTIVES for t in phrase):
-                    break  # the verb after the phrase's noun: "my brother bought", "a cat named", "the project uses"
+                if lexicon.tag(word_) in _ENDS_PHRASE and any(t[2] not in _ADJECTIVES for t in phrase):
+                    break  # the verb or adverb after the phrase's noun: "my brother bought", "the landlord finally"
                 phrase.append(tok)
             while phrase and phrase[0][2] in _ADJECTIVES:
                 phrase = phrase[1:]
-            if not phrase:
-                continue
+            if not phrase or len(phrase) == 1 and lexicon.tag(phrase[0][2]) in _FINITE:
+                continue  # a verb alone is no noun phrase: "a mug that keeps things hot"
             start, end = phrase[0][0], phrase[-1][1]
             if len(phrase) == 1 and phrase[0][2] in GENERIC_ROLES:
                 continue  # "the user prefers ...": a role is no one (the user is the scope's)
