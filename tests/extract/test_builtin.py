@@ -294,6 +294,8 @@ def test_noun_phrases_are_concepts_without_leading_evaluative_adjectives():
     # an adverb after the noun ends it too, and a verb alone is no phrase
     ("My landlord finally fixed the boiler.", {"landlord", "boiler"}),
     ("I bought a new travel mug that keeps things hot.", {"travel mug"}),
+    # after a plural determiner a word in -s is a plural noun
+    ("She loved making those plays.", {"plays"}),
 ])
 def test_a_noun_phrase_ends_before_its_verb(text, concepts):
     assert {e.name for e in run(text).entities if e.type == "concept"} == concepts

@@ -113,6 +113,7 @@ _ROLE = ("manager|supervisor|boss|coworker|co-worker|colleague|teammate|classmat
 _PET = "dog|cat|puppy|pup|kitten|pet|horse|bird|parrot|fish|turtle|hamster|rabbit|bunny"
 _DETERMINERS = {"a", "an", "the", "my", "your", "his", "her", "our", "their", "this", "that",
                 "these", "those", "some"}
+_PLURAL_DETERMINERS = {"these", "those", "some"}
 # Words that end a noun phrase or a fact's object (function words, auxiliaries, adverbs).
 _STOP = _OPENERS | _DETERMINERS | {
     "about", "into", "onto", "over", "under", "up", "down", "out", "off", "through", "than",
@@ -436,6 +437,13 @@ def _given_and_surname(words: list[str]) -> bool:
             and not lexicon.is_common(words[0]) and not lexicon.is_common(words[1]))
 
 
+def _verb_alone(determiner: str, word: str) -> bool:
+    """Whether the one word after `determiner` is a verb, not a noun: its likeliest tag is a
+    finite verb's, unless a plural determiner makes a word in -s a plural noun ("those plays")."""
+    tag = lexicon.tag(word)
+    return tag in _FINITE and not (tag == "VBZ" and determiner in _PLURAL_DETERMINERS)
+
+
 def _noun_phrases(text, sentences, blocked) -> list[EntityCandidate]:
     out = []
     for s, e in sentences:
@@ -455,7 +463,7 @@ def _noun_phrases(text, sentences, blocked) -> list[EntityCandidate]:
                 phrase.append(tok)
             while phrase and phrase[0][2] in _ADJECTIVES:
                 phrase = phrase[1:]
-            if not phrase or len(phrase) == 1 and lexicon.tag(phrase[0][2]) in _FINITE:
+            if not phrase or len(phrase) == 1 and _verb_alone(word.lower(), phrase[0][2]):
                 continue  # a verb alone is no noun phrase: "a mug that keeps things hot"
             start, end = phrase[0][0], phrase[-1][1]
             if len(phrase) == 1 and phrase[0][2] in GENERIC_ROLES:
