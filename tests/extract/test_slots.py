@@ -590,3 +590,33 @@ def test_a_clause_opened_by_a_verb_in_the_past_is_the_speakers_and_an_ended_valu
         ("girlfriend Amy", False, True)]
     assert ("Google Cloud", True) in {(c.value, c.positive) for c in read(
         "I don't work at Google anymore, I work at Google Cloud now.").claims}
+
+
+def test_reading_parts_assemble_every_reading_of_the_text_as_read_gives_it():
+    """slots.read_parts: the parts a store keeps of a text give, for any attributes, the reading
+    `read` gives when asked for those attributes alone - also where the whole reading drops an
+    open slot's claim for a catalogue claim of the same value that a restricted read leaves out
+    ("My phone number is ..." read for a replacement keeps its open claim)."""
+    from tests.extract.test_slots_prefilter import CRAFTED
+    from worlddb.extract.judge import comparable
+    from worlddb.extract.open_slots import REPLACES
+    from worlddb.extract.slots import CATALOGUE, read_parts
+
+    texts = CRAFTED + [old for old, _ in CHANGES] + [new for _, new in CHANGES] + [
+        "My phone number is 415-555-0100.", "Our internet is Sonic, the gigabit plan.", "My car is a 2015 Golf."]
+    families = {comparable({attribute}) for attribute in CATALOGUE} | {frozenset({REPLACES}), frozenset()}
+    asked = sorted(families | {comparable({"home", "employer"}) | {REPLACES}}, key=sorted)
+    restricted_differs = 0
+    for text in texts:
+        for speaker_is, speaker in ((None, None), ("dana", None), ("dana", "Tom")):
+            parts = read_parts(text, speaker_is=speaker_is, speaker=speaker)
+            assert parts.reading() == read(text, speaker_is=speaker_is, speaker=speaker), text
+            for attributes in asked:
+                restricted = read(text, speaker_is=speaker_is, attributes=attributes, speaker=speaker)
+                assert parts.reading(attributes) == restricted, (text, sorted(attributes))
+                whole = parts.reading().claims
+                restricted_differs += any(c not in whole for c in restricted.claims)
+    # the texts include readings a filter of the whole one could not give
+    assert restricted_differs
+    phone = read_parts("My phone number is 415-555-0100.").reading(frozenset({REPLACES}))
+    assert [c.attribute for c in phone.claims] == ["np:phone number"]

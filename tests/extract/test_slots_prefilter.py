@@ -191,8 +191,9 @@ def plain_read(text: str, speaker_is: str | None = None, attributes: frozenset[s
         cues = _slot_cues._cues(text)
     if matched is not None:
         matched |= found
-    catalogue = _slot_reader._pruned(claims)
-    return slots.Reading(tuple(catalogue + _slot_reader._open_claims(text, catalogue, speaker_is, attributes)), cues)
+    catalogue = tuple(_slot_reader._pruned(claims))
+    opened = _slot_reader._opened(text, speaker_is)
+    return slots.Reading(catalogue + _slot_reader._open_kept(opened, catalogue, attributes), cues)
 
 
 def test_every_rule_needs_literals_that_each_of_its_matches_holds(monkeypatch):

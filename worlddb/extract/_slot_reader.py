@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
 from worlddb.extract._slot_catalogue import CATALOGUE, ME, Reading, SlotClaim
@@ -68,39 +68,91 @@ def read(text: str, *, speaker_is: str | None = None, attributes: Iterable[str] 
     if name is None:
         return _read(text, speaker_is, chosen)
     reading = _read(text, speaker, chosen)
+    return Reading(_voiced(reading.claims, name, speaker_is), reading.cues)
+
+
+@dataclass(frozen=True, slots=True)
+class ReadingParts:
+    """A text's whole reading in the parts it is assembled from, so that any restricted reading
+    of it can be had without reading the text again (worlddb.memory.readings keeps them): the
+    catalogue's claims, every open slot's claim before those stating a catalogue claim's value
+    are dropped, and the cues. ``reading(attributes)`` is ``read(text, attributes=attributes)``
+    with the same voice."""
+
+    claims: tuple[SlotClaim, ...] = ()
+    opened: tuple[SlotClaim, ...] = ()
+    cues: frozenset[str] = frozenset()
+
+    def reading(self, attributes: frozenset[str] | None = None) -> Reading:
+        """The reading of the attributes given (of all, for None), as ``read`` assembles it."""
+        claims = self.claims if attributes is None else tuple(c for c in self.claims if c.attribute in attributes)
+        return Reading(claims + _open_kept(self.opened, claims, attributes), self.cues)
+
+    @classmethod
+    def of(cls, reading: Reading) -> ReadingParts:
+        """The parts of a whole reading as ``read`` gives it: right for ``reading()``, the whole;
+        a restricted one may miss an open claim the whole dropped."""
+        return cls(tuple(c for c in reading.claims if not is_open(c.attribute)),
+                   tuple(c for c in reading.claims if is_open(c.attribute)), reading.cues)
+
+
+def read_parts(text: str, *, speaker_is: str | None = None, speaker: str | None = None) -> ReadingParts:
+    """The parts of ``read(text, speaker_is=..., speaker=...)``, which ``reading()`` assembles."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    name = voice(speaker, speaker_is)
+    if name is None:
+        return _parts(text, speaker_is)
+    parts = _parts(text, speaker)
+    return ReadingParts(_voiced(parts.claims, name, speaker_is), _voiced(parts.opened, name, speaker_is), parts.cues)
+
+
+def _voiced(claims: tuple[SlotClaim, ...], name: str, speaker_is: str | None) -> tuple[SlotClaim, ...]:
+    """Claims read with the speaker as "me", in the voice of the speaker `name`: their "me" is
+    that person, and the user (`speaker_is`) is "me"."""
     user = speaker_is.lower() if speaker_is else None
-    claims = tuple(replace(c, subject=name, named=True) if c.subject == ME
-                   else replace(c, subject=ME, named=False) if user is not None and c.subject == user else c
-                   for c in reading.claims)
-    return Reading(claims, reading.cues)
+    return tuple(replace(c, subject=name, named=True) if c.subject == ME
+                 else replace(c, subject=ME, named=False) if user is not None and c.subject == user else c
+                 for c in claims)
 
 
 @lru_cache(maxsize=8192)
 def _read(text: str, speaker_is: str | None, attributes: frozenset[str] | None) -> Reading:
+    if attributes is None:
+        return _parts(text, speaker_is).reading()
     protected = _protect(text)
-    rules = _possible(protected, attributes)
-    claims = _pruned(_claims(protected, rules, speaker_is))
-    return Reading(tuple(claims + _open_claims(text, claims, speaker_is, attributes)), _cues(text))
+    claims = tuple(_pruned(_claims(protected, _possible(protected, attributes), speaker_is)))
+    # every open claim is of an open slot: unless one is asked for, none could be kept
+    asked = REPLACES in attributes or any(is_open(a) for a in attributes)
+    return Reading(claims + _open_kept(_opened(text, speaker_is) if asked else (), claims, attributes), _cues(text))
 
 
-def _open_claims(text: str, claims: list[SlotClaim], speaker_is: str | None,
-                 attributes: frozenset[str] | None) -> list[SlotClaim]:
-    """The open slots' claims (worlddb.extract.open_slots) of `text` (of `attributes`, if given:
-    asked for a replacement, every open slot a replacement can be about), less those whose value
-    a catalogue claim of the text already states ("my new phone number is ...")."""
-    if attributes is not None and REPLACES not in attributes and not any(is_open(a) for a in attributes):
-        return []  # every open claim is of an open slot: none could be kept, so none is read
+@lru_cache(maxsize=8192)
+def _parts(text: str, speaker_is: str | None) -> ReadingParts:
+    protected = _protect(text)
+    claims = tuple(_pruned(_claims(protected, _possible(protected, None), speaker_is)))
+    return ReadingParts(claims, _opened(text, speaker_is), _cues(text))
+
+
+def _opened(text: str, speaker_is: str | None) -> tuple[SlotClaim, ...]:
+    """Every open slot's claim (worlddb.extract.open_slots) of `text`."""
     out = []
     for found in read_open(text, _animate()):
-        if attributes is not None and found.attribute not in attributes and not (
-                REPLACES in attributes and is_open(found.attribute)):
-            continue
-        if any(same_value(found.value, c.value) for c in claims):
-            continue
         subject = ME if speaker_is and found.subject == speaker_is.lower() else found.subject
         out.append(SlotClaim(subject, found.attribute, found.value, ended=found.ended, positive=not found.ended,
                              qualifier=found.qualifier, named=found.named and subject != ME))
-    return out
+    return tuple(out)
+
+
+def _open_kept(opened: tuple[SlotClaim, ...], claims: tuple[SlotClaim, ...],
+               attributes: frozenset[str] | None) -> tuple[SlotClaim, ...]:
+    """The open claims kept beside the catalogue's `claims`: those of `attributes` (if given:
+    asked for a replacement, every open slot a replacement can be about), less those whose
+    value a catalogue claim already states ("my new phone number is ...")."""
+    replaced = attributes is not None and REPLACES in attributes
+    return tuple(o for o in opened
+                 if (attributes is None or o.attribute in attributes or (replaced and is_open(o.attribute)))
+                 and not any(same_value(o.value, c.value) for c in claims))
 
 
 @cache

@@ -1,7 +1,9 @@
 """Slots: which single thing about whom a statement (or a question) is about, read by rules.
 
 Contract: ``read(text)`` returns a ``Reading``: zero or more ``SlotClaim``s and the update cues
-the text carries; ``asked(question)`` returns the ``SlotKey``s a question asks about. Both are
+the text carries; ``read_parts(text)`` returns the ``ReadingParts`` it is assembled from, whose
+``reading(attributes)`` is ``read(text, attributes=attributes)`` without reading the text again
+(worlddb.memory.readings keeps them); ``asked(question)`` returns the ``SlotKey``s a question asks about. Both are
 deterministic, perform no I/O, never look at the store and never raise for a ``str``. They are
 the model-free half of update detection (worlddb.extract.judge decides what two readings mean
 for each other; worlddb.memory.updates finds the memories to compare).
@@ -65,10 +67,10 @@ from worlddb.extract._slot_catalogue import ME as ME
 from worlddb.extract._slot_catalogue import RELATION_ALIASES as RELATION_ALIASES
 from worlddb.extract._slot_questions import asked
 from worlddb.extract._slot_questions import slot_words as slot_words
+from worlddb.extract._slot_reader import ReadingParts, read, read_parts
 
 # the reader's cache, which bench/slot_reader.py clears on installations from before the split too
 from worlddb.extract._slot_reader import _read as _read
-from worlddb.extract._slot_reader import read
 from worlddb.extract._slot_values import (
     ambiguous_first_names,
     kin_of,
@@ -83,8 +85,8 @@ from worlddb.extract._slot_words import FUTURE_TIME as FUTURE_TIME
 from worlddb.extract._slot_words import NAMED_TIME as NAMED_TIME
 
 __all__ = [
-    "CATALOGUE", "FUTURE_TIME", "NAMED_TIME", "Attribute", "Reading", "SlotClaim", "SlotKey",
+    "CATALOGUE", "FUTURE_TIME", "NAMED_TIME", "Attribute", "Reading", "ReadingParts", "SlotClaim", "SlotKey",
     "ambiguous_first_names", "asked",
-    "attribute_for_relation", "is_fixed", "kin_of", "kin_says", "normalise_subject", "read", "same_person",
-    "same_subject", "same_value", "voice",
+    "attribute_for_relation", "is_fixed", "kin_of", "kin_says", "normalise_subject", "read", "read_parts",
+    "same_person", "same_subject", "same_value", "voice",
 ]
