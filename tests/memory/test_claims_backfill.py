@@ -3,8 +3,8 @@ index gets the rows a write records, in resumable batches, once.
 
 Two kinds of old store: `tests/fixtures/schema8.db`, written by the code of schema 8
 (tests/fixtures/make_schema8.py), and, on both backends, a store written now and taken back
-to schema 8's layout - the claims table dropped and the schema number set to 8, which is
-all migration 9 added - so that the upgrade runs migrations 9 and 10 on PostgreSQL too."""
+to schema 8's layout - the claims and readings tables dropped and the schema number set to 8,
+which is all migrations 9 to 12 added - so that the upgrade runs them on PostgreSQL too."""
 
 from __future__ import annotations
 
@@ -43,18 +43,20 @@ def rows(store: Store, current_only: bool = False) -> set[tuple[str, str, str, s
 
 
 def to_schema_8(target) -> None:
-    """Take a store written now back to schema 8's layout: what migration 9 added goes."""
+    """Take a store written now back to schema 8's layout: what migrations 9 and 12 added goes."""
     if is_url(str(target)):
         import psycopg
 
         with psycopg.connect(str(target), autocommit=True) as conn:
             conn.execute("DROP TABLE claims")
+            conn.execute("DROP TABLE readings")
             conn.execute("DELETE FROM meta WHERE key = %s", (schema.CLAIMS_BACKFILL_KEY,))
             conn.execute("UPDATE schema_version SET version = 8")
         return
     conn = sqlite3.connect(target, isolation_level=None)
     try:
         conn.execute("DROP TABLE claims")
+        conn.execute("DROP TABLE readings")
         conn.execute("DELETE FROM meta WHERE key = ?", (schema.CLAIMS_BACKFILL_KEY,))
         conn.execute("PRAGMA user_version = 8")
     finally:

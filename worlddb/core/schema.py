@@ -48,6 +48,10 @@ anchors and version ids, which callers name as 64-hex text:
   claims        what each memory claims (worlddb.memory.claims): per scope world, the head
                 word of a claim's subject ("me", "nora", "standup") and its attribute
                 ("home"), and the memory's rowid; deleted with the memory's content
+  readings      each memory's and turn's slot reading as its write read it
+                (worlddb.memory.readings): its claims and cues, and the reader, user and
+                speaker they were read by and for, one JSON row per node; deleted with the
+                node's content
 
 SQL that other modules run against these tables goes through the fragments and helpers
 of worlddb.core.store (node and edge columns, the inside-a-world condition, anchors to
@@ -102,6 +106,12 @@ CLAIMS_READER = 24
 #: unrecorded, so the claims backfill reads it again (reader 1 was the first to be recorded)
 CLAIMS_READER_NEW = (f"INSERT INTO meta(key, value) SELECT '{CLAIMS_READER_KEY}', '{CLAIMS_READER}' "
                      "WHERE NOT EXISTS (SELECT 1 FROM nodes WHERE type IN ('Memory', 'Turn'))")
+
+#: migration 12, the same on every backend: the claims backfill is due again from the newest
+#: memory or turn, so that those written before the readings table get their rows
+READINGS_PENDING = (f"INSERT INTO meta(key, value) SELECT '{CLAIMS_BACKFILL_KEY}', CAST(max(rowid) AS TEXT) "
+                    "FROM nodes WHERE type IN ('Memory', 'Turn') HAVING count(*) > 0 "
+                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value")
 
 MIGRATIONS: list[list[str]] = [
     # 1: the initial layout
@@ -349,6 +359,13 @@ MIGRATIONS: list[list[str]] = [
     # 11: which slot reader recorded a store's claims rows, so that a store written before the
     # reader learnt a claim is read again (worlddb.memory.claims_backfill.mark_stale)
     [CLAIMS_READER_NEW],
+    # 12: each memory's and turn's slot reading, kept as its write read it, so that the update
+    # judge reads a candidate's claims without reading its text again (worlddb.memory.readings);
+    # the claims backfill is due again, to read those written before
+    [
+        "CREATE TABLE readings(node INTEGER PRIMARY KEY, body TEXT NOT NULL)",
+        READINGS_PENDING,
+    ],
 ]
 
 LATEST = len(MIGRATIONS)

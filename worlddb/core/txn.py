@@ -682,14 +682,14 @@ class Tx:
 
     # ------------------------------------------------------------------ erasure
     def erase_node(self, anchor: str) -> None:
-        """Physically remove a node's content, keeping its id as a tombstone: the blob
-        body, its text index entry, its claims (schema: claims) and its vectors go; ids, versions and edges stay, so
-        every hash that mentions it still verifies. The names a merge proposal quotes as its
-        evidence go too, from the proposal and from the props of the same_as edge that staged
-        it (that edge's props become ERASED_PROPS; verify counts it as a tombstone). Only this
-        node is erased: another node that states its name in its own text (a memory that
-        mentions an entity, a Fact derived from it) keeps that text until it is erased too;
-        memory_purge_scope with erase erases every node a scope holds alone."""
+        """Physically remove a node's content, keeping its id as a tombstone: the blob body, its
+        text index entry, its claims and reading (schema: claims, readings) and its vectors go;
+        ids, versions and edges stay, so every hash that mentions it still verifies. The names a
+        merge proposal quotes as its evidence go too, from the proposal and from the props of the
+        same_as edge that staged it (that edge's props become ERASED_PROPS; verify counts it as a
+        tombstone). Only this node is erased: another node that states its name in its own text
+        (a memory that mentions an entity, a Fact derived from it) keeps that text until it is
+        erased too; memory_purge_scope with erase erases every node a scope holds alone."""
         rowid = self.rowid(anchor)
         if rowid is None:
             raise NotFound(f"no node has id {anchor}")
@@ -700,6 +700,7 @@ class Tx:
                           (self.at, rowid))
         self.conn.execute("DELETE FROM fts WHERE rowid=?", (rowid,))
         self.conn.execute("DELETE FROM claims WHERE node=?", (rowid,))
+        self.conn.execute("DELETE FROM readings WHERE node=?", (rowid,))
         for kind, ord in self.conn.execute(
                 "SELECT kind, ord FROM vectors WHERE node=? AND data IS NOT NULL", (rowid,)).fetchall():
             self.drop_vector(anchor, kind, ord)

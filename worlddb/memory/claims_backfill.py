@@ -16,7 +16,9 @@ Contract
   a stored memory's, `updates.stored_facts`), its `user` (the first user scope the write
   named, from its provenance) and its speaker (`updates.speaker_of` its metadata) - in every
   scope world that contains it, through
-  `claims.record`. Only current memories (not erased, validity open now, as the index's
+  `claims.record`; and its text's reading as such a write keeps it (`readings.record`,
+  replacing a row another reader recorded; migration 12 makes the pass due again for the
+  readings of nodes written before the table). Only current memories (not erased, validity open now, as the index's
   readers keep them): a memory's validity only ever closes, so a row of one that is no longer
   current would never be read.
 - Conversation turns are read too (reader 10 on): each turn's claims as the write of its
@@ -61,10 +63,11 @@ from worlddb.core.errors import WorldDBError
 from worlddb.core.schema import CLAIMS_BACKFILL_KEY, CLAIMS_READER_KEY
 from worlddb.core.store import Store
 from worlddb.core.timeutil import now_us
+from worlddb.extract.slots import ReadingParts
 from worlddb.graph.database import WorldDB
 from worlddb.retrieval import claims as claims_index
 
-from . import claims, updates
+from . import claims, readings, updates
 
 log = logging.getLogger(__name__)
 
@@ -139,6 +142,9 @@ class _Memory:
     anchor: str
     worlds: tuple[str, ...]
     keys: frozenset
+    #: its text's slot reading, kept (worlddb.memory.readings), and the voice it was read in
+    reading: ReadingParts
+    voice: readings.Voice
 
 
 def step(db: WorldDB, batch: int = BATCH) -> tuple[int, int] | None:
@@ -162,6 +168,7 @@ def step(db: WorldDB, batch: int = BATCH) -> tuple[int, int] | None:
         for memory in found:
             if memory.rowid in live:
                 claims.record(w, memory.worlds, memory.anchor, memory.keys)
+                readings.record(w, memory.anchor, memory.reading, *memory.voice)
                 recorded += len(memory.keys) * len(memory.worlds)
         if last:
             conn.execute("DELETE FROM meta WHERE key = ?", (CLAIMS_BACKFILL_KEY,))
@@ -183,13 +190,15 @@ def _read(store: Store, rows: list) -> list[_Memory]:
             continue
         user = _user(view.provenance, scopes)
         if view.type == "Turn":
-            keys = claims_index.for_turn(claims_index.keys(updates.turn_reading(
-                view.content, view.meta.get("speaker") or "", user), view.content))
+            speaker = view.meta.get("speaker") or ""
+            whole = updates.turn_reading(view.content, speaker, user)
+            keys = claims_index.for_turn(claims_index.keys(whole, view.content))
+            reading = ReadingParts.of(whole)
         else:
-            keys = updates.claim_keys(view.content, updates.stored_facts(store, anchor), user,
-                                      updates.speaker_of(view.meta))
-        if keys:
-            out.append(_Memory(rowid, anchor, tuple(world for _, _, world in scopes), keys))
+            speaker = updates.speaker_of(view.meta)
+            reading = updates.text_parts(view.content, user, speaker)
+            keys = updates.claim_keys(view.content, updates.stored_facts(store, anchor), user, speaker)
+        out.append(_Memory(rowid, anchor, tuple(world for _, _, world in scopes), keys, reading, (user, speaker)))
     return out
 
 

@@ -47,9 +47,10 @@ from worlddb.core.errors import InvalidInput
 from worlddb.core.records import Edge, Node
 from worlddb.core.timeutil import parse_time, to_iso
 from worlddb.extract import GENERIC_ROLES, EntityCandidate, ExtractionContext
+from worlddb.extract.slots import ReadingParts
 from worlddb.graph import text_index
 from worlddb.graph.database import Writer
-from worlddb.memory import claims, turn_updates
+from worlddb.memory import claims, readings, turn_updates
 from worlddb.memory.ahead import beside, one_ahead
 from worlddb.memory.results import EntityOut
 from worlddb.memory.scopes import ScopeSet, scope_anchors
@@ -258,6 +259,9 @@ def commit_session(services: Services, prepared: PreparedSession) -> SessionWrit
                     topics.join(w, scope_world, anchor, index.vector)
                 found_keys = prepared.claims.keys[i] if prepared.claims.keys else frozenset()
                 claims.record(w, worlds, anchor, claims_index.for_turn(found_keys))
+                if prepared.claims.readings:
+                    readings.record(w, anchor, ReadingParts.of(prepared.claims.readings[i]), prepared.claims.user,
+                                    turn.speaker or "")
             for scope_world, key in zip(worlds, scopes.keys):
                 said_by = [EntityCandidate(name=speaker, type="person")] if speaker is not None else []
                 for cand in said_by + found + known_mentions(services, scope_world, unsure):

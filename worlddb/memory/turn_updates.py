@@ -44,7 +44,7 @@ value), find them by key in a scope of any size.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -53,12 +53,12 @@ from worlddb.core.records import Edge
 from worlddb.core.timeutil import now_us
 from worlddb.extract.judge import Statement, comparable
 from worlddb.extract.open_slots import REPLACES
-from worlddb.extract.slots import Reading
+from worlddb.extract.slots import Reading, ReadingParts
 from worlddb.graph.database import Writer
 from worlddb.retrieval import claims as claims_index
 from worlddb.vectors import hnsw
 
-from . import updates
+from . import readings, updates
 from .services import Services
 
 #: stored turns, and as many stored memories, the judge reads per claiming turn, newest first
@@ -77,6 +77,8 @@ class Readings:
     keys: tuple[frozenset[claims_index.Key], ...] = ()
     #: the turns that restate another's words (an assistant's): marked by later ones, never judged
     restating: frozenset[int] = frozenset()
+    #: the user the turns were read for (each in its speaker's voice, `updates.turn_reading`)
+    user: str | None = None
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,7 @@ def read(texts: Sequence[str], speakers: Sequence[str], user: str | None) -> Rea
     """The slot readings of a call's turns (`speakers`: each turn's role as given)."""
     readings = tuple(updates.turn_reading(text, speaker, user) for text, speaker in zip(texts, speakers))
     return Readings(readings, tuple(claims_index.keys(r, text) for r, text in zip(readings, texts)),
-                    frozenset(i for i, speaker in enumerate(speakers) if updates.restates(speaker)))
+                    frozenset(i for i, speaker in enumerate(speakers) if updates.restates(speaker)), user)
 
 
 def assess(services: Services, worlds: list[str], found: Readings, times: Sequence[int],
@@ -130,8 +132,8 @@ def assess(services: Services, worlds: list[str], found: Readings, times: Sequen
         candidates = [Statement(f"#{j}", texts[j], _before(times[j], times[i]), found.readings[j],
                                 similarity=_cosine(vectors[i], vectors[j])) for j in earlier]
         candidates += [Statement(view.anchor, view.content or "", _before(view.valid_from, times[i]),
-                                 _reading_of(store, view), similarity=_cosine(vectors[i], stored_vector))
-                       for view, stored_vector in stored]
+                                 reading, similarity=_cosine(vectors[i], stored_vector))
+                       for (view, stored_vector), reading in zip(stored, _readings_of(store, [v for v, _ in stored]))]
         verdicts = services.judge.judge(new, candidates)
         for target, verdict in zip(targets, verdicts):
             if verdict.outcome == "update":
@@ -175,9 +177,10 @@ def turns_changed(services: Services, worlds: list[str], new: Statement, vector:
     stored = _stored(services.store, worlds, keys, new.valid_from, now_us(), types=("Turn",))
     if not stored:
         return ()
+    theirs = _readings_of(services.store, [view for view, _ in stored])
     candidates = [Statement(view.anchor, view.content or "", _before(view.valid_from, new.valid_from),
-                            _reading_of(services.store, view), similarity=_cosine(vector, stored_vector))
-                  for view, stored_vector in stored]
+                            reading, similarity=_cosine(vector, stored_vector))
+                  for (view, stored_vector), reading in zip(stored, theirs)]
     verdicts = services.judge.judge(new, candidates)
     return tuple(c.id for c, verdict in zip(candidates, verdicts) if verdict.outcome == "update")
 
@@ -210,12 +213,29 @@ def _stored(store, worlds: list[str], keys: frozenset, at: int, now: int,
     return out
 
 
-def _reading_of(store, view) -> Reading:
-    """A stored turn's or memory's reading, as its write read it."""
+def _voice(view) -> readings.Voice:
+    """The user and speaker a stored turn's or memory's write read it for."""
     user = updates.user_named(view.provenance)
-    if view.type == "Turn":
-        return updates.turn_reading(view.content or "", view.meta.get("speaker") or "", user)
-    return updates.stored_reading(store, view, user)
+    return user, (view.meta.get("speaker") or "") if view.type == "Turn" else updates.speaker_of(view.meta)
+
+
+def _readings_of(store, views: Sequence) -> list[Reading]:
+    """Stored turns' and memories' readings, as their writes read them (`_reading_of`), with
+    one look for those kept (worlddb.memory.readings)."""
+    kept = readings.load(store, {view.anchor: _voice(view) for view in views})
+    return [_reading_of(store, view, kept) for view in views]
+
+
+def _reading_of(store, view, kept: Mapping[str, ReadingParts] | None = None) -> Reading:
+    """A stored turn's or memory's reading, as its write read it: kept, where `kept` (loaded
+    here if not given) holds it, else read again."""
+    user, speaker = _voice(view)
+    if kept is None:
+        kept = readings.load(store, {view.anchor: (user, speaker)})
+    if view.type != "Turn":
+        return updates.stored_reading(store, view, user, kept)
+    parts = kept.get(view.anchor)
+    return parts.reading() if parts is not None else updates.turn_reading(view.content or "", speaker, user)
 
 
 def _changing(reading: Reading) -> Reading:

@@ -75,10 +75,12 @@ from worlddb.extract.slots import (
     CATALOGUE,
     ME,
     Reading,
+    ReadingParts,
     SlotClaim,
     attribute_for_relation,
     normalise_subject,
     read,
+    read_parts,
     same_person,
     same_subject,
     same_value,
@@ -92,6 +94,7 @@ from worlddb.retrieval import claims as claims_index
 from worlddb.retrieval.lanes import eligible
 from worlddb.vectors import hnsw
 
+from . import readings as kept_readings
 from .results import ConflictOut
 from .scopes import ScopeSet, scope_anchors
 from .services import Services
@@ -162,12 +165,9 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     # Spanish to Italian" of "I'm learning Spanish"), so its candidates are read whole
     whole = any(c.attribute == REPLACES and c.ended for c in new.reading.claims)
     wanted = None if whole else comparable({c.attribute for c in new.reading.claims})
+    kept = {} if repeats else kept_readings.load(store, {v.anchor: (user, speaker_of(v.meta)) for v in olds})
     candidates = [Statement(v.anchor, v.content or "", v.valid_from,
-                            UNREAD if repeats else _unnamed(_reading(
-                                v.content or "", _stored_facts(services, v.anchor) if whole or wanted else (), user,
-                                wanted,
-                                speaker_of(v.meta)),
-                                ambiguous),
+                            UNREAD if repeats else _unnamed(_view_reading(services, v, user, wanted, kept), ambiguous),
                             similarity=found[v.anchor]) for v in olds]
     verdicts = services.judge.judge(new, candidates)
     # the same words in another speaker's voice say something else ("I live in Austin" from Tom
@@ -179,9 +179,9 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     if unread:
         candidates = _with_cosines(store, candidates, vector)
         verdicts = _unread_change(starts, candidates, verdicts, [voice(speaker_of(o.meta), user) == mine for o in olds],
-                                  _ruled_out(services, reading, olds, user), own,
+                                  _ruled_out(services, reading, olds, user, kept), own,
                                   anchors(text) if wider else frozenset())
-    return _assessment(services, scopes, candidates, verdicts, new.reading, user)
+    return _assessment(services, scopes, candidates, verdicts, new.reading, user, kept)
 
 
 def _with_cosines(store: Store, candidates: list[Statement], vector: np.ndarray) -> list[Statement]:
@@ -198,22 +198,22 @@ def _with_cosines(store: Store, candidates: list[Statement], vector: np.ndarray)
     return [replace(c, similarity=found.get(c.id, c.similarity)) for c in candidates]
 
 
-def _ruled_out(services: Services, reading: Reading, olds: list, user: str | None
-               ) -> Callable[[Statement, bool], bool]:
+def _ruled_out(services: Services, reading: Reading, olds: list, user: str | None,
+               kept: Mapping[str, ReadingParts]) -> Callable[[Statement, bool], bool]:
     """Whether a candidate cannot be what an unread change is about (`_unread_change`): it
     names a value the new memory claims; or it states something the rules can read, in its own
     speaker's voice - which rules out the nearest in meaning, and one sharing an anchor with the
     new memory (`anchored`) only where the new memory states something of the same subject too:
     the judge then read both about that subject and found no change ("Sarah prefers tea", then
     "Sarah prefers aisle seats now"; "I work at Hulu", then "I quit Hulu and got YouTube TV")."""
-    speakers = {o.anchor: speaker_of(o.meta) for o in olds}
+    views = {o.anchor: o for o in olds}
     values = [c.value for c in reading.claims if c.value and c.positive and not c.ended]
     subjects = {c.subject for c in reading.claims}
 
     def check(old: Statement, anchored: bool) -> bool:
         if any(re.search(r"\b" + re.escape(value) + r"\b", old.text, re.I) for value in values):
             return True
-        theirs = _reading(old.text, _stored_facts(services, old.id), user, speaker=speakers.get(old.id)).claims
+        theirs = _view_reading(services, views[old.id], user, None, kept).claims
         if not anchored:
             return bool(theirs)
         return any(same_subject(c.subject, subject) for c in theirs for subject in subjects)
@@ -442,10 +442,34 @@ def restates(speaker: str) -> bool:
     return speaker.strip().casefold() == ASSISTANT
 
 
-def stored_reading(store: Store, view, user: str | None) -> Reading:
+def stored_reading(store: Store, view, user: str | None, kept: Mapping[str, ReadingParts] | None = None) -> Reading:
     """A stored memory's reading as the judge reads a candidate: its text and current facts,
-    in its speaker's voice."""
-    return _reading(view.content or "", stored_facts(store, view.anchor), user, speaker=speaker_of(view.meta))
+    in its speaker's voice; its text's from `kept` (worlddb.memory.readings, loaded here if
+    not given) when that holds it."""
+    speaker = speaker_of(view.meta)
+    if kept is None:
+        kept = kept_readings.load(store, {view.anchor: (user, speaker)})
+    parts = kept.get(view.anchor)
+    found = read(view.content or "", speaker_is=user, speaker=speaker) if parts is None else parts.reading()
+    return _with_facts(found, stored_facts(store, view.anchor), user, None, speaker)
+
+
+def text_parts(text: str, user: str | None, speaker: str | None) -> ReadingParts:
+    """A memory's own slot reading in parts, without its facts' claims, in `speaker`'s voice:
+    what a write keeps of it (worlddb.memory.readings) and the judge reads of it later."""
+    return read_parts(text, speaker_is=user, speaker=speaker)
+
+
+def _view_reading(services: Services, view, user: str | None, attributes: frozenset[str] | None,
+                  kept: Mapping[str, ReadingParts]) -> Reading:
+    """A candidate's reading (of `attributes` only, if given), as `_reading` reads its text and
+    current facts in its speaker's voice: from its kept reading when `kept` holds it."""
+    speaker = speaker_of(view.meta)
+    parts = kept.get(view.anchor)
+    found = read(view.content or "", speaker_is=user, attributes=attributes, speaker=speaker) if parts is None \
+        else parts.reading(attributes)
+    facts = _stored_facts(services, view.anchor) if attributes is None or attributes else ()
+    return _with_facts(found, facts, user, attributes, speaker)
 
 
 def user_named(provenance: object) -> str | None:
@@ -496,7 +520,14 @@ def _reading(text: str, facts: Iterable[FactCandidate], user: str | None,
              attributes: frozenset[str] | None = None, speaker: str | None = None) -> Reading:
     """The slot reading of a text (of `attributes` only, if given) said by `speaker` (None: the
     user, or no one named), with the claims its facts make."""
-    reading = read(text, speaker_is=user, attributes=attributes, speaker=speaker)
+    return _with_facts(read(text, speaker_is=user, attributes=attributes, speaker=speaker), facts, user, attributes,
+                       speaker)
+
+
+def _with_facts(reading: Reading, facts: Iterable[FactCandidate], user: str | None,
+                attributes: frozenset[str] | None, speaker: str | None) -> Reading:
+    """`reading` (a text's, in `speaker`'s voice) with the claims its `facts` make (of
+    `attributes` only, if given) that it does not make already."""
     named = voice(speaker, user)
     extra = []
     for fact in facts:
@@ -518,14 +549,14 @@ def _reading(text: str, facts: Iterable[FactCandidate], user: str | None,
     return Reading(reading.claims + tuple(extra), reading.cues) if extra else reading
 
 
-def _assessment(services: Services, scopes: ScopeSet, candidates: list[Statement],
-                verdicts: list[Verdict], new: Reading, user: str | None) -> Assessment:
+def _assessment(services: Services, scopes: ScopeSet, candidates: list[Statement], verdicts: list[Verdict],
+                new: Reading, user: str | None, kept: Mapping[str, ReadingParts]) -> Assessment:
     superseded, conflicts, related, revised, duplicate = [], [], [], [], None
     for statement, verdict in zip(candidates, verdicts):
         if verdict.reason == UNREAD_CHANGE:
             revised.append((statement.id, frozenset()))
         elif verdict.outcome == "update":
-            changed = _changed_only_in_part(services, new, statement, user)
+            changed = _changed_only_in_part(services, new, statement, user, kept)
             if changed is not None:
                 revised.append((statement.id, changed))
             else:
@@ -541,7 +572,8 @@ def _assessment(services: Services, scopes: ScopeSet, candidates: list[Statement
     return Assessment(tuple(superseded), tuple(conflicts), None, tuple(related[:MAX_RELATED]), tuple(revised))
 
 
-def _changed_only_in_part(services: Services, new: Reading, old: Statement, user: str | None) -> frozenset[str] | None:
+def _changed_only_in_part(services: Services, new: Reading, old: Statement, user: str | None,
+                          kept: Mapping[str, ReadingParts]) -> frozenset[str] | None:
     """For a memory the new one updates: None if the update covers it, else the attributes
     (with their families) the new memory changes. It covers it unless the old memory, read in
     full, claims something about a subject the new one speaks of, in a slot (an attribute of
@@ -560,8 +592,8 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
             changers.extend(_reading(view.content or "", _stored_facts(services, view.anchor), user,
                                      speaker=speaker_of(view.meta)).claims)
     stored = services.store.get(old.id)
-    full = _reading(old.text, _stored_facts(services, old.id), user,
-                    speaker=speaker_of(stored.meta) if stored is not None else None)
+    full = _view_reading(services, stored, user, None, kept) if stored is not None else _reading(
+        old.text, _stored_facts(services, old.id), user)
     for claim in full.claims:
         if not _is_slot(claim.attribute, slots) or not any(_about(n, claim) for n in new.claims):
             continue

@@ -39,10 +39,11 @@ from worlddb.core.records import MAX_TEXT_CHARS, Edge, Node
 from worlddb.core.timeutil import from_datetime, now_us, to_iso
 from worlddb.extract import GENERIC_ROLES, EntityCandidate, ExtractionContext, FactCandidate
 from worlddb.extract.judge import Statement
+from worlddb.extract.slots import ReadingParts
 from worlddb.graph import facts as factlib
 from worlddb.graph import text_index
 from worlddb.graph.database import Writer
-from worlddb.memory import claims, turn_updates, updates
+from worlddb.memory import claims, readings, turn_updates, updates
 from worlddb.memory.results import ConflictOut, EntityOut, FactOut, WriteResult
 from worlddb.memory.scopes import ScopeSet, scope_anchors
 from worlddb.memory.services import Services
@@ -84,6 +85,10 @@ class _Plan:
     #: words the extractor could not tell from names (Extraction.unsure): a mention where the
     #: scope already has an entity of that name
     unsure: tuple[EntityCandidate, ...] = ()
+    #: its text's slot reading and the (user, speaker) it was read for, kept with it
+    #: (worlddb.memory.readings)
+    reading: ReadingParts = ReadingParts()
+    voice: readings.Voice = (None, None)
 
 
 @dataclass(frozen=True)
@@ -237,8 +242,10 @@ def _plan(services: Services, request: WriteRequest) -> _Plan:
     # the valid-from is part of the index text; without one it is "now", fixed here so
     # the text embedded outside the transaction is the text indexed inside it
     starts = request.valid_from if request.valid_from is not None else now_us()
+    said_by = updates.speaker_of(request.metadata)
     return _Plan(request, memory, starts, candidates, fact_cands, speaker,
-                 updates.claim_keys(request.text, fact_cands, user, updates.speaker_of(request.metadata)), unsure)
+                 updates.claim_keys(request.text, fact_cands, user, said_by), unsure,
+                 updates.text_parts(request.text, user, said_by), (user, said_by))
 
 
 def _speaker(metadata: dict) -> EntityCandidate | None:
@@ -262,6 +269,7 @@ def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates
     anchor = w.add(plan.memory, valid_from=starts, parents=worlds)
     text_index.write_index(w, anchor, index, services.embedder.model_id, services.embedder.dim)
     claims.record(w, worlds, anchor, plan.claims)
+    readings.record(w, anchor, plan.reading, *plan.voice)
     for world in worlds:
         topics.join(w, world, anchor, index.vector)
     superseded: list[str] = []

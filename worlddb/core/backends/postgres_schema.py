@@ -169,6 +169,8 @@ MIGRATIONS: dict[int, list[str]] = {
     10: [schema.CLAIMS_BACKFILL_PENDING],
     # what the SQLite file's migration 11 does
     11: [schema.CLAIMS_READER_NEW],
+    # what the SQLite file's migration 12 does
+    12: ["CREATE TABLE readings(node BIGINT PRIMARY KEY, body TEXT NOT NULL)", schema.READINGS_PENDING],
 }
 
 LATEST = max(MIGRATIONS)
