@@ -366,3 +366,34 @@ def test_a_transaction_remembers_names_and_forgets_them_when_it_erases(db):
         w.erase(anchor)
         view = db.get(anchor)
         assert w.tx.name_and_meta(anchor) == (view.name, view.meta) == ("", {})
+
+
+def test_sources_gives_each_nodes_incoming_ends_of_one_type_in_one_statement(db):
+    with db.write() as w:
+        scope = w.scope("user", "alice")
+        notes = [w.add(memory(f"note {i}"), parents=[scope]) for i in range(3)]
+        facts = [w.add(Node(type="Fact", content=f"fact {i}", created_at=T0), parents=[scope]) for i in range(3)]
+        w.link(Edge("derived_from", facts[0], notes[0]))
+        w.link(Edge("derived_from", facts[1], notes[0]))
+        w.link(Edge("derived_from", facts[2], notes[1]))
+        w.link(Edge("derived_from", notes[2], notes[1]))  # not a fact
+    assert db.store.sources(notes, "derived_from", node_type="Fact") == {notes[0]: facts[:2], notes[1]: [facts[2]]}
+    assert db.store.sources(notes, "derived_from") == {notes[0]: facts[:2], notes[1]: [facts[2], notes[2]]}
+    assert db.store.sources([], "derived_from") == {}
+    assert db.store.sources(notes, "refers_to") == {}
+
+
+@pytest.mark.sqlite_only("SQLite's query plans")
+def test_sources_starts_from_the_nodes_asked_not_from_every_node_of_the_type(db):
+    # the plan must read the edges into the nodes asked for (edges_dst), not every Fact of the
+    # store through the type index and each one's edges
+    conn = db.store.conn
+    statements = []
+    conn.set_trace_callback(statements.append)
+    try:
+        db.store.sources(["a" * 64, "b" * 64], "derived_from", node_type="Fact")
+    finally:
+        conn.set_trace_callback(None)
+    sql = next(s for s in statements if "FROM edges" in s)
+    plan = " | ".join(row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + sql))
+    assert "edges_dst" in plan and "nodes_type" not in plan, plan

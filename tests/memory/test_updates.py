@@ -271,3 +271,23 @@ def test_a_memory_whose_every_slot_was_changed_one_revision_at_a_time_is_superse
     detail = engine.read_memory(old.id, ALICE)
     assert detail.superseded_by == [job.id] and detail.annotations == {"revised_by": [moved.id]}
     assert old.id not in [h.id for h in engine.recall("Where do I work?", ALICE).results]
+
+
+def test_the_current_facts_of_many_memories_are_read_at_once_as_each_memorys_own(engine):
+    """updates.stored_facts_of: each memory's current facts as the extractor's candidates, an
+    entity object by its name, in the order they were written; an ended fact and a memory
+    without facts give none."""
+    car = engine.write_memory("Car note.", ALICE, valid_from=ago(9), facts=[
+        {"subject": "alice", "relation": "drives", "object": "Civic"},
+        {"subject": "Ana", "relation": "plays_for", "object": "Benfica"}])
+    plain = engine.write_memory("The office coffee machine broke again.", ALICE)
+    moved = engine.write_memory("I live in Austin.", ALICE, valid_from=ago(30))
+    assert [f.object for f in updates.stored_facts_of(engine.store, [moved.id])[moved.id]] == ["Austin"]
+    engine.write_memory("I moved to Denver.", ALICE, valid_from=ago(1))
+    found = updates.stored_facts_of(engine.store, [car.id, plain.id, moved.id])
+    assert [(f.subject, f.relation, f.object) for f in found[car.id]] == [
+        ("alice", "drives", "Civic"), ("Ana", "plays_for", "Benfica")]
+    assert plain.id not in found and moved.id not in found  # the move ended Austin's fact
+    assert found[car.id] == updates.stored_facts(engine.store, car.id)
+    assert updates.stored_facts(engine.store, plain.id) == []
+    assert updates.stored_facts_of(engine.store, []) == {}

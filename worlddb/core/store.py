@@ -457,6 +457,24 @@ class Store:
                     f"AND e.type=? AND {live}{kept} ORDER BY e.rowid", [anchor, edge_type, *params, *kept_params])]
         return out
 
+    def sources(self, anchors: Iterable[str], edge_type: str, *, node_type: str | None = None) -> dict[str, list[str]]:
+        """For each of `anchors` that has any, the src anchors of its live incoming edges of one
+        type (of `node_type` only, if given), in the order the edges were written: `ends(...,
+        "in")` for many nodes in one statement."""
+        batch = list(dict.fromkeys(anchors))
+        if not batch:
+            return {}
+        # (o.type || '') keeps SQLite off the type index, which would start from every node of the type
+        kept, params = (" AND (o.type || '')=?", [node_type]) if node_type is not None else ("", [])
+        rows = self.conn.execute(
+            f"SELECT d.anchor, o.anchor FROM edges e JOIN nodes d ON d.rowid = e.dst JOIN nodes o ON o.rowid = e.src "
+            f"WHERE e.dst IN {rowids_sql(len(batch))} AND e.type=? AND {live_sql(False, 'e')}{kept} ORDER BY e.rowid",
+            [*list_params(batch), edge_type, *live_params(None), *params])
+        out: dict[str, list[str]] = {}
+        for dst, src in rows:
+            out.setdefault(dst, []).append(src)
+        return out
+
     def names(self, anchors: Iterable[str], node_type: str) -> list[str]:
         """Names of those of `anchors` that are of `node_type` (no record parsing)."""
         batch = list(anchors)

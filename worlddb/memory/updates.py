@@ -166,8 +166,10 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     whole = any(c.attribute == REPLACES and c.ended for c in new.reading.claims)
     wanted = None if whole else comparable({c.attribute for c in new.reading.claims})
     kept = {} if repeats else kept_readings.load(store, {v.anchor: (user, speaker_of(v.meta)) for v in olds})
+    facts = stored_facts_of(store, [v.anchor for v in olds]) if not repeats and (whole or wanted) else {}
     candidates = [Statement(v.anchor, v.content or "", v.valid_from,
-                            UNREAD if repeats else _unnamed(_view_reading(services, v, user, wanted, kept), ambiguous),
+                            UNREAD if repeats else _unnamed(_view_reading(services, v, user, wanted, kept, facts),
+                                                            ambiguous),
                             similarity=found[v.anchor]) for v in olds]
     verdicts = services.judge.judge(new, candidates)
     # the same words in another speaker's voice say something else ("I live in Austin" from Tom
@@ -461,15 +463,18 @@ def text_parts(text: str, user: str | None, speaker: str | None) -> ReadingParts
 
 
 def _view_reading(services: Services, view, user: str | None, attributes: frozenset[str] | None,
-                  kept: Mapping[str, ReadingParts]) -> Reading:
+                  kept: Mapping[str, ReadingParts], facts: Mapping[str, list[FactCandidate]] | None = None) -> Reading:
     """A candidate's reading (of `attributes` only, if given), as `_reading` reads its text and
-    current facts in its speaker's voice: from its kept reading when `kept` holds it."""
+    current facts in its speaker's voice: from its kept reading when `kept` holds it, with its
+    facts from `facts` (`stored_facts_of` the candidates) when given."""
     speaker = speaker_of(view.meta)
     parts = kept.get(view.anchor)
     found = read(view.content or "", speaker_is=user, attributes=attributes, speaker=speaker) if parts is None \
         else parts.reading(attributes)
-    facts = _stored_facts(services, view.anchor) if attributes is None or attributes else ()
-    return _with_facts(found, facts, user, attributes, speaker)
+    if attributes is not None and not attributes:
+        return _with_facts(found, (), user, attributes, speaker)
+    own = facts.get(view.anchor, []) if facts is not None else _stored_facts(services, view.anchor)
+    return _with_facts(found, own, user, attributes, speaker)
 
 
 def user_named(provenance: object) -> str | None:
@@ -500,19 +505,28 @@ def _stored_facts(services: Services, memory: str) -> list[FactCandidate]:
 
 def stored_facts(store: Store, memory: str) -> list[FactCandidate]:
     """The current facts derived from a stored memory, as the extractor's candidates."""
-    out = []
-    for edge in store.edges(dst=memory, type="derived_from"):
-        view = store.get(edge.src)
-        if view is None or view.type != "Fact" or view.valid_to is not None:
-            continue
-        meta = view.meta
-        subject = store.get(meta.get("subject", ""))
-        obj = meta.get("object", "")
-        if meta.get("object_is_entity"):
-            target = store.get(obj)
-            obj = target.name if target is not None else obj
-        out.append(FactCandidate(subject.name if subject is not None else "", meta.get("relation", ""), obj or "",
-                                 view.content or ""))
+    return stored_facts_of(store, [memory]).get(memory, [])
+
+
+def stored_facts_of(store: Store, memories: Iterable[str]) -> dict[str, list[FactCandidate]]:
+    """`stored_facts` of each of `memories` that has any, in three statements for them all."""
+    derived = store.sources(memories, "derived_from", node_type="Fact")
+    facts = store.get_many(f for found in derived.values() for f in found)
+    current = {anchor: view for anchor, view in facts.items() if view.valid_to is None}
+    named = store.get_many({view.meta.get("subject", "") for view in current.values()}
+                           | {view.meta.get("object", "") for view in current.values()
+                              if view.meta.get("object_is_entity")})
+    out: dict[str, list[FactCandidate]] = {}
+    for memory, found in derived.items():
+        for view in (current[f] for f in found if f in current):
+            meta = view.meta
+            subject = named.get(meta.get("subject", ""))
+            obj = meta.get("object", "")
+            if meta.get("object_is_entity"):
+                target = named.get(obj)
+                obj = target.name if target is not None else obj
+            out.setdefault(memory, []).append(FactCandidate(subject.name if subject is not None else "",
+                                                            meta.get("relation", ""), obj or "", view.content or ""))
     return out
 
 
