@@ -620,3 +620,24 @@ def test_reading_parts_assemble_every_reading_of_the_text_as_read_gives_it():
     assert restricted_differs
     phone = read_parts("My phone number is 415-555-0100.").reading(frozenset({REPLACES}))
     assert [c.attribute for c in phone.claims] == ["np:phone number"]
+
+
+@pytest.mark.parametrize(("text", "subject"), [
+    ("Alex Morgan is a customer who works at Globex.", "alex morgan"),
+    ("Alex Kim left Initech and now works at Hooli.", "alex kim"),
+    ("Marcus Lee, my neighbour, works at Intel.", "marcus lee"),
+    ("Alex started at Hooli last week.", "alex"),
+])
+def test_a_clause_opened_by_a_full_name_is_about_the_full_name(text, subject):
+    # a first name alone could be another person of that first name: "alex" would change Alex Kim's job
+    assert {c.subject for c in read(text).claims if c.attribute == "employer"} == {subject}
+
+
+@pytest.mark.parametrize(("question", "subject"), [
+    ("Where does Alex Kim work?", "alex kim"),
+    ("What is Ana Souza's email?", "ana souza"),
+    ("Where does Alex work now?", "alex"),
+    ("What is Alex's email?", "alex"),
+])
+def test_a_question_about_a_full_name_asks_about_that_person(question, subject):
+    assert {key.subject for key in asked(question)} == {subject}

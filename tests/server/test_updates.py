@@ -172,7 +172,26 @@ OPEN_CONTROLS = [
      "Just got back from four days in Krakow for a conference; I moved my flight twice."),
     ("unread-news", "I teach fourth grade at Oak Hill Elementary.", "Our school has a new principal."),
     ("unread-other", "I play bass in a wedding cover band.", "My wife switched from piano to cello."),
+    # another person of the same first name, named in full where the clause opens
+    ("two-alexes", "Alex Kim works at Initech.", "Alex Morgan is a customer who works at Globex."),
 ]
+
+
+async def test_two_people_of_one_first_name_each_keep_and_change_their_own_job(minilm_server):
+    async with Client(minilm_server) as client:
+        kim = await ok(client, "memory_write", text="Alex Kim works at Initech.", user_id="alexes",
+                       valid_from=ago(300))
+        morgan = await ok(client, "memory_write", text="Alex Morgan is a customer who works at Globex.",
+                          user_id="alexes", valid_from=ago(200))
+        assert morgan["superseded"] == [] and morgan["revised"] == []
+        moved = await ok(client, "memory_write", text="Alex Morgan left Globex and now works at Hooli.",
+                         user_id="alexes", valid_from=ago(10))
+        assert moved["superseded"] == [morgan["id"]]
+        hits = (await ok(client, "memory_recall", query="Where does Alex Kim work?", user_id="alexes"))["results"]
+        assert hits[0]["id"] == kim["id"] and hits[0]["superseded_by"] == []
+        then = (await ok(client, "memory_recall", query="Where does Alex Morgan work?", user_id="alexes",
+                         as_of=ago(100)))["results"]
+        assert then[0]["id"] == morgan["id"]
 
 
 @pytest.mark.parametrize(("user", "old", "new"), [

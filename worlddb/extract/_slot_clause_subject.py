@@ -98,9 +98,21 @@ def _clause_subject(before: str, text: str, speaker_is: str | None) -> str | Non
         if word[:1].isupper() and low in _KIN:  # "Dad sold the Volvo and bought ...": kin named as a name
             return _KIN[low]
         if word[:1].isupper() and not _opener(low) and low not in _MONTH_WORDS and low not in _KIN:
-            name = re.sub(r"'s$", "", low)
+            name = _full_name(tokens)
             return ME if speaker_is and name == speaker_is.lower() else name
     return ME
+
+
+def _full_name(tokens: list[str]) -> str:
+    """The name that opens a clause, as a subject key: its first word and the capitalised word
+    after it, if one follows ("Alex Morgan is a customer who ..." -> "alex morgan", never
+    "alex", which another Alex's claims may hold), without a possessive's "'s"."""
+    words = [tokens[0].lower().replace("’", "'")]
+    nxt = tokens[1].lower().replace("’", "'") if len(tokens) > 1 else ""
+    if not words[0].endswith("'s") and nxt and tokens[1][:1].isupper() and nxt not in _NOT_SUBJECTS \
+            and nxt not in _MONTH_WORDS and nxt not in _KIN and nxt not in _FIRST and not _no_one(nxt):
+        words.append(nxt)
+    return re.sub(r"'s$", "", " ".join(words))
 
 
 #: the other party: what "you" did or holds is theirs, not the speaker's nor a named person's
@@ -196,7 +208,7 @@ def _antecedent(text: str) -> str | None:
         if words and words[0].lower() not in _FIRST and words[0].lower() not in _KIN \
                 and words[0].lower() not in _PRONOUNS and words[0].lower() not in _SECOND \
                 and not _no_one(words[0].lower()):
-            names.append(words[0])
+            names.append(" ".join(words[:2]))  # "Tom Hardy": the first name and the next, as a name
     return names[0].lower() if names else None
 
 

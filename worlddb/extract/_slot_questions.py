@@ -3,8 +3,8 @@
 Contract: ``asked(question)`` returns the ``SlotKey``s a question asks about, in the order of
 the question table ``_ASK`` and without repeats: "Where do I work?" -> (me, employer); "When is
 the grant proposal due?" -> (grant proposal, due); "What's my sister's name?" -> (sister, name)
-and (me, sister). The subject is the first relative or name the question mentions, else "me"
-(``_asked_subject``); a when/due/status/amount question names a thing (``_asked_thing``). A
+and (me, sister). The subject is the first relative or name the question mentions, a full name
+whole ("Where does Alex Kim work?": alex kim), else "me" (``_asked_subject``); a when/due/status/amount question names a thing (``_asked_thing``). A
 question that asks about no slot of the catalogue may ask about an open one
 (worlddb.extract.open_slots.asked_open). Deterministic, no I/O, never raises for a ``str``;
 ``TypeError`` for anything else. worlddb.extract.slots exports ``asked``.
@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable
 
 from worlddb.extract._slot_catalogue import ME, SlotKey
-from worlddb.extract._slot_clause_subject import _NOT_SUBJECTS
+from worlddb.extract._slot_clause_subject import _MONTH_WORDS, _NOT_SUBJECTS
 from worlddb.extract._slot_reader import _QUALIFIER_WORDS, _animate, _qualifier
 from worlddb.extract._slot_rules import _SUMS
 from worlddb.extract._slot_values import normalise_subject
@@ -82,6 +82,8 @@ _ASK: tuple[tuple[str, re.Pattern[str], str], ...] = tuple((attr, re.compile(rx,
 _ASK_SUBJECT = re.compile(
     r"\b(?:my|our)\s+(?:\w+\s+)?(?P<kin>" + _KIN_RE + r")(?:\s+(?P<kname>(?-i:[A-Z][a-z]+)))?|"
     r"(?P<name>(?-i:[A-Z][a-z]+))(?:['’]s)?\b", re.I)
+#: the capitalised word right after a name: its second part ("Alex Kim"), unless it is not a name
+_SURNAME = re.compile(r"\s+((?-i:[A-Z][a-z]+))\b")
 _FIRST_PERSON = re.compile(r"\b(?:I|me|my|am)\b", re.I)
 _QUESTION_WORDS = {"what", "where", "who", "which", "when", "how", "is", "are", "do", "does", "did", "can", "am",
                    "i", "my", "our", "the", "a", "whats", "what's", "where's", "who's", "tell", "remind", "have", "has"}
@@ -139,6 +141,10 @@ def _asked_subject(question: str) -> str:
         name = m.group("name")
         if name and name.lower() not in _QUESTION_WORDS and name.lower() not in _NOT_SUBJECTS \
                 and m.start() > 0 and name.lower() not in _KIN:
+            # a full name is asked as one ("Where does Alex Kim work?": alex kim, not any Alex)
+            last = _SURNAME.match(question, m.end()) if m.group(0) == name else None  # not after "Alex's"
+            if last and last.group(1).lower() not in _QUESTION_WORDS | _NOT_SUBJECTS | _MONTH_WORDS | set(_KIN):
+                return f"{name} {last.group(1)}".lower()
             return name.lower()
     return ME
 

@@ -402,6 +402,8 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: Reader 23: a season or a month after a verb of an arranged future ("we're moving to Montreal in
 #: the spring", "I'm starting at Kestrel in January") is a change still to come.
 #: Reader 24: "Got a new phone number: ..." opening a note is the speaker's phone.
+#: Reader 25: a clause opened by a full name is about that full name ("Alex Morgan is a customer who
+#: works at Globex": alex morgan, not alex), and so is a pronoun whose antecedent is one.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
