@@ -4,8 +4,9 @@ Contract: ``asked(question)`` returns the ``SlotKey``s a question asks about, in
 the question table ``_ASK`` and without repeats: "Where do I work?" -> (me, employer); "When is
 the grant proposal due?" -> (grant proposal, due); "What's my sister's name?" -> (sister, name)
 and (me, sister). The subject is the first relative or name the question mentions, a full name
-whole ("Where does Alex Kim work?": alex kim), else "me" (``_asked_subject``); a when/due/status/amount question names a thing (``_asked_thing``). A
-question that asks about no slot of the catalogue may ask about an open one
+whole ("Where does Alex Kim work?": alex kim), else "me" (``_asked_subject``); a
+when/due/status/amount question names a thing (``_asked_thing``). A question that asks about
+no slot of the catalogue may ask about an open one
 (worlddb.extract.open_slots.asked_open). Deterministic, no I/O, never raises for a ``str``;
 ``TypeError`` for anything else. worlddb.extract.slots exports ``asked``.
 """
