@@ -189,9 +189,9 @@ class Model:
         if include_closed:
             return True
         valid_to = node.valid_to if known_at is None else self.valid_to_known_at(anchor, known_at)
-        if as_of is None:
+        if as_of is None:  # as of now (or known_at): begun and not closed by then
             at = known_at if known_at is not None else now
-            return valid_to is None or valid_to > at
+            return (valid_to is None or valid_to > at) and node.valid_from <= at
         return node.valid_from <= as_of and (valid_to is None or as_of < valid_to)
 
     # ------------------------------------------------------------------ identity

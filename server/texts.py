@@ -32,7 +32,8 @@ AGENT_ID = "The agent this memory belongs to (scope agent:<id>)."
 APP_ID = "The application this memory belongs to (scope app:<id>)."
 RUN_ID = "One run or conversation this memory belongs to (scope run:<id>)."
 MEMORY_ID = "A memory id: the full 64-character hex id, or a unique prefix of at least 8 characters."
-WHEN = "When the memory became true, ISO-8601 (e.g. 2024-03-01 or 2024-03-01T09:00:00Z). Default: now."
+WHEN = ("When the memory became true, ISO-8601 (e.g. 2024-03-01 or 2024-03-01T09:00:00Z). Default: now. A time "
+        "still to come makes it true from then: recall shows it from then on, or with as_of.")
 TEXT = ("The memory: one self-contained statement, in plain language (up to 32,000 characters). Give either "
         "text or messages, not both.")
 MESSAGES = ("Instead of text: the turns of a conversation, in order, each {role, content} and optionally time, "
@@ -55,7 +56,8 @@ ENTITIES = ("Optional: the people, places and things the text mentions, if you k
 FACTS = ("Optional: subject-relation-object facts the text states, e.g. {subject: 'Alice', relation: "
          "'lives_in', object: 'Denver'}. When given, they replace automatic extraction.")
 QUERY = "What to look for, in natural language (a question or keywords)."
-AS_OF = "Valid time: answer as things were true at this moment (ISO-8601). Default: what is true now."
+AS_OF = ("Valid time: answer as things were true at this moment (ISO-8601), past or future. Default: what is "
+         "true now (a memory whose valid_from is later is left out).")
 KNOWN_AT = "Transaction time: answer as the memory knew things at this moment (ISO-8601). Default: now."
 INCLUDE_RETIRED = "Also return superseded and retired memories, with their closed validity intervals."
 CONFIRM = "Must equal the scope key being purged, e.g. 'user:alice'. A safeguard against purging by mistake."

@@ -177,6 +177,22 @@ OPEN_CONTROLS = [
 ]
 
 
+async def test_a_memory_true_only_from_a_later_time_is_left_out_of_recall_until_then(minilm_server):
+    async with Client(minilm_server) as client:
+        austin = await ok(client, "memory_write", text="I live in Austin.", user_id="later", valid_from=ago(400))
+        denver = await ok(client, "memory_write", text="I live in Denver.", user_id="later", valid_from=ago(-400))
+        assert denver["superseded"] == [austin["id"]]
+        # now, Austin is where the user lives; the move is marked, and shown as of its time
+        hits = (await ok(client, "memory_recall", query="Where do I live?", user_id="later"))["results"]
+        assert [h["id"] for h in hits] == [austin["id"]] and hits[0]["superseded_by"] == [denver["id"]]
+        then = (await ok(client, "memory_recall", query="Where do I live?", user_id="later",
+                         as_of=ago(-500)))["results"]
+        assert [h["id"] for h in then] == [denver["id"]]
+        # a list is every memory not closed now, the one still to come included
+        listed = await ok(client, "memory_list", user_id="later")
+        assert {m["id"] for m in listed["memories"]} == {austin["id"], denver["id"]}
+
+
 async def test_two_people_of_one_first_name_each_keep_and_change_their_own_job(minilm_server):
     async with Client(minilm_server) as client:
         kim = await ok(client, "memory_write", text="Alex Kim works at Initech.", user_id="alexes",

@@ -357,7 +357,9 @@ class Store:
         )
 
     def visible(self, view: NodeView, as_of: int | None, known_at: int | None, include_closed: bool) -> NodeView | None:
-        """Apply a bitemporal pin to one node; None when it must not be shown."""
+        """Apply a bitemporal pin to one node; None when it must not be shown. Unpinned in valid
+        time (`as_of` None), a node is shown as of now (or `known_at`): not closed by then, and
+        begun by then - one whose valid time starts later is not true yet."""
         seen = self.as_known(view, known_at)
         if seen is None:
             return None
@@ -365,7 +367,7 @@ class Store:
             return seen
         if as_of is None:
             now = known_at if known_at is not None else now_us()
-            return seen if (seen.valid_to is None or seen.valid_to > now) else None
+            return seen if (seen.valid_to is None or seen.valid_to > now) and seen.valid_from <= now else None
         return seen if seen.valid_at(as_of) else None
 
     # ------------------------------------------------------------------ worlds
