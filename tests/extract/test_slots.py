@@ -641,3 +641,25 @@ def test_a_clause_opened_by_a_full_name_is_about_the_full_name(text, subject):
 ])
 def test_a_question_about_a_full_name_asks_about_that_person(question, subject):
     assert {key.subject for key in asked(question)} == {subject}
+
+
+@pytest.mark.parametrize(("text", "claims"), [
+    # a company one moves to is a job, never a home
+    ("Priya Natarajan moved to Umbrella Corp.", [("priya natarajan", "employer", "Umbrella Corp")]),
+    ("I moved to Initech Inc. last month.", [("me", "employer", "Initech Inc")]),
+    ("I moved to Denver.", [("me", "home", "Denver")]),
+    # a date said day first keeps its month
+    ("My birthday is on the 14th of March.", [("birthday", "when", "the 14th of March")]),
+    ("The standup moved to the 5th.", [("standup", "when", "the 5th")]),
+    # supplements are taken, and stopped, as medicines are
+    ("I take vitamin D 2000 IU every morning.", [("me", "medication", "vitamin D")]),
+    ("I take 2000 IU of vitamin D.", [("me", "medication", "vitamin D")]),
+    ("I take the bus to work.", [("me", "commute", "bus")]),
+])
+def test_what_a_company_a_day_first_date_and_a_supplement_are_read_as(text, claims):
+    assert [(c.subject, c.attribute, c.value) for c in read(text).claims] == claims
+
+
+def test_a_supplement_stopped_ends_the_one_taken():
+    assert verdict("I take vitamin D 2000 IU every morning.", "I stopped taking vitamin D.") == "update"
+    assert verdict("My birthday is on the 14th of March.", "My birthday is on the 14th of April.") != "duplicate"

@@ -32,6 +32,11 @@ SCENARIOS = [
     ("got-number", "My phone number is 503-555-0101.", "Got a new phone number: 503-555-0777.",
      "What is my phone number?", "503-555-0777"),
     ("austin", "I live in Austin, Texas.", "I moved to Denver last month.", "Where do I live?", "Denver"),
+    # a supplement stopped; a company moved to is a new job
+    ("vitamin-d", "I take vitamin D 2000 IU every morning.", "I stopped taking vitamin D.", "Do I take vitamin D?",
+     "stopped"),
+    ("moved-company", "Priya Natarajan works at Initech.", "Priya Natarajan moved to Umbrella Corp.",
+     "Where does Priya Natarajan work?", "Umbrella Corp"),
     ("peanuts", "I'm allergic to peanuts.", "Actually I'm not allergic to peanuts anymore after the treatment.",
      "Am I allergic to peanuts?", "anymore"),
     ("editor", "My favourite editor is Vim.", "I switched my favourite editor to Helix.",

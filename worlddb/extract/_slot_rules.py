@@ -42,6 +42,7 @@ from worlddb.extract._slot_words import (
     _TIME,
     _TITLE_WORDS,
     _WEEKDAYS,
+    corporate,
 )
 
 
@@ -122,7 +123,7 @@ def _place_in(chunk: str) -> str:
 
 
 def _place(value: str) -> bool:
-    if not value or not value[0].isupper() or "@" in value:
+    if not value or not value[0].isupper() or "@" in value or corporate(value):
         return False
     low = value.lower()
     return not re.fullmatch(rf"(?:{_WEEKDAYS}|{_MONTHS}|\d.*|noon|midnight|morning|evening|afternoon)", low) and \
@@ -242,9 +243,12 @@ _DRUG = (r"(?P<v>\b(?:[a-z]+(?:pril|olol|sartan|statin|dipine|formin|prazole|oxe
          r"zolam|codone|profen|thiazide|semide|cillin|mycin|cycline|floxacin|conazole|tidine|dronate|lukast|xaban|"
          r"farin|gliptin|glutide|triptan|setron|tadine|nisone|olone|thyroxine|pramine|tropin)|insulin|aspirin|"
          r"metformin|acetaminophen|paracetamol|warfarin|lithium|adderall|ozempic|wegovy|zoloft|prozac|lexapro|"
-         r"xanax|tylenol|advil)\b)")
+         r"xanax|tylenol|advil"
+         # supplements, taken as a medicine is ("I take vitamin D 2000 IU", "I stopped taking magnesium")
+         r"|vitamin\s+(?:[a-e]\d{0,2}|k2?)|fish oil|melatonin|magnesium|zinc|iron supplements?|calcium|omega-3s?|biotin"
+         r"|folic acid|probiotics?)\b)")
 #: a dose before a medicine's name ("20 mg of lisinopril")
-_DOSE = r"(?:\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|ml|units?)\s+(?:of\s+)?)?"
+_DOSE = r"(?:\d+(?:[.,]\d+)?\s*(?:mg|mcg|µg|g|ml|units?|iu)\s+(?:of\s+)?)?"
 #: "I just finished", "Finished" opening a sentence, "finished rereading": before a title read
 _FINISHED = (r"(?:\b(?:I|we)\s+(?:just\s+|finally\s+|recently\s+)?|(?:^|[.!;]\s+)(?:just\s+)?)"
              r"finished\s+(?:(?:re)?reading\s+)?")
@@ -286,6 +290,8 @@ _RULES: tuple[_Rule, ...] = (
     # ---- where someone works
     _Rule("employer", _rx(_S + r"(?:work|works|working|worked)\s+(?:full[- ]time\s+|part[- ]time\s+)?(?:at|for)\s+"
                           + _ORG), accept=_org),
+    # "Priya moved to Umbrella Corp": a company one moves to is a job, by its name's suffix
+    _Rule("employer", _rx(_S + r"(?:moved|moving|switched|jumped|went)\s+(?:over\s+)?to\s+" + _ORG), accept=corporate),
     # (not "I quit my job at Dell": the words before "job" never leave it; not "Portland" in "moved to
     # Portland for a new job at Nike": a name after a preposition is a place, not the job's holder)
     _Rule("employer", _rx(r"(?<!\bto\s)(?<!\bin\s)(?<!\bat\s)(?<!\bfrom\s)(?<!\bfor\s)(?<!\bwith\s)(?<!\bof\s)"

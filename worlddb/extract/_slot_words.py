@@ -92,8 +92,21 @@ _TIME = (rf"(?:\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{{1,2}}:\d{{2}
          rf"|(?:{_WEEKDAYS})(?:\s+(?:morning|afternoon|evening|night)s?)?(?:\s+at\s+\d{{1,2}}(?::\d{{2}})?"
          rf"(?:\s*(?:am|pm))?)?)")
 _DATE = (rf"(?:(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?"
-         rf"(?:{_MONTHS})(?:,?\s+\d{{4}})?|the\s+\d{{1,2}}(?:st|nd|rd|th)|\d{{4}}-\d{{2}}-\d{{2}}|(?:{_MONTHS})\s+\d{{4}}"
+         rf"(?:{_MONTHS})(?:,?\s+\d{{4}})?|the\s+\d{{1,2}}(?:st|nd|rd|th)(?:\s+of\s+(?:{_MONTHS})(?:,?\s+\d{{4}})?)?"
+         rf"|\d{{4}}-\d{{2}}-\d{{2}}|(?:{_MONTHS})\s+\d{{4}}"
          rf"|next\s+(?:week|month|year|{_WEEKDAYS})|(?:{_WEEKDAYS}))")
+
+#: the last word of a company's name by law or by custom ("Umbrella Corp", "Initech Inc.", "Acme Labs"):
+#: one "moves to" such a name to work there, not to live there
+CORPORATE = frozenset({"inc", "corp", "corporation", "llc", "ltd", "gmbh", "plc", "labs", "technologies", "holdings",
+                       "industries", "enterprises"})
+
+
+def corporate(name: str) -> bool:
+    """Whether `name` (as written) ends in a company's suffix (CORPORATE)."""
+    words = name.replace(",", " ").split()
+    return len(words) > 1 and words[-1].strip(".").lower() in CORPORATE
+
 
 #: a time still to come, said with a clause: "next month", "this coming Friday", "in two weeks",
 #: "tomorrow", "soon", "later this year"

@@ -57,7 +57,7 @@ from worlddb.extract import (
     lexicon,
 )
 from worlddb.extract.literals import fold, has_all, required
-from worlddb.extract.slots import FUTURE_TIME, NAMED_TIME
+from worlddb.extract.slots import FUTURE_TIME, NAMED_TIME, corporate
 from worlddb.extract.temporal import find_temporals
 
 __all__ = ["BuiltinExtractor", "split_sentences"]
@@ -525,6 +525,9 @@ def _add_fact(out: list[FactCandidate], sentence: str, m: re.Match[str], subj: s
     if relation == "lives_in" and "moving" in m.group(0) and (FUTURE_TIME.search(sentence)
                                                               or NAMED_TIME.search(sentence, m.start())):
         return
+    # "Priya moved to Umbrella Corp": a company one moves to is where one works
+    if relation == "lives_in" and obj and corporate(obj):
+        relation = "works_at"
     if subj and obj:
         out.append(FactCandidate(subj, relation, obj, sentence, when, None))
 

@@ -83,10 +83,11 @@ from worlddb.extract._slot_values import (
 )
 from worlddb.extract._slot_words import FUTURE_TIME as FUTURE_TIME
 from worlddb.extract._slot_words import NAMED_TIME as NAMED_TIME
+from worlddb.extract._slot_words import corporate as corporate
 
 __all__ = [
     "CATALOGUE", "FUTURE_TIME", "NAMED_TIME", "Attribute", "Reading", "ReadingParts", "SlotClaim", "SlotKey",
     "ambiguous_first_names", "asked",
     "attribute_for_relation", "is_fixed", "kin_of", "kin_says", "normalise_subject", "read", "read_parts",
-    "same_person", "same_subject", "same_value", "voice",
+    "same_person", "same_subject", "same_value", "voice", "corporate",
 ]

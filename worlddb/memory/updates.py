@@ -404,6 +404,8 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: Reader 24: "Got a new phone number: ..." opening a note is the speaker's phone.
 #: Reader 25: a clause opened by a full name is about that full name ("Alex Morgan is a customer who
 #: works at Globex": alex morgan, not alex), and so is a pronoun whose antecedent is one.
+#: Reader 26: "the 14th of March" is the whole date; a company one moves to ("moved to Umbrella Corp")
+#: is an employer, never a home; supplements are taken as medicines are ("I take vitamin D").
 CLAIMS_READER = schema.CLAIMS_READER
 
 
