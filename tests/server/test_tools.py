@@ -152,7 +152,9 @@ async def test_amend_writes_a_new_memory_and_supersedes_the_old_one(connect):
         before = await ok(client, "memory_read", id=old)
         assert before["text"] == "The office is on floor 3"  # content is immutable
         assert before["valid_to"] == new["valid_from"] and before["superseded_by"] == [new["id"]]
-        assert "no longer current" in await fails(client, "memory_amend", id=old, text="again")
+        refused = await fails(client, "memory_amend", id=old, text="again")
+        # the refusal names the memory to amend instead
+        assert "no longer current" in refused and new["id"] in refused
 
 
 async def test_retire_hides_a_memory_and_include_retired_returns_it_closed(connect):
@@ -164,6 +166,7 @@ async def test_retire_hides_a_memory_and_include_retired_returns_it_closed(conne
         hits = (await ok(client, "memory_recall", query="penicillin allergy", include_retired=True))["results"]
         assert hits[0]["id"] == mid and hits[0]["retired"] and hits[0]["valid_to"] == res["valid_to"]
         assert (await ok(client, "memory_retire", id=mid))["already_retired"]
+        assert "retired" in await fails(client, "memory_amend", id=mid, text="Allergic to amoxicillin")
 
 
 async def test_retire_all_retires_every_current_memory_of_the_scope(connect):

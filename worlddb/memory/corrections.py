@@ -69,6 +69,15 @@ class PreparedAmend:
         return replace(self, write=self.write.with_names(vectors))
 
 
+def _superseded_by(store, old: str, scopes: ScopeSet) -> list[str]:
+    """The memories of `scopes` that supersede `old`, newest first: the ones an amend of it should
+    amend (one outside the caller's scopes is never named)."""
+    newer = [e.src for e in store.edges(dst=old, type="supersedes")]
+    inside = store.in_worlds(scope_anchors(store, scopes), newer) if newer else set()
+    views = store.get_many(a for a in newer if a in inside)
+    return sorted(views, key=lambda a: (-views[a].valid_from, a))
+
+
 def amend(services: Services, memory_id: str, text: str, scopes: ScopeSet, *,
           reason: str | None = None, valid_from: int | None = None) -> AmendResult:
     """Write `text` as a new memory that supersedes `memory_id`. It becomes valid at
@@ -88,8 +97,9 @@ def amend_target(services: Services, memory_id: str, text: str, scopes: ScopeSet
     old = require_of_type(store, memory_id, scopes, AMENDABLE, "amended")
     view = store.get(old)
     if view.valid_to is not None:
-        raise InvalidInput(f"memory {old} is no longer current (it was retired or superseded); "
-                           "amend the memory that replaced it")
+        newer = _superseded_by(store, old, scopes)
+        raise InvalidInput(f"memory {old} is no longer current: superseded by {', '.join(newer)}; amend that one"
+                           if newer else f"memory {old} is no longer current (it was retired); write a new memory")
     keys = scope_keys_of(store, old)
     _check_shared(access, old, keys, "an amend corrects a memory in every scope it is in; nothing was written "
                                      "(write the correction as a new memory instead)")
