@@ -45,6 +45,22 @@ async def test_messages_are_written_and_continued_in_memory(connect):
         assert turn["type"] == "Turn" and turn["metadata"]["turn_id"] == "D1:3"
 
 
+async def test_the_session_id_a_write_returns_continues_the_session_as_the_callers_own_does(connect):
+    async with connect() as client:
+        first = await ok(client, "memory_write", messages=MESSAGES, session="chat-9",
+                         valid_from="2023-05-08T13:56:00Z")
+        # an agent that keeps the id it was given, not its own
+        second = await ok(client, "memory_write", messages=MORE, session=first["session"])
+        third = await ok(client, "memory_write", session="chat-9", messages=[
+            {"role": "Melanie", "content": "Yes, we are going camping in July!", "ref": "D1:4"}])
+        assert first["session"] == second["session"] == third["session"]
+        session = await ok(client, "memory_read", id=first["session"])
+        assert [t["ref"] for t in first["turns"] + second["turns"] + third["turns"]] == ["D1:1", "D1:2", "D1:3",
+                                                                                          "D1:4"]
+        assert len({t["id"] for t in first["turns"] + second["turns"] + third["turns"]}) == 4
+        assert session["type"] == "Session"
+
+
 async def test_the_schema_says_text_or_messages(connect):
     async with connect() as client:
         tool = {t.name: t for t in (await client.list_tools()).tools}["memory_write"]

@@ -34,6 +34,7 @@ turns arrive.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from contextlib import closing
 from dataclasses import dataclass, field, replace
@@ -298,16 +299,11 @@ def find_session(w: Writer, worlds: list[str], scopes: ScopeSet, key: str) -> tu
     with its id starts a new one). A session held by only some of the scopes, or by
     different sessions in different scopes, is refused: continue it with the scopes it
     was started with."""
-    conn = w.tx.conn
-    found = []
-    for world in worlds:
-        row = conn.execute(
-            "SELECT s.anchor, t.anchor, x.turns FROM sessions x JOIN nodes s ON s.rowid = x.session "
-            "JOIN nodes t ON t.rowid = x.last_turn WHERE x.scope = ? AND x.ref = ?",
-            (w.tx.rowid(world), key)).fetchone()
-        live = row is not None and (view := w.store.get(row[0])) is not None and not view.erased \
-            and view.valid_to is None
-        found.append(tuple(row) if live else None)
+    found = _held(w, worlds, "x.ref = ?", key)
+    if all(f is None for f in found) and re.fullmatch(r"[0-9a-f]{64}", key):
+        # the session's own id, as a write's result gives it, continues it as its caller's id does
+        session = w.tx.rowid(key)
+        found = _held(w, worlds, "x.session = ?", session) if session is not None else found
     if all(f is None for f in found):
         return None
     if any(f is None or f[0] != found[0][0] for f in found):
@@ -318,11 +314,29 @@ def find_session(w: Writer, worlds: list[str], scopes: ScopeSet, key: str) -> tu
     return found[0]
 
 
+def _held(w: Writer, worlds: list[str], condition: str, value) -> list[tuple[str, str, int] | None]:
+    """Per scope world, (session world, latest turn, turns) of the live session its `sessions` row
+    matching `condition` names, else None."""
+    out = []
+    for world in worlds:
+        row = w.tx.conn.execute(
+            "SELECT s.anchor, t.anchor, x.turns FROM sessions x JOIN nodes s ON s.rowid = x.session "
+            f"JOIN nodes t ON t.rowid = x.last_turn WHERE x.scope = ? AND {condition} LIMIT 1",
+            (w.tx.rowid(world), value)).fetchone()
+        live = row is not None and (view := w.store.get(row[0])) is not None and not view.erased \
+            and view.valid_to is None
+        out.append(tuple(row) if live else None)
+    return out
+
+
 def record_session(w: Writer, worlds: list[str], key: str, session: str, last_turn: str, turns: int) -> None:
     rows = [(w.tx.rowid(world), key, w.tx.rowid(session), w.tx.rowid(last_turn), turns) for world in worlds]
     w.tx.conn.executemany("INSERT INTO sessions(scope, ref, session, last_turn, turns) VALUES (?,?,?,?,?) "
                           "ON CONFLICT(scope, ref) DO UPDATE SET session=excluded.session, "
                           "last_turn=excluded.last_turn, turns=excluded.turns", rows)
+    # every id the session is known by (the caller's, its own) goes on from the same turn
+    w.tx.conn.executemany("UPDATE sessions SET last_turn = ?, turns = ? WHERE scope = ? AND session = ?",
+                          [(last, count, world, held) for world, _, held, last, count in rows])
 
 
 def check_turn(turn: Turn) -> None:
