@@ -92,8 +92,8 @@ RECALL = """Search memory. Hybrid retrieval (keywords, meaning, and the entities
 and scoped; a question about one attribute ("Where do I work?") ranks the memories that state it
 first, newest first (those hits carry the lane "slot"), and a memory that a newer one superseded or
 revised comes just after that newer one (lane "successor"). Returns the best matches in rank order with
-their text, fused score, validity interval, the lanes that found each, linked entities, what each
-supersedes or is superseded by, and any recorded contradictions (`conflicts`: of conflicting
+their text, metadata, fused score, validity interval, the lanes that found each, linked entities, what
+each supersedes or is superseded by, and any recorded contradictions (`conflicts`: of conflicting
 memories the newer one ranks first). By default only
 what is currently true is returned; use as_of for a past moment, known_at for what was known then,
 include_retired for the full history."""

@@ -214,3 +214,13 @@ async def test_purge_needs_the_scope_key_as_confirmation(connect):
         res = await ok(client, "memory_purge_scope", user_id="bob", confirm="user:bob")
         assert res["scope"] == "user:bob" and res["retired"] >= 1 and res["erased"] == 0
         assert (await ok(client, "memory_recall", query="secret", user_id="bob"))["results"] == []
+
+
+async def test_a_hit_carries_the_metadata_its_memory_was_written_with(connect):
+    async with connect() as client:
+        mid = (await ok(client, "memory_write", text="Alex Morgan is on the Pro plan.",
+                        metadata={"customer_id": "C-102", "tags": ["billing"]}))["id"]
+        bare = (await ok(client, "memory_write", text="Alex Morgan asked about invoices."))["id"]
+        hits = {h["id"]: h for h in (await ok(client, "memory_recall", query="Alex Morgan plan"))["results"]}
+        assert hits[mid]["metadata"] == {"customer_id": "C-102", "tags": ["billing"]}
+        assert hits[bare]["metadata"] == {}

@@ -158,6 +158,9 @@ class Hit:
     supersedes: list[str] = field(default_factory=list)
     #: marks of edge types beyond the built-in ones, by the name their handler gave them
     annotations: dict[str, list[str]] = field(default_factory=dict)
+    #: the metadata the memory was written with (a turn's: its speaker, its ref as turn_id, its
+    #: caption), as memory_read gives it
+    metadata: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

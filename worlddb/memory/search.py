@@ -82,7 +82,7 @@ def _hits(store: Store, chosen: list[Ranked], plan: QueryPlan, worlds: list[str]
             conflicts=sorted(mine.get("conflicts", ())), superseded_by=mine.get("superseded_by", []),
             speaker=view.meta.get("speaker"),
             session=view.parent if view.type == "Turn" and view.parent in sessions else None,
-            supersedes=mine.get("supersedes", []), annotations=marklib.extra(mine)))
+            supersedes=mine.get("supersedes", []), annotations=marklib.extra(mine), metadata=dict(view.meta)))
     return hits
 
 
