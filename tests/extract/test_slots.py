@@ -663,3 +663,16 @@ def test_what_a_company_a_day_first_date_and_a_supplement_are_read_as(text, clai
 def test_a_supplement_stopped_ends_the_one_taken():
     assert verdict("I take vitamin D 2000 IU every morning.", "I stopped taking vitamin D.") == "update"
     assert verdict("My birthday is on the 14th of March.", "My birthday is on the 14th of April.") != "duplicate"
+
+
+@pytest.mark.parametrize(("old", "new", "outcome"), [
+    # a named person's thing is theirs: neither the speaker's nor another person's
+    ("Jen's flight is on June 3.", "My flight is on June 5.", "unrelated"),
+    ("Jen's flight is on June 3.", "Sam's flight is on June 5.", "unrelated"),
+    ("My dentist appointment is on June 3.", "Sam's dentist appointment is on June 10.", "unrelated"),
+    # and theirs still changes
+    ("Jen's flight is on June 3.", "Jen's flight moved to June 5.", "update"),
+    ("The flight is on June 3.", "The flight moved to June 5.", "update"),
+])
+def test_whose_thing_a_name_says_it_is_decides_whether_a_change_is_about_it(old, new, outcome):
+    assert verdict(old, new) == outcome

@@ -27,6 +27,7 @@ CRAFTED = [
     "Got a new phone number: 503-555-0777. I've got a new cell: 503 555 0123",
     "Bought a new condo in Tallinn after the move.",
     "Priya moved to Umbrella Corp. Tom jumped to Acme Labs.",
+    "Jen's flight is on June 3. Sam's dentist appointment moved to the 10th of June.",
     "I take vitamin D 2000 IU every morning. My birthday is on the 14th of March.",
     "I'm in Leeds, renting a two-bed. What I'm actually allergic to is penicillin.",
     "I work at a small bakery; I started my first week at Fernhill Labs on Monday.",

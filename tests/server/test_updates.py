@@ -179,6 +179,9 @@ OPEN_CONTROLS = [
     ("unread-other", "I play bass in a wedding cover band.", "My wife switched from piano to cello."),
     # another person of the same first name, named in full where the clause opens
     ("two-alexes", "Alex Kim works at Initech.", "Alex Morgan is a customer who works at Globex."),
+    # another person's flight, by name
+    ("jens-flight", "Jen's flight is on June 3.", "Sam's flight is on June 5."),
+    ("my-flight", "Jen's flight is on June 3.", "My flight is on June 5."),
 ]
 
 

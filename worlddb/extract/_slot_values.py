@@ -117,6 +117,10 @@ def normalise_subject(phrase: str) -> str:
     low = [re.sub(r"'s$", "", w) for w in low[cut + 1:]]
     if possessor and possessor[:-2] in _KIN:
         low = [_KIN[possessor[:-2]], *low]
+    elif possessor and words[cut][:1].isupper() and low:
+        # another person's thing is theirs: "Jen's flight" is no "flight" of the speaker's, nor
+        # Sam's (`same_subject` keeps possessors apart)
+        low = [possessor, *low]
     if not low:
         return ME
     if len(low) == 1 and low[0] in _KIN:
@@ -124,7 +128,7 @@ def normalise_subject(phrase: str) -> str:
     # "trip to Japan" -> "japan trip"
     if len(low) == 3 and low[1] in ("to", "in", "for", "of", "with"):
         low = [low[2], low[0]]
-    return " ".join(singular(w) for w in low)
+    return " ".join(w if w.endswith("'s") else singular(w) for w in low)
 
 
 def _words(text: str) -> list[str]:
@@ -141,6 +145,9 @@ def same_subject(a: str, b: str) -> bool:
         return False
     wa, wb = a.split(), b.split()
     if wa[-1] != wb[-1] or len(wa) == 1 and len(wb) == 1:
+        return False
+    # whose it is, when a name says so ("jen's flight"), is no modifier: Jen's flight is not Sam's or mine
+    if {w for w in wa if w.endswith("'s")} != {w for w in wb if w.endswith("'s")}:
         return False
     sa, sb = set(wa[:-1]), set(wb[:-1])
     return sa <= sb or sb <= sa

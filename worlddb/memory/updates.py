@@ -406,6 +406,8 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: works at Globex": alex morgan, not alex), and so is a pronoun whose antecedent is one.
 #: Reader 26: "the 14th of March" is the whole date; a company one moves to ("moved to Umbrella Corp")
 #: is an employer, never a home; supplements are taken as medicines are ("I take vitamin D").
+#: Reader 27: a named person's thing is theirs ("Jen's flight": jen's flight, not flight), so it is
+#: neither the speaker's nor another person's of that name.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
