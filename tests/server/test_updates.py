@@ -185,6 +185,23 @@ OPEN_CONTROLS = [
 ]
 
 
+async def test_of_a_slot_of_several_values_the_value_a_question_names_answers_first(minilm_server):
+    async with Client(minilm_server) as client:
+        await ok(client, "memory_write", text="I started taking lisinopril 10mg once a day.", user_id="meds",
+                 valid_from=ago(30))
+        metformin = await ok(client, "memory_write", text="I started metformin 500mg twice daily.", user_id="meds",
+                             valid_from=ago(60))
+        for question in ("metformin dose", "What is my metformin dose?"):
+            hits = (await ok(client, "memory_recall", query=question, user_id="meds"))["results"]
+            assert hits[0]["id"] == metformin["id"], question
+        # a change still answers first when the question names the value it left
+        await ok(client, "memory_write", text="I take sertraline every morning.", user_id="meds", valid_from=ago(90))
+        switched = await ok(client, "memory_write", text="My doctor switched me over to escitalopram.",
+                            user_id="meds", valid_from=ago(5))
+        hits = (await ok(client, "memory_recall", query="Am I still on sertraline?", user_id="meds"))["results"]
+        assert hits[0]["id"] == switched["id"]
+
+
 async def test_a_memory_true_only_from_a_later_time_is_left_out_of_recall_until_then(minilm_server):
     async with Client(minilm_server) as client:
         austin = await ok(client, "memory_write", text="I live in Austin.", user_id="later", valid_from=ago(400))

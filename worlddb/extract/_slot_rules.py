@@ -478,7 +478,7 @@ _RULES: tuple[_Rule, ...] = (
           context=_rx(r"\b(?:allerg|react|sneez|shots|symptom|hives|immun)")),
     # ---- medications: a drug known by its name's ending, a dose allowed before it
     _Rule("medication", _rx(_S + r"(?:take|takes|taking|started taking|am on|'m on|’m on|is on|are on|been on|"
-                            r"started on|switched to|now on)\s+(?:now\s+)?" + _DOSE + _DRUG), accept=lambda v: bool(v)),
+                            r"started on|switched to|now on|started|began|begun)\s+(?:now\s+)?" + _DOSE + _DRUG), accept=lambda v: bool(v)),
     _Rule("medication", _rx(r"\b(?:put|started|switched|moved|changed)\s+me\s+(?:over\s+)?(?:on|to|onto)\s+" + _DOSE + _DRUG),
           accept=lambda v: bool(v), speaker=True),
     _Rule("medication", _rx(_S + r"(?:stopped taking|stopped|quit taking|no longer take|don't take|came off|"

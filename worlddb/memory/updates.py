@@ -408,6 +408,7 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: is an employer, never a home; supplements are taken as medicines are ("I take vitamin D").
 #: Reader 27: a named person's thing is theirs ("Jen's flight": jen's flight, not flight), so it is
 #: neither the speaker's nor another person's of that name.
+#: Reader 28: a medicine started is taken ("I started metformin 500mg").
 CLAIMS_READER = schema.CLAIMS_READER
 
 

@@ -142,7 +142,8 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
     if as_of is None and known_at is None:
         chosen = _successors_ahead(store, worlds, plan, chosen, include_closed)
     if keys:
-        chosen = slot_preference.prefer(keys, chosen, user=user, replaced=lambda view: _replaced(store, view))
+        chosen = slot_preference.prefer(keys, chosen, user=user, replaced=lambda view: _replaced(store, view),
+                                        query=query)
     return chosen[:limit]
 
 

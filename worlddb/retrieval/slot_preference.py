@@ -25,6 +25,7 @@ it revised (a change the rules could not read, worlddb.memory.updates).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -38,27 +39,32 @@ from .claims import single_valued
 
 #: candidates read beyond the page, so a slot's statement ranked just below it can move up
 EXTRA = 10
+_WORD = re.compile(r"\w+")
 #: attributes a question may name for one another ("When is it due?" asks when, and due)
 _ALIKE = ({"when", "due"}, {"employer", "role"}, {"partner", "marital_status"})
 
 
 def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
-           replaced: Callable[[NodeView], list[NodeView]] | None = None) -> list:
+           replaced: Callable[[NodeView], list[NodeView]] | None = None, query: str = "") -> list:
     """`chosen` (recall's Ranked candidates) with the memories and turns stating one of the asked
     slots `keys` first, newest first, each with its place among them as lane "slot". `user`: the
     scope's user, whose own name as a memory's speaker is "me". `replaced`: the current-or-not
     memories a memory supersedes or revises, for a replacement with no slot of its own
-    (`_takes_over`)."""
+    (`_takes_over`). `query`: the question; of a slot of several values, the statements of a
+    value it names come first ("metformin dose": the metformin one, not another medicine)."""
     attributes = {k.attribute for k in keys}
     for group in _ALIKE:
         if attributes & group:
             attributes |= group
-    stating = []
+    stating, named = [], set()
+    asked_words = set(_WORD.findall(query.casefold()))
     for i, found in enumerate(chosen):
         claims = _claims(found.view, attributes, user)
-        if any(_answers(key, claim) for key in keys for claim in claims) or (
-                replaced is not None and _takes_over(found.view, keys, attributes, user, replaced)):
+        answers = [claim for claim in claims if any(_answers(key, claim) for key in keys)]
+        if answers or (replaced is not None and _takes_over(found.view, keys, attributes, user, replaced)):
             stating.append(i)
+        if any(claim.value and set(_WORD.findall(claim.value.casefold())) <= asked_words for claim in answers):
+            named.add(i)
     if not stating:
         return chosen
     newest = sorted(stating, key=lambda i: (-chosen[i].view.valid_from, -chosen[i].view.created_at, i))
@@ -68,8 +74,12 @@ def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
         # rest hold together, so no one of them is likelier for being newer: they keep the lanes'
         # order, and one another of them revised or superseded comes after the rest
         changes, gone = _changes_among([chosen[i].view for i in stating], replaced)
+        # of those that hold together, one of a value the question names is what it asks about
+        # ("metformin dose"); a change still comes first ("Am I still on sertraline?" after "my
+        # doctor switched me to escitalopram")
+        held = [i for i in stating if chosen[i].view.anchor not in changes | gone]
         first = [i for i in newest if chosen[i].view.anchor in changes] + \
-            [i for i in stating if chosen[i].view.anchor not in changes | gone] + \
+            [i for i in held if i in named] + [i for i in held if i not in named] + \
             [i for i in stating if chosen[i].view.anchor in gone - changes]
     else:
         # of two said at the same time (the turns of one session), the one said later
