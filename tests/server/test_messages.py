@@ -61,6 +61,27 @@ async def test_the_session_id_a_write_returns_continues_the_session_as_the_calle
         assert session["type"] == "Session"
 
 
+async def test_a_conversation_sent_again_with_more_writes_only_the_messages_it_adds(connect):
+    async with connect() as client:
+        first = await ok(client, "memory_write", messages=MESSAGES, session="chat-7",
+                         valid_from="2023-05-08T13:56:00Z")
+        # a client that sends the whole conversation each time, one message longer
+        again = await ok(client, "memory_write", messages=MESSAGES + MORE, session="chat-7")
+        assert [t["ref"] for t in again["turns"]] == ["D1:1", "D1:2", "D1:3"]
+        assert [t["id"] for t in again["turns"][:2]] == [t["id"] for t in first["turns"]]
+        assert again["session"] == first["session"]
+        # nothing new: nothing written, the same turns
+        same = await ok(client, "memory_write", messages=MESSAGES + MORE, session="chat-7")
+        assert same["turns"] == again["turns"] and same["session"] == first["session"]
+        listed = await ok(client, "memory_list", limit=50)
+        turns = [m for m in listed["memories"] if m["type"] == "Turn"]
+        assert len(turns) == 3
+        # a known ref with other words is no repeat: it is a message of its own
+        changed = [{**MESSAGES[0], "content": "I went to a book club yesterday."}]
+        other = await ok(client, "memory_write", messages=changed, session="chat-7")
+        assert other["turns"][0]["id"] not in [t["id"] for t in again["turns"]]
+
+
 async def test_the_schema_says_text_or_messages(connect):
     async with connect() as client:
         tool = {t.name: t for t in (await client.list_tools()).tools}["memory_write"]

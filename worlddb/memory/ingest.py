@@ -35,7 +35,7 @@ turns arrive.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -45,7 +45,7 @@ import numpy as np
 
 from worlddb.consolidator import topics
 from worlddb.core.errors import InvalidInput
-from worlddb.core.records import Edge, Node
+from worlddb.core.records import Edge, Node, NodeView
 from worlddb.core.timeutil import parse_time, to_iso
 from worlddb.extract import GENERIC_ROLES, EntityCandidate, ExtractionContext
 from worlddb.extract.slots import ReadingParts
@@ -177,6 +177,19 @@ class PreparedSession:
 
     def with_names(self, vectors: Mapping[str, np.ndarray]) -> PreparedSession:
         return replace(self, mentions=self.mentions.with_vectors(vectors))
+
+    def only(self, keep: Sequence[int]) -> PreparedSession:
+        """The same session with only the turns at the indexes `keep` (in order)."""
+        def pick(values: Sequence) -> tuple:
+            return tuple(values[i] for i in keep) if values else tuple(values)
+
+        claims = self.claims
+        if claims.readings:
+            moved = {old: new for new, old in enumerate(keep)}
+            claims = replace(claims, readings=pick(claims.readings), keys=pick(claims.keys),
+                             restating=frozenset(moved[i] for i in claims.restating if i in moved))
+        return replace(self, plan=replace(self.plan, turns=[self.plan.turns[i] for i in keep]), found=pick(self.found),
+                       index=pick(self.index), speakers=pick(self.speakers), unsure=pick(self.unsure), claims=claims)
 
 
 def prepare_session(services: Services, scopes: ScopeSet, plan: SessionPlan) -> PreparedSession:
@@ -312,6 +325,24 @@ def find_session(w: Writer, worlds: list[str], scopes: ScopeSet, key: str) -> tu
                            f"({', '.join(scopes.keys)}); continue it with the scopes it was started with, "
                            "or give a new session id")
     return found[0]
+
+
+def stored_turns(store, worlds: list[str], key: str) -> tuple[str | None, dict[str, NodeView]]:
+    """(the live session the caller's id `key` - or the session's own id - names in every one of
+    `worlds`, its turns by their ref), read outside any write; (None, {}) for none."""
+    found = set()
+    for world in worlds:
+        rows = store.conn.execute(
+            "SELECT s.anchor FROM sessions x JOIN nodes s ON s.rowid = x.session WHERE x.scope = "
+            "(SELECT rowid FROM nodes WHERE anchor = ?) AND (x.ref = ? OR s.anchor = ?) LIMIT 1",
+            (world, key, key)).fetchall()
+        found.add(rows[0][0] if rows else None)
+    session = found.pop() if len(found) == 1 else None
+    view = store.get(session) if session is not None else None
+    if view is None or view.erased or view.valid_to is not None:
+        return None, {}
+    turns = store.get_many(store.children(session))
+    return session, {v.meta["turn_id"]: v for v in turns.values() if v.type == "Turn" and v.meta.get("turn_id")}
 
 
 def _held(w: Writer, worlds: list[str], condition: str, value) -> list[tuple[str, str, int] | None]:

@@ -13,8 +13,10 @@ A call's messages are one session, written in one transaction by the ingest mach
 (worlddb.memory.ingest), so a client gets exactly the structure `Engine.ingest_conversation`
 builds: a Session world of Turn nodes chained by precedes, each referring to its speaker and the
 entities it names. `session` is the caller's id for the conversation: a later call with the same
-id, in the same scopes, continues the same world and chain. The session's time is `valid_from`,
-else its first message's time.
+id, in the same scopes, continues the same world and chain; a message it already holds (the
+same ref, role and content: a client that sends the whole conversation each time) is not
+written again, and the result gives its stored turn. The session's time is `valid_from`, else
+its first message's time.
 
 Limits (README): at most MAX_MESSAGES messages per call; content within the text limit;
 role at most 512 characters (it names an entity); caption at most MAX_CAPTION characters;
@@ -31,9 +33,9 @@ from collections.abc import Sequence
 
 from worlddb.core.errors import InvalidInput
 from worlddb.core.timeutil import now_us, parse_time, to_iso
-from worlddb.memory.ingest import PreparedSession, SessionPlan, Turn, commit_session, prepare_session
+from worlddb.memory.ingest import PreparedSession, SessionPlan, Turn, commit_session, prepare_session, stored_turns
 from worlddb.memory.results import TurnOut, WriteResult
-from worlddb.memory.scopes import ScopeSet
+from worlddb.memory.scopes import ScopeSet, scope_anchors
 from worlddb.memory.services import Services
 from worlddb.memory.write import check_text, complete
 
@@ -119,12 +121,26 @@ def prepare_messages(services: Services, scopes: ScopeSet, messages: Sequence[di
 
 
 def commit_messages(services: Services, prepared: PreparedSession) -> WriteResult:
-    """Write prepared messages in one transaction; memory_write's result for them."""
-    written = commit_session(services, prepared)
+    """Write prepared messages in one transaction; memory_write's result for them. Messages the
+    session already holds - the same ref, speaker and content, as when a client sends the whole
+    conversation again with one more message - are not written again: the result gives their
+    stored turns."""
     scopes, plan = prepared.scopes, prepared.plan
+    session, stored = stored_turns(services.store, scope_anchors(services.store, scopes), plan.key) \
+        if plan.key is not None and any(t.turn_id for t in plan.turns) else (None, {})
+    known = {i: stored[t.turn_id].anchor for i, t in enumerate(plan.turns)
+             if t.turn_id in stored and stored[t.turn_id].content == t.text
+             and stored[t.turn_id].meta.get("speaker") == t.speaker}
+    if session is not None and len(known) == len(plan.turns):
+        return WriteResult(id=session, scopes=scopes.keys, valid_from=to_iso(plan.start), entities=[], facts=[],
+                           superseded=[], conflicts=[], session=session,
+                           turns=[TurnOut(id=known[i], ref=t.turn_id) for i, t in enumerate(plan.turns)])
+    new = [i for i in range(len(plan.turns)) if i not in known]
+    written = commit_session(services, prepared.only(new) if known else prepared)
+    anchors = dict(known) | dict(zip(new, written.turns))
     return WriteResult(id=written.session, scopes=scopes.keys, valid_from=to_iso(plan.start),
                        entities=written.entities, facts=[], superseded=[], conflicts=[], session=written.session,
-                       turns=[TurnOut(id=anchor, ref=turn.turn_id) for turn, anchor in zip(plan.turns, written.turns)],
+                       turns=[TurnOut(id=anchors[i], ref=t.turn_id) for i, t in enumerate(plan.turns)],
                        revised=written.revised)
 
 
