@@ -652,8 +652,8 @@ def test_a_question_about_a_full_name_asks_about_that_person(question, subject):
     ("My birthday is on the 14th of March.", [("birthday", "when", "the 14th of March")]),
     ("The standup moved to the 5th.", [("standup", "when", "the 5th")]),
     # supplements are taken, and stopped, as medicines are
-    ("I take vitamin D 2000 IU every morning.", [("me", "medication", "vitamin D")]),
-    ("I take 2000 IU of vitamin D.", [("me", "medication", "vitamin D")]),
+    ("I take vitamin D 2000 IU every morning.", [("me", "medication", "vitamin D"), ("me", "dose", "2000iu")]),
+    ("I take 2000 IU of vitamin D.", [("me", "medication", "vitamin D"), ("me", "dose", "2000iu")]),
     ("I take the bus to work.", [("me", "commute", "bus")]),
 ])
 def test_what_a_company_a_day_first_date_and_a_supplement_are_read_as(text, claims):
@@ -675,4 +675,17 @@ def test_a_supplement_stopped_ends_the_one_taken():
     ("The flight is on June 3.", "The flight moved to June 5.", "update"),
 ])
 def test_whose_thing_a_name_says_it_is_decides_whether_a_change_is_about_it(old, new, outcome):
+    assert verdict(old, new) == outcome
+
+
+@pytest.mark.parametrize(("old", "new", "outcome"), [
+    # a dose is one per medicine, however it is written
+    ("I take lisinopril 10mg daily.", "My lisinopril dose was increased to 20mg daily.", "update"),
+    ("I started taking lisinopril 10mg once a day.", "I'm now on 20mg of lisinopril instead of 10mg.", "update"),
+    ("I take vitamin D 2000 IU every morning.", "I take 1000 IU of vitamin D now.", "update"),
+    ("I take lisinopril 10mg daily.", "I take lisinopril 10 mg every day.", "related"),
+    # another medicine's dose is no change of this one's
+    ("I take lisinopril 10mg daily.", "I take metformin 500mg twice a day.", "related"),
+])
+def test_a_dose_is_a_slot_of_its_own_medicine(old, new, outcome):
     assert verdict(old, new) == outcome

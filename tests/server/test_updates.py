@@ -32,6 +32,9 @@ SCENARIOS = [
     ("got-number", "My phone number is 503-555-0101.", "Got a new phone number: 503-555-0777.",
      "What is my phone number?", "503-555-0777"),
     ("austin", "I live in Austin, Texas.", "I moved to Denver last month.", "Where do I live?", "Denver"),
+    # a dose changed in the words that say the medicine again
+    ("dose", "I started taking lisinopril 10mg once a day.", "I'm now on 20mg of lisinopril instead of 10mg.",
+     "What is my lisinopril dose?", "20mg"),
     # a supplement stopped; a company moved to is a new job
     ("vitamin-d", "I take vitamin D 2000 IU every morning.", "I stopped taking vitamin D.", "Do I take vitamin D?",
      "stopped"),
@@ -516,6 +519,9 @@ async def test_a_change_to_one_of_several_things_a_memory_says_revises_it_and_ke
     # a job left and another joined changes the employer and leaves the home alone
     ("switch", "I work at Dell as a sales engineer and live in Austin.", "I quit Dell and joined Apple.",
      "Where do I live?"),
+    # a dose changed leaves the medicine taken
+    ("dose-raised", "I take lisinopril 10mg daily.", "My lisinopril dose was increased to 20mg.",
+     "Do I take lisinopril?"),
 ])
 async def test_a_change_of_one_slot_of_a_compound_memory_revises_it(minilm_server, user, both, change, kept):
     async with Client(minilm_server) as client:

@@ -28,6 +28,9 @@ class Attribute:
     mutable: bool = True
     #: what a claim without a qualifier means ("personal" for phone numbers); None: any qualifier
     default_qualifier: str | None = None
+    #: the slot whose value qualifies this one's ("dose" of a "medication": lisinopril's dose); a
+    #: value of that slot ended ends this one's too
+    of: str = ""
 
 
 def _attrs(*items: Attribute) -> dict[str, Attribute]:
@@ -50,6 +53,8 @@ CATALOGUE: dict[str, Attribute] = _attrs(
     Attribute("goal"), Attribute("reading"), Attribute("coworker", single=False),
     Attribute("children", single=False), Attribute("friend", single=False), Attribute("commute"),
     Attribute("weight"), Attribute("medication", single=False), Attribute("age"),
+    # how much of one medicine (the qualifier names it: "lisinopril"), one dose at a time
+    Attribute("dose", of="medication"),
 )
 
 #: relation names (as extractors and clients write them) -> catalogue attributes

@@ -201,7 +201,7 @@ def _clauses(text: str) -> list[str]:
 
 #: attributes whose value is kept as matched (a number, a time, a status word), not cut at a name
 _LITERAL = {"phone", "email", "address", "bedtime", "waketime", "when", "due", "frequency", "amount", "count", "status",
-            "reading", "marital_status", "diet", "alcohol", "smoking", "pet", "device", "car"}
+            "reading", "marital_status", "diet", "alcohol", "smoking", "pet", "device", "car", "dose"}
 #: an ended claim with one of these values ends whatever value the slot had ("sold the old car")
 _GENERIC = {"", "car", "vehicle", "truck", "van", "suv", "job", "breakup", "break-up", "divorce", "broke up",
             "split up", "separated", "divorced", "account", "cable", "internet", "plan", "old", "bank",
@@ -280,6 +280,8 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
         return None
     if rule.attribute in ("alcohol", "smoking"):
         value = rule.attribute
+    if rule.attribute == "dose":  # "10 mg" and "10mg" are one dose
+        value = re.sub(r"\s+", "", value.lower())
     if rule.attribute == "diet":
         value = _FOOD_KIND.get(value.lower(), value)  # a glass of wine, a beer: the slot is whether one drinks at all
     if rule.thing:
@@ -409,6 +411,8 @@ def _qualifier(attribute: str, raw: str, value: str, clause: str) -> str:
         return CATALOGUE[attribute].default_qualifier or ""
     if attribute == "order":
         return "coffee" if _DRINKS.search(value + " " + raw) else raw.lower().strip()
+    if attribute == "dose":  # the medicine it is a dose of
+        return raw.lower().strip()
     if attribute in ("favourite", "provider", "language", "count"):
         q = raw.lower().strip()
         q = re.sub(r"^(?:for\s+)", "", q).strip()

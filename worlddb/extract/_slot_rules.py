@@ -247,6 +247,13 @@ _DRUG = (r"(?P<v>\b(?:[a-z]+(?:pril|olol|sartan|statin|dipine|formin|prazole|oxe
          # supplements, taken as a medicine is ("I take vitamin D 2000 IU", "I stopped taking magnesium")
          r"|vitamin\s+(?:[a-e]\d{0,2}|k2?)|fish oil|melatonin|magnesium|zinc|iron supplements?|calcium|omega-3s?|biotin"
          r"|folic acid|probiotics?)\b)")
+#: a medicine named as the qualifier of its dose ("lisinopril 10mg": q)
+_DRUG_NAMED = _DRUG.replace("(?P<v>", "(?P<q>", 1)
+#: how much of it: the value of a dose ("20mg", "2000 IU")
+_DOSE_VALUE = r"(?P<v>\d+(?:[.,]\d+)?\s*(?:mg|mcg|µg|ml|units?|iu))\b"
+#: the verbs by which one takes a medicine
+_TAKING = (r"(?:take|takes|taking|started taking|am on|'m on|’m on|is on|are on|been on|started on|switched to|now on|"
+           r"started|began|begun)\s+(?:now\s+)?")
 #: a dose before a medicine's name ("20 mg of lisinopril")
 _DOSE = r"(?:\d+(?:[.,]\d+)?\s*(?:mg|mcg|µg|g|ml|units?|iu)\s+(?:of\s+)?)?"
 #: "I just finished", "Finished" opening a sentence, "finished rereading": before a title read
@@ -486,6 +493,14 @@ _RULES: tuple[_Rule, ...] = (
                             + _DRUG), positive=False, ended=True, accept=lambda v: bool(v)),
     _Rule("medication", _rx(r"\b(?:took|taken|weaned|switched)\s+me\s+off\s+(?:of\s+)?(?:my\s+)?" + _DRUG),
           positive=False, ended=True, accept=lambda v: bool(v), speaker=True),
+    # ---- how much of a medicine: "I take lisinopril 10mg", "I'm on 20mg of lisinopril", "my lisinopril
+    # dose was increased to 20mg" (the medicine is the qualifier: one dose per medicine)
+    _Rule("dose", _rx(_S + _TAKING + _DOSE_VALUE + r"\s+(?:of\s+)?" + _DRUG_NAMED)),
+    _Rule("dose", _rx(_S + _TAKING + _DRUG_NAMED + r"\s+" + _DOSE_VALUE)),
+    _Rule("dose", _rx(r"(?P<s>\b(?:my|our|his|her|their|(?-i:[A-Z][a-z]+)'s)\s+)" + _DRUG_NAMED
+                      + r"\s+dose\s+(?:is|was|has been|got|just got|went|now)?\s*(?:now\s+)?"
+                      r"(?:increased|raised|lowered|reduced|changed|upped|bumped|cut|dropped|doubled|halved|adjusted)?"
+                      r"\s*(?:up\s+|down\s+|back\s+)?(?:to\s+)?" + _DOSE_VALUE)),
     # ---- contact details
     _Rule("phone", _rx(r"(?P<s>\b(?:my|our|his|her|(?-i:[A-Z][a-z]+)'s)\s+)(?P<q>(?:new\s+)?(?:\w+\s+)?)(?:phone|cell|"
                        r"mobile)(?:\s+number)?" + _PHONE_VALUE)),

@@ -409,6 +409,7 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: Reader 27: a named person's thing is theirs ("Jen's flight": jen's flight, not flight), so it is
 #: neither the speaker's nor another person's of that name.
 #: Reader 28: a medicine started is taken ("I started metformin 500mg").
+#: Reader 29: a medicine's dose is a slot of its own, one per medicine ("lisinopril 10mg").
 CLAIMS_READER = schema.CLAIMS_READER
 
 
@@ -619,6 +620,11 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
         if not _is_slot(claim.attribute, slots) or not any(_about(n, claim) for n in new.claims):
             continue
         about = [n for n in changers if _about(n, claim)]
+        # a medicine stopped ends its dose too: the slot qualified by a value that ended
+        of = CATALOGUE[claim.attribute].of if claim.attribute in CATALOGUE else ""
+        if of and any(n.attribute == of and (n.ended or not n.positive) and same_value(n.value, claim.qualifier)
+                      for n in about):
+            continue
         if claim.attribute not in comparable({n.attribute for n in about}) and not any(
                 n.attribute == REPLACES and (is_open(claim.attribute) or n.ended and same_value(n.value, claim.value))
                 for n in about):
