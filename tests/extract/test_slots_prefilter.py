@@ -28,6 +28,7 @@ CRAFTED = [
     "Bought a new condo in Tallinn after the move.",
     "Priya moved to Umbrella Corp. Tom jumped to Acme Labs.",
     "Jen's flight is on June 3. Sam's dentist appointment moved to the 10th of June.",
+    "Sam's birthday is on the 14th of March.",
     "I started metformin 500mg twice daily. My lisinopril dose was increased to 20 mg. I'm on 20mg of lisinopril.",
     "I take vitamin D 2000 IU every morning. My birthday is on the 14th of March.",
     "I'm in Leeds, renting a two-bed. What I'm actually allergic to is penicillin.",

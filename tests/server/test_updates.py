@@ -205,6 +205,19 @@ async def test_of_a_slot_of_several_values_the_value_a_question_names_answers_fi
         assert hits[0]["id"] == switched["id"]
 
 
+async def test_a_short_turn_that_states_a_persons_birthday_answers_when_it_is(minilm_server):
+    async with Client(minilm_server) as client:
+        await ok(client, "memory_write", user_id="bday", session="a", messages=[
+            {"role": "user", "content": "Sam handles the rent; it's 2400 a month, due on the 1st.",
+             "time": "2024-05-01T18:00:00Z"},
+            {"role": "user", "content": "We're planning to repaint the kitchen in June. Samantha picked sage green."},
+            {"role": "user", "content": "Update: Sam Lee is moving out at the end of July, so the rent goes to Tom."}])
+        said = await ok(client, "memory_write", user_id="bday", session="b", messages=[
+            {"role": "user", "content": "Sam's birthday is on the 14th of March.", "time": "2024-06-11T09:00:00Z"}])
+        hits = (await ok(client, "memory_recall", query="When is Sam's birthday?", user_id="bday"))["results"]
+        assert hits[0]["id"] == said["turns"][0]["id"]
+
+
 async def test_a_memory_true_only_from_a_later_time_is_left_out_of_recall_until_then(minilm_server):
     async with Client(minilm_server) as client:
         austin = await ok(client, "memory_write", text="I live in Austin.", user_id="later", valid_from=ago(400))

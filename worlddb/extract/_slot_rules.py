@@ -771,7 +771,8 @@ _RULES: tuple[_Rule, ...] = (
                       r"change|changed|delay|delayed)\s+(?P<t>(?:(?:the|our|my|his|her)\s+)?" + _THING_WORDS + r"(?:"
                       + _EVENTS + r"))\s+(?:to|until|till)\s+(?P<v>(?:every\s+)?" + _TIME + r"|" + _DATE + r")"),
           thing=True, accept=_has_time),
-    _Rule("when", _rx(r"(?P<t>\b(?:my|our|the)\s+(?:\w+\s+)?(?:anniversary|birthday))\s+(?:is|falls)\s+(?:on\s+|in\s+)?"
+    _Rule("when", _rx(r"(?P<t>\b(?:my|our|the|(?-i:[A-Z][a-z]+)['’]s)\s+(?:\w+\s+)?(?:anniversary|birthday))\s+"
+                      r"(?:is|falls)\s+(?:on\s+|in\s+)?"
                       r"(?:actually\s+)?(?P<v>" + _DATE + r")"), thing=True, accept=_has_date),
     _Rule("due", _rx(r"(?P<t>" + _THING_START + _THING_WORDS + r"(?:" + _DELIVERABLES + r"))\s+(?:is|are|was|will be|now)?"
                      r"\s*(?:now\s+)?due\s+(?:on\s+|by\s+|in\s+)?(?P<v>" + _DATE + r")"), thing=True, accept=_has_date),

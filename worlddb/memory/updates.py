@@ -410,6 +410,7 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: neither the speaker's nor another person's of that name.
 #: Reader 28: a medicine started is taken ("I started metformin 500mg").
 #: Reader 29: a medicine's dose is a slot of its own, one per medicine ("lisinopril 10mg").
+#: Reader 30: a named person's birthday or anniversary is read as one's own is ("Sam's birthday is ...").
 CLAIMS_READER = schema.CLAIMS_READER
 
 
