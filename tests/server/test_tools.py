@@ -224,3 +224,12 @@ async def test_a_hit_carries_the_metadata_its_memory_was_written_with(connect):
         hits = {h["id"]: h for h in (await ok(client, "memory_recall", query="Alex Morgan plan"))["results"]}
         assert hits[mid]["metadata"] == {"customer_id": "C-102", "tags": ["billing"]}
         assert hits[bare]["metadata"] == {}
+
+
+async def test_an_amend_dated_before_the_memory_began_is_refused_with_the_way_to_say_so(connect):
+    async with connect() as client:
+        mid = (await ok(client, "memory_write", text="I started metformin 500mg.", valid_from="2024-03-12"))["id"]
+        refused = await fails(client, "memory_amend", id=mid, text="I started metformin in January.",
+                              valid_from="2024-01-10")
+        assert "before the memory it amends began" in refused and "retire it and write" in refused
+        assert (await ok(client, "memory_read", id=mid))["valid_to"] is None

@@ -105,7 +105,8 @@ def amend_target(services: Services, memory_id: str, text: str, scopes: ScopeSet
                                      "(write the correction as a new memory instead)")
     if valid_from is not None and valid_from < view.valid_from:
         raise InvalidInput(f"valid_from {to_iso(valid_from)} is before the memory it amends began "
-                           f"({to_iso(view.valid_from)})")
+                           f"({to_iso(view.valid_from)}); an amend takes over from the old memory. To say it "
+                           "began earlier, retire it and write the memory again with that valid_from")
     starts = valid_from if valid_from is not None else max(arrived or now_us(), view.valid_from)
     request = WriteRequest(text=check_text(text), scopes=ScopeSet(tuple(tuple(k.split(":", 1)) for k in keys)),
                            metadata=dict(view.meta), valid_from=starts, entities=None,
