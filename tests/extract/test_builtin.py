@@ -448,3 +448,17 @@ def test_a_relative_time_resolves_the_same_at_any_hour_of_the_day_and_is_parsed_
     before = temporal._dateparse.cache_info().hits
     temporal.find_temporals("I went there yesterday.", day.replace(hour=17, minute=3))
     assert temporal._dateparse.cache_info().hits == before + 1
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    # a unit after a number, a letter closing a common noun, a weekday's plural: no names
+    ("I take vitamin D 2000 IU every morning.", []),
+    ("I take 20 MG of Lexapro.", ["Lexapro"]),
+    ("Plan A is better than plan B.", ["Plan A"]),
+    ("My physio moved to Thursdays at 5pm.", ["physio"]),
+    # an initial inside a name, and a letter that names a gate, stay
+    ("John F. Kennedy was president.", ["John F. Kennedy"]),
+    ("Meet me at Gate B.", ["Gate B"]),
+])
+def test_units_letters_and_weekdays_are_no_names(text, names):
+    assert [e.name for e in BuiltinExtractor().extract(text, ExtractionContext()).entities] == names

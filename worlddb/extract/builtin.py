@@ -86,7 +86,11 @@ _NOT_NAMES = {
     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
     "february", "march", "april", "june", "july", "august", "september", "october", "november",
     "december", "btw", "omg", "lol", "tbh", "imo", "asap", "ok", "okay", "tv", "diy", "pm", "am",
+    # a weekday's plural: "on Thursdays"
+    "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays",
 }
+#: units written in capitals after a number ("2000 IU", "20 MG"): no names
+_UNITS = {"IU", "MG", "MCG", "ML", "KG", "KM", "CM", "MM", "MB", "GB", "TB", "MPH", "KPH", "HZ", "KW", "KWH"}
 _ORG_SUFFIX = {"Inc", "Corp", "Company", "Co", "LLC", "Ltd", "University", "College", "School",
                "Academy", "Institute", "Foundation", "Association", "Club", "Society", "Bank",
                "Hospital", "Church", "Center", "Centre", "Studio", "Studios", "Group", "Agency", "Museum",
@@ -268,8 +272,11 @@ def _named_entities(text, sentences, blocked, known, ctx) -> tuple[list[EntityCa
             mid_caps.update(_strip_possessive(t[2])[0].casefold() for t in (run[1:] if at_start else run))
     for run, at_start in runs:
         words = [_strip_possessive(w)[0] for _, _, w in run]
-        while words and (words[0].lower() in _NOT_NAMES or _inside(run[0], blocked)):  # "Yesterday Marco"
+        while words and (words[0].lower() in _NOT_NAMES or _inside(run[0], blocked)  # "Yesterday Marco"
+                         or _no_name_here(text, run[0][0], words[0])):
             run, words, at_start = run[1:], words[1:], False
+            while words and words[0] in _CONNECTORS:  # "20 MG of Lexapro": Lexapro
+                run, words = run[1:], words[1:]
         if not run:
             continue
         if at_start and not (" ".join(words).casefold() in known or words[0].casefold() in known
@@ -295,6 +302,15 @@ def _named_entities(text, sentences, blocked, known, ctx) -> tuple[list[EntityCa
             aliases += (acronym.group(1),)
         out.append(EntityCandidate(name, _guess_type(text, start, end, words, ctx), aliases, (start, end)))
     return out, unsure
+
+
+def _no_name_here(text: str, start: int, word: str) -> bool:
+    """Whether a capitalised `word` at `start` is no name where it stands: a unit after a number
+    ("2000 IU"), or a single letter closing a common noun ("vitamin D", "plan B")."""
+    before = text[:start]
+    if word.upper() in _UNITS and re.search(r"\d\s*$", before):
+        return True
+    return len(word) == 1 and bool(re.search(r"\b[a-z]{2,}\s$", before))
 
 
 def _add_unsure(unsure: list[EntityCandidate], word: str, start: int, taken) -> None:
