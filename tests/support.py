@@ -24,6 +24,31 @@ def open_engine(path, **options) -> Engine:
     return Engine.open(path, synchronous="NORMAL", **options)
 
 
+def take_back(target, version: int, *, tables: tuple[str, ...], meta: tuple[str, ...] = ()) -> None:
+    """Take a store written now (a SQLite file or a PostgreSQL URL) back to an older schema
+    `version`: the `tables` later migrations made are dropped and the `meta` keys they set
+    deleted, so that opening it runs those migrations again."""
+    if is_url(str(target)):
+        import psycopg
+
+        with psycopg.connect(str(target), autocommit=True) as conn:
+            for table in tables:
+                conn.execute(f"DROP TABLE {table}")
+            for key in meta:
+                conn.execute("DELETE FROM meta WHERE key = %s", (key,))
+            conn.execute("UPDATE schema_version SET version = %s", (version,))
+        return
+    conn = sqlite3.connect(target, isolation_level=None)
+    try:
+        for table in tables:
+            conn.execute(f"DROP TABLE {table}")
+        for key in meta:
+            conn.execute("DELETE FROM meta WHERE key = ?", (key,))
+        conn.execute(f"PRAGMA user_version = {version}")
+    finally:
+        conn.close()
+
+
 def dump(target) -> list[str]:
     """Every row of every table of the store at `target` (a SQLite file or a PostgreSQL
     URL), as text in a stable order: for 'nothing was written' checks."""

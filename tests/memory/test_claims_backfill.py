@@ -15,9 +15,8 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures import make_schema8
-from tests.support import ALICE, BOB, dump, open_engine
+from tests.support import ALICE, BOB, dump, open_engine, take_back
 from worlddb.core import schema
-from worlddb.core.backends import is_url
 from worlddb.core.store import Store
 from worlddb.graph.database import WorldDB
 from worlddb.memory import claims, claims_backfill, updates
@@ -44,23 +43,7 @@ def rows(store: Store, current_only: bool = False) -> set[tuple[str, str, str, s
 
 def to_schema_8(target) -> None:
     """Take a store written now back to schema 8's layout: what migrations 9 and 12 added goes."""
-    if is_url(str(target)):
-        import psycopg
-
-        with psycopg.connect(str(target), autocommit=True) as conn:
-            conn.execute("DROP TABLE claims")
-            conn.execute("DROP TABLE readings")
-            conn.execute("DELETE FROM meta WHERE key = %s", (schema.CLAIMS_BACKFILL_KEY,))
-            conn.execute("UPDATE schema_version SET version = 8")
-        return
-    conn = sqlite3.connect(target, isolation_level=None)
-    try:
-        conn.execute("DROP TABLE claims")
-        conn.execute("DROP TABLE readings")
-        conn.execute("DELETE FROM meta WHERE key = ?", (schema.CLAIMS_BACKFILL_KEY,))
-        conn.execute("PRAGMA user_version = 8")
-    finally:
-        conn.close()
+    take_back(target, 8, tables=("claims", "readings"), meta=(schema.CLAIMS_BACKFILL_KEY,))
 
 
 def write_old_store(target) -> set:

@@ -4,13 +4,10 @@ judge reads in, is taken."""
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
-from tests.support import ALICE, BOB, open_engine
+from tests.support import ALICE, BOB, open_engine, take_back
 from worlddb.core import schema
-from worlddb.core.backends import is_url
 from worlddb.extract.slots import ReadingParts, read, read_parts
 from worlddb.graph.database import WorldDB
 from worlddb.memory import claims_backfill, readings, updates
@@ -113,23 +110,6 @@ def test_erasing_a_memory_deletes_its_reading(engine):
     assert body(engine, kept_one.id) is not None
 
 
-def to_schema_11(target) -> None:
-    """Take a store written now back to schema 11: the readings table goes."""
-    if is_url(str(target)):
-        import psycopg
-
-        with psycopg.connect(str(target), autocommit=True) as conn:
-            conn.execute("DROP TABLE readings")
-            conn.execute("UPDATE schema_version SET version = 11")
-        return
-    conn = sqlite3.connect(target, isolation_level=None)
-    try:
-        conn.execute("DROP TABLE readings")
-        conn.execute("PRAGMA user_version = 11")
-    finally:
-        conn.close()
-
-
 def test_an_upgraded_store_gets_the_readings_its_writes_kept(db_path):
     with open_engine(db_path) as engine:
         engine.write_memories([{"text": "I live in Austin, Texas."}, {"text": "The office coffee machine broke."}],
@@ -139,7 +119,7 @@ def test_an_upgraded_store_gets_the_readings_its_writes_kept(db_path):
                                {"role": "assistant", "content": "Noted - you have a sister in Chicago."}], BOB)
         before = dict(engine.store.conn.execute("SELECT node, body FROM readings").fetchall())
     assert len(before) == 5
-    to_schema_11(db_path)
+    take_back(db_path, 11, tables=("readings",))  # schema 11: no readings table
     with WorldDB.open(db_path) as db:  # migration 12: the table, and the pass due again
         assert db.store.conn.execute("SELECT count(*) FROM readings").fetchone()[0] == 0
         assert claims_backfill.pending(db.store) is not None
