@@ -30,7 +30,10 @@ For each memory_write (not an amend, which names what it replaces), before the w
    and until it reaches them are found by their vectors only.
 2. Readings: each text's slot claims and cues (worlddb.extract.slots, no store access), plus
    the facts the extractor or the client gave (a relation named by --functional, or by a
-   registered functional handler, holds one value at a time).
+   registered functional handler, holds one value at a time). A candidate's text is read from
+   the parts its own write kept (worlddb.memory.readings) when this reader kept them in the
+   voice the judge reads it in - the same reading, assembled - else read again; its current
+   facts are read for all the candidates at once (`stored_facts_of`).
 3. The judge (services.judge: the built-in rules, or a model with the built-in as fallback)
    gives each candidate an outcome: update, conflict, duplicate, related or unrelated.
 4. A change the rules cannot read (the built-in judge only): a new memory that states a change
