@@ -76,6 +76,13 @@ async def test_a_conversation_sent_again_with_more_writes_only_the_messages_it_a
         listed = await ok(client, "memory_list", limit=50)
         turns = [m for m in listed["memories"] if m["type"] == "Turn"]
         assert len(turns) == 3
+        # a message after the stored ones but dated before the session's last turn is named by its
+        # own place in the call
+        early = [*MESSAGES, {"role": "Caroline", "content": "Sorry, I meant to say that earlier.",
+                             "time": "2023-05-08T13:57:00Z"}]
+        refused = await fails(client, "memory_write", messages=early, session="chat-7",
+                              valid_from="2023-05-08T13:56:00Z")
+        assert "messages[2]" in refused and "before the last turn" in refused
         # a known ref with other words is no repeat: it is a message of its own
         changed = [{**MESSAGES[0], "content": "I went to a book club yesterday."}]
         other = await ok(client, "memory_write", messages=changed, session="chat-7")

@@ -116,6 +116,8 @@ class SessionPlan:
     key: str | None = None
     own_turns: bool = False
     created_at: int | None = None
+    #: each turn's place among the call's messages, where some were left out (already stored)
+    numbers: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -188,8 +190,10 @@ class PreparedSession:
             moved = {old: new for new, old in enumerate(keep)}
             claims = replace(claims, readings=pick(claims.readings), keys=pick(claims.keys),
                              restating=frozenset(moved[i] for i in claims.restating if i in moved))
-        return replace(self, plan=replace(self.plan, turns=[self.plan.turns[i] for i in keep]), found=pick(self.found),
-                       index=pick(self.index), speakers=pick(self.speakers), unsure=pick(self.unsure), claims=claims)
+        numbers = tuple(self.plan.numbers[i] if self.plan.numbers else i for i in keep)
+        plan = replace(self.plan, turns=[self.plan.turns[i] for i in keep], numbers=numbers)
+        return replace(self, plan=plan, found=pick(self.found), index=pick(self.index), speakers=pick(self.speakers),
+                       unsure=pick(self.unsure), claims=claims)
 
 
 def prepare_session(services: Services, scopes: ScopeSet, plan: SessionPlan) -> PreparedSession:
@@ -300,7 +304,8 @@ def _check_continues(w: Writer, plan: SessionPlan, last_turn: str) -> None:
     before it."""
     last = w.store.get(last_turn)
     if last is not None and plan.turns and plan.turns[0].at < last.valid_from:
-        raise InvalidInput(f"messages[0] ({to_iso(plan.turns[0].at)}) is before the last turn of session "
+        first = plan.numbers[0] if plan.numbers else 0
+        raise InvalidInput(f"messages[{first}] ({to_iso(plan.turns[0].at)}) is before the last turn of session "
                            f"{plan.key!r} ({to_iso(last.valid_from)}): a session goes on from where it stopped; date "
                            "the messages from then on, or give a new session id")
 
