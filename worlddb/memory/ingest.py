@@ -332,21 +332,27 @@ def find_session(w: Writer, worlds: list[str], scopes: ScopeSet, key: str) -> tu
     return found[0]
 
 
-def stored_turns(store, worlds: list[str], key: str) -> tuple[str | None, dict[str, NodeView]]:
+def stored_turns(store, worlds: list[str], key: str, latest: int) -> tuple[str | None, dict[str, NodeView]]:
     """(the live session the caller's id `key` - or the session's own id - names in every one of
-    `worlds`, its turns by their ref), read outside any write; (None, {}) for none."""
+    `worlds`, its `latest` newest turns by their ref), read outside any write; (None, {}) for
+    none. The turns are read back along the precedes chain from the session's last turn, so a
+    call that adds to a long session reads no more of it than it sends."""
     found = set()
     for world in worlds:
         rows = store.conn.execute(
-            "SELECT s.anchor FROM sessions x JOIN nodes s ON s.rowid = x.session WHERE x.scope = "
+            "SELECT s.anchor, t.anchor FROM sessions x JOIN nodes s ON s.rowid = x.session "
+            "JOIN nodes t ON t.rowid = x.last_turn WHERE x.scope = "
             "(SELECT rowid FROM nodes WHERE anchor = ?) AND (x.ref = ? OR s.anchor = ?) LIMIT 1",
             (world, key, key)).fetchall()
-        found.add(rows[0][0] if rows else None)
-    session = found.pop() if len(found) == 1 else None
+        found.add(tuple(rows[0]) if rows else None)
+    session, last = found.pop() if len(found) == 1 and None not in found else (None, None)
     view = store.get(session) if session is not None else None
     if view is None or view.erased or view.valid_to is not None:
         return None, {}
-    turns = store.get_many(store.children(session))
+    chain = [last]
+    while len(chain) < latest and (before := store.ends(chain[-1], "precedes", "in")):
+        chain.append(before[0])
+    turns = store.get_many(chain)
     return session, {v.meta["turn_id"]: v for v in turns.values() if v.type == "Turn" and v.meta.get("turn_id")}
 
 

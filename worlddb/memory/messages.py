@@ -122,11 +122,11 @@ def prepare_messages(services: Services, scopes: ScopeSet, messages: Sequence[di
 
 def commit_messages(services: Services, prepared: PreparedSession) -> WriteResult:
     """Write prepared messages in one transaction; memory_write's result for them. Messages the
-    session already holds - the same ref, speaker and content, as when a client sends the whole
-    conversation again with one more message - are not written again: the result gives their
-    stored turns."""
+    session already holds among its latest turns (as many as the call sends) - the same ref,
+    speaker and content, as when a client sends the whole conversation again with one more
+    message - are not written again: the result gives their stored turns."""
     scopes, plan = prepared.scopes, prepared.plan
-    session, stored = stored_turns(services.store, scope_anchors(services.store, scopes), plan.key) \
+    session, stored = stored_turns(services.store, scope_anchors(services.store, scopes), plan.key, len(plan.turns)) \
         if plan.key is not None and any(t.turn_id for t in plan.turns) else (None, {})
     known = {i: stored[t.turn_id].anchor for i, t in enumerate(plan.turns)
              if t.turn_id in stored and stored[t.turn_id].content == t.text
