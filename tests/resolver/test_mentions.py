@@ -43,3 +43,19 @@ def test_find_mentions_searches_every_given_scope_and_skips_unknown_ones(db, res
     assert [m.anchor for m in found] == [a.entity, t.entity]
     with pytest.raises(InvalidInput):
         resolver.find_mentions(alice, "Sarah")  # one string is not a list of scopes
+
+
+def test_entities_of_type_lists_a_scopes_typed_entities_until_they_are_erased(db, resolver, scope, resolve):
+    rome, paris, dune, ann = resolve(resolver, scope, ("Rome", "place"), ("Paris", "place", ["City of Light"]),
+                                     ("Dune", "work"), ("Ann", None))
+    with db.write() as w:
+        other = w.scope("user", "bob")
+    resolve(resolver, other, ("Lisbon", "place"))
+    rowid = db.store.rowid
+    assert resolver.entities_of_type([scope], ["place"]) == {rowid(rome.entity), rowid(paris.entity)}
+    assert resolver.entities_of_type([scope], ["place", "work"]) == {rowid(e.entity) for e in (rome, paris, dune)}
+    assert resolver.entities_of_type([scope], ["person"]) == set()  # an untyped name is of no type
+    with db.write() as w:
+        w.erase(paris.entity)  # two names (an alias): both go
+    assert resolver.entities_of_type([scope], ["place"]) == {rowid(rome.entity)}
+    assert resolver.entities_of_type([], ["place"]) == set()

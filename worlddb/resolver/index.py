@@ -18,8 +18,9 @@ A length filter follows from the threshold itself (JW <= 0.4 + 0.6 * Jaro, and J
 compared with Jaro-Winkler. No name outside the block is ever read.
 
 The index also answers which entities live in a scope (the filter of the embedding
-search) and owns the NAME-kind `AnnIndex`, all behind one lock: it is shared between the
-write path and the background re-clusterer.
+search) and which of them have a name of a given type (recall's typed lane), and owns the
+NAME-kind `AnnIndex`, all behind one lock: it is shared between the write path and the
+background re-clusterer.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from __future__ import annotations
 import math
 import threading
 from array import array
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -52,6 +54,7 @@ class _Scope:
     postings: dict = field(default_factory=dict)  # trigram -> array("i") of dense indexes
     members: dict = field(default_factory=dict)  # nodes.rowid -> number of live names
     parts: dict = field(default_factory=dict)  # leading/trailing words of a name -> dense indexes
+    typed: dict = field(default_factory=dict)  # etype -> {nodes.rowid: number of live names of that type}
 
 
 @dataclass(frozen=True)
@@ -127,6 +130,9 @@ class NameIndex:
                 postings = s.postings[gram] = array("i")
             postings.append(dense)
         s.members[node] = s.members.get(node, 0) + 1
+        if etype is not None:
+            of_type = s.typed.setdefault(etype, {})
+            of_type[node] = of_type.get(node, 0) + 1
         for part in name_parts(norm):
             s.parts.setdefault(part, []).append(dense)
         self._where[name_id] = (scope, dense)
@@ -138,11 +144,10 @@ class NameIndex:
         s = self._scopes[where[0]]
         s.alive[where[1]] = 0
         node = s.nodes[where[1]]
-        left = s.members[node] - 1
-        if left:
-            s.members[node] = left
-        else:
-            del s.members[node]
+        _count_down(s.members, node)
+        etype = s.etypes[where[1]]
+        if etype is not None:
+            _count_down(s.typed[etype], node)
 
     # ------------------------------------------------------------------ lookups
     def fuzzy(self, scope: int, norm: str, threshold: float) -> list[Candidate]:
@@ -187,6 +192,13 @@ class NameIndex:
                 return None
             return [Candidate(s.nodes[d], s.norms[d], s.etypes[d], part_score(part, s.norms[d])) for d in dense]
 
+    def of_type(self, scope: int, etypes: Iterable[str]) -> set[int]:
+        """The entities (nodes.rowid) of `scope` with a live name of one of `etypes`, as the
+        extractor typed them when the name was registered."""
+        with self._lock:
+            s = self._scopes.get(scope)
+            return set() if s is None else {node for etype in etypes for node in s.typed.get(etype, ())}
+
     def size(self, scope: int) -> int:
         """How many entities of `scope` have at least one live name."""
         with self._lock:
@@ -225,3 +237,11 @@ class NameIndex:
                 return []
             # hnswlib calls the filter for each visited label; dict membership is C-level.
             return self._name_vectors().search(vector, min(k, len(s.members)), allowed=s.members.__contains__)
+
+
+def _count_down(counts: dict[int, int], node: int) -> None:
+    left = counts[node] - 1
+    if left:
+        counts[node] = left
+    else:
+        del counts[node]

@@ -228,6 +228,13 @@ class Resolver:
         worlddb.resolver.mentions."""
         return entities_named(self.store, scope_anchors, name, words=words)
 
+    def entities_of_type(self, scope_anchors: Iterable[str], etypes: Iterable[str]) -> set[int]:
+        """The entities (nodes.rowid) of the scopes with a committed name of one of `etypes`
+        ("place", "work", ...: the types extractors give); read-only, from the name index."""
+        self.index.sync()
+        etypes = tuple(etypes)
+        return set().union(*(self.index.of_type(row, etypes) for row in self._rowids(scope_anchors)))
+
     def register(self, w, scope: str, anchor: str, *, vector: np.ndarray | None = None) -> bool:
         """Index an Entity node already inside `scope` without resolving it; False if it
         was indexed before."""
