@@ -233,3 +233,26 @@ async def test_a_question_turn_gives_its_place_to_the_turn_that_answers_it(conne
         hits = [h["id"] for h in found["results"]]
         assert hits.index(answer) < hits.index(question)
         assert hits[0] == answer
+
+
+TRAVEL = [
+    {"role": "Jon", "content": "Jon here: I visited the new climbing gym twice this week.", "ref": "D2:1"},
+    {"role": "Gina", "content": "Jon, you visited the gym again? I visited my aunt on Sunday.", "ref": "D2:2"},
+    {"role": "Jon", "content": "Took a short trip last week to Rome to clear my mind.", "ref": "D2:3"},
+    {"role": "Gina", "content": "Jon, have you visited the studio space yet?", "ref": "D2:4"},
+    {"role": "Jon", "content": "I visited it on Friday, Gina, the floor needs work.", "ref": "D2:5"},
+    {"role": "Gina", "content": "Jon, my cousin visited the store and loved the new jackets.", "ref": "D2:6"},
+    {"role": "Jon", "content": "Jon visited the bank about the loan, it went fine.", "ref": "D2:7"},
+    {"role": "Gina", "content": "Have you visited the landlord about the heating, Jon?", "ref": "D2:8"},
+]
+
+
+async def test_a_question_asking_for_places_finds_the_turn_that_names_one(connect):
+    async with connect() as client:
+        written = await ok(client, "memory_write", messages=TRAVEL, session="chat-travel",
+                           valid_from="2023-06-01T10:00:00Z")
+        rome = written["turns"][2]["id"]
+        hits = (await ok(client, "memory_recall", query="Which cities has Jon visited?", limit=3))["results"]
+        # no word of the question is in it ("visited" is in every other turn): it names a place
+        assert rome in [hit["id"] for hit in hits]
+        assert "typed" in next(hit for hit in hits if hit["id"] == rome)["lanes"]

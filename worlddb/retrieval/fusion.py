@@ -13,7 +13,9 @@ speaker lane's weight (0.5) and the global lane's (0) were chosen by
 leave-one-conversation-out on the dev conversations (docs/retrieval.md): next to the
 speaker lane, the global lane's members added nothing any fold could measure. The
 answer_type lane's (0.75: the named person's words nearest the rest of the question plus
-the word naming what it asks for) was chosen the same way, in a later study. A lane
+the word naming what it asks for) was chosen the same way, in a later study, and so was the
+typed lane's (1: texts naming a thing of the kind the question asks for; every fold chose
+1 of 0, 0.5, 0.75, 1 and 1.5, docs/retrieval.md). A lane
 weighted 0 still runs and still reports its ranks on each result.
 """
 
@@ -24,7 +26,7 @@ from collections.abc import Mapping
 
 RRF_K = 10
 WEIGHTS = {"bm25": 1.0, "vector": 0.5, "sentence": 1.0, "entity": 0.25, "entity_pending": 0.1, "speaker": 0.5,
-           "answer_type": 0.75, "global": 0.0}
+           "answer_type": 0.75, "typed": 1.0, "global": 0.0}
 
 
 def fuse(lanes: dict[str, list[int]], weights: Mapping[str, float] | None = None

@@ -21,6 +21,8 @@
             (global_lane.answer_head: "activities", "cities", "books"); empty when the
             question names no such word. A list question's answers ("I went swimming",
             "my pottery class") share more with "activities" than with the whole question
+  typed     texts naming an entity of the type the question asks for ("which cities":
+            place), ranked as answer_type ranks (worlddb.retrieval.typed_lane)
   global    members of the topic worlds the query selects, top-down over their levels
             (worlddb.retrieval.global_lane)
 
@@ -41,6 +43,7 @@ from worlddb.resolver.outcomes import Mention
 
 from .global_lane import answer_head, global_lane
 from .sources import Sources
+from .typed_lane import typed_lane
 
 #: how deep each lane looks: at least LANE_FLOOR, or LANE_DEPTH times the limit
 LANE_DEPTH = 5
@@ -71,6 +74,7 @@ def run_lanes(sources: Sources, query: str, worlds: list[str], depth: int, *, op
     mentions = sources.resolver.find_mentions(worlds, query)
     lanes["entity"], lanes["entity_pending"] = _identity_lanes(sources, mentions, worlds, depth, bm25, open_only_at)
     lanes["speaker"], lanes["answer_type"] = _speaker_lanes(sources, query, mentions, worlds, depth, open_only_at)
+    lanes["typed"] = typed_lane(sources, query, mentions, worlds, depth, open_only_at)
     lanes["global"] = global_lane(store, query, vector, worlds, depth, open_only_at=open_only_at)
     return lanes
 

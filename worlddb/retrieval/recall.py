@@ -8,8 +8,9 @@ refer to entities the query names, or to members of their accepted same_as class
 entity_pending (the same through pending merge proposals), speaker (what the entities the
 query names said, by sentence vector to the rest of the query), answer_type (the same
 turns, by sentence vector to the rest of the query plus the word naming what it asks
-for: "activities"), global (members of the
-topic worlds the query selects, worlddb.retrieval.global_lane). Fusion (worlddb.retrieval.fusion)
+for: "activities"), typed (texts naming an entity of the kind the query asks for: "which
+cities", worlddb.retrieval.typed_lane), global (members of the topic worlds the query
+selects, worlddb.retrieval.global_lane). Fusion (worlddb.retrieval.fusion)
 is weighted reciprocal rank fusion. Summaries of topic worlds are never results: their
 members are.
 
