@@ -42,7 +42,8 @@ def _lane(engine, query, scopes=ALICE) -> set[str]:
     ("What video games does Nate play?", ("work", "games")),
     ("What are the names of John's children?", ("person", "names")),
     ("What pets does Nate have?", ("animal", "pets")),
-    ("Where did Jon go last week?", None),  # no asked-for word
+    ("Where did Jon go last week?", ("place", "place")),  # "where" asks for a place
+    ("When did Jon go to the studio?", None),  # no asked-for word
     ("What did Jon say about the city?", None),  # the word is past the reach of "what"
 ])
 def test_the_asked_type_is_read_from_the_word_after_what_or_which(query, expected):

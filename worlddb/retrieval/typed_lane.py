@@ -11,7 +11,8 @@ sentence vectors' cosine to the question plus that word, as the answer_type lane
 
 The asked-for word is read from the question's form only: the first of the HEAD_REACH
 words after "what" or "which" that ANSWER_TYPES lists ("which city", "what areas of the
-U.S.", "what video games"). A word names a kind of thing, never a question's subject.
+U.S.", "what video games"), else "where", which asks for a place (ranked by the word
+"place"). A word names a kind of thing, never a question's subject.
 
 Left out: a name's mentions by its own speaker role (a speaker is no answer about
 people), the entities the question itself names, and for "person" anyone who has spoken
@@ -55,6 +56,7 @@ MENTIONS_PER_ENTITY = 40
 #: a lane this size or smaller is searched with an exact HNSW filter, else by over-fetching
 FILTER_MAX = 20_000
 _WHAT = re.compile(rf"\b(?:what|which)((?:\s+[\w'+.-]+){{1,{HEAD_REACH}}})", re.I)
+_WHERE = re.compile(r"\bwhere\b", re.I)
 _TEXT = ",".join("?" * len(TEXT_TYPES))
 
 
@@ -64,6 +66,8 @@ def asked_type(query: str) -> tuple[str, str] | None:
         for word in match.group(1).lower().split():
             if word in _TYPE_OF:
                 return _TYPE_OF[word], word
+    if _WHERE.search(query):
+        return "place", "place"
     return None
 
 
