@@ -4,6 +4,7 @@ and streamable HTTP, and the memory inspector web pages (worlddb.server.inspecto
     app.py      the nine tools; the boundary where errors become tool errors, limits apply
                 and calls are audited
     http.py     stdio and streamable HTTP, with Host/Origin checks
+    stdio.py    the stdio pipes, read and written on the event loop (no thread per line)
     auth.py     who an HTTP caller is: the bearer token -> an Access (worlddb.memory.access)
     oauth.py    JWT access tokens from an OAuth authorization server
     limits.py   per-principal request rate and in-flight limits

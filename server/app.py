@@ -29,6 +29,7 @@ from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.stdio import stdio_server
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from mcp.types import Tool as MCPTool
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
@@ -57,6 +58,7 @@ from .audit import Audit
 from .auth import CallerToken
 from .limits import Limits
 from .schemas import lean
+from .stdio import loop_pipes
 
 log = logging.getLogger("worlddb.server")
 
@@ -177,6 +179,18 @@ class WorldDBServer(MCPServer[AppState]):
                                         "output_schema": None if tool.output_schema is None
                                         else lean(tool.output_schema)})
                 for tool in await super().list_tools()]
+
+    async def run_stdio_async(self) -> None:
+        """The SDK's stdio serving over pipes the event loop reads and writes itself
+        (worlddb.server.stdio), not through a worker thread per line."""
+        async with loop_pipes() as pipes:
+            if pipes is None:
+                await super().run_stdio_async()
+                return
+            async with stdio_server(*pipes) as (read_stream, write_stream):
+                # as MCPServer.run_stdio_async does, on these streams
+                lowlevel = self._lowlevel_server
+                await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None):
         access, remote = caller(context)
