@@ -77,3 +77,19 @@ def test_recall_reports_the_typed_lane_on_its_hits(engine):
     by_id = {hit.id: hit for hit in hits}
     assert "typed" in by_id[turns["D1:1"]].lanes
     assert all("typed" not in hit.lanes for hit in hits if hit.id not in (turns["D1:1"], turns["D1:6"]))
+
+
+def test_the_lane_is_ranked_exactly_and_a_text_without_a_vector_still_follows(engine, monkeypatch):
+    turns = _ingest(engine)
+    sources = engine.services.sources
+    worlds = [engine.store.scope_anchor(kind, sid) for kind, sid in ALICE]
+    query = "Which cities have Jon and Gina visited?"
+    places = {engine.store.rowid(turns["D1:1"]), engine.store.rowid(turns["D1:6"])}
+    vector = sources.query_vector(query) + sources.query_vector("cities")
+    exact = [rowid for rowid, _ in sources.units.nearest_among(vector, places, 10)]
+    assert sorted(exact) == sorted(places)
+    assert run_lanes(sources, query, worlds, 100, open_only_at=now_us())["typed"] == exact
+    among = sources.units.nearest_among
+    monkeypatch.setattr(sources.units, "nearest_among", lambda v, nodes, k: among(v, nodes, k)[:1])
+    assert run_lanes(sources, query, worlds, 100, open_only_at=now_us())["typed"] == exact[:1] + [
+        r for r in sorted(places, reverse=True) if r != exact[0]]

@@ -28,3 +28,26 @@ def test_a_filtered_search_returns_all_that_pass_when_fewer_than_k_do(db_path, p
         assert similarities == sorted(similarities, reverse=True)
     finally:
         index.store.close()
+
+
+def test_nearest_among_ranks_the_given_nodes_exactly_and_skips_erased_ones(db_path):
+    vectors = _vectors(300, seed=5)
+    with WorldDB.open(db_path) as db:
+        anchors = _write(db, vectors, "n")
+        with db.write() as w:
+            w.erase(anchors[7])
+        rowid = {db.store.rowid(a): i for i, a in enumerate(anchors)}
+    index = _index(db_path, snapshots=False)
+    try:
+        given = sorted(rowid)[:60]
+        query = vectors[1] + 0.5 * vectors[2]
+        found = index.nearest_among(query, given, 10)
+        alive = [r for r in given if rowid[r] != 7]
+        exact = sorted(alive, key=lambda r: -float(vectors[rowid[r]] @ (query / np.linalg.norm(query))))[:10]
+        assert [node for node, _ in found] == exact
+        assert found[0][1] == pytest.approx(float(vectors[rowid[exact[0]]] @ (query / np.linalg.norm(query))), abs=1e-5)
+        everything = index.nearest_among(query, given, 100)
+        assert len(everything) == len(alive) and all(node in alive for node, _ in everything)
+        assert index.nearest_among(query, [], 10) == []
+    finally:
+        index.store.close()

@@ -29,7 +29,7 @@ deleted, so erased content does not reach a snapshot.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 
 import hnswlib
@@ -306,6 +306,38 @@ class AnnIndex:
             node = node_of[label]
             if node not in best:
                 best[node] = similarity
+        return list(best.items())
+
+    def nearest_among(self, vector: np.ndarray, nodes: Collection[int], k: int) -> list[tuple[int, float]]:
+        """Up to k (node rowid, cosine similarity) pairs among `nodes` only, best first, one per
+        node (its best vector): exact, over their stored vectors read from SQL (the source the
+        graph is built from). For a few thousand nodes at most; a filtered graph search over a
+        small share of a large index visits most of the graph, and can stop short of what it
+        never reached."""
+        nodes = list(nodes)
+        if not nodes or k < 1:
+            return []
+        owners: list[int] = []
+        blobs: list[bytes] = []
+        for start in range(0, len(nodes), 500):
+            chunk = nodes[start:start + 500]
+            for node, blob in self.store.conn.execute(
+                    f"SELECT v.node, d.vec FROM {VECTOR_FROM} WHERE v.node IN ({','.join('?' * len(chunk))}) "
+                    "AND v.kind=? AND d.vec IS NOT NULL", (*chunk, self.kind)):
+                owners.append(node)
+                blobs.append(blob)
+        query = np.asarray(vector, dtype=np.float32).reshape(-1)
+        if not blobs or any(len(blob) != 4 * len(query) for blob in blobs):
+            return []
+        data = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), len(query))
+        similarity = (data @ query) / (np.linalg.norm(data, axis=1) * float(np.linalg.norm(query)) + 1e-12)
+        best: dict[int, float] = {}
+        for i in np.argsort(-similarity, kind="stable").tolist():
+            node = owners[i]
+            if node not in best:
+                best[node] = float(similarity[i])
+                if len(best) == k:
+                    break
         return list(best.items())
 
     def _search_all(self, query: np.ndarray, k: int, allowed) -> tuple[np.ndarray, np.ndarray]:

@@ -29,6 +29,8 @@ commit keeps current, and there is nothing to build, load, snapshot or catch up 
   makes (docs/postgresql.md, Speed; bench.pg_hnsw_recall measures it).
 - `search(vector, k, allowed=...)`: among the given node rowids only, by exact distance
   over their vectors (the callers pass a scope's members, at most tens of thousands).
+- `nearest_among(vector, nodes, k)`: the same, as AnnIndex names its exact read of a few
+  nodes.
 - The rest of AnnIndex's surface is there so that callers need not ask which they hold:
   sync/advance apply nothing (0), snapshots are never due and never written.
 """
@@ -115,3 +117,8 @@ class PgVectorIndex:
             if node not in best:
                 best[node] = 1.0 - float(dist)
         return list(best.items())
+
+    def nearest_among(self, vector: np.ndarray, nodes: Collection[int], k: int) -> list[tuple[int, float]]:
+        """Up to k (node rowid, cosine similarity) pairs among `nodes` only, best first: the
+        exact read `search` makes with `allowed`."""
+        return self.search(vector, k, allowed=set(nodes))
