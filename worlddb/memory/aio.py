@@ -25,12 +25,8 @@ against the first, even when the first is longer inside the model, and the times
 follow the order the writes commit in. Reads take no ticket and wait for no model.
 A write whose turn has already come when its model step ends (nothing that arrived before it
 is still open) and whose names all have vectors - a single write's usual case - looks up its
-names and commits in one hop onto the engine thread, and that hop is made by the model's
-thread itself as the model step ends (`Arrivals.hand_on`), not by the loop after it has woken
-to the model step's result: each hop through the loop is two thread wake-ups on the reply's
-path, and on a busy machine each wake-up can wait for a core. The hand-on is decided under the
-lock that ending a ticket takes, so a write whose caller has gone (cancelled while its model
-step ran) is not handed on, as it would not have been committed through the loop either.
+names and commits in one hop onto the engine thread: each hop is two thread wake-ups on the
+reply's path.
 
 Every method mirrors the `Engine` method of the same name, with the same arguments.
 """
@@ -38,9 +34,8 @@ Every method mirrors the `Engine` method of the same name, with the same argumen
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
@@ -77,38 +72,23 @@ MODEL_THREADS = 2
 
 class Arrivals:
     """The order writes arrived in: a ticket each, and a commit waits for the earlier ones.
-    Used from one event loop, except `hand_on`, which the model's threads call; a ticket is
-    given up however its write ends."""
+    Used from one event loop; a ticket is given up (`done`) however its write ends."""
 
     def __init__(self) -> None:
         self._next = 0
         self._open: dict[int, asyncio.Event] = {}
         self._last_stamp = 0
-        #: held while the open tickets change, and by `hand_on` while it reads them
-        self._lock = threading.Lock()
 
     @contextmanager
     def ticket(self) -> Iterator[int]:
         """A ticket for a write arriving now, given up when the block ends (committed,
         failed or cancelled)."""
         number, self._next = self._next, self._next + 1
-        with self._lock:
-            self._open[number] = asyncio.Event()
+        self._open[number] = asyncio.Event()
         try:
             yield number
         finally:
-            with self._lock:
-                ended = self._open.pop(number)
-            ended.set()
-
-    def hand_on(self, ticket: int, start: Callable[[], T]) -> T | None:
-        """From any thread: `start()` if `ticket` is still open (its caller has not gone) and
-        its turn has come, else None. Decided and started under the lock that giving up a
-        ticket takes, so the turn cannot pass to a later write in between."""
-        with self._lock:
-            if ticket in self._open and next(iter(self._open)) == ticket:
-                return start()
-        return None
+            self._open.pop(number).set()
 
     def stamp(self, count: int = 1) -> int:
         """Now, in microseconds, later than any stamp given before: a write's default valid_from.
@@ -188,28 +168,6 @@ class AsyncEngine:
         await self._arrivals.turn(ticket)
         return await self.run(commit, prepared, access=access)
 
-    async def _prepared_write(self, ticket: int, prepare: Callable[[Engine], S], commit: Callable[..., T],
-                              access: Access | None) -> T:
-        """A write's model step (`prepare`), then its other steps as `_write` takes them - except
-        that when its turn has come by the time the model step ends, the model's thread itself
-        hands the names and the commit to the engine thread (`Arrivals.hand_on`), without a
-        hop back to the loop in between."""
-
-        def model_step(engine: Engine) -> tuple[S, Future | None]:
-            prepared = prepare(engine)
-            return prepared, self._arrivals.hand_on(
-                ticket, partial(self._executor.submit, _names_or_commit, engine, prepared, commit, access))
-
-        prepared, handed = await self.model(model_step)
-        if handed is None:
-            return await self._write(ticket, prepared, commit, access)
-        names, committed = await asyncio.wrap_future(handed)
-        if not names:
-            return committed
-        prepared = await self.model(Engine.embed_names, prepared, names)
-        await self._arrivals.turn(ticket)
-        return await self.run(commit, prepared, access=access)
-
     async def _in_turn(self, ticket: int, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """A write done in one step on the engine thread, after the writes that arrived before it."""
         await self._arrivals.turn(ticket)
@@ -237,24 +195,24 @@ class AsyncEngine:
                            facts: list[dict] | None = None, access: Access | None = None) -> WriteResult:
         with self._arrivals.ticket() as ticket:
             valid_from = valid_from or to_iso(self._arrivals.stamp())
-            prepare = partial(Engine.prepare_write, text=text, scopes=scopes, metadata=metadata, valid_from=valid_from,
-                              entities=entities, facts=facts, access=access)
-            return (await self._prepared_write(ticket, prepare, Engine.commit_write, access))[0]
+            prepared = await self.model(Engine.prepare_write, text, scopes, metadata=metadata, valid_from=valid_from,
+                                        entities=entities, facts=facts, access=access)
+            return (await self._write(ticket, prepared, Engine.commit_write, access))[0]
 
     async def write_messages(self, messages: Sequence[dict], scopes: ScopeSet, *, session: str | None = None,
                              valid_from: str | None = None, access: Access | None = None) -> WriteResult:
         with self._arrivals.ticket() as ticket:
             arrived = None if valid_from else to_iso(self._arrivals.stamp())
-            prepare = partial(Engine.prepare_messages, messages=messages, scopes=scopes, session=session,
-                              valid_from=valid_from, arrived=arrived, access=access)
-            return await self._prepared_write(ticket, prepare, Engine.commit_messages, access)
+            prepared = await self.model(Engine.prepare_messages, messages, scopes, session=session,
+                                        valid_from=valid_from, arrived=arrived, access=access)
+            return await self._write(ticket, prepared, Engine.commit_messages, access)
 
     async def write_memories(self, items: Sequence[dict], scopes: ScopeSet, *,
                              access: Access | None = None) -> list[WriteResult]:
         with self._arrivals.ticket() as ticket:
             arrived = to_iso(self._arrivals.stamp(len(items) if isinstance(items, (list, tuple)) else 1))
-            prepare = partial(Engine.prepare_memories, items=items, scopes=scopes, arrived=arrived, access=access)
-            return await self._prepared_write(ticket, prepare, Engine.commit_write, access)
+            prepared = await self.model(Engine.prepare_memories, items, scopes, arrived=arrived, access=access)
+            return await self._write(ticket, prepared, Engine.commit_write, access)
 
     async def amend(self, memory_id: str, text: str, scopes: ScopeSet, *, reason: str | None = None,
                     valid_from: str | None = None, access: Access | None = None) -> AmendResult:
@@ -262,8 +220,8 @@ class AsyncEngine:
             arrived = None if valid_from else to_iso(self._arrivals.stamp())
             target = await self.run(Engine.amend_target, memory_id, text, scopes, reason=reason,
                                     valid_from=valid_from, arrived=arrived, access=access)
-            return await self._prepared_write(ticket, partial(Engine.prepare_amend, target=target), Engine.commit_amend,
-                                              access)
+            prepared = await self.model(Engine.prepare_amend, target)
+            return await self._write(ticket, prepared, Engine.commit_amend, access)
 
     async def retire(self, memory_id: str, scopes: ScopeSet, *, reason: str | None = None,
                      valid_to: str | None = None, access: Access | None = None) -> RetireResult:
