@@ -1,10 +1,13 @@
 """AsyncEngine's hand-offs (worlddb.memory.aio): a write whose turn has come when its model step
 ends, and whose names all have vectors, looks up its names and commits in one hop onto the
-engine thread; one with a new name still has that name embedded before it commits; and the
-turn is only taken as come when every write that arrived before it has ended."""
+engine thread; one with a new name still has that name embedded before it commits; one whose
+caller goes while its model step runs is not written; and the turn is only taken as come when
+every write that arrived before it has ended."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections import Counter
 from contextlib import ExitStack
 
@@ -40,6 +43,46 @@ async def test_a_write_in_its_turn_with_known_names_commits_in_one_engine_hop(tm
         assert {m.id for m in listed.memories} == {first.id, second.id}
         assert {e.id for e in second.entities} == {e.id for e in first.entities if e.name in ("Ana", "Leeds")}
     finally:
+        await memory.close()
+
+
+class HeldText(HashEmbedder):
+    """The hash embedder, holding the call that embeds a text containing `marker` (a write's
+    model step) until released; `left` is set once that call has returned."""
+
+    def __init__(self, marker: str) -> None:
+        super().__init__()
+        self.marker = marker
+        self.inside, self.release, self.left = threading.Event(), threading.Event(), threading.Event()
+
+    def embed(self, texts):
+        if not any(self.marker in text for text in texts):
+            return super().embed(texts)
+        self.inside.set()
+        assert self.release.wait(60), "never released"
+        try:
+            return super().embed(texts)
+        finally:
+            self.left.set()
+
+
+async def test_a_write_whose_caller_goes_during_its_model_step_is_not_written(tmp_path):
+    held = HeldText("quietly")
+    memory = await AsyncEngine.open(tmp_path / "gone.db", embedder=held, query_model=True)
+    try:
+        await memory.write_memory("Ana painted the fence in Leeds.", ALICE)
+        # only known names: nothing would stop its commit but the caller having gone
+        gone = asyncio.ensure_future(memory.write_memory("Ana moved to Leeds quietly.", ALICE))
+        assert await asyncio.to_thread(held.inside.wait, 60)
+        gone.cancel()
+        await asyncio.sleep(0)
+        held.release.set()
+        assert await asyncio.to_thread(held.left.wait, 60)
+        await asyncio.sleep(0.2)  # the model step's end, and anything it handed to the engine thread
+        await memory.run(lambda engine: None)
+        assert [m.text for m in (await memory.list_memories(ALICE)).memories] == ["Ana painted the fence in Leeds."]
+    finally:
+        held.release.set()
         await memory.close()
 
 
