@@ -42,8 +42,10 @@ def _lane(engine, query, scopes=ALICE) -> set[str]:
     ("What video games does Nate play?", ("work", "games")),
     ("What are the names of John's children?", ("person", "names")),
     ("What pets does Nate have?", ("animal", "pets")),
-    ("Where did Jon go last week?", ("place", "place")),  # "where" asks for a place
-    ("When did Jon go to the studio?", None),  # no asked-for word
+    ("Which TV series does Tim watch?", ("work", "series")),
+    ("What time is the team standup?", None),  # it asks for a time: "team" is past a function word
+    ("What is my job title?", None),
+    ("Where did Jon go last week?", None),  # no asked-for word
     ("What did Jon say about the city?", None),  # the word is past the reach of "what"
 ])
 def test_the_asked_type_is_read_from_the_word_after_what_or_which(query, expected):

@@ -9,10 +9,13 @@ type (`asked_type`) draws the texts that name an entity of that type, ranked by 
 sentence vectors' cosine to the question plus that word, as the answer_type lane ranks
 (worlddb.retrieval.lanes).
 
-The asked-for word is read from the question's form only: the first of the HEAD_REACH
-words after "what" or "which" that ANSWER_TYPES lists ("which city", "what areas of the
-U.S.", "what video games"), else "where", which asks for a place (ranked by the word
-"place"). A word names a kind of thing, never a question's subject.
+The asked-for word is read from the question's form only: among the words right after
+"what" or "which" (past an "is the" / "are the"), up to HEAD_REACH of them and up to the
+first function word, the first that ANSWER_TYPES lists ("which city", "what areas of the
+U.S.", "what video games", "what are the names of"). So "what time is the team standup"
+asks for a time and "what is my job title" for no kind of thing. A word names a kind of
+thing, never a question's subject. "Where" is not read as asking for a place: of a store
+of plain memories, "Where do I live?" then ranked a drive to a conference above the move.
 
 Left out: a name's mentions by its own speaker role (a speaker is no answer about
 people), the entities the question itself names, and for "person" anyone who has spoken
@@ -33,6 +36,7 @@ import numpy as np
 from worlddb.core.records import TEXT_TYPES
 from worlddb.core.store import inside_sql, list_params
 from worlddb.graph import identity
+from worlddb.graph.text_index import STOPWORDS
 from worlddb.resolver.outcomes import Mention
 
 from .sources import Sources
@@ -54,19 +58,23 @@ HEAD_REACH = 4
 #: typed entities read per query, and mentions read per entity (newest first)
 TYPED_ENTITIES_MAX = 100
 MENTIONS_PER_ENTITY = 40
-_WHAT = re.compile(rf"\b(?:what|which)((?:\s+[\w'+.-]+){{1,{HEAD_REACH}}})", re.I)
-_WHERE = re.compile(r"\bwhere\b", re.I)
+_WHAT = re.compile(rf"\b(?:what|which)((?:\s+[\w'+.-]+){{1,{HEAD_REACH + 2}}})", re.I)
+_COPULAS = frozenset({"is", "are", "was", "were"})
+_DETERMINERS = frozenset({"the", "some", "all"})
 _TEXT = ",".join("?" * len(TEXT_TYPES))
 
 
 def asked_type(query: str) -> tuple[str, str] | None:
     """(entity type, the word that asks for it), or None (module docstring)."""
     for match in _WHAT.finditer(query):
-        for word in match.group(1).lower().split():
+        words = match.group(1).lower().split()
+        if words[:1] and words[0] in _COPULAS:
+            words = words[2:] if words[1:2] and words[1] in _DETERMINERS else words[1:]
+        for word in words[:HEAD_REACH]:
             if word in _TYPE_OF:
                 return _TYPE_OF[word], word
-    if _WHERE.search(query):
-        return "place", "place"
+            if word in STOPWORDS:
+                break
     return None
 
 
