@@ -1,5 +1,5 @@
 """Helpers shared across the test tree: scopes, an engine on a real store with the fast
-deterministic embedder, a dump of a store on either backend, and a probe of SQLite's locks
+deterministic embedder, a dump of a store on either backend, a conversation of one session ingested, and a probe of SQLite's locks
 from outside a process."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import sqlite3
 from tests import pg
 from worlddb.core.backends import is_url
 from worlddb.memory.engine import Engine
+from worlddb.memory.ingest import SessionIn, TurnIn
 from worlddb.memory.scopes import ScopeSet
 from worlddb.vectors.embedder import HashEmbedder
 
@@ -79,3 +80,11 @@ def dms_is_held_elsewhere(path) -> bool:
         return False
     finally:
         os.close(fd)  # this process holds no lock on the file that closing could drop
+
+
+def ingest_turns(engine: Engine, turns: list[tuple[str, str]], scopes: ScopeSet) -> dict[str, str]:
+    """One session of (speaker, text) turns, ids "D1:1", "D1:2", ..., ingested into `scopes`:
+    turn id -> node id."""
+    session = SessionIn(date="2023-05-08T13:56:00Z", turns=tuple(
+        TurnIn(speaker=speaker, text=text, turn_id=f"D1:{i}") for i, (speaker, text) in enumerate(turns, start=1)))
+    return engine.ingest_conversation([session], scopes).turns

@@ -5,9 +5,8 @@ turns, nearest to the rest of the query plus the word naming what it asks for.""
 
 from __future__ import annotations
 
-from tests.support import ALICE, BOB
+from tests.support import ALICE, BOB, ingest_turns
 from worlddb.core.timeutil import now_us
-from worlddb.memory.ingest import SessionIn, TurnIn
 from worlddb.retrieval import lanes as lanes_module
 from worlddb.retrieval import propagation
 from worlddb.retrieval.lanes import run_lanes
@@ -23,9 +22,7 @@ TURNS = [
 
 
 def _ingest(engine, scopes=ALICE) -> dict[str, str]:
-    session = SessionIn(date="2023-05-08T13:56:00Z", turns=tuple(
-        TurnIn(speaker=speaker, text=text, turn_id=f"D1:{i}") for i, (speaker, text) in enumerate(TURNS, start=1)))
-    return engine.ingest_conversation([session], scopes).turns
+    return ingest_turns(engine, TURNS, scopes)
 
 
 def _speaker_lane(engine, query, scopes=ALICE, lane="speaker") -> list[str]:
