@@ -1,6 +1,6 @@
 """Helpers shared across the test tree: scopes, an engine on a real store with the fast
-deterministic embedder, a dump of a store on either backend, a conversation of one session ingested, and a probe of SQLite's locks
-from outside a process."""
+deterministic embedder, a dump of a store on either backend, a conversation of one session
+ingested, and a probe of SQLite's locks from outside a process."""
 
 from __future__ import annotations
 
