@@ -45,8 +45,9 @@ from .sources import Sources
 ANSWER_TYPES: dict[str, frozenset[str]] = {
     "place": frozenset("""city cities town towns country countries state states place places location locations
                           area areas region regions destination destinations""".split()),
+    # not "title": a job has one
     "work": frozenset("""book books novel novels movie movies film films show shows series game games song songs
-                         album albums title titles""".split()),
+                         album albums""".split()),
     "person": frozenset("people person names authors author artists artist musicians".split()),
     "organization": frozenset("company companies organization organizations organisation organisations"
                               " brand brands team teams".split()),
