@@ -2,7 +2,9 @@
 and the store stays whole (integrity_check, verify, every invariant of bench.invariants).
 
 The disk is a small tmpfs mounted for the test (root only; skipped elsewhere), filled to
-the brim with a filler file - a real ENOSPC, not a simulation. SQLite's max_page_count
+the brim with a filler file - a real ENOSPC, not a simulation. It holds 48 MB: a test's
+writes before the filler may leave up to RESTART_PAGES pages (32 MB) in the log when the
+checkpoint thread falls behind them, as it can on a busy machine. SQLite's max_page_count
 gives the same failure without root, at the engine level.
 """
 
@@ -26,7 +28,7 @@ from .support import fingerprint, server_for
 def small_disk(tmp_path):
     mount_point = tmp_path / "disk"
     mount_point.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=12m", "tmpfs", str(mount_point)],
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=48m", "tmpfs", str(mount_point)],
                              capture_output=True, text=True)
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a small tmpfs here: {mounted.stderr.strip()}")
