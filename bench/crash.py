@@ -9,7 +9,8 @@ One database file per transport, reused across every round. A round:
   1. start `worlddb serve` (stdio: as a desktop app starts it; HTTP: on a loopback port);
   2. through it, memory_read every write acknowledged in the previous round (the text is
      exactly what was sent; acknowledged amends are superseded, retires retired) and
-     recall a few of them (the restarted server's ANN index holds them);
+     recall a few of them as of their own start (the restarted server's ANN index holds
+     them; a later write may have superseded them);
   3. let several clients write at once - plain, multi-scope, with entities and facts
      (relation lives_in is functional, so facts supersede one another), amend, retire,
      purge-with-erase of a throwaway scope, recall and list in between - and SIGKILL the
@@ -173,9 +174,11 @@ async def _confirm(client, ledger: Ledger, rng: random.Random) -> int:
     """Through a freshly started server: every id acknowledged last round reads back."""
     erased = {i for ids in ledger.purged.values() for i in ids}
     checked = 0
+    began: dict[str, str] = {}
     for anchor in ledger.round_ids:
         text, scopes = ledger.written[anchor]
         got = await call(client, "memory_read", id=anchor, **scopes)
+        began[anchor] = got["valid_from"]
         checked += 1
         if anchor in erased:
             if got["text"] is not None:
@@ -193,7 +196,11 @@ async def _confirm(client, ledger: Ledger, rng: random.Random) -> int:
                and a not in erased and a not in ledger.maybe_erased]
     for anchor in rng.sample(current, min(3, len(current))):
         text, scopes = ledger.written[anchor]
-        hits = (await call(client, "memory_recall", query=text, limit=5, include_retired=True, **scopes))["results"]
+        # as of the memory's own start: a later write may have superseded it ("Bob lives in
+        # Lisbon", then "... in Denver"), and a recall of now puts each newer text ahead of
+        # the one it replaced, which among many near-equal texts can fill the five places
+        hits = (await call(client, "memory_recall", query=text, limit=5, include_retired=True,
+                           as_of=began[anchor], **scopes))["results"]
         found = [h for h in hits if h["id"] == anchor]
         if not found or "vector" not in found[0]["lanes"]:
             raise Failure(f"recall of {text!r} after restart: {anchor} not found by the vector lane ({hits[:2]})")
