@@ -5,11 +5,16 @@ turns, nearest to the rest of the query plus the word naming what it asks for.""
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
+
 from tests.support import ALICE, BOB, ingest_turns
+from worlddb.core.schema import VECTOR_FROM
 from worlddb.core.timeutil import now_us
 from worlddb.retrieval import lanes as lanes_module
 from worlddb.retrieval import propagation
 from worlddb.retrieval.lanes import run_lanes
+from worlddb.vectors.hnsw import UNIT
 
 TURNS = [
     ("Ann", "I signed up for a pottery class yesterday"),
@@ -54,11 +59,29 @@ def test_the_lane_never_leaves_the_asked_scope(engine):
     assert set(_speaker_lane(engine, "What pottery has Ann made?", ALICE)) <= set(mine.values())
 
 
-def test_past_the_exact_filters_cap_the_lane_is_the_same(engine, monkeypatch):
+def test_the_lane_is_the_exact_cosine_order_of_the_speakers_sentences(engine):
+    turns = _ingest(engine)
+    sources = engine.services.sources
+    query = "What pottery has Ann made?"
+    rest = sources.query_vector("What pottery has made?")
+    ann = [engine.store.rowid(turns[f"D1:{i}"]) for i, (speaker, _) in enumerate(TURNS, start=1) if speaker == "Ann"]
+    best = {}
+    for node, blob in engine.store.conn.execute(
+            f"SELECT v.node, d.vec FROM {VECTOR_FROM} WHERE v.kind=? AND v.node IN ({','.join('?' * len(ann))})",
+            (UNIT, *ann)):
+        unit = np.frombuffer(blob, dtype=np.float32)
+        best[node] = max(best.get(node, -1.0), float(unit @ rest) / float(np.linalg.norm(unit) * np.linalg.norm(rest)))
+    anchors = engine.store.anchors_for_rowids(list(best))
+    assert _speaker_lane(engine, query) == [anchors[r] for r in sorted(best, key=lambda r: -best[r])]
+
+
+@pytest.mark.parametrize("cap", ["SPEAKER_EXACT_MAX", "SPEAKER_FILTER_MAX"])
+def test_past_each_cap_the_lane_is_the_same(engine, monkeypatch, cap):
     _ingest(engine)
     query = "What pottery has Ann made?"
     exact = _speaker_lane(engine, query)
-    monkeypatch.setattr(lanes_module, "SPEAKER_FILTER_MAX", 1)
+    monkeypatch.setattr(lanes_module, "SPEAKER_EXACT_MAX", 0)
+    monkeypatch.setattr(lanes_module, cap, 0)
     assert _speaker_lane(engine, query) == exact
 
 

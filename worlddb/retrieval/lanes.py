@@ -53,8 +53,11 @@ LANE_FLOOR = 100
 FILTER_SCOPE_MAX = 50_000
 #: pending merge partners the entity_pending lane follows per query, best scored first
 PENDING_MAX = 10
-#: the speaker lane searches a speaker's nodes with an exact HNSW filter up to this many;
-#: past it, it over-fetches the nearest units and keeps those the speaker said
+#: the speaker lane ranks a speaker's nodes exactly, from their stored vectors, up to this
+#: many (AnnIndex.nearest_among: a conversation's speaker has a few hundred turns); then with
+#: an HNSW filter up to SPEAKER_FILTER_MAX; past it, it over-fetches the nearest units and
+#: keeps those the speaker said
+SPEAKER_EXACT_MAX = 1_000
 SPEAKER_FILTER_MAX = 20_000
 _TEXT = ",".join("?" * len(TEXT_TYPES))
 # (n.type || '') in the queries below keeps SQLite from driving a join through the type
@@ -244,6 +247,8 @@ def _speaker_lanes(sources: Sources, query: str, mentions: list[Mention], worlds
         return [], []
 
     def nearest(wanted: np.ndarray) -> list[int]:
+        if len(spoken) <= min(SPEAKER_EXACT_MAX, SPEAKER_FILTER_MAX):  # past the latter `spoken` is cut short
+            return [rowid for rowid, _ in sources.units.nearest_among(wanted, spoken, depth)]
         if len(spoken) <= SPEAKER_FILTER_MAX:
             # a node has one unit per sentence: ask for more units than nodes wanted
             return [rowid for rowid, _ in sources.units.search(wanted, depth * 3, allowed=spoken.__contains__)][:depth]
