@@ -94,7 +94,8 @@ def main() -> None:
                 question = f"Which cities has {person} visited?"
                 mentions = sources.resolver.find_mentions(worlds, question)
                 started = time.perf_counter()
-                lane = typed_lane(sources, question, mentions, worlds, 50, open_only_at=now_us())
+                lane = typed_lane(sources, question, sources.query_vector(question), mentions, worlds, 50,
+                                  open_only_at=now_us())
                 timed["lane"].append(time.perf_counter() - started)
             if not lane:
                 raise SystemExit("the typed lane found nothing: the places were not typed")

@@ -77,7 +77,7 @@ def run_lanes(sources: Sources, query: str, worlds: list[str], depth: int, *, op
     mentions = sources.resolver.find_mentions(worlds, query)
     lanes["entity"], lanes["entity_pending"] = _identity_lanes(sources, mentions, worlds, depth, bm25, open_only_at)
     lanes["speaker"], lanes["answer_type"] = _speaker_lanes(sources, query, mentions, worlds, depth, open_only_at)
-    lanes["typed"] = typed_lane(sources, query, mentions, worlds, depth, open_only_at)
+    lanes["typed"] = typed_lane(sources, query, vector, mentions, worlds, depth, open_only_at)
     lanes["global"] = global_lane(store, query, vector, worlds, depth, open_only_at=open_only_at)
     return lanes
 

@@ -79,9 +79,10 @@ def asked_type(query: str) -> tuple[str, str] | None:
     return None
 
 
-def typed_lane(sources: Sources, query: str, mentions: list[Mention], worlds: list[str], depth: int,
-               open_only_at: int | None) -> list[int]:
-    """Rowids of the texts inside `worlds` that name an entity of the asked type, best first."""
+def typed_lane(sources: Sources, query: str, vector: np.ndarray | None, mentions: list[Mention], worlds: list[str],
+               depth: int, open_only_at: int | None) -> list[int]:
+    """Rowids of the texts inside `worlds` that name an entity of the asked type, best first;
+    `vector` is the query's (recall's other lanes have it already)."""
     asked = asked_type(query)
     if asked is None:
         return []
@@ -105,7 +106,6 @@ def typed_lane(sources: Sources, query: str, mentions: list[Mention], worlds: li
             f"AND (n.type || '') IN ({_TEXT}) {validity} AND {inside_sql('n', len(worlds))} "
             "ORDER BY e.rowid DESC LIMIT ?",
             (entity, *TEXT_TYPES, *extra, *list_params(worlds), *list_params(worlds), MENTIONS_PER_ENTITY)))
-    vector = sources.query_vector(query)
     if not texts or vector is None:
         return sorted(texts, reverse=True)[:depth]
     kind = sources.query_vector(word)
