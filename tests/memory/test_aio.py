@@ -1,7 +1,8 @@
 """AsyncEngine's hand-offs (worlddb.memory.aio): a write whose turn has come when its model step
 ends, and whose names all have vectors, looks up its names and commits in one hop onto the
 engine thread; one with a new name still has that name embedded before it commits; one whose
-caller goes while its model step runs is not written; and the turn is only taken as come when
+caller goes while its model step runs is not written; a write is answered before the
+in-memory HNSW indexes take it; and the turn is only taken as come when
 every write that arrived before it has ended."""
 
 from __future__ import annotations
@@ -17,11 +18,14 @@ from worlddb.vectors.embedder import HashEmbedder
 
 
 def count_hops(memory: AsyncEngine) -> Counter:
-    """Jobs handed to the engine thread and to the model threads, counted as they are submitted."""
+    """Jobs the event loop hands to the engine thread and to the model threads, counted as they
+    are submitted; jobs a commit queues behind itself on the engine thread (the HNSW indexes'
+    upkeep, run after the reply) count as "upkeep"."""
     hops: Counter = Counter()
+    loop_thread = threading.get_ident()
     for name, executor in (("engine", memory._executor), ("model", memory._model)):
         def submit(fn, *args, _submit=executor.submit, _name=name, **kwargs):
-            hops[_name] += 1
+            hops[_name if threading.get_ident() == loop_thread else "upkeep"] += 1
             return _submit(fn, *args, **kwargs)
         executor.submit = submit
     return hops
@@ -33,16 +37,43 @@ async def test_a_write_in_its_turn_with_known_names_commits_in_one_engine_hop(tm
         hops = count_hops(memory)
         first = await memory.write_memory("Ana painted the fence in Leeds.", ALICE)
         # new names: looked up with the commit's hop, embedded on a model thread, then committed
-        assert hops == {"engine": 2, "model": 2}
+        assert hops == {"engine": 2, "model": 2, "upkeep": 1}
         assert {e.name for e in first.entities} >= {"Ana", "Leeds"}
         hops.clear()
         second = await memory.write_memory("Ana moved to Leeds.", ALICE)
-        assert hops == {"engine": 1, "model": 1}
+        assert hops == {"engine": 1, "model": 1, "upkeep": 1}
         # committed before the reply: the next read sees both
         listed = await memory.list_memories(ALICE)
         assert {m.id for m in listed.memories} == {first.id, second.id}
         assert {e.id for e in second.entities} == {e.id for e in first.entities if e.name in ("Ana", "Leeds")}
     finally:
+        await memory.close()
+
+
+async def test_a_write_is_answered_before_the_hnsw_indexes_take_it(tmp_path):
+    memory = await AsyncEngine.open(tmp_path / "upkeep.db", embedder=HashEmbedder(), query_model=True)
+    engine = memory.engine
+    try:
+        await memory.warm()  # the indexes are built, so each commit leaves them something to take
+        inside, release = threading.Event(), threading.Event()
+        advance = engine.index.advance
+
+        def held() -> int:
+            inside.set()
+            assert release.wait(60), "never released"
+            return advance()
+
+        engine.index.advance = held
+        written = await asyncio.wait_for(memory.write_memory("The boiler was serviced on Tuesday.", ALICE), 30)
+        # the reply came while the index was still to take the commit, on the engine thread
+        assert await asyncio.to_thread(inside.wait, 30)
+        assert engine.store.rowid(written.id) not in engine.index.nodes()
+        release.set()
+        found = (await memory.recall("when was the boiler serviced", ALICE, limit=1)).results
+        assert found[0].id == written.id and "vector" in found[0].lanes
+        assert engine.store.rowid(written.id) in engine.index.nodes() and engine.index.sync() == 0
+    finally:
+        release.set()
         await memory.close()
 
 

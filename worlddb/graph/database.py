@@ -12,7 +12,10 @@ reconciler and their handler), validity, retirement, erasure, index entries. Lea
 block commits; an exception anywhere rolls back everything, including what handlers did.
 Callbacks registered with `w.after_commit` run once the commit is durable. Then every
 HNSW index of this connection that is built takes the commit's vectors (`AnnIndex.advance`),
-so a read never waits for a backlog of this process's writes.
+so a read never waits for a backlog of this process's writes. That step runs before `write()`
+returns unless `upkeep_later` is set: a caller with a thread of its own for the connection
+(worlddb.memory.aio) hands it there, to run after the write has been answered. Either way an
+index catches up from SQL before every search, so what a read finds is the same.
 """
 
 from __future__ import annotations
@@ -67,6 +70,10 @@ class WorldDB:
         self._ann: dict[int, AnnIndex] = {}
         #: where this file's HNSW snapshots live (worlddb.vectors.hnsw_snapshots); None in memory
         self.ann_snapshots = hnsw_snapshots.directory_for(store.path)
+        #: None: `write()` brings the HNSW indexes up to its commit before it returns. Else a
+        #: callable that takes that step (a function of no arguments) to run later on the
+        #: thread that uses this connection (see the module docstring)
+        self.upkeep_later: Callable[[Callable[[], None]], None] | None = None
         # erased content must not outlive its erasure in a snapshot on disk (see write())
         store.add_erase_hook(lambda conn, anchor, rowid: hnsw_snapshots.discard(self.ann_snapshots))
 
@@ -102,17 +109,24 @@ class WorldDB:
                 hnsw_snapshots.discard(self.ann_snapshots)
             for callback in writer._after_commit:
                 callback()
-            for index in self._ann.values():
-                try:
-                    index.advance()
-                except (WorldDBError, RuntimeError, self.store.backend.Error) as exc:
-                    # the commit stands and must be reported as done: the index is a cache, and
-                    # the next read catches up on what it could not take (and meets the error)
-                    log.warning("an HNSW index could not take the commit of transaction %s: %s", tx.seq, exc)
+            if self.upkeep_later is None:
+                self.advance_indexes()
+            else:
+                self.upkeep_later(self.advance_indexes)
         finally:
             # after a bulk transaction, once the callbacks (the resolver's overlay of every new
             # name among them) have let go of what they held too
             self.store.return_free_memory()
+
+    def advance_indexes(self) -> None:
+        """Every built HNSW index of this connection takes what has been committed since it last
+        caught up. Errors are logged, not raised: the commits stand, the indexes are caches, and
+        the next read catches up on what they could not take (and meets the error)."""
+        for index in self._ann.values():
+            try:
+                index.advance()
+            except (WorldDBError, RuntimeError, self.store.backend.Error) as exc:
+                log.warning("an HNSW index could not take a commit: %s", exc)
 
     # ------------------------------------------------------------------ reads
     def get(self, anchor: str) -> NodeView | None:

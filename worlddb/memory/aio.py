@@ -26,7 +26,8 @@ follow the order the writes commit in. Reads take no ticket and wait for no mode
 A write whose turn has already come when its model step ends (nothing that arrived before it
 is still open) and whose names all have vectors - a single write's usual case - looks up its
 names and commits in one hop onto the engine thread: each hop is two thread wake-ups on the
-reply's path.
+reply's path. What a commit leaves for the in-memory HNSW indexes to take is queued on the
+engine thread behind it (WorldDB.upkeep_later), so the reply goes out while they take it.
 
 Every method mirrors the `Engine` method of the same name, with the same arguments.
 """
@@ -34,8 +35,9 @@ Every method mirrors the `Engine` method of the same name, with the same argumen
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
@@ -65,6 +67,7 @@ from .scopes import ScopeSet
 from .write import S
 
 T = TypeVar("T")
+log = logging.getLogger("worlddb.memory")
 #: writes whose model steps run at once: a second one (a small write arriving during a long
 #: one) need not wait for the first; more would only share the same two cores
 MODEL_THREADS = 2
@@ -120,12 +123,19 @@ def _names_or_commit(engine: Engine, prepared: S, commit: Callable[..., T], acce
     return [], commit(engine, prepared, access=access)
 
 
+def _log_failure(done: Future) -> None:
+    if not done.cancelled() and done.exception() is not None:
+        log.error("upkeep after a commit failed", exc_info=done.exception())
+
+
 class AsyncEngine:
     """An `Engine` on a thread of its own; open it with ``await AsyncEngine.open(path)``."""
 
     def __init__(self, engine: Engine, executor: ThreadPoolExecutor):
         self.engine = engine
         self._executor = executor
+        self._closed = False
+        engine.db.upkeep_later = self._after
         self._model = ThreadPoolExecutor(max_workers=MODEL_THREADS, thread_name_prefix="worlddb-model")
         self._arrivals = Arrivals()
 
@@ -140,6 +150,20 @@ class AsyncEngine:
             executor.shutdown(wait=False)
             raise
         return cls(engine, executor)
+
+    def _after(self, step: Callable[[], None]) -> None:
+        """Queue `step` on the engine thread, after what runs there now (WorldDB.upkeep_later);
+        a step that comes to run after the engine has closed is dropped (the commit stands; the
+        indexes are caches that catch up on the next read)."""
+
+        def upkeep() -> None:
+            if not self._closed:
+                step()
+
+        try:
+            self._executor.submit(upkeep).add_done_callback(_log_failure)
+        except RuntimeError:  # the thread is shutting down: nothing will read through it again
+            pass
 
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run fn(engine, *args, **kwargs) on the engine thread."""
@@ -175,9 +199,13 @@ class AsyncEngine:
 
     async def close(self) -> None:
         loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._executor, self.engine.close)
+        await loop.run_in_executor(self._executor, self._close_engine)
         self._executor.shutdown(wait=True)
         self._model.shutdown(wait=True)
+
+    def _close_engine(self) -> None:
+        self._closed = True
+        self.engine.close()
 
     async def __aenter__(self) -> AsyncEngine:
         return self
