@@ -1,9 +1,15 @@
-"""Recall and read never return, or name, a node from outside the scopes they were asked about."""
+"""Recall and read never return, or name, a node from outside the scopes they were asked about;
+and a small scope in a large store is searched whole."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.support import ALICE, BOB
 from worlddb.core.records import Edge
+from worlddb.core.timeutil import now_us
+from worlddb.retrieval import lanes as lanes_module
+from worlddb.retrieval.lanes import run_lanes
 
 
 def test_a_precedes_edge_into_another_scope_does_not_carry_recall_across(engine):
@@ -53,3 +59,29 @@ def test_an_amendment_in_the_same_scope_is_still_named(engine):
     assert engine.read_memory(old.id, ALICE).superseded_by == [new.id]
     hits = {h.id: h for h in engine.recall("green tea", ALICE, include_retired=True).results}
     assert hits[old.id].superseded_by == [new.id]
+
+
+def _vector_lane(engine, query, scopes) -> list[str]:
+    worlds = [engine.store.scope_anchor(kind, sid) for kind, sid in scopes]
+    rows = run_lanes(engine.services.sources, query, worlds, 100, open_only_at=now_us())["vector"]
+    anchors = engine.store.anchors_for_rowids(rows)
+    return [anchors[r] for r in rows]
+
+
+@pytest.mark.sqlite_only("the in-process HNSW graph; PostgreSQL ranks a scope in the database")
+@pytest.mark.parametrize("exact_max", [lanes_module.EXACT_MAX, 0])
+def test_a_small_scope_in_a_large_store_finds_every_memory_it_holds(engine, monkeypatch, exact_max):
+    # another user's thousands of equal texts make a graph where a filtered HNSW search can
+    # stop short of a few of the small scope's nodes; ranked exactly, none is left out
+    engine.write_memories([{"text": "Heartbeat: all services up."} for _ in range(3000)], BOB)
+    mine = [engine.write_memory(f"Alice noted item {i}: {word} in the {place}", ALICE, entities=[], facts=[]).id
+            for i, (word, place) in enumerate((w, p) for w in ("keys", "tea", "bike", "maps", "coins", "seeds")
+                                              for p in ("attic", "shed", "car", "desk", "hall"))]
+    engine.recall("warm up", ALICE)  # the indexes are built; each later write is added to them
+    monkeypatch.setattr(lanes_module, "EXACT_MAX", exact_max)
+    lane = _vector_lane(engine, "Alice noted item 7: tea in the car", ALICE)
+    if exact_max:
+        assert sorted(lane) == sorted(mine)
+        assert lane[0] == mine[7]
+    else:  # past the cap, the filtered search: never outside the scope, whatever it reaches
+        assert set(lane) <= set(mine)

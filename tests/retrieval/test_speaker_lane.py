@@ -75,12 +75,12 @@ def test_the_lane_is_the_exact_cosine_order_of_the_speakers_sentences(engine):
     assert _speaker_lane(engine, query) == [anchors[r] for r in sorted(best, key=lambda r: -best[r])]
 
 
-@pytest.mark.parametrize("cap", ["SPEAKER_EXACT_MAX", "SPEAKER_FILTER_MAX"])
+@pytest.mark.parametrize("cap", ["EXACT_MAX", "SPEAKER_FILTER_MAX"])
 def test_past_each_cap_the_lane_is_the_same(engine, monkeypatch, cap):
     _ingest(engine)
     query = "What pottery has Ann made?"
     exact = _speaker_lane(engine, query)
-    monkeypatch.setattr(lanes_module, "SPEAKER_EXACT_MAX", 0)
+    monkeypatch.setattr(lanes_module, "EXACT_MAX", 0)
     monkeypatch.setattr(lanes_module, cap, 0)
     assert _speaker_lane(engine, query) == exact
 
