@@ -18,9 +18,11 @@ What a caller sees is what it would see with the steps run one after the other:
   it wrote nothing.
 At most one step runs ahead: the batch being committed and the next are all that is held.
 
-`beside(fn, ...)` is the same idea inside one session: it runs the model's part on a thread of
-a small shared pool while the caller reads the same turns for entities and slot claims
-(`ingest.prepare_session`), where nothing read depends on the vectors.
+`beside(fn, ...)` is the same idea inside one write: it runs one part on a thread of a small
+shared pool while the caller does the other, where neither depends on the other - a session's
+model part while the caller reads its turns for entities and slot claims
+(`ingest.prepare_session`), or a memory's reading while the caller runs the model over its
+texts (`write.prepare`).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from typing import TypeVar
 
 __all__ = ["beside", "one_ahead"]
 
-#: threads of the pool `beside` runs on: one session's model part at a time each, as many as
+#: threads of the pool `beside` runs on: one write's part at a time each, as many as
 #: AsyncEngine prepares at once (MODEL_THREADS)
 BESIDE_THREADS = 2
 _beside_pool: ThreadPoolExecutor | None = None
