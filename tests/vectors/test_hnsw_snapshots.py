@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import json
 import os
 import shutil
 import sqlite3
@@ -367,3 +368,47 @@ def test_a_file_system_without_advisory_locks_still_loads_and_saves_snapshots(db
     assert second.load_snapshot() and second.source == "snapshot"
     assert first.save_snapshot(force=True)
     second.store.close()
+
+
+def test_a_snapshot_keeps_the_labels_that_share_an_element_with_an_equal_vector(db_path):
+    vectors = _vectors(200, seed=21)
+    with WorldDB.open(db_path) as db:
+        same = _write(db, np.repeat(vectors[:1], 40, axis=0), "same")
+        _write(db, vectors[1:], "other")
+    first = _index(db_path)
+    first.sync()
+    assert first.save_snapshot()
+    header = hnsw_snapshots.read_header(hnsw_snapshots.directory_for(str(db_path)), EFFECTIVE)
+    assert (header.elements, header.twins) == (200, 39)
+    second = _index(db_path)
+    try:
+        second.sync()
+        assert second.source == "snapshot" and len(second) == 239 and second.nodes() == first.nodes()
+        queries = np.vstack([vectors[:1], _vectors(20, seed=22)])
+        assert _answers(second, queries, k=45) == _answers(first, queries, k=45)
+        assert {node for node, _ in second.search(vectors[0], 40)} == {second.store.rowid(a) for a in same}
+    finally:
+        first.store.close()
+        second.store.close()
+
+
+def test_a_snapshot_table_from_before_twins_is_still_loaded(db_path, stored):
+    first, anchors, vectors = stored
+    directory = hnsw_snapshots.directory_for(str(db_path))
+    header = hnsw_snapshots.read_header(directory, EFFECTIVE)
+    table = directory / f"effective-{header.table[:16]}.npy"
+    rows = np.load(table)
+    table.unlink()
+    np.save(table, rows[:, :3])  # label, node, live: the table as written before twins
+    digest = hnsw_snapshots._digest(table)
+    table.rename(directory / f"effective-{digest[:16]}.npy")
+    record = {**header.__dict__, "table": digest}
+    del record["twins"]
+    (directory / "effective.json").write_text(json.dumps({"format": hnsw_snapshots.FORMAT, **record}))
+    second = _index(db_path)
+    try:
+        second.sync()
+        assert second.source == "snapshot" and len(second) == 300
+        assert _answers(second, vectors[:20]) == _answers(first, vectors[:20])
+    finally:
+        second.store.close()

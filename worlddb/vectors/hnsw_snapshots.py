@@ -12,7 +12,11 @@ Layout, next to the database file (as SQLite puts `-wal` and `-shm`):
 
     memory.db-ann/effective.json                 header (what follows is trusted only if it matches)
     memory.db-ann/effective-<digest>.hnsw        the hnswlib graph
-    memory.db-ann/effective-<digest>.npy         labels, nodes and live flags, one row per label
+    memory.db-ann/effective-<digest>.npy         label, node, live flag and element, one row per label
+
+The table's rows are first the graph's elements (their element is themselves), then the live
+labels kept out of the graph as twins of an element with an equal vector (the header's
+`twins`); a table of three columns, from before twins, has only the former.
 
 The data files are named by the blake3 digest of their bytes, and the header, which
 names both digests, is replaced atomically last: a reader sees the old snapshot or the
@@ -99,6 +103,9 @@ class Header:
     elements: int
     graph: str
     table: str
+    #: rows of the table past the graph's elements: live labels kept out of the graph as
+    #: twins of an element with an equal vector (worlddb.vectors.hnsw); absent before them
+    twins: int = 0
 
     def to_json(self) -> str:
         return json.dumps({"format": FORMAT, **self.__dict__}, sort_keys=True)
@@ -118,6 +125,8 @@ class Loaded:
     labels: np.ndarray
     nodes: np.ndarray
     live: np.ndarray
+    #: (label, node, element) of each twin
+    twins: np.ndarray
 
 
 @contextmanager
@@ -186,7 +195,7 @@ def load(directory: Path, header: Header, capacity: int) -> Loaded | None:
             log.warning("the HNSW snapshot in %s does not match its header; rebuilding", directory)
             return None
         rows = np.load(table, allow_pickle=False)
-        if rows.ndim != 2 or rows.shape != (header.elements, 3):
+        if rows.ndim != 2 or rows.shape not in ((header.elements, 3), (header.elements + header.twins, 4)):
             log.warning("the HNSW snapshot table %s has the wrong shape; rebuilding", table)
             return None
         index = hnswlib.Index(space="cosine", dim=header.dim)
@@ -201,25 +210,34 @@ def load(directory: Path, header: Header, capacity: int) -> Loaded | None:
         log.warning("the HNSW snapshot in %s holds %d elements, its header says %d; rebuilding",
                     directory, index.element_count, header.elements)
         return None
-    return Loaded(header, index, rows[:, 0], rows[:, 1], rows[:, 2].astype(bool))
+    graph_rows, twin_rows = rows[:header.elements], rows[header.elements:]
+    return Loaded(header, index, graph_rows[:, 0], graph_rows[:, 1], graph_rows[:, 2].astype(bool),
+                  twin_rows[:, [0, 1, 3]] if len(twin_rows) else np.empty((0, 3), dtype=np.int64))
 
 
-def save(directory: Path, header: Header, index: hnswlib.Index, labels, nodes, live) -> Header | None:
+def save(directory: Path, header: Header, index: hnswlib.Index, labels, nodes, live,
+         twins=()) -> Header | None:
     """Write a snapshot (header last, atomically); returns the header written, with digests,
-    or None if another process is saving or loading snapshots here (nothing written)."""
+    or None if another process is saving or loading snapshots here (nothing written).
+    `labels`, `nodes` and `live` are the graph's elements; `twins` (label, node, element)
+    the live labels kept out of it."""
     directory.mkdir(parents=True, exist_ok=True)
     with _locked(directory, exclusive=True, wait=0) as held:
         if not held:
             log.info("another process is saving or loading the HNSW snapshots in %s; not saving now", directory)
             return None
-        return _save(directory, header, index, labels, nodes, live)
+        return _save(directory, header, index, labels, nodes, live, twins)
 
 
-def _save(directory: Path, header: Header, index: hnswlib.Index, labels, nodes, live) -> Header:
+def _save(directory: Path, header: Header, index: hnswlib.Index, labels, nodes, live, twins) -> Header:
     name = KIND_NAMES[header.kind]
     _remove_abandoned(directory)
-    rows = np.column_stack([np.asarray(labels, dtype=np.int64), np.asarray(nodes, dtype=np.int64),
-                            np.asarray(live, dtype=np.int64)]).reshape(-1, 3)
+    labels = np.asarray(labels, dtype=np.int64)
+    graph_rows = np.column_stack([labels, np.asarray(nodes, dtype=np.int64), np.asarray(live, dtype=np.int64),
+                                  labels]).reshape(-1, 4)
+    twin_rows = np.asarray([(label, node, 1, element) for label, node, element in twins],
+                           dtype=np.int64).reshape(-1, 4)
+    rows = np.vstack([graph_rows, twin_rows])
     scratch = f".{name}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
     graph_tmp, table_tmp, header_tmp = (directory / f"{scratch}{suffix}" for suffix in (".hnsw", ".npy", ".json"))
     try:
@@ -231,7 +249,8 @@ def _save(directory: Path, header: Header, index: hnswlib.Index, labels, nodes, 
         graph, table = _digest(graph_tmp), _digest(table_tmp)
         os.replace(graph_tmp, directory / f"{name}-{graph[:16]}.hnsw")
         os.replace(table_tmp, directory / f"{name}-{table[:16]}.npy")
-        written = Header(**{**header.__dict__, "elements": len(rows), "graph": graph, "table": table})
+        written = Header(**{**header.__dict__, "elements": len(graph_rows), "twins": len(twin_rows),
+                            "graph": graph, "table": table})
         header_tmp.write_text(written.to_json())
         _fsync(header_tmp)
         os.replace(header_tmp, directory / f"{name}.json")
