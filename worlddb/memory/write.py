@@ -67,7 +67,6 @@ class WriteRequest:
     tool: str
     supersedes: str | None = None
     reason: str | None = None
-    extra_meta: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
