@@ -61,9 +61,9 @@ def test_an_amendment_in_the_same_scope_is_still_named(engine):
     assert hits[old.id].superseded_by == [new.id]
 
 
-def _vector_lane(engine, query, scopes) -> list[str]:
+def _lane(engine, query, scopes, lane) -> list[str]:
     worlds = [engine.store.scope_anchor(kind, sid) for kind, sid in scopes]
-    rows = run_lanes(engine.services.sources, query, worlds, 100, open_only_at=now_us())["vector"]
+    rows = run_lanes(engine.services.sources, query, worlds, 100, open_only_at=now_us())[lane]
     anchors = engine.store.anchors_for_rowids(rows)
     return [anchors[r] for r in rows]
 
@@ -71,17 +71,25 @@ def _vector_lane(engine, query, scopes) -> list[str]:
 @pytest.mark.sqlite_only("the in-process HNSW graph; PostgreSQL ranks a scope in the database")
 @pytest.mark.parametrize("exact_max", [lanes_module.EXACT_MAX, 0])
 def test_a_small_scope_in_a_large_store_finds_every_memory_it_holds(engine, monkeypatch, exact_max):
-    # another user's thousands of equal texts make a graph where a filtered HNSW search can
-    # stop short of a few of the small scope's nodes; ranked exactly, none is left out
-    engine.write_memories([{"text": "Heartbeat: all services up."} for _ in range(3000)], BOB)
+    # another user's thousands of texts near the query fill the over-fetch from the whole index
+    # (their two sentences each count once in the sentence lane's), so both vector lanes search
+    # the small scope again, confined to it: ranked exactly, none of it is left out
+    engine.write_memories([{"text": f"Bob noted item {i}: tea in the car. It was noted at {i}."}
+                           for i in range(3000)], BOB)
     mine = [engine.write_memory(f"Alice noted item {i}: {word} in the {place}", ALICE, entities=[], facts=[]).id
             for i, (word, place) in enumerate((w, p) for w in ("keys", "tea", "bike", "maps", "coins", "seeds")
                                               for p in ("attic", "shed", "car", "desk", "hall"))]
     engine.recall("warm up", ALICE)  # the indexes are built; each later write is added to them
+    query = "Alice noted item 7: tea in the car"
+    vector = engine.services.sources.query_vector(query)
+    rows = {engine.store.rowid(m) for m in mine}
+    for index in (engine.index, engine.units):
+        assert len({node for node, _ in index.search(vector, 400)} & rows) < len(mine)
     monkeypatch.setattr(lanes_module, "EXACT_MAX", exact_max)
-    lane = _vector_lane(engine, "Alice noted item 7: tea in the car", ALICE)
-    if exact_max:
-        assert sorted(lane) == sorted(mine)
-        assert lane[0] == mine[7]
-    else:  # past the cap, the filtered search: never outside the scope, whatever it reaches
-        assert set(lane) <= set(mine)
+    for name in ("vector", "sentence"):
+        lane = _lane(engine, query, ALICE, name)
+        if exact_max:
+            assert sorted(lane) == sorted(mine)
+            assert lane[0] == mine[7]
+        else:  # past the cap, the filtered search: never outside the scope, whatever it reaches
+            assert set(lane) <= set(mine)
