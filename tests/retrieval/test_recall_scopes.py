@@ -71,11 +71,12 @@ def _lane(engine, query, scopes, lane) -> list[str]:
 @pytest.mark.sqlite_only("the in-process HNSW graph; PostgreSQL ranks a scope in the database")
 @pytest.mark.parametrize("exact_max", [lanes_module.EXACT_MAX, 0])
 def test_a_small_scope_in_a_large_store_finds_every_memory_it_holds(engine, monkeypatch, exact_max):
-    # another user's thousands of texts near the query fill the over-fetch from the whole index
-    # (their two sentences each count once in the sentence lane's), so both vector lanes search
-    # the small scope again, confined to it: ranked exactly, none of it is left out
-    engine.write_memories([{"text": f"Bob noted item {i}: tea in the car. It was noted at {i}."}
-                           for i in range(3000)], BOB)
+    # another user's thousands of texts nearer the query than most of the scope fill the
+    # over-fetch from the whole index (their two sentences, both near it, count once in the
+    # sentence lane's), so both vector lanes search the small scope again, confined to it:
+    # ranked exactly, none of it is left out
+    engine.write_memories([{"text": f"Alice noted item 7: tea in the car, copy {i}. Alice noted item 7: tea in the "
+                                    f"car, copy {i} again."} for i in range(3000)], BOB)
     mine = [engine.write_memory(f"Alice noted item {i}: {word} in the {place}", ALICE, entities=[], facts=[]).id
             for i, (word, place) in enumerate((w, p) for w in ("keys", "tea", "bike", "maps", "coins", "seeds")
                                               for p in ("attic", "shed", "car", "desk", "hall"))]
