@@ -32,6 +32,9 @@ a lane admits only nodes whose validity is open at that time.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache, partial
+
 import numpy as np
 
 from worlddb.core.records import TEXT_TYPES
@@ -75,8 +78,10 @@ def run_lanes(sources: Sources, query: str, worlds: list[str], depth: int, *, op
     vector = sources.query_vector(query)
     lanes = {"bm25": bm25}
     if vector is not None:
-        lanes["vector"] = _ann_lane(sources, sources.whole, vector, worlds, depth, open_only_at)
-        lanes["sentence"] = _ann_lane(sources, sources.units, vector, worlds, depth, open_only_at)
+        # the scope's texts, read once for both vector lanes and only if one of them needs them
+        members = cache(partial(_scope_members, store, worlds, open_only_at))
+        lanes["vector"] = _ann_lane(sources, sources.whole, vector, worlds, depth, open_only_at, members)
+        lanes["sentence"] = _ann_lane(sources, sources.units, vector, worlds, depth, open_only_at, members)
     mentions = sources.resolver.find_mentions(worlds, query)
     lanes["entity"], lanes["entity_pending"] = _identity_lanes(sources, mentions, worlds, depth, bm25, open_only_at)
     lanes["speaker"], lanes["answer_type"] = _speaker_lanes(sources, query, mentions, worlds, depth, open_only_at)
@@ -85,7 +90,8 @@ def run_lanes(sources: Sources, query: str, worlds: list[str], depth: int, *, op
     return lanes
 
 
-def _ann_lane(sources: Sources, index, vector, worlds: list[str], depth: int, open_only_at: int | None) -> list[int]:
+def _ann_lane(sources: Sources, index, vector, worlds: list[str], depth: int, open_only_at: int | None,
+              scope_members: Callable[[], set[int] | None]) -> list[int]:
     fetch = depth * 4
     found = [rowid for rowid, _ in index.search(vector, fetch)]
     # check scope in rank order, a slice at a time, and stop once `depth` passed: where
@@ -102,7 +108,7 @@ def _ann_lane(sources: Sources, index, vector, worlds: list[str], depth: int, op
         # out - a small scope in a large index; nearest vectors of other nodes (a text's
         # several sentences count once); a graph search that came back short. Only the scope's
         # size tells, so where it holds more than was found, search again confined to it.
-        members = _scope_members(sources.store, worlds, open_only_at)
+        members = scope_members()
         if members is not None and len(ranked) < min(depth, len(members)):
             if len(members) <= EXACT_MAX:
                 ranked = [rowid for rowid, _ in index.nearest_among(vector, members, depth)]
