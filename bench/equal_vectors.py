@@ -81,8 +81,10 @@ def main() -> None:
         command = [args.baseline_python, str(Path(__file__).resolve()), "--distinct", str(args.distinct),
                    "--probes", str(args.probes), "--dim", str(args.dim), "--seed", str(args.seed),
                    "--shares", *map(str, args.shares)]
-        # run from elsewhere: `python FILE` puts FILE's folder first, never this checkout's root
-        done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=tempfile.gettempdir())
+        # run by path, not with -m: its own folder comes first on PY's import path, never this
+        # checkout's root, so PY imports its own worlddb wherever it starts (and this file
+        # imports nothing from bench/, which PY's checkout may not have)
+        done = subprocess.run(command, capture_output=True, text=True, check=True)
         report["baseline"] = {"python": args.baseline_python, "results": json.loads(done.stdout)["results"]}
     text = json.dumps(report, indent=2)
     if args.out:
