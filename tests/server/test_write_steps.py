@@ -2,7 +2,8 @@
 real embedding model, a recall issued while a 120-message memory_write is inside the model is
 answered first; a small write issued then runs its own model steps meanwhile but commits after
 the long one (writes commit in arrival order); and every result is what the steps run back to
-back give."""
+back give. Each write is found by meaning in the recall that follows it, though the HNSW
+indexes take it after its reply."""
 
 from __future__ import annotations
 
@@ -80,3 +81,19 @@ async def test_a_recall_goes_ahead_of_a_long_write_inside_the_model_and_a_later_
             (e["name"], e["resolution"]) for e in written["entities"])
     finally:
         engine.close()
+
+
+async def test_each_write_is_in_the_vector_lanes_of_the_very_next_recall(tmp_path):
+    # the HNSW indexes take a write's commit after its reply, on the engine thread: the next
+    # call, queued behind that, finds it by meaning alone
+    server = build_server(make_config(tmp_path / "upkeep.db", embedder=default_embedder(), query_model=False))
+    pairs = [("Priya adopted a rescue greyhound last spring.", "which dog did she take in from a shelter?"),
+             ("The boiler in the basement was serviced on Tuesday.", "when was the heating checked?"),
+             ("Marco started learning the cello in September.", "what instrument is he studying?")]
+    async with Client(server) as client:
+        await call(client, "memory_recall", query="warm up")  # the indexes are built from here on
+        for text, question in pairs:
+            written = await call(client, "memory_write", text=text)
+            hits = (await call(client, "memory_recall", query=question, limit=3))["results"]
+            hit = next(h for h in hits if h["id"] == written["id"])
+            assert {"vector", "sentence"} & set(hit["lanes"]), hit["lanes"]
