@@ -519,6 +519,23 @@ async def test_a_change_to_one_of_several_things_a_memory_says_revises_it_and_ke
         assert lives and all(f["valid_to"] is not None for f in lives)  # the old home ended
 
 
+async def test_a_change_no_rule_reads_answers_only_for_the_part_of_a_compound_memory_it_touched(minilm_server):
+    # the move took the home; the unread job change repeats "designer", so it answers where
+    # one works, and the move still answers where one lives
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "touched"}
+        both = await ok(client, "memory_write", text="I live in Lyon and work at Renault as a designer.",
+                        valid_from=ago(90), **scope)
+        moved = await ok(client, "memory_write", text="We moved to Nantes last month.", valid_from=ago(30), **scope)
+        job = await ok(client, "memory_write", text="I'm no longer a designer; I switched to product.", **scope)
+        assert moved["revised"] == [both["id"]] and job["revised"] == [both["id"]]
+        home = (await ok(client, "memory_recall", query="Where do I live?", limit=3, **scope))["results"]
+        assert [h["id"] for h in home[:2]] == [moved["id"], both["id"]]
+        assert "slot" not in next(h for h in home if h["id"] == job["id"])["lanes"]
+        work = (await ok(client, "memory_recall", query="Where do I work?", limit=3, **scope))["results"]
+        assert work[0]["id"] == job["id"] and work[0]["lanes"]["slot"] == 1
+
+
 @pytest.mark.parametrize(("user", "both", "change", "kept"), [
     # the second verb's subject is the clause's (the brother), not the name before it (Google)
     ("kin", "My brother works at Google and lives in Oslo.", "My brother now works at Meta.",

@@ -144,7 +144,7 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
         chosen = _successors_ahead(store, worlds, plan, chosen, include_closed)
     if keys:
         chosen = slot_preference.prefer(keys, chosen, user=user, replaced=lambda view: _replaced(store, view),
-                                        query=query)
+                                        query=query, changed_by=lambda view: _changed_by(store, view))
     return chosen[:limit]
 
 
@@ -185,6 +185,13 @@ def _replaced(store, view: NodeView) -> list[NodeView]:
     """The memories or turns `view` supersedes or revises (current or not)."""
     edges = [e for kind in ("supersedes", "revises") for e in store.edges(src=view.anchor, type=kind)]
     found = store.get_many([e.dst for e in edges])
+    return [v for v in found.values() if v.type in TEXT_TYPES]
+
+
+def _changed_by(store, view: NodeView) -> list[NodeView]:
+    """The memories or turns that supersede or revise `view`."""
+    edges = [e for kind in ("supersedes", "revises") for e in store.edges(dst=view.anchor, type=kind)]
+    found = store.get_many([e.src for e in edges])
     return [v for v in found.values() if v.type in TEXT_TYPES]
 
 

@@ -33,7 +33,7 @@ from worlddb.core.records import NodeView
 from worlddb.extract import GENERIC_ROLES
 from worlddb.extract.open_slots import REPLACES, is_single
 from worlddb.extract.slots import SlotClaim, SlotKey, read, same_person, same_subject, voice
-from worlddb.graph.text_index import speaker_of
+from worlddb.graph.text_index import STOPWORDS, speaker_of
 
 from .claims import single_valued
 
@@ -45,12 +45,14 @@ _ALIKE = ({"when", "due"}, {"employer", "role"}, {"partner", "marital_status"})
 
 
 def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
-           replaced: Callable[[NodeView], list[NodeView]] | None = None, query: str = "") -> list:
+           replaced: Callable[[NodeView], list[NodeView]] | None = None, query: str = "",
+           changed_by: Callable[[NodeView], list[NodeView]] | None = None) -> list:
     """`chosen` (recall's Ranked candidates) with the memories and turns stating one of the asked
     slots `keys` first, newest first, each with its place among them as lane "slot". `user`: the
     scope's user, whose own name as a memory's speaker is "me". `replaced`: the current-or-not
     memories a memory supersedes or revises, for a replacement with no slot of its own
-    (`_takes_over`). `query`: the question; of a slot of several values, the statements of a
+    (`_takes_over`); `changed_by`, its converse (the memories that supersede or revise one).
+    `query`: the question; of a slot of several values, the statements of a
     value it names come first ("metformin dose": the metformin one, not another medicine)."""
     attributes = {k.attribute for k in keys}
     for group in _ALIKE:
@@ -61,7 +63,8 @@ def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
     for i, found in enumerate(chosen):
         claims = _claims(found.view, attributes, user)
         answers = [claim for claim in claims if any(_answers(key, claim) for key in keys)]
-        if answers or (replaced is not None and _takes_over(found.view, keys, attributes, user, replaced)):
+        if answers or (replaced is not None
+                       and _takes_over(found.view, keys, attributes, user, replaced, changed_by)):
             stating.append(i)
         if any(claim.value and set(_WORD.findall(claim.value.casefold())) <= asked_words for claim in answers):
             named.add(i)
@@ -122,7 +125,8 @@ def _claims(view: NodeView, attributes: set[str] | None, user: str | None = None
 
 
 def _takes_over(view: NodeView, keys: Sequence[SlotKey], attributes: set[str], user: str | None,
-                replaced: Callable[[NodeView], list[NodeView]]) -> bool:
+                replaced: Callable[[NodeView], list[NodeView]],
+                changed_by: Callable[[NodeView], list[NodeView]] | None = None) -> bool:
     """Whether a memory that states no asked slot itself replaced one that does, and so states
     it now: one that names a new value with no slot of its own ("I switched to Vivaldi")
     replaced one stating an asked open slot ("I use Firefox as my browser"), which the update
@@ -131,7 +135,8 @@ def _takes_over(view: NodeView, keys: Sequence[SlotKey], attributes: set[str], u
     a whole (worlddb.memory.updates: "We finished rewriting the public API in Elixir" after
     "The public API is written in Ruby"). A memory that reads as another slot's change ("We
     moved to Nantes" revising "I live in Lyon and work at Renault") takes over nothing of the
-    part it left alone."""
+    part it left alone; nor does an unread one, of a memory that says several things, take over
+    a part it did not touch (`_touched`)."""
     if view.type != "Memory":
         return False
     olds = replaced(view)  # one edge read, and most memories replaced none: before any reading
@@ -148,9 +153,29 @@ def _takes_over(view: NodeView, keys: Sequence[SlotKey], attributes: set[str], u
         if mine and any(_answers(key, c) and any(same_subject(m.subject, c.subject) for m in mine)
                         for key in open_keys for c in theirs):
             return True
-        if unread and any(_answers(key, c) for key in keys for c in theirs):
+        if unread and any(_answers(key, c) for key in keys for c in theirs) \
+                and _touched(view, old, keys, user, changed_by):
             return True
     return False
+
+
+def _touched(view: NodeView, old: NodeView, keys: Sequence[SlotKey], user: str | None,
+             changed_by: Callable[[NodeView], list[NodeView]] | None) -> bool:
+    """Whether an unread change `view` of `old`, which states an asked slot, is about that part
+    of it. A memory of one slot is changed whole. Of one that says several things ("I live in
+    Austin and work as a nurse at St. David's"), the change is about the parts whose values it
+    says again ("I'm now a nurse practitioner at UCHealth": the job, not the home); where it
+    repeats none, about every part no other change of `old` reads as its own ("I moved to
+    Denver" took the home)."""
+    every = _claims(old, None, user)
+    if len({(c.subject, c.attribute) for c in every}) <= 1:
+        return True
+    said = set(_WORD.findall(view.content.casefold())) - STOPWORDS
+    repeated = [c for c in every if c.value and set(_WORD.findall(c.value.casefold())) & said]
+    if repeated:
+        return any(_answers(key, c) for key in keys for c in repeated)
+    others = [v for v in (changed_by(old) if changed_by is not None else ()) if v.anchor != view.anchor]
+    return not any(_answers(key, c) for v in others for c in _claims(v, None, user) for key in keys)
 
 
 def _answers(key: SlotKey, claim: SlotClaim) -> bool:

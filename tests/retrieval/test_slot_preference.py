@@ -1,0 +1,65 @@
+"""The slot step on its own (worlddb.retrieval.slot_preference.prefer): which of the lanes'
+candidates state the asked slot, for changes the rules read nothing in. Memories here are
+views with the edges between them given as functions; tests/server/test_updates.py drives the
+same step through the MCP client."""
+
+from __future__ import annotations
+
+from worlddb.core.records import NodeView
+from worlddb.extract.slots import asked
+from worlddb.retrieval.recall import Ranked
+from worlddb.retrieval.slot_preference import prefer
+
+DAY = 86_400_000_000
+
+
+def memory(anchor: str, text: str, day: int) -> NodeView:
+    return NodeView(anchor=anchor, version=anchor, type="Memory", name="", content=text, meta={}, provenance={},
+                    created_at=day * DAY, valid_from=day * DAY, valid_to=None, t_ingested=day * DAY, parent=None,
+                    retired_at=None, retire_reason=None, n_children=0, n_edges=0)
+
+
+def ranked(*views: NodeView) -> list[Ranked]:
+    return [Ranked(view, 1.0 / i, {"bm25": i}) for i, view in enumerate(views, start=1)]
+
+
+def first_for(question: str, candidates: list[Ranked], changes: dict[str, list[NodeView]]) -> list[str]:
+    """The anchors in the slot step's order, `changes` naming what each memory revised."""
+    changed_by: dict[str, list[NodeView]] = {}
+    for newer, olds in changes.items():
+        view = next(c.view for c in candidates if c.view.anchor == newer)
+        for old in olds:
+            changed_by.setdefault(old.anchor, []).append(view)
+    out = prefer(asked(question), candidates, replaced=lambda v: changes.get(v.anchor, []),
+                 changed_by=lambda v: changed_by.get(v.anchor, []), query=question)
+    return [found.view.anchor for found in out if "slot" in found.lanes]
+
+
+BOTH = memory("both", "I live in Lyon and work at Renault as a designer.", 1)
+MOVED = memory("moved", "We moved to Nantes last month.", 30)
+
+
+def test_an_unread_change_of_a_memory_of_one_slot_states_that_slot():
+    php = memory("php", "The payments API is written in PHP.", 1)
+    port = memory("port", "We finished the port; the old codebase is archived.", 40)
+    assert first_for("What language is the payments API written in?", ranked(php, port), {"port": [php]}) == \
+        ["port", "php"]
+
+
+def test_an_unread_change_states_the_parts_of_a_compound_memory_whose_values_it_says_again():
+    job = memory("job", "No longer a designer, I switched to product.", 40)
+    candidates = ranked(BOTH, MOVED, job)
+    changes = {"moved": [BOTH], "job": [BOTH]}
+    assert first_for("Where do I live?", candidates, changes) == ["moved", "both"]
+    assert first_for("Where do I work?", candidates, changes)[0] == "job"
+
+
+def test_an_unread_change_that_repeats_nothing_leaves_a_part_another_change_read_as_its_own():
+    vague = memory("vague", "Big changes this spring, all settled now.", 40)
+    candidates = ranked(BOTH, MOVED, vague)
+    # the home was taken by the move, which reads as a change of home: the unread one is not about it
+    assert first_for("Where do I live?", candidates, {"moved": [BOTH], "vague": [BOTH]}) == ["moved", "both"]
+    # with no other change to account for the home, the unread change may be about any part
+    alone = ranked(BOTH, vague)
+    assert first_for("Where do I live?", alone, {"vague": [BOTH]}) == ["vague", "both"]
+    assert first_for("Where do I work?", candidates, {"moved": [BOTH], "vague": [BOTH]}) == ["vague", "both"]
