@@ -689,3 +689,19 @@ def test_whose_thing_a_name_says_it_is_decides_whether_a_change_is_about_it(old,
 ])
 def test_a_dose_is_a_slot_of_its_own_medicine(old, new, outcome):
     assert verdict(old, new) == outcome
+
+
+def test_a_title_with_its_workplace_is_a_role_and_an_employer():
+    def said(text):
+        return {(c.subject, c.attribute, c.value) for c in read(text).claims}
+
+    # "teacher" begins as "teach" does, and is a title all the same
+    assert said("I'm a teacher at Lincoln.") == {("me", "employer", "Lincoln"), ("me", "role", "teacher")}
+    assert said("I teach math at Lincoln.") == {("me", "role", "teach math")}
+    # a practitioner, and the titles a specialist's ending makes
+    assert said("I'm now a nurse practitioner at UCHealth.") == {
+        ("me", "employer", "UCHealth"), ("me", "role", "nurse practitioner")}
+    assert said("My wife is a radiologist.") == {("wife", "role", "radiologist")}
+    assert said("I'm a pediatrician at Kaiser.") == {("me", "employer", "Kaiser"), ("me", "role", "pediatrician")}
+    # a word with such an ending that names no work is no role
+    assert said("I'm a logician's nightmare.") == set()

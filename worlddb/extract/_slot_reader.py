@@ -230,7 +230,7 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
         return None
     if rule.attribute in _LITERAL:
         value = raw.strip(" .,")
-    elif rule.attribute == "role" and raw.startswith(("teach", "retired")):
+    elif rule.attribute == "role" and re.match(r"(?:teach(?:es)?|retired)\b", raw):
         value = raw.strip(" .,")
     elif rule.attribute == "home" and raw.strip()[:1].islower() and _place_in(raw.strip()):
         value = _place_in(raw.strip())

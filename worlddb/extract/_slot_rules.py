@@ -162,14 +162,18 @@ _WHEN_WORDS = (r"(?:in|on|at|last|this|after|before|since|during|over|yesterday|
                r"|years?|months?|weeks?|days?|a\s+(?:while|year|month|week|few))")
 
 
+#: the endings of a specialist's title: an anaesthesiologist, a paediatrician, a podiatrist, a sonographer
+_SPECIALIST = re.compile(r"(?:ologist|ician|iatrist|iatrician|ographer)s?$")
+
+
 def _name(value: str) -> bool:
     return bool(value) and value[0].isupper() and value.split()[0].lower() not in _FIRST
 
 
 def _occupation(value: str) -> bool:
     words = value.lower().replace("-", " ").split()
-    return bool(words) and words[-1].rstrip("s") in _OCCUPATIONS and all(
-        w in _TITLE_WORDS or w.isalpha() for w in words)
+    return bool(words) and (words[-1].rstrip("s") in _OCCUPATIONS or _SPECIALIST.search(words[-1]) is not None) \
+        and all(w in _TITLE_WORDS or w.isalpha() for w in words)
 
 
 def _has_time(value: str) -> bool:

@@ -45,7 +45,7 @@ sergeant server singer sociologist soldier specialist statistician student super
 surveyor tailor teacher technician therapist translator tutor veterinarian vet waiter waitress welder
 writer carrier lead founder cofounder co-founder owner principal president vp partner associate
 apprentice dispatcher inspector pastor priest rabbi mail tester coordinator planner strategist advisor adviser
-representative operator copywriter
+representative operator copywriter practitioner caregiver aide attendant
 """.split())
 _TITLE_WORDS = {"senior", "junior", "staff", "principal", "lead", "head", "chief", "associate", "assistant",
                 "deputy", "executive", "managing", "regional", "general", "software", "data", "product",

@@ -414,6 +414,8 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: Reader 28: a medicine started is taken ("I started metformin 500mg").
 #: Reader 29: a medicine's dose is a slot of its own, one per medicine ("lisinopril 10mg").
 #: Reader 30: a named person's birthday or anniversary is read as one's own is ("Sam's birthday is ...").
+#: Reader 31: a title ending in "practitioner" or a specialist's suffix ("pediatrician", "radiologist") is a
+#: role; "a teacher at Lincoln" is a teacher at Lincoln, not a role of "teacher at Lincoln".
 CLAIMS_READER = schema.CLAIMS_READER
 
 
