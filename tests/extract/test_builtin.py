@@ -462,3 +462,17 @@ def test_a_relative_time_resolves_the_same_at_any_hour_of_the_day_and_is_parsed_
 ])
 def test_units_letters_and_weekdays_are_no_names(text, names):
     assert [e.name for e in BuiltinExtractor().extract(text, ExtractionContext()).entities] == names
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # an abbreviation a place's or a house's name opens with keeps its name whole
+    ("We went to St. Louis last week.", [("St. Louis", "place")]),
+    ("I moved to Ft. Worth.", [("Ft. Worth", "place")]),
+    ("We hiked Mt. Hood.", [("Mt. Hood", None)]),
+    ("She is a nurse at St. David's.", [("St. David", None)]),
+    # after a name it ends a street's name, and the next sentence's name is another
+    ("I live on Main St. Tom lives nearby.", [("Main St", None), ("Tom", "person")]),
+])
+def test_a_name_opened_by_an_abbreviation_is_one_name(text, found):
+    entities = BuiltinExtractor().extract(text, ExtractionContext()).entities
+    assert [(e.name, e.type) for e in entities if e.type != "concept"] == found

@@ -68,6 +68,8 @@ _ABBREVIATIONS = {"mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "vs", "etc"
                   "no", "inc", "ltd", "co", "e.g", "i.e", "approx"}
 _TITLES = {"Mr", "Mrs", "Ms", "Miss", "Dr", "Prof", "Sir", "Dame", "Lord", "Lady", "Aunt",
            "Uncle", "Coach", "Captain", "President", "Senator", "Judge", "Saint"}
+#: abbreviated words a place's or a house's name opens with ("St. Louis", "Mt. Hood", "St. David's")
+_NAME_PREFIXES = {"St", "Ste", "Mt", "Ft", "Pt"}
 _CONNECTORS = {"of", "de", "du", "la", "le", "van", "von", "der", "da", "di", "the"}
 _FIRST_PERSON = {"I", "I'm", "I've", "I'll", "I'd", "I’m", "I’ve", "I’ll", "I’d"}
 # Words that open sentences (and vocatives: "Thanks Gina") but are never names themselves.
@@ -370,9 +372,10 @@ def _cap_runs(text, tokens):
         start, _, word = tok
         gap = text[current[-1][1]:start] if current else " "
         prev = current[-1][2] if current else ""
-        # "Dr. Smith", "John F. Kennedy": a title or an initial carries its period into the run.
-        joined = current and (gap == " " or gap == ". " and (prev in _TITLES or re.fullmatch(r"[A-Z]", prev))
-                              ) and not _strip_possessive(prev)[1]
+        # "Dr. Smith", "John F. Kennedy", "St. Louis": a title, an initial or a name's opening
+        # abbreviation carries its period into the run.
+        dotted = prev in _TITLES or re.fullmatch(r"[A-Z]", prev) or prev in _NAME_PREFIXES and len(current) == 1
+        joined = current and (gap == " " or gap == ". " and dotted) and not _strip_possessive(prev)[1]
         if _is_cap(word):
             if current and not joined:
                 runs.append(current)
