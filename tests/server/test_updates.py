@@ -536,6 +536,28 @@ async def test_a_change_no_rule_reads_answers_only_for_the_part_of_a_compound_me
         assert work[0]["id"] == job["id"] and work[0]["lanes"]["slot"] == 1
 
 
+async def test_a_change_of_ones_own_part_does_not_lead_a_question_about_someone_else(minilm_server):
+    # the diet changed is the speaker's; asked about the wife's, the memory that says it comes
+    # first with no successor ahead of it, and asked about one's own the change does
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "someone-else"}
+        both = await ok(client, "memory_write", text="I'm vegetarian, and my wife Yuki can't eat shellfish.",
+                        valid_from=ago(90), **scope)
+        fish = await ok(client, "memory_write", text="I started eating fish again, so I'm pescatarian now.", **scope)
+        assert fish["revised"] == [both["id"]]
+        hits = (await ok(client, "memory_recall", query="What can't Yuki eat?", limit=3, **scope))["results"]
+        assert hits[0]["id"] == both["id"]
+        assert all("successor" not in h["lanes"] for h in hits)
+        hits = (await ok(client, "memory_recall", query="What is my diet?", limit=3, **scope))["results"]
+        assert hits[0]["id"] == fish["id"]
+        # a change of her own part comes ahead of what it changed
+        sushi = await ok(client, "memory_write", text="Yuki's allergy is gone, so she eats shellfish again now.",
+                         **scope)
+        assert both["id"] in sushi["revised"]
+        hits = (await ok(client, "memory_recall", query="What can't Yuki eat?", limit=3, **scope))["results"]
+        assert hits[0]["id"] == sushi["id"]
+
+
 @pytest.mark.parametrize(("user", "both", "change", "kept"), [
     # the second verb's subject is the clause's (the brother), not the name before it (Google)
     ("kin", "My brother works at Google and lives in Oslo.", "My brother now works at Meta.",

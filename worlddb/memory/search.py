@@ -9,10 +9,12 @@ marks - named only where they lie in a scope the caller asked about.
 
 Within a set of hits that conflict with one another, the newer valid-from ranks first: the set
 keeps the places its members had on the page, and they are dealt out newest first. So does a
-set of which one revises another, unless the query asks about a slot (worlddb.extract.slots.
-asked: "Where do I work?"): then retrieval's slot step has already put the hits that state it
-first, newest first, and a revised memory that alone states the asked slot - the part the
-revision left alone - stays above the revision.
+set of which one revises another in a recall pinned to a time (as_of or known_at). Unpinned,
+retrieval has ordered revisions already: its successor step puts a reviser just ahead of what
+it revised, unless the question is about someone the revision is not (worlddb.retrieval.
+successors), and for a query about a slot (worlddb.extract.slots.asked: "Where do I work?") its
+slot step puts the hits that state it first, newest first, so a revised memory that alone states
+the asked slot - the part the revision left alone - stays above the revision.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ def recall(services: Services, query: str, scopes: ScopeSet, *, limit: int, as_o
     plan = services.db.plan(as_of=as_of, known_at=known_at, include_closed=include_retired)
     user = next((sid for kind, sid in scopes if kind == "user"), None)
     chosen = rank(services.sources, query, worlds, limit=limit, plan=plan, user=user)
-    joined = _JOINED_BY_CONFLICT if asked(query) else _JOINED
+    joined = _JOINED_BY_CONFLICT if asked(query) or (as_of is None and known_at is None) else _JOINED
     return RecallResult(results=_hits(services.store, chosen, plan, worlds, joined), scopes_searched=scopes.keys)
 
 
@@ -88,7 +90,7 @@ def _hits(store: Store, chosen: list[Ranked], plan: QueryPlan, worlds: list[str]
 
 #: the marks that join hits into a set ranked newest first
 _JOINED = ("conflicts", "revised_by", "revises")
-#: the same, for a query about a slot (the slot step orders revisions)
+#: the same, where retrieval has ordered revisions (the successor and slot steps)
 _JOINED_BY_CONFLICT = ("conflicts",)
 
 

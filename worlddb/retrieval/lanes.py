@@ -71,8 +71,10 @@ _TEXT = ",".join("?" * len(TEXT_TYPES))
 # a unary + does in SQLite, and PostgreSQL accepts it for text, as it does not the +.
 
 
-def run_lanes(sources: Sources, query: str, worlds: list[str], depth: int, *, open_only_at: int | None
-              ) -> dict[str, list[int]]:
+def run_lanes(sources: Sources, query: str, worlds: list[str], depth: int, *, open_only_at: int | None,
+              mentions: list[Mention] | None = None) -> dict[str, list[int]]:
+    """Each lane's rowids, best first, at most `depth`. `mentions`: the known entities the query
+    names (`sources.resolver.find_mentions`), where the caller has found them already."""
     store = sources.store
     bm25 = [rowid for rowid, _ in lexical(store, query, worlds, depth, open_only_at=open_only_at)]
     vector = sources.query_vector(query)
@@ -82,7 +84,8 @@ def run_lanes(sources: Sources, query: str, worlds: list[str], depth: int, *, op
         members = cache(partial(_scope_members, store, worlds, open_only_at))
         lanes["vector"] = _ann_lane(sources, sources.whole, vector, worlds, depth, open_only_at, members)
         lanes["sentence"] = _ann_lane(sources, sources.units, vector, worlds, depth, open_only_at, members)
-    mentions = sources.resolver.find_mentions(worlds, query)
+    if mentions is None:
+        mentions = sources.resolver.find_mentions(worlds, query)
     lanes["entity"], lanes["entity_pending"] = _identity_lanes(sources, mentions, worlds, depth, bm25, open_only_at)
     lanes["speaker"], lanes["answer_type"] = _speaker_lanes(sources, query, mentions, worlds, depth, open_only_at)
     lanes["typed"] = typed_lane(sources, query, vector, mentions, worlds, depth, open_only_at)

@@ -65,7 +65,9 @@ from worlddb.core.plan import QueryPlan
 from worlddb.core.records import TEXT_TYPES, NodeView
 from worlddb.core.timeutil import now_us
 from worlddb.extract.slots import asked
+from worlddb.graph import identity
 from worlddb.graph.edge_reads import hidden
+from worlddb.resolver.outcomes import Mention
 
 from . import brevity, claims, propagation, slot_preference, successors
 from .fusion import fuse
@@ -103,7 +105,8 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
     wanted = limit + (slot_preference.EXTRA if keys else 0)
     depth = max(LANE_FLOOR, limit * LANE_DEPTH)
     pinned = as_of is not None or known_at is not None or include_closed
-    lanes = run_lanes(sources, query, worlds, depth, open_only_at=None if pinned else now_us())
+    mentions = sources.resolver.find_mentions(worlds, query)
+    lanes = run_lanes(sources, query, worlds, depth, open_only_at=None if pinned else now_us(), mentions=mentions)
     scores, ranks = fuse(lanes, weights)
     scores, own = brevity.damp_turns(store, scores)
     fused_rank = {rowid: i for i, rowid in enumerate(sorted(scores, key=lambda r: (-scores[r], r)), start=1)}
@@ -141,17 +144,25 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
     if keys and not pinned:
         chosen += _claimed(sources, worlds, keys, chosen, plan)
     if as_of is None and known_at is None:
-        chosen = _successors_ahead(store, worlds, plan, chosen, include_closed)
+        chosen = _successors_ahead(store, worlds, plan, chosen, include_closed, _people(store, mentions))
     if keys:
         chosen = slot_preference.prefer(keys, chosen, user=user, replaced=lambda view: _replaced(store, view),
                                         query=query, changed_by=lambda view: _changed_by(store, view))
     return chosen[:limit]
 
 
+def _people(store, mentions: list[Mention]) -> frozenset[str]:
+    """The entities of the people the query names, with their accepted same_as classes."""
+    views = store.get_many(sorted({m.anchor for m in mentions}))
+    named = [a for a, view in views.items() if view.meta.get("entity_type") == "person"]
+    return frozenset().union(*identity.classes_of(store, named)) if named else frozenset()
+
+
 def _successors_ahead(store, worlds: list[str], plan: QueryPlan, chosen: list[Ranked],
-                      include_closed: bool) -> list[Ranked]:
+                      include_closed: bool, people: frozenset[str]) -> list[Ranked]:
     """`chosen` with the newer texts that superseded or revised a candidate just ahead of it
-    (worlddb.retrieval.successors), each admitted as the lanes' candidates are."""
+    (worlddb.retrieval.successors), each admitted as the lanes' candidates are; of a candidate
+    that refers to one of the `people` the query names, only revisions that do too."""
 
     def admit(anchors: list[str]) -> dict[str, NodeView]:
         views = store.get_many(anchors)
@@ -167,6 +178,7 @@ def _successors_ahead(store, worlds: list[str], plan: QueryPlan, chosen: list[Ra
         return shown
 
     newer, brought = successors.newer_texts(store, {found.view.anchor: found.view for found in chosen}, admit)
+    newer = successors.about(store, newer, people)
     if not newer:
         return chosen
     by_anchor = {found.view.anchor: found for found in chosen}
