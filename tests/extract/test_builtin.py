@@ -476,3 +476,21 @@ def test_units_letters_and_weekdays_are_no_names(text, names):
 def test_a_name_opened_by_an_abbreviation_is_one_name(text, found):
     entities = BuiltinExtractor().extract(text, ExtractionContext()).entities
     assert [(e.name, e.type) for e in entities if e.type != "concept"] == found
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # a past verb the word list knows capitalised ("Met": the museum) opens no name
+    ("Met Robert Chen at the conference.", ["Robert Chen"]),
+    ("Rose Byrne starred in it.", ["Rose Byrne"]),  # a given name that is a past verb too
+    # a given name that is a common word too is a name before a verb
+    ("Rob asked me to review his roadmap.", ["Rob"]),
+    ("Mark said it was fine.", ["Mark"]),
+    # but no month and no modal, and not before a verb anything may do
+    ("May brought a lot of rain.", []),
+    ("Will is coming too.", []),
+    ("Life is good.", []),
+    ("Ginger helps with nausea.", []),
+])
+def test_a_sentence_opening_past_verb_or_given_name(text, found):
+    entities = BuiltinExtractor().extract(text, ExtractionContext()).entities
+    assert [e.name for e in entities if e.type != "concept"] == found

@@ -138,8 +138,12 @@ _ADJECTIVES = {"great", "good", "awesome", "amazing", "new", "nice", "big", "lit
                "favourite", "fave", "lovely", "wonderful", "fun", "incredible", "cute", "fantastic",
                "tough", "hard", "bad", "entire", "true", "local", "recent", "latest"}
 # Verbs whose subject is almost always a person: a capitalised word before them is a name.
-_PERSON_VERB = re.compile(r"\s+(?:lives|lived|works|worked|moved|comes\s+from|came\s+from|is\s+from"
-                          r"|was\s+born|said|says|told|married)\b")
+_PERSON_VERBS = r"lives|lived|works|worked|moved|comes\s+from|came\s+from|is\s+from|was\s+born|said|says|told|married"
+_PERSON_VERB = re.compile(rf"\s+(?:{_PERSON_VERBS})\b")
+# ... and more that only a person does: what makes a given name that is a common word a name
+_PEOPLE_DO = re.compile(rf"\s+(?:{_PERSON_VERBS}|asked|asks|tells|called|calls|texted|texts|emailed|emails"
+                        r"|messaged|wrote|writes|invited|invites|suggested|suggests|mentioned|mentions|thinks|thought"
+                        r"|wants|wanted|visited|visits|met|meets|joined|joins|promised|agreed|replied|answered)\b")
 # Tags of a finite verb (Penn Treebank): "prefers", "got", "released", "can".
 _FINITE = {"VBZ", "VBD", "VBN", "MD"}
 #: tags of a word that ends a noun phrase once it holds a noun: a finite verb, or an adverb
@@ -338,11 +342,18 @@ def _named_alone(word: str, written: str, after: str) -> bool:
     """Whether a lone capitalised word that opens a sentence is a name, by what follows it:
     coordinated with a name ("Luna and Oliver"); the subject of a finite verb ("Sarah prefers tea",
     "Anna lives in Boston") or possessive ("Kevin's wife") while not a common word ("Coffee is
-    great", "Nothing works", "Life's too short"); or addressed and known to the word list as a
-    name ("Maria, that's great", not "Ha, ha")."""
+    great", "Nothing works", "Life's too short") or, before a verb people do, a given name ("Rob
+    asked"); or addressed and known to the word list as a name ("Maria, that's great", not "Ha,
+    ha")."""
     if re.match(r"\s+(?:and|&)\s+[A-Z]", after):
         return True
-    if _PERSON_VERB.match(after) or _acts(after) or _strip_possessive(written)[1]:
+    if _PERSON_VERB.match(after) or _acts(after):
+        # a given name that is a common word too, before a verb people do ("Rob asked", "Mark
+        # said"; not "Life is good", "Ginger helps"), unless a month or a modal ("May", "Will")
+        return not lexicon.is_common(word) or (
+            _PEOPLE_DO.match(after) is not None and given_names.is_given_name(word)
+            and word.lower() not in _NOT_NAMES and lexicon.tag(word.lower()) != "MD")
+    if _strip_possessive(written)[1]:  # "Kevin's wife", but "Life's too short" ("'s" may be "is")
         return not lexicon.is_common(word)
     return (after.startswith(", ") and lexicon.tag(word) == "NNP"
             and lexicon.tag(word.lower()) in {None, "NN", "NNS", "NNP"})
@@ -357,8 +368,12 @@ def _not_part_of_name(words: list[str]) -> bool:
     first = words[0]
     if first.lower() in _OPENERS or lexicon.tag(first) == "VB":
         return True
-    if lexicon.tag(first) in {"VBD", "VBN"} and (any(not lexicon.is_common(w) for w in words[1:])
-                                                 or len(words) > 1 and words[1].islower()):
+    # a past verb the word list knows capitalised as a name ("Met": the museum) is one still,
+    # unless it is a given name ("Rose", "Drew")
+    past = lexicon.tag(first) in {"VBD", "VBN"} or (
+        lexicon.tag(first) == "NNP" and lexicon.tag(first.lower()) in {"VBD", "VBN"}
+        and not given_names.is_given_name(first))
+    if past and (any(not lexicon.is_common(w) for w in words[1:]) or len(words) > 1 and words[1].islower()):
         return True  # a past verb before a name: "Finished Project Hail Mary", "Visited Lisbon", "Sold the Civic"
     return (len(words) > 1 and lexicon.is_common(first) and lexicon.tag(first) not in {"NNP", "NNPS"}
             and not lexicon.is_common(words[1]))
