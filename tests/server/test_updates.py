@@ -558,6 +558,20 @@ async def test_a_change_of_ones_own_part_does_not_lead_a_question_about_someone_
         assert hits[0]["id"] == sushi["id"]
 
 
+async def test_a_revision_about_no_one_a_question_names_is_not_brought_to_it(minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "named"}
+        chen = await ok(client, "memory_write", text="Robert Chen runs the data team at Initech.", **scope)
+        dentist = await ok(client, "memory_write", text="My dentist is Dr. Alvarez.", valid_from=ago(90), **scope)
+        moved = await ok(client, "memory_write", text="Alvarez moved her practice to Oak Street.", **scope)
+        assert moved["revised"] == [dentist["id"]]
+        hits = (await ok(client, "memory_recall", query="What does Robert Chen do?", limit=2, **scope))["results"]
+        assert hits[0]["id"] == chen["id"] and moved["id"] not in {h["id"] for h in hits}
+        # asked about the dentist, the revision comes first
+        hits = (await ok(client, "memory_recall", query="Where is Dr. Alvarez's practice?", limit=2, **scope))["results"]
+        assert hits[0]["id"] == moved["id"]
+
+
 @pytest.mark.parametrize(("user", "both", "change", "kept"), [
     # the second verb's subject is the clause's (the brother), not the name before it (Google)
     ("kin", "My brother works at Google and lives in Oslo.", "My brother now works at Meta.",

@@ -14,11 +14,12 @@ it, so a chain reads from its current end back, newest first. A successor joins 
 inside the asked scopes, is shown under the recall's pins and passes the read plan's hides,
 exactly as the lanes' candidates do; the changed candidate keeps its marks (superseded_by,
 revised_by), so the agent still sees what it was. A revision is a change of part of the
-candidate, and where the question names people the part matters: a candidate that refers to one
-of them is not preceded by a text that only revised it and refers to none of them ("I'm
-vegetarian, and Yuki can't eat shellfish", revised by "I'm pescatarian now", for "What can't
-Yuki eat?"): that text changed what was said of someone else. A superseding text replaced the
-candidate whole, and precedes it whoever the question names.
+candidate, and where the question names people the part matters: a text that only revised a
+candidate and refers to none of them does not precede it ("I'm vegetarian, and Yuki can't eat
+shellfish", revised by "I'm pescatarian now", for "What can't Yuki eat?"; "My dentist is Dr.
+Alvarez", revised by "Alvarez moved her practice", for "What does Robert Chen do?"): it changed
+what was said of someone else. A superseding text replaced the candidate whole, and precedes it
+whoever the question names.
 
 Contract: ``order(anchors, newer)`` is the pure reordering: `anchors` best first and `newer`
 (anchor -> the admitted anchors that changed it, newest first) in, the new order out as
@@ -90,21 +91,18 @@ def newer_texts(store: Store, candidates: dict[str, NodeView],
 
 
 def about(store: Store, newer: dict[str, list[str]], people: frozenset[str]) -> dict[str, list[str]]:
-    """`newer` without the revisions of a candidate that are about other people than the
-    question names: where `people` (the entities of the people it names, with their accepted
-    same_as classes) holds one the candidate refers to, a text that revised it and refers to
-    none of them is no successor of it. Superseding texts stay."""
+    """`newer` without the revisions about other people than the question names: where
+    `people` (the entities of the people it names, with their accepted same_as classes) is not
+    empty, a text that revised a candidate and refers to none of them is no successor of it.
+    Superseding texts stay."""
     if not people or not newer:
         return newer
-    involved = list(dict.fromkeys([*newer, *(a for srcs in newer.values() for a in srcs)]))
-    refers: dict[str, set[str]] = {}
-    for edge in edges_touching(store, involved, "refers_to", "out"):
-        refers.setdefault(edge.src, set()).add(edge.dst)
+    revisers = list(dict.fromkeys(a for srcs in newer.values() for a in srcs))
+    named = {edge.src for edge in edges_touching(store, revisers, "refers_to", "out") if edge.dst in people}
     whole = {(edge.dst, edge.src) for edge in edges_touching(store, list(newer), "supersedes", "in")}
     out: dict[str, list[str]] = {}
     for dst, srcs in newer.items():
-        if refers.get(dst, set()) & people:
-            srcs = [src for src in srcs if (dst, src) in whole or refers.get(src, set()) & people]
-        if srcs:
-            out[dst] = srcs
+        kept = [src for src in srcs if src in named or (dst, src) in whole]
+        if kept:
+            out[dst] = kept
     return out
