@@ -568,8 +568,8 @@ async def test_a_revision_about_no_one_a_question_names_is_not_brought_to_it(min
         hits = (await ok(client, "memory_recall", query="What does Robert Chen do?", limit=2, **scope))["results"]
         assert hits[0]["id"] == chen["id"] and moved["id"] not in {h["id"] for h in hits}
         # asked about the dentist, the revision comes first
-        hits = (await ok(client, "memory_recall", query="Where is Dr. Alvarez's practice?", limit=2, **scope))["results"]
-        assert hits[0]["id"] == moved["id"]
+        hits = await ok(client, "memory_recall", query="Where is Dr. Alvarez's practice?", limit=2, **scope)
+        assert hits["results"][0]["id"] == moved["id"]
 
 
 @pytest.mark.parametrize(("user", "both", "change", "kept"), [
