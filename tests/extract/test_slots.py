@@ -705,3 +705,30 @@ def test_a_title_with_its_workplace_is_a_role_and_an_employer():
     assert said("I'm a pediatrician at Kaiser.") == {("me", "employer", "Kaiser"), ("me", "role", "pediatrician")}
     # a word with such an ending that names no work is no role
     assert said("I'm a logician's nightmare.") == set()
+
+
+def test_a_date_a_thing_moved_to_is_no_home():
+    assert [(c.subject, c.attribute, c.value) for c in read("The project deadline moved to April 2.").claims] == [
+        ("project", "due", "April 2")]
+    assert [(c.attribute, c.value) for c in read("We moved to Sundance on May 3.").claims] == [("home", "Sundance")]
+
+
+def test_a_note_that_opens_with_the_weight_reached_is_ones_weight():
+    assert [(c.subject, c.attribute, c.value) for c in read("Down to 78 kg now!").claims] == [("me", "weight", "78")]
+    assert read("Down 4 kg this month.").claims == ()  # what was lost is no weight
+    assert read("The price is down to 78 dollars.").claims == ()
+
+
+@pytest.mark.parametrize(("question", "key", "statement"), [
+    ("How much do I weigh?", SlotKey("me", "weight"), "I weigh 82 kg."),
+    ("What is my weight?", SlotKey("me", "weight"), "I weigh 82 kg."),
+    # a pet asked about is the subject its statements are read with
+    ("How old is my dog?", SlotKey("dog", "age"), "My dog is 5 years old."),
+    ("How much does my cat Miso weigh?", SlotKey("miso", "weight"), "My cat Miso weighs 4 kg."),
+    ("What is my dog allergic to?", SlotKey("dog", "allergy"), "My dog is allergic to chicken."),
+    # but a pet's vet is the owner's
+    ("Who is my dog's vet?", SlotKey("me", "provider", "vet"), "Our vet is Dr. Patel."),
+])
+def test_weights_and_pets_are_asked_as_they_are_said(question, key, statement):
+    assert asked(question)[0] == key
+    assert (key.subject, key.attribute) in {(c.subject, c.attribute) for c in read(statement).claims}

@@ -81,7 +81,7 @@ CRAFTED = [
     "Rex passed away last night; he was the best dog.",
     "I'm not doing the pickleball league anymore.",
     "I take the bus to work. Now I bike to work. Instead of taking the train, I walk.",
-    "I weigh about 72 kg. I'm down to 160 pounds.",
+    "I weigh about 72 kg. I'm down to 160 pounds.", "Down to 78 kg now!", "My dog turned 5 last week.",
     # providers, banks, schools, pets, names
     "My dentist is now Dr. Okafor. We switched to Dr. Lind at the dental clinic.",
     "I found a new vet, Dr. Amari. We got a new babysitter named Ines. Our budget is about 900 euros.",

@@ -119,6 +119,10 @@ SCENARIOS = [
      "How many cats do we have?", "three"),
     ("first-week", "I work at Barclays as an analyst.", "First week at Revolut done; my manager is lovely.",
      "Where do I work?", "Revolut"),
+    # a note of the weight reached, and a question of how much one weighs
+    ("weight-note", "I weigh 82 kg.", "Down to 78 kg now!", "How much do I weigh?", "78"),
+    # a pet's age is the pet's, asked of "my dog"
+    ("dog-age", "My dog is 4 years old.", "My dog turned 5 last week.", "How old is my dog?", "5"),
 ]
 
 

@@ -3,10 +3,10 @@
 Contract: ``asked(question)`` returns the ``SlotKey``s a question asks about, in the order of
 the question table ``_ASK`` and without repeats: "Where do I work?" -> (me, employer); "When is
 the grant proposal due?" -> (grant proposal, due); "What's my sister's name?" -> (sister, name)
-and (me, sister). The subject is the first relative or name the question mentions, a full name
-whole ("Where does Alex Kim work?": alex kim), else "me" (``_asked_subject``); a
-when/due/status/amount question names a thing (``_asked_thing``). A question that asks about
-no slot of the catalogue may ask about an open one
+and (me, sister). The subject is the first relative, pet or name the question mentions, a
+full name whole ("Where does Alex Kim work?": alex kim; "How old is my dog?": dog), else "me"
+(``_asked_subject``); a when/due/status/amount question names a thing (``_asked_thing``). A
+question that asks about no slot of the catalogue may ask about an open one
 (worlddb.extract.open_slots.asked_open). Deterministic, no I/O, never raises for a ``str``;
 ``TypeError`` for anything else. worlddb.extract.slots exports ``asked``.
 """
@@ -21,7 +21,7 @@ from worlddb.extract._slot_clause_subject import _MONTH_WORDS, _NOT_SUBJECTS
 from worlddb.extract._slot_reader import _QUALIFIER_WORDS, _animate, _qualifier
 from worlddb.extract._slot_rules import _SUMS
 from worlddb.extract._slot_values import normalise_subject
-from worlddb.extract._slot_words import _DRINKS, _KIN, _KIN_RE
+from worlddb.extract._slot_words import _DRINKS, _KIN, _KIN_RE, _PETS
 from worlddb.extract.open_slots import asked_open
 
 _ASK: tuple[tuple[str, re.Pattern[str], str], ...] = tuple((attr, re.compile(rx, re.I), q) for attr, rx, q in (
@@ -79,10 +79,13 @@ _ASK: tuple[tuple[str, re.Pattern[str], str], ...] = tuple((attr, re.compile(rx,
     ("coworker", r"\b(?:coworker|colleague|teammate)\b", ""),
     ("children", r"\b(?:kids|children|sons|daughters)\b", ""),
     ("age", r"\bhow\s+old\b|\bwhat\s+age\b|\bage\s+(?:is|are|am)\b|['’]s\s+age\b|\bmy\s+age\b", ""),
+    ("weight", r"\bweigh\b|\bweighs\b|\bweight\b", ""),
 ))
 _ASK_SUBJECT = re.compile(
     r"\b(?:my|our)\s+(?:\w+\s+)?(?P<kin>" + _KIN_RE + r")(?:\s+(?P<kname>(?-i:[A-Z][a-z]+)))?|"
+    r"\b(?:my|our)\s+(?P<pet>" + _PETS + r")\b(?:\s+(?P<pname>(?-i:[A-Z][a-z]+)))?|"
     r"(?P<name>(?-i:[A-Z][a-z]+))(?:['’]s)?\b", re.I)
+_OWN_PET = re.compile(r"\b(?:my|our)\s+(?:" + _PETS + r")\b", re.I)
 #: the capitalised word right after a name: its second part ("Alex Kim"), unless it is not a name
 _SURNAME = re.compile(r"\s+((?-i:[A-Z][a-z]+))\b")
 _FIRST_PERSON = re.compile(r"\b(?:I|me|my|am)\b", re.I)
@@ -122,8 +125,9 @@ def asked(question: str) -> tuple[SlotKey, ...]:
         elif attribute in _QUALIFIER_WORDS:
             qualifier = _qualifier(attribute, question, "", question)
         who = subject
-        if attribute in ("partner", "coworker", "manager", "provider") and who in _KIN.values():
-            who = ME
+        if attribute in ("partner", "coworker", "manager", "provider") and (
+                who in _KIN.values() or who != ME and _OWN_PET.search(question)):
+            who = ME  # (a pet's vet is said to be "our vet")
         if attribute == "age" and who == ME and not _FIRST_PERSON.search(question):
             continue  # "How old is the company?" names no one, and does not ask the speaker's age
         keys.append(SlotKey(who, attribute, qualifier))
@@ -139,6 +143,8 @@ def _asked_subject(question: str) -> str:
             return m.group("kname").lower()
         if m.group("kin"):
             return _KIN[m.group("kin").lower()]
+        if m.group("pet"):  # "How old is my dog?": the dog, as "My dog is 5" reads
+            return (m.group("pname") or m.group("pet")).lower()
         name = m.group("name")
         if name and name.lower() not in _QUESTION_WORDS and name.lower() not in _NOT_SUBJECTS \
                 and m.start() > 0 and name.lower() not in _KIN:

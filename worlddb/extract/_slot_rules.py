@@ -126,8 +126,9 @@ def _place(value: str) -> bool:
     if not value or not value[0].isupper() or "@" in value or corporate(value):
         return False
     low = value.lower()
+    # nor a date or a time ("The project deadline moved to April 2", "standup moved to Monday 9am")
     return not re.fullmatch(rf"(?:{_WEEKDAYS}|{_MONTHS}|\d.*|noon|midnight|morning|evening|afternoon)", low) and \
-        low.split()[0] not in ("i", "my", "our")
+        low.split()[0] not in ("i", "my", "our") and not _has_time(value)
 
 
 _ORG_NOUNS = set("""
@@ -584,6 +585,9 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("weight", _rx(_S + r"(?:weigh|weighs|weighed|am down to|'m down to|’m down to|am up to|'m up to|’m up to|"
                         r"'m at|am at|got down to|got up to|dropped to|hit)\s+(?:about\s+|around\s+|roughly\s+)?"
                         r"(?P<v>\d+(?:\.\d+)?\s*(?:pounds|lbs|lb|kg|kilos|kilograms|stone))")),
+    # a note that opens with the weight reached: "Down to 78 kg now!"
+    _Rule("weight", _rx(r"(?:^|(?<=[.!?]\s))(?P<s>)(?:down|up)\s+to\s+(?:about\s+|around\s+|roughly\s+)?"
+                        r"(?P<v>\d+(?:\.\d+)?\s*(?:pounds|lbs|lb|kg|kilos|kilograms|stone))")),
     # ---- people and places one has one of
     # ("my primary care doctor", "our family dentist": up to two words before the carer)
     _Rule("provider", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:\w+\s+){0,2}?(?P<q>" + _CARERS + r")\s+(?:is\s+(?:now\s+)?"
@@ -829,8 +833,8 @@ _RULES: tuple[_Rule, ...] = (
     # (a bare number only after a person: "the meeting is 3" is no age; "she turns 8 in May" is still to
     # come; "when I turned ten" is a time, not an age now)
     _Rule("age", _rx(r"(?<!\bwhen\s)(?<!\bafter\s)(?<!\bbefore\s)(?<!\bsince\s)(?<!\bonce\s)(?<!\buntil\s)"
-                     r"(?<!\btime\s)(?<!\bas\s)(?P<s>\b" + _SUBJ + r")(?:\s+|(?=['’]))(?:" + _AUX + r"\s+)*"
-                     r"(?:turned|has\s+turned)\s+(?P<v>" + _AGE + r")(?:\s+(?:years?|yrs?)\s+old)?"
+                     r"(?<!\btime\s)(?<!\bas\s)(?P<s>\b" + _SUBJ + r"|\b(?:my|our|his|her|their)\s+(?:" + _PETS
+                     + r"))(?:\s+|(?=['’]))(?:" + _AUX + r"\s+)*(?:turned|has\s+turned)\s+(?P<v>" + _AGE + r")(?:\s+(?:years?|yrs?)\s+old)?"
                      r"(?=\s*(?:$|[.!?,;]|(?:and|but|so|today|yesterday|this|last|on|in)\b))"), accept=_an_age),
     _Rule("age", _rx(_S + r"(?:is|am|['’]m|['’]s|are|['’]re)\s+(?:now\s+|already\s+|almost\s+|nearly\s+)?"
                      r"(?P<v>" + _AGE + r"(?=\s+(?:years?|yrs?)\s+old\b)|" + _AGE + r"\s+(?:months?|weeks?)(?=\s+old\b))"),

@@ -416,6 +416,9 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: Reader 30: a named person's birthday or anniversary is read as one's own is ("Sam's birthday is ...").
 #: Reader 31: a title ending in "practitioner" or a specialist's suffix ("pediatrician", "radiologist") is a
 #: role; "a teacher at Lincoln" is a teacher at Lincoln, not a role of "teacher at Lincoln".
+#: Reader 32: a date or a time is no place ("The project deadline moved to April 2" is no home); a note
+#: that opens with the weight reached is the speaker's weight ("Down to 78 kg now!"); "my dog turned 5" is
+#: the dog's age.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
