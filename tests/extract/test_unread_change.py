@@ -42,6 +42,8 @@ def test_anything_else_is_none(text):
     "Swapped the old router for a mesh kit.",
     "The staging box was retired last week.",
     "Payroll moved to Deel, so update your bookmarks.",              # "you" in a later clause
+    "The deadline got pushed to April 2.",                           # a time put later
+    "The lease was extended to August.",
 ])
 def test_a_change_of_anyones_in_the_wider_words_is_one(text):
     assert states_change(text)
@@ -56,6 +58,7 @@ def test_a_change_of_anyones_in_the_wider_words_is_one(text):
     "Your team moved the retro to Thursdays.",                       # the listener's news
     "You switched to Linear now, right.",
     "Thanks, Priya! I won't quit - this class keeps me going.",      # a resolve, not a change
+    "I pushed the fix to main.",                                     # pushed somewhere, not to a time
     "",
 ])
 def test_the_wider_words_keep_the_exclusions(text):

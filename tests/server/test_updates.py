@@ -523,6 +523,17 @@ async def test_a_change_to_one_of_several_things_a_memory_says_revises_it_and_ke
         assert lives and all(f["valid_to"] is not None for f in lives)  # the old home ended
 
 
+async def test_a_deadline_pushed_to_a_later_date_revises_the_one_it_names(minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "pushed"}
+        old = await ok(client, "memory_write", text="The project deadline is March 15.", valid_from=ago(30), **scope)
+        await ok(client, "memory_write", text="The design review went well.", valid_from=ago(20), **scope)
+        new = await ok(client, "memory_write", text="The deadline got pushed to April 2.", **scope)
+        assert new["revised"] == [old["id"]]
+        hits = (await ok(client, "memory_recall", query="When is the project deadline?", limit=2, **scope))["results"]
+        assert hits[0]["id"] == new["id"]
+
+
 async def test_a_change_no_rule_reads_answers_only_for_the_part_of_a_compound_memory_it_touched(minilm_server):
     # the move took the home; the unread job change repeats "designer", so it answers where
     # one works, and the move still answers where one lives

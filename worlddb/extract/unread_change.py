@@ -67,7 +67,8 @@ _FIRST_PERSON = re.compile(
 _CHANGE = re.compile(
     r"\b(?:moved|moving|relocat\w+|switch(?:ed|ing)?|chang(?:ed|ing)|no longer|any ?more|any longer|instead"
     r"|replac\w+|quit|left|started|starting|promot\w+|upgrad\w+|downgrad\w+|migrat\w+|sold|traded|ended"
-    r"|broke up|split up|divorced|raised|lowered|bumped|rescheduled|postponed|cancel+ed|dropped|ditched"
+    r"|broke up|split up|divorced|raised|lowered|bumped|rescheduled|postponed|delayed|pushed (?:back|out|to|until)"
+    r"|extended (?:to|until)|cancel+ed|dropped|ditched"
     r"|from now on|correction)\b", re.I)
 #: words of change that also say news, or say a change of a thing rather than of a person's own
 _CHANGE_OF_A_THING = re.compile(
