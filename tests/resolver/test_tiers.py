@@ -248,6 +248,20 @@ def test_the_same_given_name_settles_a_mention_before_a_related_one(db, resolver
     assert len(given.proposals) == 1
 
 
+def test_a_known_part_of_the_name_and_a_full_name_it_is_short_for_are_both_proposed(db, resolver, scope, resolve):
+    samantha, sam = resolve(resolver, scope, ("Samantha Lee", "person"), ("Sam", "person"))
+    (full,) = resolve(resolver, scope, ("Sam Lee", "person"))
+    # "Sam" is only a part of "Sam Lee"; "Samantha Lee" is all of it, by a nickname: either may be the one
+    assert isinstance(full, Ambiguous) and len(full.proposals) == 2
+    assert {(m.anchor, m.tier) for m in full.options} == {(sam.entity, "name_part"), (samantha.entity, "nickname")}
+    # with no fuller name known, the part settles it as before
+    with db.write() as w:
+        other = w.scope("user", "bob")
+    (alone,) = resolve(resolver, other, ("Sam", "person"))
+    (sam_lee,) = resolve(resolver, other, ("Sam Lee", "person"))
+    assert isinstance(sam_lee, Resolved) and sam_lee.tier == "name_part" and sam_lee.match.anchor == alone.entity
+
+
 def test_a_short_form_with_many_long_forms_proposes_a_bounded_few_or_nothing(db, resolver, resolve):
     with db.write() as w:
         small, large = w.scope("user", "alice"), w.scope("user", "carol")

@@ -18,9 +18,12 @@
                name_part match settles the mention before this tier is asked.
     tiebreaker chooses among the options when no tier was confident
 
-A tier is *confident* when it is the first to find anything and finds exactly one entity:
+A tier is *confident* when it is the first to find anything and finds exactly one entity,
+other than a known name that is only a part of the mention's ("Sam" for "Sam Lee"):
 resolution stops there. A tier that finds several keeps them and the later tiers still run,
 adding what they find; the tiebreaker then picks one option (Resolved) or none (Ambiguous).
+A pick of such a part, beside an option that fits the whole name by nickname ("Samantha Lee"),
+is Ambiguous too: the tier order alone would decide it.
 Options already joined by accepted same_as proposals count as one (the best of them).
 
 Every tier stays inside one scope (`scope` is the rowid of the scope world): the SQL
@@ -112,7 +115,9 @@ def decide(ctx: Context, q: Query) -> tuple[str, list[Match]]:
         hits = {n: h for n, h in tier(ctx, q).items() if n not in ctx.exclude and n not in found}
         if not hits:
             continue
-        confident = not found and len(hits) == 1
+        # a known name that is only a part of the mention ("Sam" for "Sam Lee") says little: a
+        # fuller name the later tiers find ("Samantha Lee") may be the one
+        confident = not found and len(hits) == 1 and not any(_partial(h) for h in hits.values())
         found.update(hits)
         if confident:
             break
@@ -126,9 +131,26 @@ def decide(ctx: Context, q: Query) -> tuple[str, list[Match]]:
     if len(matches) == 1:
         return "resolved", matches
     choice = ctx.tiebreaker.choose(q.name, _options(ctx.store, matches))
-    if choice is None or not 0 <= choice < len(matches):
+    if choice is None or not 0 <= choice < len(matches) or _partial_of_several(matches, choice):
         return "ambiguous", matches
     return "resolved", [matches[choice]]
+
+
+def _partial(hit: tuple[str, float, str, str]) -> bool:
+    """Whether a hit (tier, score, matched, mention) is a known name that is a part of the
+    mention's, shorter than it: "sam" for "sam lee"."""
+    tier, _score, matched, mention = hit
+    return tier == "name_part" and len(matched.split(" ")) < len(mention.split(" "))
+
+
+def _partial_of_several(matches: Sequence[Match], choice: int) -> bool:
+    """Whether the chosen match is only a part of the mention's name while another option
+    fits it whole in another way ("Sam" and "Samantha Lee" for "Sam Lee"): then the mention
+    is ambiguous, and each gets a proposal, rather than the tier order deciding."""
+    chosen = matches[choice]
+    return _partial((chosen.tier, chosen.score, chosen.matched, chosen.mention)) and any(
+        m.tier == "nickname" and len(m.matched.split(" ")) == len(m.mention.split(" "))
+        for i, m in enumerate(matches) if i != choice)
 
 
 def _keep(best: dict, node: int, tier: str, score: float, matched: str, mention: str) -> None:
