@@ -834,7 +834,8 @@ _RULES: tuple[_Rule, ...] = (
     # come; "when I turned ten" is a time, not an age now)
     _Rule("age", _rx(r"(?<!\bwhen\s)(?<!\bafter\s)(?<!\bbefore\s)(?<!\bsince\s)(?<!\bonce\s)(?<!\buntil\s)"
                      r"(?<!\btime\s)(?<!\bas\s)(?P<s>\b" + _SUBJ + r"|\b(?:my|our|his|her|their)\s+(?:" + _PETS
-                     + r"))(?:\s+|(?=['’]))(?:" + _AUX + r"\s+)*(?:turned|has\s+turned)\s+(?P<v>" + _AGE + r")(?:\s+(?:years?|yrs?)\s+old)?"
+                     + r"))(?:\s+|(?=['’]))(?:" + _AUX + r"\s+)*(?:turned|has\s+turned)\s+(?P<v>" + _AGE + r")"
+                     r"(?:\s+(?:years?|yrs?)\s+old)?"
                      r"(?=\s*(?:$|[.!?,;]|(?:and|but|so|today|yesterday|this|last|on|in)\b))"), accept=_an_age),
     _Rule("age", _rx(_S + r"(?:is|am|['’]m|['’]s|are|['’]re)\s+(?:now\s+|already\s+|almost\s+|nearly\s+)?"
                      r"(?P<v>" + _AGE + r"(?=\s+(?:years?|yrs?)\s+old\b)|" + _AGE + r"\s+(?:months?|weeks?)(?=\s+old\b))"),

@@ -117,7 +117,7 @@ def decide(ctx: Context, q: Query) -> tuple[str, list[Match]]:
             continue
         # a known name that is only a part of the mention ("Sam" for "Sam Lee") says little: a
         # fuller name the later tiers find ("Samantha Lee") may be the one
-        confident = not found and len(hits) == 1 and not any(_partial(h) for h in hits.values())
+        confident = not found and len(hits) == 1 and not any(_partial(t, m, q) for t, _, m, q in hits.values())
         found.update(hits)
         if confident:
             break
@@ -136,10 +136,9 @@ def decide(ctx: Context, q: Query) -> tuple[str, list[Match]]:
     return "resolved", [matches[choice]]
 
 
-def _partial(hit: tuple[str, float, str, str]) -> bool:
-    """Whether a hit (tier, score, matched, mention) is a known name that is a part of the
-    mention's, shorter than it: "sam" for "sam lee"."""
-    tier, _score, matched, mention = hit
+def _partial(tier: str, matched: str, mention: str) -> bool:
+    """Whether a hit of `tier` is a known name (`matched`) that is a part of the `mention`'s,
+    shorter than it: "sam" for "sam lee"."""
     return tier == "name_part" and len(matched.split(" ")) < len(mention.split(" "))
 
 
@@ -148,7 +147,7 @@ def _partial_of_several(matches: Sequence[Match], choice: int) -> bool:
     fits it whole in another way ("Sam" and "Samantha Lee" for "Sam Lee"): then the mention
     is ambiguous, and each gets a proposal, rather than the tier order deciding."""
     chosen = matches[choice]
-    return _partial((chosen.tier, chosen.score, chosen.matched, chosen.mention)) and any(
+    return _partial(chosen.tier, chosen.matched, chosen.mention) and any(
         m.tier == "nickname" and len(m.matched.split(" ")) == len(m.mention.split(" "))
         for i, m in enumerate(matches) if i != choice)
 

@@ -161,8 +161,8 @@ def _people(store, mentions: list[Mention]) -> frozenset[str]:
 def _successors_ahead(store, worlds: list[str], plan: QueryPlan, chosen: list[Ranked],
                       include_closed: bool, people: frozenset[str]) -> list[Ranked]:
     """`chosen` with the newer texts that superseded or revised a candidate just ahead of it
-    (worlddb.retrieval.successors), each admitted as the lanes' candidates are; of a candidate
-    that refers to one of the `people` the query names, only revisions that do too."""
+    (worlddb.retrieval.successors), each admitted as the lanes' candidates are; where the query
+    names `people`, only revisions that refer to one of them."""
 
     def admit(anchors: list[str]) -> dict[str, NodeView]:
         views = store.get_many(anchors)
@@ -195,16 +195,18 @@ def _successors_ahead(store, worlds: list[str], plan: QueryPlan, chosen: list[Ra
 
 def _replaced(store, view: NodeView) -> list[NodeView]:
     """The memories or turns `view` supersedes or revises (current or not)."""
-    edges = [e for kind in ("supersedes", "revises") for e in store.edges(src=view.anchor, type=kind)]
-    found = store.get_many([e.dst for e in edges])
-    return [v for v in found.values() if v.type in TEXT_TYPES]
+    edges = [e for kind in successors.CHANGES for e in store.edges(src=view.anchor, type=kind)]
+    return _texts(store, [e.dst for e in edges])
 
 
 def _changed_by(store, view: NodeView) -> list[NodeView]:
     """The memories or turns that supersede or revise `view`."""
-    edges = [e for kind in ("supersedes", "revises") for e in store.edges(dst=view.anchor, type=kind)]
-    found = store.get_many([e.src for e in edges])
-    return [v for v in found.values() if v.type in TEXT_TYPES]
+    edges = [e for kind in successors.CHANGES for e in store.edges(dst=view.anchor, type=kind)]
+    return _texts(store, [e.src for e in edges])
+
+
+def _texts(store, anchors: list[str]) -> list[NodeView]:
+    return [v for v in store.get_many(anchors).values() if v.type in TEXT_TYPES]
 
 
 def _claimed(sources: Sources, worlds: list[str], keys, chosen: list[Ranked], plan: QueryPlan) -> list[Ranked]:
