@@ -30,6 +30,7 @@ CRAFTED = [
     "Jen's flight is on June 3. Sam's dentist appointment moved to the 10th of June.",
     "Sam's birthday is on the 14th of March.",
     "I started metformin 500mg twice daily. My lisinopril dose was increased to 20 mg. I'm on 20mg of lisinopril.",
+    "My doctor bumped my Lexapro to 30mg. Rent went up to $2,350 this month.",
     "I take vitamin D 2000 IU every morning. My birthday is on the 14th of March.",
     "I'm in Leeds, renting a two-bed. What I'm actually allergic to is penicillin.",
     "I work at a small bakery; I started my first week at Fernhill Labs on Monday.",

@@ -63,3 +63,14 @@ def test_an_unread_change_that_repeats_nothing_leaves_a_part_another_change_read
     alone = ranked(BOTH, vague)
     assert first_for("Where do I live?", alone, {"vague": [BOTH]}) == ["vague", "both"]
     assert first_for("Where do I work?", candidates, {"moved": [BOTH], "vague": [BOTH]}) == ["vague", "both"]
+
+
+def test_a_statement_read_as_alike_or_open_slots_is_one_part():
+    # "dose" is read as the catalogue's dose and an open slot beside it: one part, changed whole
+    dose = memory("dose", "My levothyroxine dose is 50 mcg, taken first thing in the morning.", 1)
+    raised = memory("raised", "Bloodwork came back and the endocrinologist raised me to 75 mcg.", 40)
+    assert first_for("What is my levothyroxine dose?", ranked(dose, raised), {"raised": [dose]}) == ["raised", "dose"]
+    # a medicine and its dose are one part too, and a question of one finds the other
+    taken = memory("taken", "I take 10 mg of lisinopril every morning.", 1)
+    bumped = memory("bumped", "Doc bumped my lisinopril up to 20 mg.", 40)
+    assert first_for("What dose of lisinopril do I take?", ranked(taken, bumped), {"bumped": [taken]})[0] == "bumped"

@@ -219,3 +219,20 @@ async def test_amending_a_turn_supersedes_it_as_the_tool_text_says(minilm_server
         assert amended["supersedes"] == turn
         read = await ok(client, "memory_read", id=turn, user_id="u8")
         assert read["valid_to"] is not None and read["superseded_by"] == [amended["id"]]
+
+
+@pytest.mark.parametrize(("user", "before", "after", "question"), [
+    # a sum that opens the sentence, with no "my"
+    ("rent", "My rent is $2,100 a month.", "Rent went up to $2,350 this month.", "How much is my rent?"),
+    # a medicine of one's raised by a doctor, and a question of its dose
+    ("dose", "I'm on 20mg of Lexapro.", "My doctor bumped my Lexapro to 30mg.", "What is my Lexapro dose?"),
+])
+async def test_a_sum_or_a_dose_changed_in_a_later_session_is_marked_and_answers_first(minilm_server, user, before,
+                                                                                      after, question):
+    async with Client(minilm_server) as client:
+        first = await session(client, user, "2025-01-01", ("user", before), ("assistant", "Good to know."))
+        second = await session(client, user, "2025-06-01", ("user", after), ("assistant", "Thanks for telling me!"))
+        old, new = first["turns"][0]["id"], second["turns"][0]["id"]
+        assert second["revised"] == [old]
+        hits = (await ok(client, "memory_recall", query=question, user_id=user, limit=3))["results"]
+        assert hits[0]["id"] == new and by_text(hits)[before]["annotations"] == {"revised_by": [new]}

@@ -506,6 +506,10 @@ _RULES: tuple[_Rule, ...] = (
                       + r"\s+dose\s+(?:is|was|has been|got|just got|went|now)?\s*(?:now\s+)?"
                       r"(?:increased|raised|lowered|reduced|changed|upped|bumped|cut|dropped|doubled|halved|adjusted)?"
                       r"\s*(?:up\s+|down\s+|back\s+)?(?:to\s+)?" + _DOSE_VALUE)),
+    # "My doctor bumped my Lexapro to 30mg": whose medicine says whose dose
+    _Rule("dose", _rx(r"(?:increased|raised|lowered|reduced|changed|upped|bumped|cut|dropped|doubled|halved|adjusted)\s+"
+                      r"(?P<s>\b(?:my|our|his|her|their)\s+)" + _DRUG_NAMED + r"(?:\s+dose)?\s+(?:up\s+|down\s+)?to\s+"
+                      + _DOSE_VALUE)),
     # ---- contact details
     _Rule("phone", _rx(r"(?P<s>\b(?:my|our|his|her|(?-i:[A-Z][a-z]+)'s)\s+)(?P<q>(?:new\s+)?(?:\w+\s+)?)(?:phone|cell|"
                        r"mobile)(?:\s+number)?" + _PHONE_VALUE)),
@@ -801,10 +805,12 @@ _RULES: tuple[_Rule, ...] = (
                         r"(?P<v>" + _STATUS + r")\b" + _NO_OBJECT), thing=True, accept=lambda v: True),
     # ---- amounts and counts
     # ("our HOA fee", "the gym's price": one word may say whose or what for; "is set to" a sum says it too)
-    _Rule("amount", _rx(r"(?P<t>\b(?:my|our|the|his|her)\s+(?:monthly\s+|yearly\s+|annual\s+)?(?:[\w'’-]+\s+)??(?:"
+    # (a sum that opens a sentence needs no "my": "Rent went up to $2,350")
+    _Rule("amount", _rx(r"(?P<t>(?:\b(?:my|our|the|his|her)\s+|(?:^|(?<=[.!?]\s))(?=(?:" + _SUMS + r")\b))"
+                        r"(?:monthly\s+|yearly\s+|annual\s+)?(?:[\w'’-]+\s+)??(?:"
                         + _SUMS + r"))\s+(?:is|was|are|were|(?:is|are)\s+(?:now\s+)?set\s+to|(?:was|were)\s+set\s+to|ha(?:s|ve)\s+been\s+set\s+to"
-                        r"|went up to|"
-                        r"went down to|"
+                        r"|went up to|goes up to|is going up to|"
+                        r"went down to|goes down to|"
                         r"rose to|jumped to|dropped to|increased to|decreased to|is now|will be|came to)\s+"
                         r"(?:now\s+)?(?:about\s+|around\s+)?(?P<v>" + _MONEY + r"(?:\s+(?:a|per)\s+(?:month|year|week|"
                         r"hour))?)"), thing=True),

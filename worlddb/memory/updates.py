@@ -419,6 +419,8 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: Reader 32: a date or a time is no place ("The project deadline moved to April 2" is no home); a note
 #: that opens with the weight reached is the speaker's weight ("Down to 78 kg now!"); "my dog turned 5" is
 #: the dog's age.
+#: Reader 33: a sum that opens a sentence is a thing's amount with no "my" ("Rent went up to $2,350"); a
+#: medicine of someone's raised or lowered to a dose is their dose ("My doctor bumped my Lexapro to 30mg").
 CLAIMS_READER = schema.CLAIMS_READER
 
 

@@ -31,7 +31,7 @@ from dataclasses import replace
 
 from worlddb.core.records import NodeView
 from worlddb.extract import GENERIC_ROLES
-from worlddb.extract.open_slots import REPLACES, is_single
+from worlddb.extract.open_slots import REPLACES, is_open, is_single
 from worlddb.extract.slots import SlotClaim, SlotKey, read, same_person, same_subject, voice
 from worlddb.graph.text_index import STOPWORDS, speaker_of
 
@@ -40,8 +40,9 @@ from .claims import single_valued
 #: candidates read beyond the page, so a slot's statement ranked just below it can move up
 EXTRA = 10
 _WORD = re.compile(r"\w+")
-#: attributes a question may name for one another ("When is it due?" asks when, and due)
-_ALIKE = ({"when", "due"}, {"employer", "role"}, {"partner", "marital_status"})
+#: attributes a question may name for one another ("When is it due?" asks when, and due; "What dose of
+#: lisinopril do I take?" asks the medicine, and its dose)
+_ALIKE = ({"when", "due"}, {"employer", "role"}, {"partner", "marital_status"}, {"medication", "dose"})
 
 
 def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
@@ -71,7 +72,7 @@ def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
     if not stating:
         return chosen
     newest = sorted(stating, key=lambda i: (-chosen[i].view.valid_from, -chosen[i].view.created_at, i))
-    if not any(single_valued(a) for a in attributes):
+    if not any(single_valued(k.attribute) for k in keys):  # as asked: a medicine's dose is one of several medicines
         # a slot holding several values at once (hobbies, pets): a statement that changed another
         # ("the fish died, so we got a hamster") is the news and comes first, newest first; the
         # rest hold together, so no one of them is likelier for being newer: they keep the lanes'
@@ -167,8 +168,11 @@ def _touched(view: NodeView, old: NodeView, keys: Sequence[SlotKey], user: str |
     says again ("I'm now a nurse practitioner at UCHealth": the job, not the home); where it
     repeats none, about every part no other change of `old` reads as its own ("I moved to
     Denver" took the home)."""
-    every = _claims(old, None, user)
-    if len({(c.subject, c.attribute) for c in every}) <= 1:
+    claims = _claims(old, None, user)
+    # one part may be read as several slots: alike ones ("10 mg of lisinopril": the medicine and its
+    # dose) and an open slot beside the catalogue's ("My levothyroxine dose is 50 mcg")
+    every = [c for c in claims if not is_open(c.attribute)] or list(claims)
+    if len({(c.subject, _part(c.attribute)) for c in every}) <= 1:
         return True
     said = set(_WORD.findall(view.content.casefold())) - STOPWORDS
     repeated = [c for c in every if c.value and set(_WORD.findall(c.value.casefold())) & said]
@@ -176,6 +180,11 @@ def _touched(view: NodeView, old: NodeView, keys: Sequence[SlotKey], user: str |
         return any(_answers(key, c) for key in keys for c in repeated)
     others = [v for v in (changed_by(old) if changed_by is not None else ()) if v.anchor != view.anchor]
     return not any(_answers(key, c) for v in others for c in _claims(v, None, user) for key in keys)
+
+
+def _part(attribute: str) -> frozenset[str]:
+    """The attributes that `attribute` is one part of a statement with (its _ALIKE group)."""
+    return next((frozenset(group) for group in _ALIKE if attribute in group), frozenset({attribute}))
 
 
 def _answers(key: SlotKey, claim: SlotClaim) -> bool:
