@@ -37,3 +37,16 @@ def test_no_relation_file_holds_erased_text(url):
         assert _holding(url, b"Bob's own note"), "content of other scopes stays"
         assert engine.services.db.verify().ok
         assert engine.recall("blue door", BOB).results
+
+
+def test_no_relation_file_holds_an_erased_value_the_rules_read(url):
+    """A value read from a text is kept in the readings and claims tables too ("My wifi
+    password is ...": the reading holds the password); those files are rewritten as well."""
+    with open_engine(url) as engine:
+        engine.write_memory(f"My wifi password is {SECRET.decode()}.", ALICE)
+        engine.write_memory("Bob's wifi password is hunter2.", BOB)
+        held = engine.store.conn.execute("SELECT body FROM readings").fetchall()
+        assert any(SECRET.decode() in body for (body,) in held), "the reading should hold the value"
+        engine.purge_scope(ALICE, "user:alice", erase=True)
+        assert _holding(url, SECRET) == []
+        assert engine.services.db.verify().ok

@@ -66,6 +66,13 @@ import sqlite3
 from worlddb.core import ids
 from worlddb.core.errors import SchemaError
 
+#: every table of a store at the latest schema, on both backends, less the tables a backend
+#: derives from them (SQLite's fts5 shadow tables, PostgreSQL's fts_stats and schema_version):
+#: what erasure compacts on PostgreSQL (worlddb.core.backends.postgres)
+TABLES = ("meta", "tx", "nodes", "validity_log", "versions", "members", "member_log", "trie", "closure", "edges",
+          "proposals", "scopes", "fts", "vectors", "vector_data", "token_df", "compose", "resolver_names",
+          "sessions", "principals", "claims", "readings")
+
 #: The condition of schema 3's partial indexes; a query reads them by repeating it word for
 #: word (SQLite uses a partial index only when the query's WHERE holds the same term). It
 #: names the type through `type || ''` for the reason given at migration 2. Shipped

@@ -61,6 +61,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 
+from worlddb.core import schema
 from worlddb.core.errors import IntegrityError, InvalidInput, SchemaError, StorageError, WorldDBError
 
 #: the advisory lock every write transaction holds (two int4 keys: "WDB", 1)
@@ -70,10 +71,9 @@ RUNNER_LOCKS = 0x574443
 #: connections per pool: each open store holds one (an engine with background work opens 4-5)
 POOL_MAX = 32
 
-#: the tables compact() rewrites: every table a store has
-TABLES = ("meta", "tx", "nodes", "validity_log", "versions", "members", "member_log", "trie", "closure", "edges",
-          "proposals", "scopes", "fts", "fts_stats", "vectors", "vector_data", "token_df", "compose",
-          "resolver_names", "sessions", "principals")
+#: the tables compact() rewrites: every table a store has (the erased rows of claims and
+#: readings, which hold values read from a text, included)
+TABLES = (*schema.TABLES, "fts_stats")
 
 
 def _driver():
