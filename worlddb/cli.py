@@ -14,6 +14,9 @@
     worlddb auth list | revoke NAME   the principals with tokens; revoke one
     worlddb import FILE [--format jsonl|official-memory|mem0] [--scope KEY]
                                       load memories from a file in batched transactions
+    worlddb copy DEST [--db PATH] [--no-verify]
+                                      copy the whole store into a new SQLite file or an empty
+                                      PostgreSQL database (a backup, or a move between backends)
     worlddb backfill-claims [--db PATH] [--batch N]
                                       index the claims of memories written before the claims
                                       index (a served store does it in the background)
@@ -150,6 +153,13 @@ def build_parser() -> argparse.ArgumentParser:
     load.add_argument("--batch", type=int, default=500, help="memories per transaction (default 500)")
     load.add_argument("--embedder", choices=("minilm", "hash"), default=None,
                       help="as for serve: the database's embedder (default minilm; $WORLDDB_EMBEDDER)")
+    copy = sub.add_parser("copy", help="copy the whole store into a new SQLite file or an empty PostgreSQL "
+                          "database, then verify the copy; servers may keep writing meanwhile")
+    copy.add_argument("destination", metavar="DEST", help="a SQLite file that does not exist yet, or a "
+                      "postgresql:// URL of a database (or schema) with no tables")
+    _add_db(copy)
+    copy.add_argument("--no-verify", action="store_true",
+                      help="skip re-deriving every id of the copy afterwards (`worlddb verify` does it later)")
     return parser
 
 
@@ -477,6 +487,29 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_copy(args: argparse.Namespace) -> int:
+    """A snapshot of the store into DEST (worlddb.core.copy), verified there unless
+    --no-verify; a JSON report of the rows copied and the verification."""
+    from tqdm import tqdm
+
+    from worlddb.core.copy import copy_store
+    from worlddb.graph.database import WorldDB
+
+    path = existing_db(args)
+    if path is None:
+        return 2
+    with tqdm(unit=" rows", file=sys.stderr, desc="copy") as bar:
+        report = copy_store(path, args.destination, progress=bar.update, total=lambda count: bar.reset(total=count))
+    summary = report.summary()
+    verified = None
+    if not args.no_verify:
+        with WorldDB.open(args.destination) as db:
+            verified = db.verify()
+        summary["verify"] = verified.summary()
+    print(json.dumps(summary))
+    return 0 if verified is None or verified.ok else 1
+
+
 IDENTITY = {"pending": identity_pending, "accept": identity_decide, "reject": identity_decide,
             "show": identity_show, "export": identity_export}
 
@@ -515,7 +548,7 @@ def cmd_auth(args: argparse.Namespace) -> int:
 
 COMMANDS = {"reembed": cmd_reembed, "serve": cmd_serve, "verify": cmd_verify, "consolidate": cmd_consolidate,
             "identity": cmd_identity, "ui": cmd_ui, "auth": cmd_auth, "import": cmd_import,
-            "backfill-claims": cmd_backfill_claims}
+            "backfill-claims": cmd_backfill_claims, "copy": cmd_copy}
 
 
 def _engine_error(exc: BaseException) -> WorldDBError | None:

@@ -68,7 +68,8 @@ from worlddb.core.errors import SchemaError
 
 #: every table of a store at the latest schema, on both backends, less the tables a backend
 #: derives from them (SQLite's fts5 shadow tables, PostgreSQL's fts_stats and schema_version):
-#: what erasure compacts on PostgreSQL (worlddb.core.backends.postgres)
+#: what erasure compacts on PostgreSQL (worlddb.core.backends.postgres) and what a copy carries
+#: (worlddb.core.copy); tests/core/test_copy.py holds it to both backends' layouts
 TABLES = ("meta", "tx", "nodes", "validity_log", "versions", "members", "member_log", "trie", "closure", "edges",
           "proposals", "scopes", "fts", "vectors", "vector_data", "token_df", "compose", "resolver_names",
           "sessions", "principals", "claims", "readings")

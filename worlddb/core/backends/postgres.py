@@ -579,6 +579,23 @@ class PostgresBackend:
     def compact(self, conn: PgConnection) -> None:
         conn.execute(f"VACUUM (FULL, ANALYZE) {', '.join(TABLES)}")
 
+    @contextmanager
+    def snapshot(self, conn: PgConnection) -> Iterator[None]:
+        conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        try:
+            yield
+        finally:
+            if not conn.raw.closed:
+                conn.execute("COMMIT")
+
+    def resume_ids(self, conn: PgConnection) -> None:
+        """Each identity column's sequence continues after the column's highest value."""
+        for table, column in conn.execute(
+                "SELECT table_name, column_name FROM information_schema.columns "
+                "WHERE table_schema = current_schema() AND is_identity = 'YES'").fetchall():
+            conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
+                         f"coalesce((SELECT max({column}) FROM {table}), 0) + 1, false)")
+
     def display(self, target: str) -> str:
         return _display(target)
 

@@ -156,6 +156,19 @@ class SqliteBackend:
             conn.execute("VACUUM")
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
+    @contextmanager
+    def snapshot(self, conn: sqlite3.Connection) -> Iterator[None]:
+        """One read transaction: in WAL mode it sees the file as of its first read, whatever
+        other connections commit meanwhile."""
+        conn.execute("BEGIN DEFERRED")
+        try:
+            yield
+        finally:
+            conn.execute("COMMIT")
+
+    def resume_ids(self, conn: sqlite3.Connection) -> None:
+        return None  # a rowid table's next rowid is always past its highest
+
     def display(self, target: str) -> str:
         return target
 
