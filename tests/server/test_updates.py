@@ -269,6 +269,19 @@ async def test_a_value_said_to_be_held_once_or_left_ends_the_memory_that_holds_i
         assert second["superseded"] == [first["id"]]
 
 
+async def test_what_one_now_earns_supersedes_the_salary_and_answers_how_much_one_makes(minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "earner"}
+        salary = await ok(client, "memory_write", text="My salary is $95k.", valid_from=ago(300), **scope)
+        tips = await ok(client, "memory_write", text="I make $50 in tips on Fridays.", valid_from=ago(200), **scope)
+        assert tips["superseded"] == [] and tips["revised"] == []  # what one makes in tips is no salary
+        raise_ = await ok(client, "memory_write", text="Got a raise, I make $110k now.", **scope)
+        assert raise_["superseded"] == [salary["id"]]
+        for question in ("How much do I make?", "What is my salary?"):
+            hits = (await ok(client, "memory_recall", query=question, **scope))["results"]
+            assert hits[0]["id"] == raise_["id"], question
+
+
 @pytest.mark.parametrize(("user", "old", "new"), OPEN_CONTROLS)
 async def test_another_slot_person_kind_or_context_leaves_the_old_memory_current(minilm_server, user, old, new):
     async with Client(minilm_server) as client:

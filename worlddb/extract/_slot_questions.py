@@ -166,6 +166,8 @@ def _asked_thing(question: str) -> str:
                r"\bhow\s+far\s+along\s+is\s+(?:the\s+|my\s+|our\s+)?(?P<t>.+)$",
                r"\b(?:when|what time|what day|which day)\s+(?:is|are|was|does|do)\s+(?P<t>.+?)(?:\s+(?:due|start|"
                r"happen|meet|scheduled|booked|set|planned))?$",
+               r"\bhow\s+much\s+(?:money\s+)?do\s+I\s+(?:make|earn|take\s+home|get\s+paid)(?:\s+(?:a|an|per)\s+(?:year|"
+               r"month|week|hour)|\s+now|\s+these\s+days|\s+at\s+work)?(?P<salary>)$",
                r"\bhow\s+much\s+is\s+(?P<t>.+)$",
                r"\b(?:what|how\s+much)(?:['’]s|\s+is|\s+was)\s+(?P<t>(?:my|our|the|his|her)\s+(?:monthly\s+|yearly\s+|"
                r"annual\s+)?(?:" + _SUMS + r"))\b",
@@ -176,6 +178,8 @@ def _asked_thing(question: str) -> str:
                 return normalise_subject(m.group("p") + " trip")
             if m.groupdict().get("me") is not None:
                 return ME
+            if m.groupdict().get("salary") is not None:
+                return "salary"  # what one makes is one's salary (the reader reads it so)
             return normalise_subject(m.group("t"))
     return ""
 

@@ -285,7 +285,7 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
     if rule.attribute == "diet":
         value = _FOOD_KIND.get(value.lower(), value)  # a glass of wine, a beer: the slot is whether one drinks at all
     if rule.thing:
-        thing = groups.get("t") or ""
+        thing = rule.fixed or groups.get("t") or ""
         # (an event named first in its clause, capitalised, is no person: "Deploys are on Thursdays"
         # is "deploy"; another single name, "Phoenix is blocked", stays as it is written)
         if re.fullmatch(rf"(?:{_EVENTS}|{_DELIVERABLES})", thing.strip(), re.I):

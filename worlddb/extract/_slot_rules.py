@@ -54,6 +54,9 @@ class _Rule:
     ended: bool = False
     #: the subject when the rule fixes it (the rule's `t` group names a thing otherwise)
     thing: bool = False
+    #: the thing a rule with `thing` names itself, where the text names it by a verb ("I make
+    #: $110k a year": the salary)
+    fixed: str = ""
     #: check on the value; a rule whose value fails it reads nothing
     accept: object = None
     qualifier: str = ""
@@ -820,6 +823,12 @@ _RULES: tuple[_Rule, ...] = (
           thing=True),
     _Rule("amount", _rx(r"(?P<s>\bI\s+)(?:pay|earn|make)\s+(?P<v>" + _MONEY + r"(?:\s+(?:a|per)\s+(?:month|year|week|"
                         r"hour))?)\s+(?:in|for)\s+(?P<t>(?:my\s+)?(?:rent|mortgage|tuition|salary))"), thing=True),
+    # "I make $110k now", "I'm earning 90k euros a year": what one earns is one's salary (never what one
+    # makes in, for or from something: "I make $50 in tips", "I earn $5 per referral")
+    _Rule("amount", _rx(r"(?P<s>\bI)(?:\s+now|\s+currently)?(?:\s+(?:earn|make|take\s+home)|(?:\s+am|['’]m)\s+"
+                        r"(?:now\s+|currently\s+)?(?:making|earning))\s+(?:now\s+)?(?:about\s+|around\s+|roughly\s+)?(?P<v>" + _MONEY
+                        + r"(?:\s+(?:a|an|per)\s+(?:year|month|week|hour)|\s+annually)?)(?![\w,.]*\s+(?:in|for|from|on|off|"
+                        r"per|each|a\s+(?:piece|pop|sale|shift|gig|day))\b)"), thing=True, fixed="salary"),
     _Rule("count", _rx(r"(?P<s>\b(?:I|we)\s+)(?:manage|lead|run|have|supervise|oversee)\s+a\s+(?P<q>team|staff|group|"
                        r"class|crew)\s+of\s+(?P<v>(?:" + _NUM_WORDS + r")\s+\w+)")),
     _Rule("count", _rx(r"(?P<s>\b(?:my|our)\s+)(?P<q>team|staff|group|class|crew)\s+(?:is|has|grew|went|is now|now has"

@@ -421,6 +421,7 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: the dog's age.
 #: Reader 33: a sum that opens a sentence is a thing's amount with no "my" ("Rent went up to $2,350"); a
 #: medicine of someone's raised or lowered to a dose is their dose ("My doctor bumped my Lexapro to 30mg").
+#: Reader 34: what one earns is one's salary ("Got a raise, I make $110k now").
 CLAIMS_READER = schema.CLAIMS_READER
 
 
