@@ -156,6 +156,9 @@ OPEN_CONTROLS = [
     ("plan", "I live in Austin, Texas.", "I'm thinking about moving to Denver next year."),
     # a home or a job held once is not the one held now
     ("past", "I live in Austin, Texas.", "I used to live in Denver."),
+    # an account with a service is no bank; a sister's school is not the user's
+    ("netflix", "I bank with Chase.", "I opened an account at Netflix."),
+    ("sister-school", "I'm a junior at UCLA.", "My sister is a senior at UCLA."),
     ("old", "I work at Dell as a sales engineer.", "My old job at Google was boring."),
     ("summer", "I work at Dell as a sales engineer.", "I worked at Google for a summer internship in 2015."),
     ("trip", "I use Firefox as my browser.", "I went to Denver last week."),
@@ -261,6 +264,8 @@ async def test_two_people_of_one_first_name_each_keep_and_change_their_own_job(m
     ("started", "I work at Dell.", "Started at Stripe this week."),
     ("meat", "I'm vegetarian.", "I eat meat again."),
     ("left", "I work at Dell.", "I left Dell."),
+    ("graduated", "I'm a junior at UCLA.", "I graduated from UCLA in June."),
+    ("new-bank", "I bank with Chase.", "I opened a checking account at Ally and moved everything over."),
 ])
 async def test_a_value_said_to_be_held_once_or_left_ends_the_memory_that_holds_it(minilm_server, user, old, new):
     async with Client(minilm_server) as client:

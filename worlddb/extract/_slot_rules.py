@@ -631,6 +631,11 @@ _RULES: tuple[_Rule, ...] = (
                       r"(?:called\s+)?" + _VAL), accept=_org),
     _Rule("bank", _rx(_S + r"(?:closed|shut)\s+(?:my|our|the)\s+(?:old\s+)?(?P<v>[\w ]{0,20}?)(?:checking|savings|bank)"
                       r"\s+account"), positive=False, ended=True, accept=lambda v: True),
+    # "opened a checking account at Ally", "moved banks and opened one at Ally": an account opened in a
+    # text that speaks of banking is at one's bank ("opened an account at Netflix" is not)
+    _Rule("bank", _rx(_S + r"(?:opened|open|opening)\s+(?:(?:a|an|my)\s+(?:new\s+)?(?:(?:checking|savings|bank|joint|"
+                      r"current)\s+)?account|one)\s+(?:at|with)\s+" + _VAL), accept=_org,
+          context=_rx(r"\b(?:bank\w*|checking|savings|credit union|(?:joint|current)\s+account)\b")),
     # "I'm done with my old bank", "we left our bank": whichever bank it was
     _Rule("bank", _rx(_S + r"(?:done\s+with|left|ditched|dumped|quit|got\s+rid\s+of|walked\s+away\s+from)\s+(?:my|our"
                       r"|the)\s+(?:old\s+)?(?P<v>bank|credit union)\b"), positive=False, ended=True, accept=lambda v: True),
@@ -642,6 +647,13 @@ _RULES: tuple[_Rule, ...] = (
                         r"child|boy|girl)(?:\s+(?-i:[A-Z][a-z]+))?)\s+(?:(?:now|just|also|still)\s+)*)(?:goes|go|going|"
                         r"attends|attend|attending|started|starts|is enrolled|enrolled|transferred|switched|moved)\s+"
                         r"(?:(?:at|to|in|into)\s+)?" + _VAL), accept=_school),
+    # "I'm a junior at UCLA", "she's a grad student at MIT": a student's year or kind names the school
+    _Rule("school", _rx(_S + r"(?:a|an)\s+(?:(?:first|second|third|fourth|final)[- ]year\s+|(?:grad|graduate|undergrad|"
+                        r"undergraduate|PhD|doctoral|master['’]?s|medical|med|law|nursing|transfer|exchange|part-time|"
+                        r"full-time)\s+)?(?:freshman|sophomore|junior|senior|student|undergrad|undergraduate)\s+at\s+"
+                        + _VAL), accept=_org),
+    # "I graduated from UCLA", "Emma finished at Lincoln": a school one is done with
+    _Rule("school", _rx(_S + r"(?:graduated|graduating)\s+from\s+" + _VAL), positive=False, ended=True, accept=_org),
     # "I'm doing a part-time MBA at Boston University": a degree studied for at a named school
     _Rule("school", _rx(_S + r"(?:doing|studying\s+for|pursuing|working\s+on|finishing|enrolled\s+in|in)\s+(?:a|an|my|the|"
                         r"his|her)\s+(?:(?:part-time|full-time|online|evening|two-year|one-year)\s+)?(?:MBA|master['’]?s"

@@ -422,6 +422,8 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: Reader 33: a sum that opens a sentence is a thing's amount with no "my" ("Rent went up to $2,350"); a
 #: medicine of someone's raised or lowered to a dose is their dose ("My doctor bumped my Lexapro to 30mg").
 #: Reader 34: what one earns is one's salary ("Got a raise, I make $110k now").
+#: Reader 35: a student's year names the school ("I'm a junior at UCLA"), which "graduated from" ends; an
+#: account opened in a text that speaks of banking is at one's bank ("opened a checking account at Ally").
 CLAIMS_READER = schema.CLAIMS_READER
 
 
