@@ -87,6 +87,9 @@ LONG = " We talked about it for ages over dinner with friends and family last ni
     # two letters name a thing only as an acronym
     ("Every MR gets a QA pass." + LONG, {"mr", "qa"}),
     ("OK, so we go at 9 PM." + LONG, set()),
+    # a name ending in a number names its series as well, unless the series is a common word
+    ("Staging moved to db-staging-02." + LONG, {"db-staging-02", "db-staging"}),
+    ("We run web01 and web02 behind it." + LONG, {"web01", "web02"}),
 ])
 def test_anchors_are_names_and_rare_words(text, expected):
     assert anchors(text) == expected

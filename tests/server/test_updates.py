@@ -297,6 +297,18 @@ async def test_another_slot_person_kind_or_context_leaves_the_old_memory_current
         assert read["superseded_by"] == [] and read["valid_to"] is None and "revised_by" not in read["annotations"]
 
 
+async def test_a_change_to_the_next_of_a_numbered_series_revises_the_memory_naming_the_last(minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "series"}
+        old = await ok(client, "memory_write", text="The staging database is on db-staging-01.", valid_from=ago(30),
+                       **scope)
+        await ok(client, "memory_write", text="The office wifi is flaky again.", valid_from=ago(20), **scope)
+        moved = await ok(client, "memory_write", text="Staging DB moved to db-staging-02 last night.", **scope)
+        assert moved["revised"] == [old["id"]]
+        hits = (await ok(client, "memory_recall", query="Where is the staging database?", **scope))["results"]
+        assert hits[0]["id"] == moved["id"]
+
+
 async def test_a_change_no_rule_reads_revises_the_nearest_memory_and_keeps_it_current(minilm_server):
     async with Client(minilm_server) as client:
         scope = {"user_id": "unread"}

@@ -23,7 +23,8 @@ given name after a comma before a full stop: "That's tough, Jon.", where "Austin
 Texas); a word that is no common English word ("monorepo", "cetirizine", "Jira"); and, in a
 statement of at most ``SHORT_WORDS`` words, its nouns but the most general ("rent", "alarm": a
 short statement is about what its nouns name, where a long turn of a conversation touches many
-topics). A word of two letters is one only as an acronym ("CI", "PR"). They are lower-cased and
+topics). A word of two letters is one only as an acronym ("CI", "PR"). A name ending in a number
+names its series too ("db-staging-02" and "db-staging-01" share the anchor "db-staging"). They are lower-cased and
 made singular by their ending where that is a word too ("Thursdays" and "Thursday" are one
 anchor; "Texas" stays).
 
@@ -85,6 +86,8 @@ _ONCE = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)|at \d
                    re.I)
 #: two capitals that name nothing in particular (a two-letter acronym, "CI", "PR", is an anchor)
 _NO_ACRONYMS = frozenset({"OK", "AM", "PM", "OH", "NO", "SO", "HI", "MY", "ME", "WE"})
+#: a name that ends in a number after its series' name ("db-staging-02", "web01", "gpt-4o")
+_NUMBERED = re.compile(r"([^\W\d_][\w+#-]*?[^\W\d_])[-_.]?\d[\w.-]*$")
 _WORD = re.compile(r"[^\W\d_][\w+#-]*(?:\.[^\W\d_]\w*)*")
 #: a name spoken to, not spoken of: after a greeting or at the start before a stop ("Thanks,
 #: Mel.", "Jon, look"), or after a comma before "!" or "?" ("Nice one, Gina!"; not "Austin, Texas.")
@@ -148,6 +151,9 @@ def anchors(text: str) -> frozenset[str]:
         named = word[0].isupper() and not _opens_sentence(text, match.start())
         if named or not is_common(word) or short and _names_a_thing(word):
             found.add(_one_of(word.lower()))
+            series = _NUMBERED.match(word)
+            if series and len(series.group(1)) >= 3 and (not is_common(series.group(1)) or "-" in series.group(1)):
+                found.add(series.group(1).lower())  # "db-staging-02" is of the series "db-staging"
     return frozenset(found)
 
 
