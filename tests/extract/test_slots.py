@@ -328,6 +328,17 @@ def test_a_value_held_once_is_ended_and_a_question_claims_nothing(text, read_as)
     ("I left the consultancy in April.", [("me", "employer", "consultancy")]),
     ("I left the office at six.", []),
     ("I quit the choir.", [("me", "activity", "choir")]),
+    # what one earns is one's salary; not what one makes in, from or doing something
+    ("Got a raise, I make $110k now.", [("salary", "amount", "$110k")]),
+    ("I'm making 90k euros a year, nothing fancy.", [("salary", "amount", "90k euros a year")]),
+    ("I make $50 in tips on Fridays.", []),
+    ("I make $20 an hour babysitting.", []),
+    # a student's school, and one graduated from; an account at a bank, not at a service
+    ("I'm a junior at UCLA.", [("me", "school", "UCLA")]),
+    ("I graduated from UCLA in June.", [("me", "school", "UCLA")]),
+    ("I'm a student in Paris.", [("me", "role", "student")]),
+    ("I switched banks and opened a savings account at Ally.", [("me", "bank", "Ally")]),
+    ("I opened an account at Netflix.", []),
 ])
 def test_whose_value_and_whether_it_is_held(text, read_as):
     assert [(c.subject, c.attribute, c.value) for c in read(text).claims] == read_as

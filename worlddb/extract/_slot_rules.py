@@ -836,11 +836,12 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("amount", _rx(r"(?P<s>\bI\s+)(?:pay|earn|make)\s+(?P<v>" + _MONEY + r"(?:\s+(?:a|per)\s+(?:month|year|week|"
                         r"hour))?)\s+(?:in|for)\s+(?P<t>(?:my\s+)?(?:rent|mortgage|tuition|salary))"), thing=True),
     # "I make $110k now", "I'm earning 90k euros a year": what one earns is one's salary (never what one
-    # makes in, for or from something: "I make $50 in tips", "I earn $5 per referral")
+    # makes in, for or from something, or doing it: "I make $50 in tips", "I earn $5 per referral", "I
+    # make $20 an hour babysitting")
     _Rule("amount", _rx(r"(?P<s>\bI)(?:\s+now|\s+currently)?(?:\s+(?:earn|make|take\s+home)|(?:\s+am|['’]m)\s+"
-                        r"(?:now\s+|currently\s+)?(?:making|earning))\s+(?:now\s+)?(?:about\s+|around\s+|roughly\s+)?(?P<v>" + _MONEY
-                        + r"(?:\s+(?:a|an|per)\s+(?:year|month|week|hour)|\s+annually)?)(?![\w,.]*\s+(?:in|for|from|on|off|"
-                        r"per|each|a\s+(?:piece|pop|sale|shift|gig|day))\b)"), thing=True, fixed="salary"),
+                        r"(?:now\s+|currently\s+)?(?:making|earning))\s+(?:now\s+)?(?:about\s+|around\s+|roughly\s+)?(?P<v>(?>" + _MONEY
+                        + r"(?:\s+(?:a|an|per)\s+(?:year|month|week|hour)|\s+annually)?))(?!\s+(?:in|for|from|on|off|"
+                        r"per|each|a\s+(?:piece|pop|sale|shift|gig|day)|[a-z]+ing)\b)"), thing=True, fixed="salary"),
     _Rule("count", _rx(r"(?P<s>\b(?:I|we)\s+)(?:manage|lead|run|have|supervise|oversee)\s+a\s+(?P<q>team|staff|group|"
                        r"class|crew)\s+of\s+(?P<v>(?:" + _NUM_WORDS + r")\s+\w+)")),
     _Rule("count", _rx(r"(?P<s>\b(?:my|our)\s+)(?P<q>team|staff|group|class|crew)\s+(?:is|has|grew|went|is now|now has"

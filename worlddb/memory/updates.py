@@ -424,6 +424,7 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: Reader 34: what one earns is one's salary ("Got a raise, I make $110k now").
 #: Reader 35: a student's year names the school ("I'm a junior at UCLA"), which "graduated from" ends; an
 #: account opened in a text that speaks of banking is at one's bank ("opened a checking account at Ally").
+#: Reader 36: what one makes doing something is no salary ("I make $20 an hour babysitting").
 CLAIMS_READER = schema.CLAIMS_READER
 
 
