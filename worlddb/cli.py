@@ -14,6 +14,8 @@
     worlddb auth list | revoke NAME   the principals with tokens; revoke one
     worlddb import FILE [--format jsonl|official-memory|mem0] [--scope KEY]
                                       load memories from a file in batched transactions
+    worlddb export [--db PATH] [--scope KEY ...] [--out FILE]
+                                      what scopes remember now, as lines `worlddb import` reads
     worlddb copy DEST [--db PATH] [--no-verify]
                                       copy the whole store into a new SQLite file or an empty
                                       PostgreSQL database (a backup, or a move between backends)
@@ -153,6 +155,12 @@ def build_parser() -> argparse.ArgumentParser:
     load.add_argument("--batch", type=int, default=500, help="memories per transaction (default 500)")
     load.add_argument("--embedder", choices=("minilm", "hash"), default=None,
                       help="as for serve: the database's embedder (default minilm; $WORLDDB_EMBEDDER)")
+    export = sub.add_parser("export", help="what scopes remember now, as JSON lines of memory_write arguments "
+                            "that `worlddb import` reads (current memories and conversations; no history)")
+    _add_db(export)
+    export.add_argument("--scope", action="append", default=[], metavar="KEY", dest="scopes",
+                        help="a scope to export, e.g. user:alice (repeatable; default: every scope)")
+    export.add_argument("--out", default="-", metavar="FILE", help="where to write the lines (default: stdout)")
     copy = sub.add_parser("copy", help="copy the whole store into a new SQLite file or an empty PostgreSQL "
                           "database, then verify the copy; servers may keep writing meanwhile")
     copy.add_argument("destination", metavar="DEST", help="a SQLite file that does not exist yet, or a "
@@ -510,6 +518,54 @@ def cmd_copy(args: argparse.Namespace) -> int:
     return 0 if verified is None or verified.ok else 1
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    """JSON lines of what the scopes remember (worlddb.memory.exporting) to --out or stdout;
+    a count on stderr. A file is written whole or not at all."""
+    import tempfile
+
+    from worlddb.memory.engine import RECORDED, Engine
+    from worlddb.memory.scopes import ScopeSet, parse_scope_key
+
+    path = existing_db(args)
+    if path is None:
+        return 2
+    with Engine.open(path, embedder=RECORDED) as engine:
+        scopes = ScopeSet(tuple(parse_scope_key(key) for key in args.scopes)) if args.scopes else engine.all_scopes()
+        for kind, sid in scopes:
+            if engine.store.scope_anchor(kind, sid) is None:
+                raise NotFound(f"no scope {kind}:{sid} in {engine.store.label}")
+        lines = engine.export_memories(scopes) if scopes else iter(())
+        if args.out == "-":
+            counts = _write_lines(lines, sys.stdout)
+        else:
+            target = Path(args.out)
+            with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=target.parent or ".", delete=False,
+                                             prefix=f".{target.name}.", suffix=".part") as out:
+                try:
+                    counts = _write_lines(lines, out)
+                except BaseException:
+                    out.close()
+                    Path(out.name).unlink(missing_ok=True)
+                    raise
+            Path(out.name).replace(target)
+    memories, sessions, turns = counts
+    print(f"exported {memories} memories and {sessions} conversation runs ({turns} turns) from "
+          f"{len(scopes)} scope{'s' if len(scopes) != 1 else ''}", file=sys.stderr)
+    return 0
+
+
+def _write_lines(lines, out) -> tuple[int, int, int]:
+    memories = sessions = turns = 0
+    for line in lines:
+        out.write(json.dumps(line, ensure_ascii=False) + "\n")
+        if "messages" in line:
+            sessions += 1
+            turns += len(line["messages"])
+        else:
+            memories += 1
+    return memories, sessions, turns
+
+
 IDENTITY = {"pending": identity_pending, "accept": identity_decide, "reject": identity_decide,
             "show": identity_show, "export": identity_export}
 
@@ -548,7 +604,8 @@ def cmd_auth(args: argparse.Namespace) -> int:
 
 COMMANDS = {"reembed": cmd_reembed, "serve": cmd_serve, "verify": cmd_verify, "consolidate": cmd_consolidate,
             "identity": cmd_identity, "ui": cmd_ui, "auth": cmd_auth, "import": cmd_import,
-            "backfill-claims": cmd_backfill_claims, "copy": cmd_copy}
+            "backfill-claims": cmd_backfill_claims, "copy": cmd_copy,
+            "export": cmd_export}
 
 
 def _engine_error(exc: BaseException) -> WorldDBError | None:

@@ -25,7 +25,7 @@ callers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from worlddb.anthropic import configured_extractor, configured_judge, configured_tiebreaker
@@ -48,7 +48,7 @@ from worlddb.vectors.embedder import HashEmbedder, default_embedder
 from worlddb.vectors.hnsw import AnnIndex
 from worlddb.vectors.static_query import StaticEncoder
 
-from . import claims_backfill, corrections, entities, importing, ingest, purge, reading, search
+from . import claims_backfill, corrections, entities, exporting, importing, ingest, purge, reading, search
 from . import messages as conversation
 from . import scopes as scopelib
 from .access import Access
@@ -416,6 +416,13 @@ class Engine:
         for scopes in dict.fromkeys(item.scopes for item in items):
             access.admit(scopes)
         return importing.import_items(self.services, items, batch=batch, progress=progress)
+
+    def export_memories(self, scopes: ScopeSet, *, access: Access | None = None) -> Iterator[dict]:
+        """What the scopes remember now, oldest first, as memory_write arguments that
+        `import_memories` (the jsonl format) writes again: each current memory, and each run of
+        a conversation's turns as one call with messages (worlddb.memory.exporting)."""
+        _access(access).admit(scopes)
+        return exporting.export_lines(self.services, scopes)
 
     def amend(self, memory_id: str, text: str, scopes: ScopeSet, *, reason: str | None = None,
               valid_from: str | None = None, access: Access | None = None) -> AmendResult:
