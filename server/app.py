@@ -368,7 +368,7 @@ def build_server(config: ServerConfig) -> WorldDBServer:
         limit: Annotated[int, Field(ge=1, le=100, description="How many results (1-100)"), _null_is(10)] = 10,
         as_of: Annotated[str, Field(description=texts.AS_OF), NoText] = "",
         known_at: Annotated[str, Field(description=texts.KNOWN_AT), NoText] = "",
-        include_retired: Annotated[bool, Field(description=texts.INCLUDE_RETIRED), NoFlag] = False,
+        include_retired: Annotated[bool, Field(description=texts.RECALL_INCLUDE_RETIRED), NoFlag] = False,
     ) -> RecallResult:
         engine, access = _state(ctx), _access(ctx)
         scopes = _scopes(engine, access, user_id, agent_id, app_id, run_id)

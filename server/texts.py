@@ -62,6 +62,8 @@ AS_OF = ("Valid time: answer as things were true at this moment (ISO-8601), past
          "true now (a memory whose valid_from is later is left out).")
 KNOWN_AT = "Transaction time: answer as the memory knew things at this moment (ISO-8601). Default: now."
 INCLUDE_RETIRED = "Also return superseded and retired memories, with their closed validity intervals."
+RECALL_INCLUDE_RETIRED = (INCLUDE_RETIRED + " Set it for a question about what used to be true (\"Where did I live "
+                          "before?\"): what was replaced then comes first.")
 CONFIRM = "Must equal the scope key being purged, e.g. 'user:alice'. A safeguard against purging by mistake."
 ERASE = ("Also physically remove the text, index entries and embeddings of everything that belongs to this "
          "scope alone (ids stay as tombstones so verification still passes). Cannot be undone.")

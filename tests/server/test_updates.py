@@ -225,6 +225,25 @@ async def test_a_short_turn_that_states_a_persons_birthday_answers_when_it_is(mi
         assert hits[0]["id"] == said["turns"][0]["id"]
 
 
+@pytest.mark.parametrize(("user", "old", "new"), [
+    ("moved", "I live in Austin.", "I moved to Denver."),                        # superseded
+    ("in-part", "I live in Austin and work at Dell.", "We moved to Denver."),  # revised in part
+])
+async def test_asked_what_held_before_with_the_history_the_replaced_memory_answers_first(minilm_server, user,
+                                                                                         old, new):
+    async with Client(minilm_server) as client:
+        first = await ok(client, "memory_write", text=old, user_id=user, valid_from=ago(400))
+        second = await ok(client, "memory_write", text=new, user_id=user, valid_from=ago(10))
+        assert first["id"] in second["superseded"] + second["revised"]
+        for question, expected in [("Where did I live before?", [first["id"], second["id"]]),
+                                   ("Where do I live?", [second["id"], first["id"]])]:
+            hits = (await ok(client, "memory_recall", query=question, user_id=user, include_retired=True))["results"]
+            assert [h["id"] for h in hits[:2]] == expected, question
+        # without the history, what held before is not shown when it no longer holds at all
+        hits = (await ok(client, "memory_recall", query="Where did I live before?", user_id=user))["results"]
+        assert hits[0]["id"] == second["id"]
+
+
 async def test_a_memory_true_only_from_a_later_time_is_left_out_of_recall_until_then(minilm_server):
     async with Client(minilm_server) as client:
         austin = await ok(client, "memory_write", text="I live in Austin.", user_id="later", valid_from=ago(400))

@@ -15,10 +15,18 @@ it revised, unless the question is about someone the revision is not (worlddb.re
 successors), and for a query about a slot (worlddb.extract.slots.asked: "Where do I work?") its
 slot step puts the hits that state it first, newest first, so a revised memory that alone states
 the asked slot - the part the revision left alone - stays above the revision.
+
+A question about what held before (`asks_before`: "Where did I live before?", "What was my old
+phone number?", "Which editor did I use to use?"), asked with the history (include_retired, no
+time pin), is answered by what was replaced: in each set of hits joined by a supersession or a
+revision, the members something later replaced come first, newest first (the one right before
+what holds now), then the rest. Without include_retired the replaced memories are not shown at
+all, as the tool's contract says; with as_of the pin already says which time is meant.
 """
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from worlddb.core.plan import QueryPlan
@@ -40,11 +48,25 @@ def recall(services: Services, query: str, scopes: ScopeSet, *, limit: int, as_o
     user = next((sid for kind, sid in scopes if kind == "user"), None)
     chosen = rank(services.sources, query, worlds, limit=limit, plan=plan, user=user)
     joined = _JOINED_BY_CONFLICT if asked(query) or (as_of is None and known_at is None) else _JOINED
-    return RecallResult(results=_hits(services.store, chosen, plan, worlds, joined), scopes_searched=scopes.keys)
+    past = include_retired and as_of is None and known_at is None and asks_before(query)
+    return RecallResult(results=_hits(services.store, chosen, plan, worlds, joined, past),
+                        scopes_searched=scopes.keys)
+
+
+#: words of a question about what held before now ("how old" asks an age, "old" before a noun
+#: asks what was replaced; "before merging" asks what comes first)
+_BEFORE = re.compile(r"\b(?:before(?!\s+\w+ing\b)|previous(?:ly)?|used\s+to|did\s+\w+\s+use\s+to|formerly|"
+                     r"originally|at\s+first|prior|earlier|in\s+the\s+past|(?<!how\s)old\s+(?!enough\b)[a-z]|last\s+(?:job|home|address|car|phone|number|"
+                     r"apartment|flat|house|place|employer|company|team|manager|boss|doctor|dentist|school))", re.I)
+
+
+def asks_before(query: str) -> bool:
+    """Whether a question asks about what held before what holds now (module docstring)."""
+    return _BEFORE.search(query) is not None
 
 
 def _hits(store: Store, chosen: list[Ranked], plan: QueryPlan, worlds: list[str],
-          joined: tuple[str, ...]) -> list[Hit]:
+          joined: tuple[str, ...], past: bool = False) -> list[Hit]:
     """Assemble the page of hits with one query per kind of annotation, not per hit."""
     if not chosen:
         return []
@@ -74,7 +96,10 @@ def _hits(store: Store, chosen: list[Ranked], plan: QueryPlan, worlds: list[str]
     parents = {found.view.parent for found in chosen if found.view.type == "Turn" and found.view.parent}
     sessions = store.in_worlds(worlds, list(parents)) if parents else set()
     hits = []
-    for found in _newest_first_in_conflicts(chosen, named, joined):
+    ordered = _newest_first_in_conflicts(chosen, named, joined)
+    if past:
+        ordered = _replaced_first(ordered, named)
+    for found in ordered:
         view = found.view
         mine = named.get(view.anchor, {})
         hits.append(Hit(
@@ -94,10 +119,32 @@ _JOINED = ("conflicts", "revised_by", "revises")
 _JOINED_BY_CONFLICT = ("conflicts",)
 
 
+#: the marks that join a history: what replaced what, in whole or in part
+_HISTORY = ("supersedes", "superseded_by", "revises", "revised_by")
+
+
 def _newest_first_in_conflicts(chosen: list[Ranked], named: dict[str, dict[str, list[str]]],
                                joined: tuple[str, ...]) -> list[Ranked]:
     """Each set of hits joined by the marks `joined` keeps its places on the page, filled
     newest first."""
+    return _refill(chosen, named, joined, lambda i: (-chosen[i].view.valid_from, i))
+
+
+def _replaced_first(chosen: list[Ranked], named: dict[str, dict[str, list[str]]]) -> list[Ranked]:
+    """Each set of hits joined by a supersession or a revision keeps its places on the page,
+    filled with the members a later one replaced first, each part newest first."""
+    place = {found.view.anchor for found in chosen}
+
+    def replaced(i: int) -> bool:
+        marks = named.get(chosen[i].view.anchor, {})
+        return any(o in place for key in ("superseded_by", "revised_by") for o in marks.get(key, ()))
+    return _refill(chosen, named, _HISTORY, lambda i: (not replaced(i), -chosen[i].view.valid_from, i))
+
+
+def _refill(chosen: list[Ranked], named: dict[str, dict[str, list[str]]], joined: tuple[str, ...],
+            key) -> list[Ranked]:
+    """Each set of hits joined by the marks `joined` keeps its places on the page, filled in
+    the order of `key` (of a hit's index)."""
     place = {found.view.anchor: i for i, found in enumerate(chosen)}
     group = list(range(len(chosen)))
 
@@ -117,7 +164,6 @@ def _newest_first_in_conflicts(chosen: list[Ranked], named: dict[str, dict[str, 
     out = list(chosen)
     for members in sets.values():
         if len(members) > 1:
-            newest = sorted(members, key=lambda i: (-chosen[i].view.valid_from, i))
-            for spot, i in zip(sorted(members), newest):
+            for spot, i in zip(sorted(members), sorted(members, key=key)):
                 out[spot] = chosen[i]
     return out
