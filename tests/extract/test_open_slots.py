@@ -70,6 +70,9 @@ OPEN_EXAMPLES = [
     # a tool's name in lower case, which is no word of the language
     ("We switched the monorepo over to pnpm.", ("me", "np:monorepo", "pnpm", "")),
     ("The frontend is built with webpack.", ("me", "np:frontend", "webpack", "")),
+    # a name said of oneself, as "My name is ..." says it
+    ("I'm Sam, I work as a nurse at Mercy Hospital.", ("me", "np:name", "Sam", "")),
+    ("Hi, I'm Priya Shah - I run the data team.", ("me", "np:name", "Priya Shah", "")),
 ]
 
 
@@ -100,6 +103,9 @@ def test_a_value_or_change_outside_the_catalogue_is_read_as_an_open_slot(text, e
     "The party is at Sam's.",                    # no address
     "We moved the frontend to production.",     # a word of the language, not a tool
     "We host our podcast on Fridays.",          # a day is no part's value
+    "I'm Happy, thanks.",                       # a word the tagger knows, and no given name
+    "I'm Canadian, eh.",
+    "I'm Frank about it.",                      # a word after it: no name said
 ])
 def test_what_is_not_a_value_of_a_lasting_slot_reads_nothing_open(text):
     assert not read_open(text, frozenset({"sister", "landlord"}))

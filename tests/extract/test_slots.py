@@ -344,6 +344,18 @@ def test_whose_value_and_whether_it_is_held(text, read_as):
     assert [(c.subject, c.attribute, c.value) for c in read(text).claims] == read_as
 
 
+@pytest.mark.parametrize(("question", "keys"), [
+    # a month or a day named as a time is no one's name; a month that names someone still does
+    ("Where did I work in February 2025?", [("me", "employer")]),
+    ("Where did I live in May?", [("me", "home")]),
+    ("Where does May work?", [("may", "employer")]),
+    ("What was my job in 2024?", [("me", "role")]),
+    ("What is my name?", [("me", "np:name")]),
+])
+def test_who_and_what_a_question_asks_about(question, keys):
+    assert [(k.subject, k.attribute) for k in asked(question)] == keys
+
+
 def test_subjects_values_and_questions():
     assert read("My sister Nora lives in Chicago.").claims[0].subject == "nora"
     assert read("My dad works as a mail carrier.").claims[0].subject == "father"

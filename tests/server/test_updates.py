@@ -244,6 +244,28 @@ async def test_asked_what_held_before_with_the_history_the_replaced_memory_answe
         assert hits[0]["id"] == second["id"]
 
 
+async def test_a_new_job_leaves_the_name_said_beside_the_old_one_current(minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "intro"}
+        intro = await ok(client, "memory_write", text="I'm Sam, I work as a nurse at Mercy Hospital in Tulsa.",
+                         valid_from="2025-01-05", **scope)
+        shifts = await ok(client, "memory_write", text="I switched to night shifts at Mercy.",
+                          valid_from="2025-03-01", **scope)
+        assert shifts["revised"] == [intro["id"]]
+        job = await ok(client, "memory_write", text="I accepted a job at St. John's as a charge nurse.",
+                       valid_from="2025-06-01", **scope)
+        # the name still holds: the job changed that memory in part, and hid nothing
+        assert job["revised"] == [intro["id"]] and job["superseded"] == []
+        hits = (await ok(client, "memory_recall", query="What is my name?", **scope))["results"]
+        assert hits[0]["id"] == intro["id"]  # not the change of its shifts, which touched the job
+        hits = (await ok(client, "memory_recall", query="Where do I work?", **scope))["results"]
+        assert hits[0]["id"] == job["id"]
+        # a month in the question is a time, not the person asked about
+        then = (await ok(client, "memory_recall", query="Where did I work in February 2025?", as_of="2025-02-15",
+                         **scope))["results"]
+        assert then[0]["id"] == intro["id"]
+
+
 async def test_a_memory_true_only_from_a_later_time_is_left_out_of_recall_until_then(minilm_server):
     async with Client(minilm_server) as client:
         austin = await ok(client, "memory_write", text="I live in Austin.", user_id="later", valid_from=ago(400))

@@ -29,8 +29,8 @@ _ASK: tuple[tuple[str, re.Pattern[str], str], ...] = tuple((attr, re.compile(rx,
              r"country|state|neighbou?rhood)\b.{0,30}\b(?:live|based|home)|\bwhere\b.{0,20}\b(?:home|based)\b", ""),
     ("employer", r"\bwhere\s+(?:do|does|did)\s+.{0,30}?\bwork\b|\bwho\s+(?:do|does)\s+.{0,30}?\bwork\s+for\b|"
                  r"\b(?:employer|which company|what company)\b", ""),
-    ("role", r"\b(?:job title|title|role|position|occupation|profession)\b|\bwhat\s+(?:do|does)\s+.{0,30}?\bdo\s+"
-             r"(?:for\s+(?:work|a living)|professionally)\b|\bwhat\s+is\s+.{0,20}\bjob\b", ""),
+    ("role", r"\b(?:job title|title|role|position|occupation|profession)\b|\bwhat\s+(?:do|does|did)\s+.{0,30}?\bdo\s+"
+             r"(?:for\s+(?:work|a living)|professionally)\b|\bwhat(?:\s+is|\s+was|['’]s)\s+.{0,20}\bjob\b", ""),
     # (not a package, password or window manager)
     ("manager", r"(?<!package )(?<!password )(?<!window )(?<!task )(?<!file )\b(?:manager|boss|supervisor|report to)\b",
      ""),
@@ -137,6 +137,13 @@ def asked(question: str) -> tuple[SlotKey, ...]:
     return tuple(dict.fromkeys(keys))
 
 
+#: a month or a day named as a time, not a person: after a word of time ("in February", "since
+#: May", "last Friday"), or before a date's number ("May 3", "June 2024")
+_WHEN_WORDS = "|".join(sorted(_MONTH_WORDS))
+_A_TIME = re.compile(r"(?:\b(?:in|on|since|until|till|by|during|before|after|from|of|last|next|this|early|late|mid)\s+"
+                     r"(?:" + _WHEN_WORDS + r")\b|\b(?:" + _WHEN_WORDS + r")\s+\d)", re.I)
+
+
 def _asked_subject(question: str) -> str:
     for m in _ASK_SUBJECT.finditer(question):
         if m.group("kname"):
@@ -147,7 +154,7 @@ def _asked_subject(question: str) -> str:
             return (m.group("pname") or m.group("pet")).lower()
         name = m.group("name")
         if name and name.lower() not in _QUESTION_WORDS and name.lower() not in _NOT_SUBJECTS \
-                and m.start() > 0 and name.lower() not in _KIN:
+                and m.start() > 0 and name.lower() not in _KIN and not _A_TIME.search(question, 0, m.end() + 6):
             # a full name is asked as one ("Where does Alex Kim work?": alex kim, not any Alex)
             last = _SURNAME.match(question, m.end()) if m.group(0) == name else None  # not after "Alex's"
             if last and last.group(1).lower() not in _QUESTION_WORDS | _NOT_SUBJECTS | _MONTH_WORDS | set(_KIN):

@@ -40,6 +40,12 @@ same words name it; the claims index keys them as it keys the catalogue's):
                       "pnpm", is a name here; a day is none),
                       and where a thing is reached: "Staging is at <URL>" is np:staging url.
 
+    np:name           also "I'm <Name>" opening a text or a sentence before a stop, a comma or a
+                      dash, where the name's first word is a given name or a word the tagger
+                      does not know ("I'm Sam, I work as a nurse", "I'm Priya Shah - I run ...";
+                      not "I'm Happy, thanks", "I'm Canadian, eh"): the speaker's name, as "My
+                      name is Sam" says it.
+
 <who> is I, we or a name, which a relation may introduce ("My coworker Raj prefers Python": Raj),
 or left out before a verb of change in the past ("Switched to Neovim", "Moved CI to Buildkite"): the
 speaker. A clause that reads nothing whole is read again without the detail after its value ("...
@@ -56,7 +62,8 @@ import re
 from dataclasses import dataclass, replace
 
 from worlddb.extract._slot_words import _KIN_RE, _MONTHS
-from worlddb.extract.lexicon import is_common, singular
+from worlddb.extract.given_names import is_given_name
+from worlddb.extract.lexicon import is_common, singular, tag
 
 __all__ = [
     "IDENT_NOUNS", "OPEN_SINGLE_PREFIXES", "PREFERS", "PURPOSE", "REPLACES", "USES", "OpenClaim", "asked_open",
@@ -335,8 +342,23 @@ def _head(piece: str) -> str:
     return piece[:m.start()] if m else piece
 
 
+#: "I'm Sam, ...": a name said of oneself before a stop, a comma or a dash (not "I'm Frank about
+#: it": a word after it)
+_INTRO = _rx(r"^" + _FILLER + r"(?:(?:hi|hey|hello)[,!]?\s+)?(?:I['’]m|I\s+am|my\s+name['’]s)\s+"
+             r"(?P<v>(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))?)(?=\s*(?:[,.;!]|\s[-–—]|$))")
+
+
+def _read_intro(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
+    m = _INTRO.match(piece)
+    first = m.group("v").split()[0] if m else ""
+    if not m or not (is_given_name(first) or tag(first) is None):
+        return []
+    subject, named = _who("I")
+    return [] if subject is None else [OpenClaim(subject, "np:name", m.group("v"), named=named)]
+
+
 def _piece_claims(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
-    for reader in (_read_is, _read_set, _read_use_as, _read_stack, _read_url, _read_switch, _read_replaced,
+    for reader in (_read_is, _read_intro, _read_set, _read_use_as, _read_stack, _read_url, _read_switch, _read_replaced,
                    _read_use, _read_prefer):
         claims = reader(piece, animate)
         if claims:

@@ -425,6 +425,7 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: Reader 35: a student's year names the school ("I'm a junior at UCLA"), which "graduated from" ends; an
 #: account opened in a text that speaks of banking is at one's bank ("opened a checking account at Ally").
 #: Reader 36: what one makes doing something is no salary ("I make $20 an hour babysitting").
+#: Reader 37: "I'm Sam, ..." is the speaker's name, as "My name is Sam" is.
 CLAIMS_READER = schema.CLAIMS_READER
 
 

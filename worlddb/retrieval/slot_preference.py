@@ -40,6 +40,8 @@ from .claims import single_valued
 #: candidates read beyond the page, so a slot's statement ranked just below it can move up
 EXTRA = 10
 _WORD = re.compile(r"\w+")
+#: a value's words and numbers, apart ("50mcg" is 50 and mcg, as "50 mcg" is)
+_PIECES = re.compile(r"\d+|[^\W\d_]+")
 #: attributes a question may name for one another ("When is it due?" asks when, and due; "What dose of
 #: lisinopril do I take?" asks the medicine, and its dose)
 _ALIKE = ({"when", "due"}, {"employer", "role"}, {"partner", "marital_status"}, {"medication", "dose"})
@@ -170,8 +172,12 @@ def _touched(view: NodeView, old: NodeView, keys: Sequence[SlotKey], user: str |
     Denver" took the home)."""
     claims = _claims(old, None, user)
     # one part may be read as several slots: alike ones ("10 mg of lisinopril": the medicine and its
-    # dose) and an open slot beside the catalogue's ("My levothyroxine dose is 50 mcg")
-    every = [c for c in claims if not is_open(c.attribute)] or list(claims)
+    # dose) and an open slot beside the catalogue's that says its value again ("My levothyroxine dose
+    # is 50 mcg"); an open slot of a value of its own is a part of its own ("I'm Sam, I work at Mercy")
+    closed = [c for c in claims if not is_open(c.attribute)]
+    held = set().union(*(_PIECES.findall(c.value.casefold()) for c in closed if c.value))
+    every = closed + [c for c in claims if is_open(c.attribute) and c.value
+                      and closed and not set(_PIECES.findall(c.value.casefold())) & held] or list(claims)
     if len({(c.subject, _part(c.attribute)) for c in every}) <= 1:
         return True
     said = set(_WORD.findall(view.content.casefold())) - STOPWORDS
