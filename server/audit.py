@@ -49,6 +49,8 @@ INSPECTOR_RETIRE = "inspector_retire"
 INSPECTOR_AMEND = "inspector_amend"
 INSPECTOR_ACCEPT = "inspector_accept_merge"
 INSPECTOR_REJECT = "inspector_reject_merge"
+#: ... and for a scope downloaded from it (what the scope remembers, as `worlddb export` writes it)
+INSPECTOR_EXPORT = "inspector_export"
 
 
 class _Raising:
@@ -130,5 +132,5 @@ class Audit:
                     pass  # what is left unwritten is a line whose write already raised to its caller
 
 
-__all__ = ["INSPECTOR_ACCEPT", "INSPECTOR_AMEND", "INSPECTOR_LOGIN", "INSPECTOR_REJECT", "INSPECTOR_RETIRE", "STDERR",
-           "Audit"]
+__all__ = ["INSPECTOR_ACCEPT", "INSPECTOR_AMEND", "INSPECTOR_EXPORT", "INSPECTOR_LOGIN", "INSPECTOR_REJECT",
+           "INSPECTOR_RETIRE", "STDERR", "Audit"]

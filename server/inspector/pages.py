@@ -2,6 +2,7 @@
 
     GET  /ui/                       the scopes with their counts; a search over all of them
     GET  /ui/scope?key=user:alice   a scope's memories newest first, with validity; ?q= recalls
+    GET  /ui/scope/export?key=...   what the scope remembers now, as a JSON-lines file (`worlddb export`)
     GET  /ui/memory/{id}            a memory in full: metadata, entities, facts, supersession
                                     history, the hash check of its id; retire and amend forms
     POST /ui/memory/{id}/retire     memory_retire
@@ -18,13 +19,15 @@ the caller's Access, so the engine enforces the grant too and names no other sco
 the engine become a page saying what was wrong (404 for an id outside the scopes, as for an
 unknown one; 403 for what the grant forbids); nothing is written when an action fails. Every
 login at the form, signed in or refused, and every action that reaches the engine (retire,
-amend, accept, reject), done or refused, writes an audit line (worlddb.server.audit), as a
+amend, accept, reject, and an export), done or refused, writes an audit line (worlddb.server.audit), as a
 tool call does.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -51,7 +54,7 @@ from worlddb.memory.engine import Engine
 from worlddb.memory.results import MemoryDetail
 from worlddb.memory.scopes import ScopeSet, parse_scope_key
 
-from ..audit import INSPECTOR_ACCEPT, INSPECTOR_AMEND, INSPECTOR_REJECT, INSPECTOR_RETIRE, Audit
+from ..audit import INSPECTOR_ACCEPT, INSPECTOR_AMEND, INSPECTOR_EXPORT, INSPECTOR_REJECT, INSPECTOR_RETIRE, Audit
 from . import views
 from .access import COOKIE, Caller, Gate, Origins, Session, Sessions, csrf_ok
 
@@ -129,6 +132,7 @@ class Inspector:
             Route("/login", self.login, methods=["POST"]),
             Route("/logout", self._endpoint(self.logout, post=True), methods=["POST"]),
             Route("/scope", self._endpoint(self.scope), methods=["GET"]),
+            Route("/scope/export", self._endpoint(self.export), methods=["GET"]),
             Route("/memory/{id}", self._endpoint(self.memory), methods=["GET"]),
             Route("/memory/{id}/retire", self._endpoint(self.retire, post=True), methods=["POST"]),
             Route("/memory/{id}/amend", self._endpoint(self.amend, post=True), methods=["POST"]),
@@ -264,6 +268,22 @@ class Inspector:
         rows = [(d, views.of_detail(d)) for d in details]
         return self._render(ctx, ctx.request, "scope.html", key=key, query="", hits=None, rows=rows,
                             next_cursor=page.next_cursor, current_only=current_only)
+
+    async def export(self, ctx: Ctx) -> Response:
+        """What one scope remembers now, as the JSON lines `worlddb import` reads (`worlddb
+        export`), downloaded as a file; audited as an action is."""
+        key = ctx.request.query_params.get("key", "")
+        one = _scope_of(key, ctx.scopes)
+
+        async def scopes_of(_done) -> list[str]:
+            return [key]
+
+        lines = await self._audited(ctx, INSPECTOR_EXPORT, lambda: ctx.engine.export_memories(one, access=ctx.access),
+                                    scopes_of)
+        body = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+        name = re.sub(r"[^\w.-]+", "-", key).strip("-") or "scope"
+        return Response(body, media_type="application/x-ndjson",
+                        headers={"content-disposition": f'attachment; filename="worlddb-{name}.jsonl"'})
 
     async def _search(self, ctx: Ctx, query: str, scopes: ScopeSet, include_retired: bool = False):
         found = await ctx.engine.recall(query, scopes, limit=HITS, include_retired=include_retired, access=ctx.access)

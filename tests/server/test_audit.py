@@ -156,6 +156,10 @@ def test_inspector_actions_are_audited_and_what_the_grant_forbids_is_a_403(tmp_p
             assert dump(db) == before
             assert post(f"proposals/{bob_proposal.id}/accept").status_code == 404
             assert post(f"memory/{amended.headers['location'].rsplit('/', 1)[1]}/retire").status_code == 303
+            download = browser.get(f"{base}/ui/scope/export?key=user%3Aalice")
+            # the memory shared with bob is alice's too, and names only the scope she was granted
+            assert download.status_code == 200 and [json.loads(line) for line in download.text.splitlines()] == [
+                {"text": "Alice and Bob share the allotment.", "valid_from": shared.valid_from, "user_id": "alice"}]
             outside = browser.get(f"{base}/ui/entity/{bees.entities[0].id}")
             assert outside.status_code == 404 and "no entity with id" in outside.text
             assert "no memory" not in outside.text
@@ -166,6 +170,7 @@ def test_inspector_actions_are_audited_and_what_the_grant_forbids_is_a_403(tmp_p
         ("alice", "inspector_retire", [], "error", "Forbidden"),
         ("alice", "inspector_accept_merge", [], "error", "NotFound"),
         ("alice", "inspector_retire", ["user:alice"], "ok", None),
+        ("alice", "inspector_export", ["user:alice"], "ok", None),
     ]
     raw = audit.read_text()
     assert "ferns" not in raw and own.id not in raw and tokens["alice"] not in raw

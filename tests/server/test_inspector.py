@@ -5,6 +5,7 @@ may see. The real browser drives it in test_inspector_browser.py."""
 
 from __future__ import annotations
 
+import json
 import re
 from contextlib import contextmanager
 
@@ -227,6 +228,7 @@ def test_every_page_and_action_stays_inside_what_the_gate_grants(db_file):
         searched = client.get(f"{base}/ui/?q=honey+market").text
         assert "Results for" in searched and "sells the honey" not in searched and "user:bob" not in searched
         assert client.get(f"{base}/ui/scope?key=user%3Abob").status_code == 404
+        assert client.get(f"{base}/ui/scope/export?key=user%3Abob").status_code == 404
         assert client.get(f"{base}/ui/memory/{bob_memory}").status_code == 404
         assert client.get(f"{base}/ui/entity/{bob_entity}").status_code == 404
         proposals = client.get(f"{base}/ui/proposals").text
@@ -237,6 +239,26 @@ def test_every_page_and_action_stays_inside_what_the_gate_grants(db_file):
             response = client.post(f"{base}{path}", data={"csrf": csrf}, headers={"origin": base})
             assert response.status_code == 404, path
         assert dump(db_file) == before
+
+
+def test_a_scope_downloads_as_the_lines_worlddb_export_writes(db_file):
+    found = _memories(db_file)
+    with open_engine(db_file) as engine:
+        expected = list(engine.export_memories(ALICE))
+    with mcp_server(db_file) as base, httpx2.Client() as client:
+        assert client.get(f"{base}/ui/scope/export?key=user%3Aalice").status_code == 303  # signed in first
+        _login(client, base)
+        page = client.get(f"{base}/ui/scope?key=user%3Aalice").text
+        assert '/ui/scope/export?key=user%3Aalice"' in page
+        download = client.get(f"{base}/ui/scope/export?key=user%3Aalice")
+        assert download.status_code == 200 and download.headers["content-type"].startswith("application/x-ndjson")
+        assert download.headers["content-disposition"] == 'attachment; filename="worlddb-user-alice.jsonl"'
+        lines = [json.loads(line) for line in download.text.splitlines()]
+        assert lines == expected
+        texts = [line["text"] for line in lines]
+        # what the scope remembers now: Denver, not the Austin it replaced, and nothing of bob's
+        assert found["denver"].id and "I live in Denver, Colorado." in texts and "I live in Austin, Texas." not in texts
+        assert not any("honey" in text or "bees" in text for text in texts)
 
 
 def test_assets_ship_with_the_package_and_pages_load_nothing_from_elsewhere(db_file):

@@ -314,6 +314,10 @@ class AsyncEngine:
                            access: Access | None = None) -> ProposalOut:
         return await self.run(Engine.reject_merge, proposal_id, scopes, reason=reason, access=access)
 
+    async def export_memories(self, scopes: ScopeSet, *, access: Access | None = None) -> list[dict]:
+        """Engine.export_memories, every line at once (read on the engine thread)."""
+        return await self.run(_exported, scopes, access=access)
+
     async def export_identity(self, scopes: ScopeSet, entity_id: str | None = None, *,
                               access: Access | None = None) -> dict:
         return await self.run(Engine.export_identity, scopes, entity_id, access=access)
@@ -325,3 +329,7 @@ class AsyncEngine:
                                min_age_secs: float = 3600.0) -> None:
         await self.run(Engine.start_background, recluster=recluster, consolidate_every=consolidate_every,
                        min_age_secs=min_age_secs)
+
+
+def _exported(engine: Engine, scopes: ScopeSet, *, access: Access | None) -> list[dict]:
+    return list(engine.export_memories(scopes, access=access))

@@ -4,8 +4,10 @@
         print(json.dumps(line))
 
 Each line is memory_write's arguments (the `jsonl` format of worlddb.memory.importing), with
-the scope ids of every scope that holds the memory (`user_id`, `agent_id`, `app_id`,
-`run_id`), oldest first - the order they were written in, so that an import meets changes in
+the ids of the scopes exported that hold the memory (`user_id`, `agent_id`, `app_id`,
+`run_id`; never a scope not asked for, which the caller may not be granted; as memory_write
+takes one id of each kind, a memory shared by two exported scopes of one kind names the first
+of them), oldest first - the order they were written in, so that an import meets changes in
 the order they happened:
 - a memory: `text`, `valid_from`, and its `metadata` when it has any;
 - a run of one conversation's turns written together: `messages` (`role` the speaker,
@@ -42,20 +44,21 @@ def export_lines(services: Services, scopes: ScopeSet) -> Iterator[dict]:
     worlds = scope_anchors(store, scopes)
     if not worlds:
         return
+    asked = set(scopes.keys)
     session: tuple[str, list[NodeView]] | None = None  # the run of turns being gathered
     for view in _current(services, worlds):
         if view.type == "Turn" and session is not None and session[0] == view.parent:
             session[1].append(view)
             continue
         if session is not None:
-            yield _session_line(services, *session)
+            yield _session_line(services, *session, asked)
             session = None
         if view.type == "Turn":
             session = (view.parent or "", [view])
         else:
-            yield _memory_line(services, view)
+            yield _memory_line(services, view, asked)
     if session is not None:
-        yield _session_line(services, *session)
+        yield _session_line(services, *session, asked)
 
 
 def _current(services: Services, worlds: list[str]) -> Iterator[NodeView]:
@@ -79,18 +82,25 @@ def _current(services: Services, worlds: list[str]) -> Iterator[NodeView]:
         after = rows[-1][0]
 
 
-def _scope_ids(services: Services, anchor: str) -> dict[str, str]:
-    return {f"{kind}_id": sid for kind, sid in map(parse_scope_key, scope_keys_of(services.store, anchor))}
+def _scope_ids(services: Services, anchor: str, asked: set[str]) -> dict[str, str]:
+    """memory_write's scope arguments for the exported scopes that hold `anchor`: the first of
+    each kind (the keys come sorted)."""
+    ids: dict[str, str] = {}
+    for key in scope_keys_of(services.store, anchor):
+        if key in asked:
+            kind, sid = parse_scope_key(key)
+            ids.setdefault(f"{kind}_id", sid)
+    return ids
 
 
-def _memory_line(services: Services, view: NodeView) -> dict:
+def _memory_line(services: Services, view: NodeView, asked: set[str]) -> dict:
     line: dict = {"text": view.content, "valid_from": to_iso(view.valid_from)}
     if view.meta:
         line["metadata"] = dict(view.meta)
-    return {**line, **_scope_ids(services, view.anchor)}
+    return {**line, **_scope_ids(services, view.anchor, asked)}
 
 
-def _session_line(services: Services, session: str, turns: list[NodeView]) -> dict:
+def _session_line(services: Services, session: str, turns: list[NodeView], asked: set[str]) -> dict:
     messages = []
     for turn in turns:
         message = {"role": turn.meta.get("speaker") or "user", "content": turn.content,
@@ -98,7 +108,7 @@ def _session_line(services: Services, session: str, turns: list[NodeView]) -> di
         message.update({field: turn.meta[key] for key, field in _MESSAGE_FIELDS if turn.meta.get(key)})
         messages.append(message)
     line = {"messages": messages, "session": _session_ref(services, session), "valid_from": messages[0]["time"]}
-    return {**line, **_scope_ids(services, turns[0].anchor)}
+    return {**line, **_scope_ids(services, turns[0].anchor, asked)}
 
 
 def _session_ref(services: Services, session: str) -> str:
