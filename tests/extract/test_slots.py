@@ -339,6 +339,10 @@ def test_a_value_held_once_is_ended_and_a_question_claims_nothing(text, read_as)
     ("I'm a student in Paris.", [("me", "role", "student")]),
     ("I switched banks and opened a savings account at Ally.", [("me", "bank", "Ally")]),
     ("I opened an account at Netflix.", []),
+    # a car by its model alone; the name's words are capitalised ("is" is no part of it)
+    ("I drive a Civic.", [("me", "car", "Civic")]),
+    ("My Honda Civic is in the shop.", [("me", "car", "Honda Civic")]),
+    ("I got a Pilot license.", []),
 ])
 def test_whose_value_and_whether_it_is_held(text, read_as):
     assert [(c.subject, c.attribute, c.value) for c in read(text).claims] == read_as

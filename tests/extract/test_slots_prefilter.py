@@ -34,6 +34,7 @@ CRAFTED = [
     "Got a raise, I make $110k now. I make $50 in tips on Fridays.",
     "I'm a junior at UCLA. I graduated from UCLA in June. I switched banks and opened a savings account at Ally.",
     "I'm Sam, I work as a nurse at Mercy Hospital in Tulsa.",
+    "I drive a Civic. My Honda Civic is in the shop.",
     "I take vitamin D 2000 IU every morning. My birthday is on the 14th of March.",
     "I'm in Leeds, renting a two-bed. What I'm actually allergic to is penicillin.",
     "I work at a small bakery; I started my first week at Fernhill Labs on Monday.",

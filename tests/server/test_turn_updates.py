@@ -226,6 +226,9 @@ async def test_amending_a_turn_supersedes_it_as_the_tool_text_says(minilm_server
     ("rent", "My rent is $2,100 a month.", "Rent went up to $2,350 this month.", "How much is my rent?"),
     # a medicine of one's raised by a doctor, and a question of its dose
     ("dose", "I'm on 20mg of Lexapro.", "My doctor bumped my Lexapro to 30mg.", "What is my Lexapro dose?"),
+    # what one now earns; a car named by its model alone
+    ("salary", "My salary is $95k.", "Got a raise - I make $110k now!", "How much do I make?"),
+    ("car", "I drive a Civic.", "Sold the Civic and bought a Model 3.", "What car do I drive?"),
 ])
 async def test_a_sum_or_a_dose_changed_in_a_later_session_is_marked_and_answers_first(minilm_server, user, before,
                                                                                       after, question):

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from worlddb.extract._slot_words import (
     _ALCOHOL,
     _CAR_MAKES,
+    _CAR_MODELS,
     _DATE,
     _DELIVERABLES,
     _DIETS,
@@ -210,6 +211,14 @@ def _has_date(value: str) -> bool:
 
 def _school(value: str) -> bool:
     return bool(value) and value[0].isupper() and bool(set(value.lower().split()) & _SCHOOL_WORDS)
+
+
+def _car(value: str) -> bool:
+    """A car's name: a make in it ("2015 Honda Civic"), a model said alone ("Civic"), or a
+    Tesla's "Model 3"."""
+    words = value.lower().split()
+    return any(w in _CAR_MAKES or w in _CAR_MODELS for w in words) or \
+        bool(re.match(r"model [3sxy]\b", value.lower()))
 
 
 def _not_school(value: str) -> bool:
@@ -557,13 +566,15 @@ _RULES: tuple[_Rule, ...] = (
                      r"himself|herself|themselves|ourselves)\s+)?(?:the\s+"
                      r"keys\s+to\s+)?(?:a|an|the|my|our|his|her)\s+(?:new\s+|used\s+|old\s+)?(?P<v>(?:\d{4}\s+)?"
                      r"(?-i:[A-Z])[\w-]*(?:\s+[\w-]+){0,2})"),
-          accept=lambda v: any(w.lower() in _CAR_MAKES for w in v.split())),
-    _Rule("car", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:new\s+)?(?P<v>(?:\d{4}\s+)?(?-i:[A-Z])[\w-]*(?:\s+[\w-]+){0,2})"),
-          accept=lambda v: v.split()[0].lower() in _CAR_MAKES or (len(v.split()) > 1 and v.split()[0].isdigit()
-                                                                   and v.split()[1].lower() in _CAR_MAKES)),
+          accept=_car),
+    # ("my Honda Civic is in the shop": the name's words are capitalised or a number, not "is")
+    _Rule("car", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:new\s+)?(?P<v>(?:\d{4}\s+)?(?-i:[A-Z])[\w-]*"
+                     r"(?:\s+(?-i:[A-Z0-9])[\w-]*){0,2})"),
+          accept=lambda v: v.split()[0].lower() in _CAR_MAKES | _CAR_MODELS or (
+              len(v.split()) > 1 and v.split()[0].isdigit() and v.split()[1].lower() in _CAR_MAKES | _CAR_MODELS)),
     _Rule("car", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:new\s+)?(?:car|vehicle|truck|suv|ride)\s+is\s+(?:now\s+)?"
                      r"(?:a|an|the)\s+(?:new\s+|used\s+|old\s+)?(?P<v>(?:\d{4}\s+)?(?-i:[A-Z])[\w-]*(?:\s+[\w-]+){0,2})"),
-          accept=lambda v: any(w.lower() in _CAR_MAKES for w in v.split())),
+          accept=_car),
     _Rule("car", _rx(_S + r"(?:sold|totaled|totalled|crashed|got rid of|traded in|traded|gave away|scrapped)\s+(?:the|"
                      r"my|our|his|her)\s+(?:old\s+)?(?P<v>car|vehicle|truck|van|suv|(?-i:[A-Z])[\w-]+)\b"),
           positive=False, ended=True, accept=lambda v: True),
@@ -571,7 +582,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("car", _rx(_S + r"(?:traded|swapped)\s+(?:in\s+)?(?:the|my|our|his|her)\s+(?:old\s+)?[\w-]+(?:\s+in)?\s+for\s+"
                      r"(?:a|an|the)\s+(?:new\s+|used\s+)?(?P<v>(?:\d{4}\s+)?(?-i:[A-Z])[\w-]*(?:\s+(?!(?:last|this|next|on|in|at"
                      r"|for|to|with|and|yesterday|today)\b)[\w-]+){0,2})"),
-          accept=lambda v: any(w.lower() in _CAR_MAKES for w in v.split())),
+          accept=_car),
     _Rule("device", _rx(_S + r"(?:use|uses|using|have|has|got|bought|switched to|upgraded to|carry)\s+(?:(?:a|an|the|my)\s+)?"
                         r"(?:new\s+)?(?P<v>(?-i:[A-Za-z]+)(?:\s+[\w+-]+){0,2})"),
           accept=lambda v: v.split()[0].lower() in _PHONE_MAKES),

@@ -59,6 +59,13 @@ honda toyota tesla ford bmw subaru kia hyundai volkswagen vw audi mercedes merce
 chevrolet jeep volvo prius rivian lexus porsche fiat mini dodge ram gmc polestar cadillac buick chrysler
 lincoln acura infiniti genesis mitsubishi jaguar land range lucid saab peugeot renault skoda seat citroen
 """.split())
+#: car models said without their make ("I drive a Civic"), none of them a common word, a place or
+#: a given name (no Focus, Pilot, Tacoma, Sienna)
+_CAR_MODELS = set("""
+civic accord cr-v crv hr-v camry corolla rav4 highlander tundra yaris outback forester crosstrek impreza
+wrx mustang f-150 f150 bronco fiesta wrangler silverado camaro corvette altima sentra elantra sonata ioniq sorento
+sportage telluride jetta passat tiguan miata cx-5 cx-30 cx-50 mx-5 4runner
+""".split())
 _PHONE_MAKES = set("iphone pixel galaxy samsung oneplus motorola moto nokia xiaomi huawei blackberry android".split())
 _PETS = (r"dog|cat|puppy|pup|kitten|kitty|hamster|rabbit|bunny|goldfish|fish|parrot|bird|budgie|turtle|tortoise"
          r"|gecko|lizard|snake|guinea pig|ferret|horse|pony|retriever|terrier|labrador|lab|poodle|beagle"

@@ -426,6 +426,7 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: account opened in a text that speaks of banking is at one's bank ("opened a checking account at Ally").
 #: Reader 36: what one makes doing something is no salary ("I make $20 an hour babysitting").
 #: Reader 37: "I'm Sam, ..." is the speaker's name, as "My name is Sam" is.
+#: Reader 38: a car named by its model alone ("I drive a Civic"); "my Honda Civic is ..." holds no "is".
 CLAIMS_READER = schema.CLAIMS_READER
 
 
