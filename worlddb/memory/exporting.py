@@ -51,14 +51,14 @@ def export_lines(services: Services, scopes: ScopeSet) -> Iterator[dict]:
             session[1].append(view)
             continue
         if session is not None:
-            yield _session_line(services, *session, asked)
+            yield _session_line(services, *session, asked, worlds)
             session = None
         if view.type == "Turn":
             session = (view.parent or "", [view])
         else:
             yield _memory_line(services, view, asked)
     if session is not None:
-        yield _session_line(services, *session, asked)
+        yield _session_line(services, *session, asked, worlds)
 
 
 def _current(services: Services, worlds: list[str]) -> Iterator[NodeView]:
@@ -100,19 +100,23 @@ def _memory_line(services: Services, view: NodeView, asked: set[str]) -> dict:
     return {**line, **_scope_ids(services, view.anchor, asked)}
 
 
-def _session_line(services: Services, session: str, turns: list[NodeView], asked: set[str]) -> dict:
+def _session_line(services: Services, session: str, turns: list[NodeView], asked: set[str],
+                  worlds: list[str]) -> dict:
     messages = []
     for turn in turns:
         message = {"role": turn.meta.get("speaker") or "user", "content": turn.content,
                    "time": to_iso(turn.valid_from)}
         message.update({field: turn.meta[key] for key, field in _MESSAGE_FIELDS if turn.meta.get(key)})
         messages.append(message)
-    line = {"messages": messages, "session": _session_ref(services, session), "valid_from": messages[0]["time"]}
+    line = {"messages": messages, "session": _session_ref(services, session, worlds),
+            "valid_from": messages[0]["time"]}
     return {**line, **_scope_ids(services, turns[0].anchor, asked)}
 
 
-def _session_ref(services: Services, session: str) -> str:
-    """The caller's id of the session, or one made from its id where it had none."""
+def _session_ref(services: Services, session: str, worlds: list[str]) -> str:
+    """The caller's id of the session in one of the exported scopes (`worlds`), or one made
+    from the session's id where it had none there."""
     row = services.store.conn.execute(
-        f"SELECT ref FROM sessions WHERE session = {rowids_sql(1)} ORDER BY ref LIMIT 1", [session]).fetchone()
+        f"SELECT ref FROM sessions WHERE session = {rowids_sql(1)} AND scope IN {rowids_sql(len(worlds))} "
+        "ORDER BY ref LIMIT 1", [session, *list_params(worlds)]).fetchone()
     return row[0] if row else f"session-{session[:16]}"
