@@ -27,9 +27,9 @@ Contract
   process opens the file. A source's HNSW snapshot folder is not copied.
 - Rows are read a page at a time in key order (keyset paging: no driver holds a whole
   table) and written in one write transaction on the destination: the copy is all or
-  nothing. On a failure the destination is left as it was found (a SQLite file the copy
-  created is removed). Afterwards each table's row count on the destination must equal the
-  snapshot's, else StorageError.
+  nothing. On a failure no row of it stays: a SQLite file the copy created is removed, and a
+  PostgreSQL database keeps only the empty schema, which a later copy accepts. Afterwards
+  each table's row count on the destination must equal the snapshot's, else StorageError.
 """
 
 from __future__ import annotations
