@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb.extract.unread_change import anchors, says_change, states_change
+from worlddb.extract.unread_change import anchors, says_change, short, states_change
 
 
 @pytest.mark.parametrize("text", [
@@ -95,7 +95,13 @@ def test_anchors_are_names_and_rare_words(text, expected):
     assert anchors(text) == expected
 
 
+def test_a_short_statement_is_at_most_fourteen_words():
+    assert short("Heads up, staging DB moved to db-staging-02.")
+    assert not short("Woodhaven has had an interesting past with lots of cool people, and seeing how much it changed "
+                     "made me think.")
+
+
 def test_a_non_string_is_a_type_error():
-    for test in (says_change, states_change, anchors):
+    for test in (says_change, states_change, anchors, short):
         with pytest.raises(TypeError):
             test(None)  # type: ignore[arg-type]

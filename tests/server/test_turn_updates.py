@@ -239,3 +239,40 @@ async def test_a_sum_or_a_dose_changed_in_a_later_session_is_marked_and_answers_
         assert second["revised"] == [old]
         hits = (await ok(client, "memory_recall", query=question, user_id=user, limit=3))["results"]
         assert hits[0]["id"] == new and by_text(hits)[before]["annotations"] == {"revised_by": [new]}
+
+
+@pytest.mark.parametrize(("user", "before", "after", "question"), [
+    # a numbered name's next one, in other words than the first turn's ("DB", "database")
+    ("staging", "Our staging database is on db-staging-01.", "Heads up, staging DB moved to db-staging-02.",
+     "Where is the staging database?"),
+    # a change of one's own that no rule reads, of the turn nearest to it
+    ("deploys", "We deploy with Heroku.", "We moved deploys over to Fly.io last week.", "How do we deploy?"),
+])
+async def test_a_short_turn_that_says_a_change_no_rule_reads_marks_the_turn_it_is_about(minilm_server, user, before,
+                                                                                         after, question):
+    async with Client(minilm_server) as client:
+        first = await session(client, user, "2025-01-01", ("user", "Morning!"), ("assistant", "Hi!"), ("user", before),
+                              ("assistant", "Got it."))
+        second = await session(client, user, "2025-06-01", ("user", "Hey again."), ("user", after),
+                               ("assistant", "Noted, thanks!"))
+        old, new = first["turns"][2]["id"], second["turns"][1]["id"]
+        assert second["revised"] == [old]
+        hits = (await ok(client, "memory_recall", query=question, user_id=user, limit=3))["results"]
+        assert hits[0]["id"] == new
+        read = await ok(client, "memory_read", id=old, user_id=user)
+        assert read["annotations"] == {"revised_by": [new]} and read["valid_to"] is None
+
+
+async def test_a_long_turn_another_speakers_turn_or_the_assistants_marks_nothing_unread(minilm_server):
+    async with Client(minilm_server) as client:
+        first = await session(client, "unread-controls", "2025-01-01",
+                              ("Nate", "I went to Woodhaven, a small town in the Midwest, for the weekend."),
+                              ("Jon", "We deploy the shop with Heroku."))
+        second = await session(client, "unread-controls", "2025-06-01",
+                               # long: a turn of a conversation touches many things
+                               ("Nate", "Woodhaven has such an interesting past, and seeing how much it changed over "
+                                        "the years made me think about my own town and the people in it."),
+                               # the same words of change, from the one who did not say the first
+                               ("Nate", "We moved the shop's deploys over to Fly.io."),
+                               ("assistant", "You switched the deploys to Fly.io, got it."))
+        assert first["revised"] == [] and second["revised"] == []

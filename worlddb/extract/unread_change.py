@@ -52,7 +52,7 @@ import re
 from .given_names import is_given_name
 from .lexicon import is_common, singular, tag
 
-__all__ = ["ANCHORED_SIMILARITY", "CHANGE_SIMILARITY", "anchors", "says_change", "states_change"]
+__all__ = ["ANCHORED_SIMILARITY", "CHANGE_SIMILARITY", "anchors", "says_change", "short", "states_change"]
 
 #: the least cosine (the write's own text vectors) at which the nearest memory is the one a
 #: change is about; chosen on the tuning sets of bench/data (updates-dev, extra A and D)
@@ -134,6 +134,12 @@ def states_change(text: str) -> bool:
         return False
     end = _CLAUSE_END.search(text, cue.end())
     return not _YOU_BEFORE.search(text, 0, end.start() if end else len(text))
+
+
+def short(text: str) -> bool:
+    """Whether `text` is a short statement: at most SHORT_WORDS words (see `anchors`)."""
+    _check(text)
+    return len(_WORD.findall(text)) <= SHORT_WORDS
 
 
 def anchors(text: str) -> frozenset[str]:

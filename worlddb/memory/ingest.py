@@ -252,7 +252,7 @@ def commit_session(services: Services, prepared: PreparedSession) -> SessionWrit
     # which earlier turns these change, decided before the lock (a judge may be a model)
     changes = turn_updates.assess(services, scope_anchors(services.store, scopes), prepared.claims,
                                   [t.at for t in plan.turns], [t.text for t in plan.turns],
-                                  [index.vector for index in prepared.index])
+                                  [index.vector for index in prepared.index], [index.units for index in prepared.index])
     with services.db.write(plan.tool) as w:
         worlds = [w.scope(kind, sid) for kind, sid in scopes]
         earlier = find_session(w, worlds, scopes, plan.key) if plan.key is not None else None

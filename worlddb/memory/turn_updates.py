@@ -35,6 +35,14 @@ ingest_conversation) is read for slot claims, and each change becomes a mark:
    marks a memory and never supersedes one. One that stopped being current meanwhile is left
    alone. The judge's other outcomes mark nothing: in a conversation the same thing said
    again, or in other words, is no news, and two values for one moment are left to the reader.
+4. A change the rules cannot read (`_unread`, with the built-in judge): a person's short turn
+   that says a change ("Heads up, staging DB moved to db-staging-02", "We moved deploys over to
+   Fly.io last week") and changed nothing by step 2 revises the earlier turn or memory it is
+   about, found and chosen as a memory write's unread change is (worlddb.memory.updates,
+   `unread_change`: the nearest in meaning in the same voice, or the nearest sharing an anchor;
+   stating nothing the rules read; naming no value it claims). Only a short turn (at most
+   unread_change.SHORT_WORDS words): a long one touches many things, and none of LoCoMo dev's
+   2,760 turns is a short one that says a change.
 A memory_write marks turns the same way (`turns_changed`, from worlddb.memory.write): the
 turns it changes, judged on its whole reading, get a revises edge from it and stay current.
 Every turn's claims are recorded in the claims index in the same transaction
@@ -51,9 +59,11 @@ import numpy as np
 
 from worlddb.core.records import Edge
 from worlddb.core.timeutil import now_us
-from worlddb.extract.judge import Statement, comparable
+from worlddb.extract import GENERIC_ROLES
+from worlddb.extract.judge import BuiltinJudge, Statement, comparable
 from worlddb.extract.open_slots import REPLACES
-from worlddb.extract.slots import Reading, ReadingParts
+from worlddb.extract.slots import Reading, ReadingParts, voice
+from worlddb.extract.unread_change import anchors, says_change, short, states_change
 from worlddb.graph.database import Writer
 from worlddb.retrieval import claims as claims_index
 from worlddb.vectors import hnsw
@@ -67,6 +77,8 @@ from .services import Services
 MAX_CLAIMED = updates.MAX_CLAIMED
 #: earlier turns of the same call the judge reads per claiming turn, nearest first
 MAX_IN_CALL = 4
+#: the roles whose turns say nothing of anyone's own (an assistant's restates the user's)
+NO_ONE = GENERIC_ROLES - {"user"}
 
 
 @dataclass(frozen=True)
@@ -79,6 +91,8 @@ class Readings:
     restating: frozenset[int] = frozenset()
     #: the user the turns were read for (each in its speaker's voice, `updates.turn_reading`)
     user: str | None = None
+    #: each turn's speaker (its role as given)
+    speakers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -99,14 +113,25 @@ def read(texts: Sequence[str], speakers: Sequence[str], user: str | None) -> Rea
     """The slot readings of a call's turns (`speakers`: each turn's role as given)."""
     readings = tuple(updates.turn_reading(text, speaker, user) for text, speaker in zip(texts, speakers))
     return Readings(readings, tuple(claims_index.keys(r, text) for r, text in zip(readings, texts)),
-                    frozenset(i for i, speaker in enumerate(speakers) if updates.restates(speaker)), user)
+                    frozenset(i for i, speaker in enumerate(speakers) if updates.restates(speaker)), user,
+                    tuple(speakers))
 
 
 def assess(services: Services, worlds: list[str], found: Readings, times: Sequence[int],
-           texts: Sequence[str], vectors: Sequence[np.ndarray]) -> list[Change]:
+           texts: Sequence[str], vectors: Sequence[np.ndarray], units: Sequence[np.ndarray] = ()) -> list[Change]:
     """The changes the judge finds among a call's turns and the stored turns and memories of
     `worlds` (none for scopes not made yet; see the module docstring); `times` are the turns'
-    valid-from, `vectors` their whole-text vectors."""
+    valid-from, `vectors` their whole-text vectors, `units` their sentence vectors (for the
+    changes the rules cannot read, `_unread`)."""
+    changes = _claimed(services, worlds, found, times, texts, vectors)
+    if units and worlds and isinstance(services.judge, BuiltinJudge):
+        changes += _unread(services, worlds, found, times, texts, vectors, units, changes)
+    return changes
+
+
+def _claimed(services: Services, worlds: list[str], found: Readings, times: Sequence[int],
+             texts: Sequence[str], vectors: Sequence[np.ndarray]) -> list[Change]:
+    """The changes of slots the rules read (steps 2 and 3 of the module docstring)."""
     if not any(found.keys):
         return []
     store, now = services.store, now_us()
@@ -139,6 +164,54 @@ def assess(services: Services, worlds: list[str], found: Readings, times: Sequen
             if verdict.outcome == "update":
                 changes.append(target)
                 marked_here.add(target.old if target.old is not None else target.old_index)
+    return changes
+
+
+def _unread(services: Services, worlds: list[str], found: Readings, times: Sequence[int], texts: Sequence[str],
+            vectors: Sequence[np.ndarray], units: Sequence[np.ndarray], claimed: Sequence[Change]) -> list[Change]:
+    """Changes the rules cannot read, as a memory write finds them (worlddb.memory.updates,
+    `unread_change`): a person's short turn (unread_change.short: a long one touches many
+    things) that says a change of their own, or one in the wider words that names what it
+    changes (worlddb.extract.unread_change), and that changed nothing the rules read, revises
+    the earlier turn or memory in the same voice it is about - among the current ones of the
+    scopes nearest to it (updates.nearest) and the call's earlier turns - if one is: the
+    nearest in meaning, or the nearest sharing an anchor with it, above the same similarities,
+    stating nothing the rules read, and naming no value it claims."""
+    store = services.store
+    done = {change.new for change in claimed}
+    changes: list[Change] = []
+    for i, text in enumerate(texts):
+        mine = found.speakers[i] if i < len(found.speakers) else ""
+        if i in done or i in found.restating or not mine.strip() or mine.strip().casefold() in NO_ONE:
+            continue
+        # (a turn of a conversation touches many things; a short one says one, as a memory does)
+        own, wider = says_change(text), states_change(text)
+        if not (own or wider) or not short(text):
+            continue
+        voice_of = voice(mine, found.user)
+        near = updates.nearest(services, worlds, text, vectors[i], units[i])
+        views = store.get_many(near)
+        stored = [views[a] for a in near if a in views and views[a].type in ("Turn", "Memory")
+                  and views[a].valid_to is None and views[a].valid_from < times[i]]
+        earlier = [j for j in range(i) if times[j] <= times[i]]
+        olds = updates.with_cosines(store, [
+            Statement(view.anchor, view.content or "", view.valid_from, reading, similarity=near[view.anchor])
+            for view, reading in zip(stored, _readings_of(store, stored))], vectors[i])
+        olds += [Statement(f"#{j}", texts[j], _before(times[j], times[i]), found.readings[j],
+                           similarity=_cosine(vectors[i], vectors[j])) for j in earlier]
+        if not olds:
+            continue
+        same_voice = [voice(_voice(view)[1], found.user) == voice_of for view in stored]
+        same_voice += [j not in found.restating and voice(found.speakers[j], found.user) == voice_of for j in earlier]
+        new = Statement("", text, times[i], found.readings[i], similarity=1.0)
+        verdicts = updates.unread_change(times[i], olds, services.judge.judge(new, olds), same_voice,
+                                         updates.ruled_out_by(found.readings[i]), own,
+                                         anchors(text) if wider else frozenset())
+        for old, verdict in zip(olds, verdicts):
+            # (only the step's own: a change the rules read was the claims' to mark, or not)
+            if verdict.outcome == "update" and verdict.reason == updates.UNREAD_CHANGE:
+                changes.append(Change(new=i, old_index=int(old.id[1:])) if old.id.startswith("#")
+                               else Change(new=i, old=old.id, at=times[i]))
     return changes
 
 

@@ -113,7 +113,7 @@ MAX_CLAIMED = 2
 MAX_RELATED = 5
 #: a candidate below this cosine and not found by BM25 is not worth reading
 MIN_SIMILARITY = 0.2
-#: the reason of an update that is a change the rules could not read (`_unread_change`)
+#: the reason of an update that is a change the rules could not read (`unread_change`)
 UNREAD_CHANGE = "a change the rules cannot read, of the memory nearest to it or naming what it changes"
 #: past this many of a scope's names holding a first name, it names nobody in particular
 MAX_NAMESAKES = 5
@@ -151,7 +151,7 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     reading = _reading(text, facts, user, speaker=speaker)
     ambiguous = _ambiguous_first_names(services, worlds, reading)
     new = Statement("", text, starts, _unnamed(reading, ambiguous), similarity=1.0)
-    # a change the built-in rules cannot read still needs the nearest memories (`_unread_change`)
+    # a change the built-in rules cannot read still needs the nearest memories (`unread_change`)
     own, wider = says_change(text), states_change(text)
     unread = isinstance(services.judge, BuiltinJudge) and (own or wider)
     repeats = bool(getattr(services.judge, "only_repeats", lambda _: False)(new)) and not unread
@@ -182,14 +182,14 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
                 if v.outcome == "duplicate" and voice(speaker_of(o.meta), user) != mine else v
                 for v, o in zip(verdicts, olds)]
     if unread:
-        candidates = _with_cosines(store, candidates, vector)
-        verdicts = _unread_change(starts, candidates, verdicts, [voice(speaker_of(o.meta), user) == mine for o in olds],
-                                  _ruled_out(services, reading, olds, user, kept), own,
-                                  anchors(text) if wider else frozenset())
+        candidates = with_cosines(store, candidates, vector)
+        verdicts = unread_change(starts, candidates, verdicts, [voice(speaker_of(o.meta), user) == mine for o in olds],
+                                 _ruled_out(services, reading, olds, user, kept), own,
+                                 anchors(text) if wider else frozenset())
     return _assessment(services, scopes, candidates, verdicts, new.reading, user, kept)
 
 
-def _with_cosines(store: Store, candidates: list[Statement], vector: np.ndarray) -> list[Statement]:
+def with_cosines(store: Store, candidates: list[Statement], vector: np.ndarray) -> list[Statement]:
     """The candidates with the cosine of their stored whole-text vector to `vector` where the
     search gave none (a process whose indexes are not loaded takes the scopes' most recent
     memories, at similarity 0; a BM25-only find)."""
@@ -205,20 +205,31 @@ def _with_cosines(store: Store, candidates: list[Statement], vector: np.ndarray)
 
 def _ruled_out(services: Services, reading: Reading, olds: list, user: str | None,
                kept: Mapping[str, ReadingParts]) -> Callable[[Statement, bool], bool]:
-    """Whether a candidate cannot be what an unread change is about (`_unread_change`): it
+    """Whether a candidate cannot be what an unread change is about (`unread_change`): it
     names a value the new memory claims; or it states something the rules can read, in its own
     speaker's voice - which rules out the nearest in meaning, and one sharing an anchor with the
     new memory (`anchored`) only where the new memory states something of the same subject too:
     the judge then read both about that subject and found no change ("Sarah prefers tea", then
     "Sarah prefers aisle seats now"; "I work at Hulu", then "I quit Hulu and got YouTube TV")."""
     views = {o.anchor: o for o in olds}
+    return _ruling(reading, lambda old: _view_reading(services, views[old.id], user, None, kept).claims)
+
+
+def ruled_out_by(reading: Reading) -> Callable[[Statement, bool], bool]:
+    """`_ruled_out` for candidates whose readings are in hand (their `Statement.reading`: a
+    conversation's turns, worlddb.memory.turn_updates)."""
+    return _ruling(reading, lambda old: old.reading.claims)
+
+
+def _ruling(reading: Reading,
+            claims_of: Callable[[Statement], Iterable[SlotClaim]]) -> Callable[[Statement, bool], bool]:
     values = [c.value for c in reading.claims if c.value and c.positive and not c.ended]
     subjects = {c.subject for c in reading.claims}
 
     def check(old: Statement, anchored: bool) -> bool:
         if any(re.search(r"\b" + re.escape(value) + r"\b", old.text, re.I) for value in values):
             return True
-        theirs = _view_reading(services, views[old.id], user, None, kept).claims
+        theirs = tuple(claims_of(old))
         if not anchored:
             return bool(theirs)
         return any(same_subject(c.subject, subject) for c in theirs for subject in subjects)
@@ -226,9 +237,17 @@ def _ruled_out(services: Services, reading: Reading, olds: list, user: str | Non
     return check
 
 
-def _unread_change(starts: int, candidates: list[Statement], verdicts: list[Verdict], same_voice: list[bool],
-                   ruled_out: Callable[[Statement, bool], bool], own: bool, named: frozenset[str]
-                   ) -> list[Verdict]:
+def nearest(services: Services, worlds: list[str], text: str, vector: np.ndarray,
+            units: np.ndarray) -> dict[str, float]:
+    """The current texts of `worlds` nearest to a text about to be written (by its whole-text and
+    sentence vectors, and BM25 where they find few), anchor -> similarity: the candidates an
+    unread change is judged against (a conversation's turns: worlddb.memory.turn_updates)."""
+    return _candidates(services, worlds, text, vector, units, every=False, wanted=())
+
+
+def unread_change(starts: int, candidates: list[Statement], verdicts: list[Verdict], same_voice: list[bool],
+                  ruled_out: Callable[[Statement, bool], bool], own: bool, named: frozenset[str]
+                  ) -> list[Verdict]:
     """For a new memory that says a change (extract.unread_change) where the judge decided
     nothing, the candidate it changes, if any, becomes an update that the write records as a
     revision (`Assessment.revised` with no attribute: it stays current and no fact of it ends).
