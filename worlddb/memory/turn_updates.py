@@ -41,8 +41,9 @@ ingest_conversation) is read for slot claims, and each change becomes a mark:
    about, found and chosen as a memory write's unread change is (worlddb.memory.updates,
    `unread_change`: the nearest in meaning in the same voice, or the nearest sharing an anchor;
    stating nothing the rules read; naming no value it claims). Only a short turn (at most
-   unread_change.SHORT_WORDS words): a long one touches many things, and none of LoCoMo dev's
-   2,760 turns is a short one that says a change.
+   unread_change.SHORT_WORDS words): a long one touches many things. Of LoCoMo dev's 2,760
+   turns, four short ones say a change in these words ("Sure thing! Bye for now!"), and none of
+   them finds a turn to revise.
 A memory_write marks turns the same way (`turns_changed`, from worlddb.memory.write): the
 turns it changes, judged on its whole reading, get a revises edge from it and stay current.
 Every turn's claims are recorded in the claims index in the same transaction
