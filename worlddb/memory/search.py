@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 
 from worlddb.core.plan import QueryPlan
 from worlddb.core.store import Store, list_params, live_params, live_sql, rowids_sql
@@ -138,11 +139,12 @@ def _replaced_first(chosen: list[Ranked], named: dict[str, dict[str, list[str]]]
     def replaced(i: int) -> bool:
         marks = named.get(chosen[i].view.anchor, {})
         return any(o in place for key in ("superseded_by", "revised_by") for o in marks.get(key, ()))
+
     return _refill(chosen, named, _HISTORY, lambda i: (not replaced(i), -chosen[i].view.valid_from, i))
 
 
 def _refill(chosen: list[Ranked], named: dict[str, dict[str, list[str]]], joined: tuple[str, ...],
-            key) -> list[Ranked]:
+            key: Callable[[int], tuple]) -> list[Ranked]:
     """Each set of hits joined by the marks `joined` keeps its places on the page, filled in
     the order of `key` (of a hit's index)."""
     place = {found.view.anchor: i for i, found in enumerate(chosen)}
