@@ -338,18 +338,6 @@ async def test_another_slot_person_kind_or_context_leaves_the_old_memory_current
         assert read["superseded_by"] == [] and read["valid_to"] is None and "revised_by" not in read["annotations"]
 
 
-async def test_a_change_to_the_next_of_a_numbered_series_revises_the_memory_naming_the_last(minilm_server):
-    async with Client(minilm_server) as client:
-        scope = {"user_id": "series"}
-        old = await ok(client, "memory_write", text="The staging database is on db-staging-01.", valid_from=ago(30),
-                       **scope)
-        await ok(client, "memory_write", text="The office wifi is flaky again.", valid_from=ago(20), **scope)
-        moved = await ok(client, "memory_write", text="Staging DB moved to db-staging-02 last night.", **scope)
-        assert moved["revised"] == [old["id"]]
-        hits = (await ok(client, "memory_recall", query="Where is the staging database?", **scope))["results"]
-        assert hits[0]["id"] == moved["id"]
-
-
 async def test_a_change_no_rule_reads_revises_the_nearest_memory_and_keeps_it_current(minilm_server):
     async with Client(minilm_server) as client:
         scope = {"user_id": "unread"}
@@ -594,15 +582,24 @@ async def test_a_change_to_one_of_several_things_a_memory_says_revises_it_and_ke
         assert lives and all(f["valid_to"] is not None for f in lives)  # the old home ended
 
 
-async def test_a_deadline_pushed_to_a_later_date_revises_the_one_it_names(minilm_server):
+@pytest.mark.parametrize(("user", "old", "aside", "new", "question", "limit"), [
+    # a deadline pushed to a later date
+    ("pushed", "The project deadline is March 15.", "The design review went well.",
+     "The deadline got pushed to April 2.", "When is the project deadline?", 2),
+    # the next of a numbered series, in other words than the first ("DB", "database")
+    ("series", "The staging database is on db-staging-01.", "The office wifi is flaky again.",
+     "Staging DB moved to db-staging-02 last night.", "Where is the staging database?", 10),
+])
+async def test_a_change_that_names_what_it_changes_revises_the_memory_naming_it(minilm_server, user, old, aside, new,
+                                                                                 question, limit):
     async with Client(minilm_server) as client:
-        scope = {"user_id": "pushed"}
-        old = await ok(client, "memory_write", text="The project deadline is March 15.", valid_from=ago(30), **scope)
-        await ok(client, "memory_write", text="The design review went well.", valid_from=ago(20), **scope)
-        new = await ok(client, "memory_write", text="The deadline got pushed to April 2.", **scope)
-        assert new["revised"] == [old["id"]]
-        hits = (await ok(client, "memory_recall", query="When is the project deadline?", limit=2, **scope))["results"]
-        assert hits[0]["id"] == new["id"]
+        scope = {"user_id": user}
+        first = await ok(client, "memory_write", text=old, valid_from=ago(30), **scope)
+        await ok(client, "memory_write", text=aside, valid_from=ago(20), **scope)
+        changed = await ok(client, "memory_write", text=new, **scope)
+        assert changed["revised"] == [first["id"]]
+        hits = (await ok(client, "memory_recall", query=question, limit=limit, **scope))["results"]
+        assert hits[0]["id"] == changed["id"]
 
 
 async def test_a_change_no_rule_reads_answers_only_for_the_part_of_a_compound_memory_it_touched(minilm_server):
