@@ -58,6 +58,13 @@ CHANGES = [
     ("I work at Shopify.", "I no longer work at Shopify."),
     ("I live in Austin.", "I don't live in Austin anymore."),
     ("I work at Dell as a sales engineer.", "I left Dell and joined Apple."),
+    # a name and the role it holds, side by side; a date after a thing pushed out; a child taken to school
+    ("My manager is Ines.", "Lunch with Tobias, my new manager, went well."),
+    ("My dentist is Dr. Ruiz.", "Dr. Okafor is my dentist now."),
+    ("I'm seeing Jonah.", "Felix, my boyfriend, made pancakes this morning."),
+    ("The board meeting is on May 2.", "We pushed the board meeting out to May 20."),
+    ("My son Theo goes to Maple Grove Elementary.", "Picked my son Theo up from Cedar Hill School at three."),
+    ("I drive a Ford Fiesta.", "My Kia Niro gets twice the mileage my previous car did."),  # the one it replaced
     ("I have a job at Dell.", "I lost my job at Dell."),
     ("My dentist is Dr. Okafor.", "I found a new dentist, Dr. Lindqvist."),
     ("Our budget is about 2500 euros.", "Our budget went up to 3200 euros."),
@@ -128,6 +135,9 @@ COMPATIBLE = [
     ("I'm learning Japanese.", "I'm also learning Korean."),                            # a second language
     ("I'm learning Japanese.", "I gave up on the cello."),                              # another skill ended
     ("My wife is Priya.", "I'm learning a lot from my wife."),
+    ("I bike to work.", "I took the bus to work this morning, it was pouring."),     # a way taken once
+    ("My manager is Ines.", "Tobias, my manager's manager, joined the call."),          # someone else's role
+    ("I drive a Ford Fiesta.", "I rented a Kia Niro for my last trip."),               # "last" as a time
     ("I use Photoshop for photo editing.", "I switched to Affinity Photo for illustration."),  # another purpose
     ("My son Theo is 6.", "My daughter Ada is 9."),                                   # another child
     ("My son Theo is 6.", "Theo turns 7 in May."),                                    # still to come
@@ -343,6 +353,20 @@ def test_a_value_held_once_is_ended_and_a_question_claims_nothing(text, read_as)
     ("I drive a Civic.", [("me", "car", "Civic")]),
     ("My Honda Civic is in the shop.", [("me", "car", "Honda Civic")]),
     ("I got a Pilot license.", []),
+    # a name beside its role, the role ending its phrase (not the subject of a verb after it)
+    ("Lunch with Tobias, my new manager, went well.", [("me", "manager", "Tobias")]),
+    ("Tobias, my manager wants the slides.", []),
+    ("Dr. Okafor, my GP since 2019, retired.", [("me", "provider", "Dr. Okafor")]),
+    ("Felix is my boyfriend.", [("me", "partner", "Felix")]),
+    ("Felix is my boyfriend's brother.", []),
+    # a child dropped off or fetched at a school; a place with no school's word is no school
+    ("Dropped my daughter off at Cedar Hill School.", [("daughter", "school", "Cedar Hill School")]),
+    ("Dropped my daughter off at ballet.", []),
+    # a way to work taken on one day is no habit; "day two" of a job, where the text speaks of work
+    ("I walked to work yesterday.", []),
+    ("I walk to work.", [("me", "commute", "walk")]),
+    ("Day two at Plaid and my laptop still isn't set up.", [("me", "employer", "Plaid")]),
+    ("Day two at Yosemite, the kids love it.", []),
 ])
 def test_whose_value_and_whether_it_is_held(text, read_as):
     assert [(c.subject, c.attribute, c.value) for c in read(text).claims] == read_as

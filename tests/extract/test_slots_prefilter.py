@@ -35,6 +35,8 @@ CRAFTED = [
     "I'm a junior at UCLA. I graduated from UCLA in June. I switched banks and opened a savings account at Ally.",
     "I'm Sam, I work as a nurse at Mercy Hospital in Tulsa.",
     "I drive a Civic. My Honda Civic is in the shop.",
+    "Lunch with Tobias, my new manager, went well. Felix, my boyfriend, cooked. Dr. Okafor is my GP now.",
+    "Dropped my daughter off at Cedar Hill School. Day two at Plaid and my laptop still isn't set up.",
     "I take vitamin D 2000 IU every morning. My birthday is on the 14th of March.",
     "I'm in Leeds, renting a two-bed. What I'm actually allergic to is penicillin.",
     "I work at a small bakery; I started my first week at Fernhill Labs on Monday.",
@@ -229,7 +231,7 @@ def test_readings_equal_the_plain_path_on_the_dev_corpora(monkeypatch):
             attributes = some[i % 2]
             assert _slot_reader._read.__wrapped__(text, speaker, attributes) == plain_read(
                 text, speaker, attributes, monkeypatch=monkeypatch), text
-    assert claims > 50 and len(matched) > len(_slot_rules._RULES) // 3  # not a comparison of empty readings
+    assert claims > 50 and len(matched) > 50  # not a comparison of empty readings
 
 
 def test_the_public_read_is_unchanged_for_odd_case_folding():

@@ -123,6 +123,11 @@ SCENARIOS = [
     ("weight-note", "I weigh 82 kg.", "Down to 78 kg now!", "How much do I weigh?", "78"),
     # a pet's age is the pet's, asked of "my dog"
     ("dog-age", "My dog is 4 years old.", "My dog turned 5 last week.", "How old is my dog?", "5"),
+    # a name beside the role it holds; the car that took the place of "my last car"
+    ("appositive", "My manager is Ines.", "Had a long talk with Tobias, my manager since the reorg.",
+     "Who is my manager?", "Tobias"),
+    ("last-car", "I drive a Ford Fiesta.", "My Kia Niro gets twice the mileage my previous car did.",
+     "What car do I drive?", "Niro"),
 ]
 
 
@@ -158,6 +163,8 @@ OPEN_CONTROLS = [
     ("past", "I live in Austin, Texas.", "I used to live in Denver."),
     # an account with a service is no bank; a sister's school is not the user's
     ("netflix", "I bank with Chase.", "I opened an account at Netflix."),
+    # a way to work taken once is no new habit
+    ("once-bus", "I bike to work.", "I took the bus to work this morning, it was pouring."),
     ("sister-school", "I'm a junior at UCLA.", "My sister is a senior at UCLA."),
     ("old", "I work at Dell as a sales engineer.", "My old job at Google was boring."),
     ("summer", "I work at Dell as a sales engineer.", "I worked at Google for a summer internship in 2015."),

@@ -22,6 +22,9 @@ _SECOND = (r"(?:a\s+)?second(?!\s+(?:grade|grader|year|floor|half|place|semester
 #: "Also" opening a sentence (after "Oh", "And" or "Oh and"), as a discourse marker
 _OPENING_ALSO = re.compile(r"(?:^|(?<=[.!?])|(?<=[.!?][\"')\]]))\s*(?:(?:oh|and|oh and|oh,? and),?\s+)?also\b,?",
                            re.I)
+#: what "my last ..." names when it is a time, not a thing replaced ("my last day", "my last trip")
+_TIMES = (r"(?:time|times|one|day|days|night|week|weekend|month|year|summer|winter|spring|fall|autumn|trip|visit"
+          r"|session|chance|minute|hour|shift|semester|term|class|lesson|meal|post|message|email|text|call|question)")
 _CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx, re.I)) for kind, rx in (
     ("change", r"\b(?:moved|moving|relocat\w+|switch(?:ed|ing)?|chang(?:ed|ing)|now|nowadays|these days|lately"
                r"|no longer|any ?more|any longer|new|newly|update[ds]?|updating|took over|promot\w+|renamed"
@@ -34,7 +37,9 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx, re.
     ("additive", r"\b(?:also|too|as well|another|" + _SECOND + r"|in addition|additionally|added|adding|besides"
                  r"|both|plus|other one|along with|on top of)\b"),
     ("exclusive", r"\b(?:instead|replac\w+|switch(?:ed|ing)?(?: (?:me|us|him|her|them))? (?:to|from|over)|no longer"
-                  r"|any ?more|main|only|primary|from now on|rather than|in place of)\b"),
+                  r"|any ?more|main|only|primary|from now on|rather than|in place of"
+                  # "roomier than my last car": the one before it, so this one took its place
+                  r"|(?:my|our)\s+(?:previous|former|last)\s+(?!" + _TIMES + r"\b)[a-z]+)\b"),
 ))
 
 

@@ -85,6 +85,9 @@ _AUX = (r"(?:just|finally|recently|now|also|still|currently|officially|actually|
 _S = r"(?:(?P<s>\b" + _SUBJ + r")(?:\s+|(?=['’]))(?:" + _AUX + r"\s+)*)?\b"
 _BE = r"(?:(?:am|['’]m|is|['’]s|are|['’]re|was|were|been|be)\s+)?"
 _VAL = r"(?P<v>.{1,80})"
+#: where a role said beside a name ends its phrase ("Marcus, my manager since May"; not "Marcus, my
+#: manager wants ...", whose role is the subject of a verb)
+_APPOSITION_END = r"(?=\s*(?:[,.;:!?)]|$|\s[-–—]\s|(?:since|for|at|from|now|these days)\b))"
 #: a phone number after its name ("... is now +1 555 0100"); the qualifiers a bare "number" takes
 _PHONE_VALUE = (r"(?:\s*:\s*|\s+(?:is\s+(?:now\s+)?|changed to\s+|will be\s+)?)[^\d+]{0,20}?"
                 r"(?P<v>\+?\d[\d\s().-]{6,}\d)")
@@ -163,6 +166,9 @@ def _org(value: str) -> bool:
 
 
 #: what a time after a verb begins with ("divorced in May", "broke up last week")
+#: a day named as the one something happened on: what was done then was done once ("took the train
+#: to work today"), not as a habit
+_ONE_DAY = _rx(r"\b(?:today|tonight|yesterday|this (?:morning|afternoon|evening)|last night|for once)\b")
 _WHEN_WORDS = (r"(?:in|on|at|last|this|after|before|since|during|over|yesterday|today|tonight|recently|earlier|back"
                r"|years?|months?|weeks?|days?|a\s+(?:while|year|month|week|few))")
 
@@ -338,9 +344,11 @@ _RULES: tuple[_Rule, ...] = (
                           + _VAL), accept=_not_school),
     # "First week at Monzo done. The onboarding ...": a sentence that opens with it, where the text
     # speaks of work (not "First day at Disneyland")
-    _Rule("employer", _rx(r"(?:^|(?<=[.!?]\s))(?P<s>)first\s+(?:full\s+)?(?:day|week|month)\s+(?:at|with)\s+" + _ORG),
+    _Rule("employer", _rx(r"(?:^|(?<=[.!?]\s))(?P<s>)(?:first\s+(?:full\s+)?(?:day|week|month)|(?:day|week|month)\s+"
+                          r"(?:one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}))\s+(?:at|with)\s+" + _ORG),
           accept=_org, context=_rx(r"\b(?:onboarding|team|manager|boss|colleagues?|co-?workers?|job|office|desk"
-                                   r"|standup|payroll|new role|(?-i:HR))\b")),
+                                   r"|standup|payroll|new role|(?-i:HR)|pull requests?|(?-i:PRs?)|commits?|codebase"
+                                   r"|sprint|on-?call|laptop|badge)\b")),
     _Rule("employer", _rx(_S + r"(?:got\s+)?(?:hired|employed|recruited|poached)\s+(?:at|by)\s+" + _VAL), accept=_org),
     # "... and got a job at Apple", "landed a position with Acme": a job taken, its subject the clause's
     _Rule("employer", _rx(_S + r"(?:got|landed|took|accepted|found)\s+(?:a|an|the)\s+(?:new\s+)?(?:[\w-]+\s+)?"
@@ -425,9 +433,16 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("manager", _rx(r"(?P<v>(?-i:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?))\s+(?:is|became|is now)\s+(?P<s>my|our)\s+"
                          r"(?:new\s+)?(?:manager|boss|supervisor)"), accept=_name),
     _Rule("manager", _rx(_S + r"(?:report|reports|reporting)\s+(?:directly\s+)?to\s+" + _VAL), accept=_name),
+    # "Had my first one-on-one with Marcus, my manager since the reorg": a name and its role side by side,
+    # the role ending its phrase (not "Marcus, my manager wants ...")
+    _Rule("manager", _rx(r"(?P<v>(?-i:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)),\s+(?P<s>my|our)\s+(?:new\s+)?(?:manager|boss"
+                         r"|supervisor|team lead|line manager)" + _APPOSITION_END), accept=_name),
     # ---- partner and marital status
     _Rule("partner", _rx(r"(?P<s>\b(?:my|(?-i:[A-Z][a-z]+)'s|his|her)\s+)(?:new\s+)?" + _PARTNER_WORDS
                          + r",?\s+(?:is\s+)?" + _VAL), accept=_name),
+    # "Sam is my boyfriend", "Daniel, my new boyfriend, cooked": a name, then the role it holds
+    _Rule("partner", _rx(r"(?P<v>(?-i:[A-Z][a-z]+))(?:\s+is|,)\s+(?P<s>my)\s+(?:new\s+)?" + _PARTNER_WORDS
+                         + _APPOSITION_END), accept=_name),
     _Rule("partner", _rx(_S + r"(?:dating|seeing|going out with|together with|in a relationship with|engaged to"
                          r"|married to|with my (?:new )?(?:boyfriend|girlfriend|partner))\s+(?:(?:someone|a\s+(?:guy|girl"
                          r"|man|woman|person))\s+(?:named|called)\s+)?" + _VAL), accept=_name),
@@ -588,12 +603,13 @@ _RULES: tuple[_Rule, ...] = (
           accept=lambda v: v.split()[0].lower() in _PHONE_MAKES),
     _Rule("device", _rx(r"(?P<s>\b(?:my|our)\s+)(?:new\s+)?(?P<v>(?-i:[A-Za-z]+)(?:\s+\d+\w*)?(?:\s+(?:Pro|Max|Plus|Ultra|"
                         r"Mini))?)\b"), accept=lambda v: v.split()[0].lower() in _PHONE_MAKES),
+    # (not "Took the train to work today because of the snow": a way to work taken once)
     _Rule("commute", _rx(_S + r"(?:take|takes|took|taking|ride|rides|riding|catch|catching)\s+the\s+(?P<v>bus|train|"
                          r"subway|metro|tram|ferry|tube|light rail)\s+(?:in\s+)?to\s+(?:work|the office|school|campus)"),
-          accept=lambda v: True),
+          accept=lambda v: True, unless=_ONE_DAY),
     _Rule("commute", _rx(_S + r"(?:now\s+)?(?P<v>bike|bikes|biking|cycle|cycles|cycling|walk|walks|walking|drive|drives|"
                          r"driving|carpool|carpools|carpooling|run|runs|running|scooter|commute by \w+)\s+(?:in\s+)?to\s+"
-                         r"(?:work|the office|school|campus)"), accept=lambda v: True),
+                         r"(?:work|the office|school|campus)"), accept=lambda v: True, unless=_ONE_DAY),
     # "I commute by car", "we commute by train most days"
     _Rule("commute", _rx(_S + r"(?:commute|commutes|commuted|commuting|get to work|go to work)\s+(?:by|via|on)\s+(?:the\s+)?"
                          r"(?P<v>car|bike|bicycle|bus|train|subway|metro|tram|ferry|scooter|motorcycle|foot)\b"),
@@ -610,6 +626,10 @@ _RULES: tuple[_Rule, ...] = (
     # ("my primary care doctor", "our family dentist": up to two words before the carer)
     _Rule("provider", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:\w+\s+){0,2}?(?P<q>" + _CARERS + r")\s+(?:is\s+(?:now\s+)?"
                           r"|will be\s+)(?:a\s+[\w\s]{0,40}?(?:called|named)\s+)?" + _VAL), accept=_name),
+    # "Dr. Kim is my new doctor", "Dr. Kim, my new GP, ordered blood work": a doctor's name, then the role
+    _Rule("provider", _rx(r"(?P<v>(?:Dr|Doctor)[.\u2024]?\s+(?-i:[A-Z])\w+(?:\s+(?-i:[A-Z])\w+)?)(?:\s+is|,)\s+"
+                          r"(?P<s>my|our|his|her)\s+(?:new\s+)?(?:\w+\s+){0,2}?(?P<q>" + _CARERS + r")" + _APPOSITION_END),
+          accept=_name),
     # "I found a new dentist, Dr. Kim", "we got a new vet: Dr Ruiz"
     _Rule("provider", _rx(_S + r"(?:found|got|have|picked|chose|switched\s+to)\s+(?:a\s+)?new\s+(?P<q>" + _CARERS
                           + r")\s*(?:[,:]\s*|\s+(?:called|named)\s+|\s[-–—]\s)" + _VAL), accept=_name),
@@ -674,6 +694,11 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("school", _rx(_S + r"(?:enrolled|enrolling|enroll|registered)\s+(?:in|at)\s+(?:a|an|the)\s+"
                         r"(?P<v>[\w'’ -]{0,30}?(?:bootcamp|boot camp|program|programme|college|university|school"
                         r"|academy))\b"), accept=lambda v: True),
+    # "Dropped my daughter off at Jefferson Middle School": where a child is taken to, or fetched from, is
+    # their school (a value with a school's word: not "dropped my son off at practice")
+    _Rule("school", _rx(r"\b(?:drop|drops|dropped|dropping|pick|picks|picked|picking)\s+(?:off\s+|up\s+)?(?P<s>(?:my|our)\s+"
+                        r"(?:\w+\s+)?(?:son|daughter|kid|child|boy|girl)(?:\s+(?-i:[A-Z][a-z]+))?)\s+(?:off\s+|up\s+)?"
+                        r"(?:at|from)\s+" + _VAL), accept=_school),
     _Rule("school", _rx(r"(?P<s>\b(?:my|his|her|their|(?-i:[A-Z][a-z]+)'s)\s+)first\s+(?:day|week)\s+(?:at|of)\s+"
                         + _VAL), accept=_school),
     # ---- pets: which, and their names
@@ -807,7 +832,8 @@ _RULES: tuple[_Rule, ...] = (
           thing=True, accept=_has_time),
     _Rule("when", _rx(r"(?:push|pushed|move|moved|reschedule|rescheduled|postpone|postponed|bump|bumped|shift|shifted|"
                       r"change|changed|delay|delayed)\s+(?P<t>(?:(?:the|our|my|his|her)\s+)?" + _THING_WORDS + r"(?:"
-                      + _EVENTS + r"))\s+(?:to|until|till)\s+(?P<v>(?:every\s+)?" + _TIME + r"|" + _DATE + r")"),
+                      + _EVENTS + r"))\s+(?:(?:out|back)\s+)?(?:to|until|till)\s+(?P<v>(?:every\s+)?" + _TIME + r"|"
+                      + _DATE + r")"),
           thing=True, accept=_has_time),
     _Rule("when", _rx(r"(?P<t>\b(?:my|our|the|(?-i:[A-Z][a-z]+)['’]s)\s+(?:\w+\s+)?(?:anniversary|birthday))\s+"
                       r"(?:is|falls)\s+(?:on\s+|in\s+)?"

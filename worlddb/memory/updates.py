@@ -446,6 +446,10 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: Reader 36: what one makes doing something is no salary ("I make $20 an hour babysitting").
 #: Reader 37: "I'm Sam, ..." is the speaker's name, as "My name is Sam" is.
 #: Reader 38: a car named by its model alone ("I drive a Civic"); "my Honda Civic is ..." holds no "is".
+#: Reader 39: a name beside the role it holds ("Marcus, my manager since May", "Dr. Kim is my new GP",
+#: "Sam is my boyfriend"); "pushed the launch out to April 14"; a child dropped off or picked up at a
+#: school; "Day three at Stripe" where the text speaks of work; a way to work taken on one day is no
+#: habit ("took the train to work today").
 CLAIMS_READER = schema.CLAIMS_READER
 
 
