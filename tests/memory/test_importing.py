@@ -99,10 +99,12 @@ def test_jsonl_of_memory_write_arguments_with_texts_and_conversations(engine, tm
     ("jsonl", [{"text": "fine"}, {"messages": [{"role": "a"}]}], r"line 2: messages\[0\].content"),
     ("jsonl", [{"text": "fine"}, {"text": "x", "user_id": ""}], "line 2: user_id"),
     ("jsonl", [{"text": "fine"}, {"text": "x", "messages": []}], "line 2: give text"),
+    ("jsonl", [{"text": "fine"}, {"text": "x", "metadata": {"speaker": 7}}], "line 2: metadata.speaker must be"),
+    ("mem0", [{"memory": "fine"}, {"memory": "x", "actor_id": {"id": 1}}], "line 2: metadata.speaker must be"),
     ("official-memory", [OFFICIAL[0], {"type": "thing"}], 'line 2: expected "type"'),
     ("official-memory", [OFFICIAL[0], {"type": "relation", "from": "a", "to": ""}], "line 2: a relation needs"),
 ], ids=["not an object", "unknown argument", "empty text", "bad date", "bad message", "bad scope", "both",
-        "unknown type", "bad relation"])
+        "speaker not a name", "mem0 actor not a name", "unknown type", "bad relation"])
 def test_a_bad_line_anywhere_refuses_the_file_and_writes_nothing(engine, tmp_path, fmt, records, error):
     engine.write_memory("already here", ALICE)
     before = rows(engine)

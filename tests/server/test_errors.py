@@ -28,6 +28,10 @@ BAD = [
     ("memory_write", {"text": "ok", "user_id": ""}, "user_id must be"),
     ("memory_write", {"text": "ok", "user_id": "a\x00b"}, "user_id must be"),
     ("memory_write", {"text": "ok", "metadata": NESTED}, "nested more than 32 levels"),
+    # who said a text is a name: anything else would break every later read of the memory
+    ("memory_write", {"text": "ok", "metadata": {"speaker": {"name": "Tom"}}}, "metadata.speaker must be a string"),
+    ("memory_write", {"text": "ok", "metadata": {"role": 42}}, "metadata.role must be a string"),
+    ("memory_write", {"text": "ok", "metadata": {"speaker": ["Tom", "Anna"]}}, "metadata.speaker must be a string"),
     ("memory_write", {"text": "ok", "entities": [{"name": ""}]}, "entities"),
     ("memory_write", {"text": "ok", "entities": [{"name": "Ann", "aliases": [f"A{i}" for i in range(21)]}]},
      "at most 20 aliases"),

@@ -143,7 +143,7 @@ class Node:
             raise InvalidInput("created_at must be integer microseconds")
         object.__setattr__(self, "content", ids.normalize(self.content))
         object.__setattr__(self, "name", ids.normalize(self.name))
-        object.__setattr__(self, "meta", _frozen(self.meta, "meta"))
+        object.__setattr__(self, "meta", _frozen(self.meta, "metadata"))
         object.__setattr__(self, "provenance", _frozen(self.provenance, "provenance"))
 
     @_cached

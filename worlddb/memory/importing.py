@@ -48,7 +48,7 @@ from worlddb.memory.ahead import one_ahead
 from worlddb.memory.ingest import PreparedSession
 from worlddb.memory.scopes import ScopeSet, resolve_scopes
 from worlddb.memory.services import Services
-from worlddb.memory.write import PreparedWrite, WriteRequest, check_text, commit, complete, prepare
+from worlddb.memory.write import PreparedWrite, WriteRequest, check_metadata, check_text, commit, complete, prepare
 
 FORMATS = ("jsonl", "official-memory", "mem0")
 #: memories written per transaction
@@ -182,8 +182,7 @@ def _check(item: ImportItem) -> None:
             conversation.parse_messages(args["messages"], start)
         else:
             request = _request(item)
-            if not isinstance(request.metadata, dict):
-                raise InvalidInput("metadata must be a JSON object")
+            check_metadata(request.metadata)
             for what in ("entities", "facts"):
                 value = args.get(what)
                 if value is not None and (not isinstance(value, list) or not all(isinstance(v, dict) for v in value)):

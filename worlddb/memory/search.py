@@ -108,7 +108,7 @@ def _hits(store: Store, chosen: list[Ranked], plan: QueryPlan, worlds: list[str]
             valid_from=to_iso(view.valid_from), valid_to=to_iso(view.valid_to), retired=view.retired,
             scopes=scopes[view.anchor], entities=sorted(entities[view.anchor]),
             conflicts=sorted(mine.get("conflicts", ())), superseded_by=mine.get("superseded_by", []),
-            speaker=view.meta.get("speaker"),
+            speaker=speaker if isinstance(speaker := view.meta.get("speaker"), str) else None,
             session=view.parent if view.type == "Turn" and view.parent in sessions else None,
             supersedes=mine.get("supersedes", []), annotations=marklib.extra(mine), metadata=dict(view.meta)))
     return hits
