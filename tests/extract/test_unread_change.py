@@ -59,6 +59,8 @@ def test_a_change_of_anyones_in_the_wider_words_is_one(text):
     "You switched to Linear now, right.",
     "Thanks, Priya! I won't quit - this class keeps me going.",      # a resolve, not a change
     "I pushed the fix to main.",                                     # pushed somewhere, not to a time
+    "Ticket PROJ-12 is about upgrading React.",                      # a change named as a topic
+    "The offsite agenda is mostly planning for moving offices.",
     "",
 ])
 def test_the_wider_words_keep_the_exclusions(text):

@@ -109,6 +109,9 @@ _NOT_A_CHANGE_WORDS = (
     r"|also|too|another|second|as well|tried|interview\w*|offered|back when|used to|years ago"
     r"|my (?:wife|husband|friend|sister|brother|mom|mum|dad|son|daughter|partner|boss|coworker|colleague|neighbou?r))\b"
     r"|\?")
+#: a preposition right before a word of change makes it the topic of a phrase ("about upgrading",
+#: "for moving"), not a change stated ("instead of" is one word of change: "of" after it governs nothing)
+_GOVERNED = re.compile(r"\b(?<!instead )(?:about|regarding|of|for|on|to discuss|like)\s+(?:the\s+)?$", re.I)
 _YOU = r"\b(?:you|your)\b"
 _NOT_A_CHANGE = re.compile(_NOT_A_CHANGE_WORDS + "|" + _YOU, re.I)
 _NOT_A_CHANGE_OF_ANYONE = re.compile(_NOT_A_CHANGE_WORDS, re.I)
@@ -123,17 +126,23 @@ def says_change(text: str) -> bool:
     """Whether `text` states a change of the speaker's own (see the module docstring)."""
     _check(text)
     text = text.strip()
-    return bool(_FIRST_PERSON.search(text) and _CHANGE.search(text) and not _NOT_A_CHANGE.search(text))
+    return bool(_FIRST_PERSON.search(text) and _said(_CHANGE, text) and not _NOT_A_CHANGE.search(text))
 
 
 def states_change(text: str) -> bool:
     """Whether `text` states a change of anyone's, in the wider words (see the module docstring)."""
     _check(text)
-    cue = _CHANGE.search(text) or _CHANGE_OF_A_THING.search(text)
+    cue = _said(_CHANGE, text) or _said(_CHANGE_OF_A_THING, text)
     if cue is None or _NOT_A_CHANGE_OF_ANYONE.search(text) or _ONCE.search(text):
         return False
     end = _CLAUSE_END.search(text, cue.end())
     return not _YOU_BEFORE.search(text, 0, end.start() if end else len(text))
+
+
+def _said(words: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """The first word of change in `text` that a preposition does not govern: "a ticket about
+    upgrading React", "the cost of moving" name a change as a topic and state none."""
+    return next((m for m in words.finditer(text) if not _GOVERNED.search(text, 0, m.start())), None)
 
 
 def short(text: str) -> bool:
