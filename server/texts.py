@@ -94,7 +94,8 @@ never closes a memory, and a memory never closes a turn."""
 RECALL = """Search memory. Hybrid retrieval (keywords, meaning, and the entities the query names), ranked
 and scoped; a question about one attribute ("Where do I work?") ranks the memories that state it
 first, newest first (those hits carry the lane "slot"), and a memory that a newer one superseded or
-revised comes just after that newer one (lane "successor"). Returns the best matches in rank order with
+revised comes just after that newer one (lane "successor"); a query naming a code ("OPS-2", "v1.4",
+"db-staging-02") ranks the memories naming it first (lane "identifier"). Returns the best matches in rank order with
 their text, metadata, fused score, validity interval, the lanes that found each, linked entities, what
 each supersedes or is superseded by, and any recorded contradictions (`conflicts`: of conflicting
 memories the newer one ranks first). By default only

@@ -662,6 +662,18 @@ async def test_a_revision_about_no_one_a_question_names_is_not_brought_to_it(min
         assert hits["results"][0]["id"] == moved["id"]
 
 
+async def test_tickets_of_one_series_about_changes_revise_none_and_each_answers_for_itself(minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "tickets"}
+        written = [await ok(client, "memory_write", text=f"Ticket OPS-{n} is about {topic}.", valid_from=ago(30 - n),
+                            **scope)
+                   for n, topic in ((1, "the login redirect bug"), (2, "the flaky payment tests"),
+                                    (3, "upgrading React"), (4, "moving the docs to Vercel"))]
+        assert all(w["revised"] == [] and w["superseded"] == [] for w in written)
+        hits = (await ok(client, "memory_recall", query="What is OPS-2 about?", limit=3, **scope))["results"]
+        assert hits[0]["id"] == written[1]["id"] and "successor" not in hits[0]["lanes"]
+
+
 @pytest.mark.parametrize(("user", "both", "change", "kept"), [
     # the second verb's subject is the clause's (the brother), not the name before it (Google)
     ("kin", "My brother works at Google and lives in Oslo.", "My brother now works at Meta.",

@@ -138,11 +138,12 @@ class Hit:
     text: str
     #: the lanes' fused relevance (higher is better). Results come in rank order, which is this
     #: score's order except where a question about one slot put the hits stating it first
-    #: (those carry the lane "slot") or a newer memory came just ahead of one it changed
-    #: (lane "successor")
+    #: (those carry the lane "slot"), the hits naming a code the query names first (lane
+    #: "identifier"), or a newer memory came just ahead of one it changed (lane "successor")
     score: float
     #: lane name -> 1-based rank in that lane ("bm25", "vector", "entity", ...; "slot": the
-    #: hit states the attribute the question asks about, and ranks first for it; "successor":
+    #: hit states the attribute the question asks about, and ranks first for it; "identifier":
+    #: the hit names every code the query names ("OPS-2"), and ranks first for it; "successor":
     #: the hit superseded or revised the one that held this place, and comes just ahead of it)
     lanes: dict[str, int]
     valid_from: str

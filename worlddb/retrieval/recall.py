@@ -53,6 +53,10 @@ time, a newer text that superseded or revised a candidate comes just ahead of it
 matched, its reviser holds what is true now. The slot step then still puts a slot's statements
 first, so a memory revised in one part ("I live in Lyon and work at Renault", then "We moved to
 Nantes") answers first for the part that stands ("Where do I work?").
+
+Identifier step (worlddb.retrieval.identifiers), before the successor step: a query that names a
+code ("What is OPS-2 about?") puts the candidates that name every code it names first (lane
+"identifier"); a newer text that changed one of them still comes just ahead of it.
 """
 
 from __future__ import annotations
@@ -69,7 +73,7 @@ from worlddb.graph import identity
 from worlddb.graph.edge_reads import hidden
 from worlddb.resolver.outcomes import Mention
 
-from . import brevity, claims, propagation, slot_preference, successors
+from . import brevity, claims, identifiers, propagation, slot_preference, successors
 from .fusion import fuse
 from .global_lane import aggregates
 from .lanes import LANE_DEPTH, LANE_FLOOR, eligible, run_lanes
@@ -101,8 +105,8 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
                          filter_validity=not include_retired)
     as_of, known_at, include_closed = plan.as_of, plan.known_at, not plan.filter_validity
     store = sources.store
-    keys = asked(query)
-    wanted = limit + (slot_preference.EXTRA if keys else 0)
+    keys, codes = asked(query), identifiers.identifiers(query)
+    wanted = limit + (slot_preference.EXTRA if keys or codes else 0)
     depth = max(LANE_FLOOR, limit * LANE_DEPTH)
     pinned = as_of is not None or known_at is not None or include_closed
     mentions = sources.resolver.find_mentions(worlds, query)
@@ -143,6 +147,9 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
                 break
     if keys and not pinned:
         chosen += _claimed(sources, worlds, keys, chosen, plan)
+    if codes:
+        chosen = [replace(r, lanes={**r.lanes, "identifier": place}) if place is not None else r
+                  for r, place in identifiers.first(codes, chosen, lambda r: r.view.content or "")]
     if as_of is None and known_at is None:
         chosen = _successors_ahead(store, worlds, plan, chosen, include_closed, _people(store, mentions))
     if keys:
