@@ -40,9 +40,10 @@ MESSAGES = ("Instead of text: the turns of a conversation, in order, each {role,
             "caption, ref (at most 500 per call). They are kept as one session: who said what, in order, linked "
             "to the people and things they name. Omit text, metadata, entities and facts when you give messages.")
 SESSION = ("With messages: your id for the conversation. A later call with the same session id (and the same "
-           "scopes) continues it, as does the `session` id a write returned; messages it already holds (same ref, "
-           "role and content) are not written again, so the whole conversation may be sent each time. Without "
-           "one, each call is a conversation of its own.")
+           "scopes) continues it, as does the `session` id a write returned. Send only the new messages, or the "
+           "whole conversation (or its last part) each time: opening messages that repeat the session's last "
+           "turns (same role, content and ref or none) are not written again, nor is a message whose ref one of "
+           "those turns has. Without a session id, each call is a conversation of its own.")
 ROLE = "Who said it: the speaker's name, or user / assistant."
 CONTENT = "What was said (up to 32,000 characters)."
 MESSAGE_TIME = ("When it was said, ISO-8601. Default: the previous message's time; for the first, valid_from, "

@@ -89,6 +89,30 @@ async def test_a_conversation_sent_again_with_more_writes_only_the_messages_it_a
         assert other["turns"][0]["id"] not in [t["id"] for t in again["turns"]]
 
 
+async def test_a_conversation_sent_again_without_refs_writes_each_message_once(connect):
+    chat = [{"role": "user", "content": "I'm allergic to shellfish."},
+            {"role": "assistant", "content": "Noted, I'll keep that in mind."},
+            {"role": "user", "content": "We moved from Austin to Denver last month."}]
+    async with connect() as client:
+        calls = [await ok(client, "memory_write", messages=chat[:n], session="chat-8") for n in (1, 2, 3, 3)]
+        ids = [t["id"] for t in calls[-1]["turns"]]
+        assert len(set(ids)) == 3 and all([t["id"] for t in c["turns"]] == ids[:len(c["turns"])] for c in calls)
+        # the last part of the conversation, with what is new
+        tail = await ok(client, "memory_write", messages=[*chat[1:], {"role": "user", "content": "Thanks!"}],
+                        session="chat-8")
+        assert [t["id"] for t in tail["turns"][:2]] == ids[1:] and tail["turns"][2]["id"] not in ids
+        listed = await ok(client, "memory_list", limit=50)
+        assert len([m for m in listed["memories"] if m["type"] == "Turn"]) == 4
+        hits = (await ok(client, "memory_recall", query="What am I allergic to?", limit=5))["results"]
+        assert [h["text"] for h in hits].count("I'm allergic to shellfish.") == 1
+        # dated messages sent again are the same turns, not messages dated before the session's last
+        dated = [{"role": "user", "content": "My cat is named Tofu.", "time": "2026-11-01T10:00:00Z"},
+                 {"role": "assistant", "content": "Cute name!", "time": "2026-11-01T10:00:05Z"}]
+        once = await ok(client, "memory_write", messages=dated, session="chat-9")
+        again = await ok(client, "memory_write", messages=dated, session="chat-9")
+        assert again["turns"] == once["turns"]
+
+
 async def test_the_schema_says_text_or_messages(connect):
     async with connect() as client:
         tool = {t.name: t for t in (await client.list_tools()).tools}["memory_write"]

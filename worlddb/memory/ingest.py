@@ -332,9 +332,9 @@ def find_session(w: Writer, worlds: list[str], scopes: ScopeSet, key: str) -> tu
     return found[0]
 
 
-def stored_turns(store, worlds: list[str], key: str, latest: int) -> tuple[str | None, dict[str, NodeView]]:
+def stored_turns(store, worlds: list[str], key: str, latest: int) -> tuple[str | None, list[NodeView]]:
     """(the live session the caller's id `key` - or the session's own id - names in every one of
-    `worlds`, its `latest` newest turns by their ref), read outside any write; (None, {}) for
+    `worlds`, its `latest` newest turns, oldest first), read outside any write; (None, []) for
     none. The turns are read back along the precedes chain from the session's last turn, so a
     call that adds to a long session reads no more of it than it sends."""
     found = set()
@@ -348,12 +348,12 @@ def stored_turns(store, worlds: list[str], key: str, latest: int) -> tuple[str |
     session, last = found.pop() if len(found) == 1 and None not in found else (None, None)
     view = store.get(session) if session is not None else None
     if view is None or view.erased or view.valid_to is not None:
-        return None, {}
+        return None, []
     chain = [last]
     while len(chain) < latest and (before := store.ends(chain[-1], "precedes", "in")):
         chain.append(before[0])
     turns = store.get_many(chain)
-    return session, {v.meta["turn_id"]: v for v in turns.values() if v.type == "Turn" and v.meta.get("turn_id")}
+    return session, [turns[a] for a in reversed(chain) if a in turns and turns[a].type == "Turn"]
 
 
 def _held(w: Writer, worlds: list[str], condition: str, value) -> list[tuple[str, str, int] | None]:

@@ -13,10 +13,14 @@ A call's messages are one session, written in one transaction by the ingest mach
 (worlddb.memory.ingest), so a client gets exactly the structure `Engine.ingest_conversation`
 builds: a Session world of Turn nodes chained by precedes, each referring to its speaker and the
 entities it names. `session` is the caller's id for the conversation: a later call with the same
-id, in the same scopes, continues the same world and chain; a message it already holds (the
-same ref, role and content: a client that sends the whole conversation each time) is not
-written again, and the result gives its stored turn. The session's time is `valid_from`, else
-its first message's time.
+id, in the same scopes, continues the same world and chain. A client may send only what is new, or
+the whole conversation (or its last part) each time: the call's opening messages that repeat the
+session's last turns in order (the same role, content and ref, or no ref), and a message whose ref
+one of the session's latest turns holds with the same role and content, are not written again,
+and the result gives their stored turns (as many of the latest turns are read as the call sends
+messages, so a long session costs a call no more than its own length). A message said twice in a
+row across two calls, with no ref, is taken for the one already held: refs tell them apart. The
+session's time is `valid_from`, else its first message's time.
 
 Limits (README): at most MAX_MESSAGES messages per call; content within the text limit;
 role at most 512 characters (it names an entity); caption at most MAX_CAPTION characters;
@@ -32,6 +36,7 @@ import re
 from collections.abc import Sequence
 
 from worlddb.core.errors import InvalidInput
+from worlddb.core.records import NodeView
 from worlddb.core.timeutil import now_us, parse_time, to_iso
 from worlddb.memory.ingest import PreparedSession, SessionPlan, Turn, commit_session, prepare_session, stored_turns
 from worlddb.memory.results import TurnOut, WriteResult
@@ -122,15 +127,12 @@ def prepare_messages(services: Services, scopes: ScopeSet, messages: Sequence[di
 
 def commit_messages(services: Services, prepared: PreparedSession) -> WriteResult:
     """Write prepared messages in one transaction; memory_write's result for them. Messages the
-    session already holds among its latest turns (as many as the call sends) - the same ref,
-    speaker and content, as when a client sends the whole conversation again with one more
-    message - are not written again: the result gives their stored turns."""
+    session already holds among its latest turns (as many as the call sends) are not written
+    again, and the result gives their stored turns (`_held`)."""
     scopes, plan = prepared.scopes, prepared.plan
     session, stored = stored_turns(services.store, scope_anchors(services.store, scopes), plan.key, len(plan.turns)) \
-        if plan.key is not None and any(t.turn_id for t in plan.turns) else (None, {})
-    known = {i: stored[t.turn_id].anchor for i, t in enumerate(plan.turns)
-             if t.turn_id in stored and stored[t.turn_id].content == t.text
-             and stored[t.turn_id].meta.get("speaker") == t.speaker}
+        if plan.key is not None else (None, [])
+    known = _held(plan.turns, stored)
     if session is not None and len(known) == len(plan.turns):
         return WriteResult(id=session, scopes=scopes.keys, valid_from=to_iso(plan.start), entities=[], facts=[],
                            superseded=[], conflicts=[], session=session,
@@ -142,6 +144,27 @@ def commit_messages(services: Services, prepared: PreparedSession) -> WriteResul
                        entities=written.entities, facts=[], superseded=[], conflicts=[], session=written.session,
                        turns=[TurnOut(id=anchors[i], ref=t.turn_id) for i, t in enumerate(plan.turns)],
                        revised=written.revised)
+
+
+def _held(turns: Sequence[Turn], stored: Sequence[NodeView]) -> dict[int, str]:
+    """Which of a call's `turns` the session holds already, index -> stored turn, given its
+    latest turns (`stored`, oldest first): one with a ref, where a stored turn has that ref,
+    speaker and content; and the call's opening messages, ref or none, where they repeat the
+    session's last turns in order (the same speaker, content and ref or none): a client that
+    sends the whole conversation, or the last part of it, again with what is new."""
+    by_ref = {v.meta["turn_id"]: v for v in stored if v.meta.get("turn_id")}
+    known = {i: by_ref[t.turn_id].anchor for i, t in enumerate(turns)
+             if t.turn_id in by_ref and _same(t, by_ref[t.turn_id])}
+    for k in range(min(len(turns), len(stored)), 0, -1):
+        if all(_same(t, v) for t, v in zip(turns[:k], stored[-k:])):
+            known.update((i, v.anchor) for i, v in enumerate(stored[-k:]))
+            break
+    return known
+
+
+def _same(turn: Turn, view: NodeView) -> bool:
+    return view.content == turn.text and view.meta.get("speaker") == turn.speaker \
+        and view.meta.get("turn_id") == turn.turn_id
 
 
 def _turn(i: int, message: object, default: int) -> Turn:
