@@ -136,10 +136,12 @@ RETIRE_VALID_TO = "When it stopped being true, ISO-8601, not later than now. Def
 RETIRE_ALL = """Retire every current memory in the named scopes. Nothing is deleted; the history remains
 readable with include_retired. A memory written to several scopes is one memory: it is retired in
 all of them (if one of those is a scope you may not write, nothing is retired). Returns how many
-were retired."""
+current memories were retired (the facts drawn from them go with them, uncounted)."""
 
 PURGE = """Retire a whole scope and everything in it. Name exactly one scope explicitly (the default scope
 is never purged implicitly) and set confirm to its key, e.g. 'user:alice'. With erase=true, also
-physically remove the content that belongs to this scope alone - use for deletion requests."""
+physically remove the content that belongs to this scope alone - use for deletion requests. Returns
+how many of its current memories were retired, how many items were erased, and how many items it
+shares with other scopes (they stay there)."""
 
 LIST_SCOPES = "List the scopes that hold memories, with how many current and retired memories each has."

@@ -173,7 +173,9 @@ def retire(services: Services, memory_id: str, scopes: ScopeSet, *, reason: str 
 
 def retire_all(services: Services, scopes: ScopeSet, *, access: Access | None = None) -> RetireAllResult:
     """Retire everything current in the scopes. With `access`, Forbidden (and nothing retired)
-    if any of it is also in a scope outside the grant."""
+    if any of it is also in a scope outside the grant. The count is of the memories (and turns,
+    summaries) that were current, as memory_list_scopes counts them: the facts drawn from them,
+    and memories a newer one had already superseded, are retired with them but not counted."""
     count = 0
     with services.db.write("retire_all") as w:
         worlds = scope_anchors(services.store, scopes)
@@ -182,8 +184,8 @@ def retire_all(services: Services, scopes: ScopeSet, *, access: Access | None = 
             if outside:
                 raise Forbidden("some memories of these scopes are also in a scope this caller may not write, "
                                 "and retiring them would close them there too; nothing was retired")
-        for node in _open_members(services, worlds):
-            count += int(w.retire(node, "retire_all"))
+        for node, kind, valid_to in _open_members(services, worlds):
+            count += int(w.retire(node, "retire_all") and kind in TEXT_TYPES and valid_to is None)
     return RetireAllResult(scopes=scopes.keys, retired=count)
 
 
@@ -195,9 +197,11 @@ def _scopes_of_open_members(services: Services, worlds: list[str]) -> list[str]:
     return [scope_key(kind, sid) for kind, sid in rows]
 
 
-def _open_members(services: Services, worlds: list[str]) -> list[str]:
-    rows = _open_member_rows(services, worlds, "DISTINCT n.rowid, n.anchor", order="ORDER BY n.rowid")
-    return [row[1] for row in rows]
+def _open_members(services: Services, worlds: list[str]) -> list[tuple[str, str, int | None]]:
+    """(anchor, type, valid_to) of each node `retire_all` of `worlds` retires, oldest first."""
+    rows = _open_member_rows(services, worlds, "DISTINCT n.rowid, n.anchor, n.type, n.valid_to",
+                             order="ORDER BY n.rowid")
+    return [(anchor, kind, valid_to) for _, anchor, kind, valid_to in rows]
 
 
 def _open_member_rows(services: Services, worlds: list[str], columns: str, joins: str = "",

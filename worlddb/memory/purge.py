@@ -28,7 +28,7 @@ from contextlib import nullcontext
 
 from worlddb.consolidator.topics import is_topic
 from worlddb.core.errors import StorageError
-from worlddb.core.records import Edge
+from worlddb.core.records import TEXT_TYPES, Edge
 from worlddb.core.store import ROWID_OF
 from worlddb.memory.results import PurgeResult
 from worlddb.memory.scopes import scope_key, unknown_scope
@@ -59,7 +59,8 @@ def purge(services: Services, kind: str, sid: str, *, erase: bool) -> PurgeResul
             for node in alone:
                 view = store.get(node)
                 if view.retired_at is None and view.type != "Scope":
-                    retired += int(w.retire(node, "scope purged"))
+                    closed = w.retire(node, "scope purged")
+                    retired += int(closed and view.type in TEXT_TYPES and view.valid_to is None)
                 if is_topic(view) and view.meta.get("scope") == anchor:
                     # a topic is an index over the scope: it lets go of what another scope shares
                     for child in store.ends(node, "contains", "out"):

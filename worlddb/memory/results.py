@@ -270,12 +270,16 @@ class RetireResult:
 @dataclass(frozen=True)
 class RetireAllResult:
     scopes: list[str]
+    #: the memories (turns, summaries) that were current and are now retired, as
+    #: memory_list_scopes counts them; the facts drawn from them are retired too, uncounted
     retired: int
 
 
 @dataclass(frozen=True)
 class PurgeResult:
     scope: str
+    #: the scope's own memories (turns, summaries) that were current and are now retired; its
+    #: facts, entities and topic worlds are retired with them, uncounted
     retired: int
     erased: int
     kept_shared: int
