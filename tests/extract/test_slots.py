@@ -136,6 +136,8 @@ COMPATIBLE = [
     ("I'm learning Japanese.", "I gave up on the cello."),                              # another skill ended
     ("My wife is Priya.", "I'm learning a lot from my wife."),
     ("I bike to work.", "I took the bus to work this morning, it was pouring."),     # a way taken once
+    ("My sister Anna is a doctor.", "Anna from work is a designer now."),             # two people named Anna
+    ("My brother Raj lives in Leeds.", "My neighbour Raj moved to York."),
     ("My manager is Ines.", "Tobias, my manager's manager, joined the call."),          # someone else's role
     ("I drive a Ford Fiesta.", "I rented a Kia Niro for my last trip."),               # "last" as a time
     ("I use Photoshop for photo editing.", "I switched to Affinity Photo for illustration."),  # another purpose

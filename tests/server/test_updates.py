@@ -163,6 +163,9 @@ OPEN_CONTROLS = [
     ("past", "I live in Austin, Texas.", "I used to live in Denver."),
     # an account with a service is no bank; a sister's school is not the user's
     ("netflix", "I bank with Chase.", "I opened an account at Netflix."),
+    # a sister and someone known from work are two people, whatever their first names
+    ("two-annas", "My sister Anna lives in Vienna and is a doctor.",
+     "Anna from work sits next to me; she's a designer on the payments team."),
     # a way to work taken once is no new habit
     ("once-bus", "I bike to work.", "I took the bus to work this morning, it was pouring."),
     ("sister-school", "I'm a junior at UCLA.", "My sister is a senior at UCLA."),

@@ -169,13 +169,24 @@ _KIN_NAMED = re.compile(r"\b(?:my|our)\s+(?:(?:older|younger|little|big|best|old
                         re.IGNORECASE)
 
 
+#: "Anna from work", "Raj from next door", "Kim from the gym": where one knows a named person from
+_KNOWN_FROM = re.compile(r"\b(?P<name>(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))?)\s+from\s+(?:(?P<work>work|the office"
+                         r"|my team|our team|the team)|(?P<door>next door|down the street|upstairs|downstairs)"
+                         r"|(?:the\s+|my\s+)?(?:gym|school|college|uni|university|church|class|yoga|book club|choir"
+                         r"|the park|dance class|running club))\b")
+
+
 def kin_of(text: str) -> dict[str, frozenset[str]]:
     """What `text` says each named person is to its speaker: subject key (a name, and its first
-    name alone) -> kin words ("My brother Sam works at Intel" -> {"sam": {"brother"}})."""
+    name alone) -> kin words ("My brother Sam works at Intel" -> {"sam": {"brother"}}; "Anna from
+    work" -> {"anna": {"coworker"}}, someone known from next door a neighbour, from a gym, a
+    school or a club a friend)."""
     out: dict[str, set[str]] = {}
-    for m in _KIN_NAMED.finditer(text):
-        kin = _KIN[m.group("kin").lower()]
-        words = m.group("name").lower().split()
+    named = [(_KIN[m.group("kin").lower()], m.group("name")) for m in _KIN_NAMED.finditer(text)]
+    named += [("coworker" if m.group("work") else "neighbour" if m.group("door") else "friend", m.group("name"))
+              for m in _KNOWN_FROM.finditer(text)]
+    for kin, name in named:
+        words = name.lower().split()
         for key in {" ".join(words), words[0]}:
             out.setdefault(key, set()).add(kin)
     return {key: frozenset(kins) for key, kins in out.items()}
@@ -183,16 +194,19 @@ def kin_of(text: str) -> dict[str, frozenset[str]]:
 
 #: kin words no one person is two of at once: a brother is no cousin, and a sister no wife (a
 #: girlfriend may become a fiancée and a wife, and a friend may be a colleague, so those exclude
-#: only the blood relations)
+#: only the blood relations); nor is the sister one names as such the coworker, neighbour or
+#: friend one names as that ("my sister Anna", then "Anna from work": two people)
 _BLOOD = frozenset({"father", "mother", "sister", "brother", "son", "daughter", "grandmother", "grandfather", "aunt",
                     "uncle", "cousin", "niece", "nephew", "child", "stepfather", "stepmother"})
 _PARTNERS = frozenset({"wife", "husband", "partner", "boyfriend", "girlfriend", "fiance"})
+_KNOWN = frozenset({"friend", "roommate", "neighbour", "boss", "coworker"})
 #: the subject keys kin words normalise to ("brother", "father", ...)
 _KIN_WORDS = frozenset(_KIN.values())
 
 
 def _exclusive(x: str, y: str) -> bool:
-    return x != y and (x in _BLOOD and (y in _BLOOD or y in _PARTNERS) or y in _BLOOD and x in _PARTNERS)
+    return x != y and (x in _BLOOD and (y in _BLOOD or y in _PARTNERS or y in _KNOWN)
+                       or y in _BLOOD and (x in _PARTNERS or x in _KNOWN))
 
 
 def kin_says(a: str, b: str, kin_a: dict[str, frozenset[str]], kin_b: dict[str, frozenset[str]]) -> bool | None:
