@@ -65,6 +65,7 @@ CHANGES = [
     ("The board meeting is on May 2.", "We pushed the board meeting out to May 20."),
     ("My son Theo goes to Maple Grove Elementary.", "Picked my son Theo up from Cedar Hill School at three."),
     ("I drive a Ford Fiesta.", "My Kia Niro gets twice the mileage my previous car did."),  # the one it replaced
+    ("I'm a strict vegetarian.", "I'm not vegetarian anymore, I eat fish now."),      # how strictly kept
     ("I have a job at Dell.", "I lost my job at Dell."),
     ("My dentist is Dr. Okafor.", "I found a new dentist, Dr. Lindqvist."),
     ("Our budget is about 2500 euros.", "Our budget went up to 3200 euros."),
@@ -369,6 +370,10 @@ def test_a_value_held_once_is_ended_and_a_question_claims_nothing(text, read_as)
     ("I walk to work.", [("me", "commute", "walk")]),
     ("Day two at Plaid and my laptop still isn't set up.", [("me", "employer", "Plaid")]),
     ("Day two at Yosemite, the kids love it.", []),
+    # a name whose ending looks plural is no plural ("Atlas", not "Atla"); a plural is made singular
+    ("The Atlas project deadline is September 15.", [("atlas project", "due", "September 15")]),
+    ("My piano lessons are on Thursdays.", [("piano lesson", "when", "Thursdays")]),
+    ("I'm mostly vegan.", [("me", "diet", "vegan")]),
 ])
 def test_whose_value_and_whether_it_is_held(text, read_as):
     assert [(c.subject, c.attribute, c.value) for c in read(text).claims] == read_as

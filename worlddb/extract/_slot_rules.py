@@ -231,6 +231,9 @@ def _not_school(value: str) -> bool:
     return _org(value) and not _school(value)
 
 
+#: how much of a diet one keeps ("a strict vegetarian", "mostly vegan", "a lifelong vegetarian")
+_DIET_DEGREE = r"(?:(?:strict|strictly|full|fully|mostly|completely|mainly|lifelong|committed|proud|total|pretty much)\s+)*"
+
 #: what a sum of money is ("my rent is $1,800", "what is my budget?")
 _SUMS = r"rent|salary|mortgage|pay|wage|allowance|budget|premium|tuition|car payment|fee|fees|dues|price"
 #: a sum of money: "$1,800", "£90k", "3000 dollars", "4,000 euros"
@@ -468,9 +471,9 @@ _RULES: tuple[_Rule, ...] = (
                                 r"'re|were)\s+(?P<v>engaged|married|divorced|separated)\b"), accept=lambda v: True),
     # ---- diet, drink, smoking
     _Rule("diet", _rx(_S + r"(?:am|'m|’m|is|are|'re|was|went|going|gone|became|become|stay|stayed)\s+(?:now\s+)?"
-                      r"(?:strictly\s+|fully\s+|mostly\s+|completely\s+|mainly\s+|a\s+)?(?P<v>" + _DIETS + r")\b"),
+                      r"(?:an?\s+)?" + _DIET_DEGREE + r"(?P<v>" + _DIETS + r")\b"),
           accept=lambda v: True),
-    _Rule("diet", _rx(_S + r"(?:am|'m|’m|is|are|'re)\s+(?:not|no longer)\s+(?:a\s+|strictly\s+)?(?P<v>" + _DIETS
+    _Rule("diet", _rx(_S + r"(?:am|'m|’m|is|are|'re)\s+(?:not|no longer)\s+(?:an?\s+)?" + _DIET_DEGREE + r"(?P<v>" + _DIETS
                       + r")\b"), positive=False, accept=lambda v: True),
     # "I'm on a keto diet", "we started the paleo diet"; "I stopped being vegan", "I went off keto"
     _Rule("diet", _rx(_S + r"(?:am|'m|’m|is|are|'re|was|went|been|started|start|starting|began|tried)\s+(?:on\s+)?"

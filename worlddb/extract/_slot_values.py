@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from worlddb.extract import GENERIC_ROLES
 from worlddb.extract._slot_catalogue import ME, SlotClaim
 from worlddb.extract._slot_words import _DETERMINERS, _FIRST, _KIN, _KIN_RE, _OCCUPATIONS, _TITLE_WORDS
-from worlddb.extract.lexicon import singular
+from worlddb.extract.lexicon import singular, tag
 
 _VALUE_STOP = re.compile(
     r"\s*(?:[,.;:!?()\"“”]|\s[-–—]\s|\b(?:and|but|because|so|since|after|before|when|while|who|which|that|where"
@@ -128,7 +128,14 @@ def normalise_subject(phrase: str) -> str:
     # "trip to Japan" -> "japan trip"
     if len(low) == 3 and low[1] in ("to", "in", "for", "of", "with"):
         low = [low[2], low[0]]
-    return " ".join(w if w.endswith("'s") else singular(w) for w in low)
+    return " ".join(w if w.endswith("'s") else _one(w) for w in low)
+
+
+def _one(word: str) -> str:
+    """`word` made singular where that is a word too: "lessons", "deploys", "thursdays"; not
+    "atlas" ("atla"), "glasses", "kubernetes", whose ending only looks plural."""
+    one = singular(word)
+    return one if one == word or tag(one) or tag(one.capitalize()) else word
 
 
 def _words(text: str) -> list[str]:

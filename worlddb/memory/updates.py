@@ -449,7 +449,8 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: Reader 39: a name beside the role it holds ("Marcus, my manager since May", "Dr. Kim is my new GP",
 #: "Sam is my boyfriend"); "pushed the launch out to April 14"; a child dropped off or picked up at a
 #: school; "Day three at Stripe" where the text speaks of work; a way to work taken on one day is no
-#: habit ("took the train to work today").
+#: habit ("took the train to work today"); "a strict vegetarian" keeps a diet; a thing's name whose
+#: ending looks plural stays as written ("the Atlas project", not "atla project").
 CLAIMS_READER = schema.CLAIMS_READER
 
 
