@@ -80,7 +80,7 @@ naming the same thing - when it is said in words the rules cannot place: check i
 that time does not settle is recorded on both (`conflicts`), the same statement again writes nothing
 (`duplicate_of` names the existing memory), and memories that may be about the same thing but were
 left undecided are listed in `related`. Returns the memory id,
-the resolved entities, extracted facts and those four. If you know which memory a change replaces,
+the resolved entities, extracted facts and those five. If you know which memory a change replaces,
 recall it first and use memory_amend; if a related memory is out of date, amend or retire it.
 
 Give either `text` (one memory) or `messages` (a conversation: a list of {role, content} turns, plus an
