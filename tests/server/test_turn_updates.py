@@ -263,6 +263,21 @@ async def test_a_short_turn_that_says_a_change_no_rule_reads_marks_the_turn_it_i
         assert read["annotations"] == {"revised_by": [new]} and read["valid_to"] is None
 
 
+@pytest.mark.parametrize(("user", "before", "after"), [
+    ("trip", "We're going to Tokyo and Kyoto.", "Actually we dropped Kyoto, we'll do Osaka instead."),
+    ("vendor", "The meeting with the vendor is on Tuesday.", "Update: the vendor meeting moved to Thursday."),
+])
+async def test_the_first_call_of_a_new_scope_marks_its_own_turns_a_change_no_rule_reads_is_about(minilm_server, user,
+                                                                                                  before, after):
+    async with Client(minilm_server) as client:
+        written = await ok(client, "memory_write", messages=[{"role": "user", "content": before},
+                                                             {"role": "user", "content": after}], user_id=user)
+        old, new = (t["id"] for t in written["turns"])
+        assert written["revised"] == [old]
+        read = await ok(client, "memory_read", id=old, user_id=user)
+        assert read["annotations"]["revised_by"] == [new]
+
+
 async def test_a_long_turn_another_speakers_turn_or_the_assistants_marks_nothing_unread(minilm_server):
     async with Client(minilm_server) as client:
         first = await session(client, "unread-controls", "2025-01-01",

@@ -125,7 +125,8 @@ def assess(services: Services, worlds: list[str], found: Readings, times: Sequen
     valid-from, `vectors` their whole-text vectors, `units` their sentence vectors (for the
     changes the rules cannot read, `_unread`)."""
     changes = _claimed(services, worlds, found, times, texts, vectors)
-    if units and worlds and isinstance(services.judge, BuiltinJudge):
+    # (a scope made by this call holds nothing yet, but the call's own earlier turns may be changed)
+    if units and isinstance(services.judge, BuiltinJudge):
         changes += _unread(services, worlds, found, times, texts, vectors, units, changes)
     return changes
 
@@ -190,7 +191,7 @@ def _unread(services: Services, worlds: list[str], found: Readings, times: Seque
         if not (own or wider) or not short(text):
             continue
         voice_of = voice(mine, found.user)
-        near = updates.nearest(services, worlds, text, vectors[i], units[i])
+        near = updates.nearest(services, worlds, text, vectors[i], units[i]) if worlds else {}
         views = store.get_many(near)
         stored = [views[a] for a in near if a in views and views[a].type in ("Turn", "Memory")
                   and views[a].valid_to is None and views[a].valid_from < times[i]]
