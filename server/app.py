@@ -427,6 +427,9 @@ def build_server(config: ServerConfig) -> WorldDBServer:
         user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
     ) -> RetireAllResult:
         engine, access = _state(ctx), _access(ctx)
+        if all(v is None for v in (user_id, agent_id, app_id, run_id)):
+            raise InvalidInput("name the scopes to retire explicitly (user_id, agent_id, app_id or run_id): "
+                               "the default scope is never retired whole implicitly")
         return await engine.retire_all(_scopes(engine, access, user_id, agent_id, app_id, run_id), access=access)
 
     @server.tool(description=texts.PURGE, annotations=ToolAnnotations(

@@ -50,6 +50,7 @@ BAD = [
     ("memory_amend", {"id": "0" * 64, "text": "new"}, "no memory with id"),
     ("memory_amend", {"id": "0" * 64, "text": ""}, "no memory with id"),
     ("memory_retire", {"id": "0" * 16}, "no memory with id"),
+    ("memory_retire_all", {}, "never retired whole implicitly"),
     ("memory_purge_scope", {"user_id": "alice", "confirm": "user:bob"}, "confirm must equal"),
     ("memory_purge_scope", {"user_id": "nobody", "confirm": "user:nobody"}, "no scope"),
     ("memory_list_scopes", {"kind": "planet"}, "kind must be one of"),
