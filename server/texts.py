@@ -101,8 +101,10 @@ their text, metadata, fused score, validity interval, the lanes that found each,
 each supersedes or is superseded by, and any recorded contradictions (`conflicts`: of conflicting
 memories the newer one ranks first). By default only
 what is currently true is returned; use as_of for a past moment, known_at for what was known then,
-include_retired for the full history. A hit is current while `valid_to` is null: `retired` marks only
-a memory retired with memory_retire, and a superseded one names its successor in `superseded_by`."""
+include_retired for the full history. A hit is current while `valid_to` is null or still to come (a
+memory written with a later valid_from replaces it then, and as_of that time finds the new one): `retired`
+marks only a memory retired with memory_retire, and a superseded one names its successor in
+`superseded_by`."""
 
 LIST = "Page through the memories of a scope, newest first. Pass next_cursor back to get the next page."
 
