@@ -66,6 +66,8 @@ CHANGES = [
     ("My son Theo goes to Maple Grove Elementary.", "Picked my son Theo up from Cedar Hill School at three."),
     ("I drive a Ford Fiesta.", "My Kia Niro gets twice the mileage my previous car did."),  # the one it replaced
     ("I'm a strict vegetarian.", "I'm not vegetarian anymore, I eat fish now."),      # how strictly kept
+    ("I'm on the payments team.", "I joined the search team last month."),          # the team one works in
+    ("Our team is Core Platform.", "I moved to the Growth team."),
     ("I have a job at Dell.", "I lost my job at Dell."),
     ("My dentist is Dr. Okafor.", "I found a new dentist, Dr. Lindqvist."),
     ("Our budget is about 2500 euros.", "Our budget went up to 3200 euros."),
@@ -139,6 +141,7 @@ COMPATIBLE = [
     ("I bike to work.", "I took the bus to work this morning, it was pouring."),     # a way taken once
     ("My sister Anna is a doctor.", "Anna from work is a designer now."),             # two people named Anna
     ("My brother Raj lives in Leeds.", "My neighbour Raj moved to York."),
+    ("I'm on the payments team.", "I joined the volleyball team at the gym."),      # a team played in
     ("My manager is Ines.", "Tobias, my manager's manager, joined the call."),          # someone else's role
     ("I drive a Ford Fiesta.", "I rented a Kia Niro for my last trip."),               # "last" as a time
     ("I use Photoshop for photo editing.", "I switched to Affinity Photo for illustration."),  # another purpose
@@ -374,6 +377,13 @@ def test_a_value_held_once_is_ended_and_a_question_claims_nothing(text, read_as)
     ("The Atlas project deadline is September 15.", [("atlas project", "due", "September 15")]),
     ("My piano lessons are on Thursdays.", [("piano lesson", "when", "Thursdays")]),
     ("I'm mostly vegan.", [("me", "diet", "vegan")]),
+    # the team one works in, left or joined; not a team one plays in, nor one named by no name
+    ("I'm on the payments team.", [("me", "team", "payments team")]),
+    ("I left the infra team.", [("me", "team", "infra team"), ("me", "activity", "infra team")]),
+    ("I'm on the soccer team.", []),
+    ("Nope, never been on a sports team.", []),
+    ("I'm on a new team now.", []),
+    ("I interviewed with the search team.", []),
 ])
 def test_whose_value_and_whether_it_is_held(text, read_as):
     assert [(c.subject, c.attribute, c.value) for c in read(text).claims] == read_as
@@ -386,6 +396,9 @@ def test_whose_value_and_whether_it_is_held(text, read_as):
     ("Where does May work?", [("may", "employer")]),
     ("What was my job in 2024?", [("me", "role")]),
     ("What is my name?", [("me", "np:name")]),
+    # the team one works in, not one played for
+    ("Which team am I on?", [("me", "team")]),
+    ("What team does my brother play for?", []),
 ])
 def test_who_and_what_a_question_asks_about(question, keys):
     assert [(k.subject, k.attribute) for k in asked(question)] == keys

@@ -37,6 +37,7 @@ CRAFTED = [
     "I drive a Civic. My Honda Civic is in the shop.",
     "Lunch with Tobias, my new manager, went well. Felix, my boyfriend, cooked. Dr. Okafor is my GP now.",
     "Dropped my daughter off at Cedar Hill School. Day two at Plaid and my laptop still isn't set up.",
+    "I'm on the payments team. Our team is Core Platform. I left the infra team.",
     "I take vitamin D 2000 IU every morning. My birthday is on the 14th of March.",
     "I'm in Leeds, renting a two-bed. What I'm actually allergic to is penicillin.",
     "I work at a small bakery; I started my first week at Fernhill Labs on Monday.",

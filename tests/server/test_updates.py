@@ -128,6 +128,8 @@ SCENARIOS = [
      "Who is my manager?", "Tobias"),
     ("last-car", "I drive a Ford Fiesta.", "My Kia Niro gets twice the mileage my previous car did.",
      "What car do I drive?", "Niro"),
+    # the team one works in
+    ("team", "I'm on the payments team.", "I joined the search team last month.", "Which team am I on?", "search"),
 ]
 
 
@@ -166,6 +168,8 @@ OPEN_CONTROLS = [
     # a sister and someone known from work are two people, whatever their first names
     ("two-annas", "My sister Anna lives in Vienna and is a doctor.",
      "Anna from work sits next to me; she's a designer on the payments team."),
+    # a team played in is not the one worked in
+    ("volleyball", "I'm on the payments team.", "I joined the volleyball team at the gym."),
     # a way to work taken once is no new habit
     ("once-bus", "I bike to work.", "I took the bus to work this morning, it was pouring."),
     ("sister-school", "I'm a junior at UCLA.", "My sister is a senior at UCLA."),
@@ -599,6 +603,9 @@ async def test_a_change_to_one_of_several_things_a_memory_says_revises_it_and_ke
     # the next of a numbered series, in other words than the first ("DB", "database")
     ("series", "The staging database is on db-staging-01.", "The office wifi is flaky again.",
      "Staging DB moved to db-staging-02 last night.", "Where is the staging database?", 10),
+    # a team named, then the company left: joining another is the extractor's relation, no slot's
+    ("left-company", "I'm in the data team at Siemens.", "The office wifi is flaky again.",
+     "Not at Siemens anymore. I joined a small startup called Brightloop in March.", "Where do I work?", 3),
 ])
 async def test_a_change_that_names_what_it_changes_revises_the_memory_naming_it(minilm_server, user, old, aside, new,
                                                                                  question, limit):

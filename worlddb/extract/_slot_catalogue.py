@@ -53,6 +53,8 @@ CATALOGUE: dict[str, Attribute] = _attrs(
     Attribute("goal"), Attribute("reading"), Attribute("coworker", single=False),
     Attribute("children", single=False), Attribute("friend", single=False), Attribute("commute"),
     Attribute("weight"), Attribute("medication", single=False), Attribute("age"),
+    # the team one works in ("the payments team"); a sports team is no such team
+    Attribute("team"),
     # how much of one medicine (the qualifier names it: "lisinopril"), one dose at a time
     Attribute("dose", of="medication"),
 )

@@ -76,6 +76,9 @@ _ASK: tuple[tuple[str, re.Pattern[str], str], ...] = tuple((attr, re.compile(rx,
     ("count", r"\bhow many\b", ""),
     ("goal", r"\b(?:goal|training for|race)\b", ""),
     ("reading", r"\b(?:reading|book club)\b", ""),
+    # (not a team one plays for)
+    ("team", r"^(?!.*\bplay(?:s|ed|ing)?\b).*?(?:\b(?:which|what)\s+team\b|\bteam\s+(?:am|is|are)\s+(?:I|we|he|she|"
+             r"they)\b)", ""),
     ("coworker", r"\b(?:coworker|colleague|teammate)\b", ""),
     ("children", r"\b(?:kids|children|sons|daughters)\b", ""),
     ("age", r"\bhow\s+old\b|\bwhat\s+age\b|\bage\s+(?:is|are|am)\b|['’]s\s+age\b|\bmy\s+age\b", ""),

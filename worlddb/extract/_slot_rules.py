@@ -234,6 +234,22 @@ def _not_school(value: str) -> bool:
 #: how much of a diet one keeps ("a strict vegetarian", "mostly vegan", "a lifelong vegetarian")
 _DIET_DEGREE = r"(?:(?:strict|strictly|full|fully|mostly|completely|mainly|lifelong|committed|proud|total|pretty much)\s+)*"
 
+#: a team named by the words before "team" ("the payments team", "the Core Platform team")
+_TEAM = r"(?P<v>(?:[\w&+-]+\s+){1,3}?team)\b"
+#: words of a team one plays in, not one works in
+_SPORTS = frozenset("""sport sports soccer football basketball baseball softball hockey volleyball rugby cricket tennis netball
+lacrosse swim swimming track debate chess trivia bowling darts polo water rowing cheer cheerleading dance
+relay varsity jv school college university national olympic league pub quiz""".split())
+
+
+def _work_team(value: str) -> bool:
+    """A team one works in: its name holds no word of a sport, a school team or a league."""
+    words = value.lower().replace("-", " ").split()
+    named = words[:-1] if words and words[-1] == "team" else words
+    return bool(named) and not any(w in _SPORTS for w in words) \
+        and not any(w in ("new", "same", "other", "whole", "entire", "old", "a", "an", "the") for w in named)
+
+
 #: what a sum of money is ("my rent is $1,800", "what is my budget?")
 _SUMS = r"rent|salary|mortgage|pay|wage|allowance|budget|premium|tuition|car payment|fee|fees|dues|price"
 #: a sum of money: "$1,800", "£90k", "3000 dollars", "4,000 euros"
@@ -731,6 +747,18 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("name", _rx(r"(?P<t>\b(?:my|our|the)\s+(?:new\s+)?(?:\w+\s+)?(?:coworker|colleague|neighbou?r|roommate|"
                       r"manager|boss|landlord|teacher|doctor|dentist|intern|hire))(?:'s|’s)\s+name\s+is\s+" + _VAL),
           thing=True, accept=_name),
+    # ---- the team one works in: "I'm on the payments team", "I joined the search team", "moved to
+    # the platform team"; left, it ends ("I left the infra team"); a sports team is none
+    _Rule("team", _rx(_S + r"(?:am|'m|’m|is|are|'re|was|(?:have|has|'ve|’ve|'s|’s)\s+been|been|work|works|working|joined|"
+                      r"join|joining|moved|transferred|"
+                      r"switched|started|starting|rotated|got moved)\s+(?:now\s+|just\s+|also\s+)?(?:on|in|to|with|onto|"
+                      r"into|over to)?\s*(?:the|a|our)\s+" + _TEAM), accept=_work_team,
+          unless=_rx(r"\b(?:interview\w*|applied|applying|never)\b")),
+    _Rule("team", _rx(r"(?P<s>\b(?:my|our)\s+)(?:new\s+)?team\s+is\s+(?:now\s+)?(?:the\s+)?"
+                      r"(?P<v>(?-i:[A-Z])[\w&+-]*(?:\s+[\w&+-]+){0,2}?)(?:\s+team)?(?=\s*(?:[,.;!?]|$))"),
+          accept=_work_team),
+    _Rule("team", _rx(_S + r"(?:left|quit|am leaving|'m leaving|’m leaving|moved off|rotated off)\s+(?:the|our)\s+"
+                      + _TEAM), positive=False, ended=True, accept=_work_team),
     _Rule("coworker", _rx(r"(?P<s>\b(?:my|our|the)\s+)(?:new\s+)?(?:coworker|colleague|teammate)(?:'s|’s)?\s+"
                           r"(?:name\s+)?(?:is\s+)?" + _VAL), accept=_name),
     # ---- favourites and usual choices

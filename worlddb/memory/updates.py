@@ -208,9 +208,11 @@ def _ruled_out(services: Services, reading: Reading, olds: list, user: str | Non
     """Whether a candidate cannot be what an unread change is about (`unread_change`): it
     names a value the new memory claims; or it states something the rules can read, in its own
     speaker's voice - which rules out the nearest in meaning, and one sharing an anchor with the
-    new memory (`anchored`) only where the new memory states something of the same subject too:
-    the judge then read both about that subject and found no change ("Sarah prefers tea", then
-    "Sarah prefers aisle seats now"; "I work at Hulu", then "I quit Hulu and got YouTube TV")."""
+    new memory (`anchored`) only where the new memory states something of the same subject too,
+    in a slot the rules know: the judge then read both about that subject and found no change
+    ("Sarah prefers tea", then "Sarah prefers aisle seats now"; "I work at Hulu", then "I quit
+    Hulu and got YouTube TV"; not "I'm in the audit team at Deloitte", then "Not at Deloitte
+    anymore. I joined a small fintech", whose joining is a relation of the extractor's)."""
     views = {o.anchor: o for o in olds}
     return _ruling(reading, lambda old: _view_reading(services, views[old.id], user, None, kept).claims)
 
@@ -224,7 +226,9 @@ def ruled_out_by(reading: Reading) -> Callable[[Statement, bool], bool]:
 def _ruling(reading: Reading,
             claims_of: Callable[[Statement], Iterable[SlotClaim]]) -> Callable[[Statement, bool], bool]:
     values = [c.value for c in reading.claims if c.value and c.positive and not c.ended]
-    subjects = {c.subject for c in reading.claims}
+    # (a fact the extractor drew in a relation the rules have no slot for - "I joined a fintech":
+    # member_of - is nothing the judge could compare with what the old memory states)
+    subjects = {c.subject for c in reading.claims if c.attribute in CATALOGUE or is_open(c.attribute)}
 
     def check(old: Statement, anchored: bool) -> bool:
         if any(re.search(r"\b" + re.escape(value) + r"\b", old.text, re.I) for value in values):
@@ -450,7 +454,8 @@ def _candidates(services: Services, worlds: list[str], text: str, vector: np.nda
 #: "Sam is my boyfriend"); "pushed the launch out to April 14"; a child dropped off or picked up at a
 #: school; "Day three at Stripe" where the text speaks of work; a way to work taken on one day is no
 #: habit ("took the train to work today"); "a strict vegetarian" keeps a diet; a thing's name whose
-#: ending looks plural stays as written ("the Atlas project", not "atla project").
+#: ending looks plural stays as written ("the Atlas project", not "atla project"); the team one works in
+#: ("I'm on the payments team", "I joined the search team"; not a sports team).
 CLAIMS_READER = schema.CLAIMS_READER
 
 
