@@ -76,9 +76,9 @@ _ASK: tuple[tuple[str, re.Pattern[str], str], ...] = tuple((attr, re.compile(rx,
     ("count", r"\bhow many\b", ""),
     ("goal", r"\b(?:goal|training for|race)\b", ""),
     ("reading", r"\b(?:reading|book club)\b", ""),
-    # (not a team one plays for)
-    ("team", r"^(?!.*\bplay(?:s|ed|ing)?\b).*?(?:\b(?:which|what)\s+team\b|\bteam\s+(?:am|is|are)\s+(?:I|we|he|she|"
-             r"they)\b)", ""),
+    # the team one is on or works in (not one played for or signed with)
+    ("team", r"\b(?:which|what)\s+team\s+(?:am|is|are|was|were|do|does|did)\s+(?:I|we|he|she|they|my\s+\w+|"
+             r"(?-i:[A-Z])\w+)\s+(?:(?:on|in|part of)\b|work(?:ing)?\s+(?:on|in|with)\b)", ""),
     ("coworker", r"\b(?:coworker|colleague|teammate)\b", ""),
     ("children", r"\b(?:kids|children|sons|daughters)\b", ""),
     ("age", r"\bhow\s+old\b|\bwhat\s+age\b|\bage\s+(?:is|are|am)\b|['’]s\s+age\b|\bmy\s+age\b", ""),
