@@ -242,8 +242,11 @@ def _m_retire_all(h, op: dict) -> None:
     result, txs, last = got
     model, at = h.model, txs[-1][1]
     members = set().union(*[model.closure(model.scopes[k]) for k in scopes.keys if k in model.scopes])
+    # (the count is of the texts that were current, as memory_list_scopes counts them; facts and
+    # texts already closed are retired uncounted)
+    current = {n for n in members if model.nodes[n].type in TEXT_TYPES and model.nodes[n].valid_to is None}
     model.begin()
-    count = sum(model.retire(n, at=at) for n in members
+    count = sum(model.retire(n, at=at) and n in current for n in members
                 if model.nodes[n].type in TEXT_TYPES + ("Fact",) and model.nodes[n].retired_at is None)
     model.commit()
     if result.retired != count:
@@ -273,7 +276,8 @@ def _m_purge(h, op: dict) -> None:
     model.begin()
     # only what belongs to this scope alone is retired; a shared node is let go of instead
     # (the scope's own contains edge to it goes), so it stays current in its other scopes
-    retired = sum(model.retire(n, at=at) for n in sorted(alone)
+    current = {n for n in alone if model.nodes[n].type in TEXT_TYPES and model.nodes[n].valid_to is None}
+    retired = sum(model.retire(n, at=at) and n in current for n in sorted(alone)
                   if model.nodes[n].retired_at is None and model.nodes[n].type != "Scope")
     _let_go(model, anchor, erase)
     model.retire(anchor, at=at)
