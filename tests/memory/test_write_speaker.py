@@ -8,6 +8,7 @@ import json
 import pytest
 
 from tests.support import ALICE, BOB
+from worlddb.core.errors import InvalidInput
 from worlddb.core.timeutil import now_us
 from worlddb.memory.ingest import SessionIn, TurnIn
 from worlddb.retrieval.lanes import run_lanes
@@ -38,10 +39,15 @@ def test_role_names_the_speaker_when_metadata_has_no_speaker(engine):
     assert fts_text(engine, both.id) == "[12:00 am on 2 January, 2024] Ava: The ferns were watered."
 
 
-def test_a_speaker_that_is_not_text_is_not_indexed(engine):
-    for meta in ({"speaker": {"name": "Ava"}}, {"speaker": "  "}, {"role": 3}, {"source": "import"}):
+def test_a_blank_speaker_is_not_indexed_and_one_that_is_not_text_is_refused(engine):
+    for meta in ({"speaker": "  "}, {"source": "import"}):
         written = engine.write_memory("Tea, not coffee, after noon.", ALICE, metadata=meta, valid_from="2024-01-02")
         assert fts_text(engine, written.id) == "[12:00 am on 2 January, 2024] Tea, not coffee, after noon."
+    before = engine.list_memories(ALICE).memories
+    for meta in ({"speaker": {"name": "Ava"}}, {"role": 3}):
+        with pytest.raises(InvalidInput, match="must be a string"):
+            engine.write_memory("Milk, not cream.", ALICE, metadata=meta)
+    assert engine.list_memories(ALICE).memories == before
 
 
 def _speaker_lane(engine, query, scopes=ALICE) -> list[str]:
