@@ -17,7 +17,6 @@ ratio of copy_file to sqlite_backup, and the load average before and after.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sqlite3
 import statistics
@@ -25,6 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.output import emit
 from worlddb.core.copy import copy_store
 from worlddb.graph.database import WorldDB
 
@@ -89,10 +89,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     report = run(args.db, args.rounds, args.pg)
-    text = json.dumps(report, indent=2)
-    if args.out:
-        args.out.write_text(text + "\n")
-    print(text)
+    emit(report, args.out)
 
 
 if __name__ == "__main__":

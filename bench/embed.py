@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from bench.locomo import sessions_of
+from bench.output import emit
 from worlddb.core.records import Node
 from worlddb.core.timeutil import parse_time
 from worlddb.graph import text_index
@@ -121,10 +122,7 @@ def main() -> None:
         "speedup_single_text_cpu_vs_fp32": round(rows["fp32"]["single_text_cpu_ms"]
                                                  / rows["one_run_at_a_time"]["single_text_cpu_ms"], 3),
     }
-    text = json.dumps(report, indent=2)
-    if args.out:
-        args.out.write_text(text + "\n")
-    print(text)
+    emit(report, args.out)
 
 
 if __name__ == "__main__":

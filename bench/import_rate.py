@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 from bench.mcp import PEOPLE, PLACES, StdioPeer, memory_text
+from bench.output import emit
 from bench.serverproc import child_env, serve_args, working_dir
 
 
@@ -127,10 +128,7 @@ def main() -> None:
         report["vs_baseline"] = {f: round(rows[f]["per_second"] / before[f]["per_second"], 2) for f in paths}
     if before:
         report["baseline"] = {"python": args.baseline_python, "results": before}
-    text = json.dumps(report, indent=2)
-    if args.out:
-        args.out.write_text(text + "\n")
-    print(text)
+    emit(report, args.out)
 
 
 if __name__ == "__main__":

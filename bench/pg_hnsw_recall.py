@@ -18,11 +18,11 @@ import argparse
 import json
 import os
 import time
-from pathlib import Path
 
 import numpy as np
 import psycopg
 
+from bench.output import emit
 from bench.synthetic import Corpus
 from worlddb.vectors.hnsw import EFFECTIVE
 
@@ -104,10 +104,7 @@ def main() -> None:
             report["built_afresh"] = {"build_s": round(time.perf_counter() - started, 1),
                                       "search": measure(conn, "bench_vector_copy", queries, exact, efs)}
             conn.execute("DROP TABLE bench_vector_copy")
-    text = json.dumps(report, indent=2)
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text + "\n")
+    emit(report, args.out)
 
 
 if __name__ == "__main__":

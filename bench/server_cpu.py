@@ -37,6 +37,7 @@ import time
 from pathlib import Path
 
 from bench.mcp import memory_text, prefill, question, start_server, stats
+from bench.output import emit
 
 WARM = 20
 
@@ -145,10 +146,7 @@ def main() -> None:
     for entry in report["servers"].values():
         entry["median"] = medians(entry["rounds"])
     report["loadavg_after"] = [round(x, 2) for x in os.getloadavg()]
-    text = json.dumps(report, indent=2)
-    if args.out:
-        args.out.write_text(text + "\n")
-    print(text)
+    emit(report, args.out)
 
 
 if __name__ == "__main__":

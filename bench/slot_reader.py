@@ -30,6 +30,7 @@ import tempfile
 from pathlib import Path
 
 from bench.mcp import memory_text
+from bench.output import emit
 from bench.serverproc import child_env, working_dir
 from bench.synthetic import Corpus
 
@@ -126,10 +127,7 @@ def main() -> None:
         report["baseline"] = {"python": args.baseline_python, "results": before}
         report["speedup"] = {n: round(before["ms_per_text"][n] / now[n], 2) for n in now}
         report["same_readings_as_baseline"] = {n: before["digest"][n] == report["results"]["digest"][n] for n in now}
-    text = json.dumps(report, indent=2)
-    if args.out:
-        args.out.write_text(text + "\n")
-    print(text)
+    emit(report, args.out)
 
 
 if __name__ == "__main__":

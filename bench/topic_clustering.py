@@ -14,13 +14,13 @@ figures compare). Louvain and label propagation are each run with seed 0.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import time
 from pathlib import Path
 
 import numpy as np
 
+from bench.output import emit
 from bench.synthetic import Corpus
 from worlddb.consolidator import topics
 
@@ -93,10 +93,7 @@ def main() -> None:
     args = parser.parse_args()
     report = {"benchmark": "bench.topic_clustering", "loadavg": [round(v, 2) for v in os.getloadavg()],
               "runs": [run(int(n)) for n in args.sizes.split(",")]}
-    text = json.dumps(report, indent=2)
-    if args.out:
-        args.out.write_text(text + "\n")
-    print(text)
+    emit(report, args.out)
 
 
 if __name__ == "__main__":

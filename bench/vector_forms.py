@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 from bench.locomo import sessions_of
+from bench.output import emit
 from worlddb.core.records import Node
 from worlddb.core.timeutil import now_us, parse_time
 from worlddb.graph import text_index
@@ -88,10 +89,7 @@ def main() -> None:
     report = {"benchmark": "vector_forms", "turns": len(turns), "sessions": len(sessions),
               "short_memories": len(memories), "rounds": args.rounds, "loadavg_1min": loads,
               "current": text_index.CURRENT, "forms": rows}
-    text = json.dumps(report, indent=2)
-    if args.out:
-        args.out.write_text(text + "\n")
-    print(text)
+    emit(report, args.out)
 
 
 if __name__ == "__main__":

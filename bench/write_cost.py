@@ -36,6 +36,7 @@ from pathlib import Path
 
 from bench.locomo import sessions_of
 from bench.mcp import memory_text, prefill
+from bench.output import emit
 from worlddb.memory import updates
 from worlddb.memory import write as write_path
 from worlddb.memory.engine import Engine
@@ -177,10 +178,7 @@ def main() -> None:
             folder = Path(tmp) / name
             folder.mkdir()
             report["import"][name] = bulk(folder, embedder, meters[name], args.imports, args.seed + 2)
-    text = json.dumps(report, indent=2)
-    if args.out:
-        args.out.write_text(text + "\n")
-    print(text)
+    emit(report, args.out)
 
 
 if __name__ == "__main__":
