@@ -187,6 +187,33 @@ async def test_a_memory_shared_with_an_ungranted_scope_is_not_amended_or_retired
         assert amended["supersedes"] == shared["id"] and sorted(amended["scopes"]) == ["agent:travel", "user:alice"]
 
 
+async def test_a_write_by_a_principal_that_sees_a_shared_memory_marks_it_and_never_closes_it(tenants):
+    """Superseding ends a memory in every scope it is in, as a retire does: a principal not
+    granted them all writes the change, which revises the memory and leaves it current."""
+    url, _, tokens, _ = tenants
+    async with client_with(url, OWNER_TOKEN) as owner:
+        lisbon = (await call(owner, "memory_write", text="I live in Lisbon.", user_id="alice",
+                             agent_id="travel"))["id"]
+    async with client_with(url, tokens["agents"]) as agents:
+        porto = await call(agents, "memory_write", text="I moved to Porto last week.", agent_id="travel")
+        assert porto["superseded"] == [] and lisbon in porto["revised"], porto
+        hits = (await call(agents, "memory_recall", query="Where do I live?", agent_id="travel"))["results"]
+        seen = {hit["id"]: hit for hit in hits}
+        assert seen[lisbon]["valid_to"] is None and seen[lisbon]["annotations"]["revised_by"] == [porto["id"]]
+    async with client_with(url, tokens["alice"]) as alice:
+        detail = await call(alice, "memory_read", id=lisbon)
+        assert detail["valid_to"] is None and detail["superseded_by"] == [] and not detail["retired"]
+        hits = (await call(alice, "memory_recall", query="Where do I live?"))["results"]
+        assert [hit["text"] for hit in hits if hit["id"] == lisbon] == ["I live in Lisbon."]
+    # a caller granted every scope of one closes it as before
+    async with client_with(url, OWNER_TOKEN) as owner:
+        job = (await call(owner, "memory_write", text="I work at Initech.", user_id="alice",
+                           agent_id="travel"))["id"]
+    async with client_with(url, tokens["both"]) as both:
+        moved = await call(both, "memory_write", text="I started a new job at Globex last week.", user_id="alice")
+        assert moved["superseded"] == [job], moved
+
+
 async def test_a_principal_with_one_scope_uses_it_when_a_call_names_none(tenants):
     url, _, tokens, ids = tenants
     # the server's default scope (user:zed) is not granted to alice: her one scope is her default

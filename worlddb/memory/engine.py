@@ -394,7 +394,8 @@ class Engine:
 
     def commit_write(self, prepared: PreparedWrite, *, access: Access | None = None) -> list[WriteResult]:
         """The last step of write_memory (one result) and write_memories."""
-        return _access(access).redact(commit(self.services, prepared))
+        caller = _access(access)
+        return caller.redact(commit(self.services, prepared, caller))
 
     def commit_messages(self, prepared: PreparedSession, *, access: Access | None = None) -> WriteResult:
         """The last step of write_messages."""

@@ -44,9 +44,10 @@ from worlddb.graph import facts as factlib
 from worlddb.graph import text_index
 from worlddb.graph.database import Writer
 from worlddb.memory import claims, readings, turn_updates, updates
+from worlddb.memory.access import Access
 from worlddb.memory.ahead import beside
 from worlddb.memory.results import ConflictOut, EntityOut, FactOut, WriteResult
-from worlddb.memory.scopes import ScopeSet, scope_anchors
+from worlddb.memory.scopes import ScopeSet, scope_anchors, scope_keys_of
 from worlddb.memory.services import Services
 from worlddb.resolver import Ambiguous, Prepared, Resolved, Resolver
 
@@ -198,14 +199,16 @@ def complete(services: Services, prepared: S) -> S:
     return prepared.with_names(embed_names(services, names_to_embed(services, prepared.mentions)))
 
 
-def commit(services: Services, prepared: PreparedWrite) -> list[WriteResult]:
+def commit(services: Services, prepared: PreparedWrite, access: Access | None = None) -> list[WriteResult]:
     """Judge and write prepared memories, in one transaction (all or none). A name still
-    without a vector (an entity erased since `names_to_embed`) is embedded inside it."""
+    without a vector (an entity erased since `names_to_embed`) is embedded inside it. With
+    `access`, a write closes no memory that is also in a scope outside the caller's grant
+    (`_within_grant`)."""
     plans, index = prepared.plans, prepared.index
     names = services.resolver.prepared(dict(prepared.mentions.vectors))
     # what each write means for current memories, decided before the lock (a judge may be a model)
     # (a single memory_write; a batch is an import, written as given)
-    judged = [_judge(services, plan, item) if len(plans) == 1 else updates.NOTHING
+    judged = [_within_grant(services, _judge(services, plan, item), access) if len(plans) == 1 else updates.NOTHING
               for plan, item in zip(plans, index)]
     results: list[WriteResult | None] = [_duplicate(services, plan, verdict) for plan, verdict in zip(plans, judged)]
     if any(r is None for r in results):
@@ -235,6 +238,24 @@ def _judge(services: Services, plan: _Plan, item) -> updates.Assessment:
     if found.duplicate_of is None:
         found = replace(found, turns=_turns_changed(services, request, plan, item, user))
     return found
+
+
+def _within_grant(services: Services, found: updates.Assessment, access: Access | None) -> updates.Assessment:
+    """`found`, short of closing what the caller may not close. Superseding a memory ends it in
+    every scope it is in, which only a caller granted all of them may do (as an amend or a
+    retire); for any other the write is a change that leaves it current, marked: it is revised
+    instead. And a revision closes facts drawn from the memory that the change is about, so of
+    such a memory it closes none."""
+    if access is None or access.sees_all or not (found.superseded or found.revised):
+        return found
+
+    def granted(anchor: str) -> bool:
+        return all(access.allows(key) for key in scope_keys_of(services.store, anchor))
+
+    kept = tuple(old for old in found.superseded if granted(old))
+    marked = tuple((old, changed if granted(old) else frozenset()) for old, changed in found.revised)
+    marked += tuple((old, frozenset()) for old in found.superseded if old not in kept)
+    return replace(found, superseded=kept, revised=marked)
 
 
 def _turns_changed(services: Services, request: WriteRequest, plan: _Plan, item, user: str | None) -> tuple[str, ...]:
