@@ -242,15 +242,21 @@ def _m_retire_all(h, op: dict) -> None:
     result, txs, last = got
     model, at = h.model, txs[-1][1]
     members = set().union(*[model.closure(model.scopes[k]) for k in scopes.keys if k in model.scopes])
-    # (the count is of the texts that were current, as memory_list_scopes counts them; facts and
-    # texts already closed are retired uncounted)
-    current = {n for n in members if model.nodes[n].type in TEXT_TYPES and model.nodes[n].valid_to is None}
+    # (the count is of the texts that were current or still to come, as memory_list_scopes counts
+    # them; facts and texts already closed are retired uncounted)
+    current = {n for n in members if model.nodes[n].type in TEXT_TYPES and _open_after(model.nodes[n], at)}
     model.begin()
     count = sum(model.retire(n, at=at) and n in current for n in members
                 if model.nodes[n].type in TEXT_TYPES + ("Fact",) and model.nodes[n].retired_at is None)
     model.commit()
     if result.retired != count:
         raise Violation(f"retire_all retired {result.retired}, model expected {count}")
+
+
+def _open_after(node, at: int) -> bool:
+    """Whether a model node is still valid after `at`: not closed by then (a planned change may
+    end it later)."""
+    return node.valid_to is None or node.valid_to > at
 
 
 def _m_purge(h, op: dict) -> None:

@@ -121,15 +121,20 @@ AMEND = """Correct or update a memory - use it whenever you know a stored memory
 first to find its id). The content of a memory is never edited in place: this writes a new memory
 with the given text, in the same scopes, and marks it as superseding the old one, whose validity
 ends where the new one begins (valid_from: when the change happened; default now). The old memory
-stays readable with include_retired or as_of. Takes a memory's id, or a conversation turn's (the turn
-is then superseded too: to record a change and keep what was said current and marked, write the change
-with memory_write instead); an entity or fact id is refused. Returns the new memory's id, and in
-conflicts the current memories the new text contradicts."""
+stays readable with include_retired or as_of. A memory that a planned change (one written with a later
+valid_from) ends is current until then and can be amended: the plan then ends the amended memory
+instead. Takes a memory's id, or a conversation turn's (the turn is then superseded too: to record a
+change and keep what was said current and marked, write the change with memory_write instead); an
+entity or fact id is refused. Returns the new memory's id; in conflicts the current memories the new
+text contradicts; and in revised the other current memories its change reaches (what memory_write would
+supersede or revise): an amend closes none of them, and reads mark them revised_by."""
 
 RETIRE = """Mark one memory as no longer true (it was wrong, or stopped applying) when nothing replaces it.
 Its validity ends at valid_to (when it stopped being true; default now); it is hidden from recall
 unless include_retired is set. Nothing is deleted. Also takes the id of a fact extracted from a
-memory, to close just that fact; an entity id is refused."""
+memory, to close just that fact; an entity id is refused. Retiring a planned change (a memory whose
+valid_from is still to come) leaves the memory it replaces ending at the plan's start, since validity
+never reopens: to keep that one true past then, write its text again with valid_from at that time."""
 
 AMEND_VALID_FROM = ("When the corrected memory became true, ISO-8601 (not before the old one began). "
                     "Default: now.")
@@ -147,4 +152,5 @@ physically remove the content that belongs to this scope alone - use for deletio
 how many of its current memories were retired, how many items were erased, and how many items it
 shares with other scopes (they stay there)."""
 
-LIST_SCOPES = "List the scopes that hold memories, with how many current and retired memories each has."
+LIST_SCOPES = ("List the scopes that hold memories, with how many memories each has that are current, "
+               "upcoming (written with a valid_from still to come) and retired.")

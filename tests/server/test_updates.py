@@ -891,3 +891,20 @@ async def test_a_slot_question_finds_the_memory_that_states_it_below_the_lanes_w
         pinned = await ok(client, "memory_recall", query="Where do I work?", user_id="crowd", limit=5,
                           as_of=ago(200))
         assert all("claims" not in h["lanes"] for h in pinned["results"])
+
+
+async def test_an_amend_marks_the_other_memories_its_change_reaches_and_closes_none(minilm_server):
+    """A write would supersede "I live in Austin." and revise the longer memory; an amend of the
+    first corrects that one alone and marks the other, which stays current."""
+    async with Client(minilm_server) as client:
+        austin = await ok(client, "memory_write", text="I live in Austin.", user_id="amend-marks", valid_from=ago(90))
+        both = await ok(client, "memory_write", text="I live in Austin and I work at Dell.", user_id="amend-marks",
+                        valid_from=ago(90))
+        amended = await ok(client, "memory_amend", id=austin["id"], text="I live in Houston.", user_id="amend-marks")
+        assert amended["supersedes"] == austin["id"] and amended["revised"] == [both["id"]]
+        read = await ok(client, "memory_read", id=both["id"], user_id="amend-marks")
+        assert read["valid_to"] is None and read["annotations"]["revised_by"] == [amended["id"]]
+        assert read["facts"] and all(f["valid_to"] is None for f in read["facts"])  # its facts stay current
+        hits = (await ok(client, "memory_recall", query="Where do I live?", user_id="amend-marks"))["results"]
+        assert hits[0]["text"] == "I live in Houston."
+        assert next(h for h in hits if h["id"] == both["id"])["annotations"]["revised_by"] == [amended["id"]]

@@ -96,7 +96,9 @@ def amend_target(services: Services, memory_id: str, text: str, scopes: ScopeSet
     store = services.store
     old = require_of_type(store, memory_id, scopes, AMENDABLE, "amended")
     view = store.get(old)
-    if view.valid_to is not None:
+    arrived = arrived or now_us()
+    starts = valid_from if valid_from is not None else max(arrived, view.valid_from)
+    if view.retired_at is not None or view.valid_to is not None and view.valid_to <= arrived:
         newer = _superseded_by(store, old, scopes)
         raise InvalidInput(f"memory {old} is no longer current: superseded by {', '.join(newer)}; amend that one"
                            if newer else f"memory {old} is no longer current (it was retired); write a new memory")
@@ -107,7 +109,13 @@ def amend_target(services: Services, memory_id: str, text: str, scopes: ScopeSet
         raise InvalidInput(f"valid_from {to_iso(valid_from)} is before the memory it amends began "
                            f"({to_iso(view.valid_from)}); an amend takes over from the old memory. To say it "
                            "began earlier, retire it and write the memory again with that valid_from")
-    starts = valid_from if valid_from is not None else max(arrived or now_us(), view.valid_from)
+    if view.valid_to is not None and starts >= view.valid_to:
+        # current now, but a planned change ends it: an amend takes over before that end
+        newer = _superseded_by(store, old, scopes)
+        raise InvalidInput(f"memory {old} ends at {to_iso(view.valid_to)}"
+                           + (f", superseded by {', '.join(newer)}" if newer else "")
+                           + f"; an amend from {to_iso(starts)} on would begin after it ended"
+                           + ("; amend that one" if newer else ""))
     request = WriteRequest(text=check_text(text), scopes=ScopeSet(tuple(tuple(k.split(":", 1)) for k in keys)),
                            metadata=dict(view.meta), valid_from=starts, entities=None,
                            facts=None, tool="memory_amend", supersedes=old, reason=reason)
@@ -133,7 +141,7 @@ def commit_amend(services: Services, prepared: PreparedAmend) -> AmendResult:
     result = commit(services, write)[0]
     old = target.request.supersedes
     return AmendResult(id=result.id, supersedes=old, scopes=result.scopes, valid_from=result.valid_from,
-                       conflicts=result.conflicts)
+                       conflicts=result.conflicts, revised=result.revised)
 
 
 def _check_shared(access: Access | None, anchor: str, keys: list[str], why: str) -> None:
@@ -174,8 +182,9 @@ def retire(services: Services, memory_id: str, scopes: ScopeSet, *, reason: str 
 def retire_all(services: Services, scopes: ScopeSet, *, access: Access | None = None) -> RetireAllResult:
     """Retire everything current in the scopes. With `access`, Forbidden (and nothing retired)
     if any of it is also in a scope outside the grant. The count is of the memories (and turns,
-    summaries) that were current, as memory_list_scopes counts them: the facts drawn from them,
-    and memories a newer one had already superseded, are retired with them but not counted."""
+    summaries) that were current or still to come, as memory_list_scopes counts them (its
+    memories and upcoming): the facts drawn from them, and memories already closed (superseded),
+    are retired with them but not counted."""
     count = 0
     with services.db.write("retire_all") as w:
         worlds = scope_anchors(services.store, scopes)
@@ -184,8 +193,9 @@ def retire_all(services: Services, scopes: ScopeSet, *, access: Access | None = 
             if outside:
                 raise Forbidden("some memories of these scopes are also in a scope this caller may not write, "
                                 "and retiring them would close them there too; nothing was retired")
+        now = now_us()
         for node, kind, valid_to in _open_members(services, worlds):
-            count += int(w.retire(node, "retire_all") and kind in TEXT_TYPES and valid_to is None)
+            count += int(w.retire(node, "retire_all") and kind in TEXT_TYPES and (valid_to is None or valid_to > now))
     return RetireAllResult(scopes=scopes.keys, retired=count)
 
 

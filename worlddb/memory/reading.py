@@ -41,7 +41,8 @@ def list_memories(services: Services, scopes: ScopeSet, *, limit: int, cursor: s
     kept: list[tuple[int, str]] = []
     # a hidden memory leaves a gap that rows further down fill
     while len(kept) <= limit:
-        validity = "" if closed_too else "AND (n.valid_to IS NULL OR n.valid_to > ?)"
+        # current or still to come; a memory retired before it began ends in the future, retired
+        validity = "" if closed_too else "AND (n.valid_to IS NULL OR n.valid_to > ?) AND n.retired_at IS NULL"
         params: list = [*list_params(worlds), *TEXT_TYPES, after]
         if not closed_too:
             params.append(now_us())

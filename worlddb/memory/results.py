@@ -257,6 +257,9 @@ class AmendResult:
     valid_from: str
     #: the current memories the new text contradicts (the judge's conflicts, as memory_write's)
     conflicts: list[ConflictOut] = field(default_factory=list)
+    #: other current memories the new text changes (what memory_write would supersede or revise):
+    #: an amend closes none of them; each stays current, and reads mark it `revised_by`
+    revised: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -290,8 +293,12 @@ class ScopeInfo:
     kind: str
     id: str
     key: str
+    #: memories and turns true now: begun, and neither closed nor retired
     memories: int
+    #: closed by now: retired, superseded, or retired before they began
     retired: int
+    #: written with a valid_from still to come, not retired: true from then on
+    upcoming: int = 0
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from worlddb.core.errors import InvalidInput, NotFound
 from worlddb.core.records import TEXT_TYPES
 from worlddb.core.store import ROWID_OF, Store
+from worlddb.core.timeutil import now_us
 from worlddb.graph.database import SCOPE_KINDS, check_scope
 
 from .results import ScopeInfo, ScopeList
@@ -155,18 +156,24 @@ def every_scope(store: Store) -> ScopeSet:
 
 
 def list_scopes(store: Store, kind: str | None = None) -> ScopeList:
-    """memory_list_scopes: every scope (of one kind), with its current and closed memories."""
+    """memory_list_scopes: every scope (of one kind), with its memories as of now: current (begun
+    and not closed), upcoming (written with a valid_from still to come) and retired (closed by
+    now: retired, superseded, or retired before they began)."""
     if kind is not None and kind not in SCOPE_KINDS:
         raise InvalidInput(f"kind must be one of {', '.join(SCOPE_KINDS)}")
+    now = now_us()
     rows = store.conn.execute(
-        "SELECT s.kind, s.sid, s.anchor, "
-        " (SELECT count(*) FROM closure c JOIN nodes n ON n.rowid = c.node WHERE c.world = w.rowid "
-        f"  AND n.type IN ({_TEXT}) AND n.valid_to IS NULL), "
-        " (SELECT count(*) FROM closure c JOIN nodes n ON n.rowid = c.node WHERE c.world = w.rowid "
-        f"  AND n.type IN ({_TEXT}) AND n.valid_to IS NOT NULL) "
-        "FROM scopes s JOIN nodes w ON w.anchor = s.anchor WHERE (CAST(? AS TEXT) IS NULL OR s.kind = ?) "
-        "ORDER BY s.kind, s.sid",
-        (*TEXT_TYPES, *TEXT_TYPES, kind, kind),
+        "SELECT s.kind, s.sid, "
+        " coalesce(sum(CASE WHEN n.retired_at IS NULL AND (n.valid_to IS NULL OR n.valid_to > ?) "
+        "  AND n.valid_from <= ? THEN 1 ELSE 0 END), 0), "
+        " coalesce(sum(CASE WHEN n.retired_at IS NULL AND (n.valid_to IS NULL OR n.valid_to > ?) "
+        "  AND n.valid_from > ? THEN 1 ELSE 0 END), 0), "
+        " count(n.rowid) "
+        "FROM scopes s JOIN nodes w ON w.anchor = s.anchor LEFT JOIN closure c ON c.world = w.rowid "
+        f"LEFT JOIN nodes n ON n.rowid = c.node AND n.type IN ({_TEXT}) "
+        "WHERE (CAST(? AS TEXT) IS NULL OR s.kind = ?) GROUP BY s.kind, s.sid ORDER BY s.kind, s.sid",
+        (now, now, now, now, *TEXT_TYPES, kind, kind),
     )
-    return ScopeList([ScopeInfo(kind=k, id=sid, key=scope_key(k, sid), memories=live, retired=closed)
-                      for k, sid, _, live, closed in rows])
+    return ScopeList([ScopeInfo(kind=k, id=sid, key=scope_key(k, sid), memories=live, retired=every - live - ahead,
+                                upcoming=ahead)
+                      for k, sid, live, ahead, every in rows])

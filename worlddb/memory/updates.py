@@ -67,7 +67,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from worlddb.core import schema
-from worlddb.core.records import Edge
+from worlddb.core.records import Edge, NodeView
 from worlddb.core.store import Store, list_params, rowids_sql
 from worlddb.core.timeutil import now_us
 from worlddb.extract import GENERIC_ROLES, FactCandidate, addressed
@@ -181,6 +181,12 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     verdicts = [Verdict("related", "the same words from another speaker")
                 if v.outcome == "duplicate" and voice(speaker_of(o.meta), user) != mine else v
                 for v, o in zip(verdicts, olds)]
+    # nor do they repeat a memory that ends (a planned change ends it) by the time the new one
+    # begins: they say it holds on from then ("I work at Google" again, from the day a retired
+    # plan would have ended it)
+    verdicts = [Verdict("related", "the same words after the memory ends")
+                if v.outcome == "duplicate" and o.valid_to is not None and o.valid_to <= starts else v
+                for v, o in zip(verdicts, olds)]
     if unread:
         candidates = with_cosines(store, candidates, vector)
         verdicts = unread_change(starts, candidates, verdicts, [voice(speaker_of(o.meta), user) == mine for o in olds],
@@ -287,18 +293,21 @@ def unread_change(starts: int, candidates: list[Statement], verdicts: list[Verdi
 
 def apply(services: Services, w: Writer, anchor: str, starts: int, assessment: Assessment,
           superseded: list[str], conflicts: list, revised: list[str]) -> None:
-    """Write the decided edges from the new memory `anchor`, inside its write transaction."""
+    """Write the decided edges from the new memory `anchor`, inside its write transaction. A
+    memory still holds when the new one begins if it is not retired and its validity ends later
+    or never: one that a planned change ends next year is current now, and a change written
+    today ends it today."""
     store = services.store
     for old, changed in assessment.revised:
         view = store.get(old)
-        if view is None or view.valid_to is not None or view.valid_from > starts:
+        if not _holds_at(view, starts) or view.valid_from > starts:
             continue  # replaced or retired meanwhile, or newer than this one: nothing to revise
         w.link(Edge("revises", anchor, old))
         revised.append(old)
         close_derived_facts(services, w, old, starts, only=changed)
     for old in assessment.superseded:
         view = store.get(old)
-        if view is None or view.valid_to is not None:
+        if not _holds_at(view, starts):
             continue  # replaced or retired meanwhile: nothing left to close
         if view.valid_from > starts:
             w.link(Edge("contradicts", anchor, old))
@@ -309,15 +318,20 @@ def apply(services: Services, w: Writer, anchor: str, starts: int, assessment: A
         close_derived_facts(services, w, old, starts)
     for old in assessment.conflicts:
         view = store.get(old)
-        if view is not None and view.valid_to is None:
+        if _holds_at(view, starts):
             w.link(Edge("contradicts", anchor, old))
             conflicts.append(ConflictOut(id=anchor, with_id=old))
     for old in assessment.turns:
         view = store.get(old)
-        if view is None or view.valid_to is not None or view.valid_from > starts:
+        if not _holds_at(view, starts) or view.valid_from > starts:
             continue  # retired meanwhile, or said after this one begins
         if w.link(Edge("revises", anchor, old)) and old not in revised:
             revised.append(old)
+
+
+def _holds_at(view: NodeView | None, at: int) -> bool:
+    """Whether a stored memory is still valid at `at` or after: not retired, not closed by then."""
+    return view is not None and view.retired_at is None and (view.valid_to is None or view.valid_to > at)
 
 
 def close_derived_facts(services: Services, w: Writer, old_memory: str, at: int,

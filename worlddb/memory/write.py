@@ -19,8 +19,11 @@
    contradicts it. An amend adds the supersedes edge to the memory it replaces.
 4. A single memory_write is judged against the current memories of its scopes that may be about
    the same thing (worlddb.memory.updates): it supersedes those it updates, contradicts those it
-   conflicts with, and is not written at all when it repeats one (`duplicate_of`). An amend's
-   new text is judged the same way, and only the contradictions are kept.
+   conflicts with, and is not written at all when it repeats one (`duplicate_of`); a memory that
+   is also in a scope outside the caller's grant is revised, never superseded. An amend's new
+   text is judged the same way: it keeps the contradictions, and marks (revises) the other
+   memories the judge would have it supersede or revise, closing none. An amend also takes the
+   old memory's place under a planned change (a successor with a later valid_from).
 Every edge goes through its handler; any refusal rolls the whole write back.
 """
 
@@ -231,10 +234,15 @@ def _judge(services: Services, plan: _Plan, item) -> updates.Assessment:
     found = updates.assess(services, request.text, request.scopes, plan.starts, item.vector, item.units, plan.facts,
                            user, updates.speaker_of(request.metadata))
     if amend:
-        # an amend corrects one memory and changes no other: of the judge's decisions it keeps
-        # only the contradictions, so the memories the old text contradicted stay contradicted
-        # when the new text says the same
-        return updates.Assessment(conflicts=tuple(c for c in found.conflicts if c != request.supersedes))
+        # an amend corrects one memory and closes no other: the memories the old text contradicted
+        # stay contradicted when the new text says the same, and another that the judge would
+        # have the new text supersede or revise ("I live in Austin and work at Dell", for an
+        # amend to "I live in Houston") stays current, marked revised, with its facts
+        target = request.supersedes
+        marked = tuple(dict.fromkeys(old for old in (*found.superseded, *(o for o, _ in found.revised))
+                                     if old != target))
+        return updates.Assessment(conflicts=tuple(c for c in found.conflicts if c != target),
+                                  revised=tuple((old, frozenset()) for old in marked))
     if found.duplicate_of is None:
         found = replace(found, turns=_turns_changed(services, request, plan, item, user))
     return found
@@ -330,6 +338,8 @@ def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates
         w.link(Edge("supersedes", anchor, request.supersedes))
         superseded.append(request.supersedes)
         updates.close_derived_facts(services, w, request.supersedes, starts)
+        for planned in _planned_successors(services, request.supersedes, starts):
+            w.link(Edge("supersedes", planned, anchor))
     entities_out: list[EntityOut] = []
     facts_out: list[FactOut] = []
     for (kind, sid), world in zip(request.scopes, worlds):
@@ -351,6 +361,14 @@ def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates
     return WriteResult(id=anchor, scopes=request.scopes.keys, valid_from=to_iso(starts),
                        entities=entities_out, facts=facts_out, superseded=superseded, conflicts=conflicts,
                        related=list(verdict.related), revised=revised)
+
+
+def _planned_successors(services: Services, old: str, starts: int) -> list[str]:
+    """The memories that supersede `old` from a time after `starts` and are not retired: planned
+    changes ("I work at Figma" from January). An amend of `old` takes its place, so the plan
+    ends the correction when it comes, as it would have ended the old memory."""
+    views = services.store.get_many(e.src for e in services.store.edges(dst=old, type="supersedes"))
+    return sorted(a for a, v in views.items() if v.valid_from > starts and v.retired_at is None)
 
 
 def known_mentions(services: Services, world: str, unsure: tuple[EntityCandidate, ...]) -> list[EntityCandidate]:

@@ -1,0 +1,95 @@
+"""Planned changes as an agent meets them: a memory written with a valid_from still to come ends
+the one it replaces then, not now. Until then the old memory is current, so a change written
+today ends it today, an amend takes it over (and the plan then ends the amend), and counts and
+listings take it for what it is now. Real MCP client, real model, a SQLite file."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from mcp import Client
+
+from worlddb.server import ServerConfig, build_server
+
+from .helpers import fails, ok
+
+
+def days(n: float) -> str:
+    """A time `n` days from now (negative: ago)."""
+    return (datetime.now(UTC) + timedelta(days=n)).isoformat()
+
+
+@pytest.fixture
+def planning(tmp_path):
+    return build_server(ServerConfig(db=str(tmp_path / "memory.db"), default_user="alice", background=False))
+
+
+def _texts(hits: list[dict]) -> list[str]:
+    return [h["text"] for h in hits]
+
+
+async def test_a_change_written_today_ends_a_memory_whose_planned_change_is_still_to_come(planning):
+    async with Client(planning) as client:
+        austin = await ok(client, "memory_write", text="I live in Austin.", valid_from=days(-400))
+        denver = await ok(client, "memory_write", text="I live in Denver.", valid_from=days(90))
+        assert denver["superseded"] == [austin["id"]]
+        seattle = await ok(client, "memory_write", text="I live in Seattle.")
+        assert seattle["superseded"] == [austin["id"]]
+        assert [c["with_id"] for c in seattle["conflicts"]] == [denver["id"]]  # the plan still stands, and disagrees
+        hits = (await ok(client, "memory_recall", query="Where do I live?"))["results"]
+        assert _texts(hits)[0] == "I live in Seattle." and austin["id"] not in [h["id"] for h in hits]
+        read = await ok(client, "memory_read", id=austin["id"])
+        assert sorted(read["superseded_by"]) == sorted([denver["id"], seattle["id"]])
+        assert read["valid_to"] == seattle["valid_from"]
+
+
+async def test_an_amend_takes_over_a_current_memory_with_a_planned_successor_and_the_plan_ends_it(planning):
+    async with Client(planning) as client:
+        google = await ok(client, "memory_write", text="I work at Google.", valid_from=days(-700))
+        figma = await ok(client, "memory_amend", id=google["id"], text="I work at Figma.", valid_from=days(45))
+        now = (await ok(client, "memory_recall", query="Where do I work?"))["results"]
+        assert _texts(now)[0] == "I work at Google." and now[0]["valid_to"] == figma["valid_from"]
+        # an amend that would begin after the planned end is refused, and names the plan
+        text = await fails(client, "memory_amend", id=google["id"], text="I work at Google as a staff engineer.",
+                           valid_from=days(60))
+        assert f"ends at {figma['valid_from'][:10]}" in text and figma["id"] in text and "amend that one" in text
+        staff = await ok(client, "memory_amend", id=google["id"], text="I work at Google as a staff engineer.")
+        assert staff["supersedes"] == google["id"]
+        now = (await ok(client, "memory_recall", query="Where do I work?"))["results"]
+        assert _texts(now)[0] == "I work at Google as a staff engineer."
+        assert now[0]["valid_to"] == figma["valid_from"] and now[0]["superseded_by"] == [figma["id"]]
+        later = (await ok(client, "memory_recall", query="Where do I work?", as_of=days(50)))["results"]
+        assert _texts(later) == ["I work at Figma."]
+
+
+async def test_counts_and_listings_take_planned_and_planned_away_memories_for_what_they_are_now(planning):
+    async with Client(planning) as client:
+        google = await ok(client, "memory_write", text="I work at Google.", valid_from=days(-700))
+        await ok(client, "memory_amend", id=google["id"], text="I work at Figma.", valid_from=days(45))
+        dentist = await ok(client, "memory_write", text="Dentist appointment with Dr. Reyes.", valid_from=days(20))
+        await ok(client, "memory_write", text="I like green tea.")
+        scopes = (await ok(client, "memory_list_scopes"))["scopes"]
+        assert [(s["key"], s["memories"], s["upcoming"], s["retired"]) for s in scopes] == [("user:alice", 2, 2, 0)]
+        await ok(client, "memory_retire", id=dentist["id"])  # called off before it began
+        listed = (await ok(client, "memory_list"))["memories"]
+        assert dentist["id"] not in [m["id"] for m in listed] and not any(m["retired"] for m in listed)
+        scopes = (await ok(client, "memory_list_scopes"))["scopes"]
+        assert [(s["memories"], s["upcoming"], s["retired"]) for s in scopes] == [(2, 1, 1)]
+        # what was current or still to come: Google (ending at the plan), the tea, and Figma
+        assert (await ok(client, "memory_retire_all", user_id="alice"))["retired"] == 3
+
+
+async def test_a_memory_a_cancelled_plan_would_have_ended_is_written_again_from_then(planning):
+    async with Client(planning) as client:
+        google = await ok(client, "memory_write", text="I work at Google.", valid_from=days(-700))
+        figma = await ok(client, "memory_amend", id=google["id"], text="I work at Figma.", valid_from=days(45))
+        await ok(client, "memory_retire", id=figma["id"], reason="the offer was withdrawn")
+        # the same text again, from the plan's start: it holds on, where a repeat would write nothing
+        again = await ok(client, "memory_write", text="I work at Google.", valid_from=figma["valid_from"])
+        assert again["duplicate_of"] is None and again["id"] != google["id"] and google["id"] in again["related"]
+        later = (await ok(client, "memory_recall", query="Where do I work?", as_of=days(60)))["results"]
+        assert _texts(later) == ["I work at Google."] and later[0]["id"] == again["id"]
+        # the same text said for now is still a repeat of the current memory
+        assert (await ok(client, "memory_write", text="I work at Google.",
+                         valid_from=days(-1)))["duplicate_of"] is not None
