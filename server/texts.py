@@ -61,7 +61,8 @@ FACTS = ("Optional: subject-relation-object facts the text states, e.g. {subject
 QUERY = "What to look for, in natural language (a question or keywords)."
 AS_OF = ("Valid time: answer as things were true at this moment (ISO-8601), past or future. Default: what is "
          "true now (a memory whose valid_from is later is left out).")
-KNOWN_AT = "Transaction time: answer as the memory knew things at this moment (ISO-8601). Default: now."
+KNOWN_AT = ("Transaction time: answer as the memory knew things at this moment (ISO-8601). Default: now; "
+            "a moment still to come is now.")
 INCLUDE_RETIRED = "Also return superseded and retired memories, with their closed validity intervals."
 RECALL_INCLUDE_RETIRED = (INCLUDE_RETIRED + " Set it for a question about what used to be true (\"Where did I live "
                           "before?\"): what was replaced then comes first.")

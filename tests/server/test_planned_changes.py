@@ -93,3 +93,13 @@ async def test_a_memory_a_cancelled_plan_would_have_ended_is_written_again_from_
         # the same text said for now is still a repeat of the current memory
         assert (await ok(client, "memory_write", text="I work at Google.",
                          valid_from=days(-1)))["duplicate_of"] is not None
+
+
+async def test_a_known_at_still_to_come_reads_what_is_known_now(planning):
+    async with Client(planning) as client:
+        await ok(client, "memory_write", text="I work at Google.", valid_from=days(-700))
+        await ok(client, "memory_write", text="I work at Figma.", valid_from=days(45))
+        # transaction time cannot run ahead: a later known_at is now, not a valid time to come
+        later = (await ok(client, "memory_recall", query="Where do I work?", known_at=days(60)))["results"]
+        assert _texts(later) == _texts((await ok(client, "memory_recall", query="Where do I work?"))["results"])
+        assert "I work at Figma." not in _texts(later)

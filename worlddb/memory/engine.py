@@ -33,7 +33,7 @@ from worlddb.consolidator import ConsolidatorTask
 from worlddb.core.errors import InvalidInput
 from worlddb.core.records import MAX_TEXT_CHARS
 from worlddb.core.store import Store
-from worlddb.core.timeutil import parse_time
+from worlddb.core.timeutil import now_us, parse_time
 from worlddb.extract import warmup
 from worlddb.extract.builtin import BuiltinExtractor
 from worlddb.extract.judge import BuiltinJudge
@@ -484,10 +484,12 @@ class Engine:
             raise InvalidInput(f"query is longer than {MAX_TEXT_CHARS} characters")
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 100:
             raise InvalidInput("limit must be an integer from 1 to 100")
+        known = parse_time(known_at, field="known_at") if known_at else None
+        if known is not None and known >= now_us():
+            known = None  # nothing is known beyond now: a later known_at is now, not a valid time to come
         return access.redact(search.recall(self.services, query, scopes, limit=limit,
                                            as_of=parse_time(as_of, field="as_of") if as_of else None,
-                                           known_at=parse_time(known_at, field="known_at") if known_at else None,
-                                           include_retired=include_retired))
+                                           known_at=known, include_retired=include_retired))
 
     def list_memories(self, scopes: ScopeSet, *, limit: int = 50, cursor: str | None = None,
                       include_retired: bool = False, access: Access | None = None) -> Page:
