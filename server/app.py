@@ -99,6 +99,10 @@ class AppState:
 
 
 class EntityIn(BaseModel):
+    # an unknown key ("alias" for "aliases") is refused, not dropped: the entity would be
+    # written without what it meant to say
+    model_config = ConfigDict(extra="forbid")
+
     name: Annotated[str, Field(min_length=1, max_length=512, description="The entity's name as written")]
     type: Annotated[str | None, Field(description="person, place, organization, ...")] = None
     aliases: Annotated[list[str] | None, Field(description="Other names for the same entity (at most 20)")] = None
@@ -115,6 +119,8 @@ class MessageIn(BaseModel):
 
 
 class FactIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     subject: Annotated[str, Field(min_length=1, description="Who or what the fact is about (an entity name)")]
     relation: Annotated[str, Field(min_length=1, description="The relation, e.g. lives_in, works_at")]
     object: Annotated[str, Field(min_length=1, description="The value: an entity name or a literal")]

@@ -5,6 +5,7 @@ as the caller's scopes reach, with a clear error and no change on a bad id."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -175,3 +176,17 @@ def test_find_entities_names_no_entity_moved_out_of_the_callers_scopes(engine):
     assert engine.find_entities("Anna", agent, access=agents) == []
     assert engine.find_entities("Anna", agent) == []
     assert [r.id for r in engine.find_entities(anna, BOB)] == [anna]  # by id, where it is now
+
+
+@pytest.mark.parametrize(("entities", "facts", "words"), [
+    ([{"name": "Robert Smith", "kind": "person", "alias": ["Bob"]}], None,
+     "entities[0] has unknown key(s) alias, kind"),
+    (None, [{"subject": "Robert Smith", "relation": "works_at", "object": "Initech", "confidence": 0.9}],
+     "facts[0] has unknown key(s) confidence"),
+])
+def test_an_unknown_key_in_an_entity_or_fact_is_refused_and_writes_nothing(engine, db_path, entities, facts, words):
+    before = dump(db_path)
+    with pytest.raises(InvalidInput, match=re.escape(words)):
+        engine.write_memory("Robert Smith, Bob to his friends, works at Initech.", ALICE, entities=entities,
+                            facts=facts)
+    assert dump(db_path) == before

@@ -95,6 +95,14 @@ def test_jsonl_of_memory_write_arguments_with_texts_and_conversations(engine, tm
     ("jsonl", [{"text": "fine"}, "[\"a\", \"list\"]"], "line 2: expected a JSON object"),
     ("jsonl", [{"text": "fine"}, {"txt": "typo"}], "line 2: unknown argument"),
     ("jsonl", [{"text": "fine"}, {"text": ""}], "line 2: text is empty"),
+    ("jsonl", [{"text": "fine"}, {"text": "\u200b\ufeff \u2060"}], "line 2: text is empty"),
+    ("jsonl", [{"text": "fine"}, {"text": "Robert Smith is my manager.",
+                                  "entities": [{"name": "Robert Smith", "kind": "person", "alias": ["Bob"]}]}],
+     r"line 2: entities\[0\] has unknown key\(s\) alias, kind; an item of entities has name, type, aliases"),
+    ("jsonl", [{"text": "fine"}, {"text": "Robert Smith is my manager.", "entities": [{"name": "Robert Smith"}],
+                                  "facts": [{"subject": "me", "relation": "has_manager", "object": "Robert Smith",
+                                             "confidence": 0.9}]}],
+     r"line 2: facts\[0\] has unknown key\(s\) confidence; an item of facts has subject, relation, object, text"),
     ("jsonl", [{"text": "fine"}, {"text": "x", "valid_from": "someday"}], "line 2: valid_from"),
     ("jsonl", [{"text": "fine"}, {"messages": [{"role": "a"}]}], r"line 2: messages\[0\].content"),
     ("jsonl", [{"text": "fine"}, {"text": "x", "user_id": ""}], "line 2: user_id"),
@@ -103,7 +111,8 @@ def test_jsonl_of_memory_write_arguments_with_texts_and_conversations(engine, tm
     ("mem0", [{"memory": "fine"}, {"memory": "x", "actor_id": {"id": 1}}], "line 2: metadata.speaker must be"),
     ("official-memory", [OFFICIAL[0], {"type": "thing"}], 'line 2: expected "type"'),
     ("official-memory", [OFFICIAL[0], {"type": "relation", "from": "a", "to": ""}], "line 2: a relation needs"),
-], ids=["not an object", "unknown argument", "empty text", "bad date", "bad message", "bad scope", "both",
+], ids=["not an object", "unknown argument", "empty text", "invisible text", "unknown entity key", "unknown fact key",
+        "bad date", "bad message", "bad scope", "both",
         "speaker not a name", "mem0 actor not a name", "unknown type", "bad relation"])
 def test_a_bad_line_anywhere_refuses_the_file_and_writes_nothing(engine, tmp_path, fmt, records, error):
     engine.write_memory("already here", ALICE)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from mcp import Client
 
+from bench.serverproc import call, call_error, stdio_params
 from worlddb.core.records import Node
 from worlddb.graph.database import WorldDB
 from worlddb.server import build_server
@@ -22,6 +23,12 @@ for _ in range(40):
 BAD = [
     ("memory_write", {"text": ""}, "text is empty"),
     ("memory_write", {"text": "   \n"}, "text is empty"),
+    # invisible format characters (zero-width space and joiners, byte order mark, word joiner)
+    # show nothing, as spaces do
+    ("memory_write", {"text": "\u200b\u200b"}, "text is empty"),
+    ("memory_write", {"text": "\ufeff"}, "text is empty"),
+    ("memory_write", {"text": "\u2060"}, "text is empty"),
+    ("memory_write", {"text": "\u200b \u200c\u200d\u00a0\n"}, "text is empty"),
     ("memory_write", {"text": "x" * 32_001}, "limit is 32000"),
     ("memory_write", {"text": "ok", "valid_from": "yesterday-ish"}, "not an ISO-8601"),
     ("memory_write", {"text": "ok", "valid_from": "2024-13-45"}, "not an ISO-8601"),
@@ -37,6 +44,15 @@ BAD = [
      "at most 20 aliases"),
     ("memory_write", {"text": "ok", "entities": [{"name": "Ann", "aliases": ["A", " "]}]}, "alias must be"),
     ("memory_write", {"text": "ok", "facts": [{"subject": "a", "relation": "!!", "object": "b"}]}, "relation"),
+    # an unknown key in an entity or a fact is refused, not dropped: "alias" for "aliases" would
+    # write the entity without its alias, and the caller would never know
+    ("memory_write", {"text": "Robert Smith is my manager.",
+                      "entities": [{"name": "Robert Smith", "type": "person", "alias": ["Bob"]}]},
+     "entities.0.alias: Extra inputs are not permitted"),
+    ("memory_write", {"text": "Robert Smith is my manager.",
+                      "facts": [{"subject": "me", "relation": "has_manager", "object": "Robert Smith",
+                                 "confidence": 0.9}]},
+     "facts.0.confidence: Extra inputs are not permitted"),
     ("memory_write", {"text": "ok", "usr_id": "alice"}, "unknown argument(s) usr_id"),
     ("memory_write", {}, "text"),
     ("memory_recall", {"query": ""}, "query must be non-empty"),
@@ -133,3 +149,44 @@ async def test_retiring_a_fact_closes_the_fact_and_keeps_its_memory(server):
         assert (await ok(client, "memory_read", id=fact))["valid_to"] is not None
         memory = await ok(client, "memory_read", id=written["id"])
         assert memory["valid_to"] is None
+
+
+async def test_text_of_invisible_characters_alone_is_empty_wherever_text_is_checked(server, db_file):
+    """memory_amend's text and a message's content are memory text too; a text that shows
+    something keeps its invisible characters, stored as it was given."""
+    async with Client(server) as client:
+        given = "\ufeffThe gate code is 4471,\u200b then press\u2060 the bell."
+        mid = (await ok(client, "memory_write", text=given))["id"]
+        assert (await ok(client, "memory_read", id=mid))["text"] == given
+        before = dump(db_file)
+        amend = await fails(client, "memory_amend", id=mid, text="\u200b\ufeff\u2060")
+        assert "memory_amend: text is empty" in amend, amend
+        said = await fails(client, "memory_write", messages=[{"role": "user", "content": "hello"},
+                                                              {"role": "assistant", "content": "\u200b \u200d"}])
+        assert "messages[1].content: text is empty" in said, said
+        assert dump(db_file) == before
+        assert (await ok(client, "memory_read", id=mid))["text"] == given
+
+
+async def test_unknown_keys_in_entities_and_facts_are_refused_over_stdio(db_path):
+    """Through `worlddb serve`, as a desktop app starts it: the schema a client lists says an
+    entity and a fact take no other keys, a call with one is refused naming each key and where
+    it is, and nothing is written; with the keys spelt right the same call writes them."""
+    async with Client(stdio_params(db_path)) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        items = tools["memory_write"].input_schema["$defs"]
+        assert items["EntityIn"]["additionalProperties"] is False and items["FactIn"]["additionalProperties"] is False
+        await call(client, "memory_write", text="an existing memory")
+        before = dump(db_path)
+        error = await call_error(
+            client, "memory_write", text="Robert Smith is my manager.",
+            entities=[{"name": "Robert Smith", "kind": "person", "alias": ["Bob"]}],
+            facts=[{"subject": "me", "relation": "has_manager", "object": "Robert Smith", "confidence": 0.9}])
+        assert error.startswith("memory_write: invalid arguments:"), error
+        for where in ("entities.0.kind", "entities.0.alias", "facts.0.confidence"):
+            assert f"{where}: Extra inputs are not permitted" in error, error
+        assert dump(db_path) == before
+        written = await call(client, "memory_write", text="Robert Smith is my manager.",
+                             entities=[{"name": "Robert Smith", "type": "person", "aliases": ["Bob"]}])
+        entity = await call(client, "memory_read", id=written["entities"][0]["id"])
+        assert entity["entity"]["aliases"] == ["Bob"]

@@ -3,13 +3,16 @@
 `Node` and `Edge` are what callers write; their ids are derived from their canonical
 encoding (worlddb.core.ids) and never assigned. `NodeView` and `EdgeView` are what reads
 return: the immutable record plus the mutable projection (validity, transaction time,
-world membership, retirement) that the hash does not cover.
+world membership, retirement) that the hash does not cover. `is_blank` is the one test of
+a text that shows nothing (a memory, a message's content): whitespace and invisible format
+characters alone.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -118,6 +121,13 @@ def check_type_name(value: str, what: str = "type") -> str:
     if len(_TYPE_NAMES) < 4_096:
         _TYPE_NAMES.add(value)
     return value
+
+
+def is_blank(text: str) -> bool:
+    """Whether `text` shows nothing: it holds only whitespace and format characters (Unicode
+    category Cf: zero-width spaces and joiners, the byte order mark, direction marks), which
+    `str.strip` keeps. Only the test: a text that is not blank is stored as it was given."""
+    return all(c.isspace() or unicodedata.category(c) == "Cf" for c in text)
 
 
 @dataclass(frozen=True, eq=False)

@@ -21,12 +21,12 @@ Formats:
 
 Items that name no scope go to the default scope (`--scope`). The whole file is read and
 checked before anything is written: a line that is not JSON, not an object, has unknown
-arguments, no text, bad dates or bad messages is refused with its line number, and
-nothing is written. Then consecutive text memories of the same scopes are written
-`batch` to a transaction through the memory_write path (embeddings computed per batch,
-before its transaction), and each `messages` item as its session (worlddb.memory.messages);
-a batch's extraction and embeddings run while the batch before it commits
-(worlddb.memory.ahead).
+arguments (or unknown keys in an item of entities, facts or messages), no text, bad dates
+or bad messages is refused with its line number, and nothing is written. Then consecutive
+text memories of the same scopes are written `batch` to a transaction through the
+memory_write path (embeddings computed per batch, before its transaction), and each
+`messages` item as its session (worlddb.memory.messages); a batch's extraction and
+embeddings run while the batch before it commits (worlddb.memory.ahead).
 A batch the engine still refuses (an entity name over its limit, say) stops the import at
 that batch; the batches before it stay written, and the error names the lines.
 """
@@ -48,7 +48,16 @@ from worlddb.memory.ahead import one_ahead
 from worlddb.memory.ingest import PreparedSession
 from worlddb.memory.scopes import ScopeSet, resolve_scopes
 from worlddb.memory.services import Services
-from worlddb.memory.write import PreparedWrite, WriteRequest, check_metadata, check_text, commit, complete, prepare
+from worlddb.memory.write import (
+    PreparedWrite,
+    WriteRequest,
+    check_item_keys,
+    check_metadata,
+    check_text,
+    commit,
+    complete,
+    prepare,
+)
 
 FORMATS = ("jsonl", "official-memory", "mem0")
 #: memories written per transaction
@@ -187,6 +196,8 @@ def _check(item: ImportItem) -> None:
                 value = args.get(what)
                 if value is not None and (not isinstance(value, list) or not all(isinstance(v, dict) for v in value)):
                     raise InvalidInput(f"{what} must be a list of objects")
+                for i, entry in enumerate(value or ()):
+                    check_item_keys(entry, what, i)
     except InvalidInput as exc:
         raise InvalidInput(f"line {item.line}: {exc}; nothing was imported") from None
 

@@ -38,7 +38,7 @@ import numpy as np
 
 from worlddb.consolidator import topics
 from worlddb.core.errors import InvalidInput, NotFound
-from worlddb.core.records import MAX_TEXT_CHARS, Edge, Node
+from worlddb.core.records import MAX_TEXT_CHARS, Edge, Node, is_blank
 from worlddb.core.timeutil import from_datetime, now_us, to_iso
 from worlddb.extract import GENERIC_ROLES, EntityCandidate, ExtractionContext, FactCandidate
 from worlddb.extract.judge import Statement
@@ -382,7 +382,7 @@ def check_text(text: object) -> str:
     """The text of a memory, or InvalidInput saying what is wrong with it."""
     if not isinstance(text, str):
         raise InvalidInput("text must be a string")
-    if not text.strip():
+    if is_blank(text):  # whitespace and invisible format characters (zero-width space) alone
         raise InvalidInput("text is empty")
     if len(text) > MAX_TEXT_CHARS:
         raise InvalidInput(f"text is {len(text)} characters; the limit is {MAX_TEXT_CHARS}")
@@ -427,6 +427,10 @@ def _extraction(services: Services, request: WriteRequest, starts: int, user: st
     return _dedupe(entities), facts, "client", ()
 
 
+#: the keys of an item of `entities` and of `facts`, as memory_write takes them
+ITEM_KEYS = {"entities": ("name", "type", "aliases"), "facts": ("subject", "relation", "object", "text")}
+
+
 def _items(value, what: str) -> list[dict]:
     if value is None:
         return []
@@ -434,7 +438,18 @@ def _items(value, what: str) -> list[dict]:
         raise InvalidInput(f"{what} must be a list of objects")
     if len(value) > MAX_ITEMS:
         raise InvalidInput(f"at most {MAX_ITEMS} {what} per write")
+    for i, item in enumerate(value):
+        check_item_keys(item, what, i)
     return value
+
+
+def check_item_keys(item: dict, what: str, i: int) -> None:
+    """InvalidInput if item `i` of `entities` or `facts` has a key memory_write does not take: a
+    misspelt key ("alias") would otherwise be dropped, and the entity written without it."""
+    unknown = sorted(map(str, set(item) - set(ITEM_KEYS[what])))
+    if unknown:
+        raise InvalidInput(f"{what}[{i}] has unknown key(s) {', '.join(unknown)}; "
+                           f"an item of {what} has {', '.join(ITEM_KEYS[what])}")
 
 
 def _name(value, what: str) -> str:
