@@ -279,16 +279,18 @@ def _m_purge(h, op: dict) -> None:
     at, anchor = txs[-1][1], model.scopes[key]
     members = model.closure(anchor)
     alone = _alone(model, anchor)
+    # erased counts what this purge erases: not what an earlier purge of the scope erased
+    fresh = sum(not model.nodes[n].erased for n in alone) if erase else 0
     model.begin()
     # only what belongs to this scope alone is retired; a shared node is let go of instead
     # (the scope's own contains edge to it goes), so it stays current in its other scopes
-    current = {n for n in alone if model.nodes[n].type in TEXT_TYPES and model.nodes[n].valid_to is None}
+    current = {n for n in alone if model.nodes[n].type in TEXT_TYPES and _open_after(model.nodes[n], at)}
     retired = sum(model.retire(n, at=at) and n in current for n in sorted(alone)
                   if model.nodes[n].retired_at is None and model.nodes[n].type != "Scope")
     _let_go(model, anchor, erase)
     model.retire(anchor, at=at)
     model.commit()
-    want = (retired, len(alone) if erase else 0, len(members) - len(alone))
+    want = (retired, fresh, len(members) - len(alone))
     if (result.retired, result.erased, result.kept_shared) != want:
         raise Violation(f"purge reported {(result.retired, result.erased, result.kept_shared)}, model {want}")
 

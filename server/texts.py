@@ -150,8 +150,8 @@ many current memories were retired (the facts drawn from them go with them, unco
 PURGE = """Retire a whole scope and everything in it. Name exactly one scope explicitly (the default scope
 is never purged implicitly) and set confirm to its key, e.g. 'user:alice'. With erase=true, also
 physically remove the content that belongs to this scope alone - use for deletion requests. Returns
-how many of its current memories were retired, how many items were erased, and how many items it
-shares with other scopes (they stay there)."""
+how many of its current memories were retired, how many items this call erased (0 when an earlier
+purge already erased them all), and how many items it shares with other scopes (they stay there)."""
 
 LIST_SCOPES = ("List the scopes that hold memories, with how many memories each has that are current, "
                "upcoming (written with a valid_from still to come) and retired.")

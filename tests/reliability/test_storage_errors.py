@@ -83,7 +83,7 @@ async def test_purge_with_erase_on_a_full_disk_says_what_happened_and_removes_th
 
         filler.unlink()
         again = await call(client, "memory_purge_scope", run_id="doomed", confirm="run:doomed", erase=True)
-        assert again["erased"] == 5
+        assert again["erased"] == 0  # the call that failed erased them; this one only compacts
         assert not contains(db, "doomedsecret")  # FTS terms too, once compaction could run
     report = invariants.check(db)
     assert report.ok, str(report)

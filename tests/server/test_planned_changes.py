@@ -80,6 +80,14 @@ async def test_counts_and_listings_take_planned_and_planned_away_memories_for_wh
         assert (await ok(client, "memory_retire_all", user_id="alice"))["retired"] == 3
 
 
+async def test_a_purge_counts_a_memory_a_plan_ends_later_as_current(planning):
+    async with Client(planning) as client:
+        google = await ok(client, "memory_write", text="I work at Google.", valid_from=days(-700))
+        await ok(client, "memory_amend", id=google["id"], text="I work at Figma.", valid_from=days(45))
+        purged = await ok(client, "memory_purge_scope", user_id="alice", confirm="user:alice")
+        assert purged["retired"] == 2
+
+
 async def test_a_memory_a_cancelled_plan_would_have_ended_is_written_again_from_then(planning):
     async with Client(planning) as client:
         google = await ok(client, "memory_write", text="I work at Google.", valid_from=days(-700))

@@ -84,3 +84,24 @@ async def test_erase_removes_the_names_a_merge_proposal_quoted(server, db_file):
     with WorldDB.open(db_file) as db:
         report = db.verify()
         assert report.ok, report.mismatches
+
+
+async def test_erased_counts_what_each_call_erased(server, db_file):
+    """A purge run again (a deletion request confirmed twice) erases nothing more and says so;
+    the first erase counts every tombstone it left, even after a purge without erase."""
+    async with Client(server) as client:
+        for i in range(3):
+            await ok(client, "memory_write", text=f"Private note {i}: my therapist is Dr. Varga number {i}.",
+                     user_id="bob")
+        await ok(client, "memory_write", text="unrelated note", user_id="alice")
+        retired = await ok(client, "memory_purge_scope", user_id="bob", confirm="user:bob")
+        assert (retired["retired"], retired["erased"]) == (3, 0)
+        first = await ok(client, "memory_purge_scope", user_id="bob", confirm="user:bob", erase=True)
+        assert first["retired"] == 0 and first["erased"] >= 3
+        for _ in range(2):
+            again = await ok(client, "memory_purge_scope", user_id="bob", confirm="user:bob", erase=True)
+            assert (again["retired"], again["erased"], again["kept_shared"]) == (0, 0, first["kept_shared"])
+    with WorldDB.open(db_file) as db:
+        report = db.verify()
+        assert report.ok, report.mismatches
+        assert report.erased == first["erased"]  # every tombstone in the store, and nothing else

@@ -11,15 +11,17 @@ Erasing additionally removes, for every node that belongs to this scope *alone*,
 text from the blob (the id stays as a tombstone, so every hash that mentions it still
 verifies), its FTS entry, its vectors (and so its ANN entry) and names held in side
 indexes. Nodes shared with another scope keep their content (the scope only lets go
-of them). To make sure the bytes are gone from storage, not just unreachable, the erase
-runs inside the backend's `erasing` and is followed by its `compact`
-(worlddb.core.backends): on SQLite, secure_delete, then the write-ahead log checkpointed
-into the file and truncated, the FTS index merged, a vacuum, and the log truncated again;
-on PostgreSQL, VACUUM FULL of the tables that held the content (what remains in the WAL
-is said in worlddb.core.backends.postgres). Compaction needs free disk space. When it
-fails after the erase has committed, the error says so - the scope is purged, but erased
-text may remain in unused parts of the store - and running the same purge again, once
-there is space, finishes the job.
+of them). `erased` counts what this call erased: a node erased before (by an earlier purge
+of the scope) is not counted again, so purging an erased scope a second time reports 0. To
+make sure the bytes are gone from storage, not just unreachable, the erase runs inside the
+backend's `erasing` and is followed by its `compact` (worlddb.core.backends): on SQLite,
+secure_delete, then the write-ahead log checkpointed into the file and truncated, the FTS
+index merged, a vacuum, and the log truncated again; on PostgreSQL, VACUUM FULL of the
+tables that held the content (what remains in the WAL is said in
+worlddb.core.backends.postgres). Compaction needs free disk space. When it fails after the
+erase has committed, the error says so - the scope is purged, but erased text may remain in
+unused parts of the store - and running the same purge again, once there is space, finishes
+the job.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from worlddb.consolidator.topics import is_topic
 from worlddb.core.errors import StorageError
 from worlddb.core.records import TEXT_TYPES, Edge
 from worlddb.core.store import ROWID_OF
+from worlddb.core.timeutil import now_us
 from worlddb.memory.results import PurgeResult
 from worlddb.memory.scopes import scope_key, unknown_scope
 from worlddb.memory.services import Services
@@ -51,16 +54,21 @@ def purge(services: Services, kind: str, sid: str, *, erase: bool) -> PurgeResul
             shared += 1
         else:
             alone.append(node)
-    retired = 0
+    retired = erased = 0
+    now = now_us()  # a memory a planned change ends later is current now, and counted
     backend = store.backend
     with backend.erasing(store.conn) if erase else nullcontext():
         with services.db.write("purge") as w:
             held = set(alone)
             for node in alone:
                 view = store.get(node)
+                # counted when this call erases it: a purge run again erases it again (its
+                # tombstone stays a tombstone) but reports it no more
+                erased += int(erase and not view.erased)
                 if view.retired_at is None and view.type != "Scope":
                     closed = w.retire(node, "scope purged")
-                    retired += int(closed and view.type in TEXT_TYPES and view.valid_to is None)
+                    current = view.valid_to is None or view.valid_to > now
+                    retired += int(closed and view.type in TEXT_TYPES and current)
                 if is_topic(view) and view.meta.get("scope") == anchor:
                     # a topic is an index over the scope: it lets go of what another scope shares
                     for child in store.ends(node, "contains", "out"):
@@ -79,9 +87,8 @@ def purge(services: Services, kind: str, sid: str, *, erase: bool) -> PurgeResul
             except backend.Error as exc:
                 where = "the file" if backend.name == "sqlite" else "the database"
                 raise StorageError(
-                    f"{scope_key(kind, sid)} was purged and {len(alone)} items erased, but compacting {where} "
+                    f"{scope_key(kind, sid)} was purged and {erased} items erased, but compacting {where} "
                     f"failed ({exc}); erased text may remain in unused parts of {where} until this purge is "
                     "run again with erase=true") from exc
-    return PurgeResult(scope=scope_key(kind, sid), retired=retired, erased=len(alone) if erase else 0,
-                       kept_shared=shared)
+    return PurgeResult(scope=scope_key(kind, sid), retired=retired, erased=erased, kept_shared=shared)
 

@@ -284,6 +284,8 @@ class PurgeResult:
     #: the scope's own memories (turns, summaries) that were current and are now retired; its
     #: facts, entities and topic worlds are retired with them, uncounted
     retired: int
+    #: the scope's own items (memories, facts, entities, ...) this call erased; those an earlier
+    #: purge erased are not counted again (0 without erase)
     erased: int
     kept_shared: int
 
