@@ -214,6 +214,33 @@ async def test_a_write_by_a_principal_that_sees_a_shared_memory_marks_it_and_nev
         assert moved["superseded"] == [job], moved
 
 
+async def test_a_conversation_by_a_principal_that_sees_a_shared_memory_marks_it_and_closes_none_of_its_facts(
+        tmp_path):
+    db = tmp_path / "memory.db"
+    with serving(make_config(db, default_user=None), token=OWNER_TOKEN) as url:
+        async with client_with(url, OWNER_TOKEN) as owner:
+            home = (await call(owner, "memory_write", text="I live in Lisbon.", user_id="alice",
+                               agent_id="planner"))["id"]
+            job = (await call(owner, "memory_write", text="I work at Google.", user_id="alice",
+                              agent_id="planner"))["id"]
+            assert [f["valid_to"] for f in (await call(owner, "memory_read", id=home, user_id="alice"))["facts"]] \
+                == [None]
+        tokens = add_tokens(db, {"planner": ["agent:planner"]})
+        async with client_with(url, tokens["planner"]) as planner:
+            said = await call(planner, "memory_write", messages=[
+                {"role": "user", "content": "I moved to Porto last week."}])
+            assert said["revised"] == [home]
+        async with client_with(url, OWNER_TOKEN) as owner:
+            read = await call(owner, "memory_read", id=home, user_id="alice")
+            assert read["valid_to"] is None and read["facts"] and all(f["valid_to"] is None for f in read["facts"])
+            # the owner's own turn, granted every scope, closes the fact its change is about
+            said = await call(owner, "memory_write", user_id="alice", agent_id="planner", messages=[
+                {"role": "user", "content": "I started a new job at Dell last week."}])
+            assert job in said["revised"]
+            read = await call(owner, "memory_read", id=job, user_id="alice")
+            assert read["facts"] and all(f["valid_to"] is not None for f in read["facts"])
+
+
 async def test_a_principal_with_one_scope_uses_it_when_a_call_names_none(tenants):
     url, _, tokens, ids = tenants
     # the server's default scope (user:zed) is not granted to alice: her one scope is her default

@@ -76,6 +76,7 @@ from .write import (
     Staged,
     WriteRequest,
     check_text,
+    closes_for,
     commit,
     embed_names,
     names_to_embed,
@@ -399,7 +400,8 @@ class Engine:
 
     def commit_messages(self, prepared: PreparedSession, *, access: Access | None = None) -> WriteResult:
         """The last step of write_messages."""
-        return _access(access).redact(conversation.commit_messages(self.services, prepared))
+        caller = _access(access)
+        return caller.redact(conversation.commit_messages(self.services, prepared, closes_for(self.services, caller)))
 
     def commit_amend(self, prepared: corrections.PreparedAmend, *, access: Access | None = None) -> AmendResult:
         """The last step of amend."""

@@ -35,7 +35,7 @@ turns arrive.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -242,8 +242,10 @@ def speaker_entity(role: str, user: str | None) -> str | None:
     return None if folded in GENERIC_ROLES else role
 
 
-def commit_session(services: Services, prepared: PreparedSession) -> SessionWritten:
-    """Write a prepared session's turns in one transaction."""
+def commit_session(services: Services, prepared: PreparedSession,
+                   granted: Callable[[str], bool] | None = None) -> SessionWritten:
+    """Write a prepared session's turns in one transaction. `granted`: turn_updates.apply's (a
+    caller not granted every scope of a memory its turns change marks it and closes nothing)."""
     scopes, plan, world, provenance = prepared.scopes, prepared.plan, prepared.world, prepared.provenance
     content, names = prepared.content, services.resolver.prepared(dict(prepared.mentions.vectors))
     model, dim = services.embedder.model_id, services.embedder.dim
@@ -291,7 +293,7 @@ def commit_session(services: Services, prepared: PreparedSession) -> SessionWrit
                 w.link(Edge("precedes", previous, anchor, world=session_anchor))
             previous = anchor
             anchors.append(anchor)
-        revised = turn_updates.apply(services, w, anchors, changes)
+        revised = turn_updates.apply(services, w, anchors, changes, granted)
         if plan.key is not None:
             record_session(w, worlds, plan.key, session_anchor, previous, position + len(plan.turns))
     services.resolver.after_write(anchors)

@@ -33,7 +33,7 @@ refuses the whole call, and nothing is written.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from worlddb.core.errors import InvalidInput
 from worlddb.core.records import NodeView
@@ -125,7 +125,8 @@ def prepare_messages(services: Services, scopes: ScopeSet, messages: Sequence[di
     return prepare_session(services, scopes, plan)
 
 
-def commit_messages(services: Services, prepared: PreparedSession) -> WriteResult:
+def commit_messages(services: Services, prepared: PreparedSession,
+                    granted: Callable[[str], bool] | None = None) -> WriteResult:
     """Write prepared messages in one transaction; memory_write's result for them. Messages the
     session already holds among its latest turns (as many as the call sends) are not written
     again, and the result gives their stored turns (`_held`)."""
@@ -138,7 +139,7 @@ def commit_messages(services: Services, prepared: PreparedSession) -> WriteResul
                            superseded=[], conflicts=[], session=session,
                            turns=[TurnOut(id=known[i], ref=t.turn_id) for i, t in enumerate(plan.turns)])
     new = [i for i in range(len(plan.turns)) if i not in known]
-    written = commit_session(services, prepared.only(new) if known else prepared)
+    written = commit_session(services, prepared.only(new) if known else prepared, granted)
     anchors = dict(known) | dict(zip(new, written.turns))
     return WriteResult(id=written.session, scopes=scopes.keys, valid_from=to_iso(plan.start),
                        entities=written.entities, facts=[], superseded=[], conflicts=[], session=written.session,

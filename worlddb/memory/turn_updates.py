@@ -53,7 +53,7 @@ value), find them by key in a scope of any size.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -194,7 +194,7 @@ def _unread(services: Services, worlds: list[str], found: Readings, times: Seque
         near = updates.nearest(services, worlds, text, vectors[i], units[i]) if worlds else {}
         views = store.get_many(near)
         stored = [views[a] for a in near if a in views and views[a].type in ("Turn", "Memory")
-                  and views[a].valid_to is None and views[a].valid_from < times[i]]
+                  and updates.holds_at(views[a], times[i]) and views[a].valid_from < times[i]]
         earlier = [j for j in range(i) if times[j] <= times[i]]
         olds = updates.with_cosines(store, [
             Statement(view.anchor, view.content or "", view.valid_from, reading, similarity=near[view.anchor])
@@ -217,11 +217,14 @@ def _unread(services: Services, worlds: list[str], found: Readings, times: Seque
     return changes
 
 
-def apply(services: Services, w: Writer, anchors: Sequence[str], changes: Sequence[Change]) -> list[str]:
+def apply(services: Services, w: Writer, anchors: Sequence[str], changes: Sequence[Change],
+          granted: Callable[[str], bool] | None = None) -> list[str]:
     """Write the changes' revises edges (inside the write's transaction), `anchors` being the
     call's turns in order; the earlier turns marked, each once, in the order first marked. A
     turn this write did not create (the same conversation ingested again) was judged when it
-    was, and a stored turn that is one of this call's is judged as such."""
+    was, and a stored turn that is one of this call's is judged as such. `granted`: whether the
+    caller may close what a stored memory says (it is granted every scope the memory is in; by
+    default it is): of one it may not, the mark is written and no fact is closed."""
     marked: list[str] = []
     ours = set(anchors)
     for change in changes:
@@ -232,12 +235,12 @@ def apply(services: Services, w: Writer, anchors: Sequence[str], changes: Sequen
             old = anchors[change.old_index]
         else:
             view = services.store.get(change.old)
-            if view is None or view.valid_to is not None or view.erased or change.old in ours:
+            if not updates.holds_at(view, change.at) or view.erased or change.old in ours:
                 continue  # retired or erased meanwhile (nothing to mark), or one of this call's turns
             old = change.old
         if old != new and w.link(Edge("revises", new, old)) and old not in marked:
             marked.append(old)
-            if change.changed:
+            if change.changed and (granted is None or change.old_index is not None or granted(old)):
                 updates.close_derived_facts(services, w, old, change.at, only=change.changed)
     return marked
 

@@ -300,14 +300,14 @@ def apply(services: Services, w: Writer, anchor: str, starts: int, assessment: A
     store = services.store
     for old, changed in assessment.revised:
         view = store.get(old)
-        if not _holds_at(view, starts) or view.valid_from > starts:
+        if not holds_at(view, starts) or view.valid_from > starts:
             continue  # replaced or retired meanwhile, or newer than this one: nothing to revise
         w.link(Edge("revises", anchor, old))
         revised.append(old)
         close_derived_facts(services, w, old, starts, only=changed)
     for old in assessment.superseded:
         view = store.get(old)
-        if not _holds_at(view, starts):
+        if not holds_at(view, starts):
             continue  # replaced or retired meanwhile: nothing left to close
         if view.valid_from > starts:
             w.link(Edge("contradicts", anchor, old))
@@ -318,20 +318,24 @@ def apply(services: Services, w: Writer, anchor: str, starts: int, assessment: A
         close_derived_facts(services, w, old, starts)
     for old in assessment.conflicts:
         view = store.get(old)
-        if _holds_at(view, starts):
+        if holds_at(view, starts):
             w.link(Edge("contradicts", anchor, old))
             conflicts.append(ConflictOut(id=anchor, with_id=old))
     for old in assessment.turns:
         view = store.get(old)
-        if not _holds_at(view, starts) or view.valid_from > starts:
+        if not holds_at(view, starts) or view.valid_from > starts:
             continue  # retired meanwhile, or said after this one begins
         if w.link(Edge("revises", anchor, old)) and old not in revised:
             revised.append(old)
 
 
-def _holds_at(view: NodeView | None, at: int) -> bool:
-    """Whether a stored memory is still valid at `at` or after: not retired, not closed by then."""
-    return view is not None and view.retired_at is None and (view.valid_to is None or view.valid_to > at)
+def holds_at(view: NodeView | None, at: int) -> bool:
+    """Whether a stored memory (or turn) is current, now and at `at`: not retired, and not closed
+    by then, whichever is later (a planned change may end it later; one closed in the past,
+    replaced or retired meanwhile, is not current whatever `at` says)."""
+    if view is None or view.retired_at is not None:
+        return False
+    return view.valid_to is None or view.valid_to > max(at, now_us())
 
 
 def close_derived_facts(services: Services, w: Writer, old_memory: str, at: int,

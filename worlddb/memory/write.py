@@ -29,7 +29,7 @@ Every edge goes through its handler; any refusal rolls the whole write back.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Protocol, TypeVar
@@ -254,16 +254,21 @@ def _within_grant(services: Services, found: updates.Assessment, access: Access 
     retire); for any other the write is a change that leaves it current, marked: it is revised
     instead. And a revision closes facts drawn from the memory that the change is about, so of
     such a memory it closes none."""
-    if access is None or access.sees_all or not (found.superseded or found.revised):
+    granted = closes_for(services, access)
+    if granted is None or not (found.superseded or found.revised):
         return found
-
-    def granted(anchor: str) -> bool:
-        return all(access.allows(key) for key in scope_keys_of(services.store, anchor))
-
     kept = tuple(old for old in found.superseded if granted(old))
     marked = tuple((old, changed if granted(old) else frozenset()) for old, changed in found.revised)
     marked += tuple((old, frozenset()) for old in found.superseded if old not in kept)
     return replace(found, superseded=kept, revised=marked)
+
+
+def closes_for(services: Services, access: Access | None) -> Callable[[str], bool] | None:
+    """Whether `access` may close a node, by its anchor: it is granted every scope the node is in
+    (as an amend or a retire needs). None for a caller that may close anything."""
+    if access is None or access.sees_all:
+        return None
+    return lambda anchor: all(access.allows(key) for key in scope_keys_of(services.store, anchor))
 
 
 def _turns_changed(services: Services, request: WriteRequest, plan: _Plan, item, user: str | None) -> tuple[str, ...]:
