@@ -111,3 +111,10 @@ async def test_a_known_at_still_to_come_reads_what_is_known_now(planning):
         later = (await ok(client, "memory_recall", query="Where do I work?", known_at=days(60)))["results"]
         assert _texts(later) == _texts((await ok(client, "memory_recall", query="Where do I work?"))["results"])
         assert "I work at Figma." not in _texts(later)
+
+
+async def test_the_last_moment_there_is_a_time_for_is_a_valid_from(planning):
+    async with Client(planning) as client:
+        last = await ok(client, "memory_write", text="The time capsule opens.",
+                        valid_from="9999-12-31T23:59:59.999999Z")
+        assert last["valid_from"] == "9999-12-31T23:59:59.999999Z"

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 from worlddb.core.errors import ExtractionError
+from worlddb.core.timeutil import to_datetime
 from worlddb.extract.judge import OUTCOMES, BuiltinJudge, Statement, Verdict
 from worlddb.protocols import UpdateJudge
 
@@ -55,7 +55,7 @@ class AnthropicJudge:
 
 def _shown(statement: Statement) -> dict[str, Any]:
     return {"text": statement.text,
-            "valid_from": datetime.fromtimestamp(statement.valid_from / 1e6, tz=UTC).isoformat(),
+            "valid_from": to_datetime(statement.valid_from).isoformat(),
             "slots": [{"subject": c.subject, "attribute": c.attribute, "value": c.value, "negated": not c.positive,
                        "ended": c.ended} for c in statement.reading.claims]}
 

@@ -58,9 +58,14 @@ def parse_time(value: str | int | datetime | date, *, field: str = "time") -> in
     return from_datetime(parsed)
 
 
+def to_datetime(us: int) -> datetime:
+    """The UTC moment of `us` microseconds, exactly (a float of seconds rounds the last
+    microsecond of 9999 into year 10000)."""
+    seconds, micros = divmod(us, US)
+    return datetime.fromtimestamp(seconds, tz=UTC).replace(microsecond=micros)
+
+
 def to_iso(us: int | None) -> str | None:
     if us is None:
         return None
-    seconds, micros = divmod(us, US)
-    moment = datetime.fromtimestamp(seconds, tz=UTC).replace(microsecond=micros)
-    return moment.isoformat().replace("+00:00", "Z")
+    return to_datetime(us).isoformat().replace("+00:00", "Z")

@@ -47,7 +47,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
@@ -55,6 +54,7 @@ import numpy as np
 from worlddb.core.errors import Conflict
 from worlddb.core.records import Node, NodeView
 from worlddb.core.store import Store
+from worlddb.core.timeutil import to_datetime
 from worlddb.extract.builtin import split_sentences
 from worlddb.protocols import Pool
 from worlddb.vectors.embedder import embed_spans
@@ -103,7 +103,7 @@ _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augu
 
 def render_date(us: int) -> str:
     """'1:56 pm on 8 May, 2023': how people write a moment in a conversation."""
-    moment = datetime.fromtimestamp(us / 1e6, tz=UTC)
+    moment = to_datetime(us)
     hour = moment.hour % 12 or 12
     half = "am" if moment.hour < 12 else "pm"
     return f"{hour}:{moment.minute:02d} {half} on {moment.day} {_MONTHS[moment.month - 1]}, {moment.year}"

@@ -38,7 +38,6 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
 from functools import partial
 
 import numpy as np
@@ -46,7 +45,7 @@ import numpy as np
 from worlddb.consolidator import topics
 from worlddb.core.errors import InvalidInput
 from worlddb.core.records import Edge, Node, NodeView
-from worlddb.core.timeutil import parse_time, to_iso
+from worlddb.core.timeutil import parse_time, to_datetime, to_iso
 from worlddb.extract import GENERIC_ROLES, EntityCandidate, ExtractionContext
 from worlddb.extract.slots import ReadingParts
 from worlddb.graph import text_index
@@ -219,7 +218,7 @@ def prepare_session(services: Services, scopes: ScopeSet, plan: SessionPlan) -> 
     mentions, unsure = [], []
     for turn, speaker in zip(plan.turns, speakers):
         found = services.extractor.extract(turn.text, ExtractionContext(
-            timestamp=datetime.fromtimestamp(turn.at / 1e6, tz=UTC), speaker=speaker, known_names=known))
+            timestamp=to_datetime(turn.at), speaker=speaker, known_names=known))
         mentions.append([e for e in found.entities if e.name.strip()])
         unsure.append(tuple(e for e in found.unsure if e.name.strip()))
     readings = turn_updates.read([t.text for t in plan.turns], [t.speaker for t in plan.turns], user)

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
 from typing import Protocol, TypeVar
 
 import numpy as np
@@ -39,7 +38,7 @@ import numpy as np
 from worlddb.consolidator import topics
 from worlddb.core.errors import InvalidInput, NotFound
 from worlddb.core.records import MAX_TEXT_CHARS, Edge, Node, is_blank
-from worlddb.core.timeutil import from_datetime, now_us, to_iso
+from worlddb.core.timeutil import from_datetime, now_us, to_datetime, to_iso
 from worlddb.extract import GENERIC_ROLES, EntityCandidate, ExtractionContext, FactCandidate
 from worlddb.extract.judge import Statement
 from worlddb.extract.slots import ReadingParts
@@ -420,7 +419,7 @@ def resolve_mention(resolver: Resolver, w: Writer, world: str, scope_key: str, c
 def _extraction(services: Services, request: WriteRequest, starts: int, user: str | None,
                 speaker: EntityCandidate | None):
     if request.entities is None and request.facts is None:
-        ctx = ExtractionContext(timestamp=datetime.fromtimestamp(starts / 1e6, tz=UTC), user_name=user,
+        ctx = ExtractionContext(timestamp=to_datetime(starts), user_name=user,
                                 speaker=speaker.name if speaker is not None else None)
         found = services.extractor.extract(request.text, ctx)
         # the speaker of a first-person memory is the scope's user: a mention, not news
