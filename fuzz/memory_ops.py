@@ -255,8 +255,8 @@ def _m_retire_all(h, op: dict) -> None:
 
 def _open_after(node, at: int) -> bool:
     """Whether a model node is still valid after `at`: not closed by then (a planned change may
-    end it later)."""
-    return node.valid_to is None or node.valid_to > at
+    end it later), nor closed at its start (amended when it began)."""
+    return node.valid_to is None or node.valid_to > max(at, node.valid_from)
 
 
 def _m_purge(h, op: dict) -> None:

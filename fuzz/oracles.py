@@ -228,9 +228,9 @@ def check_memory_reads(h) -> None:
         for include in (True, False):
             page = h.engine.list_memories(scope, limit=500, include_retired=include)
             # a list holds every memory not closed now, one whose valid time starts later too,
-            # unless it was retired before it began
-            want = texts if include else {n for n in texts if model.nodes[n].retired_at is None
-                                          and (model.nodes[n].valid_to is None or model.nodes[n].valid_to > now)}
+            # unless it was retired before it began, or closed at its start
+            want = texts if include else {n for n in texts if model.nodes[n].retired_at is None and (
+                model.nodes[n].valid_to is None or model.nodes[n].valid_to > max(now, model.nodes[n].valid_from))}
             got = [m.id for m in page.memories]
             if set(got) != want or len(got) != len(want):
                 raise Violation(f"memory_list({key}, include_retired={include}): engine-only "

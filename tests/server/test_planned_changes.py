@@ -113,6 +113,45 @@ async def test_a_known_at_still_to_come_reads_what_is_known_now(planning):
         assert "I work at Figma." not in _texts(later)
 
 
+async def test_a_cancelled_or_amended_plan_holds_never_and_no_write_repeats_it(planning):
+    async with Client(planning) as client:
+        google = await ok(client, "memory_write", text="I work at Google.", valid_from=days(-700))
+        figma = await ok(client, "memory_amend", id=google["id"], text="I work at Figma.", valid_from=days(45))
+        await ok(client, "memory_retire", id=figma["id"])
+        # an amend of what the retired plan would have ended is told how to keep it, not sent to the plan
+        text = await fails(client, "memory_amend", id=google["id"], text="I work at Google as a manager.",
+                           valid_from=days(50))
+        assert figma["id"] not in text and "write its text again with that valid_from" in text
+        # the retired plan is no memory a new plan could repeat
+        again = await ok(client, "memory_write", text="I work at Figma.", valid_from=days(30))
+        assert again["duplicate_of"] is None and again["superseded"] == [google["id"]]
+        # a plan amended at its own start (an empty validity) is neither listed nor counted upcoming
+        moved = await ok(client, "memory_amend", id=again["id"], text="I work at Figma as a designer.")
+        assert moved["valid_from"] == again["valid_from"]
+        listed = [m["id"] for m in (await ok(client, "memory_list"))["memories"]]
+        assert again["id"] not in listed and moved["id"] in listed
+        scopes = (await ok(client, "memory_list_scopes"))["scopes"]
+        assert [(s["memories"], s["upcoming"]) for s in scopes] == [(1, 1)]
+
+
+async def test_the_same_text_as_a_plan_said_to_begin_sooner_is_written(planning):
+    async with Client(planning) as client:
+        await ok(client, "memory_write", text="I work at Google.", valid_from=days(-700))
+        plan = await ok(client, "memory_write", text="I work at Figma.", valid_from=days(45))
+        sooner = await ok(client, "memory_write", text="I work at Figma.", valid_from=days(10))
+        assert sooner["duplicate_of"] is None and plan["id"] in sooner["related"]
+        hits = (await ok(client, "memory_recall", query="Where do I work?", as_of=days(20)))["results"]
+        assert _texts(hits)[0] == "I work at Figma."
+
+
+async def test_a_turn_marks_a_memory_whose_planned_change_is_still_to_come(planning):
+    async with Client(planning) as client:
+        austin = await ok(client, "memory_write", text="I live in Austin.", valid_from=days(-400))
+        await ok(client, "memory_write", text="I live in Denver.", valid_from=days(90))
+        said = await ok(client, "memory_write", messages=[{"role": "user", "content": "I moved to Seattle last week."}])
+        assert austin["id"] in said["revised"]
+
+
 async def test_the_last_moment_there_is_a_time_for_is_a_valid_from(planning):
     async with Client(planning) as client:
         last = await ok(client, "memory_write", text="The time capsule opens.",

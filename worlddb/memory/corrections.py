@@ -111,11 +111,14 @@ def amend_target(services: Services, memory_id: str, text: str, scopes: ScopeSet
                            "began earlier, retire it and write the memory again with that valid_from")
     if view.valid_to is not None and starts >= view.valid_to:
         # current now, but a planned change ends it: an amend takes over before that end
-        newer = _superseded_by(store, old, scopes)
+        order = _superseded_by(store, old, scopes)
+        views = store.get_many(order)
+        newer = [a for a in order if a in views and views[a].retired_at is None]
         raise InvalidInput(f"memory {old} ends at {to_iso(view.valid_to)}"
                            + (f", superseded by {', '.join(newer)}" if newer else "")
-                           + f"; an amend from {to_iso(starts)} on would begin after it ended"
-                           + ("; amend that one" if newer else ""))
+                           + f"; an amend from {to_iso(starts)} on would begin after it ended: "
+                           + ("amend that one" if newer else "write its text again with that valid_from (the "
+                              "plan that ended it was retired)"))
     request = WriteRequest(text=check_text(text), scopes=ScopeSet(tuple(tuple(k.split(":", 1)) for k in keys)),
                            metadata=dict(view.meta), valid_from=starts, entities=None,
                            facts=None, tool="memory_amend", supersedes=old, reason=reason)
@@ -209,9 +212,11 @@ def _scopes_of_open_members(services: Services, worlds: list[str]) -> list[str]:
 
 def _open_members(services: Services, worlds: list[str]) -> list[tuple[str, str, int | None]]:
     """(anchor, type, valid_to) of each node `retire_all` of `worlds` retires, oldest first."""
-    rows = _open_member_rows(services, worlds, "DISTINCT n.rowid, n.anchor, n.type, n.valid_to",
+    rows = _open_member_rows(services, worlds, "DISTINCT n.rowid, n.anchor, n.type, n.valid_from, n.valid_to",
                              order="ORDER BY n.rowid")
-    return [(anchor, kind, valid_to) for _, anchor, kind, valid_to in rows]
+    # a validity that is empty (amended at its start) holds never: closed, as one that has ended
+    return [(anchor, kind, valid_to if valid_to is None or valid_to > valid_from else 0)
+            for _, anchor, kind, valid_from, valid_to in rows]
 
 
 def _open_member_rows(services: Services, worlds: list[str], columns: str, joins: str = "",

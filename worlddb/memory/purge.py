@@ -67,7 +67,7 @@ def purge(services: Services, kind: str, sid: str, *, erase: bool) -> PurgeResul
                 erased += int(erase and not view.erased)
                 if view.retired_at is None and view.type != "Scope":
                     closed = w.retire(node, "scope purged")
-                    current = view.valid_to is None or view.valid_to > now
+                    current = view.valid_to is None or view.valid_to > max(now, view.valid_from)
                     retired += int(closed and view.type in TEXT_TYPES and current)
                 if is_topic(view) and view.meta.get("scope") == anchor:
                     # a topic is an index over the scope: it lets go of what another scope shares

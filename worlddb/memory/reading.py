@@ -23,7 +23,7 @@ from worlddb.graph import identity
 from worlddb.graph.edge_reads import hidden
 from worlddb.memory import marks as marklib
 from worlddb.memory.results import EntityOut, FactOut, HashCheck, MemoryDetail, MemoryOut, Page
-from worlddb.memory.scopes import ScopeSet, require_in_scope, scope_anchors, scope_keys_of, unknown_id
+from worlddb.memory.scopes import HOLDS, ScopeSet, require_in_scope, scope_anchors, scope_keys_of, unknown_id
 from worlddb.memory.services import Services
 
 _TEXT = ",".join("?" * len(TEXT_TYPES))
@@ -41,8 +41,8 @@ def list_memories(services: Services, scopes: ScopeSet, *, limit: int, cursor: s
     kept: list[tuple[int, str]] = []
     # a hidden memory leaves a gap that rows further down fill
     while len(kept) <= limit:
-        # current or still to come; a memory retired before it began ends in the future, retired
-        validity = "" if closed_too else "AND (n.valid_to IS NULL OR n.valid_to > ?) AND n.retired_at IS NULL"
+        # current or still to come (a memory retired before it began ends in the future, retired)
+        validity = "" if closed_too else f"AND {HOLDS}"
         params: list = [*list_params(worlds), *TEXT_TYPES, after]
         if not closed_too:
             params.append(now_us())

@@ -155,6 +155,11 @@ def every_scope(store: Store) -> ScopeSet:
     return ScopeSet(tuple(store.conn.execute("SELECT kind, sid FROM scopes ORDER BY kind, sid")))
 
 
+#: SQL: node `n` is not retired and not closed by the time bound to its one parameter (now): current,
+#: or still to come; not one whose validity is empty (amended at its start, retired before it began)
+HOLDS = ("(n.retired_at IS NULL AND (n.valid_to IS NULL OR (n.valid_to > ? AND n.valid_to > n.valid_from)))")
+
+
 def list_scopes(store: Store, kind: str | None = None) -> ScopeList:
     """memory_list_scopes: every scope (of one kind), with its memories as of now: current (begun
     and not closed), upcoming (written with a valid_from still to come) and retired (closed by
@@ -164,10 +169,8 @@ def list_scopes(store: Store, kind: str | None = None) -> ScopeList:
     now = now_us()
     rows = store.conn.execute(
         "SELECT s.kind, s.sid, "
-        " coalesce(sum(CASE WHEN n.retired_at IS NULL AND (n.valid_to IS NULL OR n.valid_to > ?) "
-        "  AND n.valid_from <= ? THEN 1 ELSE 0 END), 0), "
-        " coalesce(sum(CASE WHEN n.retired_at IS NULL AND (n.valid_to IS NULL OR n.valid_to > ?) "
-        "  AND n.valid_from > ? THEN 1 ELSE 0 END), 0), "
+        f" coalesce(sum(CASE WHEN {HOLDS} AND n.valid_from <= ? THEN 1 ELSE 0 END), 0), "
+        f" coalesce(sum(CASE WHEN {HOLDS} AND n.valid_from > ? THEN 1 ELSE 0 END), 0), "
         " count(n.rowid) "
         "FROM scopes s JOIN nodes w ON w.anchor = s.anchor LEFT JOIN closure c ON c.world = w.rowid "
         f"LEFT JOIN nodes n ON n.rowid = c.node AND n.type IN ({_TEXT}) "

@@ -160,7 +160,9 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     if not found:
         return NOTHING
     views = store.get_many(found)
-    olds = [views[a] for a in found if a in views and views[a].type == "Memory"]
+    # (a memory retired before it began, or amended at its start, ends in the future but holds never)
+    olds = [views[a] for a in found if a in views and views[a].type == "Memory" and views[a].retired_at is None
+            and (views[a].valid_to is None or views[a].valid_to > views[a].valid_from)]
     if not olds:
         return NOTHING
     # a candidate matters only through the attributes the new memory names: read just those; an
@@ -183,9 +185,11 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
                 for v, o in zip(verdicts, olds)]
     # nor do they repeat a memory that ends (a planned change ends it) by the time the new one
     # begins: they say it holds on from then ("I work at Google" again, from the day a retired
-    # plan would have ended it)
-    verdicts = [Verdict("related", "the same words after the memory ends")
-                if v.outcome == "duplicate" and o.valid_to is not None and o.valid_to <= starts else v
+    # plan would have ended it); nor a planned one, not begun yet, that they begin before
+    now = now_us()
+    verdicts = [Verdict("related", "the same words at another time")
+                if v.outcome == "duplicate" and (o.valid_to is not None and o.valid_to <= starts
+                                                 or o.valid_from > now and starts < o.valid_from) else v
                 for v, o in zip(verdicts, olds)]
     if unread:
         candidates = with_cosines(store, candidates, vector)
