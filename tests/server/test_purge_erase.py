@@ -57,6 +57,23 @@ async def test_erase_removes_the_text_from_the_file_and_verify_still_passes(serv
         assert report.erased >= 3
 
 
+async def test_erase_removes_the_session_id_a_caller_gave(server, db_file):
+    async with Client(server) as client:
+        await ok(client, "memory_write", user_id="bob", session="tangerine-diary-5521",
+                 messages=[{"role": "user", "content": "Dear diary, the blue door is unlocked."}])
+        assert (await ok(client, "memory_purge_scope", user_id="bob", confirm="user:bob", erase=True))["erased"] >= 2
+    if is_url(str(db_file)):
+        data = pg.stored_bytes(str(db_file))
+    else:
+        conn = sqlite3.connect(db_file)
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.execute("VACUUM")
+        conn.close()
+        data = file_bytes(db_file)
+    for fragment in ("tangerine-diary", "blue door"):
+        assert fragment.encode() not in data, fragment
+
+
 async def test_erase_removes_the_names_a_merge_proposal_quoted(server, db_file):
     """Two near names stage a merge proposal whose evidence (and the same_as edge's props)
     quote both names; erasing the scope removes them there too, and an erased entity reads

@@ -683,7 +683,8 @@ class Tx:
     # ------------------------------------------------------------------ erasure
     def erase_node(self, anchor: str) -> None:
         """Physically remove a node's content, keeping its id as a tombstone: the blob body, its
-        text index entry, its claims and reading (schema: claims, readings) and its vectors go;
+        text index entry, its claims and reading (schema: claims, readings), the caller's id of a
+        session world (schema: sessions) and its vectors go;
         ids, versions and edges stay, so every hash that mentions it still verifies. The names a
         merge proposal quotes as its evidence go too, from the proposal and from the props of the
         same_as edge that staged it (that edge's props become ERASED_PROPS; verify counts it as a
@@ -701,6 +702,8 @@ class Tx:
         self.conn.execute("DELETE FROM fts WHERE rowid=?", (rowid,))
         self.conn.execute("DELETE FROM claims WHERE node=?", (rowid,))
         self.conn.execute("DELETE FROM readings WHERE node=?", (rowid,))
+        # a session world's row names it by the caller's own session id (schema: sessions)
+        self.conn.execute("DELETE FROM sessions WHERE session=?", (rowid,))
         for kind, ord in self.conn.execute(
                 "SELECT kind, ord FROM vectors WHERE node=? AND data IS NOT NULL", (rowid,)).fetchall():
             self.drop_vector(anchor, kind, ord)
