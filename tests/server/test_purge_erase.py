@@ -28,6 +28,18 @@ def file_bytes(path: Path) -> bytes:
     return data
 
 
+def stored_bytes(db_file) -> bytes:
+    """Every byte the store keeps: on PostgreSQL every table, index and TOAST file of the
+    database; on SQLite the file, checkpointed and vacuumed, with its log."""
+    if is_url(str(db_file)):
+        return pg.stored_bytes(str(db_file))
+    conn = sqlite3.connect(db_file)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.execute("VACUUM")
+    conn.close()
+    return file_bytes(db_file)
+
+
 async def test_erase_removes_the_text_from_the_file_and_verify_still_passes(server, db_file):
     async with Client(server) as client:
         gone = await ok(client, "memory_write", text=f"{SECRET} is my wifi password", user_id="bob",
@@ -40,14 +52,7 @@ async def test_erase_removes_the_text_from_the_file_and_verify_still_passes(serv
         # the shared memory survives for the other scope
         hits = (await ok(client, "memory_recall", query="pelican pond", agent_id="zoo"))["results"]
         assert [h["id"] for h in hits][:1] == [kept["id"]]
-    if is_url(str(db_file)):
-        data = pg.stored_bytes(str(db_file))  # every table, index and TOAST file of the database
-    else:
-        conn = sqlite3.connect(db_file)
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        conn.execute("VACUUM")
-        conn.close()
-        data = file_bytes(db_file)
+    data = stored_bytes(db_file)
     for fragment in ("Zanzibar", "quokka", "lullaby", "wifi password"):
         assert fragment.encode() not in data, fragment
     assert SHARED.encode() in data
@@ -62,14 +67,7 @@ async def test_erase_removes_the_session_id_a_caller_gave(server, db_file):
         await ok(client, "memory_write", user_id="bob", session="tangerine-diary-5521",
                  messages=[{"role": "user", "content": "Dear diary, the blue door is unlocked."}])
         assert (await ok(client, "memory_purge_scope", user_id="bob", confirm="user:bob", erase=True))["erased"] >= 2
-    if is_url(str(db_file)):
-        data = pg.stored_bytes(str(db_file))
-    else:
-        conn = sqlite3.connect(db_file)
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        conn.execute("VACUUM")
-        conn.close()
-        data = file_bytes(db_file)
+    data = stored_bytes(db_file)
     for fragment in ("tangerine-diary", "blue door"):
         assert fragment.encode() not in data, fragment
 
@@ -89,14 +87,7 @@ async def test_erase_removes_the_names_a_merge_proposal_quoted(server, db_file):
         await ok(client, "memory_purge_scope", user_id="bob", confirm="user:bob", erase=True)
         after = await ok(client, "memory_read", id=entity, user_id="bob")
         assert after["text"] is None and after["entity"]["name"] == ""
-    if is_url(str(db_file)):
-        data = pg.stored_bytes(str(db_file))
-    else:
-        conn = sqlite3.connect(db_file)
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        conn.execute("VACUUM")
-        conn.close()
-        data = file_bytes(db_file)
+    data = stored_bytes(db_file)
     assert b"uillondr" not in data
     with WorldDB.open(db_file) as db:
         report = db.verify()
