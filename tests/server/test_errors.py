@@ -43,6 +43,10 @@ BAD = [
     ("memory_write", {"text": "ok", "entities": [{"name": "Ann", "aliases": [f"A{i}" for i in range(21)]}]},
      "at most 20 aliases"),
     ("memory_write", {"text": "ok", "entities": [{"name": "Ann", "aliases": ["A", " "]}]}, "alias must be"),
+    # a name or a speaker that shows nothing names no one, as one of spaces does
+    ("memory_write", {"text": "ok", "entities": [{"name": "\u200b"}]}, "entity name must be"),
+    ("memory_write", {"text": "ok", "entities": [{"name": "Ann", "aliases": ["\ufeff"]}]}, "alias must be"),
+    ("memory_write", {"messages": [{"role": "\u200b\u2060", "content": "hi"}]}, "role must name who said it"),
     ("memory_write", {"text": "ok", "facts": [{"subject": "a", "relation": "!!", "object": "b"}]}, "relation"),
     # an unknown key in an entity or a fact is refused, not dropped: "alias" for "aliases" would
     # write the entity without its alias, and the caller would never know

@@ -36,7 +36,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from worlddb.core.errors import InvalidInput
-from worlddb.core.records import NodeView
+from worlddb.core.records import NodeView, is_blank
 from worlddb.core.timeutil import now_us, parse_time, to_iso
 from worlddb.memory.ingest import PreparedSession, SessionPlan, Turn, commit_session, prepare_session, stored_turns
 from worlddb.memory.results import TurnOut, WriteResult
@@ -177,7 +177,7 @@ def _turn(i: int, message: object, default: int) -> Turn:
         raise InvalidInput(f"{where} has unknown key(s) {', '.join(map(str, unknown))}; "
                            f"a message has {', '.join(MESSAGE_KEYS)}")
     role = message.get("role")
-    if not isinstance(role, str) or not role.strip():
+    if not isinstance(role, str) or is_blank(role):
         raise InvalidInput(f"{where}.role must name who said it (a name, or user / assistant)")
     if len(role) > MAX_ROLE:
         raise InvalidInput(f"{where}.role is longer than {MAX_ROLE} characters")

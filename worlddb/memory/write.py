@@ -457,7 +457,7 @@ def check_item_keys(item: dict, what: str, i: int) -> None:
 
 
 def _name(value, what: str) -> str:
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, str) or is_blank(value):
         raise InvalidInput(f"{what} must be non-empty text")
     if len(value) > 512:
         raise InvalidInput(f"{what} is longer than 512 characters")
