@@ -36,6 +36,7 @@ from worlddb.core.timeutil import now_us
 from worlddb.memory.results import PurgeResult
 from worlddb.memory.scopes import scope_key, unknown_scope
 from worlddb.memory.services import Services
+from worlddb.memory.updates import holds_at
 
 
 def purge(services: Services, kind: str, sid: str, *, erase: bool) -> PurgeResult:
@@ -67,8 +68,7 @@ def purge(services: Services, kind: str, sid: str, *, erase: bool) -> PurgeResul
                 erased += int(erase and not view.erased)
                 if view.retired_at is None and view.type != "Scope":
                     closed = w.retire(node, "scope purged")
-                    current = view.valid_to is None or view.valid_to > max(now, view.valid_from)
-                    retired += int(closed and view.type in TEXT_TYPES and current)
+                    retired += int(closed and view.type in TEXT_TYPES and holds_at(view, now))
                 if is_topic(view) and view.meta.get("scope") == anchor:
                     # a topic is an index over the scope: it lets go of what another scope shares
                     for child in store.ends(node, "contains", "out"):

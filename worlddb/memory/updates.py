@@ -160,9 +160,7 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     if not found:
         return NOTHING
     views = store.get_many(found)
-    # (a memory retired before it began, or amended at its start, ends in the future but holds never)
-    olds = [views[a] for a in found if a in views and views[a].type == "Memory" and views[a].retired_at is None
-            and (views[a].valid_to is None or views[a].valid_to > views[a].valid_from)]
+    olds = [views[a] for a in found if a in views and views[a].type == "Memory" and holds_ever(views[a])]
     if not olds:
         return NOTHING
     # a candidate matters only through the attributes the new memory names: read just those; an
@@ -333,13 +331,19 @@ def apply(services: Services, w: Writer, anchor: str, starts: int, assessment: A
             revised.append(old)
 
 
+def holds_ever(view: NodeView | None) -> bool:
+    """Whether a stored memory (or turn) holds at some time: not retired, and its validity not
+    empty (a plan retired before it began, or amended at its own start, ends in the future but
+    holds never)."""
+    return view is not None and view.retired_at is None and (view.valid_to is None or view.valid_to > view.valid_from)
+
+
 def holds_at(view: NodeView | None, at: int) -> bool:
-    """Whether a stored memory (or turn) is current, now and at `at`: not retired, and not closed
-    by then, whichever is later (a planned change may end it later; one closed in the past,
-    replaced or retired meanwhile, is not current whatever `at` says)."""
-    if view is None or view.retired_at is not None:
-        return False
-    return view.valid_to is None or view.valid_to > max(at, now_us())
+    """Whether a stored memory (or turn) is current, now and at `at`: it holds at some time
+    (`holds_ever`), and is not closed by then, whichever is later (a planned change may end it
+    later; one closed in the past, replaced or retired meanwhile, is not current whatever `at`
+    says)."""
+    return holds_ever(view) and (view.valid_to is None or view.valid_to > max(at, now_us()))
 
 
 def close_derived_facts(services: Services, w: Writer, old_memory: str, at: int,
