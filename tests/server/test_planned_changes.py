@@ -35,13 +35,16 @@ async def test_a_change_written_today_ends_a_memory_whose_planned_change_is_stil
         denver = await ok(client, "memory_write", text="I live in Denver.", valid_from=days(90))
         assert denver["superseded"] == [austin["id"]]
         seattle = await ok(client, "memory_write", text="I live in Seattle.")
-        assert seattle["superseded"] == [austin["id"]]
-        assert [c["with_id"] for c in seattle["conflicts"]] == [denver["id"]]  # the plan still stands, and disagrees
+        assert seattle["superseded"] == [austin["id"]] and seattle["conflicts"] == []
         hits = (await ok(client, "memory_recall", query="Where do I live?"))["results"]
         assert _texts(hits)[0] == "I live in Seattle." and austin["id"] not in [h["id"] for h in hits]
         read = await ok(client, "memory_read", id=austin["id"])
         assert sorted(read["superseded_by"]) == sorted([denver["id"], seattle["id"]])
         assert read["valid_to"] == seattle["valid_from"]
+        # the plan still stands: it now ends Seattle, as it would have ended an amend of Austin
+        assert hits[0]["valid_to"] == denver["valid_from"] and hits[0]["superseded_by"] == [denver["id"]]
+        later = (await ok(client, "memory_recall", query="Where do I live?", as_of=days(100)))["results"]
+        assert _texts(later)[0] == "I live in Denver." and seattle["id"] not in [h["id"] for h in later]
 
 
 async def test_an_amend_takes_over_a_current_memory_with_a_planned_successor_and_the_plan_ends_it(planning):
@@ -61,6 +64,34 @@ async def test_an_amend_takes_over_a_current_memory_with_a_planned_successor_and
         assert now[0]["valid_to"] == figma["valid_from"] and now[0]["superseded_by"] == [figma["id"]]
         later = (await ok(client, "memory_recall", query="Where do I work?", as_of=days(50)))["results"]
         assert _texts(later) == ["I work at Figma."]
+        # what the amend says ends with it: its fact too ends where the plan begins
+        facts = (await ok(client, "memory_read", id=staff["id"]))["facts"]
+        assert [(f["object"], f["valid_to"]) for f in facts] == [("Google", figma["valid_from"])]
+
+
+async def test_plans_written_out_of_order_follow_each_other_by_their_start(planning):
+    async with Client(planning) as client:
+        dell = await ok(client, "memory_write", text="I work at Dell as an engineer.", valid_from=days(-300))
+        google = await ok(client, "memory_write", text="I work at Google as a manager.", valid_from=days(60))
+        figma = await ok(client, "memory_write", text="I work at Figma as a designer.", valid_from=days(30))
+        assert google["superseded"] == figma["superseded"] == [dell["id"]]
+        assert figma["conflicts"] == []  # one after the other, not two answers at once
+
+        async def working(n: float) -> list[str]:
+            hits = (await ok(client, "memory_recall", query="Where do I work?", as_of=days(n)))["results"]
+            return [h["text"] for h in hits if h["text"].startswith("I work at")]
+
+        assert await working(0) == ["I work at Dell as an engineer."]
+        assert await working(45) == ["I work at Figma as a designer."]
+        assert await working(90) == ["I work at Google as a manager."]  # the later plan ends the earlier
+        read = await ok(client, "memory_read", id=figma["id"])
+        assert read["valid_to"] == google["valid_from"] and read["superseded_by"] == [google["id"]]
+        assert [(f["object"], f["valid_to"]) for f in read["facts"]] == [("Figma", google["valid_from"])]
+        # a third change between them takes its place in the line
+        apple = await ok(client, "memory_write", text="I work at Apple as a designer.", valid_from=days(40))
+        assert apple["superseded"] == [figma["id"]] and apple["conflicts"] == []
+        assert (await working(35), await working(50), await working(90)) == (
+            ["I work at Figma as a designer."], ["I work at Apple as a designer."], ["I work at Google as a manager."])
 
 
 async def test_counts_and_listings_take_planned_and_planned_away_memories_for_what_they_are_now(planning):

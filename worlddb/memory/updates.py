@@ -307,20 +307,28 @@ def apply(services: Services, w: Writer, anchor: str, starts: int, assessment: A
         w.link(Edge("revises", anchor, old))
         revised.append(old)
         close_derived_facts(services, w, old, starts, only=changed)
+    later: list[str] = []
     for old in assessment.superseded:
         view = store.get(old)
         if not holds_at(view, starts):
             continue  # replaced or retired meanwhile: nothing left to close
         if view.valid_from > starts:
-            w.link(Edge("contradicts", anchor, old))
-            conflicts.append(ConflictOut(id=anchor, with_id=old))
+            later.append(old)
             continue
         w.link(Edge("supersedes", anchor, old))
         superseded.append(old)
         close_derived_facts(services, w, old, starts)
+        hand_over_plans(services, w, old, anchor, starts)
+    # a plan that ends what this one (or the memory it amends) replaces ends this one instead: a
+    # succession, no conflict
+    handed = {e.src for e in store.edges(dst=anchor, type="supersedes")}
+    for old in later:
+        if old not in handed:
+            w.link(Edge("contradicts", anchor, old))
+            conflicts.append(ConflictOut(id=anchor, with_id=old))
     for old in assessment.conflicts:
         view = store.get(old)
-        if holds_at(view, starts):
+        if holds_at(view, starts) and old not in handed:
             w.link(Edge("contradicts", anchor, old))
             conflicts.append(ConflictOut(id=anchor, with_id=old))
     for old in assessment.turns:
@@ -329,6 +337,20 @@ def apply(services: Services, w: Writer, anchor: str, starts: int, assessment: A
             continue  # retired meanwhile, or said after this one begins
         if w.link(Edge("revises", anchor, old)) and old not in revised:
             revised.append(old)
+
+
+def hand_over_plans(services: Services, w: Writer, old: str, new: str, starts: int) -> None:
+    """Let the planned changes of `old` end `new`, which replaces `old` from `starts`: each memory
+    that supersedes `old` from a later time, and holds at some time, supersedes `new` too, and
+    `new`'s facts end where that plan begins. "I work at Google" from March, then "I work at Figma" from
+    January: Figma holds from January until March, whichever was written first, as it does when
+    the old memory is amended instead."""
+    store = services.store
+    plans = [v for v in store.get_many(e.src for e in store.edges(dst=old, type="supersedes")).values()
+             if v.anchor != new and v.valid_from > starts and holds_ever(v)]
+    for plan in sorted(plans, key=lambda v: (v.valid_from, v.anchor)):
+        w.link(Edge("supersedes", plan.anchor, new))
+        close_derived_facts(services, w, new, plan.valid_from)
 
 
 def holds_ever(view: NodeView | None) -> bool:

@@ -342,8 +342,6 @@ def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates
         w.link(Edge("supersedes", anchor, request.supersedes))
         superseded.append(request.supersedes)
         updates.close_derived_facts(services, w, request.supersedes, starts)
-        for planned in _planned_successors(services, request.supersedes, starts):
-            w.link(Edge("supersedes", planned, anchor))
     entities_out: list[EntityOut] = []
     facts_out: list[FactOut] = []
     for (kind, sid), world in zip(request.scopes, worlds):
@@ -360,19 +358,13 @@ def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates
         for fact in plan.facts:
             facts_out.append(_write_fact(services, w, world, key, anchor, fact, by_name, prepared, starts,
                                          superseded, conflicts, entities_out))
+    if request.supersedes:  # the amended memory's planned change ends the amend (its facts written)
+        updates.hand_over_plans(services, w, request.supersedes, anchor, starts)
     revised: list[str] = []
     updates.apply(services, w, anchor, starts, verdict, superseded, conflicts, revised)
     return WriteResult(id=anchor, scopes=request.scopes.keys, valid_from=to_iso(starts),
                        entities=entities_out, facts=facts_out, superseded=superseded, conflicts=conflicts,
                        related=list(verdict.related), revised=revised)
-
-
-def _planned_successors(services: Services, old: str, starts: int) -> list[str]:
-    """The memories that supersede `old` from a time after `starts` and are not retired: planned
-    changes ("I work at Figma" from January). An amend of `old` takes its place, so the plan
-    ends the correction when it comes, as it would have ended the old memory."""
-    views = services.store.get_many(e.src for e in services.store.edges(dst=old, type="supersedes"))
-    return sorted(a for a, v in views.items() if v.valid_from > starts and v.retired_at is None)
 
 
 def known_mentions(services: Services, world: str, unsure: tuple[EntityCandidate, ...]) -> list[EntityCandidate]:
