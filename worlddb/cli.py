@@ -12,7 +12,7 @@
     worlddb auth add-token NAME --scope KEY [...] [--admin]
                                       a bearer token for HTTP callers, granted those scopes
     worlddb auth list | revoke NAME   the principals with tokens; revoke one
-    worlddb import FILE [--format jsonl|official-memory|mem0] [--scope KEY]
+    worlddb import FILE [--format jsonl|official-memory|mem0] [--scope KEY] [--judge]
                                       load memories from a file in batched transactions
     worlddb export [--db PATH] [--scope KEY ...] [--out FILE]
                                       what scopes remember now, as lines `worlddb import` reads
@@ -153,6 +153,10 @@ def build_parser() -> argparse.ArgumentParser:
     load.add_argument("--scope", default=None, metavar="KEY",
                       help="scope for items that name none, e.g. user:alice (default: user:$WORLDDB_DEFAULT_USER)")
     load.add_argument("--batch", type=int, default=500, help="memories per transaction (default 500)")
+    load.add_argument("--judge", action="store_true",
+                      help="judge each memory against the current ones as memory_write does (a later one "
+                           "supersedes what it changes; a repeat is not written), one transaction each: for a "
+                           "file of memories in the order they happened. Slower")
     load.add_argument("--embedder", choices=("minilm", "hash"), default=None,
                       help="as for serve: the database's embedder (default minilm; $WORLDDB_EMBEDDER)")
     export = sub.add_parser("export", help="what scopes remember now, as JSON lines of memory_write arguments "
@@ -486,11 +490,12 @@ def cmd_import(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     with Engine.open(args.db or default_db_path(), **options) as engine, \
             tqdm(total=importing.count(items), unit=" memories", file=sys.stderr, desc="import") as bar:
-        report = engine.import_memories(items, batch=args.batch, progress=bar.update)
+        report = engine.import_memories(items, batch=args.batch, progress=bar.update, judge=args.judge)
     seconds = time.perf_counter() - started
     written = report.memories + report.turns
     print(json.dumps({"file": args.file, "format": args.format, "memories": report.memories, "turns": report.turns,
                       "sessions": report.sessions, "transactions": report.transactions,
+                      "superseded": report.superseded, "duplicates": report.duplicates,
                       "seconds": round(seconds, 2), "per_second": round(written / seconds, 1) if seconds else None}))
     return 0
 

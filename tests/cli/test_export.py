@@ -94,3 +94,24 @@ async def test_an_unknown_scope_or_database_is_one_line_and_writes_no_file(tmp_p
         assert done.returncode == 2 and done.stderr.startswith(message), done.stderr
         assert "Traceback" not in done.stderr and not out.exists()
         assert not list(tmp_path.glob(".out.jsonl.*"))
+
+
+async def test_a_planned_change_still_ends_the_memory_it_replaces_after_export_and_import(tmp_path):
+    from datetime import UTC, datetime, timedelta
+
+    def days(n: int) -> str:
+        return (datetime.now(UTC) + timedelta(days=n)).isoformat()
+
+    source, out, copy = tmp_path / "memory.db", tmp_path / "u.jsonl", tmp_path / "imported.db"
+    async with Client(stdio_params(source, embedder="minilm", default_user="u")) as client:
+        await call(client, "memory_write", text="I work at Dell as an engineer.", valid_from="2021-01-01")
+        await call(client, "memory_write", text="I work at Figma as a designer.", valid_from=days(45))
+    assert worlddb("export", "--db", str(source), "--out", str(out)).returncode == 0
+    loaded = worlddb("import", str(out), "--db", str(copy))
+    assert loaded.returncode == 0, loaded.stderr
+    assert json.loads(loaded.stdout)["superseded"] == 1
+    async with Client(stdio_params(copy, embedder="minilm", default_user="u")) as client:
+        now = (await call(client, "memory_recall", query="Where do I work?"))["results"]
+        assert now[0]["text"] == "I work at Dell as an engineer." and now[0]["valid_to"] is not None
+        then = (await call(client, "memory_recall", query="Where do I work?", as_of=days(60)))["results"]
+        assert [h["text"] for h in then if h["text"].startswith("I work")] == ["I work at Figma as a designer."]

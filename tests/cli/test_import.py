@@ -61,3 +61,19 @@ def test_items_naming_no_scope_go_to_the_default_user(tmp_path):
     with open_engine(db) as engine:
         assert [m.text for m in engine.list_memories(ScopeSet.of(user="ann")).memories] == ["Tea at four"]
         assert [m.text for m in engine.list_memories(ScopeSet.of(user="bob")).memories] == ["Coffee at nine"]
+
+
+async def test_judge_writes_a_history_file_as_memory_write_would_line_by_line(tmp_path):
+    source = tmp_path / "history.jsonl"
+    source.write_text("\n".join(json.dumps(r) for r in [
+        {"text": "I live in Austin.", "valid_from": "2020-05-01"},
+        {"text": "I moved to Denver.", "valid_from": "2023-02-01"},
+        {"text": "I moved to Denver.", "valid_from": "2023-02-01"}]))
+    db = tmp_path / "judged.db"
+    done = run(str(source), "--db", str(db), "--scope", "user:u", "--judge")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert (report["memories"], report["superseded"], report["duplicates"], report["transactions"]) == (2, 1, 1, 3)
+    async with Client(stdio_params(db, embedder="minilm", default_user="u")) as client:
+        hits = (await call(client, "memory_recall", query="Where do I live?"))["results"]
+        assert [h["text"] for h in hits] == ["I moved to Denver."]

@@ -153,3 +153,54 @@ def test_a_batch_refused_in_its_model_step_stops_the_import_there_with_the_batch
     assert seen == [3]
     texts = sorted(m.text for m in engine.list_memories(ALICE, limit=50).memories)
     assert texts == [f"Reading list entry {i}" for i in range(3)]
+
+
+HISTORY = [{"text": "I live in Austin.", "valid_from": "2020-05-01"},
+           {"text": "I work at Dell.", "valid_from": "2020-06-01"},
+           {"text": "I moved to Denver.", "valid_from": "2023-02-01"}]
+
+
+def _current(engine, scopes) -> list[str]:
+    return sorted(m.text for m in engine.list_memories(scopes, limit=50).memories)
+
+
+def test_a_file_is_written_as_given_unless_the_import_is_asked_to_judge(engine, tmp_path):
+    path = lines(tmp_path / "history.jsonl", *HISTORY)
+    report = engine.import_memories(importing.read_items(path, "jsonl", ALICE))
+    assert (report.memories, report.superseded, report.duplicates, report.transactions) == (3, 0, 0, 1)
+    assert _current(engine, ALICE) == ["I live in Austin.", "I moved to Denver.", "I work at Dell."]
+    judged = engine.import_memories(importing.read_items(path, "jsonl", BOB), judge=True)
+    # each line as a memory_write in turn: the move ends Austin, and leaves the job alone
+    assert (judged.memories, judged.superseded, judged.transactions) == (3, 1, 3)
+    assert _current(engine, BOB) == ["I moved to Denver.", "I work at Dell."]
+    hits = engine.recall("Where do I live?", BOB, limit=3).results
+    assert hits[0].text == "I moved to Denver." and hits[0].valid_from.startswith("2023-02-01")
+    austin = [h for h in engine.recall("Where do I live?", BOB, include_retired=True).results
+              if h.id == judged.ids[0]]
+    assert austin and austin[0].superseded_by == [judged.ids[2]]
+
+
+def test_a_repeat_is_not_written_when_judged(engine, tmp_path):
+    path = lines(tmp_path / "again.jsonl", {"text": "I am allergic to peanuts."},
+                 {"text": "I am allergic to peanuts."}, {"text": "I like green tea."})
+    report = engine.import_memories(importing.read_items(path, "jsonl", ALICE), judge=True)
+    assert (report.memories, report.duplicates, len(report.ids)) == (2, 1, 2)
+    assert _current(engine, ALICE) == ["I am allergic to peanuts.", "I like green tea."]
+
+
+def test_a_planned_change_ends_what_it_replaces_when_its_export_is_imported(engine, tmp_path):
+    from datetime import UTC, datetime, timedelta
+
+    later = (datetime.now(UTC) + timedelta(days=45)).isoformat()
+    dell = engine.write_memory("I work at Dell as an engineer.", ALICE, valid_from="2021-01-01")
+    figma = engine.write_memory("I work at Figma as a designer.", ALICE, valid_from=later)
+    assert figma.superseded == [dell.id]
+    path = lines(tmp_path / "export.jsonl", *engine.export_memories(ALICE))
+    # into other scopes of the same file: a batch of what holds now, then the plan, judged
+    report = engine.import_memories([importing.ImportItem(item.line, BOB, item.arguments)
+                                     for item in importing.read_items(path, "jsonl", ALICE)])
+    assert (report.memories, report.superseded, report.transactions) == (2, 1, 2)
+    now = engine.recall("Where do I work?", BOB, limit=2).results
+    assert now[0].text == "I work at Dell as an engineer." and now[0].valid_to == figma.valid_from
+    then = engine.recall("Where do I work?", BOB, as_of=(datetime.now(UTC) + timedelta(days=60)).isoformat()).results
+    assert [h.text for h in then if h.text.startswith("I work")] == ["I work at Figma as a designer."]

@@ -408,17 +408,20 @@ class Engine:
         return _access(access).redact(corrections.commit_amend(self.services, prepared))
 
     def import_memories(self, items: Sequence[importing.ImportItem], *, batch: int = importing.BATCH,
-                        progress: Callable[[int], None] | None = None,
+                        progress: Callable[[int], None] | None = None, judge: bool = False,
                         access: Access | None = None) -> importing.ImportReport:
         """Write items read from a file (`importing.read_items`: JSON lines of memory_write
         arguments, the MCP reference memory server's file, a Mem0 export) in transactions of
-        `batch` memories; `progress(n)` is called as each transaction commits. Every item's
-        scopes must be granted before anything is written."""
+        `batch` memories; `progress(n)` is called as each transaction commits. With `judge`,
+        each text memory is judged against the current ones as memory_write judges it (in a
+        transaction of its own); a memory that begins after now always is. Every item's scopes
+        must be granted before anything is written."""
         items = list(items)
         access = _access(access)
         for scopes in dict.fromkeys(item.scopes for item in items):
             access.admit(scopes)
-        return importing.import_items(self.services, items, batch=batch, progress=progress)
+        return importing.import_items(self.services, items, batch=batch, progress=progress, judge=judge,
+                                      access=access)
 
     def export_memories(self, scopes: ScopeSet, *, access: Access | None = None) -> Iterator[dict]:
         """What the scopes remember now, oldest first, as memory_write arguments that

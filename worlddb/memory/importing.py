@@ -27,6 +27,14 @@ text memories of the same scopes are written `batch` to a transaction through th
 memory_write path (embeddings computed per batch, before its transaction), and each
 `messages` item as its session (worlddb.memory.messages); a batch's extraction and
 embeddings run while the batch before it commits (worlddb.memory.ahead).
+A batch is written as given: the files these formats come from hold what is true now, so
+nothing in them is judged against the rest. Two kinds of item are written alone, as a single
+memory_write writes them (judged against the current memories of their scopes, what is
+imported before them included: worlddb.memory.updates): every text item, when the import is
+asked to `judge` (a file of memories in the order they happened, "I live in Austin" before
+"I moved to Denver"), and always one that begins after now. That is a planned change, as
+`worlddb export` writes one next to the memory it ends later, and only the judge makes it end
+that memory when it begins.
 A batch the engine still refuses (an entity name over its limit, say) stops the import at
 that batch; the batches before it stay written, and the error names the lines.
 """
@@ -42,8 +50,9 @@ from functools import partial
 from pathlib import Path
 
 from worlddb.core.errors import InvalidInput, WorldDBError
-from worlddb.core.timeutil import parse_time
+from worlddb.core.timeutil import now_us, parse_time
 from worlddb.memory import messages as conversation
+from worlddb.memory.access import Access
 from worlddb.memory.ahead import one_ahead
 from worlddb.memory.ingest import PreparedSession
 from worlddb.memory.scopes import ScopeSet, resolve_scopes
@@ -82,6 +91,10 @@ class ImportReport:
     sessions: int = 0
     transactions: int = 0
     ids: list[str] = field(default_factory=list)
+    #: current memories a judged item superseded (ended), and judged items not written because
+    #: they repeat a current memory
+    superseded: int = 0
+    duplicates: int = 0
 
 
 def read_items(path: str | Path, fmt: str = "jsonl", default: ScopeSet | None = None) -> list[ImportItem]:
@@ -105,15 +118,21 @@ def count(items: list[ImportItem]) -> int:
 
 
 def import_items(services: Services, items: list[ImportItem], *, batch: int = BATCH,
-                 progress: Callable[[int], None] | None = None) -> ImportReport:
+                 progress: Callable[[int], None] | None = None, judge: bool = False,
+                 access: Access | None = None) -> ImportReport:
     """Write checked items (read_items) in batched transactions; `progress(n)` after each.
-    Each batch's model step runs while the batch before it commits (worlddb.memory.ahead)."""
+    Each batch's model step runs while the batch before it commits (worlddb.memory.ahead).
+    With `judge`, each text item is judged as a single memory_write is, in a transaction of its
+    own; a planned change always is (see the module docstring). `access`: whose import it is,
+    as memory_write's (a judged item closes no memory also in a scope outside its grant)."""
     if batch < 1:
         raise InvalidInput("batch must be at least 1")
-    memories = turns = sessions = transactions = 0
+    memories = turns = sessions = transactions = superseded = duplicates = 0
     ids: list[str] = []
-    with closing(one_ahead(partial(_prepare, services), _groups(items, batch))) as ready:
-        for group, prepared in ready:
+    now = now_us()
+    groups = _groups(items, batch, lambda item: judge or _begins_after(item, now))
+    with closing(one_ahead(partial(_prepare, services), groups)) as ready:
+        for (group, _), prepared in ready:
             lines = f"line {group[0].line}" + (f"-{group[-1].line}" if len(group) > 1 else "")
             try:
                 if "messages" in group[0].arguments:
@@ -123,55 +142,68 @@ def import_items(services: Services, items: list[ImportItem], *, batch: int = BA
                     ids.append(written.id)
                     done = len(written.turns)
                 else:
-                    results = commit(services, complete(services, prepared()))
-                    memories += len(results)
-                    ids.extend(r.id for r in results)
+                    results = commit(services, complete(services, prepared()), access)
+                    written = [r for r in results if r.duplicate_of is None]
+                    memories += len(written)
+                    duplicates += len(results) - len(written)
+                    superseded += sum(len(r.superseded) for r in written)
+                    ids.extend(r.id for r in written)
                     done = len(results)
             except WorldDBError as exc:
                 raise type(exc)(f"{lines}: {exc} (the items before it are written)") from None
             transactions += 1
             if progress is not None:
                 progress(done)
-    return ImportReport(memories=memories, turns=turns, sessions=sessions, transactions=transactions, ids=ids)
+    return ImportReport(memories=memories, turns=turns, sessions=sessions, transactions=transactions, ids=ids,
+                        superseded=superseded, duplicates=duplicates)
 
 
-def _prepare(services: Services, group: list[ImportItem]) -> PreparedWrite | PreparedSession:
-    """A batch's model step: a messages item's session, or a run of text items."""
+def _prepare(services: Services, batch: tuple[list[ImportItem], bool]) -> PreparedWrite | PreparedSession:
+    """A batch's model step: a messages item's session, or a run of text items (one, judged)."""
+    group, judged = batch
     if "messages" in group[0].arguments:
         args = group[0].arguments
         valid_from = args.get("valid_from")
         return conversation.prepare_messages(
             services, group[0].scopes, args["messages"], session=args.get("session"),
             valid_from=parse_time(valid_from, field="valid_from") if valid_from else None)
-    return prepare(services, [_request(item) for item in group])
+    return prepare(services, [_request(item, judged=judged) for item in group])
 
 
 # ---------------------------------------------------------------------------- batching
-def _groups(items: list[ImportItem], batch: int) -> Iterator[list[ImportItem]]:
+def _begins_after(item: ImportItem, now: int) -> bool:
+    """Whether a text item is a planned change: its valid_from is still to come."""
+    valid_from = item.arguments.get("valid_from")
+    return "text" in item.arguments and bool(valid_from) and parse_time(valid_from, field="valid_from") > now
+
+
+def _groups(items: list[ImportItem], batch: int,
+            judged: Callable[[ImportItem], bool]) -> Iterator[tuple[list[ImportItem], bool]]:
     """Runs of consecutive text items with the same scopes, at most `batch` long; each
-    messages item alone."""
+    messages item alone, and each text item to be judged; with whether it is judged."""
     run: list[ImportItem] = []
     for item in items:
-        if "messages" in item.arguments:
+        alone = "messages" in item.arguments
+        if alone or judged(item):
             if run:
-                yield run
+                yield run, False
                 run = []
-            yield [item]
+            yield [item], not alone
             continue
         if run and (len(run) >= batch or run[0].scopes != item.scopes):
-            yield run
+            yield run, False
             run = []
         run.append(item)
     if run:
-        yield run
+        yield run, False
 
 
-def _request(item: ImportItem) -> WriteRequest:
+def _request(item: ImportItem, judged: bool = False) -> WriteRequest:
     args = item.arguments
     valid_from = args.get("valid_from")
     return WriteRequest(text=check_text(args.get("text")), scopes=item.scopes, metadata=args.get("metadata") or {},
                         valid_from=parse_time(valid_from, field="valid_from") if valid_from else None,
-                        entities=args.get("entities"), facts=args.get("facts"), tool="import")
+                        entities=args.get("entities"), facts=args.get("facts"), tool="import", judged=judged)
 
 
 def _check(item: ImportItem) -> None:

@@ -73,6 +73,9 @@ class WriteRequest:
     tool: str
     supersedes: str | None = None
     reason: str | None = None
+    #: judged as a single memory_write is, whatever its tool (an import's planned change, or an
+    #: import asked to judge: worlddb.memory.importing)
+    judged: bool = False
 
 
 @dataclass(frozen=True)
@@ -227,7 +230,7 @@ def commit(services: Services, prepared: PreparedWrite, access: Access | None = 
 def _judge(services: Services, plan: _Plan, item) -> updates.Assessment:
     request = plan.request
     amend = request.tool == "memory_amend" and request.supersedes is not None
-    if not amend and (request.tool != "memory_write" or request.supersedes is not None):
+    if not amend and (not (request.tool == "memory_write" or request.judged) or request.supersedes is not None):
         return updates.NOTHING
     user = next((sid for kind, sid in request.scopes if kind == "user"), None)
     found = updates.assess(services, request.text, request.scopes, plan.starts, item.vector, item.units, plan.facts,
