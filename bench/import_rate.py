@@ -1,6 +1,6 @@
 """`worlddb import` rate per format, next to single memory_write calls over stdio, in one run.
 
-    python -m bench.import_rate [--memories 5000] [--single 200] [--out FILE]
+    python -m bench.import_rate [--memories 5000] [--single 200] [--judge] [--out FILE]
 
 Writes three files of the same synthetic memories (bench.mcp's generator: people, places,
 activities, dates and numbers) - JSON lines of memory_write arguments, the MCP reference
@@ -9,7 +9,10 @@ export - and times `python -m worlddb.cli import` on each into a fresh database 
 process, as a user runs it, default MiniLM embedder; the rate is the command's own report:
 memories written per second of import, model load and file read included). The old way in,
 in the same run: a stdio server (`worlddb serve`, as a desktop client starts it) taking
-`--single` memory_write calls one after another from newline-delimited JSON-RPC.
+`--single` memory_write calls one after another from newline-delimited JSON-RPC. With
+`--judge`, the jsonl file is imported once more with `worlddb import --judge` (each memory
+judged against the current ones as memory_write judges it, a transaction each): row
+"jsonl --judge".
 
 Baseline: with `--baseline-python PY` (the interpreter of another installation of worlddb, a
 checkout of an earlier commit), each import and the single writes are run once more by that
@@ -56,11 +59,11 @@ def write_files(folder: Path, count: int, seed: int) -> dict[str, Path]:
     return paths
 
 
-def import_file(path: Path, fmt: str, db: Path, python: str | None = None) -> dict:
+def import_file(path: Path, fmt: str, db: Path, python: str | None = None, judge: bool = False) -> dict:
     started = time.perf_counter()
     done = subprocess.run([python or sys.executable, "-m", "worlddb.cli", "import", str(path), "--db", str(db),
-                           "--format", fmt, "--scope", "user:bench"], env=child_env(), capture_output=True, text=True,
-                          check=True, cwd=working_dir(python))
+                           "--format", fmt, "--scope", "user:bench", *(["--judge"] if judge else [])],
+                          env=child_env(), capture_output=True, text=True, check=True, cwd=working_dir(python))
     report = json.loads(done.stdout)
     report["wall_with_process_start_s"] = round(time.perf_counter() - started, 2)
     return report
@@ -98,6 +101,7 @@ def main() -> None:
     parser.add_argument("--single", type=int, default=200,
                         help="single memory_write calls for the old way in (0: none, imports only)")
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--judge", action="store_true", help="also import the jsonl file with --judge")
     parser.add_argument("--baseline-python", default=None,
                         help="also run every part with this interpreter (another installation of worlddb)")
     parser.add_argument("--out", type=Path, default=None)
@@ -114,6 +118,10 @@ def main() -> None:
                 load = round(os.getloadavg()[0], 2)
                 out[fmt] = {**import_file(path, fmt, folder / f"{name}{fmt}.db", python), "loadavg_1min": load}
                 print(json.dumps({"baseline": bool(name), fmt: out[fmt]}), file=sys.stderr)
+        if args.judge:
+            load = round(os.getloadavg()[0], 2)
+            rows["jsonl --judge"] = {**import_file(paths["jsonl"], "jsonl", folder / "judged.db", judge=True),
+                                     "loadavg_1min": load}
         for name, python, out in (("", None, rows), ("baseline-", args.baseline_python, before)):
             if (name and not python) or not args.single:
                 continue
