@@ -241,6 +241,31 @@ async def test_a_conversation_by_a_principal_that_sees_a_shared_memory_marks_it_
             assert read["facts"] and all(f["valid_to"] is not None for f in read["facts"])
 
 
+async def test_a_session_held_by_a_scope_the_caller_does_not_name_is_not_continued_into_it(tmp_path):
+    db = tmp_path / "memory.db"
+    with serving(make_config(db, default_user=None), token=OWNER_TOKEN) as url:
+        async with client_with(url, OWNER_TOKEN) as owner:
+            await call(owner, "memory_write", user_id="alice", app_id="team", session="kickoff",
+                       messages=[{"role": "alice", "content": "Kickoff: the budget is 10k."}])
+        tokens = add_tokens(db, {"alice": ["user:alice"]})
+        before = dump(db)
+        async with client_with(url, tokens["alice"]) as alice:
+            error = await call_error(alice, "memory_write", user_id="alice", session="kickoff",
+                                     messages=[{"role": "alice", "content": "Secret: I plan to quit."}])
+        assert "session 'kickoff' was started in more scopes than these (user:alice)" in error
+        assert "app:team" not in error  # a scope she is not granted is not named to her
+        assert dump(db) == before
+        async with client_with(url, OWNER_TOKEN) as owner:
+            # the owner too continues it only with the scopes it was started with
+            error = await call_error(owner, "memory_write", user_id="alice", session="kickoff",
+                                     messages=[{"role": "alice", "content": "Secret: I plan to quit."}])
+            assert "started in more scopes than these" in error
+            more = await call(owner, "memory_write", user_id="alice", app_id="team", session="kickoff",
+                              messages=[{"role": "alice", "content": "We meet again on Friday."}])
+            team = [m["text"] for m in (await call(owner, "memory_list", app_id="team"))["memories"]]
+            assert sorted(more["scopes"]) == ["app:team", "user:alice"] and "Secret: I plan to quit." not in team
+
+
 async def test_a_principal_with_one_scope_uses_it_when_a_call_names_none(tenants):
     url, _, tokens, ids = tenants
     # the server's default scope (user:zed) is not granted to alice: her one scope is her default

@@ -53,7 +53,7 @@ from worlddb.graph.database import Writer
 from worlddb.memory import claims, readings, turn_updates
 from worlddb.memory.ahead import beside, one_ahead
 from worlddb.memory.results import EntityOut
-from worlddb.memory.scopes import ScopeSet, scope_anchors
+from worlddb.memory.scopes import ScopeSet, scope_anchors, scope_keys_of
 from worlddb.memory.services import Services
 from worlddb.memory.write import Mentions, complete, known_mentions, resolve_mention
 from worlddb.retrieval import claims as claims_index
@@ -330,6 +330,11 @@ def find_session(w: Writer, worlds: list[str], scopes: ScopeSet, key: str) -> tu
         raise InvalidInput(f"session {key!r} was started in {', '.join(held)}, not in exactly these scopes "
                            f"({', '.join(scopes.keys)}); continue it with the scopes it was started with, "
                            "or give a new session id")
+    if set(scope_keys_of(w.store, found[0][0])) != set(scopes.keys):
+        # a session also held by a scope not named here: its new turns would land there too, a
+        # scope the caller did not name and may not be granted (which is not named back to it)
+        raise InvalidInput(f"session {key!r} was started in more scopes than these ({', '.join(scopes.keys)}); "
+                           "continue it with the scopes it was started with, or give a new session id")
     return found[0]
 
 
