@@ -115,3 +115,15 @@ async def test_a_planned_change_still_ends_the_memory_it_replaces_after_export_a
         assert now[0]["text"] == "I work at Dell as an engineer." and now[0]["valid_to"] is not None
         then = (await call(client, "memory_recall", query="Where do I work?", as_of=days(60)))["results"]
         assert [h["text"] for h in then if h["text"].startswith("I work")] == ["I work at Figma as a designer."]
+
+
+async def test_a_text_holding_a_line_separator_exports_and_imports_back_as_one_line(tmp_path):
+    source, out, copy = tmp_path / "memory.db", tmp_path / "u.jsonl", tmp_path / "imported.db"
+    text = "The address: 12 Elm Road\u2028Flat 3\x85 Oslo\u2029(ring twice)"
+    async with Client(stdio_params(source, default_user="u")) as client:
+        await call(client, "memory_write", text=text, valid_from="2025-01-01")
+    assert worlddb("export", "--db", str(source), "--out", str(out)).returncode == 0
+    assert "\u2028" in out.read_text(encoding="utf-8")  # written as it is, inside the line
+    loaded = worlddb("import", str(out), "--db", str(copy), "--embedder", "hash")
+    assert loaded.returncode == 0, loaded.stderr
+    assert await _listed(copy) == await _listed(source)

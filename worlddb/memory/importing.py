@@ -236,7 +236,9 @@ def _check(item: ImportItem) -> None:
 
 # ---------------------------------------------------------------------------- formats
 def _lines(text: str) -> Iterator[tuple[int, dict]]:
-    for number, line in enumerate(text.splitlines(), start=1):
+    # JSON lines end at "\n" (and "\r\n") only: str.splitlines would also break a line at a
+    # U+2028 inside a string, which a JSON text may hold as it is
+    for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         try:
