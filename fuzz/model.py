@@ -186,8 +186,8 @@ class Model:
         node = self.nodes[anchor]
         if known_at is not None and node.t_ingested > known_at:
             return False
-        if include_closed:
-            return True
+        if include_closed:  # closed ones too, but none that began after as_of
+            return as_of is None or node.valid_from <= as_of
         valid_to = node.valid_to if known_at is None else self.valid_to_known_at(anchor, known_at)
         if as_of is None:  # as of now (or known_at): begun and not closed by then
             at = known_at if known_at is not None else now

@@ -169,6 +169,23 @@ async def test_retire_hides_a_memory_and_include_retired_returns_it_closed(conne
         assert "retired" in await fails(client, "memory_amend", id=mid, text="Allergic to amoxicillin")
 
 
+async def test_as_of_with_include_retired_gives_what_had_begun_by_then_closed_or_not(connect):
+    async with connect() as client:
+        austin = await ok(client, "memory_write", text="I live in Austin.", valid_from="2020-01-01")
+        denver = await ok(client, "memory_amend", id=austin["id"], text="I live in Denver.", valid_from="2021-06-01")
+
+        async def history(as_of: str) -> list[str]:
+            hits = (await ok(client, "memory_recall", query="Where do I live?", as_of=as_of,
+                             include_retired=True))["results"]
+            return sorted(h["id"] for h in hits)
+
+        assert await history("2019-06-01") == []  # nothing had begun
+        assert await history("2020-06-01") == [austin["id"]]
+        assert await history("2022-01-01") == sorted([austin["id"], denver["id"]])  # Austin closed, still shown
+        current = (await ok(client, "memory_recall", query="Where do I live?", as_of="2022-01-01"))["results"]
+        assert [h["id"] for h in current] == [denver["id"]]
+
+
 async def test_retire_all_retires_every_current_memory_of_the_scope(connect):
     async with connect() as client:
         for i in range(3):

@@ -359,12 +359,13 @@ class Store:
     def visible(self, view: NodeView, as_of: int | None, known_at: int | None, include_closed: bool) -> NodeView | None:
         """Apply a bitemporal pin to one node; None when it must not be shown. Unpinned in valid
         time (`as_of` None), a node is shown as of now (or `known_at`): not closed by then, and
-        begun by then - one whose valid time starts later is not true yet."""
+        begun by then - one whose valid time starts later is not true yet. `include_closed`
+        shows what was closed by then too, but never, pinned to `as_of`, what began after it."""
         seen = self.as_known(view, known_at)
         if seen is None:
             return None
         if include_closed:
-            return seen
+            return seen if as_of is None or seen.valid_from <= as_of else None
         if as_of is None:
             now = known_at if known_at is not None else now_us()
             return seen if (seen.valid_to is None or seen.valid_to > now) and seen.valid_from <= now else None
