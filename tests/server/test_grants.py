@@ -266,6 +266,23 @@ async def test_a_session_held_by_a_scope_the_caller_does_not_name_is_not_continu
             assert sorted(more["scopes"]) == ["app:team", "user:alice"] and "Secret: I plan to quit." not in team
 
 
+async def test_a_page_cursor_tells_a_principal_nothing_of_what_other_scopes_wrote(tenants):
+    url, _, tokens, ids = tenants
+    async with client_with(url, tokens["alice"]) as alice, client_with(url, tokens["bob"]) as bob:
+        mine = [(await call(alice, "memory_write", text=f"Alice's reading list, entry {i}"))["id"] for i in range(2)]
+        for i in range(5):
+            await call(bob, "memory_write", text=f"Bob's private note {i}")
+        mine.append((await call(alice, "memory_write", text="Alice's reading list, entry 2"))["id"])
+        page = await call(alice, "memory_list", limit=2)
+        # the cursor is the last memory she was shown, not a row number counting bob's writes
+        assert [m["id"] for m in page["memories"]] == mine[:0:-1] and page["next_cursor"] == mine[1]
+        rest = await call(alice, "memory_list", limit=1, cursor=page["next_cursor"])
+        assert [m["id"] for m in rest["memories"]] == [mine[0]]
+        # an id of a scope she is not granted is no cursor of hers
+        assert "cursor is not one this server returned" in await call_error(alice, "memory_list",
+                                                                             cursor=ids["bob"])
+
+
 async def test_a_principal_with_one_scope_uses_it_when_a_call_names_none(tenants):
     url, _, tokens, ids = tenants
     # the server's default scope (user:zed) is not granted to alice: her one scope is her default

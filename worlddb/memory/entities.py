@@ -29,7 +29,7 @@ from worlddb.graph import facts as factlib
 from worlddb.graph import identity
 from worlddb.resolver import MAX_NAME_LEN
 
-from .reading import _parse_cursor, memory_out, read_memory
+from .reading import memory_out, parse_cursor, read_memory
 from .results import (
     EntityDetail,
     EntityRef,
@@ -220,7 +220,7 @@ def _mentions(store: Store, members: set[str], worlds: list[str], *, limit: int,
               include_retired: bool) -> tuple[list[MemoryOut], str | None]:
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 500:
         raise InvalidInput("limit must be an integer from 1 to 500")
-    before = _parse_cursor(cursor)
+    before = parse_cursor(store, cursor, worlds)
     if not members or not worlds:
         return [], None
     entities = sorted(members)
@@ -234,7 +234,7 @@ def _mentions(store: Store, members: set[str], worlds: list[str], *, limit: int,
          limit + 1)).fetchall()
     page, more = rows[:limit], len(rows) > limit
     views = store.get_many(anchor for _, anchor in page)
-    return [memory_out(store, views[anchor]) for _, anchor in page], (str(page[-1][0]) if more else None)
+    return [memory_out(store, views[anchor]) for _, anchor in page], (page[-1][1] if more else None)
 
 
 def _facts(store: Store, worlds: list[str], members: set[str]) -> list[NodeView]:

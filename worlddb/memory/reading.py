@@ -1,7 +1,9 @@
 """memory_list and memory_read: pages of memories in a scope, and one memory in full.
 
-Pages are ordered newest first by the node's row (ingestion order); the cursor is the
-last row returned, so a page stays stable while new memories arrive. memory_read
+Pages are ordered newest first by the node's row (ingestion order); the cursor is the id of
+the last memory returned, so a page stays stable while new memories arrive. It is an id the
+caller was shown, never a row number: those count every scope's writes, so a caller could
+read from them how much others wrote between its calls. memory_read
 re-derives the memory's id from its stored bytes (hash_check) as `worlddb verify` does
 for the whole file.
 
@@ -37,7 +39,7 @@ def list_memories(services: Services, scopes: ScopeSet, *, limit: int, cursor: s
     store = services.store
     plan = services.db.plan(include_closed=include_retired)
     closed_too = not plan.filter_validity
-    after = _parse_cursor(cursor)
+    after = parse_cursor(store, cursor, worlds)
     kept: list[tuple[int, str]] = []
     # a hidden memory leaves a gap that rows further down fill
     while len(kept) <= limit:
@@ -62,15 +64,22 @@ def list_memories(services: Services, scopes: ScopeSet, *, limit: int, cursor: s
     views = store.get_many(anchor for _, anchor in page)
     named = marklib.marks(store, plan, [anchor for _, anchor in page], worlds)
     memories = [memory_out(store, views[anchor], named.get(anchor, {})) for _, anchor in page]
-    return Page(memories=memories, next_cursor=str(page[-1][0]) if more else None)
+    return Page(memories=memories, next_cursor=page[-1][1] if more else None)
 
 
-def _parse_cursor(cursor: str | None) -> int:
+def parse_cursor(store: Store, cursor: str | None, worlds: list[str]) -> int:
+    """The row a page starts below: that of the memory a cursor names (the last one of the page
+    before), which must be inside `worlds`; no cursor starts at the top."""
     if cursor is None or cursor == "":
         return 2**62
-    if not isinstance(cursor, str) or not cursor.isdigit() or len(cursor) > 18:
+    row = None
+    if isinstance(cursor, str) and len(cursor) == 64 and worlds:
+        row = store.conn.execute(
+            f"SELECT n.rowid FROM closure c JOIN nodes n ON n.rowid = c.node WHERE n.anchor = ? "
+            f"AND c.world IN {rowids_sql(len(worlds))} LIMIT 1", (cursor, *list_params(worlds))).fetchone()
+    if row is None:
         raise InvalidInput("cursor is not one this server returned")
-    return int(cursor)
+    return row[0]
 
 
 def memory_out(store: Store, view: NodeView, named: dict[str, list[str]] | None = None) -> MemoryOut:
