@@ -127,8 +127,9 @@ valid_from) ends is current until then and can be amended: the plan then ends th
 instead. Takes a memory's id, or a conversation turn's (the turn is then superseded too: to record a
 change and keep what was said current and marked, write the change with memory_write instead); an
 entity or fact id is refused. Returns the new memory's id; in conflicts the current memories the new
-text contradicts; and in revised the other current memories its change reaches (what memory_write would
-supersede or revise): an amend closes none of them, and reads mark them revised_by."""
+text contradicts; and in revised the other current memories and conversation turns its change reaches (what
+memory_write would supersede or revise, or mark): an amend closes none of them, and reads mark them
+revised_by. A text another current memory already says is refused: retire the old memory instead."""
 
 RETIRE = """Mark one memory as no longer true (it was wrong, or stopped applying) when nothing replaces it.
 Its validity ends at valid_to (when it stopped being true; default now); it is hidden from recall

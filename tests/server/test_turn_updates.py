@@ -221,6 +221,25 @@ async def test_amending_a_turn_supersedes_it_as_the_tool_text_says(minilm_server
         assert read["valid_to"] is not None and read["superseded_by"] == [amended["id"]]
 
 
+async def test_an_amend_marks_the_turns_its_change_reaches_as_a_write_does(minilm_server):
+    async with Client(minilm_server) as client:
+        austin = (await session(client, "u9", "2024-01-01", ("user", "I live in Austin.")))["turns"][0]["id"]
+        colour = await ok(client, "memory_write", text="My favourite colour is blue.", user_id="u9",
+                          valid_from="2024-04-01")
+        moved = await ok(client, "memory_amend", id=colour["id"], text="I moved to Boulder.", user_id="u9",
+                         valid_from="2024-05-01")
+        assert moved["revised"] == [austin]
+        hits = by_text((await ok(client, "memory_recall", query="Where do I live?", user_id="u9"))["results"])
+        assert hits["I live in Austin."]["annotations"] == {"revised_by": [moved["id"]]}
+        # a turn amended to the change marks the turn it changes, which stays what was said
+        first = await session(client, "u10", "2024-01-01", ("user", "I live in Austin."), ("user", "I like tea."))
+        austin, tea = (t["id"] for t in first["turns"])
+        moved = await ok(client, "memory_amend", id=tea, text="I moved to Boulder.", user_id="u10")
+        assert moved["revised"] == [austin]
+        read = await ok(client, "memory_read", id=austin, user_id="u10")
+        assert read["valid_to"] is None and read["annotations"]["revised_by"] == [moved["id"]]
+
+
 @pytest.mark.parametrize(("user", "before", "after", "question"), [
     # a sum that opens the sentence, with no "my"
     ("rent", "My rent is $2,100 a month.", "Rent went up to $2,350 this month.", "How much is my rent?"),

@@ -893,6 +893,19 @@ async def test_a_slot_question_finds_the_memory_that_states_it_below_the_lanes_w
         assert all("claims" not in h["lanes"] for h in pinned["results"])
 
 
+async def test_an_amend_to_what_another_current_memory_says_is_refused_and_writes_nothing(minilm_server):
+    async with Client(minilm_server) as client:
+        coffee = await ok(client, "memory_write", text="My favourite drink is coffee.", user_id="amend-dup")
+        dog = await ok(client, "memory_write", text="My dog is called Rex.", user_id="amend-dup")
+        assert (await ok(client, "memory_write", text="My favourite drink is coffee.",
+                         user_id="amend-dup"))["duplicate_of"] == coffee["id"]
+        before = await ok(client, "memory_list", user_id="amend-dup")
+        error = await fails(client, "memory_amend", id=dog["id"], text="My favourite drink is coffee.",
+                            user_id="amend-dup")
+        assert f"memory {coffee['id']} already says this" in error and "memory_retire" in error
+        assert await ok(client, "memory_list", user_id="amend-dup") == before
+
+
 async def test_an_amend_marks_the_other_memories_its_change_reaches_and_closes_none(minilm_server):
     """A write would supersede "I live in Austin." and revise the longer memory; an amend of the
     first corrects that one alone and marks the other, which stays current."""

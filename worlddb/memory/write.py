@@ -239,12 +239,18 @@ def _judge(services: Services, plan: _Plan, item) -> updates.Assessment:
         # an amend corrects one memory and closes no other: the memories the old text contradicted
         # stay contradicted when the new text says the same, and another that the judge would
         # have the new text supersede or revise ("I live in Austin and work at Dell", for an
-        # amend to "I live in Houston") stays current, marked revised, with its facts
+        # amend to "I live in Houston") stays current, marked revised, with its facts; and the
+        # conversation turns the change reaches are marked, as a write marks them
         target = request.supersedes
+        if found.duplicate_of not in (None, target):
+            # two current memories saying the same, neither marked: the old one is to go instead
+            raise InvalidInput(f"memory {found.duplicate_of} already says this and is current; nothing was "
+                               f"written. If memory {target} no longer holds, retire it (memory_retire)")
         marked = tuple(dict.fromkeys(old for old in (*found.superseded, *(o for o, _ in found.revised))
                                      if old != target))
+        turns = tuple(t for t in _turns_changed(services, request, plan, item, user) if t != target)
         return updates.Assessment(conflicts=tuple(c for c in found.conflicts if c != target),
-                                  revised=tuple((old, frozenset()) for old in marked))
+                                  revised=tuple((old, frozenset()) for old in marked), turns=turns)
     if found.duplicate_of is None:
         found = replace(found, turns=_turns_changed(services, request, plan, item, user))
     return found
