@@ -47,6 +47,16 @@ BAD = [
     ("memory_write", {"text": "ok", "entities": [{"name": "\u200b"}]}, "entity name must be"),
     ("memory_write", {"text": "ok", "entities": [{"name": "Ann", "aliases": ["\ufeff"]}]}, "alias must be"),
     ("memory_write", {"messages": [{"role": "\u200b\u2060", "content": "hi"}]}, "role must name who said it"),
+    # a name holds no control character (a NUL, an escape, a line break), as an id or a ref does
+    ("memory_write", {"text": "ok", "entities": [{"name": "Ann\x00ie"}]}, "entity name holds a control character"),
+    ("memory_write", {"text": "ok", "entities": [{"name": "Ann", "aliases": ["A\x1b[31m"]}]},
+     "alias holds a control character"),
+    ("memory_write", {"text": "ok", "metadata": {"speaker": "Ann\nie"}}, "metadata.speaker holds a control character"),
+    ("memory_write", {"messages": [{"role": "a\x00b", "content": "hi"}]}, "messages[0].role holds a control"),
+    # a ref names one message
+    ("memory_write", {"messages": [{"role": "user", "content": "hi", "ref": "r"},
+                                   {"role": "user", "content": "again", "ref": "r"}]},
+     "messages[1].ref 'r' is also messages[0].ref"),
     ("memory_write", {"text": "ok", "facts": [{"subject": "a", "relation": "!!", "object": "b"}]}, "relation"),
     # an unknown key in an entity or a fact is refused, not dropped: "alias" for "aliases" would
     # write the entity without its alias, and the caller would never know

@@ -130,6 +130,12 @@ def is_blank(text: str) -> bool:
     return all(c.isspace() or unicodedata.category(c) == "Cf" for c in text)
 
 
+def has_control(name: str) -> bool:
+    """Whether a name (of an entity, a speaker) holds a control character: a NUL, an escape or a
+    line break has no place in one, and PostgreSQL stores no NUL."""
+    return any(c < " " or c == "\x7f" for c in name)
+
+
 @dataclass(frozen=True, eq=False)
 class Node:
     """A node as written: its genesis record. `id` is also its stable anchor."""

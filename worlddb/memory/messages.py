@@ -36,7 +36,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from worlddb.core.errors import InvalidInput
-from worlddb.core.records import NodeView, is_blank
+from worlddb.core.records import NodeView, has_control, is_blank
 from worlddb.core.timeutil import now_us, parse_time, to_iso
 from worlddb.memory.ingest import PreparedSession, SessionPlan, Turn, commit_session, prepare_session, stored_turns
 from worlddb.memory.results import TurnOut, WriteResult
@@ -91,6 +91,12 @@ def parse_messages(messages: object, valid_from: int | None, arrived: int | None
         if i and turn.at < turns[i - 1].at:
             raise InvalidInput(f"messages[{i}] {said} is before messages[{i - 1}] ({to_iso(turns[i - 1].at)}): "
                                "give the messages in the order they were said, each with its own time")
+    refs: dict[str, int] = {}
+    for i, turn in enumerate(turns):
+        # a ref names one message: a later call that sends it again is known by it
+        if turn.turn_id is not None and refs.setdefault(turn.turn_id, i) != i:
+            raise InvalidInput(f"messages[{i}].ref {turn.turn_id!r} is also messages[{refs[turn.turn_id]}].ref: "
+                               "a ref names one message")
     return turns, valid_from if valid_from is not None else turns[0].at
 
 
@@ -181,6 +187,8 @@ def _turn(i: int, message: object, default: int) -> Turn:
         raise InvalidInput(f"{where}.role must name who said it (a name, or user / assistant)")
     if len(role) > MAX_ROLE:
         raise InvalidInput(f"{where}.role is longer than {MAX_ROLE} characters")
+    if has_control(role.strip()):
+        raise InvalidInput(f"{where}.role holds a control character; it names who said it")
     try:
         content = check_text(message.get("content"))
     except InvalidInput as exc:

@@ -37,7 +37,7 @@ import numpy as np
 
 from worlddb.consolidator import topics
 from worlddb.core.errors import InvalidInput, NotFound
-from worlddb.core.records import MAX_TEXT_CHARS, Edge, Node, is_blank
+from worlddb.core.records import MAX_TEXT_CHARS, Edge, Node, has_control, is_blank
 from worlddb.core.timeutil import from_datetime, now_us, to_datetime, to_iso
 from worlddb.extract import GENERIC_ROLES, EntityCandidate, ExtractionContext, FactCandidate
 from worlddb.extract.judge import Statement
@@ -180,6 +180,8 @@ def check_metadata(metadata: object) -> None:
     for key in SPEAKER_KEYS:
         if metadata.get(key) is not None and not isinstance(metadata[key], str):
             raise InvalidInput(f"metadata.{key} must be a string (a name), not {type(metadata[key]).__name__}")
+        if isinstance(metadata.get(key), str) and has_control(metadata[key].strip()):
+            raise InvalidInput(f"metadata.{key} holds a control character; it names who said the text")
 
 
 def names_to_embed(services: Services, mentions: Mentions) -> list[str]:
@@ -462,6 +464,8 @@ def _name(value, what: str) -> str:
         raise InvalidInput(f"{what} must be non-empty text")
     if len(value) > 512:
         raise InvalidInput(f"{what} is longer than 512 characters")
+    if has_control(value.strip()):
+        raise InvalidInput(f"{what} holds a control character")
     return value.strip()
 
 
