@@ -221,6 +221,17 @@ async def test_amending_a_turn_supersedes_it_as_the_tool_text_says(minilm_server
         assert read["valid_to"] is not None and read["superseded_by"] == [amended["id"]]
 
 
+async def test_an_amended_turn_leaves_its_caption_and_ref_with_the_message(minilm_server):
+    async with Client(minilm_server) as client:
+        said = await ok(client, "memory_write", user_id="u11", messages=[
+            {"role": "Carol", "content": "We live in Oslo now.", "ref": "m7", "caption": "a photo of a fjord"}])
+        turn = said["turns"][0]["id"]
+        amended = await ok(client, "memory_amend", id=turn, text="Carol lives in Bergen.", user_id="u11")
+        read = await ok(client, "memory_read", id=amended["id"], user_id="u11")
+        assert read["metadata"] == {"speaker": "Carol"}  # who said it stays; the photo was of the message
+        assert (await ok(client, "memory_read", id=turn, user_id="u11"))["metadata"]["caption"] == "a photo of a fjord"
+
+
 async def test_an_amend_marks_the_turns_its_change_reaches_as_a_write_does(minilm_server):
     async with Client(minilm_server) as client:
         austin = (await session(client, "u9", "2024-01-01", ("user", "I live in Austin.")))["turns"][0]["id"]

@@ -29,6 +29,7 @@ from worlddb.core.timeutil import now_us, to_iso
 from worlddb.graph.database import Writer
 
 from .access import Access
+from .ingest import TURN_ONLY_META
 from .results import AmendResult, RetireAllResult, RetireResult
 from .scopes import ScopeSet, require_of_type, scope_anchors, scope_key, scope_keys_of
 from .services import Services
@@ -119,8 +120,11 @@ def amend_target(services: Services, memory_id: str, text: str, scopes: ScopeSet
                            + f"; an amend from {to_iso(starts)} on would begin after it ended: "
                            + ("amend that one" if newer else "write its text again with that valid_from (the "
                               "plan that ended it was retired)"))
+    # a turn's caption (what its photo showed) and ref (the caller's id of that message) are the
+    # message's, not the correction's; who said it stays
+    meta = {k: v for k, v in view.meta.items() if view.type != "Turn" or k not in TURN_ONLY_META}
     request = WriteRequest(text=check_text(text), scopes=ScopeSet(tuple(tuple(k.split(":", 1)) for k in keys)),
-                           metadata=dict(view.meta), valid_from=starts, entities=None,
+                           metadata=meta, valid_from=starts, entities=None,
                            facts=None, tool="memory_amend", supersedes=old, reason=reason)
     return AmendTarget(memory_id, scopes, reason, valid_from, request, access)
 

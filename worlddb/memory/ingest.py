@@ -392,6 +392,11 @@ def check_turn(turn: Turn) -> None:
         raise InvalidInput("every turn needs a speaker and text")
 
 
+#: a turn's meta that is its message's alone (the caller's ref, a caption of its photo), beside
+#: who said it
+TURN_ONLY_META = ("turn_id", "caption")
+
+
 def turn_node(turn: Turn, created_at: int, provenance: dict) -> Node:
     meta = {"speaker": turn.speaker}
     if turn.turn_id:
