@@ -266,6 +266,23 @@ async def test_a_session_held_by_a_scope_the_caller_does_not_name_is_not_continu
             assert sorted(more["scopes"]) == ["app:team", "user:alice"] and "Secret: I plan to quit." not in team
 
 
+async def test_an_amend_of_a_memory_replaced_in_another_scope_names_neither_it_nor_a_retirement(tmp_path):
+    db = tmp_path / "memory.db"
+    with serving(make_config(db, default_user=None), token=OWNER_TOKEN) as url:
+        async with client_with(url, OWNER_TOKEN) as owner:
+            home = await call(owner, "memory_write", text="I live in Austin.", user_id="alice", agent_id="travel",
+                              metadata={"speaker": "alice"})
+            moved = await call(owner, "memory_write", text="I moved to Denver.", agent_id="travel",
+                               metadata={"speaker": "alice"})
+            assert moved["superseded"] == [home["id"]]
+        tokens = add_tokens(db, {"alice": ["user:alice"]})
+        async with client_with(url, tokens["alice"]) as alice:
+            read = await call(alice, "memory_read", id=home["id"])
+            assert read["valid_to"] is not None and not read["retired"] and read["superseded_by"] == []
+            error = await call_error(alice, "memory_amend", id=home["id"], text="I live in Houston.")
+            assert error == f"memory_amend: memory {home['id']} is no longer current; write a new memory"
+
+
 async def test_a_page_cursor_tells_a_principal_nothing_of_what_other_scopes_wrote(tenants):
     url, _, tokens, ids = tenants
     async with client_with(url, tokens["alice"]) as alice, client_with(url, tokens["bob"]) as bob:

@@ -101,8 +101,10 @@ def amend_target(services: Services, memory_id: str, text: str, scopes: ScopeSet
     starts = valid_from if valid_from is not None else max(arrived, view.valid_from)
     if view.retired_at is not None or view.valid_to is not None and view.valid_to <= arrived:
         newer = _superseded_by(store, old, scopes)
+        # what replaced it may lie in a scope the caller did not name: then it is named not at all
+        why = " (it was retired)" if view.retired_at is not None else ""
         raise InvalidInput(f"memory {old} is no longer current: superseded by {', '.join(newer)}; amend that one"
-                           if newer else f"memory {old} is no longer current (it was retired); write a new memory")
+                           if newer else f"memory {old} is no longer current{why}; write a new memory")
     keys = scope_keys_of(store, old)
     _check_shared(access, old, keys, "an amend corrects a memory in every scope it is in; nothing was written "
                                      "(write the correction as a new memory instead)")
