@@ -893,6 +893,22 @@ async def test_a_slot_question_finds_the_memory_that_states_it_below_the_lanes_w
         assert all("claims" not in h["lanes"] for h in pinned["results"])
 
 
+@pytest.mark.parametrize(("user", "old", "new", "question", "kept"), [
+    ("others-1", "I work at Dell and my sister lives in Paris.", "I started working at HP.",
+     "Where does my sister live?", "sister"),
+    ("others-2", "Tom lives in Boston and Ann lives in Austin.", "Tom moved to Denver.", "Where does Ann live?", "Ann"),
+])
+async def test_a_change_of_one_persons_slot_leaves_what_the_memory_says_of_another_current(
+        minilm_server, user, old, new, question, kept):
+    async with Client(minilm_server) as client:
+        before = await ok(client, "memory_write", text=old, user_id=user, valid_from=ago(90))
+        after = await ok(client, "memory_write", text=new, user_id=user)
+        assert after["superseded"] == [] and after["revised"] == [before["id"]]
+        hits = (await ok(client, "memory_recall", query=question, user_id=user))["results"]
+        found = next(h for h in hits if h["id"] == before["id"])  # still current, and marked
+        assert found["valid_to"] is None and found["annotations"]["revised_by"] == [after["id"]]
+
+
 async def test_an_amend_to_what_another_current_memory_says_is_refused_and_writes_nothing(minilm_server):
     async with Client(minilm_server) as client:
         coffee = await ok(client, "memory_write", text="My favourite drink is coffee.", user_id="amend-dup")

@@ -691,15 +691,19 @@ def _assessment(services: Services, scopes: ScopeSet, candidates: list[Statement
 def _changed_only_in_part(services: Services, new: Reading, old: Statement, user: str | None,
                           kept: Mapping[str, ReadingParts]) -> frozenset[str] | None:
     """For a memory the new one updates: None if the update covers it, else the attributes
-    (with their families) the new memory changes. It covers it unless the old memory, read in
-    full, claims something about a subject the new one speaks of, in a slot (an attribute of
-    the catalogue, a relation the judge holds single-valued, or a single-valued open slot) that
+    (with their families) the new memory changes. It covers it unless the new memory speaks of
+    a subject of the old one, and the old one, read in full, claims something about that subject
+    or another ("I work at Dell and my sister lives in Paris", then "I started at HP"), in a
+    slot (an attribute of the catalogue, a relation the judge holds single-valued, or a
+    single-valued open slot) that
     neither the new memory nor a current one that already revises it speaks of for that subject
     (slots of one family count as one; a replacement with no slot of its own, "I switched to
     Neovim", speaks of every open slot, and of any slot holding the value it names as left:
     "I switched from Spanish to Italian"). A fact of another relation ("is_a nurse") restates
-    the text in other terms and is no such claim. So a memory whose every slot has been
-    changed, one revision at a time, is superseded by the last."""
+    the text in other terms and is no such claim, nor is one whose value is a subject the new
+    memory speaks of ("my husband Ravi" says who Ravi is, and "Ravi's new job" is about him).
+    So a memory whose every slot has been changed, one revision at a time, is superseded by the
+    last."""
     slots = CATALOGUE.keys() | getattr(services.judge, "single", frozenset())
     changers = list(new.claims)
     for edge in services.store.edges(dst=old.id, type="revises"):
@@ -710,9 +714,15 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
     stored = services.store.get(old.id)
     full = _view_reading(services, stored, user, None, kept) if stored is not None else _reading(
         old.text, _stored_facts(services, old.id), user)
+    if not any(_about(n, claim) for claim in full.claims for n in new.claims):
+        return None  # no subject of the old memory is the new one's: the judge's update stands
+    spoken = {normalise_subject(n.subject) for n in new.claims}
     for claim in full.claims:
-        if not _is_slot(claim.attribute, slots) or not any(_about(n, claim) for n in new.claims):
+        if not _is_slot(claim.attribute, slots):
             continue
+        if any(same_subject(normalise_subject(claim.value), s) for s in spoken) and not any(
+                _about(n, claim) for n in new.claims):
+            continue  # "my husband Ravi": who the new memory's subject is, not a second statement
         about = [n for n in changers if _about(n, claim)]
         # a medicine stopped ends its dose too: the slot qualified by a value that ended
         of = CATALOGUE[claim.attribute].of if claim.attribute in CATALOGUE else ""
