@@ -53,6 +53,9 @@ BAD = [
      "alias holds a control character"),
     ("memory_write", {"text": "ok", "metadata": {"speaker": "Ann\nie"}}, "metadata.speaker holds a control character"),
     ("memory_write", {"messages": [{"role": "a\x00b", "content": "hi"}]}, "messages[0].role holds a control"),
+    ("memory_write", {"text": "ok", "entities": [{"name": "Bob\x85Evil"}]}, "entity name holds a control character"),
+    ("memory_write", {"text": "ok", "metadata": {"speaker": "Bob\x9b31mEvil"}}, "metadata.speaker holds a control"),
+    ("memory_write", {"messages": [{"role": "Bob\u2028Evil", "content": "hi"}]}, "messages[0].role holds a control"),
     # a ref names one message
     ("memory_write", {"messages": [{"role": "user", "content": "hi", "ref": "r"},
                                    {"role": "user", "content": "again", "ref": "r"}]},

@@ -131,9 +131,10 @@ def is_blank(text: str) -> bool:
 
 
 def has_control(name: str) -> bool:
-    """Whether a name (of an entity, a speaker) holds a control character: a NUL, an escape or a
-    line break has no place in one, and PostgreSQL stores no NUL."""
-    return any(c < " " or c == "\x7f" for c in name)
+    """Whether a name (of an entity, a speaker) holds a control character (Unicode category Cc:
+    a NUL, an escape, U+0085 NEXT LINE, U+009B) or a line or paragraph separator: a name is one
+    line of text, and PostgreSQL stores no NUL."""
+    return any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in name)
 
 
 @dataclass(frozen=True, eq=False)
