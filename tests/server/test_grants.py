@@ -252,14 +252,14 @@ async def test_a_session_held_by_a_scope_the_caller_does_not_name_is_not_continu
         async with client_with(url, tokens["alice"]) as alice:
             error = await call_error(alice, "memory_write", user_id="alice", session="kickoff",
                                      messages=[{"role": "alice", "content": "Secret: I plan to quit."}])
-        assert "session 'kickoff' was started in more scopes than these (user:alice)" in error
+        assert "session 'kickoff' is held by other scopes than exactly these (user:alice)" in error
         assert "app:team" not in error  # a scope she is not granted is not named to her
         assert dump(db) == before
         async with client_with(url, OWNER_TOKEN) as owner:
             # the owner too continues it only with the scopes it was started with
             error = await call_error(owner, "memory_write", user_id="alice", session="kickoff",
                                      messages=[{"role": "alice", "content": "Secret: I plan to quit."}])
-            assert "started in more scopes than these" in error
+            assert "held by other scopes than exactly these" in error
             more = await call(owner, "memory_write", user_id="alice", app_id="team", session="kickoff",
                               messages=[{"role": "alice", "content": "We meet again on Friday."}])
             team = [m["text"] for m in (await call(owner, "memory_list", app_id="team"))["memories"]]

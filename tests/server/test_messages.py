@@ -61,6 +61,17 @@ async def test_the_session_id_a_write_returns_continues_the_session_as_the_calle
         assert session["type"] == "Session"
 
 
+async def test_a_conversation_given_no_session_id_is_continued_by_the_one_its_write_returned(connect):
+    async with connect() as client:
+        first = await ok(client, "memory_write", messages=MESSAGES, valid_from="2023-05-08T13:56:00Z")
+        second = await ok(client, "memory_write", messages=MORE, session=first["session"])
+        assert second["session"] == first["session"]  # one session, not a second one named by the first's id
+        # with a scope it is not in, it is refused
+        error = await fails(client, "memory_write", messages=MORE, session=first["session"], app_id="team",
+                            user_id="alice")
+        assert "not in exactly these scopes" in error
+
+
 async def test_a_conversation_sent_again_with_more_writes_only_the_messages_it_adds(connect):
     async with connect() as client:
         first = await ok(client, "memory_write", messages=MESSAGES, session="chat-7",

@@ -293,8 +293,10 @@ def commit_session(services: Services, prepared: PreparedSession,
             previous = anchor
             anchors.append(anchor)
         revised = turn_updates.apply(services, w, anchors, changes, granted)
-        if plan.key is not None:
-            record_session(w, worlds, plan.key, session_anchor, previous, position + len(plan.turns))
+        # a session given no id is known by its own, which the write returns: a later call that
+        # sends it continues the session
+        record_session(w, worlds, plan.key if plan.key is not None else session_anchor, session_anchor, previous,
+                       position + len(plan.turns))
     services.resolver.after_write(anchors)
     return SessionWritten(session=session_anchor, turns=anchors, entities=list(entities.values()),
                           continued=earlier is not None, revised=revised)
@@ -333,8 +335,8 @@ def find_session(w: Writer, worlds: list[str], scopes: ScopeSet, key: str) -> tu
     if set(scope_keys_of(w.store, found[0][0])) != set(scopes.keys):
         # a session also held by a scope not named here: its new turns would land there too, a
         # scope the caller did not name and may not be granted (which is not named back to it)
-        raise InvalidInput(f"session {key!r} was started in more scopes than these ({', '.join(scopes.keys)}); "
-                           "continue it with the scopes it was started with, or give a new session id")
+        raise InvalidInput(f"session {key!r} is held by other scopes than exactly these ({', '.join(scopes.keys)}); "
+                           "continue it with the scopes that hold it, or give a new session id")
     return found[0]
 
 

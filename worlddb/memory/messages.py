@@ -40,7 +40,7 @@ from worlddb.core.records import NodeView, has_control, is_blank
 from worlddb.core.timeutil import now_us, parse_time, to_iso
 from worlddb.memory.ingest import PreparedSession, SessionPlan, Turn, commit_session, prepare_session, stored_turns
 from worlddb.memory.results import TurnOut, WriteResult
-from worlddb.memory.scopes import ScopeSet, scope_anchors
+from worlddb.memory.scopes import ScopeSet, scope_anchors, scope_keys_of
 from worlddb.memory.services import Services
 from worlddb.memory.write import check_text, complete
 
@@ -137,8 +137,11 @@ def commit_messages(services: Services, prepared: PreparedSession,
     session already holds among its latest turns (as many as the call sends) are not written
     again, and the result gives their stored turns (`_held`)."""
     scopes, plan = prepared.scopes, prepared.plan
-    session, stored = stored_turns(services.store, scope_anchors(services.store, scopes), plan.key, len(plan.turns)) \
-        if plan.key is not None else (None, [])
+    worlds = scope_anchors(services.store, scopes)
+    session, stored = stored_turns(services.store, worlds, plan.key, len(plan.turns)) \
+        if plan.key is not None and len(worlds) == len(scopes.keys) else (None, [])
+    if session is not None and set(scope_keys_of(services.store, session)) != set(scopes.keys):
+        session, stored = None, []  # held by other scopes too: the write refuses it (ingest.find_session)
     known = _held(plan.turns, stored)
     if session is not None and len(known) == len(plan.turns):
         return WriteResult(id=session, scopes=scopes.keys, valid_from=to_iso(plan.start), entities=[], facts=[],
