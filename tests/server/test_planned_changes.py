@@ -92,6 +92,11 @@ async def test_plans_written_out_of_order_follow_each_other_by_their_start(plann
         assert apple["superseded"] == [figma["id"]] and apple["conflicts"] == []
         assert (await working(35), await working(50), await working(90)) == (
             ["I work at Figma as a designer."], ["I work at Apple as a designer."], ["I work at Google as a manager."])
+        # one before them all: every plan after it follows it, and none is a conflict
+        canva = await ok(client, "memory_write", text="I work at Canva as a designer.", valid_from=days(10))
+        assert canva["superseded"] == [dell["id"]] and canva["conflicts"] == []
+        assert (await working(5), await working(20), await working(35)) == (
+            ["I work at Dell as an engineer."], ["I work at Canva as a designer."], ["I work at Figma as a designer."])
 
 
 async def test_counts_and_listings_take_planned_and_planned_away_memories_for_what_they_are_now(planning):

@@ -319,9 +319,9 @@ def apply(services: Services, w: Writer, anchor: str, starts: int, assessment: A
         superseded.append(old)
         close_derived_facts(services, w, old, starts)
         hand_over_plans(services, w, old, anchor, starts)
-    # a plan that ends what this one (or the memory it amends) replaces ends this one instead: a
-    # succession, no conflict
-    handed = {e.src for e in store.edges(dst=anchor, type="supersedes")}
+    # a plan that ends what this one (or the memory it amends) replaces ends this one instead, and
+    # the plans after it follow it: a succession, no conflict
+    handed = _successors(store, anchor)
     for old in later:
         if old not in handed:
             w.link(Edge("contradicts", anchor, old))
@@ -351,6 +351,18 @@ def hand_over_plans(services: Services, w: Writer, old: str, new: str, starts: i
     for plan in sorted(plans, key=lambda v: (v.valid_from, v.anchor)):
         w.link(Edge("supersedes", plan.anchor, new))
         close_derived_facts(services, w, new, plan.valid_from)
+
+
+def _successors(store: Store, anchor: str) -> set[str]:
+    """Every memory that supersedes `anchor`, directly or through the ones that do."""
+    seen: set[str] = set()
+    todo = [anchor]
+    while todo:
+        for edge in store.edges(dst=todo.pop(), type="supersedes"):
+            if edge.src not in seen:
+                seen.add(edge.src)
+                todo.append(edge.src)
+    return seen
 
 
 def holds_ever(view: NodeView | None) -> bool:
