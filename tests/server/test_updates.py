@@ -909,6 +909,21 @@ async def test_a_change_of_one_persons_slot_leaves_what_the_memory_says_of_anoth
         assert found["valid_to"] is None and found["annotations"]["revised_by"] == [after["id"]]
 
 
+@pytest.mark.parametrize(("user", "old", "new", "kept"), [
+    # the user's job, when the sister's changes; a fact of the user names the scope's user
+    ("facts-1", "I work at Dell and my sister Ana works at Canon.", "Ana started at Nikon.", "facts-1"),
+    ("facts-2", "Lena lives in Graz and Max lives in Linz.", "Max moved to Vienna.", "Lena"),
+])
+async def test_a_revision_ends_no_fact_of_a_subject_the_change_is_not_about(minilm_server, user, old, new, kept):
+    async with Client(minilm_server) as client:
+        before = await ok(client, "memory_write", text=old, user_id=user, valid_from=ago(90))
+        after = await ok(client, "memory_write", text=new, user_id=user)
+        assert after["revised"] == [before["id"]]
+        facts = (await ok(client, "memory_read", id=before["id"], user_id=user))["facts"]
+        assert [f["valid_to"] for f in facts if f["subject"] == kept and f["relation"] in ("works_at", "lives_in")] \
+            == [None]
+
+
 async def test_an_amend_to_what_another_current_memory_says_is_refused_and_writes_nothing(minilm_server):
     async with Client(minilm_server) as client:
         coffee = await ok(client, "memory_write", text="My favourite drink is coffee.", user_id="amend-dup")

@@ -132,6 +132,9 @@ class Assessment:
     #: conversation turns the new memory changes: marked (revises), never closed - a turn is
     #: what was said (worlddb.memory.turn_updates)
     turns: tuple[str, ...] = ()
+    #: facts of revised memories, in a changed attribute but of a subject the new memory does not
+    #: speak of ("my sister works at Canon", when the user's job changes): they stay current
+    keep: frozenset[str] = frozenset()
 
 
 NOTHING = Assessment()
@@ -306,7 +309,7 @@ def apply(services: Services, w: Writer, anchor: str, starts: int, assessment: A
             continue  # replaced or retired meanwhile, or newer than this one: nothing to revise
         w.link(Edge("revises", anchor, old))
         revised.append(old)
-        close_derived_facts(services, w, old, starts, only=changed)
+        close_derived_facts(services, w, old, starts, only=changed, keep=assessment.keep)
     later: list[str] = []
     for old in assessment.superseded:
         view = store.get(old)
@@ -381,10 +384,12 @@ def holds_at(view: NodeView | None, at: int) -> bool:
 
 
 def close_derived_facts(services: Services, w: Writer, old_memory: str, at: int,
-                        only: frozenset[str] | None = None) -> None:
+                        only: frozenset[str] | None = None, keep: frozenset[str] = frozenset()) -> None:
     """A replaced memory's facts end where its replacement begins; a revised memory's, only
-    those whose relation is about one of the attributes in `only`."""
+    those whose relation is about one of the attributes in `only`, and none in `keep`."""
     for edge in services.store.edges(dst=old_memory, type="derived_from"):
+        if edge.src in keep:
+            continue
         view = services.store.get(edge.src)
         if view is None or (view.valid_to is not None and view.valid_to <= at):
             continue
@@ -624,13 +629,19 @@ def stored_facts(store: Store, memory: str) -> list[FactCandidate]:
 
 def stored_facts_of(store: Store, memories: Iterable[str]) -> dict[str, list[FactCandidate]]:
     """`stored_facts` of each of `memories` that has any, in three statements for them all."""
+    return {memory: [fact for _, fact in found] for memory, found in _facts_of(store, memories).items()}
+
+
+def _facts_of(store: Store, memories: Iterable[str]) -> dict[str, list[tuple[str, FactCandidate]]]:
+    """(fact anchor, the fact as the extractor's candidate) of each current fact derived from
+    each of `memories` that has any."""
     derived = store.sources(memories, "derived_from", node_type="Fact")
     facts = store.get_many(f for found in derived.values() for f in found)
     current = {anchor: view for anchor, view in facts.items() if view.valid_to is None}
     named = store.get_many({view.meta.get("subject", "") for view in current.values()}
                            | {view.meta.get("object", "") for view in current.values()
                               if view.meta.get("object_is_entity")})
-    out: dict[str, list[FactCandidate]] = {}
+    out: dict[str, list[tuple[str, FactCandidate]]] = {}
     for memory, found in derived.items():
         for view in (current[f] for f in found if f in current):
             meta = view.meta
@@ -639,8 +650,8 @@ def stored_facts_of(store: Store, memories: Iterable[str]) -> dict[str, list[Fac
             if meta.get("object_is_entity"):
                 target = named.get(obj)
                 obj = target.name if target is not None else obj
-            out.setdefault(memory, []).append(FactCandidate(subject.name if subject is not None else "",
-                                                            meta.get("relation", ""), obj or "", view.content or ""))
+            out.setdefault(memory, []).append((view.anchor, FactCandidate(
+                subject.name if subject is not None else "", meta.get("relation", ""), obj or "", view.content or "")))
     return out
 
 
@@ -656,25 +667,49 @@ def _with_facts(reading: Reading, facts: Iterable[FactCandidate], user: str | No
                 attributes: frozenset[str] | None, speaker: str | None) -> Reading:
     """`reading` (a text's, in `speaker`'s voice) with the claims its `facts` make (of
     `attributes` only, if given) that it does not make already."""
-    named = voice(speaker, user)
     extra = []
     for fact in facts:
-        if not fact.subject or not fact.object:
-            continue
-        subject = fact.subject.strip()
-        said = subject.casefold()
-        if named is not None and said in {"i", "me", speaker.strip().casefold()}:
-            key = named
-        elif said in {"user", "i", "me", (user or "").casefold()}:
-            key = ME
-        else:
-            key = normalise_subject(subject)
-        claim = SlotClaim(key, attribute_for_relation(fact.relation), fact.object.strip())
-        if attributes is not None and claim.attribute not in attributes:
+        claim = _fact_claim(fact, user, speaker)
+        if claim is None or attributes is not None and claim.attribute not in attributes:
             continue
         if not any(c.key == claim.key and c.value.casefold() == claim.value.casefold() for c in reading.claims):
             extra.append(claim)
     return Reading(reading.claims + tuple(extra), reading.cues) if extra else reading
+
+
+def _fact_claim(fact: FactCandidate, user: str | None, speaker: str | None) -> SlotClaim | None:
+    """The slot claim a fact makes, read in `speaker`'s voice; None for one without both ends."""
+    if not fact.subject or not fact.object:
+        return None
+    named = voice(speaker, user)
+    subject = fact.subject.strip()
+    said = subject.casefold()
+    if named is not None and said in {"i", "me", speaker.strip().casefold()}:
+        key = named
+    elif said in {"user", "i", "me", (user or "").casefold()}:
+        key = ME
+    else:
+        key = normalise_subject(subject)
+    return SlotClaim(key, attribute_for_relation(fact.relation), fact.object.strip())
+
+
+def _left_alone(services: Services, new: Reading, revised: list[tuple[str, frozenset[str]]],
+                user: str | None) -> frozenset[str]:
+    """The facts of `revised` memories in a changed attribute whose subject the new memory does
+    not speak of: "Ana started at Nikon" ends Ana's job in "I work at Dell and my sister Ana
+    works at Canon", not the user's (Assessment.keep)."""
+    changed = {old: attrs for old, attrs in revised if attrs}
+    if not changed:
+        return frozenset()
+    views = services.store.get_many(changed)
+    keep = set()
+    for old, found in _facts_of(services.store, changed).items():
+        speaker = speaker_of(views[old].meta) if old in views else None
+        for anchor, fact in found:
+            claim = _fact_claim(fact, user, speaker)
+            if claim is not None and claim.attribute in changed[old] and not any(_about(n, claim) for n in new.claims):
+                keep.add(anchor)
+    return frozenset(keep)
 
 
 def _assessment(services: Services, scopes: ScopeSet, candidates: list[Statement], verdicts: list[Verdict],
@@ -697,7 +732,8 @@ def _assessment(services: Services, scopes: ScopeSet, candidates: list[Statement
             related.append(statement.id)
     if duplicate is not None:
         return Assessment(duplicate_of=duplicate)
-    return Assessment(tuple(superseded), tuple(conflicts), None, tuple(related[:MAX_RELATED]), tuple(revised))
+    return Assessment(tuple(superseded), tuple(conflicts), None, tuple(related[:MAX_RELATED]), tuple(revised),
+                      keep=_left_alone(services, new, revised, user))
 
 
 def _changed_only_in_part(services: Services, new: Reading, old: Statement, user: str | None,
