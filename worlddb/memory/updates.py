@@ -749,7 +749,9 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
     Neovim", speaks of every open slot, and of any slot holding the value it names as left:
     "I switched from Spanish to Italian"). A fact of another relation ("is_a nurse") restates
     the text in other terms and is no such claim, nor is one whose value is a subject the new
-    memory speaks of ("my husband Ravi" says who Ravi is, and "Ravi's new job" is about him).
+    memory speaks of ("my husband Ravi" says who Ravi is, and "Ravi's new job" is about him),
+    nor one about whom a changed slot named ("Bob is my manager at Dell": Bob's job there
+    says who the manager was).
     So a memory whose every slot has been changed, one revision at a time, is superseded by the
     last."""
     slots = CATALOGUE.keys() | getattr(services.judge, "single", frozenset())
@@ -765,11 +767,17 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
     if not any(_about(n, claim) for claim in full.claims for n in new.claims):
         return None  # no subject of the old memory is the new one's: the judge's update stands
     spoken = {normalise_subject(n.subject) for n in new.claims}
+    # whom a changed slot named: "Bob Smith is my manager at Dell", then "Priya is my manager now":
+    # Bob's job there says who the manager was, and goes with the change
+    changed = comparable(n.attribute for n in new.claims)
+    named = {normalise_subject(c.value) for c in full.claims
+             if c.attribute in changed and any(_about(n, c) for n in new.claims)}
     for claim in full.claims:
         if not _is_slot(claim.attribute, slots):
             continue
-        if any(same_subject(normalise_subject(claim.value), s) for s in spoken) and not any(
-                _about(n, claim) for n in new.claims):
+        if not any(_about(n, claim) for n in new.claims) and (
+                any(same_subject(normalise_subject(claim.value), s) for s in spoken)
+                or any(same_subject(claim.subject, s) for s in named)):
             continue  # "my husband Ravi": who the new memory's subject is, not a second statement
         about = [n for n in changers if _about(n, claim)]
         # a medicine stopped ends its dose too: the slot qualified by a value that ended
@@ -780,7 +788,7 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
         if claim.attribute not in comparable({n.attribute for n in about}) and not any(
                 n.attribute == REPLACES and (is_open(claim.attribute) or n.ended and same_value(n.value, claim.value))
                 for n in about):
-            return comparable(n.attribute for n in new.claims)
+            return changed
     return None
 
 
