@@ -223,31 +223,32 @@ async def test_amending_a_turn_supersedes_it_as_the_tool_text_says(minilm_server
 
 async def test_an_amended_turn_leaves_its_caption_and_ref_with_the_message(minilm_server):
     async with Client(minilm_server) as client:
-        said = await ok(client, "memory_write", user_id="amend-caption", messages=[
+        said = await ok(client, "memory_write", user_id="amt-cap", messages=[
             {"role": "Carol", "content": "We live in Oslo now.", "ref": "m7", "caption": "a photo of a fjord"}])
         turn = said["turns"][0]["id"]
-        amended = await ok(client, "memory_amend", id=turn, text="Carol lives in Bergen.", user_id="amend-caption")
-        read = await ok(client, "memory_read", id=amended["id"], user_id="amend-caption")
+        amended = await ok(client, "memory_amend", id=turn, text="Carol lives in Bergen.", user_id="amt-cap")
+        read = await ok(client, "memory_read", id=amended["id"], user_id="amt-cap")
         assert read["metadata"] == {"speaker": "Carol"}  # who said it stays; the photo was of the message
-        assert (await ok(client, "memory_read", id=turn, user_id="amend-caption"))["metadata"]["caption"] == "a photo of a fjord"
+        said = await ok(client, "memory_read", id=turn, user_id="amt-cap")
+        assert said["metadata"]["caption"] == "a photo of a fjord"
 
 
 async def test_an_amend_marks_the_turns_its_change_reaches_as_a_write_does(minilm_server):
     async with Client(minilm_server) as client:
-        austin = (await session(client, "amend-turns-1", "2024-01-01", ("user", "I live in Austin.")))["turns"][0]["id"]
-        colour = await ok(client, "memory_write", text="My favourite colour is blue.", user_id="amend-turns-1",
+        austin = (await session(client, "amt-1", "2024-01-01", ("user", "I live in Austin.")))["turns"][0]["id"]
+        colour = await ok(client, "memory_write", text="My favourite colour is blue.", user_id="amt-1",
                           valid_from="2024-04-01")
-        moved = await ok(client, "memory_amend", id=colour["id"], text="I moved to Boulder.", user_id="amend-turns-1",
+        moved = await ok(client, "memory_amend", id=colour["id"], text="I moved to Boulder.", user_id="amt-1",
                          valid_from="2024-05-01")
         assert moved["revised"] == [austin]
-        hits = by_text((await ok(client, "memory_recall", query="Where do I live?", user_id="amend-turns-1"))["results"])
+        hits = by_text((await ok(client, "memory_recall", query="Where do I live?", user_id="amt-1"))["results"])
         assert hits["I live in Austin."]["annotations"] == {"revised_by": [moved["id"]]}
         # a turn amended to the change marks the turn it changes, which stays what was said
-        first = await session(client, "amend-turns-2", "2024-01-01", ("user", "I live in Austin."), ("user", "I like tea."))
+        first = await session(client, "amt-2", "2024-01-01", ("user", "I live in Austin."), ("user", "I like tea."))
         austin, tea = (t["id"] for t in first["turns"])
-        moved = await ok(client, "memory_amend", id=tea, text="I moved to Boulder.", user_id="amend-turns-2")
+        moved = await ok(client, "memory_amend", id=tea, text="I moved to Boulder.", user_id="amt-2")
         assert moved["revised"] == [austin]
-        read = await ok(client, "memory_read", id=austin, user_id="amend-turns-2")
+        read = await ok(client, "memory_read", id=austin, user_id="amt-2")
         assert read["valid_to"] is None and read["annotations"]["revised_by"] == [moved["id"]]
 
 
