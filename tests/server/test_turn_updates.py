@@ -221,6 +221,16 @@ async def test_amending_a_turn_supersedes_it_as_the_tool_text_says(minilm_server
         assert read["valid_to"] is not None and read["superseded_by"] == [amended["id"]]
 
 
+async def test_a_turn_about_one_person_ends_no_fact_of_another_in_the_memory_it_marks(minilm_server):
+    async with Client(minilm_server) as client:
+        both = await ok(client, "memory_write", text="I work at Dell and my sister Ana works at Canon.",
+                        user_id="amt-3", valid_from="2024-01-01")
+        said = await session(client, "amt-3", "2024-06-01", ("user", "Ana started at Nikon last week."))
+        assert said["revised"] == [both["id"]]
+        facts = (await ok(client, "memory_read", id=both["id"], user_id="amt-3"))["facts"]
+        assert [(f["object"], f["valid_to"]) for f in facts if f["relation"] == "works_at"] == [("Dell", None)]
+
+
 async def test_an_amended_turn_leaves_its_caption_and_ref_with_the_message(minilm_server):
     async with Client(minilm_server) as client:
         said = await ok(client, "memory_write", user_id="amt-cap", messages=[

@@ -54,7 +54,7 @@ value), find them by key in a scope of any size.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -101,13 +101,14 @@ class Change:
     """Turn `new` (its index in the call) changes an earlier turn or memory: a stored one
     (`old`, its id) or a turn of the same call (`old_index`). For a stored memory, `changed`
     are the attributes (with their families) the turn changes, whose facts of the memory end
-    at `at`, the turn's time."""
+    at `at`, the turn's time - but those in `keep`, of a subject the turn does not speak of."""
 
     new: int
     old: str | None = None
     old_index: int | None = None
     changed: frozenset[str] = frozenset()
     at: int = 0
+    keep: frozenset[str] = frozenset()
 
 
 def read(texts: Sequence[str], speakers: Sequence[str], user: str | None) -> Readings:
@@ -164,6 +165,9 @@ def _claimed(services: Services, worlds: list[str], found: Readings, times: Sequ
         verdicts = services.judge.judge(new, candidates)
         for target, verdict in zip(targets, verdicts):
             if verdict.outcome == "update":
+                if target.changed and target.old is not None:
+                    target = replace(target, keep=updates.left_alone(services, new.reading,
+                                                                    [(target.old, target.changed)], found.user))
                 changes.append(target)
                 marked_here.add(target.old if target.old is not None else target.old_index)
     return changes
@@ -241,7 +245,7 @@ def apply(services: Services, w: Writer, anchors: Sequence[str], changes: Sequen
         if old != new and w.link(Edge("revises", new, old)) and old not in marked:
             marked.append(old)
             if change.changed and (granted is None or change.old_index is not None or granted(old)):
-                updates.close_derived_facts(services, w, old, change.at, only=change.changed)
+                updates.close_derived_facts(services, w, old, change.at, only=change.changed, keep=change.keep)
     return marked
 
 

@@ -693,7 +693,7 @@ def _fact_claim(fact: FactCandidate, user: str | None, speaker: str | None) -> S
     return SlotClaim(key, attribute_for_relation(fact.relation), fact.object.strip())
 
 
-def _left_alone(services: Services, new: Reading, revised: list[tuple[str, frozenset[str]]],
+def left_alone(services: Services, new: Reading, revised: list[tuple[str, frozenset[str]]],
                 user: str | None) -> frozenset[str]:
     """The facts of `revised` memories in a changed attribute whose subject the new memory does
     not speak of: "Ana started at Nikon" ends Ana's job in "I work at Dell and my sister Ana
@@ -733,7 +733,7 @@ def _assessment(services: Services, scopes: ScopeSet, candidates: list[Statement
     if duplicate is not None:
         return Assessment(duplicate_of=duplicate)
     return Assessment(tuple(superseded), tuple(conflicts), None, tuple(related[:MAX_RELATED]), tuple(revised),
-                      keep=_left_alone(services, new, revised, user))
+                      keep=left_alone(services, new, revised, user))
 
 
 def _changed_only_in_part(services: Services, new: Reading, old: Statement, user: str | None,
