@@ -10,7 +10,10 @@
   and names no other scope in what it returns.
 - `Sessions`: server-side, in memory. The cookie carries a random session id only (HttpOnly,
   SameSite=Strict, Path=/ui); the token is typed into a login form once and never appears in
-  a URL, a page or a log. A login starts a new session id.
+  a URL, a page or a log. A login starts a new session id. The session keeps the token, in
+  this process's memory only, and every request checks it again (`Gate.recheck`): a token
+  revoked with `worlddb auth revoke`, or an OAuth token past its expiry, ends the session on
+  its next request, and a principal's grants are read afresh.
 - Every request's Host must be one the server answers to (a page on another site that
   rebinds its name to 127.0.0.1 gets 421). Every POST must come from this origin (Origin,
   else Referer) and carry the session's CSRF token; anything else is 403 and changes
@@ -42,10 +45,12 @@ MAX_SESSIONS = 1000
 
 @dataclass(frozen=True)
 class Caller:
-    """Who a session belongs to, and the scopes it is granted."""
+    """Who a session belongs to, and the scopes it is granted; the token it signed in with,
+    checked again on every request (never shown, logged or sent back)."""
 
     name: str
     access: Access
+    token: str | None = field(default=None, repr=False)
 
 
 #: the caller of an inspector that needs no login
@@ -74,7 +79,14 @@ class Gate:
         if not self.needs_login:
             return LOCAL
         verified = await self._callers.verify_token(given)
-        return Caller(verified.access.principal, verified.access) if verified is not None else None
+        return Caller(verified.access.principal, verified.access, given) if verified is not None else None
+
+    async def recheck(self, caller: Caller) -> Caller | None:
+        """`caller` as its token stands now: None once it no longer opens the server (revoked,
+        expired), else with the grants it holds now."""
+        if caller.token is None:
+            return caller if not self.needs_login else None
+        return await self.login(caller.token)
 
     async def scopes(self, engine: AsyncEngine, caller: Caller) -> ScopeSet:
         """The scopes `caller` may see and change: every page and action works inside these.

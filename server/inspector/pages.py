@@ -154,6 +154,13 @@ class Inspector:
     async def _guarded(self, request: Request, handler: Handler, *, post: bool) -> Response:
         session = self.sessions.get(request.cookies.get(COOKIE))
         fresh = False
+        if session is not None and session.caller is not None:
+            caller = await self.gate.recheck(session.caller)
+            if caller is None:  # its token was revoked, or has expired, since it signed in
+                self.sessions.drop(session.id)
+                session = None
+            else:
+                session.caller = caller
         if session is None or session.caller is None:
             caller = self.gate.open_caller()
             if caller is None or post:

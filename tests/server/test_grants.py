@@ -366,3 +366,33 @@ def test_the_inspector_signs_principals_in_with_their_tokens_and_shows_only_thei
         assert "user:bob" in index and "agent:travel" in index
     with httpx2.Client() as stranger:
         assert _signed_in(stranger, base, tokens["alice"] + "x").status_code == 401
+
+
+async def test_an_inspector_session_ends_on_its_next_request_once_its_token_is_revoked(tmp_path):
+    from worlddb.core.store import Store
+    from worlddb.memory import principals
+
+    db = tmp_path / "memory.db"
+    with serving(make_config(db, default_user=None), token=OWNER_TOKEN) as url:
+        async with client_with(url, OWNER_TOKEN) as owner:
+            pin = await call(owner, "memory_write", text="My bank PIN hint is my first dog.", user_id="dana")
+            await call(owner, "memory_write", text="Erin's note about the garden.", user_id="erin")  # not hers
+        base = url.removesuffix("/mcp")
+        token = add_tokens(db, {"dana": ["user:dana"]})["dana"]
+        with httpx2.Client() as dana:
+            assert _signed_in(dana, base, token).status_code == 303
+            page = dana.get(f"{base}/ui/memory/{pin['id']}")
+            assert page.status_code == 200 and "PIN hint" in page.text
+            csrf = CSRF.search(page.text).group(1)
+            assert "user:erin" not in dana.get(f"{base}/ui/").text
+            store = Store.open(db)
+            try:
+                principals.revoke(store, "dana")
+            finally:
+                store.close()
+            before = dump(db)
+            gone = dana.get(f"{base}/ui/memory/{pin['id']}")
+            assert gone.status_code == 303 and "/ui/login" in gone.headers["location"]
+            refused = dana.post(f"{base}/ui/memory/{pin['id']}/retire", data={"csrf": csrf}, headers={"origin": base})
+            assert refused.status_code == 403 and dump(db) == before
+            assert dana.get(f"{base}/ui/scope/export", params={"key": "user:dana"}).status_code == 303
