@@ -909,6 +909,20 @@ async def test_a_change_of_one_persons_slot_leaves_what_the_memory_says_of_anoth
         assert found["valid_to"] is None and found["annotations"]["revised_by"] == [after["id"]]
 
 
+async def test_a_change_of_a_person_named_by_an_alias_ends_what_it_changes(minilm_server):
+    """The stored fact names the entity ("Alice Smith"), the texts its alias ("Alice"): one person."""
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "alias-change"}
+        known = await ok(client, "memory_write", text="Alice Smith is my coworker.", valid_from=ago(30),
+                         entities=[{"name": "Alice Smith", "type": "person", "aliases": ["Alice"]}], **scope)
+        berlin = await ok(client, "memory_write", text="Alice lives in Berlin.", valid_from=ago(20), **scope)
+        munich = await ok(client, "memory_write", text="Alice moved to Munich.", valid_from=ago(5), **scope)
+        assert munich["superseded"] == [berlin["id"]] and munich["revised"] == []
+        alice = next(e["id"] for e in known["entities"] if e["name"] == "Alice Smith")
+        facts = (await ok(client, "memory_read", id=alice, **scope))["entity"]["facts"]
+        assert [f["object"] for f in facts if f["relation"] == "lives_in" and f["valid_to"] is None] == ["Munich"]
+
+
 @pytest.mark.parametrize(("user", "old", "new", "kept"), [
     # the user's job, when the sister's changes; a fact of the user names the scope's user
     ("facts-1", "I work at Dell and my sister Ana works at Canon.", "Ana started at Nikon.", "facts-1"),

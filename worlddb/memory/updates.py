@@ -707,7 +707,7 @@ def left_alone(services: Services, new: Reading, revised: list[tuple[str, frozen
         speaker = speaker_of(views[old].meta) if old in views else None
         for anchor, fact in found:
             claim = _fact_claim(fact, user, speaker)
-            if claim is not None and claim.attribute in changed[old] and not any(_about(n, claim) for n in new.claims):
+            if claim is not None and claim.attribute in changed[old] and _plainly_other(claim, new.claims):
                 keep.add(anchor)
     return frozenset(keep)
 
@@ -776,7 +776,8 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
         if not _is_slot(claim.attribute, slots):
             continue
         if not any(_about(n, claim) for n in new.claims) and (
-                any(same_subject(normalise_subject(claim.value), s) for s in spoken)
+                not _plainly_other(claim, new.claims)
+                or any(same_subject(normalise_subject(claim.value), s) for s in spoken)
                 or any(same_subject(claim.subject, s) for s in named)):
             continue  # "my husband Ravi": who the new memory's subject is, not a second statement
         about = [n for n in changers if _about(n, claim)]
@@ -821,6 +822,14 @@ def _unnamed(reading: Reading, ambiguous: frozenset[str]) -> Reading:
     claims = tuple(replace(c, named=False) if c.named and c.subject.split()[0] in ambiguous else c
                    for c in reading.claims)
     return Reading(claims, reading.cues)
+
+
+def _plainly_other(claim: SlotClaim, claims: Iterable[SlotClaim]) -> bool:
+    """Whether `claim` is about none of the subjects of `claims`, not even one that shares a word
+    of its name: a fact keyed by the entity's full name ("alice smith") and a text that names
+    her by her first ("Alice moved to Munich") may well be one person."""
+    words = set(claim.subject.split())
+    return not any(_about(n, claim) or words & set(n.subject.split()) for n in claims)
 
 
 def _about(a: SlotClaim, b: SlotClaim) -> bool:
