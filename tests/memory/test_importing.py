@@ -85,8 +85,10 @@ def test_jsonl_of_memory_write_arguments_with_texts_and_conversations(engine, tm
     items = importing.read_items(path, "jsonl", ALICE)
     assert importing.count(items) == 6
     report = engine.import_memories(items, batch=2)
-    assert (report.memories, report.turns, report.sessions, report.transactions) == (3, 3, 2, 4)
+    assert (report.memories, report.turns, report.sessions, report.transactions) == (3, 3, 1, 4)  # s1 twice
     assert report.ids[2] == report.ids[3]  # the second call continued session s1
+    session = engine.read_memory(report.ids[2], ALICE)
+    assert session.provenance["tool"] == "import"  # what wrote it, as an imported memory's says
     hit = engine.recall("what is the dog called", ALICE, limit=3).results
     assert "Biscuit." in [h.text for h in hit]
 

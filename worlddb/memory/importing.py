@@ -127,8 +127,9 @@ def import_items(services: Services, items: list[ImportItem], *, batch: int = BA
     as memory_write's (a judged item closes no memory also in a scope outside its grant)."""
     if batch < 1:
         raise InvalidInput("batch must be at least 1")
-    memories = turns = sessions = transactions = superseded = duplicates = 0
+    memories = turns = transactions = superseded = duplicates = 0
     ids: list[str] = []
+    sessions: set[str] = set()  # two lines of one conversation are one session
     now = now_us()
     groups = _groups(items, batch, lambda item: judge or _begins_after(item, now))
     with closing(one_ahead(partial(_prepare, services), groups)) as ready:
@@ -138,7 +139,7 @@ def import_items(services: Services, items: list[ImportItem], *, batch: int = BA
                 if "messages" in group[0].arguments:
                     written = conversation.commit_messages(services, complete(services, prepared()))
                     turns += len(written.turns)
-                    sessions += 1
+                    sessions.add(written.id)
                     ids.append(written.id)
                     done = len(written.turns)
                 else:
@@ -154,7 +155,7 @@ def import_items(services: Services, items: list[ImportItem], *, batch: int = BA
             transactions += 1
             if progress is not None:
                 progress(done)
-    return ImportReport(memories=memories, turns=turns, sessions=sessions, transactions=transactions, ids=ids,
+    return ImportReport(memories=memories, turns=turns, sessions=len(sessions), transactions=transactions, ids=ids,
                         superseded=superseded, duplicates=duplicates)
 
 
@@ -166,7 +167,7 @@ def _prepare(services: Services, batch: tuple[list[ImportItem], bool]) -> Prepar
         valid_from = args.get("valid_from")
         return conversation.prepare_messages(
             services, group[0].scopes, args["messages"], session=args.get("session"),
-            valid_from=parse_time(valid_from, field="valid_from") if valid_from else None)
+            valid_from=parse_time(valid_from, field="valid_from") if valid_from else None, tool="import")
     return prepare(services, [_request(item, judged=judged) for item in group])
 
 

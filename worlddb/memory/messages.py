@@ -116,15 +116,17 @@ def write_messages(services: Services, scopes: ScopeSet, messages: Sequence[dict
 
 
 def prepare_messages(services: Services, scopes: ScopeSet, messages: Sequence[dict], *, session: str | None = None,
-                     valid_from: int | None = None, arrived: int | None = None) -> PreparedSession:
+                     valid_from: int | None = None, arrived: int | None = None,
+                     tool: str = "memory_write") -> PreparedSession:
     """The messages checked whole, and the model's part of writing them (reads nothing from
     the store; worlddb.memory.write explains the steps). `arrived`: when the call arrived,
-    the time of a message without one when there is no `valid_from` (else now)."""
+    the time of a message without one when there is no `valid_from` (else now). `tool`: what
+    wrote them, as their provenance says (memory_write, or an import)."""
     key = check_session(session)
     turns, start = parse_messages(messages, valid_from, arrived)
     plan = SessionPlan(turns=turns, start=start, name=key or "conversation",
-                       meta={"source": "memory_write", **({"session": key} if key else {})},
-                       tool="memory_write", source="memory_write",
+                       meta={"source": tool, **({"session": key} if key else {})},
+                       tool=tool, source=tool,
                        known_names=tuple(sorted({t.speaker for t in turns})), key=key, own_turns=True,
                        # without an id a session is never continued: its record is its own
                        created_at=None if key else now_us())
