@@ -345,9 +345,9 @@ def apply(services: Services, w: Writer, anchor: str, starts: int, assessment: A
 def hand_over_plans(services: Services, w: Writer, old: str, new: str, starts: int) -> None:
     """Let the planned changes of `old` end `new`, which replaces `old` from `starts`: each memory
     that supersedes `old` from a later time, and holds at some time, supersedes `new` too, and
-    `new`'s facts end where that plan begins. "I work at Google" from March, then "I work at Figma" from
-    January: Figma holds from January until March, whichever was written first, as it does when
-    the old memory is amended instead."""
+    `new`'s facts end where that plan begins. "I work at Google" from March, then "I work at
+    Figma" from January: Figma holds from January until March, whichever was written first, as
+    it does when the old memory is amended instead."""
     store = services.store
     plans = [v for v in store.get_many(e.src for e in store.edges(dst=old, type="supersedes")).values()
              if v.anchor != new and v.valid_from > starts and holds_ever(v)]
@@ -694,7 +694,7 @@ def _fact_claim(fact: FactCandidate, user: str | None, speaker: str | None) -> S
 
 
 def left_alone(services: Services, new: Reading, revised: list[tuple[str, frozenset[str]]],
-                user: str | None) -> frozenset[str]:
+               user: str | None) -> frozenset[str]:
     """The facts of `revised` memories in a changed attribute whose subject the new memory does
     not speak of: "Ana started at Nikon" ends Ana's job in "I work at Dell and my sister Ana
     works at Canon", not the user's (Assessment.keep)."""
@@ -743,8 +743,8 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
     a subject of the old one, and the old one, read in full, claims something about that subject
     or another ("I work at Dell and my sister lives in Paris", then "I started at HP"), in a
     slot (an attribute of the catalogue, a relation the judge holds single-valued, or a
-    single-valued open slot) that
-    neither the new memory nor a current one that already revises it speaks of for that subject
+    single-valued open slot) that neither the new memory nor a current one that already
+    revises it speaks of for that subject
     (slots of one family count as one; a replacement with no slot of its own, "I switched to
     Neovim", speaks of every open slot, and of any slot holding the value it names as left:
     "I switched from Spanish to Italian"). A fact of another relation ("is_a nurse") restates
@@ -779,7 +779,7 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
                 not _plainly_other(claim, new.claims)
                 or any(same_subject(normalise_subject(claim.value), s) for s in spoken)
                 or any(same_subject(claim.subject, s) for s in named)):
-            continue  # "my husband Ravi": who the new memory's subject is, not a second statement
+            continue  # maybe the same person by another name, or who a subject is: no second statement
         about = [n for n in changers if _about(n, claim)]
         # a medicine stopped ends its dose too: the slot qualified by a value that ended
         of = CATALOGUE[claim.attribute].of if claim.attribute in CATALOGUE else ""
