@@ -12,6 +12,8 @@ from mcp import Client
 
 from bench.serverproc import call, child_env, stdio_params
 
+SISTER = "My sister lives in Oslo,\u2028Frogner\x85 (near the park)\u2029."
+
 
 def worlddb(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "worlddb.cli", *args], env=child_env(), capture_output=True,
@@ -29,7 +31,8 @@ async def _write(db) -> None:
         await call(client, "memory_write", valid_from="2025-06-01", session="s1", messages=[
             {"role": "user", "content": "We adopted a dog.", "ref": "m1", "time": "2025-06-01T10:00:00Z"},
             {"role": "assistant", "content": "Congratulations!", "caption": "a photo of a beagle"}])
-        await call(client, "memory_write", text="My sister lives in Oslo.", valid_from="2025-06-05")
+        # a line or paragraph separator inside a text stays inside its one JSON line
+        await call(client, "memory_write", text=SISTER, valid_from="2025-06-05")
         await call(client, "memory_write", messages=[{"role": "user", "content": "The dog is called Rex."}],
                    session="s1", valid_from="2025-06-08")
         await call(client, "memory_write", messages=[{"role": "Caroline", "content": "I went to a pottery class."},
@@ -45,7 +48,8 @@ async def _listed(db) -> list[tuple]:
 
 
 def _lines(path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text().splitlines()]
+    """The file's JSON lines: split at newlines only (a text may hold U+2028, as JSON allows)."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line]
 
 
 async def test_a_scope_exports_to_lines_that_import_back_to_what_it_remembered(tmp_path):
@@ -56,7 +60,8 @@ async def test_a_scope_exports_to_lines_that_import_back_to_what_it_remembered(t
     assert done.stderr.strip() == "exported 2 memories and 3 conversation runs (5 turns) from 1 scope"
     lines = _lines(out)
     # oldest first; what was superseded or retired, and another user's note, are not there
-    assert [line.get("text") for line in lines] == ["I live in Denver now.", None, "My sister lives in Oslo.", None,
+    assert "\u2028" in out.read_text(encoding="utf-8")  # written as it is, not escaped
+    assert [line.get("text") for line in lines] == ["I live in Denver now.", None, SISTER, None,
                                                     None]
     assert lines[0] == {"text": "I live in Denver now.", "valid_from": "2025-03-01T00:00:00Z", "user_id": "u"}
     assert lines[1] == {"messages": [
@@ -116,14 +121,3 @@ async def test_a_planned_change_still_ends_the_memory_it_replaces_after_export_a
         then = (await call(client, "memory_recall", query="Where do I work?", as_of=days(60)))["results"]
         assert [h["text"] for h in then if h["text"].startswith("I work")] == ["I work at Figma as a designer."]
 
-
-async def test_a_text_holding_a_line_separator_exports_and_imports_back_as_one_line(tmp_path):
-    source, out, copy = tmp_path / "memory.db", tmp_path / "u.jsonl", tmp_path / "imported.db"
-    text = "The address: 12 Elm Road\u2028Flat 3\x85 Oslo\u2029(ring twice)"
-    async with Client(stdio_params(source, default_user="u")) as client:
-        await call(client, "memory_write", text=text, valid_from="2025-01-01")
-    assert worlddb("export", "--db", str(source), "--out", str(out)).returncode == 0
-    assert "\u2028" in out.read_text(encoding="utf-8")  # written as it is, inside the line
-    loaded = worlddb("import", str(out), "--db", str(copy), "--embedder", "hash")
-    assert loaded.returncode == 0, loaded.stderr
-    assert await _listed(copy) == await _listed(source)
