@@ -7,12 +7,18 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 
 from mcp import Client
 
 from bench.serverproc import call, child_env, stdio_params
 
 SISTER = "My sister lives in Oslo,\u2028Frogner\x85 (near the park)\u2029."
+
+
+def days(n: int) -> str:
+    """A time `n` days from now."""
+    return (datetime.now(UTC) + timedelta(days=n)).isoformat()
 
 
 def worlddb(*args: str) -> subprocess.CompletedProcess:
@@ -39,6 +45,10 @@ async def _write(db) -> None:
                                                      {"role": "Melanie", "content": "Lovely!"}],
                    valid_from="2025-07-01")
         await call(client, "memory_write", text="Bob's own note.", user_id="bob")
+        # a planned change, written after the memory it will end: an import has it end that one again
+        dell = await call(client, "memory_write", text="I work at Dell as an engineer.", valid_from="2025-07-05")
+        figma = await call(client, "memory_write", text="I work at Figma as a designer.", valid_from=days(45))
+        assert figma["superseded"] == [dell["id"]]
 
 
 async def _listed(db) -> list[tuple]:
@@ -57,12 +67,12 @@ async def test_a_scope_exports_to_lines_that_import_back_to_what_it_remembered(t
     await _write(source)
     done = worlddb("export", "--db", str(source), "--scope", "user:u", "--out", str(out))
     assert done.returncode == 0, done.stderr
-    assert done.stderr.strip() == "exported 2 memories and 3 conversation runs (5 turns) from 1 scope"
+    assert done.stderr.strip() == "exported 4 memories and 3 conversation runs (5 turns) from 1 scope"
     lines = _lines(out)
     # oldest first; what was superseded or retired, and another user's note, are not there
     assert "\u2028" in out.read_text(encoding="utf-8")  # written as it is, not escaped
-    assert [line.get("text") for line in lines] == ["I live in Denver now.", None, SISTER, None,
-                                                    None]
+    assert [line.get("text") for line in lines] == ["I live in Denver now.", None, SISTER, None, None,
+                                                    "I work at Dell as an engineer.", "I work at Figma as a designer."]
     assert lines[0] == {"text": "I live in Denver now.", "valid_from": "2025-03-01T00:00:00Z", "user_id": "u"}
     assert lines[1] == {"messages": [
         {"role": "user", "content": "We adopted a dog.", "time": "2025-06-01T10:00:00Z", "ref": "m1"},
@@ -75,6 +85,7 @@ async def test_a_scope_exports_to_lines_that_import_back_to_what_it_remembered(t
     loaded = subprocess.run([sys.executable, "-m", "worlddb.cli", "import", str(out), "--db", str(copy),
                              "--embedder", "hash"], env=child_env(), capture_output=True, text=True, timeout=120)
     assert loaded.returncode == 0, loaded.stderr
+    assert json.loads(loaded.stdout)["superseded"] == 1  # the plan ends Dell again
     assert await _listed(copy) == await _listed(source)
     again = tmp_path / "again.jsonl"
     assert worlddb("export", "--db", str(copy), "--out", str(again)).returncode == 0
@@ -84,7 +95,12 @@ async def test_a_scope_exports_to_lines_that_import_back_to_what_it_remembered(t
         more = await call(client, "memory_write", messages=[{"role": "user", "content": "Rex loves the park."}],
                           session="s1", valid_from="2025-06-09")
         hits = await call(client, "memory_recall", query="What is the dog called?", limit=10)
+        now = (await call(client, "memory_recall", query="Where do I work?"))["results"]
+        then = (await call(client, "memory_recall", query="Where do I work?", as_of=days(60)))["results"]
     assert more["session"] in {hit["session"] for hit in hits["results"] if hit["text"] == "The dog is called Rex."}
+    working = [(h["text"], h["valid_to"] is not None) for h in now if h["text"].startswith("I work")]
+    assert working == [("I work at Dell as an engineer.", True)]
+    assert [h["text"] for h in then if h["text"].startswith("I work")] == ["I work at Figma as a designer."]
 
 
 async def test_an_unknown_scope_or_database_is_one_line_and_writes_no_file(tmp_path):
@@ -99,25 +115,4 @@ async def test_an_unknown_scope_or_database_is_one_line_and_writes_no_file(tmp_p
         assert done.returncode == 2 and done.stderr.startswith(message), done.stderr
         assert "Traceback" not in done.stderr and not out.exists()
         assert not list(tmp_path.glob(".out.jsonl.*"))
-
-
-async def test_a_planned_change_still_ends_the_memory_it_replaces_after_export_and_import(tmp_path):
-    from datetime import UTC, datetime, timedelta
-
-    def days(n: int) -> str:
-        return (datetime.now(UTC) + timedelta(days=n)).isoformat()
-
-    source, out, copy = tmp_path / "memory.db", tmp_path / "u.jsonl", tmp_path / "imported.db"
-    async with Client(stdio_params(source, embedder="minilm", default_user="u")) as client:
-        await call(client, "memory_write", text="I work at Dell as an engineer.", valid_from="2021-01-01")
-        await call(client, "memory_write", text="I work at Figma as a designer.", valid_from=days(45))
-    assert worlddb("export", "--db", str(source), "--out", str(out)).returncode == 0
-    loaded = worlddb("import", str(out), "--db", str(copy))
-    assert loaded.returncode == 0, loaded.stderr
-    assert json.loads(loaded.stdout)["superseded"] == 1
-    async with Client(stdio_params(copy, embedder="minilm", default_user="u")) as client:
-        now = (await call(client, "memory_recall", query="Where do I work?"))["results"]
-        assert now[0]["text"] == "I work at Dell as an engineer." and now[0]["valid_to"] is not None
-        then = (await call(client, "memory_recall", query="Where do I work?", as_of=days(60)))["results"]
-        assert [h["text"] for h in then if h["text"].startswith("I work")] == ["I work at Figma as a designer."]
 
