@@ -128,7 +128,8 @@ def prepare_messages(services: Services, scopes: ScopeSet, messages: Sequence[di
                        meta={"source": tool, **({"session": key} if key else {})},
                        tool=tool, source=tool,
                        known_names=tuple(sorted({t.speaker for t in turns})), key=key, own_turns=True,
-                       # without an id a session is never continued: its record is its own
+                       # without an id a session's record is its own (no other call's is the same);
+                       # the id its write returns continues it
                        created_at=None if key else now_us())
     return prepare_session(services, scopes, plan)
 
