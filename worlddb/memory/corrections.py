@@ -33,6 +33,7 @@ from .ingest import TURN_ONLY_META
 from .results import AmendResult, RetireAllResult, RetireResult
 from .scopes import ScopeSet, require_of_type, scope_anchors, scope_key, scope_keys_of
 from .services import Services
+from .updates import holds_at
 from .write import Mentions, PreparedWrite, WriteRequest, check_text, commit, complete, prepare
 
 #: what memory_amend replaces: the texts recall and memory_list return
@@ -202,9 +203,8 @@ def retire_all(services: Services, scopes: ScopeSet, *, access: Access | None = 
             if outside:
                 raise Forbidden("some memories of these scopes are also in a scope this caller may not write, "
                                 "and retiring them would close them there too; nothing was retired")
-        now = now_us()
-        for node, kind, valid_to in _open_members(services, worlds):
-            count += int(w.retire(node, "retire_all") and kind in TEXT_TYPES and (valid_to is None or valid_to > now))
+        for node, kind, holds in _open_members(services, worlds):
+            count += int(w.retire(node, "retire_all") and kind in TEXT_TYPES and holds)
     return RetireAllResult(scopes=scopes.keys, retired=count)
 
 
@@ -216,13 +216,13 @@ def _scopes_of_open_members(services: Services, worlds: list[str]) -> list[str]:
     return [scope_key(kind, sid) for kind, sid in rows]
 
 
-def _open_members(services: Services, worlds: list[str]) -> list[tuple[str, str, int | None]]:
-    """(anchor, type, valid_to) of each node `retire_all` of `worlds` retires, oldest first."""
-    rows = _open_member_rows(services, worlds, "DISTINCT n.rowid, n.anchor, n.type, n.valid_from, n.valid_to",
-                             order="ORDER BY n.rowid")
-    # a validity that is empty (amended at its start) holds never: closed, as one that has ended
-    return [(anchor, kind, valid_to if valid_to is None or valid_to > valid_from else 0)
-            for _, anchor, kind, valid_from, valid_to in rows]
+def _open_members(services: Services, worlds: list[str]) -> list[tuple[str, str, bool]]:
+    """(anchor, type, whether it holds now or later: updates.holds_at, as purge counts) of each
+    node `retire_all` of `worlds` retires, oldest first."""
+    rows = _open_member_rows(services, worlds, "DISTINCT n.rowid, n.anchor", order="ORDER BY n.rowid")
+    views = services.store.get_many(anchor for _, anchor in rows)
+    now = now_us()
+    return [(anchor, views[anchor].type, holds_at(views[anchor], now)) for _, anchor in rows if anchor in views]
 
 
 def _open_member_rows(services: Services, worlds: list[str], columns: str, joins: str = "",
