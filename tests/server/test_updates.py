@@ -374,6 +374,17 @@ async def test_a_change_no_rule_reads_revises_the_nearest_memory_and_keeps_it_cu
         assert all("successor" not in h["lanes"] for h in before["results"])
 
 
+async def test_a_schedule_change_said_in_other_words_revises_the_time_the_rules_read(minilm_server):
+    # the rules read the therapy's time, but not a change naming it "our sessions": it revises it
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "unread-time"}
+        therapy = await ok(client, "memory_write", text="Therapy is on Thursdays at 4pm.", valid_from=ago(40), **scope)
+        moved = await ok(client, "memory_write", text="My therapist moved our sessions to Fridays.", **scope)
+        assert moved["revised"] == [therapy["id"]] and moved["superseded"] == []
+        hits = (await ok(client, "memory_recall", query="When is my therapy?", **scope))["results"]
+        assert hits[0]["id"] == moved["id"] and hits[1]["annotations"]["revised_by"] == [moved["id"]]
+
+
 async def test_a_change_that_names_what_it_changes_revises_the_memory_sharing_that_name(minilm_server):
     # no rule reads either text, the change is no first-person one, and the two share few other
     # words: the name they share says which memory the change is about

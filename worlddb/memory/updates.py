@@ -218,7 +218,8 @@ def _ruled_out(services: Services, reading: Reading, olds: list, user: str | Non
                kept: Mapping[str, ReadingParts]) -> Callable[[Statement, bool], bool]:
     """Whether a candidate cannot be what an unread change is about (`unread_change`): it
     names a value the new memory claims; or it states something the rules can read, in its own
-    speaker's voice - which rules out the nearest in meaning, and one sharing an anchor with the
+    speaker's voice - which rules out the nearest in meaning (unless all it states is a thing's
+    time, `_THING_TIMES`), and one sharing an anchor with the
     new memory (`anchored`) only where the new memory states something of the same subject too,
     in a slot the rules know: the judge then read both about that subject and found no change
     ("Sarah prefers tea", then "Sarah prefers aisle seats now"; "I work at Hulu", then "I quit
@@ -234,6 +235,10 @@ def ruled_out_by(reading: Reading) -> Callable[[Statement, bool], bool]:
     return _ruling(reading, lambda old: old.reading.claims)
 
 
+#: the slots of a thing's time: read only under the thing's own name
+_THING_TIMES = frozenset({"when", "due"})
+
+
 def _ruling(reading: Reading,
             claims_of: Callable[[Statement], Iterable[SlotClaim]]) -> Callable[[Statement, bool], bool]:
     values = [c.value for c in reading.claims if c.value and c.positive and not c.ended]
@@ -246,7 +251,10 @@ def _ruling(reading: Reading,
             return True
         theirs = tuple(claims_of(old))
         if not anchored:
-            return bool(theirs)
+            # (a thing's time is read only where a text names the thing as the rules do, so a change
+            # naming it otherwise - "my therapist moved our sessions to Fridays" of "Therapy is on
+            # Thursdays" - is not one they would have read)
+            return any(c.attribute not in _THING_TIMES for c in theirs)
         return any(same_subject(c.subject, subject) for c in theirs for subject in subjects)
 
     return check
