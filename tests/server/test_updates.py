@@ -130,6 +130,14 @@ SCENARIOS = [
      "What car do I drive?", "Niro"),
     # the team one works in
     ("team", "I'm on the payments team.", "I joined the search team last month.", "Which team am I on?", "search"),
+    # the car one drives now; a phone by its make, however it is said; another's new job "is at" a company
+    ("drive-now", "I drive a Honda Civic.", "I drive a Tesla now.", "What car do I drive?", "Tesla"),
+    ("phone-make", "My phone is an iPhone 12.", "I switched to a Pixel 8.", "What phone do I have?", "Pixel"),
+    ("job-is-at", "My brother works at Boeing.", "My brother's new job is at Airbus.", "Where does my brother work?",
+     "Airbus"),
+    # a class kept every week, and the day it moved to
+    ("yoga-day", "I have yoga every Monday at 6pm.", "Yoga moved to Tuesdays at 7pm.", "When is my yoga class?",
+     "Tuesdays"),
 ]
 
 
@@ -206,6 +214,14 @@ OPEN_CONTROLS = [
     # another person's flight, by name
     ("jens-flight", "Jen's flight is on June 3.", "Sam's flight is on June 5."),
     ("my-flight", "Jen's flight is on June 3.", "My flight is on June 5."),
+    # a second car; another's car; another's class; a class moved for one week only
+    ("second-car", "I drive a Honda Civic.", "We just got a second car, a Tesla."),
+    ("wife-car", "I drive a Honda Civic.", "My wife now drives a Tesla."),
+    ("sister-yoga", "I have yoga every Monday at 6pm.", "My sister has yoga every Tuesday."),
+    ("yoga-once", "I have yoga every Monday at 6pm.", "This week yoga is on Tuesday because of the holiday."),
+    # another's phone; a relative's husband's job
+    ("son-phone", "My phone is an iPhone 12.", "My son got a Pixel 8."),
+    ("husband-job", "Priya works at Google.", "Priya's husband's new job is at Intuit."),
 ]
 
 

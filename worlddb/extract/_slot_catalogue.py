@@ -28,6 +28,9 @@ class Attribute:
     mutable: bool = True
     #: what a claim without a qualifier means ("personal" for phone numbers); None: any qualifier
     default_qualifier: str | None = None
+    #: several values may hold at once, but one said with a change cue takes the old one's place
+    #: ("I drive a Tesla now", "my new car"); an additive cue still keeps both ("a second car")
+    replaced_on_change: bool = False
     #: the slot whose value qualifies this one's ("dose" of a "medication": lisinopril's dose); a
     #: value of that slot ended ends this one's too
     of: str = ""
@@ -44,7 +47,7 @@ CATALOGUE: dict[str, Attribute] = _attrs(
     Attribute("marital_status"), Attribute("diet"), Attribute("alcohol"), Attribute("smoking"),
     Attribute("allergy", single=False), Attribute("phone", default_qualifier="personal"),
     Attribute("email", default_qualifier="personal"), Attribute("address", default_qualifier="home"),
-    Attribute("car", single=False), Attribute("device", default_qualifier="personal"),
+    Attribute("car", single=False, replaced_on_change=True), Attribute("device", default_qualifier="personal"),
     Attribute("manager"), Attribute("provider"), Attribute("bank"), Attribute("school"),
     Attribute("pet", single=False), Attribute("name", mutable=True), Attribute("favourite"),
     Attribute("order"), Attribute("activity", single=False), Attribute("languages", single=False),

@@ -202,6 +202,8 @@ def _clauses(text: str) -> list[str]:
 #: attributes whose value is kept as matched (a number, a time, a status word), not cut at a name
 _LITERAL = {"phone", "email", "address", "bedtime", "waketime", "when", "due", "frequency", "amount", "count", "status",
             "reading", "marital_status", "diet", "alcohol", "smoking", "pet", "device", "car", "dose"}
+#: literal values that name a product by its make and model, cut at the first function word
+_NAMED_PRODUCTS = {"car", "device"}
 #: an ended claim with one of these values ends whatever value the slot had ("sold the old car")
 _GENERIC = {"", "car", "vehicle", "truck", "van", "suv", "job", "breakup", "break-up", "divorce", "broke up",
             "split up", "separated", "divorced", "account", "cable", "internet", "plan", "old", "bank",
@@ -230,6 +232,11 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
         return None
     if rule.attribute in _LITERAL:
         value = raw.strip(" .,")
+        if rule.attribute in _NAMED_PRODUCTS:  # "a Tesla now": a make's name ends where a function word begins
+            stop = _VALUE_STOP.search(value)
+            if stop and not stop.start():  # "my now": no name at all
+                return None
+            value = value[:stop.start()] if stop else value
     elif rule.attribute == "role" and re.match(r"(?:teach(?:es)?|retired)\b", raw):
         value = raw.strip(" .,")
     elif rule.attribute == "home" and raw.strip()[:1].islower() and _place_in(raw.strip()):

@@ -345,11 +345,11 @@ _RULES: tuple[_Rule, ...] = (
     # Portland for a new job at Nike": a name after a preposition is a place, not the job's holder)
     _Rule("employer", _rx(r"(?<!\bto\s)(?<!\bin\s)(?<!\bat\s)(?<!\bfrom\s)(?<!\bfor\s)(?<!\bwith\s)(?<!\bof\s)"
                           r"(?<!\bnear\s)(?<!\bby\s)(?P<s>\b(?:I|we|he|she|they|(?:(?-i:[A-Z][a-z]+)'s|my|our|his|her|their)\s+(?:" + _KIN_RE
-                          + r")(?:\s+(?-i:[A-Z][a-z]+))?|(?-i:[A-Z][a-z]+)'s|my|our|his|her|their|"
+                          + r")(?:\s+(?-i:[A-Z][a-z]+))?(?:['’]s)?|(?-i:[A-Z][a-z]+)'s|my|our|his|her|their|"
                           r"(?-i:(?!(?:The|This|That|Our|My|Your|A|An|It|There|What|Which)\b)[A-Z][a-z]+)))\s+"
                           r"(?:(?!(?:" + _LEAVE + r"|" + _NOT_HELD + r")\b)\w+\s+){0,3}?"
-                          r"(?:new\s+)?(?:job|position|role|gig|internship|residency|post)\s+(?:at|with)\s+" + _ORG),
-          accept=_org),
+                          r"(?:new\s+)?(?:job|position|role|gig|internship|residency|post)\s+(?:is\s+(?:now\s+)?)?(?:at|with)\s+"
+                          + _ORG), accept=_org),
     # "I moved to Austin for a job with Dell", "we went to Denver for my new job at Ball": a job one moved
     # for (not "I applied for a job at Google", "looking for a job at Apple")
     _Rule("employer", _rx(r"\bfor\s+(?:(?P<s>my|his|her|their|our)\s+|a\s+)(?:new\s+)?(?:[\w-]+\s+)?"
@@ -436,7 +436,8 @@ _RULES: tuple[_Rule, ...] = (
                       r"|finally\s+)?(?:an?\s+)" + _VAL), accept=_occupation),
     _Rule("role", _rx(_S + r"(?:got\s+)?promoted\s+to\s+" + _VAL), accept=lambda v: bool(v)),
     _Rule("role", _rx(r"(?P<s>\b(?:my|his|her|their|(?-i:[A-Z][a-z]+)'s)\s+)(?:new\s+)?(?:job title|title|role"
-                      r"|position|job)\s+is\s+(?:now\s+)?" + _VAL), accept=lambda v: bool(v)),
+                      r"|position|job)\s+is\s+(?:now\s+)?" + _VAL),
+          accept=lambda v: bool(v) and not re.match(r"(?:at|with|for)\b", v, re.I)),  # "job is at Intuit": an employer
     _Rule("role", _rx(r"(?P<s>\b(?:I|we|he|she|(?-i:[A-Z][a-z]+)|(?:my|our)\s+(?:" + _KIN_RE + r"))\s+(?:(?:just|"
                       r"finally|recently|officially|has|have|had|'s|’s|is|was|got)\s+)*)(?P<v>retired)\b(?!\s+(?:the|my|"
                       r"our|his|her|a|an|it|them|him))"), accept=lambda v: True),
@@ -622,6 +623,10 @@ _RULES: tuple[_Rule, ...] = (
           accept=lambda v: v.split()[0].lower() in _PHONE_MAKES),
     _Rule("device", _rx(r"(?P<s>\b(?:my|our)\s+)(?:new\s+)?(?P<v>(?-i:[A-Za-z]+)(?:\s+\d+\w*)?(?:\s+(?:Pro|Max|Plus|Ultra|"
                         r"Mini))?)\b"), accept=lambda v: v.split()[0].lower() in _PHONE_MAKES),
+    # "My phone is an iPhone 12", "my new phone is a Pixel 8": the phone by its make (a carrier is a provider)
+    _Rule("device", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:new\s+)?(?:phone|cell\s*phone|cell|mobile|smartphone)\s+is\s+"
+                        r"(?:now\s+)?(?:a|an|the)\s+(?:new\s+)?(?P<v>(?-i:[A-Za-z]+)(?:\s+[\w+-]+){0,2})"),
+          accept=lambda v: v.split()[0].lower() in _PHONE_MAKES),
     # (not "Took the train to work today because of the snow": a way to work taken once)
     _Rule("commute", _rx(_S + r"(?:take|takes|took|taking|ride|rides|riding|catch|catching)\s+the\s+(?P<v>bus|train|"
                          r"subway|metro|tram|ferry|tube|light rail)\s+(?:in\s+)?to\s+(?:work|the office|school|campus)"),
@@ -658,7 +663,8 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("provider", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:new\s+)?(?P<q>internet|broadband|wi-?fi|isp|phone|cell|"
                           r"mobile|electric(?:ity)?|power|gas|insurance|(?:health|car|auto|home|renters|life|pet)\s+(?:insurance|policy)|cable|tv|"
                           r"streaming)\s+(?:provider|company|carrier|plan|service)?\s*(?:is\s+(?:now\s+)?(?:(?:through|with"
-                          r"|from|by)\s+)?|(?:through|with|from)\s+)" + _VAL), accept=_org),
+                          r"|from|by)\s+)?|(?:through|with|from)\s+)" + _VAL),
+          accept=lambda v: _org(v) and v.split()[0].lower() not in _PHONE_MAKES),
     _Rule("provider", _rx(_S + r"(?:switched|moved|changed|transferred|ported)\s+(?:our|my)\s+(?P<q>internet|broadband|"
                           r"phone plan|phone|cell|mobile|(?:(?:health|car|auto|home|renters|life|pet)\s+)?(?:insurance|policy)"
                           r"|electricity|power|gas|cable|tv)\s+(?:provider\s+|"
@@ -857,6 +863,16 @@ _RULES: tuple[_Rule, ...] = (
                       r"(?:to\s+|for\s+|on\s+|at\s+|every\s+)?"
                       r"(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r"|" + _DATE + r"|" + _BARE_HOUR + r")"), thing=True,
           accept=_has_time_or_hour),
+    # "I have yoga every Monday at 6pm", "I go to pilates on Wednesdays": a thing one keeps every week (not "I
+    # have a meeting on Monday", one meeting; a bare "meeting" or "class" every week names no one thing). The
+    # speaker's own only: "my sister has yoga every Tuesday" is hers, and a thing's name says nothing of whose
+    _Rule("when", _rx(r"\b(?:I|we)\s+(?:(?:usually|always|normally|still|now|also)\s+)?(?:have|go\s+to|attend|take|teach)"
+                      r"\s+(?!(?:(?:a|an|the"
+                      r"|my|our)\s+)?(?:meeting|call|class|lessons?|session|appointment|sync|check-?in|practice)\s+(?:on|every)"
+                      r"\b)(?P<t>(?:(?:my|our|the|a)\s+)?" + _THING_WORDS + r"(?:" + _EVENTS + r")(?:\s+(?:class|classes|lessons?"
+                      r"|practice))?)\s+(?:on\s+(?=(?:mon|tues|wednes|thurs|fri|satur|sun)days\b)|(?=every\s))"
+                      r"(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r")"),
+          thing=True, accept=_has_time, unless=None),
     # "We deploy on Tuesdays", "we release every other Friday": a team's routine, the thing its verb names
     _Rule("when", _rx(r"\bwe\s+(?:(?:usually|always|now|only|normally|still)\s+)?(?P<t>deploy|release|ship)\s+"
                       r"(?:on\s+|every\s+|at\s+)?(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r"|" + _DATE + r")"),

@@ -71,7 +71,10 @@ _PETS = (r"dog|cat|puppy|pup|kitten|kitty|hamster|rabbit|bunny|goldfish|fish|par
          r"|gecko|lizard|snake|guinea pig|ferret|horse|pony|retriever|terrier|labrador|lab|poodle|beagle"
          r"|spaniel|collie|shepherd|bulldog|greyhound|husky|pug|dachshund|corgi|chihuahua|schnauzer|whippet|mutt"
          r"|parakeet|cockatiel")
-_EVENTS = (r"stand-?up|meeting|sync|call|check-?in|one-on-one|1:1|class|lesson|lessons|practice|rehearsal"
+#: classes and practices kept on a weekly schedule, named without "class" ("Yoga moved to Tuesdays")
+_PASTIMES = (r"yoga|pilates|spin|zumba|barre|crossfit|karate|judo|taekwondo|jiu-?jitsu|kickboxing|boxing|choir"
+             r"|orchestra|ballet|piano|guitar|violin|cello|tutoring|therapy|physio|physiotherapy|bootcamp|swim team")
+_EVENTS = (_PASTIMES + r"|stand-?up|meeting|sync|call|check-?in|one-on-one|1:1|class|lesson|lessons|practice|rehearsal"
            r"|appointment|session|training|dinner|lunch|breakfast|brunch|party|trip|flight|vacation|holiday"
            r"|wedding|recital|concert|game|match|interview|surgery|visit|retreat|offsite|review|demo|launch"
            r"|release|presentation|ceremony|reunion|shower|tour|service|mass|club|workshop|seminar"

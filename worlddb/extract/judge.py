@@ -18,7 +18,10 @@ A wrong update hides a true memory, so the rules decide only on a slot both stat
   - a multi-valued attribute (allergies, pets, languages) changes only when the new statement
     says the old value ended ("the fish died", "I'm not allergic to cats anymore"), or says
     it replaces it ("instead", "switched", a correction) - and then only for the closest
-    candidate of that slot;
+    candidate of that slot; for one whose spec says so (a car: `Attribute.replaced_on_change`),
+    a change cue ("I drive a Tesla now", "my new car") says it too;
+  - a repeating time moved for one occasion ("This week yoga is on Tuesday" of "every Monday")
+    is an exception that leaves the schedule as it was: related;
   - an additive cue ("also", "too", "another") keeps both current, but for a count, whose new
     total it explains ("Adopted another cat, which makes three");
   - a partner named where one was single ("I'm single", then "I'm seeing Caleb") changes it,
@@ -134,7 +137,8 @@ class BuiltinJudge:
         kin = (kin_of(new.text) if new_kin is None else new_kin, kin_of(old.text))
         kinds = [(kind, n, o) for n in new.reading.claims for o in old.reading.claims
                  if (kind := self._pair(new.reading, old.reading, n, o, ambiguous, kin, old.text)) is not None]
-        changes = [(k, n, o) for k, n, o in kinds if k in ("end", "flip", "differ", "replace")]
+        changes = [(k, n, o) for k, n, o in kinds
+                   if k in ("end", "flip", "differ", "replace") and not _one_occasion(new.text, n, o)]
         if changes:
             kind, n, o = changes[0]
             return _change(new, old, kind, n, o)
@@ -177,8 +181,27 @@ class BuiltinJudge:
             return "compatible"
         if n.attribute in self.single:
             return "differ"
-        replaces = {"exclusive", "correction"} & new.cues or ("exclusive" in old.cues and "change" in new.cues)
+        replaces = {"exclusive", "correction"} & new.cues or ("change" in new.cues and (
+            "exclusive" in old.cues or _replaced_on_change(n.attribute)))
         return "replace" if replaces else "compatible"
+
+
+#: a value that repeats ("every Monday", "on Tuesdays"), and the words that say a time holds once
+_RECURRING = re.compile(r"\b(?:every|each)\b|\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|week(?:day|end))s\b", re.I)
+_ONE_OCCASION = re.compile(r"\b(?:(?:this|next)\s+(?:week|time|month|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|today"
+                           r"|tonight|tomorrow|just\s+(?:this|once)|only\s+this)\b", re.I)
+
+
+def _one_occasion(new_text: str, n: SlotClaim, o: SlotClaim) -> bool:
+    """Whether `n` moves one occasion of `o`'s repeating time ("This week yoga is on Tuesday" of
+    "every Monday"): an exception, which leaves the schedule as it was."""
+    return (n.attribute == o.attribute == "when" and bool(_RECURRING.search(o.value))
+            and not _RECURRING.search(n.value) and bool(_ONE_OCCASION.search(new_text)))
+
+
+def _replaced_on_change(attribute: str) -> bool:
+    spec = CATALOGUE.get(attribute)
+    return spec is not None and spec.replaced_on_change
 
 
 def _single_or_partnered(n: SlotClaim, o: SlotClaim) -> str | None:
