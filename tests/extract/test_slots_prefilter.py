@@ -38,6 +38,7 @@ CRAFTED = [
     "I drive a Tesla now. My phone is an iPhone 12, and my new phone is a Pixel 8 now.",
     "Priya's new job is at Intuit. My brother's new job is at Airbus.",
     "I have yoga every Monday at 6pm. We have choir practice on Wednesdays. Pilates moved to Thursdays.",
+    "The book club meets on the first Friday of the month; it now meets on the second Saturday.",
     "Lunch with Tobias, my new manager, went well. Felix, my boyfriend, cooked. Dr. Okafor is my GP now.",
     "Dropped my daughter off at Cedar Hill School. Day two at Plaid and my laptop still isn't set up.",
     "I'm on the payments team. Our team is Core Platform. I left the infra team.",

@@ -138,6 +138,8 @@ SCENARIOS = [
     # a class kept every week, and the day it moved to
     ("yoga-day", "I have yoga every Monday at 6pm.", "Yoga moved to Tuesdays at 7pm.", "When is my yoga class?",
      "Tuesdays"),
+    ("book-club", "The book club meets on the first Friday of the month.",
+     "Book club now meets on the second Saturday.", "When does the book club meet?", "second Saturday"),
 ]
 
 
@@ -219,6 +221,8 @@ OPEN_CONTROLS = [
     ("wife-car", "I drive a Honda Civic.", "My wife now drives a Tesla."),
     ("sister-yoga", "I have yoga every Monday at 6pm.", "My sister has yoga every Tuesday."),
     ("yoga-once", "I have yoga every Monday at 6pm.", "This week yoga is on Tuesday because of the holiday."),
+    ("club-once", "The book club meets on the first Friday of the month.",
+     "This month book club is on the second Friday because of the holiday."),
     # another's phone; a relative's husband's job
     ("son-phone", "My phone is an iPhone 12.", "My son got a Pixel 8."),
     ("husband-job", "Priya works at Google.", "Priya's husband's new job is at Intuit."),

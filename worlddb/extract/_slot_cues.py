@@ -18,7 +18,7 @@ from worlddb.extract.literals import fold, has_all, required
 
 #: "a second dog" adds one; "second grade", "second time", "second language" are ordinals that add nothing
 _SECOND = (r"(?:a\s+)?second(?!\s+(?:grade|grader|year|floor|half|place|semester|term|round|season|time|hand|opinion"
-           r"|thought|guess|chance|language|shift)\b)")
+           r"|thought|guess|chance|language|shift|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b)")
 #: "Also" opening a sentence (after "Oh", "And" or "Oh and"), as a discourse marker
 _OPENING_ALSO = re.compile(r"(?:^|(?<=[.!?])|(?<=[.!?][\"')\]]))\s*(?:(?:oh|and|oh and|oh,? and),?\s+)?also\b,?",
                            re.I)

@@ -857,7 +857,8 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("waketime", _rx(_S + r"(?:usually\s+|always\s+|normally\s+|now\s+)?(?:wake|waking|get|getting|am)\s+up\s+"
                           r"(?:around|at|by|before|about)\s+(?P<v>" + _TIME + r")")),
     _Rule("when", _rx(r"(?P<t>" + _THING_START + _THING_WORDS + r"(?:" + _EVENTS + r")(?:\s+(?:to|in)\s+(?-i:[A-Z])\w+)?)"
-                      r"\s+(?:is|are|was|will be|happens|starts|has been|got|just got|now|meets|moved|has moved|changed|"
+                      r"\s+(?:(?:now|usually|still)\s+(?=meets?\b|happens\b|starts\b))?(?:is|are|was|will be|happens"
+                      r"|starts|has been|got|just got|now|meets|moved|has moved|changed|"
                       r"shifted|rescheduled|pushed|booked|scheduled|set|planned)?\s*(?:now\s+|usually\s+|always\s+)?"
                       r"(?:(?:moved|changed|shifted|rescheduled|pushed|booked|scheduled|set|planned|back)\s+)?"
                       r"(?:to\s+|for\s+|on\s+|at\s+|every\s+)?"

@@ -98,7 +98,10 @@ _WEEKDAYS = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekdays?|weekends?"
 _NUM_WORDS = r"\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|a couple of|a few"
 _PER = (r"(?:once|twice|(?:" + _NUM_WORDS + r")\s+(?:times|days|sessions|nights|mornings|evenings))"
         r"\s+(?:a|per|each|every)\s+(?:week|month|day)")
-_TIME = (rf"(?:\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{{1,2}}:\d{{2}}|noon|midnight"
+#: a day of each month by its place ("the first Friday of the month", "the last Sunday of every month")
+_MONTHLY = (r"(?:the\s+)?(?:first|second|third|fourth|last)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+            r"(?:\s+of\s+(?:the|each|every)\s+month)?")
+_TIME = (rf"(?:{_MONTHLY}|\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{{1,2}}:\d{{2}}|noon|midnight"
          rf"|(?:{_WEEKDAYS})(?:\s+(?:morning|afternoon|evening|night)s?)?(?:\s+at\s+\d{{1,2}}(?::\d{{2}})?"
          rf"(?:\s*(?:am|pm))?)?)")
 _DATE = (rf"(?:(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?"

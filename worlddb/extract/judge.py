@@ -187,7 +187,8 @@ class BuiltinJudge:
 
 
 #: a value that repeats ("every Monday", "on Tuesdays"), and the words that say a time holds once
-_RECURRING = re.compile(r"\b(?:every|each)\b|\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|week(?:day|end))s\b", re.I)
+_RECURRING = re.compile(r"\b(?:every|each)\b|\bof\s+the\s+month\b"
+                        r"|\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|week(?:day|end))s\b", re.I)
 _ONE_OCCASION = re.compile(r"\b(?:(?:this|next)\s+(?:week|time|month|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|today"
                            r"|tonight|tomorrow|just\s+(?:this|once)|only\s+this)\b", re.I)
 
