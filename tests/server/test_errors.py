@@ -32,6 +32,12 @@ BAD = [
     ("memory_write", {"text": "x" * 32_001}, "limit is 32000"),
     ("memory_write", {"text": "ok", "valid_from": "yesterday-ish"}, "not an ISO-8601"),
     ("memory_write", {"text": "ok", "valid_from": "2024-13-45"}, "not an ISO-8601"),
+    # a time its offset moves out of years 1-9999 in UTC
+    ("memory_write", {"text": "ok", "valid_from": "0001-01-01T00:00:00+01:00"}, "outside years 1-9999 in UTC"),
+    ("memory_write", {"text": "ok", "valid_from": "9999-12-31T23:59:59-01:00"}, "outside years 1-9999 in UTC"),
+    ("memory_write", {"messages": [{"role": "user", "content": "hi", "time": "0001-01-01T00:30:00+01:00"}]},
+     "outside years 1-9999 in UTC"),
+    ("memory_recall", {"query": "x", "as_of": "9999-12-31T23:00:00-05:00"}, "as_of: '9999-12-31T23:00:00-05:00' is"),
     ("memory_write", {"text": "ok", "user_id": ""}, "user_id must be"),
     ("memory_write", {"text": "ok", "user_id": "a\x00b"}, "user_id must be"),
     ("memory_write", {"text": "ok", "metadata": NESTED}, "nested more than 32 levels"),

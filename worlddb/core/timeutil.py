@@ -15,7 +15,7 @@ from worlddb.core.errors import InvalidInput
 US = 1_000_000
 #: Bounds that keep every stored time representable as a datetime (years 1..9999).
 MIN_US = -62_135_596_800 * US
-MAX_US = 253_402_300_799 * US
+MAX_US = 253_402_300_800 * US - 1
 
 
 def now_us() -> int:
@@ -30,7 +30,15 @@ def from_datetime(value: datetime) -> int:
 
 
 def parse_time(value: str | int | datetime | date, *, field: str = "time") -> int:
-    """Accept ISO-8601 text, a datetime/date, or integer microseconds; return microseconds."""
+    """Accept ISO-8601 text, a datetime/date, or integer microseconds; return microseconds,
+    within years 1..9999 in UTC (an offset that moves a time out of them is refused)."""
+    us = _parse_time(value, field)
+    if not MIN_US <= us <= MAX_US:
+        raise InvalidInput(f"{field}: {value!r} is outside years 1-9999 in UTC")
+    return us
+
+
+def _parse_time(value: str | int | datetime | date, field: str) -> int:
     if isinstance(value, bool):
         raise InvalidInput(f"{field}: expected an ISO-8601 timestamp, got a boolean")
     if isinstance(value, int):
