@@ -223,6 +223,9 @@ OPEN_CONTROLS = [
     ("yoga-once", "I have yoga every Monday at 6pm.", "This week yoga is on Tuesday because of the holiday."),
     ("club-once", "The book club meets on the first Friday of the month.",
      "This month book club is on the second Friday because of the holiday."),
+    # "my other sister" is another sister, "my other dog" another dog
+    ("other-sister", "My sister lives in Chicago.", "My other sister lives in Austin."),
+    ("other-dog", "My dog is called Biscuit.", "My other dog is called Pepper."),
     # another's phone; a relative's husband's job
     ("son-phone", "My phone is an iPhone 12.", "My son got a Pixel 8."),
     ("husband-job", "Priya works at Google.", "Priya's husband's new job is at Intuit."),

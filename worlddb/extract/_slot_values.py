@@ -145,7 +145,8 @@ def _words(text: str) -> list[str]:
 
 def same_subject(a: str, b: str) -> bool:
     """Whether two subject keys name the same subject: equal, or (for things) the same head
-    noun where one's other words are a subset of the other's ("piano lesson" / "lesson")."""
+    noun where one's other words are a subset of the other's ("piano lesson" / "lesson"), but
+    for "other" ("other sister" is not "sister")."""
     if a == b:
         return True
     if ME in (a, b) or not a or not b:
@@ -157,6 +158,9 @@ def same_subject(a: str, b: str) -> bool:
     if {w for w in wa if w.endswith("'s")} != {w for w in wb if w.endswith("'s")}:
         return False
     sa, sb = set(wa[:-1]), set(wb[:-1])
+    # "my other sister" is by its word not the sister spoken of before
+    if ("other" in sa) != ("other" in sb):
+        return False
     return sa <= sb or sb <= sa
 
 
