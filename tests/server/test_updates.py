@@ -336,6 +336,35 @@ async def test_two_people_of_one_first_name_each_keep_and_change_their_own_job(m
         assert then[0]["id"] == morgan["id"]
 
 
+async def test_someone_of_the_users_name_is_another_person_whose_facts_are_their_own(minilm_server):
+    # the user maya's coworker Maya: her own entity, and neither her home nor her diet is the user's
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "maya"}
+        home = await ok(client, "memory_write", text="I live in Austin.", valid_from=ago(60), **scope)
+        diet = await ok(client, "memory_write", text="I'm a vegetarian.", valid_from=ago(60), **scope)
+        me = next(e["id"] for e in home["entities"] if e["name"] == "maya")
+        coworker = await ok(client, "memory_write", text="My coworker Maya lives in Dallas.", **scope)
+        assert coworker["superseded"] == [] and coworker["revised"] == []
+        other = next(e for e in coworker["entities"] if e["name"] == "Maya")
+        assert other["id"] != me and other["resolution"] == "new"
+        assert {(f["subject"], f["relation"]) for f in coworker["facts"]} == {("Maya", "lives_in"),
+                                                                               ("maya", "has_coworker")}
+        again = await ok(client, "memory_write", text="My coworker Maya is vegan.", **scope)
+        assert next(e for e in again["entities"] if e["name"] == "Maya")["id"] == other["id"]
+        # the user's own facts stay the user's entity's, and the name alone may be either: no change of the user's
+        moved = await ok(client, "memory_write", text="I moved to Denver.", **scope)
+        assert moved["superseded"] == [home["id"]]
+        mine = next(e for e in moved["entities"] if e["name"] == "maya")
+        assert (mine["id"], mine["resolution"]) == (me, "exact")
+        alone = await ok(client, "memory_write", text="Maya is vegan.", **scope)
+        assert alone["superseded"] == [] and alone["entities"][0]["resolution"] == "proposed_merge"
+        assert set(alone["entities"][0]["proposed_merge_with"]) == {me, other["id"]}
+        hits = (await ok(client, "memory_recall", query="Where do I live?", **scope))["results"]
+        assert hits[0]["id"] == moved["id"]
+        read = await ok(client, "memory_read", id=diet["id"], **scope)
+        assert read["superseded_by"] == [] and read["valid_to"] is None
+
+
 @pytest.mark.parametrize(("user", "old", "new"), [
     ("once", "I live in Denver.", "I used to live in Denver."),
     ("laid-off", "I work at Dell.", "I got laid off from Dell."),

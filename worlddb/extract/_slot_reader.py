@@ -28,7 +28,16 @@ from worlddb.extract._slot_clause_subject import _NOT_SUBJECTS, _PEOPLE, _PRONOU
 from worlddb.extract._slot_cues import _cues
 from worlddb.extract._slot_prefilter import _possible
 from worlddb.extract._slot_rules import _LEAVE, _occupation, _place_in, _Rule
-from worlddb.extract._slot_values import _VALUE_STOP, _protect, _restore, _value, normalise_subject, same_value, voice
+from worlddb.extract._slot_values import (
+    _VALUE_STOP,
+    _protect,
+    _restore,
+    _value,
+    kin_of,
+    normalise_subject,
+    same_value,
+    voice,
+)
 from worlddb.extract._slot_words import (
     _DELIVERABLES,
     _DRINKS,
@@ -65,6 +74,7 @@ def read(text: str, *, speaker_is: str | None = None, attributes: Iterable[str] 
         raise TypeError(f"text must be str, not {type(text).__name__}")
     chosen = None if attributes is None else frozenset(attributes)
     name = voice(speaker, speaker_is)
+    speaker_is = _user_named(text, speaker_is)
     if name is None:
         return _read(text, speaker_is, chosen)
     reading = _read(text, speaker, chosen)
@@ -101,10 +111,17 @@ def read_parts(text: str, *, speaker_is: str | None = None, speaker: str | None 
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
     name = voice(speaker, speaker_is)
+    speaker_is = _user_named(text, speaker_is)
     if name is None:
         return _parts(text, speaker_is)
     parts = _parts(text, speaker)
     return ReadingParts(_voiced(parts.claims, name, speaker_is), _voiced(parts.opened, name, speaker_is), parts.cues)
+
+
+def _user_named(text: str, speaker_is: str | None) -> str | None:
+    """`speaker_is`, unless `text` names someone of the speaker's by it ("my coworker Alice" for
+    the user alice, `kin_of`): then no name in it is the user."""
+    return None if speaker_is and speaker_is.strip().casefold() in kin_of(text) else speaker_is
 
 
 def _voiced(claims: tuple[SlotClaim, ...], name: str, speaker_is: str | None) -> tuple[SlotClaim, ...]:

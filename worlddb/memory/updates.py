@@ -81,6 +81,7 @@ from worlddb.extract.slots import (
     ReadingParts,
     SlotClaim,
     attribute_for_relation,
+    kin_of,
     normalise_subject,
     read,
     read_parts,
@@ -151,7 +152,9 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     worlds = scope_anchors(store, scopes)
     if not worlds:
         return NOTHING
-    reading = _reading(text, facts, user, speaker=speaker)
+    # where someone else of the user's name is known ("my coworker Alice" for the user alice), the
+    # name alone in a text ("Alice is vegan") may be theirs: only "I" and the user's own facts are the user
+    reading = _reading(text, facts, user, speaker=speaker, namesake=_namesake_known(services, worlds, user))
     ambiguous = _ambiguous_first_names(services, worlds, reading)
     new = Statement("", text, starts, _unnamed(reading, ambiguous), similarity=1.0)
     # a change the built-in rules cannot read still needs the nearest memories (`unread_change`)
@@ -580,7 +583,7 @@ def stored_reading(store: Store, view, user: str | None, kept: Mapping[str, Read
         kept = kept_readings.load(store, {view.anchor: (user, speaker)})
     parts = kept.get(view.anchor)
     found = read(view.content or "", speaker_is=user, speaker=speaker) if parts is None else parts.reading()
-    return _with_facts(found, stored_facts(store, view.anchor), user, None, speaker)
+    return _with_facts(found, stored_facts(store, view.anchor), user, None, speaker, view.content or "")
 
 
 def text_parts(text: str, user: str | None, speaker: str | None) -> ReadingParts:
@@ -601,7 +604,7 @@ def _view_reading(services: Services, view, user: str | None, attributes: frozen
     if attributes is not None and not attributes:
         return _with_facts(found, (), user, attributes, speaker)
     own = facts.get(view.anchor, []) if facts is not None else _stored_facts(services, view.anchor)
-    return _with_facts(found, own, user, attributes, speaker)
+    return _with_facts(found, own, user, attributes, speaker, view.content or "")
 
 
 def user_named(provenance: object) -> str | None:
@@ -664,20 +667,47 @@ def _facts_of(store: Store, memories: Iterable[str]) -> dict[str, list[tuple[str
 
 
 def _reading(text: str, facts: Iterable[FactCandidate], user: str | None,
-             attributes: frozenset[str] | None = None, speaker: str | None = None) -> Reading:
+             attributes: frozenset[str] | None = None, speaker: str | None = None, namesake: bool = False) -> Reading:
     """The slot reading of a text (of `attributes` only, if given) said by `speaker` (None: the
-    user, or no one named), with the claims its facts make."""
-    return _with_facts(read(text, speaker_is=user, attributes=attributes, speaker=speaker), facts, user, attributes,
-                       speaker)
+    user, or no one named), with the claims its facts make. `namesake`: someone else of the
+    user's name is known, so the user's name in the text is not read as the user."""
+    read_as = None if namesake and speaker is None else user
+    return _with_facts(read(text, speaker_is=read_as, attributes=attributes, speaker=speaker), facts, user,
+                       attributes, speaker, text, exact=namesake)
+
+
+def _namesake_known(services: Services, worlds: list[str], user: str | None) -> bool:
+    return bool(namesakes(services, worlds, user))
+
+
+def namesakes(services: Services, worlds: list[str], user: str | None) -> frozenset[str]:
+    """Someone else of the user's name the scopes know: an entity of that name that a fact
+    relates another entity of that name to ("my coworker Alice" for the user alice: the user
+    has a coworker Alice; worlddb.memory.write). "Alice prefers tea", written of the user, makes
+    no such one."""
+    if user is None:
+        return frozenset()
+    store = services.store
+    same = set(services.resolver.entities_named(worlds, user))
+    found = set()
+    for entity in same:
+        for edge in store.edges(dst=entity, type="refers_to"):
+            fact = store.get(edge.src) if edge.props.get("role") == "object" else None
+            if fact is not None and fact.type == "Fact" and fact.meta.get("subject") in same - {entity}:
+                found.add(entity)
+                break
+    return frozenset(found)
 
 
 def _with_facts(reading: Reading, facts: Iterable[FactCandidate], user: str | None,
-                attributes: frozenset[str] | None, speaker: str | None) -> Reading:
-    """`reading` (a text's, in `speaker`'s voice) with the claims its `facts` make (of
-    `attributes` only, if given) that it does not make already."""
+                attributes: frozenset[str] | None, speaker: str | None, text: str = "", exact: bool = False) -> Reading:
+    """`reading` (of `text`, in `speaker`'s voice) with the claims its `facts` make (of
+    `attributes` only, if given) that it does not make already; `exact`: only the user's name
+    as given names the user (`names_namesake`)."""
     extra = []
+    exact = exact or names_namesake(text, user)
     for fact in facts:
-        claim = _fact_claim(fact, user, speaker)
+        claim = _fact_claim(fact, user, speaker, exact)
         if claim is None or attributes is not None and claim.attribute not in attributes:
             continue
         if not any(c.key == claim.key and c.value.casefold() == claim.value.casefold() for c in reading.claims):
@@ -685,8 +715,15 @@ def _with_facts(reading: Reading, facts: Iterable[FactCandidate], user: str | No
     return Reading(reading.claims + tuple(extra), reading.cues) if extra else reading
 
 
-def _fact_claim(fact: FactCandidate, user: str | None, speaker: str | None) -> SlotClaim | None:
-    """The slot claim a fact makes, read in `speaker`'s voice; None for one without both ends."""
+def names_namesake(text: str, user: str | None) -> bool:
+    """Whether `text` names someone of the speaker's by the user's name ("my coworker Alice" for
+    the user alice, slots.kin_of): then that name, as the text writes it, is not the user."""
+    return bool(user) and user.strip().casefold() in kin_of(text)
+
+
+def _fact_claim(fact: FactCandidate, user: str | None, speaker: str | None, exact: bool = False) -> SlotClaim | None:
+    """The slot claim a fact makes, read in `speaker`'s voice; None for one without both ends.
+    `exact`: the user is named by their name exactly as given (`names_namesake`)."""
     if not fact.subject or not fact.object:
         return None
     named = voice(speaker, user)
@@ -694,7 +731,7 @@ def _fact_claim(fact: FactCandidate, user: str | None, speaker: str | None) -> S
     said = subject.casefold()
     if named is not None and said in {"i", "me", speaker.strip().casefold()}:
         key = named
-    elif said in {"user", "i", "me", (user or "").casefold()}:
+    elif said in {"user", "i", "me"} or user and (subject == user.strip() if exact else said == user.casefold()):
         key = ME
     else:
         key = normalise_subject(subject)
@@ -713,8 +750,9 @@ def left_alone(services: Services, new: Reading, revised: list[tuple[str, frozen
     keep = set()
     for old, found in _facts_of(services.store, changed).items():
         speaker = speaker_of(views[old].meta) if old in views else None
+        exact = old in views and names_namesake(views[old].content or "", user)
         for anchor, fact in found:
-            claim = _fact_claim(fact, user, speaker)
+            claim = _fact_claim(fact, user, speaker, exact)
             if claim is not None and claim.attribute in changed[old] and _plainly_other(claim, new.claims):
                 keep.add(anchor)
     return frozenset(keep)

@@ -338,6 +338,21 @@ def _speakers(plan: _Plan) -> list[EntityCandidate]:
     return [plan.speaker] if plan.speaker is not None else []
 
 
+def _not_the_user(services: Services, world: str, user: str, others: Mapping[str, str]) -> tuple[str, ...]:
+    """The entities the user's own name never resolves to: others of that name the scope knows
+    (updates.namesakes) and the ones this write names (`others`)."""
+    return tuple(sorted(updates.namesakes(services, [world], user) | set(others.values())))
+
+
+def _user_entities(services: Services, world: str, user: str, by_name: Mapping[str, str]) -> tuple[str, ...]:
+    """The entities someone else of the user's name never resolves to: those of that name that
+    are not known to be someone else (updates.namesakes), and the user's as this write found it."""
+    found = set(services.resolver.entities_named([world], user)) - updates.namesakes(services, [world], user)
+    if user.casefold() in by_name:
+        found.add(by_name[user.casefold()])
+    return tuple(sorted(found))
+
+
 def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates.Assessment) -> WriteResult:
     request, starts = plan.request, plan.starts
     worlds = [w.scope(kind, sid) for kind, sid in request.scopes]
@@ -358,17 +373,30 @@ def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates
     for (kind, sid), world in zip(request.scopes, worlds):
         key = f"{kind}:{sid}"
         by_name: dict[str, str] = {}
+        # someone the text names by the user's name as a person of the speaker's ("my coworker
+        # Alice" in user alice's scope) is not the user: their own entity, by the name as written
+        others: dict[str, str] = {}
+        user = plan.voice[0]
+        namesake = user if user is not None and updates.names_namesake(plan.request.text or "", user) else None
         for cand in _speakers(plan) + plan.candidates + known_mentions(services, world, plan.unsure):
-            if cand.name.casefold() in by_name:
+            if namesake is not None and cand is not plan.speaker and cand.name.casefold() == namesake.casefold():
+                if cand.name in others:
+                    continue
+                own = _user_entities(services, world, namesake, by_name)
+                out = resolve_mention(services.resolver, w, world, key, cand, prepared, exclude=own)
+                others[cand.name] = out.id
+            elif cand.name.casefold() in by_name:
                 continue  # the speaker named again in the text: one edge, as the speaker
-            out = resolve_mention(services.resolver, w, world, key, cand, prepared)
+            else:
+                exclude = _not_the_user(services, world, user, others) if cand.name == user else ()
+                out = resolve_mention(services.resolver, w, world, key, cand, prepared, exclude=exclude)
+                by_name[cand.name.casefold()] = out.id
             entities_out.append(out)
-            by_name[cand.name.casefold()] = out.id
             role = "speaker" if cand is plan.speaker else "mention"
             w.link(Edge("refers_to", anchor, out.id, props={"role": role}))
         for fact in plan.facts:
             facts_out.append(_write_fact(services, w, world, key, anchor, fact, by_name, prepared, starts,
-                                         superseded, conflicts, entities_out))
+                                         superseded, conflicts, entities_out, others, user))
     if request.supersedes:  # the amended memory's planned change ends the amend (its facts written)
         updates.hand_over_plans(services, w, request.supersedes, anchor, starts)
     revised: list[str] = []
@@ -397,11 +425,13 @@ def check_text(text: object) -> str:
 
 
 def resolve_mention(resolver: Resolver, w: Writer, world: str, scope_key: str, candidate: EntityCandidate,
-                    prepared: Prepared | None = None) -> EntityOut:
+                    prepared: Prepared | None = None, exclude: tuple[str, ...] = ()) -> EntityOut:
     """Resolve one mention inside `world` (a scope's anchor), reported as memory_write's
     record: resolution "exact" (an existing entity reused), "new", or "proposed_merge"
-    (new, with pending same_as proposals to `proposed_merge_with`)."""
-    outcome = resolver.resolve(w, world, candidate, prepared=prepared, provenance={"scope": scope_key})
+    (new, with pending same_as proposals to `proposed_merge_with`); never to an entity of
+    `exclude`."""
+    outcome = resolver.resolve(w, world, candidate, prepared=prepared, provenance={"scope": scope_key},
+                               exclude=exclude)
     # an import names the same few entities again and again: the transaction remembers their names
     stored = w.tx.name_and_meta(outcome.entity)
     if stored is None:
@@ -504,13 +534,20 @@ def _fact_names(fact_cands: list[FactCandidate], entities: list[EntityCandidate]
 
 
 def _write_fact(services: Services, w: Writer, world: str, key: str, memory: str, fact: FactCandidate, by_name: dict,
-                prepared, starts: int, superseded: list, conflicts: list, entities_out: list) -> FactOut:
-    subject = by_name.get(fact.subject.casefold())
+                prepared, starts: int, superseded: list, conflicts: list, entities_out: list,
+                others: Mapping[str, str] | None = None, user: str | None = None) -> FactOut:
+    """Write one fact of a memory; `by_name` maps case-folded names to entities, and `others`
+    the names, as written, of people the text names by the user's name. The user's own name is
+    the entity named exactly so, never another of that name (`_user_entities`)."""
+    others = others or {}
+    subject = others.get(fact.subject) or by_name.get(fact.subject.casefold())
     if subject is None:
-        out = resolve_mention(services.resolver, w, world, key, EntityCandidate(name=fact.subject), prepared)
+        exclude = _not_the_user(services, world, user, others) if fact.subject == user else ()
+        out = resolve_mention(services.resolver, w, world, key, EntityCandidate(name=fact.subject), prepared,
+                              exclude=exclude)
         entities_out.append(out)
         subject = by_name[fact.subject.casefold()] = out.id
-    obj = by_name.get(fact.object.casefold())
+    obj = others.get(fact.object) or by_name.get(fact.object.casefold())
     subject_name = services.store.get(subject).name
     valid_from = from_datetime(fact.valid_from) if fact.valid_from else starts
     node = factlib.fact_node(subject=subject, relation=fact.relation, obj=obj or fact.object,

@@ -175,11 +175,16 @@ class Resolver:
 
     # ------------------------------------------------------------------ inside the write
     def resolve(self, w, scope: str, candidate: Any, *, prepared: Prepared | None = None,
-                provenance: dict | None = None) -> Resolution:
-        """Resolve one mention in `scope` (see the module contract)."""
+                provenance: dict | None = None, exclude: Iterable[str] = ()) -> Resolution:
+        """Resolve one mention in `scope` (see the module contract); entities in `exclude`
+        (anchors the mention cannot be: the speaker, for "my coworker Alice" in Alice's scope)
+        are left out."""
         q = as_query(candidate)
         vector = self._vector_source(q, prepared)
         ctx = self._context(w, scope, vector)
+        excluded = frozenset(row for row in (w.tx.rowid(a) for a in exclude) if row is not None)
+        if excluded:
+            ctx.exclude = excluded
         kind, matches = decide(ctx, q)
         if kind == "resolved" and matches[0].tier == "exact":
             return Resolved(match=matches[0], entity=matches[0].anchor)
