@@ -223,6 +223,9 @@ OPEN_CONTROLS = [
     ("yoga-once", "I have yoga every Monday at 6pm.", "This week yoga is on Tuesday because of the holiday."),
     ("club-once", "The book club meets on the first Friday of the month.",
      "This month book club is on the second Friday because of the holiday."),
+    # news of someone an old memory names: about them, not who they are to the user
+    ("news-carla", "My best friend is Carla Mendes.", "Carla moved to Berlin."),
+    ("news-ana", "My sister's name is Ana.", "Ana just started a job at Google."),
     # "my other sister" is another sister, "my other dog" another dog
     ("other-sister", "My sister lives in Chicago.", "My other sister lives in Austin."),
     ("other-dog", "My dog is called Biscuit.", "My other dog is called Pepper."),

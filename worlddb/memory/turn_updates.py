@@ -211,7 +211,7 @@ def _unread(services: Services, worlds: list[str], found: Readings, times: Seque
         same_voice += [j not in found.restating and voice(found.speakers[j], found.user) == voice_of for j in earlier]
         new = Statement("", text, times[i], found.readings[i], similarity=1.0)
         verdicts = updates.unread_change(times[i], olds, services.judge.judge(new, olds), same_voice,
-                                         updates.ruled_out_by(found.readings[i]), own,
+                                         updates.ruled_out_by(found.readings[i], anchors(text)), own,
                                          anchors(text) if wider else frozenset())
         for old, verdict in zip(olds, verdicts):
             # (only the step's own: a change the rules read was the claims' to mark, or not)

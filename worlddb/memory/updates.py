@@ -198,7 +198,7 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     if unread:
         candidates = with_cosines(store, candidates, vector)
         verdicts = unread_change(starts, candidates, verdicts, [voice(speaker_of(o.meta), user) == mine for o in olds],
-                                 _ruled_out(services, reading, olds, user, kept), own,
+                                 _ruled_out(services, reading, olds, user, kept, anchors(text)), own,
                                  anchors(text) if wider else frozenset())
     return _assessment(services, scopes, candidates, verdicts, new.reading, user, kept)
 
@@ -218,7 +218,8 @@ def with_cosines(store: Store, candidates: list[Statement], vector: np.ndarray) 
 
 
 def _ruled_out(services: Services, reading: Reading, olds: list, user: str | None,
-               kept: Mapping[str, ReadingParts]) -> Callable[[Statement, bool], bool]:
+               kept: Mapping[str, ReadingParts], named: frozenset[str] = frozenset()
+               ) -> Callable[[Statement, bool], bool]:
     """Whether a candidate cannot be what an unread change is about (`unread_change`): it
     names a value the new memory claims; or it states something the rules can read, in its own
     speaker's voice - which rules out the nearest in meaning (unless all it states is a thing's
@@ -227,27 +228,33 @@ def _ruled_out(services: Services, reading: Reading, olds: list, user: str | Non
     in a slot the rules know: the judge then read both about that subject and found no change
     ("Sarah prefers tea", then "Sarah prefers aisle seats now"; "I work at Hulu", then "I quit
     Hulu and got YouTube TV"; not "I'm in the audit team at Deloitte", then "Not at Deloitte
-    anymore. I joined a small fintech", whose joining is a relation of the extractor's)."""
+    anymore. I joined a small fintech", whose joining is a relation of the extractor's). Nor is
+    one whose only anchors shared with the new memory's (`named`) name someone whose own slot
+    the new memory states, where it states nothing of theirs: the change is news of them
+    ("Carla moved to Berlin", Carla's home, of "My best friend is Carla Mendes"; not "Anouk sold
+    her share of the practice" of "My cousin Anouk works as a vet")."""
     views = {o.anchor: o for o in olds}
-    return _ruling(reading, lambda old: _view_reading(services, views[old.id], user, None, kept).claims)
+    return _ruling(reading, lambda old: _view_reading(services, views[old.id], user, None, kept).claims, named)
 
 
-def ruled_out_by(reading: Reading) -> Callable[[Statement, bool], bool]:
+def ruled_out_by(reading: Reading, named: frozenset[str] = frozenset()) -> Callable[[Statement, bool], bool]:
     """`_ruled_out` for candidates whose readings are in hand (their `Statement.reading`: a
     conversation's turns, worlddb.memory.turn_updates)."""
-    return _ruling(reading, lambda old: old.reading.claims)
+    return _ruling(reading, lambda old: old.reading.claims, named)
 
 
 #: the slots of a thing's time: read only under the thing's own name
 _THING_TIMES = frozenset({"when", "due"})
 
 
-def _ruling(reading: Reading,
-            claims_of: Callable[[Statement], Iterable[SlotClaim]]) -> Callable[[Statement, bool], bool]:
+def _ruling(reading: Reading, claims_of: Callable[[Statement], Iterable[SlotClaim]],
+            named: frozenset[str] = frozenset()) -> Callable[[Statement, bool], bool]:
     values = [c.value for c in reading.claims if c.value and c.positive and not c.ended]
     # (a fact the extractor drew in a relation the rules have no slot for - "I joined a fintech":
     # member_of - is nothing the judge could compare with what the old memory states)
     subjects = {c.subject for c in reading.claims if c.attribute in CATALOGUE or is_open(c.attribute)}
+    spoken_of = {w for c in reading.claims if c.named and (c.attribute in CATALOGUE or is_open(c.attribute))
+                 for w in c.subject.split()}
 
     def check(old: Statement, anchored: bool) -> bool:
         if any(re.search(r"\b" + re.escape(value) + r"\b", old.text, re.I) for value in values):
@@ -258,6 +265,12 @@ def _ruling(reading: Reading,
             # naming it otherwise - "my therapist moved our sessions to Fridays" of "Therapy is on
             # Thursdays" - is not one they would have read)
             return any(c.attribute not in _THING_TIMES for c in theirs)
+        # news of someone, by name, whose own slot the rules read in the new memory, where the old
+        # one states nothing of theirs: about them, not about what the old memory says ("Carla
+        # moved to Berlin", Carla's home, of "My best friend is Carla Mendes")
+        shared = named & anchors(old.text)
+        if shared and shared <= spoken_of and not any(w in spoken_of for c in theirs for w in c.subject.split()):
+            return True
         return any(same_subject(c.subject, subject) for c in theirs for subject in subjects)
 
     return check
