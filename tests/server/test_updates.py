@@ -975,6 +975,24 @@ async def test_a_change_of_one_persons_slot_leaves_what_the_memory_says_of_anoth
         assert found["valid_to"] is None and found["annotations"]["revised_by"] == [after["id"]]
 
 
+async def test_a_new_role_leaves_the_employer_the_old_memory_names_current(minilm_server):
+    # a promotion is a role held where the old one was: the employer stays current, its fact too
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "promoted"}
+        before = await ok(client, "memory_write", text="I'm a software engineer at Shopify.", valid_from=ago(200),
+                          **scope)
+        after = await ok(client, "memory_write", text="I got promoted to staff engineer.", valid_from=ago(100),
+                         **scope)
+        assert after["superseded"] == [] and after["revised"] == [before["id"]]
+        hits = (await ok(client, "memory_recall", query="Where do I work?", **scope))["results"]
+        assert before["id"] in [h["id"] for h in hits[:2]]
+        read = await ok(client, "memory_read", id=before["id"], **scope)
+        assert read["valid_to"] is None and read["annotations"]["revised_by"] == [after["id"]]
+        # a new employer still ends the role held at the old one
+        moved = await ok(client, "memory_write", text="I'm now at Stripe.", **scope)
+        assert moved["superseded"] == [before["id"]]
+
+
 async def test_a_change_of_a_person_named_by_an_alias_ends_what_it_changes(minilm_server):
     """The stored fact names the entity ("Alice Smith"), the texts its alias ("Alice"): one person."""
     async with Client(minilm_server) as client:

@@ -75,7 +75,7 @@ from worlddb.extract.slots import (
     same_value,
 )
 
-__all__ = ["OUTCOMES", "BuiltinJudge", "Outcome", "Statement", "Verdict", "comparable"]
+__all__ = ["OUTCOMES", "BuiltinJudge", "Outcome", "Statement", "Verdict", "comparable", "covered"]
 
 Outcome = Literal["update", "conflict", "duplicate", "related", "unrelated"]
 OUTCOMES: tuple[Outcome, ...] = ("update", "conflict", "duplicate", "related", "unrelated")
@@ -335,6 +335,18 @@ def comparable(attributes: Iterable[str]) -> frozenset[str]:
         if out & family:
             out |= family
     return frozenset(out)
+
+
+#: the slots of its family a change of one leaves as they were: a new role ("promoted to staff
+#: engineer") is held where the old one was, where a new employer ends the role held at the old
+_LEAVES = {"role": frozenset({"employer"})}
+
+
+def covered(attributes: Iterable[str]) -> frozenset[str]:
+    """The attributes a change of `attributes` changes: their families (`comparable`), less
+    what a change of one of them leaves (`_LEAVES`) that none of them names."""
+    named = set(attributes)
+    return comparable(named) - {x for a in named for x in _LEAVES.get(a, ()) if x not in named}
 
 
 def _closest_only(new: Statement, candidates: Sequence[Statement], verdicts: list[Verdict]) -> list[Verdict]:

@@ -61,7 +61,7 @@ import numpy as np
 from worlddb.core.records import Edge
 from worlddb.core.timeutil import now_us
 from worlddb.extract import GENERIC_ROLES
-from worlddb.extract.judge import BuiltinJudge, Statement, comparable
+from worlddb.extract.judge import BuiltinJudge, Statement, comparable, covered
 from worlddb.extract.open_slots import REPLACES
 from worlddb.extract.slots import Reading, ReadingParts, voice
 from worlddb.extract.unread_change import anchors, says_change, short, states_change
@@ -153,7 +153,7 @@ def _claimed(services: Services, worlds: list[str], found: Readings, times: Sequ
                   if view.anchor not in marked_here]
         if not earlier and not stored:
             continue
-        changed = comparable({c.attribute for c in new.reading.claims})
+        changed = covered({c.attribute for c in new.reading.claims})
         targets = [Change(new=i, old_index=j) for j in earlier] + [
             Change(new=i, old=view.anchor, changed=changed if view.type == "Memory" else frozenset(), at=times[i])
             for view, _ in stored]

@@ -71,7 +71,7 @@ from worlddb.core.records import Edge, NodeView
 from worlddb.core.store import Store, list_params, rowids_sql
 from worlddb.core.timeutil import now_us
 from worlddb.extract import GENERIC_ROLES, FactCandidate, addressed
-from worlddb.extract.judge import BuiltinJudge, Statement, Verdict, comparable
+from worlddb.extract.judge import BuiltinJudge, Statement, Verdict, comparable, covered
 from worlddb.extract.open_slots import REPLACES, is_open
 from worlddb.extract.open_slots import is_single as is_single_open
 from worlddb.extract.slots import (
@@ -828,7 +828,7 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
     spoken = {normalise_subject(n.subject) for n in new.claims}
     # whom a changed slot named: "Bob Smith is my manager at Dell", then "Priya is my manager now":
     # Bob's job there says who the manager was, and goes with the change
-    changed = comparable(n.attribute for n in new.claims)
+    changed = covered(n.attribute for n in new.claims)
     named = {normalise_subject(c.value) for c in full.claims
              if c.attribute in changed and any(_about(n, c) for n in new.claims)}
     for claim in full.claims:
@@ -845,7 +845,7 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
         if of and any(n.attribute == of and (n.ended or not n.positive) and same_value(n.value, claim.qualifier)
                       for n in about):
             continue
-        if claim.attribute not in comparable({n.attribute for n in about}) and not any(
+        if claim.attribute not in covered({n.attribute for n in about}) and not any(
                 n.attribute == REPLACES and (is_open(claim.attribute) or n.ended and same_value(n.value, claim.value))
                 for n in about):
             return changed
