@@ -231,6 +231,10 @@ def test_entity_types_follow_simple_cues():
     ("I asked my dentist Ortega about it.", "Ortega"),
     ("Had lunch with Robert Smith today, he approved my leave.", "Robert Smith"),  # a given name and a surname
     ("I ran into Liz Pereira downtown.", "Liz Pereira"),
+    # a service one hires says a person, whatever language the name is in
+    ("Gustavo Pereira is my accountant.", "Gustavo Pereira"),
+    ("My barber Siobhan Kelly moved shops.", "Siobhan Kelly"),
+    ("Xiaoming Zhang is our vet.", "Xiaoming Zhang"),
 ])
 def test_people_are_typed_by_the_words_around_them_or_a_given_name(text, name):
     types = {e.name: e.type for e in run(text, speaker=None).entities}

@@ -86,6 +86,17 @@ async def test_another_scopes_entity_reads_as_unknown(connect):
         assert "no memory with id" in await fails(client, "memory_read", id=sarah, user_id="bob")
 
 
+async def test_a_full_name_of_any_language_and_its_given_name_become_a_proposal(connect):
+    # the given-name table is English; "is my accountant" says the full name is a person's
+    async with connect() as client:
+        full = await ok(client, "memory_write", text="Gustavo Pereira is my accountant.", user_id="taxes")
+        short = await ok(client, "memory_write", text="Gustavo filed an extension for my taxes.", user_id="taxes")
+        gustavo = next(e for e in full["entities"] if e["name"] == "Gustavo Pereira")
+        given = next(e for e in short["entities"] if e["name"] == "Gustavo")
+        assert gustavo["type"] == "person"
+        assert given["resolution"] == "proposed_merge" and given["proposed_merge_with"] == [gustavo["id"]]
+
+
 async def test_a_given_name_and_a_full_name_of_one_person_become_a_proposal(connect):
     # the extractor finds both names itself; nothing is merged until someone accepts
     async with connect() as client:

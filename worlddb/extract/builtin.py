@@ -117,6 +117,13 @@ _ROLE = ("manager|supervisor|boss|coworker|co-worker|colleague|teammate|classmat
          "|partner|doctor|dentist|therapist|nurse|lawyer|landlord|landlady|tutor|trainer|teacher"
          "|coach|mentor|buddy|pal|bestie|mate")
 _PET = "dog|cat|puppy|pup|kitten|pet|horse|bird|parrot|fish|turtle|hamster|rabbit|bunny"
+# People one hires or sees for a service: "Gustavo Pereira is my accountant", "my barber Hiroshi". They
+# say the name is a person's whatever its language (the given-name table is English), but make no fact.
+_SERVICE = ("accountant|advisor|adviser|attorney|solicitor|realtor|agent|broker|banker|plumber|electrician"
+            "|contractor|builder|mechanic|vet|veterinarian|pharmacist|physio|physiotherapist|chiropractor"
+            "|optometrist|dermatologist|psychiatrist|psychologist|counsel+or|pediatrician|paediatrician|surgeon"
+            "|physician|gp|midwife|nanny|babysitter|housekeeper|cleaner|gardener|hairdresser|barber|stylist"
+            "|assistant|secretary|professor|instructor|pastor|priest|rabbi|imam|client|student|intern|tenant")
 _DETERMINERS = {"a", "an", "the", "my", "your", "his", "her", "our", "their", "this", "that",
                 "these", "those", "some"}
 _PLURAL_DETERMINERS = {"these", "those", "some"}
@@ -288,7 +295,11 @@ def _named_entities(text, sentences, blocked, known, ctx) -> tuple[list[EntityCa
         if at_start and not (" ".join(words).casefold() in known or words[0].casefold() in known
                              or words[0].casefold() in mid_caps or words[0] in _TITLES):
             after = text[run[-1][1]:]
-            if _not_part_of_name(words) or len(run) == 1 and not _named_alone(words[0], run[0][2], after):
+            # ("Xiaoming Zhang is my accountant": a run the words after call a person is a name whole
+            # when its first word is one the word list does not know, only its "-ing" looks common)
+            if (_not_part_of_name(words) and not (len(run) > 1 and _IS_MY_PERSON.match(after)
+                                                  and lexicon.tag(words[0]) is None)
+                    or len(run) == 1 and not _named_alone(words[0], run[0][2], after)):
                 if len(run) == 1 and words[0].lower() not in _OPENERS | _NOT_NAMES:
                     _add_unsure(unsure, words[0], run[0][0], taken)
                 run, words = run[1:], words[1:]
@@ -419,11 +430,11 @@ def _trim_connectors(run):
 
 _AFTER_PET = re.compile(rf"\b(?:{_PET})\s*,?\s*$")
 _AFTER_KIN_OR_GREETING = re.compile(
-    rf"\b(?:{_KIN}|{_ROLE}|hey|hi|hello|thanks|thank you|congrats|bye|dear)\s*,?\s*$")
+    rf"\b(?:{_KIN}|{_ROLE}|(?:my|our)\s+(?:{_SERVICE})|hey|hi|hello|thanks|thank you|congrats|bye|dear)\s*,?\s*$")
 _ADJ = r"(?:(?:new|old|former|best|little|big|older|younger|eldest|oldest|youngest|twin|late)\s+)?"
 # "Bob Smith is my manager", "Ana was our neighbour", "Priya, my boss, ..."
 _IS_MY_PERSON = re.compile(
-    rf"(?:\s+(?:is|was|['’]s)\s+|\s*,\s*)(?:my|our)\s+{_ADJ}(?:{_FAMILY}|{_ROLE})\b", re.IGNORECASE)
+    rf"(?:\s+(?:is|was|['’]s)\s+|\s*,\s*)(?:my|our)\s+{_ADJ}(?:{_FAMILY}|{_ROLE}|{_SERVICE})\b", re.IGNORECASE)
 # "Bob's daughter", "Kevin's new girlfriend"
 _POSSESSIVE_FAMILY = re.compile(rf"['’]s\s+{_ADJ}(?:{_FAMILY})\b", re.IGNORECASE)
 _AFTER_EMPLOYER_WORD = re.compile(r"\b(?:work|works|worked|working)\s+(?:at|for)\s+(?:the\s+)?$")
