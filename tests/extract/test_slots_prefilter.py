@@ -39,6 +39,7 @@ CRAFTED = [
     "Priya's new job is at Intuit. My brother's new job is at Airbus.",
     "I have yoga every Monday at 6pm. We have choir practice on Wednesdays. Pilates moved to Thursdays.",
     "The book club meets on the first Friday of the month; it now meets on the second Saturday.",
+    "I live in a flat on Elm Street in Portland. We moved to a house on Oak Avenue in Beaverton.",
     "Lunch with Tobias, my new manager, went well. Felix, my boyfriend, cooked. Dr. Okafor is my GP now.",
     "Dropped my daughter off at Cedar Hill School. Day two at Plaid and my laptop still isn't set up.",
     "I'm on the payments team. Our team is Core Platform. I left the infra team.",

@@ -130,6 +130,9 @@ SCENARIOS = [
      "What car do I drive?", "Niro"),
     # the team one works in
     ("team", "I'm on the payments team.", "I joined the search team last month.", "Which team am I on?", "search"),
+    # a home named past the street it is on
+    ("street", "I live in a flat on Elm Street in Portland.", "We moved to a house on Oak Avenue in Beaverton.",
+     "Where do I live?", "Beaverton"),
     # the car one drives now; a phone by its make, however it is said; another's new job "is at" a company
     ("drive-now", "I drive a Honda Civic.", "I drive a Tesla now.", "What car do I drive?", "Tesla"),
     ("phone-make", "My phone is an iPhone 12.", "I switched to a Pixel 8.", "What phone do I have?", "Pixel"),

@@ -123,8 +123,10 @@ _NOT_ACTIVITIES = {"learning", "studying", "eating", "drinking", "having", "usin
 
 
 def _place_in(chunk: str) -> str:
-    """A place named near the start of a lower-case phrase: "a small town outside Leeds" -> "Leeds"."""
-    m = re.match(r"(?:[a-z][\w'-]*\s+){1,6}?(?:outside|near|in|of|by|just outside|north of|south of|east of|west of)\s+"
+    """A place named near the start of a lower-case phrase: "a small town outside Leeds" -> "Leeds",
+    past the street a home is on ("a flat on Elm Street in Portland" -> "Portland")."""
+    m = re.match(r"(?:[a-z][\w'-]*\s+){1,6}?(?:(?:on|off)\s+(?-i:(?:[A-Z][\w'’.-]*\s+){1,4}))?"
+                 r"(?:outside|near|in|of|by|just outside|north of|south of|east of|west of)\s+"
                  r"(?-i:([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3}))", chunk)
     return m.group(1) if m else ""
 
