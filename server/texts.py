@@ -80,8 +80,10 @@ is listed in `revised` instead, as is the memory a change is most likely about -
 naming the same thing - when it is said in words the rules cannot place: check it), a disagreement
 that time does not settle is recorded on both (`conflicts`), the same statement again writes nothing
 (`duplicate_of` names the existing memory), and memories that may be about the same thing but were
-left undecided are listed in `related`. Returns the memory id,
-the resolved entities, extracted facts and those five. If you know which memory a change replaces,
+left undecided are listed in `related`. Valid time orders a change, whichever is written first: a
+memory stated for an earlier time than a current one that changes it is history, ended where that one
+begins (`superseded_by`; `revised_by` if it also says what that one leaves alone). Returns the memory id,
+the resolved entities, extracted facts and those lists. If you know which memory a change replaces,
 recall it first and use memory_amend; if a related memory is out of date, amend or retire it.
 
 Give either `text` (one memory) or `messages` (a conversation: a list of {role, content} turns, plus an

@@ -176,10 +176,11 @@ def test_a_bare_replacement_changes_only_the_single_nearest_candidate_with_a_rol
     assert [v.outcome for v in JUDGE.judge(new, [login])] == ["unrelated"]  # one switches to no password
 
 
-def test_a_replacement_stated_for_an_earlier_time_is_a_conflict():
+def test_a_replacement_stated_for_an_earlier_time_is_one_the_later_statement_ends():
     new = Statement("n", "I switched from Firefox to Vivaldi.", 1, read("I switched from Firefox to Vivaldi."))
     old = Statement("o", "I use Firefox as my browser.", 10, read("I use Firefox as my browser."), 0.5)
-    assert JUDGE.judge(new, [old])[0].outcome == "conflict"
+    verdict = JUDGE.judge(new, [old])[0]
+    assert verdict.outcome == "update" and "earlier time" in verdict.reason
 
 
 def test_a_setting_said_either_way_is_one_slot_that_a_later_one_updates():

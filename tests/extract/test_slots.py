@@ -169,9 +169,13 @@ def test_compatible_or_unrelated_statements_change_nothing(old, new):
 def test_time_decides_between_update_and_conflict():
     old, new = "I live in Lisbon.", "I live in Porto."
     assert verdict(old, new, old_at=1, new_at=10) == "update"
-    # stated for an earlier time than what is stored, or for the same time: neither wins
-    assert verdict(old, new, old_at=10, new_at=1) == "conflict"
+    # stated for an earlier time than what is stored: the stored one ends it (history written late)
+    assert verdict(old, new, old_at=10, new_at=1) == "update"
+    # for the same time, or a correction for an earlier time: neither wins
     assert verdict(old, new, old_at=5, new_at=5) == "conflict"
+    assert verdict(old, "Correction: I live in Porto.", old_at=10, new_at=1) == "conflict"
+    # a first name later and a full name earlier may be two people
+    assert verdict("Ana moved to Lisbon.", "Ana Lima lives in Braga.", old_at=10, new_at=1) == "conflict"
 
 
 def test_a_fixed_fact_changes_only_by_correction():

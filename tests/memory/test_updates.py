@@ -50,14 +50,16 @@ def test_a_new_value_supersedes_the_old_memory_and_recall_shows_the_change(model
     assert engine.read_memory(old.id, ALICE).superseded_by == [new.id]
 
 
-def test_a_statement_for_an_earlier_time_conflicts_and_the_newer_ranks_first(engine):
+def test_a_statement_for_an_earlier_time_is_history_the_stored_one_ends(engine):
     stored = engine.write_memory("My manager is Dana Cole.", ALICE, valid_from=ago(10))
     older = engine.write_memory("My manager is Eli Park.", ALICE, valid_from=ago(40))
-    assert older.superseded == [] and [c.with_id for c in older.conflicts] == [stored.id]
+    assert older.superseded == [] and older.conflicts == [] and older.superseded_by == [stored.id]
+    assert engine.store.get(older.id).valid_to == engine.store.get(stored.id).valid_from
+    assert engine.store.get(stored.id).valid_to is None
     hits = engine.recall("Who is my manager?", ALICE).results
-    assert [h.id for h in hits[:2]] == [stored.id, older.id]
-    assert hits[0].conflicts == [older.id] and hits[1].conflicts == [stored.id]
-    assert engine.store.get(stored.id).valid_to is None and engine.store.get(older.id).valid_to is None
+    assert hits[0].id == stored.id and older.id not in [h.id for h in hits]
+    then = engine.recall("Who is my manager?", ALICE, as_of=ago(20)).results
+    assert then[0].id == older.id
 
 
 def test_the_same_statement_again_writes_nothing_and_names_the_memory(engine):

@@ -996,6 +996,27 @@ async def test_a_new_role_leaves_the_employer_the_old_memory_names_current(minil
         assert moved["superseded"] == [before["id"]]
 
 
+async def test_history_written_after_what_followed_it_is_ended_by_the_later_memory(minilm_server):
+    # whichever order they are written in, valid time orders them: Austin held until Boston began
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "backfill"}
+        boston = await ok(client, "memory_write", text="I live in Boston.", valid_from=ago(30), **scope)
+        austin = await ok(client, "memory_write", text="I live in Austin.", valid_from=ago(400), **scope)
+        assert austin["superseded_by"] == [boston["id"]] and austin["conflicts"] == [] and austin["superseded"] == []
+        read = await ok(client, "memory_read", id=austin["id"], **scope)
+        assert read["valid_to"] == boston["valid_from"] and read["superseded_by"] == [boston["id"]]
+        hits = (await ok(client, "memory_recall", query="Where do I live?", **scope))["results"]
+        assert hits[0]["id"] == boston["id"] and austin["id"] not in [h["id"] for h in hits]
+        then = (await ok(client, "memory_recall", query="Where do I live?", as_of=ago(100), **scope))["results"]
+        assert then[0]["id"] == austin["id"]
+        # what the late history also says stays current: the later memory changes it in part
+        both = await ok(client, "memory_write", text="I live in Chicago and work at Dell.", valid_from=ago(200),
+                        **scope)
+        assert both["revised_by"] == [boston["id"]] and both["superseded_by"] == []
+        read = await ok(client, "memory_read", id=both["id"], **scope)
+        assert read["valid_to"] is None and read["annotations"]["revised_by"] == [boston["id"]]
+
+
 async def test_a_change_of_a_person_named_by_an_alias_ends_what_it_changes(minilm_server):
     """The stored fact names the entity ("Alice Smith"), the texts its alias ("Alice"): one person."""
     async with Client(minilm_server) as client:

@@ -4,10 +4,13 @@ Contract: ``BuiltinJudge().judge(new, candidates)`` returns one ``Verdict`` per 
 order. It is deterministic, performs no I/O and looks only at the statements it is given
 (their slot readings, worlddb.extract.slots; their valid-from times; their text). Outcomes:
 
-    update     the new statement replaces the candidate (same slot, a changed value, the new
-               one later in valid time): the caller writes a supersedes edge
-    conflict   they disagree and time does not settle it (the new one is not later, or a fixed
-               fact such as a birthday changes without a correction cue): a contradicts edge
+    update     one replaces the other (same slot, a changed value): valid time orders them, so
+               the caller writes a supersedes edge from the later one - the new statement, or
+               the candidate when the new one is stated for an earlier time about the same
+               subject (history written after what followed it)
+    conflict   they disagree and time does not settle it (both for the same time, a fixed fact
+               such as a birthday changed without a correction cue, or a correction, or a
+               person named otherwise, stated for an earlier time): a contradicts edge
     duplicate  the same statement again: nothing new is written
     related    the same slot, compatible or undecided (a second language, a value repeated in
                other words, a slot whose value cannot be read): reported, nothing written
@@ -222,12 +225,16 @@ def _change(new: Statement, old: Statement, kind: str, n: SlotClaim, o: SlotClai
     to = "(ended)" if n.ended or not n.positive or not n.value else n.value
     what = f"{n.subject}/{n.attribute}: {o.value or '?'} -> {to}"
     correction = "correction" in new.reading.cues
-    if new.valid_from < old.valid_from:
-        return Verdict("conflict", f"{what}, stated for an earlier time")
     if new.valid_from == old.valid_from and not correction:
         return Verdict("conflict", f"{what}, both for the same time")
     if kind == "differ" and is_fixed(n) and not correction:
         return Verdict("conflict", f"{what}: a fixed fact changed without a correction")
+    if new.valid_from < old.valid_from:
+        # a correction of what held before the candidate began, or one person by two names ("Ana
+        # Lima" then, "Ana" later, maybe another Ana): time does not say which holds
+        if correction or not same_subject(n.subject, o.subject):
+            return Verdict("conflict", f"{what}, stated for an earlier time")
+        return Verdict("update", f"{what}, stated for an earlier time: the candidate ends it")
     return Verdict("update", what + (" (replaces)" if kind == "replace" else ""))
 
 

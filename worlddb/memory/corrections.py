@@ -151,7 +151,8 @@ def commit_amend(services: Services, prepared: PreparedAmend) -> AmendResult:
     result = commit(services, write)[0]
     old = target.request.supersedes
     return AmendResult(id=result.id, supersedes=old, scopes=result.scopes, valid_from=result.valid_from,
-                       conflicts=result.conflicts, revised=result.revised)
+                       conflicts=result.conflicts, revised=result.revised, superseded_by=result.superseded_by,
+                       revised_by=result.revised_by)
 
 
 def _check_shared(access: Access | None, anchor: str, keys: list[str], why: str) -> None:

@@ -129,6 +129,11 @@ class WriteResult:
     #: something this one leaves alone, so it stays current, and reads mark it `revised_by`; for
     #: messages, the earlier turns whose slot one of its turns changed (worlddb.memory.turn_updates)
     revised: list[str] = field(default_factory=list)
+    #: current memories that begin after this one and change what it says (history written after
+    #: what followed it): the earliest ends it (supersedes it, `superseded_by`) or, where this one
+    #: also says what it leaves alone, changes it in part (`revised_by`)
+    superseded_by: list[str] = field(default_factory=list)
+    revised_by: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -260,6 +265,10 @@ class AmendResult:
     #: other current memories the new text changes (what memory_write would supersede or revise):
     #: an amend closes none of them; each stays current, and reads mark it `revised_by`
     revised: list[str] = field(default_factory=list)
+    #: a current memory that begins after the amend and changes what it says, which ends it
+    #: (as memory_write's `superseded_by` and `revised_by`)
+    superseded_by: list[str] = field(default_factory=list)
+    revised_by: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

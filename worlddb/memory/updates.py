@@ -136,6 +136,9 @@ class Assessment:
     #: facts of revised memories, in a changed attribute but of a subject the new memory does not
     #: speak of ("my sister works at Canon", when the user's job changes): they stay current
     keep: frozenset[str] = frozenset()
+    #: memories that begin after the new one and change what it says (history written after what
+    #: followed it): memory -> None if it ends the new one whole, else the attributes it changes
+    followed: tuple[tuple[str, frozenset[str] | None], ...] = ()
 
 
 NOTHING = Assessment()
@@ -200,7 +203,7 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
         verdicts = unread_change(starts, candidates, verdicts, [voice(speaker_of(o.meta), user) == mine for o in olds],
                                  _ruled_out(services, reading, olds, user, kept, anchors(text)), own,
                                  anchors(text) if wider else frozenset())
-    return _assessment(services, scopes, candidates, verdicts, new.reading, user, kept)
+    return _assessment(services, scopes, candidates, verdicts, new, user, kept)
 
 
 def with_cosines(store: Store, candidates: list[Statement], vector: np.ndarray) -> list[Statement]:
@@ -321,12 +324,15 @@ def unread_change(starts: int, candidates: list[Statement], verdicts: list[Verdi
 
 
 def apply(services: Services, w: Writer, anchor: str, starts: int, assessment: Assessment,
-          superseded: list[str], conflicts: list, revised: list[str]) -> None:
+          superseded: list[str], conflicts: list, revised: list[str],
+          followed: tuple[list[str], list[str]] = ([], [])) -> None:
     """Write the decided edges from the new memory `anchor`, inside its write transaction. A
     memory still holds when the new one begins if it is not retired and its validity ends later
     or never: one that a planned change ends next year is current now, and a change written
-    today ends it today."""
+    today ends it today. `followed` collects the memories that end the new one (superseded by,
+    revised by): history written after what followed it (`_follow`)."""
     store = services.store
+    _follow(services, w, anchor, starts, assessment.followed, *followed)
     for old, changed in assessment.revised:
         view = store.get(old)
         if not holds_at(view, starts) or view.valid_from > starts:
@@ -364,6 +370,33 @@ def apply(services: Services, w: Writer, anchor: str, starts: int, assessment: A
             continue  # retired meanwhile, or said after this one begins
         if w.link(Edge("revises", anchor, old)) and old not in revised:
             revised.append(old)
+
+
+def _follow(services: Services, w: Writer, anchor: str, starts: int,
+            followed: tuple[tuple[str, frozenset[str] | None], ...], superseded_by: list[str],
+            revised_by: list[str]) -> None:
+    """The earliest of the memories that begin after the new one and change what it says
+    (`Assessment.followed`) ends it, as if the two had been written in time order: a supersedes
+    edge from it (the new memory's facts end where it begins), or a revises edge where the new
+    memory also says what it leaves alone (only the changed attributes' facts end). "I live in
+    Boston" from last month, then "I live in Austin" from two years ago: Austin held until
+    Boston began."""
+    store = services.store
+    views = [store.get(old) for old, _ in followed]
+    ordered = sorted(((v, changed) for v, (_, changed) in zip(views, followed)
+                      if v is not None and holds_ever(v) and v.valid_from > starts),
+                     key=lambda item: (item[0].valid_from, item[0].anchor))
+    if not ordered:
+        return
+    view, changed = ordered[0]
+    if changed is None:
+        w.link(Edge("supersedes", view.anchor, anchor))
+        close_derived_facts(services, w, anchor, view.valid_from)
+        superseded_by.append(view.anchor)
+    else:
+        w.link(Edge("revises", view.anchor, anchor))
+        close_derived_facts(services, w, anchor, view.valid_from, only=changed)
+        revised_by.append(view.anchor)
 
 
 def hand_over_plans(services: Services, w: Writer, old: str, new: str, starts: int) -> None:
@@ -772,11 +805,17 @@ def left_alone(services: Services, new: Reading, revised: list[tuple[str, frozen
 
 
 def _assessment(services: Services, scopes: ScopeSet, candidates: list[Statement], verdicts: list[Verdict],
-                new: Reading, user: str | None, kept: Mapping[str, ReadingParts]) -> Assessment:
-    superseded, conflicts, related, revised, duplicate = [], [], [], [], None
+                statement_new: Statement, user: str | None, kept: Mapping[str, ReadingParts]) -> Assessment:
+    new = statement_new.reading
+    superseded, conflicts, related, revised, followed, duplicate = [], [], [], [], [], None
     for statement, verdict in zip(candidates, verdicts):
         if verdict.reason == UNREAD_CHANGE:
             revised.append((statement.id, frozenset()))
+        elif verdict.outcome == "update" and statement.valid_from > statement_new.valid_from:
+            # history written after what followed it: the later memory ends the new one, whole or in part
+            view = services.store.get(statement.id)
+            later = _view_reading(services, view, user, None, kept) if view is not None else statement.reading
+            followed.append((statement.id, _changed_only_in_part(services, later, statement_new, user, kept)))
         elif verdict.outcome == "update":
             changed = _changed_only_in_part(services, new, statement, user, kept)
             if changed is not None:
@@ -792,7 +831,7 @@ def _assessment(services: Services, scopes: ScopeSet, candidates: list[Statement
     if duplicate is not None:
         return Assessment(duplicate_of=duplicate)
     return Assessment(tuple(superseded), tuple(conflicts), None, tuple(related[:MAX_RELATED]), tuple(revised),
-                      keep=left_alone(services, new, revised, user))
+                      keep=left_alone(services, new, revised, user), followed=tuple(followed))
 
 
 def _changed_only_in_part(services: Services, new: Reading, old: Statement, user: str | None,

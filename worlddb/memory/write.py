@@ -400,10 +400,13 @@ def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates
     if request.supersedes:  # the amended memory's planned change ends the amend (its facts written)
         updates.hand_over_plans(services, w, request.supersedes, anchor, starts)
     revised: list[str] = []
-    updates.apply(services, w, anchor, starts, verdict, superseded, conflicts, revised)
+    superseded_by: list[str] = []
+    revised_by: list[str] = []
+    updates.apply(services, w, anchor, starts, verdict, superseded, conflicts, revised, (superseded_by, revised_by))
     return WriteResult(id=anchor, scopes=request.scopes.keys, valid_from=to_iso(starts),
                        entities=entities_out, facts=facts_out, superseded=superseded, conflicts=conflicts,
-                       related=list(verdict.related), revised=revised)
+                       related=list(verdict.related), revised=revised, superseded_by=superseded_by,
+                       revised_by=revised_by)
 
 
 def known_mentions(services: Services, world: str, unsure: tuple[EntityCandidate, ...]) -> list[EntityCandidate]:
