@@ -232,6 +232,9 @@ OPEN_CONTROLS = [
     # "my other sister" is another sister, "my other dog" another dog
     ("other-sister", "My sister lives in Chicago.", "My other sister lives in Austin."),
     ("other-dog", "My dog is called Biscuit.", "My other dog is called Pepper."),
+    # another's class; "my other sister" beside a sister named
+    ("wife-yoga", "I have yoga every Monday at 6pm.", "My wife's yoga moved to Tuesdays."),
+    ("other-jen", "My sister Jen lives in Paris.", "My other sister moved to Berlin."),
     # another's phone; a relative's husband's job
     ("son-phone", "My phone is an iPhone 12.", "My son got a Pixel 8."),
     ("husband-job", "Priya works at Google.", "Priya's husband's new job is at Intuit."),

@@ -146,7 +146,7 @@ def _words(text: str) -> list[str]:
 def same_subject(a: str, b: str) -> bool:
     """Whether two subject keys name the same subject: equal, or (for things) the same head
     noun where one's other words are a subset of the other's ("piano lesson" / "lesson"), but
-    for "other" ("other sister" is not "sister")."""
+    for "other" ("other sister" is not "sister") and whose it is ("wife yoga" is not "yoga")."""
     if a == b:
         return True
     if ME in (a, b) or not a or not b:
@@ -158,8 +158,9 @@ def same_subject(a: str, b: str) -> bool:
     if {w for w in wa if w.endswith("'s")} != {w for w in wb if w.endswith("'s")}:
         return False
     sa, sb = set(wa[:-1]), set(wb[:-1])
-    # "my other sister" is by its word not the sister spoken of before
-    if ("other" in sa) != ("other" in sb):
+    # "my other sister" is by its word not the sister spoken of before, and "my wife's yoga"
+    # (key "wife yoga") is not mine
+    if ("other" in sa) != ("other" in sb) or sa & _KIN_WORDS != sb & _KIN_WORDS:
         return False
     return sa <= sb or sb <= sa
 

@@ -258,6 +258,8 @@ def _ruling(reading: Reading, claims_of: Callable[[Statement], Iterable[SlotClai
     subjects = {c.subject for c in reading.claims if c.attribute in CATALOGUE or is_open(c.attribute)}
     spoken_of = {w for c in reading.claims if c.named and (c.attribute in CATALOGUE or is_open(c.attribute))
                  for w in c.subject.split()}
+    # "my other sister": the words of a subject the text says is another one
+    others = {w for subject in subjects if "other" in subject.split() for w in subject.split()}
 
     def check(old: Statement, anchored: bool) -> bool:
         if any(re.search(r"\b" + re.escape(value) + r"\b", old.text, re.I) for value in values):
@@ -274,6 +276,8 @@ def _ruling(reading: Reading, claims_of: Callable[[Statement], Iterable[SlotClai
         shared = named & anchors(old.text)
         if shared and shared <= spoken_of and not any(w in spoken_of for c in theirs for w in c.subject.split()):
             return True
+        if shared and shared <= others:
+            return True  # "My other sister moved to Berlin" is not about "My sister Jen lives in Paris"
         return any(same_subject(c.subject, subject) for c in theirs for subject in subjects)
 
     return check
