@@ -184,6 +184,9 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
                                                             ambiguous),
                             similarity=found[v.anchor]) for v in olds]
     verdicts = services.judge.judge(new, candidates)
+    if not repeats:
+        verdicts = [_as_later(services, new, c) if c.valid_from > starts and v.outcome != "duplicate" else v
+                    for c, v in zip(candidates, verdicts)]
     # the same words in another speaker's voice say something else ("I live in Austin" from Tom
     # and from Priya): no repeat, so the new memory is written (and reported as related)
     mine = voice(speaker, user)
@@ -204,6 +207,23 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
                                  _ruled_out(services, reading, olds, user, kept, anchors(text)), own,
                                  anchors(text) if wider else frozenset())
     return _assessment(services, scopes, candidates, verdicts, new, user, kept)
+
+
+def _as_later(services: Services, new: Statement, later: Statement) -> Verdict:
+    """The verdict on a candidate that begins after the new memory (history written after what
+    followed it), judged as if it had been written after the new one, so that its own words
+    decide: "This week yoga is on Tuesday" stays an exception to "I have yoga every Monday", and
+    "I sold my Civic" ends "I drive a Civic". An update means the candidate ends the new memory
+    (`Assessment.followed`)."""
+    verdict = services.judge.judge(replace(later, similarity=1.0), [replace(new, similarity=later.similarity)])[0]
+    if verdict.outcome == "update":
+        # one person by two names ("Ana Lima" then, "Ana" later, maybe another Ana): time does not say
+        if not any(same_subject(a.subject, b.subject) for a in later.reading.claims for b in new.reading.claims):
+            return Verdict("conflict", f"{verdict.reason}, a person named otherwise, stated for an earlier time")
+        return Verdict("update", f"{verdict.reason}; it begins later and ends the new memory")
+    if verdict.outcome == "duplicate":
+        return Verdict("related", "the same statement, from a later time")
+    return verdict
 
 
 def with_cosines(store: Store, candidates: list[Statement], vector: np.ndarray) -> list[Statement]:
