@@ -1020,6 +1020,37 @@ async def test_history_written_after_what_followed_it_is_ended_by_the_later_memo
         assert read["valid_to"] is None and read["annotations"]["revised_by"] == [boston["id"]]
 
 
+async def test_history_written_late_is_judged_by_the_later_memorys_own_words(minilm_server):
+    # the later memory's words decide, as if it had been written second: an end ends the older
+    # one, and a week's exception leaves the weekly class current
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "backfill-words"}
+        quit_ = await ok(client, "memory_write", text="I quit my job at Google.", valid_from=ago(10), **scope)
+        job = await ok(client, "memory_write", text="I work at Google.", valid_from=ago(400), **scope)
+        assert job["superseded_by"] == [quit_["id"]]
+        once = await ok(client, "memory_write", text="This week yoga is on Tuesday.", valid_from=ago(3), **scope)
+        weekly = await ok(client, "memory_write", text="I have yoga every Monday at 6pm.", valid_from=ago(700),
+                          **scope)
+        assert weekly["superseded_by"] == [] and weekly["conflicts"] == [] and once["id"] not in weekly["superseded"]
+        read = await ok(client, "memory_read", id=weekly["id"], **scope)
+        assert read["valid_to"] is None
+
+
+async def test_a_user_whose_id_is_written_as_a_name_keeps_their_facts_beside_a_namesake(minilm_server):
+    # the user id "Bob", written as the text writes the coworker's name
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "Bob"}
+        home = await ok(client, "memory_write", text="I live in Austin.", valid_from=ago(60), **scope)
+        diet = await ok(client, "memory_write", text="I'm a vegetarian.", valid_from=ago(60), **scope)
+        coworker = await ok(client, "memory_write", text="My coworker Bob lives in Dallas.", **scope)
+        vegan = await ok(client, "memory_write", text="Bob is vegan.", **scope)
+        assert coworker["superseded"] == [] and vegan["superseded"] == []
+        for memory in (home, diet):
+            assert (await ok(client, "memory_read", id=memory["id"], **scope))["valid_to"] is None
+        moved = await ok(client, "memory_write", text="I moved to Denver.", **scope)
+        assert moved["superseded"] == [home["id"]]
+
+
 async def test_a_change_of_a_person_named_by_an_alias_ends_what_it_changes(minilm_server):
     """The stored fact names the entity ("Alice Smith"), the texts its alias ("Alice"): one person."""
     async with Client(minilm_server) as client:

@@ -751,22 +751,15 @@ def _namesake_known(services: Services, worlds: list[str], user: str | None) -> 
 
 
 def namesakes(services: Services, worlds: list[str], user: str | None) -> frozenset[str]:
-    """Someone else of the user's name the scopes know: an entity of that name that a fact
-    relates another entity of that name to ("my coworker Alice" for the user alice: the user
-    has a coworker Alice; worlddb.memory.write). "Alice prefers tea", written of the user, makes
-    no such one."""
+    """Someone else of the user's name the scopes know: an entity of that name a write created
+    for a text that names someone of the speaker's by it ("my coworker Alice" for the user alice;
+    worlddb.memory.write records `namesake_of` in its provenance). "Alice prefers tea", written of
+    the user, makes no such one."""
     if user is None:
         return frozenset()
-    store = services.store
-    same = set(services.resolver.entities_named(worlds, user))
-    found = set()
-    for entity in same:
-        for edge in store.edges(dst=entity, type="refers_to"):
-            fact = store.get(edge.src) if edge.props.get("role") == "object" else None
-            if fact is not None and fact.type == "Fact" and fact.meta.get("subject") in same - {entity}:
-                found.add(entity)
-                break
-    return frozenset(found)
+    folded = user.strip().casefold()
+    views = services.store.get_many(services.resolver.entities_named(worlds, user))
+    return frozenset(a for a, v in views.items() if str(v.provenance.get("namesake_of", "")).casefold() == folded)
 
 
 def _with_facts(reading: Reading, facts: Iterable[FactCandidate], user: str | None,
@@ -775,9 +768,9 @@ def _with_facts(reading: Reading, facts: Iterable[FactCandidate], user: str | No
     `attributes` only, if given) that it does not make already; `exact`: only the user's name
     as given names the user (`names_namesake`)."""
     extra = []
-    exact = exact or names_namesake(text, user)
+    others = names_namesake(text, user)
     for fact in facts:
-        claim = _fact_claim(fact, user, speaker, exact)
+        claim = _fact_claim(fact, user, speaker, exact, others)
         if claim is None or attributes is not None and claim.attribute not in attributes:
             continue
         if not any(c.key == claim.key and c.value.casefold() == claim.value.casefold() for c in reading.claims):
@@ -791,9 +784,12 @@ def names_namesake(text: str, user: str | None) -> bool:
     return bool(user) and user.strip().casefold() in kin_of(text)
 
 
-def _fact_claim(fact: FactCandidate, user: str | None, speaker: str | None, exact: bool = False) -> SlotClaim | None:
+def _fact_claim(fact: FactCandidate, user: str | None, speaker: str | None, exact: bool = False,
+                others: bool = False) -> SlotClaim | None:
     """The slot claim a fact makes, read in `speaker`'s voice; None for one without both ends.
-    `exact`: the user is named by their name exactly as given (`names_namesake`)."""
+    `exact`: the user is named by their name exactly as given (someone else of that name is
+    known); `others`: the text names someone else by the user's name (`names_namesake`), so no
+    name in its facts is the user ("user" is)."""
     if not fact.subject or not fact.object:
         return None
     named = voice(speaker, user)
@@ -801,7 +797,8 @@ def _fact_claim(fact: FactCandidate, user: str | None, speaker: str | None, exac
     said = subject.casefold()
     if named is not None and said in {"i", "me", speaker.strip().casefold()}:
         key = named
-    elif said in {"user", "i", "me"} or user and (subject == user.strip() if exact else said == user.casefold()):
+    elif said in {"user", "i", "me"} or user and not others and (
+            subject == user.strip() if exact else said == user.casefold()):
         key = ME
     else:
         key = normalise_subject(subject)
@@ -820,9 +817,9 @@ def left_alone(services: Services, new: Reading, revised: list[tuple[str, frozen
     keep = set()
     for old, found in _facts_of(services.store, changed).items():
         speaker = speaker_of(views[old].meta) if old in views else None
-        exact = old in views and names_namesake(views[old].content or "", user)
+        others = old in views and names_namesake(views[old].content or "", user)
         for anchor, fact in found:
-            claim = _fact_claim(fact, user, speaker, exact)
+            claim = _fact_claim(fact, user, speaker, others=others)
             if claim is not None and claim.attribute in changed[old] and _plainly_other(claim, new.claims):
                 keep.add(anchor)
     return frozenset(keep)

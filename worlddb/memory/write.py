@@ -383,7 +383,8 @@ def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates
                 if cand.name in others:
                     continue
                 own = _user_entities(services, world, namesake, by_name)
-                out = resolve_mention(services.resolver, w, world, key, cand, prepared, exclude=own)
+                out = resolve_mention(services.resolver, w, world, key, cand, prepared, exclude=own,
+                                      namesake_of=namesake)
                 others[cand.name] = out.id
             elif cand.name.casefold() in by_name:
                 continue  # the speaker named again in the text: one edge, as the speaker
@@ -396,7 +397,7 @@ def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates
             w.link(Edge("refers_to", anchor, out.id, props={"role": role}))
         for fact in plan.facts:
             facts_out.append(_write_fact(services, w, world, key, anchor, fact, by_name, prepared, starts,
-                                         superseded, conflicts, entities_out, others, user))
+                                         superseded, conflicts, entities_out, others, user, namesake is not None))
     if request.supersedes:  # the amended memory's planned change ends the amend (its facts written)
         updates.hand_over_plans(services, w, request.supersedes, anchor, starts)
     revised: list[str] = []
@@ -428,13 +429,15 @@ def check_text(text: object) -> str:
 
 
 def resolve_mention(resolver: Resolver, w: Writer, world: str, scope_key: str, candidate: EntityCandidate,
-                    prepared: Prepared | None = None, exclude: tuple[str, ...] = ()) -> EntityOut:
+                    prepared: Prepared | None = None, exclude: tuple[str, ...] = (),
+                    namesake_of: str | None = None) -> EntityOut:
     """Resolve one mention inside `world` (a scope's anchor), reported as memory_write's
     record: resolution "exact" (an existing entity reused), "new", or "proposed_merge"
     (new, with pending same_as proposals to `proposed_merge_with`); never to an entity of
-    `exclude`."""
-    outcome = resolver.resolve(w, world, candidate, prepared=prepared, provenance={"scope": scope_key},
-                               exclude=exclude)
+    `exclude`. `namesake_of`: the mention is someone else of that user's name, which an entity
+    it creates records (updates.namesakes)."""
+    provenance = {"scope": scope_key, **({"namesake_of": namesake_of} if namesake_of else {})}
+    outcome = resolver.resolve(w, world, candidate, prepared=prepared, provenance=provenance, exclude=exclude)
     # an import names the same few entities again and again: the transaction remembers their names
     stored = w.tx.name_and_meta(outcome.entity)
     if stored is None:
@@ -455,7 +458,10 @@ def resolve_mention(resolver: Resolver, w: Writer, world: str, scope_key: str, c
 def _extraction(services: Services, request: WriteRequest, starts: int, user: str | None,
                 speaker: EntityCandidate | None):
     if request.entities is None and request.facts is None:
-        ctx = ExtractionContext(timestamp=to_datetime(starts), user_name=user,
+        # a text that names someone else by the user's name ("my coworker Alice") calls the user
+        # "user" in its facts, so the two stay apart however the user's name is written
+        namesake = user is not None and updates.names_namesake(request.text, user)
+        ctx = ExtractionContext(timestamp=to_datetime(starts), user_name=None if namesake else user,
                                 speaker=speaker.name if speaker is not None else None)
         found = services.extractor.extract(request.text, ctx)
         # the speaker of a first-person memory is the scope's user: a mention, not news
@@ -538,18 +544,22 @@ def _fact_names(fact_cands: list[FactCandidate], entities: list[EntityCandidate]
 
 def _write_fact(services: Services, w: Writer, world: str, key: str, memory: str, fact: FactCandidate, by_name: dict,
                 prepared, starts: int, superseded: list, conflicts: list, entities_out: list,
-                others: Mapping[str, str] | None = None, user: str | None = None) -> FactOut:
+                others: Mapping[str, str] | None = None, user: str | None = None,
+                namesake: bool = False) -> FactOut:
     """Write one fact of a memory; `by_name` maps case-folded names to entities, and `others`
-    the names, as written, of people the text names by the user's name. The user's own name is
-    the entity named exactly so, never another of that name (`_user_entities`)."""
+    the names, as written, of people the text names by the user's name (`namesake`: then the
+    extractor called the user "user"). The user's own facts never resolve to such a one."""
     others = others or {}
-    subject = others.get(fact.subject) or by_name.get(fact.subject.casefold())
+    mine = user is not None and fact.subject == ("user" if namesake else user)
+    name = user if mine else fact.subject
+    subject = (by_name.get(name.casefold()) if mine and namesake
+               else others.get(fact.subject) or by_name.get(fact.subject.casefold()))
     if subject is None:
-        exclude = _not_the_user(services, world, user, others) if fact.subject == user else ()
-        out = resolve_mention(services.resolver, w, world, key, EntityCandidate(name=fact.subject), prepared,
+        exclude = _not_the_user(services, world, user, others) if mine else ()
+        out = resolve_mention(services.resolver, w, world, key, EntityCandidate(name=name), prepared,
                               exclude=exclude)
         entities_out.append(out)
-        subject = by_name[fact.subject.casefold()] = out.id
+        subject = by_name[name.casefold()] = out.id
     obj = others.get(fact.object) or by_name.get(fact.object.casefold())
     subject_name = services.store.get(subject).name
     valid_from = from_datetime(fact.valid_from) if fact.valid_from else starts
