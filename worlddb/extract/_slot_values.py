@@ -146,7 +146,7 @@ def _words(text: str) -> list[str]:
 def same_subject(a: str, b: str) -> bool:
     """Whether two subject keys name the same subject: equal, or (for things) the same head
     noun where one's other words are a subset of the other's ("piano lesson" / "lesson"), but
-    for "other" ("other sister" is not "sister") and whose it is ("wife yoga" is not "yoga")."""
+    for "other" ("other sister" is not "sister")."""
     if a == b:
         return True
     if ME in (a, b) or not a or not b:
@@ -158,11 +158,16 @@ def same_subject(a: str, b: str) -> bool:
     if {w for w in wa if w.endswith("'s")} != {w for w in wb if w.endswith("'s")}:
         return False
     sa, sb = set(wa[:-1]), set(wb[:-1])
-    # "my other sister" is by its word not the sister spoken of before, and "my wife's yoga"
-    # (key "wife yoga") is not mine
-    if ("other" in sa) != ("other" in sb) or sa & _KIN_WORDS != sb & _KIN_WORDS:
+    # "my other sister" is by its word not the sister spoken of before
+    if ("other" in sa) != ("other" in sb):
         return False
     return sa <= sb or sb <= sa
+
+
+def owners(subject: str) -> frozenset[str]:
+    """The kin words among a subject key's modifiers: whose thing it is ("wife" of "wife yoga",
+    the key of "my wife's yoga")."""
+    return frozenset(subject.split()[:-1]) & _KIN_WORDS
 
 
 def same_person(a: SlotClaim, b: SlotClaim, ambiguous: frozenset[str] = frozenset()) -> bool:

@@ -73,6 +73,7 @@ from worlddb.extract.slots import (
     is_fixed,
     kin_of,
     kin_says,
+    owners,
     same_person,
     same_subject,
     same_value,
@@ -161,6 +162,8 @@ class BuiltinJudge:
         by_kin = kin_says(n.subject, o.subject, *kin)
         if by_kin is False or not (by_kin or same_subject(n.subject, o.subject) or same_person(n, o, ambiguous)):
             return None
+        if owners(n.subject) - owners(o.subject):
+            return None  # "My wife's yoga moved" changes no yoga of the speaker's ("her lessons" may be the daughter's)
         if is_open(n.attribute) or is_open(o.attribute):
             return _open_pair(new, n, o)
         family = n.attribute == o.attribute or any({n.attribute, o.attribute} <= f for f in _FAMILIES)

@@ -76,6 +76,7 @@ from worlddb.extract._slot_values import (
     kin_of,
     kin_says,
     normalise_subject,
+    owners,
     same_person,
     same_subject,
     same_value,
@@ -88,6 +89,6 @@ from worlddb.extract._slot_words import corporate as corporate
 __all__ = [
     "CATALOGUE", "FUTURE_TIME", "NAMED_TIME", "Attribute", "Reading", "ReadingParts", "SlotClaim", "SlotKey",
     "ambiguous_first_names", "asked",
-    "attribute_for_relation", "is_fixed", "kin_of", "kin_says", "normalise_subject", "read", "read_parts",
+    "attribute_for_relation", "is_fixed", "kin_of", "kin_says", "normalise_subject", "owners", "read", "read_parts",
     "same_person", "same_subject", "same_value", "voice", "corporate",
 ]
