@@ -157,7 +157,7 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
         return NOTHING
     # where someone else of the user's name is known ("my coworker Alice" for the user alice), the
     # name alone in a text ("Alice is vegan") may be theirs: only "I" and the user's own facts are the user
-    reading = _reading(text, facts, user, speaker=speaker, namesake=_namesake_known(services, worlds, user))
+    reading = _reading(text, facts, user, speaker=speaker, namesake=bool(namesakes(services, worlds, user)))
     ambiguous = _ambiguous_first_names(services, worlds, reading)
     new = Statement("", text, starts, _unnamed(reading, ambiguous), similarity=1.0)
     # a change the built-in rules cannot read still needs the nearest memories (`unread_change`)
@@ -349,14 +349,14 @@ def unread_change(starts: int, candidates: list[Statement], verdicts: list[Verdi
 
 def apply(services: Services, w: Writer, anchor: str, starts: int, assessment: Assessment,
           superseded: list[str], conflicts: list, revised: list[str],
-          followed: tuple[list[str], list[str]] = ([], [])) -> None:
+          followed: tuple[list[str], list[str]] | None = None) -> None:
     """Write the decided edges from the new memory `anchor`, inside its write transaction. A
     memory still holds when the new one begins if it is not retired and its validity ends later
     or never: one that a planned change ends next year is current now, and a change written
     today ends it today. `followed` collects the memories that end the new one (superseded by,
     revised by): history written after what followed it (`_follow`)."""
     store = services.store
-    _follow(services, w, anchor, starts, assessment.followed, *followed)
+    _follow(services, w, anchor, starts, assessment.followed, *(followed or ([], [])))
     for old, changed in assessment.revised:
         view = store.get(old)
         if not holds_at(view, starts) or view.valid_from > starts:
@@ -746,10 +746,6 @@ def _reading(text: str, facts: Iterable[FactCandidate], user: str | None,
                        attributes, speaker, text, exact=namesake)
 
 
-def _namesake_known(services: Services, worlds: list[str], user: str | None) -> bool:
-    return bool(namesakes(services, worlds, user))
-
-
 def namesakes(services: Services, worlds: list[str], user: str | None) -> frozenset[str]:
     """Someone else of the user's name the scopes know: an entity of that name a write created
     for a text that names someone of the speaker's by it ("my coworker Alice" for the user alice;
@@ -766,7 +762,7 @@ def _with_facts(reading: Reading, facts: Iterable[FactCandidate], user: str | No
                 attributes: frozenset[str] | None, speaker: str | None, text: str = "", exact: bool = False) -> Reading:
     """`reading` (of `text`, in `speaker`'s voice) with the claims its `facts` make (of
     `attributes` only, if given) that it does not make already; `exact`: only the user's name
-    as given names the user (`names_namesake`)."""
+    exactly as given names the user (someone else of that name is known: `namesakes`)."""
     extra = []
     others = names_namesake(text, user)
     for fact in facts:
