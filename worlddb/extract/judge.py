@@ -25,6 +25,8 @@ A wrong update hides a true memory, so the rules decide only on a slot both stat
     a change cue ("I drive a Tesla now", "my new car") says it too;
   - a repeating time moved for one occasion ("This week yoga is on Tuesday" of "every Monday")
     is an exception that leaves the schedule as it was: related;
+  - a new subject that names a relative the candidate's does not ("my wife's yoga", `owners`)
+    is someone else's, and "my other sister" is not the sister spoken of before;
   - an additive cue ("also", "too", "another") keeps both current, but for a count, whose new
     total it explains ("Adopted another cat, which makes three");
   - a partner named where one was single ("I'm single", then "I'm seeing Caleb") changes it,
