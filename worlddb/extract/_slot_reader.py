@@ -33,7 +33,7 @@ from worlddb.extract._slot_values import (
     _protect,
     _restore,
     _value,
-    kin_of,
+    names_another,
     normalise_subject,
     same_value,
     voice,
@@ -119,9 +119,9 @@ def read_parts(text: str, *, speaker_is: str | None = None, speaker: str | None 
 
 
 def _user_named(text: str, speaker_is: str | None) -> str | None:
-    """`speaker_is`, unless `text` names someone of the speaker's by it ("my coworker Alice" for
-    the user alice, `kin_of`): then no name in it is the user."""
-    return None if speaker_is and speaker_is.strip().casefold() in kin_of(text) else speaker_is
+    """`speaker_is`, unless `text` names someone of the speaker's by it (`names_another`): then no
+    name in it is the user."""
+    return None if names_another(text, speaker_is) else speaker_is
 
 
 def _voiced(claims: tuple[SlotClaim, ...], name: str, speaker_is: str | None) -> tuple[SlotClaim, ...]:

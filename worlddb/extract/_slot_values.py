@@ -164,6 +164,16 @@ def same_subject(a: str, b: str) -> bool:
     return sa <= sb or sb <= sa
 
 
+def names_another(text: str, name: str | None) -> bool:
+    """Whether `text` names someone of the speaker's by `name` ("my coworker Alice" for the user
+    alice, `kin_of`): then that name, in this text, is not the user's. Every read of a user's
+    memory asks, so the text is searched for the name before it is parsed."""
+    if not name or not name.strip():
+        return False
+    folded = name.strip().casefold()
+    return folded in text.casefold() and folded in kin_of(text)
+
+
 def owners(subject: str) -> frozenset[str]:
     """The kin words among a subject key's modifiers: whose thing it is ("wife" of "wife yoga",
     the key of "my wife's yoga")."""

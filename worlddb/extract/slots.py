@@ -75,6 +75,7 @@ from worlddb.extract._slot_values import (
     ambiguous_first_names,
     kin_of,
     kin_says,
+    names_another,
     normalise_subject,
     owners,
     same_person,
@@ -89,6 +90,7 @@ from worlddb.extract._slot_words import corporate as corporate
 __all__ = [
     "CATALOGUE", "FUTURE_TIME", "NAMED_TIME", "Attribute", "Reading", "ReadingParts", "SlotClaim", "SlotKey",
     "ambiguous_first_names", "asked",
-    "attribute_for_relation", "is_fixed", "kin_of", "kin_says", "normalise_subject", "owners", "read", "read_parts",
+    "attribute_for_relation", "is_fixed", "kin_of", "kin_says", "names_another", "normalise_subject", "owners",
+    "read", "read_parts",
     "same_person", "same_subject", "same_value", "voice", "corporate",
 ]

@@ -81,7 +81,7 @@ from worlddb.extract.slots import (
     ReadingParts,
     SlotClaim,
     attribute_for_relation,
-    kin_of,
+    names_another,
     normalise_subject,
     read,
     read_parts,
@@ -764,7 +764,7 @@ def _with_facts(reading: Reading, facts: Iterable[FactCandidate], user: str | No
     `attributes` only, if given) that it does not make already; `exact`: only the user's name
     exactly as given names the user (someone else of that name is known: `namesakes`)."""
     extra = []
-    others = names_namesake(text, user)
+    others = names_another(text, user)
     for fact in facts:
         claim = _fact_claim(fact, user, speaker, exact, others)
         if claim is None or attributes is not None and claim.attribute not in attributes:
@@ -774,17 +774,11 @@ def _with_facts(reading: Reading, facts: Iterable[FactCandidate], user: str | No
     return Reading(reading.claims + tuple(extra), reading.cues) if extra else reading
 
 
-def names_namesake(text: str, user: str | None) -> bool:
-    """Whether `text` names someone of the speaker's by the user's name ("my coworker Alice" for
-    the user alice, slots.kin_of): then that name, as the text writes it, is not the user."""
-    return bool(user) and user.strip().casefold() in kin_of(text)
-
-
 def _fact_claim(fact: FactCandidate, user: str | None, speaker: str | None, exact: bool = False,
                 others: bool = False) -> SlotClaim | None:
     """The slot claim a fact makes, read in `speaker`'s voice; None for one without both ends.
     `exact`: the user is named by their name exactly as given (someone else of that name is
-    known); `others`: the text names someone else by the user's name (`names_namesake`), so no
+    known); `others`: the text names someone else by the user's name (`slots.names_another`), so no
     name in its facts is the user ("user" is)."""
     if not fact.subject or not fact.object:
         return None
@@ -813,7 +807,7 @@ def left_alone(services: Services, new: Reading, revised: list[tuple[str, frozen
     keep = set()
     for old, found in _facts_of(services.store, changed).items():
         speaker = speaker_of(views[old].meta) if old in views else None
-        others = old in views and names_namesake(views[old].content or "", user)
+        others = old in views and names_another(views[old].content or "", user)
         for anchor, fact in found:
             claim = _fact_claim(fact, user, speaker, others=others)
             if claim is not None and claim.attribute in changed[old] and _plainly_other(claim, new.claims):

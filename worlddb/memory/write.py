@@ -41,7 +41,7 @@ from worlddb.core.records import MAX_TEXT_CHARS, Edge, Node, has_control, is_bla
 from worlddb.core.timeutil import from_datetime, now_us, to_datetime, to_iso
 from worlddb.extract import GENERIC_ROLES, EntityCandidate, ExtractionContext, FactCandidate
 from worlddb.extract.judge import Statement
-from worlddb.extract.slots import ReadingParts
+from worlddb.extract.slots import ReadingParts, names_another
 from worlddb.graph import facts as factlib
 from worlddb.graph import text_index
 from worlddb.graph.database import Writer
@@ -370,14 +370,14 @@ def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates
         updates.close_derived_facts(services, w, request.supersedes, starts)
     entities_out: list[EntityOut] = []
     facts_out: list[FactOut] = []
+    user = plan.voice[0]
+    namesake = user if names_another(request.text or "", user) else None
     for (kind, sid), world in zip(request.scopes, worlds):
         key = f"{kind}:{sid}"
         by_name: dict[str, str] = {}
         # someone the text names by the user's name as a person of the speaker's ("my coworker
         # Alice" in user alice's scope) is not the user: their own entity, by the name as written
         others: dict[str, str] = {}
-        user = plan.voice[0]
-        namesake = user if user is not None and updates.names_namesake(plan.request.text or "", user) else None
         for cand in _speakers(plan) + plan.candidates + known_mentions(services, world, plan.unsure):
             if namesake is not None and cand is not plan.speaker and cand.name.casefold() == namesake.casefold():
                 if cand.name in others:
@@ -460,7 +460,7 @@ def _extraction(services: Services, request: WriteRequest, starts: int, user: st
     if request.entities is None and request.facts is None:
         # a text that names someone else by the user's name ("my coworker Alice") calls the user
         # "user" in its facts, so the two stay apart however the user's name is written
-        namesake = user is not None and updates.names_namesake(request.text, user)
+        namesake = names_another(request.text, user)
         ctx = ExtractionContext(timestamp=to_datetime(starts), user_name=None if namesake else user,
                                 speaker=speaker.name if speaker is not None else None)
         found = services.extractor.extract(request.text, ctx)
