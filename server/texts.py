@@ -82,7 +82,8 @@ that time does not settle is recorded on both (`conflicts`), the same statement 
 (`duplicate_of` names the existing memory), and memories that may be about the same thing but were
 left undecided are listed in `related`. Valid time orders a change, whichever is written first: a
 memory stated for an earlier time than a current one that changes it is history, ended where that one
-begins (`superseded_by`; `revised_by` if it also says what that one leaves alone). Returns the memory id,
+begins (`superseded_by`; `revised_by` if it also says what that one leaves alone), and history stated for a
+time between two stored memories takes its place between them. Returns the memory id,
 the resolved entities, extracted facts and those lists. If you know which memory a change replaces,
 recall it first and use memory_amend; if a related memory is out of date, amend or retire it.
 

@@ -1020,6 +1020,28 @@ async def test_history_written_after_what_followed_it_is_ended_by_the_later_memo
         assert read["valid_to"] is None and read["annotations"]["revised_by"] == [boston["id"]]
 
 
+@pytest.mark.parametrize("order", [(0, 2, 3, 1), (3, 0, 2, 1), (0, 1, 2, 3)])
+async def test_history_written_inside_a_succession_takes_its_place_in_it(minilm_server, order):
+    # four homes in valid time; whatever order they are written in, each ends where the next begins
+    homes = [("I live in Austin.", 700), ("I live in Denver.", 365), ("I live in Boston.", 200),
+             ("I live in Chicago.", 30)]
+    async with Client(minilm_server) as client:
+        scope = {"user_id": f"inside-{''.join(map(str, order))}"}
+        job = await ok(client, "memory_write", text="I work at Dell.", valid_from=ago(800), **scope)
+        ids = {}
+        for k in order:
+            text, days = homes[k]
+            ids[k] = (await ok(client, "memory_write", text=text, valid_from=ago(days), **scope))["id"]
+        listed = {m["id"]: m for m in (await ok(client, "memory_list", include_retired=True, **scope))["memories"]}
+        for k in range(3):
+            assert listed[ids[k]]["valid_to"] == listed[ids[k + 1]]["valid_from"], homes[k]
+            assert ids[k + 1] in listed[ids[k]]["superseded_by"]
+        assert listed[ids[3]]["valid_to"] is None and listed[job["id"]]["valid_to"] is None
+        for days, k in ((500, 0), (300, 1), (100, 2), (10, 3)):
+            then = (await ok(client, "memory_recall", query="Where do I live?", as_of=ago(days), **scope))["results"]
+            assert [h["id"] for h in then if h["id"] in ids.values()] == [ids[k]], days
+
+
 async def test_history_written_late_is_judged_by_the_later_memorys_own_words(minilm_server):
     # the later memory's words decide, as if it had been written second: an end ends the older
     # one, and a week's exception leaves the weekly class current

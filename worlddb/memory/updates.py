@@ -35,7 +35,11 @@ For each memory_write (not an amend, which names what it replaces), before the w
    voice the judge reads it in - the same reading, assembled - else read again; its current
    facts are read for all the candidates at once (`stored_facts_of`).
 3. The judge (services.judge: the built-in rules, or a model with the built-in as fallback)
-   gives each candidate an outcome: update, conflict, duplicate, related or unrelated.
+   gives each candidate an outcome: update, conflict, duplicate, related or unrelated. A
+   candidate that begins after the new memory is judged as if written second (`_as_later`):
+   an update then ends the new memory (`Assessment.followed`), and the memories it replaced,
+   back along their supersedes edges, are judged too (`_inside`): history written inside a
+   succession takes its place in it.
 4. A change the rules cannot read (the built-in judge only): a new memory that states a change
    of its speaker's own (worlddb.extract.unread_change: "We moved release day to Tuesdays") and
    for which the judge decided nothing revises the memory nearest to it in meaning, if that one
@@ -187,6 +191,10 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     if not repeats:
         verdicts = [_as_later(services, new, c) if c.valid_from > starts and v.outcome != "duplicate" else v
                     for c, v in zip(candidates, verdicts)]
+        for view, statement, verdict in _inside(services, new, candidates, verdicts, user, wanted, kept, ambiguous):
+            olds.append(view)
+            candidates.append(statement)
+            verdicts.append(verdict)
     # the same words in another speaker's voice say something else ("I live in Austin" from Tom
     # and from Priya): no repeat, so the new memory is written (and reported as related)
     mine = voice(speaker, user)
@@ -224,6 +232,40 @@ def _as_later(services: Services, new: Statement, later: Statement) -> Verdict:
     if verdict.outcome == "duplicate":
         return Verdict("related", "the same statement, from a later time")
     return verdict
+
+
+def _inside(services: Services, new: Statement, candidates: list[Statement], verdicts: list[Verdict],
+            user: str | None, wanted: frozenset[str] | None, kept: Mapping[str, ReadingParts],
+            ambiguous: frozenset[str]) -> list[tuple[NodeView, Statement, Verdict]]:
+    """History written inside a succession: the memories, no longer current, that the current
+    memories ending the new one (history written after what followed it) replaced, back along
+    their supersedes edges, each judged against the new memory: one that begins after it and
+    changes it is an earlier end of it (`_as_later`), one that held when it began is changed by
+    it (the judge's verdict; a supersession closes it where the new one begins). "I live in
+    Austin" two years ago, then "I live in Boston" last month, then "I live in Denver" a year
+    ago: Denver ends Austin and Boston ends Denver. Only updates come back: a memory that no
+    longer holds is no conflict or relation of the new one."""
+    store, starts = services.store, new.valid_from
+    seen = {c.id for c in candidates}
+    todo = [c.id for c, v in zip(candidates, verdicts) if v.outcome == "update" and c.valid_from > starts]
+    found: list[tuple[NodeView, Statement, Verdict]] = []
+    while todo:
+        edges = [e.dst for e in store.edges(src=todo.pop(), type="supersedes") if e.dst not in seen]
+        for view in store.get_many(edges).values():
+            seen.add(view.anchor)
+            if view.type != "Memory" or not holds_ever(view) or view.valid_to is None or view.valid_to <= starts:
+                continue
+            old = Statement(view.anchor, view.content or "", view.valid_from,
+                            _unnamed(_view_reading(services, view, user, wanted, kept), ambiguous), similarity=1.0)
+            if view.valid_from > starts:
+                verdict = _as_later(services, new, old)
+            else:
+                verdict = services.judge.judge(new, [old])[0]
+            if verdict.outcome == "update":
+                found.append((view, old, verdict))
+                if view.valid_from > starts:
+                    todo.append(view.anchor)
+    return found
 
 
 def with_cosines(store: Store, candidates: list[Statement], vector: np.ndarray) -> list[Statement]:
@@ -356,10 +398,11 @@ def apply(services: Services, w: Writer, anchor: str, starts: int, assessment: A
     today ends it today. `followed` collects the memories that end the new one (superseded by,
     revised by): history written after what followed it (`_follow`)."""
     store = services.store
-    _follow(services, w, anchor, starts, assessment.followed, *(followed or ([], [])))
+    superseded_by, revised_by = followed or ([], [])
+    _follow(services, w, anchor, starts, assessment.followed, superseded_by, revised_by)
     for old, changed in assessment.revised:
         view = store.get(old)
-        if not holds_at(view, starts) or view.valid_from > starts:
+        if not holds_from(view, starts) or view.valid_from > starts:
             continue  # replaced or retired meanwhile, or newer than this one: nothing to revise
         w.link(Edge("revises", anchor, old))
         revised.append(old)
@@ -367,15 +410,15 @@ def apply(services: Services, w: Writer, anchor: str, starts: int, assessment: A
     later: list[str] = []
     for old in assessment.superseded:
         view = store.get(old)
-        if not holds_at(view, starts):
-            continue  # replaced or retired meanwhile: nothing left to close
+        if not holds_from(view, starts):
+            continue  # replaced before this one begins, or retired, meanwhile: nothing left to close
         if view.valid_from > starts:
             later.append(old)
             continue
         w.link(Edge("supersedes", anchor, old))
         superseded.append(old)
         close_derived_facts(services, w, old, starts)
-        hand_over_plans(services, w, old, anchor, starts)
+        hand_over_plans(services, w, old, anchor, starts, ended=revised_by)
     # a plan that ends what this one (or the memory it amends) replaces ends this one instead, and
     # the plans after it follow it: a succession, no conflict
     handed = _successors(store, anchor)
@@ -423,15 +466,17 @@ def _follow(services: Services, w: Writer, anchor: str, starts: int,
         revised_by.append(view.anchor)
 
 
-def hand_over_plans(services: Services, w: Writer, old: str, new: str, starts: int) -> None:
+def hand_over_plans(services: Services, w: Writer, old: str, new: str, starts: int,
+                    ended: Iterable[str] = ()) -> None:
     """Let the planned changes of `old` end `new`, which replaces `old` from `starts`: each memory
     that supersedes `old` from a later time, and holds at some time, supersedes `new` too, and
     `new`'s facts end where that plan begins. "I work at Google" from March, then "I work at
     Figma" from January: Figma holds from January until March, whichever was written first, as
-    it does when the old memory is amended instead."""
+    it does when the old memory is amended instead. A plan in `ended` already revises `new`
+    (`_follow`: the new memory also says what the plan leaves alone) and ends nothing more."""
     store = services.store
     plans = [v for v in store.get_many(e.src for e in store.edges(dst=old, type="supersedes")).values()
-             if v.anchor != new and v.valid_from > starts and holds_ever(v)]
+             if v.anchor != new and v.valid_from > starts and holds_ever(v) and v.anchor not in ended]
     for plan in sorted(plans, key=lambda v: (v.valid_from, v.anchor)):
         w.link(Edge("supersedes", plan.anchor, new))
         close_derived_facts(services, w, new, plan.valid_from)
@@ -462,6 +507,13 @@ def holds_at(view: NodeView | None, at: int) -> bool:
     later; one closed in the past, replaced or retired meanwhile, is not current whatever `at`
     says)."""
     return holds_ever(view) and (view.valid_to is None or view.valid_to > max(at, now_us()))
+
+
+def holds_from(view: NodeView | None, at: int) -> bool:
+    """Whether a stored memory holds at some time (`holds_ever`) and still at `at` or after it,
+    whether or not it is current: a memory a later one replaced, that held when history written
+    late begins, is changed by that history (`_inside`). For a time still to come, `holds_at`."""
+    return holds_ever(view) and (view.valid_to is None or view.valid_to > at)
 
 
 def close_derived_facts(services: Services, w: Writer, old_memory: str, at: int,
