@@ -10,7 +10,7 @@ first-person statements about homes, employers, relatives and favourites, spread
 all that migration 9 added) and opens it again, which migrates it and marks the pass as due;
 then runs the pass to its end (worlddb.memory.claims_backfill.backfill) and reports memories
 per second and the longest and median write transaction of a batch (the time it holds the
-write lock). Baseline, in the same run: the slot reading alone (`updates.claim_keys` of every
+write lock). Baseline, in the same run: the slot reading alone (`slot_readings.claim_keys` of every
 text, no store), the floor of what the pass does per memory; and the write of the same
 memories (what a store pays to record them at write time, embedding included). The slot
 reader's cache of recent readings is emptied before each of the two measurements.
@@ -33,7 +33,7 @@ from bench.mcp import memory_text
 from worlddb.core import schema
 from worlddb.extract import slots
 from worlddb.graph.database import WorldDB
-from worlddb.memory import claims_backfill, updates
+from worlddb.memory import claims_backfill, slot_readings
 from worlddb.memory.engine import Engine
 from worlddb.memory.scopes import ScopeSet
 from worlddb.vectors.embedder import HashEmbedder
@@ -99,7 +99,7 @@ def main() -> None:
         slots._read.cache_clear()
         started = time.perf_counter()
         for i, text in enumerate(all_texts):
-            updates.claim_keys(text, [], f"u{i % args.scopes}")
+            slot_readings.claim_keys(text, [], f"u{i % args.scopes}")
         out["slot_reading_per_s"] = round(args.memories / (time.perf_counter() - started))
         slots._read.cache_clear()
         with WorldDB.open(path) as db:

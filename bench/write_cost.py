@@ -37,7 +37,7 @@ from pathlib import Path
 from bench.locomo import sessions_of
 from bench.mcp import memory_text, prefill
 from bench.output import emit
-from worlddb.memory import updates
+from worlddb.memory import update_candidates
 from worlddb.memory import write as write_path
 from worlddb.memory.engine import Engine
 from worlddb.memory.importing import ImportItem
@@ -149,7 +149,7 @@ def main() -> None:
                  "default": metered(MiniLMEmbedder(), meters["default"])}
     # the judge and its BM25 search, attributed to whichever embedder's engine is running
     current = {"meter": meters["default"]}
-    judge, lexical = write_path._judge, updates.lexical
+    judge, lexical = write_path._judge, update_candidates.lexical
 
     def judged(*a, **k):
         return current["meter"].wrap("judge", judge)(*a, **k)
@@ -157,7 +157,7 @@ def main() -> None:
     def searched(*a, **k):
         return current["meter"].wrap("judge_bm25", lexical)(*a, **k)
 
-    write_path._judge, updates.lexical = judged, searched
+    write_path._judge, update_candidates.lexical = judged, searched
     for meter in meters.values():
         meter.seconds.update({"judge": 0.0, "judge_bm25": 0.0})
     report: dict = {"benchmark": "write_cost", "memories": args.memories, "writes": args.writes,

@@ -7,7 +7,7 @@ import pytest
 
 from tests.support import ALICE, BOB
 from worlddb.core.timeutil import now_us
-from worlddb.memory import updates
+from worlddb.memory import slot_readings, update_candidates
 from worlddb.memory.scopes import scope_anchors
 from worlddb.retrieval import claims
 
@@ -16,9 +16,9 @@ pytestmark = pytest.mark.both_backends
 
 def claiming(engine, scopes, text: str) -> list[str]:
     """The anchors the index gives for what `text` claims, as a write in `scopes` finds them."""
-    wanted = updates.claim_keys(text, [], scopes.pairs[0][1])
-    rowids = claims.claiming(engine.store, scope_anchors(engine.store, scopes), wanted, limit=updates.MAX_CLAIMED,
-                             now=now_us())
+    wanted = slot_readings.claim_keys(text, [], scopes.pairs[0][1])
+    rowids = claims.claiming(engine.store, scope_anchors(engine.store, scopes), wanted,
+                             limit=update_candidates.MAX_CLAIMED, now=now_us())
     anchors = engine.store.anchors_for_rowids(rowids)
     return [anchors[r] for r in rowids]
 
@@ -89,6 +89,6 @@ def test_a_memory_write_finds_the_claimed_memory_behind_newer_turns_that_claim_t
     old = engine.write_memory("I live in Austin, Texas.", ALICE, valid_from="2025-01-01T00:00:00Z")
     engine.write_messages([{"role": "user", "content": f"I live in {city}."} for city in ("Reno", "Tulsa", "Omaha")],
                           ALICE, valid_from="2025-02-01T00:00:00Z")
-    assert len(claiming(engine, ALICE, "I moved to Denver last month.")) == updates.MAX_CLAIMED
+    assert len(claiming(engine, ALICE, "I moved to Denver last month.")) == update_candidates.MAX_CLAIMED
     new = engine.write_memory("We moved to Phoenix in the spring.", ALICE)
     assert new.superseded == [old.id]

@@ -19,7 +19,7 @@ from tests.support import ALICE, BOB, dump, open_engine, take_back
 from worlddb.core import schema
 from worlddb.core.store import Store
 from worlddb.graph.database import WorldDB
-from worlddb.memory import claims, claims_backfill, updates
+from worlddb.memory import claims, claims_backfill, slot_readings
 from worlddb.memory.scopes import ScopeSet
 
 pytestmark = pytest.mark.both_backends
@@ -186,7 +186,7 @@ def forget_claims(engine, reader: str | None) -> None:
 def test_a_store_an_older_reader_recorded_is_read_again_once(db_path, reader):
     with open_engine(db_path) as engine:
         # a new store is recorded as read by this code's reader: nothing to do
-        assert engine.store.meta_get(claims_backfill.READER_KEY) == str(updates.CLAIMS_READER)
+        assert engine.store.meta_get(claims_backfill.READER_KEY) == str(slot_readings.CLAIMS_READER)
         engine.write_memories([{"text": "I live in Austin, Texas."}, {"text": "My sister Nora lives in Chicago."}],
                               ALICE)
         engine.write_memory("I work at Dell as a tester.", BOTH)
@@ -213,7 +213,7 @@ def test_a_store_an_older_reader_recorded_is_read_again_once(db_path, reader):
         task = engine.backfill_task
         assert task is not None and task.join(timeout=60) and task.last_error is None
         assert rows(engine.store) == recorded
-        assert engine.store.meta_get(claims_backfill.READER_KEY) == str(updates.CLAIMS_READER)
+        assert engine.store.meta_get(claims_backfill.READER_KEY) == str(slot_readings.CLAIMS_READER)
     with open_engine(db_path) as engine:  # once: the next start finds the reader recorded
         before = dump(db_path)
         engine.start_background(recluster=False)
@@ -225,11 +225,11 @@ def test_a_store_an_older_reader_recorded_is_read_again_once(db_path, reader):
 def test_an_older_reader_leaves_a_store_a_newer_one_recorded(db_path, monkeypatch):
     with open_engine(db_path) as engine:
         engine.write_memory("I live in Austin, Texas.", ALICE)
-        monkeypatch.setattr(updates, "CLAIMS_READER", updates.CLAIMS_READER + 1)
+        monkeypatch.setattr(slot_readings, "CLAIMS_READER", slot_readings.CLAIMS_READER + 1)
         assert claims_backfill.mark_stale(engine.db) is True  # the newer code reads it again
         claims_backfill.backfill(engine.db)
         monkeypatch.undo()
-        newer = str(updates.CLAIMS_READER + 1)
+        newer = str(slot_readings.CLAIMS_READER + 1)
         assert engine.store.meta_get(claims_backfill.READER_KEY) == newer
         assert claims_backfill.mark_stale(engine.db) is False
         assert claims_backfill.pending(engine.store) is None

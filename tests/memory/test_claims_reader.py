@@ -1,4 +1,4 @@
-"""`updates.CLAIMS_READER` names what the claims index records for a text: the keys the code
+"""`slot_readings.CLAIMS_READER` names what the claims index records for a text: the keys the code
 reads from a fixed set of texts (tests/fixtures/claims-readings.json) are the ones recorded
 under that number. A change to the slot reader or to `claim_keys` that changes some text's keys
 fails here until the number is raised and the file re-recorded, so that stores written by the
@@ -9,15 +9,15 @@ from __future__ import annotations
 import json
 
 from tests.fixtures import make_claims_readings
-from worlddb.memory import updates
+from worlddb.memory import slot_readings
 
 RECORDED = json.loads(make_claims_readings.OUT.read_text())
-HOW = ("raise worlddb.memory.updates.CLAIMS_READER, then re-record with "
+HOW = ("raise worlddb.memory.slot_readings.CLAIMS_READER, then re-record with "
        "`python -m tests.fixtures.make_claims_readings`")
 
 
 def test_the_recorded_readings_are_the_current_readers():
-    assert RECORDED["reader"] == updates.CLAIMS_READER, f"the readings were recorded by another reader: {HOW}"
+    assert RECORDED["reader"] == slot_readings.CLAIMS_READER, f"the readings were recorded by another reader: {HOW}"
     assert len(RECORDED["readings"]) == len(make_claims_readings.texts()) > 60
 
 

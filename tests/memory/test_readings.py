@@ -10,7 +10,7 @@ from tests.support import ALICE, BOB, open_engine, take_back
 from worlddb.core import schema
 from worlddb.extract.slots import ReadingParts, read, read_parts
 from worlddb.graph.database import WorldDB
-from worlddb.memory import claims_backfill, readings, updates
+from worlddb.memory import claims_backfill, readings, slot_readings
 from worlddb.memory.scopes import ScopeSet
 
 pytestmark = pytest.mark.both_backends
@@ -93,7 +93,7 @@ def test_a_session_keeps_each_turns_whole_reading(engine):
              "I live in Paris."]
     for anchor, speaker, text in zip(anchors, speakers, texts):
         parts = kept(engine, anchor, ("alice", speaker))
-        assert parts is not None and parts.reading() == updates.turn_reading(text, speaker, "alice"), text
+        assert parts is not None and parts.reading() == slot_readings.turn_reading(text, speaker, "alice"), text
     assert [c.attribute for c in kept(engine, anchors[3], ("alice", "tool")).reading().claims] == []
     # a later session's change of a kept turn is found from its row
     later = engine.write_messages([{"role": "user", "content": "We moved to Denver last month."}], ALICE,

@@ -12,7 +12,7 @@ from worlddb.core.errors import InvalidInput
 from worlddb.core.timeutil import parse_time
 from worlddb.handlers import HandlerRegistry
 from worlddb.handlers.functional import FunctionalRelation
-from worlddb.memory import updates
+from worlddb.memory import slot_readings, update_candidates, updates
 from worlddb.memory.scopes import ScopeSet
 from worlddb.vectors.embedder import default_embedder
 
@@ -200,19 +200,19 @@ def test_the_judges_candidates_are_the_same_whether_or_not_the_bm25_search_runs(
     # BM25-only finds rank after every vector neighbour, so when the neighbours fill the
     # candidates the search is skipped; the candidates are those of the search run anyway
     searched = []
-    monkeypatch.setattr(updates, "lexical", lambda *a, **k: searched.append(a[1]) or lexical(*a, **k))
+    monkeypatch.setattr(update_candidates, "lexical", lambda *a, **k: searched.append(a[1]) or lexical(*a, **k))
     from worlddb.graph.lexical import lexical
 
     def candidates(text: str) -> tuple[dict[str, float], dict[str, float]]:
         worlds, item = engine.scope_anchors(ALICE), engine.services.embedder
         vector = item.embed([text])[0]
         units = vector.reshape(1, -1)
-        got = updates._candidates(engine.services, worlds, text, vector, units)
+        got = update_candidates.find(engine.services, worlds, text, vector, units)
         # the union of both searches, ranked as before the search could be skipped
         with monkeypatch.context() as m:
-            m.setattr(updates, "CANDIDATES", 10**6)
-            union = updates._candidates(engine.services, worlds, text, vector, units)
-        return got, dict(sorted(union.items(), key=lambda kv: -kv[1])[:2 * updates.NEIGHBOURS])
+            m.setattr(update_candidates, "CANDIDATES", 10**6)
+            union = update_candidates.find(engine.services, worlds, text, vector, units)
+        return got, dict(sorted(union.items(), key=lambda kv: -kv[1])[:2 * update_candidates.NEIGHBOURS])
 
     engine.write_memory("Kofi fixed the bike brakes in Leeds.", ALICE)
     searched.clear()
@@ -224,7 +224,7 @@ def test_the_judges_candidates_are_the_same_whether_or_not_the_bm25_search_runs(
     engine.recall("bike", ALICE)  # a serving process has its indexes built
     searched.clear()
     full, union = candidates("Kofi fixed the bike brakes in Leeds yesterday")
-    assert len(full) == 2 * updates.NEIGHBOURS and full == union
+    assert len(full) == 2 * update_candidates.NEIGHBOURS and full == union
     assert searched == ["Kofi fixed the bike brakes in Leeds yesterday"]  # only the union asked
 
 
@@ -276,7 +276,7 @@ def test_a_memory_whose_every_slot_was_changed_one_revision_at_a_time_is_superse
 
 
 def test_the_current_facts_of_many_memories_are_read_at_once_as_each_memorys_own(engine):
-    """updates.stored_facts_of: each memory's current facts as the extractor's candidates, an
+    """slot_readings.stored_facts_of: each memory's current facts as the extractor's candidates, an
     entity object by its name, in the order they were written; an ended fact and a memory
     without facts give none."""
     car = engine.write_memory("Car note.", ALICE, valid_from=ago(9), facts=[
@@ -284,12 +284,12 @@ def test_the_current_facts_of_many_memories_are_read_at_once_as_each_memorys_own
         {"subject": "Ana", "relation": "plays_for", "object": "Benfica"}])
     plain = engine.write_memory("The office coffee machine broke again.", ALICE)
     moved = engine.write_memory("I live in Austin.", ALICE, valid_from=ago(30))
-    assert [f.object for f in updates.stored_facts_of(engine.store, [moved.id])[moved.id]] == ["Austin"]
+    assert [f.object for f in slot_readings.stored_facts_of(engine.store, [moved.id])[moved.id]] == ["Austin"]
     engine.write_memory("I moved to Denver.", ALICE, valid_from=ago(1))
-    found = updates.stored_facts_of(engine.store, [car.id, plain.id, moved.id])
+    found = slot_readings.stored_facts_of(engine.store, [car.id, plain.id, moved.id])
     assert [(f.subject, f.relation, f.object) for f in found[car.id]] == [
         ("alice", "drives", "Civic"), ("Ana", "plays_for", "Benfica")]
     assert plain.id not in found and moved.id not in found  # the move ended Austin's fact
-    assert found[car.id] == updates.stored_facts(engine.store, car.id)
-    assert updates.stored_facts(engine.store, plain.id) == []
-    assert updates.stored_facts_of(engine.store, []) == {}
+    assert found[car.id] == slot_readings.stored_facts(engine.store, car.id)
+    assert slot_readings.stored_facts(engine.store, plain.id) == []
+    assert slot_readings.stored_facts_of(engine.store, []) == {}

@@ -27,7 +27,7 @@ MOVED = "I moved to Denver last month."
 def old_store(tmp_path: Path, name: str) -> tuple[Path, str]:
     """A copy of the schema-8 store, upgraded, and the id of its AUSTIN memory - which the
     nearest neighbours of MOVED do not reach (the precondition of what follows)."""
-    from worlddb.memory import updates
+    from worlddb.memory import update_candidates
     from worlddb.memory.engine import Engine
     from worlddb.memory.scopes import ScopeSet, scope_anchors
 
@@ -36,9 +36,9 @@ def old_store(tmp_path: Path, name: str) -> tuple[Path, str]:
     with Engine.open(path) as engine:
         austin = next(m.id for m in engine.list_memories(scope, limit=100).memories if m.text == AUSTIN)
         prepared = engine.prepare_write(MOVED, scope)
-        nearest = updates._candidates(engine.services, scope_anchors(engine.store, scope), MOVED,
+        nearest = update_candidates.find(engine.services, scope_anchors(engine.store, scope), MOVED,
                                       prepared.index[0].vector, prepared.index[0].units)
-        assert len(nearest) == updates.CANDIDATES and austin not in nearest
+        assert len(nearest) == update_candidates.CANDIDATES and austin not in nearest
     return path, austin
 
 

@@ -882,7 +882,7 @@ CROWD = [f"{who} moved to {city} last {when}." for who, city, when in (
 
 
 async def test_a_change_supersedes_a_memory_the_nearest_neighbours_miss_in_a_crowded_scope(tmp_path):
-    from worlddb.memory import updates
+    from worlddb.memory import slot_readings, update_candidates
     from worlddb.memory.engine import Engine
     from worlddb.memory.scopes import ScopeSet, scope_anchors
 
@@ -898,13 +898,13 @@ async def test_a_change_supersedes_a_memory_the_nearest_neighbours_miss_in_a_cro
         def candidates(text: str, claimed: bool) -> dict[str, float]:
             """What the write of `text` gives its judge: the nearest only, or with the claimed."""
             prepared = engine.prepare_write(text, scope)
-            wanted = updates.claim_keys(text, prepared.plans[0].facts, "crowd") if claimed else ()
-            return updates._candidates(engine.services, worlds, text, prepared.index[0].vector,
+            wanted = slot_readings.claim_keys(text, prepared.plans[0].facts, "crowd") if claimed else ()
+            return update_candidates.find(engine.services, worlds, text, prepared.index[0].vector,
                                        prepared.index[0].units, wanted=wanted)
 
         # the precondition: the old memory is not among the candidates the vectors give
         nearest = candidates(new_text, claimed=False)
-        assert len(nearest) == updates.CANDIDATES and old.id not in nearest
+        assert len(nearest) == update_candidates.CANDIDATES and old.id not in nearest
         assert old.id in candidates(new_text, claimed=True)
         assert pets.id in candidates(kitten_text, claimed=True)
     server = build_server(ServerConfig(db=str(path), default_user=None, background=False))

@@ -105,7 +105,7 @@ CLAIMS_BACKFILL_PENDING = (f"INSERT INTO meta(key, value) SELECT '{CLAIMS_BACKFI
 
 #: the meta key naming the slot reader the store's claims rows are from (worlddb.memory.claims_backfill)
 CLAIMS_READER_KEY = "claims_reader"
-#: the slot reader whose claims rows this code records: `worlddb.memory.updates.CLAIMS_READER`
+#: the slot reader whose claims rows this code records: `worlddb.memory.slot_readings.CLAIMS_READER`
 #: (whose comment says when to raise it) is this number, kept here so that a new store is made
 #: recording it
 CLAIMS_READER = 43

@@ -3,7 +3,7 @@
 Contract: ``as_user(text)`` is deterministic, does no I/O and returns a string: the sentences of
 ``text`` that state something of "you", with their second person turned into the first ("you
 live" -> "I live", "your" -> "my", "you're" -> "I'm"), joined by spaces; "" when there is none.
-It is how an assistant's turn is read for slot claims (worlddb.memory.updates.turn_reading): the
+It is how an assistant's turn is read for slot claims (worlddb.memory.slot_readings.turn_reading): the
 assistant says nothing of itself that a memory keeps, but it often restates what the user told
 it ("Got it - you live in Austin and work at Dell"), and once the user has moved that restatement
 is as out of date as the user's own words. Read in the user's voice, it can be marked as changed

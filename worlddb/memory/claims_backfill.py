@@ -12,9 +12,9 @@ made at schema 10 or later never has the key, and never runs the pass.
 
 Contract
 - What it records: for each memory the pass reads, the rows a memory_write of it records
-  now - `updates.claim_keys` of its text, its current stored facts (as the update judge reads
-  a stored memory's, `updates.stored_facts`), its `user` (the first user scope the write
-  named, from its provenance) and its speaker (`updates.speaker_of` its metadata) - in every
+  now - `slot_readings.claim_keys` of its text, its current stored facts (as the update judge reads
+  a stored memory's, `slot_readings.stored_facts`), its `user` (the first user scope the write
+  named, from its provenance) and its speaker (`slot_readings.speaker_of` its metadata) - in every
   scope world that contains it, through
   `claims.record`; and its text's reading as such a write keeps it (`readings.record`,
   replacing a row another reader recorded; migration 12 makes the pass due again for the
@@ -22,7 +22,7 @@ Contract
   readers keep them): a memory's validity only ever closes, so a row of one that is no longer
   current would never be read.
 - Conversation turns are read too (reader 10 on): each turn's claims as the write of its
-  session records them (`updates.turn_reading`, in the turn's speaker's voice; no facts;
+  session records them (`slot_readings.turn_reading`, in the turn's speaker's voice; no facts;
   under the turn range's attributes, reader 12 on).
   Below, "memory" stands for either.
 - Batches: newest first, BATCH memories at a time. Each batch's claims are read outside any
@@ -35,7 +35,7 @@ Contract
   cursor another pass moved meanwhile writes nothing (the other pass did it); a memory
   erased meanwhile is skipped (its erasure deleted its rows).
 - A new reader: when the slot reader learns to read a claim, the rows of memories written
-  before it lack that claim. The store records which reader (`updates.CLAIMS_READER`) its
+  before it lack that claim. The store records which reader (`slot_readings.CLAIMS_READER`) its
   rows are from, under the meta key READER_KEY (set to this code's when a store is made: migration 11);
   `mark_stale`, run where the pass runs (the
   server's start, `worlddb backfill-claims`), makes the pass due again from the newest
@@ -67,7 +67,7 @@ from worlddb.extract.slots import ReadingParts
 from worlddb.graph.database import WorldDB
 from worlddb.retrieval import claims as claims_index
 
-from . import claims, readings, updates
+from . import claims, readings, slot_readings
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +104,7 @@ class Report:
                 "seconds": round(self.seconds, 3), "done": self.done}
 
 
-#: the meta key naming the reader (updates.CLAIMS_READER) the store's claims rows are from
+#: the meta key naming the reader (slot_readings.CLAIMS_READER) the store's claims rows are from
 READER_KEY = CLAIMS_READER_KEY
 
 
@@ -112,17 +112,17 @@ def mark_stale(db: WorldDB) -> bool:
     """Make the pass due from the newest memory if the store's claims rows are from an older
     reader than this code's, or from an unrecorded one, and record this code's; whether it
     did. A store without memories only records the reader."""
-    if _reader(db.store.meta_get(READER_KEY)) >= updates.CLAIMS_READER:
+    if _reader(db.store.meta_get(READER_KEY)) >= slot_readings.CLAIMS_READER:
         return False
     with db.write("claims_reader") as w:
         conn = w.tx.conn
         row = conn.execute("SELECT value FROM meta WHERE key = ?", (READER_KEY,)).fetchone()
-        if _reader(row[0] if row else None) >= updates.CLAIMS_READER:
+        if _reader(row[0] if row else None) >= slot_readings.CLAIMS_READER:
             return False  # another process recorded it meanwhile
         top = conn.execute("SELECT max(rowid) FROM nodes WHERE type IN ('Memory', 'Turn')").fetchone()[0]
         if top is not None:
             conn.execute(_SET, (CLAIMS_BACKFILL_KEY, str(top)))
-        conn.execute(_SET, (READER_KEY, str(updates.CLAIMS_READER)))
+        conn.execute(_SET, (READER_KEY, str(slot_readings.CLAIMS_READER)))
     return top is not None
 
 
@@ -191,13 +191,13 @@ def _read(store: Store, rows: list) -> list[_Memory]:
         user = _user(view.provenance, scopes)
         if view.type == "Turn":
             speaker = view.meta.get("speaker") or ""
-            whole = updates.turn_reading(view.content, speaker, user)
+            whole = slot_readings.turn_reading(view.content, speaker, user)
             keys = claims_index.for_turn(claims_index.keys(whole, view.content))
             reading = ReadingParts.of(whole)
         else:
-            speaker = updates.speaker_of(view.meta)
-            reading = updates.text_parts(view.content, user, speaker)
-            keys = updates.claim_keys(view.content, updates.stored_facts(store, anchor), user, speaker)
+            speaker = slot_readings.speaker_of(view.meta)
+            reading = slot_readings.text_parts(view.content, user, speaker)
+            keys = slot_readings.claim_keys(view.content, slot_readings.stored_facts(store, anchor), user, speaker)
         out.append(_Memory(rowid, anchor, tuple(world for _, _, world in scopes), keys, reading, (user, speaker)))
     return out
 
@@ -205,7 +205,7 @@ def _read(store: Store, rows: list) -> list[_Memory]:
 def _user(provenance, scopes: list) -> str | None:
     """The `user` a write of the memory read its claims with: the first user scope it named
     (write._plan), else the first user scope that holds it."""
-    named = updates.user_named(provenance)
+    named = slot_readings.user_named(provenance)
     return named if named is not None else next((sid for kind, sid, _ in scopes if kind == "user"), None)
 
 

@@ -10,7 +10,7 @@ ingest_conversation) is read for slot claims, and each change becomes a mark:
    claims (worlddb.extract.slots) in its speaker's voice - a named speaker's "I" is that
    person, the role "user" is the scope's user, an assistant's turn claims what it restates of
    the user in the second person ("Got it - you live in Austin"; its questions, offers and advice
-   claim nothing), and a system's or a tool's turn claims nothing (updates.turn_reading). An
+   claim nothing), and a system's or a tool's turn claims nothing (slot_readings.turn_reading). An
    assistant's restatement is recorded, so a later change marks it as it marks the user's own
    words, but it is not judged: it repeats what the user said and changes nothing itself.
 2. Judging (`assess`, reads the store, before the write lock): a turn that claims a slot is
@@ -69,13 +69,13 @@ from worlddb.graph.database import Writer
 from worlddb.retrieval import claims as claims_index
 from worlddb.vectors import hnsw
 
-from . import readings, updates
+from . import readings, slot_readings, update_candidates, updates
 from .services import Services
 
 #: stored turns, and as many stored memories, the judge reads per claiming turn, newest first
 #: (as for a memory: the newest claim of a slot is the one a change is about, and one more
 #: allows for a revision between)
-MAX_CLAIMED = updates.MAX_CLAIMED
+MAX_CLAIMED = update_candidates.MAX_CLAIMED
 #: earlier turns of the same call the judge reads per claiming turn, nearest first
 MAX_IN_CALL = 4
 #: the roles whose turns say nothing of anyone's own (an assistant's restates the user's)
@@ -90,7 +90,7 @@ class Readings:
     keys: tuple[frozenset[claims_index.Key], ...] = ()
     #: the turns that restate another's words (an assistant's): marked by later ones, never judged
     restating: frozenset[int] = frozenset()
-    #: the user the turns were read for (each in its speaker's voice, `updates.turn_reading`)
+    #: the user the turns were read for (each in its speaker's voice, `slot_readings.turn_reading`)
     user: str | None = None
     #: each turn's speaker (its role as given)
     speakers: tuple[str, ...] = ()
@@ -113,9 +113,9 @@ class Change:
 
 def read(texts: Sequence[str], speakers: Sequence[str], user: str | None) -> Readings:
     """The slot readings of a call's turns (`speakers`: each turn's role as given)."""
-    readings = tuple(updates.turn_reading(text, speaker, user) for text, speaker in zip(texts, speakers))
+    readings = tuple(slot_readings.turn_reading(text, speaker, user) for text, speaker in zip(texts, speakers))
     return Readings(readings, tuple(claims_index.keys(r, text) for r, text in zip(readings, texts)),
-                    frozenset(i for i, speaker in enumerate(speakers) if updates.restates(speaker)), user,
+                    frozenset(i for i, speaker in enumerate(speakers) if slot_readings.restates(speaker)), user,
                     tuple(speakers))
 
 
@@ -180,7 +180,7 @@ def _unread(services: Services, worlds: list[str], found: Readings, times: Seque
     things) that says a change of their own, or one in the wider words that names what it
     changes (worlddb.extract.unread_change), and that changed nothing the rules read, revises
     the earlier turn or memory in the same voice it is about - among the current ones of the
-    scopes nearest to it (updates.nearest) and the call's earlier turns - if one is: the
+    scopes nearest to it (update_candidates.nearest) and the call's earlier turns - if one is: the
     nearest in meaning, or the nearest sharing an anchor with it, above the same similarities,
     stating nothing the rules read, and naming no value it claims."""
     store = services.store
@@ -195,12 +195,12 @@ def _unread(services: Services, worlds: list[str], found: Readings, times: Seque
         if not (own or wider) or not short(text):
             continue
         voice_of = voice(mine, found.user)
-        near = updates.nearest(services, worlds, text, vectors[i], units[i]) if worlds else {}
+        near = update_candidates.nearest(services, worlds, text, vectors[i], units[i]) if worlds else {}
         views = store.get_many(near)
         stored = [views[a] for a in near if a in views and views[a].type in ("Turn", "Memory")
                   and updates.holds_at(views[a], times[i]) and views[a].valid_from < times[i]]
         earlier = [j for j in range(i) if times[j] <= times[i]]
-        olds = updates.with_cosines(store, [
+        olds = update_candidates.with_cosines(store, [
             Statement(view.anchor, view.content or "", view.valid_from, reading, similarity=near[view.anchor])
             for view, reading in zip(stored, _readings_of(store, stored))], vectors[i])
         olds += [Statement(f"#{j}", texts[j], _before(times[j], times[i]), found.readings[j],
@@ -297,8 +297,8 @@ def _stored(store, worlds: list[str], keys: frozenset, at: int, now: int,
 
 def _voice(view) -> readings.Voice:
     """The user and speaker a stored turn's or memory's write read it for."""
-    user = updates.user_named(view.provenance)
-    return user, (view.meta.get("speaker") or "") if view.type == "Turn" else updates.speaker_of(view.meta)
+    user = slot_readings.user_named(view.provenance)
+    return user, (view.meta.get("speaker") or "") if view.type == "Turn" else slot_readings.speaker_of(view.meta)
 
 
 def _readings_of(store, views: Sequence) -> list[Reading]:
@@ -315,9 +315,9 @@ def _reading_of(store, view, kept: Mapping[str, ReadingParts] | None = None) -> 
     if kept is None:
         kept = readings.load(store, {view.anchor: (user, speaker)})
     if view.type != "Turn":
-        return updates.stored_reading(store, view, user, kept)
+        return slot_readings.stored_reading(store, view, user, kept)
     parts = kept.get(view.anchor)
-    return parts.reading() if parts is not None else updates.turn_reading(view.content or "", speaker, user)
+    return parts.reading() if parts is not None else slot_readings.turn_reading(view.content or "", speaker, user)
 
 
 def _changing(reading: Reading) -> Reading:

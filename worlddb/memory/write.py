@@ -45,7 +45,7 @@ from worlddb.extract.slots import ReadingParts, names_another
 from worlddb.graph import facts as factlib
 from worlddb.graph import text_index
 from worlddb.graph.database import Writer
-from worlddb.memory import claims, readings, turn_updates, updates
+from worlddb.memory import claims, readings, slot_readings, turn_updates, updates
 from worlddb.memory.access import Access
 from worlddb.memory.ahead import beside
 from worlddb.memory.results import ConflictOut, EntityOut, FactOut, WriteResult
@@ -236,7 +236,7 @@ def _judge(services: Services, plan: _Plan, item) -> updates.Assessment:
         return updates.NOTHING
     user = next((sid for kind, sid in request.scopes if kind == "user"), None)
     found = updates.assess(services, request.text, request.scopes, plan.starts, item.vector, item.units, plan.facts,
-                           user, updates.speaker_of(request.metadata))
+                           user, slot_readings.speaker_of(request.metadata))
     if amend:
         # an amend corrects one memory and closes no other: the memories the old text contradicted
         # stay contradicted when the new text says the same, and another that the judge would
@@ -283,7 +283,7 @@ def closes_for(services: Services, access: Access | None) -> Callable[[str], boo
 
 def _turns_changed(services: Services, request: WriteRequest, plan: _Plan, item, user: str | None) -> tuple[str, ...]:
     """The conversation turns a memory write changes (worlddb.memory.turn_updates)."""
-    reading = updates.claim_reading(request.text, plan.facts, user, updates.speaker_of(request.metadata))
+    reading = slot_readings.claim_reading(request.text, plan.facts, user, slot_readings.speaker_of(request.metadata))
     if not reading.claims:
         return ()
     new = Statement("", request.text, plan.starts, reading, similarity=1.0)
@@ -317,10 +317,10 @@ def _plan(services: Services, request: WriteRequest, starts: int) -> _Plan:
                     **({"supersedes": request.supersedes} if request.supersedes else {})},
         created_at=now_us(),
     )
-    said_by = updates.speaker_of(request.metadata)
+    said_by = slot_readings.speaker_of(request.metadata)
     return _Plan(request, memory, starts, candidates, fact_cands, speaker,
-                 updates.claim_keys(request.text, fact_cands, user, said_by), unsure,
-                 updates.text_parts(request.text, user, said_by), (user, said_by))
+                 slot_readings.claim_keys(request.text, fact_cands, user, said_by), unsure,
+                 slot_readings.text_parts(request.text, user, said_by), (user, said_by))
 
 
 def _speaker(metadata: dict) -> EntityCandidate | None:
@@ -340,14 +340,14 @@ def _speakers(plan: _Plan) -> list[EntityCandidate]:
 
 def _not_the_user(services: Services, world: str, user: str, others: Mapping[str, str]) -> tuple[str, ...]:
     """The entities the user's own name never resolves to: others of that name the scope knows
-    (updates.namesakes) and the ones this write names (`others`)."""
-    return tuple(sorted(updates.namesakes(services, [world], user) | set(others.values())))
+    (slot_readings.namesakes) and the ones this write names (`others`)."""
+    return tuple(sorted(slot_readings.namesakes(services, [world], user) | set(others.values())))
 
 
 def _user_entities(services: Services, world: str, user: str, by_name: Mapping[str, str]) -> tuple[str, ...]:
     """The entities someone else of the user's name never resolves to: those of that name that
-    are not known to be someone else (updates.namesakes), and the user's as this write found it."""
-    found = set(services.resolver.entities_named([world], user)) - updates.namesakes(services, [world], user)
+    are not known to be someone else (slot_readings.namesakes), and the user's as this write found it."""
+    found = set(services.resolver.entities_named([world], user)) - slot_readings.namesakes(services, [world], user)
     if user.casefold() in by_name:
         found.add(by_name[user.casefold()])
     return tuple(sorted(found))
@@ -435,7 +435,7 @@ def resolve_mention(resolver: Resolver, w: Writer, world: str, scope_key: str, c
     record: resolution "exact" (an existing entity reused), "new", or "proposed_merge"
     (new, with pending same_as proposals to `proposed_merge_with`); never to an entity of
     `exclude`. `namesake_of`: the mention is someone else of that user's name, which an entity
-    it creates records (updates.namesakes)."""
+    it creates records (slot_readings.namesakes)."""
     provenance = {"scope": scope_key, **({"namesake_of": namesake_of} if namesake_of else {})}
     outcome = resolver.resolve(w, world, candidate, prepared=prepared, provenance=provenance, exclude=exclude)
     # an import names the same few entities again and again: the transaction remembers their names

@@ -1,0 +1,309 @@
+"""Slot readings of update detection: what a text, a stored memory, a turn and its facts claim,
+in the voice of whoever said it.
+
+Each text's slot claims and cues (worlddb.extract.slots, no store access), plus
+the facts the extractor or the client gave (a relation named by --functional, or by a
+registered functional handler, holds one value at a time). A candidate's text is read from
+the parts its own write kept (worlddb.memory.readings) when this reader kept them in the
+voice the judge reads it in - the same reading, assembled - else read again; its current
+facts are read for all the candidates at once (`stored_facts_of`).
+
+The claims index (worlddb.memory.claims) records what `claim_keys` reads, and the readings table
+(worlddb.memory.readings) the parts `text_parts` reads; `CLAIMS_READER` says which reading that is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from worlddb.core import schema
+from worlddb.core.store import Store
+from worlddb.extract import GENERIC_ROLES, FactCandidate, addressed
+from worlddb.extract.slots import (
+    ME,
+    Reading,
+    ReadingParts,
+    SlotClaim,
+    attribute_for_relation,
+    names_another,
+    normalise_subject,
+    read,
+    read_parts,
+    voice,
+)
+from worlddb.graph import text_index
+from worlddb.retrieval import claims as claims_index
+
+from . import readings as kept_readings
+from .services import Services
+
+#: the reading of a candidate the judge needs none of (UpdateJudge.only_repeats)
+UNREAD = Reading()
+
+
+#: which reading of a text's claims this code records (`claim_keys`): raise it whenever a
+#: change to the slot reader (worlddb.extract.slots) or to `claim_keys` changes what some text
+#: claims. A store whose rows another reader recorded has its memories read again, in the
+#: background, by this one (worlddb.memory.claims_backfill.mark_stale). A test holds the
+#: number to the keys it reads from a fixed set of texts (tests/memory/test_claims_reader.py).
+#: Reader 2: a pronoun's person is named before it, and "my sister got a job at" is hers.
+#: Reader 3: a wish, a plan or a condition ("I might move to Denver") claims nothing.
+#: Reader 4: a named speaker's first person is keyed under the speaker's name; "is set to",
+#: "<kind> line:" and a number as no provider.
+#: Reader 5: "I quit Dell", "laid off from", "started at Stripe" are read as the job they end or begin.
+#: Reader 6: a value stops at an "and" that begins a new clause; "you", "It", a gerund claim nothing;
+#: a hope is irrealis; "I left Dell", "I'm now at Stripe", "New number:", "the thermostat is set to".
+#: Readers 7-9: contractions, purposes, "cancelled X and joined Y", roles and titles, openers.
+#: Reader 10: conversation turns' claims are recorded too (worlddb.memory.turn_updates).
+#: Reader 11: "quit X and started at Y" names Y; "a while ago", "five years ago" end a value.
+#: Reader 12: a turn's rows are recorded under its attributes prefixed (claims.TURN).
+#: Reader 13: an assistant's turn claims what it restates of the user ("you live in Austin").
+#: Reader 14: a change said for a time still to come claims nothing yet; a name quit is no activity,
+#: and no job when something else is got instead; "got a job at", counts of a kind, goals as
+#: headings, fees "set to", degrees and programs, carriers, insurers by kind, where mail goes.
+#: Reader 15: a title read now ("I'm reading Dune") or finished ("Finished Dune") is the book being read.
+#: Reader 16: medications taken or stopped ("I take 20 mg of lisinopril", "took me off warfarin").
+#: Reader 17: "I got divorced (in May)", "X and I got divorced" end the partner; "Our cat Luna died" the pet;
+#: a banker or a broker is an occupation ("I work as a banker at Citi"); "I got laid off" ends the
+#: job; "reach me at 555-0199" is a phone number; "My brother Sam ..." is keyed under "brother" too;
+#: "on a keto diet", "stopped being vegan" are diets.
+#: Reader 18: "I've been at Stripe since January" is an employer; "I separated from my husband",
+#: "My wife and I split up" end the partner; "I'm learning Spanish" is an activity, and "I gave up
+#: on Spanish" ends it; ages ("Lily just turned 8"); a meeting moved to a bare hour ("to 10"); "My
+#: coworker Raj prefers Python" is Raj's preference; "moved to Portland for a new job at Nike" is
+#: the mover's job, not Portland's; a job applied for, offered or turned down is none held; "Please
+#: use alice@new.io from now on" is the speaker's email; "no marathon this year", "I pulled out of the
+#: Boston marathon" end the goal ("Boston marathon" whole, not "Boston"); "I moved all my accounts to
+#: Ally Bank" is the bank; "I'm asleep by 9:30", "I fall asleep around 10" are bedtimes; "I love
+#: hiking", "I collect vinyl records" are pastimes (activity); a project's parts ("The frontend is
+#: written in React", "We moved CI to Buildkite") and URLs are open slots; "We deploy on Tuesdays".
+#: Reader 19: a clause may leave its subject out ("Switched to Neovim", "Sold the Civic and bought a
+#: Tesla": the speaker's, not "Sold"'s); an open slot is read from a clause's head when a detail
+#: follows its value ("The API is hosted on Heroku, two standard dynos"); "The frontend is a Vue 2
+#: app", "Our unit tests run on Jest", "Staging is at <URL>" (the staging URL), "We moved the API from
+#: our old host onto Fly.io"; a pet's value keeps its name ("beagle Biscuit"), and "we lost Biscuit"
+#: ends it where the text speaks of pets; "I broke up with my girlfriend Amy" only ends Amy; "QA lead";
+#: "switched me over to escitalopram"; "Traded the old car in for a Mazda"; "I'm done with my old
+#: bank"; "I'm not doing the league anymore"; "I'm in Leeds, renting ..."; "What I actually react to
+#: is codeine"; a tool's name in lower case as a part's value ("switched the monorepo over to pnpm");
+#: an open slot's statement after a short label ("Quick context: the API is hosted on Heroku"); "We
+#: run CI on Travis".
+#: Reader 20: "He's a nurse now" is a role; "still drives his old Volvo" holds the Volvo; "bought
+#: himself a Honda Jazz" is a car; "Dad sold the Volvo and bought ..." is Dad's; a clause may open with
+#: the time it is dated from ("As of Friday the site lives on Cloudflare Pages", "Since May ...").
+#: Reader 21: "..., which makes three cats", "bringing us to two dogs" are counts; "First week at
+#: Monzo done" opening a sentence of a text that speaks of work is the employer.
+#: Reader 22: a verb in the past that opens a text ("Called Mum. She ...") is no pronoun's person;
+#: "quit the clinic", "left the company" end a job (not a pastime), and "left the office" nothing.
+#: Reader 23: a season or a month after a verb of an arranged future ("we're moving to Montreal in
+#: the spring", "I'm starting at Kestrel in January") is a change still to come.
+#: Reader 24: "Got a new phone number: ..." opening a note is the speaker's phone.
+#: Reader 25: a clause opened by a full name is about that full name ("Alex Morgan is a customer who
+#: works at Globex": alex morgan, not alex), and so is a pronoun whose antecedent is one.
+#: Reader 26: "the 14th of March" is the whole date; a company one moves to ("moved to Umbrella Corp")
+#: is an employer, never a home; supplements are taken as medicines are ("I take vitamin D").
+#: Reader 27: a named person's thing is theirs ("Jen's flight": jen's flight, not flight), so it is
+#: neither the speaker's nor another person's of that name.
+#: Reader 28: a medicine started is taken ("I started metformin 500mg").
+#: Reader 29: a medicine's dose is a slot of its own, one per medicine ("lisinopril 10mg").
+#: Reader 30: a named person's birthday or anniversary is read as one's own is ("Sam's birthday is ...").
+#: Reader 31: a title ending in "practitioner" or a specialist's suffix ("pediatrician", "radiologist") is a
+#: role; "a teacher at Lincoln" is a teacher at Lincoln, not a role of "teacher at Lincoln".
+#: Reader 32: a date or a time is no place ("The project deadline moved to April 2" is no home); a note
+#: that opens with the weight reached is the speaker's weight ("Down to 78 kg now!"); "my dog turned 5" is
+#: the dog's age.
+#: Reader 33: a sum that opens a sentence is a thing's amount with no "my" ("Rent went up to $2,350"); a
+#: medicine of someone's raised or lowered to a dose is their dose ("My doctor bumped my Lexapro to 30mg").
+#: Reader 34: what one earns is one's salary ("Got a raise, I make $110k now").
+#: Reader 35: a student's year names the school ("I'm a junior at UCLA"), which "graduated from" ends; an
+#: account opened in a text that speaks of banking is at one's bank ("opened a checking account at Ally").
+#: Reader 36: what one makes doing something is no salary ("I make $20 an hour babysitting").
+#: Reader 37: "I'm Sam, ..." is the speaker's name, as "My name is Sam" is.
+#: Reader 38: a car named by its model alone ("I drive a Civic"); "my Honda Civic is ..." holds no "is".
+#: Reader 39: a name beside the role it holds ("Marcus, my manager since May", "Dr. Kim is my new GP",
+#: "Sam is my boyfriend"); "pushed the launch out to April 14"; a child dropped off or picked up at a
+#: school; "Day three at Stripe" where the text speaks of work; a way to work taken on one day is no
+#: habit ("took the train to work today"); "a strict vegetarian" keeps a diet; a thing's name whose
+#: ending looks plural stays as written ("the Atlas project", not "atla project"); the team one works in
+#: ("I'm on the payments team", "I joined the search team"; not a sports team).
+CLAIMS_READER = schema.CLAIMS_READER
+
+
+def claim_keys(text: str, facts: Iterable[FactCandidate], user: str | None,
+               speaker: str | None = None) -> frozenset[claims_index.Key]:
+    """What the claims index records for a memory about to be written (outside the lock), said
+    by `speaker` (`speaker_of` its metadata): a named speaker's first-person claims are keyed
+    under the speaker's name, not "me"."""
+    return claims_index.keys(claim_reading(text, facts, user, speaker), text)
+
+
+def claim_reading(text: str, facts: Iterable[FactCandidate], user: str | None,
+                  speaker: str | None = None) -> Reading:
+    """The slot reading `claim_keys` keys: the text's claims and its facts', in `speaker`'s voice."""
+    return reading_of(text, facts, user, speaker=speaker)
+
+
+#: the role whose turns restate what the user said (turn_reading)
+ASSISTANT = "assistant"
+
+
+def turn_reading(text: str, speaker: str, user: str | None) -> Reading:
+    """The slot reading of a conversation turn said by `speaker` (its role as given): in the
+    speaker's voice, the scope's user's for "user". An assistant's turn is read for what it
+    restates of the user, in the user's voice: its plain statements about "you"
+    (worlddb.extract.addressed; "Got it - you live in Austin"). A system's or a tool's turn, or
+    one of no one, claims nothing (worlddb.memory.turn_updates)."""
+    folded = speaker.strip().casefold()
+    if folded == ASSISTANT:
+        restated = addressed.as_user(text)
+        return reading_of(restated, (), user, speaker="user") if restated else UNREAD
+    if not folded or folded in GENERIC_ROLES - {"user"}:
+        return UNREAD
+    return reading_of(text, (), user, speaker=speaker)
+
+
+def restates(speaker: str) -> bool:
+    """Whether a turn of `speaker` (its role as given) only restates what another said: an
+    assistant's, whose claims are what it took the user to have said (`turn_reading`)."""
+    return speaker.strip().casefold() == ASSISTANT
+
+
+def stored_reading(store: Store, view, user: str | None, kept: Mapping[str, ReadingParts] | None = None) -> Reading:
+    """A stored memory's reading as the judge reads a candidate: its text and current facts,
+    in its speaker's voice; its text's from `kept` (worlddb.memory.readings, loaded here if
+    not given) when that holds it."""
+    speaker = speaker_of(view.meta)
+    if kept is None:
+        kept = kept_readings.load(store, {view.anchor: (user, speaker)})
+    parts = kept.get(view.anchor)
+    found = read(view.content or "", speaker_is=user, speaker=speaker) if parts is None else parts.reading()
+    return with_facts(found, stored_facts(store, view.anchor), user, None, speaker, view.content or "")
+
+
+def text_parts(text: str, user: str | None, speaker: str | None) -> ReadingParts:
+    """A memory's own slot reading in parts, without its facts' claims, in `speaker`'s voice:
+    what a write keeps of it (worlddb.memory.readings) and the judge reads of it later."""
+    return read_parts(text, speaker_is=user, speaker=speaker)
+
+
+def view_reading(services: Services, view, user: str | None, attributes: frozenset[str] | None,
+                  kept: Mapping[str, ReadingParts], facts: Mapping[str, list[FactCandidate]] | None = None) -> Reading:
+    """A candidate's reading (of `attributes` only, if given), as `reading_of` reads its text and
+    current facts in its speaker's voice: from its kept reading when `kept` holds it, with its
+    facts from `facts` (`stored_facts_of` the candidates) when given."""
+    speaker = speaker_of(view.meta)
+    parts = kept.get(view.anchor)
+    found = read(view.content or "", speaker_is=user, attributes=attributes, speaker=speaker) if parts is None \
+        else parts.reading(attributes)
+    if attributes is not None and not attributes:
+        return with_facts(found, (), user, attributes, speaker)
+    own = facts.get(view.anchor, []) if facts is not None else stored_facts(services.store, view.anchor)
+    return with_facts(found, own, user, attributes, speaker, view.content or "")
+
+
+def user_named(provenance: object) -> str | None:
+    """The `user` a stored memory's or turn's claims were read for: the first user scope its
+    write named (its provenance), if any."""
+    named = provenance.get("scopes") if isinstance(provenance, Mapping) else None
+    for key in named if isinstance(named, list) else ():
+        if isinstance(key, str) and key.startswith("user:"):
+            return key[len("user:"):]
+    return None
+
+
+def speaker_of(metadata: object) -> str | None:
+    """Who a memory's metadata says said its text (its `speaker`, else its `role`), if anyone:
+    the voice its first person is read in (slots.read's `speaker`)."""
+    return text_index.speaker_named("Memory", metadata) if isinstance(metadata, Mapping) else None
+
+
+def stored_facts(store: Store, memory: str) -> list[FactCandidate]:
+    """The current facts derived from a stored memory, as the extractor's candidates."""
+    return stored_facts_of(store, [memory]).get(memory, [])
+
+
+def stored_facts_of(store: Store, memories: Iterable[str]) -> dict[str, list[FactCandidate]]:
+    """`stored_facts` of each of `memories` that has any, in three statements for them all."""
+    return {memory: [fact for _, fact in found] for memory, found in facts_of(store, memories).items()}
+
+
+def facts_of(store: Store, memories: Iterable[str]) -> dict[str, list[tuple[str, FactCandidate]]]:
+    """(fact anchor, the fact as the extractor's candidate) of each current fact derived from
+    each of `memories` that has any."""
+    derived = store.sources(memories, "derived_from", node_type="Fact")
+    facts = store.get_many(f for found in derived.values() for f in found)
+    current = {anchor: view for anchor, view in facts.items() if view.valid_to is None}
+    named = store.get_many({view.meta.get("subject", "") for view in current.values()}
+                           | {view.meta.get("object", "") for view in current.values()
+                              if view.meta.get("object_is_entity")})
+    out: dict[str, list[tuple[str, FactCandidate]]] = {}
+    for memory, found in derived.items():
+        for view in (current[f] for f in found if f in current):
+            meta = view.meta
+            subject = named.get(meta.get("subject", ""))
+            obj = meta.get("object", "")
+            if meta.get("object_is_entity"):
+                target = named.get(obj)
+                obj = target.name if target is not None else obj
+            out.setdefault(memory, []).append((view.anchor, FactCandidate(
+                subject.name if subject is not None else "", meta.get("relation", ""), obj or "", view.content or "")))
+    return out
+
+
+def reading_of(text: str, facts: Iterable[FactCandidate], user: str | None,
+             attributes: frozenset[str] | None = None, speaker: str | None = None, namesake: bool = False) -> Reading:
+    """The slot reading of a text (of `attributes` only, if given) said by `speaker` (None: the
+    user, or no one named), with the claims its facts make. `namesake`: someone else of the
+    user's name is known, so the user's name in the text is not read as the user."""
+    read_as = None if namesake and speaker is None else user
+    return with_facts(read(text, speaker_is=read_as, attributes=attributes, speaker=speaker), facts, user,
+                       attributes, speaker, text, exact=namesake)
+
+
+def namesakes(services: Services, worlds: list[str], user: str | None) -> frozenset[str]:
+    """Someone else of the user's name the scopes know: an entity of that name a write created
+    for a text that names someone of the speaker's by it ("my coworker Alice" for the user alice;
+    worlddb.memory.write records `namesake_of` in its provenance). "Alice prefers tea", written of
+    the user, makes no such one."""
+    if user is None:
+        return frozenset()
+    folded = user.strip().casefold()
+    views = services.store.get_many(services.resolver.entities_named(worlds, user))
+    return frozenset(a for a, v in views.items() if str(v.provenance.get("namesake_of", "")).casefold() == folded)
+
+
+def with_facts(reading: Reading, facts: Iterable[FactCandidate], user: str | None,
+                attributes: frozenset[str] | None, speaker: str | None, text: str = "", exact: bool = False) -> Reading:
+    """`reading` (of `text`, in `speaker`'s voice) with the claims its `facts` make (of
+    `attributes` only, if given) that it does not make already; `exact`: only the user's name
+    exactly as given names the user (someone else of that name is known: `namesakes`)."""
+    extra = []
+    others = names_another(text, user)
+    for fact in facts:
+        claim = fact_claim(fact, user, speaker, exact, others)
+        if claim is None or attributes is not None and claim.attribute not in attributes:
+            continue
+        if not any(c.key == claim.key and c.value.casefold() == claim.value.casefold() for c in reading.claims):
+            extra.append(claim)
+    return Reading(reading.claims + tuple(extra), reading.cues) if extra else reading
+
+
+def fact_claim(fact: FactCandidate, user: str | None, speaker: str | None, exact: bool = False,
+                others: bool = False) -> SlotClaim | None:
+    """The slot claim a fact makes, read in `speaker`'s voice; None for one without both ends.
+    `exact`: the user is named by their name exactly as given (someone else of that name is
+    known); `others`: the text names someone else by the user's name (`slots.names_another`), so no
+    name in its facts is the user ("user" is)."""
+    if not fact.subject or not fact.object:
+        return None
+    named = voice(speaker, user)
+    subject = fact.subject.strip()
+    said = subject.casefold()
+    if named is not None and said in {"i", "me", speaker.strip().casefold()}:
+        key = named
+    elif said in {"user", "i", "me"} or user and not others and (
+            subject == user.strip() if exact else said == user.casefold()):
+        key = ME
+    else:
+        key = normalise_subject(subject)
+    return SlotClaim(key, attribute_for_relation(fact.relation), fact.object.strip())
