@@ -94,7 +94,8 @@ session id and one {id, ref} per message. A turn that changes what an earlier tu
 Denver" after "I live in Austin") marks it: the earlier turn stays (it was said), reads name the later
 one under annotations.revised_by, and the result lists it in `revised`; what an assistant turn restated
 ("Got it - you live in Austin") is marked with it. Turns and memories mark each other this way: a turn
-never closes a memory, and a memory never closes a turn."""
+never closes a memory, and a memory never closes a turn. Valid time decides which marks which: turns
+dated before a stored turn or memory that changes them are marked by it (`revised_by` in the result)."""
 
 RECALL = """Search memory. Hybrid retrieval (keywords, meaning, and the entities the query names), ranked
 and scoped; a question about one attribute ("Where do I work?") ranks the memories that state it

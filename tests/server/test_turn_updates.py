@@ -72,6 +72,39 @@ async def test_a_turn_marks_an_earlier_turn_of_the_same_call(minilm_server):
         assert hits[1]["annotations"]["revised_by"] == [tesla]
 
 
+async def test_a_session_written_after_a_later_one_is_marked_by_it_as_in_time_order(minilm_server):
+    # the later session is written first; valid time, not the order of the writes, says which
+    # turn changed which
+    async with Client(minilm_server) as client:
+        later = await session(client, "u-late", "2024-06-02", ("user", "Big news: I moved to Denver last month."),
+                              ("user", "I work at Shopify these days."))
+        denver, _ = (t["id"] for t in later["turns"])
+        earlier = await session(client, "u-late", "2024-01-10", ("user", "I live in Austin."),
+                                ("user", "My sister lives in Boston."))
+        austin, sister = (t["id"] for t in earlier["turns"])
+        assert earlier["revised_by"] == [denver] and earlier["revised"] == []
+        read = await ok(client, "memory_read", id=austin, user_id="u-late")
+        assert read["annotations"]["revised_by"] == [denver] and read["valid_to"] is None
+        assert "revised_by" not in (await ok(client, "memory_read", id=sister, user_id="u-late"))["annotations"]
+        hits = (await ok(client, "memory_recall", query="Where do I live?", user_id="u-late", limit=4))["results"]
+        assert [h["id"] for h in hits[:2]] == [denver, austin]
+
+
+async def test_a_memory_stated_for_a_time_before_a_turn_that_changes_it_is_marked_by_the_turn(minilm_server):
+    async with Client(minilm_server) as client:
+        moved = await session(client, "u-backfill", "2024-06-02", ("user", "I moved to Denver last month."))
+        turn = moved["turns"][0]
+        home = await ok(client, "memory_write", text="I live in Austin.", valid_from="2023-01-01",
+                        user_id="u-backfill")
+        job = await ok(client, "memory_write", text="I work at Dell.", valid_from="2023-01-01", user_id="u-backfill")
+        assert home["revised_by"] == [turn["id"]] and home["superseded_by"] == []
+        assert job["revised_by"] == [] and job["superseded_by"] == []
+        read = await ok(client, "memory_read", id=home["id"], user_id="u-backfill")
+        # a turn never closes a memory: marked, current, its home fact ended where the turn begins
+        assert read["annotations"]["revised_by"] == [turn["id"]] and read["valid_to"] is None
+        assert [f["valid_to"][:10] for f in read["facts"] if f["relation"] == "lives_in"] == ["2024-06-02"]
+
+
 async def test_a_project_fact_said_after_a_label_or_before_a_detail_is_marked_by_a_later_session(minilm_server):
     async with Client(minilm_server) as client:
         first = await session(client, "u-api", "2026-06-01",
@@ -104,15 +137,6 @@ async def test_each_speaker_changes_only_what_they_said(minilm_server):
         third = await session(client, "u3", "2024-04-05", ("Caroline", "I moved to Chicago last month."), key="chat")
         assert third["revised"] == [boston]
         read = await ok(client, "memory_read", id=seattle, user_id="u3")
-        assert "revised_by" not in read["annotations"]
-
-
-async def test_a_session_written_out_of_order_marks_nothing(minilm_server):
-    async with Client(minilm_server) as client:
-        later = await session(client, "u4", "2024-06-01", ("user", "I moved to Denver last month."))
-        earlier = await session(client, "u4", "2024-01-01", ("user", "I live in Austin."))
-        assert later["revised"] == earlier["revised"] == []
-        read = await ok(client, "memory_read", id=earlier["turns"][0]["id"], user_id="u4")
         assert "revised_by" not in read["annotations"]
 
 

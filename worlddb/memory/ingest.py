@@ -127,6 +127,8 @@ class SessionWritten:
     continued: bool = False
     #: earlier turns these turns changed (revises edges from them: worlddb.memory.turn_updates)
     revised: list[str] = field(default_factory=list)
+    #: stored turns and memories, dated after some of these turns, that change them
+    revised_by: list[str] = field(default_factory=list)
 
 
 def ingest_conversation(services: Services, scopes: ScopeSet, sessions: list[SessionIn], *,
@@ -292,14 +294,14 @@ def commit_session(services: Services, prepared: PreparedSession,
                 w.link(Edge("precedes", previous, anchor, world=session_anchor))
             previous = anchor
             anchors.append(anchor)
-        revised = turn_updates.apply(services, w, anchors, changes, granted)
+        marked = turn_updates.apply(services, w, anchors, changes, granted)
         # a session given no id is known by its own, which the write returns: a later call that
         # sends it continues the session
         record_session(w, worlds, plan.key if plan.key is not None else session_anchor, session_anchor, previous,
                        position + len(plan.turns))
     services.resolver.after_write(anchors)
     return SessionWritten(session=session_anchor, turns=anchors, entities=list(entities.values()),
-                          continued=earlier is not None, revised=revised)
+                          continued=earlier is not None, revised=marked.revised, revised_by=marked.revised_by)
 
 
 def _check_continues(w: Writer, plan: SessionPlan, last_turn: str) -> None:

@@ -156,7 +156,7 @@ def commit_messages(services: Services, prepared: PreparedSession,
     return WriteResult(id=written.session, scopes=scopes.keys, valid_from=to_iso(plan.start),
                        entities=written.entities, facts=[], superseded=[], conflicts=[], session=written.session,
                        turns=[TurnOut(id=anchors[i], ref=t.turn_id) for i, t in enumerate(plan.turns)],
-                       revised=written.revised)
+                       revised=written.revised, revised_by=written.revised_by)
 
 
 def _held(turns: Sequence[Turn], stored: Sequence[NodeView]) -> dict[int, str]:

@@ -131,7 +131,9 @@ class WriteResult:
     revised: list[str] = field(default_factory=list)
     #: current memories that begin after this one and change what it says (history written after
     #: what followed it): the earliest ends it (supersedes it, `superseded_by`) or, where this one
-    #: also says what it leaves alone, changes it in part (`revised_by`)
+    #: also says what it leaves alone, changes it in part (`revised_by`); a conversation turn
+    #: dated after it that changes it marks it (`revised_by`). For messages: the stored turns and
+    #: memories dated after some of its turns that change them (they mark those turns)
     superseded_by: list[str] = field(default_factory=list)
     revised_by: list[str] = field(default_factory=list)
 

@@ -26,11 +26,14 @@ ingest_conversation) is read for slot claims, and each change becomes a mark:
    first (stored, or earlier in the call) is taken as one microsecond earlier, so the judge
    reads them as a change and not as two statements for one moment. A turn or memory dated
    after the new turn (a session written out of order, or a message whose own time is later)
-   is not judged: the new turn cannot change what came later.
+   cannot be changed by it; it is judged the other way, as if written second (`_following`):
+   the earliest of the newest MAX_CLAIMED such turns and as many memories that changes the new
+   turn marks it, as it would have had the two been written in time order.
 3. Marks (`apply`, inside the write's transaction): each update becomes a revises edge from
    the later turn to the earlier turn or memory (handlers.revises), as for a memory changed
    only in part: the earlier one stays current, and every read names the later one on it
-   (`revised_by`; memory_write's result lists it under `revised`); a marked memory's facts
+   (`revised_by`; memory_write's result lists it under `revised`, or, where a stored one marks
+   a turn of the call, the stored one under `revised_by`); a marked memory's facts
    about the changed slots end where the turn begins. A turn is no curated statement, so it
    marks a memory and never supersedes one. One that stopped being current meanwhile is left
    alone. The judge's other outcomes mark nothing: in a conversation the same thing said
@@ -109,6 +112,19 @@ class Change:
     changed: frozenset[str] = frozenset()
     at: int = 0
     keep: frozenset[str] = frozenset()
+    #: the other way round: the stored turn or memory `old` is dated after turn `new` and
+    #: changes it (a session written out of order), so `old` marks `new`
+    later: bool = False
+
+
+@dataclass(frozen=True)
+class Marked:
+    """What a call's marks were: the earlier turns and memories its turns changed, each once in
+    the order first marked, and the stored turns and memories, dated after them, that change
+    its turns (`Change.later`)."""
+
+    revised: list[str]
+    revised_by: list[str]
 
 
 def read(texts: Sequence[str], speakers: Sequence[str], user: str | None) -> Readings:
@@ -151,6 +167,7 @@ def _claimed(services: Services, worlds: list[str], found: Readings, times: Sequ
                    and _shares(keys, found.keys[j])][:MAX_IN_CALL]
         stored = [(view, vector) for view, vector in _stored(store, worlds, keys, times[i], now)
                   if view.anchor not in marked_here]
+        changes += _following(services, worlds, keys, i, texts[i], times[i], found.readings[i], vectors[i], now)
         if not earlier and not stored:
             continue
         changed = covered({c.attribute for c in new.reading.claims})
@@ -171,6 +188,30 @@ def _claimed(services: Services, worlds: list[str], found: Readings, times: Sequ
                 changes.append(target)
                 marked_here.add(target.old if target.old is not None else target.old_index)
     return changes
+
+
+def _following(services: Services, worlds: list[str], keys: frozenset, i: int, text: str, at: int,
+               reading: Reading, vector: np.ndarray, now: int,
+               types: tuple[str, ...] = ("Turn", "Memory")) -> list[Change]:
+    """The stored turn or memory (of `types`) dated after turn `i` (said at `at`) that changes
+    it, if any, with the attributes it changes: of those claiming one of its `keys` (`_stored`,
+    dated after it), the earliest whose change the judge reads when it is taken as written
+    second, the turn before it (step 2 of the module docstring)."""
+    later = sorted(_stored(services.store, worlds, keys, at, now, types=types, after=True),
+                   key=lambda item: item[0].valid_from)
+    if not later:
+        return []
+    turn = Statement("", text, at, reading, similarity=1.0)
+    for (view, stored_vector), theirs in zip(later, _readings_of(services.store, [v for v, _ in later])):
+        changing = _changing(theirs)
+        if not changing.claims:
+            continue
+        new = Statement(view.anchor, view.content or "", view.valid_from, changing, similarity=1.0)
+        verdict = services.judge.judge(new, [replace(turn, similarity=_cosine(vector, stored_vector))])[0]
+        if verdict.outcome == "update":
+            changed = covered({c.attribute for c in changing.claims})
+            return [Change(new=i, old=view.anchor, changed=changed, at=view.valid_from, later=True)]
+    return []
 
 
 def _unread(services: Services, worlds: list[str], found: Readings, times: Sequence[int], texts: Sequence[str],
@@ -222,14 +263,14 @@ def _unread(services: Services, worlds: list[str], found: Readings, times: Seque
 
 
 def apply(services: Services, w: Writer, anchors: Sequence[str], changes: Sequence[Change],
-          granted: Callable[[str], bool] | None = None) -> list[str]:
+          granted: Callable[[str], bool] | None = None) -> Marked:
     """Write the changes' revises edges (inside the write's transaction), `anchors` being the
-    call's turns in order; the earlier turns marked, each once, in the order first marked. A
-    turn this write did not create (the same conversation ingested again) was judged when it
-    was, and a stored turn that is one of this call's is judged as such. `granted`: whether the
-    caller may close what a stored memory says (it is granted every scope the memory is in; by
-    default it is): of one it may not, the mark is written and no fact is closed."""
-    marked: list[str] = []
+    call's turns in order. A turn this write did not create (the same conversation ingested
+    again) was judged when it was, and a stored turn that is one of this call's is judged as
+    such. `granted`: whether the caller may close what a stored memory says (it is granted every
+    scope the memory is in; by default it is): of one it may not, the mark is written and no
+    fact is closed."""
+    marked, marked_by = [], []
     ours = set(anchors)
     for change in changes:
         new = anchors[change.new]
@@ -239,42 +280,55 @@ def apply(services: Services, w: Writer, anchors: Sequence[str], changes: Sequen
             old = anchors[change.old_index]
         else:
             view = services.store.get(change.old)
-            if not updates.holds_at(view, change.at) or view.erased or change.old in ours:
+            holds = updates.holds_ever(view) if change.later else updates.holds_at(view, change.at)
+            if not holds or view.erased or change.old in ours:
                 continue  # retired or erased meanwhile (nothing to mark), or one of this call's turns
             old = change.old
-        if old != new and w.link(Edge("revises", new, old)) and old not in marked:
+        if change.later:
+            if w.link(Edge("revises", old, new)) and old not in marked_by:
+                marked_by.append(old)
+        elif old != new and w.link(Edge("revises", new, old)) and old not in marked:
             marked.append(old)
             if change.changed and (granted is None or change.old_index is not None or granted(old)):
                 updates.close_derived_facts(services, w, old, change.at, only=change.changed, keep=change.keep)
-    return marked
+    return Marked(marked, marked_by)
 
 
-def turns_changed(services: Services, worlds: list[str], new: Statement, vector: np.ndarray) -> tuple[str, ...]:
+def turns_changed(services: Services, worlds: list[str], new: Statement,
+                  vector: np.ndarray) -> tuple[tuple[str, ...], tuple[tuple[str, frozenset[str]], ...]]:
     """The current turns of `worlds` a memory about to be written (`new`, its reading in its
     speaker's voice) changes, judged as a turn's changes are (the module docstring), before the
-    write lock; the write marks them (updates.apply)."""
+    write lock; the write marks them (updates.apply). And the turn dated after it that changes
+    it, if one does (a memory stated for an earlier time than a conversation), with the
+    attributes it changes: it marks the new memory (updates.Assessment.followed), as it would
+    have had the memory been written first."""
     keys = claims_index.keys(new.reading, new.text)
     if not keys or not worlds:
-        return ()
-    stored = _stored(services.store, worlds, keys, new.valid_from, now_us(), types=("Turn",))
+        return (), ()
+    now = now_us()
+    following = _following(services, worlds, keys, 0, new.text, new.valid_from, new.reading, vector, now,
+                           types=("Turn",))
+    followed = tuple((c.old, c.changed) for c in following if c.old is not None)
+    stored = _stored(services.store, worlds, keys, new.valid_from, now, types=("Turn",))
     if not stored:
-        return ()
+        return (), followed
     theirs = _readings_of(services.store, [view for view, _ in stored])
     candidates = [Statement(view.anchor, view.content or "", _before(view.valid_from, new.valid_from),
                             reading, similarity=_cosine(vector, stored_vector))
                   for (view, stored_vector), reading in zip(stored, theirs)]
     verdicts = services.judge.judge(new, candidates)
-    return tuple(c.id for c, verdict in zip(candidates, verdicts) if verdict.outcome == "update")
+    return tuple(c.id for c, verdict in zip(candidates, verdicts) if verdict.outcome == "update"), followed
 
 
 def _stored(store, worlds: list[str], keys: frozenset, at: int, now: int,
-            types: tuple[str, ...] = ("Turn", "Memory")) -> list[tuple]:
+            types: tuple[str, ...] = ("Turn", "Memory"), after: bool = False) -> list[tuple]:
     """The newest MAX_CLAIMED current turns, and as many memories (of `types`), of `worlds`
-    claiming one of `keys`, said no later than `at`, with their whole-text vectors (None where
-    none is stored). One a later turn or memory already changed in one of these slots is left
-    out: that later one is what a change is about (as a superseded memory is no candidate of a
-    memory write). One changed only in another slot still states these ("I live in Austin and
-    work at Dell" after "I moved to Denver" still says where its speaker works)."""
+    claiming one of `keys`, said no later than `at` (`after`: later than `at`), with their
+    whole-text vectors (None where none is stored). One a later turn or memory already changed
+    in one of these slots is left out: that later one is what a change is about (as a
+    superseded memory is no candidate of a memory write). One changed only in another slot
+    still states these ("I live in Austin and work at Dell" after "I moved to Denver" still
+    says where its speaker works)."""
     if not worlds:
         return []
     rowids = sorted({r for kind in types
@@ -288,7 +342,8 @@ def _stored(store, worlds: list[str], keys: frozenset, at: int, now: int,
     out = []
     for rowid in rowids:
         view = views.get(anchors.get(rowid, ""))
-        if view is None or view.type not in types or view.valid_from > at or _changed(store, view.anchor, keys):
+        if view is None or view.type not in types or (view.valid_from > at) != after \
+                or _changed(store, view.anchor, keys):
             continue
         blob = blobs.get(rowid)
         out.append((view, np.frombuffer(blob, dtype=np.float32) if blob is not None else None))

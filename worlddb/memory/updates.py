@@ -395,22 +395,30 @@ def _follow(services: Services, w: Writer, anchor: str, starts: int,
     edge from it (the new memory's facts end where it begins), or a revises edge where the new
     memory also says what it leaves alone (only the changed attributes' facts end). "I live in
     Boston" from last month, then "I live in Austin" from two years ago: Austin held until
-    Boston began."""
+    Boston began. A conversation turn among them (worlddb.memory.turn_updates.turns_changed)
+    never ends a memory: the earliest turn said before that memory marks it (a revises edge)."""
     store = services.store
     views = [store.get(old) for old, _ in followed]
     ordered = sorted(((v, changed) for v, (_, changed) in zip(views, followed)
                       if v is not None and holds_ever(v) and v.valid_from > starts),
                      key=lambda item: (item[0].valid_from, item[0].anchor))
-    if not ordered:
-        return
-    view, changed = ordered[0]
-    if changed is None:
-        w.link(Edge("supersedes", view.anchor, anchor))
-        close_derived_facts(services, w, anchor, view.valid_from)
-        superseded_by.append(view.anchor)
-    else:
+    memory = next(((v, changed) for v, changed in ordered if v.type != "Turn"), None)
+    turn = next(((v, changed) for v, changed in ordered if v.type == "Turn"
+                 and (memory is None or v.valid_from < memory[0].valid_from)), None)
+    if memory is not None:
+        view, changed = memory
+        if changed is None:
+            w.link(Edge("supersedes", view.anchor, anchor))
+            close_derived_facts(services, w, anchor, view.valid_from)
+            superseded_by.append(view.anchor)
+        else:
+            w.link(Edge("revises", view.anchor, anchor))
+            close_derived_facts(services, w, anchor, view.valid_from, only=changed)
+            revised_by.append(view.anchor)
+    if turn is not None:
+        view, changed = turn
         w.link(Edge("revises", view.anchor, anchor))
-        close_derived_facts(services, w, anchor, view.valid_from, only=changed)
+        close_derived_facts(services, w, anchor, view.valid_from, only=changed or frozenset())
         revised_by.append(view.anchor)
 
 

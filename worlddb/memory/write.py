@@ -250,11 +250,12 @@ def _judge(services: Services, plan: _Plan, item) -> updates.Assessment:
                                f"written. If memory {target} no longer holds, retire it (memory_retire)")
         marked = tuple(dict.fromkeys(old for old in (*found.superseded, *(o for o, _ in found.revised))
                                      if old != target))
-        turns = tuple(t for t in _turns_changed(services, request, plan, item, user) if t != target)
+        turns = tuple(t for t in _turns_changed(services, request, plan, item, user)[0] if t != target)
         return updates.Assessment(conflicts=tuple(c for c in found.conflicts if c != target),
                                   revised=tuple((old, frozenset()) for old in marked), turns=turns)
     if found.duplicate_of is None:
-        found = replace(found, turns=_turns_changed(services, request, plan, item, user))
+        turns, followed = _turns_changed(services, request, plan, item, user)
+        found = replace(found, turns=turns, followed=found.followed + followed)
     return found
 
 
@@ -281,11 +282,13 @@ def closes_for(services: Services, access: Access | None) -> Callable[[str], boo
     return lambda anchor: all(access.allows(key) for key in scope_keys_of(services.store, anchor))
 
 
-def _turns_changed(services: Services, request: WriteRequest, plan: _Plan, item, user: str | None) -> tuple[str, ...]:
-    """The conversation turns a memory write changes (worlddb.memory.turn_updates)."""
+def _turns_changed(services: Services, request: WriteRequest, plan: _Plan, item,
+                   user: str | None) -> tuple[tuple[str, ...], tuple[tuple[str, frozenset[str]], ...]]:
+    """The conversation turns a memory write changes, and the one dated after it that changes it
+    (worlddb.memory.turn_updates.turns_changed)."""
     reading = slot_readings.claim_reading(request.text, plan.facts, user, slot_readings.speaker_of(request.metadata))
     if not reading.claims:
-        return ()
+        return (), ()
     new = Statement("", request.text, plan.starts, reading, similarity=1.0)
     return turn_updates.turns_changed(services, scope_anchors(services.store, request.scopes), new, item.vector)
 
