@@ -250,16 +250,25 @@ def test_a_memory_changed_only_in_part_is_revised_and_keeps_what_is_still_true(m
 
 
 @pytest.mark.parametrize("old_text, new_text", [
-    # the other claim is about another subject (the husband's name is mine to state)
-    ("My husband Ravi works at Boeing.", "Ravi's new job at Microsoft comes with a much shorter commute."),
     # role and employer are one family: a new job changes both
     ("I'm a nurse at St. Mary's Hospital.", "I now work at a Kaiser Permanente clinic - left the hospital job."),
+    # who the husband is, said again
+    ("My husband Ravi works at Boeing.", "My husband Ravi has a new job at Microsoft."),
 ])
 def test_an_update_that_covers_what_the_memory_says_still_supersedes_it(model_engine, old_text, new_text):
     old = model_engine.write_memory(old_text, ALICE, valid_from=ago(300))
     new = model_engine.write_memory(new_text, ALICE)
     assert new.superseded == [old.id] and new.revised == []
     assert model_engine.store.get(old.id).valid_to is not None
+
+
+def test_a_change_of_someone_the_memory_says_who_they_are_revises_it(model_engine):
+    # "my husband Ravi" says who Ravi is, which "Ravi's new job" leaves alone
+    old = model_engine.write_memory("My husband Ravi works at Boeing.", ALICE, valid_from=ago(300))
+    new = model_engine.write_memory("Ravi's new job at Microsoft comes with a much shorter commute.", ALICE)
+    assert new.revised == [old.id] and new.superseded == []
+    facts = {f.relation: f.valid_to for f in model_engine.read_memory(old.id, ALICE).facts}
+    assert facts["has_husband"] is None and facts["works_at"] is not None
 
 
 def test_a_memory_whose_every_slot_was_changed_one_revision_at_a_time_is_superseded_by_the_last(model_engine):

@@ -549,10 +549,11 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
     (slots of one family count as one; a replacement with no slot of its own, "I switched to
     Neovim", speaks of every open slot, and of any slot holding the value it names as left:
     "I switched from Spanish to Italian"). A fact of another relation ("is_a nurse") restates
-    the text in other terms and is no such claim, nor is one whose value is a subject the new
-    memory speaks of ("my husband Ravi" says who Ravi is, and "Ravi's new job" is about him),
-    nor one about whom a changed slot named ("Bob is my manager at Dell": Bob's job there
-    says who the manager was).
+    the text in other terms and is no such claim, nor is one about whom a changed slot named
+    ("Bob is my manager at Dell": Bob's job there says who the manager was). But one of any
+    relation that says who the subject of the change is to another ("my sister Maria", "my
+    husband Ravi"), which the new memory does not say again, is: "Maria moved to Portland"
+    leaves her still the speaker's sister (`_introduces`).
     So a memory whose every slot has been changed, one revision at a time, is superseded by the
     last."""
     slots = CATALOGUE.keys() | getattr(services.judge, "single", frozenset())
@@ -574,11 +575,12 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
     named = {normalise_subject(c.value) for c in full.claims
              if c.attribute in changed and any(_about(n, c) for n in new.claims)}
     for claim in full.claims:
+        if _introduces(claim, spoken, new.claims, changers):
+            return changed
         if not _is_slot(claim.attribute, slots):
             continue
         if not any(_about(n, claim) for n in new.claims) and (
                 not _plainly_other(claim, new.claims)
-                or any(same_subject(normalise_subject(claim.value), s) for s in spoken)
                 or any(same_subject(claim.subject, s) for s in named)):
             continue  # maybe the same person by another name, or who a subject is: no second statement
         about = [n for n in changers if _about(n, claim)]
@@ -592,6 +594,19 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
                 for n in about):
             return changed
     return None
+
+
+def _introduces(claim: SlotClaim, spoken: set[str], claims: Iterable[SlotClaim],
+                changers: Iterable[SlotClaim]) -> bool:
+    """Whether `claim`, of a memory a change updates, says who a subject the change speaks of
+    (`spoken`) is to someone else ("my sister Maria": the speaker has a sister, Maria) and
+    neither the change (`claims`) nor a memory that revises the old one (`changers`) says it
+    again."""
+    if any(_about(n, claim) for n in claims) or not any(same_subject(normalise_subject(claim.value), s)
+                                                         for s in spoken):
+        return False
+    return not any(c.attribute == claim.attribute and _about(c, claim) and same_value(c.value, claim.value)
+                   for c in changers)
 
 
 def _is_slot(attribute: str, slots: Iterable[str]) -> bool:
