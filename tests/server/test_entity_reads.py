@@ -97,6 +97,40 @@ async def test_a_full_name_of_any_language_and_its_given_name_become_a_proposal(
         assert given["resolution"] == "proposed_merge" and given["proposed_merge_with"] == [gustavo["id"]]
 
 
+@pytest.mark.parametrize(("full", "short"), [("John Smith", "John is a doctor."),
+                                             ("Maria Lopez", "Maria loves hiking."),
+                                             ("Mark Chen", "Mark plays golf.")])
+async def test_a_given_name_that_is_also_a_common_word_is_proposed_as_the_person_the_scope_knows(connect, full,
+                                                                                              short):
+    # "john", "maria", "mark" are words of the word list too: alone at the start of a sentence
+    # they are a name only where the scope knows a person of that first name
+    async with connect() as client:
+        scope = {"user_id": f"first-{full.split()[0].lower()}"}
+        known = await ok(client, "memory_write", text=f"My friend {full} lives in Boston.", **scope)
+        person = next(e for e in known["entities"] if e["name"] == full)
+        said = await ok(client, "memory_write", text=short, **scope)
+        given = next(e for e in said["entities"] if e["name"] == short.split()[0])
+        assert given["type"] == "person" and given["resolution"] == "proposed_merge"
+        assert given["proposed_merge_with"] == [person["id"]]
+        # with no such person known, the word is no mention
+        alone = await ok(client, "memory_write", text=short, user_id=f"alone-{full.split()[0].lower()}")
+        assert [e["name"] for e in alone["entities"] if e["type"] == "person"] == []
+
+
+async def test_a_home_held_once_or_a_pet_that_died_is_no_current_fact(connect):
+    # "I lived in Boston" and "My dog Rex passed away" say nothing of now: the facts the agent
+    # reads on the memories hold no current home in Boston and no dog
+    async with connect() as client:
+        scope = {"user_id": "past-facts"}
+        past = await ok(client, "memory_write", text="I lived in Boston from 2015 to 2019.", **scope)
+        home = await ok(client, "memory_write", text="I live in Austin.", **scope)
+        rex = await ok(client, "memory_write", text="My dog Rex passed away last week.", **scope)
+        facts = [(f["relation"], f["object"]) for m in (past, home, rex)
+                 for f in (await ok(client, "memory_read", id=m["id"], **scope))["facts"]]
+        assert ("lived_in", "Boston") in facts and ("lives_in", "Austin") in facts
+        assert ("lives_in", "Boston") not in facts and not [f for f in facts if f[0] == "has_dog"]
+
+
 async def test_a_given_name_and_a_full_name_of_one_person_become_a_proposal(connect):
     # the extractor finds both names itself; nothing is merged until someone accepts
     async with connect() as client:

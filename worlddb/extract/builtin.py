@@ -33,12 +33,14 @@ Contract: ``BuiltinExtractor().extract(text, ctx)`` is deterministic (same text 
 * temporal expressions via ``worlddb.extract.temporal``;
 * subject-relation-object facts from a handful of patterns ("X is a Y", "X lives in Y",
   "I moved to Y" -> lives_in, "X works at Y", "X is from Y", "X loves Y", "X joined Y",
-  "my sister Anna" -> has_sister); "I"/"me"/"my" stand for ``ctx.speaker``, else ``ctx.user_name``,
-  else the literal "user". A place relation (lives_in, from, visited) never takes a temporal
-  object ("moved to Tuesday"), and a move said for a time still to come ("moving to Y next month") is
-  none yet. A fact's ``valid_from`` is the first resolved time in its sentence. A fact pattern runs
-  only where the literals it needs (``_fact_needs``, worlddb.extract.literals) occur in the sentence,
-  which changes no fact.
+  "my sister Anna" -> has_sister; not "my late father Joe", nor "my dog Rex" said to have died);
+  a relation said in the simple past is the past one ("I lived in Y" -> lived_in, "worked at" ->
+  worked_at, "was a" -> was_a), which says nothing of now; "I"/"me"/"my" stand for
+  ``ctx.speaker``, else ``ctx.user_name``, else the literal "user". A place relation (lives_in,
+  lived_in, from, visited) never takes a temporal object ("moved to Tuesday"), and a move said
+  for a time still to come ("moving to Y next month") is none yet. A fact's ``valid_from`` is the
+  first resolved time in its sentence. A fact pattern runs only where the literals it needs
+  (``_fact_needs``, worlddb.extract.literals) occur in the sentence, which changes no fact.
 """
 
 from __future__ import annotations
@@ -155,7 +157,15 @@ _PEOPLE_DO = re.compile(rf"\s+(?:{_PERSON_VERBS}|asked|asks|tells|called|calls|t
 _FINITE = {"VBZ", "VBD", "VBN", "MD"}
 #: tags of a word that ends a noun phrase once it holds a noun: a finite verb, or an adverb
 _ENDS_PHRASE = _FINITE | {"RB"}
-_PLACE_RELATIONS = {"lives_in", "from", "visited"}
+_PLACE_RELATIONS = {"lives_in", "lived_in", "from", "visited"}
+#: a relation said in the simple past ("I lived in Boston", "I worked at Dell", "I was a nurse")
+#: is one held once, which says nothing of now: it is recorded as the past relation
+_PAST = {"lives_in": ("lived", "lived_in"), "works_at": ("worked", "worked_at"),
+         "works_as": ("worked", "worked_as"), "is_a": ("was", "was_a")}
+#: a kin, role or pet named and then said to have died ("My dog Rex passed away"): held no longer
+_DIED = re.compile(r"\s*(?:,[^,]*,\s*)?(?:has\s+|had\s+|just\s+|sadly\s+|recently\s+)*"
+                   r"(?:passed\s+(?:away|on)\b|passed(?=\s*(?:[.!;]|$))|died\b|was\s+put\s+(?:down|to\s+sleep)\b"
+                   r"|was\s+killed\b)")
 _PRONOUN_OBJECTS = {"it", "that", "this", "them", "him", "her", "you", "me", "us", "those", "these"}
 
 # Subject: "I", or a capitalised phrase that must turn out to be a name found in the text.
@@ -536,6 +546,8 @@ def _facts(sentence: str, me: str, names: list[str], when) -> list[FactCandidate
             if before:
                 _add_fact(out, sentence, m, max(before, key=lambda item: item[0])[1], relation, names, when)
     for m in _MY_KIN_NAME.finditer(sentence) if has_all(folded, kin_needs) else ():  # "my sister Anna"
+        if _DIED.match(sentence, m.end()):
+            continue  # "My dog Rex passed away": as "my late father", a relation held no longer
         name = _strip_possessive(m.group("name"))[0]
         out.append(FactCandidate(me, _has(m.group("rel")), name, sentence, when, None))
     # "Anna is my sister", "Priya, my boss"
@@ -573,6 +585,10 @@ def _add_fact(out: list[FactCandidate], sentence: str, m: re.Match[str], subj: s
     # "Priya moved to Umbrella Corp": a company one moves to is where one works
     if relation == "lives_in" and obj and corporate(obj):
         relation = "works_at"
+    # "I lived in Boston", "I was a nurse": held once, not now ("I've lived here" does not match)
+    past = _PAST.get(relation)
+    if past is not None and re.search(rf"\b{past[0]}\b", m.group(0)[:m.start("obj") - m.start()]):
+        relation = past[1]
     if subj and obj:
         out.append(FactCandidate(subj, relation, obj, sentence, when, None))
 

@@ -413,11 +413,31 @@ def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates
                        revised_by=revised_by)
 
 
+#: past this many people of a scope whose names begin with a word, it names none of them in particular
+MAX_FIRST_NAMES = 5
+
+
 def known_mentions(services: Services, world: str, unsure: tuple[EntityCandidate, ...]) -> list[EntityCandidate]:
     """The unsure words (Extraction.unsure) that name an entity `world` already has: "Ana got a
     new job" mentions Ana once the scope knows an Ana. Read inside the write, so an entity an
-    earlier memory of the same batch created counts."""
-    return [c for c in unsure if services.resolver.entities_named([world], c.name)]
+    earlier memory of the same batch created counts. And those that are the first name of a
+    person the scope knows by a full name (at most MAX_FIRST_NAMES of them), as a person: "John
+    is a doctor" mentions a John once the scope knows John Smith, though "john" is a common word
+    too; the resolver then proposes the two as one, never merging them."""
+    scope = services.store.rowid(world)
+    out = []
+    for candidate in unsure:
+        if services.resolver.entities_named([world], candidate.name):
+            out.append(candidate)
+        elif scope is not None and _first_name_of_someone(services, scope, candidate.name):
+            out.append(replace(candidate, type="person"))
+    return out
+
+
+def _first_name_of_someone(services: Services, scope: int, word: str) -> bool:
+    first = word.casefold()
+    known = services.resolver.index.containing(scope, first, MAX_FIRST_NAMES)
+    return any(c.etype == "person" and c.norm.startswith(first + " ") for c in known or ())
 
 
 def check_text(text: object) -> str:
