@@ -25,6 +25,8 @@ def minilm_server(tmp_path_factory):
 
 
 SCENARIOS = [
+    # a change of jobs that names the new one
+    ("switched-jobs", "I work at Acme.", "I switched jobs to Globex.", "Where do I work?", "Globex"),
     # a replacement naming the value it leaves, which the old memory holds in a slot of the catalogue
     ("spanish", "I'm learning Spanish.", "I switched from Spanish to Italian.", "What language am I learning?",
      "Italian"),

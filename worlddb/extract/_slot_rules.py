@@ -343,6 +343,9 @@ _RULES: tuple[_Rule, ...] = (
                           + _ORG), accept=_org),
     # "Priya moved to Umbrella Corp": a company one moves to is a job, by its name's suffix
     _Rule("employer", _rx(_S + r"(?:moved|moving|switched|jumped|went)\s+(?:over\s+)?to\s+" + _ORG), accept=corporate),
+    # "I switched jobs to Globex", "changed jobs to Acme": the job is named, so any name is the employer
+    _Rule("employer", _rx(_S + r"(?:switched|switching|changed|changing)\s+(?:my\s+)?jobs?\s+(?:over\s+)?to\s+" + _ORG),
+          accept=_org),
     # (not "I quit my job at Dell": the words before "job" never leave it; not "Portland" in "moved to
     # Portland for a new job at Nike": a name after a preposition is a place, not the job's holder)
     _Rule("employer", _rx(r"(?<!\bto\s)(?<!\bin\s)(?<!\bat\s)(?<!\bfrom\s)(?<!\bfor\s)(?<!\bwith\s)(?<!\bof\s)"

@@ -126,6 +126,13 @@ UNREAD = Reading()
 #: habit ("took the train to work today"); "a strict vegetarian" keeps a diet; a thing's name whose
 #: ending looks plural stays as written ("the Atlas project", not "atla project"); the team one works in
 #: ("I'm on the payments team", "I joined the search team"; not a sports team).
+#: Reader 40: the car one drives now ("I drive a Tesla now" takes the old car's place); a phone by its
+#: make is the device; "Priya's new job is at Intuit" is an employer; a class kept every week ("I have
+#: yoga every Monday at 6pm") is a thing's time, and one week's exception is no change of it.
+#: Reader 41: a day of each month by its place ("the first Friday of the month") is a time; "now meets".
+#: Reader 42: a text that names someone by the user's name ("my coworker Alice") reads that name as theirs.
+#: Reader 43: a home named past the street it is on ("a flat on Elm Street in Portland").
+#: Reader 44: "I switched jobs to Globex", "changed jobs to Acme" name the new employer.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
