@@ -65,6 +65,30 @@ async def test_a_memorys_entities_separate_pending_proposals_from_accepted_membe
         assert by_id[second["id"]]["lanes"].get("entity")
 
 
+async def test_once_two_names_are_accepted_as_one_person_a_change_under_either_replaces_the_other(connect, db_file):
+    async with connect() as client:
+        home = await ok(client, "memory_write", text="Bob Smith lives in Austin.", valid_from="2023-01-01")
+        job = await ok(client, "memory_write", text="Robert Smith is a plumber.", valid_from="2023-01-02")
+        robert = next(e for e in job["entities"] if e["name"] == "Robert Smith")
+        assert robert["resolution"] == "proposed_merge"
+        # while nobody has accepted them as one, a move of Robert Smith is not Bob Smith's
+        other = await ok(client, "memory_write", text="Bob Smith lives in Austin.", valid_from="2023-01-01",
+                         user_id="apart")
+        await ok(client, "memory_write", text="Robert Smith is a plumber.", valid_from="2023-01-02", user_id="apart")
+        apart = await ok(client, "memory_write", text="Robert Smith moved to Denver.", valid_from="2024-01-01",
+                         user_id="apart")
+        assert other["id"] not in apart["superseded"]
+    with open_engine(db_file) as engine:
+        engine.accept_merge(robert["proposals"][0], ALICE)
+    async with connect() as client:
+        moved = await ok(client, "memory_write", text="Robert Smith moved to Denver.", valid_from="2024-01-01")
+        assert moved["superseded"] == [home["id"]] and moved["revised"] == []
+        read = await ok(client, "memory_read", id=home["id"])
+        assert read["superseded_by"] == [moved["id"]] and read["valid_to"] is not None
+        hits = (await ok(client, "memory_recall", query="Where does Bob Smith live?"))["results"]
+        assert home["id"] not in [h["id"] for h in hits]
+
+
 async def test_an_entitys_mentions_page_through_the_cursor(connect):
     async with connect() as client:
         written = [await ok(client, "memory_write", text=f"Garden note {i}", entities=[SARAH]) for i in range(25)]

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -64,6 +64,7 @@ from worlddb.extract.slots import (
     voice,
 )
 from worlddb.extract.unread_change import ANCHORED_SIMILARITY, CHANGE_SIMILARITY, anchors, says_change, states_change
+from worlddb.graph import identity
 from worlddb.graph.database import Writer
 from worlddb.retrieval import claims as claims_index
 
@@ -120,6 +121,21 @@ class Assessment:
 NOTHING = Assessment()
 
 
+@dataclass(frozen=True)
+class Naming:
+    """How the scopes name the people a new memory speaks of, for reading its candidates: the
+    first names that begin the full names of several of them (`_ambiguous_first_names`), and
+    the other names an accepted identity gives someone the new memory names, each to the name it
+    uses (`_identities`): "Bob Smith lives in Austin" is about Robert Smith once the two are one."""
+
+    ambiguous: frozenset[str] = frozenset()
+    same: Mapping[str, str] = field(default_factory=dict)
+
+    def of(self, reading: Reading) -> Reading:
+        """A candidate's reading as the judge compares it with the new memory's."""
+        return _renamed(_unnamed(reading, self.ambiguous), self.same)
+
+
 def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector: np.ndarray, units: np.ndarray,
            facts: Iterable[FactCandidate], user: str | None, speaker: str | None = None) -> Assessment:
     """Judge the current memories of `scopes` against a memory about to be written (outside the
@@ -132,14 +148,17 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     # where someone else of the user's name is known ("my coworker Alice" for the user alice), the
     # name alone in a text ("Alice is vegan") may be theirs: only "I" and the user's own facts are the user
     reading = reading_of(text, facts, user, speaker=speaker, namesake=bool(namesakes(services, worlds, user)))
-    ambiguous = _ambiguous_first_names(services, worlds, reading)
-    new = Statement("", text, starts, _unnamed(reading, ambiguous), similarity=1.0)
+    naming = Naming(_ambiguous_first_names(services, worlds, reading), _identities(services, worlds, reading))
+    new = Statement("", text, starts, _unnamed(reading, naming.ambiguous), similarity=1.0)
     # a change the built-in rules cannot read still needs the nearest memories (`unread_change`)
     own, wider = says_change(text), states_change(text)
     unread = isinstance(services.judge, BuiltinJudge) and (own or wider)
     repeats = bool(getattr(services.judge, "only_repeats", lambda _: False)(new)) and not unread
-    found = find(services, worlds, text, vector, units, every=repeats,
-                        wanted=() if repeats else claims_index.keys(new.reading, text))
+    wanted_keys = frozenset() if repeats else claims_index.keys(new.reading, text)
+    # the claims of the other names an accepted identity gives someone the new memory names
+    wanted_keys |= {(other, attribute) for subject, attribute in wanted_keys
+                    for other, named in naming.same.items() if named == subject}
+    found = find(services, worlds, text, vector, units, every=repeats, wanted=wanted_keys)
     if not found:
         return NOTHING
     views = store.get_many(found)
@@ -154,14 +173,13 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     kept = {} if repeats else kept_readings.load(store, {v.anchor: (user, speaker_of(v.meta)) for v in olds})
     facts = stored_facts_of(store, [v.anchor for v in olds]) if not repeats and (whole or wanted) else {}
     candidates = [Statement(v.anchor, v.content or "", v.valid_from,
-                            UNREAD if repeats else _unnamed(view_reading(services, v, user, wanted, kept, facts),
-                                                            ambiguous),
+                            UNREAD if repeats else naming.of(view_reading(services, v, user, wanted, kept, facts)),
                             similarity=found[v.anchor]) for v in olds]
     verdicts = services.judge.judge(new, candidates)
     if not repeats:
         verdicts = [_as_later(services, new, c) if c.valid_from > starts and v.outcome != "duplicate" else v
                     for c, v in zip(candidates, verdicts)]
-        for view, statement, verdict in _inside(services, new, candidates, verdicts, user, wanted, kept, ambiguous):
+        for view, statement, verdict in _inside(services, new, candidates, verdicts, user, wanted, kept, naming):
             olds.append(view)
             candidates.append(statement)
             verdicts.append(verdict)
@@ -184,7 +202,7 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
         verdicts = unread_change(starts, candidates, verdicts, [voice(speaker_of(o.meta), user) == mine for o in olds],
                                  _ruled_out(services, reading, olds, user, kept, anchors(text)), own,
                                  anchors(text) if wider else frozenset())
-    return _assessment(services, scopes, candidates, verdicts, new, user, kept)
+    return _assessment(services, scopes, candidates, verdicts, new, user, kept, naming)
 
 
 def _as_later(services: Services, new: Statement, later: Statement) -> Verdict:
@@ -206,7 +224,7 @@ def _as_later(services: Services, new: Statement, later: Statement) -> Verdict:
 
 def _inside(services: Services, new: Statement, candidates: list[Statement], verdicts: list[Verdict],
             user: str | None, wanted: frozenset[str] | None, kept: Mapping[str, ReadingParts],
-            ambiguous: frozenset[str]) -> list[tuple[NodeView, Statement, Verdict]]:
+            naming: Naming) -> list[tuple[NodeView, Statement, Verdict]]:
     """History written inside a succession: the memories, no longer current, that the current
     memories ending the new one (history written after what followed it) replaced, back along
     their supersedes edges, each judged against the new memory: one that begins after it and
@@ -226,7 +244,7 @@ def _inside(services: Services, new: Statement, candidates: list[Statement], ver
             if view.type != "Memory" or not holds_ever(view) or view.valid_to is None or view.valid_to <= starts:
                 continue
             old = Statement(view.anchor, view.content or "", view.valid_from,
-                            _unnamed(view_reading(services, view, user, wanted, kept), ambiguous), similarity=1.0)
+                            naming.of(view_reading(services, view, user, wanted, kept)), similarity=1.0)
             if view.valid_from > starts:
                 verdict = _as_later(services, new, old)
             else:
@@ -508,7 +526,8 @@ def left_alone(services: Services, new: Reading, revised: list[tuple[str, frozen
 
 
 def _assessment(services: Services, scopes: ScopeSet, candidates: list[Statement], verdicts: list[Verdict],
-                statement_new: Statement, user: str | None, kept: Mapping[str, ReadingParts]) -> Assessment:
+                statement_new: Statement, user: str | None, kept: Mapping[str, ReadingParts],
+                naming: Naming) -> Assessment:
     new = statement_new.reading
     superseded, conflicts, related, revised, followed, duplicate = [], [], [], [], [], None
     for statement, verdict in zip(candidates, verdicts):
@@ -518,9 +537,10 @@ def _assessment(services: Services, scopes: ScopeSet, candidates: list[Statement
             # history written after what followed it: the later memory ends the new one, whole or in part
             view = services.store.get(statement.id)
             later = view_reading(services, view, user, None, kept) if view is not None else statement.reading
-            followed.append((statement.id, _changed_only_in_part(services, later, statement_new, user, kept)))
+            followed.append((statement.id, _changed_only_in_part(services, later, statement_new, user, kept,
+                                                                 naming)))
         elif verdict.outcome == "update":
-            changed = _changed_only_in_part(services, new, statement, user, kept)
+            changed = _changed_only_in_part(services, new, statement, user, kept, naming)
             if changed is not None:
                 revised.append((statement.id, changed))
             else:
@@ -538,7 +558,7 @@ def _assessment(services: Services, scopes: ScopeSet, candidates: list[Statement
 
 
 def _changed_only_in_part(services: Services, new: Reading, old: Statement, user: str | None,
-                          kept: Mapping[str, ReadingParts]) -> frozenset[str] | None:
+                          kept: Mapping[str, ReadingParts], naming: Naming | None = None) -> frozenset[str] | None:
     """For a memory the new one updates: None if the update covers it, else the attributes
     (with their families) the new memory changes. It covers it unless the new memory speaks of
     a subject of the old one, and the old one, read in full, claims something about that subject
@@ -566,6 +586,7 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
     stored = services.store.get(old.id)
     full = view_reading(services, stored, user, None, kept) if stored is not None else reading_of(
         old.text, stored_facts(services.store, old.id), user)
+    full = _renamed(full, naming.same) if naming is not None else full
     if not any(_about(n, claim) for claim in full.claims for n in new.claims):
         return None  # no subject of the old memory is the new one's: the judge's update stands
     spoken = {normalise_subject(n.subject) for n in new.claims}
@@ -628,6 +649,33 @@ def _ambiguous_first_names(services: Services, worlds: list[str], reading: Readi
             if known is None or len(full) > 1:
                 out.add(first)
     return frozenset(out)
+
+
+def _identities(services: Services, worlds: list[str], reading: Reading) -> dict[str, str]:
+    """Each other name (and alias) of the people a new memory names, where an accepted same_as
+    proposal joins them (worlddb.graph.identity) -> the name the new memory uses: a change said
+    of Robert Smith is about what was said of Bob Smith. Only the named subjects are looked up."""
+    store, out = services.store, {}
+    for subject in dict.fromkeys(c.subject for c in reading.claims if c.named):
+        for members in identity.classes_of(store, services.resolver.entities_named(worlds, subject)):
+            if len(members) < 2:
+                continue
+            for view in store.get_many(members).values():
+                aliases = view.meta.get("aliases")
+                for name in (view.name or "", *(a for a in aliases or () if isinstance(a, str))):
+                    key = normalise_subject(name)
+                    if key and key != subject:
+                        out.setdefault(key, subject)
+    return out
+
+
+def _renamed(reading: Reading, same: Mapping[str, str]) -> Reading:
+    """`reading`, its claims about another name of someone the new memory names (`_identities`)
+    made about the name the new memory uses."""
+    if not same or not any(c.subject in same for c in reading.claims):
+        return reading
+    return Reading(tuple(replace(c, subject=same[c.subject]) if c.subject in same else c for c in reading.claims),
+                   reading.cues)
 
 
 def _unnamed(reading: Reading, ambiguous: frozenset[str]) -> Reading:
