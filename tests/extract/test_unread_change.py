@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb.extract.unread_change import anchors, says_change, short, states_change
+from worlddb.extract.unread_change import anchors, corrected, names_value, says_change, short, states_change
 
 
 @pytest.mark.parametrize("text", [
@@ -107,3 +107,26 @@ def test_a_non_string_is_a_type_error():
     for test in (says_change, states_change, anchors, short):
         with pytest.raises(TypeError):
             test(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("text", "wrong"), [
+    ("Actually, it's Tuesday not Monday.", {"monday"}),
+    ("Sorry, not 3pm but 4pm.", {"3pm"}),
+    ("Oops, I meant Denver, not Austin!", {"austin"}),
+    ("Correction: the meeting is at 10, not at 9.", {"9"}),
+    ("My bad, it was the blue one, not the red one.", {"red one"}),
+    # a plain statement or a plain negation corrects nothing
+    ("It's Tuesday, not Monday.", set()),
+    ("No, it is not that bad.", set()),
+    ("Actually, she is not coming.", set()),
+    ("Actually I'm not sure, but ok.", set()),
+    ("Wait, I do not know.", set()),
+])
+def test_a_correction_names_the_value_it_says_was_wrong(text, wrong):
+    assert corrected(text) == wrong
+
+
+def test_a_value_is_named_as_a_word_of_its_own():
+    assert names_value("My dentist appointment is on Monday.", "monday")
+    assert names_value("See you at 9.", "9") and not names_value("See you at 19:00.", "9")
+    assert not names_value("Mondays are slow.", "monday")

@@ -90,6 +90,36 @@ async def test_a_session_written_after_a_later_one_is_marked_by_it_as_in_time_or
         assert [h["id"] for h in hits[:2]] == [denver, austin]
 
 
+async def test_a_correction_that_names_only_the_wrong_value_marks_the_turn_that_said_it(minilm_server):
+    async with Client(minilm_server) as client:
+        written = await session(client, "u-fix", "2024-03-01", ("user", "My dentist appointment is on Monday."),
+                                ("assistant", "Got it, dentist on Monday."),
+                                ("user", "Actually, it's Tuesday not Monday."))
+        said, _, fixed = (t["id"] for t in written["turns"])
+        assert written["revised"] == [said]
+        hits = (await ok(client, "memory_recall", query="When is my dentist appointment?", user_id="u-fix"))["results"]
+        first = next(h for h in hits if h["id"] == said)
+        assert first["annotations"]["revised_by"] == [fixed] and first["valid_to"] is None
+        # a plain negation corrects nothing
+        other = await session(client, "u-fix-no", "2024-03-01", ("user", "My sister is coming on Monday."),
+                              ("user", "Actually, she is not coming."))
+        assert other["revised"] == []
+
+
+async def test_a_memory_that_corrects_a_value_marks_the_memory_that_said_it(minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "u-fix-memory"}
+        said = await ok(client, "memory_write", text="The team offsite is on Thursday.", valid_from="2024-05-01",
+                        **scope)
+        other = await ok(client, "memory_write", text="I like the new office on Thursday mornings.",
+                         valid_from="2024-05-01", metadata={"speaker": "Priya"}, **scope)
+        fixed = await ok(client, "memory_write", text="Sorry, I meant Friday, not Thursday.", valid_from="2024-05-02",
+                         **scope)
+        assert fixed["revised"] == [said["id"]] and fixed["superseded"] == []
+        assert (await ok(client, "memory_read", id=said["id"], **scope))["valid_to"] is None
+        assert "revised_by" not in (await ok(client, "memory_read", id=other["id"], **scope))["annotations"]
+
+
 async def test_a_memory_stated_for_a_time_before_a_turn_that_changes_it_is_marked_by_the_turn(minilm_server):
     async with Client(minilm_server) as client:
         moved = await session(client, "u-backfill", "2024-06-02", ("user", "I moved to Denver last month."))

@@ -28,7 +28,12 @@ names its series too ("db-staging-02" and "db-staging-01" share the anchor "db-s
 made singular by their ending where that is a word too ("Thursdays" and "Thursday" are one
 anchor; "Texas" stays).
 
-All three are deterministic, do no I/O, and never raise for a ``str``; ``TypeError`` otherwise.
+``corrected(text)`` are the values a correction says were wrong, where a word owns a mistake
+("actually", "sorry", "I meant", ...) and the text says "<right>, not <wrong>" or "not <wrong>
+but <right>" ("Actually, it's Tuesday not Monday": "monday"; never a plain negation: "she is not
+coming"); ``names_value(text, value)`` whether a text names one as a word of its own.
+
+All are deterministic, do no I/O, and never raise for a ``str``; ``TypeError`` otherwise.
 
 worlddb.memory.updates uses them only where the slot reader and the judge decided nothing: a
 new memory that says a change revises, of the older, current memories in its voice that are
@@ -39,9 +44,11 @@ unrelated by every slot the judge can see,
   word two memories share says which one it is about far better than a cosine over their
   other words ("CI for the monorepo runs on Buildkite", then "CI's on Semaphore now for the
   monorepo").
-A revision keeps the old memory current and names the new one on it (``revised_by``), so a
-wrong guess hides nothing; it is what the rules can say about a change they cannot read ("We
-cut releases every Thursday" then "We moved release day to Tuesdays"). The words are lists of
+And a correction that names only the wrong value revises the older memory in its voice that
+names it, the nearest of those. A revision keeps the old memory current and names the new one on
+it (``revised_by``), so a wrong guess hides nothing; it is what the rules can say about a change
+they cannot read ("We cut releases every Thursday" then "We moved release day to Tuesdays"). The
+words are lists of
 kinds of words, never particular sentences.
 """
 
@@ -52,7 +59,8 @@ import re
 from .given_names import is_given_name
 from .lexicon import is_common, singular, tag
 
-__all__ = ["ANCHORED_SIMILARITY", "CHANGE_SIMILARITY", "anchors", "says_change", "short", "states_change"]
+__all__ = ["ANCHORED_SIMILARITY", "CHANGE_SIMILARITY", "anchors", "corrected", "names_value", "says_change", "short",
+           "states_change"]
 
 #: the least cosine (the write's own text vectors) at which the nearest memory is the one a
 #: change is about; chosen on the tuning sets of bench/data (updates-dev, extra A and D)
@@ -143,6 +151,31 @@ def _said(words: re.Pattern[str], text: str) -> re.Match[str] | None:
     """The first word of change in `text` that a preposition does not govern: "a ticket about
     upgrading React", "the cost of moving" name a change as a topic and state none."""
     return next((m for m in words.finditer(text) if not _GOVERNED.search(text, 0, m.start())), None)
+
+
+#: a correction: a word that owns a mistake, then "<right>, not <wrong>" or "not <wrong> but <right>"
+#: (not a plain negation: "it is not that bad", "she's not coming")
+_OWNS = r"\b(?:actually|sorry|oops|correction|i\s+meant|my\s+bad|wait|no,)"
+_VALUE = r"(?:on\s+|at\s+|in\s+|the\s+)?(?P<v>[\w$:.%-]+(?:\s+[\w$:.%-]+){0,2}?)"
+_AUXILIARY = (r"(?<!\bis)(?<!\bwas)(?<!\bare)(?<!\bwere)(?<!\bam)(?<!['’]s)(?<!['’]m)(?<!['’]re)(?<!\bdo)(?<!\bdoes)"
+              r"(?<!\bdid)(?<!\bhas)(?<!\bhave)(?<!\bhad)(?<!\bwill)(?<!\bcan)(?<!\bit)(?<!\bthat)(?<!\bthis)")
+_WRONG = (re.compile(_OWNS + r"[^.!?]*?\b\w+" + _AUXILIARY + r"\s*,?\s+not\s+" + _VALUE + r"(?=\s*(?:[,.!?;]|$))",
+                     re.I),
+          re.compile(_OWNS + r"\s*[,:!-]?\s*not\s+" + _VALUE + r"\s*,?\s+but\b", re.I))
+
+
+def corrected(text: str) -> frozenset[str]:
+    """The values a correction says were wrong, lower-cased: "Actually, it's Tuesday not Monday"
+    -> {"monday"}; "Sorry, not 3pm but 4pm" -> {"3pm"}; none where no word owns a mistake
+    ("It's Tuesday, not Monday" is a statement, not a correction of anything said)."""
+    _check(text)
+    return frozenset(m.group("v").strip().rstrip(".").lower() for rx in _WRONG for m in rx.finditer(text))
+
+
+def names_value(text: str, value: str) -> bool:
+    """Whether `text` names `value` (lower-cased, as `corrected` gives it) as a word of its own."""
+    _check(text)
+    return re.search(rf"(?<![\w$]){re.escape(value)}(?![\w%])", text, re.I) is not None
 
 
 def short(text: str) -> bool:

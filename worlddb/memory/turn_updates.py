@@ -44,7 +44,9 @@ ingest_conversation) is read for slot claims, and each change becomes a mark:
    about, found and chosen as a memory write's unread change is (worlddb.memory.updates,
    `unread_change`: the nearest in meaning in the same voice, or the nearest sharing an anchor;
    stating nothing the rules read; naming no value it claims). Only a short turn (at most
-   unread_change.SHORT_WORDS words): a long one touches many things. Of LoCoMo dev's 2,760
+   unread_change.SHORT_WORDS words): a long one touches many things. A short turn that corrects
+   a value naming only the wrong one ("Actually, it's Tuesday not Monday") revises the earlier
+   turn or memory in its voice that names it (updates.correction). Of LoCoMo dev's 2,760
    turns, four short ones say a change in these words ("Sure thing! Bye for now!"), and none of
    them finds a turn to revise.
 A memory_write marks turns the same way (`turns_changed`, from worlddb.memory.write): the
@@ -67,7 +69,7 @@ from worlddb.extract import GENERIC_ROLES
 from worlddb.extract.judge import BuiltinJudge, Statement, comparable, covered
 from worlddb.extract.open_slots import REPLACES
 from worlddb.extract.slots import Reading, ReadingParts, voice
-from worlddb.extract.unread_change import anchors, says_change, short, states_change
+from worlddb.extract.unread_change import anchors, corrected, says_change, short, states_change
 from worlddb.graph.database import Writer
 from worlddb.retrieval import claims as claims_index
 from worlddb.vectors import hnsw
@@ -232,8 +234,8 @@ def _unread(services: Services, worlds: list[str], found: Readings, times: Seque
         if i in done or i in found.restating or not mine.strip() or mine.strip().casefold() in NO_ONE:
             continue
         # (a turn of a conversation touches many things; a short one says one, as a memory does)
-        own, wider = says_change(text), states_change(text)
-        if not (own or wider) or not short(text):
+        own, wider, wrong = says_change(text), states_change(text), corrected(text)
+        if not (own or wider or wrong) or not short(text):
             continue
         voice_of = voice(mine, found.user)
         near = update_candidates.nearest(services, worlds, text, vectors[i], units[i]) if worlds else {}
@@ -251,9 +253,11 @@ def _unread(services: Services, worlds: list[str], found: Readings, times: Seque
         same_voice = [voice(_voice(view)[1], found.user) == voice_of for view in stored]
         same_voice += [j not in found.restating and voice(found.speakers[j], found.user) == voice_of for j in earlier]
         new = Statement("", text, times[i], found.readings[i], similarity=1.0)
-        verdicts = updates.unread_change(times[i], olds, services.judge.judge(new, olds), same_voice,
-                                         updates.ruled_out_by(found.readings[i], anchors(text)), own,
-                                         anchors(text) if wider else frozenset())
+        verdicts = updates.correction(times[i], olds, services.judge.judge(new, olds), same_voice, wrong)
+        if own or wider:
+            verdicts = updates.unread_change(times[i], olds, verdicts, same_voice,
+                                             updates.ruled_out_by(found.readings[i], anchors(text)), own,
+                                             anchors(text) if wider else frozenset())
         for old, verdict in zip(olds, verdicts):
             # (only the step's own: a change the rules read was the claims' to mark, or not)
             if verdict.outcome == "update" and verdict.reason == updates.UNREAD_CHANGE:

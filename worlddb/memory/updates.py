@@ -22,7 +22,9 @@ For each memory_write (not an amend, which names what it replaces), before the w
    of the values the new memory claims (a change replaces the old value: "I moved to Denver"
    changes no "We looked at houses in Denver"). It stays current and none of its facts end: a
    guess hides nothing, and every read names the newer memory on it. Such a write reads the
-   nearest memories even when the judge could only find repeats (`only_repeats`).
+   nearest memories even when the judge could only find repeats (`only_repeats`). So does a
+   correction that names only the value it says was wrong ("Actually, it's Friday, not
+   Thursday": `correction`), which revises the nearest older memory in its voice naming it.
 
 Then, in the write's transaction (`apply`), each update becomes a supersedes edge from the new
 memory (through the supersedes handler, which closes the old one's validity where the new one
@@ -63,7 +65,15 @@ from worlddb.extract.slots import (
     same_value,
     voice,
 )
-from worlddb.extract.unread_change import ANCHORED_SIMILARITY, CHANGE_SIMILARITY, anchors, says_change, states_change
+from worlddb.extract.unread_change import (
+    ANCHORED_SIMILARITY,
+    CHANGE_SIMILARITY,
+    anchors,
+    corrected,
+    names_value,
+    says_change,
+    states_change,
+)
 from worlddb.graph import identity
 from worlddb.graph.database import Writer
 from worlddb.retrieval import claims as claims_index
@@ -151,8 +161,8 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     naming = Naming(_ambiguous_first_names(services, worlds, reading), _identities(services, worlds, reading))
     new = Statement("", text, starts, _unnamed(reading, naming.ambiguous), similarity=1.0)
     # a change the built-in rules cannot read still needs the nearest memories (`unread_change`)
-    own, wider = says_change(text), states_change(text)
-    unread = isinstance(services.judge, BuiltinJudge) and (own or wider)
+    own, wider, wrong = says_change(text), states_change(text), corrected(text)
+    unread = isinstance(services.judge, BuiltinJudge) and bool(own or wider or wrong)
     repeats = bool(getattr(services.judge, "only_repeats", lambda _: False)(new)) and not unread
     wanted_keys = frozenset() if repeats else claims_index.keys(new.reading, text)
     # the claims of the other names an accepted identity gives someone the new memory names
@@ -199,9 +209,12 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
                 for v, o in zip(verdicts, olds)]
     if unread:
         candidates = with_cosines(store, candidates, vector)
-        verdicts = unread_change(starts, candidates, verdicts, [voice(speaker_of(o.meta), user) == mine for o in olds],
-                                 _ruled_out(services, reading, olds, user, kept, anchors(text)), own,
-                                 anchors(text) if wider else frozenset())
+        same_voice = [voice(speaker_of(o.meta), user) == mine for o in olds]
+        verdicts = correction(starts, candidates, verdicts, same_voice, wrong)
+        if own or wider:
+            verdicts = unread_change(starts, candidates, verdicts, same_voice,
+                                     _ruled_out(services, reading, olds, user, kept, anchors(text)), own,
+                                     anchors(text) if wider else frozenset())
     return _assessment(services, scopes, candidates, verdicts, new, user, kept, naming)
 
 
@@ -317,6 +330,25 @@ def _ruling(reading: Reading, claims_of: Callable[[Statement], Iterable[SlotClai
         return any(same_subject(c.subject, subject) for c in theirs for subject in subjects)
 
     return check
+
+
+def correction(starts: int, candidates: list[Statement], verdicts: list[Verdict], same_voice: list[bool],
+               wrong: frozenset[str]) -> list[Verdict]:
+    """For a new memory or turn that corrects a value said before without naming what it was
+    about ("Actually, it's Tuesday not Monday": extract.unread_change.corrected gives the
+    `wrong` values) where the judge decided nothing, the older candidate in the same voice that
+    names a wrong value, the nearest in meaning of those, becomes an update recorded as a
+    revision, as a change the rules cannot read is (`unread_change`): it stays current, and
+    every read names the correction on it."""
+    if not wrong or any(v.outcome in ("update", "conflict", "duplicate") for v in verdicts):
+        return verdicts
+    naming = [k for k, old in enumerate(candidates)
+              if old.valid_from < starts and same_voice[k] and verdicts[k].outcome in ("unrelated", "related")
+              and any(names_value(old.text, value) for value in wrong)]
+    if not naming:
+        return verdicts
+    best = max(naming, key=lambda k: candidates[k].similarity)
+    return [*verdicts[:best], Verdict("update", UNREAD_CHANGE), *verdicts[best + 1:]]
 
 
 def unread_change(starts: int, candidates: list[Statement], verdicts: list[Verdict], same_voice: list[bool],
