@@ -155,6 +155,31 @@ async def test_a_home_held_once_or_a_pet_that_died_is_no_current_fact(connect):
         assert ("lives_in", "Boston") not in facts and not [f for f in facts if f[0] == "has_dog"]
 
 
+async def test_two_people_of_one_name_that_the_texts_tell_apart_are_two_entities(connect):
+    # a sister is no coworker: "my coworker Maria" is someone else than "my sister Maria", though
+    # the names match exactly; a friend may be a coworker, and a name alone may be either
+    async with connect() as client:
+        scope = {"user_id": "kin-apart"}
+
+        def maria(written):
+            return next(e for e in written["entities"] if e["name"] == "Maria")
+
+        sister = maria(await ok(client, "memory_write", text="My sister Maria lives in Seattle.", **scope))
+        coworker = maria(await ok(client, "memory_write", text="My coworker Maria lives in Chicago.", **scope))
+        assert coworker["id"] != sister["id"] and coworker["resolution"] == "new"
+        again = maria(await ok(client, "memory_write", text="My coworker Maria loves tacos.", **scope))
+        assert again["id"] == coworker["id"] and again["resolution"] == "exact"
+        alone = maria(await ok(client, "memory_write", text="Maria called me yesterday.", **scope))
+        assert alone["resolution"] == "proposed_merge"
+        assert sorted(alone["proposed_merge_with"]) == sorted([sister["id"], coworker["id"]])
+        facts = (await ok(client, "memory_read", id=sister["id"], **scope))["entity"]["facts"]
+        assert [f["object"] for f in facts if f["relation"] == "lives_in"] == ["Seattle"]
+        friends = {"user_id": "kin-one"}
+        friend = maria(await ok(client, "memory_write", text="My friend Maria lives in Lisbon.", **friends))
+        colleague = maria(await ok(client, "memory_write", text="My coworker Maria is on leave.", **friends))
+        assert colleague["id"] == friend["id"]
+
+
 async def test_a_given_name_and_a_full_name_of_one_person_become_a_proposal(connect):
     # the extractor finds both names itself; nothing is merged until someone accepts
     async with connect() as client:

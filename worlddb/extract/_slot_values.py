@@ -236,6 +236,18 @@ def _exclusive(x: str, y: str) -> bool:
                        or y in _BLOOD and (x in _PARTNERS or x in _KNOWN))
 
 
+def two_people(kin_a: Iterable[str], kin_b: Iterable[str]) -> bool:
+    """Whether no one person is both what the kin words `kin_a` and what `kin_b` say someone is
+    to the speaker (as kin_of gives them): a sister is no coworker, but a friend may be one."""
+    a, b = set(kin_a), set(kin_b)
+    return bool(a and b) and all(_exclusive(x, y) for x in a for y in b)
+
+
+def kin_word(word: str) -> str | None:
+    """The kin word (as kin_of gives it) a relation's word names ("colleague" -> "coworker"), if any."""
+    return _KIN.get(word.lower()) or _KIN.get(word.lower().replace("-", ""))
+
+
 def kin_says(a: str, b: str, kin_a: dict[str, frozenset[str]], kin_b: dict[str, frozenset[str]]) -> bool | None:
     """Whether the statements' kin words make subjects `a` and `b` (keys of the statements whose
     kin_of are `kin_a`, `kin_b`) one person (True), two (False), or say nothing (None): "my

@@ -75,12 +75,14 @@ from worlddb.extract._slot_values import (
     ambiguous_first_names,
     kin_of,
     kin_says,
+    kin_word,
     names_another,
     normalise_subject,
     owners,
     same_person,
     same_subject,
     same_value,
+    two_people,
     voice,
 )
 from worlddb.extract._slot_words import FUTURE_TIME as FUTURE_TIME
@@ -90,7 +92,7 @@ from worlddb.extract._slot_words import corporate as corporate
 __all__ = [
     "CATALOGUE", "FUTURE_TIME", "NAMED_TIME", "Attribute", "Reading", "ReadingParts", "SlotClaim", "SlotKey",
     "ambiguous_first_names", "asked",
-    "attribute_for_relation", "is_fixed", "kin_of", "kin_says", "names_another", "normalise_subject", "owners",
-    "read", "read_parts",
-    "same_person", "same_subject", "same_value", "voice", "corporate",
+    "attribute_for_relation", "is_fixed", "kin_of", "kin_says", "kin_word", "names_another", "normalise_subject",
+    "owners", "read", "read_parts",
+    "same_person", "same_subject", "same_value", "two_people", "voice", "corporate",
 ]

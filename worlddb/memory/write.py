@@ -38,10 +38,11 @@ import numpy as np
 from worlddb.consolidator import topics
 from worlddb.core.errors import InvalidInput, NotFound
 from worlddb.core.records import MAX_TEXT_CHARS, Edge, Node, has_control, is_blank
+from worlddb.core.store import Store
 from worlddb.core.timeutil import from_datetime, now_us, to_datetime, to_iso
 from worlddb.extract import GENERIC_ROLES, EntityCandidate, ExtractionContext, FactCandidate
 from worlddb.extract.judge import Statement
-from worlddb.extract.slots import ReadingParts, names_another
+from worlddb.extract.slots import ReadingParts, kin_of, kin_word, names_another, two_people
 from worlddb.graph import facts as factlib
 from worlddb.graph import text_index
 from worlddb.graph.database import Writer
@@ -375,6 +376,7 @@ def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates
     facts_out: list[FactOut] = []
     user = plan.voice[0]
     namesake = user if names_another(request.text or "", user) else None
+    kin = kin_of(request.text or "")
     for (kind, sid), world in zip(request.scopes, worlds):
         key = f"{kind}:{sid}"
         by_name: dict[str, str] = {}
@@ -393,6 +395,7 @@ def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates
                 continue  # the speaker named again in the text: one edge, as the speaker
             else:
                 exclude = _not_the_user(services, world, user, others) if cand.name == user else ()
+                exclude += _other_people(services, world, cand.name, kin)
                 out = resolve_mention(services.resolver, w, world, key, cand, prepared, exclude=exclude)
                 by_name[cand.name.casefold()] = out.id
             entities_out.append(out)
@@ -411,6 +414,29 @@ def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates
                        entities=entities_out, facts=facts_out, superseded=superseded, conflicts=conflicts,
                        related=list(verdict.related), revised=revised, superseded_by=superseded_by,
                        revised_by=revised_by)
+
+
+def _other_people(services: Services, world: str, name: str, kin: Mapping[str, frozenset[str]]) -> tuple[str, ...]:
+    """The entities of `world` named `name` that what the text calls them (`kin`, kin_of the
+    text) makes someone else: "my coworker Maria" is not the Maria a fact knows as the speaker's
+    sister (slots.two_people), whose name alone would be an exact match."""
+    said = kin.get(name.casefold())
+    if not said:
+        return ()
+    return tuple(entity for entity in services.resolver.entities_named([world], name)
+                 if two_people(said, _known_as(services.store, entity)))
+
+
+def _known_as(store: Store, entity: str) -> frozenset[str]:
+    """What the current has_ facts of the store say `entity` is to someone ("has_sister": sister)."""
+    kin = set()
+    for view in store.get_many(store.ends(entity, "refers_to", "in", node_type="Fact")).values():
+        fact = factlib.as_fact(view)
+        if fact is not None and fact.object == entity and fact.relation.startswith("has_") and view.valid_to is None:
+            word = kin_word(fact.relation[len("has_"):])
+            if word is not None:
+                kin.add(word)
+    return frozenset(kin)
 
 
 #: past this many people of a scope whose names begin with a word, it names none of them in particular
