@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb.extract.unread_change import anchors, corrected, names_value, says_change, short, states_change
+from worlddb.extract.unread_change import (
+    anchors,
+    corrected,
+    died,
+    names_value,
+    says_change,
+    short,
+    states_change,
+)
 
 
 @pytest.mark.parametrize("text", [
@@ -130,3 +138,17 @@ def test_a_value_is_named_as_a_word_of_its_own():
     assert names_value("My dentist appointment is on Monday.", "monday")
     assert names_value("See you at 9.", "9") and not names_value("See you at 19:00.", "9")
     assert not names_value("Mondays are slow.", "monday")
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("Rex passed away.", ("Rex",)),
+    ("Sadly, Rex died yesterday.", ("Rex",)),
+    ("We had to put Rex down last week.", ("Rex",)),
+    ("We lost Rex on Sunday.", ("Rex",)),
+    ("Grandma passed away.", ()),              # a kin word
+    ("It died.", ()),
+    ("I lost Tom in the crowd.", ()),          # lost sight of, not a death
+    ("I put Sam on the list.", ()),
+])
+def test_a_name_said_to_have_died_is_found_whatever_it_names(text, names):
+    assert died(text) == names

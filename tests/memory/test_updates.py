@@ -271,6 +271,14 @@ def test_a_change_of_someone_the_memory_says_who_they_are_revises_it(model_engin
     assert facts["has_husband"] is None and facts["works_at"] is not None
 
 
+@pytest.mark.parametrize("new_text", ["Rex passed away.", "Our dog Rex died."])
+def test_one_of_several_values_of_a_slot_ended_leaves_the_others(model_engine, new_text):
+    old = model_engine.write_memory("I have a dog named Rex. I also have a cat named Tom.", ALICE, valid_from=ago(90))
+    new = model_engine.write_memory(new_text, ALICE)
+    assert new.revised == [old.id] and new.superseded == []
+    assert model_engine.store.get(old.id).valid_to is None
+
+
 def test_a_memory_whose_every_slot_was_changed_one_revision_at_a_time_is_superseded_by_the_last(model_engine):
     engine = model_engine
     old = engine.write_memory("I live in Austin and work at Dell.", ALICE, valid_from=ago(200))

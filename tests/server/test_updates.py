@@ -25,6 +25,9 @@ def minilm_server(tmp_path_factory):
 
 
 SCENARIOS = [
+    # a pet by its name alone, in a text that says nothing of pets
+    ("pet-by-name", "I have a dog named Rex.", "Rex passed away.", "What pets do I have?", "Rex"),
+    ("pet-put-down", "I have a dog named Rex.", "We had to put Rex down last week.", "What pets do I have?", "Rex"),
     # a change of jobs that names the new one
     ("switched-jobs", "I work at Acme.", "I switched jobs to Globex.", "Where do I work?", "Globex"),
     # a replacement naming the value it leaves, which the old memory holds in a slot of the catalogue
@@ -192,6 +195,9 @@ async def test_a_change_of_someone_the_old_memory_introduces_keeps_who_they_are(
 
 
 OPEN_CONTROLS = [
+    # a death of someone of another name, or of a person, ends no pet and no person's facts
+    ("died-other", "I have a dog named Rex.", "Tom died in 1990."),
+    ("died-person", "My neighbour Tom lives in Leeds.", "Tom died in 1990."),
     ("guest", "Our wifi password is sunflower42.", "The guest wifi password is tulip99."),
     ("places", "I use VS Code at work.", "I switched to Neovim at home."),
     ("people", "Sarah prefers tea.", "Tom prefers coffee."),

@@ -28,10 +28,12 @@ names its series too ("db-staging-02" and "db-staging-01" share the anchor "db-s
 made singular by their ending where that is a word too ("Thursdays" and "Thursday" are one
 anchor; "Texas" stays).
 
-``corrected(text)`` are the values a correction says were wrong, where a word owns a mistake
-("actually", "sorry", "I meant", ...) and the text says "<right>, not <wrong>" or "not <wrong>
-but <right>" ("Actually, it's Tuesday not Monday": "monday"; never a plain negation: "she is not
-coming"); ``names_value(text, value)`` whether a text names one as a word of its own.
+``died(text)`` are the names that open a sentence said to have died ("Rex passed away"; not a
+kin word, "Grandma passed away"). ``corrected(text)`` are the values a correction says were
+wrong, where a word owns a mistake ("actually", "sorry", "I meant", ...) and the text says
+"<right>, not <wrong>" or "not <wrong> but <right>" ("Actually, it's Tuesday not Monday":
+"monday"; never a plain negation: "she is not coming"); ``names_value(text, value)`` whether a
+text names one as a word of its own.
 
 All are deterministic, do no I/O, and never raise for a ``str``; ``TypeError`` otherwise.
 
@@ -56,11 +58,12 @@ from __future__ import annotations
 
 import re
 
+from ._slot_words import _KIN
 from .given_names import is_given_name
 from .lexicon import is_common, singular, tag
 
-__all__ = ["ANCHORED_SIMILARITY", "CHANGE_SIMILARITY", "anchors", "corrected", "names_value", "says_change", "short",
-           "states_change"]
+__all__ = ["ANCHORED_SIMILARITY", "CHANGE_SIMILARITY", "anchors", "corrected", "died", "names_value", "says_change",
+           "short", "states_change"]
 
 #: the least cosine (the write's own text vectors) at which the nearest memory is the one a
 #: change is about; chosen on the tuning sets of bench/data (updates-dev, extra A and D)
@@ -170,6 +173,27 @@ def corrected(text: str) -> frozenset[str]:
     ("It's Tuesday, not Monday" is a statement, not a correction of anything said)."""
     _check(text)
     return frozenset(m.group("v").strip().rstrip(".").lower() for rx in _WRONG for m in rx.finditer(text))
+
+
+#: a name that opens a sentence, said to have died ("Rex passed away", "Sadly, Rex died"), or one
+#: the speaker lost or had put down ("We had to put Rex down", "We lost Rex last week")
+_NAME = r"(?P<n>[A-Z][a-z]+)"
+_DIED = (re.compile(r"(?:^|(?<=[.!?]\s))(?:(?:Sadly|Unfortunately|So|Well),?\s+)?" + _NAME
+                    + r"\s+(?:has\s+|just\s+|sadly\s+|finally\s+)*(?:died|passed\s+away|passed\s+on"
+                    r"|was\s+put\s+(?:down|to\s+sleep)|crossed\s+the\s+rainbow\s+bridge)\b"),
+         re.compile(r"\b(?:[Ww]e|I)\s+(?:just\s+|sadly\s+|finally\s+)?(?:had\s+to\s+)?put\s+" + _NAME
+                    + r"\s+(?:down|to\s+sleep)\b"),
+         re.compile(r"\b(?:[Ww]e|I)\s+(?:just\s+|sadly\s+|finally\s+)?(?:lost|said\s+goodbye\s+to)\s+" + _NAME
+                    + r"(?=\s*(?:[.!;]|$|,|\s+(?:last|this|yesterday|today|on)\b))"))
+
+
+def died(text: str) -> tuple[str, ...]:
+    """The names that open a sentence of `text` said to have died ("Rex passed away." -> ("Rex",)),
+    but a kin word ("Grandma passed away") or a word of the word list that is no name."""
+    _check(text)
+    return tuple(dict.fromkeys(m.group("n") for rx in _DIED for m in rx.finditer(text.strip())
+                               if m.group("n").lower() not in _KIN
+                               and (is_given_name(m.group("n")) or not is_common(m.group("n")))))
 
 
 def names_value(text: str, value: str) -> bool:

@@ -54,6 +54,7 @@ from worlddb.extract.open_slots import REPLACES, is_open
 from worlddb.extract.open_slots import is_single as is_single_open
 from worlddb.extract.slots import (
     CATALOGUE,
+    ME,
     Reading,
     ReadingParts,
     SlotClaim,
@@ -70,6 +71,7 @@ from worlddb.extract.unread_change import (
     CHANGE_SIMILARITY,
     anchors,
     corrected,
+    died,
     names_value,
     says_change,
     states_change,
@@ -158,6 +160,8 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     # where someone else of the user's name is known ("my coworker Alice" for the user alice), the
     # name alone in a text ("Alice is vegan") may be theirs: only "I" and the user's own facts are the user
     reading = reading_of(text, facts, user, speaker=speaker, namesake=bool(namesakes(services, worlds, user)))
+    if isinstance(services.judge, BuiltinJudge):
+        reading = _with_pets_lost(reading, text, voice(speaker, user) or ME)
     naming = Naming(_ambiguous_first_names(services, worlds, reading), _identities(services, worlds, reading))
     new = Statement("", text, starts, _unnamed(reading, naming.ambiguous), similarity=1.0)
     # a change the built-in rules cannot read still needs the nearest memories (`unread_change`)
@@ -646,6 +650,11 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
                 n.attribute == REPLACES and (is_open(claim.attribute) or n.ended and same_value(n.value, claim.value))
                 for n in about):
             return changed
+        # one of several values ended ("Rex passed away") leaves the others of the slot ("a cat named Tom")
+        ending = [n for n in about if n.attribute == claim.attribute]
+        if claim.attribute in CATALOGUE and not CATALOGUE[claim.attribute].single and ending and all(
+                (n.ended or not n.positive) and n.value and not same_value(n.value, claim.value) for n in ending):
+            return changed
     return None
 
 
@@ -681,6 +690,20 @@ def _ambiguous_first_names(services: Services, worlds: list[str], reading: Readi
             if known is None or len(full) > 1:
                 out.add(first)
     return frozenset(out)
+
+
+def _with_pets_lost(reading: Reading, text: str, speaker: str) -> Reading:
+    """`reading`, with an ended pet of the speaker's for each name `text` says died where it
+    says nothing of pets ("Rex passed away": extract.unread_change.died): the judge then ends
+    the memory of a pet of that name ("I have a dog named Rex"), and no memory that names no
+    such pet. (Only the judge reads it: it is no claim the store records.)"""
+    if any(c.attribute == "pet" for c in reading.claims):
+        return reading
+    gone = died(text)
+    if not gone:
+        return reading
+    return Reading(reading.claims + tuple(SlotClaim(speaker, "pet", name, positive=False, ended=True) for name in gone),
+                   reading.cues)
 
 
 def _identities(services: Services, worlds: list[str], reading: Reading) -> dict[str, str]:
