@@ -194,6 +194,22 @@ async def test_a_change_of_someone_the_old_memory_introduces_keeps_who_they_are(
         assert [f["valid_to"] for f in read["facts"] if f["relation"] == relation] == [None]
 
 
+@pytest.mark.parametrize(("user", "old", "new", "kept"), [
+    ("u-jazz", "I like jazz and I work at Dell.", "I now work at Google.", ("likes", "jazz")),
+    ("u-ohio", "I'm from Ohio and I work at Dell.", "I now work at Google.", ("from", "Ohio")),
+    ("u-club", "I joined a book club and I live in Austin.", "I moved to Denver.", ("member_of", "book club")),
+])
+async def test_what_a_fact_of_the_old_memory_says_besides_the_change_stays_current(minilm_server, user, old, new,
+                                                                                   kept):
+    async with Client(minilm_server) as client:
+        first = await ok(client, "memory_write", text=old, user_id=user, valid_from=ago(120))
+        second = await ok(client, "memory_write", text=new, user_id=user)
+        assert second["revised"] == [first["id"]] and second["superseded"] == []
+        read = await ok(client, "memory_read", id=first["id"], user_id=user)
+        assert read["valid_to"] is None and read["annotations"]["revised_by"] == [second["id"]]
+        assert [f["valid_to"] for f in read["facts"] if (f["relation"], f["object"]) == kept] == [None]
+
+
 OPEN_CONTROLS = [
     # a death of someone of another name, or of a person, ends no pet and no person's facts
     ("died-other", "I have a dog named Rex.", "Tom died in 1990."),

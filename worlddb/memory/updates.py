@@ -604,8 +604,9 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
     revises it speaks of for that subject
     (slots of one family count as one; a replacement with no slot of its own, "I switched to
     Neovim", speaks of every open slot, and of any slot holding the value it names as left:
-    "I switched from Spanish to Italian"). A fact of another relation ("is_a nurse") restates
-    the text in other terms and is no such claim, nor is one about whom a changed slot named
+    "I switched from Spanish to Italian"). A fact that restates a slot in other terms ("is_a
+    nurse") is no such claim, but one of a relation no slot is about is (where one is from, what
+    one likes or joined: `_fact_of_its_own`); nor is one about whom a changed slot named
     ("Bob is my manager at Dell": Bob's job there says who the manager was). But one of any
     relation that says who the subject of the change is to another ("my sister Maria", "my
     husband Ravi"), which the new memory does not say again, is: "Maria moved to Portland"
@@ -634,7 +635,7 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
     for claim in full.claims:
         if _introduces(claim, spoken, new.claims, changers):
             return changed
-        if not _is_slot(claim.attribute, slots):
+        if not _is_slot(claim.attribute, slots) and not _fact_of_its_own(claim):
             continue
         if not any(_about(n, claim) for n in new.claims) and (
                 not _plainly_other(claim, new.claims)
@@ -669,6 +670,18 @@ def _introduces(claim: SlotClaim, spoken: set[str], claims: Iterable[SlotClaim],
         return False
     return not any(c.attribute == claim.attribute and _about(c, claim) and same_value(c.value, claim.value)
                    for c in changers)
+
+
+#: the relations of facts that say what a slot says in other terms ("I'm a nurse": is_a nurse, the role)
+_RESTATING = frozenset({"is_a", "was_a", "works_as", "worked_as"})
+
+
+def _fact_of_its_own(claim: SlotClaim) -> bool:
+    """Whether `claim` is a fact's that says something no slot of the change is about: where
+    one is from, what one likes or joined ("I like jazz and I work at Dell", then "I now work at
+    Google": the jazz is left alone), not one that restates a slot in other terms (`_RESTATING`)."""
+    attribute = claim.attribute
+    return not (attribute in CATALOGUE or is_open(attribute) or attribute == REPLACES or attribute in _RESTATING)
 
 
 def _is_slot(attribute: str, slots: Iterable[str]) -> bool:
