@@ -168,6 +168,8 @@ async def test_a_plain_write_of_a_change_supersedes_what_it_changes(minilm_serve
 INTRODUCED = [
     ("sister-moved", "My sister Maria lives in Seattle.", "Maria moved to Portland.", "Where does Maria live?",
      "Portland", "has_sister"),
+    ("sister-unnamed", "My sister Maria lives in Seattle.", "My sister moved to Portland.",
+     "Where does my sister live?", "Portland", "has_sister"),
     ("age", "My daughter Mia is 7.", "Mia just turned 8!", "How old is Mia?", "8", "has_daughter"),
     ("prefers", "My coworker Raj prefers Python.", "Raj has switched to Go for everything.",
      "What language does Raj prefer?", "Go", "has_coworker"),
@@ -1089,6 +1091,48 @@ async def test_history_written_inside_a_succession_takes_its_place_in_it(minilm_
         for days, k in ((500, 0), (300, 1), (100, 2), (10, 3)):
             then = (await ok(client, "memory_recall", query="Where do I live?", as_of=ago(days), **scope))["results"]
             assert [h["id"] for h in then if h["id"] in ids.values()] == [ids[k]], days
+
+
+def _facts_by_relation(read: dict) -> dict[str, str | None]:
+    return {f["relation"]: f["valid_to"] for f in read["facts"]}
+
+
+async def test_history_written_late_ends_each_part_of_a_memory_where_its_own_change_begins(minilm_server):
+    async with Client(minilm_server) as client:
+        # a move written late changes the home only: the job changed later, by another memory
+        scope = {"user_id": "parts-late-move"}
+        both = await ok(client, "memory_write", text="I live in Austin and work at Acme.", valid_from=ago(1500),
+                        **scope)
+        globex = await ok(client, "memory_write", text="I work at Globex now.", valid_from=ago(700), **scope)
+        boston = await ok(client, "memory_write", text="I moved to Boston.", valid_from=ago(1100), **scope)
+        assert boston["revised"] == [both["id"]] and boston["superseded"] == []
+        facts = _facts_by_relation(await ok(client, "memory_read", id=both["id"], **scope))
+        assert facts["works_at"] == globex["valid_from"] and facts["lives_in"] == boston["valid_from"]
+        # the memory of both parts written after both changes: each part ends at its own change
+        scope = {"user_id": "parts-late-both"}
+        boston = await ok(client, "memory_write", text="I moved to Boston.", valid_from=ago(1100), **scope)
+        globex = await ok(client, "memory_write", text="I work at Globex now.", valid_from=ago(700), **scope)
+        both = await ok(client, "memory_write", text="I live in Austin and work at Acme.", valid_from=ago(1500),
+                        **scope)
+        assert sorted(both["revised_by"]) == sorted([boston["id"], globex["id"]])
+        facts = _facts_by_relation(await ok(client, "memory_read", id=both["id"], **scope))
+        assert facts["works_at"] == globex["valid_from"] and facts["lives_in"] == boston["valid_from"]
+        now = (await ok(client, "memory_recall", query="Where do I work?", **scope))["results"]
+        assert now[0]["id"] == globex["id"]
+
+
+async def test_history_written_late_ends_what_held_then_though_what_ended_it_was_retired(minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "late-retired"}
+        austin = await ok(client, "memory_write", text="I live in Austin.", valid_from=ago(700), **scope)
+        boston = await ok(client, "memory_write", text="I live in Boston.", valid_from=ago(30), **scope)
+        await ok(client, "memory_retire", id=boston["id"], **scope)
+        denver = await ok(client, "memory_write", text="I live in Denver.", valid_from=ago(365), **scope)
+        assert denver["superseded"] == [austin["id"]]
+        read = await ok(client, "memory_read", id=austin["id"], **scope)
+        assert read["valid_to"] == denver["valid_from"]
+        then = (await ok(client, "memory_recall", query="Where do I live?", as_of=ago(200), **scope))["results"]
+        assert [h["id"] for h in then if "live" in h["text"]] == [denver["id"]]
 
 
 async def test_history_written_late_is_judged_by_the_later_memorys_own_words(minilm_server):

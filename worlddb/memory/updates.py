@@ -59,6 +59,7 @@ from worlddb.extract.slots import (
     ReadingParts,
     SlotClaim,
     attribute_for_relation,
+    kin_word,
     names_another,
     normalise_subject,
     same_person,
@@ -95,7 +96,7 @@ from .slot_readings import (
     stored_facts_of,
     view_reading,
 )
-from .update_candidates import find, with_cosines
+from .update_candidates import MAX_CLAIMED, find, with_cosines
 
 #: how many undecided candidates a write reports
 MAX_RELATED = 5
@@ -105,6 +106,8 @@ MAX_RELATED = 5
 UNREAD_CHANGE = "a change the rules cannot read, of the memory nearest to it or naming what it changes"
 
 
+#: how long before the write a memory's start must be for it to be history (`_held_then`), µs
+PAST = 1_000_000
 #: past this many of a scope's names holding a first name, it names nobody in particular
 MAX_NAMESAKES = 5
 
@@ -173,11 +176,11 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     wanted_keys |= {(other, attribute) for subject, attribute in wanted_keys
                     for other, named in naming.same.items() if named == subject}
     found = find(services, worlds, text, vector, units, every=repeats, wanted=wanted_keys)
-    if not found:
-        return NOTHING
     views = store.get_many(found)
     olds = [views[a] for a in found if a in views and views[a].type == "Memory" and holds_ever(views[a])]
-    if not olds:
+    # (history written late: what held when it begins, though nothing current is about it)
+    held = [] if repeats else _held_then(services, worlds, starts, wanted_keys, {v.anchor for v in olds})
+    if not olds and not held:
         return NOTHING
     # a candidate matters only through the attributes the new memory names: read just those; an
     # ended replacement names the value it leaves, in whatever slot holds it ("switched from
@@ -193,7 +196,8 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     if not repeats:
         verdicts = [_as_later(services, new, c) if c.valid_from > starts and v.outcome != "duplicate" else v
                     for c, v in zip(candidates, verdicts)]
-        for view, statement, verdict in _inside(services, new, candidates, verdicts, user, wanted, kept, naming):
+        for view, statement, verdict in _inside(services, new, candidates, verdicts, user, wanted, kept, naming,
+                                                held):
             olds.append(view)
             candidates.append(statement)
             verdicts.append(verdict)
@@ -222,6 +226,20 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     return _assessment(services, scopes, candidates, verdicts, new, user, kept, naming)
 
 
+def _held_then(services: Services, worlds: list[str], starts: int, keys: Iterable[claims_index.Key],
+               seen: set[str]) -> list[NodeView]:
+    """The memories of `worlds` that claim one of `keys` and held when a memory stated for an
+    earlier time (`starts`, in the past) begins, but hold no longer: "I live in Austin" two years
+    ago, replaced by a "Boston" since retired, is what "I live in Denver" from a year ago ends."""
+    if starts >= now_us() - PAST or not keys:
+        return []  # a memory stated for now: what held then still holds
+    store = services.store
+    rows = claims_index.claiming(store, worlds, keys, limit=2 * MAX_CLAIMED, now=starts, types=("Memory",))
+    anchors = store.anchors_for_rowids(rows)
+    views = store.get_many(a for a in anchors.values() if a not in seen)
+    return [v for v in views.values() if v.valid_to is not None and v.valid_from <= starts < v.valid_to]
+
+
 def _as_later(services: Services, new: Statement, later: Statement) -> Verdict:
     """The verdict on a candidate that begins after the new memory (history written after what
     followed it), judged as if it had been written after the new one, so that its own words
@@ -241,22 +259,28 @@ def _as_later(services: Services, new: Statement, later: Statement) -> Verdict:
 
 def _inside(services: Services, new: Statement, candidates: list[Statement], verdicts: list[Verdict],
             user: str | None, wanted: frozenset[str] | None, kept: Mapping[str, ReadingParts],
-            naming: Naming) -> list[tuple[NodeView, Statement, Verdict]]:
+            naming: Naming, held: Iterable[NodeView] = ()) -> list[tuple[NodeView, Statement, Verdict]]:
     """History written inside a succession: the memories, no longer current, that the current
     memories ending the new one (history written after what followed it) replaced, back along
     their supersedes edges, each judged against the new memory: one that begins after it and
     changes it is an earlier end of it (`_as_later`), one that held when it began is changed by
     it (the judge's verdict; a supersession closes it where the new one begins). "I live in
     Austin" two years ago, then "I live in Boston" last month, then "I live in Denver" a year
-    ago: Denver ends Austin and Boston ends Denver. Only updates come back: a memory that no
+    ago: Denver ends Austin and Boston ends Denver. So are the memories `held` (`_held_then`)
+    when the new one begins, whatever ended them. Only updates come back: a memory that no
     longer holds is no conflict or relation of the new one."""
     store, starts = services.store, new.valid_from
     seen = {c.id for c in candidates}
     todo = [c.id for c, v in zip(candidates, verdicts) if v.outcome == "update" and c.valid_from > starts]
     found: list[tuple[NodeView, Statement, Verdict]] = []
-    while todo:
-        edges = [e.dst for e in store.edges(src=todo.pop(), type="supersedes") if e.dst not in seen]
-        for view in store.get_many(edges).values():
+    first = [view for view in held if view.anchor not in seen]
+    while todo or first:
+        if first:
+            views, first = first, []
+        else:
+            edges = [e.dst for e in store.edges(src=todo.pop(), type="supersedes") if e.dst not in seen]
+            views = list(store.get_many(edges).values())
+        for view in views:
             seen.add(view.anchor)
             if view.type != "Memory" or not holds_ever(view) or view.valid_to is None or view.valid_to <= starts:
                 continue
@@ -449,26 +473,31 @@ def _follow(services: Services, w: Writer, anchor: str, starts: int,
     edge from it (the new memory's facts end where it begins), or a revises edge where the new
     memory also says what it leaves alone (only the changed attributes' facts end). "I live in
     Boston" from last month, then "I live in Austin" from two years ago: Austin held until
-    Boston began. A conversation turn among them (worlddb.memory.turn_updates.turns_changed)
+    Boston began. Where the earliest changes it in part, each later one that changes another
+    part revises it too, until one ends it whole ("I live in Austin and work at Acme", written
+    after "I moved to Boston" and "I work at Globex now": its home ends at Boston, its job at
+    Globex). A conversation turn among them (worlddb.memory.turn_updates.turns_changed)
     never ends a memory: the earliest turn said before that memory marks it (a revises edge)."""
     store = services.store
     views = [store.get(old) for old, _ in followed]
     ordered = sorted(((v, changed) for v, (_, changed) in zip(views, followed)
                       if v is not None and holds_ever(v) and v.valid_from > starts),
                      key=lambda item: (item[0].valid_from, item[0].anchor))
-    memory = next(((v, changed) for v, changed in ordered if v.type != "Turn"), None)
+    memories = [(v, changed) for v, changed in ordered if v.type != "Turn"]
     turn = next(((v, changed) for v, changed in ordered if v.type == "Turn"
-                 and (memory is None or v.valid_from < memory[0].valid_from)), None)
-    if memory is not None:
-        view, changed = memory
+                 and (not memories or v.valid_from < memories[0][0].valid_from)), None)
+    done: set[str] = set()
+    for view, changed in memories:
         if changed is None:
             w.link(Edge("supersedes", view.anchor, anchor))
             close_derived_facts(services, w, anchor, view.valid_from)
             superseded_by.append(view.anchor)
-        else:
+            break
+        if changed - done:  # each later change of another part ends that part where it begins
             w.link(Edge("revises", view.anchor, anchor))
-            close_derived_facts(services, w, anchor, view.valid_from, only=changed)
+            close_derived_facts(services, w, anchor, view.valid_from, only=changed - done)
             revised_by.append(view.anchor)
+            done |= changed
     if turn is not None:
         view, changed = turn
         w.link(Edge("revises", view.anchor, anchor))
@@ -550,13 +579,18 @@ def left_alone(services: Services, new: Reading, revised: list[tuple[str, frozen
     if not changed:
         return frozenset()
     views = services.store.get_many(changed)
+    spoken = {normalise_subject(n.subject) for n in new.claims}
     keep = set()
     for old, found in facts_of(services.store, changed).items():
         speaker = speaker_of(views[old].meta) if old in views else None
         others = old in views and names_another(views[old].content or "", user)
-        for anchor, fact in found:
-            claim = fact_claim(fact, user, speaker, others=others)
-            if claim is not None and claim.attribute in changed[old] and _plainly_other(claim, new.claims):
+        claims = [(anchor, fact_claim(fact, user, speaker, others=others)) for anchor, fact in found]
+        # whom the memory says "my sister" is ("my sister Maria"), where the change speaks of "my sister"
+        known = {normalise_subject(c.value) for _, c in claims if c is not None and any(
+            c.attribute.startswith("has_") and kin_word(c.attribute[len("has_"):]) == s for s in spoken)}
+        for anchor, claim in claims:
+            if claim is not None and claim.attribute in changed[old] and _plainly_other(claim, new.claims) \
+                    and not any(same_subject(claim.subject, k) for k in known):
                 keep.add(anchor)
     return frozenset(keep)
 
@@ -576,7 +610,7 @@ def _assessment(services: Services, scopes: ScopeSet, candidates: list[Statement
             followed.append((statement.id, _changed_only_in_part(services, later, statement_new, user, kept,
                                                                  naming)))
         elif verdict.outcome == "update":
-            changed = _changed_only_in_part(services, new, statement, user, kept, naming)
+            changed = _changed_only_in_part(services, new, statement, user, kept, naming, statement_new.valid_from)
             if changed is not None:
                 revised.append((statement.id, changed))
             else:
@@ -594,14 +628,15 @@ def _assessment(services: Services, scopes: ScopeSet, candidates: list[Statement
 
 
 def _changed_only_in_part(services: Services, new: Reading, old: Statement, user: str | None,
-                          kept: Mapping[str, ReadingParts], naming: Naming | None = None) -> frozenset[str] | None:
+                          kept: Mapping[str, ReadingParts], naming: Naming | None = None,
+                          starts: int | None = None) -> frozenset[str] | None:
     """For a memory the new one updates: None if the update covers it, else the attributes
     (with their families) the new memory changes. It covers it unless the new memory speaks of
     a subject of the old one, and the old one, read in full, claims something about that subject
     or another ("I work at Dell and my sister lives in Paris", then "I started at HP"), in a
     slot (an attribute of the catalogue, a relation the judge holds single-valued, or a
     single-valued open slot) that neither the new memory nor a current one that already
-    revises it speaks of for that subject
+    revises it (and began by `starts`, when the new one begins) speaks of for that subject
     (slots of one family count as one; a replacement with no slot of its own, "I switched to
     Neovim", speaks of every open slot, and of any slot holding the value it names as left:
     "I switched from Spanish to Italian"). A fact that restates a slot in other terms ("is_a
@@ -617,19 +652,21 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
     changers = list(new.claims)
     for edge in services.store.edges(dst=old.id, type="revises"):
         view = services.store.get(edge.src)
-        if view is not None and view.valid_to is None:
+        if view is not None and view.valid_to is None and (starts is None or view.valid_from <= starts):
             changers.extend(reading_of(view.content or "", stored_facts(services.store, view.anchor), user,
                                      speaker=speaker_of(view.meta)).claims)
     stored = services.store.get(old.id)
     full = view_reading(services, stored, user, None, kept) if stored is not None else reading_of(
         old.text, stored_facts(services.store, old.id), user)
     full = _renamed(full, naming.same) if naming is not None else full
-    if not any(_about(n, claim) for claim in full.claims for n in new.claims):
-        return None  # no subject of the old memory is the new one's: the judge's update stands
     spoken = {normalise_subject(n.subject) for n in new.claims}
+    changed = covered(n.attribute for n in new.claims)
+    if not any(_about(n, claim) for claim in full.claims for n in new.claims):
+        # no subject of the old memory is the new one's, but maybe one the old one says who it is
+        # ("My sister Maria lives in Seattle", then "My sister moved to Portland"): else the update stands
+        return changed if any(_introduces(c, spoken, new.claims, changers) for c in full.claims) else None
     # whom a changed slot named: "Bob Smith is my manager at Dell", then "Priya is my manager now":
     # Bob's job there says who the manager was, and goes with the change
-    changed = covered(n.attribute for n in new.claims)
     named = {normalise_subject(c.value) for c in full.claims
              if c.attribute in changed and any(_about(n, c) for n in new.claims)}
     for claim in full.claims:
@@ -662,11 +699,13 @@ def _changed_only_in_part(services: Services, new: Reading, old: Statement, user
 def _introduces(claim: SlotClaim, spoken: set[str], claims: Iterable[SlotClaim],
                 changers: Iterable[SlotClaim]) -> bool:
     """Whether `claim`, of a memory a change updates, says who a subject the change speaks of
-    (`spoken`) is to someone else ("my sister Maria": the speaker has a sister, Maria) and
-    neither the change (`claims`) nor a memory that revises the old one (`changers`) says it
-    again."""
-    if any(_about(n, claim) for n in claims) or not any(same_subject(normalise_subject(claim.value), s)
-                                                         for s in spoken):
+    (`spoken`: Maria, or "my sister") is to someone else ("my sister Maria": the speaker has a
+    sister, Maria) and neither the change (`claims`) nor a memory that revises the old one
+    (`changers`) says it again."""
+    # "my sister Maria" (has_sister Maria) says who Maria is, and who "my sister" is
+    kin = kin_word(claim.attribute[len("has_"):]) if claim.attribute.startswith("has_") else None
+    if any(_about(n, claim) for n in claims) or not any(
+            same_subject(normalise_subject(claim.value), s) or kin is not None and s == kin for s in spoken):
         return False
     return not any(c.attribute == claim.attribute and _about(c, claim) and same_value(c.value, claim.value)
                    for c in changers)
