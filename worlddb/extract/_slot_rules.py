@@ -741,6 +741,10 @@ _RULES: tuple[_Rule, ...] = (
                      + r"))(?:,?\s+(?P<n>(?-i:[A-Z][a-z]+)),?)?\s+(?:just\s+|sadly\s+)?(?:died|passed away|passed|ran away|"
                      r"was put down|had to be put down)"), positive=False, ended=True,
           accept=lambda v: True),
+    # "I have a dog named Rex and a cat named Tom": the pets a have-clause goes on to name
+    _Rule("pet", _rx(r"(?P<s>)\b(?:I|we)\s+(?:have|got|adopted|own|rescued)\s+[^.!?;]*?\band\s+(?:a|an)\s+(?:new\s+)?"
+                     r"(?P<v>(?:[\w-]+\s+){0,2}?(?:" + _PETS + r"))\b(?:\s+(?:named|called)\s+(?P<n>(?-i:[A-Z][a-z]+)))?"),
+          speaker=True, accept=lambda v: True),
     # "Our beagle Biscuit is twelve": a pet of the speaker's, by kind and name
     _Rule("pet", _rx(r"(?P<s>\b(?:my|our)\s+)(?:old\s+|new\s+)?(?P<v>(?:" + _PETS + r"))\s+(?P<n>(?-i:[A-Z][a-z]+))\b"),
           accept=lambda v: True),

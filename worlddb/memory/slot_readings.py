@@ -133,6 +133,7 @@ UNREAD = Reading()
 #: Reader 42: a text that names someone by the user's name ("my coworker Alice") reads that name as theirs.
 #: Reader 43: a home named past the street it is on ("a flat on Elm Street in Portland").
 #: Reader 44: "I switched jobs to Globex", "changed jobs to Acme" name the new employer.
+#: Reader 45: the pets a have-clause goes on to name ("I have a dog named Rex and a cat named Tom").
 CLAIMS_READER = schema.CLAIMS_READER
 
 
