@@ -213,6 +213,8 @@ async def test_what_a_fact_of_the_old_memory_says_besides_the_change_stays_curre
 
 
 OPEN_CONTROLS = [
+    # a role held before is no change of the one held now
+    ("past-role", "I'm a teacher.", "I was a nurse."),
     # a death of someone of another name, or of a person, ends no pet and no person's facts
     ("died-other", "I have a dog named Rex.", "Tom died in 1990."),
     ("died-person", "My neighbour Tom lives in Leeds.", "Tom died in 1990."),
@@ -1133,6 +1135,22 @@ async def test_history_written_late_ends_what_held_then_though_what_ended_it_was
         assert read["valid_to"] == denver["valid_from"]
         then = (await ok(client, "memory_recall", query="Where do I live?", as_of=ago(200), **scope))["results"]
         assert [h["id"] for h in then if "live" in h["text"]] == [denver["id"]]
+
+
+@pytest.mark.parametrize(("now", "before", "question"), [
+    ("I live in Denver.", "I lived in Boston.", "Where do I live now?"),
+    ("I work at Globex.", "I worked at Acme.", "Where do I work?"),
+    ("I'm a teacher.", "I was a nurse.", "What is my job?"),
+])
+async def test_a_value_held_before_written_after_the_current_one_does_not_answer_first(minilm_server, now, before,
+                                                                                       question):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": f"held-before-{now.split()[-1].strip('.').lower()}"}
+        current = await ok(client, "memory_write", text=now, valid_from=ago(30), **scope)
+        past = await ok(client, "memory_write", text=before, **scope)
+        assert past["superseded"] == [] and past["revised"] == []
+        hits = (await ok(client, "memory_recall", query=question, **scope))["results"]
+        assert hits[0]["id"] == current["id"] and hits[0]["valid_to"] is None
 
 
 async def test_history_written_late_is_judged_by_the_later_memorys_own_words(minilm_server):

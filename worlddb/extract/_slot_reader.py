@@ -384,12 +384,13 @@ _FORMER = re.compile(r"(?<!\bget )(?<!\bgot )(?<!\bgets )(?<!getting )(?<!\bam )
                      r"|\b(?:my|our|his|her|their)\s+(?:old|former|previous|last)\b", re.I)
 #: "still drives his old Volvo": an old thing still held, not a former one
 _STILL = re.compile(r"\bstill\b", re.I)
-#: a home, a job or a role in the simple past ("worked at", "lived in"): one held before
+#: a home, a job or a role in the simple past ("worked at", "lived in", "was a nurse"): one held before
 _HELD = {"home", "employer", "role"}
 #: a purpose right after a value ("for coding", "for note-taking"): what a tool is used for
 _PURPOSE = re.compile(PURPOSE + r"(?=\s*(?:[.!?,;]|$)|\s+(?:now|again|instead|at|on|in|these)\b)",
                       re.I)
-_PAST = re.compile(r"(?<!\bhave )(?<!\bhas )(?<!['’]ve )\b(?:worked|lived|resided)\b", re.I)
+_PAST = re.compile(r"(?<!\bhave )(?<!\bhas )(?<!['’]ve )\b(?:worked|lived|resided)\b|\b(?:was|were)\s+(?:a|an)\b",
+                   re.I)
 #: a question's opening word: what it asks about is not said to hold
 _ASKING = re.compile(r"(?:do|does|did|am|is|are|was|were|have|has|had|should|could|would|can|will|shall|may|might|"
                      r"must|who|what|where|when|which|why|how)\b", re.I)

@@ -134,6 +134,7 @@ UNREAD = Reading()
 #: Reader 43: a home named past the street it is on ("a flat on Elm Street in Portland").
 #: Reader 44: "I switched jobs to Globex", "changed jobs to Acme" name the new employer.
 #: Reader 45: the pets a have-clause goes on to name ("I have a dog named Rex and a cat named Tom").
+#: Reader 46: a role in the simple past ("I was a nurse") is one held before, as "I worked as" is.
 CLAIMS_READER = schema.CLAIMS_READER
 
 

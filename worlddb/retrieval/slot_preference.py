@@ -6,7 +6,9 @@ slot of that subject - "Started my first week at Stripe today", or its end: "I q
 yesterday" - move ahead of the rest ("The office coffee machine broke" shares the topic, not
 the slot), newest valid-from first (and of
 two at the same time, such as the turns of one session, the one said or written later): of two
-current statements of one slot, the later one is the likelier answer. A slot that holds several
+current statements of one slot, the later one is the likelier answer (one that only says a
+value is held no longer, and changed nothing, "I lived in Boston", is history: after the
+others). A slot that holds several
 values at once ("What are my hobbies?" asks about (me, activity)) differs: a newer hobby does
 not replace an older one, so of its statements only those that changed something (superseded
 or revised a memory or turn: "the fish died, so we got a hamster") come first, newest first;
@@ -61,7 +63,7 @@ def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
     for group in _ALIKE:
         if attributes & group:
             attributes |= group
-    stating, named = [], set()
+    stating, named, ended = [], set(), set()
     asked_words = set(_WORD.findall(query.casefold()))
     for i, found in enumerate(chosen):
         claims = _claims(found.view, attributes, user)
@@ -71,6 +73,8 @@ def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
             stating.append(i)
         if any(claim.value and set(_WORD.findall(claim.value.casefold())) <= asked_words for claim in answers):
             named.add(i)
+        if answers and not any(claim.positive for claim in answers):
+            ended.add(i)
     if not stating:
         return chosen
     newest = sorted(stating, key=lambda i: (-chosen[i].view.valid_from, -chosen[i].view.created_at, i))
@@ -88,8 +92,12 @@ def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
             [i for i in held if i in named] + [i for i in held if i not in named] + \
             [i for i in stating if chosen[i].view.anchor in gone - changes]
     else:
-        # of two said at the same time (the turns of one session), the one said later
-        first = newest
+        # of two said at the same time (the turns of one session), the one said later; but one
+        # that only says a value is held no longer and changed nothing ("I lived in Boston",
+        # written after "I live in Denver") is history, not the news: after the others
+        changes, _ = _changes_among([chosen[i].view for i in stating if i in ended], replaced)
+        past = {i for i in ended if chosen[i].view.anchor not in changes} if replaced is not None else set()
+        first = [i for i in newest if i not in past] + [i for i in newest if i in past]
     rest = [found for i, found in enumerate(chosen) if i not in set(stating)]
     return [replace(chosen[i], lanes={**chosen[i].lanes, "slot": place})
             for place, i in enumerate(first, start=1)] + rest
