@@ -213,6 +213,9 @@ async def test_what_a_fact_of_the_old_memory_says_besides_the_change_stays_curre
 
 
 OPEN_CONTROLS = [
+    # someone else who shares a surname or a first name with the one who moved
+    ("surname", "Alice Smith lives in Austin.", "Robert Smith moved to Denver."),
+    ("first-name", "Tom Baker lives in Austin.", "Tom Hanks moved to Denver."),
     # a role held before is no change of the one held now
     ("past-role", "I'm a teacher.", "I was a nurse."),
     # a death of someone of another name, or of a person, ends no pet and no person's facts

@@ -353,6 +353,12 @@ def _ruling(reading: Reading, claims_of: Callable[[Statement], Iterable[SlotClai
         shared = named & anchors(old.text)
         if shared and shared <= spoken_of and not any(w in spoken_of for c in theirs for w in c.subject.split()):
             return True
+        # someone else who shares a name with the one the change is about ("Robert Smith moved to
+        # Denver" of "Alice Smith lives in Austin")
+        sharing = [c for c in theirs if c.named and set(c.subject.split()) & shared]
+        if shared and shared <= {w for subject in subjects for w in subject.split()} and sharing and not any(
+                _about(c, n) for c in sharing for n in reading.claims):
+            return True
         if shared and shared <= others:
             return True  # "My other sister moved to Berlin" is not about "My sister Jen lives in Paris"
         return any(same_subject(c.subject, subject) for c in theirs for subject in subjects)
