@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from worlddb.extract import slots
 from worlddb.extract.judge import BuiltinJudge, Statement
 from worlddb.extract.slots import ME, SlotKey, asked, normalise_subject, read, same_subject, same_value
 
@@ -807,3 +808,14 @@ def test_a_note_that_opens_with_the_weight_reached_is_ones_weight():
 def test_weights_and_pets_are_asked_as_they_are_said(question, key, statement):
     assert asked(question)[0] == key
     assert (key.subject, key.attribute) in {(c.subject, c.attribute) for c in read(statement).claims}
+
+
+@pytest.mark.parametrize(("text", "kin"), [
+    ("My sister Maria lives in Seattle.", {"maria": {"sister"}}),
+    ("My sister-in-law Maria lives in Denver.", {"maria": {"sister-in-law"}}),
+    ("My stepsister Maria lives in Denver.", {"maria": {"stepsister"}}),
+    ("Our half-brother Tom Lee works at Acme.", {"tom lee": {"halfbrother"}, "tom": {"halfbrother"}}),
+])
+def test_a_relative_by_marriage_or_by_one_parent_is_a_kin_word_of_its_own(text, kin):
+    assert slots.kin_of(text) == {name: frozenset(words) for name, words in kin.items()}
+    assert all(slots.two_people(words, {"sister"}) for words in kin.values() if words != {"sister"})

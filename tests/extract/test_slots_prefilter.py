@@ -21,6 +21,7 @@ from worlddb.extract import _slot_cues, _slot_prefilter, _slot_reader, _slot_rul
 from worlddb.extract.literals import fold
 
 CRAFTED = [
+    "My sister-in-law Maria lives in Denver. My stepbrother Tom works at Acme. My half-sister Ana is 12.",
     "I was a nurse before the kids. My sister was an engineer at Boeing. I was promoted to charge nurse.",
     "I have a dog named Rex and a cat named Tom. We adopted a puppy and a kitten called Luna.",
     "I switched jobs to Globex last spring. My brother changed jobs to Acme Corp.",

@@ -213,6 +213,9 @@ async def test_what_a_fact_of_the_old_memory_says_besides_the_change_stays_curre
 
 
 OPEN_CONTROLS = [
+    # a relative by marriage or by one parent is not the relative of the same name
+    ("in-law", "My sister Maria lives in Seattle.", "My sister-in-law Maria lives in Denver."),
+    ("step", "My brother Tom works at Boeing.", "My stepbrother Tom works at Microsoft."),
     # someone else who shares a surname or a first name with the one who moved
     ("surname", "Alice Smith lives in Austin.", "Robert Smith moved to Denver."),
     ("first-name", "Tom Baker lives in Austin.", "Tom Hanks moved to Denver."),

@@ -191,9 +191,10 @@ def same_person(a: SlotClaim, b: SlotClaim, ambiguous: frozenset[str] = frozense
 
 
 #: "my brother Sam", "our older son Leo Park": a kin word before a name
+#: (a relative by marriage or by one parent is a kin word of its own: "sister-in-law", "stepsister")
 _KIN_NAMED = re.compile(r"\b(?:my|our)\s+(?:(?:older|younger|little|big|best|oldest|eldest|youngest|twin|baby)\s+)?"
-                        r"(?P<kin>" + _KIN_RE + r")\s*,?\s+(?P<name>(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))?)\b",
-                        re.IGNORECASE)
+                        r"(?P<pre>step-?|half-|god)?(?P<kin>" + _KIN_RE + r")(?P<law>-in-law)?"
+                        r"\s*,?\s+(?P<name>(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))?)\b", re.IGNORECASE)
 
 
 #: "Anna from work", "Raj from next door", "Kim from the gym": where one knows a named person from
@@ -209,7 +210,7 @@ def kin_of(text: str) -> dict[str, frozenset[str]]:
     work" -> {"anna": {"coworker"}}, someone known from next door a neighbour, from a gym, a
     school or a club a friend)."""
     out: dict[str, set[str]] = {}
-    named = [(_KIN[m.group("kin").lower()], m.group("name")) for m in _KIN_NAMED.finditer(text)]
+    named = [(_compound(m), m.group("name")) for m in _KIN_NAMED.finditer(text)]
     named += [("coworker" if m.group("work") else "neighbour" if m.group("door") else "friend", m.group("name"))
               for m in _KNOWN_FROM.finditer(text)]
     for kin, name in named:
@@ -217,6 +218,14 @@ def kin_of(text: str) -> dict[str, frozenset[str]]:
         for key in {" ".join(words), words[0]}:
             out.setdefault(key, set()).add(kin)
     return {key: frozenset(kins) for key, kins in out.items()}
+
+
+def _compound(m: re.Match[str]) -> str:
+    """The kin word a match of _KIN_NAMED names: "sister", or "sister-in-law", "stepsister"."""
+    kin = _KIN[m.group("kin").lower()]
+    if m.group("law"):
+        return f"{kin}-in-law"
+    return f"{m.group('pre').lower().rstrip('-')}{kin}" if m.group("pre") else kin
 
 
 #: kin words no one person is two of at once: a brother is no cousin, and a sister no wife (a
@@ -232,8 +241,13 @@ _KIN_WORDS = frozenset(_KIN.values())
 
 
 def _exclusive(x: str, y: str) -> bool:
-    return x != y and (x in _BLOOD and (y in _BLOOD or y in _PARTNERS or y in _KNOWN)
-                       or y in _BLOOD and (x in _PARTNERS or x in _KNOWN))
+    return x != y and (_blood(x) and (_blood(y) or y in _PARTNERS or y in _KNOWN)
+                       or _blood(y) and (x in _PARTNERS or x in _KNOWN))
+
+
+def _blood(kin: str) -> bool:
+    """A relative (a relative by marriage or by one parent too: one is no other relative)."""
+    return kin in _BLOOD or kin.endswith("-in-law") or kin.startswith(("step", "half", "god"))
 
 
 def two_people(kin_a: Iterable[str], kin_b: Iterable[str]) -> bool:

@@ -135,6 +135,8 @@ UNREAD = Reading()
 #: Reader 44: "I switched jobs to Globex", "changed jobs to Acme" name the new employer.
 #: Reader 45: the pets a have-clause goes on to name ("I have a dog named Rex and a cat named Tom").
 #: Reader 46: a role in the simple past ("I was a nurse") is one held before, as "I worked as" is.
+#: Reader 47: a relative by marriage or by one parent ("my sister-in-law Maria", "my stepsister") is
+#: a kin word of its own, not the sister.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
