@@ -64,7 +64,8 @@ def test_a_full_name_is_found_by_its_first_name_and_one_write_changes_it(engine)
     ana = engine.write_memory("My sister Ana Souza lives in Porto.", ALICE, valid_from="2025-01-01T00:00:00Z")
     assert claiming(engine, ALICE, "Ana moved to Lisbon.") == [ana.id]
     moved = engine.write_memory("Ana moved to Lisbon.", ALICE)
-    assert moved.superseded == [ana.id]
+    # (changed in part: the old memory also says who Ana is, the speaker's sister)
+    assert moved.revised == [ana.id] and moved.superseded == []
     # another Ana of the scope: which one "Ana" is is not known, so no full name is changed
     # ("Ana moved to Lisbon" says the same words, and is)
     lima = engine.write_memory("Ana Lima lives in Braga.", ALICE, valid_from="2025-01-02T00:00:00Z")
@@ -80,7 +81,9 @@ def test_a_person_is_found_by_the_kin_word_the_text_gives_and_another_of_the_sam
     cousin = engine.write_memory("My cousin Sam works at Nvidia.", ALICE, valid_from="2025-01-02T00:00:00Z")
     assert cousin.superseded == [] and engine.store.get(sam.id).valid_to is None
     left = engine.write_memory("My brother left Intel for AMD.", ALICE)
-    assert left.superseded == [sam.id] and engine.store.get(cousin.id).valid_to is None
+    # (changed in part: the old memory also says who the brother is, Sam)
+    assert left.revised == [sam.id] and engine.store.get(cousin.id).valid_to is None
+    assert "revised_by" not in engine.read_memory(cousin.id, ALICE).annotations
 
 
 def test_a_memory_write_finds_the_claimed_memory_behind_newer_turns_that_claim_the_same(engine):

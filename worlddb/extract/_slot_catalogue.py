@@ -72,6 +72,9 @@ RELATION_ALIASES = {
     "has_partner": "partner", "phone_number": "phone", "email_address": "email", "manager": "manager",
     "has_boss": "manager", "has_manager": "manager", "has_supervisor": "manager", "reports_to": "manager",
     "diet": "diet", "drives": "car",
+    # "Rex is my dog": the pet, by its name
+    **{f"has_{kind}": "pet" for kind in ("pet", "dog", "cat", "puppy", "pup", "kitten", "horse", "bird", "parrot",
+                                         "fish", "turtle", "hamster", "rabbit", "bunny")},
 }
 
 

@@ -137,6 +137,7 @@ UNREAD = Reading()
 #: Reader 46: a role in the simple past ("I was a nurse") is one held before, as "I worked as" is.
 #: Reader 47: a relative by marriage or by one parent ("my sister-in-law Maria", "my stepsister") is
 #: a kin word of its own, not the sister.
+#: Reader 48: a fact of a pet of one's ("Rex is my dog": has_dog Rex) claims the pet, by its name.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
