@@ -50,8 +50,9 @@ And a correction that names only the wrong value revises the older memory in its
 names it, the nearest of those. A revision keeps the old memory current and names the new one on
 it (``revised_by``), so a wrong guess hides nothing; it is what the rules can say about a change
 they cannot read ("We cut releases every Thursday" then "We moved release day to Tuesdays"). The
-words are lists of
-kinds of words, never particular sentences.
+words are lists of kinds of words, never particular sentences. And the judge reads a name said
+to have died (`died`) as the end of the speaker's pet of that name, which can end only a memory
+of a pet so named.
 """
 
 from __future__ import annotations
