@@ -167,9 +167,9 @@ def _claimed(services: Services, worlds: list[str], found: Readings, times: Sequ
         earlier = [j for j in range(i - 1, -1, -1)
                    if found.keys[j] and j not in marked_here and times[j] <= times[i]
                    and _shares(keys, found.keys[j])][:MAX_IN_CALL]
-        stored = [(view, vector) for view, vector in _stored(store, worlds, keys, times[i], now)
-                  if view.anchor not in marked_here]
-        changes += _following(services, worlds, keys, i, texts[i], times[i], found.readings[i], vectors[i], now)
+        before, after = _stored(store, worlds, keys, times[i], now)
+        stored = [(view, vector) for view, vector in before if view.anchor not in marked_here]
+        changes += _following(services, after, i, texts[i], times[i], found.readings[i], vectors[i])
         if not earlier and not stored:
             continue
         changed = covered({c.attribute for c in new.reading.claims})
@@ -192,15 +192,13 @@ def _claimed(services: Services, worlds: list[str], found: Readings, times: Sequ
     return changes
 
 
-def _following(services: Services, worlds: list[str], keys: frozenset, i: int, text: str, at: int,
-               reading: Reading, vector: np.ndarray, now: int,
-               types: tuple[str, ...] = ("Turn", "Memory")) -> list[Change]:
-    """The stored turn or memory (of `types`) dated after turn `i` (said at `at`) that changes
-    it, if any, with the attributes it changes: of those claiming one of its `keys` (`_stored`,
-    dated after it), the earliest whose change the judge reads when it is taken as written
-    second, the turn before it (step 2 of the module docstring)."""
-    later = sorted(_stored(services.store, worlds, keys, at, now, types=types, after=True),
-                   key=lambda item: item[0].valid_from)
+def _following(services: Services, stored: list[tuple], i: int, text: str, at: int, reading: Reading,
+               vector: np.ndarray) -> list[Change]:
+    """The stored turn or memory dated after turn `i` (said at `at`) that changes it, if any,
+    with the attributes it changes: of those claiming one of its keys and dated after it
+    (`stored`, as `_stored` gives them), the earliest whose change the judge reads when it is
+    taken as written second, the turn before it (step 2 of the module docstring)."""
+    later = sorted(stored, key=lambda item: item[0].valid_from)
     if not later:
         return []
     turn = Statement("", text, at, reading, similarity=1.0)
@@ -309,11 +307,9 @@ def turns_changed(services: Services, worlds: list[str], new: Statement,
     keys = claims_index.keys(new.reading, new.text)
     if not keys or not worlds:
         return (), ()
-    now = now_us()
-    following = _following(services, worlds, keys, 0, new.text, new.valid_from, new.reading, vector, now,
-                           types=("Turn",))
+    stored, after = _stored(services.store, worlds, keys, new.valid_from, now_us(), types=("Turn",))
+    following = _following(services, after, 0, new.text, new.valid_from, new.reading, vector)
     followed = tuple((c.old, c.changed) for c in following if c.old is not None)
-    stored = _stored(services.store, worlds, keys, new.valid_from, now, types=("Turn",))
     if not stored:
         return (), followed
     theirs = _readings_of(services.store, [view for view, _ in stored])
@@ -325,33 +321,33 @@ def turns_changed(services: Services, worlds: list[str], new: Statement,
 
 
 def _stored(store, worlds: list[str], keys: frozenset, at: int, now: int,
-            types: tuple[str, ...] = ("Turn", "Memory"), after: bool = False) -> list[tuple]:
+            types: tuple[str, ...] = ("Turn", "Memory")) -> tuple[list[tuple], list[tuple]]:
     """The newest MAX_CLAIMED current turns, and as many memories (of `types`), of `worlds`
-    claiming one of `keys`, said no later than `at` (`after`: later than `at`), with their
-    whole-text vectors (None where none is stored). One a later turn or memory already changed
-    in one of these slots is left out: that later one is what a change is about (as a
-    superseded memory is no candidate of a memory write). One changed only in another slot
-    still states these ("I live in Austin and work at Dell" after "I moved to Denver" still
-    says where its speaker works)."""
+    claiming one of `keys`, with their whole-text vectors (None where none is stored): those
+    said no later than `at`, and those said later (one read of the index for both). One a later
+    turn or memory already changed in one of these slots is left out: that later one is what a
+    change is about (as a superseded memory is no candidate of a memory write). One changed only
+    in another slot still states these ("I live in Austin and work at Dell" after "I moved to
+    Denver" still says where its speaker works)."""
     if not worlds:
-        return []
+        return [], []
     rowids = sorted({r for kind in types
                      for r in claims_index.claiming(store, worlds, keys, limit=MAX_CLAIMED, now=now, types=(kind,))},
                     reverse=True)
     if not rowids:
-        return []
+        return [], []
     anchors = store.anchors_for_rowids(rowids)
     views = store.get_many([anchors[r] for r in rowids if r in anchors])
     blobs = store.vectors(rowids, hnsw.CONTENT)
-    out = []
+    before, after = [], []
     for rowid in rowids:
         view = views.get(anchors.get(rowid, ""))
-        if view is None or view.type not in types or (view.valid_from > at) != after \
-                or _changed(store, view.anchor, keys):
+        if view is None or view.type not in types or _changed(store, view.anchor, keys):
             continue
         blob = blobs.get(rowid)
-        out.append((view, np.frombuffer(blob, dtype=np.float32) if blob is not None else None))
-    return out
+        (after if view.valid_from > at else before).append(
+            (view, np.frombuffer(blob, dtype=np.float32) if blob is not None else None))
+    return before, after
 
 
 def _voice(view) -> readings.Voice:

@@ -439,15 +439,11 @@ def _known_as(store: Store, entity: str) -> frozenset[str]:
     return frozenset(kin)
 
 
-#: past this many people of a scope whose names begin with a word, it names none of them in particular
-MAX_FIRST_NAMES = 5
-
-
 def known_mentions(services: Services, world: str, unsure: tuple[EntityCandidate, ...]) -> list[EntityCandidate]:
     """The unsure words (Extraction.unsure) that name an entity `world` already has: "Ana got a
     new job" mentions Ana once the scope knows an Ana. Read inside the write, so an entity an
     earlier memory of the same batch created counts. And those that are the first name of a
-    person the scope knows by a full name (at most MAX_FIRST_NAMES of them), as a person: "John
+    person the scope knows by a full name (at most updates.MAX_NAMESAKES of them), as a person: "John
     is a doctor" mentions a John once the scope knows John Smith, though "john" is a common word
     too; the resolver then proposes the two as one, never merging them."""
     scope = services.store.rowid(world)
@@ -462,7 +458,7 @@ def known_mentions(services: Services, world: str, unsure: tuple[EntityCandidate
 
 def _first_name_of_someone(services: Services, scope: int, word: str) -> bool:
     first = word.casefold()
-    known = services.resolver.index.containing(scope, first, MAX_FIRST_NAMES)
+    known = services.resolver.index.containing(scope, first, updates.MAX_NAMESAKES)
     return any(c.etype == "person" and c.norm.startswith(first + " ") for c in known or ())
 
 
