@@ -33,7 +33,7 @@ from .ingest import TURN_ONLY_META
 from .results import AmendResult, RetireAllResult, RetireResult
 from .scopes import ScopeSet, require_of_type, scope_anchors, scope_key, scope_keys_of
 from .services import Services
-from .updates import holds_at
+from .succession import holds_at
 from .write import Mentions, PreparedWrite, WriteRequest, check_text, commit, complete, prepare
 
 #: what memory_amend replaces: the texts recall and memory_list return
@@ -218,7 +218,7 @@ def _scopes_of_open_members(services: Services, worlds: list[str]) -> list[str]:
 
 
 def _open_members(services: Services, worlds: list[str]) -> list[tuple[str, str, bool]]:
-    """(anchor, type, whether it holds now or later: updates.holds_at, as purge counts) of each
+    """(anchor, type, whether it holds now or later: succession.holds_at, as purge counts) of each
     node `retire_all` of `worlds` retires, oldest first."""
     rows = _open_member_rows(services, worlds, "DISTINCT n.rowid, n.anchor", order="ORDER BY n.rowid")
     views = services.store.get_many(anchor for _, anchor in rows)

@@ -36,7 +36,7 @@ from worlddb.core.timeutil import now_us
 from worlddb.memory.results import PurgeResult
 from worlddb.memory.scopes import scope_key, unknown_scope
 from worlddb.memory.services import Services
-from worlddb.memory.updates import holds_at
+from worlddb.memory.succession import holds_at
 
 
 def purge(services: Services, kind: str, sid: str, *, erase: bool) -> PurgeResult:

@@ -74,7 +74,7 @@ from worlddb.graph.database import Writer
 from worlddb.retrieval import claims as claims_index
 from worlddb.vectors import hnsw
 
-from . import readings, slot_readings, update_candidates, updates
+from . import readings, revisions, slot_readings, succession, update_candidates, updates
 from .services import Services
 
 #: stored turns, and as many stored memories, the judge reads per claiming turn, newest first
@@ -185,7 +185,7 @@ def _claimed(services: Services, worlds: list[str], found: Readings, times: Sequ
         for target, verdict in zip(targets, verdicts):
             if verdict.outcome == "update":
                 if target.changed and target.old is not None:
-                    target = replace(target, keep=updates.left_alone(services, new.reading,
+                    target = replace(target, keep=revisions.left_alone(services, new.reading,
                                                                     [(target.old, target.changed)], found.user))
                 changes.append(target)
                 marked_here.add(target.old if target.old is not None else target.old_index)
@@ -239,7 +239,7 @@ def _unread(services: Services, worlds: list[str], found: Readings, times: Seque
         near = update_candidates.nearest(services, worlds, text, vectors[i], units[i]) if worlds else {}
         views = store.get_many(near)
         stored = [views[a] for a in near if a in views and views[a].type in ("Turn", "Memory")
-                  and updates.holds_at(views[a], times[i]) and views[a].valid_from < times[i]]
+                  and succession.holds_at(views[a], times[i]) and views[a].valid_from < times[i]]
         earlier = [j for j in range(i) if times[j] <= times[i]]
         olds = update_candidates.with_cosines(store, [
             Statement(view.anchor, view.content or "", view.valid_from, reading, similarity=near[view.anchor])
@@ -282,7 +282,7 @@ def apply(services: Services, w: Writer, anchors: Sequence[str], changes: Sequen
             old = anchors[change.old_index]
         else:
             view = services.store.get(change.old)
-            holds = updates.holds_ever(view) if change.later else updates.holds_at(view, change.at)
+            holds = succession.holds_ever(view) if change.later else succession.holds_at(view, change.at)
             if not holds or view.erased or change.old in ours:
                 continue  # retired or erased meanwhile (nothing to mark), or one of this call's turns
             old = change.old
@@ -292,7 +292,7 @@ def apply(services: Services, w: Writer, anchors: Sequence[str], changes: Sequen
         elif old != new and w.link(Edge("revises", new, old)) and old not in marked:
             marked.append(old)
             if change.changed and (granted is None or change.old_index is not None or granted(old)):
-                updates.close_derived_facts(services, w, old, change.at, only=change.changed, keep=change.keep)
+                succession.close_derived_facts(services, w, old, change.at, only=change.changed, keep=change.keep)
     return Marked(marked, marked_by)
 
 

@@ -46,7 +46,7 @@ from worlddb.extract.slots import ReadingParts, kin_of, kin_word, names_another,
 from worlddb.graph import facts as factlib
 from worlddb.graph import text_index
 from worlddb.graph.database import Writer
-from worlddb.memory import claims, readings, slot_readings, turn_updates, updates
+from worlddb.memory import claims, naming, readings, slot_readings, succession, turn_updates, updates
 from worlddb.memory.access import Access
 from worlddb.memory.ahead import beside
 from worlddb.memory.results import ConflictOut, EntityOut, FactOut, WriteResult
@@ -371,7 +371,7 @@ def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates
     if request.supersedes:
         w.link(Edge("supersedes", anchor, request.supersedes))
         superseded.append(request.supersedes)
-        updates.close_derived_facts(services, w, request.supersedes, starts)
+        succession.close_derived_facts(services, w, request.supersedes, starts)
     entities_out: list[EntityOut] = []
     facts_out: list[FactOut] = []
     user = plan.voice[0]
@@ -405,7 +405,7 @@ def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates
             facts_out.append(_write_fact(services, w, world, key, anchor, fact, by_name, prepared, starts,
                                          superseded, conflicts, entities_out, others, user, namesake is not None))
     if request.supersedes:  # the amended memory's planned change ends the amend (its facts written)
-        updates.hand_over_plans(services, w, request.supersedes, anchor, starts)
+        succession.hand_over_plans(services, w, request.supersedes, anchor, starts)
     revised: list[str] = []
     superseded_by: list[str] = []
     revised_by: list[str] = []
@@ -443,7 +443,7 @@ def known_mentions(services: Services, world: str, unsure: tuple[EntityCandidate
     """The unsure words (Extraction.unsure) that name an entity `world` already has: "Ana got a
     new job" mentions Ana once the scope knows an Ana. Read inside the write, so an entity an
     earlier memory of the same batch created counts. And those that are the first name of a
-    person the scope knows by a full name (at most updates.MAX_NAMESAKES of them), as a person: "John
+    person the scope knows by a full name (at most naming.MAX_NAMESAKES of them), as a person: "John
     is a doctor" mentions a John once the scope knows John Smith, though "john" is a common word
     too; the resolver then proposes the two as one, never merging them."""
     scope = services.store.rowid(world)
@@ -458,7 +458,7 @@ def known_mentions(services: Services, world: str, unsure: tuple[EntityCandidate
 
 def _first_name_of_someone(services: Services, scope: int, word: str) -> bool:
     first = word.casefold()
-    known = services.resolver.index.containing(scope, first, updates.MAX_NAMESAKES)
+    known = services.resolver.index.containing(scope, first, naming.MAX_NAMESAKES)
     return any(c.etype == "person" and c.norm.startswith(first + " ") for c in known or ())
 
 

@@ -1,0 +1,115 @@
+"""How the scopes name the people a new memory speaks of, for the update judge
+(worlddb.memory.updates) to read its candidates as it reads the new memory.
+
+- A first name that begins the full names of several people of the scopes (the resolver's
+  names, at most MAX_NAMESAKES looked at) names none of them in particular: "Ana moved to
+  Lisbon" is neither Ana Souza's nor Ana Lima's change (`ambiguous_first_names`, `unnamed`).
+- The names an accepted identity joins (worlddb.graph.identity) are one subject: what was said
+  of Bob Smith is about Robert Smith once an operator accepted the two as one (`identities`,
+  `renamed`).
+- A name said to have died, where the text says nothing of pets, is read as the end of the
+  speaker's pet of that name ("Rex passed away": `with_pets_lost`); it can end nothing else.
+
+`Naming` carries the first two for one write. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from worlddb.extract.slots import (
+    Reading,
+    SlotClaim,
+    normalise_subject,
+)
+from worlddb.extract.unread_change import (
+    died,
+)
+from worlddb.graph import identity
+
+from .services import Services
+
+#: past this many of a scope's names holding a first name, it names nobody in particular
+MAX_NAMESAKES = 5
+
+
+@dataclass(frozen=True)
+class Naming:
+    """How the scopes name the people a new memory speaks of, for reading its candidates: the
+    first names that begin the full names of several of them (`ambiguous_first_names`), and
+    the other names an accepted identity gives someone the new memory names, each to the name it
+    uses (`identities`): "Bob Smith lives in Austin" is about Robert Smith once the two are one."""
+
+    ambiguous: frozenset[str] = frozenset()
+    same: Mapping[str, str] = field(default_factory=dict)
+
+    def of(self, reading: Reading) -> Reading:
+        """A candidate's reading as the judge compares it with the new memory's."""
+        return renamed(unnamed(reading, self.ambiguous), self.same)
+
+
+def ambiguous_first_names(services: Services, worlds: list[str], reading: Reading) -> frozenset[str]:
+    """The first names of `reading`'s named subjects that begin the full names of two or more
+    people of the scopes (the resolver's names): "Ana" is then neither Ana Souza nor Ana Lima."""
+    firsts = {claim.subject.split()[0] for claim in reading.claims if claim.named}
+    out = set()
+    for world in worlds:
+        scope = services.store.rowid(world)
+        for first in firsts - out:
+            known = services.resolver.index.containing(scope, first, MAX_NAMESAKES)
+            full = {c.norm for c in known or () if c.norm.startswith(first + " ") and c.etype in (None, "person")}
+            if known is None or len(full) > 1:
+                out.add(first)
+    return frozenset(out)
+
+
+def identities(services: Services, worlds: list[str], reading: Reading) -> dict[str, str]:
+    """Each other name (and alias) of the people a new memory names, where an accepted same_as
+    proposal joins them (worlddb.graph.identity) -> the name the new memory uses: a change said
+    of Robert Smith is about what was said of Bob Smith. Only the named subjects are looked up."""
+    store, out = services.store, {}
+    for subject in dict.fromkeys(c.subject for c in reading.claims if c.named):
+        for members in identity.classes_of(store, services.resolver.entities_named(worlds, subject)):
+            if len(members) < 2:
+                continue
+            for view in store.get_many(members).values():
+                aliases = view.meta.get("aliases")
+                for name in (view.name or "", *(a for a in aliases or () if isinstance(a, str))):
+                    key = normalise_subject(name)
+                    if key and key != subject:
+                        out.setdefault(key, subject)
+    return out
+
+
+def renamed(reading: Reading, same: Mapping[str, str]) -> Reading:
+    """`reading`, its claims about another name of someone the new memory names (`identities`)
+    made about the name the new memory uses."""
+    if not same or not any(c.subject in same for c in reading.claims):
+        return reading
+    return Reading(tuple(replace(c, subject=same[c.subject]) if c.subject in same else c for c in reading.claims),
+                   reading.cues)
+
+
+def unnamed(reading: Reading, ambiguous: frozenset[str]) -> Reading:
+    """`reading`, its claims about a subject whose first name is `ambiguous` no longer taken
+    for names (slots.same_person): such a claim matches only the same words."""
+    if not ambiguous or not any(c.named and c.subject.split()[0] in ambiguous for c in reading.claims):
+        return reading
+    claims = tuple(replace(c, named=False) if c.named and c.subject.split()[0] in ambiguous else c
+                   for c in reading.claims)
+    return Reading(claims, reading.cues)
+
+
+def with_pets_lost(reading: Reading, text: str, speaker: str) -> Reading:
+    """`reading`, with an ended pet of the speaker's for each name `text` says died where it
+    says nothing of pets ("Rex passed away": extract.unread_change.died): the judge then ends
+    the memory of a pet of that name ("I have a dog named Rex"), and no memory that names no
+    such pet. (Only the judge reads it: it is no claim the store records.)"""
+    if any(c.attribute == "pet" for c in reading.claims):
+        return reading
+    gone = died(text)
+    if not gone:
+        return reading
+    return Reading(reading.claims + tuple(SlotClaim(speaker, "pet", name, positive=False, ended=True) for name in gone),
+                   reading.cues)

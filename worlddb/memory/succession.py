@@ -1,0 +1,219 @@
+"""Validity and succession of memories: whether one holds, where history written late takes its
+place, and what a replacement ends (for worlddb.memory.updates and the writes that amend).
+
+- Holding: `holds_ever` (not retired, not an empty validity), `holds_at` (current now and at a
+  time), `holds_from` (still held at a time, current or not).
+- History written after what followed it: a candidate that begins after the new memory is
+  judged as if written second (`as_later`); the memories the ones ending the new memory
+  replaced, back along their supersedes edges, and those the claims index says held when it
+  begins (`held_then`) are judged too (`inside`). The earliest memory that changes the new
+  one ends it, whole or one part at a time (`follow`).
+- What a replacement takes over and ends: the planned changes of the memory it replaces end it
+  too (`hand_over_plans`); the replaced memory's facts end where it begins, a revised one's
+  only in the changed attributes (`close_derived_facts`).
+
+The writing functions take the write's `Writer` and run inside its transaction; the rest read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+
+from worlddb.core.records import Edge, NodeView
+from worlddb.core.store import Store
+from worlddb.core.timeutil import now_us
+from worlddb.extract.judge import Statement, Verdict
+from worlddb.extract.slots import (
+    ReadingParts,
+    attribute_for_relation,
+    same_subject,
+)
+from worlddb.graph.database import Writer
+from worlddb.retrieval import claims as claims_index
+
+from .naming import Naming
+from .services import Services
+from .slot_readings import (
+    view_reading,
+)
+from .update_candidates import MAX_CLAIMED
+
+#: how long before the write a memory's start must be for it to be history (`held_then`), µs
+PAST = 1_000_000
+
+
+def holds_ever(view: NodeView | None) -> bool:
+    """Whether a stored memory (or turn) holds at some time: not retired, and its validity not
+    empty (a plan retired before it began, or amended at its own start, ends in the future but
+    holds never)."""
+    return view is not None and view.retired_at is None and (view.valid_to is None or view.valid_to > view.valid_from)
+
+
+def holds_at(view: NodeView | None, at: int) -> bool:
+    """Whether a stored memory (or turn) is current, now and at `at`: it holds at some time
+    (`holds_ever`), and is not closed by then, whichever is later (a planned change may end it
+    later; one closed in the past, replaced or retired meanwhile, is not current whatever `at`
+    says)."""
+    return holds_ever(view) and (view.valid_to is None or view.valid_to > max(at, now_us()))
+
+
+def holds_from(view: NodeView | None, at: int) -> bool:
+    """Whether a stored memory holds at some time (`holds_ever`) and still at `at` or after it,
+    whether or not it is current: a memory a later one replaced, that held when history written
+    late begins, is changed by that history (`inside`). For a time still to come, `holds_at`."""
+    return holds_ever(view) and (view.valid_to is None or view.valid_to > at)
+
+
+def close_derived_facts(services: Services, w: Writer, old_memory: str, at: int,
+                        only: frozenset[str] | None = None, keep: frozenset[str] = frozenset()) -> None:
+    """A replaced memory's facts end where its replacement begins; a revised memory's, only
+    those whose relation is about one of the attributes in `only`, and none in `keep`."""
+    for edge in services.store.edges(dst=old_memory, type="derived_from"):
+        if edge.src in keep:
+            continue
+        view = services.store.get(edge.src)
+        if view is None or (view.valid_to is not None and view.valid_to <= at):
+            continue
+        if only is not None and attribute_for_relation(view.meta.get("relation", "")) not in only:
+            continue
+        w.close(edge.src, max(at, view.valid_from), "source revised" if only is not None else "source superseded")
+
+
+def held_then(services: Services, worlds: list[str], starts: int, keys: Iterable[claims_index.Key],
+               seen: set[str]) -> list[NodeView]:
+    """The memories of `worlds` that claim one of `keys` and held when a memory stated for an
+    earlier time (`starts`, in the past) begins, but hold no longer: "I live in Austin" two years
+    ago, replaced by a "Boston" since retired, is what "I live in Denver" from a year ago ends."""
+    if starts >= now_us() - PAST or not keys:
+        return []  # a memory stated for now: what held then still holds
+    store = services.store
+    rows = claims_index.claiming(store, worlds, keys, limit=2 * MAX_CLAIMED, now=starts, types=("Memory",))
+    anchors = store.anchors_for_rowids(rows)
+    views = store.get_many(a for a in anchors.values() if a not in seen)
+    return [v for v in views.values() if v.valid_to is not None and v.valid_from <= starts < v.valid_to]
+
+
+def as_later(services: Services, new: Statement, later: Statement) -> Verdict:
+    """The verdict on a candidate that begins after the new memory (history written after what
+    followed it), judged as if it had been written after the new one, so that its own words
+    decide: "This week yoga is on Tuesday" stays an exception to "I have yoga every Monday", and
+    "I sold my Civic" ends "I drive a Civic". An update means the candidate ends the new memory
+    (`Assessment.followed`)."""
+    verdict = services.judge.judge(replace(later, similarity=1.0), [replace(new, similarity=later.similarity)])[0]
+    if verdict.outcome == "update":
+        # one person by two names ("Ana Lima" then, "Ana" later, maybe another Ana): time does not say
+        if not any(same_subject(a.subject, b.subject) for a in later.reading.claims for b in new.reading.claims):
+            return Verdict("conflict", f"{verdict.reason}, a person named otherwise, stated for an earlier time")
+        return Verdict("update", f"{verdict.reason}; it begins later and ends the new memory")
+    if verdict.outcome == "duplicate":
+        return Verdict("related", "the same statement, from a later time")
+    return verdict
+
+
+def inside(services: Services, new: Statement, candidates: list[Statement], verdicts: list[Verdict],
+            user: str | None, wanted: frozenset[str] | None, kept: Mapping[str, ReadingParts],
+            naming: Naming, held: Iterable[NodeView] = ()) -> list[tuple[NodeView, Statement, Verdict]]:
+    """History written inside a succession: the memories, no longer current, that the current
+    memories ending the new one (history written after what followed it) replaced, back along
+    their supersedes edges, each judged against the new memory: one that begins after it and
+    changes it is an earlier end of it (`as_later`), one that held when it began is changed by
+    it (the judge's verdict; a supersession closes it where the new one begins). "I live in
+    Austin" two years ago, then "I live in Boston" last month, then "I live in Denver" a year
+    ago: Denver ends Austin and Boston ends Denver. So are the memories `held` (`held_then`)
+    when the new one begins, whatever ended them. Only updates come back: a memory that no
+    longer holds is no conflict or relation of the new one."""
+    store, starts = services.store, new.valid_from
+    seen = {c.id for c in candidates}
+    todo = [c.id for c, v in zip(candidates, verdicts) if v.outcome == "update" and c.valid_from > starts]
+    found: list[tuple[NodeView, Statement, Verdict]] = []
+    first = [view for view in held if view.anchor not in seen]
+    while todo or first:
+        if first:
+            views, first = first, []
+        else:
+            edges = [e.dst for e in store.edges(src=todo.pop(), type="supersedes") if e.dst not in seen]
+            views = list(store.get_many(edges).values())
+        for view in views:
+            seen.add(view.anchor)
+            if view.type != "Memory" or not holds_ever(view) or view.valid_to is None or view.valid_to <= starts:
+                continue
+            old = Statement(view.anchor, view.content or "", view.valid_from,
+                            naming.of(view_reading(services, view, user, wanted, kept)), similarity=1.0)
+            if view.valid_from > starts:
+                verdict = as_later(services, new, old)
+            else:
+                verdict = services.judge.judge(new, [old])[0]
+            if verdict.outcome == "update":
+                found.append((view, old, verdict))
+                if view.valid_from > starts:
+                    todo.append(view.anchor)
+    return found
+
+
+def follow(services: Services, w: Writer, anchor: str, starts: int,
+            followed: tuple[tuple[str, frozenset[str] | None], ...], superseded_by: list[str],
+            revised_by: list[str]) -> None:
+    """The earliest of the memories that begin after the new one and change what it says
+    (`Assessment.followed`) ends it, as if the two had been written in time order: a supersedes
+    edge from it (the new memory's facts end where it begins), or a revises edge where the new
+    memory also says what it leaves alone (only the changed attributes' facts end). "I live in
+    Boston" from last month, then "I live in Austin" from two years ago: Austin held until
+    Boston began. Where the earliest changes it in part, each later one that changes another
+    part revises it too, until one ends it whole ("I live in Austin and work at Acme", written
+    after "I moved to Boston" and "I work at Globex now": its home ends at Boston, its job at
+    Globex). A conversation turn among them (worlddb.memory.turn_updates.turns_changed)
+    never ends a memory: the earliest turn said before that memory marks it (a revises edge)."""
+    store = services.store
+    views = [store.get(old) for old, _ in followed]
+    ordered = sorted(((v, changed) for v, (_, changed) in zip(views, followed)
+                      if v is not None and holds_ever(v) and v.valid_from > starts),
+                     key=lambda item: (item[0].valid_from, item[0].anchor))
+    memories = [(v, changed) for v, changed in ordered if v.type != "Turn"]
+    turn = next(((v, changed) for v, changed in ordered if v.type == "Turn"
+                 and (not memories or v.valid_from < memories[0][0].valid_from)), None)
+    done: set[str] = set()
+    for view, changed in memories:
+        if changed is None:
+            w.link(Edge("supersedes", view.anchor, anchor))
+            close_derived_facts(services, w, anchor, view.valid_from)
+            superseded_by.append(view.anchor)
+            break
+        if changed - done:  # each later change of another part ends that part where it begins
+            w.link(Edge("revises", view.anchor, anchor))
+            close_derived_facts(services, w, anchor, view.valid_from, only=changed - done)
+            revised_by.append(view.anchor)
+            done |= changed
+    if turn is not None:
+        view, changed = turn
+        w.link(Edge("revises", view.anchor, anchor))
+        close_derived_facts(services, w, anchor, view.valid_from, only=changed or frozenset())
+        revised_by.append(view.anchor)
+
+
+def hand_over_plans(services: Services, w: Writer, old: str, new: str, starts: int,
+                    ended: Iterable[str] = ()) -> None:
+    """Let the planned changes of `old` end `new`, which replaces `old` from `starts`: each memory
+    that supersedes `old` from a later time, and holds at some time, supersedes `new` too, and
+    `new`'s facts end where that plan begins. "I work at Google" from March, then "I work at
+    Figma" from January: Figma holds from January until March, whichever was written first, as
+    it does when the old memory is amended instead. A plan in `ended` already revises `new`
+    (`follow`: the new memory also says what the plan leaves alone) and ends nothing more."""
+    store = services.store
+    plans = [v for v in store.get_many(e.src for e in store.edges(dst=old, type="supersedes")).values()
+             if v.anchor != new and v.valid_from > starts and holds_ever(v) and v.anchor not in ended]
+    for plan in sorted(plans, key=lambda v: (v.valid_from, v.anchor)):
+        w.link(Edge("supersedes", plan.anchor, new))
+        close_derived_facts(services, w, new, plan.valid_from)
+
+
+def successors(store: Store, anchor: str) -> set[str]:
+    """Every memory that supersedes `anchor`, directly or through the ones that do."""
+    seen: set[str] = set()
+    todo = [anchor]
+    while todo:
+        for edge in store.edges(dst=todo.pop(), type="supersedes"):
+            if edge.src not in seen:
+                seen.add(edge.src)
+                todo.append(edge.src)
+    return seen
