@@ -514,8 +514,10 @@ def test_a_named_speakers_first_person_is_that_person_and_the_users_is_me():
                                                                   ("tom", "employer", "Dell", True)}
     assert said("Tom lives in Oslo; Alice lives in Rome.", "Tom") == {("tom", "home", "Oslo", True),
                                                                       ("me", "home", "Rome", False)}
-    for speaker in (None, "user", "assistant", "Alice"):  # the user speaking, or no one named
+    for speaker in (None, "user", "Alice"):  # the user speaking, or no one named
         assert said("I live in Austin.", speaker) == {("me", "home", "Austin", False)}, speaker
+    for role in ("assistant", "System", "tool"):  # a role names no one, but its "I" is not the user
+        assert said("I live in Austin.", role) == {(role.casefold(), "home", "Austin", True)}, role
     tom = Statement("n", "My name is Tom.", 10, read("My name is Tom.", speaker="Tom"))
     priya = Statement("o", "My name is Priya.", 1, read("My name is Priya.", speaker="Priya"))
     again = Statement("o", "Call me Priya. My name is Priya.", 1, read("My name is Priya.", speaker="Tom"))

@@ -21,6 +21,8 @@ from worlddb.extract import _slot_cues, _slot_prefilter, _slot_reader, _slot_rul
 from worlddb.extract.literals import fold
 
 CRAFTED = [
+    "I have two dogs, Rex and Fido. We have three cats: Luna, Milo and Tom. I know someone who works at Google.",
+    "The user moved to Denver. I start at Stripe on Monday. We're moving to Austin on the 15th of June.",
     "My sister-in-law Maria lives in Denver. My stepbrother Tom works at Acme. My half-sister Ana is 12.",
     "I was a nurse before the kids. My sister was an engineer at Boeing. I was promoted to charge nurse.",
     "I have a dog named Rex and a cat named Tom. We adopted a puppy and a kitten called Luna.",

@@ -144,6 +144,9 @@ SCENARIOS = [
      "Tuesdays"),
     ("book-club", "The book club meets on the first Friday of the month.",
      "Book club now meets on the second Saturday.", "When does the book club meet?", "second Saturday"),
+    # an agent's note of the user in the third person is about the one who says "I"
+    ("user-note", "I live in Austin.", "The user moved to Denver.", "Where does the user live?", "Denver"),
+    ("user-note-first", "The user works at Google.", "I work at Stripe now.", "Where do I work?", "Stripe"),
 ]
 
 
@@ -1248,3 +1251,55 @@ async def test_an_amend_marks_the_other_memories_its_change_reaches_and_closes_n
         hits = (await ok(client, "memory_recall", query="Where do I live?", user_id="amend-marks"))["results"]
         assert hits[0]["text"] == "I live in Houston."
         assert next(h for h in hits if h["id"] == both["id"])["annotations"]["revised_by"] == [amended["id"]]
+
+
+@pytest.mark.parametrize(("user", "old", "new", "metadata", "question"), [
+    # the one a relative clause is about, after the speaker's object, is not the speaker
+    ("someone-who", "I work at Dell.", "I know someone who works at Google.", None, "Where do I work?"),
+    ("friend-who", "I live in Austin.", "I helped a friend who moved to Denver.", None, "Where do I live?"),
+    # a change for a day still to come leaves what holds until then current
+    ("on-date", "I work at Google.", "I'm starting at Stripe on January 5th.", None, "Where do I work?"),
+    ("on-monday", "I work at Google.", "I start at Stripe on Monday.", None, "Where do I work?"),
+    ("on-the-15th", "I live in Austin.", "We're moving to Denver on the 15th.", None, "Where do I live?"),
+    # an assistant's first person is its own
+    ("assistant-name", "My name is Dana.", "My name is Claude, nice to meet you.", {"speaker": "assistant"},
+     "What is my name?"),
+    ("assistant-job", "I work at Google.", "I work for Anthropic.", {"role": "assistant"}, "Where do I work?"),
+])
+async def test_what_is_not_the_users_own_change_now_leaves_the_old_memory_current_and_first(
+        minilm_server, user, old, new, metadata, question):
+    async with Client(minilm_server) as client:
+        first = await ok(client, "memory_write", text=old, user_id=user, valid_from=ago(60))
+        second = await ok(client, "memory_write", text=new, user_id=user,
+                          **({"metadata": metadata} if metadata else {}))
+        assert second["superseded"] == [] and second["revised"] == [] and second["conflicts"] == []
+        hits = (await ok(client, "memory_recall", query=question, user_id=user))["results"]
+        assert hits[0]["id"] == first["id"] and hits[0]["superseded_by"] == [] and hits[0]["valid_to"] is None
+
+
+async def test_an_assistants_own_words_make_no_fact_of_the_user(minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "assistant-facts"}
+        mine = await ok(client, "memory_write", text="I work at Google.", **scope)
+        said = await ok(client, "memory_write", text="I work for Anthropic.", metadata={"speaker": "assistant"},
+                        **scope)
+        assert said["facts"] == [] and "assistant-facts" not in [e["name"] for e in said["entities"]]
+        me = next(e["id"] for e in mine["entities"] if e["name"] == "assistant-facts")
+        entity = (await ok(client, "memory_read", id=me, **scope))["entity"]
+        assert [m["id"] for m in entity["mentions"]] == [mine["id"]]
+
+
+@pytest.mark.parametrize(("user", "old", "new", "left"), [
+    ("two-dogs", "I have two dogs, Rex and Fido.", "Fido died last night.", "Rex"),
+    ("two-cats", "We have two cats, Luna and Milo.", "Our cat Milo passed away.", "Luna"),
+])
+async def test_one_of_the_pets_a_count_names_ending_revises_the_memory_of_them(minilm_server, user, old, new, left):
+    async with Client(minilm_server) as client:
+        first = await ok(client, "memory_write", text=old, user_id=user, valid_from=ago(300))
+        second = await ok(client, "memory_write", text=new, user_id=user)
+        assert second["revised"] == [first["id"]] and second["superseded"] == []
+        read = await ok(client, "memory_read", id=first["id"], user_id=user)
+        assert read["valid_to"] is None and read["annotations"]["revised_by"] == [second["id"]]
+        # the pet left is still the speaker's: a question of pets finds the memory naming it, current
+        hits = (await ok(client, "memory_recall", query=f"Is {left} still my pet?", user_id=user))["results"]
+        assert [h["valid_to"] for h in hits if h["id"] == first["id"]] == [None]

@@ -41,6 +41,8 @@ def _subject(found: str | None, before: str, text: str, speaker_is: str | None) 
     if words and (words[0] in _SECOND or phrase[:1].isupper() and _no_one(words[0]) and not _opener(words[0])):
         return None
     if not phrase or (phrase[:1].isupper() and _opener(words[0])) or words[0] in ("the", "a", "an"):
+        if not phrase and _OBJECT_RELATIVE.search(before):
+            return None  # "I know someone who works at Google": the one who works there is not named
         return _clause_subject(before, text, speaker_is)
     if low in _PRONOUNS:
         return _antecedent(text)
@@ -63,6 +65,12 @@ def _subject(found: str | None, before: str, text: str, speaker_is: str | None) 
         name = normalise_subject(phrase)
         return ME if speaker_is and name == speaker_is.lower() else name
     return _clause_subject(before, text, speaker_is)
+
+
+#: a relative clause about what the speaker's verb took as its object ("I know someone who", "we
+#: helped a friend that"), not a predicate of the speaker ("I'm the one who"): its verb is not theirs
+_OBJECT_RELATIVE = re.compile(r"(?:^|[,;:]\s*|\b(?:and|but|so)\s+)(?:I|we)\b(?!\s*(?:am|['’]m|was|were|are|['’]re)\b)"
+                              r"[^,;:.!?]*?\s(?:who|that|which)\s+(?:(?:\w+ly|just|also|now|still)\s+)*$", re.I)
 
 
 def _clause_subject(before: str, text: str, speaker_is: str | None) -> str | None:

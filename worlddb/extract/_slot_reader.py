@@ -265,8 +265,8 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
     else:
         value = _value(raw)
     value = _restore(value).strip(" .,'\"“”‘’")
-    if groups.get("n"):  # a pet's name after its kind: "beagle Biscuit"
-        value = f"{value} {groups['n']}"
+    if groups.get("n"):  # a pet's name after its kind: "beagle Biscuit" (one of "two dogs, Rex and Fido": "dog Rex")
+        value = f"{singular(value) if rule.attribute == 'pet' else value} {groups['n']}"
     accept = rule.accept
     if accept is not None and not accept(value):
         return None

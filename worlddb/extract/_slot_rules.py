@@ -745,6 +745,15 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("pet", _rx(r"(?P<s>)\b(?:I|we)\s+(?:have|got|adopted|own|rescued)\s+[^.!?;]*?\band\s+(?:a|an)\s+(?:new\s+)?"
                      r"(?P<v>(?:[\w-]+\s+){0,2}?(?:" + _PETS + r"))\b(?:\s+(?:named|called)\s+(?P<n>(?-i:[A-Z][a-z]+)))?"),
           speaker=True, accept=lambda v: True),
+    # "I have two dogs, Rex and Fido", "we adopted two cats named Luna and Milo": each pet a count
+    # names, the first and the last of the list (the kind made singular: worlddb.extract._slot_reader)
+    _Rule("pet", _rx(r"(?P<s>)\b(?:I|we)\s+(?:have|got|adopted|own|rescued)\s+(?:two|three|four|[234])\s+(?:\w+\s+)?"
+                     r"(?P<v>(?:" + _PETS + r")(?:s|es)?)(?:,|:|\s+(?:named|called))\s+(?P<n>(?-i:[A-Z][a-z]+))\b"),
+          speaker=True, accept=lambda v: True),
+    _Rule("pet", _rx(r"(?P<s>)\b(?:I|we)\s+(?:have|got|adopted|own|rescued)\s+(?:two|three|four|[234])\s+(?:\w+\s+)?"
+                     r"(?P<v>(?:" + _PETS + r")(?:s|es)?)(?:,|:|\s+(?:named|called))\s+(?:(?-i:[A-Z][a-z]+),?\s+)+"
+                     r"and\s+(?P<n>(?-i:[A-Z][a-z]+))\b"),
+          speaker=True, accept=lambda v: True),
     # "Our beagle Biscuit is twelve": a pet of the speaker's, by kind and name
     _Rule("pet", _rx(r"(?P<s>\b(?:my|our)\s+)(?:old\s+|new\s+)?(?P<v>(?:" + _PETS + r"))\s+(?P<n>(?-i:[A-Z][a-z]+))\b"),
           accept=lambda v: True),

@@ -103,6 +103,10 @@ def normalise_subject(phrase: str) -> str:
     low = [w.lower().replace("’", "'") for w in words]
     if len(low) == 1 and low[0] in _FIRST:
         return ME
+    # the scope's user, as an agent's note names them ("The user moved to Denver"): the speaker of
+    # "I" in their own words, as the question reader reads "Where does the user live?"
+    if low in (["user"], ["the", "user"]):
+        return ME
     # a named person: "my sister Nora", "my best friend Marcus", "Nora", "my sister Ana Souza"
     if words[-1][:1].isupper() and words[-1].lower() not in _FIRST and (
             len(words) == 1 or any(w in _KIN for w in low[:-1])):
@@ -301,11 +305,14 @@ def same_value(a: str, b: str) -> bool:
 
 def voice(speaker: str | None, user: str | None = None) -> str | None:
     """The subject key of a text's first person when `speaker` said it: the speaker's name
-    ("tom" for "Tom", "ana souza"), or None when the first person is "me": no speaker, a
-    generic role (worlddb.extract.GENERIC_ROLES: "user" is the user; an assistant, system or
-    tool names no one), or the user (`user`) by name."""
-    if speaker is None or not speaker.strip() or speaker.strip().casefold() in GENERIC_ROLES:
+    ("tom" for "Tom", "ana souza"), or None when the first person is "me": no speaker, the role
+    "user", or the user (`user`) by name. The other generic roles (worlddb.extract.GENERIC_ROLES)
+    name no one, but their first person is theirs, never the user's: "assistant" for an
+    assistant's "My name is Claude"."""
+    if speaker is None or not speaker.strip() or speaker.strip().casefold() == "user":
         return None
+    if speaker.strip().casefold() in GENERIC_ROLES:
+        return speaker.strip().casefold()
     if user is not None and speaker.strip().casefold() == user.strip().casefold():
         return None
     name = normalise_subject(speaker.strip())

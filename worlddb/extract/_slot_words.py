@@ -131,12 +131,17 @@ FUTURE_TIME = re.compile(
 #: a season or a month named without a year ("in the spring", "this summer", "in March", "at the
 #: end of the month"): a time still to come only where it follows a verb of an arranged future
 #: ("we're moving to Montreal in the spring"), since it may as well date something already done
-#: ("ended things with him in June and is seeing Felipe now"). A month is read only capitalised.
+#: ("ended things with him in June and is seeing Felipe now"). A month is read only capitalised. So is
+#: a day ("on Monday", "on the 15th", "on January 5th": "I start at Stripe on Monday").
 NAMED_TIME = re.compile(
     r"\b(?:in the|this)\s+(?:spring|summer|fall|autumn|winter|new year)\b"
     r"|\b(?:at|by) the end of (?:the|this) (?:week|month|year|summer|semester|term)\b"
     r"|\bin\s+(?:early\s+|late\s+|mid-?)?(?-i:January|February|March|April|May|June|July|August|September|October"
-    r"|November|December)\b(?!,?\s+\d)", re.I)
+    r"|November|December)\b(?!,?\s+\d)"
+    r"|\bon\s+(?:(?-i:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b|the\s+\d{1,2}(?:st|nd|rd|th)\b"
+    r"|(?-i:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2}"
+    r"(?:st|nd|rd|th)?\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?-i:January|February|March|April|May|June|July"
+    r"|August|September|October|November|December)\b)", re.I)
 
 #: what a food is a kind of, so "I don't eat meat" and "I eat chicken again" name one thing
 _FOOD_KIND = {**dict.fromkeys(("chicken", "beef", "pork", "lamb", "turkey", "bacon", "steak", "ham", "veal",

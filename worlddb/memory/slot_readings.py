@@ -138,6 +138,10 @@ UNREAD = Reading()
 #: Reader 47: a relative by marriage or by one parent ("my sister-in-law Maria", "my stepsister") is
 #: a kin word of its own, not the sister.
 #: Reader 48: a fact of a pet of one's ("Rex is my dog": has_dog Rex) claims the pet, by its name.
+#: Reader 49: the pets a count names ("I have two dogs, Rex and Fido"); a relative clause after the
+#: speaker's object ("I know someone who works at Google") is not the speaker's; "the user" is the
+#: user; a day after a verb of an arranged future ("I start at Stripe on Monday") is still to come;
+#: an assistant's, a system's or a tool's first person is theirs, not the user's.
 CLAIMS_READER = schema.CLAIMS_READER
 
 

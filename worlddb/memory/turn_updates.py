@@ -248,7 +248,7 @@ def _unread(services: Services, worlds: list[str], found: Readings, times: Seque
                            similarity=_cosine(vectors[i], vectors[j])) for j in earlier]
         if not olds:
             continue
-        same_voice = [voice(_voice(view)[1], found.user) == voice_of for view in stored]
+        same_voice = [voice(_said_as(view), found.user) == voice_of for view in stored]
         same_voice += [j not in found.restating and voice(found.speakers[j], found.user) == voice_of for j in earlier]
         new = Statement("", text, times[i], found.readings[i], similarity=1.0)
         verdicts = updates.correction(times[i], olds, services.judge.judge(new, olds), same_voice, wrong)
@@ -354,6 +354,14 @@ def _voice(view) -> readings.Voice:
     """The user and speaker a stored turn's or memory's write read it for."""
     user = slot_readings.user_named(view.provenance)
     return user, (view.meta.get("speaker") or "") if view.type == "Turn" else slot_readings.speaker_of(view.meta)
+
+
+def _said_as(view) -> str | None:
+    """Whose voice a stored turn or memory is in, for a change the rules cannot read: its
+    speaker's, the user's for an assistant's turn (it restates what the user said:
+    slot_readings.turn_reading)."""
+    speaker = _voice(view)[1]
+    return "user" if view.type == "Turn" and slot_readings.restates(speaker or "") else speaker
 
 
 def _readings_of(store, views: Sequence) -> list[Reading]:

@@ -506,13 +506,18 @@ def _extraction(services: Services, request: WriteRequest, starts: int, user: st
         # a text that names someone else by the user's name ("my coworker Alice") calls the user
         # "user" in its facts, so the two stay apart however the user's name is written
         namesake = names_another(request.text, user)
+        # an assistant's, a system's or a tool's first person is theirs, never the user's
+        role = slot_readings.speaker_of(request.metadata)
+        said = role.strip() if role is not None and role.strip().casefold() in GENERIC_ROLES - {"user"} else None
         ctx = ExtractionContext(timestamp=to_datetime(starts), user_name=None if namesake else user,
-                                speaker=speaker.name if speaker is not None else None)
+                                speaker=speaker.name if speaker is not None else said)
         found = services.extractor.extract(request.text, ctx)
-        # the speaker of a first-person memory is the scope's user: a mention, not news
-        entities = [e for e in found.entities if e.name.strip()]
+        # the speaker of a first-person memory is the scope's user: a mention, not news; a role's
+        # first person is no one the memory keeps facts of
+        entities = [e for e in found.entities if e.name.strip() and (said is None or e.name != said)]
+        facts = [f for f in found.facts if said is None or said not in (f.subject, f.object)]
         unsure = tuple(e for e in found.unsure if e.name.strip())[:MAX_ITEMS]
-        return _dedupe(entities), list(found.facts)[:MAX_ITEMS], found.extractor, unsure
+        return _dedupe(entities), facts[:MAX_ITEMS], found.extractor, unsure
     entities = [_entity(item) for item in _items(request.entities, "entities")]
     facts = [_fact(item) for item in _items(request.facts, "facts")]
     return _dedupe(entities), facts, "client", ()
