@@ -21,6 +21,7 @@ from worlddb.extract import _slot_cues, _slot_prefilter, _slot_reader, _slot_rul
 from worlddb.extract.literals import fold
 
 CRAFTED = [
+    "We called off the book club meeting. I cancelled my dentist appointment for Tuesday. They scrapped the offsite.",
     "I have two dogs, Rex and Fido. We have three cats: Luna, Milo and Tom. I know someone who works at Google.",
     "The user moved to Denver. I start at Stripe on Monday. We're moving to Austin on the 15th of June.",
     "My sister-in-law Maria lives in Denver. My stepbrother Tom works at Acme. My half-sister Ana is 12.",

@@ -147,6 +147,11 @@ SCENARIOS = [
     # an agent's note of the user in the third person is about the one who says "I"
     ("user-note", "I live in Austin.", "The user moved to Denver.", "Where does the user live?", "Denver"),
     ("user-note-first", "The user works at Google.", "I work at Stripe now.", "Where do I work?", "Stripe"),
+    # a thing called off has no time any more
+    ("offsite-off", "The team offsite is on Friday.", "The team offsite got cancelled.", "When is the team offsite?",
+     "cancelled"),
+    ("club-off", "The book club meeting is on Thursday.", "We called off the book club meeting.",
+     "When is the book club meeting?", "called off"),
 ]
 
 
@@ -1303,3 +1308,29 @@ async def test_one_of_the_pets_a_count_names_ending_revises_the_memory_of_them(m
         # the pet left is still the speaker's: a question of pets finds the memory naming it, current
         hits = (await ok(client, "memory_recall", query=f"Is {left} still my pet?", user_id=user))["results"]
         assert [h["valid_to"] for h in hits if h["id"] == first["id"]] == [None]
+
+
+async def test_a_change_of_a_relative_named_by_the_kin_word_alone_changes_none_of_two_of_that_word(minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "two-sisters"}
+        ana = await ok(client, "memory_write", text="My sister Ana lives in Porto.", valid_from=ago(90), **scope)
+        maria = await ok(client, "memory_write", text="My sister Maria lives in Lisbon.", valid_from=ago(60), **scope)
+        moved = await ok(client, "memory_write", text="My sister just moved to Faro.", **scope)
+        assert moved["revised"] == [] and moved["superseded"] == [] and moved["conflicts"] == []
+        assert {ana["id"], maria["id"]} <= set(moved["related"])
+        # with one sister named, the change is hers
+        one = {"user_id": "one-sister"}
+        ana = await ok(client, "memory_write", text="My sister Ana lives in Porto.", valid_from=ago(90), **one)
+        moved = await ok(client, "memory_write", text="My sister just moved to Faro.", **one)
+        assert moved["revised"] == [ana["id"]]
+
+
+@pytest.mark.parametrize("old", ["I'm married to Chris.", "My husband is Chris."])
+async def test_news_of_someone_of_a_person_the_old_memory_names_marks_nothing(minilm_server, old):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": f"chris-{len(old)}"}
+        first = await ok(client, "memory_write", text=old, valid_from=ago(300), **scope)
+        news = await ok(client, "memory_write", text="Chris's sister is getting divorced.", **scope)
+        assert news["revised"] == [] and news["superseded"] == [] and news["conflicts"] == []
+        read = await ok(client, "memory_read", id=first["id"], **scope)
+        assert read["valid_to"] is None and read["annotations"].get("revised_by", []) == []

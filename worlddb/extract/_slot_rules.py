@@ -918,6 +918,11 @@ _RULES: tuple[_Rule, ...] = (
           qualifier="move-out"),
     _Rule("due", _rx(r"(?P<s>\b(?:us|me)\s+)?(?:stay|remain|keep the (?:place|apartment|flat))\s+(?:\w+\s+){0,2}?"
                      r"(?:until|till|through)\s+(?P<v>" + _DATE + r")"), accept=_has_date, qualifier="move-out"),
+    # "We called off the book club meeting", "I cancelled my dentist appointment": a thing that will not happen
+    _Rule("status", _rx(r"\b(?:I|we|they|he|she)\s+(?:just\s+|finally\s+|had\s+to\s+|have\s+|'ve\s+|’ve\s+)?"
+                        r"(?P<v>cancel+ed|called\s+off|scrapped)\s+(?P<t>(?:my|our|the|this|next)\s+" + _THING_WORDS
+                        + r"[\w'’-]+)(?=\s*(?:[,.;!?]|$|\s(?:for|on|this|next|because|due|and|but|so|until)\b))"),
+          thing=True, accept=lambda v: True),
     _Rule("status", _rx(r"(?P<t>" + _THING_START + _THING_WORDS + r"[\w'’-]+)\s+(?:is|was|has been|got|just|now|finally|"
                         r"officially|has|have)?\s*(?:now\s+|finally\s+|officially\s+|just\s+|been\s+|currently\s+)*"
                         r"(?P<v>" + _STATUS + r")\b" + _NO_OBJECT), thing=True, accept=lambda v: True),

@@ -75,6 +75,7 @@ from worlddb.extract.slots import (
     is_fixed,
     kin_of,
     kin_says,
+    kin_word,
     owners,
     same_person,
     same_subject,
@@ -126,6 +127,7 @@ class BuiltinJudge:
         kin = kin_of(new.text)  # what the new text says its people are, read once for every candidate
         verdicts = [self._one(new, old, ambiguous, kin) for old in candidates]
         verdicts = _replacements(new, candidates, verdicts)
+        verdicts = _one_of_several_kin(new, candidates, verdicts)
         return _closest_only(new, candidates, verdicts)
 
     def only_repeats(self, new: Statement) -> bool:
@@ -168,6 +170,8 @@ class BuiltinJudge:
             return None  # "My wife's yoga moved" changes no yoga of the speaker's ("her lessons" may be the daughter's)
         if is_open(n.attribute) or is_open(o.attribute):
             return _open_pair(new, n, o)
+        if _called_off(n, o):
+            return "end"
         family = n.attribute == o.attribute or any({n.attribute, o.attribute} <= f for f in _FAMILIES)
         if not family or (n.qualifier and o.qualifier and n.qualifier != o.qualifier):
             return None
@@ -341,12 +345,28 @@ def _for_a_purpose(o: SlotClaim) -> bool:
 
 
 def comparable(attributes: Iterable[str]) -> frozenset[str]:
-    """The attributes a claim of one of `attributes` can be compared with (its family too)."""
+    """The attributes a claim of one of `attributes` can be compared with (its family too, and a
+    thing's times for its status: a thing called off has no time any more, `_called_off`)."""
     out = set(attributes)
     for family in _FAMILIES:
         if out & family:
             out |= family
+    if "status" in out:
+        out |= _THING_TIMES
     return frozenset(out)
+
+
+#: the slots of a thing's time, which its cancellation ends
+_THING_TIMES = frozenset({"when", "due"})
+#: the statuses of a thing that will not happen
+_CALLED_OFF = re.compile(r"cancel+ed|scrapped|called off|off", re.I)
+
+
+def _called_off(n: SlotClaim, o: SlotClaim) -> bool:
+    """Whether `n` says the thing whose time `o` states will not happen ("The team offsite got
+    cancelled" of "The team offsite is on Friday"): it ends that time."""
+    return (n.attribute == "status" and n.positive and not n.ended and bool(_CALLED_OFF.fullmatch(n.value.strip()))
+            and o.attribute in _THING_TIMES and o.positive and not o.ended)
 
 
 #: the slots of its family a change of one leaves as they were: a new role ("promoted to staff
@@ -359,6 +379,25 @@ def covered(attributes: Iterable[str]) -> frozenset[str]:
     what a change of one of them leaves (`_LEAVES`) that none of them names."""
     named = set(attributes)
     return comparable(named) - {x for a in named for x in _LEAVES.get(a, ()) if x not in named}
+
+
+def _one_of_several_kin(new: Statement, candidates: Sequence[Statement], verdicts: list[Verdict]) -> list[Verdict]:
+    """A change said of a relative by the kin word alone ("My sister just moved to Faro") where the
+    candidates it would change name two or more people by that word ("My sister Ana lives in
+    Porto", "My sister Maria lives in Lisbon") changes none of them: which sister is not said.
+    Those candidates become related."""
+    bare = {c.subject for c in new.reading.claims if not c.named and kin_word(c.subject) == c.subject}
+    if not bare:
+        return verdicts
+    changing = [i for i, v in enumerate(verdicts) if v.outcome in ("update", "conflict")]
+    for word in bare:
+        named = {i: {name.split()[0] for name, kins in kin_of(candidates[i].text).items() if word in kins}
+                 for i in changing}
+        if len(set().union(*named.values())) > 1:
+            for i, names in named.items():
+                if names:
+                    verdicts[i] = Verdict("related", f"one of several people the text calls {word}")
+    return verdicts
 
 
 def _closest_only(new: Statement, candidates: Sequence[Statement], verdicts: list[Verdict]) -> list[Verdict]:

@@ -142,6 +142,7 @@ UNREAD = Reading()
 #: speaker's object ("I know someone who works at Google") is not the speaker's; "the user" is the
 #: user; a day after a verb of an arranged future ("I start at Stripe on Monday") is still to come;
 #: an assistant's, a system's or a tool's first person is theirs, not the user's.
+#: Reader 50: a thing one cancelled or called off ("We called off the book club meeting") has that status.
 CLAIMS_READER = schema.CLAIMS_READER
 
 

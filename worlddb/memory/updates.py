@@ -247,6 +247,9 @@ def _ruling(reading: Reading, claims_of: Callable[[Statement], Iterable[SlotClai
                  for w in c.subject.split()}
     # "my other sister": the words of a subject the text says is another one
     others = {w for subject in subjects if "other" in subject.split() for w in subject.split()}
+    # whose someone or something a subject is ("Chris's sister": chris), not who it is
+    possessors = {re.sub(r"'s$", "", c.subject.split()[0]) for c in reading.claims
+                  if not c.named and len(c.subject.split()) > 1 and (c.attribute in CATALOGUE or is_open(c.attribute))}
 
     def check(old: Statement, anchored: bool) -> bool:
         if any(re.search(r"\b" + re.escape(value) + r"\b", old.text, re.I) for value in values):
@@ -271,6 +274,8 @@ def _ruling(reading: Reading, claims_of: Callable[[Statement], Iterable[SlotClai
             return True
         if shared and shared <= others:
             return True  # "My other sister moved to Berlin" is not about "My sister Jen lives in Paris"
+        if shared and shared <= possessors and not shared & subjects:
+            return True  # "Chris's sister is getting divorced" is news of hers, not of "I'm married to Chris"
         return any(same_subject(c.subject, subject) for c in theirs for subject in subjects)
 
     return check
