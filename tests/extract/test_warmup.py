@@ -14,10 +14,12 @@ TABLES = ("_slot_prefilter._needs", "_slot_cues._cue_needs", "_slot_reader._anim
 
 
 def _built_after(step: str, tmp_path) -> dict[str, int]:
-    """In a fresh interpreter: each table's cache size before and after `step`."""
+    """In a fresh interpreter: each table's cache size before and after `step`, and how many slot
+    rules' patterns were compiled before and after it (they compile on first use)."""
     script = textwrap.dedent(f"""
         import json
         from worlddb.extract import _slot_cues, _slot_prefilter, _slot_reader, builtin, given_names, lexicon, temporal
+        from worlddb.extract import _slot_rules
         from worlddb.memory.engine import Engine
         from worlddb.memory.scopes import ScopeSet
         from worlddb.vectors.embedder import HashEmbedder
@@ -25,11 +27,15 @@ def _built_after(step: str, tmp_path) -> dict[str, int]:
         def sizes():
             return {{name: eval(name).cache_info().currsize for name in {TABLES!r}}}
 
+        def compiled():
+            return sum(rule.pattern._compiled is not None for rule in _slot_rules._RULES)
+
         ALICE = ScopeSet((("user", "alice"),))
-        before = sizes()
+        before, compiled_before = sizes(), compiled()
         engine = Engine.open({str(tmp_path / "w.db")!r}, embedder=HashEmbedder(), query_model=True)
         {step}
-        print(json.dumps({{"before": before, "after": sizes()}}))
+        print(json.dumps({{"before": before, "after": sizes(), "rules": len(_slot_rules._RULES),
+                          "compiled": [compiled_before, compiled()]}}))
         engine.close()
     """)
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
@@ -40,11 +46,14 @@ def test_engine_warm_builds_the_readers_tables(tmp_path):
     found = _built_after("engine.warm()", tmp_path)
     assert set(found["before"].values()) == {0}  # nothing is built at import or open
     assert set(found["after"].values()) == {1}
+    assert found["compiled"] == [0, found["rules"]]
 
 
 def test_without_warm_the_first_write_builds_them(tmp_path):
     found = _built_after("engine.write_memory('I moved to Denver last week', ALICE)", tmp_path)
     assert set(found["before"].values()) == {0}
+    # the slot rules' patterns are compiled as a text is matched against them: some, not all
+    assert found["compiled"][0] == 0 and 0 < found["compiled"][1] < found["rules"]
     # the slot reader's literal index, the largest, is built inside the write itself
     assert found["after"]["_slot_prefilter._needs"] == 1
 
@@ -56,3 +65,9 @@ def test_warm_is_idempotent():
     built = _slot_prefilter._needs()
     warmup.warm()
     assert _slot_prefilter._needs() is built
+
+
+def test_a_command_that_only_reads_what_is_stored_compiles_no_slot_rule(tmp_path):
+    # (`worlddb auth list`, `identity`, `export`: the engine is imported and a store opened)
+    found = _built_after("engine.all_scopes()", tmp_path)
+    assert found["compiled"] == [0, 0]

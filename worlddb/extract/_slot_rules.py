@@ -69,8 +69,27 @@ class _Rule:
     unless: re.Pattern[str] | None = None
 
 
+class _Lazy:
+    """A rule's pattern (case-insensitive), compiled the first time a text is matched against it:
+    a process that never reads slots (the command line's `auth`, `identity`, `export`) never
+    compiles the table, about half a second of CPU, and the prefilter reads a pattern's literals
+    (worlddb.extract.literals.required: `pattern`, `flags`) without compiling it. Everything else
+    (`finditer`, `search`, `groupindex`, ...) is the compiled pattern's."""
+
+    __slots__ = ("_compiled", "flags", "pattern")
+
+    def __init__(self, pattern: str):
+        self.pattern, self.flags, self._compiled = pattern, re.I | re.U, None
+
+    def __getattr__(self, name: str):
+        compiled = self._compiled
+        if compiled is None:  # (two threads may both compile it: the same pattern either way)
+            compiled = self._compiled = re.compile(self.pattern, re.I)
+        return getattr(compiled, name)
+
+
 def _rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.I)
+    return _Lazy(pattern)  # type: ignore[return-value]  # a re.Pattern in all but when it is compiled
 
 
 # Who: a subject right before the verb, as a named group `s` (optional: a rule that finds none

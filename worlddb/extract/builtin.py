@@ -58,8 +58,8 @@ from worlddb.extract import (
     given_names,
     lexicon,
 )
+from worlddb.extract._slot_words import FUTURE_TIME, NAMED_TIME, corporate
 from worlddb.extract.literals import fold, has_all, required
-from worlddb.extract.slots import FUTURE_TIME, NAMED_TIME, corporate
 from worlddb.extract.temporal import find_temporals
 
 __all__ = ["BuiltinExtractor", "split_sentences"]

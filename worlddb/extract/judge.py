@@ -56,6 +56,19 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
+# (the reader's catalogue and subject rules, not the reader: a process that only stores or reads
+# what is stored - the command line's `auth`, `identity`, `export` - never compiles its rules)
+from worlddb.extract._slot_catalogue import CATALOGUE, Reading, SlotClaim, attribute_for_relation, is_fixed
+from worlddb.extract._slot_values import (
+    ambiguous_first_names,
+    kin_of,
+    kin_says,
+    kin_word,
+    owners,
+    same_person,
+    same_subject,
+    same_value,
+)
 from worlddb.extract.open_slots import (
     IDENT_NOUNS,
     PREFERS,
@@ -65,21 +78,6 @@ from worlddb.extract.open_slots import (
     is_single,
     lower_name,
     value_kind,
-)
-from worlddb.extract.slots import (
-    CATALOGUE,
-    Reading,
-    SlotClaim,
-    ambiguous_first_names,
-    attribute_for_relation,
-    is_fixed,
-    kin_of,
-    kin_says,
-    kin_word,
-    owners,
-    same_person,
-    same_subject,
-    same_value,
 )
 
 __all__ = ["OUTCOMES", "BuiltinJudge", "Outcome", "Statement", "Verdict", "comparable", "covered"]

@@ -2,8 +2,9 @@
 
 Contract: `warm()` builds, once per process, what the extractor, the slot reader and the
 resolver's name tables would otherwise build inside the first write after a server starts:
-the date parser's English tables (worlddb.extract.temporal), the slot rules' and cues'
-literal indexes (worlddb.extract.slots), the literal sets of the temporal and fact patterns
+the date parser's English tables (worlddb.extract.temporal), the slot rules' compiled patterns
+(compiled on first use: worlddb.extract._slot_rules) and the rules' and cues' literal indexes
+(worlddb.extract.slots), the literal sets of the temporal and fact patterns
 (worlddb.extract.temporal, worlddb.extract.builtin), the English word list
 (worlddb.extract.lexicon) and the given-name table (worlddb.extract.given_names). It reads
 only the installed packages' data, caches no text, and is a no-op the second time. Built lazily, these cost the first
@@ -13,7 +14,16 @@ writes after it (a store of 10k memories).
 
 from __future__ import annotations
 
-from worlddb.extract import _slot_cues, _slot_prefilter, _slot_reader, builtin, given_names, lexicon, temporal
+from worlddb.extract import (
+    _slot_cues,
+    _slot_prefilter,
+    _slot_reader,
+    _slot_rules,
+    builtin,
+    given_names,
+    lexicon,
+    temporal,
+)
 
 __all__ = ["warm"]
 
@@ -22,6 +32,8 @@ def warm() -> None:
     temporal.warm()
     builtin._fact_needs()
     _slot_prefilter._needs()
+    for rule in _slot_rules._RULES:
+        rule.pattern.groupindex  # noqa: B018  (compiles it)
     _slot_cues._cue_needs()
     _slot_reader._animate()
     lexicon._entries()
