@@ -61,6 +61,18 @@ def test_a_turn_a_later_one_changed_is_not_judged_again(engine):
     assert sorted(third.revised) == sorted(t.id for t in second.turns)  # each said Denver
 
 
+def test_each_turn_of_one_call_that_changes_another_slot_marks_the_turn_as_two_calls_would(engine):
+    said = "I live in Portland and work as a nurse at Providence."
+    first = engine.write_messages([{"role": "user", "content": said}], ALICE, session="s1",
+                                  valid_from="2024-01-01T00:00:00Z")
+    old = first.turns[0].id
+    second = engine.write_messages([{"role": "user", "content": "We moved to Seattle last weekend!"},
+                                    {"role": "user", "content": "I work at Swedish Hospital now."}], ALICE,
+                                   session="s2", valid_from="2024-04-01T00:00:00Z")
+    assert second.revised == [old]  # listed once, marked by both
+    assert revised_by(engine, old) == sorted(t.id for t in second.turns)
+
+
 def test_a_message_dated_after_a_later_one_is_not_changed_by_it(engine):
     # (within one call or one session times run forwards; two conversations may be written in any order)
     engine.write_messages([{"role": "user", "content": "I live in Austin.", "time": "2024-05-01T00:00:00Z"}], ALICE,

@@ -72,6 +72,28 @@ async def test_a_turn_marks_an_earlier_turn_of_the_same_call(minilm_server):
         assert hits[1]["annotations"]["revised_by"] == [tesla]
 
 
+async def test_each_turn_of_one_call_marks_the_turn_whose_other_slot_it_changes(minilm_server):
+    # sent in one call, as in two: the job change marks the turn the move marked already
+    async with Client(minilm_server) as client:
+        first = await session(client, "u-both", "2024-01-10",
+                              ("user", "I live in Portland and work as a nurse at Providence."))
+        old = first["turns"][0]["id"]
+        second = await session(client, "u-both", "2024-06-02", ("user", "We moved to Seattle last weekend!"),
+                               ("user", "I work at Swedish Hospital now."))
+        seattle, swedish = (t["id"] for t in second["turns"])
+        assert second["revised"] == [old]
+        read = await ok(client, "memory_read", id=old, user_id="u-both")
+        assert sorted(read["annotations"]["revised_by"]) == sorted([seattle, swedish]) and read["valid_to"] is None
+        # the same slot changed again in one call is changed from its newest statement, as in two calls
+        third = await session(client, "u-both", "2024-09-01", ("user", "We moved to Tacoma."),
+                              ("user", "Then we moved to Olympia."))
+        tacoma, olympia = (t["id"] for t in third["turns"])
+        assert third["revised"] == [seattle, tacoma]
+        assert (await ok(client, "memory_read", id=tacoma, user_id="u-both"))["annotations"]["revised_by"] == [olympia]
+        read = await ok(client, "memory_read", id=seattle, user_id="u-both")
+        assert read["annotations"]["revised_by"] == [tacoma]
+
+
 async def test_a_session_written_after_a_later_one_is_marked_by_it_as_in_time_order(minilm_server):
     # the later session is written first; valid time, not the order of the writes, says which
     # turn changed which

@@ -18,7 +18,9 @@ ingest_conversation) is read for slot claims, and each change becomes a mark:
    of the same subject: the newest MAX_CLAIMED current turns and as many current memories of
    the scopes the claims index gives (worlddb.retrieval.claims) that nothing later has changed
    in that slot yet (a memory changed in another slot still states this one), and the turns of
-   the same call before it, nearest first. Only the claims that can
+   the same call before it, nearest first. A turn or memory an earlier turn of the call changed
+   is left out as well, but only for that turn's slots: the call marks what it would have had
+   each turn been a call of its own. Only the claims that can
    change something count: a value of a slot that holds one at a time, an ended or negated
    value, a replacement of an open slot's value. A new value of a slot of many values ("I love
    playing pro ball", an "instead" somewhere in the turn) ends no earlier one: conversation is
@@ -157,7 +159,8 @@ def _claimed(services: Services, worlds: list[str], found: Readings, times: Sequ
         return []
     store, now = services.store, now_us()
     changes: list[Change] = []
-    marked_here: set[int | str] = set()
+    # each turn or memory a turn of this call marked, with the keys of the turns that marked it
+    marked_here: dict[int | str, frozenset[claims_index.Key]] = {}
     for i, keys in enumerate(found.keys):
         if not keys or i in found.restating:
             continue
@@ -165,10 +168,10 @@ def _claimed(services: Services, worlds: list[str], found: Readings, times: Sequ
         if not new.reading.claims:
             continue  # only new values of slots of many values: nothing it can end
         earlier = [j for j in range(i - 1, -1, -1)
-                   if found.keys[j] and j not in marked_here and times[j] <= times[i]
+                   if found.keys[j] and not _changed_here(marked_here, j, keys) and times[j] <= times[i]
                    and _shares(keys, found.keys[j])][:MAX_IN_CALL]
         before, after = _stored(store, worlds, keys, times[i], now)
-        stored = [(view, vector) for view, vector in before if view.anchor not in marked_here]
+        stored = [(view, vector) for view, vector in before if not _changed_here(marked_here, view.anchor, keys)]
         changes += _following(services, after, i, texts[i], times[i], found.readings[i], vectors[i])
         if not earlier and not stored:
             continue
@@ -188,8 +191,18 @@ def _claimed(services: Services, worlds: list[str], found: Readings, times: Sequ
                     target = replace(target, keep=revisions.left_alone(services, new.reading,
                                                                     [(target.old, target.changed)], found.user))
                 changes.append(target)
-                marked_here.add(target.old if target.old is not None else target.old_index)
+                old = target.old if target.old is not None else target.old_index
+                marked_here[old] = marked_here.get(old, frozenset()) | keys
     return changes
+
+
+def _changed_here(marked_here: Mapping[int | str, frozenset], old: int | str, keys: frozenset) -> bool:
+    """Whether a turn of this call already changed `old` (a turn of the call by its index, or a
+    stored one by its anchor) in one of the slots of `keys`: as `_changed` leaves out a stored one
+    a later turn changed in these slots, for a turn of a later call. One changed only in another
+    slot still states these ("I live in Portland and work at Providence" after "We moved to
+    Seattle" still says where its speaker works): the call's turns mark what two calls would."""
+    return old in marked_here and _shares(keys, marked_here[old])
 
 
 def _following(services: Services, stored: list[tuple], i: int, text: str, at: int, reading: Reading,
