@@ -73,6 +73,21 @@ def test_each_turn_of_one_call_that_changes_another_slot_marks_the_turn_as_two_c
     assert revised_by(engine, old) == sorted(t.id for t in second.turns)
 
 
+def test_two_turns_of_one_call_end_the_facts_of_each_slot_they_change(engine):
+    memory = engine.write_memory("I live in Austin and I work at Dell.", ALICE, valid_from="2024-01-01T00:00:00Z",
+                                 facts=[{"subject": "I", "relation": "lives_in", "object": "Austin"},
+                                        {"subject": "I", "relation": "works_at", "object": "Dell"}])
+    written = engine.write_messages([{"role": "user", "content": "I moved to Denver."},
+                                     {"role": "user", "content": "I work at Google now."}], ALICE,
+                                    valid_from="2024-05-01T00:00:00Z")
+    denver, google = (t.id for t in written.turns)
+    assert written.revised == [memory.id] and revised_by(engine, memory.id) == sorted([denver, google])
+    facts = {f.relation: engine.store.get(f.id) for f in memory.facts}
+    assert facts["lives_in"].valid_to == engine.store.get(denver).valid_from
+    assert facts["works_at"].valid_to == engine.store.get(google).valid_from
+    assert engine.store.get(memory.id).valid_to is None
+
+
 def test_a_message_dated_after_a_later_one_is_not_changed_by_it(engine):
     # (within one call or one session times run forwards; two conversations may be written in any order)
     engine.write_messages([{"role": "user", "content": "I live in Austin.", "time": "2024-05-01T00:00:00Z"}], ALICE,

@@ -302,8 +302,11 @@ def apply(services: Services, w: Writer, anchors: Sequence[str], changes: Sequen
         if change.later:
             if w.link(Edge("revises", old, new)) and old not in marked_by:
                 marked_by.append(old)
-        elif old != new and w.link(Edge("revises", new, old)) and old not in marked:
-            marked.append(old)
+        elif old != new and w.link(Edge("revises", new, old)):
+            if old not in marked:
+                marked.append(old)
+            # (each turn that changes a slot of the memory ends that slot's facts, the second of
+            # one call as well: "We moved to Seattle", then "I work at Swedish now")
             if change.changed and (granted is None or change.old_index is not None or granted(old)):
                 succession.close_derived_facts(services, w, old, change.at, only=change.changed, keep=change.keep)
     return Marked(marked, marked_by)
