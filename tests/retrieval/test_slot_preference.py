@@ -1,9 +1,11 @@
 """The slot step on its own (worlddb.retrieval.slot_preference.prefer): which of the lanes'
-candidates state the asked slot, for changes the rules read nothing in. Memories here are
-views with the edges between them given as functions; tests/server/test_updates.py drives the
-same step through the MCP client."""
+candidates state the asked slot, for changes the rules read nothing in. Memories and turns here
+are views with the edges between them given as functions; tests/server/test_updates.py and
+tests/server/test_turn_updates.py drive the same step through the MCP client."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from worlddb.core.records import NodeView
 from worlddb.extract.slots import asked
@@ -17,6 +19,10 @@ def memory(anchor: str, text: str, day: int) -> NodeView:
     return NodeView(anchor=anchor, version=anchor, type="Memory", name="", content=text, meta={}, provenance={},
                     created_at=day * DAY, valid_from=day * DAY, valid_to=None, t_ingested=day * DAY, parent=None,
                     retired_at=None, retire_reason=None, n_children=0, n_edges=0)
+
+
+def turn(anchor: str, text: str, day: int, speaker: str = "user") -> NodeView:
+    return replace(memory(anchor, text, day), type="Turn", meta={"speaker": speaker})
 
 
 def ranked(*views: NodeView) -> list[Ranked]:
@@ -74,3 +80,17 @@ def test_a_statement_read_as_alike_or_open_slots_is_one_part():
     taken = memory("taken", "I take 10 mg of lisinopril every morning.", 1)
     bumped = memory("bumped", "Doc bumped my lisinopril up to 20 mg.", 40)
     assert first_for("What dose of lisinopril do I take?", ranked(taken, bumped), {"bumped": [taken]})[0] == "bumped"
+
+
+def test_a_persons_turn_that_marked_a_turn_states_its_slot_as_a_memory_does():
+    said = turn("said", "My dentist appointment is on Tuesday at 3pm.", 1)
+    fixed = turn("fixed", "Sorry, I meant Thursday, not Tuesday.", 5)
+    assert first_for("When is my dentist appointment?", ranked(said, fixed), {"fixed": [said]}) == ["fixed", "said"]
+    # a turn that revised nothing takes over nothing
+    assert first_for("When is my dentist appointment?", ranked(said, fixed), {}) == ["said"]
+
+
+def test_an_assistants_turn_takes_over_nothing():
+    said = turn("said", "My dentist appointment is on Tuesday at 3pm.", 1)
+    echo = turn("echo", "Sorry, I meant Thursday, not Tuesday.", 5, speaker="assistant")
+    assert first_for("When is my dentist appointment?", ranked(said, echo), {"echo": [said]}) == ["said"]

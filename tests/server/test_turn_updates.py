@@ -128,6 +128,26 @@ async def test_a_correction_that_names_only_the_wrong_value_marks_the_turn_that_
         assert other["revised"] == []
 
 
+@pytest.mark.parametrize(("user", "before", "after", "question"), [
+    ("fix-thu", "My dentist appointment is on Tuesday at 3pm.", "Sorry, I meant Thursday, not Tuesday.",
+     "When is my dentist appointment?"),
+    ("fix-wed", "My dentist appointment is on Tuesday at 3pm.", "The dentist rescheduled me to Wednesday.",
+     "When is my dentist appointment?"),
+    ("fix-nuts", "I'm allergic to peanuts.", "Actually it's tree nuts I'm allergic to, not peanuts.",
+     "What am I allergic to?"),
+])
+async def test_a_turn_that_corrected_a_turn_of_an_earlier_session_answers_before_it(minilm_server, user, before,
+                                                                                    after, question):
+    # as the same two texts written as memories do: the turn that marked the other holds what is true now
+    async with Client(minilm_server) as client:
+        said = (await session(client, user, "2024-03-01", ("user", before), key="mon"))["turns"][0]["id"]
+        fixed = await session(client, user, "2024-03-08", ("user", after), key="fri")
+        assert fixed["revised"] == [said]
+        hits = (await ok(client, "memory_recall", query=question, user_id=user, limit=3))["results"]
+        assert [h["id"] for h in hits[:2]] == [fixed["turns"][0]["id"], said]
+        assert hits[1]["annotations"]["revised_by"] == [fixed["turns"][0]["id"]]
+
+
 async def test_a_memory_that_corrects_a_value_marks_the_memory_that_said_it(minilm_server):
     async with Client(minilm_server) as client:
         scope = {"user_id": "u-fix-memory"}

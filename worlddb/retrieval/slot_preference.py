@@ -22,7 +22,10 @@ do I live?", and an assistant's or a tool's turn claims nothing about anyone. A 
 about an open slot ("What browser do I use?" asks about (me, np:browser)); a memory that names a
 new value with no slot of its own ("I switched to Vivaldi") states the open slot of a memory it
 superseded or revised, and a memory the rules read nothing in states any asked slot of a memory
-it revised (a change the rules could not read, worlddb.memory.updates).
+it revised (a change the rules could not read, worlddb.memory.updates). A person's turn does the
+same with what it revised (worlddb.memory.turn_updates): "Sorry, I meant Thursday, not Tuesday",
+which marked "My dentist appointment is on Tuesday at 3pm", answers "When is my dentist
+appointment?" first, as it does written as memories.
 """
 
 from __future__ import annotations
@@ -128,7 +131,7 @@ def _claims(view: NodeView, attributes: set[str] | None, user: str | None = None
         return ()
     speaker = speaker_of(view)
     if view.type == "Turn":
-        if not (speaker or "").strip() or speaker.strip().casefold() in GENERIC_ROLES - {"user"}:
+        if not _speaks(view):
             return ()
     elif voice(speaker, user) is None:
         speaker = None
@@ -138,8 +141,8 @@ def _claims(view: NodeView, attributes: set[str] | None, user: str | None = None
 def _takes_over(view: NodeView, keys: Sequence[SlotKey], attributes: set[str], user: str | None,
                 replaced: Callable[[NodeView], list[NodeView]],
                 changed_by: Callable[[NodeView], list[NodeView]] | None = None) -> bool:
-    """Whether a memory that states no asked slot itself replaced one that does, and so states
-    it now: one that names a new value with no slot of its own ("I switched to Vivaldi")
+    """Whether a memory, or a person's turn, that states no asked slot itself replaced one that
+    does, and so states it now: one that names a new value with no slot of its own ("I switched to Vivaldi")
     replaced one stating an asked open slot ("I use Firefox as my browser"), which the update
     judge gave it (worlddb.extract.judge); or one the rules read nothing in at all revised one
     stating any asked slot, a change the update judge could only take as about that memory as
@@ -147,8 +150,10 @@ def _takes_over(view: NodeView, keys: Sequence[SlotKey], attributes: set[str], u
     "The public API is written in Ruby"). A memory that reads as another slot's change ("We
     moved to Nantes" revising "I live in Lyon and work at Renault") takes over nothing of the
     part it left alone; nor does an unread one, of a memory that says several things, take over
-    a part it did not touch (`_touched`)."""
-    if view.type != "Memory":
+    a part it did not touch (`_touched`). A turn is read as a memory is (a turn marks what it
+    changes, turn_updates); an assistant's or a tool's says nothing of anyone, so it takes over
+    nothing."""
+    if view.type not in ("Memory", "Turn") or (view.type == "Turn" and not _speaks(view)):
         return False
     olds = replaced(view)  # one edge read, and most memories replaced none: before any reading
     if not olds:
@@ -168,6 +173,13 @@ def _takes_over(view: NodeView, keys: Sequence[SlotKey], attributes: set[str], u
                 and _touched(view, old, keys, user, changed_by):
             return True
     return False
+
+
+def _speaks(turn: NodeView) -> bool:
+    """Whether a turn is a person's, whose claims the rules read (`_claims`): not an assistant's,
+    a tool's or no one's."""
+    speaker = (speaker_of(turn) or "").strip()
+    return bool(speaker) and speaker.casefold() not in GENERIC_ROLES - {"user"}
 
 
 def _touched(view: NodeView, old: NodeView, keys: Sequence[SlotKey], user: str | None,
