@@ -12,7 +12,8 @@ true and when, who said it, and which names refer to the same person or thing.
 - Before answering from memory, call memory_recall with a natural-language query. Each hit says
   what replaced it (superseded_by), what it replaced (supersedes) and what it conflicts with; a
   memory a newer one changed only in part stays current and names that one under
-  annotations.revised_by: take the changed part from the newer memory.
+  annotations.revised_by: take the changed part from the newer memory. These lists name memories
+  in the order they begin, earliest first: the first in superseded_by is what came next.
 - Before saving a change ("I moved", "I switched jobs"), recall what is stored about it. If you
   know which memory is out of date, memory_amend it (its content is never edited in place; the
   new memory supersedes it and the old one stays in the history: include_retired / as_of).
@@ -109,7 +110,7 @@ what is currently true is returned; use as_of for a past moment, known_at for wh
 include_retired for the full history. A hit is current while `valid_to` is null or still to come (a
 memory written with a later valid_from replaces it then, and as_of that time finds the new one): `retired`
 marks only a memory retired with memory_retire, and a superseded one names its successor in
-`superseded_by`."""
+`superseded_by` (of several, earliest first: the first is the one that came next)."""
 
 LIST = "Page through the memories of a scope, newest first. Pass next_cursor back to get the next page."
 

@@ -80,8 +80,8 @@ def one_by_one(db, sub, worlds, known_at, include_closed):
             conflicts[anchor] = others
         later = [e.src for e in store.edges(dst=anchor, type="supersedes", known_at=known_at)
                  if inside(e.src) and store.get(e.src) is not None]
-        if later:
-            newer[anchor] = later
+        if later:  # in the order they begin, whatever order their edges were written in
+            newer[anchor] = sorted(later, key=lambda a: (store.get(a).valid_from, a))
         members = sorted(m for m in identity.equivalence_class(store, anchor)
                          if m != anchor and inside(m) and store.get(m) is not None)
         if members:

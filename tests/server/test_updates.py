@@ -1103,11 +1103,31 @@ async def test_history_written_inside_a_succession_takes_its_place_in_it(minilm_
         listed = {m["id"]: m for m in (await ok(client, "memory_list", include_retired=True, **scope))["memories"]}
         for k in range(3):
             assert listed[ids[k]]["valid_to"] == listed[ids[k + 1]]["valid_from"], homes[k]
-            assert ids[k + 1] in listed[ids[k]]["superseded_by"]
+            # the first named is the next home, though a later one may have been written before it
+            assert listed[ids[k]]["superseded_by"][0] == ids[k + 1], homes[k]
         assert listed[ids[3]]["valid_to"] is None and listed[job["id"]]["valid_to"] is None
         for days, k in ((500, 0), (300, 1), (100, 2), (10, 3)):
             then = (await ok(client, "memory_recall", query="Where do I live?", as_of=ago(days), **scope))["results"]
             assert [h["id"] for h in then if h["id"] in ids.values()] == [ids[k]], days
+
+
+async def test_every_read_names_what_ended_a_memory_in_the_order_it_began(minilm_server):
+    # Chicago, written last, took its place between Boston and Austin; Austin's edge to Boston stays
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "late-middle"}
+        boston = await ok(client, "memory_write", text="I live in Boston.", valid_from=ago(400), **scope)
+        austin = await ok(client, "memory_write", text="I live in Austin.", valid_from=ago(30), **scope)
+        chicago = await ok(client, "memory_write", text="I live in Chicago.", valid_from=ago(200), **scope)
+        assert chicago["superseded"] == [boston["id"]]
+        in_order = [chicago["id"], austin["id"]]
+        read = await ok(client, "memory_read", id=boston["id"], **scope)
+        assert read["valid_to"] == chicago["valid_from"] and read["superseded_by"] == in_order
+        listed = {m["id"]: m for m in (await ok(client, "memory_list", include_retired=True, **scope))["memories"]}
+        assert listed[boston["id"]]["superseded_by"] == in_order
+        hits = (await ok(client, "memory_recall", query="Boston", include_retired=True, **scope))["results"]
+        assert next(h for h in hits if h["id"] == boston["id"])["superseded_by"] == in_order
+        read = await ok(client, "memory_read", id=austin["id"], **scope)
+        assert read["supersedes"] == [boston["id"], chicago["id"]]
 
 
 def _facts_by_relation(read: dict) -> dict[str, str | None]:

@@ -9,6 +9,7 @@
     sub.nodes      {anchor: NodeView}, in discovery order
     sub.edges      the edges traversed to reach them
     sub.conflicts / sub.superseded_by / sub.equivalents   annotations the plan asked for
+                                                          (superseded_by: earliest start first)
 
 Rules every step follows, all taken from the QueryPlan that the handlers rewrote:
 - Time: edges must have been live at known_at; nodes must be visible at (as_of,
@@ -141,7 +142,7 @@ class _Runner:
         self.now = query.plan.known_at if query.plan.known_at is not None else now_us()
         self._scope_cache: dict[str, bool] = {}
         self._views: dict[str, NodeView | None] = {}
-        self._found: set[str] = set()  # anchors that name a stored node, visible or not
+        self._found: dict[str, NodeView] = {}  # the stored nodes read, visible or not
 
     def admit(self, anchor: str) -> NodeView | None:
         self.admit_all([anchor])
@@ -287,7 +288,8 @@ class _Runner:
                 sub.conflicts[anchor] = sorted(set(others))
             later = [o for o in newer.get(anchor, ()) if self.shown(o, closed_ok=True)]
             if later:
-                sub.superseded_by[anchor] = later
+                # in the order they begin, as every read names them (worlddb.memory.marks)
+                sub.superseded_by[anchor] = sorted(later, key=lambda o: (self._found[o].valid_from, o))
             members = [m for m in classes.get(anchor, ()) if m != anchor and self.shown(m, True)]
             if members:
                 sub.equivalents[anchor] = sorted(members)

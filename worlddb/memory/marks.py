@@ -12,15 +12,19 @@ edge type and direction (worlddb.graph.edge_reads):
 
 A mark names only nodes inside the scopes read (an edge may lead into another scope, whose
 ids a reader of this one must not learn) and, unless the mark allows closed ones, nodes shown
-under the same pins.
+under the same pins. It names them in the order they begin (valid_from, earliest first; of two
+at the same time, by id), not the order their edges were written: history written late ("I live
+in Chicago" from before "I live in Austin", both after "I live in Boston") takes its place in
+Boston's `superseded_by` ahead of Austin, so the first named is what came next.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from worlddb.core.plan import QueryPlan
+from worlddb.core.records import NodeView
 from worlddb.core.store import Store
 from worlddb.graph.edge_reads import edges_touching, hidden
 
@@ -51,12 +55,17 @@ def marks(store: Store, plan: QueryPlan, anchors: Sequence[str], worlds: list[st
              if store.visible(v, plan.as_of, plan.known_at, include_closed=False) is not None}
     out: dict[str, dict[str, list[str]]] = {}
     for mine, keys in named.items():
-        kept = {key: [o for o in found if o in inside and (closed_ok[key] or o in shown)]
+        kept = {key: _by_start([o for o in found if o in inside and (closed_ok[key] or o in shown)], views)
                 for key, found in keys.items()}
         kept = {key: found for key, found in kept.items() if found}
         if kept:
             out[mine] = kept
     return out
+
+
+def _by_start(anchors: list[str], views: Mapping[str, NodeView]) -> list[str]:
+    """`anchors` in the order they begin, earliest first (ties by id)."""
+    return sorted(anchors, key=lambda a: (views[a].valid_from if a in views else 0, a))
 
 
 def extra(found: dict[str, list[str]]) -> dict[str, list[str]]:
