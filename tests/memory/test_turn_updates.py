@@ -132,3 +132,24 @@ def test_a_turn_ends_the_facts_of_the_memory_it_changes(engine):
     facts = {f.relation: engine.store.get(f.id) for f in memory.facts}
     assert facts["lives_in"].valid_to == engine.store.get(written.turns[0].id).valid_from
     assert facts["works_at"].valid_to is None and engine.store.get(memory.id).valid_to is None
+
+
+def test_what_marks_an_earlier_written_session_is_listed_in_the_order_it_began(engine):
+    # written after the sessions that change it, its turns are marked by them: listed by their start,
+    # not by which of its turns each marks
+    denver = engine.write_messages([{"role": "user", "content": "I moved to Denver."}], ALICE, session="march",
+                                   valid_from="2024-03-01T00:00:00Z").turns[0].id
+    shopify = engine.write_messages([{"role": "user", "content": "I work at Shopify now."}], ALICE, session="june",
+                                    valid_from="2024-06-01T00:00:00Z").turns[0].id
+    written = engine.write_messages([{"role": "user", "content": "I work at Dell."},
+                                     {"role": "user", "content": "I live in Austin."}], ALICE, session="january",
+                                    valid_from="2024-01-01T00:00:00Z")
+    assert written.revised_by == [denver, shopify]
+
+
+def test_a_memory_written_after_a_turn_and_a_memory_that_change_it_lists_them_in_the_order_they_began(engine):
+    boston = engine.write_messages([{"role": "user", "content": "I moved to Boston."}], ALICE,
+                                   valid_from="2021-01-01T00:00:00Z").turns[0].id
+    globex = engine.write_memory("I work at Globex now.", ALICE, valid_from="2022-01-01T00:00:00Z").id
+    both = engine.write_memory("I live in Austin and work at Acme.", ALICE, valid_from="2020-01-01T00:00:00Z")
+    assert both.superseded_by == [] and both.revised_by == [boston, globex]

@@ -173,6 +173,7 @@ def follow(services: Services, w: Writer, anchor: str, starts: int,
     turn = next(((v, changed) for v, changed in ordered if v.type == "Turn"
                  and (not memories or v.valid_from < memories[0][0].valid_from)), None)
     done: set[str] = set()
+    first = len(revised_by)
     for view, changed in memories:
         if changed is None:
             w.link(Edge("supersedes", view.anchor, anchor))
@@ -188,7 +189,9 @@ def follow(services: Services, w: Writer, anchor: str, starts: int,
         view, changed = turn
         w.link(Edge("revises", view.anchor, anchor))
         close_derived_facts(services, w, anchor, view.valid_from, only=changed or frozenset())
-        revised_by.append(view.anchor)
+        # said before every memory here: listed first, as every read lists what ended a memory
+        # in the order they begin (worlddb.memory.marks)
+        revised_by.insert(first, view.anchor)
 
 
 def hand_over_plans(services: Services, w: Writer, old: str, new: str, starts: int,

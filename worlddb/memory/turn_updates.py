@@ -125,7 +125,7 @@ class Change:
 class Marked:
     """What a call's marks were: the earlier turns and memories its turns changed, each once in
     the order first marked, and the stored turns and memories, dated after them, that change
-    its turns (`Change.later`)."""
+    its turns (`Change.later`), in the order they begin."""
 
     revised: list[str]
     revised_by: list[str]
@@ -286,6 +286,7 @@ def apply(services: Services, w: Writer, anchors: Sequence[str], changes: Sequen
     scope the memory is in; by default it is): of one it may not, the mark is written and no
     fact is closed."""
     marked, marked_by = [], []
+    starts: dict[str, int] = {}  # of the stored ones that mark the call's turns
     ours = set(anchors)
     for change in changes:
         new = anchors[change.new]
@@ -302,6 +303,7 @@ def apply(services: Services, w: Writer, anchors: Sequence[str], changes: Sequen
         if change.later:
             if w.link(Edge("revises", old, new)) and old not in marked_by:
                 marked_by.append(old)
+                starts[old] = view.valid_from
         elif old != new and w.link(Edge("revises", new, old)):
             if old not in marked:
                 marked.append(old)
@@ -309,7 +311,8 @@ def apply(services: Services, w: Writer, anchors: Sequence[str], changes: Sequen
             # one call as well: "We moved to Seattle", then "I work at Swedish now")
             if change.changed and (granted is None or change.old_index is not None or granted(old)):
                 succession.close_derived_facts(services, w, old, change.at, only=change.changed, keep=change.keep)
-    return Marked(marked, marked_by)
+    # in the order they begin, as every read names what changed a turn (worlddb.memory.marks)
+    return Marked(marked, sorted(marked_by, key=lambda a: (starts[a], a)))
 
 
 def turns_changed(services: Services, worlds: list[str], new: Statement,
