@@ -14,6 +14,8 @@ For every call:
   error boundary;
 - a failed call, and any call to a read-only tool, leaves every table of the file as it
   was (compared through a second, read-only connection);
+- a call giving a boolean, integer or string argument a value of another JSON type ("on" or
+  1 for a flag, true, "3" or 2.0 for a count, "null" for either) fails: nothing is coerced;
 and after every example the file still verifies and the server still answers. Each
 example runs on a fresh server and database, so a failing sequence (shrunk) is saved and
 replays on its own (fuzz.regressions).
@@ -51,6 +53,10 @@ BAD_IDS = ["deadbeef", "DEADBEEF00", "0" * 64, "g" * 64, "abc", "0" * 65, "01234
 SCOPE_IDS = ["alice", "bob", "x", "", " ", "a\x00b", "z" * 257, "user:alice", "tab\there"]
 CONFIRMS = ["user:alice", "user:bob", "agent:x", "", "USER:ALICE", "user:alice "]
 KINDS = ["user", "agent", "app", "run", "", "bogus", "USER"]
+#: values of the wrong JSON type for a flag, a count and a string (pydantic's lax mode takes most)
+WRONG_TYPED = {"boolean": ["on", "off", "true", "false", "yes", "1", "null", "", 1, 0, 1.0, [], {}],
+               "integer": [True, False, "3", "10", "null", "", 2.0, 1.5, [], {}],
+               "string": [7, 0, True, 2.5, ["alice"], {"a": 1}]}
 STRING_POOLS = {"id": None, "valid_from": DATES, "as_of": DATES, "known_at": DATES, "confirm": CONFIRMS,
                 "kind": KINDS, "cursor": ["", "1", "0", "-1", "999999999999999999999", "abc", "2"],
                 "user_id": SCOPE_IDS, "agent_id": SCOPE_IDS, "app_id": SCOPE_IDS, "run_id": SCOPE_IDS}
@@ -103,9 +109,10 @@ def _value(name: str, schema: dict, defs: dict) -> st.SearchStrategy:
         return _strings(name)
     if kind == "integer":
         lo, hi = schema.get("minimum", -5), schema.get("maximum", 1000)
-        return st.one_of(st.integers(lo, hi), st.sampled_from([lo - 1, hi + 1, 0, -1, 2**63, 2**70]))
+        return st.one_of(st.integers(lo, hi), st.sampled_from([lo - 1, hi + 1, 0, -1, 2**63, 2**70]),
+                         st.sampled_from(WRONG_TYPED["integer"]))
     if kind == "boolean":
-        return st.booleans()
+        return st.one_of(st.booleans(), st.booleans(), st.sampled_from(WRONG_TYPED["boolean"]))
     if kind == "null":
         return st.none()
     if kind == "array":
@@ -180,6 +187,31 @@ def call_strategy(tools: dict[str, dict]) -> st.SearchStrategy:
     return st.sampled_from(["write"] * 3 + ["fuzzed"] * 4 + ["valid"] * 3 + ["unknown"]).flatmap(pick)
 
 
+def scalar_type(schema: dict) -> str | None:
+    """"boolean", "integer" or "string" for an argument of that JSON type (nullable or not), else None."""
+    kinds = schema.get("type")
+    kinds = [kinds] if isinstance(kinds, str) else list(kinds or [])
+    kinds = [k for k in kinds if k != "null"]
+    return kinds[0] if len(kinds) == 1 and kinds[0] in WRONG_TYPED else None
+
+
+def _of_type(value, kind: str) -> bool:
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, str)
+
+
+def wrong_typed(schema: dict, args: dict) -> list[str]:
+    """The arguments of a call that a boolean, integer or string parameter gets in another JSON
+    type (null counts as not given)."""
+    props = schema.get("properties", {})
+    return sorted(name for name, value in args.items()
+                  if name in props and value is not None and (kind := scalar_type(props[name])) is not None
+                  and not isinstance(value, Known) and not _of_type(value, kind))
+
+
 def _resolve(value, known: list[str]):
     if isinstance(value, Known):
         return value.resolve(known)
@@ -232,7 +264,8 @@ class Session:
         if self._drop is not None:
             self._drop()
 
-    def call(self, name: str, raw_args: dict) -> None:
+    def call(self, name: str, raw_args: dict) -> str | None:
+        """Make one call and check it (the module docstring); returns a tool error's text, or None."""
         args = _resolve(raw_args, self.known)
         before = snapshot(self.reader)
         self.calls += 1
@@ -249,11 +282,14 @@ class Session:
                 raise Violation(f"{name}: tool error carries a traceback")
             if snapshot(self.reader) != before:
                 raise Violation(f"{name}({_short(args)}) failed ({text[:200]}) but changed the database")
-            return
+            return text
+        if coerced := wrong_typed(self.tools.get(name, {}), args):
+            raise Violation(f"{name}({_short(args)}) succeeded though {', '.join(coerced)} had the wrong JSON type")
         if name in READ_ONLY and snapshot(self.reader) != before:
             raise Violation(f"read-only {name}({_short(args)}) changed the database")
         if name in ("memory_write", "memory_amend"):
             self.known.append(result.structured_content["id"])
+        return None
 
     def check_file(self) -> None:
         from worlddb.core.store import Store

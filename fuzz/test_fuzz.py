@@ -82,3 +82,31 @@ def test_the_grant_check_catches_a_result_naming_what_a_principal_was_not_grante
         grants.scan(h, grants.PRINCIPALS[2], "the same result, for a principal granted user:bob", {"id": bob_memory})
     finally:
         h.close()
+
+
+#: a call to each tool that succeeds on a file holding one memory of the default user (alice)
+WELL_TYPED = {"memory_write": {"text": "Sarah lives in Austin."}, "memory_recall": {"query": "Sarah"},
+              "memory_list": {}, "memory_read": {"id": None}, "memory_amend": {"id": None, "text": "Sarah moved."},
+              "memory_retire": {"id": None}, "memory_retire_all": {"user_id": "alice"},
+              "memory_purge_scope": {"user_id": "alice", "confirm": "user:alice"}, "memory_list_scopes": {}}
+
+
+def test_every_flag_count_and_string_argument_of_every_tool_refuses_every_other_json_type():
+    """Each boolean, integer and string parameter a tool lists, given each value of another JSON
+    type (mcp_fuzz.WRONG_TYPED) in an otherwise good call: a tool error naming the argument, the file
+    unchanged (Session.call checks it). Nothing is coerced: `"erase": "on"` once erased a scope."""
+    with mcp_fuzz.session() as s:
+        assert s.call("memory_write", {"text": "Sarah lives in Austin."}) is None
+        assert set(WELL_TYPED) == set(s.tools)  # a new tool needs a good call here
+        tried = 0
+        for tool, schema in s.tools.items():
+            good = {k: (s.known[0] if v is None else v) for k, v in WELL_TYPED[tool].items()}
+            for name, prop in schema["properties"].items():
+                kind = mcp_fuzz.scalar_type(prop)
+                for value in mcp_fuzz.WRONG_TYPED.get(kind, []):
+                    error = s.call(tool, good | {name: value})
+                    assert error is not None and f"{name}: Input should be a valid" in error, (tool, name, value, error)
+                    tried += 1
+        assert tried > 100
+        for tool, good in WELL_TYPED.items():  # the good calls do succeed (the last ones change the most)
+            assert s.call(tool, {k: (s.known[0] if v is None else v) for k, v in good.items()}) is None, tool

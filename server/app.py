@@ -18,6 +18,7 @@ is granted nothing. `call_tool` also applies the per-principal limits to HTTP ca
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import json
 import logging
@@ -29,10 +30,11 @@ from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
 from mcp.server.stdio import stdio_server
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from mcp.types import Tool as MCPTool
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, ValidationError
 
 from worlddb import __version__
 from worlddb.core.errors import InvalidInput, RateLimited, WorldDBError
@@ -144,6 +146,11 @@ def _null_is(default: object) -> BeforeValidator:
 #: optional text, number and flag arguments: null is the default
 NoText, NoFlag = _null_is(""), _null_is(False)
 When = Annotated[str, Field(description=texts.WHEN), NoText]
+#: a flag is a JSON true or false and a count a JSON integer, nothing pydantic's lax mode would
+#: turn into one ("on", "off", 1, "3", 2.0, true as a count): `"erase": "on"` would otherwise
+#: erase a scope. Strict() comes before the null default, which then runs first.
+Flag = Annotated[bool, Strict()]
+Count = Annotated[int, Strict()]
 
 
 #: the local caller (stdio, an in-memory client): the owner of the file
@@ -178,6 +185,12 @@ class WorldDBServer(MCPServer[AppState]):
     limits: Limits = Limits()
     audit: Audit = Audit(None)
     default_scopes: ScopeSet | None = None
+
+    def add_tool(self, fn, name: str | None = None, **options) -> None:
+        """The SDK's tool, its arguments read as sent (ArgumentsAsSent)."""
+        super().add_tool(fn, name=name, **options)
+        tool = self._tool_manager.get_tool(name or fn.__name__)
+        tool.fn_metadata = ArgumentsAsSent(**{key: getattr(tool.fn_metadata, key) for key in FuncMetadata.model_fields})
 
     async def list_tools(self) -> list[MCPTool]:
         """The tools, their schemas lean (worlddb.server.schemas): no generated titles."""
@@ -262,6 +275,29 @@ class WorldDBServer(MCPServer[AppState]):
         if unknown:
             raise CallFailed(f"{name}: unknown argument(s) {', '.join(unknown)}; "
                              f"expected some of {', '.join(sorted(known))}", "InvalidArguments")
+
+
+class ArgumentsAsSent(FuncMetadata):
+    """The SDK's argument handling, except that it parses a string argument as JSON only for a
+    parameter that takes an array or an object (clients send `messages`, `entities`, `facts` or
+    `metadata` as a string now and then), and keeps it only when it is one. The SDK parses every
+    argument not typed exactly str: "null" became null, that is "not given", so `"user_id": "null"`
+    wrote to the default scope and `"erase": "null"` was false; '["a"]' was no scope id."""
+
+    def pre_parse_json(self, data: dict[str, Any]) -> dict[str, Any]:
+        containers = _container_arguments(self.arg_model)
+        parsed = super().pre_parse_json({key: value for key, value in data.items() if key in containers})
+        return {key: parsed[key] if key in parsed and isinstance(parsed[key], list | dict) else value
+                for key, value in data.items()}
+
+
+@functools.cache
+def _container_arguments(model: type[BaseModel]) -> frozenset[str]:
+    """The arguments of a tool's argument model whose schema takes an array or an object."""
+    def takes(schema: dict) -> bool:
+        return schema.get("type") in ("array", "object") or any(takes(alt) for alt in schema.get("anyOf", ()))
+
+    return frozenset(name for name, schema in model.model_json_schema()["properties"].items() if takes(schema))
 
 
 class CallFailed(ToolError):
@@ -371,10 +407,10 @@ def build_server(config: ServerConfig) -> WorldDBServer:
     async def memory_recall(
         query: Annotated[str, Field(description=texts.QUERY)], ctx: Context[AppState, Any],
         user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
-        limit: Annotated[int, Field(ge=1, le=100, description="How many results (1-100)"), _null_is(10)] = 10,
+        limit: Annotated[Count, Field(ge=1, le=100, description="How many results (1-100)"), _null_is(10)] = 10,
         as_of: Annotated[str, Field(description=texts.AS_OF), NoText] = "",
         known_at: Annotated[str, Field(description=texts.KNOWN_AT), NoText] = "",
-        include_retired: Annotated[bool, Field(description=texts.RECALL_INCLUDE_RETIRED), NoFlag] = False,
+        include_retired: Annotated[Flag, Field(description=texts.RECALL_INCLUDE_RETIRED), NoFlag] = False,
     ) -> RecallResult:
         engine, access = _state(ctx), _access(ctx)
         scopes = _scopes(engine, access, user_id, agent_id, app_id, run_id)
@@ -385,9 +421,9 @@ def build_server(config: ServerConfig) -> WorldDBServer:
     async def memory_list(
         ctx: Context[AppState, Any],
         user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
-        limit: Annotated[int, Field(ge=1, le=500, description="Page size (1-500)"), _null_is(50)] = 50,
+        limit: Annotated[Count, Field(ge=1, le=500, description="Page size (1-500)"), _null_is(50)] = 50,
         cursor: Annotated[str, Field(description="next_cursor from the previous page"), NoText] = "",
-        include_retired: Annotated[bool, Field(description=texts.INCLUDE_RETIRED), NoFlag] = False,
+        include_retired: Annotated[Flag, Field(description=texts.INCLUDE_RETIRED), NoFlag] = False,
     ) -> Page:
         engine, access = _state(ctx), _access(ctx)
         scopes = _scopes(engine, access, user_id, agent_id, app_id, run_id)
@@ -443,7 +479,7 @@ def build_server(config: ServerConfig) -> WorldDBServer:
     async def memory_purge_scope(
         confirm: Annotated[str, Field(description=texts.CONFIRM)], ctx: Context[AppState, Any],
         user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
-        erase: Annotated[bool, Field(description=texts.ERASE), NoFlag] = False,
+        erase: Annotated[Flag, Field(description=texts.ERASE), NoFlag] = False,
     ) -> PurgeResult:
         engine = _state(ctx)
         if all(v is None for v in (user_id, agent_id, app_id, run_id)):

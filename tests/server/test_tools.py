@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from .helpers import fails, ok
+from .helpers import dump, fails, ok
 
 pytestmark = pytest.mark.both_backends
 
@@ -131,6 +131,25 @@ async def test_an_optional_argument_sent_as_null_is_not_given(connect):
         assert retired["retired"] is True
         assert (await ok(client, "memory_list_scopes", kind=None))["scopes"]
         assert "limit" in await fails(client, "memory_recall", query="shed key", limit="many")
+
+
+async def test_the_string_null_is_a_string_not_a_missing_argument(connect, db_file):
+    # the SDK parses a string argument as JSON unless its type is exactly str: "null" became
+    # null, and so the default scope (user:alice here)
+    async with connect() as client:
+        written = await ok(client, "memory_write", text="The spare key is in the shed.", user_id="null")
+        assert written["scopes"] == ["user:null"]
+        assert (await ok(client, "memory_list", user_id="alice"))["memories"] == []
+        before = dump(db_file)
+        for tool, arguments in [("memory_recall", {"query": "key", "limit": "null"}),
+                                ("memory_list", {"include_retired": "null"}),
+                                ("memory_purge_scope", {"user_id": "null", "confirm": "user:null", "erase": "null"}),
+                                ("memory_write", {"text": "x", "metadata": "null"})]:
+            assert "Input should be a valid" in await fails(client, tool, **arguments)
+        assert dump(db_file) == before
+        # an array or an object sent as a string is still read as one
+        entity = await ok(client, "memory_write", text="Ann called.", entities='[{"name": "Ann"}]')
+        assert [e["name"] for e in entity["entities"]] == ["Ann"]
 
 
 async def test_read_accepts_a_unique_prefix_and_checks_the_hash(connect):
