@@ -62,3 +62,15 @@ def test_bad_requests_exit_2_with_a_message_and_change_nothing(tmp_path, capsys)
     assert _run(capsys, "auth", "list", "--db", str(db))[1] == before
     code, _, err = _run(capsys, "auth", "list", "--db", str(tmp_path / "missing.db"))
     assert code == 2 and "no database" in err and not (tmp_path / "missing.db").exists()
+
+
+def test_a_name_ending_in_a_line_break_is_refused(tmp_path, capsys):
+    # "$" in a pattern also matches before a final newline: "alice\n" was added, then listed as
+    # "alice" and could not be revoked by that name (a grant is stripped: "user:alice\n" is user:alice)
+    db = tmp_path / "team.db"
+    assert _run(capsys, "auth", "add-token", "a", "--scope", "user:a", "--db", str(db))[0] == 0
+    before = _run(capsys, "auth", "list", "--db", str(db))[1]
+    for name in ("alice\n", "b" * 64 + "\n"):
+        code, out, err = _run(capsys, "auth", "add-token", name, "--scope", "user:alice", "--db", str(db))
+        assert code == 2 and not out and "a principal's name is 1-64 letters" in err, (name, err)
+    assert _run(capsys, "auth", "list", "--db", str(db))[1] == before

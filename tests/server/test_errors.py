@@ -40,6 +40,12 @@ BAD = [
     ("memory_recall", {"query": "x", "as_of": "9999-12-31T23:00:00-05:00"}, "as_of: '9999-12-31T23:00:00-05:00' is"),
     ("memory_write", {"text": "ok", "user_id": ""}, "user_id must be"),
     ("memory_write", {"text": "ok", "user_id": "a\x00b"}, "user_id must be"),
+    # "$" also matches before a final newline: "alice\n" made a scope of its own, and a 256-character
+    # id with one passed the limit
+    ("memory_write", {"text": "ok", "user_id": "alice\n"}, "user_id must be"),
+    ("memory_write", {"text": "ok", "agent_id": "a" * 256 + "\n"}, "agent_id must be"),
+    ("memory_write", {"messages": [{"role": "user", "content": "hi"}], "session": "s1\n"}, "session must be"),
+    ("memory_write", {"messages": [{"role": "user", "content": "hi", "ref": "r1\n"}]}, "messages[0].ref must be"),
     ("memory_write", {"text": "ok", "metadata": NESTED}, "nested more than 32 levels"),
     # who said a text is a name: anything else would break every later read of the memory
     ("memory_write", {"text": "ok", "metadata": {"speaker": {"name": "Tom"}}}, "metadata.speaker must be a string"),

@@ -28,7 +28,8 @@ MAX_META_BYTES = 16_384
 #: the node types that hold one text a reader gets back: what recall, memory_list and the
 #: text index (FTS rows, vectors) work with
 TEXT_TYPES = ("Memory", "Turn", "Summary")
-_TYPE_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.:-]{0,63}$")
+#: matched whole (fullmatch): "$" also matches before a final newline
+_TYPE_RE = re.compile(r"[A-Za-z][A-Za-z0-9_.:-]{0,63}")
 
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
@@ -114,7 +115,7 @@ _TYPE_NAMES: set[str] = set()
 def check_type_name(value: str, what: str = "type") -> str:
     if type(value) is str and value in _TYPE_NAMES:
         return value
-    if not isinstance(value, str) or not _TYPE_RE.match(value):
+    if not isinstance(value, str) or not _TYPE_RE.fullmatch(value):
         raise InvalidInput(
             f"{what} {value!r} must start with a letter and use at most 64 letters, digits or _.:-"
         )

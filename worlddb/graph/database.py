@@ -43,13 +43,14 @@ from worlddb.vectors.hnsw import AnnIndex
 log = logging.getLogger("worlddb.graph")
 
 SCOPE_KINDS = ("user", "agent", "app", "run")
-_SCOPE_ID = re.compile(r"^[^\x00-\x1f\x7f]{1,256}$")
+#: matched whole (fullmatch): "$" also matches before a final newline, so "alice\n" passed
+_SCOPE_ID = re.compile(r"[^\x00-\x1f\x7f]{1,256}")
 
 
 def check_scope(kind: str, sid: str) -> tuple[str, str]:
     if kind not in SCOPE_KINDS:
         raise InvalidInput(f"scope kind {kind!r} must be one of {', '.join(SCOPE_KINDS)}")
-    if not isinstance(sid, str) or not sid.strip() or not _SCOPE_ID.match(sid):
+    if not isinstance(sid, str) or not sid.strip() or not _SCOPE_ID.fullmatch(sid):
         raise InvalidInput(f"{kind}_id must be 1-256 characters without control characters")
     try:
         sid.encode("utf-8")

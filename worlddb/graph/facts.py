@@ -25,7 +25,7 @@ from worlddb.core.errors import InvalidInput
 from worlddb.core.records import Edge, Node, NodeView
 from worlddb.core.store import Store
 
-_RELATION = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+_RELATION = re.compile(r"[a-z][a-z0-9_]{0,63}")
 
 
 def normalize_relation(relation: str) -> str:
@@ -33,7 +33,7 @@ def normalize_relation(relation: str) -> str:
     if not isinstance(relation, str):
         raise InvalidInput("a fact's relation must be a string")
     slug = re.sub(r"[\s\-]+", "_", relation.strip().lower())
-    if not _RELATION.match(slug):
+    if not _RELATION.fullmatch(slug):
         raise InvalidInput(f"relation {relation!r} must be words of letters, digits or underscores")
     return slug
 

@@ -50,7 +50,8 @@ MAX_MESSAGES = 500
 MAX_CAPTION = 4_000
 MAX_ROLE = 512
 MESSAGE_KEYS = ("role", "content", "time", "caption", "ref")
-_ID = re.compile(r"^[^\x00-\x1f\x7f]{1,256}$")
+#: matched whole (fullmatch): "$" also matches before a final newline, so "s1\n" passed
+_ID = re.compile(r"[^\x00-\x1f\x7f]{1,256}")
 
 
 def check_write_arguments(*, text: object, messages: object, session: object, metadata: object,
@@ -103,7 +104,7 @@ def parse_messages(messages: object, valid_from: int | None, arrived: int | None
 def check_session(session: object) -> str | None:
     if session is None:
         return None
-    if not isinstance(session, str) or not session.strip() or not _ID.match(session):
+    if not isinstance(session, str) or not session.strip() or not _ID.fullmatch(session):
         raise InvalidInput("session must be 1-256 characters without control characters")
     return session
 
@@ -205,6 +206,6 @@ def _turn(i: int, message: object, default: int) -> Turn:
     if caption is not None and (not isinstance(caption, str) or len(caption) > MAX_CAPTION):
         raise InvalidInput(f"{where}.caption must be text of at most {MAX_CAPTION} characters")
     ref = message.get("ref")
-    if ref is not None and (not isinstance(ref, str) or not _ID.match(ref)):
+    if ref is not None and (not isinstance(ref, str) or not _ID.fullmatch(ref)):
         raise InvalidInput(f"{where}.ref must be 1-256 characters without control characters")
     return Turn(speaker=role, text=content, at=at, turn_id=ref, caption=caption or None)

@@ -32,7 +32,9 @@ from worlddb.core.timeutil import now_us, to_iso
 from .access import Access
 
 TOKEN_PREFIX = "wdb_"
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$")
+#: matched whole (fullmatch): "$" also matches before a final newline, so "alice\n" passed and
+#: could not be revoked by the name `auth list` showed
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,63}")
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,7 @@ def token_digest(token: str) -> str:
 
 
 def check_name(name: str) -> str:
-    if not isinstance(name, str) or not _NAME.match(name):
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise InvalidInput("a principal's name is 1-64 letters, digits and . _ @ - (starting with a letter "
                            "or digit)")
     return name
