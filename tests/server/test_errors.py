@@ -29,6 +29,10 @@ BAD = [
     ("memory_write", {"text": "\ufeff"}, "text is empty"),
     ("memory_write", {"text": "\u2060"}, "text is empty"),
     ("memory_write", {"text": "\u200b \u200c\u200d\u00a0\n"}, "text is empty"),
+    # and so do the other default-ignorables and the fillers: the grapheme joiner, Hangul fillers,
+    # variation selectors, Khmer's inherent vowel, the Braille blank
+    *[("memory_write", {"text": ch * 3}, "text is empty")
+      for ch in ("\u034f", "\u115f", "\u3164", "\ufe0f", "\u2800", "\u17b4", "\uffa0", "\U000e0041")],
     ("memory_write", {"text": "x" * 32_001}, "limit is 32000"),
     ("memory_write", {"text": "ok", "valid_from": "yesterday-ish"}, "not an ISO-8601"),
     ("memory_write", {"text": "ok", "valid_from": "2024-13-45"}, "not an ISO-8601"),
@@ -43,6 +47,13 @@ BAD = [
     # "$" also matches before a final newline: "alice\n" made a scope of its own, and a 256-character
     # id with one passed the limit
     ("memory_write", {"text": "ok", "user_id": "alice\n"}, "user_id must be"),
+    # a scope id that shows nothing, or shows as another one, or turns the text around
+    *[("memory_write", {"text": "ok", "user_id": sid}, "user_id holds an invisible or format character")
+      for sid in ("\u200b", "alice\u200b", "\u202e", "\ufeff", "al\u2066ice", "alice\ufe0f", "\u3164")],
+    ("memory_list", {"agent_id": "bot\u200d"}, "agent_id holds an invisible"),
+    ("memory_purge_scope", {"run_id": "\u2800", "confirm": "run:\u2800"}, "run_id holds an invisible"),
+    ("memory_write", {"text": "ok", "app_id": "a\x85b"}, "app_id must be 1-256 characters without control"),
+    ("memory_write", {"text": "ok", "app_id": "a\u2028b"}, "app_id must be 1-256 characters without control"),
     ("memory_write", {"text": "ok", "agent_id": "a" * 256 + "\n"}, "agent_id must be"),
     ("memory_write", {"messages": [{"role": "user", "content": "hi"}], "session": "s1\n"}, "session must be"),
     ("memory_write", {"messages": [{"role": "user", "content": "hi", "ref": "r1\n"}]}, "messages[0].ref must be"),

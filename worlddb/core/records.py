@@ -4,8 +4,9 @@
 encoding (worlddb.core.ids) and never assigned. `NodeView` and `EdgeView` are what reads
 return: the immutable record plus the mutable projection (validity, transaction time,
 world membership, retirement) that the hash does not cover. `is_blank` is the one test of
-a text that shows nothing (a memory, a message's content): whitespace and invisible format
-characters alone.
+a text that shows nothing (a memory, a message's content): whitespace and invisible characters
+alone (format characters, Unicode's default-ignorables, the Braille blank); `has_invisible`
+finds one in a name.
 """
 
 from __future__ import annotations
@@ -124,11 +125,36 @@ def check_type_name(value: str, what: str = "type") -> str:
     return value
 
 
+#: what shows nothing though it is no whitespace: Unicode's Default_Ignorable_Code_Point
+#: (DerivedCoreProperties.txt: format characters, the combining grapheme joiner U+034F, the Hangul
+#: fillers U+115F, U+1160, U+3164, U+FFA0, Khmer's inherent vowels U+17B4-5, variation selectors,
+#: tags, and the code points reserved among them), and U+2800 BRAILLE PATTERN BLANK, shown as a space
+_INVISIBLE_RANGES = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+                     (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x2800, 0x2800),
+                     (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8),
+                     (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+INVISIBLE = frozenset(chr(c) for lo, hi in _INVISIBLE_RANGES for c in range(lo, hi + 1))
+
+
+def is_invisible(char: str) -> bool:
+    """Whether one character shows nothing and is no whitespace: a format character (Unicode
+    category Cf: zero-width spaces and joiners, the byte order mark, direction marks and
+    overrides) or another of INVISIBLE (variation selectors, Hangul fillers, the Braille blank)."""
+    return char in INVISIBLE or unicodedata.category(char) == "Cf"
+
+
 def is_blank(text: str) -> bool:
-    """Whether `text` shows nothing: it holds only whitespace and format characters (Unicode
-    category Cf: zero-width spaces and joiners, the byte order mark, direction marks), which
-    `str.strip` keeps. Only the test: a text that is not blank is stored as it was given."""
-    return all(c.isspace() or unicodedata.category(c) == "Cf" for c in text)
+    """Whether `text` shows nothing: it holds only whitespace and invisible characters
+    (`is_invisible`), which `str.strip` keeps. Only the test: a text that is not blank is stored
+    as it was given."""
+    return all(c.isspace() or is_invisible(c) for c in text)
+
+
+def has_invisible(name: str) -> bool:
+    """Whether a name (a scope id) holds a character that shows nothing (`is_invisible`): two
+    names that read the same would be two scopes, and a direction override makes one read as
+    another."""
+    return any(is_invisible(c) for c in name)
 
 
 def has_control(name: str) -> bool:

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from worlddb.core.errors import InvalidInput, WorldDBError
 from worlddb.core.plan import QueryPlan
-from worlddb.core.records import Edge, Node, NodeView
+from worlddb.core.records import Edge, Node, NodeView, has_control, has_invisible
 from worlddb.core.store import Store, scope_node
 from worlddb.core.txn import Tx
 from worlddb.graph.query import Query, QuerySpec, Subgraph, run_spec
@@ -50,8 +50,13 @@ _SCOPE_ID = re.compile(r"[^\x00-\x1f\x7f]{1,256}")
 def check_scope(kind: str, sid: str) -> tuple[str, str]:
     if kind not in SCOPE_KINDS:
         raise InvalidInput(f"scope kind {kind!r} must be one of {', '.join(SCOPE_KINDS)}")
-    if not isinstance(sid, str) or not sid.strip() or not _SCOPE_ID.fullmatch(sid):
+    if not isinstance(sid, str) or not sid.strip() or not _SCOPE_ID.fullmatch(sid) or has_control(sid):
         raise InvalidInput(f"{kind}_id must be 1-256 characters without control characters")
+    if has_invisible(sid):
+        # "alice\u200b" would be a scope apart from "alice" that lists as "alice", and "\u202e"
+        # turns the text after it around
+        raise InvalidInput(f"{kind}_id holds an invisible or format character (zero-width, direction, variation "
+                           "selector or filler); scope ids are text that shows as it is")
     try:
         sid.encode("utf-8")
     except UnicodeEncodeError:
