@@ -236,7 +236,9 @@ def _m_retire(h, op: dict) -> None:
 
 def _m_retire_all(h, op: dict) -> None:
     scopes = _scopes(op["scopes"])
-    got = _call(h, "retire_all", None, lambda: h.engine.retire_all(scopes))
+    missing = [k for k in scopes.keys if k not in h.model.scopes]
+    expected = Expect("NotFound", "retire_all of a scope that does not exist") if missing else None
+    got = _call(h, "retire_all", expected, lambda: h.engine.retire_all(scopes))
     if got is None:
         return
     result, txs, last = got

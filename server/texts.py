@@ -150,8 +150,9 @@ RETIRE_VALID_TO = "When it stopped being true, ISO-8601, not later than now. Def
 RETIRE_ALL = """Retire every current memory in the named scopes (name them explicitly: the default scope
 is never retired whole implicitly, and no tool brings a retired memory back). Nothing is deleted; the
 history remains readable with include_retired. A memory written to several scopes is one memory: it is
-retired in all of them (if one of those is a scope you may not write, nothing is retired). Returns how
-many current memories were retired (the facts drawn from them go with them, uncounted)."""
+retired in all of them (if one of those is a scope you may not write, nothing is retired). A scope that
+does not exist is an error, and nothing is retired. Returns how many current memories were retired (the
+facts drawn from them go with them, uncounted)."""
 
 PURGE = """Retire a whole scope and everything in it. Name exactly one scope explicitly (the default scope
 is never purged implicitly) and set confirm to its key, e.g. 'user:alice'. With erase=true, also

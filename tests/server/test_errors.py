@@ -118,6 +118,9 @@ BAD = [
     ("memory_amend", {"id": "0" * 64, "text": ""}, "no memory with id"),
     ("memory_retire", {"id": "0" * 16}, "no memory with id"),
     ("memory_retire_all", {}, "never retired whole implicitly"),
+    # as purge does: a scope that does not exist is no scope with nothing in it (nothing written, no tx)
+    ("memory_retire_all", {"user_id": "nobody"}, "memory_retire_all: no scope user:nobody exists"),
+    ("memory_retire_all", {"user_id": "alice", "agent_id": "nobody"}, "no scope agent:nobody exists"),
     ("memory_purge_scope", {"user_id": "alice", "confirm": "user:bob"}, "confirm must equal"),
     ("memory_purge_scope", {"user_id": "nobody", "confirm": "user:nobody"}, "no scope"),
     ("memory_list_scopes", {"kind": "planet"}, "kind must be one of"),

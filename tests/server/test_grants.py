@@ -149,6 +149,14 @@ async def test_a_pattern_grant_covers_every_scope_of_its_kind_and_nothing_else(t
         # naming a granted scope with an ungranted one refuses the whole call
         assert await call_error(agents, "memory_write", text="x", agent_id="planner", user_id="bob") == \
             "memory_write: no scope user:bob exists"
+        # retiring all of a scope the pattern covers but that does not exist reads as an ungranted
+        # one (user:bob exists): it was told it had retired nothing, and wrote a transaction
+        unknown = await call_error(agents, "memory_retire_all", agent_id="nobody")
+        assert unknown == "memory_retire_all: no scope agent:nobody exists"
+        assert await call_error(agents, "memory_retire_all", user_id="bob") == \
+            unknown.replace("agent:nobody", "user:bob")
+        assert await call_error(agents, "memory_retire_all", agent_id="planner", run_id="nobody") == \
+            "memory_retire_all: no scope run:nobody exists"
         assert dump(db) == before
         keys = [s["key"] for s in (await call(agents, "memory_list_scopes"))["scopes"]]
         assert keys == ["agent:planner", "agent:travel"]

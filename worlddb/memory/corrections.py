@@ -12,7 +12,8 @@ An amend corrects a memory in every scope it is in, and retiring one closes it i
 so a caller may amend or retire only a memory all of whose scopes it is granted: one shared with
 a scope outside its grant is Forbidden (worded without naming that scope), checked when the
 amend arrives and again at its commit. For the same reason retire_all is Forbidden, and retires
-nothing, when anything current in the scopes is also in a scope outside the caller's grant.
+nothing, when anything current in the scopes is also in a scope outside the caller's grant; and
+retire_all of a scope that does not exist is NotFound before it opens a write transaction.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from worlddb.graph.database import Writer
 from .access import Access
 from .ingest import TURN_ONLY_META
 from .results import AmendResult, RetireAllResult, RetireResult
-from .scopes import ScopeSet, require_of_type, scope_anchors, scope_key, scope_keys_of
+from .scopes import ScopeSet, require_of_type, scope_anchors, scope_key, scope_keys_of, unknown_scope
 from .services import Services
 from .succession import holds_at
 from .write import Mentions, PreparedWrite, WriteRequest, check_text, commit, complete, prepare
@@ -195,7 +196,12 @@ def retire_all(services: Services, scopes: ScopeSet, *, access: Access | None = 
     if any of it is also in a scope outside the grant. The count is of the memories (and turns,
     summaries) that were current or still to come, as memory_list_scopes counts them (its
     memories and upcoming): the facts drawn from them, and memories already closed (superseded),
-    are retired with them but not counted."""
+    are retired with them but not counted. A scope that does not exist is NotFound before
+    anything is written, in the words a scope outside the caller's grant gets (`unknown_scope`:
+    the engine has refused those already, so the answer tells a caller nothing it was not granted)."""
+    for kind, sid in scopes:
+        if not services.store.scope_anchor(kind, sid):
+            raise unknown_scope(scope_key(kind, sid))
     count = 0
     with services.db.write("retire_all") as w:
         worlds = scope_anchors(services.store, scopes)

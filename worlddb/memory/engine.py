@@ -451,8 +451,9 @@ class Engine:
                                   access=caller)
 
     def retire_all(self, scopes: ScopeSet, *, access: Access | None = None) -> RetireAllResult:
-        """memory_retire_all: retire everything current in the scopes. A caller not granted every
-        scope that shares something current here is refused (Forbidden) and nothing changes."""
+        """memory_retire_all: retire everything current in the scopes. A scope that does not exist
+        is NotFound, as purge_scope has it; a caller not granted every scope that shares something
+        current here is refused (Forbidden). Either way nothing changes."""
         caller = _access(access)
         caller.admit(scopes)
         return corrections.retire_all(self.services, scopes, access=caller)
