@@ -325,8 +325,10 @@ def _compact(result: Any) -> Any:
 
 
 def _scopes(engine: AsyncEngine, access: Access, user_id, agent_id, app_id, run_id) -> ScopeSet:
-    return resolve_scopes(user_id=user_id, agent_id=agent_id, app_id=app_id, run_id=run_id,
-                          default=access.default_scopes(engine.engine.default_scopes))
+    server_default = engine.engine.default_scopes
+    default = access.default_scopes(server_default)
+    return resolve_scopes(user_id=user_id, agent_id=agent_id, app_id=app_id, run_id=run_id, default=default,
+                          default_withheld=server_default is not None and default is None)
 
 
 def _state(ctx: Context) -> AsyncEngine:

@@ -141,6 +141,7 @@ async def test_bad_input_is_a_tool_error_and_writes_nothing(server, db_file, too
 async def test_without_a_default_scope_every_call_must_name_one(db_file):
     async with Client(build_server(make_config(db_file, default_user=None))) as client:
         assert "no scope given" in await fails(client, "memory_write", text="hello")
+        assert "(this server has no default scope)" in await fails(client, "memory_list")
         assert "no scope given" in await fails(client, "memory_recall", query="hello")
         assert (await ok(client, "memory_write", text="hello", app_id="notes"))["scopes"] == ["app:notes"]
 

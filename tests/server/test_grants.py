@@ -309,14 +309,21 @@ async def test_a_page_cursor_tells_a_principal_nothing_of_what_other_scopes_wrot
 
 
 async def test_a_principal_with_one_scope_uses_it_when_a_call_names_none(tenants):
-    url, _, tokens, ids = tenants
+    url, db, tokens, ids = tenants
     # the server's default scope (user:zed) is not granted to alice: her one scope is her default
     async with client_with(url, tokens["alice"]) as alice:
         written = await call(alice, "memory_write", text="Alice's umbrella is in the hall")
         assert written["scopes"] == ["user:alice"]
         assert (await call(alice, "memory_read", id=written["id"]))["text"] == "Alice's umbrella is in the hall"
     async with client_with(url, tokens["agents"]) as agents:  # a pattern is no default
-        assert "no scope given" in await call_error(agents, "memory_write", text="where does this go?")
+        before = dump(db)
+        refused = await call_error(agents, "memory_write", text="where does this go?")
+        # the server has a default scope, not granted to this caller (it used to be told the server
+        # had none), and which scope that is stays unsaid
+        assert refused == ("memory_write: no scope given: pass user_id, agent_id, app_id or run_id (this server's "
+                           "default scope is not granted to this caller)")
+        assert "zed" not in refused
+        assert dump(db) == before
 
 
 async def test_once_a_principal_exists_only_tokens_open_the_server_and_revoking_one_closes_it_at_once(tmp_path):

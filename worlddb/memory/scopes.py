@@ -2,7 +2,8 @@
 
 A call may name several scopes; a memory written with several belongs to each (one
 contains edge from each Scope world). A call that names none falls back to the
-configured default scope; with no default configured it is refused. Scope keys are
+configured default scope; with no default configured, or one the caller is not granted, it is
+refused, saying which of the two (never which scope the default is). Scope keys are
 written "kind:id" ("user:alice"), which is also what memory_purge_scope's confirm
 argument must equal.
 
@@ -59,7 +60,14 @@ def resolve_scopes(
     app_id: str | None = None,
     run_id: str | None = None,
     default: ScopeSet | None = None,
+    default_withheld: bool = False,
 ) -> ScopeSet:
+    """The scopes a call names, checked; if it names none, `default`; with neither, InvalidInput.
+
+    :param default_withheld: the server has a default scope but this caller is not granted it
+        (`Access.default_scopes` gave None): the refusal says so, without naming the scope, rather
+        than that the server has none.
+    """
     given = {"user": user_id, "agent": agent_id, "app": app_id, "run": run_id}
     pairs = []
     for kind in SCOPE_KINDS:
@@ -73,6 +81,9 @@ def resolve_scopes(
         return ScopeSet(tuple(pairs))
     if default is not None and len(default):
         return default
+    if default_withheld:
+        raise InvalidInput("no scope given: pass user_id, agent_id, app_id or run_id (this server's default "
+                           "scope is not granted to this caller)")
     raise InvalidInput(
         "no scope given: pass user_id, agent_id, app_id or run_id (this server has no default scope)"
     )
