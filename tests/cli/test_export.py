@@ -39,6 +39,12 @@ async def _write(db) -> None:
             {"role": "assistant", "content": "Congratulations!", "caption": "a photo of a beagle"}])
         # a line or paragraph separator inside a text stays inside its one JSON line
         await call(client, "memory_write", text=SISTER, valid_from="2025-06-05")
+        # entities and facts the writer gave are the memory's own, not what the extractor would find
+        await call(client, "memory_write", text="Got my new car.", valid_from="2025-06-06",
+                   entities=[{"name": "Tesla Model 3", "type": "product", "aliases": ["the Tesla"]}],
+                   facts=[{"subject": "u", "relation": "owns", "object": "Tesla Model 3"},
+                          {"subject": "Tesla Model 3", "relation": "colour", "object": "red", "text": "It is red."}])
+        await call(client, "memory_write", text="Sarah called about Paris.", valid_from="2025-06-07", entities=[])
         await call(client, "memory_write", messages=[{"role": "user", "content": "The dog is called Rex."}],
                    session="s1", valid_from="2025-06-08")
         await call(client, "memory_write", messages=[{"role": "Caroline", "content": "I went to a pottery class."},
@@ -67,19 +73,27 @@ async def test_a_scope_exports_to_lines_that_import_back_to_what_it_remembered(t
     await _write(source)
     done = worlddb("export", "--db", str(source), "--scope", "user:u", "--out", str(out))
     assert done.returncode == 0, done.stderr
-    assert done.stderr.strip() == "exported 4 memories and 3 conversation runs (5 turns) from 1 scope"
+    assert done.stderr.strip() == "exported 6 memories and 3 conversation runs (5 turns) from 1 scope"
     lines = _lines(out)
     # oldest first; what was superseded or retired, and another user's note, are not there
     assert "\u2028" in out.read_text(encoding="utf-8")  # written as it is, not escaped
-    assert [line.get("text") for line in lines] == ["I live in Denver now.", None, SISTER, None, None,
-                                                    "I work at Dell as an engineer.", "I work at Figma as a designer."]
+    assert [line.get("text") for line in lines] == [
+        "I live in Denver now.", None, SISTER, "Got my new car.", "Sarah called about Paris.", None, None,
+        "I work at Dell as an engineer.", "I work at Figma as a designer."]
     assert lines[0] == {"text": "I live in Denver now.", "valid_from": "2025-03-01T00:00:00Z", "user_id": "u"}
+    assert lines[3] == {"text": "Got my new car.", "valid_from": "2025-06-06T00:00:00Z", "user_id": "u",
+                        "entities": [{"name": "Tesla Model 3", "type": "product", "aliases": ["the Tesla"]}],
+                        "facts": [{"subject": "u", "relation": "owns", "object": "Tesla Model 3"},
+                                  {"subject": "Tesla Model 3", "relation": "colour", "object": "red",
+                                   "text": "It is red."}]}
+    # a writer that gave no entities asked for no extraction, and an import keeps it so
+    assert lines[4]["entities"] == [] and lines[4]["facts"] == []
     assert lines[1] == {"messages": [
         {"role": "user", "content": "We adopted a dog.", "time": "2025-06-01T10:00:00Z", "ref": "m1"},
         {"role": "assistant", "content": "Congratulations!", "time": "2025-06-01T10:00:00Z",
          "caption": "a photo of a beagle"}], "session": "s1", "valid_from": "2025-06-01T10:00:00Z", "user_id": "u"}
-    assert lines[3]["session"] == "s1" and [m["content"] for m in lines[3]["messages"]] == ["The dog is called Rex."]
-    assert [m["role"] for m in lines[4]["messages"]] == ["Caroline", "Melanie"]  # named speakers stay theirs
+    assert lines[5]["session"] == "s1" and [m["content"] for m in lines[5]["messages"]] == ["The dog is called Rex."]
+    assert [m["role"] for m in lines[6]["messages"]] == ["Caroline", "Melanie"]  # named speakers stay theirs
 
     copy = tmp_path / "imported.db"
     loaded = subprocess.run([sys.executable, "-m", "worlddb.cli", "import", str(out), "--db", str(copy),
@@ -97,6 +111,13 @@ async def test_a_scope_exports_to_lines_that_import_back_to_what_it_remembered(t
         hits = await call(client, "memory_recall", query="What is the dog called?", limit=10)
         now = (await call(client, "memory_recall", query="Where do I work?"))["results"]
         then = (await call(client, "memory_recall", query="Where do I work?", as_of=days(60)))["results"]
+        ids = {m["text"]: m["id"] for m in (await call(client, "memory_list", limit=50))["memories"]}
+        car = await call(client, "memory_read", id=ids["Got my new car."])
+        sarah = await call(client, "memory_read", id=ids["Sarah called about Paris."])
+    assert [(e["name"], e["type"]) for e in car["entities"]] == [("Tesla Model 3", "product")]
+    assert sorted((f["subject"], f["relation"], f["object"], f["text"]) for f in car["facts"]) == [
+        ("Tesla Model 3", "colour", "red", "It is red."), ("u", "owns", "Tesla Model 3", "u owns Tesla Model 3")]
+    assert sarah["entities"] == [] and sarah["facts"] == []
     assert more["session"] in {hit["session"] for hit in hits["results"] if hit["text"] == "The dog is called Rex."}
     working = [(h["text"], h["valid_to"] is not None) for h in now if h["text"].startswith("I work")]
     assert working == [("I work at Dell as an engineer.", True)]

@@ -25,3 +25,22 @@ def test_a_shared_memory_names_only_the_exported_scopes_and_one_of_each_kind(tmp
             ("The allotment is at Elm Road.", "alice")]
         everything = engine.all_scopes()
         assert [line.get("agent_id") for line in engine.export_memories(everything)] == [None, None, "gardener"]
+
+
+def test_the_entities_and_facts_a_writer_gave_are_exported_as_they_hold_now(tmp_path):
+    with open_engine(tmp_path / "memory.db", functional=("lives_in",)) as engine:
+        given = [{"name": "Ana", "type": "person", "aliases": ["Annie"]}, {"name": "Austin"}]
+        engine.write_memory("Note one.", BOTH, valid_from="2025-01-01", entities=given,
+                            facts=[{"subject": "Ana", "relation": "lives_in", "object": "Austin"},
+                                   {"subject": "Ana", "relation": "likes", "object": "tea"}])
+        # a later value of the functional relation closes the first one's fact: not exported
+        engine.write_memory("Note two.", ALICE, valid_from="2025-02-01",
+                            facts=[{"subject": "Ana", "relation": "lives_in", "object": "Denver"}])
+        engine.write_memory("Ana drank tea with Ben.", ALICE, valid_from="2025-03-01")  # extracted: found again
+        lines = list(engine.export_memories(ALICE))
+        # the memory is in both users' scopes, each with its own Ana: named once, from alice's
+        assert lines[0]["entities"] == [{"name": "Ana", "type": "person", "aliases": ["Annie"]}, {"name": "Austin"}]
+        assert lines[0]["facts"] == [{"subject": "Ana", "relation": "likes", "object": "tea"}]
+        assert lines[1]["facts"] == [{"subject": "Ana", "relation": "lives_in", "object": "Denver"}]
+        assert [e["name"] for e in lines[1]["entities"]] == []
+        assert "entities" not in lines[2] and "facts" not in lines[2]
