@@ -6,6 +6,9 @@ records in worlddb.memory.results are the output schemas - and as the same recor
 JSON text, for clients that hand the model the text. Engine errors become tool errors
 (isError) in exactly one place, `WorldDBServer.call_tool`, worded for the model that
 called: what was wrong, never a stack trace. Nothing is written when a call fails.
+Arguments are taken as sent: a flag must be a JSON boolean, a count a JSON integer, a text a
+string (null is "not given"); nothing of another type is converted (`Flag`, `Count`,
+`ArgumentsAsSent`), and the schemas tools/list publishes say exactly that.
 
 Every engine call carries the caller's Access (worlddb.memory.access), and the engine
 enforces it. Here it is only found: over HTTP, from the identity the transport's
@@ -189,6 +192,7 @@ class WorldDBServer(MCPServer[AppState]):
     def add_tool(self, fn, name: str | None = None, **options) -> None:
         """The SDK's tool, its arguments read as sent (ArgumentsAsSent)."""
         super().add_tool(fn, name=name, **options)
+        # the SDK takes no argument handling of a tool's own: the tool it made is given one
         tool = self._tool_manager.get_tool(name or fn.__name__)
         tool.fn_metadata = ArgumentsAsSent(**{key: getattr(tool.fn_metadata, key) for key in FuncMetadata.model_fields})
 
