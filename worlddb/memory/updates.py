@@ -57,6 +57,7 @@ from worlddb.extract.slots import (
     Reading,
     ReadingParts,
     SlotClaim,
+    kin_word,
     same_subject,
     voice,
 )
@@ -247,9 +248,11 @@ def _ruling(reading: Reading, claims_of: Callable[[Statement], Iterable[SlotClai
                  for w in c.subject.split()}
     # "my other sister": the words of a subject the text says is another one
     others = {w for subject in subjects if "other" in subject.split() for w in subject.split()}
-    # whose someone or something a subject is ("Chris's sister": chris), not who it is
-    possessors = {re.sub(r"'s$", "", c.subject.split()[0]) for c in reading.claims
-                  if not c.named and len(c.subject.split()) > 1 and (c.attribute in CATALOGUE or is_open(c.attribute))}
+    # whose relative or thing a subject is ("Chris's sister": chris sister; "Jen's flight"), not who it is
+    possessors = {re.sub(r"'s$", "", words[0]) for c in reading.claims
+                  if not c.named and len(words := c.subject.split()) > 1
+                  and (words[0].endswith("'s") or kin_word(words[1]) == words[1])
+                  and (c.attribute in CATALOGUE or is_open(c.attribute))}
 
     def check(old: Statement, anchored: bool) -> bool:
         if any(re.search(r"\b" + re.escape(value) + r"\b", old.text, re.I) for value in values):
