@@ -18,14 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from worlddb.extract.slots import (
-    Reading,
-    SlotClaim,
-    normalise_subject,
-)
-from worlddb.extract.unread_change import (
-    died,
-)
+from worlddb.extract.slots import Reading, SlotClaim, normalise_subject
+from worlddb.extract.unread_change import died
 from worlddb.graph import identity
 
 from .services import Services

@@ -33,14 +33,7 @@ from worlddb.extract.slots import (
 
 from .naming import Naming, renamed
 from .services import Services
-from .slot_readings import (
-    fact_claim,
-    facts_of,
-    reading_of,
-    speaker_of,
-    stored_facts,
-    view_reading,
-)
+from .slot_readings import fact_claim, facts_of, reading_of, speaker_of, stored_facts, view_reading
 
 
 def left_alone(services: Services, new: Reading, revised: list[tuple[str, frozenset[str]]],

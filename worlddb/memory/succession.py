@@ -24,19 +24,13 @@ from worlddb.core.records import Edge, NodeView
 from worlddb.core.store import Store
 from worlddb.core.timeutil import now_us
 from worlddb.extract.judge import Statement, Verdict
-from worlddb.extract.slots import (
-    ReadingParts,
-    attribute_for_relation,
-    same_subject,
-)
+from worlddb.extract.slots import ReadingParts, attribute_for_relation, same_subject
 from worlddb.graph.database import Writer
 from worlddb.retrieval import claims as claims_index
 
 from .naming import Naming
 from .services import Services
-from .slot_readings import (
-    view_reading,
-)
+from .slot_readings import view_reading
 from .update_candidates import MAX_CLAIMED
 
 #: how long before the write a memory's start must be for it to be history (`held_then`), µs
