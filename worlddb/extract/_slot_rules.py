@@ -81,11 +81,15 @@ class _Lazy:
     def __init__(self, pattern: str):
         self.pattern, self.flags, self._compiled = pattern, re.I | re.U, None
 
+    def compiled(self) -> re.Pattern[str]:
+        """The compiled pattern, compiled now if it was not (two threads may both compile it:
+        the same pattern either way)."""
+        if self._compiled is None:
+            self._compiled = re.compile(self.pattern, re.I)
+        return self._compiled
+
     def __getattr__(self, name: str):
-        compiled = self._compiled
-        if compiled is None:  # (two threads may both compile it: the same pattern either way)
-            compiled = self._compiled = re.compile(self.pattern, re.I)
-        return getattr(compiled, name)
+        return getattr(self.compiled(), name)
 
 
 def _rx(pattern: str) -> re.Pattern[str]:

@@ -80,7 +80,7 @@ from worlddb.extract.open_slots import (
     value_kind,
 )
 
-__all__ = ["OUTCOMES", "BuiltinJudge", "Outcome", "Statement", "Verdict", "comparable", "covered"]
+__all__ = ["OUTCOMES", "THING_TIMES", "BuiltinJudge", "Outcome", "Statement", "Verdict", "comparable", "covered"]
 
 Outcome = Literal["update", "conflict", "duplicate", "related", "unrelated"]
 OUTCOMES: tuple[Outcome, ...] = ("update", "conflict", "duplicate", "related", "unrelated")
@@ -350,12 +350,13 @@ def comparable(attributes: Iterable[str]) -> frozenset[str]:
         if out & family:
             out |= family
     if "status" in out:
-        out |= _THING_TIMES
+        out |= THING_TIMES
     return frozenset(out)
 
 
-#: the slots of a thing's time, which its cancellation ends
-_THING_TIMES = frozenset({"when", "due"})
+#: the slots of a thing's time, which its cancellation ends (and which the update judge's last
+#: resort reads only under the thing's own name: worlddb.memory.updates)
+THING_TIMES = frozenset({"when", "due"})
 #: the statuses of a thing that will not happen
 _CALLED_OFF = re.compile(r"cancel+ed|scrapped|called off|off", re.I)
 
@@ -364,7 +365,7 @@ def _called_off(n: SlotClaim, o: SlotClaim) -> bool:
     """Whether `n` says the thing whose time `o` states will not happen ("The team offsite got
     cancelled" of "The team offsite is on Friday"): it ends that time."""
     return (n.attribute == "status" and n.positive and not n.ended and bool(_CALLED_OFF.fullmatch(n.value.strip()))
-            and o.attribute in _THING_TIMES and o.positive and not o.ended)
+            and o.attribute in THING_TIMES and o.positive and not o.ended)
 
 
 #: the slots of its family a change of one leaves as they were: a new role ("promoted to staff

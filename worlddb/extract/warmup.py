@@ -33,7 +33,7 @@ def warm() -> None:
     builtin._fact_needs()
     _slot_prefilter._needs()
     for rule in _slot_rules._RULES:
-        rule.pattern.groupindex  # noqa: B018  (compiles it)
+        rule.pattern.compiled()
     _slot_cues._cue_needs()
     _slot_reader._animate()
     lexicon._entries()

@@ -49,7 +49,7 @@ import numpy as np
 from worlddb.core.records import Edge
 from worlddb.core.timeutil import now_us
 from worlddb.extract import FactCandidate
-from worlddb.extract.judge import BuiltinJudge, Statement, Verdict, comparable
+from worlddb.extract.judge import THING_TIMES, BuiltinJudge, Statement, Verdict, comparable
 from worlddb.extract.open_slots import REPLACES, is_open
 from worlddb.extract.slots import (
     CATALOGUE,
@@ -214,7 +214,7 @@ def _ruled_out(services: Services, reading: Reading, olds: list, user: str | Non
     """Whether a candidate cannot be what an unread change is about (`unread_change`): it
     names a value the new memory claims; or it states something the rules can read, in its own
     speaker's voice - which rules out the nearest in meaning (unless all it states is a thing's
-    time, `_THING_TIMES`), and one sharing an anchor with the
+    time, worlddb.extract.judge.THING_TIMES), and one sharing an anchor with the
     new memory (`anchored`) only where the new memory states something of the same subject too,
     in a slot the rules know: the judge then read both about that subject and found no change
     ("Sarah prefers tea", then "Sarah prefers aisle seats now"; "I work at Hulu", then "I quit
@@ -232,10 +232,6 @@ def ruled_out_by(reading: Reading, named: frozenset[str] = frozenset()) -> Calla
     """`_ruled_out` for candidates whose readings are in hand (their `Statement.reading`: a
     conversation's turns, worlddb.memory.turn_updates)."""
     return _ruling(reading, lambda old: old.reading.claims, named)
-
-
-#: the slots of a thing's time: read only under the thing's own name
-_THING_TIMES = frozenset({"when", "due"})
 
 
 def _ruling(reading: Reading, claims_of: Callable[[Statement], Iterable[SlotClaim]],
@@ -262,7 +258,7 @@ def _ruling(reading: Reading, claims_of: Callable[[Statement], Iterable[SlotClai
             # (a thing's time is read only where a text names the thing as the rules do, so a change
             # naming it otherwise - "my therapist moved our sessions to Fridays" of "Therapy is on
             # Thursdays" - is not one they would have read)
-            return any(c.attribute not in _THING_TIMES for c in theirs)
+            return any(c.attribute not in THING_TIMES for c in theirs)
         # news of someone, by name, whose own slot the rules read in the new memory, where the old
         # one states nothing of theirs: about them, not about what the old memory says ("Carla
         # moved to Berlin", Carla's home, of "My best friend is Carla Mendes")
