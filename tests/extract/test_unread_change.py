@@ -145,6 +145,11 @@ def test_a_value_is_named_as_a_word_of_its_own():
     ("Sadly, Rex died yesterday.", ("Rex",)),
     ("We had to put Rex down last week.", ("Rex",)),
     ("We lost Rex on Sunday.", ("Rex",)),
+    # a pet named by a common word: the judge reads it only as the end of a pet so named
+    ("sadly Biscuit passed away last week", ("Biscuit",)),
+    ("Biscuit died last week.", ("Biscuit",)),
+    ("we had to put Pepper to sleep", ("Pepper",)),
+    ("Business died down after lunch.", ()),   # faded, not a death
     ("Grandma passed away.", ()),              # a kin word
     ("It died.", ()),
     ("I lost Tom in the crowd.", ()),          # lost sight of, not a death

@@ -29,6 +29,9 @@ SCENARIOS = [
     ("pet-by-name", "I have a dog named Rex.", "Rex passed away.", "What pets do I have?", "Rex"),
     ("pet-put-down", "I have a dog named Rex.", "We had to put Rex down last week.", "What pets do I have?", "Rex"),
     ("pet-fact", "Rex is my dog.", "Rex passed away.", "What pets do I have?", "Rex"),
+    # a pet whose name is also a word ("biscuit"), said to have died in the speaker's lower case
+    ("pet-word-name", "I have a dog named Biscuit.", "sadly Biscuit passed away last week",
+     "What pets do I have?", "Biscuit"),
     # a change of jobs that names the new one
     ("switched-jobs", "I work at Acme.", "I switched jobs to Globex.", "Where do I work?", "Globex"),
     # a replacement naming the value it leaves, which the old memory holds in a slot of the catalogue

@@ -179,9 +179,9 @@ def corrected(text: str) -> frozenset[str]:
 #: a name that opens a sentence, said to have died ("Rex passed away", "Sadly, Rex died"), or one
 #: the speaker lost or had put down ("We had to put Rex down", "We lost Rex last week")
 _NAME = r"(?P<n>[A-Z][a-z]+)"
-_DIED = (re.compile(r"(?:^|(?<=[.!?]\s))(?:(?:Sadly|Unfortunately|So|Well),?\s+)?" + _NAME
-                    + r"\s+(?:has\s+|just\s+|sadly\s+|finally\s+)*(?:died|passed\s+away|passed\s+on"
-                    r"|was\s+put\s+(?:down|to\s+sleep)|crossed\s+the\s+rainbow\s+bridge)\b"),
+_DIED = (re.compile(r"(?:^|(?<=[.!?]\s))(?:(?i:sadly|unfortunately|so|well),?\s+)?" + _NAME
+                    + r"\s+(?:has\s+|just\s+|sadly\s+|finally\s+)*(?:died(?!\s+(?:down|out|off)\b)"
+                    r"|passed\s+away|passed\s+on|was\s+put\s+(?:down|to\s+sleep)|crossed\s+the\s+rainbow\s+bridge)\b"),
          re.compile(r"\b(?:[Ww]e|I)\s+(?:just\s+|sadly\s+|finally\s+)?(?:had\s+to\s+)?put\s+" + _NAME
                     + r"\s+(?:down|to\s+sleep)\b"),
          re.compile(r"\b(?:[Ww]e|I)\s+(?:just\s+|sadly\s+|finally\s+)?(?:lost|said\s+goodbye\s+to)\s+" + _NAME
@@ -190,11 +190,13 @@ _DIED = (re.compile(r"(?:^|(?<=[.!?]\s))(?:(?:Sadly|Unfortunately|So|Well),?\s+)
 
 def died(text: str) -> tuple[str, ...]:
     """The names that open a sentence of `text` said to have died ("Rex passed away." -> ("Rex",)),
-    but a kin word ("Grandma passed away") or a word of the word list that is no name."""
+    but a kin word ("Grandma passed away") or a word that is no noun ("It died"). A common noun is one
+    ("Sadly Biscuit passed away", "We had to put Biscuit down"): the judge reads a name only as the end
+    of a pet so named."""
     _check(text)
     return tuple(dict.fromkeys(m.group("n") for rx in _DIED for m in rx.finditer(text.strip())
                                if m.group("n").lower() not in _KIN
-                               and (is_given_name(m.group("n")) or not is_common(m.group("n")))))
+                               and (is_given_name(m.group("n")) or (tag(m.group("n")) or "NNP").startswith("NN"))))
 
 
 def names_value(text: str, value: str) -> bool:
