@@ -612,6 +612,11 @@ def test_a_value_joined_to_the_slots_noun_is_none_and_a_number_is_read_once(text
     ("Tom is now at Google.", [("employer", "Google", True, False)]),
     ("I'm now at Heathrow waiting for my flight.", []),                 # a trip, not a job
     ("We're now at Disneyland.", []),
+    ("I switched jobs, I'm at Meta now.", [("employer", "Meta", True, False)]),   # the text says the job changed
+    ("New job for Tom! Tom's at Google now.", [("employer", "Google", True, False)]),
+    ("I'm at Meta now.", []),                                             # alone, where one is today
+    ("I'm at Costco now.", []),
+    ("Changed jobs in May. I'm at Heathrow now, waiting for my flight.", []),
     ("New number: 555-0199.", [("phone", "555-0199", True, False)]),
     ("Update: new work number: 555-0188.", [("phone", "555-0188", True, False)]),
     ("New order number: 4471-220.", []),                                  # no phone's

@@ -24,6 +24,7 @@ CRAFTED = [
     "We called off the book club meeting. I cancelled my dentist appointment for Tuesday. They scrapped the offsite.",
     "I have two dogs, Rex and Fido. We have three cats: Luna, Milo and Tom. I know someone who works at Google.",
     "The user moved to Denver. I start at Stripe on Monday. We're moving to Austin on the 15th of June.",
+    "I switched jobs, I'm at Meta now. My sister changed jobs and she's at Google now. I'm at Costco now.",
     "My sister-in-law Maria lives in Denver. My stepbrother Tom works at Acme. My half-sister Ana is 12.",
     "I was a nurse before the kids. My sister was an engineer at Boeing. I was promoted to charge nurse.",
     "I have a dog named Rex and a cat named Tom. We adopted a puppy and a kitten called Luna.",

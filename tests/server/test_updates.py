@@ -60,6 +60,7 @@ SCENARIOS = [
     ("neovim", "I use VS Code as my editor.", "I switched to Neovim.", "Which editor do I use?", "Neovim"),
     # changes said in few words
     ("now-at", "I work at Dell as a sales engineer.", "I'm now at Stripe.", "Where do I work?", "Stripe"),
+    ("switched-at-now", "I work at Dell.", "I switched jobs, I'm at Meta now.", "Where do I work?", "Meta"),
     ("new-number", "My cell number is 555-201-3344.", "New number: 555-0199.", "What is my phone number?",
      "555-0199"),
     ("thermostat", "The thermostat is set to 70.", "We set the thermostat to 68.", "What is my thermostat set to?",

@@ -438,6 +438,13 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("employer", _rx(r"(?P<s>\b(?:I|he|she|(?-i:[A-Z][a-z]+)|(?:my|our|his|her)\s+(?:" + _KIN_RE + r")))\s*"
                           r"(?:['’]m|am|['’]s|is)\s+now\s+(?:working\s+)?at\s+" + _NAME_ALONE),
           accept=lambda v: _org(v) and not re.match(rf"(?:{_TIME}|{_DATE})", v, re.I), unless=_OUTING),
+    # "I switched jobs, I'm at Meta now": a named place one is at now, where the text says the job changed
+    # (alone, "I'm at Costco now" is an errand)
+    _Rule("employer", _rx(r"(?P<s>\b(?:I|he|she|(?-i:[A-Z][a-z]+)|(?:my|our|his|her)\s+(?:" + _KIN_RE + r")))\s*"
+                          r"(?:['’]m|am|['’]s|is)\s+(?:working\s+)?at\s+" + _NAME_ALONE + r"(?=\s+now\b)"),
+          accept=lambda v: _org(v) and not re.match(rf"(?:{_TIME}|{_DATE})", v, re.I), unless=_OUTING,
+          context=_rx(r"\b(?:switched|changed|changing|switching|new|quit|left)\s+(?:my\s+|his\s+|her\s+)?"
+                      r"(?:jobs?|employers?|companies|company|roles?|positions?)\b")),
     # "I've been at Stripe since January", "Tom has been at Google for six years": a named place one
     # has been at for a span of months or more, with no trip, outing or stay in hospital in the text
     _Rule("employer", _rx(r"(?P<s>\b(?:I|he|she|(?-i:[A-Z][a-z]+)|(?:my|our|his|her)\s+(?:" + _KIN_RE + r")))\s*"

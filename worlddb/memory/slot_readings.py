@@ -143,6 +143,8 @@ UNREAD = Reading()
 #: user; a day after a verb of an arranged future ("I start at Stripe on Monday") is still to come;
 #: an assistant's, a system's or a tool's first person is theirs, not the user's.
 #: Reader 50: a thing one cancelled or called off ("We called off the book club meeting") has that status.
+#: Reader 51: a named place one is at now, where the text says the job changed ("I switched jobs, I'm at
+#: Meta now").
 CLAIMS_READER = schema.CLAIMS_READER
 
 
