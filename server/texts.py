@@ -45,15 +45,17 @@ SESSION = ("With messages: your id for the conversation. A later call with the s
            "whole conversation (or its last part) each time: opening messages that repeat the session's last "
            "turns (same role, content and ref or none) are not written again, nor is a message whose ref one of "
            "those turns has. Without a session id, each call is a conversation of its own.")
-ROLE = "Who said it: the speaker's name, or user / assistant."
+ROLE = ("Who said it: user (the person whose memory this is), assistant (you), or another speaker's name. The "
+        "user's own turns take user, not the user's name: a name is someone else's \"I\".")
 CONTENT = "What was said (up to 32,000 characters)."
 MESSAGE_TIME = ("When it was said, ISO-8601. Default: the previous message's time; for the first, valid_from, "
                 "else now. Times may not run backwards: not before the previous message, valid_from, or the last "
                 "turn of the session continued.")
 CAPTION = "A description of an image shared with the message (optional)."
 REF = "Your id for this message (optional); returned with the id of the turn stored for it."
-METADATA = ("Optional JSON object stored with the memory (source, tags, ...). A `speaker` (a person's name) "
-            "says who said the text: \"I\" in it is that person, and it is found by what they said.")
+METADATA = ("Optional JSON object stored with the memory (source, tags, ...). A `speaker` says who said the "
+            "text: \"user\" (the default) or \"assistant\", or another person's name: \"I\" in it is then that "
+            "person, and it is found by what they said. Write the user's own words with speaker user, not their name.")
 ENTITIES = ("Optional: the people, places and things the text mentions, if you know them. When given, they "
             "replace automatic extraction. Names are matched to known entities; near matches are proposed, "
             "never merged silently.")
