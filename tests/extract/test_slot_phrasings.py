@@ -36,6 +36,23 @@ def test_a_change_said_for_the_future_states_no_value_yet(text):
 
 
 @pytest.mark.parametrize(("text", "claim"), [
+    ("I'm moving to Tulsa next month.", ("me", "home", "Tulsa")),
+    ("I'll be moving to Reno in the spring.", ("me", "home", "Reno")),
+    ("I'm going to start at Kestrel in June.", ("me", "employer", "Kestrel")),
+    ("I start at Kestrel next week.", ("me", "employer", "Kestrel")),
+])
+def test_a_change_said_for_the_future_is_read_as_of_the_time_it_was_written_for(text, claim):
+    """A memory written with a later valid_from is read as of then (`planned`): its change holds."""
+    assert claim in {(c.subject, c.attribute, c.value) for c in read(text, planned=True).claims if c.positive}
+
+
+@pytest.mark.parametrize("text", ["I might move to Tulsa next year.", "We're thinking about moving to Reno.",
+                                  "If I get the offer I'll start at Kestrel in June."])
+def test_a_wish_or_a_condition_is_no_plan_read_as_of_its_time(text):
+    assert not [c for c in read(text, planned=True).claims if c.attribute in ("home", "employer")]
+
+
+@pytest.mark.parametrize(("text", "claim"), [
     ("We relocated to Boise three weeks ago.", ("me", "home", "Boise", True, False)),
     ("We are moving to Tulsa.", ("me", "home", "Tulsa", True, False)),
     ("I started at Kestrel on Monday.", ("me", "employer", "Kestrel", True, False)),

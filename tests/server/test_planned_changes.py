@@ -47,6 +47,29 @@ async def test_a_change_written_today_ends_a_memory_whose_planned_change_is_stil
         assert _texts(later)[0] == "I live in Denver." and seattle["id"] not in [h["id"] for h in later]
 
 
+@pytest.mark.parametrize("plan", ["We're moving to Seattle on January 15.", "I'll be living in Seattle from then on.",
+                                  "We're moving to Seattle next month."])
+async def test_a_plan_worded_as_still_to_come_ends_the_old_memory_when_it_begins(planning, plan):
+    async with Client(planning) as client:
+        portland = await ok(client, "memory_write", text="I live in Portland.", valid_from=days(-400))
+        seattle = await ok(client, "memory_write", text=plan, valid_from=days(45))
+        assert seattle["superseded"] == [portland["id"]]
+        now = (await ok(client, "memory_recall", query="Where do I live?"))["results"]
+        assert _texts(now)[0] == "I live in Portland." and now[0]["valid_to"] == seattle["valid_from"]
+        later = (await ok(client, "memory_recall", query="Where do I live?", as_of=days(60)))["results"]
+        assert _texts(later)[0] == plan and portland["id"] not in [h["id"] for h in later]
+
+
+async def test_a_plan_worded_as_still_to_come_but_written_for_now_or_only_wished_ends_nothing(planning):
+    async with Client(planning) as client:
+        await ok(client, "memory_write", text="I live in Portland.", valid_from=days(-400))
+        soon = await ok(client, "memory_write", text="We're moving to Seattle next month.")
+        wish = await ok(client, "memory_write", text="We're thinking about moving to Denver.", valid_from=days(45))
+        assert soon["superseded"] == wish["superseded"] == []
+        later = (await ok(client, "memory_recall", query="Where do I live?", as_of=days(60)))["results"]
+        assert _texts(later)[0] == "I live in Portland."
+
+
 async def test_an_amend_takes_over_a_current_memory_with_a_planned_successor_and_the_plan_ends_it(planning):
     async with Client(planning) as client:
         google = await ok(client, "memory_write", text="I work at Google.", valid_from=days(-700))

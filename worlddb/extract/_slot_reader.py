@@ -58,7 +58,7 @@ _SPLIT = re.compile(r"(?<!\b[A-Z])(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bSt)(?<!\bMrs)
 
 
 def read(text: str, *, speaker_is: str | None = None, attributes: Iterable[str] | None = None,
-         speaker: str | None = None) -> Reading:
+         speaker: str | None = None, planned: bool = False) -> Reading:
     """The slot claims and update cues of `text` (see the module docstring).
 
     :param speaker_is: a name that also means the speaker ("alice" for the user alice), so a
@@ -69,6 +69,9 @@ def read(text: str, *, speaker_is: str | None = None, attributes: Iterable[str] 
         person ("I", "my", and the speaker's own name) is then that person, a named subject
         (`voice`), and a claim about `speaker_is` is about "me". Two speakers' "my name is"
         are two people's names, not one name changed.
+    :param planned: the text is read as of a time still to come, when what it says will hold (a
+        memory written with a later valid_from): a change it words as still to come ("We're
+        moving to Seattle on January 15") is then a claim, not dropped.
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
@@ -76,8 +79,8 @@ def read(text: str, *, speaker_is: str | None = None, attributes: Iterable[str] 
     name = voice(speaker, speaker_is)
     speaker_is = _user_named(text, speaker_is)
     if name is None:
-        return _read(text, speaker_is, chosen)
-    reading = _read(text, speaker, chosen)
+        return _read(text, speaker_is, chosen, planned)
+    reading = _read(text, speaker, chosen, planned)
     return Reading(_voiced(reading.claims, name, speaker_is), reading.cues)
 
 
@@ -134,20 +137,20 @@ def _voiced(claims: tuple[SlotClaim, ...], name: str, speaker_is: str | None) ->
 
 
 @lru_cache(maxsize=8192)
-def _read(text: str, speaker_is: str | None, attributes: frozenset[str] | None) -> Reading:
+def _read(text: str, speaker_is: str | None, attributes: frozenset[str] | None, planned: bool = False) -> Reading:
     if attributes is None:
-        return _parts(text, speaker_is).reading()
+        return _parts(text, speaker_is, planned).reading()
     protected = _protect(text)
-    claims = tuple(_pruned(_claims(protected, _possible(protected, attributes), speaker_is)))
+    claims = tuple(_pruned(_claims(protected, _possible(protected, attributes), speaker_is, planned)))
     # every open claim is of an open slot: unless one is asked for, none could be kept
     asked = REPLACES in attributes or any(is_open(a) for a in attributes)
     return Reading(claims + _open_kept(_opened(text, speaker_is) if asked else (), claims, attributes), _cues(text))
 
 
 @lru_cache(maxsize=8192)
-def _parts(text: str, speaker_is: str | None) -> ReadingParts:
+def _parts(text: str, speaker_is: str | None, planned: bool = False) -> ReadingParts:
     protected = _protect(text)
-    claims = tuple(_pruned(_claims(protected, _possible(protected, None), speaker_is)))
+    claims = tuple(_pruned(_claims(protected, _possible(protected, None), speaker_is, planned)))
     return ReadingParts(claims, _opened(text, speaker_is), _cues(text))
 
 
@@ -180,14 +183,15 @@ def _animate() -> frozenset[str]:
     return frozenset(_KIN) | frozenset(_KIN.values()) | frozenset(_PEOPLE) | pets | (_OCCUPATIONS - tools)
 
 
-def _claims(protected: str, rules: Iterable[_Rule], speaker_is: str | None) -> list[SlotClaim]:
-    """The claims `rules` read in the clauses of `protected`, in clause then rule order."""
+def _claims(protected: str, rules: Iterable[_Rule], speaker_is: str | None, planned: bool = False) -> list[SlotClaim]:
+    """The claims `rules` read in the clauses of `protected`, in clause then rule order (`planned`:
+    as of the time still to come the text is about, see `read`)."""
     rules = tuple(rules)
     claims: list[SlotClaim] = []
     for clause in _clauses(protected) if rules else ():
         for rule in rules:
             for m in _matches(rule.pattern, clause):
-                claim = _claim(rule, m, clause, protected, speaker_is)
+                claim = _claim(rule, m, clause, protected, speaker_is, planned)
                 if claim is not None and claim not in claims:
                     claims.append(claim)
     return claims
@@ -229,7 +233,8 @@ _GENERIC = {"", "car", "vehicle", "truck", "van", "suv", "job", "breakup", "brea
             "husband", "wife", "partner", "boyfriend", "girlfriend", "fiance", "fiancee", "fiancé", "fiancée", "spouse"}
 
 
-def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: str | None) -> SlotClaim | None:
+def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: str | None,
+           planned: bool = False) -> SlotClaim | None:
     groups = m.groupdict()
     raw = groups.get("v")
     if raw is None:
@@ -285,8 +290,8 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
     if _IRREALIS.search(lead) or _asks(clause, text, at):
         return None
     # "I'm moving to Denver next month", "I'll be starting at Stripe in June": a change still to
-    # come states no value yet (the old one holds until it happens)
-    if rule.attribute in _CHANGES_LATER and _future(lead, clause, m.start("v") - len(lead)):
+    # come states no value yet (the old one holds until it happens), unless the text is read as of then
+    if not planned and rule.attribute in _CHANGES_LATER and _future(lead, clause, m.start("v") - len(lead)):
         return None
     positive, ended = rule.positive, rule.ended
     # "I used to live in Denver", "my old address was ...", "I worked at Google for five years"

@@ -270,13 +270,15 @@ def facts_of(store: Store, memories: Iterable[str]) -> dict[str, list[tuple[str,
 
 
 def reading_of(text: str, facts: Iterable[FactCandidate], user: str | None,
-             attributes: frozenset[str] | None = None, speaker: str | None = None, namesake: bool = False) -> Reading:
+               attributes: frozenset[str] | None = None, speaker: str | None = None, namesake: bool = False,
+               planned: bool = False) -> Reading:
     """The slot reading of a text (of `attributes` only, if given) said by `speaker` (None: the
     user, or no one named), with the claims its facts make. `namesake`: someone else of the
-    user's name is known, so the user's name in the text is not read as the user."""
+    user's name is known, so the user's name in the text is not read as the user. `planned`: it
+    is read as of the later time it was written for (slots.read's `planned`)."""
     read_as = None if namesake and speaker is None else user
-    return with_facts(read(text, speaker_is=read_as, attributes=attributes, speaker=speaker), facts, user,
-                       attributes, speaker, text, exact=namesake)
+    return with_facts(read(text, speaker_is=read_as, attributes=attributes, speaker=speaker, planned=planned),
+                      facts, user, attributes, speaker, text, exact=namesake)
 
 
 def namesakes(services: Services, worlds: list[str], user: str | None) -> frozenset[str]:

@@ -144,7 +144,10 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
         return NOTHING
     # where someone else of the user's name is known ("my coworker Alice" for the user alice), the
     # name alone in a text ("Alice is vegan") may be theirs: only "I" and the user's own facts are the user
-    reading = reading_of(text, facts, user, speaker=speaker, namesake=bool(namesakes(services, worlds, user)))
+    # a memory written for a time still to come is read as of then: "We're moving to Seattle on
+    # January 15", written with valid_from January 15, is the move (the old home ends then)
+    reading = reading_of(text, facts, user, speaker=speaker, namesake=bool(namesakes(services, worlds, user)),
+                         planned=starts > now_us())
     if isinstance(services.judge, BuiltinJudge):
         reading = with_pets_lost(reading, text, voice(speaker, user) or ME)
     naming = Naming(ambiguous_first_names(services, worlds, reading), identities(services, worlds, reading))
