@@ -21,7 +21,7 @@ from tests import pg
 FAST_SEED = 20240501
 FAST_STEPS, MCP_CALLS = 40, 8
 #: (state-machine examples, MCP examples) per backend
-EXAMPLES = {"sqlite": (30, 25), "postgresql": (8, 10)}
+EXAMPLES = {"sqlite": (20, 25), "postgresql": (5, 10)}
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
