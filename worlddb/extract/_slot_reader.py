@@ -9,7 +9,8 @@ becomes a ``SlotClaim`` or nothing (``_claim``): its value cut and checked, its 
 longer", "used to", "my old ..."), and dropped when its clause is a wish, plan, condition or
 question (``_IRREALIS``, ``_asks``), when it says a change of a held value (home, job, partner,
 ...) for a time still to come ("I'm moving to Denver next month", "I'll start at X": ``_future``;
-the old value holds until then) or when its value is a purpose ("for coding"). Claims are
+the old value holds until then; ``planned`` reads a text as of that time, where it holds) or when
+its value is a purpose ("for coding"). Claims are
 pruned to one per slot and value (``_pruned``), the open slots' claims
 (worlddb.extract.open_slots) follow, and the cues come from worlddb.extract._slot_cues.
 ``_read`` keeps the latest 8,192 readings. Deterministic, no I/O, never raises for a ``str``;
