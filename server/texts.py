@@ -115,7 +115,8 @@ memory written with a later valid_from replaces it then, and as_of that time fin
 marks only a memory retired with memory_retire, and a superseded one names its successor in
 `superseded_by` (of several, earliest first: the first is the one that came next)."""
 
-LIST = "Page through the memories of a scope, newest first. Pass next_cursor back to get the next page."
+LIST = ("Page through the memories and conversation turns of a scope, newest first (not the summaries the "
+        "background consolidation derives from them). Pass next_cursor back to get the next page.")
 
 READ = """Read one memory in full: text, metadata, scopes, validity, when it was stored, provenance,
 linked entities and facts, what it supersedes or is superseded by, contradictions, and a hash check
@@ -134,16 +135,16 @@ stays readable with include_retired or as_of. A memory that a planned change (on
 valid_from) ends is current until then and can be amended: the plan then ends the amended memory
 instead. Takes a memory's id, or a conversation turn's (the turn is then superseded too: to record a
 change and keep what was said current and marked, write the change with memory_write instead); an
-entity or fact id is refused. Returns the new memory's id; in conflicts the current memories the new
-text contradicts; and in revised the other current memories and conversation turns its change reaches (what
+entity, fact or summary id is refused. Returns the new memory's id; in conflicts the current memories
+the new text contradicts; and in revised the other current memories and conversation turns its change reaches (what
 memory_write would supersede or revise, or mark): an amend closes none of them, and reads mark them
 revised_by. A text another current memory already says is refused: retire the old memory instead."""
 
 RETIRE = """Mark one memory as no longer true (it was wrong, or stopped applying) when nothing replaces it.
 Its validity ends at valid_to (when it stopped being true; default now); it is hidden from recall
 unless include_retired is set. Nothing is deleted. Also takes the id of a fact extracted from a
-memory, to close just that fact; an entity id is refused. Retiring a planned change (a memory whose
-valid_from is still to come) leaves the memory it replaces ending at the plan's start, since validity
+memory, to close just that fact; an entity or summary id is refused. Retiring a planned change (a
+memory whose valid_from is still to come) leaves the memory it replaces ending at the plan's start, since validity
 never reopens: to keep that one true past then, write its text again with valid_from at that time."""
 
 AMEND_VALID_FROM = ("When the corrected memory became true, ISO-8601 (not before the old one began). "
@@ -154,14 +155,15 @@ RETIRE_ALL = """Retire every current memory in the named scopes (name them expli
 is never retired whole implicitly, and no tool brings a retired memory back). Nothing is deleted; the
 history remains readable with include_retired. A memory written to several scopes is one memory: it is
 retired in all of them (if one of those is a scope you may not write, nothing is retired). A scope that
-does not exist is an error, and nothing is retired. Returns how many current memories were retired (the
-facts drawn from them go with them, uncounted)."""
+does not exist is an error, and nothing is retired. Returns how many current memories and conversation
+turns were retired (the facts drawn from them and the summaries derived from them go with them,
+uncounted)."""
 
 PURGE = """Retire a whole scope and everything in it. Name exactly one scope explicitly (the default scope
 is never purged implicitly) and set confirm to its key, e.g. 'user:alice'. With erase=true, also
 physically remove the content that belongs to this scope alone - use for deletion requests. Returns
-how many of its current memories were retired, how many items this call erased (0 when an earlier
+how many of its current memories and conversation turns were retired, how many items this call erased (0 when an earlier
 purge already erased them all), and how many items it shares with other scopes (they stay there)."""
 
-LIST_SCOPES = ("List the scopes that hold memories, with how many memories each has that are current, "
-               "upcoming (written with a valid_from still to come) and retired.")
+LIST_SCOPES = ("List the scopes that hold memories, with how many memories and conversation turns each has "
+               "that are current, upcoming (written with a valid_from still to come) and retired.")

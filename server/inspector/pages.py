@@ -47,9 +47,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from worlddb import __version__
 from worlddb.core.errors import Conflict, Forbidden, NotFound, WorldDBError
-from worlddb.core.records import TEXT_TYPES
 from worlddb.memory.access import Access
 from worlddb.memory.aio import AsyncEngine
+from worlddb.memory.corrections import AMENDABLE, RETIRABLE
 from worlddb.memory.engine import Engine
 from worlddb.memory.results import MemoryDetail
 from worlddb.memory.scopes import ScopeSet, parse_scope_key
@@ -304,8 +304,8 @@ class Inspector:
         open_now = detail.valid_to is None and not detail.retired
         return self._render(ctx, ctx.request, "memory.html", m=detail, validity=views.of_detail(detail),
                             history=[(h, views.of_detail(h)) for h in history],
-                            can_retire=open_now and detail.type in (*TEXT_TYPES, "Fact"),
-                            can_amend=open_now and detail.type in TEXT_TYPES)
+                            can_retire=open_now and detail.type in RETIRABLE,
+                            can_amend=open_now and detail.type in AMENDABLE)
 
     async def _audited(self, ctx: Ctx, tool: str, act: Callable[[], Awaitable[Any]],
                        scopes_of: Callable[[Any], Awaitable[list[str]]]) -> Any:

@@ -169,11 +169,14 @@ async def test_an_ambiguous_prefix_lists_the_candidates(server, db_file):
 
 
 @pytest.mark.parametrize("tool, target, message", [
-    ("memory_amend", "entity", "is an Entity, not a memory; only a Memory, Turn or Summary can be amended"),
+    ("memory_amend", "entity", "is an Entity, not a memory; only a Memory or Turn can be amended"),
     ("memory_amend", "fact", "is a Fact, not a memory"),
-    ("memory_retire", "entity", "is an Entity, not a memory; only a Memory, Turn, Summary or Fact can be retired"),
+    ("memory_retire", "entity", "is an Entity, not a memory; only a Memory, Turn or Fact can be retired"),
     ("memory_amend", "session", "is a Session, not a memory"),
     ("memory_retire", "session", "is a Session, not a memory"),
+    # a summary is the consolidator's, derived from memories and rewritten by its next pass
+    ("memory_amend", "summary", "is a Summary, not a memory"),
+    ("memory_retire", "summary", "is a Summary, not a memory"),
 ])
 async def test_amend_and_retire_refuse_ids_that_are_not_memories(server, db_file, tool, target, message):
     # memory_write and memory_read hand out entity and fact ids; passing one of them on must
@@ -184,7 +187,10 @@ async def test_amend_and_retire_refuse_ids_that_are_not_memories(server, db_file
                            facts=[{"subject": "Sarah", "relation": "lives_in", "object": "Austin"}])
         with WorldDB.open(db_file) as db, db.write() as w:
             session = w.add(Node("Session", name="chat 1", created_at=1), parents=[w.scope("user", "alice")])
-        ids = {"entity": written["entities"][0]["id"], "fact": written["facts"][0]["id"], "session": session}
+            summary = w.add(Node("Summary", content="Sarah moved to Austin.", created_at=1),
+                            parents=[w.scope("user", "alice")])
+        ids = {"entity": written["entities"][0]["id"], "fact": written["facts"][0]["id"], "session": session,
+               "summary": summary}
         before = dump(db_file)
         arguments = {"id": ids[target][:12]} | ({"text": "Sarah lives in Denver"} if tool == "memory_amend" else {})
         text = await fails(client, tool, **arguments)

@@ -26,9 +26,13 @@ from worlddb.core.errors import InvalidInput
 MAX_TEXT_CHARS = 32_000
 MAX_NAME_CHARS = 512
 MAX_META_BYTES = 16_384
-#: the node types that hold one text a reader gets back: what recall, memory_list and the
-#: text index (FTS rows, vectors) work with
+#: the node types that hold one text a reader gets back: what recall and the text index (FTS
+#: rows, vectors) work with
 TEXT_TYPES = ("Memory", "Turn", "Summary")
+#: the text nodes a caller writes (memories and conversation turns): what memory_list lists,
+#: memory_list_scopes, memory_retire_all and memory_purge_scope count, and memory_amend replaces.
+#: A Summary is the consolidator's, derived from them and rewritten by it.
+MEMORY_TYPES = ("Memory", "Turn")
 #: matched whole (fullmatch): "$" also matches before a final newline
 _TYPE_RE = re.compile(r"[A-Za-z][A-Za-z0-9_.:-]{0,63}")
 

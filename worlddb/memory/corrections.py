@@ -4,9 +4,12 @@ Content is immutable: amend writes a new memory that supersedes the old one (thr
 supersedes handler, which closes the old one's validity where the new one begins). Retire
 closes one memory's validity - or a wrongly extracted fact's - and nothing is deleted;
 facts drawn only from a retired memory are retired with it. Amend replaces a memory
-(Memory, Turn, Summary); retire closes one of those or a fact. Any other id in scope (an
-entity, a session) is InvalidInput: closing an entity would hide it from every memory
-that names it.
+(Memory, Turn); retire closes one of those or a fact. Any other id in scope (an entity, a
+session, a consolidator's Summary) is InvalidInput: closing an entity would hide it from
+every memory that names it, and a summary is derived from memories, rewritten by the next
+consolidation pass. retire_all closes everything open in the scopes, the consolidator's
+summaries of what it retires included (none outlives its members as current text), and counts
+the memories and turns.
 
 An amend corrects a memory in every scope it is in, and retiring one closes it in all of them,
 so a caller may amend or retire only a memory all of whose scopes it is granted: one shared with
@@ -24,7 +27,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from worlddb.core.errors import Forbidden, InvalidInput
-from worlddb.core.records import TEXT_TYPES
+from worlddb.core.records import MEMORY_TYPES, TEXT_TYPES
 from worlddb.core.store import list_params, rowids_sql
 from worlddb.core.timeutil import now_us, to_iso
 from worlddb.graph.database import Writer
@@ -37,10 +40,12 @@ from .services import Services
 from .succession import holds_at
 from .write import Mentions, PreparedWrite, WriteRequest, check_text, commit, complete, prepare
 
-#: what memory_amend replaces: the texts recall and memory_list return
-AMENDABLE = TEXT_TYPES
+#: what memory_amend replaces: the memories and turns memory_list returns
+AMENDABLE = MEMORY_TYPES
 #: memory_retire also closes a fact (an extracted fact can be wrong while its memory is right)
-RETIRABLE = (*TEXT_TYPES, "Fact")
+RETIRABLE = (*MEMORY_TYPES, "Fact")
+#: what retire_all closes: those, and the consolidator's summaries inside the scopes
+CLOSED_BY_RETIRE_ALL = (*TEXT_TYPES, "Fact")
 
 
 @dataclass(frozen=True)
@@ -193,12 +198,13 @@ def retire(services: Services, memory_id: str, scopes: ScopeSet, *, reason: str 
 
 def retire_all(services: Services, scopes: ScopeSet, *, access: Access | None = None) -> RetireAllResult:
     """Retire everything current in the scopes. With `access`, Forbidden (and nothing retired)
-    if any of it is also in a scope outside the grant. The count is of the memories (and turns,
-    summaries) that were current or still to come, as memory_list_scopes counts them (its
-    memories and upcoming): the facts drawn from them, and memories already closed (superseded),
-    are retired with them but not counted. A scope that does not exist is NotFound before
-    anything is written, in the words a scope outside the caller's grant gets (`unknown_scope`:
-    the engine has refused those already, so the answer tells a caller nothing it was not granted)."""
+    if any of it is also in a scope outside the grant. The count is of the memories (and turns)
+    that were current or still to come, as memory_list_scopes counts them (its memories and
+    upcoming): the facts drawn from them, the consolidator's summaries inside the scopes, and
+    memories already closed (superseded), are retired with them but not counted. A scope that
+    does not exist is NotFound before anything is written, in the words a scope outside the
+    caller's grant gets (`unknown_scope`: the engine has refused those already, so the answer
+    tells a caller nothing it was not granted)."""
     for kind, sid in scopes:
         if not services.store.scope_anchor(kind, sid):
             raise unknown_scope(scope_key(kind, sid))
@@ -211,7 +217,7 @@ def retire_all(services: Services, scopes: ScopeSet, *, access: Access | None = 
                 raise Forbidden("some memories of these scopes are also in a scope this caller may not write, "
                                 "and retiring them would close them there too; nothing was retired")
         for node, kind, holds in _open_members(services, worlds):
-            count += int(w.retire(node, "retire_all") and kind in TEXT_TYPES and holds)
+            count += int(w.retire(node, "retire_all") and kind in MEMORY_TYPES and holds)
     return RetireAllResult(scopes=scopes.keys, retired=count)
 
 
@@ -234,14 +240,15 @@ def _open_members(services: Services, worlds: list[str]) -> list[tuple[str, str,
 
 def _open_member_rows(services: Services, worlds: list[str], columns: str, joins: str = "",
                       order: str = "") -> list[tuple]:
-    """`columns` of the retirable nodes still open inside `worlds` (and what `joins` adds)."""
+    """`columns` of the nodes retire_all closes that are still open inside `worlds` (and what
+    `joins` adds)."""
     if not worlds:
         return []
     return services.store.conn.execute(
         f"SELECT {columns} FROM closure c JOIN nodes n ON n.rowid = c.node {joins} "
-        f"WHERE c.world IN {rowids_sql(len(worlds))} AND n.type IN ({','.join('?' * len(RETIRABLE))}) "
+        f"WHERE c.world IN {rowids_sql(len(worlds))} AND n.type IN ({','.join('?' * len(CLOSED_BY_RETIRE_ALL))}) "
         f"AND n.retired_at IS NULL {order}",
-        (*list_params(worlds), *RETIRABLE),
+        (*list_params(worlds), *CLOSED_BY_RETIRE_ALL),
     ).fetchall()
 
 

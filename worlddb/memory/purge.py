@@ -30,7 +30,7 @@ from contextlib import nullcontext
 
 from worlddb.consolidator.topics import is_topic
 from worlddb.core.errors import StorageError
-from worlddb.core.records import TEXT_TYPES, Edge
+from worlddb.core.records import MEMORY_TYPES, Edge
 from worlddb.core.store import ROWID_OF
 from worlddb.core.timeutil import now_us
 from worlddb.memory.results import PurgeResult
@@ -68,7 +68,7 @@ def purge(services: Services, kind: str, sid: str, *, erase: bool) -> PurgeResul
                 erased += int(erase and not view.erased)
                 if view.retired_at is None and view.type != "Scope":
                     closed = w.retire(node, "scope purged")
-                    retired += int(closed and view.type in TEXT_TYPES and holds_at(view, now))
+                    retired += int(closed and view.type in MEMORY_TYPES and holds_at(view, now))
                 if is_topic(view) and view.meta.get("scope") == anchor:
                     # a topic is an index over the scope: it lets go of what another scope shares
                     for child in store.ends(node, "contains", "out"):

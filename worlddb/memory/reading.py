@@ -1,5 +1,8 @@
 """memory_list and memory_read: pages of memories in a scope, and one memory in full.
 
+memory_list pages through the memories and conversation turns of a scope (MEMORY_TYPES), not
+the Summary nodes the consolidator derives from them (those of its topic worlds and sessions).
+
 Pages are ordered newest first by the node's row (ingestion order); the cursor is the id of
 the last memory returned, so a page stays stable while new memories arrive. It is an id the
 caller was shown, never a row number: those count every scope's writes, so a caller could
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 from worlddb.core import ids
 from worlddb.core.errors import InvalidInput
-from worlddb.core.records import TEXT_TYPES, NodeView
+from worlddb.core.records import MEMORY_TYPES, NodeView
 from worlddb.core.store import Store, list_params, rowids_sql
 from worlddb.core.timeutil import now_us, to_iso
 from worlddb.graph import facts as factlib
@@ -28,7 +31,7 @@ from worlddb.memory.results import EntityOut, FactOut, HashCheck, MemoryDetail, 
 from worlddb.memory.scopes import HOLDS, ScopeSet, require_in_scope, scope_anchors, scope_keys_of, unknown_id
 from worlddb.memory.services import Services
 
-_TEXT = ",".join("?" * len(TEXT_TYPES))
+_TEXT = ",".join("?" * len(MEMORY_TYPES))
 
 
 def list_memories(services: Services, scopes: ScopeSet, *, limit: int, cursor: str | None,
@@ -45,7 +48,7 @@ def list_memories(services: Services, scopes: ScopeSet, *, limit: int, cursor: s
     while len(kept) <= limit:
         # current or still to come (a memory retired before it began ends in the future, retired)
         validity = "" if closed_too else f"AND {HOLDS}"
-        params: list = [*list_params(worlds), *TEXT_TYPES, after]
+        params: list = [*list_params(worlds), *MEMORY_TYPES, after]
         if not closed_too:
             params.append(now_us())
         params.append(limit + 1)

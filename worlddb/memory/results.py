@@ -284,16 +284,17 @@ class RetireResult:
 @dataclass(frozen=True)
 class RetireAllResult:
     scopes: list[str]
-    #: the memories (turns, summaries) that were current and are now retired, as
-    #: memory_list_scopes counts them; the facts drawn from them are retired too, uncounted
+    #: the memories (and turns) that were current and are now retired, as memory_list_scopes
+    #: counts them; the facts drawn from them and the consolidator's summaries in the scopes are
+    #: retired too, uncounted
     retired: int
 
 
 @dataclass(frozen=True)
 class PurgeResult:
     scope: str
-    #: the scope's own memories (turns, summaries) that were current and are now retired; its
-    #: facts, entities and topic worlds are retired with them, uncounted
+    #: the scope's own memories (and turns) that were current and are now retired; its facts,
+    #: entities, topic worlds and the consolidator's summaries are retired with them, uncounted
     retired: int
     #: the scope's own items (memories, facts, entities, ...) this call erased; those an earlier
     #: purge erased are not counted again (0 without erase)

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from worlddb.core.errors import InvalidInput, NotFound
-from worlddb.core.records import TEXT_TYPES
+from worlddb.core.records import MEMORY_TYPES
 from worlddb.core.store import ROWID_OF, Store
 from worlddb.core.timeutil import now_us
 from worlddb.graph.database import SCOPE_KINDS, check_scope
@@ -158,7 +158,7 @@ def scope_keys_of(store: Store, anchor: str) -> list[str]:
     return [scope_key(k, sid) for k, sid in rows]
 
 
-_TEXT = ",".join("?" * len(TEXT_TYPES))
+_TEXT = ",".join("?" * len(MEMORY_TYPES))
 
 
 def every_scope(store: Store) -> ScopeSet:
@@ -172,9 +172,10 @@ HOLDS = ("(n.retired_at IS NULL AND (n.valid_to IS NULL OR (n.valid_to > ? AND n
 
 
 def list_scopes(store: Store, kind: str | None = None) -> ScopeList:
-    """memory_list_scopes: every scope (of one kind), with its memories as of now: current (begun
-    and not closed), upcoming (written with a valid_from still to come) and retired (closed by
-    now: retired, superseded, or retired before they began)."""
+    """memory_list_scopes: every scope (of one kind), with its memories and conversation turns
+    (MEMORY_TYPES, as memory_list lists them; not the consolidator's summaries) as of now: current
+    (begun and not closed), upcoming (written with a valid_from still to come) and retired (closed
+    by now: retired, superseded, or retired before they began)."""
     if kind is not None and kind not in SCOPE_KINDS:
         raise InvalidInput(f"kind must be one of {', '.join(SCOPE_KINDS)}")
     now = now_us()
@@ -186,7 +187,7 @@ def list_scopes(store: Store, kind: str | None = None) -> ScopeList:
         "FROM scopes s JOIN nodes w ON w.anchor = s.anchor LEFT JOIN closure c ON c.world = w.rowid "
         f"LEFT JOIN nodes n ON n.rowid = c.node AND n.type IN ({_TEXT}) "
         "WHERE (CAST(? AS TEXT) IS NULL OR s.kind = ?) GROUP BY s.kind, s.sid ORDER BY s.kind, s.sid",
-        (now, now, now, now, *TEXT_TYPES, kind, kind),
+        (now, now, now, now, *MEMORY_TYPES, kind, kind),
     )
     return ScopeList([ScopeInfo(kind=k, id=sid, key=scope_key(k, sid), memories=live, retired=every - live - ahead,
                                 upcoming=ahead)
