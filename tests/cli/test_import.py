@@ -48,19 +48,27 @@ def test_a_bad_line_is_one_clear_line_and_nothing_is_created(tmp_path):
     assert unscoped.returncode == 2 and "--scope" in unscoped.stderr
 
 
-def test_items_naming_no_scope_go_to_the_default_user(tmp_path):
+def test_items_naming_no_scope_go_to_the_default_user_and_a_second_run_counts_what_it_wrote(tmp_path):
     source = tmp_path / "calls.jsonl"
-    source.write_text('{"text": "Tea at four"}\n{"text": "Coffee at nine", "user_id": "bob"}\n')
+    chat = {"messages": [{"role": "user", "content": "My dog is Rex."}, {"role": "assistant", "content": "Nice."}],
+            "session": "s1", "valid_from": "2025-06-01T10:00:00Z", "user_id": "cy"}
+    source.write_text('{"text": "Tea at four"}\n{"text": "Coffee at nine", "user_id": "bob"}\n' + json.dumps(chat))
     db = tmp_path / "m.db"
     done = run(str(source), "--db", str(db), "--embedder", "hash", WORLDDB_DEFAULT_USER="ann")
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["transactions"] == 2
+    report = json.loads(done.stdout)
+    assert (report["transactions"], report["turns"], report["sessions"], report["duplicates"]) == (3, 2, 1, 0)
+    # the same file again: the session holds its turns already, and the report says none was written
+    again = json.loads(run(str(source), "--db", str(db), "--embedder", "hash", WORLDDB_DEFAULT_USER="ann").stdout)
+    assert (again["memories"], again["turns"], again["sessions"], again["duplicates"]) == (2, 0, 0, 2)
     from tests.support import open_engine
     from worlddb.memory.scopes import ScopeSet
 
     with open_engine(db) as engine:
-        assert [m.text for m in engine.list_memories(ScopeSet.of(user="ann")).memories] == ["Tea at four"]
-        assert [m.text for m in engine.list_memories(ScopeSet.of(user="bob")).memories] == ["Coffee at nine"]
+        # text items are written as given, unjudged: twice
+        assert [m.text for m in engine.list_memories(ScopeSet.of(user="ann")).memories] == ["Tea at four"] * 2
+        assert [m.text for m in engine.list_memories(ScopeSet.of(user="bob")).memories] == ["Coffee at nine"] * 2
+        assert len(engine.list_memories(ScopeSet.of(user="cy")).memories) == 2
 
 
 async def test_judge_writes_a_history_file_as_memory_write_would_line_by_line(tmp_path):

@@ -26,7 +26,9 @@ or bad messages is refused with its line number, and nothing is written. Then co
 text memories of the same scopes are written `batch` to a transaction through the
 memory_write path (embeddings computed per batch, before its transaction), and each
 `messages` item as its session (worlddb.memory.messages); a batch's extraction and
-embeddings run while the batch before it commits (worlddb.memory.ahead).
+embeddings run while the batch before it commits (worlddb.memory.ahead). Turns the session
+holds already are not written again (a file imported twice), and the report counts them as
+duplicates, not as turns written.
 A batch is written as given: the files these formats come from hold what is true now, so
 nothing in them is judged against the rest. Two kinds of item are written alone, as a single
 memory_write writes them (judged against the current memories of their scopes, what is
@@ -87,12 +89,15 @@ class ImportItem:
 @dataclass(frozen=True)
 class ImportReport:
     memories: int = 0
+    #: turns written, and the sessions they were written to (a session that held every turn of
+    #: its items already is not counted)
     turns: int = 0
     sessions: int = 0
     transactions: int = 0
+    #: the memories written, and the sessions turns were written to
     ids: list[str] = field(default_factory=list)
-    #: current memories a judged item superseded (ended), and judged items not written because
-    #: they repeat a current memory
+    #: current memories a judged item superseded (ended); and what was not written as already
+    #: present: judged items that repeat a current memory, and turns their session already holds
     superseded: int = 0
     duplicates: int = 0
 
@@ -137,10 +142,12 @@ def import_items(services: Services, items: list[ImportItem], *, batch: int = BA
             lines = f"line {group[0].line}" + (f"-{group[-1].line}" if len(group) > 1 else "")
             try:
                 if "messages" in group[0].arguments:
-                    written = conversation.commit_messages(services, complete(services, prepared()))
-                    turns += len(written.turns)
-                    sessions.add(written.id)
-                    ids.append(written.id)
+                    written, new = conversation.commit_messages_counted(services, complete(services, prepared()))
+                    turns += new
+                    duplicates += len(written.turns) - new
+                    if new:
+                        sessions.add(written.id)
+                        ids.append(written.id)
                     done = len(written.turns)
                 else:
                     results = commit(services, complete(services, prepared()), access)

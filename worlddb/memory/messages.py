@@ -140,6 +140,12 @@ def commit_messages(services: Services, prepared: PreparedSession,
     """Write prepared messages in one transaction; memory_write's result for them. Messages the
     session already holds among its latest turns (as many as the call sends) are not written
     again, and the result gives their stored turns (`_held`)."""
+    return commit_messages_counted(services, prepared, granted)[0]
+
+
+def commit_messages_counted(services: Services, prepared: PreparedSession,
+                            granted: Callable[[str], bool] | None = None) -> tuple[WriteResult, int]:
+    """commit_messages, and how many of its turns it wrote (the others the session held)."""
     scopes, plan = prepared.scopes, prepared.plan
     worlds = scope_anchors(services.store, scopes)
     session, stored = stored_turns(services.store, worlds, plan.key, len(plan.turns)) \
@@ -150,14 +156,14 @@ def commit_messages(services: Services, prepared: PreparedSession,
     if session is not None and len(known) == len(plan.turns):
         return WriteResult(id=session, scopes=scopes.keys, valid_from=to_iso(plan.start), entities=[], facts=[],
                            superseded=[], conflicts=[], session=session,
-                           turns=[TurnOut(id=known[i], ref=t.turn_id) for i, t in enumerate(plan.turns)])
+                           turns=[TurnOut(id=known[i], ref=t.turn_id) for i, t in enumerate(plan.turns)]), 0
     new = [i for i in range(len(plan.turns)) if i not in known]
     written = commit_session(services, prepared.only(new) if known else prepared, granted)
     anchors = dict(known) | dict(zip(new, written.turns))
     return WriteResult(id=written.session, scopes=scopes.keys, valid_from=to_iso(plan.start),
                        entities=written.entities, facts=[], superseded=[], conflicts=[], session=written.session,
                        turns=[TurnOut(id=anchors[i], ref=t.turn_id) for i, t in enumerate(plan.turns)],
-                       revised=written.revised, revised_by=written.revised_by)
+                       revised=written.revised, revised_by=written.revised_by), len(new)
 
 
 def _held(turns: Sequence[Turn], stored: Sequence[NodeView]) -> dict[int, str]:
