@@ -73,6 +73,9 @@ OPEN_EXAMPLES = [
     # a name said of oneself, as "My name is ..." says it
     ("I'm Sam, I work as a nurse at Mercy Hospital.", ("me", "np:name", "Sam", "")),
     ("Hi, I'm Priya Shah - I run the data team.", ("me", "np:name", "Priya Shah", "")),
+    # in letters of any script
+    ("Hi! I'm Tomás, I work as a sous chef at Bellwether.", ("me", "np:name", "Tomás", "")),
+    ("I'm Zoë Dubois - I teach piano.", ("me", "np:name", "Zoë Dubois", "")),
 ]
 
 
@@ -106,6 +109,8 @@ def test_a_value_or_change_outside_the_catalogue_is_read_as_an_open_slot(text, e
     "I'm Happy, thanks.",                       # a word the tagger knows, and no given name
     "I'm Canadian, eh.",
     "I'm Frank about it.",                      # a word after it: no name said
+    "I'm ÉLODIE, hi.",                          # no name written as one: a capital, then small letters
+    "I'm élodie, hi.",
 ])
 def test_what_is_not_a_value_of_a_lasting_slot_reads_nothing_open(text):
     assert not read_open(text, frozenset({"sister", "landlord"}))

@@ -343,15 +343,22 @@ def _head(piece: str) -> str:
 
 
 #: "I'm Sam, ...": a name said of oneself before a stop, a comma or a dash (not "I'm Frank about
-#: it": a word after it)
+#: it": a word after it); its words are letters of any script, each capitalised (`_capitalised`:
+#: "Tomás", "Zoë")
 _INTRO = _rx(r"^" + _FILLER + r"(?:(?:hi|hey|hello)[,!]?\s+)?(?:I['’]m|I\s+am|my\s+name['’]s)\s+"
-             r"(?P<v>(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))?)(?=\s*(?:[,.;!]|\s[-–—]|$))")
+             r"(?P<v>[^\W\d_]+(?:\s+[^\W\d_]+)?)(?=\s*(?:[,.;!]|\s[-–—]|$))")
+
+
+def _capitalised(word: str) -> bool:
+    """A word written as a name is: a capital, then small letters ("Sam", "Tomás"; not "sam", "SAM")."""
+    return len(word) > 1 and word[0].isupper() and word[1:].islower()
 
 
 def _read_intro(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
     m = _INTRO.match(piece)
     first = m.group("v").split()[0] if m else ""
-    if not m or not (is_given_name(first) or tag(first) is None):
+    if not m or not all(_capitalised(w) for w in m.group("v").split()) or not (
+            is_given_name(first) or tag(first) is None):
         return []
     subject, named = _who("I")
     return [] if subject is None else [OpenClaim(subject, "np:name", m.group("v"), named=named)]

@@ -145,6 +145,7 @@ UNREAD = Reading()
 #: Reader 50: a thing one cancelled or called off ("We called off the book club meeting") has that status.
 #: Reader 51: a named place one is at now, where the text says the job changed ("I switched jobs, I'm at
 #: Meta now").
+#: Reader 52: "I'm Tomás, ...": a name said of oneself in letters of any script ("Tomás", "Zoë Ruiz").
 CLAIMS_READER = schema.CLAIMS_READER
 
 
