@@ -254,6 +254,12 @@ def test_a_memory_changed_only_in_part_is_revised_and_keeps_what_is_still_true(m
     ("I'm a nurse at St. Mary's Hospital.", "I now work at a Kaiser Permanente clinic - left the hospital job."),
     # who the husband is, said again
     ("My husband Ravi works at Boeing.", "My husband Ravi has a new job at Microsoft."),
+    # where the old manager managed says who the manager was (revisions.HELD_AT)
+    ("Bob Smith is my manager at Dell.", "Priya Nair is my manager now."),
+    # the rest refers back to the home that changed, or is no statement of anyone else's
+    ("I live in Austin and love it here.", "I moved to Denver."),
+    ("I live in Austin. My kids love it there.", "I moved to Denver."),
+    ("I work at Google. My boss just bought a boat.", "I now work at Meta."),
 ])
 def test_an_update_that_covers_what_the_memory_says_still_supersedes_it(model_engine, old_text, new_text):
     old = model_engine.write_memory(old_text, ALICE, valid_from=ago(300))
@@ -269,6 +275,25 @@ def test_a_change_of_someone_the_memory_says_who_they_are_revises_it(model_engin
     assert new.revised == [old.id] and new.superseded == []
     facts = {f.relation: f.valid_to for f in model_engine.read_memory(old.id, ALICE).facts}
     assert facts["has_husband"] is None and facts["works_at"] is not None
+
+
+@pytest.mark.parametrize("old_text, new_text, kept", [
+    # the speaker's name, read in letters of any script
+    ("Hi! I'm Tomás, I work as a sous chef at Bellwether.", "I quit Bellwether, I'm head chef at Fern & Fig now", ""),
+    # what is said of the one a changed relation named, but where it held
+    ("my girlfriend Sam is a nurse", "Sam and I broke up", "is_a"),
+    ("Bob Smith is my manager at Dell and he lives in Austin.", "Priya Nair is my manager now.", ""),
+    # news of someone else that no slot reads
+    ("I work at Google. My daughter just started kindergarten.", "I now work at Meta.", ""),
+    ("I work at Google. Sam got promoted last week.", "I now work at Meta.", ""),
+])
+def test_an_update_that_leaves_a_statement_of_the_memory_alone_revises_it(model_engine, old_text, new_text, kept):
+    old = model_engine.write_memory(old_text, ALICE, valid_from=ago(300), metadata={"speaker": "user"})
+    new = model_engine.write_memory(new_text, ALICE, metadata={"speaker": "user"})
+    assert new.revised == [old.id] and new.superseded == []
+    assert model_engine.store.get(old.id).valid_to is None
+    facts = {f.relation: f.valid_to for f in model_engine.read_memory(old.id, ALICE).facts}
+    assert kept == "" or facts[kept] is None
 
 
 @pytest.mark.parametrize("old_text", ["I have a dog named Rex. I also have a cat named Tom.",

@@ -384,6 +384,62 @@ async def test_a_new_job_leaves_the_name_said_beside_the_old_one_current(minilm_
         assert then[0]["id"] == intro["id"]
 
 
+@pytest.mark.parametrize(("user", "old", "new", "question", "kept"), [
+    # the name said beside the old job, in letters of any script, in one sentence or two
+    ("kept-name-1", "Hi! I'm Tomás, I work as a sous chef at Bellwether.",
+     "I quit Bellwether, I'm head chef at Fern & Fig now", "What's my name?", "Tomás"),
+    ("kept-name-2", "I'm Zoë. I work at Bellwether.", "I started at Fern & Fig.", "What is my name?", "Zoë"),
+    # what the one a relationship named does or where they live stays true of them when it ends
+    ("kept-partner-1", "my girlfriend Sam is a nurse", "Sam and I broke up", "What does Sam do for work?", "nurse"),
+    ("kept-partner-2", "My boyfriend Leo works at Pixar.", "Leo and I split up.", "Where does Leo work?", "Pixar"),
+    ("kept-partner-3", "My wife Ana lives in Boston.", "Ana and I got divorced.", "Where does Ana live?", "Boston"),
+    # news of someone else that no slot reads
+    ("kept-news", "I work at Google. My daughter just started kindergarten.", "I now work at Meta.",
+     "When did my daughter start kindergarten?", "kindergarten"),
+])
+async def test_a_change_leaves_what_the_old_memory_says_of_something_else_current(minilm_server, user, old, new,
+                                                                                 question, kept):
+    # the memory_write text: one that also says things the new one leaves alone stays current,
+    # listed in revised
+    async with Client(minilm_server) as client:
+        first = await ok(client, "memory_write", text=old, user_id=user, metadata={"speaker": "user"},
+                         valid_from=ago(120))
+        second = await ok(client, "memory_write", text=new, user_id=user, metadata={"speaker": "user"})
+        assert second["revised"] == [first["id"]] and second["superseded"] == []
+        hits = (await ok(client, "memory_recall", query=question, user_id=user, limit=3))["results"]
+        found = next(h for h in hits if h["id"] == first["id"])
+        assert kept in found["text"] and found["valid_to"] is None
+        assert found["annotations"]["revised_by"] == [second["id"]]
+
+
+async def test_the_one_a_relationship_named_keeps_their_facts_when_it_ends(minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "broke-up"}
+        first = await ok(client, "memory_write", text="my girlfriend Sam is a nurse", valid_from=ago(300), **scope)
+        sam = next(e for e in first["entities"] if e["name"] == "Sam")
+        await ok(client, "memory_write", text="Sam and I broke up", **scope)
+        facts = (await ok(client, "memory_read", id=sam["id"], **scope))["entity"]["facts"]
+        assert [(f["relation"], f["object"], f["valid_to"]) for f in facts if f["relation"] == "is_a"] == [
+            ("is_a", "nurse", None)]
+        # who she was to the speaker ended with the relationship: no current fact says it
+        assert "has_girlfriend" not in {f["relation"] for f in facts}
+
+
+@pytest.mark.parametrize(("user", "old", "new"), [
+    ("whole-job", "I work at Google.", "I now work at Meta."),
+    # what the rest says is about the home that changed: "it here", "it there"
+    ("whole-home-1", "I live in Austin and love it here.", "I moved to Denver."),
+    ("whole-home-2", "I live in Austin. My kids love it there.", "I moved to Denver."),
+    # where a manager managed says who the manager was
+    ("whole-manager", "Bob Smith is my manager at Dell.", "Priya Nair is my manager now."),
+])
+async def test_a_change_of_all_the_old_memory_says_still_supersedes_it(minilm_server, user, old, new):
+    async with Client(minilm_server) as client:
+        first = await ok(client, "memory_write", text=old, user_id=user, valid_from=ago(120))
+        second = await ok(client, "memory_write", text=new, user_id=user)
+        assert second["superseded"] == [first["id"]] and second["revised"] == []
+
+
 async def test_a_memory_true_only_from_a_later_time_is_left_out_of_recall_until_then(minilm_server):
     async with Client(minilm_server) as client:
         austin = await ok(client, "memory_write", text="I live in Austin.", user_id="later", valid_from=ago(400))

@@ -5,8 +5,11 @@ turn judge, worlddb.memory.turn_updates).
 An update covers an old memory unless the old one, read in full, says something the change does
 not: a claim about the change's subject or another in a slot the change does not speak of ("I
 live in Austin and work at Dell", then "I moved to Denver"), a fact of a relation no slot is
-about ("I like jazz"), or who the subject of the change is to someone ("my sister Maria", then
-"Maria moved to Portland": `changed_only_in_part`). A revised memory stays current and only
+about ("I like jazz"), who the subject of the change is to someone ("my sister Maria", then
+"Maria moved to Portland"), what it says of the one a changed relation named ("my girlfriend Sam
+is a nurse", then "Sam and I broke up"), or a sentence of news of someone else that no slot
+reads ("My daughter just started kindergarten": worlddb.extract.others_news;
+`changed_only_in_part`). A revised memory stays current and only
 its facts in the changed attributes end, except those of a subject the change does not speak
 of (`left_alone`). Nothing here writes.
 """
@@ -18,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from worlddb.extract.judge import Statement, covered
 from worlddb.extract.open_slots import REPLACES, is_open
 from worlddb.extract.open_slots import is_single as is_single_open
+from worlddb.extract.others_news import others_news
 from worlddb.extract.slots import (
     CATALOGUE,
     Reading,
@@ -75,8 +79,14 @@ def changed_only_in_part(services: Services, new: Reading, old: Statement, user:
     Neovim", speaks of every open slot, and of any slot holding the value it names as left:
     "I switched from Spanish to Italian"). A fact that restates a slot in other terms ("is_a
     nurse") is no such claim, but one of a relation no slot is about is (where one is from, what
-    one likes or joined: `_fact_of_its_own`); nor is one about whom a changed slot named
-    ("Bob is my manager at Dell": Bob's job there says who the manager was). But one of any
+    one likes or joined: `_fact_of_its_own`); nor is one about whom a changed slot named, in a
+    slot that says where it held ("Bob is my manager at Dell": Bob's job there says who the
+    manager was, `HELD_AT`), though anything else said of them is ("my girlfriend Sam is a
+    nurse", then "Sam and I broke up"). So is a sentence of news of someone close that the
+    reader reads nothing from, about no subject the change speaks of and naming nothing it ends
+    or claims ("I work at Google. My daughter just started kindergarten.":
+    worlddb.extract.others_news), but not one that refers back to what changed ("I live in
+    Austin and love it here", "My kids love it there"). And one of any
     relation that says who the subject of the change is to another ("my sister Maria", "my
     husband Ravi"), which the new memory does not say again, is: "Maria moved to Portland"
     leaves her still the speaker's sister (`_introduces`).
@@ -99,10 +109,11 @@ def changed_only_in_part(services: Services, new: Reading, old: Statement, user:
         # no subject of the old memory is the new one's, but maybe one the old one says who it is
         # ("My sister Maria lives in Seattle", then "My sister moved to Portland"): else the update stands
         return changed if any(_introduces(c, spoken, new.claims, changers) for c in full.claims) else None
-    # whom a changed slot named: "Bob Smith is my manager at Dell", then "Priya is my manager now":
-    # Bob's job there says who the manager was, and goes with the change
-    named = {normalise_subject(c.value) for c in full.claims
-             if c.attribute in changed and any(one_subject(n, c) for n in new.claims)}
+    # whom a changed slot named, and the slots of theirs that say where it held: "Bob Smith is my
+    # manager at Dell", then "Priya is my manager now": Bob's job there says who the manager was
+    named = {(normalise_subject(c.value), held) for c in full.claims
+             if c.attribute in changed and any(one_subject(n, c) for n in new.claims)
+             for held in HELD_AT.get(c.attribute, ())}
     for claim in full.claims:
         if _introduces(claim, spoken, new.claims, changers):
             return changed
@@ -110,8 +121,8 @@ def changed_only_in_part(services: Services, new: Reading, old: Statement, user:
             continue
         if not any(one_subject(n, claim) for n in new.claims) and (
                 not _plainly_other(claim, new.claims)
-                or any(same_subject(claim.subject, s) for s in named)):
-            continue  # maybe the same person by another name, or who a subject is: no second statement
+                or any(same_subject(claim.subject, s) and claim.attribute == held for s, held in named)):
+            continue  # maybe the same person by another name, or where a changed relation held: no second statement
         about = [n for n in changers if one_subject(n, claim)]
         # a medicine stopped ends its dose too: the slot qualified by a value that ended
         of = CATALOGUE[claim.attribute].of if claim.attribute in CATALOGUE else ""
@@ -127,7 +138,27 @@ def changed_only_in_part(services: Services, new: Reading, old: Statement, user:
         if claim.attribute in CATALOGUE and not CATALOGUE[claim.attribute].single and ending and all(
                 (n.ended or not n.positive) and n.value and not same_value(n.value, claim.value) for n in ending):
             return changed
-    return None
+    return changed if _news_of_another(old.text, full, new, changed, spoken) else None
+
+
+def _news_of_another(text: str, full: Reading, new: Reading, changed: frozenset[str], spoken: set[str]) -> bool:
+    """Whether the old memory's `text` has a sentence of news of someone close to its speaker
+    that the reader reads nothing from ("My daughter just started kindergarten"), about no
+    subject the change speaks of (`spoken`) and naming no value of a `changed` slot, old or new:
+    a second statement, which the change leaves alone (worlddb.extract.others_news)."""
+    values = [c.value for c in (*full.claims, *new.claims) if c.value and c.attribute in changed]
+    return any(not any(same_subject(who, s) for s in spoken) for who in others_news(text, values))
+
+
+#: where a relation with someone holds, said as a slot of theirs: "Bob Smith is my manager at Dell"
+#: (Bob's employer) says where he managed, and goes with a change of the manager. What else a memory
+#: says of the one a changed slot named stays true of them when the relation ends or passes to
+#: another ("my girlfriend Sam is a nurse", then "Sam and I broke up": Sam is still a nurse)
+HELD_AT: Mapping[str, frozenset[str]] = {
+    "manager": frozenset({"employer", "team"}),
+    "coworker": frozenset({"employer", "team"}),
+    "provider": frozenset({"employer"}),
+}
 
 
 def _introduces(claim: SlotClaim, spoken: set[str], claims: Iterable[SlotClaim],

@@ -32,8 +32,10 @@ memory (through the supersedes handler, which closes the old one's validity wher
 begins; nothing is deleted) and each conflict a contradicts edge. An update of a memory that
 also says something the new one leaves alone - a claim about the same subject in a slot
 outside the changed slots' families ("I live in Austin and work at Dell", then "I moved to
-Denver") - is a revision instead (worlddb.memory.revisions): a revises edge, the old memory
-stays current with its other claims, and only its facts about the changed slots end. A
+Denver"), what it says of another ("my girlfriend Sam is a nurse", then "Sam and I broke up"),
+another's news that no slot reads - is a revision instead (worlddb.memory.revisions): a revises
+edge, the old memory stays current with its other claims, and only its facts about the changed
+slots end. A
 candidate that stopped being current meanwhile is left alone. A duplicate writes nothing: the
 result names the memory that already says it. Up to `MAX_RELATED` undecided candidates are reported as `related`.
 """
