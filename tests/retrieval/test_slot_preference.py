@@ -82,6 +82,17 @@ def test_a_statement_read_as_alike_or_open_slots_is_one_part():
     assert first_for("What dose of lisinopril do I take?", ranked(taken, bumped), {"bumped": [taken]})[0] == "bumped"
 
 
+def test_a_change_read_as_a_slot_the_changed_one_does_not_state_states_its_slot():
+    # the status of the thing whose time the old one said: it changed that, as an unread change would
+    said = turn("said", "My dentist appointment is Monday Dec 14 at 2pm.", 1)
+    for text in ("I cancelled the dentist appointment.", "The dentist appointment got cancelled."):
+        off = turn("off", text, 5)
+        assert first_for("When is my dentist appointment?", ranked(said, off), {"off": [said]}) == ["off", "said"]
+        assert first_for("When is my dentist appointment?", ranked(said, off), {}) == ["said"]
+    # one read as a part the changed one states is about that part alone ("Where do I work?" finds no move)
+    assert first_for("Where do I work?", ranked(BOTH, MOVED), {"moved": [BOTH]}) == ["both"]
+
+
 def test_a_persons_turn_that_marked_a_turn_states_its_slot_as_a_memory_does():
     said = turn("said", "My dentist appointment is on Tuesday at 3pm.", 1)
     fixed = turn("fixed", "Sorry, I meant Thursday, not Tuesday.", 5)

@@ -135,6 +135,11 @@ async def test_a_correction_that_names_only_the_wrong_value_marks_the_turn_that_
      "When is my dentist appointment?"),
     ("fix-nuts", "I'm allergic to peanuts.", "Actually it's tree nuts I'm allergic to, not peanuts.",
      "What am I allergic to?"),
+    # a thing called off has no time any more: the turn that says so holds what is true now
+    ("off-dentist", "My dentist appointment is Monday Dec 14 at 2pm.", "I cancelled the dentist appointment.",
+     "When is my dentist appointment?"),
+    ("off-offsite", "Our team offsite is on Friday the 9th.", "We called off the team offsite.",
+     "When is our team offsite?"),
 ])
 async def test_a_turn_that_corrected_a_turn_of_an_earlier_session_answers_before_it(minilm_server, user, before,
                                                                                     after, question):

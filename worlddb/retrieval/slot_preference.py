@@ -21,11 +21,15 @@ moved to Denver"), the user's (role "user", or the scope's user by name) is the 
 do I live?", and an assistant's or a tool's turn claims nothing about anyone. A question may ask
 about an open slot ("What browser do I use?" asks about (me, np:browser)); a memory that names a
 new value with no slot of its own ("I switched to Vivaldi") states the open slot of a memory it
-superseded or revised, and a memory the rules read nothing in states any asked slot of a memory
-it revised (a change the rules could not read, worlddb.memory.updates). A person's turn does the
-same with what it revised (worlddb.memory.turn_updates): "Sorry, I meant Thursday, not Tuesday",
-which marked "My dentist appointment is on Tuesday at 3pm", answers "When is my dentist
-appointment?" first, as it does written as memories.
+superseded or revised, and a memory the rules read nothing in, or nothing of the parts of the
+one it changed, states any asked slot of a memory it revised (a change the rules could not read,
+worlddb.memory.updates; "I cancelled the dentist appointment", its status, of "My dentist
+appointment is Monday at 2pm", its time). A person's turn does the same with what it revised
+(worlddb.memory.turn_updates): "Sorry, I meant Thursday, not Tuesday", which marked "My dentist
+appointment is on Tuesday at 3pm", answers "When is my dentist appointment?" first, as it does
+written as memories. So a memory or turn that changed a statement of the asked slot comes before
+it, as the successor step put it (worlddb.retrieval.successors), unless it reads as a change of
+another part of that statement.
 """
 
 from __future__ import annotations
@@ -142,16 +146,17 @@ def _takes_over(view: NodeView, keys: Sequence[SlotKey], attributes: set[str], u
                 replaced: Callable[[NodeView], list[NodeView]],
                 changed_by: Callable[[NodeView], list[NodeView]] | None = None) -> bool:
     """Whether a memory, or a person's turn, that states no asked slot itself replaced one that
-    does, and so states it now: one that names a new value with no slot of its own ("I switched to Vivaldi")
-    replaced one stating an asked open slot ("I use Firefox as my browser"), which the update
-    judge gave it (worlddb.extract.judge); or one the rules read nothing in at all revised one
-    stating any asked slot, a change the update judge could only take as about that memory as
-    a whole (worlddb.memory.updates: "We finished rewriting the public API in Elixir" after
-    "The public API is written in Ruby"). A memory that reads as another slot's change ("We
-    moved to Nantes" revising "I live in Lyon and work at Renault") takes over nothing of the
-    part it left alone; nor does an unread one, of a memory that says several things, take over
-    a part it did not touch (`_touched`). A turn is read as a memory is (a turn marks what it
-    changes, turn_updates); an assistant's or a tool's says nothing of anyone, so it takes over
+    does, and so states it now: one that names a new value with no slot of its own ("I switched
+    to Vivaldi") replaced one stating an asked open slot ("I use Firefox as my browser"), which
+    the update judge gave it (worlddb.extract.judge); or one the rules read nothing in, or
+    nothing of the parts of the one it revised (`_apart`), revised one stating any asked slot, a
+    change the update judge could only take as about that memory as a whole
+    (worlddb.memory.updates: "We finished rewriting the public API in Elixir" after "The public
+    API is written in Ruby"). A memory that reads as another slot's change ("We moved to Nantes"
+    revising "I live in Lyon and work at Renault") takes over nothing of the part it left alone;
+    nor does one read apart from it, of a memory that says several things, take over a part it
+    did not touch (`_touched`). A turn is read as a memory is (a turn marks what it changes,
+    turn_updates); an assistant's or a tool's says nothing of anyone, so it takes over
     nothing."""
     if view.type not in ("Memory", "Turn") or (view.type == "Turn" and not _speaks(view)):
         return False
@@ -161,18 +166,28 @@ def _takes_over(view: NodeView, keys: Sequence[SlotKey], attributes: set[str], u
     open_keys = [k for k in keys if is_single(k.attribute)]
     mine = [c for c in _claims(view, {REPLACES}, user)
             if c.attribute == REPLACES and c.positive and not c.ended] if open_keys else []
-    unread = not mine and not _claims(view, None, user)
-    if not mine and not unread:
-        return False
+    own = () if mine else _claims(view, None, user)
     for old in olds:
         theirs = _claims(old, attributes, user)
         if mine and any(_answers(key, c) and any(same_subject(m.subject, c.subject) for m in mine)
                         for key in open_keys for c in theirs):
             return True
-        if unread and any(_answers(key, c) for key in keys for c in theirs) \
-                and _touched(view, old, keys, user, changed_by):
+        if not mine and any(_answers(key, c) for key in keys for c in theirs) \
+                and _apart(own, old, user) and _touched(view, old, keys, user, changed_by):
             return True
     return False
+
+
+def _apart(own: Sequence[SlotClaim], old: NodeView, user: str | None) -> bool:
+    """Whether a change whose claims are `own` reads as a change of none of the parts of `old`
+    it changed: it reads nothing ("We finished the port"), or only slots `old` does not state
+    ("I cancelled the dentist appointment" of "My dentist appointment is Monday at 2pm": its
+    status, where `old` said its time). Such a change is about `old` as a whole (`_touched`
+    says which part of one that says several things); one that reads as a part `old` states
+    ("We moved to Nantes" of "I live in Lyon and work at Renault") is about that part alone."""
+    parts = {(c.subject, _part(c.attribute)) for c in _claims(old, None, user)}
+    return not any(same_subject(c.subject, subject) and _part(c.attribute) == part
+                   for c in own for subject, part in parts)
 
 
 def _speaks(turn: NodeView) -> bool:
@@ -184,12 +199,12 @@ def _speaks(turn: NodeView) -> bool:
 
 def _touched(view: NodeView, old: NodeView, keys: Sequence[SlotKey], user: str | None,
              changed_by: Callable[[NodeView], list[NodeView]] | None) -> bool:
-    """Whether an unread change `view` of `old`, which states an asked slot, is about that part
-    of it. A memory of one slot is changed whole. Of one that says several things ("I live in
-    Austin and work as a nurse at St. David's"), the change is about the parts whose values it
-    says again ("I'm now a nurse practitioner at UCHealth": the job, not the home); where it
-    repeats none, about every part no other change of `old` reads as its own ("I moved to
-    Denver" took the home)."""
+    """Whether a change `view` of `old` read apart from it (`_apart`), where `old` states an asked
+    slot, is about that part of it. A memory of one slot is changed whole. Of one that says
+    several things ("I live in Austin and work as a nurse at St. David's"), the change is about
+    the parts whose values it says again ("I'm now a nurse practitioner at UCHealth": the job,
+    not the home); where it repeats none, about every part no other change of `old` reads as
+    its own ("I moved to Denver" took the home)."""
     claims = _claims(old, None, user)
     # one part may be read as several slots: alike ones ("10 mg of lisinopril": the medicine and its
     # dose) and an open slot beside the catalogue's that says its value again ("My levothyroxine dose
