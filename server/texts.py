@@ -44,8 +44,10 @@ MESSAGES = ("Instead of text: the turns of a conversation, in order, each {role,
 SESSION = ("With messages: your id for the conversation. A later call with the same session id (and the same "
            "scopes) continues it, as does the `session` id a write returned. Send only the new messages, or the "
            "whole conversation (or its last part) each time: opening messages that repeat the session's last "
-           "turns (same role, content and ref or none) are not written again, nor is a message whose ref one of "
-           "those turns has. Without a session id, each call is a conversation of its own.")
+           "turns (same role, same content but for spacing, same ref or none, and the same time if given) are not "
+           "written again, nor is a message whose ref one of those turns has. To say the same words again as a "
+           "new message, give it a ref or a later time. Without a session id, each call is a conversation of its "
+           "own.")
 ROLE = ("Who said it: user (the person whose memory this is), assistant (you), or another speaker's name. The "
         "user's own turns take user, not the user's name: a name is someone else's \"I\".")
 CONTENT = "What was said (up to 32,000 characters)."

@@ -124,6 +124,47 @@ async def test_a_conversation_sent_again_without_refs_writes_each_message_once(c
         assert again["turns"] == once["turns"]
 
 
+async def test_a_conversation_sent_again_with_other_spacing_is_the_same_turns_and_what_follows_is_new(connect):
+    # a client that strips or re-renders what it sends again: a trailing space, a newline for a space
+    first = [{"role": "user", "content": "I live in Austin", "time": "2026-11-20T10:00:00Z"},
+             {"role": "assistant", "content": "Got it, Austin!\nAnything else?", "time": "2026-11-20T10:00:05Z"}]
+    again = [{**first[0], "content": " I live in  Austin"}, {**first[1], "content": "Got it, Austin! Anything else? "},
+             {"role": "user", "content": "and I work at Google", "time": "2026-11-20T10:01:00Z"}]
+    untimed = [[{k: v for k, v in m.items() if k != "time"} for m in ms] for ms in (first, again)]
+    async with connect() as client:
+        for key, (one, two) in (("timed", (first, again)), ("untimed", untimed)):
+            stored = await ok(client, "memory_write", messages=one, session=key, user_id=key)
+            sent = await ok(client, "memory_write", messages=two, session=key, user_id=key)
+            assert [t["id"] for t in sent["turns"][:2]] == [t["id"] for t in stored["turns"]]
+            listed = await ok(client, "memory_list", user_id=key, limit=50)
+            assert sorted(m["text"] for m in listed["memories"] if m["type"] == "Turn") == \
+                sorted([first[0]["content"], first[1]["content"], again[2]["content"]])
+        # other words are another message, as before
+        other = await ok(client, "memory_write", messages=[*untimed[1][:2], {"role": "user", "content": "Thanks!"}],
+                         session="untimed", user_id="untimed")
+        assert len({t["id"] for t in other["turns"]}) == 3 and other["turns"][2]["id"] != sent["turns"][2]["id"]
+
+
+async def test_the_same_words_said_again_with_a_later_time_or_another_ref_are_a_new_turn(connect):
+    async with connect() as client:
+        asked = [{"role": "assistant", "content": "Shall I book it?", "time": "2026-11-20T10:00:00Z"},
+                 {"role": "user", "content": "yes", "time": "2026-11-20T10:00:05Z"}]
+        first = await ok(client, "memory_write", messages=asked, session="yes")
+        # one message a call, only the user's: "yes" after "yes" is said again when it is dated later
+        again = await ok(client, "memory_write", session="yes", messages=[
+            {"role": "user", "content": "yes", "time": "2026-11-20T10:00:15Z"}])
+        repeat = await ok(client, "memory_write", session="yes", messages=[
+            {"role": "user", "content": "yes", "time": "2026-11-20T10:00:15Z"}])
+        ids = [t["id"] for t in first["turns"] + again["turns"]]
+        assert len(set(ids)) == 3 and repeat["turns"] == again["turns"]
+        # a ref tells them apart too
+        refs = [await ok(client, "memory_write", session="ref", messages=[{"role": "user", "content": "yes", "ref": r}])
+                for r in ("m1", "m2", "m2")]
+        assert refs[0]["turns"][0]["id"] != refs[1]["turns"][0]["id"] and refs[2]["turns"] == refs[1]["turns"]
+        listed = await ok(client, "memory_list", limit=50)
+        assert [m["text"] for m in listed["memories"] if m["type"] == "Turn"].count("yes") == 4
+
+
 async def test_the_schema_says_text_or_messages(connect):
     async with connect() as client:
         tool = {t.name: t for t in (await client.list_tools()).tools}["memory_write"]

@@ -84,13 +84,15 @@ class IngestResult:
 
 @dataclass(frozen=True)
 class Turn:
-    """One turn as it is written: who, what, when (its valid-from, microseconds)."""
+    """One turn as it is written: who, what, when (its valid-from, microseconds). `timed`: the
+    caller gave its time (else it was taken from the turn before it, or the session's)."""
 
     speaker: str
     text: str
     at: int
     turn_id: str | None = None
     caption: str | None = None
+    timed: bool = False
 
 
 @dataclass(frozen=True)

@@ -15,12 +15,15 @@ builds: a Session world of Turn nodes chained by precedes, each referring to its
 entities it names. `session` is the caller's id for the conversation: a later call with the same
 id, in the same scopes, continues the same world and chain. A client may send only what is new, or
 the whole conversation (or its last part) each time: the call's opening messages that repeat the
-session's last turns in order (the same role, content and ref, or no ref), and a message whose ref
-one of the session's latest turns holds with the same role and content, are not written again,
-and the result gives their stored turns (as many of the latest turns are read as the call sends
-messages, so a long session costs a call no more than its own length). A message said twice in a
-row across two calls, with no ref, is taken for the one already held: refs tell them apart. The
-session's time is `valid_from`, else its first message's time.
+session's last turns in order, and a message whose ref one of the session's latest turns holds,
+are not written again, and the result gives their stored turns (as many of the latest turns are
+read as the call sends messages, so a long session costs a call no more than its own length). A
+message repeats a stored turn when it has the same role, the same content but for spacing (runs
+of spaces, tabs and newlines are one space, and none at either end count: a client that strips or
+re-renders what it sends again), the same ref or none on both, and, if it gives a time, that
+turn's time. A message said twice in a row across two calls, with no ref and no time, is taken
+for the one already held: a ref or a time tells them apart. The session's time is `valid_from`,
+else its first message's time.
 
 Limits (README): at most MAX_MESSAGES messages per call; content within the text limit;
 role at most 512 characters (it names an entity); caption at most MAX_CAPTION characters;
@@ -168,10 +171,10 @@ def commit_messages_counted(services: Services, prepared: PreparedSession,
 
 def _held(turns: Sequence[Turn], stored: Sequence[NodeView]) -> dict[int, str]:
     """Which of a call's `turns` the session holds already, index -> stored turn, given its
-    latest turns (`stored`, oldest first): one with a ref, where a stored turn has that ref,
-    speaker and content; and the call's opening messages, ref or none, where they repeat the
-    session's last turns in order (the same speaker, content and ref or none): a client that
-    sends the whole conversation, or the last part of it, again with what is new."""
+    latest turns (`stored`, oldest first): one with a ref, where a stored turn with that ref is
+    the same message (`_same`); and the call's opening messages, ref or none, where they repeat
+    the session's last turns in order: a client that sends the whole conversation, or the last
+    part of it, again with what is new."""
     by_ref = {v.meta["turn_id"]: v for v in stored if v.meta.get("turn_id")}
     known = {i: by_ref[t.turn_id].anchor for i, t in enumerate(turns)
              if t.turn_id in by_ref and _same(t, by_ref[t.turn_id])}
@@ -183,8 +186,16 @@ def _held(turns: Sequence[Turn], stored: Sequence[NodeView]) -> dict[int, str]:
 
 
 def _same(turn: Turn, view: NodeView) -> bool:
-    return view.content == turn.text and view.meta.get("speaker") == turn.speaker \
-        and view.meta.get("turn_id") == turn.turn_id
+    """Whether a call's `turn` is the stored turn `view`: the same speaker, the same words (spacing
+    aside: a client that strips or re-renders what it sends again), the same ref or none, and,
+    where the message gives its time, said then."""
+    return _words(view.content or "") == _words(turn.text) and view.meta.get("speaker") == turn.speaker \
+        and view.meta.get("turn_id") == turn.turn_id and (not turn.timed or view.valid_from == turn.at)
+
+
+def _words(text: str) -> str:
+    """`text` with its runs of spacing as one space, and none at either end."""
+    return " ".join(text.split())
 
 
 def _turn(i: int, message: object, default: int) -> Turn:
@@ -214,4 +225,5 @@ def _turn(i: int, message: object, default: int) -> Turn:
     ref = message.get("ref")
     if ref is not None and (not isinstance(ref, str) or not _ID.fullmatch(ref)):
         raise InvalidInput(f"{where}.ref must be 1-256 characters without control characters")
-    return Turn(speaker=role, text=content, at=at, turn_id=ref, caption=caption or None)
+    return Turn(speaker=role, text=content, at=at, turn_id=ref, caption=caption or None,
+                timed=time is not None and time != "")
