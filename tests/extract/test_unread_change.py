@@ -9,6 +9,7 @@ from worlddb.extract.unread_change import (
     corrected,
     died,
     names_value,
+    restated,
     says_change,
     short,
     states_change,
@@ -112,7 +113,7 @@ def test_a_short_statement_is_at_most_fourteen_words():
 
 
 def test_a_non_string_is_a_type_error():
-    for test in (says_change, states_change, anchors, short):
+    for test in (says_change, states_change, anchors, short, restated):
         with pytest.raises(TypeError):
             test(None)  # type: ignore[arg-type]
 
@@ -132,6 +133,31 @@ def test_a_non_string_is_a_type_error():
 ])
 def test_a_correction_names_the_value_it_says_was_wrong(text, wrong):
     assert corrected(text) == wrong
+
+
+@pytest.mark.parametrize(("text", "right"), [
+    ("oh wait sorry, it's Tuesday the 15th", "tuesday the 15th"),
+    ("Actually, it's Tuesday.", "tuesday"),
+    ("No wait, 3pm", "3pm"),
+    ("Sorry, I meant Thursday", "thursday"),
+    ("Oops, make that Dec 15 at 4pm.", "dec 15 at 4pm"),
+    ("Hold on, it's on December 15th", "december 15th"),
+    ("my bad - at 3:30 then", "3:30"),
+    ("No, Tuesday.", "tuesday"),
+    # a statement, a question, a reply, or a correction that says more than the time
+    ("It's Tuesday", None),
+    ("Yes, Tuesday.", None),
+    ("Ok so Tuesday", None),
+    ("Wait, Tuesday?", None),
+    ("Sorry, it's Tuesday, I'll be late", None),
+    ("Actually Friday works better", None),
+    ("No worries, Monday is fine", None),
+    ("Sorry, I'm late", None),
+    ("Actually, it's Tuesday not Monday.", None),
+    ("Sorry, weekends are busy", None),
+])
+def test_a_correction_names_the_time_that_is_right_only_when_it_says_nothing_else(text, right):
+    assert restated(text) == right
 
 
 def test_a_value_is_named_as_a_word_of_its_own():

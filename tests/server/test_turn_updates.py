@@ -128,6 +128,59 @@ async def test_a_correction_that_names_only_the_wrong_value_marks_the_turn_that_
         assert other["revised"] == []
 
 
+def timed(*turns: tuple[str, str, str]) -> list[dict]:
+    return [{"role": role, "content": content, "time": f"2026-11-20T{at}Z"} for role, content, at in turns]
+
+
+STATED = ("user", "my dentist appointment is Monday Dec 14 at 2pm", "10:00:00")
+NOTED = ("assistant", "Noted: dentist Monday Dec 14 at 2pm.", "10:00:05")
+
+
+@pytest.mark.parametrize("fix", ["oh wait sorry, it's Tuesday the 15th", "No wait, Tuesday at 3pm.",
+                                 "Sorry, I meant Dec 15"])
+async def test_a_correction_that_names_only_the_right_time_marks_the_time_just_said(minilm_server, fix):
+    async with Client(minilm_server) as client:
+        # in one call, and one message a call in the same session
+        user = f"restated-{len(fix)}"
+        written = await ok(client, "memory_write", session="s1", user_id=user,
+                           messages=timed(STATED, NOTED, ("user", fix, "10:01:00")))
+        said, _, fixed = (t["id"] for t in written["turns"])
+        assert written["revised"] == [said]
+        for message in (STATED, NOTED):
+            await ok(client, "memory_write", session="s2", user_id=f"{user}-2", messages=timed(message))
+        later = await ok(client, "memory_write", session="s2", user_id=f"{user}-2",
+                         messages=timed(("user", fix, "10:01:00")))
+        hits = (await ok(client, "memory_recall", query="When is my dentist appointment?", user_id=f"{user}-2",
+                         limit=3))["results"]
+        assert len(later["revised"]) == 1 and hits[0]["id"] == later["turns"][0]["id"]
+        assert hits[1]["id"] == later["revised"][0] and hits[1]["text"] == STATED[1]
+        hits = (await ok(client, "memory_recall", query="When is my dentist appointment?", user_id=user,
+                         limit=3))["results"]
+        assert [h["id"] for h in hits[:2]] == [fixed, said]
+
+
+NOT_RESTATED = [
+    # no word owns a mistake; the time is said again; an answer to a question; something else said between;
+    # another's turn; long after; a statement of no time
+    [STATED, NOTED, ("user", "it's Tuesday the 15th", "10:01:00")],
+    [STATED, NOTED, ("user", "sorry, it's at 2pm", "10:01:00")],
+    [STATED, ("assistant", "When should I remind you?", "10:00:05"), ("user", "no wait, Sunday", "10:01:00")],
+    [STATED, ("user", "and my sister visits on Friday", "10:00:30"), ("user", "sorry, Saturday", "10:01:00")],
+    [STATED, ("Jon", "oh wait sorry, it's Tuesday", "10:01:00")],
+    [STATED, NOTED, ("user", "oh wait sorry, it's Tuesday the 15th", "11:30:00")],
+    [("user", "I live in Austin", "10:00:00"), ("user", "sorry, Tuesday", "10:01:00")],
+]
+
+
+async def test_a_time_named_alone_marks_nothing_but_a_correction_of_the_time_just_said(minilm_server):
+    async with Client(minilm_server) as client:
+        fixed = [STATED, NOTED, ("user", "oh wait sorry, it's Tuesday the 15th", "10:01:00")]
+        for n, turns in enumerate([fixed, *NOT_RESTATED]):
+            written = await ok(client, "memory_write", session="s1", user_id=f"not-restated-{n}",
+                               messages=timed(*turns))
+            assert written["revised"] == ([written["turns"][0]["id"]] if turns is fixed else []), turns
+
+
 @pytest.mark.parametrize(("user", "before", "after", "question"), [
     ("fix-thu", "My dentist appointment is on Tuesday at 3pm.", "Sorry, I meant Thursday, not Tuesday.",
      "When is my dentist appointment?"),

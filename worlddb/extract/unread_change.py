@@ -33,7 +33,9 @@ kin word, "Grandma passed away"). ``corrected(text)`` are the values a correctio
 wrong, where a word owns a mistake ("actually", "sorry", "I meant", ...) and the text says
 "<right>, not <wrong>" or "not <wrong> but <right>" ("Actually, it's Tuesday not Monday":
 "monday"; never a plain negation: "she is not coming"); ``names_value(text, value)`` whether a
-text names one as a word of its own.
+text names one as a word of its own. ``restated(text)`` is the time a correction names alone,
+where words own a mistake and the rest of the text is only that time ("Oh wait sorry, it's
+Tuesday the 15th": "tuesday the 15th").
 
 All are deterministic, do no I/O, and never raise for a ``str``; ``TypeError`` otherwise.
 
@@ -59,12 +61,12 @@ from __future__ import annotations
 
 import re
 
-from ._slot_words import _KIN
+from ._slot_words import _DATE, _KIN, _TIME
 from .given_names import is_given_name
 from .lexicon import is_common, singular, tag
 
-__all__ = ["ANCHORED_SIMILARITY", "CHANGE_SIMILARITY", "anchors", "corrected", "died", "names_value", "says_change",
-           "short", "states_change"]
+__all__ = ["ANCHORED_SIMILARITY", "CHANGE_SIMILARITY", "anchors", "corrected", "died", "names_value", "restated",
+           "says_change", "short", "states_change"]
 
 #: the least cosine (the write's own text vectors) at which the nearest memory is the one a
 #: change is about; chosen on the tuning sets of bench/data (updates-dev, extra A and D)
@@ -174,6 +176,30 @@ def corrected(text: str) -> frozenset[str]:
     ("It's Tuesday, not Monday" is a statement, not a correction of anything said)."""
     _check(text)
     return frozenset(m.group("v").strip().rstrip(".").lower() for rx in _WRONG for m in rx.finditer(text))
+
+
+#: a correction that names only the right time: words that own a mistake ("oh wait, sorry", "no,
+#: actually"; a filler alone owns none), a lead-in ("it's", "I meant", "make that"), then a time and
+#: nothing else ("Oh wait sorry, it's Tuesday the 15th", "No wait, 3pm", "Sorry, I meant Thursday")
+_FILLER = r"(?:oh|ah|um+|uh+|hm+|ok|okay|so|and|ugh)"
+_OWNING = r"(?:wait|sorry|oops|whoops|actually|no|nope|my\s+bad|correction|scratch\s+that|hold\s+on)"
+_GAP = r"[\s,.!:;-]*"
+_LEAD_IN = (r"(?:(?:it|that)(?:['’]s|\s+is|\s+was|\s+should\s+be|\s+will\s+be)|i\s+meant?|i\s+mean\s+to\s+say"
+            r"|i\s+meant\s+to\s+say|make\s+(?:it|that)|should\s+be)\s+(?:actually\s+)?")
+_A_TIME = rf"(?:{_DATE}|{_TIME})"
+_TIME_SAID = rf"{_A_TIME}(?:\s*,?\s*(?:at\s+|the\s+(?=\d))?{_A_TIME})*"
+_RESTATED = re.compile(rf"^\s*(?:{_FILLER}{_GAP})*{_OWNING}{_GAP}(?:(?:{_FILLER}|{_OWNING}){_GAP})*"
+                       rf"(?:{_LEAD_IN})?(?:(?:on|at|for)\s+)?(?P<v>{_TIME_SAID})"
+                       rf"(?:{_GAP}(?:then|instead|sorry))?{_GAP}$", re.I)
+
+
+def restated(text: str) -> str | None:
+    """The time a correction names alone, lower-cased: "Oh wait sorry, it's Tuesday the 15th" ->
+    "tuesday the 15th"; "No wait, 3pm" -> "3pm"; None where no word owns a mistake ("It's
+    Tuesday"), or the text says anything but the time ("Sorry, it's Tuesday, I'll be late")."""
+    _check(text)
+    found = _RESTATED.match(text)
+    return found.group("v").strip().lower() if found else None
 
 
 #: a name that opens a sentence, said to have died ("Rex passed away", "Sadly, Rex died"), or one

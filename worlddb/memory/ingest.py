@@ -257,7 +257,10 @@ def commit_session(services: Services, prepared: PreparedSession,
     # which earlier turns these change, decided before the lock (a judge may be a model)
     changes = turn_updates.assess(services, scope_anchors(services.store, scopes), prepared.claims,
                                   [t.at for t in plan.turns], [t.text for t in plan.turns],
-                                  [index.vector for index in prepared.index], [index.units for index in prepared.index])
+                                  [index.vector for index in prepared.index], [index.units for index in prepared.index],
+                                  preceding=None if plan.key is None else
+                                  lambda n: stored_turns(services.store, scope_anchors(services.store, scopes),
+                                                         plan.key, n)[1])
     with services.db.write(plan.tool) as w:
         worlds = [w.scope(kind, sid) for kind, sid in scopes]
         earlier = find_session(w, worlds, scopes, plan.key) if plan.key is not None else None

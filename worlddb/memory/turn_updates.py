@@ -51,6 +51,14 @@ ingest_conversation) is read for slot claims, and each change becomes a mark:
    turn or memory in its voice that names it (updates.correction). Of LoCoMo dev's 2,760
    turns, four short ones say a change in these words ("Sure thing! Bye for now!"), and none of
    them finds a turn to revise.
+5. A correction that names only the right time (`_restated`, with the built-in judge): a person's
+   turn that owns a mistake and says only a time ("Oh wait sorry, it's Tuesday the 15th":
+   unread_change.restated), reading nothing else, revises the turn of the same session that said
+   a thing's time just before it ("My dentist appointment is Monday Dec 14 at 2pm"): the nearest
+   of the RESTATED_TURNS turns before it said in its voice (of the call, or the session's stored
+   last ones when the call continues a session), at most RESTATED_WITHIN earlier, with no
+   question asked between, if it names no time the correction names. Anything else between (a
+   statement of that person's about something else, another person's turn) marks nothing.
 A memory_write marks turns the same way (`turns_changed`, from worlddb.memory.write): the
 turns it changes, judged on its whole reading, get a revises edge from it and stay current.
 Every turn's claims are recorded in the claims index in the same transaction
@@ -62,16 +70,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 
 from worlddb.core.records import Edge
 from worlddb.core.timeutil import now_us
 from worlddb.extract import GENERIC_ROLES
-from worlddb.extract.judge import BuiltinJudge, Statement, comparable, covered
+from worlddb.extract.judge import THING_TIMES, BuiltinJudge, Statement, comparable, covered
 from worlddb.extract.open_slots import REPLACES
 from worlddb.extract.slots import Reading, ReadingParts, voice
-from worlddb.extract.unread_change import anchors, corrected, says_change, short, states_change
+from worlddb.extract.unread_change import anchors, corrected, names_value, restated, says_change, short, states_change
 from worlddb.graph.database import Writer
 from worlddb.retrieval import claims as claims_index
 from worlddb.vectors import hnsw
@@ -87,6 +96,10 @@ MAX_CLAIMED = update_candidates.MAX_CLAIMED
 MAX_IN_CALL = 4
 #: the roles whose turns say nothing of anyone's own (an assistant's restates the user's)
 NO_ONE = GENERIC_ROLES - {"user"}
+#: how far back in its session, in turns and in time (microseconds), a correction that names only
+#: the right time looks for the time it corrects (`_restated`)
+RESTATED_TURNS = MAX_IN_CALL
+RESTATED_WITHIN = 30 * 60 * 1_000_000
 
 
 @dataclass(frozen=True)
@@ -140,15 +153,18 @@ def read(texts: Sequence[str], speakers: Sequence[str], user: str | None) -> Rea
 
 
 def assess(services: Services, worlds: list[str], found: Readings, times: Sequence[int],
-           texts: Sequence[str], vectors: Sequence[np.ndarray], units: Sequence[np.ndarray] = ()) -> list[Change]:
+           texts: Sequence[str], vectors: Sequence[np.ndarray], units: Sequence[np.ndarray] = (),
+           preceding: Callable[[int], Sequence] | None = None) -> list[Change]:
     """The changes the judge finds among a call's turns and the stored turns and memories of
     `worlds` (none for scopes not made yet; see the module docstring); `times` are the turns'
     valid-from, `vectors` their whole-text vectors, `units` their sentence vectors (for the
-    changes the rules cannot read, `_unread`)."""
+    changes the rules cannot read, `_unread`). `preceding(n)`: the session's last `n` stored
+    turns, oldest first, where the call continues one (`_restated`)."""
     changes = _claimed(services, worlds, found, times, texts, vectors)
     # (a scope made by this call holds nothing yet, but the call's own earlier turns may be changed)
     if units and isinstance(services.judge, BuiltinJudge):
         changes += _unread(services, worlds, found, times, texts, vectors, units, changes)
+        changes += _restated(services, found, times, texts, preceding, changes)
     return changes
 
 
@@ -275,6 +291,65 @@ def _unread(services: Services, worlds: list[str], found: Readings, times: Seque
                 changes.append(Change(new=i, old_index=int(old.id[1:])) if old.id.startswith("#")
                                else Change(new=i, old=old.id, at=times[i]))
     return changes
+
+
+class _Said(NamedTuple):
+    """A turn before a correction in its session: one of the call's (`ref` its index) or a stored
+    one (`ref` its anchor)."""
+
+    ref: int | str
+    text: str
+    at: int
+    speaker: str
+    reading: Reading
+
+
+def _restated(services: Services, found: Readings, times: Sequence[int], texts: Sequence[str],
+              preceding: Callable[[int], Sequence] | None, claimed: Sequence[Change]) -> list[Change]:
+    """Step 5 (with the built-in judge): a person's turn that corrects the time just said, naming
+    only the right one ("Oh wait sorry, it's Tuesday the 15th": unread_change.restated) and
+    reading nothing else, revises the turn that said the time ("My dentist appointment is Monday
+    Dec 14 at 2pm"). That is the nearest of the RESTATED_TURNS turns before it in its session
+    (the call's, then the session's stored ones) said in its voice, at most RESTATED_WITHIN
+    before it, with no question between (a reply answers the question); and only if it states a
+    thing's time (judge.THING_TIMES) and names no time the correction names."""
+    done = {change.new for change in claimed}
+    fixes = {i: value for i, text in enumerate(texts)
+             if i not in done and not found.readings[i].claims and (value := restated(text))}
+    if not fixes:
+        return []
+    stored = list(preceding(RESTATED_TURNS)) if preceding is not None else []
+    said = [_Said(view.anchor, view.content or "", view.valid_from, view.meta.get("speaker") or "", reading)
+            for view, reading in zip(stored, _readings_of(services.store, stored))]
+    said += [_Said(j, texts[j], times[j], found.speakers[j], found.readings[j]) for j in range(len(texts))]
+    changes = []
+    for i, value in fixes.items():
+        old = _time_said(said[:len(stored) + i][-RESTATED_TURNS:], found.speakers[i], times[i], found.user)
+        if old is not None and not names_value(old.text, value):
+            changes.append(Change(new=i, old_index=old.ref) if isinstance(old.ref, int)
+                           else Change(new=i, old=old.ref, at=times[i]))
+    return changes
+
+
+def _time_said(before: Sequence[_Said], speaker: str, at: int, user: str | None) -> _Said | None:
+    """Of the turns `before` a correction by `speaker` at `at` (oldest first), the nearest in its
+    voice, if it states a thing's time and nothing stands between: an earlier one, another
+    person's turn, or a question."""
+    if not speaker.strip() or speaker.strip().casefold() in NO_ONE:
+        return None
+    for turn in reversed(before):
+        if turn.at < at - RESTATED_WITHIN:
+            return None
+        if not turn.speaker.strip() or turn.speaker.strip().casefold() in NO_ONE:
+            if "?" in turn.text:
+                return None
+            continue
+        if voice(turn.speaker, user) != voice(speaker, user):
+            return None
+        stated = any(c.attribute in THING_TIMES and c.positive and not c.ended and c.value
+                     for c in turn.reading.claims)
+        return turn if stated else None
+    return None
 
 
 def apply(services: Services, w: Writer, anchors: Sequence[str], changes: Sequence[Change],
