@@ -17,6 +17,10 @@ a scope outside its grant is Forbidden (worded without naming that scope), check
 amend arrives and again at its commit. For the same reason retire_all is Forbidden, and retires
 nothing, when anything current in the scopes is also in a scope outside the caller's grant; and
 retire_all of a scope that does not exist is NotFound before it opens a write transaction.
+
+An amend's commit checks the memory it replaces (and the caller's grant) once more inside the
+write transaction that writes it, under the write lock: an amend that another server on the
+same store committed first, or a retirement, refuses it as if it had come after.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from worlddb.core.errors import Forbidden, InvalidInput
+from worlddb.core.errors import Conflict, Forbidden, InvalidInput
 from worlddb.core.records import MEMORY_TYPES, TEXT_TYPES
 from worlddb.core.store import list_params, rowids_sql
 from worlddb.core.timeutil import now_us, to_iso
@@ -144,21 +148,39 @@ def prepare_amend(services: Services, target: AmendTarget) -> PreparedAmend:
 
 
 def commit_amend(services: Services, prepared: PreparedAmend) -> AmendResult:
-    """Write a prepared amend. The memory it replaces is checked again first: had it been
-    amended or retired since, this amend is refused as it would have been had it come after."""
+    """Write a prepared amend. The memory it replaces is checked again (and the caller's grant
+    of its scopes) before the judge, and once more inside the write transaction, under the
+    write lock: had it been amended or retired since - by this server or another on the same
+    store - this amend is refused as it would have been had it come after, and nothing is written."""
     target = prepared.target
-    now = amend_target(services, target.memory_id, target.request.text, target.scopes, reason=target.reason,
-                       valid_from=target.valid_from, access=target.access)
+    now = _checked_again(services, target)
     write = prepared.write
-    if (now.request.scopes, now.request.metadata) != (target.request.scopes, target.request.metadata):
+    if _written_as(now) != _written_as(target):
         # its scopes changed meanwhile (a scope purged): the new memory is prepared again, here
         write = complete(services, prepare(services, [replace(target.request, scopes=now.request.scopes,
                                                               metadata=now.request.metadata)]))
-    result = commit(services, write)[0]
+
+    def still_current() -> None:
+        if _written_as(_checked_again(services, target)) != _written_as(now):
+            raise Conflict(f"memory {target.memory_id} changed while this amend was being written; nothing "
+                           "was written: amend it again")
+
+    result = commit(services, write, check=still_current)[0]
     old = target.request.supersedes
     return AmendResult(id=result.id, supersedes=old, scopes=result.scopes, valid_from=result.valid_from,
                        conflicts=result.conflicts, revised=result.revised, superseded_by=result.superseded_by,
                        revised_by=result.revised_by)
+
+
+def _checked_again(services: Services, target: AmendTarget) -> AmendTarget:
+    """`amend_target` again, for the memory and caller of `target`: refused if it no longer may be amended."""
+    return amend_target(services, target.memory_id, target.request.text, target.scopes, reason=target.reason,
+                        valid_from=target.valid_from, access=target.access)
+
+
+def _written_as(target: AmendTarget) -> tuple:
+    """What of an amend's new memory the memory it replaces decides: its scopes and metadata."""
+    return target.request.scopes, target.request.metadata
 
 
 def _check_shared(access: Access | None, anchor: str, keys: list[str], why: str) -> None:

@@ -37,7 +37,9 @@ another's news that no slot reads - is a revision instead (worlddb.memory.revisi
 edge, the old memory stays current with its other claims, and only its facts about the changed
 slots end. A
 candidate that stopped being current meanwhile is left alone. A duplicate writes nothing: the
-result names the memory that already says it. Up to `MAX_RELATED` undecided candidates are reported as `related`.
+result names the memory that already says it; so does one whose very words, in the same voice and
+scopes, another server committed after the judge read the store (`repeated_since`, checked inside
+the transaction). Up to `MAX_RELATED` undecided candidates are reported as `related`.
 """
 
 from __future__ import annotations
@@ -420,6 +422,33 @@ def _assessment(services: Services, scopes: ScopeSet, candidates: list[Statement
         return Assessment(duplicate_of=duplicate)
     return Assessment(tuple(superseded), tuple(conflicts), None, tuple(related[:MAX_RELATED]), tuple(revised),
                       keep=left_alone(services, new, revised, user), followed=tuple(followed))
+
+
+def newest_node(store) -> int:
+    """The rowid of the newest node of the store (0 if none): read before a write is judged, so
+    that `repeated_since` can look at what was committed after it."""
+    return store.conn.execute("SELECT max(rowid) FROM nodes").fetchone()[0] or 0
+
+
+def repeated_since(services: Services, text: str, scopes: ScopeSet, starts: int, user: str | None,
+                   speaker: str | None, since: int) -> str | None:
+    """The first memory written after node `since` (`newest_node`) that says exactly `text` in the
+    new memory's voice, is in every scope of `scopes` and is current when it begins (as `assess`
+    takes a duplicate), or None. Read inside the write transaction, after the judge: another
+    server may have committed the same memory between the two. An exact lookup among the few nodes
+    written since, never the judge again (nodes commit under the write lock, in rowid order)."""
+    store = services.store
+    rows = store.conn.execute("SELECT anchor FROM nodes WHERE rowid > ? AND type = 'Memory' ORDER BY rowid",
+                              (since,)).fetchall()
+    views = store.get_many(anchor for (anchor,) in rows)
+    mine, now = voice(speaker, user), now_us()
+    for (anchor,) in rows:
+        view = views.get(anchor)
+        if (view is not None and view.content == text and holds_at(view, starts)
+                and view.valid_from <= max(starts, now) and voice(speaker_of(view.meta), user) == mine
+                and _in_every(services, scopes, anchor)):
+            return anchor
+    return None
 
 
 def _in_every(services: Services, scopes: ScopeSet, anchor: str) -> bool:

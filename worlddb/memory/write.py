@@ -19,7 +19,8 @@
    contradicts it. An amend adds the supersedes edge to the memory it replaces.
 4. A single memory_write is judged against the current memories of its scopes that may be about
    the same thing (worlddb.memory.updates): it supersedes those it updates, contradicts those it
-   conflicts with, and is not written at all when it repeats one (`duplicate_of`); a memory that
+   conflicts with, and is not written at all when it repeats one (`duplicate_of`: also one in the
+   same words that another server committed after the judge read, found inside the transaction); a memory that
    is also in a scope outside the caller's grant is revised, never superseded. An amend's new
    text is judged the same way: it keeps the contradictions, and marks (revises) the other
    memories the judge would have it supersede or revise, closing none. An amend also takes the
@@ -207,22 +208,31 @@ def complete(services: Services, prepared: S) -> S:
     return prepared.with_names(embed_names(services, names_to_embed(services, prepared.mentions)))
 
 
-def commit(services: Services, prepared: PreparedWrite, access: Access | None = None) -> list[WriteResult]:
+def commit(services: Services, prepared: PreparedWrite, access: Access | None = None,
+           check: Callable[[], None] | None = None) -> list[WriteResult]:
     """Judge and write prepared memories, in one transaction (all or none). A name still
     without a vector (an entity erased since `names_to_embed`) is embedded inside it. With
     `access`, a write closes no memory that is also in a scope outside the caller's grant
-    (`_within_grant`)."""
+    (`_within_grant`). `check` runs first inside the transaction, under the write lock: what it
+    raises refuses the write, and nothing is written. A single memory judged before the lock is
+    a duplicate, written not at all, of a memory in the same words another server committed
+    meanwhile (`updates.repeated_since`)."""
     plans, index = prepared.plans, prepared.index
     names = services.resolver.prepared(dict(prepared.mentions.vectors))
     # what each write means for current memories, decided before the lock (a judge may be a model)
     # (a single memory_write; a batch is an import, written as given)
+    since = updates.newest_node(services.store)
     judged = [_within_grant(services, _judge(services, plan, item), access) if len(plans) == 1 else updates.NOTHING
               for plan, item in zip(plans, index)]
     results: list[WriteResult | None] = [_duplicate(services, plan, verdict) for plan, verdict in zip(plans, judged)]
     if any(r is None for r in results):
         tool = plans[0].request.tool if len(plans) == 1 else "memory_write_many"
         with services.db.write(tool) as w:
+            if check is not None:
+                check()
             for i, (plan, item, verdict) in enumerate(zip(plans, index, judged)):
+                if results[i] is None and len(plans) == 1:
+                    results[i] = _duplicate(services, plan, _repeated(services, plan, since))
                 if results[i] is None:
                     results[i] = _apply(services, w, plan, item, names, verdict)
     written = [r for r in results if r is not None and r.duplicate_of is None]
@@ -233,7 +243,7 @@ def commit(services: Services, prepared: PreparedWrite, access: Access | None = 
 def _judge(services: Services, plan: _Plan, item) -> updates.Assessment:
     request = plan.request
     amend = request.tool == "memory_amend" and request.supersedes is not None
-    if not amend and (not (request.tool == "memory_write" or request.judged) or request.supersedes is not None):
+    if not amend and not _judged_alone(request):
         return updates.NOTHING
     user = next((sid for kind, sid in request.scopes if kind == "user"), None)
     found = updates.assess(services, request.text, request.scopes, plan.starts, item.vector, item.units, plan.facts,
@@ -258,6 +268,22 @@ def _judge(services: Services, plan: _Plan, item) -> updates.Assessment:
         turns, followed = _turns_changed(services, request, plan, item, user)
         found = replace(found, turns=turns, followed=found.followed + followed)
     return found
+
+
+def _judged_alone(request: WriteRequest) -> bool:
+    """Whether a single write of `request` is judged against the current memories (`_judge`) as a
+    memory_write is: not an amend, which names what it replaces."""
+    return (request.tool == "memory_write" or request.judged) and request.supersedes is None
+
+
+def _repeated(services: Services, plan: _Plan, since: int) -> updates.Assessment:
+    """Inside the write transaction: a duplicate of a memory in the same words committed after
+    node `since` (by another server, between the judge's reads and the write lock)."""
+    if not _judged_alone(plan.request):
+        return updates.NOTHING
+    request = plan.request
+    return updates.Assessment(duplicate_of=updates.repeated_since(services, request.text, request.scopes, plan.starts,
+                                                                  *plan.voice, since=since))
 
 
 def _within_grant(services: Services, found: updates.Assessment, access: Access | None) -> updates.Assessment:
