@@ -19,6 +19,10 @@ engine and the same credentials; a browser cannot send a bearer header, so /ui c
 token through its own login form and session cookie (the bearer check lets /ui through to
 it), and applies the same Host and Origin rules. `inspector_server` serves it alone
 (`worlddb ui`).
+
+`serve_http` opens the store once before it announces anything: a store that cannot be opened
+is its one error (as over stdio), not a failed server start. It binds the port before the
+announcement, which names the port bound.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.types import ASGIApp
 
+from worlddb.core.store import Store
 from worlddb.memory.aio import AsyncEngine
 
 from .app import ServerConfig, audit_for, build_server
@@ -133,10 +138,18 @@ def uvicorn_server(config: ServerConfig, *, host: str = "127.0.0.1", port: int =
 
 def serve_http(config: ServerConfig, *, host: str = "127.0.0.1", port: int = 8765, token: str | None = None,
                oauth: OAuthSettings | None = None) -> None:
+    """Serve until stopped. The store is opened once first, so a store that cannot be opened
+    is reported (its WorldDBError) before anything is announced; the port is bound before the
+    announcement, which names the port bound (port 0: the free one the system chose)."""
+    Store.open(config.db).close()
+    server = uvicorn_server(config, host=host, port=port, token=token, oauth=oauth)
+    sock = server.config.bind_socket()
+    sock.listen(server.config.backlog)  # connections made once announced wait for the start
+    bound = sock.getsockname()[1]
     log = logging.getLogger("worlddb.server")
-    log.warning("WorldDB MCP server on http://%s:%d%s", _netloc(host), port, MCP_PATH)
-    log.warning("memory inspector on http://%s:%d%s/", _netloc(host), port, UI_PATH)
-    uvicorn_server(config, host=host, port=port, token=token, oauth=oauth).run()
+    log.warning("WorldDB MCP server on http://%s:%d%s", _netloc(host), bound, MCP_PATH)
+    log.warning("memory inspector on http://%s:%d%s/", _netloc(host), bound, UI_PATH)
+    server.run(sockets=[sock])
 
 
 def _netloc(host: str) -> str:
