@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 
 import psycopg
@@ -12,7 +13,7 @@ from tests.support import ALICE, BOB, open_engine
 from worlddb.core import schema
 from worlddb.core.backends import for_target, is_url, postgres_schema
 from worlddb.core.backends.postgres import pg_sql, pg_statement
-from worlddb.core.errors import IntegrityError, InvalidInput, NotFound, SchemaError
+from worlddb.core.errors import IntegrityError, InvalidInput, NotFound, SchemaError, StorageError
 from worlddb.core.records import Node
 from worlddb.core.store import LIST_INLINE, Store, list_params, list_sql
 from worlddb.graph.database import WorldDB
@@ -140,6 +141,18 @@ def test_text_postgresql_cannot_store_is_refused_and_nothing_is_written(target, 
         with pytest.raises(InvalidInput, match="NUL"):
             engine.write_memory("a\x00b", ALICE)
         assert engine.store.last_seq() == seq
+
+
+def test_a_url_that_cannot_connect_fails_at_once_with_the_drivers_reason():
+    # the pool would retry these for the store's whole timeout, logging the reason only
+    base = pg.url("postgres")
+    for bad, reason in ((base.replace("/postgres?", "/no_such_database?"), "does not exist"),
+                        (base + "&sslmode=bogus", "sslmode")):
+        started = time.monotonic()
+        with pytest.raises(StorageError, match=reason) as refused:
+            Store.open(bad)
+        assert time.monotonic() - started < 10
+        assert str(refused.value).startswith("cannot connect to ")
 
 
 def test_a_newer_postgresql_schema_is_refused():

@@ -4,7 +4,9 @@
 
 Contract (worlddb.core.backends)
 - Connections come from a psycopg 3 pool (psycopg_pool), one pool per URL per process,
-  closed with the last store that uses it; each open store holds one connection. A
+  closed with the last store that uses it; each open store holds one connection. Before a
+  pool is made, one connection is made directly: a URL that cannot connect (password,
+  host, database, an option) is a StorageError at once with the driver's reason. A
   connection runs in autocommit mode, asks for binary results, and is given the store's
   settings when it is made: `lock_timeout` (the store's timeout), `synchronous_commit`
   (off for SQLite's NORMAL or OFF: a crash may lose the last commits, never corrupt) and
@@ -407,8 +409,7 @@ class _Pool:
         self.users = 0
 
         def configure(conn) -> None:
-            for name, value in settings.items():
-                conn.execute(f"SET {name} = '{value}'")
+            _configure(conn, settings)
 
         self.pool = psycopg_pool.ConnectionPool(
             url, min_size=1, max_size=POOL_MAX, kwargs={"autocommit": True}, configure=configure,
@@ -420,6 +421,7 @@ class _Pool:
         with cls._lock:
             pool = cls._open.get(key)
             if pool is None:
+                _probe(url, settings, timeout)
                 pool = cls(key, url, settings)
                 try:
                     pool.pool.open(wait=True, timeout=timeout)
@@ -449,6 +451,25 @@ class _Pool:
             if self.users <= 0:
                 self._open.pop(self.key, None)
                 self.pool.close()
+
+
+def _configure(conn, settings: dict[str, str]) -> None:
+    for name, value in settings.items():
+        conn.execute(f"SET {name} = '{value}'")
+
+
+def _probe(url: str, settings: dict[str, str], timeout: float) -> None:
+    """One connection made directly, before a pool is: a URL that cannot connect (a wrong
+    password, host, database or option) fails here at once with the driver's reason, which
+    the pool would only log while it retried until its timeout."""
+    psycopg, _ = _driver()
+    try:
+        limit = {} if "connect_timeout" in psycopg.conninfo.conninfo_to_dict(url) else {
+            "connect_timeout": max(1, round(timeout))}
+        with psycopg.connect(url, autocommit=True, **limit) as conn:
+            _configure(conn, settings)
+    except psycopg.Error as exc:
+        raise StorageError(f"cannot connect to {_display(url)}: {' '.join(str(exc).split())}") from exc
 
 
 def _display(url: str) -> str:
