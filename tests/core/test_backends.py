@@ -131,15 +131,18 @@ def test_memory_lifecycle_is_the_same_on_both(target):
         assert engine.services.db.verify().ok
 
 
-def test_text_postgresql_cannot_store_is_refused_and_nothing_is_written(target, backend):
+def test_a_nul_in_any_stored_text_is_refused_alike_on_both_and_nothing_is_written(target):
+    # PostgreSQL's text cannot hold one; SQLite could, and a store that did could not move
+    refused = "contains a NUL character \\(U\\+0000\\), which is never stored"
     with open_engine(target) as engine:
-        engine.write_memory("first", ALICE)
-        if backend == "sqlite":
-            engine.write_memory("a\x00b", ALICE)  # SQLite stores it; PostgreSQL's text cannot
-            return
+        first = engine.write_memory("first", ALICE)
         seq = engine.store.last_seq()
-        with pytest.raises(InvalidInput, match="NUL"):
-            engine.write_memory("a\x00b", ALICE)
+        for what, write in (("text", lambda: engine.write_memory("a\x00b", ALICE)),
+                            ("metadata", lambda: engine.write_memory("ok", ALICE, metadata={"serial": "AB\x00CD"})),
+                            ("metadata", lambda: engine.write_memory("ok", ALICE, metadata={"a\x00": ["x"]})),
+                            ("a retire reason", lambda: engine.retire(first.id, ALICE, reason="gone\x00"))):
+            with pytest.raises(InvalidInput, match=f"^{what} {refused}$"):
+                write()
         assert engine.store.last_seq() == seq
 
 

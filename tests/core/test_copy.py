@@ -4,6 +4,7 @@ and refusals or failures that leave the destination as it was."""
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 
 import pytest
@@ -207,5 +208,29 @@ def test_a_copy_that_fails_midway_leaves_no_file_and_an_empty_database_takes_a_s
         assert copy_store(source, url).rows["nodes"] > 10
         with WorldDB.open(url) as db:
             assert db.verify().ok
+    finally:
+        pg.drop_database(url)
+
+
+def test_a_text_holding_a_nul_is_named_by_its_node_and_refused_before_postgresql_gets_a_row(tmp_path):
+    # stores of older versions took a NUL on SQLite; PostgreSQL's text cannot hold one
+    source = tmp_path / "memory.db"
+    with open_engine(source) as engine:
+        engine.write_memory("I live in Austin.", ALICE)
+        written = engine.write_memory("Serial number ABCD on the router.", ALICE)
+    conn = sqlite3.connect(source)
+    with conn:
+        conn.execute("UPDATE fts SET text = ? WHERE rowid = (SELECT rowid FROM nodes WHERE anchor = ?)",
+                     ("Serial number AB\x00CD on the router.", written.id))
+    conn.close()
+    url = pg.new_database()
+    try:
+        with pytest.raises(InvalidInput, match=f"node {written.id}: fts.text contains a NUL character"):
+            copy_store(source, url)
+        store = Store.open(url)
+        try:
+            assert store.conn.execute("SELECT count(*) FROM nodes").fetchone()[0] == 0
+        finally:
+            store.close()
     finally:
         pg.drop_database(url)

@@ -28,7 +28,9 @@ Contract
 - Rows are read a page at a time in key order (keyset paging: no driver holds a whole
   table) and written in one write transaction on the destination: the copy is all or
   nothing. On a failure no row of it stays: a SQLite file the copy created is removed, and a
-  PostgreSQL database keeps only the empty schema, which a later copy accepts. Afterwards
+  PostgreSQL database keeps only the empty schema, which a later copy accepts. A text holding
+  a NUL character (which stores of older versions took on SQLite) cannot go to PostgreSQL: the
+  copy is refused (InvalidInput) naming the node and the column that holds it. Afterwards
   each table's row count on the destination must equal the snapshot's, else StorageError.
 """
 
@@ -159,6 +161,8 @@ def _write(src: Store, dst: Store, page: int, progress: Callable[[int], None] | 
             for rows in _pages(src.conn, table, columns, key, page):
                 if vec is not None:
                     rows = [(*row[:vec], backend.vector_param(bytes(row[vec])), *row[vec + 1:]) for row in rows]
+                if backend.name == "postgresql":
+                    _refuse_nul(src, table, columns, rows)
                 conn.executemany(insert, rows)
                 if progress is not None:
                     progress(len(rows))
@@ -173,6 +177,29 @@ def _write(src: Store, dst: Store, page: int, progress: Callable[[int], None] | 
     except BaseException:
         backend.rollback(conn)
         raise
+
+
+def _refuse_nul(src: Store, table: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
+    """PostgreSQL's text holds no NUL character, which a SQLite store written before WorldDB
+    refused it may hold: the first such value is named by its node and column (InvalidInput)."""
+    for row in rows:
+        for column, value in zip(columns, row, strict=True):
+            if isinstance(value, str) and "\x00" in value:
+                raise InvalidInput(f"{_holder(src, table, columns, row)}: {table}.{column} contains a NUL character "
+                                   "(U+0000), which PostgreSQL cannot store; amend or purge it in the source first")
+
+
+def _holder(src: Store, table: str, columns: tuple[str, ...], row: tuple) -> str:
+    """The node a row belongs to (the text index's rows are keyed by the node's rowid), else
+    the row's key."""
+    if "anchor" in columns:
+        return f"node {row[columns.index('anchor')]}"
+    if table == "fts":
+        found = src.conn.execute("SELECT anchor FROM nodes WHERE rowid = ?", (row[0],)).fetchone()
+        if found is not None:
+            return f"node {found[0]}"
+    key = LAYOUT[table][1]
+    return f"{table} row " + ", ".join(f"{k}={row[columns.index(k)]!r}" for k in key)
 
 
 def _pages(conn, table: str, columns: tuple[str, ...], key: tuple[str, ...], page: int):

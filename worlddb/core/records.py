@@ -6,7 +6,9 @@ return: the immutable record plus the mutable projection (validity, transaction 
 world membership, retirement) that the hash does not cover. `is_blank` is the one test of
 a text that shows nothing (a memory, a message's content): whitespace and invisible characters
 alone (format characters, Unicode's default-ignorables, the Braille blank); `has_invisible`
-finds one in a name.
+finds one in a name. No record holds a NUL character (U+0000) in its text, name, metadata,
+provenance or edge props: PostgreSQL's text cannot, and both backends refuse it alike
+(InvalidInput, `nul_refused`), before anything is written.
 """
 
 from __future__ import annotations
@@ -82,6 +84,8 @@ def _frozen(mapping: Mapping[str, Any] | None, what: str) -> Mapping[str, Any]:
             if found is not None:
                 return found
     normal = ids.normalize(mapping)
+    if _holds_nul(normal):
+        raise InvalidInput(nul_refused(what))
     if _size_bound(normal) > MAX_META_BYTES and len(ids.canonical_normal(normal)) > MAX_META_BYTES:
         raise InvalidInput(f"{what} is larger than {MAX_META_BYTES} bytes once encoded")
     frozen = MappingProxyType(normal)
@@ -90,6 +94,23 @@ def _frozen(mapping: Mapping[str, Any] | None, what: str) -> Mapping[str, Any]:
             _FLAT.clear()
         _FLAT[key] = frozen
     return frozen
+
+
+def nul_refused(what: str) -> str:
+    """The one wording of a text refused for holding a NUL character, on every backend."""
+    return f"{what} contains a NUL character (U+0000), which is never stored"
+
+
+def _holds_nul(value: Any) -> bool:
+    """Whether a normalised value (a string, or a mapping or list of them, keys included)
+    holds a NUL character."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any("\x00" in key or _holds_nul(item) for key, item in value.items())
+    if isinstance(value, list | tuple):
+        return any(_holds_nul(item) for item in value)
+    return False
 
 
 def _size_bound(normal: dict) -> int:
@@ -189,6 +210,8 @@ class Node:
             raise InvalidInput(f"name is {len(self.name)} characters; the limit is {MAX_NAME_CHARS}")
         if isinstance(self.created_at, bool) or not isinstance(self.created_at, int):
             raise InvalidInput("created_at must be integer microseconds")
+        if "\x00" in self.content or "\x00" in self.name:
+            raise InvalidInput(nul_refused("text" if "\x00" in self.content else "name"))
         object.__setattr__(self, "content", ids.normalize(self.content))
         object.__setattr__(self, "name", ids.normalize(self.name))
         object.__setattr__(self, "meta", _frozen(self.meta, "metadata"))

@@ -44,7 +44,7 @@ from typing import Any, Protocol
 
 from worlddb.core import ids, trie
 from worlddb.core.errors import Conflict, InvalidInput, NotFound, ValidityConflict
-from worlddb.core.records import ERASED_PROPS, Edge, Node
+from worlddb.core.records import ERASED_PROPS, Edge, Node, nul_refused
 from worlddb.core.schema import VECTOR_FROM
 
 
@@ -254,6 +254,8 @@ class Tx:
             if not isinstance(reason, str):
                 raise InvalidInput("a retire reason must be text")
             reason = ids.normalize(reason)  # refuses text SQLite cannot store (lone surrogates)
+            if "\x00" in reason:
+                raise InvalidInput(nul_refused("a retire reason"))
         valid_from, current = self.require(anchor)
         row = self.conn.execute("SELECT retired_at FROM nodes WHERE anchor=?", (anchor,)).fetchone()
         if row[0] is not None:

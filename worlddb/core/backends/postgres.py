@@ -47,7 +47,8 @@ Contract (worlddb.core.backends)
   the rows as they were written until its segments are recycled, and so do WAL archives,
   base backups and replicas' logs: erasure there is a matter of their retention. VACUUM
   FULL takes an exclusive lock on each table in turn, so other servers wait while it runs.
-- Text PostgreSQL cannot store (a NUL character) is refused as InvalidInput.
+- Text PostgreSQL cannot store (a NUL character) is refused as InvalidInput, worded as the
+  records refuse it before a write on either backend (worlddb.core.records).
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ import numpy as np
 
 from worlddb.core import schema
 from worlddb.core.errors import IntegrityError, InvalidInput, SchemaError, StorageError, WorldDBError
+from worlddb.core.records import nul_refused
 
 #: the advisory lock every write transaction holds (two int4 keys: "WDB", 1)
 WRITE_LOCK = (0x574442, 1)
@@ -639,7 +641,7 @@ def translate(exc: BaseException, target: str = "") -> Exception:
     if isinstance(exc, WorldDBError):
         return exc
     if isinstance(exc, psycopg.DataError) and ("NUL" in message or "0x00" in message):
-        return InvalidInput("text contains a NUL character, which PostgreSQL cannot store")
+        return InvalidInput(nul_refused("text"))
     if isinstance(exc, errors.LockNotAvailable):
         return StorageError(f"the database stayed locked by another writer: {message}")
     if isinstance(exc, errors.DiskFull):
