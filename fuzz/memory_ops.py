@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from fuzz import grants
 from fuzz.learn import adopt
-from fuzz.model import TEXT_TYPES, Expect
+from fuzz.model import MEMORY_TYPES, TEXT_TYPES, Expect
 from fuzz.vocabulary import NAMES, RELATIONS, SCOPES, TIMES, WORDS, Violation
 from worlddb.core.records import Edge
 from worlddb.core.timeutil import parse_time, to_iso
@@ -29,8 +29,8 @@ from worlddb.memory.ingest import SessionIn, TurnIn
 from worlddb.memory.scopes import ScopeSet
 
 #: what the contract lets memory_amend replace and memory_retire close
-AMENDABLE = TEXT_TYPES
-RETIRABLE = (*TEXT_TYPES, "Fact")
+AMENDABLE = MEMORY_TYPES
+RETIRABLE = (*MEMORY_TYPES, "Fact")
 
 DATES = ("2023-05-01", "2023-05-01T10:00:00Z", "2021-12-31", "1999-01-01")
 BAD_DATES = ("2023-02-30", "yesterday", "2023-13-01T00:00:00")
@@ -244,9 +244,9 @@ def _m_retire_all(h, op: dict) -> None:
     result, txs, last = got
     model, at = h.model, txs[-1][1]
     members = set().union(*[model.closure(model.scopes[k]) for k in scopes.keys if k in model.scopes])
-    # (the count is of the texts that were current or still to come, as memory_list_scopes counts
-    # them; facts and texts already closed are retired uncounted)
-    current = {n for n in members if model.nodes[n].type in TEXT_TYPES and _open_after(model.nodes[n], at)}
+    # (the count is of the memories and turns that were current or still to come, as
+    # memory_list_scopes counts them; facts, summaries and texts already closed are retired uncounted)
+    current = {n for n in members if model.nodes[n].type in MEMORY_TYPES and _open_after(model.nodes[n], at)}
     model.begin()
     count = sum(model.retire(n, at=at) and n in current for n in members
                 if model.nodes[n].type in TEXT_TYPES + ("Fact",) and model.nodes[n].retired_at is None)
@@ -286,7 +286,7 @@ def _m_purge(h, op: dict) -> None:
     model.begin()
     # only what belongs to this scope alone is retired; a shared node is let go of instead
     # (the scope's own contains edge to it goes), so it stays current in its other scopes
-    current = {n for n in alone if model.nodes[n].type in TEXT_TYPES and _open_after(model.nodes[n], at)}
+    current = {n for n in alone if model.nodes[n].type in MEMORY_TYPES and _open_after(model.nodes[n], at)}
     retired = sum(model.retire(n, at=at) and n in current for n in sorted(alone)
                   if model.nodes[n].retired_at is None and model.nodes[n].type != "Scope")
     _let_go(model, anchor, erase)

@@ -30,6 +30,9 @@ BUILTIN_EDGES = ("contains", "refers_to", "supersedes", "revises", "same_as", "c
                  "derived_from", "instance_of", "subtype_of", "causes", "precedes", "summarizes")
 REGISTERED = BUILTIN_EDGES + tuple(sorted(FUNCTIONAL_EDGES))
 TEXT_TYPES = ("Memory", "Turn", "Summary")
+#: the texts a caller writes: what memory_list lists, the counts count and amend and retire take
+#: (a Summary is the consolidator's)
+MEMORY_TYPES = ("Memory", "Turn")
 _MISSING = object()
 
 

@@ -17,7 +17,7 @@
                 proposal or the props of a same_as edge) quoting its name
   visibility    the query pipeline, pinned at sampled (as_of, known_at), inside each scope
                 and a graph world, returns exactly what the model says is visible there
-  memory reads  memory_list (paged and whole) per scope = the model's text nodes in that
+  memory reads  memory_list (paged and whole) per scope = the model's memories and turns in that
                 scope; recall of a memory's unique marker word returns only nodes inside the
                 asked scopes that are visible at the pins, and finds the memory when it must
   grants        one principal with a partial grant, in turn, makes every read tool's call;
@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 
 from fuzz import grants
-from fuzz.model import TEXT_TYPES
+from fuzz.model import MEMORY_TYPES, TEXT_TYPES
 from fuzz.vocabulary import SCOPES, TIMES, Violation
 from worlddb.core.timeutil import now_us, to_iso
 from worlddb.graph import identity
@@ -223,7 +223,7 @@ def check_memory_reads(h) -> None:
     for kind, sid in SCOPES:
         key = f"{kind}:{sid}"
         scope = ScopeSet(((kind, sid),))
-        texts = {n for n in model.closure(model.scopes[key]) if model.nodes[n].type in TEXT_TYPES} \
+        texts = {n for n in model.closure(model.scopes[key]) if model.nodes[n].type in MEMORY_TYPES} \
             if key in model.scopes else set()
         for include in (True, False):
             page = h.engine.list_memories(scope, limit=500, include_retired=include)
