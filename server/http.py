@@ -22,7 +22,7 @@ it), and applies the same Host and Origin rules. `inspector_server` serves it al
 
 `serve_http` opens the store once before it announces anything: a store that cannot be opened
 is its one error (as over stdio), not a failed server start. It binds the port before the
-announcement, which names the port bound.
+announcement, which names the port bound, and listens once the server has started.
 """
 
 from __future__ import annotations
@@ -143,8 +143,9 @@ def serve_http(config: ServerConfig, *, host: str = "127.0.0.1", port: int = 876
     announcement, which names the port bound (port 0: the free one the system chose)."""
     Store.open(config.db).close()
     server = uvicorn_server(config, host=host, port=port, token=token, oauth=oauth)
+    # bound, not yet listening: a connection is refused, not left waiting, until the server has
+    # started and listens (asyncio's start_serving), as it was before the port was known early
     sock = server.config.bind_socket()
-    sock.listen(server.config.backlog)  # connections made once announced wait for the start
     bound = sock.getsockname()[1]
     log = logging.getLogger("worlddb.server")
     log.warning("WorldDB MCP server on http://%s:%d%s", _netloc(host), bound, MCP_PATH)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import time
 
 import httpx2
 
@@ -38,8 +39,15 @@ def test_port_0_announces_the_port_bound_and_the_server_answers_there(tmp_path):
         assert mcp and ui, lines
         port = int(mcp.group(1))
         assert port != 0 and int(ui.group(1)) == port
-        # the announcement comes before the app has started: the port accepts, and answers once it has
-        reply = httpx2.get(f"http://127.0.0.1:{port}/ui/", timeout=60, follow_redirects=False)
+        # the announcement comes before the app has started: the port is refused until it has, then answers
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                reply = httpx2.get(f"http://127.0.0.1:{port}/ui/", timeout=10, follow_redirects=False)
+                break
+            except httpx2.ConnectError:
+                assert time.monotonic() < deadline and proc.poll() is None, "the announced port never answered"
+                time.sleep(0.2)
         assert reply.status_code in (200, 303)
     finally:
         proc.terminate()
