@@ -404,6 +404,10 @@ def test_whose_value_and_whether_it_is_held(text, read_as):
     # the team one works in, not one played for
     ("Which team am I on?", [("me", "team")]),
     ("What team does my brother play for?", []),
+    # relatives by a word for several, as a statement's subject reads them ("My parents live in Ohio")
+    ("Where do my parents live?", [("parent", "home")]),
+    ("Where do my grandparents live?", [("grandparent", "home")]),
+    ("Where does my grandpa live?", [("grandfather", "home")]),
 ])
 def test_who_and_what_a_question_asks_about(question, keys):
     assert [(k.subject, k.attribute) for k in asked(question)] == keys

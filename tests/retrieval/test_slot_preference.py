@@ -105,3 +105,17 @@ def test_an_assistants_turn_takes_over_nothing():
     said = turn("said", "My dentist appointment is on Tuesday at 3pm.", 1)
     echo = turn("echo", "Sorry, I meant Thursday, not Tuesday.", 5, speaker="assistant")
     assert first_for("When is my dentist appointment?", ranked(said, echo), {"echo": [said]}) == ["said"]
+
+
+def test_a_relatives_thing_answers_no_question_about_ones_own_nor_the_reverse():
+    mine = memory("mine", "My dentist appointment is Friday at 9am.", 1)
+    hers = memory("hers", "My sister's dentist appointment got moved to Monday.", 30)
+    candidates = ranked(hers, mine)
+    assert first_for("When is my dentist appointment?", candidates, {}) == ["mine"]
+    assert first_for("When is my sister's dentist appointment?", candidates, {}) == ["hers"]
+
+
+def test_a_question_about_ones_parents_is_not_answered_by_ones_own_move():
+    parents = memory("parents", "My parents live in Ohio.", 1)
+    moved = memory("moved", "We moved to Texas last year.", 30)
+    assert first_for("Where do my parents live?", ranked(moved, parents), {}) == ["parents"]

@@ -5,7 +5,8 @@ the question table ``_ASK`` and without repeats: "Where do I work?" -> (me, empl
 the grant proposal due?" -> (grant proposal, due); "What's my sister's name?" -> (sister, name)
 and (me, sister). The subject is the first relative, pet or name the question mentions, a
 full name whole ("Where does Alex Kim work?": alex kim; "How old is my dog?": dog), else "me"
-(``_asked_subject``); a when/due/status/amount question names a thing (``_asked_thing``). A
+(``_asked_subject``; "my parents" is "parent", as a statement's subject reads); a
+when/due/status/amount question names a thing (``_asked_thing``). A
 question that asks about no slot of the catalogue may ask about an open one
 (worlddb.extract.open_slots.asked_open). Deterministic, no I/O, never raises for a ``str``;
 ``TypeError`` for anything else. worlddb.extract.slots exports ``asked``.
@@ -85,6 +86,7 @@ _ASK: tuple[tuple[str, re.Pattern[str], str], ...] = tuple((attr, re.compile(rx,
     ("weight", r"\bweigh\b|\bweighs\b|\bweight\b", ""),
 ))
 _ASK_SUBJECT = re.compile(
+    r"\b(?:my|our)\s+(?:\w+\s+)?(?P<folk>(?:grand)?parents?|folks)\b|"
     r"\b(?:my|our)\s+(?:\w+\s+)?(?P<kin>" + _KIN_RE + r")(?:\s+(?P<kname>(?-i:[A-Z][a-z]+)))?|"
     r"\b(?:my|our)\s+(?P<pet>" + _PETS + r")\b(?:\s+(?P<pname>(?-i:[A-Z][a-z]+)))?|"
     r"(?P<name>(?-i:[A-Z][a-z]+))(?:['’]s)?\b", re.I)
@@ -149,6 +151,8 @@ _A_TIME = re.compile(r"(?:\b(?:in|on|since|until|till|by|during|before|after|fro
 
 def _asked_subject(question: str) -> str:
     for m in _ASK_SUBJECT.finditer(question):
+        if m.group("folk"):  # "my parents", as a statement's subject reads it
+            return normalise_subject(m.group("folk"))
         if m.group("kname"):
             return m.group("kname").lower()
         if m.group("kin"):

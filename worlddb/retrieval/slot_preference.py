@@ -4,7 +4,8 @@
 candidates the lanes found (the page and EXTRA more), those whose text states a claim about that
 slot of that subject - "Started my first week at Stripe today", or its end: "I quit my job
 yesterday" - move ahead of the rest ("The office coffee machine broke" shares the topic, not
-the slot), newest valid-from first (and of
+the slot; a relative's thing, "my sister's dentist appointment", is not one's own), newest
+valid-from first (and of
 two at the same time, such as the turns of one session, the one said or written later): of two
 current statements of one slot, the later one is the likelier answer (one that only says a
 value is held no longer, and changed nothing, "I lived in Boston", is history: after the
@@ -41,7 +42,7 @@ from dataclasses import replace
 from worlddb.core.records import NodeView
 from worlddb.extract import GENERIC_ROLES
 from worlddb.extract.open_slots import REPLACES, is_open, is_single
-from worlddb.extract.slots import SlotClaim, SlotKey, read, same_person, same_subject, voice
+from worlddb.extract.slots import SlotClaim, SlotKey, owners, read, same_person, same_subject, voice
 from worlddb.graph.text_index import STOPWORDS, speaker_of
 
 from .claims import single_valued
@@ -230,8 +231,11 @@ def _part(attribute: str) -> frozenset[str]:
 
 def _answers(key: SlotKey, claim: SlotClaim) -> bool:
     """Whether `claim` states the asked slot: a value of it, a value it no longer has ("I left
-    Dell"), or its end ("I quit my job": where its speaker works is now nowhere)."""
+    Dell"), or its end ("I quit my job": where its speaker works is now nowhere). A relative's
+    thing is theirs: "my sister's dentist appointment" answers no question about one's own."""
     if not claim.positive and not claim.value and not claim.ended:
+        return False
+    if owners(key.subject) != owners(claim.subject):
         return False
     alike = key.attribute == claim.attribute or any({key.attribute, claim.attribute} <= g for g in _ALIKE)
     qualified = not key.qualifier or not claim.qualifier or key.qualifier == claim.qualifier
