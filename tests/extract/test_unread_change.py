@@ -23,6 +23,10 @@ from worlddb.extract.unread_change import (
     "I no longer do the Monday call; it's async now.",
     "Correction: our rota starts on Wednesdays.",
     "Quick note: we raised the minimum to Python 3.11.",
+    "we pushed the wedding back to September",                      # a time moved, its thing named between
+    "We pushed the launch party back a week.",
+    "I pushed the deadline out to Friday.",
+    "We brought the offsite forward to June.",
 ])
 def test_a_first_person_change_is_one(text):
     assert says_change(text)
@@ -37,6 +41,7 @@ def test_a_first_person_change_is_one(text):
     "Did you move the standup?",                                     # a question
     "I used to commute by train before we moved.",                   # the past
     "The meeting moved to Friday.",                                  # not the speaker's
+    "I pushed my car out of the snow.",                              # pushed, and no time after
     "",
 ])
 def test_anything_else_is_none(text):

@@ -4,8 +4,9 @@ Contract: ``says_change(text)`` tells whether `text` states, in the first person
 of the speaker's changed: it opens with I, we, my or our (after a short label or a filler such
 as "so", "update:"), or with a verb in the past whose subject is left out ("Moved the whole
 suite to Vitest"); it holds a verb or phrase of change ("moved", "switched", "no longer", "from
-now on", "correction", ...; not "new" or "now", which say as much of news: "Our school has a
-new principal"); and nothing in it makes it a plan, a wish or a condition ("might", "thinking
+now on", "correction", a time pushed back or brought forward with the thing named between: "we
+pushed the wedding back to September", ...; not "new" or "now", which say as much of news: "Our
+school has a new principal"); and nothing in it makes it a plan, a wish or a condition ("might", "thinking
 about", "next year", "if"), a visit ("trip", "got back from"), an addition ("also", "another",
 "a second"), a try ("tried"), a memory of the past ("used to", "back when"), a question, or news
 about someone else ("my wife", "my friend", "you").
@@ -83,6 +84,8 @@ _CHANGE = re.compile(
     r"\b(?:moved|moving|relocat\w+|switch(?:ed|ing)?|chang(?:ed|ing)|no longer|any ?more|any longer|instead"
     r"|replac\w+|quit|left|started|starting|promot\w+|upgrad\w+|downgrad\w+|migrat\w+|sold|traded|ended"
     r"|broke up|split up|divorced|raised|lowered|bumped|rescheduled|postponed|delayed|pushed (?:back|out|to|until)"
+    r"|pushed (?:[\w'’]+\s+){1,3}?(?:back|out)\s+(?:to|until|till|by|an?|one|two|three|\d)"
+    r"|brought (?:[\w'’]+\s+){1,3}?forward"
     r"|extended (?:to|until)|cancel+ed|dropped|ditched"
     r"|from now on|correction)\b", re.I)
 #: words of change that also say news, or say a change of a thing rather than of a person's own
