@@ -27,6 +27,9 @@ CHANGES = [
     ("I don't eat meat.", "I've started eating chicken again."),
     ("My girlfriend is Chloe.", "Chloe and I broke up in March."),
     ("My husband Tom works at IBM.", "Tom got hired by Oracle last week."),
+    # whose the thing is, unsaid or said in the change, may be the relative's
+    ("My daughter's piano lessons are on Tuesdays.", "Piano lessons moved to Wednesdays."),
+    ("My sister's dentist appointment is Friday at 9am.", "I moved my sister's dentist appointment to Monday."),
     ("My cell number is 555-201-3344.", "My phone number changed to 555-777-1212."),
     ("My boss is Linda Park.", "Linda left the company, so now I report to Gary Chen."),
     ("We have two dogs.", "Took in another stray in March, which makes three dogs."),  # an addition's new total
@@ -151,6 +154,9 @@ COMPATIBLE = [
     ("The design review is at 2:30.", "The design review has 4 items."),
     ("I'm 29 years old.", "I'm 5 minutes away."),
     ("My colleague Bea prefers Jira.", "I switched to Linear."),                       # someone else's switch
+    # a thing the speaker says is their own is not a relative's
+    ("My sister's dentist appointment is Friday at 9am.", "My dentist appointment got moved to Monday."),
+    ("My wife's yoga class is on Mondays.", "Our yoga class is on Tuesdays now."),
     ("I'm training for the Oslo marathon in May.", "I pulled out of the Berlin marathon."),  # another race
     ("My email is kim@oldmail.example.", "Use kim@mail.example to log in."),
     ("I usually go to bed at 11:30 pm.", "I was in bed by 2 am on Saturday."),          # one night

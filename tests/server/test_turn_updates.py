@@ -442,6 +442,7 @@ async def test_a_sum_or_a_dose_changed_in_a_later_session_is_marked_and_answers_
      "Where is the staging database?"),
     # a change of one's own that no rule reads, of the turn nearest to it
     ("deploys", "We deploy with Heroku.", "We moved deploys over to Fly.io last week.", "How do we deploy?"),
+    ("wedding", "Our wedding is on June 14, 2027.", "We pushed the wedding back to September.", "When is our wedding?"),
 ])
 async def test_a_short_turn_that_says_a_change_no_rule_reads_marks_the_turn_it_is_about(minilm_server, user, before,
                                                                                          after, question):
@@ -486,3 +487,16 @@ async def test_a_long_turn_another_speakers_turn_or_the_assistants_marks_nothing
                                ("Nate", "We moved the shop's deploys over to Fly.io."),
                                ("assistant", "You switched the deploys to Fly.io, got it."))
         assert first["revised"] == [] and second["revised"] == []
+
+
+@pytest.mark.parametrize(("user", "before", "after"), [
+    ("friend-job", "I work at Google.", "Kenji quit his job at Google."),
+    ("friend-haircut", "I have a haircut on Friday at 4pm.", "Kenji's haircut got moved to Saturday."),
+    ("friend-wedding", "Our wedding is on June 14, 2027.", "Kenji's wedding got moved to September."),
+])
+async def test_a_short_turn_of_news_of_someone_else_marks_nothing_the_speaker_said_of_their_own(minilm_server, user,
+                                                                                                 before, after):
+    async with Client(minilm_server) as client:
+        await session(client, user, "2025-01-01", ("user", before), ("assistant", "Got it."))
+        second = await session(client, user, "2025-06-01", ("user", after), ("assistant", "Oh, noted."))
+        assert second["revised"] == [] and second["revised_by"] == []

@@ -1414,3 +1414,54 @@ async def test_news_of_someone_of_a_person_the_old_memory_names_marks_nothing(mi
         assert news["revised"] == [] and news["superseded"] == [] and news["conflicts"] == []
         read = await ok(client, "memory_read", id=first["id"], **scope)
         assert read["valid_to"] is None and read["annotations"].get("revised_by", []) == []
+
+
+@pytest.mark.parametrize(("user", "mine", "news", "question"), [
+    # news of someone else, by name or by kin word, of what the speaker said of their own
+    ("kenji-haircut", "I have a haircut on Friday at 4pm.", "Kenji's haircut got moved to Saturday.",
+     "When is my haircut?"),
+    ("kenji-job", "I work at Google.", "Kenji quit his job at Google.", "Where do I work?"),
+    ("heard-job", "I work at Google.", "I heard Kenji quit his job at Google.", "Where do I work?"),
+    ("sister-dentist", "My dentist appointment is Friday at 9am.",
+     "My sister's dentist appointment got moved to Monday.", "When is my dentist appointment?"),
+    ("kenji-wedding", "Our wedding is on June 14, 2027.", "Kenji's wedding got moved to September.",
+     "When is our wedding?"),
+    ("dad-moved", "I live in Austin.", "Dad moved to Denver.", "Where do I live?"),
+    # the speaker's own change, of what they said of someone else's
+    ("own-haircut", "Kenji's haircut is on Friday at 4pm.", "My haircut got moved to Saturday.",
+     "When is Kenji's haircut?"),
+    ("own-dentist", "My sister's dentist appointment is Friday at 9am.", "My dentist appointment got moved to Monday.",
+     "When is my sister's dentist appointment?"),
+    ("parents-home", "My parents live in Ohio.", "We moved to Texas last year.", "Where do my parents live?"),
+])
+async def test_news_of_another_person_marks_nothing_the_speaker_said_of_their_own_nor_the_reverse(
+        minilm_server, user, mine, news, question):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": user, "metadata": {"speaker": "user"}}
+        first = await ok(client, "memory_write", text=mine, valid_from=ago(60), **scope)
+        second = await ok(client, "memory_write", text=news, **scope)
+        assert second["superseded"] == [] and second["revised"] == [] and second["conflicts"] == []
+        read = await ok(client, "memory_read", id=first["id"], user_id=user)
+        assert read["valid_to"] is None and read["annotations"].get("revised_by", []) == []
+        hits = (await ok(client, "memory_recall", query=question, user_id=user))["results"]
+        assert hits[0]["id"] == first["id"]
+
+
+@pytest.mark.parametrize(("user", "old", "new", "question"), [
+    ("pushed-back", "Our wedding is on June 14, 2027.", "We pushed the wedding back to September.",
+     "When is our wedding?"),
+    ("pushed-a-week", "Our launch party is on March 3.", "We pushed the launch party back a week.",
+     "When is our launch party?"),
+    ("theirs-moved", "Kenji's haircut is on Friday at 4pm.", "Kenji's haircut got moved to Saturday.",
+     "When is Kenji's haircut?"),
+])
+async def test_a_time_moved_by_its_own_people_revises_the_time_and_answers_first(minilm_server, user, old, new,
+                                                                                  question):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": user, "metadata": {"speaker": "user"}}
+        first = await ok(client, "memory_write", text=old, valid_from=ago(60), **scope)
+        second = await ok(client, "memory_write", text=new, **scope)
+        assert second["revised"] == [first["id"]] and second["superseded"] == []
+        hits = (await ok(client, "memory_recall", query=question, user_id=user))["results"]
+        assert [h["id"] for h in hits[:2]] == [second["id"], first["id"]]
+        assert hits[1]["annotations"]["revised_by"] == [second["id"]]

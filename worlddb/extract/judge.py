@@ -26,7 +26,9 @@ A wrong update hides a true memory, so the rules decide only on a slot both stat
   - a repeating time moved for one occasion ("This week yoga is on Tuesday" of "every Monday")
     is an exception that leaves the schedule as it was: related;
   - a new subject that names a relative the candidate's does not ("my wife's yoga", `owners`)
-    is someone else's, and "my other sister" is not the sister spoken of before;
+    is someone else's, as a candidate's relative's thing is not what a text of the speaker's
+    own alone changes ("My yoga moved to Monday", worlddb.extract.whose), and "my other
+    sister" is not the sister spoken of before;
   - an additive cue ("also", "too", "another") keeps both current, but for a count, whose new
     total it explains ("Adopted another cat, which makes three");
   - a partner named where one was single ("I'm single", then "I'm seeing Caleb") changes it,
@@ -58,7 +60,7 @@ from typing import Literal
 
 # (the reader's catalogue and subject rules, not the reader: a process that only stores or reads
 # what is stored - the command line's `auth`, `identity`, `export` - never compiles its rules)
-from worlddb.extract._slot_catalogue import CATALOGUE, Reading, SlotClaim, attribute_for_relation, is_fixed
+from worlddb.extract._slot_catalogue import CATALOGUE, ME, Reading, SlotClaim, attribute_for_relation, is_fixed
 from worlddb.extract._slot_values import (
     ambiguous_first_names,
     kin_of,
@@ -79,6 +81,7 @@ from worlddb.extract.open_slots import (
     lower_name,
     value_kind,
 )
+from worlddb.extract.whose import names, whose
 
 __all__ = ["OUTCOMES", "THING_TIMES", "BuiltinJudge", "Outcome", "Statement", "Verdict", "comparable", "covered"]
 
@@ -142,7 +145,8 @@ class BuiltinJudge:
             return Verdict("duplicate", "the same statement")
         kin = (kin_of(new.text) if new_kin is None else new_kin, kin_of(old.text))
         kinds = [(kind, n, o) for n in new.reading.claims for o in old.reading.claims
-                 if (kind := self._pair(new.reading, old.reading, n, o, ambiguous, kin, old.text)) is not None]
+                 if (kind := self._pair(new.reading, old.reading, n, o, ambiguous, kin, old.text, new.text))
+                 is not None]
         changes = [(k, n, o) for k, n, o in kinds
                    if k in ("end", "flip", "differ", "replace") and not _one_occasion(new.text, n, o)]
         if changes:
@@ -156,16 +160,19 @@ class BuiltinJudge:
 
     def _pair(self, new: Reading, old: Reading, n: SlotClaim, o: SlotClaim,
               ambiguous: frozenset[str] = frozenset(), kin: tuple[dict, dict] = ({}, {}),
-              old_text: str = "") -> str | None:
+              old_text: str = "", new_text: str = "") -> str | None:
         """How claim `n` of the new statement bears on claim `o` of an old one, or None. `kin`:
         what each statement says its named people are to its speaker (slots.kin_of): "my
         brother" is "my brother Sam", and "my cousin Sam" is someone else. `old_text` is the old
-        statement's text, which may describe its value ("Whitman & Hale, a corporate law firm")."""
+        statement's text, which may describe its value ("Whitman & Hale, a corporate law firm"),
+        and `new_text` the new one's, which may say the thing is the speaker's own (`_own_thing`)."""
         by_kin = kin_says(n.subject, o.subject, *kin)
         if by_kin is False or not (by_kin or same_subject(n.subject, o.subject) or same_person(n, o, ambiguous)):
             return None
         if owners(n.subject) - owners(o.subject):
             return None  # "My wife's yoga moved" changes no yoga of the speaker's ("her lessons" may be the daughter's)
+        if _own_thing(new_text, owners(o.subject) - owners(n.subject)):
+            return None  # "My yoga moved to Monday" changes no yoga of the wife's
         if is_open(n.attribute) or is_open(o.attribute):
             return _open_pair(new, n, o)
         if _called_off(n, o):
@@ -201,6 +208,13 @@ _RECURRING = re.compile(r"\b(?:every|each)\b|\bof\s+the\s+month\b"
                         r"|\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|week(?:day|end))s\b", re.I)
 _ONE_OCCASION = re.compile(r"\b(?:(?:this|next)\s+(?:week|time|month|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|today"
                            r"|tonight|tomorrow|just\s+(?:this|once)|only\s+this)\b", re.I)
+
+
+def _own_thing(new_text: str, theirs: frozenset[str]) -> bool:
+    """Whether a text is news of the speaker's own alone (worlddb.extract.whose: "My dentist
+    appointment got moved", "We pushed the wedding back") and names none of the relatives
+    `theirs` whose thing the old claim's subject says it is: then the two things are two."""
+    return bool(theirs) and bool(new_text) and ME in whose(new_text) and not names(new_text, theirs)
 
 
 def _one_occasion(new_text: str, n: SlotClaim, o: SlotClaim) -> bool:

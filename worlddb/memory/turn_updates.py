@@ -280,10 +280,10 @@ def _unread(services: Services, worlds: list[str], found: Readings, times: Seque
         same_voice = [voice(_said_as(view), found.user) == voice_of for view in stored]
         same_voice += [j not in found.restating and voice(found.speakers[j], found.user) == voice_of for j in earlier]
         new = Statement("", text, times[i], found.readings[i], similarity=1.0)
-        verdicts = updates.correction(times[i], olds, services.judge.judge(new, olds), same_voice, wrong)
+        verdicts = updates.correction(times[i], olds, services.judge.judge(new, olds), same_voice, wrong, text)
         if own or wider:
             verdicts = updates.unread_change(times[i], olds, verdicts, same_voice,
-                                             updates.ruled_out_by(found.readings[i], anchors(text)), own,
+                                             updates.ruled_out_by(found.readings[i], text), own,
                                              anchors(text) if wider else frozenset())
         for old, verdict in zip(olds, verdicts):
             # (only the step's own: a change the rules read was the claims' to mark, or not)

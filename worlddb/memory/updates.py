@@ -21,7 +21,9 @@ For each memory_write (not an amend, which names what it replaces), before the w
    older, current, in the same voice, unrelated by every slot the judge sees, states nothing
    the rules can read (of what they can read, they would have read the change) and names none
    of the values the new memory claims (a change replaces the old value: "I moved to Denver"
-   changes no "We looked at houses in Denver"). It stays current and none of its facts end: a
+   changes no "We looked at houses in Denver"), nor is news of another person where the new
+   one is the speaker's own, or the reverse (worlddb.extract.whose: "Kenji quit his job at
+   Google" changes no "I work at Google"). It stays current and none of its facts end: a
    guess hides nothing, and every read names the newer memory on it. Such a write reads the
    nearest memories even when the judge could only find repeats (`only_repeats`). So does a
    correction that names only the value it says was wrong ("Actually, it's Friday, not
@@ -74,6 +76,7 @@ from worlddb.extract.unread_change import (
     says_change,
     states_change,
 )
+from worlddb.extract.whose import apart
 from worlddb.graph.database import Writer
 from worlddb.retrieval import claims as claims_index
 
@@ -207,17 +210,16 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     if unread:
         candidates = with_cosines(store, candidates, vector)
         same_voice = [voice(speaker_of(o.meta), user) == mine for o in olds]
-        verdicts = correction(starts, candidates, verdicts, same_voice, wrong)
+        verdicts = correction(starts, candidates, verdicts, same_voice, wrong, text)
         if own or wider:
             verdicts = unread_change(starts, candidates, verdicts, same_voice,
-                                     _ruled_out(services, reading, olds, user, kept, anchors(text)), own,
+                                     _ruled_out(services, reading, olds, user, kept, text), own,
                                      anchors(text) if wider else frozenset())
     return _assessment(services, scopes, candidates, verdicts, new, user, kept, naming)
 
 
 def _ruled_out(services: Services, reading: Reading, olds: list, user: str | None,
-               kept: Mapping[str, ReadingParts], named: frozenset[str] = frozenset()
-               ) -> Callable[[Statement, bool], bool]:
+               kept: Mapping[str, ReadingParts], text: str) -> Callable[[Statement, bool], bool]:
     """Whether a candidate cannot be what an unread change is about (`unread_change`): it
     names a value the new memory claims; or it states something the rules can read, in its own
     speaker's voice - which rules out the nearest in meaning (unless all it states is a thing's
@@ -230,19 +232,24 @@ def _ruled_out(services: Services, reading: Reading, olds: list, user: str | Non
     one whose only anchors shared with the new memory's (`named`) name someone whose own slot
     the new memory states, where it states nothing of theirs: the change is news of them
     ("Carla moved to Berlin", Carla's home, of "My best friend is Carla Mendes"; not "Anouk sold
-    her share of the practice" of "My cousin Anouk works as a vet")."""
+    her share of the practice" of "My cousin Anouk works as a vet"). Nor is news of another person
+    the speaker's own, or the reverse (worlddb.extract.whose.apart: "Kenji quit his job at Google"
+    of "I work at Google", "Kenji's haircut got moved to Saturday" of "I have a haircut on
+    Friday"); the names the rules read as people's in either text are people's there."""
     views = {o.anchor: o for o in olds}
-    return _ruling(reading, lambda old: view_reading(services, views[old.id], user, None, kept).claims, named)
+    return _ruling(reading, lambda old: view_reading(services, views[old.id], user, None, kept).claims, text)
 
 
-def ruled_out_by(reading: Reading, named: frozenset[str] = frozenset()) -> Callable[[Statement, bool], bool]:
+def ruled_out_by(reading: Reading, text: str) -> Callable[[Statement, bool], bool]:
     """`_ruled_out` for candidates whose readings are in hand (their `Statement.reading`: a
     conversation's turns, worlddb.memory.turn_updates)."""
-    return _ruling(reading, lambda old: old.reading.claims, named)
+    return _ruling(reading, lambda old: old.reading.claims, text)
 
 
 def _ruling(reading: Reading, claims_of: Callable[[Statement], Iterable[SlotClaim]],
-            named: frozenset[str] = frozenset()) -> Callable[[Statement, bool], bool]:
+            text: str) -> Callable[[Statement, bool], bool]:
+    named = anchors(text)
+    people = _people(reading.claims)
     values = [c.value for c in reading.claims if c.value and c.positive and not c.ended]
     # (a fact the extractor drew in a relation the rules have no slot for - "I joined a fintech":
     # member_of - is nothing the judge could compare with what the old memory states)
@@ -261,6 +268,8 @@ def _ruling(reading: Reading, claims_of: Callable[[Statement], Iterable[SlotClai
         if any(re.search(r"\b" + re.escape(value) + r"\b", old.text, re.I) for value in values):
             return True
         theirs = tuple(claims_of(old))
+        if apart(text, old.text, people, _people(theirs)):
+            return True  # news of someone else, of what the speaker said of their own, or the reverse
         if not anchored:
             # (a thing's time is read only where a text names the thing as the rules do, so a change
             # naming it otherwise - "my therapist moved our sessions to Fridays" of "Therapy is on
@@ -287,19 +296,25 @@ def _ruling(reading: Reading, claims_of: Callable[[Statement], Iterable[SlotClai
     return check
 
 
+def _people(claims: Iterable[SlotClaim]) -> frozenset[str]:
+    """The first names of the people claims name ("priya" of "Priya Natarajan works at Initech")."""
+    return frozenset(c.subject.split()[0] for c in claims if c.named and c.subject)
+
+
 def correction(starts: int, candidates: list[Statement], verdicts: list[Verdict], same_voice: list[bool],
-               wrong: frozenset[str]) -> list[Verdict]:
+               wrong: frozenset[str], text: str = "") -> list[Verdict]:
     """For a new memory or turn that corrects a value said before without naming what it was
     about ("Actually, it's Tuesday not Monday": extract.unread_change.corrected gives the
     `wrong` values) where the judge decided nothing, the older candidate in the same voice that
     names a wrong value, the nearest in meaning of those, becomes an update recorded as a
     revision, as a change the rules cannot read is (`unread_change`): it stays current, and
-    every read names the correction on it."""
+    every read names the correction on it. A candidate that is news of another person than the
+    correction `text` is (worlddb.extract.whose.apart) is not what it corrects."""
     if not wrong or any(v.outcome in ("update", "conflict", "duplicate") for v in verdicts):
         return verdicts
     naming = [k for k, old in enumerate(candidates)
               if old.valid_from < starts and same_voice[k] and verdicts[k].outcome in ("unrelated", "related")
-              and any(names_value(old.text, value) for value in wrong)]
+              and any(names_value(old.text, value) for value in wrong) and not apart(text, old.text)]
     if not naming:
         return verdicts
     best = max(naming, key=lambda k: candidates[k].similarity)
