@@ -43,9 +43,9 @@ __all__ = ["apart", "names", "whose"]
 _LEAD = re.compile(
     r"(?:[a-z]+(?:\s+[a-z]+){0,2}:\s+)?(?:(?:so|and|but|oh|ok|okay|well|update|also|finally|just|big news|heads up"
     r"|fyi|btw|apparently|turns out|guess what|sadly|unfortunately|wow|ugh)[,:!]?\s+)*", re.I)
-#: the people a kin word or a word for relatives names, beyond the reader's kin words
+#: words for relatives beyond the reader's kin words, and their keys
 _RELATIVES = r"parents?|grandparents?|children|child|grandkids?|folks|in-laws"
-_KIN_WORDS = {"parents": "parent", "parent": "parent", "grandparent": "grandparent", "grandparents": "grandparent",
+_RELATIVE_KEYS = {"parents": "parent", "parent": "parent", "grandparent": "grandparent", "grandparents": "grandparent",
               "children": "child", "child": "child", "grandkid": "grandchild", "grandkids": "grandchild",
               "folks": "parent", "in-laws": "in-law"}
 #: a relative or friend of the speaker's: "my sister", "our kids", "my best friend's"
@@ -75,9 +75,9 @@ def whose(text: str, people: Iterable[str] = ()) -> frozenset[str]:
     or none."""
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
-    end = _SENTENCE_END.search(text.strip())
-    sentence = text.strip()[:end.start() if end else None]
-    return _whose(sentence, frozenset(p.lower() for p in people))
+    text = text.strip()
+    end = _SENTENCE_END.search(text)
+    return _whose(text[:end.start() if end else None], frozenset(p.lower() for p in people))
 
 
 def _whose(sentence: str, people: frozenset[str]) -> frozenset[str]:
@@ -116,7 +116,7 @@ def _another(sentence: str, end: int, keys: set[str]) -> frozenset[str]:
 def _kin_key(word: str) -> str:
     """The key of a kin word as the reader gives it ("mom" -> "mother", "kids" -> "child")."""
     low = word.lower().replace("’", "'")
-    return _KIN_WORDS.get(low) or _KIN.get(low) or _KIN.get(singular(low)) or low
+    return _RELATIVE_KEYS.get(low) or _KIN.get(low) or _KIN.get(singular(low)) or low
 
 
 def _a_person(name: str, possessive: bool, people: frozenset[str]) -> bool:
