@@ -229,7 +229,7 @@ def _ruled_out(services: Services, reading: Reading, olds: list, user: str | Non
     ("Sarah prefers tea", then "Sarah prefers aisle seats now"; "I work at Hulu", then "I quit
     Hulu and got YouTube TV"; not "I'm in the audit team at Deloitte", then "Not at Deloitte
     anymore. I joined a small fintech", whose joining is a relation of the extractor's). Nor is
-    one whose only anchors shared with the new memory's (`named`) name someone whose own slot
+    one whose only anchors shared with the new memory's (those of its `text`) name someone whose own slot
     the new memory states, where it states nothing of theirs: the change is news of them
     ("Carla moved to Berlin", Carla's home, of "My best friend is Carla Mendes"; not "Anouk sold
     her share of the practice" of "My cousin Anouk works as a vet"). Nor is news of another person
