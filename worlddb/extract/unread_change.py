@@ -76,9 +76,18 @@ CHANGE_SIMILARITY = 0.4
 #: about; chosen on the tuning sets (updates-dev, extra A, D and F)
 ANCHORED_SIMILARITY = 0.25
 
+#: the fillers a statement may open with before its subject ("so", "big news")
+FILLERS = "so|and|but|oh|ok|okay|well|update|also|finally|just|big news|heads up"
+
+
+def lead(fillers: str = FILLERS) -> str:
+    """The pattern of a short label and `fillers` before a sentence's subject ("Update: so ..."),
+    matched case-insensitively."""
+    return r"(?:[a-z]+(?:\s+[a-z]+){0,2}:\s+)?(?:(?:" + fillers + r")[,:!]?\s+)*"
+
+
 _FIRST_PERSON = re.compile(
-    r"^(?:[a-z]+(?:\s+[a-z]+){0,2}:\s+)?(?:(?:so|and|but|oh|ok|okay|well|update|also|finally|just|big news|heads up)"
-    r"[,:!]?\s+)*(?:I|I['’]m|I['’]ve|we|we['’]re|we['’]ve|my|our)\b"
+    r"^" + lead() + r"(?:I|I['’]m|I['’]ve|we|we['’]re|we['’]ve|my|our)\b"
     r"|^(?:(?:just|finally)\s+)?(?-i:[A-Z][a-z]+ed)\b", re.I)
 _CHANGE = re.compile(
     r"\b(?:moved|moving|relocat\w+|switch(?:ed|ing)?|chang(?:ed|ing)|no longer|any ?more|any longer|instead"

@@ -36,13 +36,13 @@ from ._slot_catalogue import ME
 from ._slot_words import _KIN, _KIN_RE, _MONTHS, _WEEKDAYS
 from .given_names import is_given_name
 from .lexicon import is_common, singular
+from .unread_change import FILLERS, lead
 
 __all__ = ["apart", "names", "whose"]
 
-#: a short label and fillers before a sentence's subject ("Update:", "so", "apparently")
-_LEAD = re.compile(
-    r"(?:[a-z]+(?:\s+[a-z]+){0,2}:\s+)?(?:(?:so|and|but|oh|ok|okay|well|update|also|finally|just|big news|heads up"
-    r"|fyi|btw|apparently|turns out|guess what|sadly|unfortunately|wow|ugh)[,:!]?\s+)*", re.I)
+#: a short label and fillers before a sentence's subject ("Update:", "so", "apparently"): those a
+#: change opens with (unread_change), and those of hearsay and feeling
+_LEAD = re.compile(lead(FILLERS + "|fyi|btw|apparently|turns out|guess what|sadly|unfortunately|wow|ugh"), re.I)
 #: words for relatives beyond the reader's kin words, and their keys
 _RELATIVES = r"parents?|grandparents?|children|child|grandkids?|folks|in-laws"
 _RELATIVE_KEYS = {"parents": "parent", "parent": "parent", "grandparent": "grandparent", "grandparents": "grandparent",
