@@ -1,5 +1,5 @@
 """Crash safety: SIGKILL the server at random moments while clients write, over stdio and
-HTTP, 10 times on the same two files; after every kill the file is whole and every
+HTTP, 6 times on the same two files; after every kill the file is whole and every
 acknowledged write is there (bench.crash has the details and the long-running variant:
 `python -m bench.crash --kills 200`)."""
 
@@ -9,7 +9,7 @@ import random
 
 from bench import crash
 
-KILLS = 10
+KILLS = 6
 
 
 async def test_sigkill_at_random_moments_loses_no_acknowledged_write_and_leaves_nothing_half_written(tmp_path):
