@@ -3,10 +3,12 @@
 A memory that says several things ("I live in Austin and work at Dell") is only partly out of
 date when a newer one changes one of them ("I moved to Denver"): closing its validity, as
 supersedes does, would hide what is still true. The newer memory revises it instead. Nothing
-closes here (the write ends the older memory's facts about the changed slot itself), and
-every read names, on each memory, the newer ones that revise it (revised_by) and the older
-ones it revises (revises), so a reader knows which part to take from which. A cycle is
-refused, and so is a reviser that became valid before the memory it revises.
+closes here (the write ends the older memory's facts about the changed slot itself, in the
+edge's name); deleting the edge withdraws those closures, so the facts are current again unless
+something else ended them (worlddb.memory.succession). Every read names, on each memory, the
+newer ones that revise it (revised_by) and the older ones it revises (revises), so a reader
+knows which part to take from which. A cycle is refused, and so is a reviser that became valid
+before the memory it revises.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ class Revises:
             ctx.refuse("the revision becomes valid before the memory it revises")
 
     def on_delete(self, ctx: EdgeContext, edge: Edge) -> None:
-        return None
+        ctx.withdraw_closures()
 
     def on_query_rewrite(self, plan: QueryPlan) -> QueryPlan:
         return plan.mark("revised_by", self.type, "in").mark("revises", self.type, "out")

@@ -55,7 +55,11 @@ class EdgeContext(Protocol):
     edges(src, dst, type)   live edges matching the given ends/type
     reaches(a, type, b)     whether b is reachable from a along live `type` edges
     within(node, world)     whether node lies (transitively) inside world
-    close_validity(a, to)   tighten a node's valid_to (ValidityConflict if it would extend)
+    close_validity(a, to)   close a node's validity at `to` in this edge's name: valid_to tightens
+                            to it, or, if the node already ends earlier, the closure is recorded
+                            and takes over should the earlier one be withdrawn
+    withdraw_closures()     withdraw every closure made in this edge's name (by its handler, or
+                            by the write that linked it); returns the nodes whose valid_to changed
     close_edge_validity(id, to)
     add_child / remove_child  change a world's interior (structural; the contains handler)
     derive(edge)            write another edge, dispatched to its own handler after this one
@@ -74,6 +78,7 @@ class EdgeContext(Protocol):
     def reaches(self, start: str, edge_type: str, target: str) -> bool: ...
     def within(self, node: str, world: str) -> bool: ...
     def close_validity(self, anchor: str, to: int, reason: str) -> bool: ...
+    def withdraw_closures(self) -> list[str]: ...
     def close_edge_validity(self, edge_id: str, to: int) -> bool: ...
     def add_child(self, world: str, child: str) -> None: ...
     def remove_child(self, world: str, child: str) -> None: ...
@@ -94,8 +99,8 @@ class EdgeHandler(Protocol):
                              Refused via ctx.refuse), change validity, stage proposals
                              or derive further edges. Raising anything rolls back the
                              whole write, including nodes written with the edge.
-    on_delete(ctx, edge)     called before the row is marked removed; same powers.
-                             Must never re-open validity that an insert closed.
+    on_delete(ctx, edge)     called before the row is marked removed; same powers. Validity
+                             re-opens only by withdrawing the edge's own closures.
     on_query_rewrite(plan)   return the plan a read must follow given this edge type's
                              meaning (hide, annotate, allow crossing). Pure: no I/O.
     """

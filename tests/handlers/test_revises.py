@@ -45,3 +45,17 @@ def test_deleting_a_revises_edge_leaves_the_node_as_it_was(db, graph):
     with db.write() as w:
         assert w.unlink(edge)
     assert db.get(old).valid_to is None and db.store.edges(src=new, type="revises") == []
+
+
+def test_deleting_a_revises_edge_withdraws_what_was_closed_in_its_name_and_nothing_else(db, graph):
+    old, new = graph.add("Austin and Dell", valid_from=T0), graph.add("Denver", valid_from=T0 + DAY)
+    home, job = graph.add("lives in Austin", valid_from=T0), graph.add("works at Dell", valid_from=T0)
+    edge = Edge("revises", new, old)
+    with db.write() as w:
+        w.link(edge)
+        w.close(home, T0 + DAY, "source revised", cause=edge)  # what the write that revises ends
+        w.close(job, T0 + 2 * DAY, "closed")  # ended by something else
+    with db.write() as w:
+        assert w.unlink(edge)
+    assert db.get(home).valid_to is None and db.get(job).valid_to == T0 + 2 * DAY
+    assert db.verify().ok

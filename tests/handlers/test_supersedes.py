@@ -50,15 +50,36 @@ def test_a_replacement_older_than_its_target_is_refused(db, graph):
     assert db.get(old).valid_to is None
 
 
-def test_deleting_a_supersedes_edge_reopens_nothing(db, graph):
+def test_deleting_a_supersedes_edge_withdraws_its_closure_and_keeps_the_history(db, graph):
     old, new = graph.add("old", valid_from=T0), graph.add("new", valid_from=T0 + DAY)
     edge = Edge("supersedes", new, old)
     with db.write() as w:
         w.link(edge)
+    closed_at = w.receipt.at
     with db.write() as w:
         assert w.unlink(edge)
-    assert db.get(old).valid_to == T0 + DAY
+    assert db.get(old).valid_to is None
     assert db.store.edges(src=new, type="supersedes") == []
+    # as known before the removal, it was closed
+    assert db.store.valid_to_known_at(old, closed_at) == T0 + DAY
+    assert db.verify().ok
+
+
+def test_a_later_supersession_takes_over_when_the_earlier_one_is_withdrawn(db, graph):
+    old = graph.add("v1", valid_from=T0)
+    early, late = graph.add("v2", valid_from=T0 + DAY), graph.add("v3", valid_from=T0 + 5 * DAY)
+    with db.write() as w:
+        w.link(Edge("supersedes", early, old))
+    with db.write() as w:
+        w.link(Edge("supersedes", late, old))
+    assert db.get(old).valid_to == T0 + DAY
+    with db.write() as w:
+        w.unlink(Edge("supersedes", early, old))
+    assert db.get(old).valid_to == T0 + 5 * DAY
+    with db.write() as w:
+        w.unlink(Edge("supersedes", late, old))
+    assert db.get(old).valid_to is None
+    assert db.verify().ok
 
 
 def test_superseded_nodes_are_hidden_by_default_and_returned_on_request(db, graph):

@@ -53,7 +53,7 @@ LAYOUT: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "nodes": (("rowid", "anchor", "version", "type", "name", "parent", "valid_from", "valid_to", "created_at",
                "t_ingested", "seq", "retired_at", "retire_reason", "n_children", "n_edges", "erased_at", "record"),
               ("rowid",)),
-    "validity_log": (("anchor", "seq", "valid_to", "reason", "cause"), ("anchor", "seq")),
+    "validity_log": (("anchor", "seq", "valid_to", "reason", "cause", "seq_withdrawn"), ("anchor", "seq", "cause")),
     "versions": (("anchor", "seq", "id", "children_root", "n_children", "edges_root", "n_edges"), ("anchor", "seq")),
     "members": (("world", "kind", "key"), ("world", "kind", "key")),
     "member_log": (("rowid", "seq", "world", "kind", "key", "op"), ("rowid",)),

@@ -14,8 +14,12 @@ anchors and version ids, which callers name as 64-hex text:
                 erased, with erased_at set), and the mutable projection - current version
                 (NULL while it is the anchor), validity, transaction time, parent world,
                 retirement
-  validity_log  every tightening of a node's valid_to, with the transaction that did it,
-                so validity can be read as known at any transaction time (by anchor)
+  validity_log  every closure of a node's validity: the transaction that recorded it, the end
+                it gives, why, and its cause (the id of the edge whose write ended the node,
+                '' for none), and the transaction that withdrew it once that edge was removed
+                (seq_withdrawn, NULL while it stands). A node's valid_to is the earliest end
+                of its standing closures, so validity can be read as known at any transaction
+                time (by anchor)
   versions      every version of every world: the interior roots at each transaction
                 (by anchor)
   members       the current interior of each world (kind 0: child version ids, 1: edge ids)
@@ -120,6 +124,9 @@ CLAIMS_READER_NEW = (f"INSERT INTO meta(key, value) SELECT '{CLAIMS_READER_KEY}'
 READINGS_PENDING = (f"INSERT INTO meta(key, value) SELECT '{CLAIMS_BACKFILL_KEY}', CAST(max(rowid) AS TEXT) "
                     "FROM nodes WHERE type IN ('Memory', 'Turn') HAVING count(*) > 0 "
                     "ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+
+#: the closures an edge's removal withdraws are found by their cause (schema 13)
+VALIDITY_CAUSE_INDEX = "CREATE INDEX IF NOT EXISTS validity_log_cause ON validity_log(cause) WHERE cause <> ''"
 
 MIGRATIONS: list[list[str]] = [
     # 1: the initial layout
@@ -373,6 +380,21 @@ MIGRATIONS: list[list[str]] = [
     [
         "CREATE TABLE readings(node INTEGER PRIMARY KEY, body TEXT NOT NULL)",
         READINGS_PENDING,
+    ],
+    # 13: a closure names its cause and can be withdrawn: a memory retired or amended away ends
+    # nothing any more, and what it alone ended is current again (worlddb.memory.succession). So
+    # a node may carry several closures of one transaction, one per cause, and those recorded
+    # before have none ('').
+    [
+        """CREATE TABLE validity_log_13(
+            anchor TEXT NOT NULL, seq INTEGER NOT NULL, valid_to INTEGER NOT NULL,
+            reason TEXT NOT NULL, cause TEXT NOT NULL DEFAULT '', seq_withdrawn INTEGER,
+            PRIMARY KEY(anchor, seq, cause)) WITHOUT ROWID""",
+        "INSERT INTO validity_log_13(anchor, seq, valid_to, reason, cause) "
+        "SELECT anchor, seq, valid_to, reason, coalesce(cause, '') FROM validity_log",
+        "DROP TABLE validity_log",
+        "ALTER TABLE validity_log_13 RENAME TO validity_log",
+        VALIDITY_CAUSE_INDEX,
     ],
 ]
 

@@ -335,10 +335,12 @@ class Store:
         return found[0]
 
     def valid_to_known_at(self, anchor: str, known_at: int) -> int | None:
-        """valid_to as the store knew it at transaction time `known_at`."""
+        """valid_to as the store knew it at transaction time `known_at`: the earliest end of the
+        closures recorded by then and not withdrawn by then."""
         row = self.conn.execute(
-            "SELECT min(v.valid_to) FROM validity_log v JOIN tx ON tx.seq = v.seq WHERE v.anchor=? AND tx.at<=?",
-            (anchor, known_at),
+            "SELECT min(v.valid_to) FROM validity_log v JOIN tx ON tx.seq = v.seq WHERE v.anchor=? AND tx.at<=? "
+            "AND NOT EXISTS (SELECT 1 FROM tx w WHERE w.seq = v.seq_withdrawn AND w.at<=?)",
+            (anchor, known_at, known_at),
         ).fetchone()
         return row[0]
 

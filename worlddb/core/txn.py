@@ -233,23 +233,30 @@ class Tx:
         return row[0], row[1]
 
     def close_validity(self, anchor: str, to: int, reason: str, cause: str | None = None) -> bool:
-        """Tighten valid_to to `to`. Extending or re-opening is refused; equal is a no-op."""
+        """Tighten valid_to to `to`; True if it moved. Without a `cause`, extending or re-opening
+        is refused and an equal end is a no-op. With one (the id of the edge whose write ends the
+        node), the closure is recorded whatever the node's end: a later one changes nothing now,
+        and takes over if the earlier ones are withdrawn (`withdraw`)."""
         valid_from, current = self.require(anchor)
-        if current is not None and to > current:
+        if cause is None and current is not None and to > current:
             raise ValidityConflict(
                 f"validity of {anchor} already ends at {current}; it may only tighten, not move to {to}"
             )
-        if current is not None and to == current:
-            return False
         if to < valid_from:
             raise InvalidInput(f"cannot end the validity of {anchor} before it starts")
+        if current is not None and to >= current:
+            if cause is not None:
+                self._log_validity(anchor, to, reason, cause)
+            return False
         self.conn.execute("UPDATE nodes SET valid_to=? WHERE anchor=?", (to, anchor))
         self._log_validity(anchor, to, reason, cause)
         self.closed.append((anchor, to))
         return True
 
     def retire(self, anchor: str, reason: str | None) -> bool:
-        """Close a node's validity now and mark it retired. False if it already was."""
+        """Close a node's validity now and mark it retired. False if it already was. The
+        closure is recorded even where an earlier one already ends the node, so that the node
+        stays closed if that one is withdrawn."""
         if reason is not None:
             if not isinstance(reason, str):
                 raise InvalidInput("a retire reason must be text")
@@ -263,17 +270,42 @@ class Tx:
         end = max(self.at, valid_from)
         if current is None or end < current:
             self.close_validity(anchor, end, "retired")
+        else:
+            self._log_validity(anchor, end, "retired", None)
         self.conn.execute(
             "UPDATE nodes SET retired_at=?, retire_reason=? WHERE anchor=?", (self.at, reason, anchor)
         )
         return True
 
+    def withdraw(self, cause: str) -> list[str]:
+        """Withdraw every standing closure recorded with `cause` (an edge id): each node it closed
+        ends where its other standing closures say, or never. The closures stay in the log,
+        marked withdrawn by this transaction, so reads pinned to an earlier transaction time see
+        them. Returns the anchors whose valid_to changed."""
+        rows = self.conn.execute(
+            "SELECT DISTINCT anchor FROM validity_log WHERE cause=? AND seq_withdrawn IS NULL", (cause,)
+        ).fetchall()
+        if not rows:
+            return []
+        self.conn.execute("UPDATE validity_log SET seq_withdrawn=? WHERE cause=? AND seq_withdrawn IS NULL",
+                          (self.seq, cause))
+        changed = []
+        for (anchor,) in rows:
+            end = self.conn.execute(
+                "SELECT min(valid_to) FROM validity_log WHERE anchor=? AND seq_withdrawn IS NULL", (anchor,)
+            ).fetchone()[0]
+            if end != self.require(anchor)[1]:
+                self.conn.execute("UPDATE nodes SET valid_to=? WHERE anchor=?", (end, anchor))
+                changed.append(anchor)
+        return changed
+
     def _log_validity(self, anchor: str, to: int, reason: str, cause: str | None) -> None:
         self.conn.execute(
             "INSERT INTO validity_log(anchor, seq, valid_to, reason, cause) VALUES (?,?,?,?,?) "
-            "ON CONFLICT(anchor, seq) DO UPDATE SET valid_to=CASE WHEN excluded.valid_to < validity_log.valid_to "
-            "THEN excluded.valid_to ELSE validity_log.valid_to END",
-            (anchor, self.seq, to, reason, cause),
+            "ON CONFLICT(anchor, seq, cause) DO UPDATE SET valid_to=CASE WHEN validity_log.seq_withdrawn IS NOT NULL "
+            "OR excluded.valid_to < validity_log.valid_to THEN excluded.valid_to ELSE validity_log.valid_to END, "
+            "seq_withdrawn=NULL",
+            (anchor, self.seq, to, reason, cause or ""),
         )
 
     # ------------------------------------------------------------------ world interiors

@@ -207,8 +207,10 @@ class Writer:
     def retire(self, anchor: str, reason: str | None = None) -> bool:
         return self.tx.retire(anchor, reason)
 
-    def close(self, anchor: str, to: int, reason: str = "closed") -> bool:
-        return self.tx.close_validity(anchor, to, reason)
+    def close(self, anchor: str, to: int, reason: str = "closed", cause: Edge | None = None) -> bool:
+        """End a node's validity at `to` (Tx.close_validity); with `cause`, in the name of that
+        live edge, whose removal withdraws the closure."""
+        return self.tx.close_validity(anchor, to, reason, cause=None if cause is None else cause.id)
 
     def scope(self, kind: str, sid: str) -> str:
         """The anchor of scope kind:sid, creating the scope world on first use."""

@@ -153,6 +153,9 @@ class _Context:
     def close_validity(self, anchor: str, to: int, reason: str) -> bool:
         return self._tx.close_validity(anchor, to, reason, cause=self._edge.id)
 
+    def withdraw_closures(self) -> list[str]:
+        return self._tx.withdraw(self._edge.id)
+
     def close_edge_validity(self, edge_id: str, to: int) -> bool:
         return self._tx.close_edge_validity(edge_id, to)
 

@@ -163,7 +163,7 @@ def _bytes(value) -> bytes:
 def _check_projection(conn, report: VerifyReport) -> None:
     rows = conn.execute(
         "SELECT n.anchor, n.type, n.name, n.valid_to, n.record, "
-        "(SELECT min(valid_to) FROM validity_log v WHERE v.anchor = n.anchor) FROM nodes n"
+        "(SELECT min(valid_to) FROM validity_log v WHERE v.anchor = n.anchor AND v.seq_withdrawn IS NULL) FROM nodes n"
     )
     for anchor, ntype, name, valid_to, stored, logged in rows:
         report.nodes += 1

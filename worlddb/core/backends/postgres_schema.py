@@ -171,6 +171,16 @@ MIGRATIONS: dict[int, list[str]] = {
     11: [schema.CLAIMS_READER_NEW],
     # what the SQLite file's migration 12 does
     12: ["CREATE TABLE readings(node BIGINT PRIMARY KEY, body TEXT NOT NULL)", schema.READINGS_PENDING],
+    # what the SQLite file's migration 13 does
+    13: [
+        "ALTER TABLE validity_log ADD COLUMN IF NOT EXISTS seq_withdrawn BIGINT",
+        "UPDATE validity_log SET cause = '' WHERE cause IS NULL",
+        "ALTER TABLE validity_log ALTER COLUMN cause SET DEFAULT ''",
+        "ALTER TABLE validity_log ALTER COLUMN cause SET NOT NULL",
+        "ALTER TABLE validity_log DROP CONSTRAINT validity_log_pkey",
+        "ALTER TABLE validity_log ADD PRIMARY KEY (anchor, seq, cause)",
+        schema.VALIDITY_CAUSE_INDEX,
+    ],
 }
 
 LATEST = max(MIGRATIONS)
