@@ -140,14 +140,18 @@ change and keep what was said current and marked, write the change with memory_w
 entity, fact or summary id is refused. Returns the new memory's id; in conflicts the current memories
 the new text contradicts; and in revised the other current memories and conversation turns its change reaches (what
 memory_write would supersede or revise, or mark): an amend closes none of them, and reads mark them
-revised_by. A text another current memory already says is refused: retire the old memory instead."""
+revised_by. What the old memory superseded or changed is judged again against the new text: it stays
+ended (from the new memory's valid_from) only where the new text still changes it, and is current again
+otherwise. A text another current memory already says is refused: retire the old memory instead."""
 
 RETIRE = """Mark one memory as no longer true (it was wrong, or stopped applying) when nothing replaces it.
 Its validity ends at valid_to (when it stopped being true; default now); it is hidden from recall
 unless include_retired is set. Nothing is deleted. Also takes the id of a fact extracted from a
-memory, to close just that fact; an entity or summary id is refused. Retiring a planned change (a
-memory whose valid_from is still to come) leaves the memory it replaces ending at the plan's start, since validity
-never reopens: to keep that one true past then, write its text again with valid_from at that time."""
+memory, to close just that fact; an entity or summary id is refused. A memory retired without a
+valid_to (it was never true: a mistake, a joke) ends nothing any more: what it superseded or changed
+is current again, unless another current memory also ended it (one that superseded the retired memory
+takes its place); so is what a planned change (a memory whose valid_from is still to come) would have
+replaced. Give valid_to when it did hold until then: what it replaced stays replaced."""
 
 AMEND_VALID_FROM = ("When the corrected memory became true, ISO-8601 (not before the old one began). "
                     "Default: now.")

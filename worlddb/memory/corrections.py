@@ -3,7 +3,12 @@
 Content is immutable: amend writes a new memory that supersedes the old one (through the
 supersedes handler, which closes the old one's validity where the new one begins). Retire
 closes one memory's validity - or a wrongly extracted fact's - and nothing is deleted;
-facts drawn only from a retired memory are retired with it. Amend replaces a memory
+facts drawn only from a retired memory are retired with it. A memory retired as never true
+(no valid_to, or one at its start) ends nothing any more: what it superseded or changed,
+and its facts' functional predecessors, are current again unless something else ended them
+(worlddb.memory.succession.withdraw_changes). One retired with a valid_to after it began
+held until then, and what it replaced stays replaced. retire_all ends everything it
+retires, and restores nothing. Amend replaces a memory
 (Memory, Turn); retire closes one of those or a fact. Any other id in scope (an entity, a
 session, a consolidator's Summary) is InvalidInput: closing an entity would hide it from
 every memory that names it, and a summary is derived from memories, rewritten by the next
@@ -36,6 +41,7 @@ from worlddb.core.store import list_params, rowids_sql
 from worlddb.core.timeutil import now_us, to_iso
 from worlddb.graph.database import Writer
 
+from . import succession
 from .access import Access
 from .ingest import TURN_ONLY_META
 from .results import AmendResult, RetireAllResult, RetireResult
@@ -213,7 +219,10 @@ def retire(services: Services, memory_id: str, scopes: ScopeSet, *, reason: str 
             w.close(anchor, valid_to, "retired")
         changed = w.retire(anchor, reason)
         if changed:
-            _retire_derived(services, w, anchor, reason)
+            facts = _retire_derived(services, w, anchor, reason)
+            if valid_to is None or valid_to <= view.valid_from:  # never true: what it ended holds again
+                for retired in (anchor, *facts):
+                    succession.withdraw_changes(services, w, retired)
     view = store.get(anchor)
     return RetireResult(id=anchor, retired=True, valid_to=to_iso(view.valid_to), already_retired=not changed)
 
@@ -274,11 +283,13 @@ def _open_member_rows(services: Services, worlds: list[str], columns: str, joins
     ).fetchall()
 
 
-def _retire_derived(services: Services, w: Writer, anchor: str, reason: str | None) -> None:
-    """Facts drawn only from a retired memory are retired with it."""
+def _retire_derived(services: Services, w: Writer, anchor: str, reason: str | None) -> list[str]:
+    """Facts drawn only from a retired memory are retired with it; returns them."""
     store = services.store
+    retired = []
     for edge in store.edges(dst=anchor, type="derived_from"):
         sources = [e.dst for e in store.edges(src=edge.src, type="derived_from")]
         still_open = [s for s in sources if s != anchor and store.get(s).valid_to is None]
-        if not still_open:
-            w.retire(edge.src, reason or "source retired")
+        if not still_open and w.retire(edge.src, reason or "source retired"):
+            retired.append(edge.src)
+    return retired

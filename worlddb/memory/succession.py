@@ -10,7 +10,9 @@ place, and what a replacement ends (for worlddb.memory.updates and the writes th
   one ends it, whole or one part at a time (`follow`).
 - What a replacement takes over and ends: the planned changes of the memory it replaces end it
   too (`hand_over_plans`); the replaced memory's facts end where it begins, a revised one's
-  only in the changed attributes (`close_derived_facts`).
+  only in the changed attributes (`close_derived_facts`), each in the name of the edge that
+  says so. What a memory retired or amended away ended is current again, unless something
+  else ended it too (`withdraw_changes`).
 
 The writing functions take the write's `Writer` and run inside its transaction; the rest read.
 """
@@ -59,19 +61,66 @@ def holds_from(view: NodeView | None, at: int) -> bool:
     return holds_ever(view) and (view.valid_to is None or view.valid_to > at)
 
 
-def close_derived_facts(services: Services, w: Writer, old_memory: str, at: int,
+def close_derived_facts(services: Services, w: Writer, by: Edge, at: int,
                         only: frozenset[str] | None = None, keep: frozenset[str] = frozenset()) -> None:
     """A replaced memory's facts end where its replacement begins; a revised memory's, only
-    those whose relation is about one of the attributes in `only`, and none in `keep`."""
-    for edge in services.store.edges(dst=old_memory, type="derived_from"):
+    those whose relation is about one of the attributes in `only`, and none in `keep`. `by`:
+    the supersedes or revises edge just linked to the old memory (its dst), in whose name they
+    end: removing it (`withdraw_changes`) withdraws these closures. A fact some other change
+    ended earlier is closed in its name too, so that it stays closed if that one is withdrawn."""
+    for edge in services.store.edges(dst=by.dst, type="derived_from"):
         if edge.src in keep:
             continue
         view = services.store.get(edge.src)
-        if view is None or (view.valid_to is not None and view.valid_to <= at):
+        if view is None or view.retired_at is not None:
             continue
         if only is not None and attribute_for_relation(view.meta.get("relation", "")) not in only:
             continue
-        w.close(edge.src, max(at, view.valid_from), "source revised" if only is not None else "source superseded")
+        w.close(edge.src, max(at, view.valid_from), "source revised" if only is not None else "source superseded",
+                cause=by)
+
+
+#: the edges by which a memory ends others, whole (supersedes) or in part (revises)
+ENDING = ("supersedes", "revises")
+
+
+def amended_by(store: Store, anchor: str) -> frozenset[str]:
+    """The memory `anchor` was written to correct (memory_amend: its provenance names it), if any."""
+    view = store.get(anchor)
+    amended = view.provenance.get("supersedes") if view is not None else None
+    return frozenset({amended}) if isinstance(amended, str) else frozenset()
+
+
+def ended_by(store: Store, anchor: str) -> frozenset[str]:
+    """The memories `anchor` ends, whole or in part (its live supersedes and revises edges), as a
+    change its text says: not the memory it was written to correct (`amended_by`)."""
+    return frozenset(e.dst for e in store.edges(src=anchor) if e.type in ENDING) - amended_by(store, anchor)
+
+
+def withdraw_changes(services: Services, w: Writer, anchor: str, keep: frozenset[str] = frozenset()) -> None:
+    """A memory retired or amended away ends nothing any more: its supersedes and revises edges
+    are removed, and their handlers withdraw the closures made in their names (of the memories
+    it superseded, and of the facts it ended of those it superseded or revised), so each of
+    those ends where something else that ended it says, or holds on. A memory that supersedes
+    it and holds takes its place, as if it had never been: "I live in Austin", then "I moved
+    to Denver", then "I moved to Chicago"; Denver retired, Austin held until Chicago began. Its
+    changes of the memories in `keep` stand (an amend's new text still changes them)."""
+    store = services.store
+    superseded = []
+    for edge in store.edges(src=anchor):
+        if edge.type in ENDING and edge.dst not in keep:
+            w.unlink(edge.edge)
+            if edge.type == "supersedes":
+                superseded.append(edge.dst)
+    takers = [v for v in store.get_many(e.src for e in store.edges(dst=anchor, type="supersedes")).values()
+              if holds_ever(v)]
+    for taker in sorted(takers, key=lambda v: (v.valid_from, v.anchor)):
+        for view in store.get_many(superseded).values():
+            # (strictly later: no supersedes cycle can close)
+            if holds_from(view, taker.valid_from) and taker.valid_from > view.valid_from:
+                edge = Edge("supersedes", taker.anchor, view.anchor)
+                w.link(edge)
+                close_derived_facts(services, w, edge, taker.valid_from)
 
 
 def held_then(services: Services, worlds: list[str], starts: int, keys: Iterable[claims_index.Key],
@@ -170,19 +219,22 @@ def follow(services: Services, w: Writer, anchor: str, starts: int,
     first = len(revised_by)
     for view, changed in memories:
         if changed is None:
-            w.link(Edge("supersedes", view.anchor, anchor))
-            close_derived_facts(services, w, anchor, view.valid_from)
+            edge = Edge("supersedes", view.anchor, anchor)
+            w.link(edge)
+            close_derived_facts(services, w, edge, view.valid_from)
             superseded_by.append(view.anchor)
             break
         if changed - done:  # each later change of another part ends that part where it begins
-            w.link(Edge("revises", view.anchor, anchor))
-            close_derived_facts(services, w, anchor, view.valid_from, only=changed - done)
+            edge = Edge("revises", view.anchor, anchor)
+            w.link(edge)
+            close_derived_facts(services, w, edge, view.valid_from, only=changed - done)
             revised_by.append(view.anchor)
             done |= changed
     if turn is not None:
         view, changed = turn
-        w.link(Edge("revises", view.anchor, anchor))
-        close_derived_facts(services, w, anchor, view.valid_from, only=changed or frozenset())
+        edge = Edge("revises", view.anchor, anchor)
+        w.link(edge)
+        close_derived_facts(services, w, edge, view.valid_from, only=changed or frozenset())
         # said before every memory here: listed first, as every read lists what ended a memory
         # in the order they begin (worlddb.memory.marks)
         revised_by.insert(first, view.anchor)
@@ -200,8 +252,9 @@ def hand_over_plans(services: Services, w: Writer, old: str, new: str, starts: i
     plans = [v for v in store.get_many(e.src for e in store.edges(dst=old, type="supersedes")).values()
              if v.anchor != new and v.valid_from > starts and holds_ever(v) and v.anchor not in ended]
     for plan in sorted(plans, key=lambda v: (v.valid_from, v.anchor)):
-        w.link(Edge("supersedes", plan.anchor, new))
-        close_derived_facts(services, w, new, plan.valid_from)
+        edge = Edge("supersedes", plan.anchor, new)
+        w.link(edge)
+        close_derived_facts(services, w, edge, plan.valid_from)
 
 
 def successors(store: Store, anchor: str) -> set[str]:

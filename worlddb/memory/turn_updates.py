@@ -379,13 +379,13 @@ def apply(services: Services, w: Writer, anchors: Sequence[str], changes: Sequen
             if w.link(Edge("revises", old, new)) and old not in marked_by:
                 marked_by.append(old)
                 starts[old] = view.valid_from
-        elif old != new and w.link(Edge("revises", new, old)):
+        elif old != new and w.link(edge := Edge("revises", new, old)):
             if old not in marked:
                 marked.append(old)
             # (each turn that changes a slot of the memory ends that slot's facts, the second of
             # one call as well: "We moved to Seattle", then "I work at Swedish now")
             if change.changed and (granted is None or change.old_index is not None or granted(old)):
-                succession.close_derived_facts(services, w, old, change.at, only=change.changed, keep=change.keep)
+                succession.close_derived_facts(services, w, edge, change.at, only=change.changed, keep=change.keep)
     # in the order they begin, as every read names what changed a turn (worlddb.memory.marks)
     return Marked(marked, sorted(marked_by, key=lambda a: (starts[a], a)))
 

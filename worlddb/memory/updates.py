@@ -135,16 +135,20 @@ class Assessment:
     #: memories that begin after the new one and change what it says (history written after what
     #: followed it): memory -> None if it ends the new one whole, else the attributes it changes
     followed: tuple[tuple[str, frozenset[str] | None], ...] = ()
+    #: for an amend: what the amended memory ended that the new text still changes, whose ending stands
+    kept: frozenset[str] = frozenset()
 
 
 NOTHING = Assessment()
 
 
 def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector: np.ndarray, units: np.ndarray,
-           facts: Iterable[FactCandidate], user: str | None, speaker: str | None = None) -> Assessment:
+           facts: Iterable[FactCandidate], user: str | None, speaker: str | None = None,
+           also: Iterable[str] = ()) -> Assessment:
     """Judge the current memories of `scopes` against a memory about to be written (outside the
     write lock: it reads, and a model judge may take a while). `speaker`: who the new memory's
-    metadata says said it (`speaker_of`); each candidate is read in its own speaker's voice."""
+    metadata says said it (`speaker_of`); each candidate is read in its own speaker's voice.
+    `also`: memories judged too, current or not (what the memory an amend replaces ended)."""
     store = services.store
     worlds = scope_anchors(store, scopes)
     if not worlds:
@@ -168,6 +172,8 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     wanted_keys |= {(other, attribute) for subject, attribute in wanted_keys
                     for other, named in naming.same.items() if named == subject}
     found = find(services, worlds, text, vector, units, every=repeats, wanted=wanted_keys)
+    extra = [Statement(anchor, "", 0, UNREAD, similarity=0.0) for anchor in also if anchor not in found]
+    found.update((s.id, s.similarity) for s in with_cosines(store, extra, vector))
     views = store.get_many(found)
     olds = [views[a] for a in found if a in views and views[a].type == "Memory" and holds_ever(views[a])]
     # (history written late: what held when it begins, though nothing current is about it)
@@ -372,9 +378,10 @@ def apply(services: Services, w: Writer, anchor: str, starts: int, assessment: A
         view = store.get(old)
         if not holds_from(view, starts) or view.valid_from > starts:
             continue  # replaced or retired meanwhile, or newer than this one: nothing to revise
-        w.link(Edge("revises", anchor, old))
+        edge = Edge("revises", anchor, old)
+        w.link(edge)
         revised.append(old)
-        close_derived_facts(services, w, old, starts, only=changed, keep=assessment.keep)
+        close_derived_facts(services, w, edge, starts, only=changed, keep=assessment.keep)
     later: list[str] = []
     for old in assessment.superseded:
         view = store.get(old)
@@ -383,9 +390,10 @@ def apply(services: Services, w: Writer, anchor: str, starts: int, assessment: A
         if view.valid_from > starts:
             later.append(old)
             continue
-        w.link(Edge("supersedes", anchor, old))
+        edge = Edge("supersedes", anchor, old)
+        w.link(edge)
         superseded.append(old)
-        close_derived_facts(services, w, old, starts)
+        close_derived_facts(services, w, edge, starts)
         hand_over_plans(services, w, old, anchor, starts, ended=revised_by)
     # a plan that ends what this one (or the memory it amends) replaces ends this one instead, and
     # the plans after it follow it: a succession, no conflict

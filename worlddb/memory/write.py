@@ -246,28 +246,42 @@ def _judge(services: Services, plan: _Plan, item) -> updates.Assessment:
     if not amend and not _judged_alone(request):
         return updates.NOTHING
     user = next((sid for kind, sid in request.scopes if kind == "user"), None)
+    ended = succession.ended_by(services.store, request.supersedes) if amend else frozenset()
     found = updates.assess(services, request.text, request.scopes, plan.starts, item.vector, item.units, plan.facts,
-                           user, slot_readings.speaker_of(request.metadata))
+                           user, slot_readings.speaker_of(request.metadata), also=ended)
     if amend:
-        # an amend corrects one memory and closes no other: the memories the old text contradicted
-        # stay contradicted when the new text says the same, and another that the judge would
-        # have the new text supersede or revise ("I live in Austin and work at Dell", for an
-        # amend to "I live in Houston") stays current, marked revised, with its facts; and the
-        # conversation turns the change reaches are marked, as a write marks them
-        target = request.supersedes
-        if found.duplicate_of not in (None, target):
-            # two current memories saying the same, neither marked: the old one is to go instead
-            raise InvalidInput(f"memory {found.duplicate_of} already says this and is current; nothing was "
-                               f"written. If memory {target} no longer holds, retire it (memory_retire)")
-        marked = tuple(dict.fromkeys(old for old in (*found.superseded, *(o for o, _ in found.revised))
-                                     if old != target))
-        turns = tuple(t for t in _turns_changed(services, request, plan, item, user)[0] if t != target)
-        return updates.Assessment(conflicts=tuple(c for c in found.conflicts if c != target),
-                                  revised=tuple((old, frozenset()) for old in marked), turns=turns)
+        return _amended(services, request, plan, item, user, found, ended)
     if found.duplicate_of is None:
         turns, followed = _turns_changed(services, request, plan, item, user)
         found = replace(found, turns=turns, followed=found.followed + followed)
     return found
+
+
+def _amended(services: Services, request: WriteRequest, plan: _Plan, item, user: str | None,
+             found: updates.Assessment, ended: frozenset[str]) -> updates.Assessment:
+    """What an amend's new text means for the memories of its scopes (`found`, judged as a write,
+    and against what the amended memory ended, `ended`). An amend corrects one memory and closes
+    no other: the memories the old text contradicted stay contradicted when the new text says the
+    same, and another current one that the judge would have the new text supersede or revise ("I
+    live in Austin and work at Dell", for an amend to "I live in Houston") stays current, marked
+    revised, with its facts; and the conversation turns the change reaches are marked, as a write
+    marks them. Of what the old memory ended, what the new text still changes stays ended as the
+    old memory ended it (`Assessment.kept`: "We moved to Seattle" amended to "We moved to
+    Denver"), and the rest is current again ("We visited Seattle": succession.withdraw_changes)."""
+    target = request.supersedes
+    if found.duplicate_of not in (None, target):
+        # two current memories saying the same, neither marked: the old one is to go instead
+        raise InvalidInput(f"memory {found.duplicate_of} already says this and is current; nothing was "
+                           f"written. If memory {target} no longer holds, retire it (memory_retire)")
+    changed = tuple(dict.fromkeys(old for old in (*found.superseded, *(o for o, _ in found.revised)) if old != target))
+    views = services.store.get_many(changed)
+    now = now_us()
+    # (what the old memory ended whole was no candidate before, and is marked no more now)
+    marked = tuple(old for old in changed if old not in ended or succession.holds_at(views.get(old), now))
+    turns = tuple(t for t in _turns_changed(services, request, plan, item, user)[0] if t != target)
+    return updates.Assessment(conflicts=tuple(c for c in found.conflicts if c != target),
+                              revised=tuple((old, frozenset()) for old in marked), turns=turns,
+                              kept=frozenset(old for old in changed if old in ended))
 
 
 def _judged_alone(request: WriteRequest) -> bool:
@@ -395,9 +409,14 @@ def _apply(services: Services, w, plan: _Plan, index, prepared, verdict: updates
     superseded: list[str] = []
     conflicts: list[ConflictOut] = []
     if request.supersedes:
-        w.link(Edge("supersedes", anchor, request.supersedes))
+        # the amended memory's changes of what the new text no longer changes are undone (`_amended`);
+        # a correction of a correction corrects what that one corrected
+        succession.withdraw_changes(services, w, request.supersedes,
+                                    keep=verdict.kept | succession.amended_by(services.store, request.supersedes))
+        edge = Edge("supersedes", anchor, request.supersedes)
+        w.link(edge)
         superseded.append(request.supersedes)
-        succession.close_derived_facts(services, w, request.supersedes, starts)
+        succession.close_derived_facts(services, w, edge, starts)
     entities_out: list[EntityOut] = []
     facts_out: list[FactOut] = []
     user = plan.voice[0]
