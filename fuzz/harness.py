@@ -89,7 +89,7 @@ class Harness:
         self.tx_times: list[int] = []    # transaction times seen, for known_at probes
         self.counter = 0                 # for unique marker words
         self.steps = 0
-        self.valid_to_seen: dict[str, int] = {}
+        self.valid_to_seen: dict[str, tuple[int, int | None]] = {}  # anchor -> (known at, valid_to)
         self.edge_valid_to_seen: dict[int, int] = {}
 
     # ------------------------------------------------------------------ lifecycle

@@ -8,18 +8,20 @@ call's transactions added and brings them into the model:
 - every new edge is replayed through the model's handlers, in the order the engine wrote
   it, so a learned edge that the handlers must refuse is a violation, and supersedes edges
   close what they must;
-- an amendment closes the facts drawn from the old memory where it starts, and a revision those
-  of its facts the engine found about the changed slots (checked to be the revised memory's own,
-  closed where the revision starts);
+- a memory that supersedes another closes the facts drawn from it where it begins, and a
+  revision those of its facts the engine found about the changed slots (checked to be the
+  revised memory's own, closed where the revision starts), each in the name of its edge;
 - functional facts are *predicted* (supersede a current value when newer, contradict it
   otherwise) in write order and compared with the edges the engine actually wrote;
 - every proposal the resolver staged pairs two entities of one and the same scope;
-- no memory call removes an edge.
+- no memory call removes an edge, but an amend the supersedes and revises edges of the memory
+  it amends: what that memory ended holds again unless the new text ends it (replayed through
+  the model, which withdraws what was closed in their names).
 """
 
 from __future__ import annotations
 
-from fuzz.model import FUNCTIONAL_FACTS, Expect
+from fuzz.model import FUNCTIONAL_FACTS, MEMORY_TYPES, Expect
 from fuzz.vocabulary import Violation
 from worlddb.core.records import Edge
 
@@ -27,9 +29,11 @@ from worlddb.core.records import Edge
 def adopt(h, last: int, *, parents: set[str], marker: str | None = None, amended: tuple | None = None):
     """Learn the rows written since seq `last`; returns (new node anchors in order, new edges)."""
     conn, model = h.store.conn, h.model
-    removed = [bytes(r[0]).hex() for r in conn.execute("SELECT id FROM edges WHERE seq_removed > ?", (last,))]
-    if removed:
-        raise Violation(f"a memory call removed edges {removed}")
+    removed = [(h.store.edge(bytes(i).hex()).edge, at) for i, at in conn.execute(
+        "SELECT id, t_removed FROM edges WHERE seq_removed > ? ORDER BY seq_removed, rowid", (last,))]
+    undone = [e for e, _ in removed if amended and e.src == amended[0] and e.type in ("supersedes", "revises")]
+    if len(undone) != len(removed):
+        raise Violation(f"a memory call removed edges {[e.type for e, _ in removed]}")
     rows = conn.execute("SELECT anchor, type, valid_from, valid_to, t_ingested, retired_at FROM nodes "
                         "WHERE seq > ? ORDER BY rowid", (last,)).fetchall()
     new = []
@@ -53,6 +57,8 @@ def adopt(h, last: int, *, parents: set[str], marker: str | None = None, amended
     new_facts = [a for a in new if model.nodes[a].type == "Fact"]
     edges, replaced, revised = [], [], []
     try:
+        for edge, at in removed:
+            model.unlink(edge, at=at)
         for view in h.store.edges_added_after(last):
             edge, vf, vt, added = view.edge, view.valid_from, view.valid_to, view.t_added
             edges.append(edge)
@@ -62,19 +68,20 @@ def adopt(h, last: int, *, parents: set[str], marker: str | None = None, amended
             if edge.type in ("supersedes", "contradicts") and edge.src in new_facts:
                 continue  # predicted below, in the order the engine writes facts
             model.link(edge, at=added, valid_from=vf, valid_to=vt, proposal=proposals.get(edge.id))
+            texts = model.nodes[edge.src].type in MEMORY_TYPES and model.nodes[edge.dst].type in MEMORY_TYPES
             if amended and edge.type == "supersedes" and edge.dst == amended[0]:
-                _close_derived(h, amended[0], amended[1], added)
-            elif edge.type == "supersedes" and edge.src in new and model.nodes[edge.src].type == "Memory":
-                replaced.append((edge.dst, model.nodes[edge.src].valid_from, added))
-            elif edge.type == "revises" and edge.src in new and model.nodes[edge.src].type == "Memory":
-                revised.append((edge.dst, model.nodes[edge.src].valid_from, added))
+                _close_derived(h, edge, amended[1], added)
+            elif edge.type == "supersedes" and texts:
+                replaced.append((edge, model.nodes[edge.src].valid_from, added))
+            elif edge.type == "revises" and texts:
+                revised.append((edge, model.nodes[edge.src].valid_from, added))
         predicted = _functional(h, new_facts)
         # a memory the update judge found the write to replace: its facts end where the new one
         # begins, closed after the new facts are written (worlddb.memory.updates.apply)
-        for old, starts, added in replaced:
-            _close_derived(h, old, starts, added)
-        for old, starts, added in revised:
-            _close_revised(h, old, starts, added)
+        for edge, starts, added in replaced:
+            _close_derived(h, edge, starts, added)
+        for edge, starts, added in revised:
+            _close_revised(h, edge, starts, added)
         model.commit()
     except Expect as exc:
         model.rollback()
@@ -87,31 +94,30 @@ def adopt(h, last: int, *, parents: set[str], marker: str | None = None, amended
     return new, edges
 
 
-def _close_derived(h, old: str, starts: int, at: int) -> None:
-    """An amended memory's facts end where the amendment starts."""
-    for e in [e for e in h.model.live_edges("derived_from") if e.dst == old]:
+def _close_derived(h, edge: Edge, starts: int, at: int) -> None:
+    """A superseded (or amended) memory's facts, all but retired ones, end where its replacement
+    starts, in the name of the supersedes edge."""
+    for e in [e for e in h.model.live_edges("derived_from") if e.dst == edge.dst]:
         node = h.model.nodes[e.src]
-        if node.valid_to is None or node.valid_to > starts:
-            h.model.close(e.src, max(starts, node.valid_from), at=at)
+        if node.retired_at is None:
+            h.model.close(e.src, max(starts, node.valid_from), at=at, cause=edge.id)
 
 
-def _close_revised(h, old: str, starts: int, at: int) -> None:
+def _close_revised(h, edge: Edge, starts: int, at: int) -> None:
     """A revised memory's facts about the slots its revision changed end where the revision
-    starts (worlddb.memory.updates.apply). Which slots changed is the slot reader's reading, so
-    the engine's choice of facts is taken - but only among the revised memory's own current
-    facts, and only closed at that time."""
-    for e in [e for e in h.model.live_edges("derived_from") if e.dst == old]:
-        node = h.model.nodes[e.src]
-        if node.valid_to is not None and node.valid_to <= starts:
-            continue
-        view = h.store.get(e.src)
-        if view is None or view.valid_to is None:
-            continue
-        end = max(starts, node.valid_from)
-        if view.valid_to != end:
-            raise Violation(f"revised memory {old[:12]}: its fact {e.src[:12]} closed at {view.valid_to}, "
-                            f"not where the revision starts ({end})")
-        h.model.close(e.src, end, at=at)
+    starts (worlddb.memory.updates.apply), in the name of the revises edge. Which slots changed
+    is the slot reader's reading, so the engine's choice of facts is taken (the closures it
+    recorded in the edge's name) - but only among the revised memory's own facts, and only
+    closed at that time."""
+    own = {e.src for e in h.model.live_edges("derived_from") if e.dst == edge.dst}
+    rows = h.store.conn.execute("SELECT anchor, valid_to FROM validity_log WHERE cause = ? AND seq_withdrawn IS NULL",
+                                (edge.id,)).fetchall()
+    for anchor, to in rows:
+        node = h.model.nodes.get(anchor)
+        if anchor not in own or node.retired_at is not None or to != max(starts, node.valid_from):
+            raise Violation(f"revised memory {edge.dst[:12]}: {anchor[:12]} closed at {to} in the revision's "
+                            f"name, not one of its facts closed where the revision starts")
+        h.model.close(anchor, to, at=at, cause=edge.id)
 
 
 def _functional(h, new_facts: list[str]) -> list[Edge]:

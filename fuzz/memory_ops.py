@@ -199,14 +199,47 @@ def _m_amend(h, op: dict) -> None:
 
 
 def _retire_in_model(h, anchor: str, at: int) -> bool:
+    """memory_retire as the model says: the node and the facts only it supports are retired, and,
+    retired as never true, each of them ends nothing any more (`_undo`)."""
     model = h.model
     changed = model.retire(anchor, at=at)
     if changed:
+        facts = []
         for e in [e for e in model.live_edges("derived_from") if e.dst == anchor]:
             sources = [x.dst for x in model.live_edges("derived_from") if x.src == e.src]
-            if not [s for s in sources if s != anchor and model.nodes[s].valid_to is None]:
-                model.retire(e.src, at=at)
+            if not [s for s in sources if s != anchor and model.nodes[s].valid_to is None] \
+                    and model.retire(e.src, at=at):
+                facts.append(e.src)
+        for node in [anchor, *facts]:
+            _undo(model, node, at)
     return changed
+
+
+def _undo(model, anchor: str, at: int) -> None:
+    """What a node retired as never true ended holds again: its supersedes and revises edges go
+    (the model withdraws what was closed in their names). Of what it superseded, whatever still
+    holds when the first node that superseded it and holds begins is superseded by that one
+    instead, as if the retired node had never been - and a memory's facts with it."""
+    ended = [e for e in model.live_edges() if e.src == anchor and e.type in ("supersedes", "revises")]
+    for e in ended:
+        model.unlink(Edge(e.type, e.src, e.dst), at=at)
+    after = sorted((model.nodes[e.src] for e in model.live_edges("supersedes") if e.dst == anchor),
+                   key=lambda n: (n.valid_from, n.anchor))
+    for heir in [n for n in after if _holds(n)]:
+        for old in [model.nodes[e.dst] for e in ended if e.type == "supersedes"]:
+            if old.retired_at is None and heir.valid_from > old.valid_from and (
+                    old.valid_to is None or old.valid_to > heir.valid_from):
+                edge = Edge("supersedes", heir.anchor, old.anchor)
+                model.link(edge, at=at)
+                for d in [d for d in model.live_edges("derived_from") if d.dst == old.anchor]:
+                    fact = model.nodes[d.src]
+                    if fact.retired_at is None:
+                        model.close(d.src, max(heir.valid_from, fact.valid_from), at=at, cause=edge.id)
+
+
+def _holds(node) -> bool:
+    """Not retired, and its validity not empty."""
+    return node.retired_at is None and (node.valid_to is None or node.valid_to > node.valid_from)
 
 
 def _m_retire(h, op: dict) -> None:

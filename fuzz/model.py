@@ -1,7 +1,9 @@
 """The reference model: what the store must hold, in plain dicts, with an undo journal.
 
 The model knows the engine's promises, not its code paths: a node's validity interval
-(which only ever tightens), when it was ingested and retired, whether it was erased; the
+(the earliest end of the closures that stand: one made in an edge's name falls when the
+edge is removed, and history as known at an earlier time never changes), when it was
+ingested and retired, whether it was erased; the
 live edges and what each registered type does on insert/delete; containment (and so which
 scope sees what); merge proposals and the equivalence classes their acceptance makes.
 
@@ -52,7 +54,7 @@ class MNode:
     valid_from: int
     valid_to: int | None
     t_ingested: int
-    log: tuple = ()              # ((tx at, valid_to), ...) every tightening, in order
+    log: tuple = ()              # ((tx at, valid_to, cause, withdrawn at), ...) every closure
     retired_at: int | None = None
     erased: bool = False
     indexed: bool = False        # has FTS row and vectors (written by the memory layer)
@@ -181,7 +183,8 @@ class Model:
 
     # ------------------------------------------------------------------ time
     def valid_to_known_at(self, anchor: str, known_at: int) -> int | None:
-        seen = [to for at, to in self.nodes[anchor].log if at <= known_at]
+        seen = [to for at, to, _, gone in self.nodes[anchor].log
+                if at <= known_at and (gone is None or gone > known_at)]
         return min(seen) if seen else None
 
     def visible(self, anchor: str, as_of: int | None, known_at: int | None, include_closed: bool,
@@ -231,35 +234,61 @@ class Model:
         start = at if valid_from is None else valid_from
         if valid_to is not None and valid_to < start:
             raise Expect("InvalidInput", "valid_to before valid_from")
-        log = ((at, valid_to),) if valid_to is not None else ()
+        log = ((at, valid_to, None, None),) if valid_to is not None else ()
         self._put(self.nodes, anchor, MNode(anchor, type, start, valid_to, at, log, **extra))
         return True
 
     def add_scope(self, key: str, anchor: str) -> None:
         self._put(self.scopes, key, anchor)
 
-    def close(self, anchor: str, to: int, *, at: int) -> bool:
+    def close(self, anchor: str, to: int, *, at: int, cause: str | None = None) -> bool:
+        """A closure of `anchor` at `to`. Without a cause (a caller closing a node) it may only
+        tighten; one in an edge's name (`cause`, the edge id) is recorded whatever the node's
+        end, and counts once the earlier ones are withdrawn. True if valid_to moved."""
         node = self.require(anchor)
-        if node.valid_to is not None and to > node.valid_to:
+        if cause is None and node.valid_to is not None and to > node.valid_to:
             raise Expect("ValidityConflict", "validity may only tighten")
-        if node.valid_to is not None and to == node.valid_to:
+        if cause is None and node.valid_to is not None and to == node.valid_to:
             return False
         if to < node.valid_from:
             raise Expect("InvalidInput", "closing before the start")
-        self._set(node, "valid_to", to)
-        # the store keeps one log row per (node, transaction): the tightest closing wins
-        log = [entry for entry in node.log if entry[0] != at]
-        prior = [to_ for at_, to_ in node.log if at_ == at]
-        self._set(node, "log", tuple(log) + ((at, min([to] + prior)),))
+        self._record(node, to, at, cause)
+        return self._settle(node)
+
+    def _record(self, node: MNode, to: int, at: int, cause: str | None) -> None:
+        # the store keeps one row per (node, transaction, cause): the tightest closing wins
+        same = [e for e in node.log if e[0] == at and e[2] == cause]
+        rest = [e for e in node.log if not (e[0] == at and e[2] == cause)]
+        standing = [e[1] for e in same if e[3] is None]
+        self._set(node, "log", tuple(rest) + ((at, min([to] + standing), cause, None),))
+
+    def _settle(self, node: MNode) -> bool:
+        """valid_to = the earliest standing closure; True if it moved."""
+        ends = [to for _, to, _, gone in node.log if gone is None]
+        end = min(ends) if ends else None
+        if end == node.valid_to:
+            return False
+        self._set(node, "valid_to", end)
         return True
 
+    def withdraw(self, cause: str, *, at: int) -> None:
+        """Every standing closure made in the name of edge `cause` falls at `at`."""
+        for node in self.nodes.values():
+            if any(e[2] == cause and e[3] is None for e in node.log):
+                self._set(node, "log", tuple((a, to, c, at if c == cause and gone is None else gone)
+                                             for a, to, c, gone in node.log))
+                self._settle(node)
+
     def retire(self, anchor: str, *, at: int) -> bool:
+        """Retire now: a closure now (or at the start), recorded even behind an earlier end."""
         node = self.require(anchor)
         if node.retired_at is not None:
             return False
         end = max(at, node.valid_from)
         if node.valid_to is None or end < node.valid_to:
             self.close(anchor, end, at=at)
+        else:
+            self._record(node, end, at, None)
         self._set(node, "retired_at", at)
         return True
 
@@ -309,8 +338,7 @@ class Model:
             new, old = self.nodes[src], self.nodes[dst]
             if new.valid_from < old.valid_from:
                 raise Expect("Refused", "replacement starts before the replaced node")
-            if old.valid_to is None or new.valid_from < old.valid_to:
-                self.close(dst, new.valid_from, at=at)
+            self.close(dst, new.valid_from, at=at, cause=edge.id)
         elif etype in ACYCLIC and self.reaches(dst, etype, src):
             raise Expect("Refused", f"{etype} cycle")
         elif etype == "revises":
@@ -346,6 +374,8 @@ class Model:
             for p in self.proposals.values():
                 if p.edge_id == edge.id and p.status != "rejected":
                     self._set(p, "status", "rejected")
+        if edge.type in ("supersedes", "revises"):
+            self.withdraw(edge.id, at=at)  # what was closed in its name holds again
         self._set(current, "live", False)
         return True
 

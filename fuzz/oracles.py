@@ -3,7 +3,9 @@
   verify        every stored id re-derives from its bytes; every world version replays
   projection    every node's validity, transaction time, retirement and erasure equal the
                 model's; no node exists that the model does not know
-  monotonic     no valid_to (of a node or an edge) ever re-opens or moves later
+  history       a node's valid_to as known at a transaction time already past never changes
+                (a closure withdrawn later re-opens it from then on only); no edge's valid_to
+                ever re-opens or moves later
   edges         the live edges are exactly the model's, with the model's validity
   proposals     every merge proposal names existing nodes, a stored same_as edge between
                 them (its provenance) and parseable evidence; pending/accepted ones have a
@@ -83,7 +85,7 @@ def check_projection(h) -> None:
         if got != want:
             raise Violation(f"node {anchor[:12]} ({ntype}): engine (type, from, to, ingested, retired, erased)"
                             f" = {got}, model = {want}")
-        _only_tightens(h.valid_to_seen, anchor, vt, f"validity of {anchor[:12]}")
+        _history_kept(h, anchor, vt)
 
 
 def check_edges(h) -> None:
@@ -99,6 +101,18 @@ def check_edges(h) -> None:
             raise Violation(f"edge {live[edge_id].type} valid_to {vt}, model {live[edge_id].valid_to}")
     for rowid, vt in h.store.conn.execute("SELECT rowid, valid_to FROM edges"):
         _only_tightens(h.edge_valid_to_seen, rowid, vt, "edge validity")
+
+
+def _history_kept(h, anchor: str, valid_to: int | None) -> None:
+    """The valid_to seen at the last check is still what the store says was known then; then
+    remember the one seen now, as known at the latest transaction."""
+    seen = h.valid_to_seen.get(anchor)
+    if seen is not None and h.store.valid_to_known_at(anchor, seen[0]) != seen[1]:
+        raise Violation(f"validity of {anchor[:12]} as known at {seen[0]} changed from {seen[1]} "
+                        f"to {h.store.valid_to_known_at(anchor, seen[0])}")
+    latest = h.store.conn.execute("SELECT max(at) FROM tx").fetchone()[0]
+    if latest is not None:
+        h.valid_to_seen[anchor] = (latest, valid_to)
 
 
 def _only_tightens(seen_by_key: dict, key, valid_to: int | None, what: str) -> None:
