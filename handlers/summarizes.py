@@ -8,7 +8,9 @@ world's interior only on demand. Insert refuses a source that is not a Summary n
 summary of itself. The edge carries no interior (world=None), so writing it changes no
 world's version: a summary never alters the fingerprint of what it summarizes. When the
 world changes, the new summary supersedes the old one (a supersedes edge, whose handler
-closes the old summary's validity); the old summarizes edge stays as history.
+closes the old summary's validity); the old summarizes edge stays as history. Between
+passes, the write that closes a text the summary quotes ends the summary in the same
+transaction (worlddb.graph.stale_summaries).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from worlddb.core.records import Edge, Node
 from worlddb.core.timeutil import US, now_us
 from worlddb.extract import ExtractionError
 from worlddb.extract.summarize import ExtractiveSummarizer
-from worlddb.graph import lexical
+from worlddb.graph import lexical, stale_summaries
 
 GARDEN = ["Tomatoes need full sun.", "Basil grows well beside tomatoes.", "Water the tomatoes every morning."]
 WORK = ["The quarterly report is due Friday.", "Omar reviews the report draft."]
@@ -126,21 +126,37 @@ def test_retiring_a_detail_changes_the_fingerprint_though_not_the_version(db, al
 def test_a_world_left_with_nothing_to_summarize_has_its_summary_retired(db, alice):
     consolidator(db).run()
     old = summary_of(db, alice["work"])
+    with db.write() as w:  # its details leave it, still current elsewhere
+        for note in db.store.children(alice["work"]):
+            w.unlink(Edge("contains", alice["work"], note))
+    assert not db.get(old.anchor).retired
+    report = consolidator(db).run()
+    assert report.retired == [old.anchor] and db.get(old.anchor).retired
+    assert consolidator(db).run().transactions == 0
+
+
+def test_retiring_every_detail_retires_the_summary_in_that_write(db, alice):
+    consolidator(db).run()
+    old = summary_of(db, alice["work"])
     with db.write() as w:
         for note in db.store.children(alice["work"]):
             w.retire(note, "done")
+    assert db.get(old.anchor).retire_reason == stale_summaries.REASON
+    assert current_summaries(db.store, alice["work"], now_us()) == []
     report = consolidator(db).run()
-    assert report.retired == [old.anchor] and db.get(old.anchor).retired
+    assert report.retired == [] and report.summaries == []
     assert consolidator(db).run().transactions == 0
 
 
 def test_retiring_a_world_retires_its_summary(db, alice):
     consolidator(db).run()
     old = summary_of(db, alice["garden"])
+    work = summary_of(db, alice["work"])
     with db.write() as w:
         w.retire(alice["garden"], "moved away")
-    report = consolidator(db).run()
-    assert report.retired == [old.anchor] and db.get(old.anchor).retire_reason == "its world is gone, orphaned or empty"
+    assert db.get(old.anchor).retire_reason == stale_summaries.REASON
+    assert consolidator(db).run().transactions == 0
+    assert summary_of(db, alice["work"]).anchor == work.anchor
     assert set(summary_first(db, [alice["garden"], alice["work"]], within=[alice["scope"]]).nodes) == {
         alice["work"], summary_of(db, alice["work"]).anchor}
 

@@ -8,7 +8,7 @@ import pytest
 from tests.consolidator.test_topics import GARDEN, MUSIC, consolidate, scope_of, write_all
 from tests.support import ALICE, BOB
 from worlddb.core.timeutil import now_us
-from worlddb.retrieval.global_lane import aggregates, answer_head, global_lane
+from worlddb.retrieval.global_lane import _by_summary, aggregates, answer_head, global_lane
 
 
 @pytest.mark.parametrize("query", [
@@ -80,3 +80,18 @@ def test_the_lane_never_leaves_the_asked_scope(engine):
     assert rows and engine.store.in_worlds([alice], anchors.values()) == set(anchors.values())
     hits = engine.recall("practised the sonata on the piano", ALICE, limit=30).results
     assert all(hit.scopes == ["user:alice"] for hit in hits)
+
+
+def test_a_retired_members_words_leave_the_topic_ranking_with_the_retire(engine):
+    write_all(engine, GARDEN + MUSIC)
+    said = engine.write_memory("I practised the toccata on the harpsichord for an hour today.", ALICE).id
+    consolidate(engine).topics()
+    consolidate(engine).summarize(types=["Topic"])
+    topics = [row[0] for row in engine.store.conn.execute("SELECT rowid FROM nodes WHERE type = 'Topic'")]
+    assert _by_summary(engine.store, topics, ["toccata"], now_us())  # its topic's summary quotes it
+    engine.retire(said, ALICE, reason="forget that I said it")
+    for open_only_at in (now_us(), None):  # current reads, and reads pinned to a time
+        assert _by_summary(engine.store, topics, ["toccata"], open_only_at) == []
+    consolidate(engine).summarize(types=["Topic"])
+    assert _by_summary(engine.store, topics, ["toccata"], now_us()) == []
+    assert _by_summary(engine.store, topics, ["sonata"], now_us())  # its topic has a summary again

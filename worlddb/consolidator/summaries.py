@@ -29,9 +29,11 @@ that is unchanged.
 Writes, one transaction per world. A world whose current summary carries its fingerprint
 gets no new summary (only its placement is checked against the world's current parents).
 Otherwise the summary text is computed outside any transaction, then, under the write lock
-and only if the world's version is still the one read:
+and only if the world is still as read (its version, and its content time: no text inside it
+closed or moved meanwhile) and none of the texts has ended by then:
 
-    Node(type="Summary", name="Summary of <world name>", content=<text>,
+    Node(type="Summary", name="Summary of <world name>", content=<text>, valid until the
+         earliest valid_to among the texts summarized (a planned change ends it with them),
          meta={"fingerprint", "of": <world anchor>, "summarizer": <name>}, and "of_topic": true
          for a topic world (topics.py), whose summary recall never returns,
          provenance={"source": "consolidator", "summarizer": <name>}, created_at=<tx time>)
@@ -40,7 +42,10 @@ and only if the world's version is still the one read:
     `SummaryIndexer` writes its index rows (default: the FTS5 row, `TextIndexer`).
 
 A world left with no text to summarize, retired or erased, no longer valid, or left with
-no parent has its current summary retired. `summaries_covering(store, anchor)` lists every
+no parent has its current summary retired. Between passes, the write that closes a text a
+summary quotes ends that summary in its own transaction (worlddb.graph.stale_summaries), so
+a retired, superseded or amended text is never quoted by a current summary; the next pass
+summarizes the world again. `summaries_covering(store, anchor)` lists every
 summary (closed ones too) whose text may derive from a node, for erasure to follow.
 """
 
@@ -161,6 +166,13 @@ class _Text:
     anchor: str
     text: str
     order: tuple[int, int, int, str]
+    #: when the text stops holding (its node's valid_to), if it is known to end
+    ends: int | None = None
+
+
+def _ends(texts: list[_Text]) -> int | None:
+    """The earliest end among `texts`: a summary of them holds no longer than they do."""
+    return min((t.ends for t in texts if t.ends is not None), default=None)
 
 
 class SummaryPass:
@@ -191,7 +203,8 @@ class SummaryPass:
             return
         if view.valid_from > self.now:
             return
-        if content_time(self.store, world) > self.now - self.min_age_us:
+        quiet = content_time(self.store, world)
+        if quiet > self.now - self.min_age_us:
             report.young += 1
             return
         texts = self._texts(view)
@@ -210,7 +223,8 @@ class SummaryPass:
         prepared = self.indexer.prepare(text)
         try:
             with self.db.write("consolidate") as w:
-                summary = self._write(w, view, parents, current, text, made_by, mark)
+                self._check_unchanged(w, view, quiet, texts, mark)
+                summary = self._write(w, view, parents, current, text, made_by, mark, _ends(texts))
                 self.indexer.write(w, summary, text, prepared)
         except _Stale:
             return  # changed or summarized meanwhile (rolled back); the next pass decides again
@@ -218,17 +232,25 @@ class SummaryPass:
         report.summaries.append(summary)
         report.superseded += [old.anchor for old in current]
 
-    def _write(self, w, view: NodeView, parents: list[str], current: list[NodeView], text: str,
-               made_by: str, mark: str) -> str:
+    def _check_unchanged(self, w, view: NodeView, quiet: int, texts: list[_Text], mark: str) -> None:
+        """Under the write lock: the world is as it was read (its version, and no text inside it
+        closed or moved since: its content time), none of the texts ends before the summary
+        would begin, and no summary of it carries this fingerprint yet. Else _Stale."""
         world = view.anchor
-        if self.store.get(world).version != view.version or any(
-                s.meta.get("fingerprint") == mark for s in current_summaries(self.store, world, self.now)):
+        ends = _ends(texts)
+        if (self.store.get(world).version != view.version or content_time(self.store, world) != quiet
+                or (ends is not None and ends <= w.at)
+                or any(s.meta.get("fingerprint") == mark for s in current_summaries(self.store, world, self.now))):
             raise _Stale()
+
+    def _write(self, w, view: NodeView, parents: list[str], current: list[NodeView], text: str,
+               made_by: str, mark: str, ends: int | None) -> str:
+        world = view.anchor
         node = Node(SUMMARY, name=f"Summary of {view.name or view.type}"[:512], content=text,
                     meta={"fingerprint": mark, "of": world, "summarizer": made_by,
                           **({"of_topic": True} if is_topic(view) else {})},
                     provenance={"source": "consolidator", "summarizer": made_by}, created_at=w.at)
-        summary = w.add(node, parents=parents)
+        summary = w.add(node, valid_to=ends, parents=parents)
         w.link(Edge("summarizes", summary, world))
         for old in current:
             w.link(Edge("supersedes", summary, old.anchor))
@@ -240,7 +262,7 @@ class SummaryPass:
         found.sort(key=lambda t: t.order)
         found = found[-self.max_texts:]
         if world.content:
-            found.insert(0, _Text(world.anchor, world.content, (0, 0, 0, "")))
+            found.insert(0, _Text(world.anchor, world.content, (0, 0, 0, ""), world.valid_to))
         return found
 
     def _collect(self, world: str, found: list[_Text]) -> None:
@@ -251,10 +273,10 @@ class SummaryPass:
             if child.n_children > 0:
                 summary = current_summaries(self.store, child.anchor, self.now)
                 if summary:
-                    found.append(_Text(summary[-1].anchor, summary[-1].content, order))
+                    found.append(_Text(summary[-1].anchor, summary[-1].content, order, summary[-1].valid_to))
                     continue
             if child.content:
-                found.append(_Text(child.anchor, child.content, order))
+                found.append(_Text(child.anchor, child.content, order, child.valid_to))
             if child.n_children > 0:
                 self._collect(child.anchor, found)
 

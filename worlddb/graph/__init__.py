@@ -3,6 +3,7 @@
     database.py    WorldDB and Writer: every change goes through db.write(), every edge
                    through its handler
     reconciler.py  dispatches each edge write and removal to its type's handler
+    stale_summaries.py  a write that closes a text ends the summaries quoting it
     query.py       the query pipeline: seeds, expand, where_connected, filter -> a subgraph
     edge_reads.py  the annotations every read attaches (conflicts, replacements, equivalents)
     text_index.py  what a text node's index rows are: its FTS text, vectors, wordpiece counts

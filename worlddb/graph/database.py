@@ -10,6 +10,8 @@
 Every change to the graph happens inside `db.write()`: nodes, edges (always through the
 reconciler and their handler), validity, retirement, erasure, index entries. Leaving the
 block commits; an exception anywhere rolls back everything, including what handlers did.
+Before the commit, the consolidator's summaries that quote a text the write closed end
+with it (worlddb.graph.stale_summaries), in the same transaction.
 Callbacks registered with `w.after_commit` run once the commit is durable. Then every
 HNSW index of this connection that is built takes the commit's vectors (`AnnIndex.advance`),
 so a read never waits for a backlog of this process's writes. That step runs before `write()`
@@ -33,6 +35,7 @@ from worlddb.core.store import Store, scope_node
 from worlddb.core.txn import Tx
 from worlddb.graph.query import Query, QuerySpec, Subgraph, run_spec
 from worlddb.graph.reconciler import Receipt, Reconciler
+from worlddb.graph.stale_summaries import end_stale_summaries
 from worlddb.graph.verify import VerifyReport, verify
 from worlddb.handlers import HandlerRegistry
 from worlddb.protocols import Registry
@@ -108,6 +111,7 @@ class WorldDB:
             with self.store.transaction(kind) as tx:
                 writer = Writer(self, tx)
                 yield writer
+                end_stale_summaries(writer)
                 writer.receipt.closed = list(tx.closed)
             if tx.erased:
                 # again after the commit: a snapshot another connection wrote meanwhile, from

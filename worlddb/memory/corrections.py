@@ -12,7 +12,9 @@ retires, and restores nothing. Amend replaces a memory
 (Memory, Turn); retire closes one of those or a fact. Any other id in scope (an entity, a
 session, a consolidator's Summary) is InvalidInput: closing an entity would hide it from
 every memory that names it, and a summary is derived from memories, rewritten by the next
-consolidation pass. retire_all closes everything open in the scopes, the consolidator's
+consolidation pass. A retire or an amend ends, in its own write, every consolidator summary
+quoting the memory it closes (worlddb.graph.stale_summaries): no current summary says what
+was retired or replaced. retire_all closes everything open in the scopes, the consolidator's
 summaries of what it retires included (none outlives its members as current text), and counts
 the memories and turns.
 
