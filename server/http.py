@@ -22,12 +22,18 @@ it), and applies the same Host and Origin rules. `inspector_server` serves it al
 
 `serve_http` opens the store once before it announces anything: a store that cannot be opened
 is its one error (as over stdio), not a failed server start. It binds the port before the
-announcement, which names the port bound, and listens once the server has started.
+announcement, which names the port bound - a port it cannot bind is a ServeError, again before
+anything is announced - and listens once the server has started. A start that fails later
+with an engine error (the store was embedded with another model than the one given, say) stops
+the server before it listens and raises that error (`_Start`), so the command line reports it in
+one line and exits 2, as over stdio, instead of uvicorn logging its traceback and exiting 3.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -36,8 +42,9 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
-from starlette.types import ASGIApp
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from worlddb.core.errors import ServeError, WorldDBError, engine_error
 from worlddb.core.store import Store
 from worlddb.memory.aio import AsyncEngine
 
@@ -120,18 +127,18 @@ def inspector_app(config: ServerConfig, *, host: str = "127.0.0.1", token: str |
 
 def inspector_server(config: ServerConfig, *, host: str = "127.0.0.1", port: int = 8766, token: str | None = None):
     """The uvicorn server for the inspector alone (run it with .run())."""
-    import uvicorn
-
-    app = inspector_app(config, host=host, token=token)
-    return uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on"))
+    return _uvicorn(inspector_app(config, host=host, token=token), host, port)
 
 
 def uvicorn_server(config: ServerConfig, *, host: str = "127.0.0.1", port: int = 8765, token: str | None = None,
                    oauth: OAuthSettings | None = None):
     """The uvicorn server for the app (run it with .run(), stop it with .should_exit = True)."""
+    return _uvicorn(http_app(config, host=host, token=token, oauth=oauth), host, port)
+
+
+def _uvicorn(app: ASGIApp, host: str, port: int):
     import uvicorn
 
-    app = http_app(config, host=host, token=token, oauth=oauth)
     # access logs carry paths only; headers (and with them the token) are never logged
     return uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on"))
 
@@ -140,17 +147,81 @@ def serve_http(config: ServerConfig, *, host: str = "127.0.0.1", port: int = 876
                oauth: OAuthSettings | None = None) -> None:
     """Serve until stopped. The store is opened once first, so a store that cannot be opened
     is reported (its WorldDBError) before anything is announced; the port is bound before the
-    announcement, which names the port bound (port 0: the free one the system chose)."""
+    announcement, which names the port bound (port 0: the free one the system chose). A start
+    that fails with an engine error raises it (see the module docstring)."""
     Store.open(config.db).close()
-    server = uvicorn_server(config, host=host, port=port, token=token, oauth=oauth)
+    app = _Start(http_app(config, host=host, token=token, oauth=oauth))
+    server = _uvicorn(app, host, port)
     # bound, not yet listening: a connection is refused, not left waiting, until the server has
     # started and listens (asyncio's start_serving), as it was before the port was known early
-    sock = server.config.bind_socket()
+    sock = _bind(host, port)
     bound = sock.getsockname()[1]
     log = logging.getLogger("worlddb.server")
     log.warning("WorldDB MCP server on http://%s:%d%s", _netloc(host), bound, MCP_PATH)
     log.warning("memory inspector on http://%s:%d%s/", _netloc(host), bound, UI_PATH)
-    server.run(sockets=[sock])
+    with asyncio.Runner(loop_factory=server.config.get_loop_factory()) as runner:
+        runner.run(app.serve(server, sock))
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A socket bound to host:port, as uvicorn binds one (not listening yet); ServeError if the
+    port is taken or the host is not this machine's."""
+    sock = socket.socket(family=socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise ServeError(f"cannot listen on {_netloc(host)}:{port}: {exc.strerror or exc}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+class _Start:
+    """The HTTP app as `serve_http` runs it. When the app's start (its lifespan) fails with an
+    engine error, the server is stopped before it listens and the error is raised by `serve`,
+    not handed to uvicorn as a traceback to log; any other failure of the start reaches uvicorn
+    as before. Everything but the lifespan passes straight through."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.error: WorldDBError | None = None
+        self._serving: asyncio.Future | None = None
+
+    async def serve(self, server, sock: socket.socket) -> None:
+        """Run the uvicorn `server` on `sock` until it stops; raise the engine error that ended
+        its start, if one did."""
+        self._serving = asyncio.ensure_future(server.serve(sockets=[sock]))
+        try:
+            await self._serving
+        except asyncio.CancelledError:
+            if self.error is None:
+                raise
+            raise self.error from None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "lifespan":
+            await self.app(scope, receive, send)
+            return
+        failed: list[Message] = []
+
+        async def told(message: Message) -> None:
+            if message["type"] == "lifespan.startup.failed":
+                failed.append(message)  # passed on once its cause is known to be no engine error
+            else:
+                await send(message)
+
+        try:
+            await self.app(scope, receive, told)
+        except (WorldDBError, BaseExceptionGroup) as exc:
+            self.error = engine_error(exc) if failed and self._serving is not None else None
+            if self.error is None:
+                raise
+            self._serving.cancel()
+        finally:
+            if self.error is None:
+                for message in failed:
+                    await send(message)
 
 
 def _netloc(host: str) -> str:

@@ -21,7 +21,7 @@ EXPORTED = [
     # the error tree
     "WorldDBError", "InvalidInput", "AmbiguousId", "UnknownEdgeType", "NotFound", "Conflict", "ValidityConflict",
     "Refused", "IntegrityError", "SchemaError", "StorageError", "EmbedderError", "ExtractionError", "Forbidden",
-    "RateLimited",
+    "RateLimited", "ServeError",
     # the extension points
     "EdgeContext", "EdgeHandler", "Registry", "Embedder", "Extractor", "Summarizer", "Tiebreaker", "UpdateJudge",
 ]
@@ -41,7 +41,8 @@ def test_every_exported_name_resolves_to_an_object_of_its_own_name():
 
 def test_errors_share_one_base_and_are_the_engine_s_own():
     for name in ("InvalidInput", "AmbiguousId", "UnknownEdgeType", "NotFound", "Conflict", "ValidityConflict",
-                 "Refused", "IntegrityError", "SchemaError", "StorageError", "EmbedderError", "ExtractionError"):
+                 "Refused", "IntegrityError", "SchemaError", "StorageError", "EmbedderError", "ExtractionError",
+                 "ServeError"):
         assert issubclass(getattr(worlddb, name), worlddb.WorldDBError), name
 
 

@@ -53,6 +53,7 @@ if TYPE_CHECKING:
         RateLimited,
         Refused,
         SchemaError,
+        ServeError,
         StorageError,
         UnknownEdgeType,
         ValidityConflict,
@@ -112,7 +113,8 @@ _EXPORTS: dict[str, str] = {
     ), "worlddb.memory.results"),
     **dict.fromkeys((
         "AmbiguousId", "Conflict", "EmbedderError", "ExtractionError", "Forbidden", "IntegrityError",
-        "InvalidInput", "NotFound", "RateLimited", "Refused", "SchemaError", "StorageError", "UnknownEdgeType",
+        "InvalidInput", "NotFound", "RateLimited", "Refused", "SchemaError", "ServeError", "StorageError",
+        "UnknownEdgeType",
         "ValidityConflict", "WorldDBError",
     ), "worlddb.core.errors"),
     **dict.fromkeys((
@@ -126,7 +128,8 @@ __all__ = [
     "ExtractionError", "Extractor", "FactOut", "Forbidden", "HashCheck", "Hit", "IngestResult", "IntegrityError",
     "InvalidInput", "MemoryDetail", "MemoryOut", "NotFound", "Page", "PendingMerge", "ProposalList", "ProposalOut",
     "PurgeResult", "RateLimited", "RecallResult", "Refused", "Registry", "RelatedEntity", "RetireAllResult",
-    "RetireResult", "SchemaError", "ScopeInfo", "ScopeList", "ScopeSet", "SessionIn", "StorageError", "Summarizer",
+    "RetireResult", "SchemaError", "ScopeInfo", "ScopeList", "ScopeSet", "ServeError", "SessionIn", "StorageError",
+    "Summarizer",
     "Tiebreaker", "TurnIn", "UnknownEdgeType", "UpdateJudge", "ValidityConflict", "WorldDBError", "WriteResult",
 ]
 

@@ -26,7 +26,8 @@
 The database path defaults to $WORLDDB_DB, else to a per-user data directory.
 
 A database keeps the embedder it was first written with (`serve --embedder minilm|hash`);
-serving it with another is refused in one line (exit 2); `worlddb reembed` re-embeds it with
+serving it with another is refused in one line (exit 2), over stdio and over HTTP alike, as is
+an HTTP port that cannot be bound (a ServeError); `worlddb reembed` re-embeds it with
 the default model, its texts in the current form (a store embedded with the date in every
 text keeps that form until it is re-embedded: worlddb.graph.text_index).
 """
@@ -42,7 +43,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from worlddb.core import backends
-from worlddb.core.errors import InvalidInput, NotFound, WorldDBError
+from worlddb.core.errors import InvalidInput, NotFound, WorldDBError, engine_error
 
 
 def default_db_path() -> str:
@@ -613,25 +614,12 @@ COMMANDS = {"reembed": cmd_reembed, "serve": cmd_serve, "verify": cmd_verify, "c
             "export": cmd_export}
 
 
-def _engine_error(exc: BaseException) -> WorldDBError | None:
-    """The engine error behind `exc`: itself, or one inside an exception group (the
-    server's lifespan reports a failed start, e.g. an embedder mismatch, wrapped in one)."""
-    if isinstance(exc, WorldDBError):
-        return exc
-    if isinstance(exc, BaseExceptionGroup):
-        for inner in exc.exceptions:
-            found = _engine_error(inner)
-            if found is not None:
-                return found
-    return None
-
-
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)
     except (WorldDBError, BaseExceptionGroup) as exc:
-        error = _engine_error(exc)
+        error = engine_error(exc)
         if error is None:
             raise
         command = " ".join(filter(None, (args.command, getattr(args, "action", None))))

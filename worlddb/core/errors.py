@@ -19,12 +19,15 @@
     ├── StorageError             SQLite could not do it: disk full, read-only, locked too long
     ├── EmbedderError            the embedding model is missing or fails its digest check, or
     │                            was given something other than texts (also a ValueError)
-    └── ExtractionError          an extractor, summarizer or tiebreaker produced no usable answer;
-                                 the model-backed ones answer it with their built-in fallback
+    ├── ExtractionError          an extractor, summarizer or tiebreaker produced no usable answer;
+    │                            the model-backed ones answer it with their built-in fallback
+    └── ServeError               the server cannot listen where it was told (a port in use, a
+                                 host that is none of this machine's)
 
 Every public operation either completes or raises one of these with nothing written.
 Foreign exceptions (sqlite3.*) never leave the engine untranslated: `translate_sqlite`
-is the single mapping, used by the store's transaction boundary.
+is the single mapping, used by the store's transaction boundary. `engine_error` finds the
+engine error behind an exception that a task group wrapped (a server's start, say).
 """
 
 from __future__ import annotations
@@ -111,6 +114,24 @@ class EmbedderError(WorldDBError, ValueError):
 class ExtractionError(WorldDBError):
     """An extractor or summarizer could not produce a result (e.g. a model's output failed the
     schema). The Anthropic bridge raises it internally and answers it with a fallback."""
+
+
+class ServeError(WorldDBError):
+    """The server cannot listen where it was told: the port is in use, or the host is not an
+    address of this machine. Nothing was served."""
+
+
+def engine_error(exc: BaseException) -> WorldDBError | None:
+    """The engine error behind `exc`: itself, or the first one inside an exception group (a
+    server's lifespan reports a failed start, e.g. an embedder mismatch, wrapped in one)."""
+    if isinstance(exc, WorldDBError):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            found = engine_error(inner)
+            if found is not None:
+                return found
+    return None
 
 
 def translate_sqlite(exc: sqlite3.Error) -> WorldDBError:
