@@ -229,7 +229,7 @@ class Harness:
     def _model_scope(self, ref, at: int) -> str:
         kind, sid = SCOPES[ref[1] % len(SCOPES)]
         anchor = scope_node(kind, sid).id
-        if self.model.add(anchor, "Scope", at=at, valid_from=0, valid_to=None):
+        if self.model.add(anchor, "Scope", at=at, valid_from=0, valid_to=None, text=False):
             self.model.add_scope(f"{kind}:{sid}", anchor)
         return anchor
 

@@ -41,12 +41,13 @@ def adopt(h, last: int, *, parents: set[str], marker: str | None = None, amended
     for anchor, ntype, vf, _vt, ingested, retired in rows:
         if retired is not None:
             raise Violation(f"new {ntype} {anchor[:12]} is born retired")
-        extra = {}
+        view = h.store.get(anchor)
+        extra = {"text": bool(view.content)}
         if ntype in ("Memory", "Turn"):
-            extra = {"indexed": True, "marker": marker if ntype == "Memory" else None}
+            extra |= {"indexed": True, "marker": marker if ntype == "Memory" else None}
         if ntype == "Fact":
-            meta = h.store.get(anchor).meta
-            extra = {"fact": (meta.get("subject"), meta.get("relation"), meta.get("object"))}
+            meta = view.meta
+            extra |= {"fact": (meta.get("subject"), meta.get("relation"), meta.get("object"))}
         # born open: any closing in the same call is predicted below, and compared after
         model.add(anchor, ntype, at=ingested, valid_from=vf, valid_to=None, **extra)
         if ntype == "Scope":

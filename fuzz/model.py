@@ -12,6 +12,9 @@ way the handlers must and raise `Expect(ErrorClassName)` where the engine must r
 Every write is simulated between `begin()` and `commit()`/`rollback()`, so a refusal
 late in a write undoes what the model did earlier in it, as the store's transaction does.
 
+Every write ends, as it commits, the current summaries quoting a text it closed
+(worlddb.graph.stale_summaries): `commit()` applies that rule to the closings it saw.
+
 Times are integer microseconds, as the store keeps them. `visible()` is the bitemporal
 rule: ingested by known_at, and the interval as known at known_at contains as_of (or,
 without as_of, is still open at known_at / now).
@@ -60,6 +63,7 @@ class MNode:
     indexed: bool = False        # has FTS row and vectors (written by the memory layer)
     marker: str | None = None    # a word only this node's text contains
     fact: tuple | None = None    # (subject, relation, object) of a Fact
+    text: bool = True            # has content of its own (a Scope, a topic world may not)
 
 
 @dataclass
@@ -91,15 +95,49 @@ class Model:
     proposals: dict[str, MProposal] = field(default_factory=dict)
     scopes: dict[str, str] = field(default_factory=dict)   # "kind:id" -> anchor
     _journal: list | None = None
+    #: (anchor, valid_to, transaction time) of every closing since begin()
+    _closed: list = field(default_factory=list)
 
     # ------------------------------------------------------------------ journal
     def begin(self) -> None:
         self._journal = []
+        self._closed = []
 
     def commit(self) -> None:
-        """End the simulated write. Sealing never refuses: a world whose record was erased
+        """End the simulated write: first the summaries quoting what it closed end (one step
+        per transaction time seen). Sealing never refuses: a world whose record was erased
         still gets new versions when its interior changes (ids.erased_version_id)."""
+        ends: dict[int, dict[str, int]] = {}
+        for anchor, to, at in self._closed:
+            mine = ends.setdefault(at, {})
+            mine[anchor] = min(to, mine.get(anchor, to))
+        for at in sorted(ends):
+            self._end_stale_summaries(ends[at], at)
         self._journal = None
+        self._closed = []
+
+    def _end_stale_summaries(self, ends: dict[str, int], at: int) -> None:
+        """A closed node (not a Summary) ends the open, unretired summaries of itself and, when it
+        has text of its own, of every world holding it: retired if it ended by `at`, else closed
+        when it ends (not before the summary begins)."""
+        stale: dict[str, int] = {}
+        summarizes = self.live_edges("summarizes")
+        for anchor, to in ends.items():
+            node = self.nodes[anchor]
+            if node.type == "Summary":
+                continue
+            worlds = {anchor} | (self.ancestors(anchor) if node.text else set())
+            for e in summarizes:
+                s = self.nodes[e.src]
+                if e.dst in worlds and s.type == "Summary" and s.retired_at is None and (
+                        s.valid_to is None or s.valid_to > at):
+                    stale[e.src] = min(to, stale.get(e.src, to))
+        for anchor, to in sorted(stale.items()):
+            summary = self.nodes[anchor]
+            if to <= at:
+                self.retire(anchor, at=at)
+            elif summary.valid_to is None or max(to, summary.valid_from) < summary.valid_to:
+                self.close(anchor, max(to, summary.valid_from), at=at)
 
     def refusal(self, change) -> Expect | None:
         """Apply `change()` as a write would, return the Expect it raises (None if none),
@@ -123,6 +161,7 @@ class Model:
             else:
                 setattr(obj, key, old)
         self._journal = None
+        self._closed = []
 
     def _set(self, obj: Any, name: str, value: Any) -> None:
         if self._journal is not None:
@@ -253,7 +292,11 @@ class Model:
         if to < node.valid_from:
             raise Expect("InvalidInput", "closing before the start")
         self._record(node, to, at, cause)
-        return self._settle(node)
+        if not self._settle(node):
+            return False
+        if self._journal is not None:
+            self._closed.append((anchor, to, at))
+        return True
 
     def _record(self, node: MNode, to: int, at: int, cause: str | None) -> None:
         # the store keeps one row per (node, transaction, cause): the tightest closing wins
