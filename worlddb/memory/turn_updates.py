@@ -59,6 +59,9 @@ ingest_conversation) is read for slot claims, and each change becomes a mark:
    last ones when the call continues a session), at most RESTATED_WITHIN earlier, with no
    question asked between, if it names no time the correction names. Anything else between (a
    statement of that person's about something else, another person's turn) marks nothing.
+   A correction written as a memory of its own (`memory_restated`, from worlddb.memory.write, with
+   the built-in judge, where it decided nothing else) revises a memory by the same rule, the
+   memories its scopes got last taken as the turns before it (see there).
 A memory_write marks turns the same way (`turns_changed`, from worlddb.memory.write): the
 turns it changes, judged on its whole reading, get a revises edge from it and stay current.
 Every turn's claims are recorded in the claims index in the same transaction
@@ -100,6 +103,12 @@ NO_ONE = GENERIC_ROLES - {"user"}
 #: the right time looks for the time it corrects (`_restated`)
 RESTATED_TURNS = MAX_IN_CALL
 RESTATED_WITHIN = 30 * 60 * 1_000_000
+#: how far, in valid time, a memory that corrects the time just said may begin after the memory
+#: it corrects (`memory_restated`): a client may date each memory by its day, and a correction
+#: said minutes later may fall on the next
+RESTATED_DATED = 24 * 60 * 60 * 1_000_000
+#: how many of a scope's newest contains edges are read per memory looked for (`_written_last`)
+RESTATED_SCAN = 16
 
 
 @dataclass(frozen=True)
@@ -324,17 +333,65 @@ def _restated(services: Services, found: Readings, times: Sequence[int], texts: 
     said += [_Said(j, texts[j], times[j], found.speakers[j], found.readings[j]) for j in range(len(texts))]
     changes = []
     for i, value in fixes.items():
-        old = _time_said(said[:len(stored) + i][-RESTATED_TURNS:], found.speakers[i], times[i], found.user)
-        if old is not None and not names_value(old.text, value):
+        old = _time_said(said[:len(stored) + i][-RESTATED_TURNS:], found.speakers[i], times[i], found.user, value)
+        if old is not None:
             changes.append(Change(new=i, old_index=old.ref) if isinstance(old.ref, int)
                            else Change(new=i, old=old.ref, at=times[i]))
     return changes
 
 
-def _time_said(before: Sequence[_Said], speaker: str, at: int, user: str | None) -> _Said | None:
-    """Of the turns `before` a correction by `speaker` at `at` (oldest first), the nearest in its
-    voice, if it states a thing's time and nothing stands between: an earlier one, another
-    person's turn, or a question."""
+def memory_restated(services: Services, worlds: list[str], text: str, reading: Reading, speaker: str | None,
+                    user: str | None, starts: int) -> tuple[str, frozenset[str]] | None:
+    """The memory a memory about to be written (`text`, read as `reading`, said by `speaker`,
+    valid from `starts`) corrects by naming only the right time ("Actually, it's Tuesday" after
+    "Dentist appointment is Monday Dec 14 at 2pm"), with the attributes of the time it states;
+    None if it corrects none. It is step 5's rule (`_time_said`), the memories the scopes got
+    last (`_written_last`) being the turns before it, each at the time it was written: a client
+    that writes one memory per message writes each as it is said, where the valid-from it gives
+    may be only a day. So the memory corrected is the last of the scopes, in the correction's
+    voice (after an assistant's at most, that asks nothing), written at most RESTATED_WITHIN
+    before it and valid from at most RESTATED_DATED before it (not after): a conversation
+    written as memories long after it was held is written in one go, and there only the
+    valid-from tells what was said just before."""
+    value = restated(text)
+    if value is None or reading.claims or not worlds:
+        return None
+    stored = _written_last(services.store, worlds)
+    said = [_Said(view.anchor, view.content or "", view.t_ingested, slot_readings.speaker_of(view.meta) or "user",
+                  theirs) for view, theirs in zip(stored, _readings_of(services.store, stored))]
+    old = _time_said(said, speaker or "user", now_us(), user, value)
+    if old is None:
+        return None
+    view = stored[[s.ref for s in said].index(old.ref)]
+    if not 0 <= starts - view.valid_from <= RESTATED_DATED or not succession.holds_from(view, starts):
+        return None
+    return old.ref, frozenset(c.attribute for c in old.reading.claims if c.attribute in THING_TIMES)
+
+
+def _written_last(store, worlds: Sequence[str]) -> list:
+    """The current memories each of `worlds` got last (at most RESTATED_TURNS, oldest first),
+    where every world names the same ones; else none (a memory of several scopes corrects what
+    all of them hold). A world's `contains` edges are read newest first, a bounded number of
+    them (a memory brings its facts and entities into a scope with it)."""
+    found = set()
+    for world in worlds:
+        rows = store.conn.execute(
+            "SELECT d.anchor FROM edges e JOIN nodes d ON d.rowid = e.dst WHERE e.src = (SELECT rowid FROM nodes "
+            "WHERE anchor = ?) AND e.type = 'contains' AND e.seq_removed IS NULL ORDER BY e.rowid DESC LIMIT ?",
+            (world, RESTATED_TURNS * RESTATED_SCAN)).fetchall()
+        views = store.get_many(row[0] for row in rows)
+        found.add(tuple(a for (a,) in rows if a in views and views[a].type == "Memory" and not views[a].erased
+                        and views[a].retired_at is None)[:RESTATED_TURNS])
+    if len(found) != 1:
+        return []
+    views = store.get_many(anchors := found.pop())
+    return [views[a] for a in reversed(anchors)]
+
+
+def _time_said(before: Sequence[_Said], speaker: str, at: int, user: str | None, value: str) -> _Said | None:
+    """Of the turns `before` a correction by `speaker` at `at` (oldest first) that names only
+    the right time `value`, the nearest in its voice, if it states a thing's time, names no
+    `value`, and nothing stands between: an earlier one, another person's turn, or a question."""
     if not speaker.strip() or speaker.strip().casefold() in NO_ONE:
         return None
     for turn in reversed(before):
@@ -348,7 +405,7 @@ def _time_said(before: Sequence[_Said], speaker: str, at: int, user: str | None)
             return None
         stated = any(c.attribute in THING_TIMES and c.positive and not c.ended and c.value
                      for c in turn.reading.claims)
-        return turn if stated else None
+        return turn if stated and not names_value(turn.text, value) else None
     return None
 
 

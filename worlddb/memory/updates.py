@@ -28,6 +28,9 @@ For each memory_write (not an amend, which names what it replaces), before the w
    nearest memories even when the judge could only find repeats (`only_repeats`). So does a
    correction that names only the value it says was wrong ("Actually, it's Friday, not
    Thursday": `correction`), which revises the nearest older memory in its voice naming it.
+   One that names only the right time ("Actually, it's Tuesday") is judged by what was written
+   just before it, not by meaning (worlddb.memory.turn_updates.memory_restated, from
+   worlddb.memory.write).
 
 Then, in the write's transaction (`apply`), each update becomes a supersedes edge from the new
 memory (through the supersedes handler, which closes the old one's validity where the new one

@@ -24,7 +24,10 @@
    is also in a scope outside the caller's grant is revised, never superseded. An amend's new
    text is judged the same way: it keeps the contradictions, and marks (revises) the other
    memories the judge would have it supersede or revise, closing none. An amend also takes the
-   old memory's place under a planned change (a successor with a later valid_from).
+   old memory's place under a planned change (a successor with a later valid_from). A
+   memory_write that corrects the time just said, naming only the right one ("Actually, it's
+   Tuesday"), revises the memory it corrects, as a conversation's turn does the turn before it
+   (worlddb.memory.turn_updates.memory_restated).
 Every edge goes through its handler; any refusal rolls the whole write back.
 """
 
@@ -42,7 +45,7 @@ from worlddb.core.records import MAX_TEXT_CHARS, Edge, Node, has_control, is_bla
 from worlddb.core.store import Store
 from worlddb.core.timeutil import from_datetime, now_us, to_datetime, to_iso
 from worlddb.extract import GENERIC_ROLES, EntityCandidate, ExtractionContext, FactCandidate
-from worlddb.extract.judge import Statement
+from worlddb.extract.judge import BuiltinJudge, Statement
 from worlddb.extract.slots import ReadingParts, kin_of, kin_word, names_another, two_people
 from worlddb.graph import facts as factlib
 from worlddb.graph import text_index
@@ -254,6 +257,7 @@ def _judge(services: Services, plan: _Plan, item) -> updates.Assessment:
     if found.duplicate_of is None:
         turns, followed = _turns_changed(services, request, plan, item, user)
         found = replace(found, turns=turns, followed=found.followed + followed)
+        found = _restated(services, request, plan, found, user)
     return found
 
 
@@ -282,6 +286,19 @@ def _amended(services: Services, request: WriteRequest, plan: _Plan, item, user:
     return updates.Assessment(conflicts=tuple(c for c in found.conflicts if c != target),
                               revised=tuple((old, frozenset()) for old in marked), turns=turns,
                               kept=frozenset(old for old in changed if old in ended))
+
+
+def _restated(services: Services, request: WriteRequest, plan: _Plan, found: updates.Assessment,
+              user: str | None) -> updates.Assessment:
+    """`found`, with the memory the new one corrects by naming only the right time revised
+    (worlddb.memory.turn_updates.memory_restated), where the built-in judge decided nothing else."""
+    if not isinstance(services.judge, BuiltinJudge) or found.superseded or found.revised or found.conflicts:
+        return found
+    speaker = slot_readings.speaker_of(request.metadata)
+    reading = slot_readings.claim_reading(request.text, plan.facts, user, speaker)
+    old = turn_updates.memory_restated(services, scope_anchors(services.store, request.scopes), request.text,
+                                       reading, speaker, user, plan.starts)
+    return found if old is None else replace(found, revised=(old,))
 
 
 def _judged_alone(request: WriteRequest) -> bool:
