@@ -223,3 +223,21 @@ def test_a_note_that_opens_with_a_new_number_got_is_the_speakers_phone(text, val
 def test_a_new_number_someone_else_got_or_of_another_kind_is_no_phone_of_the_speaker():
     assert not claims("My brother got a new number: 555-0100.")
     assert not claims("I got a new number for the order: 12345678.")
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("My dentist appointment is Monday at 2pm.", "I had to cancel my dentist appointment."),
+    ("My dentist appointment is Monday at 2pm.", "Cancel my dentist appointment, I'll rebook."),
+    ("Our team offsite is on Friday the 9th.", "We decided to call off the team offsite."),
+    ("The wedding is on June 5.", "The wedding got called off."),
+    ("The marathon is on Sunday.", "The marathon is off."),
+])
+def test_a_thing_called_off_in_other_words_ends_its_time(old, new):
+    assert verdict(old, new) == "update"
+
+
+@pytest.mark.parametrize("text", ["I never cancel on friends.", "The power is off.", "Off to the dentist!",
+                                  "I might have to cancel my dentist appointment.", "Don't cancel the dentist.",
+                                  "The race is on!", "My day off is Friday."])
+def test_what_calls_nothing_off_reads_no_status(text):
+    assert not {c for c in claims(text) if c[1] == "status"}

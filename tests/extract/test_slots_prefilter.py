@@ -22,6 +22,7 @@ from worlddb.extract.literals import fold
 
 CRAFTED = [
     "We called off the book club meeting. I cancelled my dentist appointment for Tuesday. They scrapped the offsite.",
+    "I had to cancel my dentist appointment. Cancel the gym class, I'll go Friday. The marathon is off for now.",
     "I have two dogs, Rex and Fido. We have three cats: Luna, Milo and Tom. I know someone who works at Google.",
     "The user moved to Denver. I start at Stripe on Monday. We're moving to Austin on the 15th of June.",
     "I switched jobs, I'm at Meta now. My sister changed jobs and she's at Google now. I'm at Costco now.",

@@ -123,6 +123,9 @@ _THING_START = r"(?:\b(?:my|our|the|his|her|their|this|next|(?-i:[A-Z][a-z]+)['�
 #: up to three words before a thing's head noun, none of them a verb form
 _THING_WORDS = (r"(?:(?!(?:is|are|was|were|has|have|had|got|moved|pushed|changed|extended|booked|set|just|now|"
                 r"and|but|with|of|for|to|in|on|at|after|before)\b)[\w'’-]+\s+){0,3}?")
+#: the thing a verb of calling off takes, up to the end of its clause ("I cancelled my dentist appointment, ...")
+_CALLED_OFF_THING = (r"(?P<t>(?:my|our|the|this|next|that)\s+" + _THING_WORDS + r"[\w'’-]+)"
+                     r"(?=\s*(?:[,.;!?]|$|\s(?:for|on|this|next|because|due|and|but|so|until)\b))")
 #: an organisation: a name, or a noun phrase after an article ("a big firm", "the hospital")
 _ORG = r"(?P<v>(?:(?:a|an|the)\s+[\w'’ -]{2,40}|(?-i:[A-Z0-9]).{0,60}))"
 #: what a skill learnt is when it is no name: crafts, instruments, sports and a few verbs of skill
@@ -950,8 +953,18 @@ _RULES: tuple[_Rule, ...] = (
                      r"(?:until|till|through)\s+(?P<v>" + _DATE + r")"), accept=_has_date, qualifier="move-out"),
     # "We called off the book club meeting", "I cancelled my dentist appointment": a thing that will not happen
     _Rule("status", _rx(r"\b(?:I|we|they|he|she)\s+(?:just\s+|finally\s+|had\s+to\s+|have\s+|'ve\s+|’ve\s+)?"
-                        r"(?P<v>cancel+ed|called\s+off|scrapped)\s+(?P<t>(?:my|our|the|this|next)\s+" + _THING_WORDS
-                        + r"[\w'’-]+)(?=\s*(?:[,.;!?]|$|\s(?:for|on|this|next|because|due|and|but|so|until)\b))"),
+                        r"(?P<v>cancel+ed|called\s+off|scrapped)\s+" + _CALLED_OFF_THING), thing=True, accept=lambda v: True),
+    # "I had to cancel my dentist appointment", "we decided to call off the offsite": done, in other words
+    _Rule("status", _rx(r"\b(?:I|we|they|he|she)\s+(?:just\s+|finally\s+|(?:have|['’]ve)\s+)?(?:had|decided|needed|chose)"
+                        r"\s+to\s+(?P<v>cancel|call\s+off|scrap)\s+" + _CALLED_OFF_THING), thing=True, accept=lambda v: True),
+    # "Cancel the dentist, I'll reschedule later": an instruction that opens a sentence ("Can you cancel my
+    # gym membership?" asks, and "I never cancel on friends" names no thing)
+    _Rule("status", _rx(r"(?:^|(?<=[.!?]\s))(?:(?:oh|ok|okay|so|please|pls|actually|also|just|and)[,!]?\s+)*"
+                        r"(?P<v>cancel|call\s+off|scrap)\s+" + _CALLED_OFF_THING), thing=True, accept=lambda v: True),
+    # "The marathon is off": only of an event ("the power is off", "off to the dentist" say no such thing)
+    _Rule("status", _rx(r"(?P<t>" + _THING_START + _THING_WORDS + r"(?:" + _EVENTS + r"))\s+(?:is|['’]s|are|was|has\s+been"
+                        r"|got)\s+(?:now\s+|officially\s+|definitely\s+|totally\s+)*(?P<v>off)(?=\s*(?:[,.;!?]|$|\s(?:now|"
+                        r"again|because|due|and|but|so|for\s+(?:now|good|this|next|today|tomorrow))\b))"),
           thing=True, accept=lambda v: True),
     _Rule("status", _rx(r"(?P<t>" + _THING_START + _THING_WORDS + r"[\w'’-]+)\s+(?:is|was|has been|got|just|now|finally|"
                         r"officially|has|have)?\s*(?:now\s+|finally\s+|officially\s+|just\s+|been\s+|currently\s+)*"

@@ -78,12 +78,13 @@ _EVENTS = (_PASTIMES + r"|stand-?up|meeting|sync|call|check-?in|one-on-one|1:1|c
            r"|appointment|session|training|dinner|lunch|breakfast|brunch|party|trip|flight|vacation|holiday"
            r"|wedding|recital|concert|game|match|interview|surgery|visit|retreat|offsite|review|demo|launch"
            r"|release|presentation|ceremony|reunion|shower|tour|service|mass|club|workshop|seminar"
-           r"|webinar|standup|huddle|retro|retrospective|planning|all-hands|conference|camp|deploys?|deployments?")
+           r"|webinar|standup|huddle|retro|retrospective|planning|all-hands|conference|camp|deploys?|deployments?"
+           r"|marathon|triathlon|race")
 _DELIVERABLES = (r"proposal|report|paper|essay|thesis|dissertation|application|assignment|homework|project"
                  r"|draft|manuscript|submission|deliverable|taxes|tax return|invoice|grant|abstract|review"
                  r"|presentation|slides|deck|estimate|budget|filing|form|renewal|payment|bill|rent|deposit")
 _STATUS = (r"blocked|on hold|paused|stalled|delayed|in progress|underway|under way|done|finished|complete|completed"
-           r"|shipped|launched|released|cancel+ed|scrapped|approved|rejected|behind schedule|on track"
+           r"|shipped|launched|released|cancel+ed|called off|scrapped|approved|rejected|behind schedule|on track"
            r"|wrapped up|back on track|started|kicked off|halfway done|almost done|nearly done|in review"
            r"|in testing|deployed|rolled out|went live|now live|waiting (?:on|for) [\w ]{1,30}|pending(?: [\w ]{1,20})?"
            r"|awaiting [\w ]{1,20}|under review|at (?:about |around )?\d+ ?%(?: complete| done)?"

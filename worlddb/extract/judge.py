@@ -372,7 +372,7 @@ def comparable(attributes: Iterable[str]) -> frozenset[str]:
 #: resort reads only under the thing's own name: worlddb.memory.updates)
 THING_TIMES = frozenset({"when", "due"})
 #: the statuses of a thing that will not happen
-_CALLED_OFF = re.compile(r"cancel+ed|scrapped|called off|off", re.I)
+_CALLED_OFF = re.compile(r"cancel+(?:ed)?|scrap(?:ped)?|call(?:ed)?\s+off|off", re.I)
 
 
 def _called_off(n: SlotClaim, o: SlotClaim) -> bool:

@@ -146,6 +146,9 @@ UNREAD = Reading()
 #: Reader 51: a named place one is at now, where the text says the job changed ("I switched jobs, I'm at
 #: Meta now").
 #: Reader 52: "I'm Tomás, ...": a name said of oneself in letters of any script ("Tomás", "Zoë Ruiz").
+#: Reader 53: a thing one had to cancel, is told to cancel, or that is off or called off ("I had to cancel my
+#: dentist appointment", "Cancel the dentist", "The marathon is off": an event's only) has that status; a
+#: marathon, a triathlon and a race are events, with times.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
