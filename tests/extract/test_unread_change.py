@@ -58,6 +58,10 @@ def test_anything_else_is_none(text):
     "Payroll moved to Deel, so update your bookmarks.",              # "you" in a later clause
     "The deadline got pushed to April 2.",                           # a time put later
     "The lease was extended to August.",
+    "Cancel the dentist, I'll reschedule later.",                    # an instruction to call a thing off
+    "ok so please cancel my dentist appointment",
+    "I had to cancel the dentist.",                                  # done, in other words
+    "The wedding got called off.",
 ])
 def test_a_change_of_anyones_in_the_wider_words_is_one(text):
     assert states_change(text)
@@ -75,6 +79,12 @@ def test_a_change_of_anyones_in_the_wider_words_is_one(text):
     "I pushed the fix to main.",                                     # pushed somewhere, not to a time
     "Ticket PROJ-12 is about upgrading React.",                      # a change named as a topic
     "The offsite agenda is mostly planning for moving offices.",
+    "I never cancel on friends.",                                    # a habit, no thing called off
+    "Can you cancel my gym membership?",                             # a request, asked
+    "I might have to cancel the dentist.",                           # a plan
+    "Don't cancel the dentist.",
+    "The power is off.",                                             # off, of no event
+    "Off to the dentist!",
     "",
 ])
 def test_the_wider_words_keep_the_exclusions(text):

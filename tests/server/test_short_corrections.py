@@ -68,3 +68,43 @@ async def test_a_time_named_alone_marks_nothing_but_a_correction_of_the_memory_j
             written = [await write(client, f"not-restated-{n}", text, when, speaker) for text, speaker, when in writes]
             assert written[-1]["revised"] == ([written[0]["id"]] if writes is FIXED else []), writes
             assert written[-1]["superseded"] == [], writes
+
+
+@pytest.mark.parametrize(("user", "old", "new", "question"), [
+    ("off-imperative", STATED, "cancel the dentist, I'll reschedule later", QUESTION),
+    ("off-please", STATED, "Please cancel my dentist appointment.", QUESTION),
+    ("off-had-to", STATED, "I had to cancel my dentist appointment", QUESTION),
+    ("off-had-to-short", STATED, "I had to cancel the dentist", QUESTION),
+    ("off-marathon", "The marathon is on Sunday.", "the marathon is off", "When is the marathon?"),
+    ("off-called", "The wedding is on June 5.", "The wedding got called off.", "When is the wedding?"),
+    ("off-decided", "Our team offsite is on Friday the 9th.", "We decided to call off the team offsite.",
+     "When is our team offsite?"),
+])
+async def test_a_thing_called_off_in_other_words_marks_its_time_and_answers_first(minilm_server, user, old, new,
+                                                                                 question):
+    async with Client(minilm_server) as client:
+        first = await write(client, user, old, "2024-11-20")
+        second = await write(client, user, new, "2024-11-21")
+        assert [*second["superseded"], *second["revised"]] == [first["id"]]
+        hits = (await ok(client, "memory_recall", query=question, user_id=user, limit=3))["results"]
+        assert hits[0]["id"] == second["id"]
+        if second["revised"]:
+            assert hits[1]["id"] == first["id"] and hits[1]["annotations"]["revised_by"] == [second["id"]]
+
+
+@pytest.mark.parametrize(("user", "old", "new"), [
+    ("keep-never", STATED, "I never cancel on friends"),
+    ("keep-asked", STATED, "can you cancel my gym membership?"),
+    ("keep-asked-stored", "My gym membership renews on the 1st.", "can you cancel my gym membership?"),
+    ("keep-power", STATED, "the power is off"),
+    ("keep-power-visit", "The power company visit is on Friday.", "the power is off"),
+    ("keep-off-to", STATED, "off to the dentist"),
+    ("keep-later", STATED, "I might have to cancel my dentist appointment"),
+])
+async def test_what_cancels_nothing_stored_marks_nothing(minilm_server, user, old, new):
+    async with Client(minilm_server) as client:
+        first = await write(client, user, old, "2024-11-20")
+        second = await write(client, user, new, "2024-11-21")
+        assert second["superseded"] == [] and second["revised"] == [] and second["conflicts"] == []
+        read = await ok(client, "memory_read", id=first["id"], user_id=user)
+        assert read["valid_to"] is None and "revised_by" not in read["annotations"]

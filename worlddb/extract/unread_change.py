@@ -4,16 +4,18 @@ Contract: ``says_change(text)`` tells whether `text` states, in the first person
 of the speaker's changed: it opens with I, we, my or our (after a short label or a filler such
 as "so", "update:"), or with a verb in the past whose subject is left out ("Moved the whole
 suite to Vitest"); it holds a verb or phrase of change ("moved", "switched", "no longer", "from
-now on", "correction", a time pushed back or brought forward with the thing named between: "we
-pushed the wedding back to September", ...; not "new" or "now", which say as much of news: "Our
-school has a new principal"); and nothing in it makes it a plan, a wish or a condition ("might", "thinking
-about", "next year", "if"), a visit ("trip", "got back from"), an addition ("also", "another",
-"a second"), a try ("tried"), a memory of the past ("used to", "back when"), a question, or news
-about someone else ("my wife", "my friend", "you").
+now on", "correction", "called off", "had to cancel", a time pushed back or brought forward with
+the thing named between: "we pushed the wedding back to September", ...; not "new" or "now",
+which say as much of news: "Our school has a new principal"); and nothing in it makes it a
+plan, a wish or a condition ("might", "thinking about", "next year", "if"), a visit ("trip",
+"got back from"), an addition ("also", "another", "a second"), a try ("tried"), a memory of the
+past ("used to", "back when"), a question, or news about someone else ("my wife", "my friend",
+"you").
 
 ``states_change(text)`` is the wider test, for a change of anyone's that names what it changes:
 the same exclusions, any subject ("Dad finally got rid of the Volvo"), and "now", "anymore",
-"swapped", "renamed", "retired" among the words of change ("Nobody here touches Jira now"), but
+"swapped", "renamed", "retired" among the words of change ("Nobody here touches Jira now"), or an
+instruction to call a thing off that opens the text ("Cancel the dentist, I'll reschedule later"), but
 nothing done once at a time of day ("I left Dell at 6 today"). "You" makes it the listener's
 news only before the word of change or in its clause, not after ("The branch was renamed to
 trunk, so rebase your work").
@@ -95,12 +97,16 @@ _CHANGE = re.compile(
     r"|broke up|split up|divorced|raised|lowered|bumped|rescheduled|postponed|delayed|pushed (?:back|out|to|until)"
     r"|pushed (?:[\w'’]+\s+){1,3}?(?:back|out)\s+(?:to|until|till|by|an?|one|two|three|\d)"
     r"|brought (?:[\w'’]+\s+){1,3}?forward"
-    r"|extended (?:to|until)|cancel+ed|dropped|ditched"
+    r"|extended (?:to|until)|cancel+ed|called off|(?:had|decided|needed|chose) to (?:cancel|call off|scrap)"
+    r"|dropped|ditched"
     r"|from now on|correction)\b", re.I)
 #: words of change that also say news, or say a change of a thing rather than of a person's own
 _CHANGE_OF_A_THING = re.compile(
     r"\b(?:now|nowadays|these days|anymore|no more|swapp\w+|renamed|retired|archived|rid of|went with"
     r"|went over|took (?:me|us|him|her|them) off|(?:goes|going|went|gone) (?:up|down))\b", re.I)
+#: an instruction to call a thing off, opening the text ("Cancel the dentist, I'll reschedule later")
+_CALL_OFF = re.compile(
+    r"^" + lead(FILLERS + "|please") + r"(?:cancel|call off|scrap)\s+(?:my|our|the|this|next|that)\b", re.I)
 #: a statement of at most this many words is about what its nouns name; in a longer text (a
 #: conversation's turn) a noun is one topic of many
 SHORT_WORDS = 14
@@ -158,7 +164,7 @@ def says_change(text: str) -> bool:
 def states_change(text: str) -> bool:
     """Whether `text` states a change of anyone's, in the wider words (see the module docstring)."""
     _check(text)
-    cue = _said(_CHANGE, text) or _said(_CHANGE_OF_A_THING, text)
+    cue = _said(_CHANGE, text) or _said(_CHANGE_OF_A_THING, text) or _CALL_OFF.match(text.strip())
     if cue is None or _NOT_A_CHANGE_OF_ANYONE.search(text) or _ONCE.search(text):
         return False
     end = _CLAUSE_END.search(text, cue.end())
