@@ -1465,3 +1465,67 @@ async def test_a_time_moved_by_its_own_people_revises_the_time_and_answers_first
         hits = (await ok(client, "memory_recall", query=question, user_id=user))["results"]
         assert [h["id"] for h in hits[:2]] == [second["id"], first["id"]]
         assert hits[1]["annotations"]["revised_by"] == [second["id"]]
+
+
+#: two people of one first name, and a change said of the first name alone
+NAMESAKES = [
+    ("home", ("Sam Lee lives in Seattle.", "Sam Patel lives in Toronto."), "Sam moved to Vancouver.",
+     "Where does {} live?"),
+    ("home-other-order", ("Sam Patel lives in Toronto.", "Sam Lee lives in Seattle."), "Sam moved to Vancouver.",
+     "Where does {} live?"),
+    ("relocated", ("Dana Cole lives in Austin.", "Dana Park lives in Boston."), "Dana relocated to Denver.",
+     "Where does {} live?"),
+    ("job", ("Priya Shah works at Google.", "Priya Natarajan works at Initech."), "Priya now works at Stripe.",
+     "Where does {} work?"),
+]
+
+
+@pytest.mark.parametrize(("user", "olds", "change", "question"), NAMESAKES)
+async def test_a_change_said_of_a_first_name_two_known_people_share_is_neither_ones(minilm_server, user, olds,
+                                                                                     change, question):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": f"namesakes-{user}"}
+        first = [await ok(client, "memory_write", text=text, valid_from=ago(90 - i), **scope)
+                 for i, text in enumerate(olds)]
+        new = await ok(client, "memory_write", text=change, **scope)
+        assert new["revised"] == [] and new["superseded"] == [] and new["conflicts"] == []
+        for old, text in zip(first, olds):
+            read = await ok(client, "memory_read", id=old["id"], **scope)
+            assert read["valid_to"] is None and read["annotations"].get("revised_by", []) == []
+            # the slot step answers a full name with that person's own memory, not with the change
+            who = " ".join(text.split()[:2])
+            hits = (await ok(client, "memory_recall", query=question.format(who), **scope))["results"]
+            assert hits[0]["id"] == old["id"] and hits[0]["lanes"].get("slot") == 1
+            assert all("slot" not in h["lanes"] for h in hits if h["id"] == new["id"])
+
+
+async def test_a_change_said_of_a_first_name_one_known_person_has_is_theirs(minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "one-sam"}
+        home = await ok(client, "memory_write", text="Sam Lee lives in Seattle.", valid_from=ago(90), **scope)
+        moved = await ok(client, "memory_write", text="Sam moved to Vancouver.", **scope)
+        assert home["id"] in moved["superseded"] + moved["revised"]
+        hits = (await ok(client, "memory_recall", query="Where does Sam Lee live?", **scope))["results"]
+        assert hits[0]["id"] == moved["id"] and hits[0]["lanes"].get("slot") == 1
+
+
+async def test_a_turn_of_a_speaker_named_by_a_first_name_two_known_people_share_answers_for_neither(minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "sam-said"}
+        lee = await ok(client, "memory_write", text="Sam Lee lives in Seattle.", valid_from=ago(90), **scope)
+        patel = await ok(client, "memory_write", text="Sam Patel lives in Toronto.", valid_from=ago(80), **scope)
+        await ok(client, "memory_write", session="s1", valid_from=ago(5),
+                 messages=[{"role": "Sam", "content": "I just moved to Vancouver."},
+                           {"role": "assistant", "content": "Congratulations on the move!"}], **scope)
+        for old, who in ((lee, "Sam Lee"), (patel, "Sam Patel")):
+            hits = (await ok(client, "memory_recall", query=f"Where does {who} live?", **scope))["results"]
+            assert hits[0]["id"] == old["id"] and hits[0]["lanes"].get("slot") == 1
+            assert all("slot" not in h["lanes"] for h in hits if "Vancouver" in h["text"])
+        # with one Sam known, Sam's own turn is theirs, and the newest statement of the slot
+        one = {"user_id": "one-sam-said"}
+        await ok(client, "memory_write", text="Sam Lee lives in Seattle.", valid_from=ago(90), **one)
+        await ok(client, "memory_write", session="s1", valid_from=ago(5),
+                 messages=[{"role": "Sam", "content": "I just moved to Vancouver."},
+                           {"role": "assistant", "content": "Congratulations on the move!"}], **one)
+        hits = (await ok(client, "memory_recall", query="Where does Sam Lee live?", **one))["results"]
+        assert hits[0]["text"] == "I just moved to Vancouver." and hits[0]["lanes"].get("slot") == 1

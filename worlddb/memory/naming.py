@@ -2,7 +2,7 @@
 (worlddb.memory.updates) to read its candidates as it reads the new memory.
 
 - A first name that begins the full names of several people of the scopes (the resolver's
-  names, at most MAX_NAMESAKES looked at) names none of them in particular: "Ana moved to
+  names: worlddb.resolver.Resolver.namesakes) names none of them in particular: "Ana moved to
   Lisbon" is neither Ana Souza's nor Ana Lima's change (`ambiguous_first_names`, `unnamed`).
 - The names an accepted identity joins (worlddb.graph.identity) are one subject: what was said
   of Bob Smith is about Robert Smith once an operator accepted the two as one (`identities`,
@@ -24,9 +24,6 @@ from worlddb.graph import identity
 
 from .services import Services
 
-#: past this many of a scope's names holding a first name, it names nobody in particular
-MAX_NAMESAKES = 5
-
 
 @dataclass(frozen=True)
 class Naming:
@@ -45,17 +42,9 @@ class Naming:
 
 def ambiguous_first_names(services: Services, worlds: list[str], reading: Reading) -> frozenset[str]:
     """The first names of `reading`'s named subjects that begin the full names of two or more
-    people of the scopes (the resolver's names): "Ana" is then neither Ana Souza nor Ana Lima."""
-    firsts = {claim.subject.split()[0] for claim in reading.claims if claim.named}
-    out = set()
-    for world in worlds:
-        scope = services.store.rowid(world)
-        for first in firsts - out:
-            known = services.resolver.index.containing(scope, first, MAX_NAMESAKES)
-            full = {c.norm for c in known or () if c.norm.startswith(first + " ") and c.etype in (None, "person")}
-            if known is None or len(full) > 1:
-                out.add(first)
-    return frozenset(out)
+    people of the scopes (worlddb.resolver.Resolver.namesakes, as recall's slot step reads them):
+    "Ana" is then neither Ana Souza nor Ana Lima."""
+    return services.resolver.namesakes(worlds, {claim.subject.split()[0] for claim in reading.claims if claim.named})
 
 
 def identities(services: Services, worlds: list[str], reading: Reading) -> dict[str, str]:

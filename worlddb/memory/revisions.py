@@ -202,6 +202,7 @@ def _plainly_other(claim: SlotClaim, claims: Iterable[SlotClaim]) -> bool:
     return not any(one_subject(n, claim) or words & set(n.subject.split()) for n in claims)
 
 
-def one_subject(a: SlotClaim, b: SlotClaim) -> bool:
-    """Whether two claims are about one subject ("Ana" and "Ana Souza" included)."""
-    return same_subject(a.subject, b.subject) or same_person(a, b)
+def one_subject(a: SlotClaim, b: SlotClaim, ambiguous: frozenset[str] = frozenset()) -> bool:
+    """Whether two claims are about one subject ("Ana" and "Ana Souza" included, but for a first
+    name in `ambiguous`: slots.same_person)."""
+    return same_subject(a.subject, b.subject) or same_person(a, b, ambiguous)

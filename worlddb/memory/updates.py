@@ -222,13 +222,14 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
         verdicts = correction(starts, candidates, verdicts, same_voice, wrong, text)
         if own or wider:
             verdicts = unread_change(starts, candidates, verdicts, same_voice,
-                                     _ruled_out(services, reading, olds, user, kept, text), own,
+                                     _ruled_out(services, reading, olds, user, kept, text, naming.ambiguous), own,
                                      anchors(text) if wider else frozenset())
     return _assessment(services, scopes, candidates, verdicts, new, user, kept, naming)
 
 
 def _ruled_out(services: Services, reading: Reading, olds: list, user: str | None,
-               kept: Mapping[str, ReadingParts], text: str) -> Callable[[Statement, bool], bool]:
+               kept: Mapping[str, ReadingParts], text: str,
+               ambiguous: frozenset[str] = frozenset()) -> Callable[[Statement, bool], bool]:
     """Whether a candidate cannot be what an unread change is about (`unread_change`): it
     names a value the new memory claims; or it states something the rules can read, in its own
     speaker's voice - which rules out the nearest in meaning (unless all it states is a thing's
@@ -244,9 +245,13 @@ def _ruled_out(services: Services, reading: Reading, olds: list, user: str | Non
     her share of the practice" of "My cousin Anouk works as a vet"). Nor is news of another person
     the speaker's own, or the reverse (worlddb.extract.whose.apart: "Kenji quit his job at Google"
     of "I work at Google", "Kenji's haircut got moved to Saturday" of "I have a haircut on
-    Friday"); the names the rules read as people's in either text are people's there."""
+    Friday"); the names the rules read as people's in either text are people's there. Nor is one
+    about someone whose full name begins with a first name the new memory names alone, where
+    that first name begins several (`ambiguous`, worlddb.memory.naming: "Sam moved to Vancouver"
+    of "Sam Lee lives in Seattle", where Sam Patel is known too)."""
     views = {o.anchor: o for o in olds}
-    return _ruling(reading, lambda old: view_reading(services, views[old.id], user, None, kept).claims, text)
+    return _ruling(reading, lambda old: view_reading(services, views[old.id], user, None, kept).claims, text,
+                   ambiguous)
 
 
 def ruled_out_by(reading: Reading, text: str) -> Callable[[Statement, bool], bool]:
@@ -256,7 +261,7 @@ def ruled_out_by(reading: Reading, text: str) -> Callable[[Statement, bool], boo
 
 
 def _ruling(reading: Reading, claims_of: Callable[[Statement], Iterable[SlotClaim]],
-            text: str) -> Callable[[Statement, bool], bool]:
+            text: str, ambiguous: frozenset[str] = frozenset()) -> Callable[[Statement, bool], bool]:
     named = anchors(text)
     people = _people(reading.claims)
     values = [c.value for c in reading.claims if c.value and c.positive and not c.ended]
@@ -291,10 +296,11 @@ def _ruling(reading: Reading, claims_of: Callable[[Statement], Iterable[SlotClai
         if shared and shared <= spoken_of and not any(w in spoken_of for c in theirs for w in c.subject.split()):
             return True
         # someone else who shares a name with the one the change is about ("Robert Smith moved to
-        # Denver" of "Alice Smith lives in Austin")
+        # Denver" of "Alice Smith lives in Austin"), or may be ("Sam moved to Vancouver" of "Sam Lee
+        # lives in Seattle", where "sam" begins several known names)
         sharing = [c for c in theirs if c.named and set(c.subject.split()) & shared]
         if shared and shared <= {w for subject in subjects for w in subject.split()} and sharing and not any(
-                one_subject(c, n) for c in sharing for n in reading.claims):
+                one_subject(c, n, ambiguous) for c in sharing for n in reading.claims):
             return True
         if shared and shared <= others:
             return True  # "My other sister moved to Berlin" is not about "My sister Jen lives in Paris"

@@ -50,13 +50,13 @@ from worlddb.extract.slots import ReadingParts, kin_of, kin_word, names_another,
 from worlddb.graph import facts as factlib
 from worlddb.graph import text_index
 from worlddb.graph.database import Writer
-from worlddb.memory import claims, naming, readings, slot_readings, succession, turn_updates, updates
+from worlddb.memory import claims, readings, slot_readings, succession, turn_updates, updates
 from worlddb.memory.access import Access
 from worlddb.memory.ahead import beside
 from worlddb.memory.results import ConflictOut, EntityOut, FactOut, WriteResult
 from worlddb.memory.scopes import ScopeSet, scope_anchors, scope_keys_of
 from worlddb.memory.services import Services
-from worlddb.resolver import Ambiguous, Prepared, Resolved, Resolver
+from worlddb.resolver import MAX_NAMESAKES, Ambiguous, Prepared, Resolved, Resolver
 
 MAX_ITEMS = 50
 MAX_ALIASES = 20
@@ -505,7 +505,7 @@ def known_mentions(services: Services, world: str, unsure: tuple[EntityCandidate
     """The unsure words (Extraction.unsure) that name an entity `world` already has: "Ana got a
     new job" mentions Ana once the scope knows an Ana. Read inside the write, so an entity an
     earlier memory of the same batch created counts. And those that are the first name of a
-    person the scope knows by a full name (at most naming.MAX_NAMESAKES of them), as a person: "John
+    person the scope knows by a full name (at most MAX_NAMESAKES of them), as a person: "John
     is a doctor" mentions a John once the scope knows John Smith, though "john" is a common word
     too; the resolver then proposes the two as one, never merging them."""
     scope = services.store.rowid(world)
@@ -520,7 +520,7 @@ def known_mentions(services: Services, world: str, unsure: tuple[EntityCandidate
 
 def _first_name_of_someone(services: Services, scope: int, word: str) -> bool:
     first = word.casefold()
-    known = services.resolver.index.containing(scope, first, naming.MAX_NAMESAKES)
+    known = services.resolver.index.containing(scope, first, MAX_NAMESAKES)
     return any(c.etype == "person" and c.norm.startswith(first + " ") for c in known or ())
 
 

@@ -15,7 +15,7 @@ entity is only ever matched against entities of its own scope.
     outcomes.py   Resolved / Ambiguous / New, Match, Mention, Decision, thresholds
     index.py      the in-memory trigram blocking index, synced from SQL
     tiers.py      the tiers and the decision
-    resolver.py   Resolver: prepare, resolve, match, register, find_mentions, identity
+    resolver.py   Resolver: prepare, resolve, match, register, find_mentions, namesakes, identity
     mentions.py   find_mentions, the query-time lookup
     recluster.py  Reclusterer, the background 2-hop re-resolution
 """
@@ -44,12 +44,12 @@ from .outcomes import (
     Thresholds,
 )
 from .recluster import Reclusterer
-from .resolver import Prepared, Resolver
+from .resolver import MAX_NAMESAKES, Prepared, Resolver
 
 __all__ = [
     "BLOCK_SIZE", "EMBEDDING_THRESHOLD", "EXACT_ALIAS_SCORE", "EXACT_HELD_SCORE", "EXACT_NAME_SCORE",
     "EXACT_TYPE_GAP", "FUZZY_THRESHOLD", "MAX_NAME_LEN",
-    "MAX_OPTIONS", "NICKNAME_SCORE", "PHONETIC_THRESHOLD", "Ambiguous", "Decision", "Match", "Mention",
+    "MAX_NAMESAKES", "MAX_OPTIONS", "NICKNAME_SCORE", "PHONETIC_THRESHOLD", "Ambiguous", "Decision", "Match", "Mention",
     "NameIndex", "New",
     "Prepared", "Reclusterer", "Resolution", "Resolved", "Resolver", "Thresholds", "accept_merge",
     "equivalence_class", "export_identity", "normalize_name", "phonetic_key", "phonetic_similarity",

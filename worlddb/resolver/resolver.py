@@ -24,6 +24,8 @@ Contract
 - `register` indexes an Entity written without resolution (an import); the background
   re-clusterer is what finds its duplicates.
 - Erasing an entity (Writer.erase) clears its names here through an erase hook.
+- `namesakes` says which first names begin several known full names of a scope: read-only,
+  for the update judge and recall's slot step, which then take such a first name for none.
 """
 
 from __future__ import annotations
@@ -53,6 +55,8 @@ from .outcomes import Ambiguous, Decision, Match, Mention, New, Resolution, Reso
 from .tiers import ALIAS, HELD, NAME, Context, Pending, Query, compatible, decide, names_equal
 
 _MAX_TYPE_LEN = 64
+#: past this many of a scope's names holding a first name, it names nobody in particular (`Resolver.namesakes`)
+MAX_NAMESAKES = 5
 log = logging.getLogger("worlddb.resolver")
 
 
@@ -239,6 +243,24 @@ class Resolver:
         self.index.sync()
         etypes = tuple(etypes)
         return set().union(*(self.index.of_type(row, etypes) for row in self._rowids(scope_anchors)))
+
+    def namesakes(self, scope_anchors: Iterable[str], firsts: Iterable[str]) -> frozenset[str]:
+        """The first names of `firsts` (lower case) that begin the full names of two or more
+        people of one of the scopes (committed names, of people or untyped), or that more than
+        MAX_NAMESAKES of its names hold: where Ana Souza and Ana Lima are known, "ana" alone
+        names neither (worlddb.extract.slots.same_person's `ambiguous`). Read-only, no model."""
+        wanted = {first for first in firsts if first and " " not in first}
+        if not wanted:
+            return frozenset()
+        self.index.sync()
+        out: set[str] = set()
+        for scope in self._rowids(scope_anchors):
+            for first in wanted - out:
+                known = self.index.containing(scope, first, MAX_NAMESAKES)
+                full = {c.norm for c in known or () if c.norm.startswith(first + " ") and c.etype in (None, "person")}
+                if known is None or len(full) > 1:
+                    out.add(first)
+        return frozenset(out)
 
     def register(self, w, scope: str, anchor: str, *, vector: np.ndarray | None = None) -> bool:
         """Index an Entity node already inside `scope` without resolving it; False if it

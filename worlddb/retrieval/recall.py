@@ -68,7 +68,7 @@ from itertools import islice
 from worlddb.core.plan import QueryPlan
 from worlddb.core.records import TEXT_TYPES, NodeView
 from worlddb.core.timeutil import now_us
-from worlddb.extract.slots import asked
+from worlddb.extract.slots import ME, asked
 from worlddb.graph import identity
 from worlddb.graph.edge_reads import hidden
 from worlddb.resolver.outcomes import Mention
@@ -154,8 +154,15 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
         chosen = _successors_ahead(store, worlds, plan, chosen, include_closed, _people(store, mentions))
     if keys:
         chosen = slot_preference.prefer(keys, chosen, user=user, replaced=lambda view: _replaced(store, view),
-                                        query=query, changed_by=lambda view: _changed_by(store, view))
+                                        query=query, changed_by=lambda view: _changed_by(store, view),
+                                        ambiguous=sources.resolver.namesakes(worlds, _first_names(keys)))
     return chosen[:limit]
+
+
+def _first_names(keys) -> set[str]:
+    """The first words of the asked subjects that may be a person's first name ("sam" of "sam
+    lee", and of "sam"): the slot step takes one that begins several known names for none."""
+    return {key.subject.split()[0] for key in keys if key.subject and key.subject != ME and "'" not in key.subject}
 
 
 def _people(store, mentions: list[Mention]) -> frozenset[str]:

@@ -19,7 +19,10 @@ The others keep their order. Each moved candidate carries its place among them a
 read this way, each in its speaker's voice (a turn's speaker, a memory's metadata `speaker` or
 `role`): a named speaker's "I" is that person ("Where does Caroline live?" finds Caroline's "I
 moved to Denver"), the user's (role "user", or the scope's user by name) is the "me" of "Where
-do I live?", and an assistant's or a tool's turn claims nothing about anyone. A question may ask
+do I live?", and an assistant's or a tool's turn claims nothing about anyone. A first name alone
+states the slot of the full name it begins ("Ana moved to Lisbon" answers "Where does Ana Souza
+live?"), unless it begins several full names the scopes know (`ambiguous`: recall asks
+worlddb.resolver.Resolver.namesakes, as the update judge does): then it answers for neither. A question may ask
 about an open slot ("What browser do I use?" asks about (me, np:browser)); a memory that names a
 new value with no slot of its own ("I switched to Vivaldi") states the open slot of a memory it
 superseded or revised, and a memory the rules read nothing in, or nothing of the parts of the
@@ -59,14 +62,17 @@ _ALIKE = ({"when", "due"}, {"employer", "role"}, {"partner", "marital_status"}, 
 
 def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
            replaced: Callable[[NodeView], list[NodeView]] | None = None, query: str = "",
-           changed_by: Callable[[NodeView], list[NodeView]] | None = None) -> list:
+           changed_by: Callable[[NodeView], list[NodeView]] | None = None,
+           ambiguous: frozenset[str] = frozenset()) -> list:
     """`chosen` (recall's Ranked candidates) with the memories and turns stating one of the asked
     slots `keys` first, newest first, each with its place among them as lane "slot". `user`: the
     scope's user, whose own name as a memory's speaker is "me". `replaced`: the current-or-not
     memories a memory supersedes or revises, for a replacement with no slot of its own
     (`_takes_over`); `changed_by`, its converse (the memories that supersede or revise one).
     `query`: the question; of a slot of several values, the statements of a
-    value it names come first ("metformin dose": the metformin one, not another medicine)."""
+    value it names come first ("metformin dose": the metformin one, not another medicine).
+    `ambiguous`: first names that begin several full names the scopes know
+    (worlddb.resolver.Resolver.namesakes), which name none of them alone (`_answers`)."""
     attributes = {k.attribute for k in keys}
     for group in _ALIKE:
         if attributes & group:
@@ -75,9 +81,9 @@ def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
     asked_words = set(_WORD.findall(query.casefold()))
     for i, found in enumerate(chosen):
         claims = _claims(found.view, attributes, user)
-        answers = [claim for claim in claims if any(_answers(key, claim) for key in keys)]
+        answers = [claim for claim in claims if any(_answers(key, claim, ambiguous) for key in keys)]
         if answers or (replaced is not None
-                       and _takes_over(found.view, keys, attributes, user, replaced, changed_by)):
+                       and _takes_over(found.view, keys, attributes, user, replaced, changed_by, ambiguous)):
             stating.append(i)
         if any(claim.value and set(_WORD.findall(claim.value.casefold())) <= asked_words for claim in answers):
             named.add(i)
@@ -145,7 +151,8 @@ def _claims(view: NodeView, attributes: set[str] | None, user: str | None = None
 
 def _takes_over(view: NodeView, keys: Sequence[SlotKey], attributes: set[str], user: str | None,
                 replaced: Callable[[NodeView], list[NodeView]],
-                changed_by: Callable[[NodeView], list[NodeView]] | None = None) -> bool:
+                changed_by: Callable[[NodeView], list[NodeView]] | None = None,
+                ambiguous: frozenset[str] = frozenset()) -> bool:
     """Whether a memory, or a person's turn, that states no asked slot itself replaced one that
     does, and so states it now: one that names a new value with no slot of its own ("I switched
     to Vivaldi") replaced one stating an asked open slot ("I use Firefox as my browser"), which
@@ -170,11 +177,11 @@ def _takes_over(view: NodeView, keys: Sequence[SlotKey], attributes: set[str], u
     own = () if mine else _claims(view, None, user)
     for old in olds:
         theirs = _claims(old, attributes, user)
-        if mine and any(_answers(key, c) and any(same_subject(m.subject, c.subject) for m in mine)
+        if mine and any(_answers(key, c, ambiguous) and any(same_subject(m.subject, c.subject) for m in mine)
                         for key in open_keys for c in theirs):
             return True
-        if not mine and any(_answers(key, c) for key in keys for c in theirs) \
-                and _apart(own, old, user) and _touched(view, old, keys, user, changed_by):
+        if not mine and any(_answers(key, c, ambiguous) for key in keys for c in theirs) \
+                and _apart(own, old, user) and _touched(view, old, keys, user, changed_by, ambiguous):
             return True
     return False
 
@@ -199,7 +206,7 @@ def _speaks(turn: NodeView) -> bool:
 
 
 def _touched(view: NodeView, old: NodeView, keys: Sequence[SlotKey], user: str | None,
-             changed_by: Callable[[NodeView], list[NodeView]] | None) -> bool:
+             changed_by: Callable[[NodeView], list[NodeView]] | None, ambiguous: frozenset[str] = frozenset()) -> bool:
     """Whether a change `view` of `old` read apart from it (`_apart`), where `old` states an asked
     slot, is about that part of it. A memory of one slot is changed whole. Of one that says
     several things ("I live in Austin and work as a nurse at St. David's"), the change is about
@@ -219,9 +226,9 @@ def _touched(view: NodeView, old: NodeView, keys: Sequence[SlotKey], user: str |
     said = set(_WORD.findall(view.content.casefold())) - STOPWORDS
     repeated = [c for c in every if c.value and set(_WORD.findall(c.value.casefold())) & said]
     if repeated:
-        return any(_answers(key, c) for key in keys for c in repeated)
+        return any(_answers(key, c, ambiguous) for key in keys for c in repeated)
     others = [v for v in (changed_by(old) if changed_by is not None else ()) if v.anchor != view.anchor]
-    return not any(_answers(key, c) for v in others for c in _claims(v, None, user) for key in keys)
+    return not any(_answers(key, c, ambiguous) for v in others for c in _claims(v, None, user) for key in keys)
 
 
 def _part(attribute: str) -> frozenset[str]:
@@ -229,10 +236,12 @@ def _part(attribute: str) -> frozenset[str]:
     return next((frozenset(group) for group in _ALIKE if attribute in group), frozenset({attribute}))
 
 
-def _answers(key: SlotKey, claim: SlotClaim) -> bool:
+def _answers(key: SlotKey, claim: SlotClaim, ambiguous: frozenset[str] = frozenset()) -> bool:
     """Whether `claim` states the asked slot: a value of it, a value it no longer has ("I left
     Dell"), or its end ("I quit my job": where its speaker works is now nowhere). A relative's
-    thing is theirs: "my sister's dentist appointment" answers no question about one's own."""
+    thing is theirs: "my sister's dentist appointment" answers no question about one's own. A
+    first name alone is the person whose full name begins with it, unless it is `ambiguous`:
+    "Sam moved to Vancouver" answers neither "Where does Sam Lee live?" nor the same of Sam Patel."""
     if not claim.positive and not claim.value and not claim.ended:
         return False
     if owners(key.subject) != owners(claim.subject):
@@ -241,4 +250,5 @@ def _answers(key: SlotKey, claim: SlotClaim) -> bool:
     qualified = not key.qualifier or not claim.qualifier or key.qualifier == claim.qualifier
     # a question names a person as a name ("Where does Ana live?" asks about Ana Souza too)
     asked_of = SlotClaim(key.subject, key.attribute, named=True)
-    return alike and qualified and (same_subject(key.subject, claim.subject) or same_person(asked_of, claim))
+    return alike and qualified and (same_subject(key.subject, claim.subject)
+                                    or same_person(asked_of, claim, ambiguous))
