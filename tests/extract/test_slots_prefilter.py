@@ -71,6 +71,7 @@ CRAFTED = [
     "My new manager is Dana Ruiz. Owen, who just took over as my boss, is kind.",
     "Marta is now our supervisor. I report to Marta.",
     "I'm dating Leo; my girlfriend Ines is lovely. Sam and I have been together for years.",
+    "Alex Reyes is my partner. Nora Lind and I have been together since May.",
     "I broke up with Theo, after the breakup we split up. We got engaged! I'm married.",
     "Mia and I got divorced in May; I got divorced once before. I have separated the laundry.",
     "I got laid off in May; Tom was let go too. I fired my assistant. You can reach me at 555-0142.",

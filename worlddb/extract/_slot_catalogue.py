@@ -3,11 +3,12 @@
 Contract: ``CATALOGUE`` names the attributes a ``SlotClaim`` of the built-in reader can have,
 each an ``Attribute`` that says whether it holds one value at a time (``single``) and whether
 the value changes over time or only by correction (``mutable``); ``RELATION_ALIASES`` maps fact
-relations onto them (``attribute_for_relation``) and ``is_fixed`` says whether a claim's value
-never changes over time. ``SlotKey`` is (subject, attribute, qualifier); ``SlotClaim`` is a key
-with a value; ``Reading`` is a text's claims and cues. ``ME`` is the subject key of the speaker
-or user. Plain data: no I/O, nothing read from text here; worlddb.extract.slots is the public
-entry point and says what subjects, values and cues are.
+relations onto them (``attribute_for_relation``), ``is_fixed`` says whether a claim's value
+never changes over time and ``names_person`` whether it is a person. ``SlotKey`` is (subject,
+attribute, qualifier); ``SlotClaim`` is a key with a value; ``Reading`` is a text's claims and
+cues. ``ME`` is the subject key of the speaker or user. Plain data: no I/O, nothing read from
+text here; worlddb.extract.slots is the public entry point and says what subjects, values and
+cues are.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ class Attribute:
     #: the slot whose value qualifies this one's ("dose" of a "medication": lisinopril's dose); a
     #: value of that slot ended ends this one's too
     of: str = ""
+    #: the value is a person, by name (a partner, a manager): two names of one person are one value
+    #: (worlddb.extract.slots.same_name)
+    person: bool = False
 
 
 def _attrs(*items: Attribute) -> dict[str, Attribute]:
@@ -43,18 +47,19 @@ def _attrs(*items: Attribute) -> dict[str, Attribute]:
 #: the built-in catalogue; ``Reading``s name attributes from it, and relations named by
 #: `--functional` or by registered functional handlers are added as single-valued ones
 CATALOGUE: dict[str, Attribute] = _attrs(
-    Attribute("home"), Attribute("employer"), Attribute("role"), Attribute("partner"),
+    Attribute("home"), Attribute("employer"), Attribute("role"), Attribute("partner", person=True),
     Attribute("marital_status"), Attribute("diet"), Attribute("alcohol"), Attribute("smoking"),
     Attribute("allergy", single=False), Attribute("phone", default_qualifier="personal"),
     Attribute("email", default_qualifier="personal"), Attribute("address", default_qualifier="home"),
     Attribute("car", single=False, replaced_on_change=True), Attribute("device", default_qualifier="personal"),
-    Attribute("manager"), Attribute("provider"), Attribute("bank"), Attribute("school"),
+    Attribute("manager", person=True), Attribute("provider"), Attribute("bank"), Attribute("school"),
     Attribute("pet", single=False), Attribute("name", mutable=True), Attribute("favourite"),
     Attribute("order"), Attribute("activity", single=False), Attribute("languages", single=False),
     Attribute("language"), Attribute("frequency"), Attribute("bedtime"), Attribute("waketime"),
     Attribute("when"), Attribute("due"), Attribute("status"), Attribute("amount"), Attribute("count"),
-    Attribute("goal"), Attribute("reading"), Attribute("coworker", single=False),
-    Attribute("children", single=False), Attribute("friend", single=False), Attribute("commute"),
+    Attribute("goal"), Attribute("reading"), Attribute("coworker", single=False, person=True),
+    Attribute("children", single=False, person=True), Attribute("friend", single=False, person=True),
+    Attribute("commute"),
     Attribute("weight"), Attribute("medication", single=False), Attribute("age"),
     # the team one works in ("the payments team"); a sports team is no such team
     Attribute("team"),
@@ -83,6 +88,12 @@ def is_fixed(claim: SlotClaim) -> bool:
     spec = CATALOGUE.get(claim.attribute)
     return (spec is not None and not spec.mutable) or (
         claim.attribute == "when" and claim.subject.split()[-1:] in (["birthday"], ["anniversary"], ["birthdate"]))
+
+
+def names_person(claim: SlotClaim) -> bool:
+    """Whether the claim's value is a person, by name (`Attribute.person`: a partner, a manager)."""
+    spec = CATALOGUE.get(claim.attribute)
+    return spec is not None and spec.person
 
 
 def attribute_for_relation(relation: str) -> str:

@@ -498,13 +498,16 @@ _RULES: tuple[_Rule, ...] = (
     # ---- partner and marital status
     _Rule("partner", _rx(r"(?P<s>\b(?:my|(?-i:[A-Z][a-z]+)'s|his|her)\s+)(?:new\s+)?" + _PARTNER_WORDS
                          + r",?\s+(?:is\s+)?" + _VAL), accept=_name),
-    # "Sam is my boyfriend", "Daniel, my new boyfriend, cooked": a name, then the role it holds
-    _Rule("partner", _rx(r"(?P<v>(?-i:[A-Z][a-z]+))(?:\s+is|,)\s+(?P<s>my)\s+(?:new\s+)?" + _PARTNER_WORDS
+    # "Sam is my boyfriend", "Daniel, my new boyfriend, cooked": a name (a full one: "Alex Reyes is my
+    # partner"), then the role it holds
+    _Rule("partner", _rx(r"(?P<v>(?-i:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?))(?:\s+is|,)\s+(?P<s>my)\s+(?:new\s+)?"
+                         + _PARTNER_WORDS
                          + _APPOSITION_END), accept=_name),
     _Rule("partner", _rx(_S + r"(?:dating|seeing|going out with|together with|in a relationship with|engaged to"
                          r"|married to|with my (?:new )?(?:boyfriend|girlfriend|partner))\s+(?:(?:someone|a\s+(?:guy|girl"
                          r"|man|woman|person))\s+(?:named|called)\s+)?" + _VAL), accept=_name),
-    _Rule("partner", _rx(r"(?P<v>(?-i:[A-Z][a-z]+))\s+and\s+(?P<s>I)\s+(?:have\s+been|are|'ve\s+been|got|were|just)\s+"
+    _Rule("partner", _rx(r"(?P<v>(?-i:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?))\s+and\s+(?P<s>I)\s+"
+                         r"(?:have\s+been|are|'ve\s+been|got|were|just)\s+"
                          r"(?:together|dating|engaged|married|a couple)"), accept=_name),
     # (not "I got divorced in May": a time after the verb names no one)
     _Rule("partner", _rx(_S + r"(?:broke up with|split up with|split from|separated from|separating from|divorced|divorcing|ended things with"

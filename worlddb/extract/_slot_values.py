@@ -4,7 +4,8 @@ Contract: ``normalise_subject(phrase)`` is the subject key of a phrase ("me" for
 person, a kinship word, a lower-cased name, or a thing's words, singular, "trip to Japan" ->
 "japan trip"); ``voice(speaker, user)`` is the subject key of a text's first person when
 `speaker` said it. ``same_subject``, ``same_person`` (with ``ambiguous_first_names``) and
-``same_value`` say when two keys, two named claims or two values name one thing.
+``same_value`` say when two keys, two named claims or two values name one thing, and
+``same_name`` when two names may name one person.
 ``_value(chunk)`` cuts the value at the start of a matched chunk; ``_protect`` and ``_restore``
 keep an abbreviation's period from ending a sentence or a value while a text is read. All are
 pure functions of their arguments, deterministic, and never raise for a ``str``; the claims
@@ -19,6 +20,7 @@ from collections.abc import Iterable
 from worlddb.extract import GENERIC_ROLES
 from worlddb.extract._slot_catalogue import ME, SlotClaim
 from worlddb.extract._slot_words import _DETERMINERS, _FIRST, _KIN, _KIN_RE, _OCCUPATIONS, _TITLE_WORDS
+from worlddb.extract.given_names import related
 from worlddb.extract.lexicon import singular, tag
 
 _VALUE_STOP = re.compile(
@@ -301,6 +303,22 @@ def same_value(a: str, b: str) -> bool:
     # a word of one inside a word of the other: "fish" / "goldfish", "cat" / "cats"
     small, big = (wa, wb) if len(wa) <= len(wb) else (wb, wa)
     return all(any(len(s) >= 3 and s in w for w in big) for s in small)
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether two names may name one person as the resolver's name-part and nickname tiers read
+    them: the same given name or one another's nickname or long form (worlddb.extract.given_names:
+    "Alex" / "Alexander"), with the same words after it, or on one side nothing after it ("Alex" /
+    "Alexander Reyes", "Bob Smith" / "Robert Smith"; not "Alex Kim" / "Alex Reyes")."""
+    wa, wb = _name_words(a), _name_words(b)
+    if not wa or not wb or (wa[0] != wb[0] and wb[0] not in related(wa[0])):
+        return False
+    return len(wa) == 1 or len(wb) == 1 or wa[1:] == wb[1:]
+
+
+def _name_words(name: str) -> list[str]:
+    """A name's words in lower case, as written (not made singular: "James", "Reyes")."""
+    return [w for w in re.findall(r"[^\W\d_][\w'’-]*", _restore(name).lower()) if w not in _DETERMINERS]
 
 
 def voice(speaker: str | None, user: str | None = None) -> str | None:

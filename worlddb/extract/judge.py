@@ -34,7 +34,9 @@ A wrong update hides a true memory, so the rules decide only on a slot both stat
   - a partner named where one was single ("I'm single", then "I'm seeing Caleb") changes it,
     and being single again ends a partner;
   - a negation of the same value ("I'm not vegan anymore") is a change, as is one of a value the
-    candidate's text describes ("I no longer work at the law firm" of "Whitman & Hale, a law firm").
+    candidate's text describes ("I no longer work at the law firm" of "Whitman & Hale, a law firm");
+  - two names of one person are one value of a slot whose value is a person ("My partner Alex",
+    then "Alexander Reyes is my partner": the same partner, named in full; not "Maria Reyes").
 Open slots (worlddb.extract.open_slots: "our wifi password is ...", "Sarah prefers tea") are
 judged the same way, with two more conditions: their contexts must be the same ("at work" and
 "at home" are two slots), and a single-valued one changes only to a value of the same kind (an
@@ -60,13 +62,22 @@ from typing import Literal
 
 # (the reader's catalogue and subject rules, not the reader: a process that only stores or reads
 # what is stored - the command line's `auth`, `identity`, `export` - never compiles its rules)
-from worlddb.extract._slot_catalogue import CATALOGUE, ME, Reading, SlotClaim, attribute_for_relation, is_fixed
+from worlddb.extract._slot_catalogue import (
+    CATALOGUE,
+    ME,
+    Reading,
+    SlotClaim,
+    attribute_for_relation,
+    is_fixed,
+    names_person,
+)
 from worlddb.extract._slot_values import (
     ambiguous_first_names,
     kin_of,
     kin_says,
     kin_word,
     owners,
+    same_name,
     same_person,
     same_subject,
     same_value,
@@ -181,14 +192,14 @@ class BuiltinJudge:
         if not family or (n.qualifier and o.qualifier and n.qualifier != o.qualifier):
             return None
         if n.ended:
-            if o.positive and not o.ended and (not n.value or _overlap(n.value, o.value)):
+            if o.positive and not o.ended and (not n.value or _overlap(n.value, o.value) or _one_person(n, o)):
                 return "end"
             return "related"
         if n.attribute != o.attribute or o.ended:
             return _single_or_partnered(n, o)
         if not n.value or not o.value:
             return "related"
-        if same_value(n.value, o.value):
+        if same_value(n.value, o.value) or _one_person(n, o):
             return "same" if n.positive == o.positive else "flip"
         if not n.positive and o.positive and _describes(n.value, old_text):
             return "flip"  # "I no longer work at the law firm" of "a paralegal at Whitman & Hale, a law firm"
@@ -227,6 +238,13 @@ def _one_occasion(new_text: str, n: SlotClaim, o: SlotClaim) -> bool:
 def _replaced_on_change(attribute: str) -> bool:
     spec = CATALOGUE.get(attribute)
     return spec is not None and spec.replaced_on_change
+
+
+def _one_person(n: SlotClaim, o: SlotClaim) -> bool:
+    """Whether two values of a slot whose value is a person (a partner, a manager) name one person:
+    a given name and a full name that begins with it or with its long form ("Alex" / "Alexander
+    Reyes": slots.same_name). A different person of the same surname is another value."""
+    return names_person(n) and n.attribute == o.attribute and same_name(n.value, o.value)
 
 
 def _single_or_partnered(n: SlotClaim, o: SlotClaim) -> str | None:

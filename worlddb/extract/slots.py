@@ -62,6 +62,7 @@ from worlddb.extract._slot_catalogue import (
     SlotKey,
     attribute_for_relation,
     is_fixed,
+    names_person,
 )
 from worlddb.extract._slot_catalogue import ME as ME
 from worlddb.extract._slot_catalogue import RELATION_ALIASES as RELATION_ALIASES
@@ -79,6 +80,7 @@ from worlddb.extract._slot_values import (
     names_another,
     normalise_subject,
     owners,
+    same_name,
     same_person,
     same_subject,
     same_value,
@@ -93,6 +95,6 @@ __all__ = [
     "CATALOGUE", "FUTURE_TIME", "NAMED_TIME", "Attribute", "Reading", "ReadingParts", "SlotClaim", "SlotKey",
     "ambiguous_first_names", "asked",
     "attribute_for_relation", "is_fixed", "kin_of", "kin_says", "kin_word", "names_another", "normalise_subject",
-    "owners", "read", "read_parts",
-    "same_person", "same_subject", "same_value", "two_people", "voice", "corporate",
+    "names_person", "owners", "read", "read_parts",
+    "same_name", "same_person", "same_subject", "same_value", "two_people", "voice", "corporate",
 ]

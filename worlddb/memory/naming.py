@@ -6,7 +6,8 @@
   Lisbon" is neither Ana Souza's nor Ana Lima's change (`ambiguous_first_names`, `unnamed`).
 - The names an accepted identity joins (worlddb.graph.identity) are one subject: what was said
   of Bob Smith is about Robert Smith once an operator accepted the two as one (`identities`,
-  `renamed`).
+  `renamed`); and one value of a slot whose value is a person: "My partner Alex" names the
+  partner "Alexander Reyes is my partner" names, once the two are one.
 - A name said to have died, where the text says nothing of pets, is read as the end of the
   speaker's pet of that name ("Rex passed away": `with_pets_lost`); it can end nothing else.
 
@@ -18,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from worlddb.extract.slots import Reading, SlotClaim, normalise_subject
+from worlddb.extract.slots import Reading, SlotClaim, names_person, normalise_subject
 from worlddb.extract.unread_change import died
 from worlddb.graph import identity
 
@@ -50,28 +51,41 @@ def ambiguous_first_names(services: Services, worlds: list[str], reading: Readin
 def identities(services: Services, worlds: list[str], reading: Reading) -> dict[str, str]:
     """Each other name (and alias) of the people a new memory names, where an accepted same_as
     proposal joins them (worlddb.graph.identity) -> the name the new memory uses: a change said
-    of Robert Smith is about what was said of Bob Smith. Only the named subjects are looked up."""
+    of Robert Smith is about what was said of Bob Smith. The named subjects are looked up, and
+    the people slots' values name (slots.names_person: "Alexander Reyes is my partner"), under
+    the subject key of that name: "My partner Alex" names the same partner once the two are one."""
     store, out = services.store, {}
-    for subject in dict.fromkeys(c.subject for c in reading.claims if c.named):
-        for members in identity.classes_of(store, services.resolver.entities_named(worlds, subject)):
+    names = [(c.subject, c.subject) for c in reading.claims if c.named]
+    names += [(c.value, normalise_subject(c.value)) for c in reading.claims if c.value and names_person(c)]
+    for name, key in dict.fromkeys(names):
+        for members in identity.classes_of(store, services.resolver.entities_named(worlds, name)):
             if len(members) < 2:
                 continue
             for view in store.get_many(members).values():
                 aliases = view.meta.get("aliases")
-                for name in (view.name or "", *(a for a in aliases or () if isinstance(a, str))):
-                    key = normalise_subject(name)
-                    if key and key != subject:
-                        out.setdefault(key, subject)
+                for other in (view.name or "", *(a for a in aliases or () if isinstance(a, str))):
+                    other_key = normalise_subject(other)
+                    if other_key and other_key != key:
+                        out.setdefault(other_key, key)
     return out
 
 
 def renamed(reading: Reading, same: Mapping[str, str]) -> Reading:
     """`reading`, its claims about another name of someone the new memory names (`identities`)
-    made about the name the new memory uses."""
-    if not same or not any(c.subject in same for c in reading.claims):
+    made about the name the new memory uses, and a person a slot's value names by another name
+    named so too."""
+    if not same:
         return reading
-    return Reading(tuple(replace(c, subject=same[c.subject]) if c.subject in same else c for c in reading.claims),
-                   reading.cues)
+    claims = tuple(_renamed(c, same) for c in reading.claims)
+    return reading if claims == reading.claims else Reading(claims, reading.cues)
+
+
+def _renamed(claim: SlotClaim, same: Mapping[str, str]) -> SlotClaim:
+    if claim.subject in same:
+        claim = replace(claim, subject=same[claim.subject])
+    if claim.value and names_person(claim) and (key := normalise_subject(claim.value)) in same:
+        claim = replace(claim, value=same[key])
+    return claim
 
 
 def unnamed(reading: Reading, ambiguous: frozenset[str]) -> Reading:

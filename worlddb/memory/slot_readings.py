@@ -149,6 +149,8 @@ UNREAD = Reading()
 #: Reader 53: a thing one had to cancel, is told to cancel, or that is off or called off ("I had to cancel my
 #: dentist appointment", "Cancel the dentist", "The marathon is off": an event's only) has that status; a
 #: marathon, a triathlon and a race are events, with times.
+#: Reader 54: a partner named in full before the role or "and I" ("Alex Reyes is my partner", "Alex Reyes
+#: and I have been together"), where the surname alone was read.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
