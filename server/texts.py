@@ -33,9 +33,11 @@ AGENT_ID = "The agent this memory belongs to (scope agent:<id>)."
 APP_ID = "The application this memory belongs to (scope app:<id>)."
 RUN_ID = "One run or conversation this memory belongs to (scope run:<id>)."
 MEMORY_ID = "A memory id: the full 64-character hex id, or a unique prefix of at least 8 characters."
-WHEN = ("When the memory became true, ISO-8601 (e.g. 2024-03-01 or 2024-03-01T09:00:00Z). Default: now. A time "
-        "still to come makes it true from then (a plan: \"We're moving to Denver on June 1\" with valid_from "
-        "June 1 ends the current home then): recall shows it from then on, or with as_of.")
+WHEN = ("When the memory became true, ISO-8601 (e.g. 2024-03-01 or 2024-03-01T09:00:00Z). Default: the past time "
+        "the text says all it states became true (\"I moved to Berlin last month\": the 1st of last month; \"In "
+        "2019 I lived in Lisbon\": 2019), else now. A time still to come makes it true from then (a plan: \"We're "
+        "moving to Denver on June 1\" with valid_from June 1 ends the current home then): recall shows it from then "
+        "on, or with as_of.")
 TEXT = ("The memory: one self-contained statement, in plain language (up to 32,000 characters). Give either "
         "text or messages, not both.")
 MESSAGES = ("Instead of text: the turns of a conversation, in order, each {role, content} and optionally time, "

@@ -18,8 +18,9 @@ in its commit step, against the store as it is then, exactly as when the steps r
 Writes still commit in the order they arrived (`Arrivals`): each takes a ticket on arrival, and
 its commit waits until every write that arrived before it has committed or failed (a write that
 fails or is cancelled gives up its turn as it ends). A write without a valid_from is valid from
-the moment it arrived, not from when its model step began, and so are a message without a
-time, an amend without one, and each item of write_memories (one microsecond apart, in order).
+the moment it arrived, not from when its model step began (unless its text states when it became
+true: worlddb.memory.write), and so are a message without a time, an amend without one, and each
+item of write_memories (one microsecond apart, in order).
 So a client that pipelines "I live in Austin" and then "I moved to Denver" has the second judged
 against the first, even when the first is longer inside the model, and the times it records
 follow the order the writes commit in. Reads take no ticket and wait for no model.
@@ -222,9 +223,9 @@ class AsyncEngine:
                            valid_from: str | None = None, entities: list[dict] | None = None,
                            facts: list[dict] | None = None, access: Access | None = None) -> WriteResult:
         with self._arrivals.ticket() as ticket:
-            valid_from = valid_from or to_iso(self._arrivals.stamp())
+            arrived = None if valid_from else to_iso(self._arrivals.stamp())
             prepared = await self.model(Engine.prepare_write, text, scopes, metadata=metadata, valid_from=valid_from,
-                                        entities=entities, facts=facts, access=access)
+                                        entities=entities, facts=facts, arrived=arrived, access=access)
             return (await self._write(ticket, prepared, Engine.commit_write, access))[0]
 
     async def write_messages(self, messages: Sequence[dict], scopes: ScopeSet, *, session: str | None = None,

@@ -292,7 +292,9 @@ class Engine:
     def write_memory(self, text: str, scopes: ScopeSet, *, metadata: dict | None = None,
                      valid_from: str | None = None, entities: list[dict] | None = None,
                      facts: list[dict] | None = None, access: Access | None = None) -> WriteResult:
-        """memory_write: one memory, with its entities and facts (extracted unless given)."""
+        """memory_write: one memory, with its entities and facts (extracted unless given). Without
+        `valid_from` it begins when its text says it became true ("I moved to Berlin last month"),
+        if it says so of every fact drawn from it (worlddb.extract.stated), else now."""
         prepared = self.prepare_write(text, scopes, metadata=metadata, valid_from=valid_from, entities=entities,
                                       facts=facts, access=access)
         return self.commit_write(self.complete(prepared), access=access)[0]
@@ -323,12 +325,16 @@ class Engine:
     # the engine's thread, so that other calls go ahead meanwhile. See worlddb.memory.write.
     def prepare_write(self, text: str, scopes: ScopeSet, *, metadata: dict | None = None,
                       valid_from: str | None = None, entities: list[dict] | None = None,
-                      facts: list[dict] | None = None, access: Access | None = None) -> PreparedWrite:
-        """write_memory's first step."""
+                      facts: list[dict] | None = None, arrived: str | None = None,
+                      access: Access | None = None) -> PreparedWrite:
+        """write_memory's first step. `arrived` (ISO-8601): when the call arrived, the memory's
+        time if there is no `valid_from` and its text states none (default: now, as this runs)."""
         _access(access).admit(scopes)
+        start = valid_from or arrived
         request = WriteRequest(text=check_text(text), scopes=scopes, metadata=metadata or {},
-                               valid_from=parse_time(valid_from, field="valid_from") if valid_from else None,
-                               entities=entities, facts=facts, tool="memory_write")
+                               valid_from=parse_time(start, field="valid_from" if valid_from else "arrived")
+                               if start else None,
+                               entities=entities, facts=facts, tool="memory_write", from_text=not valid_from)
         return prepare(self.services, [request])
 
     def prepare_memories(self, items: Sequence[dict], scopes: ScopeSet, *, arrived: str | None = None,
@@ -350,7 +356,8 @@ class Engine:
                 text=check_text(item.get("text")), scopes=scopes, metadata=item.get("metadata") or {},
                 valid_from=parse_time(valid_from, field="valid_from") if valid_from
                 else None if came is None else came + position,
-                entities=item.get("entities"), facts=item.get("facts"), tool="memory_write"))
+                entities=item.get("entities"), facts=item.get("facts"), tool="memory_write",
+                from_text=not valid_from))
         return prepare(self.services, requests)
 
     def prepare_messages(self, messages: Sequence[dict], scopes: ScopeSet, *, session: str | None = None,

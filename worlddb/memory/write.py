@@ -28,6 +28,14 @@
    memory_write that corrects the time just said, naming only the right one ("Actually, it's
    Tuesday"), revises the memory it corrects, as a conversation's turn does the turn before it
    (worlddb.memory.turn_updates.memory_restated).
+5. A memory written without valid_from (memory_write, and an item of write_memories) begins when
+   it arrived, or, when its text states a past time at which all it says became true
+   (worlddb.extract.stated: "I moved to Berlin last month", "In 2019 I lived in Lisbon"), then,
+   as the facts drawn from it do: it is judged and written as a memory given that valid_from, so
+   what it replaces ends then, and a past state is history written late. Its index texts carry
+   that time, so `prepare` embeds them again for it (a second model call, for such texts only).
+   A time that is a period ("last month") does not place it before a memory begun within
+   that period would end it or conflict with it: it then begins when it arrived (`_placed`).
 Every edge goes through its handler; any refusal rolls the whole write back.
 """
 
@@ -47,6 +55,7 @@ from worlddb.core.timeutil import from_datetime, now_us, to_datetime, to_iso
 from worlddb.extract import GENERIC_ROLES, EntityCandidate, ExtractionContext, FactCandidate
 from worlddb.extract.judge import BuiltinJudge, Statement
 from worlddb.extract.slots import ReadingParts, kin_of, kin_word, names_another, two_people
+from worlddb.extract.stated import stated_period
 from worlddb.graph import facts as factlib
 from worlddb.graph import text_index
 from worlddb.graph.database import Writer
@@ -81,6 +90,9 @@ class WriteRequest:
     #: judged as a single memory_write is, whatever its tool (an import's planned change, or an
     #: import asked to judge: worlddb.memory.importing)
     judged: bool = False
+    #: the caller gave no valid_from: `valid_from` is when the write arrived (None: now), and a
+    #: time the text states for what it says begins the memory instead (worlddb.extract.stated)
+    from_text: bool = False
 
 
 @dataclass(frozen=True)
@@ -89,6 +101,7 @@ class _Plan:
 
     request: WriteRequest
     memory: Node
+    #: when the memory begins: the request's valid_from, or the time its text states (`stated`)
     starts: int
     candidates: list
     facts: list
@@ -103,6 +116,9 @@ class _Plan:
     #: (worlddb.memory.readings)
     reading: ReadingParts = ReadingParts()
     voice: readings.Voice = (None, None)
+    #: when `starts` is the time the text states: the end of the period it names, and when the
+    #: write arrived (`_placed`)
+    stated: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -138,6 +154,9 @@ class PreparedWrite:
     plans: tuple[_Plan, ...]
     index: tuple[text_index.Prepared, ...]
     mentions: Mentions
+    #: for a plan that starts when its text states: its index as of when the write arrived, the
+    #: one it takes when that time cannot place it (`_placed`)
+    arrived: tuple[text_index.Prepared | None, ...] = ()
 
     def with_names(self, vectors: Mapping[str, np.ndarray]) -> PreparedWrite:
         return replace(self, mentions=self.mentions.with_vectors(vectors))
@@ -171,9 +190,19 @@ def prepare(services: Services, requests: list[WriteRequest]) -> PreparedWrite:
                                [(_text_of(request), start) for request, start in zip(requests, starts)],
                                form=services.vector_text)
     plans = reading.result()
+    # a memory whose text states when it began (`_stated_start`) is indexed as of then, and kept
+    # indexed as of when it arrived for a commit that cannot place it then (`_placed`)
+    moved = [i for i, plan in enumerate(plans) if plan.stated is not None]
+    arrived = tuple(index[i] if i in moved else None for i in range(len(plans))) if moved else ()
+    if moved:
+        redated = text_index.prepare(services.embedder, services.encoder,
+                                     [(_text_of(plans[i].request), plans[i].starts) for i in moved],
+                                     form=services.vector_text)
+        for i, item in zip(moved, redated):
+            index[i] = item
     groups = tuple((p.request.scopes, tuple(_speakers(p) + p.candidates + _fact_names(p.facts, p.candidates)))
                    for p in plans)
-    return PreparedWrite(plans, tuple(index), Mentions(groups))
+    return PreparedWrite(plans, tuple(index), Mentions(groups), arrived)
 
 
 def check_metadata(metadata: object) -> None:
@@ -225,8 +254,10 @@ def commit(services: Services, prepared: PreparedWrite, access: Access | None = 
     # what each write means for current memories, decided before the lock (a judge may be a model)
     # (a single memory_write; a batch is an import, written as given)
     since = updates.newest_node(services.store)
-    judged = [_within_grant(services, _judge(services, plan, item), access) if len(plans) == 1 else updates.NOTHING
-              for plan, item in zip(plans, index)]
+    judged = [updates.NOTHING] * len(plans)
+    if len(plans) == 1:
+        plan, item, judged[0] = _placed(services, plans[0], index[0], (prepared.arrived or (None,))[0], access)
+        plans, index = (plan,), (item,)
     results: list[WriteResult | None] = [_duplicate(services, plan, verdict) for plan, verdict in zip(plans, judged)]
     if any(r is None for r in results):
         tool = plans[0].request.tool if len(plans) == 1 else "memory_write_many"
@@ -301,6 +332,26 @@ def _restated(services: Services, request: WriteRequest, plan: _Plan, found: upd
     return found if old is None else replace(found, revised=(old,))
 
 
+def _placed(services: Services, plan: _Plan, item, arrived, access: Access | None):
+    """The plan, index and verdict of a single write: judged at the time its text states, if that
+    time places it (else, or when its text states none, as given). A time the text states is a
+    period ("last month"), and it does not place the memory when one the judge has end it or
+    conflict with it began within that period, after its start: "I live in Hamburg", written on the
+    15th of last month, and "I moved to Berlin last month", today, do not say by their times which
+    came first. Their order of writing does: the memory then begins when the write arrived, with
+    `arrived`, its index as of then."""
+    verdict = _within_grant(services, _judge(services, plan, item), access)
+    if plan.stated is None or arrived is None:
+        return plan, item, verdict
+    until, written = plan.stated
+    later = [old for old, _ in verdict.followed] + list(verdict.conflicts)
+    views = [services.store.get(old) for old in later]
+    if not any(view is not None and plan.starts < view.valid_from < until for view in views):
+        return plan, item, verdict
+    plan = replace(plan, starts=written, stated=None)
+    return plan, arrived, _within_grant(services, _judge(services, plan, arrived), access)
+
+
 def _judged_alone(request: WriteRequest) -> bool:
     """Whether a single write of `request` is judged against the current memories (`_judge`) as a
     memory_write is: not an amend, which names what it replaces."""
@@ -370,6 +421,7 @@ def _plan(services: Services, request: WriteRequest, starts: int) -> _Plan:
     user = next((sid for kind, sid in request.scopes if kind == "user"), None)
     speaker = _speaker(request.metadata)
     candidates, fact_cands, extractor, unsure = _extraction(services, request, starts, user, speaker)
+    begins, period = _stated_start(request, fact_cands, starts)
     memory = Node(
         "Memory",
         content=request.text,
@@ -379,9 +431,21 @@ def _plan(services: Services, request: WriteRequest, starts: int) -> _Plan:
         created_at=now_us(),
     )
     said_by = slot_readings.speaker_of(request.metadata)
-    return _Plan(request, memory, starts, candidates, fact_cands, speaker,
+    return _Plan(request, memory, begins, candidates, fact_cands, speaker,
                  slot_readings.claim_keys(request.text, fact_cands, user, said_by), unsure,
-                 slot_readings.text_parts(request.text, user, said_by), (user, said_by))
+                 slot_readings.text_parts(request.text, user, said_by), (user, said_by), period)
+
+
+def _stated_start(request: WriteRequest, facts: list[FactCandidate],
+                  arrived: int) -> tuple[int, tuple[int, int] | None]:
+    """When a memory begins, and the end of the period its text names and `arrived` when that is
+    what begins it: the time its text states for what it says (worlddb.extract.stated: "I moved to
+    Berlin last month", the 1st of last month, where its fact begins) when the caller gave no
+    valid_from, else `arrived` (the request's valid_from, or now)."""
+    period = stated_period(request.text, facts, to_datetime(arrived)) if request.from_text else None
+    if period is None:
+        return arrived, None
+    return from_datetime(period[0]), (from_datetime(period[1]), arrived)
 
 
 def _speaker(metadata: dict) -> EntityCandidate | None:
