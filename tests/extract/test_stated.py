@@ -47,6 +47,8 @@ def test_the_time_a_change_or_state_is_said_in_is_its_start(text, start, end):
     "I work at Google and have a meeting tomorrow.",
     "Last month, after years in Hamburg, I moved to Berlin.",
     "Last year I visited Rome. I live in Berlin.",  # one fact dated, one not
+    "Not at Siemens anymore. I joined a startup in March.",  # a sentence no fact is drawn from
+    "I moved to Berlin last month. I love it here.",
     "I live in Berlin.",
 ])
 def test_a_time_that_is_not_when_all_the_text_says_began_states_none(text):

@@ -28,9 +28,10 @@ def when(iso: str) -> datetime:
     return datetime.fromisoformat(iso.replace("Z", "+00:00"))
 
 
-def first_of_last_month() -> datetime:
-    today = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0, day=1)
-    return (today - timedelta(days=1)).replace(day=1)
+def first_of_last_month(at: datetime | None = None) -> datetime:
+    """The 1st of the month before `at`'s (default: now), as "last month" is read then."""
+    first = (at or datetime.now(UTC)).replace(hour=0, minute=0, second=0, microsecond=0, day=1)
+    return (first - timedelta(days=1)).replace(day=1)
 
 
 @pytest.fixture
@@ -91,11 +92,12 @@ async def test_a_time_that_is_not_when_the_statement_began_leaves_the_memory_beg
 
 
 async def test_a_callers_valid_from_wins_and_the_fact_keeps_the_texts_time(stated):
+    # the text's time is read as of the caller's valid_from, and dates the fact alone
     async with Client(stated) as client:
-        given = days(-3)
+        given = days(-40)
         berlin = await ok(client, "memory_write", text="I moved to Berlin last month.", valid_from=given)
         assert when(berlin["valid_from"]) == when(given)
-        assert [when(f["valid_from"]) for f in berlin["facts"]] == [first_of_last_month()]
+        assert [when(f["valid_from"]) for f in berlin["facts"]] == [first_of_last_month(when(given))]
 
 
 async def test_a_memory_begun_within_the_period_the_text_names_is_followed_in_the_order_written(stated):
@@ -110,3 +112,16 @@ async def test_a_memory_begun_within_the_period_the_text_names_is_followed_in_th
         assert berlin["superseded"] == [hamburg["id"]] and not berlin.get("superseded_by")
         hits = (await ok(client, "memory_recall", query="Where do I live?"))["results"]
         assert hits[0]["id"] == berlin["id"]
+
+
+async def test_a_memory_begun_when_it_was_written_is_followed_in_the_order_written(stated):
+    # "I live in Lisbon", written without a time, says only that it held when written: the move
+    # "last week", written after it, ends it, beginning now
+    async with Client(stated) as client:
+        lisbon = await ok(client, "memory_write", text="I live in Lisbon.")
+        before = datetime.now(UTC)
+        porto = await ok(client, "memory_write", text="I moved to Porto last week.")
+        assert before <= when(porto["valid_from"]) <= datetime.now(UTC)
+        assert porto["superseded"] == [lisbon["id"]] and not porto.get("superseded_by")
+        hits = (await ok(client, "memory_recall", query="Where do I live?"))["results"]
+        assert hits[0]["id"] == porto["id"]

@@ -11,6 +11,8 @@ A text states when its statement became true only when all of these hold:
 
 * it has facts, and every one of them takes the same time from the text (``FactCandidate.
   valid_from``): "Last year I visited Rome. I live in Berlin." dates one fact and not the other;
+* every sentence of it is one a fact is drawn from (its ``text``): "Not at Siemens anymore. I
+  joined Brightloop in March." says a change of now that no fact holds;
 * that time is not after ``at``: a time still to come is a plan ("I start at Google next
   month"), not when something became true;
 * it is the only time the text names: "I started at Acme in 2019 and left in 2022", or a move
@@ -53,7 +55,10 @@ def stated_period(text: str, facts: Sequence[FactCandidate], at: datetime) -> tu
     start = next(iter(starts))
     if start > at:
         return None
-    times = [t for s, e in split_sentences(text) for t in find_temporals(text[s:e], at) if t.resolved is not None]
+    sentences = [text[s:e].strip() for s, e in split_sentences(text) if text[s:e].strip()]
+    if not all(any(f.text.strip() and f.text.strip() in sentence for f in facts) for sentence in sentences):
+        return None
+    times = [t for sentence in sentences for t in find_temporals(sentence, at) if t.resolved is not None]
     if not times or any(t.resolved != start for t in times):
         return None
     if not all(_in_clause(f, at) for f in facts):

@@ -34,8 +34,10 @@
    as the facts drawn from it do: it is judged and written as a memory given that valid_from, so
    what it replaces ends then, and a past state is history written late. Its index texts carry
    that time, so `prepare` embeds them again for it (a second model call, for such texts only).
-   A time that is a period ("last month") does not place it before a memory begun within
-   that period would end it or conflict with it: it then begins when it arrived (`_placed`).
+   Its time does not place it before a memory the judge has it change, end it or conflict with,
+   when that one began within the period the text names ("last month") or when it was written
+   (which says only that it held then): the order of writing then says which came first, and it
+   begins when it arrived (`_unplaced`).
 Every edge goes through its handler; any refusal rolls the whole write back.
 """
 
@@ -51,7 +53,7 @@ from worlddb.consolidator import topics
 from worlddb.core.errors import InvalidInput, NotFound
 from worlddb.core.records import MAX_TEXT_CHARS, Edge, Node, has_control, is_blank
 from worlddb.core.store import Store
-from worlddb.core.timeutil import from_datetime, now_us, to_datetime, to_iso
+from worlddb.core.timeutil import US, from_datetime, now_us, to_datetime, to_iso
 from worlddb.extract import GENERIC_ROLES, EntityCandidate, ExtractionContext, FactCandidate
 from worlddb.extract.judge import BuiltinJudge, Statement
 from worlddb.extract.slots import ReadingParts, kin_of, kin_word, names_another, two_people
@@ -332,24 +334,40 @@ def _restated(services: Services, request: WriteRequest, plan: _Plan, found: upd
     return found if old is None else replace(found, revised=(old,))
 
 
-def _placed(services: Services, plan: _Plan, item, arrived, access: Access | None):
+def _placed(services: Services, plan: _Plan, item: text_index.Prepared, arrived: text_index.Prepared | None,
+            access: Access | None) -> tuple[_Plan, text_index.Prepared, updates.Assessment]:
     """The plan, index and verdict of a single write: judged at the time its text states, if that
-    time places it (else, or when its text states none, as given). A time the text states is a
-    period ("last month"), and it does not place the memory when one the judge has end it or
-    conflict with it began within that period, after its start: "I live in Hamburg", written on the
-    15th of last month, and "I moved to Berlin last month", today, do not say by their times which
-    came first. Their order of writing does: the memory then begins when the write arrived, with
+    time places it (`_unplaced`), else (or when its text states none) as of when it arrived, with
     `arrived`, its index as of then."""
     verdict = _within_grant(services, _judge(services, plan, item), access)
-    if plan.stated is None or arrived is None:
+    if plan.stated is None or arrived is None or not _unplaced(services, plan, verdict):
         return plan, item, verdict
-    until, written = plan.stated
-    later = [old for old, _ in verdict.followed] + list(verdict.conflicts)
-    views = [services.store.get(old) for old in later]
-    if not any(view is not None and plan.starts < view.valid_from < until for view in views):
-        return plan, item, verdict
-    plan = replace(plan, starts=written, stated=None)
+    plan = replace(plan, starts=plan.stated[1], stated=None)
     return plan, arrived, _within_grant(services, _judge(services, plan, arrived), access)
+
+
+#: how long after a memory begins it may be stored and still begin only when it was written (a
+#: write without valid_from begins when it arrived, and may wait its turn to commit)
+WRITTEN_WITHIN = 3600 * US
+
+
+def _unplaced(services: Services, plan: _Plan, verdict: updates.Assessment) -> bool:
+    """Whether the time a text states does not place its memory before a memory that began after
+    it and that the judge has it change (`revised`: that one came first), end it (`followed`) or
+    conflict with it. Time does not say which came first when that one began within the period
+    the text names ("I live in Hamburg" of the 15th of last month, and "I moved to Berlin last
+    month"), or began when it was written, which says only that it held then ("I live in Lisbon"
+    written yesterday, and "I moved to Porto last week" today). The order of writing does: the
+    later write is the change."""
+    until = plan.stated[0] if plan.stated else plan.starts
+    changed = {old for old, _ in verdict.revised}
+    for old in [*changed, *(old for old, _ in verdict.followed), *verdict.conflicts]:
+        view = services.store.get(old)
+        if view is None or view.valid_from <= plan.starts:
+            continue
+        if old in changed or view.valid_from < until or 0 <= view.t_ingested - view.valid_from <= WRITTEN_WITHIN:
+            return True
+    return False
 
 
 def _judged_alone(request: WriteRequest) -> bool:
