@@ -300,9 +300,31 @@ def test_noun_phrases_are_concepts_without_leading_evaluative_adjectives():
     ("I bought a new travel mug that keeps things hot.", {"travel mug"}),
     # after a plural determiner a word in -s is a plural noun
     ("She loved making those plays.", {"plays"}),
+    # a word the list takes for a plural noun is the verb of a kin or role word before what a verb takes
+    ("My sister lives in Boston.", {"sister"}),
+    ("My brother works at Google and lives in Oslo.", {"brother"}),
+    ("The manager works two jobs.", {"manager"}),
+    ("A friend visits us every summer.", {"friend"}),
+    ("My dad studies remotely.", {"dad"}),
+    ("My sister lives nearby.", {"sister"}),
+    ("My brother works.", {"brother"}),
+    # ... but a noun goes on after any other word, or where a noun follows, or after a possessive
+    ("The city works department fixed the road.", {"city works department", "road"}),
+    ("The city works in Boston were slow.", {"city works"}),
+    ("My sister's works were exhibited.", set()),
+    ("My brother works, but not today.", {"brother works"}),
+    # and a plural with a noun's ending, or of a person word, is a noun
+    ("The teacher evaluations in May were fine.", {"teacher evaluations"}),
+    ("My mom friends at school are great.", {"mom friends"}),
 ])
 def test_a_noun_phrase_ends_before_its_verb(text, concepts):
     assert {e.name for e in run(text).entities if e.type == "concept"} == concepts
+
+
+def test_a_capitalised_kin_word_and_verb_stay_a_name():
+    found = run("We saw Sister Lives Matter play last night.")
+    assert "Sister Lives Matter" in names(found)
+    assert not {e.name for e in found.entities if e.type == "concept"} & {"sister", "sister lives"}
 
 
 # --- facts ------------------------------------------------------------------------------------

@@ -27,7 +27,9 @@ Contract: ``BuiltinExtractor().extract(text, ctx)`` is deterministic (same text 
   caller that knows the names of the scope;
 * simple noun phrases after a determiner ("my hometown", "a travel club"), ending before a word
   whose likeliest tag is a finite verb or an adverb ("my brother bought ...": "brother"; "my
-  landlord finally ...": "landlord"), and a finite verb alone is none, type "concept"; a
+  landlord finally ...": "landlord") or before a word the list takes for a plural noun that is the
+  verb of a singular kin or role word, as what follows it shows ("my sister lives in Boston":
+  "sister"; but "the city works department"), and a finite verb alone is none, type "concept"; a
   generic role alone ("the user prefers ...") is none, as a role names no one;
 * the speaker (and, for first-person text without a speaker, the user) as a "person";
 * temporal expressions via ``worlddb.extract.temporal``;
@@ -157,6 +159,12 @@ _PEOPLE_DO = re.compile(rf"\s+(?:{_PERSON_VERBS}|asked|asks|tells|called|calls|t
 _FINITE = {"VBZ", "VBD", "VBN", "MD"}
 #: tags of a word that ends a noun phrase once it holds a noun: a finite verb, or an adverb
 _ENDS_PHRASE = _FINITE | {"RB"}
+#: tags of a word that opens what a verb takes: "lives in", "works two jobs", "visits us", "lives nearby"
+_OPENS_COMPLEMENT = {"IN", "TO", "DT", "PDT", "PRP", "PRP$", "RB", "JJ", "CD", "EX"}
+#: a word naming a person by kin or role ("sister", "manager"): what a verb after it has for subject
+_PERSON_HEAD = re.compile(rf"(?:{_KIN}|{_FAMILY}|{_ROLE})")
+#: endings of a plural that is only ever a noun's ("evaluations", "payments", "meetings")
+_NOUN_PLURAL = re.compile(r"(?:tions|sions|ments|nesses|ities|ships|ances|ences|ings)$")
 _PLACE_RELATIONS = {"lives_in", "lived_in", "from", "visited"}
 #: a relation said in the simple past ("I lived in Boston", "I worked at Dell", "I was a nurse")
 #: is one held once, which says nothing of now: it is recorded as the past relation
@@ -499,6 +507,30 @@ def _verb_alone(determiner: str, word: str) -> bool:
     return tag in _FINITE and not (tag == "VBZ" and determiner in _PLURAL_DETERMINERS)
 
 
+def _verb_of_person(head: str, word: str, following: str) -> bool:
+    """Whether `word`, which the word list takes for a plural noun ("lives", "works", "visits"), is
+    the verb of the person `head` names: `head` is a singular kin or role word ("my sister lives in
+    Boston", "the manager works at Dell") and what follows (`following`, from _following) is what a
+    verb takes (a preposition, a determiner, a pronoun, an adverb, an adjective or a number) or the
+    end of the clause ("my brother works."), not more of a noun ("the city works department") nor
+    a comma. A plural with a noun's ending ("teacher evaluations") or of a person word ("my mom
+    friends") is a noun still."""
+    ends = following == "" or following[0] in ".!?;"
+    return (lexicon.tag(word) == "NNS" and (ends or lexicon.tag(following) in _OPENS_COMPLEMENT)
+            and _PERSON_HEAD.fullmatch(head) is not None and lexicon.singular(head) == head
+            and not _NOUN_PLURAL.search(word) and not _PERSON_HEAD.fullmatch(lexicon.singular(word)))
+
+
+def _following(text: str, tokens, j: int, end: int) -> str:
+    """What comes after token `j` in its sentence (which ends at `end`): the next word when a
+    space alone parts them, else the first mark after it ("." or ","), else "" (the end)."""
+    gap_end = tokens[j + 1][0] if j + 1 < len(tokens) else end
+    gap = text[tokens[j][1]:gap_end]
+    if gap == " " and j + 1 < len(tokens):
+        return tokens[j + 1][2]
+    return gap.strip()[:1]
+
+
 def _noun_phrases(text, sentences, blocked) -> list[EntityCandidate]:
     out = []
     for s, e in sentences:
@@ -507,7 +539,8 @@ def _noun_phrases(text, sentences, blocked) -> list[EntityCandidate]:
             if word.lower() not in _DETERMINERS:
                 continue
             phrase = []
-            for tok in tokens[i + 1:i + 5]:
+            for j in range(i + 1, min(i + 5, len(tokens))):
+                tok = tokens[j]
                 gap = text[(phrase[-1] if phrase else tokens[i])[1]:tok[0]]
                 word_ = tok[2]
                 if gap != " " or not word_.isalpha() or not word_.islower() or (
@@ -515,6 +548,8 @@ def _noun_phrases(text, sentences, blocked) -> list[EntityCandidate]:
                     break
                 if lexicon.tag(word_) in _ENDS_PHRASE and any(t[2] not in _ADJECTIVES for t in phrase):
                     break  # the verb or adverb after the phrase's noun: "my brother bought", "the landlord finally"
+                if phrase and _verb_of_person(phrase[-1][2], word_, _following(text, tokens, j, e)):
+                    break  # "my sister lives in Boston": the word list's plural noun is the sister's verb
                 phrase.append(tok)
             while phrase and phrase[0][2] in _ADJECTIVES:
                 phrase = phrase[1:]
