@@ -8,6 +8,9 @@ word) and at every phrase of one to three consecutive words:
 - fuzzy: a single word of MIN_FUZZY_CHARS or more characters that is not a stopword and
   is not already part of an exact mention, against the scope's name index, with the
   resolver's fuzzy threshold.
+A phrase of one word that refers to a person without naming anyone (`NOT_NAMES`: a personal
+pronoun, or "user", the role) is neither: a user whose id is "me" has an entity named "me", and
+"Tell me about Bob" is not about them.
 Overlapping phrases are settled longest first ("New York City" over "York"), every entity
 a settled phrase names is kept, and each entity is reported once, at its first span.
 Unknown scope anchors name no entities (a scope nobody has written to yet is empty).
@@ -44,6 +47,14 @@ STOPWORDS = frozenset(
     "yourself today yesterday tomorrow said says tell told know does think".split()
 )
 
+#: one-word phrases that refer to a person without naming one: the personal pronouns, and "user",
+#: the role a query calls the scope's user by. An id spelt as one of them ("me", the README's
+#: --default-user) names an entity of that name, which a query's pronoun never is.
+NOT_NAMES = frozenset(
+    "i me my mine myself you your yours yourself yourselves we us our ours ourselves he him his himself "
+    "she her hers herself it its itself they them their theirs themselves user".split()
+)
+
 
 def find_mentions(store: Store, index: NameIndex, thresholds: Thresholds, scopes: Iterable[str],
                   text: str) -> list[Mention]:
@@ -58,7 +69,7 @@ def find_mentions(store: Store, index: NameIndex, thresholds: Thresholds, scopes
         for j in range(i, min(i + 3, len(words))):
             span = (words[i][0], words[j][1])
             norm = normalize_name(text[span[0] : span[1]])
-            if norm:
+            if norm and not (i == j and norm in NOT_NAMES):
                 phrases.setdefault(norm, []).append(span)
     found: list[tuple[tuple[int, int], int, str, float]] = []  # span, node rowid, tier, score
     marks = list_sql(len(scope_rows))
@@ -77,7 +88,7 @@ def find_mentions(store: Store, index: NameIndex, thresholds: Thresholds, scopes
     index.sync()
     for start, end in words:
         norm = normalize_name(text[start:end])
-        if len(norm) < MIN_FUZZY_CHARS or norm in STOPWORDS:
+        if len(norm) < MIN_FUZZY_CHARS or norm in STOPWORDS or norm in NOT_NAMES:
             continue
         if any(s <= start and end <= e for s, e in covered):
             continue
