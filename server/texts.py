@@ -127,8 +127,9 @@ linked entities and facts, what it supersedes or is superseded by, contradiction
 that its stored bytes still match its id. Given an entity id (from a memory's entities), `entity`
 holds that entity in full: its name, aliases and type, `same_as` (entities confirmed to be the same),
 `proposals` (pending "may be the same" proposals: id, the other name, tier, score; unconfirmed until a
-person accepts or rejects them in the memory inspector or with `worlddb identity`), related entities,
-and the newest memories that mention it; pass its next_cursor back as `cursor` for more."""
+person accepts or rejects them in the memory inspector or with `worlddb identity`), its current `facts`
+(each once, with `sources`: the memories that state it, newest first), related entities, and the
+newest memories that mention it; pass its next_cursor back as `cursor` for more."""
 READ_CURSOR = "For an entity id only: next_cursor from the previous read, for the next page of its mentions."
 
 AMEND = """Correct or update a memory - use it whenever you know a stored memory is out of date (recall

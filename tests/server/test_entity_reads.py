@@ -262,3 +262,23 @@ async def test_a_memorys_entities_name_the_scope_they_live_in_as_the_write_did(c
         assert {(e["id"], e["scope"]) for e in read["entities"]} <= by_scope
         read = await ok(client, "memory_read", id=written["id"], user_id="alice", agent_id="planner")
         assert {(e["id"], e["scope"]) for e in read["entities"]} == by_scope
+
+
+async def test_an_entitys_page_lists_a_fact_two_memories_state_once_with_both_sources(connect):
+    async with connect() as client:
+        first = await ok(client, "memory_write", text="My sister Ana lives in Boston.", valid_from="2024-01-01")
+        second = await ok(client, "memory_write", text="Ana lives in Boston and loves it.", valid_from="2024-03-01")
+        other = await ok(client, "memory_write", text="Ana works at Acme Corp.", valid_from="2024-02-01")
+        ana = next(e for e in second["entities"] if e["name"] == "Ana")
+        page = (await ok(client, "memory_read", id=ana["id"]))["entity"]
+        facts = [(f["subject"], f["relation"], f["object"]) for f in page["facts"]]
+        assert sorted(facts) == [("Ana", "lives_in", "Boston"), ("Ana", "works_at", "Acme Corp"),
+                                 ("alice", "has_sister", "Ana")]
+        home = next(f for f in page["facts"] if f["relation"] == "lives_in")
+        # the memories that state it, newest first; held since the first said so
+        assert home["sources"] == [second["id"], first["id"]]
+        assert home["valid_from"].startswith("2024-01-01")
+        assert next(f for f in page["facts"] if f["relation"] == "works_at")["sources"] == [other["id"]]
+        # a memory's own facts name it as their source
+        read = await ok(client, "memory_read", id=first["id"])
+        assert {tuple(f["sources"]) for f in read["facts"]} == {(first["id"],)}

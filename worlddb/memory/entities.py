@@ -1,9 +1,9 @@
 """Entities and their merge proposals, as a reader and the person who runs the memory see them.
 
     read_node       memory_read: a memory in full, or for an entity id the entity in full
-    read_entity     one entity: names, class, pending proposals, current facts, neighbours,
-                    and a page of the memories that mention it or a member of its class,
-                    newest first
+    read_entity     one entity: names, class, pending proposals, current facts (each once,
+                    with the memories that state it), neighbours, and a page of the memories
+                    that mention it or a member of its class, newest first
     find_entities   the entities a name (exact name or alias, else fuzzy) or an id names
     list_proposals  the merge proposals of the caller's scopes, newest first
     decide          accept or reject one pending proposal
@@ -83,7 +83,7 @@ def read_entity(services: Services, entity_id: str, scopes: ScopeSet, *, limit: 
         scopes=scope_keys_of(store, anchor),
         same_as=sorted((EntityRef(m, names[m].name) for m in members if m != anchor and m in names),
                        key=lambda r: (r.name, r.id)),
-        proposals=_pending(store, worlds, members), facts=_fact_outs(store, facts),
+        proposals=_pending(store, worlds, members), facts=_fact_outs(store, worlds, facts),
         related=_related(store, worlds, members, facts), mentions=mentions, next_cursor=next_cursor)
 
 
@@ -253,17 +253,37 @@ def _facts(store: Store, worlds: list[str], members: set[str]) -> list[NodeView]
     return [views[row[0]] for row in rows if row[0] in views]
 
 
-def _fact_outs(store: Store, facts: list[NodeView]) -> list[FactOut]:
-    refs = [(view, factlib.as_fact(view)) for view in facts]
-    refs = [(view, ref) for view, ref in refs if ref is not None]
+def _fact_outs(store: Store, worlds: list[str], facts: list[NodeView]) -> list[FactOut]:
+    """The facts, newest reference first, each (subject, relation, object) once: a fact that
+    several memories state (one Fact node per memory) is listed with all of them as `sources`
+    (those inside the scopes, newest first), the id and text of its newest statement, and the
+    validity of them all: from the earliest start to the latest end (open if one is)."""
+    refs = [(view, ref) for view, ref in ((view, factlib.as_fact(view)) for view in facts) if ref is not None]
     names = store.get_many({r.subject for _, r in refs} | {r.object for _, r in refs if r.object_is_entity})
-    out = []
+    groups: dict[tuple, list[NodeView]] = {}
     for view, ref in refs:
-        subject = names[ref.subject].name if ref.subject in names else ref.subject
+        key = (ref.subject, ref.relation, ref.object if ref.object_is_entity else ref.object.casefold())
+        groups.setdefault(key, []).append(view)
+    out = []
+    for (subject_id, relation, _), views in groups.items():
+        ref = factlib.as_fact(views[0])
+        subject = names[subject_id].name if subject_id in names else subject_id
         obj = (names[ref.object].name if ref.object in names else ref.object) if ref.object_is_entity else ref.object
-        out.append(FactOut(id=ref.anchor, subject=subject, relation=ref.relation, object=obj,
-                           text=view.content or "", valid_from=to_iso(view.valid_from), valid_to=to_iso(view.valid_to)))
+        ends = [view.valid_to for view in views]
+        out.append(FactOut(id=ref.anchor, subject=subject, relation=relation, object=obj, text=views[0].content or "",
+                           valid_from=to_iso(min(view.valid_from for view in views)),
+                           valid_to=None if None in ends else to_iso(max(ends)),
+                           sources=_sources(store, worlds, views)))
     return out
+
+
+def _sources(store: Store, worlds: list[str], facts: list[NodeView]) -> list[str]:
+    """The memories inside the scopes that the facts were drawn from (derived_from), newest first."""
+    stated = dict.fromkeys(m for view in facts for m in store.ends(view.anchor, "derived_from"))
+    shown = _shown(store, worlds, stated)
+    views = store.get_many(shown)
+    return sorted((m for m in stated if m in views), key=lambda m: (views[m].valid_from, views[m].t_ingested),
+                  reverse=True)
 
 
 def _related(store: Store, worlds: list[str], members: set[str], facts: list[NodeView]) -> list[RelatedEntity]:

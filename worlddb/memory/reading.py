@@ -147,7 +147,7 @@ def read_memory(services: Services, memory_id: str, scopes: ScopeSet) -> MemoryD
         obj = store.get(ref.object).name if ref.object_is_entity and store.get(ref.object) else ref.object
         facts.append(FactOut(id=ref.anchor, subject=subject.name if subject else ref.subject, relation=ref.relation,
                              object=obj, text=fact_view.content or "", valid_from=to_iso(fact_view.valid_from),
-                             valid_to=to_iso(fact_view.valid_to)))
+                             valid_to=to_iso(fact_view.valid_to), sources=[anchor]))
     return MemoryDetail(
         id=anchor, type=view.type, text=view.content, metadata=dict(view.meta),
         scopes=scope_keys_of(store, anchor), valid_from=to_iso(view.valid_from), valid_to=to_iso(view.valid_to),

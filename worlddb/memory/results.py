@@ -87,6 +87,9 @@ class FactOut:
     text: str
     valid_from: str | None = None
     valid_to: str | None = None
+    #: the memories that state it: a memory's own facts name that memory; an entity's page lists
+    #: a fact several memories state once, with all of them, newest first
+    sources: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

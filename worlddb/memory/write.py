@@ -783,4 +783,4 @@ def _write_fact(services: Services, w: Writer, world: str, key: str, memory: str
                 w.link(Edge("contradicts", anchor, prior.anchor))
                 conflicts.append(ConflictOut(id=anchor, with_id=prior.anchor))
     return FactOut(id=anchor, subject=subject_name, relation=relation, object=fact.object,
-                   text=node.content, valid_from=to_iso(valid_from))
+                   text=node.content, valid_from=to_iso(valid_from), sources=[memory])
