@@ -34,6 +34,15 @@ def test_short_words_and_stopwords_are_never_fuzzy(db, resolver, scope, resolve)
     assert resolver.find_mentions([scope], "when did Ann leave") == []
 
 
+def test_a_pronoun_or_user_alone_names_no_entity_but_a_longer_name_with_one_does(db, resolver, scope, resolve):
+    me, user, band, novel = resolve(resolver, scope, ("me", "person"), ("user", "person"), ("Me Too", "work"),
+                                    ("It", "work"))
+    assert resolver.find_mentions([scope], "Tell me what the user said about Bob") == []
+    assert [m.anchor for m in resolver.find_mentions([scope], "Did me too win?")] == [band.entity]
+    # "it" refers to no person, and a novel of that name is found as before
+    assert [m.anchor for m in resolver.find_mentions([scope], "Did I finish It?")] == [novel.entity]
+
+
 def test_find_mentions_searches_every_given_scope_and_skips_unknown_ones(db, resolver, resolve):
     with db.write() as w:
         alice, team = w.scope("user", "alice"), w.scope("app", "team")

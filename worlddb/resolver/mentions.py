@@ -52,7 +52,7 @@ STOPWORDS = frozenset(
 #: --default-user) names an entity of that name, which a query's pronoun never is.
 NOT_NAMES = frozenset(
     "i me my mine myself you your yours yourself yourselves we us our ours ourselves he him his himself "
-    "she her hers herself it its itself they them their theirs themselves user".split()
+    "she her hers herself they them their theirs themselves user".split()
 )
 
 
