@@ -151,7 +151,7 @@ class WorldDBMachine(RuleBasedStateMachine):
     def memory_amend_as_a_principal(self, op):
         self._run(op)
 
-    @rule(op=_op("m_retire", memory=st.one_of(m_ref, a_ref), scope=home, **{"as": as_who}))
+    @rule(op=_op("m_retire", memory=st.one_of(m_ref, a_ref), scope=home, wrong=st.booleans(), **{"as": as_who}))
     def memory_retire(self, op):
         self._run(op)
 

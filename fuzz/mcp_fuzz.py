@@ -163,7 +163,8 @@ VALID = {
                                                        "include_retired": st.booleans()}),
     "memory_read": st.fixed_dictionaries({"id": known_id}, optional={"user_id": who}),
     "memory_amend": st.fixed_dictionaries({"id": known_id, "text": st.sampled_from(TEXTS)}, optional={"user_id": who}),
-    "memory_retire": st.fixed_dictionaries({"id": known_id}, optional={"user_id": who, "reason": st.just("old")}),
+    "memory_retire": st.fixed_dictionaries({"id": known_id}, optional={"user_id": who, "reason": st.just("old"),
+                                                                    "wrong": st.booleans()}),
     "memory_retire_all": st.fixed_dictionaries({"user_id": who}),
     "memory_purge_scope": who.flatmap(lambda u: st.fixed_dictionaries(
         {"user_id": st.just(u), "confirm": st.just(f"user:{u}")}, optional={"erase": st.booleans()})),

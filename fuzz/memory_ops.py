@@ -198,10 +198,15 @@ def _m_amend(h, op: dict) -> None:
     h.memories.append(result.id)
 
 
-def _retire_in_model(h, anchor: str, at: int) -> bool:
+def _retire_in_model(h, anchor: str, at: int, wrong: bool) -> bool:
     """memory_retire as the model says: the node and the facts only it supports are retired, and,
-    retired as never true, each of them ends nothing any more (`_undo`)."""
+    retired as never true (`wrong`, or before it begins), the node's validity ends where it began
+    and each of them ends nothing any more (`_undo`)."""
     model = h.model
+    node = model.nodes[anchor]
+    never = wrong or node.valid_from > at
+    if never and node.retired_at is None and (node.valid_to is None or node.valid_from < node.valid_to):
+        model.close(anchor, node.valid_from, at=at)
     changed = model.retire(anchor, at=at)
     if changed:
         facts = []
@@ -210,8 +215,8 @@ def _retire_in_model(h, anchor: str, at: int) -> bool:
             if not [s for s in sources if s != anchor and model.nodes[s].valid_to is None] \
                     and model.retire(e.src, at=at):
                 facts.append(e.src)
-        for node in [anchor, *facts]:
-            _undo(model, node, at)
+        for retired in [anchor, *facts] if never else []:
+            _undo(model, retired, at)
     return changed
 
 
@@ -254,14 +259,16 @@ def _m_retire(h, op: dict) -> None:
     if expected is None and access is not None and not all(access.allows(k) for k in h.model.scope_keys_of(anchor)):
         expected = Expect("Forbidden", "retiring a memory also in a scope outside the grant")
     expected = _outside(access, scopes) or expected
-    got = _call(h, "retire", expected, lambda: h.engine.retire(anchor, scopes, reason="fuzz", access=access))
+    wrong = op.get("wrong", True)  # (saved examples before the flag retired as never true)
+    got = _call(h, "retire", expected, lambda: h.engine.retire(anchor, scopes, reason="fuzz", wrong=wrong,
+                                                                access=access))
     if got is None:
         return
     result, txs, last = got
     if access is not None:
         grants.scan(h, access, "retire", result)
     h.model.begin()
-    changed = _retire_in_model(h, anchor, txs[-1][1])
+    changed = _retire_in_model(h, anchor, txs[-1][1], wrong)
     h.model.commit()
     if result.already_retired == changed:
         raise Violation(f"retire reported already_retired={result.already_retired}, model changed={changed}")

@@ -464,10 +464,11 @@ def build_server(config: ServerConfig) -> WorldDBServer:
         reason: Annotated[str, Field(description="Why it no longer holds (optional)"), NoText] = "",
         user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
         valid_to: Annotated[str, Field(description=texts.RETIRE_VALID_TO), NoText] = "",
+        wrong: Annotated[Flag, Field(description=texts.RETIRE_WRONG), NoFlag] = False,
     ) -> RetireResult:
         engine, access = _state(ctx), _access(ctx)
         return await engine.retire(id, _scopes(engine, access, user_id, agent_id, app_id, run_id),
-                                   reason=reason or None, valid_to=valid_to or None, access=access)
+                                   reason=reason or None, valid_to=valid_to or None, wrong=wrong, access=access)
 
     @server.tool(description=texts.RETIRE_ALL, annotations=retire)
     async def memory_retire_all(

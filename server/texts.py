@@ -21,8 +21,8 @@ true and when, who said it, and which names refer to the same person or thing.
   superseded, what it conflicts with, whether it repeated a memory (duplicate_of, nothing
   written) and related memories it left undecided. If one of those is out of date, amend or
   retire it; if a supersession was wrong, amend the new memory.
-- When something was simply wrong or no longer applies, memory_retire it (valid_to: when it
-  stopped being true).
+- When something no longer applies, memory_retire it (valid_to: when it stopped being true); when
+  it was simply wrong, memory_retire it with wrong=true, and what it replaced is current again.
 - Scopes: user_id, agent_id, app_id, run_id say whose memory it is. Omit them all to use the
   server's default scope, if it has one. A memory written with several belongs to each.
   Recall never returns memories outside the scopes it names.
@@ -147,18 +147,20 @@ revised_by. What the old memory superseded or changed is judged again against th
 ended (from the new memory's valid_from) only where the new text still changes it, and is current again
 otherwise. A text another current memory already says is refused: retire the old memory instead."""
 
-RETIRE = """Mark one memory as no longer true (it was wrong, or stopped applying) when nothing replaces it.
-Its validity ends at valid_to (when it stopped being true; default now); it is hidden from recall
-unless include_retired is set. Nothing is deleted. Also takes the id of a fact extracted from a
-memory, to close just that fact; an entity or summary id is refused. A memory retired without a
-valid_to (it was never true: a mistake, a joke) ends nothing any more: what it superseded or changed
-is current again, unless another current memory also ended it (one that superseded the retired memory
-takes its place); so is what a planned change (a memory whose valid_from is still to come) would have
-replaced. Give valid_to when it did hold until then: what it replaced stays replaced."""
+RETIRE = """Mark one memory as no longer true when nothing replaces it: it stopped applying, or it was
+never true (wrong). Its validity ends at valid_to (when it stopped being true; default now), and what it
+replaced stays replaced; it is hidden from recall unless include_retired is set. With wrong=true (a
+mistake, a joke, misheard) it held at no time, so no as_of finds it either, and what it superseded or
+changed is current again, unless another current memory also ended it (one that superseded the retired
+memory takes its place); so is what a planned change (a memory whose valid_from is still to come) would
+have replaced, wrong or not. Nothing is deleted. Also takes the id of a fact extracted from a memory, to
+close just that fact; an entity or summary id is refused."""
 
 AMEND_VALID_FROM = ("When the corrected memory became true, ISO-8601 (not before the old one began). "
                     "Default: now.")
-RETIRE_VALID_TO = "When it stopped being true, ISO-8601, not later than now. Default: now."
+RETIRE_VALID_TO = "When it stopped being true, ISO-8601, not later than now. Default: now. Not with wrong."
+RETIRE_WRONG = ("true if the memory was never true (a mistake, a joke, misheard): what it replaced or changed is "
+                "current again. Default false: it held until valid_to.")
 
 RETIRE_ALL = """Retire every current memory in the named scopes (name them explicitly: the default scope
 is never retired whole implicitly, and no tool brings a retired memory back). Nothing is deleted; the

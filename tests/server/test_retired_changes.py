@@ -1,7 +1,8 @@
-"""A change retired or amended away ends nothing any more, as an agent meets it through the MCP
-tools: what it alone superseded or revised is current again in recall, read and list, with its
+"""A change retired as wrong (never true) or amended away ends nothing any more, as an agent meets
+it through the MCP tools: what it alone superseded or revised is current again in recall, read and list, with its
 facts open, unless another live memory ended it too; a memory that superseded the retired one
-takes its place in a succession; and reads pinned to a transaction time before the retirement
+takes its place in a succession; one retired as having stopped holding keeps what it
+replaced replaced, and a wrong one is found by no as_of; and reads pinned to a transaction time before the retirement
 still show what was recorded then. Real MCP client, real model, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ async def test_retiring_a_change_that_revised_a_memory_opens_the_facts_it_ended(
         assert change["revised"] == [old["id"]]
         assert (await _facts(client, old["id"]))["lives_in"] is not None
         before = await _moment()
-        await ok(client, "memory_retire", id=change["id"], reason="that was a joke, they didn't move")
+        await ok(client, "memory_retire", id=change["id"], reason="that was a joke, they didn't move", wrong=True)
         read = await ok(client, "memory_read", id=old["id"])
         assert read["annotations"] == {} and read["valid_to"] is None
         assert {f["relation"]: f["valid_to"] for f in read["facts"]} == {"lives_in": None, "works_at": None}
@@ -75,7 +76,7 @@ async def test_retiring_a_change_that_superseded_a_memory_makes_it_current_again
         denver = await ok(client, "memory_write", text="I moved to Denver.", valid_from=days(-5))
         assert denver["superseded"] == [austin["id"]]
         before = await _moment()
-        await ok(client, "memory_retire", id=denver["id"], reason="wrong person")
+        await ok(client, "memory_retire", id=denver["id"], reason="wrong person", wrong=True)
         read = await ok(client, "memory_read", id=austin["id"])
         assert read["valid_to"] is None and read["superseded_by"] == []
         assert set((await _facts(client, austin["id"])).values()) == {None}
@@ -94,7 +95,7 @@ async def test_in_a_succession_retiring_the_last_change_restores_the_one_before_
         denver = await ok(client, "memory_write", text="I moved to Denver.", valid_from=days(-30))
         chicago = await ok(client, "memory_write", text="I moved to Chicago.", valid_from=days(-5))
         assert chicago["superseded"] == [denver["id"]]
-        await ok(client, "memory_retire", id=chicago["id"])
+        await ok(client, "memory_retire", id=chicago["id"], wrong=True)
         hits = (await ok(client, "memory_recall", query=WHERE))["results"]
         assert hits[0]["id"] == denver["id"] and austin["id"] not in [h["id"] for h in hits]
         read = await ok(client, "memory_read", id=austin["id"])
@@ -106,7 +107,7 @@ async def test_retiring_a_change_in_the_middle_of_a_succession_lets_the_next_one
         austin = await ok(client, "memory_write", text="I live in Austin.", valid_from=days(-60))
         denver = await ok(client, "memory_write", text="I moved to Denver.", valid_from=days(-30))
         chicago = await ok(client, "memory_write", text="I moved to Chicago.", valid_from=days(-5))
-        await ok(client, "memory_retire", id=denver["id"])
+        await ok(client, "memory_retire", id=denver["id"], wrong=True)
         hits = (await ok(client, "memory_recall", query=WHERE))["results"]
         assert hits[0]["id"] == chicago["id"] and austin["id"] not in [h["id"] for h in hits]
         read = await ok(client, "memory_read", id=austin["id"])
@@ -121,7 +122,7 @@ async def test_retiring_a_change_leaves_closed_what_another_live_memory_also_end
         seattle = await ok(client, "memory_write", text="We moved to Seattle.", valid_from=days(-5))
         denver = await ok(client, "memory_write", text="We moved to Denver.", valid_from=days(-2))
         assert old["id"] in seattle["revised"] and old["id"] in denver["revised"]
-        await ok(client, "memory_retire", id=seattle["id"], reason="a joke")
+        await ok(client, "memory_retire", id=seattle["id"], reason="a joke", wrong=True)
         facts = await _facts(client, old["id"])
         assert facts == {"lives_in": denver["valid_from"], "works_at": None}
         read = await ok(client, "memory_read", id=old["id"])
@@ -169,3 +170,49 @@ async def test_amending_a_change_to_another_change_leaves_what_it_ended_ended(ch
         await ok(client, "memory_amend", id=denver["id"], text="I moved to Dallas.", **bob)
         read = await ok(client, "memory_read", id=austin["id"], **bob)
         assert read["valid_to"] == denver["valid_from"] and read["superseded_by"] == [denver["id"]]
+
+
+async def test_a_retirement_without_wrong_says_it_held_until_now_and_keeps_what_it_replaced_replaced(changes):
+    async with Client(changes) as client:
+        austin = await ok(client, "memory_write", text="I live in Austin.", valid_from=days(-30))
+        denver = await ok(client, "memory_write", text="I moved to Denver.", valid_from=days(-10))
+        await ok(client, "memory_retire", id=denver["id"], reason="moved away again")
+        read = await ok(client, "memory_read", id=austin["id"])
+        assert read["valid_to"] == denver["valid_from"] and read["superseded_by"] == [denver["id"]]
+        # it held from its start until now, so a question about then still finds it
+        then = await ok(client, "memory_recall", query=WHERE, as_of=days(-5), limit=3)
+        assert then["results"][0]["id"] == denver["id"]
+
+
+async def test_a_memory_retired_as_wrong_answers_no_question_about_any_time(changes):
+    async with Client(changes) as client:
+        job = await ok(client, "memory_write", text="I work at Initech.", valid_from="2024-01-01")
+        retired = await ok(client, "memory_retire", id=job["id"], reason="never worked there", wrong=True)
+        assert retired["valid_to"] == job["valid_from"]
+        then = await ok(client, "memory_recall", query="Where did I work?", as_of="2024-06-01", limit=3)
+        assert job["id"] not in [h["id"] for h in then["results"]]
+        shown = await ok(client, "memory_recall", query="Where did I work?", as_of="2024-06-01", limit=3,
+                         include_retired=True)
+        assert job["id"] in [h["id"] for h in shown["results"]]
+        # one a later memory had superseded: the one before it holds until that later one instead
+        bob = {"user_id": "bob"}
+        austin = await ok(client, "memory_write", text="I live in Austin.", valid_from="2020-01-01", **bob)
+        lisbon = await ok(client, "memory_write", text="I live in Lisbon.", valid_from="2021-06-01", **bob)
+        denver = await ok(client, "memory_write", text="I live in Denver.", valid_from="2023-05-01", **bob)
+        await ok(client, "memory_retire", id=lisbon["id"], reason="never lived there", wrong=True, **bob)
+        then = await ok(client, "memory_recall", query=WHERE, as_of="2022-01-01", limit=3, **bob)
+        assert [h["id"] for h in then["results"]][:1] == [austin["id"]]
+        assert lisbon["id"] not in [h["id"] for h in then["results"]]
+        read = await ok(client, "memory_read", id=austin["id"], **bob)
+        assert read["valid_to"] == denver["valid_from"] and read["superseded_by"] == [denver["id"]]
+
+
+async def test_wrong_with_a_valid_to_is_refused_and_changes_nothing(changes):
+    async with Client(changes) as client:
+        austin = await ok(client, "memory_write", text="I live in Austin.", valid_from=days(-30))
+        denver = await ok(client, "memory_write", text="I moved to Denver.", valid_from=days(-10))
+        result = await client.call_tool("memory_retire", {"id": denver["id"], "wrong": True, "valid_to": days(-1)})
+        assert result.is_error and "takes no valid_to" in result.content[0].text
+        read = await ok(client, "memory_read", id=denver["id"])
+        assert not read["retired"] and read["valid_to"] is None
+        assert (await ok(client, "memory_read", id=austin["id"]))["superseded_by"] == [denver["id"]]

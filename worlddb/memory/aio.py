@@ -253,10 +253,10 @@ class AsyncEngine:
             return await self._write(ticket, prepared, Engine.commit_amend, access)
 
     async def retire(self, memory_id: str, scopes: ScopeSet, *, reason: str | None = None,
-                     valid_to: str | None = None, access: Access | None = None) -> RetireResult:
+                     valid_to: str | None = None, wrong: bool = False, access: Access | None = None) -> RetireResult:
         with self._arrivals.ticket() as ticket:
             return await self._in_turn(ticket, Engine.retire, memory_id, scopes, reason=reason, valid_to=valid_to,
-                                       access=access)
+                                       wrong=wrong, access=access)
 
     async def retire_all(self, scopes: ScopeSet, *, access: Access | None = None) -> RetireAllResult:
         with self._arrivals.ticket() as ticket:

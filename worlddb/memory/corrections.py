@@ -4,10 +4,11 @@ Content is immutable: amend writes a new memory that supersedes the old one (thr
 supersedes handler, which closes the old one's validity where the new one begins). Retire
 closes one memory's validity - or a wrongly extracted fact's - and nothing is deleted;
 facts drawn only from a retired memory are retired with it. A memory retired as never true
-(no valid_to, or one at its start) ends nothing any more: what it superseded or changed,
-and its facts' functional predecessors, are current again unless something else ended them
-(worlddb.memory.succession.withdraw_changes). One retired with a valid_to after it began
-held until then, and what it replaced stays replaced. retire_all ends everything it
+(`wrong`, a valid_to at its start, or a planned change retired before it begins) holds at no
+time, and ends nothing any more: what it superseded or changed, and its facts' functional
+predecessors, are current again unless something else ended them
+(worlddb.memory.succession.withdraw_changes). One retired otherwise held until its valid_to
+(default now), and what it replaced stays replaced. retire_all ends everything it
 retires, and restores nothing. Amend replaces a memory
 (Memory, Turn); retire closes one of those or a fact. Any other id in scope (an entity, a
 session, a consolidator's Summary) is InvalidInput: closing an entity would hide it from
@@ -198,15 +199,22 @@ def _check_shared(access: Access | None, anchor: str, keys: list[str], why: str)
 
 
 def retire(services: Services, memory_id: str, scopes: ScopeSet, *, reason: str | None = None,
-           valid_to: int | None = None, access: Access | None = None) -> RetireResult:
+           valid_to: int | None = None, wrong: bool = False, access: Access | None = None) -> RetireResult:
     """Close a memory's (or a fact's) validity and mark it retired. `valid_to` says when it
-    stopped being true (not later than now, not before it began); by default now. With
-    `access`, one that is also in a scope outside its grant is Forbidden."""
+    stopped being true (not later than now, not before it began); by default now, and what it
+    replaced stays replaced. `wrong` says it never held (a mistake, a joke): its validity ends
+    where it began, so no as_of finds it, and what it superseded or changed holds again unless
+    something else ended it (`succession.withdraw_changes`); it takes no valid_to. A memory
+    retired before it begins (a planned change), or with valid_to at its start, never held
+    either. With `access`, one that is also in a scope outside its grant is Forbidden."""
     store = services.store
     anchor = require_of_type(store, memory_id, scopes, RETIRABLE, "retired")
     _check_shared(access, anchor, scope_keys_of(store, anchor),
                   "retiring it would close it in every scope it is in; nothing was changed")
     view = store.require(anchor)
+    if wrong and valid_to is not None:
+        raise InvalidInput("wrong says the memory never held, so it takes no valid_to; give one without wrong "
+                           "when it held until then")
     if valid_to is not None:
         if valid_to > now_us():
             raise InvalidInput("valid_to is in the future: a memory is retired as of now or earlier "
@@ -216,13 +224,16 @@ def retire(services: Services, memory_id: str, scopes: ScopeSet, *, reason: str 
         if view.valid_to is not None and valid_to > view.valid_to and not view.retired:
             raise InvalidInput(f"the memory already stopped being valid at {to_iso(view.valid_to)}; "
                                "validity only ever ends earlier")
+    never = wrong or view.valid_from > now_us() or (valid_to is not None and valid_to <= view.valid_from)
+    if never:
+        valid_to = view.valid_from
     with services.db.write("retire") as w:
         if valid_to is not None and not view.retired and (view.valid_to is None or valid_to < view.valid_to):
             w.close(anchor, valid_to, "retired")
         changed = w.retire(anchor, reason)
         if changed:
             facts = _retire_derived(services, w, anchor, reason)
-            if valid_to is None or valid_to <= view.valid_from:  # never true: what it ended holds again
+            if never:  # what it ended holds again
                 for retired in (anchor, *facts):
                     succession.withdraw_changes(services, w, retired)
     view = store.get(anchor)

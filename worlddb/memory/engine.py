@@ -447,15 +447,16 @@ class Engine:
         return self.commit_amend(self.complete(self.prepare_amend(target)), access=access)
 
     def retire(self, memory_id: str, scopes: ScopeSet, *, reason: str | None = None,
-               valid_to: str | None = None, access: Access | None = None) -> RetireResult:
+               valid_to: str | None = None, wrong: bool = False, access: Access | None = None) -> RetireResult:
         """memory_retire: close one memory's (or fact's) validity - at `valid_to` (ISO-8601, not
-        later than now) or now; nothing is deleted. It is closed in every scope it is in: a
-        caller not granted every one of them is refused (Forbidden) and nothing changes."""
+        later than now) or now; nothing is deleted. `wrong`: it never held, and what it replaced
+        holds again (corrections.retire). It is closed in every scope it is in: a caller not
+        granted every one of them is refused (Forbidden) and nothing changes."""
         caller = _access(access)
         caller.admit(scopes, unknown_id(memory_id, scopes))
         return corrections.retire(self.services, memory_id, scopes, reason=reason,
                                   valid_to=parse_time(valid_to, field="valid_to") if valid_to else None,
-                                  access=caller)
+                                  wrong=wrong, access=caller)
 
     def retire_all(self, scopes: ScopeSet, *, access: Access | None = None) -> RetireAllResult:
         """memory_retire_all: retire everything current in the scopes. A scope that does not exist
