@@ -340,21 +340,21 @@ def _restated(services: Services, found: Readings, times: Sequence[int], texts: 
     return changes
 
 
-def memory_restated(services: Services, worlds: list[str], text: str, reading: Reading, speaker: str | None,
+def memory_restated(services: Services, worlds: list[str], text: str, facts: Sequence, speaker: str | None,
                     user: str | None, starts: int) -> tuple[str, frozenset[str]] | None:
-    """The memory a memory about to be written (`text`, read as `reading`, said by `speaker`,
+    """The memory a memory about to be written (`text`, with its `facts`, said by `speaker`,
     valid from `starts`) corrects by naming only the right time ("Actually, it's Tuesday" after
     "Dentist appointment is Monday Dec 14 at 2pm"), with the attributes of the time it states;
     None if it corrects none. It is step 5's rule (`_time_said`), the memories the scopes got
     last (`_written_last`) being the turns before it, each at the time it was written: a client
     that writes one memory per message writes each as it is said, where the valid-from it gives
-    may be only a day. So the memory corrected is the last of the scopes, in the correction's
-    voice (after an assistant's at most, that asks nothing), written at most RESTATED_WITHIN
-    before it and valid from at most RESTATED_DATED before it (not after): a conversation
-    written as memories long after it was held is written in one go, and there only the
-    valid-from tells what was said just before."""
+    may be only a day. So the memory corrected is the last of the scopes in the correction's
+    voice, with none between but an assistant's that asks nothing, written at most
+    RESTATED_WITHIN before it, and valid from at most RESTATED_DATED before it (not after): a
+    conversation written as memories long after it was held is written in one go, and there
+    only the valid-from tells what was said just before."""
     value = restated(text)
-    if value is None or reading.claims or not worlds:
+    if value is None or not worlds or slot_readings.claim_reading(text, facts, user, speaker).claims:
         return None
     stored = _written_last(services.store, worlds)
     said = [_Said(view.anchor, view.content or "", view.t_ingested, slot_readings.speaker_of(view.meta) or "user",
@@ -369,10 +369,10 @@ def memory_restated(services: Services, worlds: list[str], text: str, reading: R
 
 
 def _written_last(store, worlds: Sequence[str]) -> list:
-    """The current memories each of `worlds` got last (at most RESTATED_TURNS, oldest first),
-    where every world names the same ones; else none (a memory of several scopes corrects what
-    all of them hold). A world's `contains` edges are read newest first, a bounded number of
-    them (a memory brings its facts and entities into a scope with it)."""
+    """The memories each of `worlds` got last (at most RESTATED_TURNS, oldest first; of those
+    retired or erased, none), where every world names the same ones; else none (a memory of
+    several scopes corrects what all of them hold). A world's `contains` edges are read newest
+    first, a bounded number of them (a memory brings its facts and entities into a scope too)."""
     found = set()
     for world in worlds:
         rows = store.conn.execute(

@@ -327,10 +327,8 @@ def _restated(services: Services, request: WriteRequest, plan: _Plan, found: upd
     (worlddb.memory.turn_updates.memory_restated), where the built-in judge decided nothing else."""
     if not isinstance(services.judge, BuiltinJudge) or found.superseded or found.revised or found.conflicts:
         return found
-    speaker = slot_readings.speaker_of(request.metadata)
-    reading = slot_readings.claim_reading(request.text, plan.facts, user, speaker)
     old = turn_updates.memory_restated(services, scope_anchors(services.store, request.scopes), request.text,
-                                       reading, speaker, user, plan.starts)
+                                       plan.facts, slot_readings.speaker_of(request.metadata), user, plan.starts)
     return found if old is None else replace(found, revised=(old,))
 
 
