@@ -11,7 +11,8 @@ summarized after the summaries of its sub-worlds have landed in it.
 Age. A world is old enough once nothing in its content changed for `min_age_secs`: the
 latest of its own t_ingested, the t_added/t_removed of every contains edge inside it
 (transitively; contains edges into Summary nodes excluded), every change of an interior
-edge set inside it, and every validity change of a non-Summary node inside it. Summaries
+edge set inside it, and every validity change of a non-Summary node inside it (a closure
+recorded or withdrawn). Summaries
 the consolidator writes therefore never make a world look young.
 
 What is summarized. The world's own content, then the texts of its current content,
@@ -91,6 +92,7 @@ SELECT max(t) FROM (
     JOIN edges e ON e.src = c.a AND e.type = 'contains' JOIN nodes d ON d.rowid = e.dst WHERE d.type != 'Summary'
   UNION ALL SELECT tx.at FROM content c JOIN member_log m ON m.world = c.a AND m.kind = 1 JOIN tx ON tx.seq = m.seq
   UNION ALL SELECT tx.at FROM content c JOIN validity_log v ON v.anchor = c.anchor JOIN tx ON tx.seq = v.seq
+  UNION ALL SELECT tx.at FROM content c JOIN validity_log v ON v.anchor = c.anchor JOIN tx ON tx.seq = v.seq_withdrawn
 )"""
 
 

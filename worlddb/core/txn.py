@@ -282,13 +282,14 @@ class Tx:
         ends where its other standing closures say, or never. The closures stay in the log,
         marked withdrawn by this transaction, so reads pinned to an earlier transaction time see
         them. Returns the anchors whose valid_to changed."""
+        # (`cause <> ''` as the partial index validity_log_cause says it: SQLite then reads it)
         rows = self.conn.execute(
-            "SELECT DISTINCT anchor FROM validity_log WHERE cause=? AND seq_withdrawn IS NULL", (cause,)
+            "SELECT DISTINCT anchor FROM validity_log WHERE cause=? AND cause <> '' AND seq_withdrawn IS NULL", (cause,)
         ).fetchall()
         if not rows:
             return []
-        self.conn.execute("UPDATE validity_log SET seq_withdrawn=? WHERE cause=? AND seq_withdrawn IS NULL",
-                          (self.seq, cause))
+        self.conn.execute("UPDATE validity_log SET seq_withdrawn=? WHERE cause=? AND cause <> '' "
+                          "AND seq_withdrawn IS NULL", (self.seq, cause))
         changed = []
         for (anchor,) in rows:
             end = self.conn.execute(
