@@ -200,24 +200,31 @@ def _m_amend(h, op: dict) -> None:
 
 def _retire_in_model(h, anchor: str, at: int, wrong: bool) -> bool:
     """memory_retire as the model says: the node and the facts only it supports are retired, and,
-    retired as never true (`wrong`, or before it begins), the node's validity ends where it began
-    and each of them ends nothing any more (`_undo`)."""
+    retired as never true (`wrong`, or before it begins), the validity of each ends where it began
+    and each of them ends nothing any more (`_undo`). A node retired before and held at some time,
+    retired again with `wrong`, is retired as never true so, with the retired facts only it
+    supports; any other retire of a retired node changes nothing."""
     model = h.model
     node = model.nodes[anchor]
     never = wrong or node.valid_from > at
-    if never and node.retired_at is None and (node.valid_to is None or node.valid_from < node.valid_to):
+    again = wrong and node.retired_at is not None and _held(node)
+    if never and (node.retired_at is None or again) and _held(node):
         model.close(anchor, node.valid_from, at=at)
     changed = model.retire(anchor, at=at)
-    if changed:
+    if changed or again:
         facts = []
         for e in [e for e in model.live_edges("derived_from") if e.dst == anchor]:
             sources = [x.dst for x in model.live_edges("derived_from") if x.src == e.src]
-            if not [s for s in sources if s != anchor and model.nodes[s].valid_to is None] \
-                    and model.retire(e.src, at=at):
+            if [s for s in sources if s != anchor and model.nodes[s].valid_to is None]:
+                continue
+            if model.retire(e.src, at=at) if changed else model.nodes[e.src].retired_at is not None:
                 facts.append(e.src)
+        for fact in facts if never else []:
+            if _held(model.nodes[fact]):
+                model.close(fact, model.nodes[fact].valid_from, at=at)
         for retired in [anchor, *facts] if never else []:
             _undo(model, retired, at)
-    return changed
+    return changed or again
 
 
 def _undo(model, anchor: str, at: int) -> None:
@@ -244,7 +251,12 @@ def _undo(model, anchor: str, at: int) -> None:
 
 def _holds(node) -> bool:
     """Not retired, and its validity not empty."""
-    return node.retired_at is None and (node.valid_to is None or node.valid_to > node.valid_from)
+    return node.retired_at is None and _held(node)
+
+
+def _held(node) -> bool:
+    """Its validity not empty, retired or not."""
+    return node.valid_to is None or node.valid_to > node.valid_from
 
 
 def _m_retire(h, op: dict) -> None:

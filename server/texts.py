@@ -153,14 +153,18 @@ replaced stays replaced; it is hidden from recall unless include_retired is set.
 mistake, a joke, misheard) it held at no time, so no as_of finds it either, and what it superseded or
 changed is current again, unless another current memory also ended it (one that superseded the retired
 memory takes its place); so is what a planned change (a memory whose valid_from is still to come) would
-have replaced, wrong or not. Nothing is deleted. Also takes the id of a fact extracted from a memory, to
-close just that fact; an entity or summary id is refused."""
+have replaced, wrong or not. A memory retired before may be retired again with wrong=true once it turns out
+it never held: it is then retired as never true from that call on (reads with known_at before it still show
+the first retirement), and the reason given replaces the first one. Any other retire of a retired memory
+changes nothing (already_retired is true). Nothing is deleted. Also takes the id of a fact extracted from a
+memory, to close just that fact; an entity or summary id is refused."""
 
 AMEND_VALID_FROM = ("When the corrected memory became true, ISO-8601 (not before the old one began). "
                     "Default: now.")
 RETIRE_VALID_TO = "When it stopped being true, ISO-8601, not later than now. Default: now. Not with wrong."
 RETIRE_WRONG = ("true if the memory was never true (a mistake, a joke, misheard): what it replaced or changed is "
-                "current again. Default false: it held until valid_to.")
+                "current again; also for a memory already retired without it. Default false: it held until "
+                "valid_to.")
 
 RETIRE_ALL = """Retire every current memory in the named scopes (name them explicitly: the default scope
 is never retired whole implicitly, and no tool brings a retired memory back). Nothing is deleted; the

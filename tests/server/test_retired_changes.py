@@ -2,7 +2,8 @@
 it through the MCP tools: what it alone superseded or revised is current again in recall, read and list, with its
 facts open, unless another live memory ended it too; a memory that superseded the retired one
 takes its place in a succession; one retired as having stopped holding keeps what it
-replaced replaced, and a wrong one is found by no as_of; and reads pinned to a transaction time before the retirement
+replaced replaced, and no as_of finds a wrong one or its facts; one retired as having stopped holding and
+then as wrong is retired as never true from then on; and reads pinned to a transaction time before the retirement
 still show what was recorded then. Real MCP client, real model, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
@@ -189,6 +190,7 @@ async def test_a_memory_retired_as_wrong_answers_no_question_about_any_time(chan
         job = await ok(client, "memory_write", text="I work at Initech.", valid_from="2024-01-01")
         retired = await ok(client, "memory_retire", id=job["id"], reason="never worked there", wrong=True)
         assert retired["valid_to"] == job["valid_from"]
+        assert set((await _facts(client, job["id"])).values()) == {job["valid_from"]}  # nor did its facts
         then = await ok(client, "memory_recall", query="Where did I work?", as_of="2024-06-01", limit=3)
         assert job["id"] not in [h["id"] for h in then["results"]]
         shown = await ok(client, "memory_recall", query="Where did I work?", as_of="2024-06-01", limit=3,
@@ -216,3 +218,45 @@ async def test_wrong_with_a_valid_to_is_refused_and_changes_nothing(changes):
         read = await ok(client, "memory_read", id=denver["id"])
         assert not read["retired"] and read["valid_to"] is None
         assert (await ok(client, "memory_read", id=austin["id"]))["superseded_by"] == [denver["id"]]
+
+
+async def test_a_memory_retired_as_over_and_then_as_wrong_never_held_and_restores_what_it_replaced(changes):
+    async with Client(changes) as client:
+        austin = await ok(client, "memory_write", text="I live in Austin.", valid_from=days(-30))
+        denver = await ok(client, "memory_write", text="I moved to Denver.", valid_from=days(-10))
+        assert denver["superseded"] == [austin["id"]]
+        before = await _moment()
+        first = await ok(client, "memory_retire", id=denver["id"], reason="it's over")
+        assert not first["already_retired"]
+        # retired again without wrong, it changes nothing, whenever it says it ended
+        for valid_to in ("", days(-5), denver["valid_from"]):
+            again = await ok(client, "memory_retire", id=denver["id"], reason="again", valid_to=valid_to)
+            assert again["already_retired"] and again["valid_to"] == first["valid_to"]
+        read = await ok(client, "memory_read", id=denver["id"])
+        assert read["valid_to"] == first["valid_to"] and read["retire_reason"] == "it's over"
+        assert (await ok(client, "memory_read", id=austin["id"]))["superseded_by"] == [denver["id"]]
+        between = await _moment()
+        wrong = await ok(client, "memory_retire", id=denver["id"], reason="never lived there", wrong=True)
+        assert not wrong["already_retired"] and wrong["valid_to"] == denver["valid_from"]
+        read = await ok(client, "memory_read", id=denver["id"])
+        assert read["retired"] and read["valid_to"] == denver["valid_from"]
+        assert read["retire_reason"] == "never lived there"
+        assert set((await _facts(client, denver["id"])).values()) == {denver["valid_from"]}
+        read = await ok(client, "memory_read", id=austin["id"])
+        assert read["valid_to"] is None and read["superseded_by"] == []
+        assert set((await _facts(client, austin["id"])).values()) == {None}
+        hits = (await ok(client, "memory_recall", query=WHERE))["results"]
+        assert hits[0]["id"] == austin["id"] and hits[0]["superseded_by"] == []
+        # no time finds Denver now; as known before, it held until the first retirement
+        then = [h["id"] for h in (await ok(client, "memory_recall", query=WHERE, as_of=days(-5)))["results"]]
+        assert then[:1] == [austin["id"]] and denver["id"] not in then
+        known = (await ok(client, "memory_recall", query=WHERE, as_of=days(-5), known_at=between))["results"]
+        assert known[0]["id"] == denver["id"] and known[0]["retired"] and austin["id"] not in [h["id"] for h in known]
+        known = (await ok(client, "memory_recall", query=WHERE, known_at=before))["results"]
+        assert known[0]["id"] == denver["id"] and not known[0]["retired"] and known[0]["valid_to"] is None
+        # once never true, a retire with or without wrong changes nothing
+        for wrong_again in (True, False):
+            again = await ok(client, "memory_retire", id=denver["id"], reason="again", wrong=wrong_again)
+            assert again["already_retired"] and again["valid_to"] == denver["valid_from"]
+        assert (await ok(client, "memory_read", id=denver["id"]))["retire_reason"] == "never lived there"
+

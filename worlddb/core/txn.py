@@ -62,6 +62,18 @@ class TxStore(Protocol):
     def get(self, anchor: str) -> Any: ...
     def enter_bulk(self) -> None: ...
 
+def _retire_reason(reason: object) -> str | None:
+    """A retire reason as it is stored, or InvalidInput: text SQLite can store, without NUL."""
+    if reason is None:
+        return None
+    if not isinstance(reason, str):
+        raise InvalidInput("a retire reason must be text")
+    reason = ids.normalize(reason)  # refuses text SQLite cannot store (lone surrogates)
+    if "\x00" in reason:
+        raise InvalidInput(nul_refused("a retire reason"))
+    return reason
+
+
 #: how many nodes a transaction writes before it is treated as a bulk load (more page cache)
 BULK_NODES = 2_000
 
@@ -257,12 +269,7 @@ class Tx:
         """Close a node's validity now and mark it retired. False if it already was. The
         closure is recorded even where an earlier one already ends the node, so that the node
         stays closed if that one is withdrawn."""
-        if reason is not None:
-            if not isinstance(reason, str):
-                raise InvalidInput("a retire reason must be text")
-            reason = ids.normalize(reason)  # refuses text SQLite cannot store (lone surrogates)
-            if "\x00" in reason:
-                raise InvalidInput(nul_refused("a retire reason"))
+        reason = _retire_reason(reason)
         valid_from, current = self.require(anchor)
         row = self.conn.execute("SELECT retired_at FROM nodes WHERE anchor=?", (anchor,)).fetchone()
         if row[0] is not None:
@@ -276,6 +283,15 @@ class Tx:
             "UPDATE nodes SET retired_at=?, retire_reason=? WHERE anchor=?", (self.at, reason, anchor)
         )
         return True
+
+    def restate_retirement(self, anchor: str, reason: str | None) -> None:
+        """Say again why a retired node is retired (a retirement as never true of a node retired
+        before as having stopped holding): `reason`, when given, takes the place of the earlier
+        one; when it was retired stays."""
+        reason = _retire_reason(reason)
+        if reason is not None:
+            self.conn.execute("UPDATE nodes SET retire_reason=? WHERE anchor=? AND retired_at IS NOT NULL",
+                              (reason, anchor))
 
     def withdraw(self, cause: str) -> list[str]:
         """Withdraw every standing closure recorded with `cause` (an edge id): each node it closed

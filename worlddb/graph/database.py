@@ -211,6 +211,10 @@ class Writer:
     def retire(self, anchor: str, reason: str | None = None) -> bool:
         return self.tx.retire(anchor, reason)
 
+    def restate_retirement(self, anchor: str, reason: str | None) -> None:
+        """A retired node's reason, said again (Tx.restate_retirement)."""
+        self.tx.restate_retirement(anchor, reason)
+
     def close(self, anchor: str, to: int, reason: str = "closed", cause: Edge | None = None) -> bool:
         """End a node's validity at `to` (Tx.close_validity); with `cause`, in the name of that
         live edge, whose removal withdraws the closure."""

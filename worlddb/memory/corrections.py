@@ -5,10 +5,13 @@ supersedes handler, which closes the old one's validity where the new one begins
 closes one memory's validity - or a wrongly extracted fact's - and nothing is deleted;
 facts drawn only from a retired memory are retired with it. A memory retired as never true
 (`wrong`, a valid_to at its start, or a planned change retired before it begins) holds at no
-time, and ends nothing any more: what it superseded or changed, and its facts' functional
-predecessors, are current again unless something else ended them
+time, nor do those facts, and it ends nothing any more: what it superseded or changed, and its
+facts' functional predecessors, are current again unless something else ended them
 (worlddb.memory.succession.withdraw_changes). One retired otherwise held until its valid_to
-(default now), and what it replaced stays replaced. retire_all ends everything it
+(default now), and what it replaced stays replaced; retired later with `wrong`, it is then
+retired as never true (its validity emptied in a transaction of its own, so reads pinned to a
+transaction time before it see the first retirement), while a second retire without `wrong`
+changes nothing (already_retired). retire_all ends everything it
 retires, and restores nothing. Amend replaces a memory
 (Memory, Turn); retire closes one of those or a fact. Any other id in scope (an entity, a
 session, a consolidator's Summary) is InvalidInput: closing an entity would hide it from
@@ -39,7 +42,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from worlddb.core.errors import Conflict, Forbidden, InvalidInput
-from worlddb.core.records import MEMORY_TYPES, TEXT_TYPES
+from worlddb.core.records import MEMORY_TYPES, TEXT_TYPES, NodeView
 from worlddb.core.store import list_params, rowids_sql
 from worlddb.core.timeutil import now_us, to_iso
 from worlddb.graph.database import Writer
@@ -206,7 +209,11 @@ def retire(services: Services, memory_id: str, scopes: ScopeSet, *, reason: str 
     where it began, so no as_of finds it, and what it superseded or changed holds again unless
     something else ended it (`succession.withdraw_changes`); it takes no valid_to. A memory
     retired before it begins (a planned change), or with valid_to at its start, never held
-    either. With `access`, one that is also in a scope outside its grant is Forbidden."""
+    either. A memory retired before without `wrong`, retired again with it, is then retired as
+    never true: its validity and that of the facts retired with it are emptied, their changes
+    withdrawn, and `reason` (if given) replaces the reason it was retired with; when it was
+    retired stays. Any other retire of a retired memory changes nothing (already_retired). With
+    `access`, one that is also in a scope outside its grant is Forbidden."""
     store = services.store
     anchor = require_of_type(store, memory_id, scopes, RETIRABLE, "retired")
     _check_shared(access, anchor, scope_keys_of(store, anchor),
@@ -227,17 +234,23 @@ def retire(services: Services, memory_id: str, scopes: ScopeSet, *, reason: str 
     never = wrong or view.valid_from > now_us() or (valid_to is not None and valid_to <= view.valid_from)
     if never:
         valid_to = view.valid_from
+    # retired before as having held until then, and now found never to have held
+    again = wrong and view.retired and _held(view)
     with services.db.write("retire") as w:
-        if valid_to is not None and not view.retired and (view.valid_to is None or valid_to < view.valid_to):
+        if valid_to is not None and (again or not view.retired) and (view.valid_to is None or valid_to < view.valid_to):
             w.close(anchor, valid_to, "retired")
         changed = w.retire(anchor, reason)
-        if changed:
-            facts = _retire_derived(services, w, anchor, reason)
-            if never:  # what it ended holds again
+        if again:
+            w.restate_retirement(anchor, reason)
+        if changed or again:
+            facts = _retire_derived(services, w, anchor, reason) if changed else _retired_with(services, anchor)
+            if never:  # its facts never held either, and what it ended holds again
+                _never_held(services, w, facts)
                 for retired in (anchor, *facts):
                     succession.withdraw_changes(services, w, retired)
     view = store.get(anchor)
-    return RetireResult(id=anchor, retired=True, valid_to=to_iso(view.valid_to), already_retired=not changed)
+    return RetireResult(id=anchor, retired=True, valid_to=to_iso(view.valid_to),
+                        already_retired=not (changed or again))
 
 
 def retire_all(services: Services, scopes: ScopeSet, *, access: Access | None = None) -> RetireAllResult:
@@ -298,11 +311,33 @@ def _open_member_rows(services: Services, worlds: list[str], columns: str, joins
 
 def _retire_derived(services: Services, w: Writer, anchor: str, reason: str | None) -> list[str]:
     """Facts drawn only from a retired memory are retired with it; returns them."""
+    return [fact for fact in _drawn_only_from(services, anchor) if w.retire(fact, reason or "source retired")]
+
+
+def _retired_with(services: Services, anchor: str) -> list[str]:
+    """The retired facts drawn only from `anchor`: those retired with it, when it was retired."""
+    facts = services.store.get_many(_drawn_only_from(services, anchor))
+    return [fact for fact, view in facts.items() if view.retired]
+
+
+def _drawn_only_from(services: Services, anchor: str) -> list[str]:
+    """The facts drawn from `anchor` and from no other memory still open."""
     store = services.store
-    retired = []
+    found = []
     for edge in store.edges(dst=anchor, type="derived_from"):
         sources = [e.dst for e in store.edges(src=edge.src, type="derived_from")]
-        still_open = [s for s in sources if s != anchor and store.get(s).valid_to is None]
-        if not still_open and w.retire(edge.src, reason or "source retired"):
-            retired.append(edge.src)
-    return retired
+        if not [s for s in sources if s != anchor and store.get(s).valid_to is None]:
+            found.append(edge.src)
+    return found
+
+
+def _held(view: NodeView) -> bool:
+    """Whether a node held at some time: its validity is not empty (retired or not)."""
+    return view.valid_to is None or view.valid_to > view.valid_from
+
+
+def _never_held(services: Services, w: Writer, facts: list[str]) -> None:
+    """The facts of a memory retired as never true held at no time either: each ends where it began."""
+    for fact, view in services.store.get_many(facts).items():
+        if _held(view):
+            w.close(fact, view.valid_from, "retired")
