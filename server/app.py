@@ -441,10 +441,11 @@ def build_server(config: ServerConfig) -> WorldDBServer:
         id: MemoryId, ctx: Context[AppState, Any],
         user_id: UserId = None, agent_id: AgentId = None, app_id: AppId = None, run_id: RunId = None,
         cursor: Annotated[str, Field(description=texts.READ_CURSOR), NoText] = "",
+        include_retired: Annotated[Flag, Field(description=texts.READ_INCLUDE_RETIRED), NoFlag] = False,
     ) -> MemoryDetail:
         engine, access = _state(ctx), _access(ctx)
         return await engine.read_memory(id, _scopes(engine, access, user_id, agent_id, app_id, run_id),
-                                        cursor=cursor or None, access=access)
+                                        cursor=cursor or None, include_retired=include_retired, access=access)
 
     @server.tool(description=texts.AMEND, annotations=write)
     async def memory_amend(

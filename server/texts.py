@@ -129,8 +129,15 @@ holds that entity in full: its name, aliases and type, `same_as` (entities confi
 `proposals` (pending "may be the same" proposals: id, the other name, tier, score; unconfirmed until a
 person accepts or rejects them in the memory inspector or with `worlddb identity`), its current `facts`
 (each once, with `sources`: the memories that state it, newest first), related entities, and the
-newest memories that mention it; pass its next_cursor back as `cursor` for more."""
+newest memories that mention it; pass its next_cursor back as `cursor` for more. With include_retired,
+an entity's read also answers what used to be true of it: `past_facts` lists the facts that held once
+and no longer do (ended by a change, or retired; not those retired as never true), each with the
+valid_from and valid_to it held between and its `sources`, the most recently ended first, and its
+mentions take in memories no longer current. A memory's read already shows its validity and all its
+facts, current or not: include_retired changes nothing there."""
 READ_CURSOR = "For an entity id only: next_cursor from the previous read, for the next page of its mentions."
+READ_INCLUDE_RETIRED = (INCLUDE_RETIRED + " For an entity id: also its past facts (past_facts) and the mentions "
+                        "no longer current; for a memory id it changes nothing.")
 
 AMEND = """Correct or update a memory - use it whenever you know a stored memory is out of date (recall
 first to find its id). The content of a memory is never edited in place: this writes a new memory

@@ -282,3 +282,32 @@ async def test_an_entitys_page_lists_a_fact_two_memories_state_once_with_both_so
         # a memory's own facts name it as their source
         read = await ok(client, "memory_read", id=first["id"])
         assert {tuple(f["sources"]) for f in read["facts"]} == {(first["id"],)}
+
+
+async def test_with_include_retired_an_entitys_page_lists_what_used_to_be_true_of_it(connect):
+    async with connect() as client:
+        boston = await ok(client, "memory_write", text="My sister Ana lives in Boston.", valid_from="2022-01-01")
+        denver = await ok(client, "memory_write", text="Ana moved to Denver.", valid_from="2023-06-01")
+        acme = await ok(client, "memory_write", text="Ana works at Acme Corp.", valid_from="2022-03-01")
+        initech = await ok(client, "memory_write", text="Ana works at Initech.", valid_from="2022-04-01")
+        await ok(client, "memory_retire", id=initech["id"], wrong=True)  # never true: nothing that used to be
+        retired = await ok(client, "memory_retire", id=acme["id"], reason="she left")
+        ana = next(e for e in boston["entities"] if e["name"] == "Ana")["id"]
+        default = (await ok(client, "memory_read", id=ana))["entity"]
+        assert default["past_facts"] == []
+        assert {(f["relation"], f["object"]) for f in default["facts"]} == {("lives_in", "Denver"),
+                                                                           ("has_sister", "Ana")}
+        page = (await ok(client, "memory_read", id=ana, include_retired=True))["entity"]
+        assert page["facts"] == default["facts"]
+        # the most recently ended first, each with when it held and the memories that said so
+        assert [(f["relation"], f["object"], f["valid_from"][:10], f["valid_to"], f["sources"])
+                for f in page["past_facts"]] == [
+            ("works_at", "Acme Corp", "2022-03-01", retired["valid_to"], [acme["id"]]),
+            ("lives_in", "Boston", "2022-01-01", denver["valid_from"], [boston["id"]])]
+        assert {m["id"] for m in page["mentions"]} >= {boston["id"], acme["id"], initech["id"]}
+        # a memory's read shows its validity and every fact of it already: the flag changes nothing
+        for memory in (boston, acme):
+            plain = await ok(client, "memory_read", id=memory["id"])
+            assert await ok(client, "memory_read", id=memory["id"], include_retired=True) == plain
+        refused = await fails(client, "memory_read", id=ana, include_retired="yes")
+        assert "include_retired" in refused

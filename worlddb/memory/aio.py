@@ -285,8 +285,9 @@ class AsyncEngine:
                               include_retired=include_retired, access=access)
 
     async def read_memory(self, memory_id: str, scopes: ScopeSet, *, cursor: str | None = None,
-                          access: Access | None = None) -> MemoryDetail:
-        return await self.run(Engine.read_memory, memory_id, scopes, cursor=cursor, access=access)
+                          include_retired: bool = False, access: Access | None = None) -> MemoryDetail:
+        return await self.run(Engine.read_memory, memory_id, scopes, cursor=cursor, include_retired=include_retired,
+                              access=access)
 
     async def list_scopes(self, kind: str | None = None, *, access: Access | None = None) -> ScopeList:
         return await self.run(Engine.list_scopes, kind, access=access)

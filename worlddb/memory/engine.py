@@ -516,13 +516,15 @@ class Engine:
                                                    include_retired=include_retired))
 
     def read_memory(self, memory_id: str, scopes: ScopeSet, *, cursor: str | None = None,
-                    access: Access | None = None) -> MemoryDetail:
+                    include_retired: bool = False, access: Access | None = None) -> MemoryDetail:
         """memory_read: one memory in full, with a hash check of its stored bytes. For an
-        entity id its `entity` is the entity in full (read_entity), and `cursor` (its
-        next_cursor) pages the memories that mention it."""
+        entity id its `entity` is the entity in full (read_entity), `cursor` (its
+        next_cursor) pages the memories that mention it, and `include_retired` adds what no
+        longer holds (past facts, closed mentions); for a memory id it changes nothing."""
         access = _access(access)
         access.admit(scopes, unknown_id(memory_id, scopes))
-        return access.redact(entities.read_node(self.services, memory_id, scopes, cursor=cursor))
+        return access.redact(entities.read_node(self.services, memory_id, scopes, cursor=cursor,
+                                                include_retired=include_retired))
 
     def list_scopes(self, kind: str | None = None, *, access: Access | None = None) -> ScopeList:
         """memory_list_scopes: the scopes (granted to the caller) with their current and

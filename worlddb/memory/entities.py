@@ -3,7 +3,9 @@
     read_node       memory_read: a memory in full, or for an entity id the entity in full
     read_entity     one entity: names, class, pending proposals, current facts (each once,
                     with the memories that state it), neighbours, and a page of the memories
-                    that mention it or a member of its class, newest first
+                    that mention it or a member of its class, newest first; with
+                    include_retired, also the facts that held once and no longer do, and the
+                    mentions that no longer hold
     find_entities   the entities a name (exact name or alias, else fuzzy) or an id names
     list_proposals  the merge proposals of the caller's scopes, newest first
     decide          accept or reject one pending proposal
@@ -52,21 +54,26 @@ _FACTS_READ = 200
 _TEXT = ",".join("?" * len(TEXT_TYPES))
 
 
-def read_node(services: Services, node_id: str, scopes: ScopeSet, *, cursor: str | None = None) -> MemoryDetail:
+def read_node(services: Services, node_id: str, scopes: ScopeSet, *, cursor: str | None = None,
+              include_retired: bool = False) -> MemoryDetail:
     """memory_read: the node in full; an entity's record carries the entity section (its
-    text is its name) and `cursor` pages its mentions."""
+    text is its name), `cursor` pages its mentions and `include_retired` adds what no longer
+    holds (read_entity). A memory's read shows its validity and all its facts, current or
+    not, so `include_retired` changes nothing there."""
     detail = read_memory(services, node_id, scopes)
     if detail.type != "Entity":
         if cursor:
             raise InvalidInput("cursor pages the mentions of an entity; this id is a " + detail.type)
         return detail
-    entity = read_entity(services, detail.id, scopes, cursor=cursor)
+    entity = read_entity(services, detail.id, scopes, cursor=cursor, include_retired=include_retired)
     # an erased entity's name is gone with its record: its text reads as erased, as a memory's does
     return replace(detail, text=None if detail.text is None else entity.name, entity=entity)
 
 
 def read_entity(services: Services, entity_id: str, scopes: ScopeSet, *, limit: int = 20,
                 cursor: str | None = None, include_retired: bool = False) -> EntityDetail:
+    """The entity in full. With `include_retired`, its mentions take in the memories that no
+    longer hold, and `past_facts` lists what used to be true of it (`_past_facts`)."""
     store = services.store
     anchor = _require_entity(store, entity_id, scopes)
     worlds = scope_anchors(store, scopes)
@@ -84,7 +91,8 @@ def read_entity(services: Services, entity_id: str, scopes: ScopeSet, *, limit: 
         same_as=sorted((EntityRef(m, names[m].name) for m in members if m != anchor and m in names),
                        key=lambda r: (r.name, r.id)),
         proposals=_pending(store, worlds, members), facts=_fact_outs(store, worlds, facts),
-        related=_related(store, worlds, members, facts), mentions=mentions, next_cursor=next_cursor)
+        related=_related(store, worlds, members, facts), mentions=mentions, next_cursor=next_cursor,
+        past_facts=_past_fact_outs(store, worlds, _past_facts(store, worlds, members)) if include_retired else [])
 
 
 def find_entities(services: Services, text: str, scopes: ScopeSet) -> list[EntityRef]:
@@ -253,28 +261,75 @@ def _facts(store: Store, worlds: list[str], members: set[str]) -> list[NodeView]
     return [views[row[0]] for row in rows if row[0] in views]
 
 
-def _fact_outs(store: Store, worlds: list[str], facts: list[NodeView]) -> list[FactOut]:
-    """The facts, newest reference first, each (subject, relation, object) once: a fact that
-    several memories state (one Fact node per memory) is listed with all of them as `sources`
-    (those inside the scopes, newest first), the id and text of its newest statement, and the
-    validity of them all: from the earliest start to the latest end (open if one is)."""
+def _past_facts(store: Store, worlds: list[str], members: set[str]) -> list[NodeView]:
+    """The facts, inside the scopes, whose subject or object is a member, that held at some time
+    and hold no more (a change ended them, or they were retired; not one retired as never true,
+    whose validity is empty), the most recently ended first."""
+    if not members or not worlds:
+        return []
+    entities = sorted(members)
+    rows = store.conn.execute(
+        f"SELECT DISTINCT n.anchor, n.valid_to FROM edges e JOIN nodes n ON n.rowid = e.src "
+        f"WHERE e.dst IN {rowids_sql(len(entities))} AND e.type='refers_to' AND e.seq_removed IS NULL "
+        f"AND (n.type || '')='Fact' AND n.valid_to <= ? AND n.valid_to > n.valid_from "
+        f"AND {inside_sql('n', len(worlds))} ORDER BY n.valid_to DESC, n.anchor LIMIT ?",
+        (*list_params(entities), now_us(), *list_params(worlds), *list_params(worlds), _FACTS_READ)).fetchall()
+    views = store.get_many(row[0] for row in rows)
+    return [views[row[0]] for row in rows if row[0] in views]
+
+
+def _fact_groups(store: Store, facts: list[NodeView]) -> tuple[dict[tuple, list[NodeView]], dict[str, NodeView]]:
+    """The facts by (subject, relation, object) - a literal object case aside - in the order they
+    come, and the entities they name."""
     refs = [(view, ref) for view, ref in ((view, factlib.as_fact(view)) for view in facts) if ref is not None]
     names = store.get_many({r.subject for _, r in refs} | {r.object for _, r in refs if r.object_is_entity})
     groups: dict[tuple, list[NodeView]] = {}
     for view, ref in refs:
         key = (ref.subject, ref.relation, ref.object if ref.object_is_entity else ref.object.casefold())
         groups.setdefault(key, []).append(view)
-    out = []
-    for (subject_id, relation, _), views in groups.items():
-        ref = factlib.as_fact(views[0])
-        subject = names[subject_id].name if subject_id in names else subject_id
-        obj = (names[ref.object].name if ref.object in names else ref.object) if ref.object_is_entity else ref.object
-        ends = [view.valid_to for view in views]
-        out.append(FactOut(id=ref.anchor, subject=subject, relation=relation, object=obj, text=views[0].content or "",
-                           valid_from=to_iso(min(view.valid_from for view in views)),
-                           valid_to=None if None in ends else to_iso(max(ends)),
-                           sources=_sources(store, worlds, views)))
-    return out
+    return groups, names
+
+
+def _fact_out(store: Store, worlds: list[str], views: list[NodeView], names: dict[str, NodeView]) -> FactOut:
+    """One fact stated by `views` (one Fact node per memory that states it): the id and text of
+    the first of them, the validity of them all - from the earliest start to the latest end
+    (open if one is) - and all their memories inside the scopes as `sources`, newest first."""
+    ref = factlib.as_fact(views[0])
+    subject = names[ref.subject].name if ref.subject in names else ref.subject
+    obj = (names[ref.object].name if ref.object in names else ref.object) if ref.object_is_entity else ref.object
+    ends = [view.valid_to for view in views]
+    return FactOut(id=ref.anchor, subject=subject, relation=ref.relation, object=obj, text=views[0].content or "",
+                   valid_from=to_iso(min(view.valid_from for view in views)),
+                   valid_to=None if None in ends else to_iso(max(ends)), sources=_sources(store, worlds, views))
+
+
+def _fact_outs(store: Store, worlds: list[str], facts: list[NodeView]) -> list[FactOut]:
+    """The facts, newest reference first, each (subject, relation, object) once: a fact that
+    several memories state is listed with all of them (`_fact_out`), the id and text of its
+    newest statement."""
+    groups, names = _fact_groups(store, facts)
+    return [_fact_out(store, worlds, views, names) for views in groups.values()]
+
+
+def _past_fact_outs(store: Store, worlds: list[str], facts: list[NodeView]) -> list[FactOut]:
+    """Past facts (`_past_facts`), each (subject, relation, object) once per stretch of time it
+    held: statements whose intervals overlap or meet are one (`_fact_out`, the id and text of the
+    latest to begin), one that held again later after a gap is listed again. The most recently
+    ended first (ties: the latest begun)."""
+    groups, names = _fact_groups(store, facts)
+    stretches: list[list[NodeView]] = []
+    for views in groups.values():
+        ordered = sorted(views, key=lambda v: (v.valid_from, v.anchor))
+        stretch = [ordered[0]]
+        for view in ordered[1:]:
+            if view.valid_from <= max(v.valid_to for v in stretch):
+                stretch.append(view)
+            else:
+                stretches.append(stretch)
+                stretch = [view]
+        stretches.append(stretch)
+    stretches.sort(key=lambda s: (max(v.valid_to for v in s), max(v.valid_from for v in s)), reverse=True)
+    return [_fact_out(store, worlds, sorted(s, key=lambda v: (-v.valid_from, v.anchor)), names) for s in stretches]
 
 
 def _sources(store: Store, worlds: list[str], facts: list[NodeView]) -> list[str]:

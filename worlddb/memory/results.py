@@ -232,6 +232,11 @@ class EntityDetail:
     mentions: list[MemoryOut]
     #: pass it back (memory_read cursor) for the next page of mentions
     next_cursor: str | None
+    #: with include_retired only (else empty): facts whose subject or object is it or a member
+    #: of its class that held once and hold no more (ended by a change or retired; not those
+    #: that never held), each once per stretch of time it held, with valid_from, valid_to and
+    #: sources; the most recently ended first
+    past_facts: list[FactOut] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
