@@ -60,7 +60,8 @@ CAPTION = "A description of an image shared with the message (optional)."
 REF = "Your id for this message (optional); returned with the id of the turn stored for it."
 METADATA = ("Optional JSON object stored with the memory (source, tags, ...). A `speaker` says who said the "
             "text: \"user\" (the default) or \"assistant\", or another person's name: \"I\" in it is then that "
-            "person, and it is found by what they said. Write the user's own words with speaker user, not their name.")
+            "person, and it is found by what they said. Write the user's own words with speaker user, not their name. "
+            "A blank speaker or role is refused: leave it out instead.")
 ENTITIES = ("Optional: the people, places and things the text mentions, if you know them. When given, they "
             "replace automatic extraction. Names are matched to known entities; near matches are proposed, "
             "never merged silently.")

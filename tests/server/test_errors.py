@@ -70,6 +70,13 @@ BAD = [
     ("memory_write", {"text": "ok", "entities": [{"name": "\u200b"}]}, "entity name must be"),
     ("memory_write", {"text": "ok", "entities": [{"name": "Ann", "aliases": ["\ufeff"]}]}, "alias must be"),
     ("memory_write", {"messages": [{"role": "\u200b\u2060", "content": "hi"}]}, "role must name who said it"),
+    # an empty speaker or role names no one either: refused, not read as the user's own words
+    *[("memory_write", {"text": "I live in Austin.", "metadata": {key: blank}}, f"metadata.{key} is blank")
+      for key in ("speaker", "role") for blank in ("", "   ", "\t\n", "\u200b", " \ufeff ")],
+    ("memory_write", {"messages": [{"role": "", "content": "hi"}]}, "messages.0.role: String should have at least"),
+    ("memory_write", {"messages": [{"role": " \n", "content": "hi"}]}, "messages[0].role must name who said it"),
+    ("memory_write", {"messages": [{"role": "user", "content": "hi"}, {"role": "\t", "content": "yes"}]},
+     "messages[1].role must name who said it"),
     # a name holds no control character (a NUL, an escape, a line break), as an id or a ref does
     ("memory_write", {"text": "ok", "entities": [{"name": "Ann\x00ie"}]}, "entity name holds a control character"),
     ("memory_write", {"text": "ok", "entities": [{"name": "Ann", "aliases": ["A\x1b[31m"]}]},
@@ -251,3 +258,20 @@ async def test_unknown_keys_in_entities_and_facts_are_refused_over_stdio(db_path
                              entities=[{"name": "Robert Smith", "type": "person", "aliases": ["Bob"]}])
         entity = await call(client, "memory_read", id=written["entities"][0]["id"])
         assert entity["entity"]["aliases"] == ["Bob"]
+
+
+async def test_a_blank_speaker_is_refused_over_stdio_as_in_memory(server, db_file):
+    """An empty speaker or role is refused alike whichever transport carries it, and nothing is written."""
+    bad = {"text": "I live in Austin.", "metadata": {"speaker": " "}}
+    async with Client(server) as client:
+        await ok(client, "memory_write", text="an existing memory")
+        before = dump(db_file)
+        here = await fails(client, "memory_write", **bad)
+        assert dump(db_file) == before
+    async with Client(stdio_params(db_file)) as client:
+        await call(client, "memory_write", text="an existing memory")
+        before = dump(db_file)
+        there = await call_error(client, "memory_write", **bad)
+        assert there == here and "metadata.speaker is blank" in there, (here, there)
+        assert dump(db_file) == before
+        assert (await call(client, "memory_list"))["memories"][0]["text"] == "an existing memory"

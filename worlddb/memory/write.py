@@ -210,12 +210,17 @@ def prepare(services: Services, requests: list[WriteRequest]) -> PreparedWrite:
 def check_metadata(metadata: object) -> None:
     """Refuse metadata a memory cannot be written with: not a JSON object, or a `speaker` or
     `role` (who said the text, whose voice its first person is read in) that is not a string.
-    Reads hand both back as names, so anything else would fail every later read of the memory."""
+    Reads hand both back as names, so anything else would fail every later read of the memory.
+    One that is blank (`is_blank`: empty, or only whitespace and invisible characters) names no
+    one, and is refused rather than read as no speaker, as a message's blank role is."""
     if not isinstance(metadata, dict):
         raise InvalidInput("metadata must be a JSON object")
     for key in SPEAKER_KEYS:
         if metadata.get(key) is not None and not isinstance(metadata[key], str):
             raise InvalidInput(f"metadata.{key} must be a string (a name), not {type(metadata[key]).__name__}")
+        if isinstance(metadata.get(key), str) and is_blank(metadata[key]):
+            raise InvalidInput(f"metadata.{key} is blank: it names who said the text (user, assistant or a "
+                               f"person's name); leave {key} out for the user's own words")
         if isinstance(metadata.get(key), str) and has_control(metadata[key].strip()):
             raise InvalidInput(f"metadata.{key} holds a control character; it names who said the text")
 
