@@ -5,7 +5,8 @@
     GET  /ui/scope/export?key=...   what the scope remembers now, as a JSON-lines file (`worlddb export`)
     GET  /ui/memory/{id}            a memory in full: metadata, entities, facts, supersession
                                     history, the hash check of its id; retire and amend forms
-    POST /ui/memory/{id}/retire     memory_retire
+                                    (once it no longer holds: retire as never true)
+    POST /ui/memory/{id}/retire     memory_retire (wrong=on: as never true)
     POST /ui/memory/{id}/amend      memory_amend (redirects to the new memory)
     GET  /ui/entity/{id}            an entity: aliases, class, proposals, facts, mentions, and
                                     a picture of its neighbourhood
@@ -302,9 +303,12 @@ class Inspector:
             return RedirectResponse(f"{UI_PATH}/entity/{detail.id}", 303)
         history = await ctx.engine.run(_history, detail, ctx.scopes, ctx.access)
         open_now = detail.valid_to is None and not detail.retired
+        # one that held at some time, closed or retired since, may still turn out never to have held
+        held = detail.valid_to != detail.valid_from
         return self._render(ctx, ctx.request, "memory.html", m=detail, validity=views.of_detail(detail),
                             history=[(h, views.of_detail(h)) for h in history],
                             can_retire=open_now and detail.type in RETIRABLE,
+                            can_retire_wrong=not open_now and held and detail.type in RETIRABLE,
                             can_amend=open_now and detail.type in AMENDABLE)
 
     async def _audited(self, ctx: Ctx, tool: str, act: Callable[[], Awaitable[Any]],
@@ -329,11 +333,15 @@ class Inspector:
         async def scopes_of(done) -> list[str]:
             return (await ctx.engine.read_memory(done.id, ctx.scopes, access=ctx.access)).scopes
 
+        # the form's "never true" box: memory_retire's wrong
+        wrong = ctx.field("wrong") == "on"
         done = await self._audited(ctx, INSPECTOR_RETIRE, lambda: ctx.engine.retire(
-            ctx.request.path_params["id"], ctx.scopes, reason=ctx.field("reason").strip() or None,
+            ctx.request.path_params["id"], ctx.scopes, reason=ctx.field("reason").strip() or None, wrong=wrong,
             access=ctx.access), scopes_of)
-        ctx.session.flash.append("Already retired." if done.already_retired else
-                                 "Retired: it stays readable, but recall no longer returns it.")
+        ctx.session.flash.append(
+            "Already retired." if done.already_retired else
+            "Retired as never true: no time finds it, and what it replaced is current again." if wrong else
+            "Retired: it stays readable, but recall no longer returns it.")
         return RedirectResponse(f"{UI_PATH}/memory/{done.id}", 303)
 
     async def amend(self, ctx: Ctx) -> Response:

@@ -21,7 +21,7 @@ LABEL_CHARS = 22
 @dataclass(frozen=True)
 class Validity:
     """A memory's standing, in words: current, revised in part by ..., superseded by ...,
-    retired, ended; and the memories it conflicts with (which can go with any of those)."""
+    retired (or retired as never true), ended; and the memories it conflicts with (which can go with any of those)."""
 
     state: str
     label: str
@@ -37,7 +37,9 @@ def validity(memory: MemoryDetail | MemoryOut | Hit, superseded_by: list[str], c
     if superseded_by:
         return Validity("superseded", "superseded", superseded_by, conflicts, reason)
     if memory.retired:
-        return Validity("retired", "retired", [], conflicts, reason)
+        # retired as never true: its validity ends where it began
+        never = memory.valid_to is not None and memory.valid_to == memory.valid_from
+        return Validity("retired", "retired, never true" if never else "retired", [], conflicts, reason)
     if memory.valid_to is not None:
         return Validity("ended", f"ended {memory.valid_to[:10]}", [], conflicts, reason)
     revised_by = memory.annotations.get("revised_by", [])

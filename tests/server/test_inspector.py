@@ -177,7 +177,9 @@ def test_the_pages_show_validity_history_search_entities_and_proposals(db_file):
         assert history.index("I live in Austin") < history.index("I live in Denver, Colorado. (this one)")
         assert 'action="/ui/memory/' in memory and "/amend" in memory and "/retire" in memory
         old = client.get(f"{base}/ui/memory/{found['austin'].id}").text
-        assert "/amend" not in old and "/retire" not in old  # only a current memory can be changed
+        # only a current memory can be amended, or retired as over; one replaced may still turn out never true
+        assert "/amend" not in old and 'id="retire-wrong"' not in old
+        assert 'class="retire wrong"' in old and 'name="wrong" value="on"' in old
         sarah = found["sarah"].entities[0].id
         entity = client.get(f"{base}/ui/entity/{sarah}").text
         assert "<svg" in entity and "Sara Conner" in entity and "may be (fuzzy)" in entity

@@ -2,7 +2,8 @@
 selenium and its chromedriver, against `worlddb serve --transport http` on loopback. A person
 signs in with the token, searches, accepts a merge proposal and retires a memory; the file
 changes accordingly, each action is a line of the audit log, and screenshots of the pages are
-saved.
+saved. A person also retires a change as never true (the retire form's box, memory_retire's
+wrong), and a memory first retired as over as never true later.
 
 `.ci/run` installs chromium and chromium-driver when they are missing; this test skips (with
 the reason) only where they could not be installed.
@@ -141,3 +142,53 @@ def test_a_person_searches_accepts_a_merge_and_retires_a_memory(browser, tmp_pat
         ("token", "inspector_retire", ["user:alice"], "ok"),
     ]
     assert "Helix" not in audit.read_text() and TOKEN not in audit.read_text()
+
+
+def test_a_person_retires_a_change_as_never_true_and_a_retired_memory_as_never_true_later(browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    db = tmp_path / "memory.db"
+    with open_engine(db) as engine:
+        austin = engine.write_memory("I live in Austin.", ALICE, valid_from="2020-01-01")
+        denver = engine.write_memory("I moved to Denver.", ALICE, valid_from="2023-05-01")
+        vim = engine.write_memory("My favourite editor is Vim.", ALICE, valid_from="2021-01-01")
+        assert denver.superseded == [austin.id]
+    audit = tmp_path / "audit.jsonl"
+    server = HttpServer(db, embedder="hash", default_user="alice", env={"WORLDDB_TOKEN": TOKEN},
+                        extra=("--audit-log", str(audit))).start()
+    base = f"http://127.0.0.1:{server.port}/ui/"
+    try:
+        browser.get(base)
+        browser.find_element(By.ID, "token").send_keys(TOKEN)
+        navigate(browser, browser.find_element(By.CSS_SELECTOR, "form.login button").click)
+
+        # a current change that was never true: ticked, what it replaced is current again
+        browser.get(f"{base}memory/{denver.id}")
+        browser.find_element(By.ID, "retire-reason").send_keys("misheard")
+        browser.find_element(By.ID, "retire-wrong").click()
+        navigate(browser, browser.find_element(By.CSS_SELECTOR, "form.retire button").click)
+        assert "Retired as never true" in browser.find_element(By.CSS_SELECTOR, ".flash").text
+        browser.get(f"{base}memory/{austin.id}")
+        assert browser.find_element(By.CSS_SELECTOR, ".badge.current")
+        assert browser.find_elements(By.ID, "retire-wrong")  # current again, so it can be retired again
+
+        # retired as over (the box left unticked), then found never to have been true
+        browser.get(f"{base}memory/{vim.id}")
+        navigate(browser, browser.find_element(By.CSS_SELECTOR, "form.retire button").click)
+        assert "Retired: it stays readable" in browser.find_element(By.CSS_SELECTOR, ".flash").text
+        browser.find_element(By.ID, "retire-reason").send_keys("never used it")
+        navigate(browser, browser.find_element(By.CSS_SELECTOR, "form.retire.wrong button").click)
+        assert "Retired as never true" in browser.find_element(By.CSS_SELECTOR, ".flash").text
+        assert browser.find_element(By.CSS_SELECTOR, ".badge.retired").text == "retired, never true"
+        assert not browser.find_elements(By.CSS_SELECTOR, "form.retire")  # nothing left to retire
+    finally:
+        assert server.stop() in (0, -signal.SIGTERM) and "Traceback" not in server.log(), server.log()[-2000:]
+    with open_engine(db) as engine:
+        never = engine.read_memory(denver.id, ALICE)
+        assert never.retired and never.valid_to == never.valid_from and never.retire_reason == "misheard"
+        assert engine.read_memory(austin.id, ALICE).valid_to is None
+        never = engine.read_memory(vim.id, ALICE)
+        assert never.retired and never.valid_to == never.valid_from and never.retire_reason == "never used it"
+    done = [r for r in map(json.loads, audit.read_text().splitlines()) if (r["tool"] or "").startswith("inspector_")]
+    assert [(r["tool"], r["scopes"], r["outcome"]) for r in done] == [
+        ("inspector_login", [], "ok"), *[("inspector_retire", ["user:alice"], "ok")] * 3]
