@@ -27,6 +27,9 @@ def period(text: str):
     ("I lived in Lisbon in 2019.", datetime(2019, 1, 1), datetime(2020, 1, 1)),
     ("My sister Anna moved to Berlin last month.", datetime(2026, 10, 1), datetime(2026, 11, 1)),
     ("I joined Google last week.", datetime(2026, 11, 23), datetime(2026, 11, 30)),
+    # beside a sentence that states nothing needing a time of its own
+    ("I moved to Berlin last month. I love it here.", datetime(2026, 10, 1), datetime(2026, 11, 1)),
+    ("Two weeks ago I moved to Austin. We love it.", datetime(2026, 11, 16), datetime(2026, 11, 23)),
     # a period not yet over ends when the text was written
     ("I moved to Berlin today.", datetime(2026, 11, 30), AT.replace(tzinfo=None)),
 ])
@@ -48,7 +51,10 @@ def test_the_time_a_change_or_state_is_said_in_is_its_start(text, start, end):
     "Last month, after years in Hamburg, I moved to Berlin.",
     "Last year I visited Rome. I live in Berlin.",  # one fact dated, one not
     "Not at Siemens anymore. I joined a startup in March.",  # a sentence no fact is drawn from
-    "I moved to Berlin last month. I love it here.",
+    # a sentence no fact is drawn from that needs a time of its own: a change, a claim, a time
+    "I moved to Berlin last month. I work at Google now.",
+    "I moved to Berlin last month. My rent is 900 euros.",
+    "I moved to Berlin last month. I start at Google next week.",
     "I live in Berlin.",
 ])
 def test_a_time_that_is_not_when_all_the_text_says_began_states_none(text):

@@ -125,3 +125,37 @@ async def test_a_memory_begun_when_it_was_written_is_followed_in_the_order_writt
         assert porto["superseded"] == [lisbon["id"]] and not porto.get("superseded_by")
         hits = (await ok(client, "memory_recall", query="Where do I live?"))["results"]
         assert hits[0]["id"] == porto["id"]
+
+
+@pytest.mark.parametrize("text, begins", [
+    ("I moved to Berlin last month. I love it here.", first_of_last_month()),
+    ("I moved to Berlin last month. It is great so far!", first_of_last_month()),
+    ("Two weeks ago I moved to Berlin. We love it.",
+     datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0) - timedelta(weeks=2)),
+], ids=["love-it", "great-so-far", "weeks-ago-we"])
+async def test_a_dated_change_with_an_undated_aside_begins_when_the_change_says(stated, text, begins):
+    # the other sentence states nothing needing a time of its own (no time, no claim, no change):
+    # the memory begins when the sentence that states the change says, and a later move follows it
+    async with Client(stated) as client:
+        hamburg = await ok(client, "memory_write", text="I live in Hamburg.", valid_from=days(-1500))
+        berlin = await ok(client, "memory_write", text=text)
+        assert when(berlin["valid_from"]) == begins
+        assert berlin["superseded"] == [hamburg["id"]]
+        assert when((await ok(client, "memory_read", id=hamburg["id"]))["valid_to"]) == begins
+        paris = await ok(client, "memory_write", text="I moved to Paris.")
+        assert paris["superseded"] == [berlin["id"]] and not paris.get("superseded_by")
+        read = await ok(client, "memory_read", id=berlin["id"])
+        assert read["superseded_by"] == [paris["id"]] and when(read["valid_to"]) == when(paris["valid_from"])
+        hits = (await ok(client, "memory_recall", query="Where do I live?"))["results"]
+        assert hits[0]["id"] == paris["id"]
+
+
+@pytest.mark.parametrize("text", [
+    "I moved to Berlin last month. Not at Siemens anymore.", "I moved to Berlin last month. My rent is 900 euros.",
+    "I moved to Berlin last month. I work at Google now.", "I moved to Berlin last month. I start at Google next week.",
+])
+async def test_a_dated_change_beside_a_sentence_that_needs_its_own_time_begins_now(stated, text):
+    async with Client(stated) as client:
+        before = datetime.now(UTC)
+        written = await ok(client, "memory_write", text=text)
+        assert before <= when(written["valid_from"]) <= datetime.now(UTC)

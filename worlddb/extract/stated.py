@@ -11,8 +11,12 @@ A text states when its statement became true only when all of these hold:
 
 * it has facts, and every one of them takes the same time from the text (``FactCandidate.
   valid_from``): "Last year I visited Rome. I live in Berlin." dates one fact and not the other;
-* every sentence of it is one a fact is drawn from (its ``text``): "Not at Siemens anymore. I
-  joined Brightloop in March." says a change of now that no fact holds;
+* every sentence of it is one a fact is drawn from (its ``text``), or one that states nothing
+  needing a time of its own: it names no time, the slot reader reads no claim in it and it says
+  no change (worlddb.extract.unread_change.states_change). "I moved to Berlin last month. I love
+  it here." begins last month; "Not at Siemens anymore. I joined Brightloop in March." says a
+  change of now that no fact holds, and "I moved to Berlin last month. My rent is 900 euros." a
+  claim the text does not date;
 * that time is not after ``at``: a time still to come is a plan ("I start at Google next
   month"), not when something became true;
 * it is the only time the text names: "I started at Acme in 2019 and left in 2022", or a move
@@ -33,7 +37,9 @@ from datetime import datetime, timedelta
 
 from worlddb.extract import FactCandidate, TemporalExpression
 from worlddb.extract.builtin import split_sentences
+from worlddb.extract.slots import read
 from worlddb.extract.temporal import find_temporals
+from worlddb.extract.unread_change import states_change
 
 __all__ = ["stated_period"]
 
@@ -56,7 +62,8 @@ def stated_period(text: str, facts: Sequence[FactCandidate], at: datetime) -> tu
     if start > at:
         return None
     sentences = [text[s:e].strip() for s, e in split_sentences(text) if text[s:e].strip()]
-    if not all(any(f.text.strip() and f.text.strip() in sentence for f in facts) for sentence in sentences):
+    drawn = [s for s in sentences if any(f.text.strip() and f.text.strip() in s for f in facts)]
+    if not drawn or not all(s in drawn or _aside(s, at) for s in sentences):
         return None
     times = [t for sentence in sentences for t in find_temporals(sentence, at) if t.resolved is not None]
     if not times or any(t.resolved != start for t in times):
@@ -64,6 +71,12 @@ def stated_period(text: str, facts: Sequence[FactCandidate], at: datetime) -> tu
     if not all(_in_clause(f, at) for f in facts):
         return None
     return start, min(_end(start, times[0]), at)
+
+
+def _aside(sentence: str, at: datetime) -> bool:
+    """Whether a sentence no fact is drawn from states nothing that needs a time of its own: no
+    time, no slot claim, no change ("I love it here.")."""
+    return not find_temporals(sentence, at) and not read(sentence).claims and not states_change(sentence)
 
 
 def _in_clause(fact: FactCandidate, at: datetime) -> bool:
