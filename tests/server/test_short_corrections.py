@@ -108,3 +108,45 @@ async def test_what_cancels_nothing_stored_marks_nothing(minilm_server, user, ol
         assert second["superseded"] == [] and second["revised"] == [] and second["conflicts"] == []
         read = await ok(client, "memory_read", id=first["id"], user_id=user)
         assert read["valid_to"] is None and "revised_by" not in read["annotations"]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("I have a dentist appointment on Friday.", "Cancel the dentist."),
+    ("I have a dentist appointment on Friday.", "The dentist is off."),
+    ("I have a dentist appointment on Friday.", "The dentist appointment is cancelled."),
+    (STATED, "Cancel the dentist."),
+    (STATED, "The dentist is off."),
+    ("My dentist appointment is on Friday.", "Cancel the dentist, I'll rebook."),
+    ("We have a team offsite next Friday.", "Our offsite got cancelled."),
+    ("I have a piano lesson on Tuesday at 5pm.", "The piano lesson is off!"),
+])
+async def test_a_thing_called_off_by_a_word_of_its_name_ends_its_time(minilm_server, old, new):
+    async with Client(minilm_server) as client:
+        user = f"end-{abs(hash((old, new)))}"
+        first = await write(client, user, old, "2024-11-20")
+        second = await write(client, user, new, "2024-11-21")
+        assert second["superseded"] == [first["id"]] and second["revised"] == []
+        read = await ok(client, "memory_read", id=first["id"], user_id=user)
+        assert read["valid_to"] is not None and read["superseded_by"] == [second["id"]]
+
+
+@pytest.mark.parametrize(("olds", "new"), [
+    # two things the name fits: which one is not said
+    (["I have a vet appointment on Monday.", "I have a dentist appointment on Friday."], "Cancel the appointment."),
+    (["I have a dentist appointment on Friday.", "My dentist appointment on the 3rd is at 4pm."],
+     "The dentist is off."),
+    # a word the thing's name shares, not its name
+    (["The power company visit is on Friday."], "The power is off."),
+    (["I have a team meeting on Friday."], "The team lunch is off."),
+    (["I have a dentist appointment on Friday."], "Is the dentist off?"),
+    # another's thing
+    (["I have a dentist appointment on Friday."], "My sister's dentist is off."),
+])
+async def test_a_name_that_fits_no_one_thing_ends_none(minilm_server, olds, new):
+    async with Client(minilm_server) as client:
+        user = f"keep-{abs(hash((*olds, new)))}"
+        firsts = [await write(client, user, old, "2024-11-20") for old in olds]
+        second = await write(client, user, new, "2024-11-21")
+        assert second["superseded"] == []
+        for first in firsts:
+            assert (await ok(client, "memory_read", id=first["id"], user_id=user))["valid_to"] is None

@@ -393,6 +393,12 @@ THING_TIMES = frozenset({"when", "due"})
 _CALLED_OFF = re.compile(r"cancel+(?:ed)?|scrap(?:ped)?|call(?:ed)?\s+off|off", re.I)
 
 
+def called_off(reading: Reading) -> frozenset[str]:
+    """The subjects of `reading` said to be called off ("Cancel the dentist": "dentist")."""
+    return frozenset(c.subject for c in reading.claims if c.attribute == "status" and c.positive and not c.ended
+                     and _CALLED_OFF.fullmatch(c.value.strip()))
+
+
 def _called_off(n: SlotClaim, o: SlotClaim) -> bool:
     """Whether `n` says the thing whose time `o` states will not happen ("The team offsite got
     cancelled" of "The team offsite is on Friday"): it ends that time."""

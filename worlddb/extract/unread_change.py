@@ -31,6 +31,14 @@ names its series too ("db-staging-02" and "db-staging-01" share the anchor "db-s
 made singular by their ending where that is a word too ("Thursdays" and "Thursday" are one
 anchor; "Texas" stays).
 
+``off(text)`` are the things a text says are off or called off, by the words it names them with
+after an article ("The dentist is off": "dentist"; "Our offsite got cancelled": "offsite"; not a
+question). ``scheduled(text)`` are the things a text gives a time, named by an event's noun after
+an article ("I have a dentist appointment on Friday": "dentist appointment"). ``names_thing(name,
+thing)`` tells whether a name of the first kind names a thing of the second: its words are the
+thing's, the words before its event noun ("dentist" of "dentist appointment"), or that noun alone
+("the appointment"); "power" names no "power company visit".
+
 ``died(text)`` are the names that open a sentence said to have died ("Rex passed away"; not a
 kin word, "Grandma passed away"). ``corrected(text)`` are the values a correction says were
 wrong, where a word owns a mistake ("actually", "sorry", "I meant", ...) and the text says
@@ -64,12 +72,12 @@ from __future__ import annotations
 
 import re
 
-from ._slot_words import _DATE, _KIN, _TIME
+from ._slot_words import _DATE, _EVENTS, _KIN, _TIME
 from .given_names import is_given_name
 from .lexicon import is_common, singular, tag
 
-__all__ = ["ANCHORED_SIMILARITY", "CHANGE_SIMILARITY", "anchors", "corrected", "died", "names_value", "restated",
-           "says_change", "short", "states_change"]
+__all__ = ["ANCHORED_SIMILARITY", "CHANGE_SIMILARITY", "anchors", "corrected", "died", "names_thing", "names_value",
+           "off", "restated", "says_change", "scheduled", "short", "states_change"]
 
 #: the least cosine (the write's own text vectors) at which the nearest memory is the one a
 #: change is about; chosen on the tuning sets of bench/data (updates-dev, extra A and D)
@@ -218,6 +226,46 @@ def restated(text: str) -> str | None:
     _check(text)
     found = _RESTATED.match(text)
     return found.group("v").strip().lower() if found else None
+
+
+#: a thing said to be off, by the words after its article, up to the end of the clause
+_OFF = re.compile(r"^" + lead() + r"(?:the|my|our|this|that)\s+(?P<t>(?:[\w'’-]+\s+){0,2}?[\w'’-]+)\s+"
+                  r"(?:is|['’]s|has\s+been|was|got|just\s+got)\s+(?:now\s+|officially\s+)?"
+                  r"(?:off|cancell?ed|called\s+off|scrapped)(?=\s*(?:[,.;!]|$))", re.I)
+#: a thing named by an event's noun after an article, up to two words before the noun (and the
+#: nouns of events after it: "piano lesson", where a piano is a pastime too)
+_EVENT_NAMED = re.compile(r"\b(?:a|an|my|our|the|this|next)\s+(?P<t>(?:[\w'’-]+\s+){0,2}?(?:" + _EVENTS + r")"
+                          r"(?:\s+(?:" + _EVENTS + r"))*)\b", re.I)
+#: a time a thing is given
+_GIVEN_TIME = re.compile(rf"\b(?:{_DATE}|{_TIME}|tomorrow|tonight)\b", re.I)
+_ARTICLES = frozenset({"a", "an", "my", "our", "the", "this", "next", "that"})
+
+
+def off(text: str) -> frozenset[str]:
+    """The things `text` says are off or called off, lower-cased: "The dentist is off." ->
+    {"dentist"}; none in a question."""
+    _check(text)
+    found = _OFF.match(text.strip())
+    return frozenset({found.group("t").lower()}) if found and "?" not in text else frozenset()
+
+
+def scheduled(text: str) -> frozenset[str]:
+    """The things `text` gives a time, by an event's noun after an article, lower-cased: "I have a
+    dentist appointment on Friday" -> {"dentist appointment"}; none where it names no time."""
+    _check(text)
+    if not _GIVEN_TIME.search(text):
+        return frozenset()
+    return frozenset(" ".join(w for w in m.group("t").lower().split() if w not in _ARTICLES)
+                     for m in _EVENT_NAMED.finditer(text))
+
+
+def names_thing(name: str, thing: str) -> bool:
+    """Whether `name` (the words a cancellation names a thing with) names `thing` (a scheduled
+    thing's words, its event noun last): all its words, the words before that noun, or the noun
+    alone ("dentist", "appointment" and "dentist appointment" of "dentist appointment"; "power"
+    names no "power company visit")."""
+    said, words = name.lower().split(), thing.lower().split()
+    return bool(said) and (said == words or said == words[:-1] or said == words[-1:])
 
 
 #: a name that opens a sentence, said to have died ("Rex passed away", "Sadly, Rex died"), or one

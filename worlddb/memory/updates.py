@@ -31,6 +31,10 @@ For each memory_write (not an amend, which names what it replaces), before the w
    One that names only the right time ("Actually, it's Tuesday") is judged by what was written
    just before it, not by meaning (worlddb.memory.turn_updates.memory_restated, from
    worlddb.memory.write).
+   A thing called off by a word of its name that the judge does not read as the thing's ("Cancel
+   the dentist", "The dentist is off", of "I have a dentist appointment on Friday") is an update
+   of the one older memory in its voice that gives a thing so named a time (`cancelled`), as a
+   cancellation under the thing's own name is; where two are so named, nothing is.
 
 Then, in the write's transaction (`apply`), each update becomes a supersedes edge from the new
 memory (through the supersedes handler, which closes the old one's validity where the new one
@@ -58,7 +62,7 @@ import numpy as np
 from worlddb.core.records import Edge
 from worlddb.core.timeutil import now_us
 from worlddb.extract import FactCandidate
-from worlddb.extract.judge import THING_TIMES, BuiltinJudge, Statement, Verdict, comparable
+from worlddb.extract.judge import THING_TIMES, BuiltinJudge, Statement, Verdict, called_off, comparable
 from worlddb.extract.open_slots import REPLACES, is_open
 from worlddb.extract.slots import (
     CATALOGUE,
@@ -75,8 +79,11 @@ from worlddb.extract.unread_change import (
     CHANGE_SIMILARITY,
     anchors,
     corrected,
+    names_thing,
     names_value,
+    off,
     says_change,
+    scheduled,
     states_change,
 )
 from worlddb.extract.whose import apart
@@ -117,6 +124,8 @@ MAX_RELATED = 5
 
 #: the reason of an update that is a change the rules could not read (`unread_change`)
 UNREAD_CHANGE = "a change the rules cannot read, of the memory nearest to it or naming what it changes"
+#: the reason of an update that calls off a thing the memory gives a time (`cancelled`)
+CALLED_OFF = "a thing called off, named by a word of its name"
 
 
 @dataclass(frozen=True)
@@ -168,7 +177,8 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     new = Statement("", text, starts, unnamed(reading, naming.ambiguous), similarity=1.0)
     # a change the built-in rules cannot read still needs the nearest memories (`unread_change`)
     own, wider, wrong = says_change(text), states_change(text), corrected(text)
-    unread = isinstance(services.judge, BuiltinJudge) and bool(own or wider or wrong)
+    dropped = called_off(new.reading) | off(text)
+    unread = isinstance(services.judge, BuiltinJudge) and bool(own or wider or wrong or dropped)
     repeats = bool(getattr(services.judge, "only_repeats", lambda _: False)(new)) and not unread
     wanted_keys = frozenset() if repeats else claims_index.keys(new.reading, text)
     # the claims of the other names an accepted identity gives someone the new memory names
@@ -187,7 +197,9 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     # ended replacement names the value it leaves, in whatever slot holds it ("switched from
     # Spanish to Italian" of "I'm learning Spanish"), so its candidates are read whole
     whole = any(c.attribute == REPLACES and c.ended for c in new.reading.claims)
-    wanted = None if whole else comparable({c.attribute for c in new.reading.claims})
+    # (a thing called off by another name is read for its time: `cancelled`)
+    named = {c.attribute for c in new.reading.claims} | ({"status"} if dropped else set())
+    wanted = None if whole else comparable(named)
     kept = {} if repeats else kept_readings.load(store, {v.anchor: (user, speaker_of(v.meta)) for v in olds})
     facts = stored_facts_of(store, [v.anchor for v in olds]) if not repeats and (whole or wanted) else {}
     candidates = [Statement(v.anchor, v.content or "", v.valid_from,
@@ -219,6 +231,7 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     if unread:
         candidates = with_cosines(store, candidates, vector)
         same_voice = [voice(speaker_of(o.meta), user) == mine for o in olds]
+        verdicts = cancelled(starts, candidates, verdicts, same_voice, dropped)
         verdicts = correction(starts, candidates, verdicts, same_voice, wrong, text)
         if own or wider:
             verdicts = unread_change(starts, candidates, verdicts, same_voice,
@@ -314,6 +327,32 @@ def _ruling(reading: Reading, claims_of: Callable[[Statement], Iterable[SlotClai
 def _people(claims: Iterable[SlotClaim]) -> frozenset[str]:
     """The first names of the people claims name ("priya" of "Priya Natarajan works at Initech")."""
     return frozenset(c.subject.split()[0] for c in claims if c.named and c.subject)
+
+
+def cancelled(starts: int, candidates: list[Statement], verdicts: list[Verdict], same_voice: list[bool],
+              names: frozenset[str]) -> list[Verdict]:
+    """For a new memory that calls a thing off by a name the judge does not read as the thing's
+    ("Cancel the dentist", "The dentist is off": judge.called_off and unread_change.off give
+    `names`) where the judge decided nothing, the one older candidate in the same voice that gives
+    a time to a thing so named (unread_change.names_thing: "dentist appointment"; its time's claim,
+    or unread_change.scheduled: "I have a dentist appointment on Friday") becomes an update, as a
+    cancellation under the thing's own name is. Where two candidates, or two things of one, are so
+    named, neither is: which one is not said."""
+    if not names or any(v.outcome in ("update", "conflict", "duplicate") for v in verdicts):
+        return verdicts
+    named = [(k, thing) for k, old in enumerate(candidates)
+             if old.valid_from < starts and same_voice[k] and verdicts[k].outcome in ("unrelated", "related")
+             for thing in _things(old) if any(names_thing(name, thing) for name in names)]
+    if len(named) != 1:
+        return verdicts
+    k = named[0][0]
+    return [*verdicts[:k], Verdict("update", CALLED_OFF), *verdicts[k + 1:]]
+
+
+def _things(old: Statement) -> frozenset[str]:
+    """The things `old` gives a time: its claims of a thing's time, and those it names by an event's noun."""
+    return scheduled(old.text) | {c.subject for c in old.reading.claims
+                                  if c.attribute in THING_TIMES and c.positive and not c.ended and c.value}
 
 
 def correction(starts: int, candidates: list[Statement], verdicts: list[Verdict], same_voice: list[bool],
