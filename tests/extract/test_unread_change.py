@@ -8,9 +8,13 @@ from worlddb.extract.unread_change import (
     anchors,
     corrected,
     died,
+    names_thing,
     names_value,
+    off,
+    renamed,
     restated,
     says_change,
+    scheduled,
     short,
     states_change,
 )
@@ -198,3 +202,42 @@ def test_a_value_is_named_as_a_word_of_its_own():
 ])
 def test_a_name_said_to_have_died_is_found_whatever_it_names(text, names):
     assert died(text) == names
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("Nope, Denver now.", "Denver"), ("Actually Denver.", "Denver"), ("No wait, New York.", "New York"),
+    ("Sorry, I meant Deutsche Bank", "Deutsche Bank"), ("Oops, it's Microsoft.", "Microsoft"),
+    ("Nope, Salt Lake City now!", "Salt Lake City"), ("No, Denver then", "Denver"),
+    # no word owns a mistake; no name; a time; an adjective or a common word alone; a kin word; more said
+    ("Denver is nice.", None), ("Nope.", None), ("Actually, Tuesday", None), ("Sorry, Spanish", None),
+    ("Actually Great.", None), ("Oops, Mom.", None), ("Actually Denver is nice.", None),
+    ("Sorry, it's Denver, not Austin", None), ("actually I live in Denver", None),
+])
+def test_a_correction_naming_only_a_name_gives_it(text, name):
+    assert renamed(text) == name
+
+
+@pytest.mark.parametrize(("text", "things"), [
+    ("The dentist is off.", {"dentist"}), ("Our team offsite got cancelled.", {"team offsite"}),
+    ("the marathon is off, sadly", {"marathon"}), ("Is the dentist off?", set()), ("off to the dentist", set()),
+])
+def test_a_thing_said_to_be_off_is_named(text, things):
+    assert off(text) == things
+
+
+@pytest.mark.parametrize(("text", "things"), [
+    ("I have a dentist appointment on Friday.", {"dentist appointment"}),
+    ("I have a piano lesson on Tuesday at 5pm.", {"piano lesson"}),
+    ("I have a dentist appointment.", set()),  # no time given
+])
+def test_a_thing_given_a_time_is_named(text, things):
+    assert scheduled(text) == things
+
+
+@pytest.mark.parametrize(("name", "thing", "named"), [
+    ("dentist", "dentist appointment", True), ("appointment", "dentist appointment", True),
+    ("dentist appointment", "dentist appointment", True), ("power", "power company visit", False),
+    ("team lunch", "team meeting", False), ("vet", "dentist appointment", False),
+])
+def test_a_name_names_a_thing_by_its_words_before_the_event_or_the_event(name, thing, named):
+    assert names_thing(name, thing) is named

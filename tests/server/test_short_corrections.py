@@ -150,3 +150,65 @@ async def test_a_name_that_fits_no_one_thing_ends_none(minilm_server, olds, new)
         assert second["superseded"] == []
         for first in firsts:
             assert (await ok(client, "memory_read", id=first["id"], user_id=user))["valid_to"] is None
+
+
+@pytest.mark.parametrize(("olds", "fix", "question"), [
+    (["I live in Austin."], "Nope, Denver now.", "Where do I live?"),
+    (["I live in Austin."], "Actually Denver.", "Where do I live?"),
+    (["I live in Austin."], "Sorry, I meant Salt Lake City.", "Where do I live?"),
+    (["I live in Austin.", "I work at Google."], "No wait, Denver.", "Where do I live?"),
+    (["I work at Google."], "Actually Microsoft.", "Where do I work?"),
+    (["I work at Google."], "Oops, it's Goldman Sachs.", "Where do I work?"),
+])
+async def test_a_correction_naming_only_a_name_supersedes_the_one_recent_slot_of_its_kind(minilm_server, olds, fix,
+                                                                                        question):
+    # as "Actually I live in Denver" does: the slot's old value ends, its fact with it
+    async with Client(minilm_server) as client:
+        user = f"renamed-{abs(hash((*olds, fix)))}"
+        firsts = [await write(client, user, old, "2024-11-20") for old in olds]
+        fixed = await write(client, user, fix, "2024-11-21")
+        assert fixed["superseded"] == [firsts[0]["id"]] and fixed["revised"] == []
+        read = await ok(client, "memory_read", id=firsts[0]["id"], user_id=user)
+        assert read["valid_to"] is not None and read["superseded_by"] == [fixed["id"]]
+        assert all(f["valid_to"] is not None for f in read["facts"])
+        for other in firsts[1:]:
+            assert (await ok(client, "memory_read", id=other["id"], user_id=user))["valid_to"] is None
+        hits = (await ok(client, "memory_recall", query=question, user_id=user, limit=3))["results"]
+        assert firsts[0]["id"] not in [h["id"] for h in hits]
+
+
+async def test_a_name_correcting_one_slot_of_a_memory_that_says_more_revises_it(minilm_server):
+    async with Client(minilm_server) as client:
+        said = await write(client, "renamed-part", "I live in Austin and work at Google.", "2024-11-20")
+        fixed = await write(client, "renamed-part", "Actually Denver.", "2024-11-21")
+        assert fixed["superseded"] == [] and fixed["revised"] == [said["id"]]
+        read = await ok(client, "memory_read", id=said["id"], user_id="renamed-part")
+        assert read["valid_to"] is None and read["annotations"]["revised_by"] == [fixed["id"]]
+
+
+RENAMED_NOTHING = [
+    # no correction; no name; the name of no recent slot's kind; two recent slots of its kind; the old
+    # value again; a correction long after; another person's; an assistant's question between
+    [("I live in Austin.", "user", "2024-11-20"), ("Denver is nice.", "user", "2024-11-21")],
+    [("I live in Austin.", "user", "2024-11-20"), ("Nope.", "user", "2024-11-21")],
+    [("I live in Austin.", "user", "2024-11-20"), ("Actually Microsoft.", "user", "2024-11-21")],
+    [("I live in Austin.", "user", "2024-11-20"), ("No, Sarah.", "user", "2024-11-21")],
+    [("I work at Google.", "user", "2024-11-20"), ("Actually Denver.", "user", "2024-11-21")],
+    [("My sister lives in Chicago.", "user", "2024-11-20"), ("I live in Austin.", "user", "2024-11-20"),
+     ("Actually Denver.", "user", "2024-11-21")],
+    [("I live in Austin.", "user", "2024-11-20"), ("Actually, Austin.", "user", "2024-11-21")],
+    [("I live in Austin.", "user", "2024-11-20"), ("Actually Denver.", "user", "2024-12-20")],
+    [("I live in Austin.", "user", "2024-11-20"), ("Nope, Denver now.", "Jon", "2024-11-21")],
+    [("I live in Austin.", "user", "2024-11-20"), ("Where would you rather live?", "assistant", "2024-11-20"),
+     ("Actually Denver.", "user", "2024-11-21")],
+]
+
+
+@pytest.mark.parametrize("writes", RENAMED_NOTHING)
+async def test_a_name_alone_that_fits_no_one_recent_slot_marks_nothing(minilm_server, writes):
+    async with Client(minilm_server) as client:
+        user = f"renamed-not-{abs(hash(tuple(writes)))}"
+        written = [await write(client, user, text, when, speaker) for text, speaker, when in writes]
+        assert written[-1]["superseded"] == [] and written[-1]["revised"] == [] and written[-1]["conflicts"] == []
+        for first in written[:-1]:
+            assert (await ok(client, "memory_read", id=first["id"], user_id=user))["valid_to"] is None

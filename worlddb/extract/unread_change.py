@@ -46,7 +46,10 @@ wrong, where a word owns a mistake ("actually", "sorry", "I meant", ...) and the
 "monday"; never a plain negation: "she is not coming"); ``names_value(text, value)`` whether a
 text names one as a word of its own. ``restated(text)`` is the time a correction names alone,
 where words own a mistake and the rest of the text is only that time ("Oh wait sorry, it's
-Tuesday the 15th": "tuesday the 15th").
+Tuesday the 15th": "tuesday the 15th"). ``renamed(text)`` is the name a correction names alone, in
+the same words ("Nope, Denver now.", "Actually Denver.", "Sorry, I meant Deutsche Bank": the name
+as written): words of a name only, capitalised (one word alone no common word nor an adjective:
+"Great", "Spanish"), never a time ("Denver is nice." and "Nope." name none).
 
 All are deterministic, do no I/O, and never raise for a ``str``; ``TypeError`` otherwise.
 
@@ -77,7 +80,7 @@ from .given_names import is_given_name
 from .lexicon import is_common, singular, tag
 
 __all__ = ["ANCHORED_SIMILARITY", "CHANGE_SIMILARITY", "anchors", "corrected", "died", "names_thing", "names_value",
-           "off", "restated", "says_change", "scheduled", "short", "states_change"]
+           "off", "renamed", "restated", "says_change", "scheduled", "short", "states_change"]
 
 #: the least cosine (the write's own text vectors) at which the nearest memory is the one a
 #: change is about; chosen on the tuning sets of bench/data (updates-dev, extra A and D)
@@ -266,6 +269,30 @@ def names_thing(name: str, thing: str) -> bool:
     names no "power company visit")."""
     said, words = name.lower().split(), thing.lower().split()
     return bool(said) and (said == words or said == words[:-1] or said == words[-1:])
+
+
+#: a correction that names only the right name, as `_RESTATED` a time: up to three capitalised words
+_RENAMED = re.compile(rf"^\s*(?:{_FILLER}{_GAP})*{_OWNING}{_GAP}(?:(?:{_FILLER}|{_OWNING}){_GAP})*"
+                      rf"(?:{_LEAD_IN})?(?:(?:in|at|to|with|for)\s+)?(?P<v>(?-i:[A-Z][\w'’&.-]*(?:\s+[A-Z][\w'’&.-]*){{0,2}}))"
+                      rf"(?:{_GAP}(?:now|then|instead|sorry|actually))?{_GAP}$", re.I)
+_NOT_A_NAME = re.compile(rf"(?:{_A_TIME}|I|I['’]m|it|that|this|no|yes|ok|okay)", re.I)
+
+
+def renamed(text: str) -> str | None:
+    """The name a correction names alone, as written: "Nope, Denver now." -> "Denver"; None where
+    no word owns a mistake ("Denver is nice."), it names no name ("Nope.") or it names a time or a
+    word no name is ("Actually, Tuesday", "Sorry, Spanish")."""
+    _check(text)
+    found = _RENAMED.match(text)
+    if found is None or _NOT_A_NAME.fullmatch(found.group("v")):
+        return None
+    words = found.group("v").rstrip(".").split()
+    # (a word alone is read as one: "Great" is a common word and "Spanish" an adjective, where the words
+    # of a longer name may each be common: "Salt Lake City")
+    if any(w.lower() in _KIN for w in words) or len(words) == 1 and (
+            is_common(words[0]) or tag(words[0]) in ("JJ", "JJR", "JJS", "RB", "VB", "VBD", "UH")):
+        return None
+    return " ".join(words)
 
 
 #: a name that opens a sentence, said to have died ("Rex passed away", "Sadly, Rex died"), or one

@@ -82,13 +82,22 @@ from worlddb.core.timeutil import now_us
 from worlddb.extract import GENERIC_ROLES
 from worlddb.extract.judge import THING_TIMES, BuiltinJudge, Statement, comparable, covered
 from worlddb.extract.open_slots import REPLACES
-from worlddb.extract.slots import Reading, ReadingParts, voice
-from worlddb.extract.unread_change import anchors, corrected, names_value, restated, says_change, short, states_change
+from worlddb.extract.slots import Reading, ReadingParts, SlotClaim, voice
+from worlddb.extract.unread_change import (
+    anchors,
+    corrected,
+    names_value,
+    renamed,
+    restated,
+    says_change,
+    short,
+    states_change,
+)
 from worlddb.graph.database import Writer
 from worlddb.retrieval import claims as claims_index
 from worlddb.vectors import hnsw
 
-from . import readings, revisions, slot_readings, succession, update_candidates, updates
+from . import name_kinds, readings, revisions, slot_readings, succession, update_candidates, updates
 from .services import Services
 
 #: stored turns, and as many stored memories, the judge reads per claiming turn, newest first
@@ -366,6 +375,41 @@ def memory_restated(services: Services, worlds: list[str], text: str, facts: Seq
     if not 0 <= starts - view.valid_from <= RESTATED_DATED or not succession.holds_from(view, starts):
         return None
     return old.ref, frozenset(c.attribute for c in old.reading.claims if c.attribute in THING_TIMES)
+
+
+def memory_renamed(services: Services, worlds: list[str], text: str, facts: Sequence, speaker: str | None,
+                   user: str | None, starts: int, kind: str) -> tuple[str, SlotClaim] | None:
+    """The memory a memory about to be written corrects by naming only the right value, a name of
+    `kind` (name_kinds: "Nope, Denver now." after "I live in Austin"), with the claim the
+    correction makes (the slot's, the name its value); None if it corrects none. The memories
+    looked at are `memory_restated`'s: those the scopes got last, at most RESTATED_WITHIN before
+    it, each valid from at most RESTATED_DATED before it, back to the first said in another voice
+    or an assistant's question. Their claims of a slot whose
+    values are of `kind` (name_kinds.SLOTS: a home for a place) must be of one slot of one
+    subject; the nearest memory claiming it is corrected, unless it names the name already. Two
+    such slots ("My sister lives in Chicago", then "I live in Austin"), or none, correct nothing."""
+    name = renamed(text)
+    if name is None or not worlds or slot_readings.claim_reading(text, facts, user, speaker).claims:
+        return None
+    stored = _written_last(services.store, worlds)
+    found: list[tuple[object, SlotClaim]] = []
+    now = now_us()
+    for view, theirs in reversed(list(zip(stored, _readings_of(services.store, stored)))):
+        said = slot_readings.speaker_of(view.meta) or "user"
+        if view.t_ingested < now - RESTATED_WITHIN or not 0 <= starts - view.valid_from <= RESTATED_DATED:
+            break
+        if said.strip().casefold() in NO_ONE:
+            if "?" in (view.content or ""):
+                break
+            continue
+        if voice(said, user) != voice(speaker or "user", user):
+            break
+        if succession.holds_from(view, starts):
+            found += [(view, c) for c in theirs.claims if c.attribute in name_kinds.SLOTS[kind]
+                      and c.positive and not c.ended and c.value]
+    if len({(c.subject, c.attribute) for _, c in found}) != 1 or names_value(found[0][0].content or "", name):
+        return None
+    return found[0][0].anchor, replace(found[0][1], value=name)
 
 
 def _written_last(store, worlds: Sequence[str]) -> list:

@@ -495,6 +495,21 @@ def _assessment(services: Services, scopes: ScopeSet, candidates: list[Statement
                       keep=left_alone(services, new, revised, user), followed=tuple(followed))
 
 
+def renamed(services: Services, starts: int, old: str, claim: SlotClaim, user: str | None) -> Assessment:
+    """What a correction that names only the right value means for the memory `old` it corrects
+    (worlddb.memory.turn_updates.memory_renamed gives it and the `claim` the correction makes): an
+    update, as a memory stating that claim would be ("Actually I live in Denver"): `old` is
+    superseded, or revised where it says something the claim leaves alone
+    (revisions.changed_only_in_part)."""
+    view = services.store.get(old)
+    new = Reading((claim,), frozenset({"correction"}))
+    statement = Statement(old, view.content or "", view.valid_from, view_reading(services, view, user, None, {}))
+    changed = changed_only_in_part(services, new, statement, user, {}, None, starts)
+    if changed is None:
+        return Assessment(superseded=(old,))
+    return Assessment(revised=((old, changed),), keep=left_alone(services, new, [(old, changed)], user))
+
+
 def newest_node(store) -> int:
     """The rowid of the newest node of the store (0 if none): read before a write is judged, so
     that `repeated_since` can look at what was committed after it."""

@@ -58,10 +58,11 @@ from worlddb.extract import GENERIC_ROLES, EntityCandidate, ExtractionContext, F
 from worlddb.extract.judge import BuiltinJudge, Statement
 from worlddb.extract.slots import ReadingParts, kin_of, kin_word, names_another, two_people
 from worlddb.extract.stated import stated_period
+from worlddb.extract.unread_change import renamed
 from worlddb.graph import facts as factlib
 from worlddb.graph import text_index
 from worlddb.graph.database import Writer
-from worlddb.memory import claims, readings, slot_readings, succession, turn_updates, updates
+from worlddb.memory import claims, name_kinds, readings, slot_readings, succession, turn_updates, updates
 from worlddb.memory.access import Access
 from worlddb.memory.ahead import beside
 from worlddb.memory.results import ConflictOut, EntityOut, FactOut, WriteResult
@@ -121,6 +122,9 @@ class _Plan:
     #: when `starts` is the time the text states: the end of the period it names, and when the
     #: write arrived (`_placed`)
     stated: tuple[int, int] | None = None
+    #: the kind of the name a correction names alone ("Actually Denver.": "place"), made in the
+    #: model step (worlddb.memory.name_kinds), where it has one
+    named: str | None = None
 
 
 @dataclass(frozen=True)
@@ -191,7 +195,7 @@ def prepare(services: Services, requests: list[WriteRequest]) -> PreparedWrite:
     index = text_index.prepare(services.embedder, services.encoder,
                                [(_text_of(request), start) for request, start in zip(requests, starts)],
                                form=services.vector_text)
-    plans = reading.result()
+    plans = tuple(_named(services, plan) for plan in reading.result())
     # a memory whose text states when it began (`_stated_start`) is indexed as of then, and kept
     # indexed as of when it arrived for a commit that cannot place it then (`_placed`)
     moved = [i for i, plan in enumerate(plans) if plan.stated is not None]
@@ -205,6 +209,13 @@ def prepare(services: Services, requests: list[WriteRequest]) -> PreparedWrite:
     groups = tuple((p.request.scopes, tuple(_speakers(p) + p.candidates + _fact_names(p.facts, p.candidates)))
                    for p in plans)
     return PreparedWrite(plans, tuple(index), Mentions(groups), arrived)
+
+
+def _named(services: Services, plan: _Plan) -> _Plan:
+    """`plan`, with the kind of the name its text corrects to alone (`_Plan.named`), if it has one."""
+    name = renamed(plan.request.text) if plan.request.text else None
+    kind = name_kinds.kind_of(services.embedder, name) if name else None
+    return replace(plan, named=kind) if kind else plan
 
 
 def check_metadata(metadata: object) -> None:
@@ -329,12 +340,21 @@ def _amended(services: Services, request: WriteRequest, plan: _Plan, item, user:
 def _restated(services: Services, request: WriteRequest, plan: _Plan, found: updates.Assessment,
               user: str | None) -> updates.Assessment:
     """`found`, with the memory the new one corrects by naming only the right time revised
-    (worlddb.memory.turn_updates.memory_restated), where the built-in judge decided nothing else."""
+    (worlddb.memory.turn_updates.memory_restated), or the one it corrects by naming only the right
+    name superseded or revised as a statement of that slot's new value would (`memory_renamed`,
+    updates.renamed), where the built-in judge decided nothing else."""
     if not isinstance(services.judge, BuiltinJudge) or found.superseded or found.revised or found.conflicts:
         return found
-    old = turn_updates.memory_restated(services, scope_anchors(services.store, request.scopes), request.text,
-                                       plan.facts, slot_readings.speaker_of(request.metadata), user, plan.starts)
-    return found if old is None else replace(found, revised=(old,))
+    worlds, speaker = scope_anchors(services.store, request.scopes), slot_readings.speaker_of(request.metadata)
+    old = turn_updates.memory_restated(services, worlds, request.text, plan.facts, speaker, user, plan.starts)
+    if old is not None:
+        return replace(found, revised=(old,))
+    fixed = turn_updates.memory_renamed(services, worlds, request.text, plan.facts, speaker, user, plan.starts,
+                                        plan.named) if plan.named else None
+    if fixed is None:
+        return found
+    change = updates.renamed(services, plan.starts, *fixed, user)
+    return replace(found, superseded=change.superseded, revised=change.revised, keep=change.keep)
 
 
 def _placed(services: Services, plan: _Plan, item: text_index.Prepared, arrived: text_index.Prepared | None,
