@@ -241,3 +241,23 @@ def test_a_thing_called_off_in_other_words_ends_its_time(old, new):
                                   "The race is on!", "My day off is Friday."])
 def test_what_calls_nothing_off_reads_no_status(text):
     assert not {c for c in claims(text) if c[1] == "status"}
+
+
+@pytest.mark.parametrize("text", [
+    "My marathon is on April 20.", "The wedding is on April 12th.", "Our trip to Lisbon is on April 3.",
+    "I started April 1 at the new clinic.", "I'm off April 3 through April 10.", "My sister is on April 20th's flight.",
+])
+def test_a_month_whose_name_ends_like_a_medicine_is_no_medication(text):
+    assert not {c for c in claims(text) if c[1] in ("medication", "dose")}
+
+
+@pytest.mark.parametrize(("text", "claim"), [
+    ("My marathon is on April 20.", ("marathon", "when", "April 20", True, False)),
+    ("My flight is on Friday.", ("flight", "when", "Friday", True, False)),
+    ("I'm on metformin.", ("me", "medication", "metformin", True, False)),
+    ("I'm on lisinopril, 10mg a day.", ("me", "medication", "lisinopril", True, False)),
+    ("My sister is on antibiotics.", ("sister", "medication", "antibiotics", True, False)),
+    ("I'm off antidepressants now.", ("me", "medication", "antidepressants", False, True)),
+])
+def test_an_event_on_a_date_is_its_time_and_one_on_a_medicine_takes_it(text, claim):
+    assert claim in claims(text)

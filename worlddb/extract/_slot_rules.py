@@ -308,15 +308,18 @@ _TOOK_UP = re.compile(r"\b(?:quit|quitting|left|cancel+ed|dropped|ditched)\s+(?-
                       r"(?!(?:a|an|the|my|his|her|their)\s+(?:new\s+)?(?:job|offer|position|role|gig|contract)\b)", re.I)
 #: a name, taken whole (a shorter one is not tried), with no object after it
 #: a medicine's name by the ending most generic drug names share (lisinopril, metoprolol,
-#: atorvastatin, amlodipine, omeprazole, sertraline ...), or one of the few common ones without it
-_DRUG = (r"(?P<v>\b(?:[a-z]+(?:pril|olol|sartan|statin|dipine|formin|prazole|oxetine|traline|afil|pram|azepam|"
+#: atorvastatin, amlodipine, omeprazole, sertraline ...), or one of the few common ones without it;
+#: never a month or a day, whose name may end so ("My marathon is on April 20": the marathon's time)
+_DRUG = (r"(?P<v>\b(?!(?:" + _MONTHS + r"|" + _WEEKDAYS + r")\b)(?:[a-z]+(?:pril|olol|sartan|statin|dipine|formin|prazole|oxetine|traline|afil|pram|azepam|"
          r"zolam|codone|profen|thiazide|semide|cillin|mycin|cycline|floxacin|conazole|tidine|dronate|lukast|xaban|"
          r"farin|gliptin|glutide|triptan|setron|tadine|nisone|olone|thyroxine|pramine|tropin)|insulin|aspirin|"
          r"metformin|acetaminophen|paracetamol|warfarin|lithium|adderall|ozempic|wegovy|zoloft|prozac|lexapro|"
          r"xanax|tylenol|advil"
          # supplements, taken as a medicine is ("I take vitamin D 2000 IU", "I stopped taking magnesium")
          r"|vitamin\s+(?:[a-e]\d{0,2}|k2?)|fish oil|melatonin|magnesium|zinc|iron supplements?|calcium|omega-3s?|biotin"
-         r"|folic acid|probiotics?)\b)")
+         r"|folic acid|probiotics?"
+         # a kind of medicine, named for what it treats ("She is on antibiotics", "I'm off antidepressants")
+         r"|antibiotics|antidepressants|antihistamines|antivirals|steroids|blood\s+thinners|beta[- ]blockers|statins)\b)")
 #: a medicine named as the qualifier of its dose ("lisinopril 10mg": q)
 _DRUG_NAMED = _DRUG.replace("(?P<v>", "(?P<q>", 1)
 #: how much of it: the value of a dose ("20mg", "2000 IU")
