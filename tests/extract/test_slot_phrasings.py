@@ -261,3 +261,37 @@ def test_a_month_whose_name_ends_like_a_medicine_is_no_medication(text):
 ])
 def test_an_event_on_a_date_is_its_time_and_one_on_a_medicine_takes_it(text, claim):
     assert claim in claims(text)
+
+
+@pytest.mark.parametrize(("text", "claim"), [
+    ("I have a dentist appointment on Monday at 2pm.", ("dentist appointment", "when", "Monday at 2pm")),
+    ("I've got a vet appointment Friday at 10am.", ("vet appointment", "when", "Friday at 10am")),
+    ("We have a parent-teacher meeting on March 3 at 4pm.", ("parent-teacher meeting", "when", "March 3 at 4pm")),
+    ("I have a dentist appointment at 2pm on Monday.", ("dentist appointment", "when", "2pm on Monday")),
+    ("I booked a haircut appointment for Tuesday.", ("haircut appointment", "when", "Tuesday")),
+])
+def test_an_event_one_has_on_a_day_is_read_with_its_time(text, claim):
+    assert claim in {c[:3] for c in claims(text)}
+
+
+@pytest.mark.parametrize("text", [
+    # a bare meeting or call names no one of the speaker's; another's is theirs; a question or a denial says none
+    "I have a meeting on Monday at 2pm.", "I have a quick call on Friday at 3pm.",
+    "My sister has a dentist appointment on Monday at 2pm.", "Do I have a dentist appointment on Monday?",
+    "I don't have a dentist appointment on Monday.", "I have a doctor's appointment on Monday at 9am.",
+])
+def test_an_event_that_names_none_of_the_speakers_has_no_time_read(text):
+    assert not {c for c in claims(text) if c[1] == "when"}
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("I have a dentist appointment on Monday at 2pm.", "The dentist appointment moved to Tuesday at 3pm."),
+    ("I've got a vet appointment on Friday at 10am.", "We moved the vet appointment to Monday at 9am."),
+])
+def test_an_event_one_has_on_a_day_is_moved_by_a_new_time(old, new):
+    assert verdict(old, new) == "update"
+
+
+def test_two_events_of_different_kinds_on_two_days_are_two_things():
+    assert verdict("I have a dentist appointment on Monday at 2pm.",
+                   "I have a haircut appointment on Tuesday at 3pm.") != "update"

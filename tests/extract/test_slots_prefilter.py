@@ -47,6 +47,8 @@ CRAFTED = [
     "I drive a Tesla now. My phone is an iPhone 12, and my new phone is a Pixel 8 now.",
     "Priya's new job is at Intuit. My brother's new job is at Airbus.",
     "I have yoga every Monday at 6pm. We have choir practice on Wednesdays. Pilates moved to Thursdays.",
+    "I have a dentist appointment on Monday at 2pm. We've got a vet appointment Friday at 10am. Cancel the trip?",
+    "My marathon is on April 20. Dana Reyes is on antibiotics. I'm off April 3 through April 10.",
     "The book club meets on the first Friday of the month; it now meets on the second Saturday.",
     "I live in a flat on Elm Street in Portland. We moved to a house on Oak Avenue in Beaverton.",
     "Lunch with Tobias, my new manager, went well. Felix, my boyfriend, cooked. Dr. Okafor is my GP now.",

@@ -27,3 +27,30 @@ async def test_a_new_date_of_an_event_in_april_supersedes_the_old_one(connect, o
     async with connect() as client:
         first, second = await _marks(client, old, new)
         assert second["superseded"] == [first] and second["revised"] == []
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("I have a dentist appointment on Monday at 2pm.", "The dentist appointment moved to Tuesday at 3pm."),
+    ("I've got a vet appointment on Friday at 10am.", "The vet appointment got moved to Monday at 9am."),
+    ("We have a parent-teacher meeting on March 3 at 4pm.", "The parent-teacher meeting moved to March 5 at 5pm."),
+])
+async def test_an_appointment_one_has_on_a_day_is_moved_by_its_new_time(connect, old, new):
+    async with connect() as client:
+        first, second = await _marks(client, old, new)
+        assert second["superseded"] == [first]
+        thing = new.split(" moved")[0].split(" got")[0].removeprefix("The ")
+        hits = (await ok(client, "memory_recall", query=f"when is my {thing}?", limit=5))["results"]
+        assert hits[0]["id"] == second["id"]
+        assert (await ok(client, "memory_read", id=first))["superseded_by"] == [second["id"]]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # another appointment, a bare meeting (none in particular) and another person's appointment
+    ("I have a dentist appointment on Monday at 2pm.", "I have a haircut appointment on Tuesday at 3pm."),
+    ("I have a meeting on Monday at 2pm.", "I have a meeting on Tuesday at 3pm."),
+    ("I have a dentist appointment on Monday at 2pm.", "My sister's dentist appointment moved to Tuesday at 3pm."),
+])
+async def test_another_event_on_another_day_leaves_the_first_current(connect, old, new):
+    async with connect() as client:
+        first, second = await _marks(client, old, new)
+        assert first not in second["superseded"] + second["revised"] + second["conflicts"]

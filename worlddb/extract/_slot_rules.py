@@ -123,6 +123,15 @@ _THING_START = r"(?:\b(?:my|our|the|his|her|their|this|next|(?-i:[A-Z][a-z]+)['�
 #: up to three words before a thing's head noun, none of them a verb form
 _THING_WORDS = (r"(?:(?!(?:is|are|was|were|has|have|had|got|moved|pushed|changed|extended|booked|set|just|now|"
                 r"and|but|with|of|for|to|in|on|at|after|before)\b)[\w'’-]+\s+){0,3}?")
+#: what an event is for, before its noun ("dentist appointment", "parent-teacher meeting"): one to three
+#: words, none a preposition, a time, a word for how many or what size, or a possessive ("a doctor's
+#: appointment" is an appointment, as "my doctor's appointment" reads)
+_EVENT_FOR = (r"(?:(?!(?:on|at|for|in|with|every|this|next|another|other|new|quick|short|long|big|little|second|few"
+              r"|couple)\b)[\w-]+\s+){1,3}?")
+#: a day with its hour, either first ("Monday at 2pm", "March 3 at 10am", "2pm on Monday")
+_CLOCK = r"(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon)"
+_DAY_AND_HOUR = (r"(?:" + _CLOCK + r"\s+on\s+(?:" + _DATE + r")|" + _TIME + r"|(?:" + _DATE + r")(?:,?\s+at\s+" + _CLOCK
+                 + r")?)")
 #: the thing a verb of calling off takes, up to the end of its clause ("I cancelled my dentist appointment, ...")
 _CALLED_OFF_THING = (r"(?P<t>(?:my|our|the|this|next|that)\s+" + _THING_WORDS + r"[\w'’-]+)"
                      r"(?=\s*(?:[,.;!?]|$|\s(?:for|on|this|next|because|due|and|but|so|until)\b))")
@@ -931,6 +940,12 @@ _RULES: tuple[_Rule, ...] = (
                       r"|practice))?)\s+(?:on\s+(?=(?:mon|tues|wednes|thurs|fri|satur|sun)days\b)|(?=every\s))"
                       r"(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r")"),
           thing=True, accept=_has_time, unless=None),
+    # "I have a dentist appointment on Monday at 2pm", "we've got a vet appointment Friday at 10am", "I booked a
+    # haircut appointment for March 3": one event, named by what it is for, on a day or at a time (a bare "a
+    # meeting on Monday" names no one meeting of the speaker's). The speaker's own only, as above
+    _Rule("when", _rx(r"\b(?:I|we)(?:\s+|(?=['’]))(?:(?:also|still|now|just|finally)\s+)?(?:have|['’]ve\s+got|have\s+got|got"
+                      r"|booked|scheduled|made)\s+(?:a|an|my|our|the)\s+(?P<t>" + _EVENT_FOR + r"(?:" + _EVENTS + r"))\s+"
+                      r"(?:(?:on|for|at)\s+)?(?P<v>" + _DAY_AND_HOUR + r")"), thing=True, accept=_has_time),
     # "We deploy on Tuesdays", "we release every other Friday": a team's routine, the thing its verb names
     _Rule("when", _rx(r"\bwe\s+(?:(?:usually|always|now|only|normally|still)\s+)?(?P<t>deploy|release|ship)\s+"
                       r"(?:on\s+|every\s+|at\s+)?(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r"|" + _DATE + r")"),
