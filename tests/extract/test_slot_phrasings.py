@@ -295,3 +295,24 @@ def test_an_event_one_has_on_a_day_is_moved_by_a_new_time(old, new):
 def test_two_events_of_different_kinds_on_two_days_are_two_things():
     assert verdict("I have a dentist appointment on Monday at 2pm.",
                    "I have a haircut appointment on Tuesday at 3pm.") != "update"
+
+
+@pytest.mark.parametrize("text", [
+    "Cancel my gym membership?", "Cancel the trip?", "Ok, so cancel the trip?", "Call off the wedding?",
+    "Scrap the offsite?", "Should I cancel the trip?", "Cancel the dentist? I'll rebook if so.",
+])
+def test_a_question_asks_whether_to_call_a_thing_off_and_states_nothing(text):
+    assert not {c for c in claims(text) if c[1] == "status"}
+
+
+@pytest.mark.parametrize(("text", "subject"), [
+    ("Cancel the trip.", "trip"), ("Please cancel my gym membership.", "gym membership"),
+    ("Cancel the dentist, I'll rebook.", "dentist"), ("Call off the wedding!", "wedding"),
+])
+def test_an_instruction_to_call_a_thing_off_still_says_it_is_off(text, subject):
+    assert subject in {c[0] for c in claims(text) if c[1] == "status"}
+
+
+def test_a_move_asked_without_a_subject_states_no_home():
+    assert not claims("Moved to Denver?")
+    assert ("me", "home", "Denver", True, False) in claims("Moved to Denver last week.")

@@ -54,3 +54,24 @@ async def test_another_event_on_another_day_leaves_the_first_current(connect, ol
     async with connect() as client:
         first, second = await _marks(client, old, new)
         assert first not in second["superseded"] + second["revised"] + second["conflicts"]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("My gym membership is paused.", "Cancel my gym membership?"),
+    ("The Japan trip is on track.", "Cancel the Japan trip?"),
+    ("The Japan trip is booked for May 3.", "Ok, so call off the Japan trip?"),
+    ("My dentist appointment is on Monday at 2pm.", "Cancel my dentist appointment?"),
+    ("The Japan trip is on track.", "Should I cancel the Japan trip?"),
+])
+async def test_a_question_whether_to_call_a_thing_off_leaves_it_as_it_was(connect, old, new):
+    async with connect() as client:
+        first, second = await _marks(client, old, new)
+        assert second["superseded"] == [] and second["revised"] == [] and second["conflicts"] == []
+        assert (await ok(client, "memory_read", id=first))["valid_to"] is None
+
+
+@pytest.mark.parametrize("new", ["Cancel the Japan trip.", "Please cancel the Japan trip, we can't go."])
+async def test_an_instruction_to_call_a_thing_off_still_ends_it(connect, new):
+    async with connect() as client:
+        first, second = await _marks(client, "The Japan trip is on track.", new)
+        assert second["superseded"] == [first]

@@ -7,7 +7,8 @@ worlddb.extract.slots describes: the text is split into clauses (``_clauses``, a
 becomes a ``SlotClaim`` or nothing (``_claim``): its value cut and checked, its subject found
 (worlddb.extract._slot_clause_subject), read as negated, ended or held before ("not", "no
 longer", "used to", "my old ..."), and dropped when its clause is a wish, plan, condition or
-question (``_IRREALIS``, ``_asks``), when it says a change of a held value (home, job, partner,
+question (``_IRREALIS``, ``_asks``: one that opens with an auxiliary or a question word, or with
+the match's own verb and no subject, "Cancel the trip?"), when it says a change of a held value (home, job, partner,
 ...) for a time still to come ("I'm moving to Denver next month", "I'll start at X": ``_future``;
 the old value holds until then; ``planned`` reads a text as of that time, where it holds) or when
 its value is a purpose ("for coding"). Claims are
@@ -288,7 +289,7 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
     # last comma or conjunction, so "I wanted to stay, but we moved to Denver" still does)
     lead = _BOUNDARY.split(clause[:m.start("v")])[-1]
     at = text.find(clause)  # where the clause stands in the text (-1: not found as written)
-    if _IRREALIS.search(lead) or _asks(clause, text, at):
+    if _IRREALIS.search(lead) or _asks(clause, text, at, _bare(m, clause)):
         return None
     # "I'm moving to Denver next month", "I'll be starting at Stripe in June": a change still to
     # come states no value yet (the old one holds until it happens), unless the text is read as of then
@@ -402,10 +403,27 @@ _ASKING = re.compile(r"(?:do|does|did|am|is|are|was|were|have|has|had|should|cou
                      r"must|who|what|where|when|which|why|how)\b", re.I)
 
 
-def _asks(clause: str, text: str, at: int) -> bool:
+def _asks(clause: str, text: str, at: int, bare: bool = False) -> bool:
     """Whether `clause` is a question that opens with an auxiliary or a question word ("Do I
-    still live in Austin?"; not "You moved to Denver, right?"). `at`: where `clause` stands in `text`."""
-    return at >= 0 and text[at + len(clause):].lstrip("\"'”’) ").startswith("?") and bool(_ASKING.match(clause))
+    still live in Austin?"; not "You moved to Denver, right?"), or whose match is `bare` (`_bare`:
+    "Cancel my gym membership?" asks whether to, where "Cancel my gym membership." bids it). `at`:
+    where `clause` stands in `text`."""
+    return at >= 0 and text[at + len(clause):].lstrip("\"'”’) ").startswith("?") and (
+        bare or bool(_ASKING.match(clause)))
+
+
+#: what may open a clause before its verb and be no subject: a discourse word or an adverb ("Ok, so cancel ...")
+_OPENERS = re.compile(r"(?:(?:oh|ok|okay|so|please|pls|actually|also|just|and|then|maybe|hmm|wait|well|\w+ly)"
+                      r"[,!]?\s*)*", re.I)
+
+
+def _bare(m: re.Match[str], clause: str) -> bool:
+    """Whether the rule's match opens `clause` (past its discourse words) with its verb, no subject
+    said before it: a subject group that took nothing, and no thing named first ("Cancel the trip",
+    "Moved to Denver"; not "I moved to Denver", "The trip is off")."""
+    groups = m.groupdict()
+    named = (groups.get("s") or "").strip() or groups.get("t") is not None and m.start("t") == m.start()
+    return not named and _OPENERS.fullmatch(clause[:m.start()]) is not None
 
 
 _BOUNDARY = re.compile(r",|\b(?:but|and|so|because|though|although)\b", re.I)
