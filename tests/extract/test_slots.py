@@ -836,3 +836,24 @@ def test_weights_and_pets_are_asked_as_they_are_said(question, key, statement):
 def test_a_relative_by_marriage_or_by_one_parent_is_a_kin_word_of_its_own(text, kin):
     assert slots.kin_of(text) == {name: frozenset(words) for name, words in kin.items()}
     assert all(slots.two_people(words, {"sister"}) for words in kin.values() if words != {"sister"})
+
+
+@pytest.mark.parametrize(("phrase", "key"), [
+    ("Dana Reyes", "dana reyes"), ("Chris Evans", "chris evans"), ("Carlos Torres", "carlos torres"),
+    ("James Brooks", "james brooks"), ("Dana Kuipers", "dana kuipers"), ("my sister Dana Reyes", "dana reyes"),
+    # plurals of common nouns, capitalised or not, are still one thing's key
+    ("my parents", "parent"), ("my friends", "friend"), ("Piano Lessons", "piano lesson"),
+    ("Team Standups", "team standup"), ("Board Meetings", "board meeting"), ("Sunday Lessons", "sunday lesson"),
+])
+def test_a_full_name_is_no_plural_but_a_common_noun_is(phrase, key):
+    assert normalise_subject(phrase) == key
+
+
+@pytest.mark.parametrize(("text", "subject"), [
+    ("Dana Reyes works at Google.", "dana reyes"), ("Carlos Torres lives in Austin.", "carlos torres"),
+    ("Chris Evans moved to Denver.", "chris evans"),
+])
+def test_a_full_name_that_ends_in_s_is_the_subject_as_written_and_named(text, subject):
+    (claim,) = read(text).claims
+    assert (claim.subject, claim.named) == (subject, True)
+    assert slots.voice(text.split(" ")[0] + " " + text.split(" ")[1]) == subject

@@ -75,3 +75,23 @@ async def test_an_instruction_to_call_a_thing_off_still_ends_it(connect, new):
     async with connect() as client:
         first, second = await _marks(client, "The Japan trip is on track.", new)
         assert second["superseded"] == [first]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # a full name that ends in "s" was made plural-free ("dana reye"), so it was no name and its first
+    # name alone did not reach it, as "Ana" reaches "Ana Souza"
+    ("Dana Reyes lives in Austin.", "Dana moved to Denver."),
+    ("Carlos Torres lives in Austin.", "Carlos moved to Denver."),
+    ("Chris Evans works at Google.", "Chris works at Meta now."),
+    ("Ana Souza lives in Austin.", "Ana moved to Denver."),
+])
+async def test_a_first_name_alone_changes_the_slot_of_its_full_name_ending_in_s(connect, old, new):
+    async with connect() as client:
+        first, second = await _marks(client, old, new)
+        assert second["superseded"] == [first]
+
+
+async def test_a_full_name_ending_in_s_and_another_surname_are_two_people(connect):
+    async with connect() as client:
+        first, second = await _marks(client, "Dana Rey lives in Austin.", "Dana Reyes moved to Denver.")
+        assert first not in second["superseded"] + second["revised"]

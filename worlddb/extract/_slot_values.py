@@ -1,11 +1,11 @@
 """Subjects and values of slot claims: how the slot reader writes them and when two are one.
 
 Contract: ``normalise_subject(phrase)`` is the subject key of a phrase ("me" for the first
-person, a kinship word, a lower-cased name, or a thing's words, singular, "trip to Japan" ->
-"japan trip"); ``voice(speaker, user)`` is the subject key of a text's first person when
-`speaker` said it. ``same_subject``, ``same_person`` (with ``ambiguous_first_names``) and
-``same_value`` say when two keys, two named claims or two values name one thing, and
-``same_name`` when two names may name one person.
+person, a kinship word, a lower-cased name, never made singular: "Dana Reyes" -> "dana reyes",
+or a thing's words, singular, "trip to Japan" -> "japan trip"); ``voice(speaker, user)`` is the
+subject key of a text's first person when `speaker` said it. ``same_subject``, ``same_person``
+(with ``ambiguous_first_names``) and ``same_value`` say when two keys, two named claims or two
+values name one thing, and ``same_name`` when two names may name one person.
 ``_value(chunk)`` cuts the value at the start of a matched chunk; ``_protect`` and ``_restore``
 keep an abbreviation's period from ending a sentence or a value while a text is read. All are
 pure functions of their arguments, deterministic, and never raise for a ``str``; the claims
@@ -19,9 +19,18 @@ from collections.abc import Iterable
 
 from worlddb.extract import GENERIC_ROLES
 from worlddb.extract._slot_catalogue import ME, SlotClaim
-from worlddb.extract._slot_words import _DETERMINERS, _FIRST, _KIN, _KIN_RE, _OCCUPATIONS, _TITLE_WORDS
-from worlddb.extract.given_names import related
-from worlddb.extract.lexicon import singular, tag
+from worlddb.extract._slot_words import (
+    _DETERMINERS,
+    _FIRST,
+    _KIN,
+    _KIN_RE,
+    _MONTHS,
+    _OCCUPATIONS,
+    _TITLE_WORDS,
+    _WEEKDAYS,
+)
+from worlddb.extract.given_names import is_given_name, related
+from worlddb.extract.lexicon import is_common, singular, tag
 
 _VALUE_STOP = re.compile(
     r"\s*(?:[,.;:!?()\"“”]|\s[-–—]\s|\b(?:and|but|because|so|since|after|before|when|while|who|which|that|where"
@@ -96,8 +105,9 @@ def _value(chunk: str, *, words: int = 5) -> str:
 
 
 def normalise_subject(phrase: str) -> str:
-    """The subject key of a phrase: "me" for first person, a kinship word, a lower-cased name,
-    or a thing's words (determiners dropped, singular, "trip to Japan" -> "japan trip")."""
+    """The subject key of a phrase: "me" for first person, a kinship word, a lower-cased name
+    (as written: "Dana Reyes" -> "dana reyes"), or a thing's words (determiners dropped, singular,
+    "trip to Japan" -> "japan trip")."""
     phrase = re.sub(r"\s+and\s+(?:his|her|their)\s+\w+$", "", _restore(phrase).strip())
     words = re.findall(r"[\w'’:-]+", phrase)
     if not words:
@@ -117,6 +127,10 @@ def normalise_subject(phrase: str) -> str:
                 and low[start - 1] not in _FIRST:
             start -= 1
         return re.sub(r"'s$", "", " ".join(low[start:]))
+    # a person's full name ("Dana Reyes", "Carlos Torres"), which is no plural: every word capitalised,
+    # and a given name first or a surname last ("Piano Lessons", "Weekly Syncs" are things)
+    if _full_name(words):
+        return " ".join(low)
     # what follows the last determiner or possessive: "extended the grant proposal" -> "grant proposal"
     cut = max((i for i, w in enumerate(low) if w in _DETERMINERS or w in _FIRST or w.endswith("'s")), default=-1)
     possessor = low[cut] if cut >= 0 and low[cut].endswith("'s") else ""
@@ -135,6 +149,23 @@ def normalise_subject(phrase: str) -> str:
     if len(low) == 3 and low[1] in ("to", "in", "for", "of", "with"):
         low = [low[2], low[0]]
     return " ".join(w if w.endswith("'s") else _one(w) for w in low)
+
+
+def _full_name(words: list[str]) -> bool:
+    """Whether `words` (as written) are a person's full name: two to four capitalised words, none a
+    first-person, kinship or determiner word, the last a proper noun by the lexicon
+    (worlddb.extract.lexicon: "Reyes", "Evans"), or else no common plural ("Lessons") after a
+    given name or a word that is no common word nor a day's or a month's name ("Dana Kuipers"; not
+    "Team Standups", "Sunday Brunches")."""
+    low = [w.lower().replace("’", "'") for w in words]
+    if not 2 <= len(words) <= 4 or not all(w[:1].isupper() for w in words) \
+            or any(w in _FIRST or w in _KIN or w in _DETERMINERS or w.endswith("'s") for w in low):
+        return False
+    last = tag(words[-1])
+    if last in ("NNP", "NNPS"):
+        return True
+    return last != "NNS" and (is_given_name(words[0]) or not is_common(words[0])) \
+        and not re.fullmatch(rf"{_WEEKDAYS}|{_MONTHS}", low[0])
 
 
 def _one(word: str) -> str:
