@@ -151,6 +151,10 @@ UNREAD = Reading()
 #: marathon, a triathlon and a race are events, with times.
 #: Reader 54: a partner named in full before the role or "and I" ("Alex Reyes is my partner", "Alex Reyes
 #: and I have been together"), where the surname alone was read.
+#: Reader 55: a month or a day is no medicine ("My marathon is on April 20"), and a kind of medicine is one
+#: ("on antibiotics"); an event one has on a day has that time ("I have a dentist appointment on Monday at
+#: 2pm"); a clause asked with its verb first states nothing ("Cancel my gym membership?"); a full name is
+#: not made singular ("Dana Reyes").
 CLAIMS_READER = schema.CLAIMS_READER
 
 
