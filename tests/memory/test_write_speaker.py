@@ -39,13 +39,15 @@ def test_role_names_the_speaker_when_metadata_has_no_speaker(engine):
     assert fts_text(engine, both.id) == "[12:00 am on 2 January, 2024] Ava: The ferns were watered."
 
 
-def test_a_blank_speaker_is_not_indexed_and_one_that_is_not_text_is_refused(engine):
-    for meta in ({"speaker": "  "}, {"source": "import"}):
-        written = engine.write_memory("Tea, not coffee, after noon.", ALICE, metadata=meta, valid_from="2024-01-02")
-        assert fts_text(engine, written.id) == "[12:00 am on 2 January, 2024] Tea, not coffee, after noon."
+def test_a_blank_speaker_or_one_that_is_not_text_is_refused(engine):
+    written = engine.write_memory("Tea, not coffee, after noon.", ALICE, metadata={"source": "import"},
+                                  valid_from="2024-01-02")
+    assert fts_text(engine, written.id) == "[12:00 am on 2 January, 2024] Tea, not coffee, after noon."
     before = engine.list_memories(ALICE).memories
-    for meta in ({"speaker": {"name": "Ava"}}, {"role": 3}):
-        with pytest.raises(InvalidInput, match="must be a string"):
+    for meta, message in (({"speaker": {"name": "Ava"}}, "must be a string"), ({"role": 3}, "must be a string"),
+                          ({"speaker": "  "}, "metadata.speaker is blank"), ({"role": ""}, "metadata.role is blank"),
+                          ({"speaker": "\u200b"}, "metadata.speaker is blank")):
+        with pytest.raises(InvalidInput, match=message):
             engine.write_memory("Milk, not cream.", ALICE, metadata=meta)
     assert engine.list_memories(ALICE).memories == before
 
