@@ -13,7 +13,12 @@ the match's own verb and no subject, "Cancel the trip?"), when it says a change 
 the old value holds until then; ``planned`` reads a text as of that time, where it holds) or when
 its value is a purpose ("for coding"). Claims are
 pruned to one per slot and value (``_pruned``), the open slots' claims
-(worlddb.extract.open_slots) follow, and the cues come from worlddb.extract._slot_cues.
+(worlddb.extract.open_slots) follow (less those whose value a claim states, but for a move "from
+X to Y", which may be a tool's as well as a home's), and the cues come from worlddb.extract._slot_cues.
+A text said in the user's voice is read with the user named in the third person turned into
+the first ("User lives in Chicago", "User's manager is ...": worlddb.extract._slot_third_person);
+in another speaker's text, the sentences about the user in the third person (and not about the
+speaker) are read in the user's voice, the rest in the speaker's.
 ``_read`` keeps the latest 8,192 readings. Deterministic, no I/O, never raises for a ``str``;
 ``read`` raises ``TypeError`` for anything else.
 """
@@ -30,6 +35,7 @@ from worlddb.extract._slot_clause_subject import _NOT_SUBJECTS, _PEOPLE, _PRONOU
 from worlddb.extract._slot_cues import _cues
 from worlddb.extract._slot_prefilter import _possible
 from worlddb.extract._slot_rules import _LEAVE, _occupation, _place_in, _Rule
+from worlddb.extract._slot_third_person import in_first_person, names_user
 from worlddb.extract._slot_values import (
     _VALUE_STOP,
     _protect,
@@ -81,9 +87,14 @@ def read(text: str, *, speaker_is: str | None = None, attributes: Iterable[str] 
     name = voice(speaker, speaker_is)
     speaker_is = _user_named(text, speaker_is)
     if name is None:
-        return _read(text, speaker_is, chosen, planned)
-    reading = _read(text, speaker, chosen, planned)
-    return Reading(_voiced(reading.claims, name, speaker_is), reading.cues)
+        return _read(in_first_person(text), speaker_is, chosen, planned)
+    own, users = _voices(text)
+    reading = _read(own, speaker, chosen, planned)
+    voiced = Reading(_voiced(reading.claims, name, speaker_is), reading.cues)
+    if not users:
+        return voiced
+    theirs = _read(users, speaker_is, chosen, planned)
+    return Reading(voiced.claims + theirs.claims, voiced.cues | theirs.cues)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,9 +129,36 @@ def read_parts(text: str, *, speaker_is: str | None = None, speaker: str | None 
     name = voice(speaker, speaker_is)
     speaker_is = _user_named(text, speaker_is)
     if name is None:
-        return _parts(text, speaker_is)
-    parts = _parts(text, speaker)
-    return ReadingParts(_voiced(parts.claims, name, speaker_is), _voiced(parts.opened, name, speaker_is), parts.cues)
+        return _parts(in_first_person(text), speaker_is)
+    own, users = _voices(text)
+    parts = _parts(own, speaker)
+    voiced = ReadingParts(_voiced(parts.claims, name, speaker_is), _voiced(parts.opened, name, speaker_is), parts.cues)
+    if not users:
+        return voiced
+    theirs = _parts(users, speaker_is)
+    return ReadingParts(voiced.claims + theirs.claims, voiced.opened + theirs.opened, voiced.cues | theirs.cues)
+
+
+#: a sentence's end: where one voice may give way to another
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+#: the speaker's own first person
+_OWN = re.compile(r"\bI\b|\b(?i:me|my|mine|myself|we|us|our|ours)\b|\bI['’]")
+
+
+def _voices(text: str) -> tuple[str, str]:
+    """A text another speaker said, in two parts: its sentences in the speaker's own voice, and
+    those that speak of the user in the third person and not of the speaker ("User lives in
+    Austin", said by an assistant), turned into the user's first person (`in_first_person`)."""
+    if not names_user(text):
+        return text, ""
+    own, users = [], []
+    for sentence in _SENTENCE.split(text):
+        turned = in_first_person(sentence)
+        if turned != sentence and not _OWN.search(sentence):
+            users.append(turned)
+        else:
+            own.append(sentence)
+    return " ".join(own), " ".join(users)
 
 
 def _user_named(text: str, speaker_is: str | None) -> str | None:
@@ -174,7 +212,15 @@ def _open_kept(opened: tuple[SlotClaim, ...], claims: tuple[SlotClaim, ...],
     replaced = attributes is not None and REPLACES in attributes
     return tuple(o for o in opened
                  if (attributes is None or o.attribute in attributes or (replaced and is_open(o.attribute)))
-                 and not any(same_value(o.value, c.value) for c in claims))
+                 and not any(same_value(o.value, c.value) and not _moved_between(o, c, claims) for c in claims))
+
+
+def _moved_between(opened: SlotClaim, claim: SlotClaim, claims: tuple[SlotClaim, ...]) -> bool:
+    """Whether a replacement (`opened`) and a home (`claim`) are both read from a move "from X to
+    Y" (a home left is read beside it): the rules read no gazetteer, so "I moved from Firefox to
+    Vivaldi" may be a tool's replacement as well as a home's, and both are kept for the judge."""
+    return opened.attribute == REPLACES and claim.attribute == "home" and opened.ended == claim.ended \
+        and any(c.attribute == "home" and c.ended for c in claims)
 
 
 @cache
@@ -276,6 +322,9 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
         value = f"{singular(value) if rule.attribute == 'pet' else value} {groups['n']}"
     accept = rule.accept
     if accept is not None and not accept(value):
+        return None
+    # "moved from Chicago to Denver": the other place the rule names (`o`) passes the same check
+    if accept is not None and groups.get("o") is not None and not accept(_restore(_value(groups["o"])).strip(" .,")):
         return None
     # "I've moved over to Neovim for coding": a tool taken up for a purpose, not a new home
     if rule.attribute == "home" and _PURPOSE.match(raw, raw.find(value) + len(value) if value in raw else len(raw)):

@@ -3,14 +3,16 @@
 Contract: ``as_user(text)`` is deterministic, does no I/O and returns a string: the sentences of
 ``text`` that state something of "you", with their second person turned into the first ("you
 live" -> "I live", "your" -> "my", "you're" -> "I'm"), joined by spaces; "" when there is none.
+A plain statement about the user named in the third person ("User said they live in Austin", "The
+user moved to Denver") is kept too, in the user's first person (worlddb.extract._slot_third_person).
 It is how an assistant's turn is read for slot claims (worlddb.memory.slot_readings.turn_reading): the
 assistant says nothing of itself that a memory keeps, but it often restates what the user told
 it ("Got it - you live in Austin and work at Dell"), and once the user has moved that restatement
 is as out of date as the user's own words. Read in the user's voice, it can be marked as changed
 like the user's turn.
 
-A sentence is kept only when it is a plain statement about "you": it names "you" or "your", and
-it is none of these, which say nothing of how things are:
+A sentence is kept only when it is a plain statement about "you": it names "you" or "your" (or the
+user in the third person), and it is none of these, which say nothing of how things are:
 
 * a question ("Do you live in Austin?", "You moved to Chicago, right?");
 * a condition, a wish, an offer or advice ("If you move ...", "Let me know when you ...",
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import re
 
+from ._slot_third_person import in_first_person
 from .builtin import split_sentences
 
 __all__ = ["as_user"]
@@ -55,9 +58,11 @@ def as_user(text: str) -> str:
     kept = []
     for start, end in split_sentences(text):
         sentence = text[start:end]
-        if (not _SECOND.search(sentence) or sentence.rstrip(" \"'”’)").endswith("?")
+        turned = in_first_person(sentence)
+        if (not _SECOND.search(sentence) and turned == sentence or sentence.rstrip(" \"'”’)").endswith("?")
                 or _OWN.search(sentence) or _NOT_A_STATEMENT.search(sentence)):
             continue
+        sentence = turned
         for pattern, first in _TURNS:
             sentence = pattern.sub(lambda m, first=first: first if m.group(0)[0].islower() or first[0] == "I"
                                    else first.capitalize(), sentence)

@@ -29,7 +29,9 @@ short statement is about what its nouns name, where a long turn of a conversatio
 topics). A word of two letters is one only as an acronym ("CI", "PR"). A name ending in a number
 names its series too ("db-staging-02" and "db-staging-01" share the anchor "db-staging"). They are lower-cased and
 made singular by their ending where that is a word too ("Thursdays" and "Thursday" are one
-anchor; "Texas" stays).
+anchor; "Texas" stays). The user named in the third person ("User's brother Tom", "The user moved")
+is read as the first person (worlddb.extract._slot_third_person), so "user" names nothing two
+notes about the user share.
 
 ``off(text)`` are the things a text says are off or called off, by the words it names them with
 after an article ("The dentist is off": "dentist"; "Our offsite got cancelled": "offsite"; not a
@@ -75,6 +77,7 @@ from __future__ import annotations
 
 import re
 
+from ._slot_third_person import in_first_person
 from ._slot_words import _DATE, _EVENTS, _KIN, _TIME
 from .given_names import is_given_name
 from .lexicon import is_common, singular, tag
@@ -334,7 +337,8 @@ def anchors(text: str) -> frozenset[str]:
     """The words of `text` that name one thing in particular, lower-cased (see the module
     docstring)."""
     _check(text)
-    text = _CALLED.sub(lambda m: " " if is_given_name(m.group(1)) else m.group(0), _VOCATIVE.sub(" ", text))
+    text = _CALLED.sub(lambda m: " " if is_given_name(m.group(1)) else m.group(0),
+                       _VOCATIVE.sub(" ", in_first_person(text)))
     words = list(_WORD.finditer(text))
     short = len(words) <= SHORT_WORDS
     found = set()

@@ -17,6 +17,9 @@ label or fillers: "Update:", "so", "apparently") and returns the keys of whom it
   and someone else together ("Kenji and I"), or with someone else where the sentence speaks of
   the speaker too ("My boss moved our 1:1 to Monday").
 
+The user named in the third person is the speaker here ("User's sister Ana ...": "sister", "ana";
+"The user moved ...": {ME}), as the slot reader reads them (worlddb.extract._slot_third_person).
+
 ``apart(a, b, people_a=(), people_b=())`` tells whether two statements are news of two people:
 one is the speaker's own and the other another person's whom the first does not name ("I work
 at Google" and "Kenji quit his job at Google"; not "I have a haircut with Kenji on Friday" and
@@ -33,6 +36,7 @@ import re
 from collections.abc import Iterable
 
 from ._slot_catalogue import ME
+from ._slot_third_person import in_first_person
 from ._slot_words import _KIN, _KIN_RE, _MONTHS, _WEEKDAYS
 from .given_names import is_given_name
 from .lexicon import is_common, singular
@@ -75,7 +79,7 @@ def whose(text: str, people: Iterable[str] = ()) -> frozenset[str]:
     or none."""
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
-    text = text.strip()
+    text = in_first_person(text.strip())
     end = _SENTENCE_END.search(text)
     return _whose(text[:end.start() if end else None], frozenset(p.lower() for p in people))
 
