@@ -21,6 +21,7 @@ from worlddb.extract import _slot_cues, _slot_prefilter, _slot_reader, _slot_rul
 from worlddb.extract.literals import fold
 
 CRAFTED = [
+    "User moved from Chicago to Denver. My sister relocated from Oslo to Bergen. My boss at Acme Corp is Lena Park.",
     "We called off the book club meeting. I cancelled my dentist appointment for Tuesday. They scrapped the offsite.",
     "I had to cancel my dentist appointment. Cancel the gym class, I'll go Friday. The marathon is off for now.",
     "I have two dogs, Rex and Fido. We have three cats: Luna, Milo and Tom. I know someone who works at Google.",

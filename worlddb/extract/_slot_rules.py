@@ -3,7 +3,8 @@
 Contract: ``_RULES`` is a tuple of ``_Rule``s, each an attribute of the catalogue
 (worlddb.extract._slot_catalogue) and a compiled pattern whose group ``v`` is the value, ``s``
 (when present) the subject right before the verb, ``t`` a named thing, ``q`` a qualifier and
-``r`` a role the value must be an occupation for. A rule also says whether its claim is
+``r`` a role the value must be an occupation for, ``o`` another value the same check must pass
+(the other place of "moved from Chicago to Denver"). A rule also says whether its claim is
 negated or ended, a check on the value (``accept``: ``_place``, ``_org``, ``_occupation``, ...),
 a pattern the whole text must hold (``context``) or must not (``unless``), and whether the
 subject is fixed (``thing``, ``speaker``). Rules read patterns and lexicons
@@ -18,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from worlddb.extract import lexicon
 from worlddb.extract._slot_words import (
     _ALCOHOL,
     _CAR_MAKES,
@@ -164,6 +166,27 @@ def _place_in(chunk: str) -> str:
                  r"(?:outside|near|in|of|by|just outside|north of|south of|east of|west of)\s+"
                  r"(?-i:([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3}))", chunk)
     return m.group(1) if m else ""
+
+
+#: a person moving from a place: the verb, and "from" before the place left
+_MOVED_FROM = (r"(?:moved|moving|move|relocated|relocating|relocate)(?:\s+(?:back|over|away|all\s+the\s+way))?"
+               r"\s+from\s+")
+#: a place's name as a move names it: up to four capitalised words ("Salt Lake City")
+_PLACE_NAME = r"(?-i:[A-Z])[\w'’.-]*(?:\s+(?-i:[A-Z])[\w'’.-]*){0,3}"
+#: what a move of a tool, a service or a system is about: no home is left or taken
+_NOT_A_MOVE = _rx(r"\b(?:apps?|tools?|platforms?|stack|editor|ide|software|services?|provider|plan|accounts?|repo"
+                  r"|repository|codebase|database|servers?|cloud|workflow|framework|library|browser|laptop|phone"
+                  r"|hosting|deploy\w*|migrat\w*)\b")
+
+
+def _moved_place(value: str) -> bool:
+    """Whether `value` names a place a person moves from or to: a place (`_place`), and neither
+    one common word written capitalised ("Slack", "Teams", "Go"), an acronym ("AWS") nor a
+    programming language."""
+    words = value.split()
+    if not _place(value) or words[0].lower() in _LANGUAGES or re.fullmatch(r"[A-Z0-9]{2,}", words[0]):
+        return False
+    return len(words) > 1 or not lexicon.is_common(words[0])
 
 
 def _place(value: str) -> bool:
@@ -364,6 +387,12 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("home", _rx(_S + r"(?:live|lives|living|lived|reside|resides|residing|based|settled|moved|moving|move"
                       r"|relocated|relocating|relocate)(?:\s+(?:back|over|out|down|up|away))?\s+(?:in|to|into)\s+"
                       + _VAL), accept=_place),
+    # "I moved from Chicago to Denver": a person's move from one place to another, the new home and the
+    # old one it ends (not "moved the meeting from Monday to Tuesday", "moved from Slack to Teams")
+    _Rule("home", _rx(_S + _MOVED_FROM + r"(?P<o>" + _PLACE_NAME + r")\s+(?:to|into)\s+" + _VAL),
+          accept=_moved_place, unless=_NOT_A_MOVE),
+    _Rule("home", _rx(_S + _MOVED_FROM + r"(?P<v>" + _PLACE_NAME + r")\s+(?:to|into)\s+(?P<o>" + _PLACE_NAME + r")"),
+          positive=False, ended=True, accept=_moved_place, unless=_NOT_A_MOVE),
     _Rule("home", _rx(r"(?P<s>\b(?:my|our)\s+)?(?:first|new)\s+(?:winter|summer|spring|fall|autumn|year|month|months"
                       r"|week|weeks|apartment|place|house|home|flat|neighbou?rhood)\s+in\s+" + _VAL), accept=_place),
     _Rule("home", _rx(r"(?P<s>\b(?:my|our)\s+)?(?:home|hometown|home base)\s+(?:for (?:me|us)\s+)?is\s+(?:now\s+)?"
@@ -495,7 +524,9 @@ _RULES: tuple[_Rule, ...] = (
                       r"finally|recently|now|also)\s+)*)(?P<v>teach(?:es)?\s+[\w ]{3,40}?)(?=[,.;!?]|$|\s+(?:at|to|for|"
                       r"in)\b)"), accept=lambda v: True),
     # ---- manager and other one-of-a-kind people
+    # (the workplace may be named before "is": "My manager at Helio Health is Lena Park")
     _Rule("manager", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:new\s+)?(?:manager|boss|supervisor|team lead|line manager)"
+                         r"(?:\s+(?:at|on)\s+(?-i:[A-Z])[\w&'’.-]*(?:\s+(?-i:[A-Z])[\w&'’.-]*){0,3}(?=\s+is\b))?"
                          r"\s+(?:is\s+(?:now\s+)?|will be\s+)?" + _VAL), accept=_name),
     _Rule("manager", _rx(r"(?P<v>(?-i:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)),?\s+(?:who|that)\s+(?:just\s+)?(?:took over|is now|"
                          r"became|stepped in)\s+(?:as\s+)?(?P<s>my|our)\s+(?:new\s+)?(?:manager|boss|supervisor)"),
