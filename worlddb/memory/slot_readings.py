@@ -155,6 +155,10 @@ UNREAD = Reading()
 #: ("on antibiotics"); an event one has on a day has that time ("I have a dentist appointment on Monday at
 #: 2pm"); a clause asked with its verb first states nothing ("Cancel my gym membership?"); a full name is
 #: not made singular ("Dana Reyes").
+#: Reader 56: the user named in the third person ("User lives in Chicago", "User's manager is Lena Park",
+#: "Lena Park is the user's manager") is the first person wherever a subject is read, and in another
+#: speaker's text the sentences about the user are the user's; "moved from Chicago to Denver" is a
+#: home taken and one left; "My manager at Helio Health is Lena Park".
 CLAIMS_READER = schema.CLAIMS_READER
 
 
