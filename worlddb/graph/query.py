@@ -119,7 +119,13 @@ class Query:
     def run(self) -> Subgraph:
         runner = _Runner(self)
         sub = Subgraph()
-        for anchor in dict.fromkeys(self.seeds):
+        # the seeds are read, and scope-checked, together: a statement per seed is a round
+        # trip each, which on a PostgreSQL store costs more than the read itself
+        seeds = list(dict.fromkeys(self.seeds))
+        runner.admit_all(seeds)
+        if self.worlds:
+            runner.scope_all(a for a in seeds if runner.admit(a) is not None)
+        for anchor in seeds:
             view = runner.admit(anchor)
             if view is not None and (not self.worlds or runner.in_scope(anchor)):
                 sub.nodes[anchor] = view
