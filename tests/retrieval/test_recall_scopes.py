@@ -75,7 +75,7 @@ def test_a_small_scope_in_a_large_store_finds_every_memory_it_holds(engine, monk
     # sentence lane's), so both vector lanes search the small scope again, confined to it:
     # ranked exactly, none of it is left out
     engine.write_memories([{"text": f"Alice noted item 7: tea in the car, copy {i}. Alice noted item 7: tea in the "
-                                    f"car, copy {i} again."} for i in range(3000)], BOB)
+                                    f"car, copy {i} again.", "entities": [], "facts": []} for i in range(3000)], BOB)
     mine = [engine.write_memory(f"Alice noted item {i}: {word} in the {place}", ALICE, entities=[], facts=[]).id
             for i, (word, place) in enumerate((w, p) for w in ("keys", "tea", "bike", "maps", "coins", "seeds")
                                               for p in ("attic", "shed", "car", "desk", "hall"))]
