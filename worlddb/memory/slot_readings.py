@@ -213,6 +213,39 @@ def stored_reading(store: Store, view, user: str | None, kept: Mapping[str, Read
     return with_facts(found, stored_facts(store, view.anchor), user, None, speaker, view.content or "")
 
 
+def written_voice(view) -> kept_readings.Voice:
+    """The user and speaker a stored turn's or memory's write read it for."""
+    user = user_named(view.provenance)
+    return user, (view.meta.get("speaker") or "") if view.type == "Turn" else speaker_of(view.meta)
+
+
+def said_as(view) -> str | None:
+    """Whose voice a stored turn or memory is in, for a change the rules cannot read: its
+    speaker's, the user's for an assistant's turn (it restates what the user said: `turn_reading`)."""
+    speaker = written_voice(view)[1]
+    return "user" if view.type == "Turn" and restates(speaker or "") else speaker
+
+
+def stored_readings(store: Store, views: Iterable) -> list[Reading]:
+    """Stored turns' and memories' readings, as their writes read them (`as_written`), with one
+    look for those kept (worlddb.memory.readings)."""
+    views = list(views)
+    kept = kept_readings.load(store, {view.anchor: written_voice(view) for view in views})
+    return [as_written(store, view, kept) for view in views]
+
+
+def as_written(store: Store, view, kept: Mapping[str, ReadingParts] | None = None) -> Reading:
+    """A stored turn's or memory's reading, as its write read it: kept, where `kept` (loaded
+    here if not given) holds it, else read again."""
+    user, speaker = written_voice(view)
+    if kept is None:
+        kept = kept_readings.load(store, {view.anchor: (user, speaker)})
+    if view.type != "Turn":
+        return stored_reading(store, view, user, kept)
+    parts = kept.get(view.anchor)
+    return parts.reading() if parts is not None else turn_reading(view.content or "", speaker, user)
+
+
 def text_parts(text: str, user: str | None, speaker: str | None) -> ReadingParts:
     """A memory's own slot reading in parts, without its facts' claims, in `speaker`'s voice:
     what a write keeps of it (worlddb.memory.readings) and the judge reads of it later."""

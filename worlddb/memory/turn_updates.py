@@ -63,7 +63,9 @@ ingest_conversation) is read for slot claims, and each change becomes a mark:
    the built-in judge, where it decided nothing else) revises a memory by the same rule, the
    memories its scopes got last taken as the turns before it (see there).
 A memory_write marks turns the same way (`turns_changed`, from worlddb.memory.write): the
-turns it changes, judged on its whole reading, get a revises edge from it and stay current.
+turns it changes, judged on its whole reading, get a revises edge from it and stay current; a
+change of its the rules cannot read marks the turn it is about as it marks a memory
+(worlddb.memory.updates, step 4).
 Every turn's claims are recorded in the claims index in the same transaction
 (worlddb.memory.claims), so later turns and memories, and recall's slot step (for slots of one
 value), find them by key in a scope of any size.
@@ -82,7 +84,7 @@ from worlddb.core.timeutil import now_us
 from worlddb.extract import GENERIC_ROLES
 from worlddb.extract.judge import THING_TIMES, BuiltinJudge, Statement, comparable, covered
 from worlddb.extract.open_slots import REPLACES
-from worlddb.extract.slots import Reading, ReadingParts, SlotClaim, voice
+from worlddb.extract.slots import Reading, SlotClaim, voice
 from worlddb.extract.unread_change import (
     anchors,
     corrected,
@@ -97,8 +99,9 @@ from worlddb.graph.database import Writer
 from worlddb.retrieval import claims as claims_index
 from worlddb.vectors import hnsw
 
-from . import name_kinds, readings, revisions, slot_readings, succession, update_candidates, updates
+from . import name_kinds, revisions, slot_readings, succession, update_candidates, updates
 from .services import Services
+from .slot_readings import as_written, said_as, stored_readings
 
 #: stored turns, and as many stored memories, the judge reads per claiming turn, newest first
 #: (as for a memory: the newest claim of a slot is the one a change is about, and one more
@@ -215,9 +218,10 @@ def _claimed(services: Services, worlds: list[str], found: Readings, times: Sequ
             for view, _ in stored]
         candidates = [Statement(f"#{j}", texts[j], _before(times[j], times[i]), found.readings[j],
                                 similarity=_cosine(vectors[i], vectors[j])) for j in earlier]
+        theirs = stored_readings(store, [view for view, _ in stored])
         candidates += [Statement(view.anchor, view.content or "", _before(view.valid_from, times[i]),
                                  reading, similarity=_cosine(vectors[i], stored_vector))
-                       for (view, stored_vector), reading in zip(stored, _readings_of(store, [v for v, _ in stored]))]
+                       for (view, stored_vector), reading in zip(stored, theirs)]
         verdicts = services.judge.judge(new, candidates)
         for target, verdict in zip(targets, verdicts):
             if verdict.outcome == "update":
@@ -249,7 +253,7 @@ def _following(services: Services, stored: list[tuple], i: int, text: str, at: i
     if not later:
         return []
     turn = Statement("", text, at, reading, similarity=1.0)
-    for (view, stored_vector), theirs in zip(later, _readings_of(services.store, [v for v, _ in later])):
+    for (view, stored_vector), theirs in zip(later, stored_readings(services.store, [v for v, _ in later])):
         changing = _changing(theirs)
         if not changing.claims:
             continue
@@ -290,12 +294,12 @@ def _unread(services: Services, worlds: list[str], found: Readings, times: Seque
         earlier = [j for j in range(i) if times[j] <= times[i]]
         olds = update_candidates.with_cosines(store, [
             Statement(view.anchor, view.content or "", view.valid_from, reading, similarity=near[view.anchor])
-            for view, reading in zip(stored, _readings_of(store, stored))], vectors[i])
+            for view, reading in zip(stored, stored_readings(store, stored))], vectors[i])
         olds += [Statement(f"#{j}", texts[j], _before(times[j], times[i]), found.readings[j],
                            similarity=_cosine(vectors[i], vectors[j])) for j in earlier]
         if not olds:
             continue
-        same_voice = [voice(_said_as(view), found.user) == voice_of for view in stored]
+        same_voice = [voice(said_as(view), found.user) == voice_of for view in stored]
         same_voice += [j not in found.restating and voice(found.speakers[j], found.user) == voice_of for j in earlier]
         new = Statement("", text, times[i], found.readings[i], similarity=1.0)
         verdicts = updates.correction(times[i], olds, services.judge.judge(new, olds), same_voice, wrong, text)
@@ -338,7 +342,7 @@ def _restated(services: Services, found: Readings, times: Sequence[int], texts: 
         return []
     stored = list(preceding(RESTATED_TURNS)) if preceding is not None else []
     said = [_Said(view.anchor, view.content or "", view.valid_from, view.meta.get("speaker") or "", reading)
-            for view, reading in zip(stored, _readings_of(services.store, stored))]
+            for view, reading in zip(stored, stored_readings(services.store, stored))]
     said += [_Said(j, texts[j], times[j], found.speakers[j], found.readings[j]) for j in range(len(texts))]
     changes = []
     for i, value in fixes.items():
@@ -367,7 +371,7 @@ def memory_restated(services: Services, worlds: list[str], text: str, facts: Seq
         return None
     stored = _written_last(services.store, worlds)
     said = [_Said(view.anchor, view.content or "", view.t_ingested, slot_readings.speaker_of(view.meta) or "user",
-                  theirs) for view, theirs in zip(stored, _readings_of(services.store, stored))]
+                  theirs) for view, theirs in zip(stored, stored_readings(services.store, stored))]
     old = _time_said(said, speaker or "user", now_us(), user, value)
     if old is None:
         return None
@@ -394,7 +398,7 @@ def memory_renamed(services: Services, worlds: list[str], text: str, facts: Sequ
     stored = _written_last(services.store, worlds)
     found: list[tuple[object, SlotClaim]] = []
     now = now_us()
-    for view, theirs in reversed(list(zip(stored, _readings_of(services.store, stored)))):
+    for view, theirs in reversed(list(zip(stored, stored_readings(services.store, stored)))):
         said = slot_readings.speaker_of(view.meta) or "user"
         if view.t_ingested < now - RESTATED_WITHIN or not 0 <= starts - view.valid_from <= RESTATED_DATED:
             break
@@ -507,7 +511,7 @@ def turns_changed(services: Services, worlds: list[str], new: Statement,
     followed = tuple((c.old, c.changed) for c in following if c.old is not None)
     if not stored:
         return (), followed
-    theirs = _readings_of(services.store, [view for view, _ in stored])
+    theirs = stored_readings(services.store, [view for view, _ in stored])
     candidates = [Statement(view.anchor, view.content or "", _before(view.valid_from, new.valid_from),
                             reading, similarity=_cosine(vector, stored_vector))
                   for (view, stored_vector), reading in zip(stored, theirs)]
@@ -545,39 +549,6 @@ def _stored(store, worlds: list[str], keys: frozenset, at: int, now: int,
     return before, after
 
 
-def _voice(view) -> readings.Voice:
-    """The user and speaker a stored turn's or memory's write read it for."""
-    user = slot_readings.user_named(view.provenance)
-    return user, (view.meta.get("speaker") or "") if view.type == "Turn" else slot_readings.speaker_of(view.meta)
-
-
-def _said_as(view) -> str | None:
-    """Whose voice a stored turn or memory is in, for a change the rules cannot read: its
-    speaker's, the user's for an assistant's turn (it restates what the user said:
-    slot_readings.turn_reading)."""
-    speaker = _voice(view)[1]
-    return "user" if view.type == "Turn" and slot_readings.restates(speaker or "") else speaker
-
-
-def _readings_of(store, views: Sequence) -> list[Reading]:
-    """Stored turns' and memories' readings, as their writes read them (`_reading_of`), with
-    one look for those kept (worlddb.memory.readings)."""
-    kept = readings.load(store, {view.anchor: _voice(view) for view in views})
-    return [_reading_of(store, view, kept) for view in views]
-
-
-def _reading_of(store, view, kept: Mapping[str, ReadingParts] | None = None) -> Reading:
-    """A stored turn's or memory's reading, as its write read it: kept, where `kept` (loaded
-    here if not given) holds it, else read again."""
-    user, speaker = _voice(view)
-    if kept is None:
-        kept = readings.load(store, {view.anchor: (user, speaker)})
-    if view.type != "Turn":
-        return slot_readings.stored_reading(store, view, user, kept)
-    parts = kept.get(view.anchor)
-    return parts.reading() if parts is not None else slot_readings.turn_reading(view.content or "", speaker, user)
-
-
 def _changing(reading: Reading) -> Reading:
     """The claims of a turn's reading that can change an earlier turn (the module docstring)."""
     kept = tuple(c for c in reading.claims
@@ -592,7 +563,7 @@ def _changed(store, anchor: str, keys: frozenset) -> bool:
         view = store.get(edge.src)
         if view is None or view.valid_to is not None:
             continue
-        if _shares(keys, claims_index.keys(_reading_of(store, view), view.content or "")):
+        if _shares(keys, claims_index.keys(as_written(store, view), view.content or "")):
             return True
     return False
 
