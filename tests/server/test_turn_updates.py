@@ -500,3 +500,42 @@ async def test_a_short_turn_of_news_of_someone_else_marks_nothing_the_speaker_sa
         await session(client, user, "2025-01-01", ("user", before), ("assistant", "Got it."))
         second = await session(client, user, "2025-06-01", ("user", after), ("assistant", "Oh, noted."))
         assert second["revised"] == [] and second["revised_by"] == []
+
+
+@pytest.mark.parametrize(("user", "before", "after", "question"), [
+    ("mem-salary", "My salary is 168k.", "My salary was raised to 180k.", "What is my salary?"),
+    ("mem-rent", "My rent is 1800 a month.", "My rent went up to 2000 a month.", "How much is my rent?"),
+    ("mem-staging", "Our staging database is on db-staging-01.", "Heads up, staging DB moved to db-staging-02.",
+     "Where is the staging database?"),
+])
+async def test_a_memory_that_says_a_change_no_rule_reads_marks_the_turn_it_is_about(minilm_server, user, before,
+                                                                                     after, question):
+    # as it marks the same words written as a memory: the turn stays what was said, marked
+    async with Client(minilm_server) as client:
+        first = await session(client, user, "2025-12-01", ("user", "Morning!"), ("user", before),
+                              ("assistant", "Got it."))
+        old = first["turns"][1]["id"]
+        new = await ok(client, "memory_write", text=after, user_id=user, valid_from="2026-11-10")
+        assert new["revised"] == [old] and new["superseded"] == []
+        read = await ok(client, "memory_read", id=old, user_id=user)
+        assert read["annotations"] == {"revised_by": [new["id"]]} and read["valid_to"] is None
+        hits = (await ok(client, "memory_recall", query=question, user_id=user, limit=3))["results"]
+        assert hits[0]["id"] == new["id"]
+
+
+async def test_a_memory_that_says_a_change_no_rule_reads_marks_no_turn_of_another_voice_or_time(minilm_server):
+    async with Client(minilm_server) as client:
+        first = await session(client, "mem-controls", "2025-12-01",
+                              ("Tom", "My salary is 168k."), ("user", "I had pasta for lunch."))
+        new = await ok(client, "memory_write", text="My salary was raised to 180k.", user_id="mem-controls",
+                       valid_from="2026-11-10")
+        # Tom's salary is his; lunch is about nothing the change is
+        assert new["revised"] == [] and new["superseded"] == []
+        # a turn said after the memory begins is not what it changed
+        later = await session(client, "mem-later", "2026-12-01", ("user", "My salary is 168k."))
+        new = await ok(client, "memory_write", text="My salary was raised to 180k.", user_id="mem-later",
+                       valid_from="2026-11-10")
+        assert new["revised"] == []
+        read = await ok(client, "memory_read", id=later["turns"][0]["id"], user_id="mem-later")
+        assert "revised_by" not in read["annotations"]
+        assert first["revised"] == []

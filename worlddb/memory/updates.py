@@ -24,7 +24,11 @@ For each memory_write (not an amend, which names what it replaces), before the w
    changes no "We looked at houses in Denver"), nor is news of another person where the new
    one is the speaker's own, or the reverse (worlddb.extract.whose: "Kenji quit his job at
    Google" changes no "I work at Google"). It stays current and none of its facts end: a
-   guess hides nothing, and every read names the newer memory on it. Such a write reads the
+   guess hides nothing, and every read names the newer memory on it. The conversation turns
+   among the nearest, said before the new memory, are candidates by the same rules, in their
+   speakers' voices (an assistant's in the user's, as it restates them): a turn it changes is
+   marked (`Assessment.turns`), never closed ("My salary was raised to 180k" of the turn "My
+   salary is 168k"). Such a write reads the
    nearest memories even when the judge could only find repeats (`only_repeats`). So does a
    correction that names only the value it says was wrong ("Actually, it's Friday, not
    Thursday": `correction`), which revises the nearest older memory in its voice naming it.
@@ -55,7 +59,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -100,8 +104,10 @@ from .slot_readings import (
     UNREAD,
     namesakes,
     reading_of,
+    said_as,
     speaker_of,
     stored_facts_of,
+    stored_readings,
     view_reading,
 )
 from .succession import (
@@ -189,9 +195,12 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     found.update((s.id, s.similarity) for s in with_cosines(store, extra, vector))
     views = store.get_many(found)
     olds = [views[a] for a in found if a in views and views[a].type == "Memory" and holds_ever(views[a])]
+    # (the turns said before it, which an unread change may be about as well: `_unread_turns`)
+    said = [(views[a], found[a]) for a in found if a in views and views[a].type == "Turn"
+            and holds_at(views[a], starts) and views[a].valid_from < starts] if unread else []
     # (history written late: what held when it begins, though nothing current is about it)
     held = [] if repeats else held_then(services, worlds, starts, wanted_keys, {v.anchor for v in olds})
-    if not olds and not held:
+    if not olds and not held and not said:
         return NOTHING
     # a candidate matters only through the attributes the new memory names: read just those; an
     # ended replacement names the value it leaves, in whatever slot holds it ("switched from
@@ -228,16 +237,42 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
                 if v.outcome == "duplicate" and (o.valid_to is not None and o.valid_to <= starts
                                                  or o.valid_from > now and starts < o.valid_from) else v
                 for v, o in zip(verdicts, olds)]
+    turns: tuple[str, ...] = ()
     if unread:
-        candidates = with_cosines(store, candidates, vector)
-        same_voice = [voice(speaker_of(o.meta), user) == mine for o in olds]
-        verdicts = cancelled(starts, candidates, verdicts, same_voice, dropped)
-        verdicts = correction(starts, candidates, verdicts, same_voice, wrong, text)
-        if own or wider:
-            verdicts = unread_change(starts, candidates, verdicts, same_voice,
-                                     _ruled_out(services, reading, olds, user, kept, text, naming.ambiguous), own,
-                                     anchors(text) if wider else frozenset())
-    return _assessment(services, scopes, candidates, verdicts, new, user, kept, naming)
+        candidates, verdicts, turns = _unread(services, new, reading, olds, said, candidates, verdicts, vector,
+                                              user, speaker, kept, naming, dropped)
+    return replace(_assessment(services, scopes, candidates, verdicts, new, user, kept, naming), turns=turns)
+
+
+def _unread(services: Services, new: Statement, reading: Reading, olds: list, said: list[tuple],
+            candidates: list[Statement], verdicts: list[Verdict], vector: np.ndarray, user: str | None,
+            speaker: str | None, kept: Mapping[str, ReadingParts], naming: Naming, dropped: frozenset[str]
+            ) -> tuple[list[Statement], list[Verdict], tuple[str, ...]]:
+    """Step 4 of the module docstring: the memories `olds` (as `candidates`, judged `verdicts`) with
+    a correction or a change the rules cannot read decided, and the turns it changes. The turns
+    said before the new memory among its nearest (`said`) are candidates as the memories are,
+    judged and chosen by the same rules (a conversation's turn is changed by a memory as by a
+    turn: worlddb.memory.turn_updates); one it changes is marked, never closed. A thing called
+    off (`dropped`) ends only a memory (`cancelled`). `said`: each turn's view with its
+    similarity as found."""
+    store, text, starts = services.store, new.text, new.valid_from
+    own, wider, wrong = says_change(text), states_change(text), corrected(text)
+    turns = [view for view, _ in said]
+    heard = with_cosines(store, [Statement(t.anchor, t.content or "", t.valid_from, theirs, similarity=near)
+                                 for (t, near), theirs in zip(said, stored_readings(store, turns))], vector)
+    memories = with_cosines(store, candidates, vector)
+    mine = voice(speaker, user)
+    own_voice = [voice(speaker_of(o.meta), user) == mine for o in olds]
+    verdicts = cancelled(starts, memories, verdicts, own_voice, dropped)
+    every = memories + heard
+    same_voice = own_voice + [voice(said_as(t), user) == mine for t in turns]
+    verdicts = correction(starts, every, verdicts + services.judge.judge(new, heard), same_voice, wrong, text)
+    if own or wider:
+        verdicts = unread_change(starts, every, verdicts, same_voice,
+                                 _ruled_out(services, reading, olds, user, kept, text, naming.ambiguous), own,
+                                 anchors(text) if wider else frozenset())
+    changed = tuple(t.id for t, v in zip(heard, verdicts[len(candidates):]) if v.reason == UNREAD_CHANGE)
+    return every[:len(candidates)], verdicts[:len(candidates)], changed
 
 
 def _ruled_out(services: Services, reading: Reading, olds: list, user: str | None,
@@ -263,8 +298,9 @@ def _ruled_out(services: Services, reading: Reading, olds: list, user: str | Non
     that first name begins several (`ambiguous`, worlddb.memory.naming: "Sam moved to Vancouver"
     of "Sam Lee lives in Seattle", where Sam Patel is known too)."""
     views = {o.anchor: o for o in olds}
-    return _ruling(reading, lambda old: view_reading(services, views[old.id], user, None, kept).claims, text,
-                   ambiguous)
+    # (a turn's whole reading is in hand: `assess` read it for the judge)
+    return _ruling(reading, lambda old: view_reading(services, views[old.id], user, None, kept).claims
+                   if old.id in views else old.reading.claims, text, ambiguous)
 
 
 def ruled_out_by(reading: Reading, text: str) -> Callable[[Statement, bool], bool]:

@@ -305,7 +305,7 @@ def _judge(services: Services, plan: _Plan, item) -> updates.Assessment:
         return _amended(services, request, plan, item, user, found, ended)
     if found.duplicate_of is None:
         turns, followed = _turns_changed(services, request, plan, item, user)
-        found = replace(found, turns=turns, followed=found.followed + followed)
+        found = replace(found, turns=tuple(dict.fromkeys(found.turns + turns)), followed=found.followed + followed)
         found = _restated(services, request, plan, found, user)
     return found
 
@@ -331,7 +331,8 @@ def _amended(services: Services, request: WriteRequest, plan: _Plan, item, user:
     now = now_us()
     # (what the old memory ended whole was no candidate before, and is marked no more now)
     marked = tuple(old for old in changed if old not in ended or succession.holds_at(views.get(old), now))
-    turns = tuple(t for t in _turns_changed(services, request, plan, item, user)[0] if t != target)
+    turns = tuple(t for t in dict.fromkeys(found.turns + _turns_changed(services, request, plan, item, user)[0])
+                  if t != target)
     return updates.Assessment(conflicts=tuple(c for c in found.conflicts if c != target),
                               revised=tuple((old, frozenset()) for old in marked), turns=turns,
                               kept=frozenset(old for old in changed if old in ended))
