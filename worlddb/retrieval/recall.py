@@ -54,6 +54,11 @@ matched, its reviser holds what is true now. The slot step then still puts a slo
 first, so a memory revised in one part ("I live in Lyon and work at Renault", then "We moved to
 Nantes") answers first for the part that stands ("Where do I work?").
 
+Named step (worlddb.retrieval.named), first of the steps: a query that names an entity exactly by
+a full name ("What does my coworker Ana Kovac do?") puts the candidates the entity lane found
+ahead of those only the entity_pending lane found (a namesake a pending proposal links to it:
+the sister "Ana"), in the places the two hold (lane "named").
+
 Identifier step (worlddb.retrieval.identifiers), before the successor step: a query that names a
 code ("What is OPS-2 about?") puts the candidates that name every code it names first (lane
 "identifier"); a newer text that changed one of them still comes just ahead of it.
@@ -73,7 +78,7 @@ from worlddb.graph import identity
 from worlddb.graph.edge_reads import hidden
 from worlddb.resolver.outcomes import Mention
 
-from . import brevity, claims, identifiers, propagation, slot_preference, successors
+from . import brevity, claims, identifiers, named, propagation, slot_preference, successors
 from .fusion import fuse
 from .global_lane import aggregates
 from .lanes import LANE_DEPTH, LANE_FLOOR, eligible, run_lanes
@@ -106,10 +111,11 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
     as_of, known_at, include_closed = plan.as_of, plan.known_at, not plan.filter_validity
     store = sources.store
     keys, codes = asked(query), identifiers.identifiers(query)
-    wanted = limit + (slot_preference.EXTRA if keys or codes else 0)
+    mentions = sources.resolver.find_mentions(worlds, query)
+    in_full = named.in_full(query, mentions)
+    wanted = limit + (slot_preference.EXTRA if keys or codes or in_full else 0)
     depth = max(LANE_FLOOR, limit * LANE_DEPTH)
     pinned = as_of is not None or known_at is not None or include_closed
-    mentions = sources.resolver.find_mentions(worlds, query)
     lanes = run_lanes(sources, query, worlds, depth, open_only_at=None if pinned else now_us(), mentions=mentions)
     scores, ranks = fuse(lanes, weights)
     scores, own = brevity.damp_turns(store, scores)
@@ -145,6 +151,9 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
             chosen.append(Ranked(seen, final, found_in))
             if len(chosen) == wanted:
                 break
+    if in_full:
+        chosen = [replace(r, lanes={**r.lanes, "named": place}) if place is not None else r
+                  for r, place in named.first(chosen, lambda r: r.lanes)]
     if keys and not pinned:
         chosen += _claimed(sources, worlds, keys, chosen, plan)
     if codes:
