@@ -671,6 +671,27 @@ async def test_a_question_about_pastimes_ranks_the_memories_that_state_one_first
         assert hits[0]["text"] == "I love kayaking on the lake."
 
 
+@pytest.mark.parametrize("question", ["What are my hobbies?", "What do I do for fun?", "What activities do I do?"])
+async def test_a_pastime_stopped_answers_after_the_pastimes_held(minilm_server, question):
+    # a stop is history, not what is: after what is held, however new; the others keep their order
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "stopped-" + question.split()[2]}
+        held = set()
+        for text, days in (("I took up painting.", 400), ("I play tennis on weekends.", 300),
+                           ("I stopped climbing because of a knee injury.", 20), ("I quit the choir.", 10),
+                           ("I live in Seattle.", 5)):
+            written = await ok(client, "memory_write", text=text, valid_from=ago(days), **scope)
+            if "stopped" not in text and "quit" not in text and "live" not in text:
+                held.add(written["id"])
+        hits = (await ok(client, "memory_recall", query=question, limit=5, **scope))["results"]
+        slot = [h for h in hits if "slot" in h["lanes"]]
+        assert {h["id"] for h in slot[:2]} == held, [h["text"] for h in hits]
+        assert [h["text"] for h in slot[2:]] == ["I quit the choir.", "I stopped climbing because of a knee injury."]
+        # a question that names the value stopped is answered by the stop first
+        hits = (await ok(client, "memory_recall", query="Am I still climbing?", limit=3, **scope))["results"]
+        assert hits[0]["text"] == "I stopped climbing because of a knee injury."
+
+
 async def test_a_hit_the_slot_step_moved_up_says_so_in_its_lanes(minilm_server):
     # the friend's home matches "where do I live?" more strongly than "I moved to Denver" (it
     # holds "live"); the slot step puts the user's own home first, and the hit says why

@@ -13,7 +13,9 @@ others). A slot that holds several
 values at once ("What are my hobbies?" asks about (me, activity)) differs: a newer hobby does
 not replace an older one, so of its statements only those that changed something (superseded
 or revised a memory or turn: "the fish died, so we got a hamster") come first, newest first;
-the rest follow in the lanes' order, and one another of them revised or superseded goes last.
+the rest follow in the lanes' order; then those that only say a value is held no longer ("I
+stopped climbing": history, not what is), newest first, unless the question names that value
+("Do I still go climbing?"); and one another of them revised or superseded goes last.
 The others keep their order. Each moved candidate carries its place among them as the lane
 "slot", so a reader can tell why a hit stands above one with a higher fused score. Memories and conversation turns are
 read this way, each in its speaker's voice (a turn's speaker, a memory's metadata `speaker` or
@@ -100,11 +102,14 @@ def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
         changes, gone = _changes_among([chosen[i].view for i in stating], replaced)
         # of those that hold together, one of a value the question names is what it asks about
         # ("metformin dose"); a change still comes first ("Am I still on sertraline?" after "my
-        # doctor switched me to escitalopram")
-        held = [i for i in stating if chosen[i].view.anchor not in changes | gone]
-        first = [i for i in newest if chosen[i].view.anchor in changes] + \
+        # doctor switched me to escitalopram"). One that only says a value is held no longer ("I
+        # stopped climbing", "our fish died") is history, not what is: after the values held, newest
+        # first, unless it is of a value the question names ("Do I still climb?")
+        past = (ended - named) - {i for i in stating if chosen[i].view.anchor in gone - changes}
+        held = [i for i in stating if chosen[i].view.anchor not in changes | gone and i not in past]
+        first = [i for i in newest if chosen[i].view.anchor in changes and i not in past] + \
             [i for i in held if i in named] + [i for i in held if i not in named] + \
-            [i for i in stating if chosen[i].view.anchor in gone - changes]
+            [i for i in newest if i in past] + [i for i in stating if chosen[i].view.anchor in gone - changes]
     else:
         # of two said at the same time (the turns of one session), the one said later; but one
         # that only says a value is held no longer and changed nothing ("I lived in Boston",
