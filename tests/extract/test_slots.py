@@ -395,6 +395,29 @@ def test_a_value_held_once_is_ended_and_a_question_claims_nothing(text, read_as)
     ("Nope, never been on a sports team.", []),
     ("I'm on a new team now.", []),
     ("I interviewed with the search team.", []),
+    # a pastime gone out to as a habit, or a class or club one goes to; not a plan, an errand, an
+    # invitation, nor "a new class"
+    ("User goes bouldering twice a week.", [("me", "activity", "bouldering")]),
+    ("I go bouldering on Sundays.", [("me", "activity", "bouldering")]),
+    ("We usually go fishing at the lake.", [("me", "activity", "fishing")]),
+    ("Maria goes swimming every morning.", [("maria", "activity", "swimming")]),
+    ("Let's go hiking.", []),
+    ("I'll go camping next week.", []),
+    ("I don't go running anymore.", []),
+    ("I go shopping on Saturdays.", []),
+    ("Things go according to plan.", []),
+    ("User started a Tuesday evening pottery class.", [("me", "activity", "pottery class")]),
+    ("I joined a running club that meets Saturday mornings.", [("me", "activity", "running club")]),
+    ("I'm taking a salsa class.", [("me", "activity", "salsa class")]),
+    ("I joined the Ballard running club.", [("me", "activity", "running club")]),
+    ("My sister joined a book club.", [("sister", "activity", "book club")]),
+    ("I started a new class.", []),
+    ("I started a new job at the fight club.", []),
+    ("I'm thinking about joining a running club.", []),
+    # a thing one stopped using or taking is no pastime given up
+    ("User stopped using the albuterol inhaler.", []),
+    ("I stopped taking lisinopril.", [("me", "medication", "lisinopril")]),
+    ("I stopped going to yoga.", [("me", "activity", "going to yoga")]),
 ])
 def test_whose_value_and_whether_it_is_held(text, read_as):
     assert [(c.subject, c.attribute, c.value) for c in read(text).claims] == read_as

@@ -158,6 +158,24 @@ _NOT_ACTIVITIES = {"learning", "studying", "eating", "drinking", "having", "usin
                    "driving", "selling", "buying", "renting", "talking", "texting", "calling", "wondering",
                    "considering", "sending", "writing", "watching", "listening", "coming", "leaving", "staying"}
 
+#: what a stopped one does that is no pastime: "I stopped using the inhaler", "stopped taking
+#: lisinopril" (a medicine), "stopped seeing my therapist" (what one gave up doing for a pastime,
+#: "stopped going to yoga", "quit writing poetry", is one)
+_NOT_STOPPED = _NOT_ACTIVITIES - {"learning", "studying", "going", "doing", "making", "writing", "watching", "listening",
+                                  "driving"}
+#: what one goes out "-ing" to that is no pastime ("go shopping", "things go missing")
+_NOT_OUTINGS = {"shopping", "missing", "according", "nothing", "something"}
+#: up to three words before the one that names a class or a club, none of them a function word
+_CLASS_WORDS = r"(?:(?!(?:at|for|with|in|of|to|from|on|and|but|or|that|which|who|where)\b)[\w'’-]+\s+){0,3}?"
+#: words before "class" or "club" that name no pastime ("a new class", "the evening class")
+_NOT_CLASSES = {"new", "another", "first", "second", "next", "last", "online", "evening", "morning", "night", "weekly",
+                "local", "free", "one", "this", "that", "same", "other", "extra", "private", "group", "math", "english",
+                "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "weekend"}
+#: a subject that says a habit or a change of its own right before its verb ("I", "User", "my
+#: sister"; "I've", "we just"), never a plan ("I'll", "I'd") or no one ("Let's")
+_NOW = (r"(?P<s>\b" + _SUBJ + r")(?:\s+|(?=['’]))(?:(?:just|finally|recently|now|also|currently|actually|really"
+        r"|have|has|['’]ve|am|are|['’]m|['’]re)\s+)*\b")
+
 
 def _place_in(chunk: str) -> str:
     """A place named near the start of a lower-case phrase: "a small town outside Leeds" -> "Leeds",
@@ -908,6 +926,18 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("activity", _rx(_S + r"(?:took up|take up|taken up|started|picked up|got into|getting into|'ve started|"
                           r"have started)\s+(?P<v>(?:(?:\w+\s+)?\w+ing|yoga|pilates|tennis|golf|chess|karate|judo|boxing)(?:\s+\w+)?)"),
           accept=lambda v: bool(v) and not set(v.lower().split()) & _NOT_ACTIVITIES),
+    # "I go bouldering twice a week", "User goes hiking on Sundays": a pastime gone out to, said by
+    # its doer as a habit (not "Let's go hiking", "I'll go camping", "things go missing")
+    _Rule("activity", _rx(_NOW + r"(?:(?:usually|often|regularly|sometimes|always|normally|typically|also|still)\s+)?"
+                          r"(?:go|goes)\s+(?P<v>\w+ing)\b"),
+          accept=lambda v: v.lower() not in _NOT_ACTIVITIES | _NOT_GERUNDS | _NOT_OUTINGS),
+    # "I started a Tuesday evening pottery class", "I joined a running club", "We take a salsa class":
+    # a class, a club or a league one goes to, named by the word before it
+    _Rule("activity", _rx(_NOW + r"(?:joined|join|joins|signed\s+up\s+for|enrolled\s+in|started(?:\s+going\s+to)?|"
+                          r"(?:take|takes|taking|attend|attends|attending|go\s+to|goes\s+to|going\s+to))\s+"
+                          r"(?:a|an|the|my|our)\s+" + _CLASS_WORDS
+                          + r"(?P<v>[\w'’-]+\s+(?:class|classes|club|league))\b"),
+          accept=lambda v: v.split()[0].lower() not in _NOT_CLASSES),
     # "I love hiking in the Rockies", "We really enjoy kayaking": a pastime one likes doing (a gerund
     # alone, where nothing it acts on follows: "I love running my own studio", "I love going out" and
     # "I love eating sushi" are none)
@@ -928,7 +958,7 @@ _RULES: tuple[_Rule, ...] = (
           positive=False, ended=True,
           accept=lambda v: bool(v) and not re.search(r"\b(?:job|work|position|role|company|firm|smoking|drinking|"
                                                       r"eating|alcohol|meat|being|" + _DIETS + r")\b", v, re.I)
-          and v.split()[0].lower() not in _NOT_AN_ACTIVITY and not _WORKPLACES & set(v.lower().split())),
+          and v.split()[0].lower() not in _NOT_AN_ACTIVITY | _NOT_STOPPED and not _WORKPLACES & set(v.lower().split())),
     # "I'm not doing the league anymore", "we don't play in the Sunday league any more": one given up
     _Rule("activity", _rx(_S + r"(?:(?:am|['’]m|are|['’]re)\s+not|don['’]t|do\s+not)\s+(?:doing|do|playing|play|going\s+to)"
                           r"\s+(?:in\s+)?(?:the|my|our)\s+(?P<v>[\w -]{2,30}?)\s+(?:any\s?more|any\s+longer)\b"),

@@ -159,6 +159,9 @@ UNREAD = Reading()
 #: "Lena Park is the user's manager") is the first person wherever a subject is read, and in another
 #: speaker's text the sentences about the user are the user's; "moved from Chicago to Denver" is a
 #: home taken and one left; "My manager at Helio Health is Lena Park".
+#: Reader 57: a pastime gone out to as a habit ("I go bouldering on Sundays") and a class, club or
+#: league one joins, starts, takes or goes to ("I joined a running club": "running club"); a thing one
+#: stopped using or taking ("stopped using the inhaler") is no pastime given up.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
