@@ -692,6 +692,24 @@ async def test_a_pastime_stopped_answers_after_the_pastimes_held(minilm_server, 
         assert hits[0]["text"] == "I stopped climbing because of a knee injury."
 
 
+async def test_a_pastime_gone_to_or_a_club_joined_answers_what_one_does_for_fun(minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "outings"}
+        held = set()
+        for text, days in (("I go bouldering twice a week.", 600), ("I started a Tuesday evening pottery class.", 300),
+                           ("I stopped climbing because of a knee injury.", 250),
+                           ("I stopped using the albuterol inhaler.", 10),
+                           ("I joined a running club that meets Saturday mornings.", 100), ("I live in Seattle.", 5)):
+            written = await ok(client, "memory_write", text=text, valid_from=ago(days), **scope)
+            if "stopped" not in text and "live" not in text:
+                held.add(written["id"])
+        for question in ("What are my hobbies?", "What do I do for fun?"):
+            hits = (await ok(client, "memory_recall", query=question, limit=4, **scope))["results"]
+            assert {h["id"] for h in hits[:3]} == held and all("slot" in h["lanes"] for h in hits[:3]), question
+            # the inhaler is no pastime: the slot step does not move it
+            assert all("slot" not in h["lanes"] for h in hits if "inhaler" in h["text"])
+
+
 async def test_a_hit_the_slot_step_moved_up_says_so_in_its_lanes(minilm_server):
     # the friend's home matches "where do I live?" more strongly than "I moved to Denver" (it
     # holds "live"); the slot step puts the user's own home first, and the hit says why
