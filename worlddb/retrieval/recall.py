@@ -54,7 +54,7 @@ matched, its reviser holds what is true now. The slot step then still puts a slo
 first, so a memory revised in one part ("I live in Lyon and work at Renault", then "We moved to
 Nantes") answers first for the part that stands ("Where do I work?").
 
-Named step (worlddb.retrieval.named), first of the steps: a query that names an entity exactly by
+Named step (worlddb.retrieval.named), first of the steps: a query that names a person exactly by
 a full name ("What does my coworker Ana Kovac do?") puts the candidates the entity lane found
 ahead of those only the entity_pending lane found (a namesake a pending proposal links to it:
 the sister "Ana"), in the places the two hold (lane "named").
@@ -112,7 +112,8 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
     store = sources.store
     keys, codes = asked(query), identifiers.identifiers(query)
     mentions = sources.resolver.find_mentions(worlds, query)
-    in_full = named.in_full(query, mentions)
+    people = _people(store, mentions)
+    in_full = named.in_full(query, [m for m in mentions if m.anchor in people])
     wanted = limit + (slot_preference.EXTRA if keys or codes or in_full else 0)
     depth = max(LANE_FLOOR, limit * LANE_DEPTH)
     pinned = as_of is not None or known_at is not None or include_closed
@@ -160,7 +161,7 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
         chosen = [replace(r, lanes={**r.lanes, "identifier": place}) if place is not None else r
                   for r, place in identifiers.first(codes, chosen, lambda r: r.view.content or "")]
     if as_of is None and known_at is None:
-        chosen = _successors_ahead(store, worlds, plan, chosen, include_closed, _people(store, mentions))
+        chosen = _successors_ahead(store, worlds, plan, chosen, include_closed, people)
     if keys:
         chosen = slot_preference.prefer(keys, chosen, user=user, replaced=lambda view: _replaced(store, view),
                                         query=query, changed_by=lambda view: _changed_by(store, view),
