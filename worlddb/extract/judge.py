@@ -140,6 +140,7 @@ class BuiltinJudge:
         verdicts = [self._one(new, old, ambiguous, kin) for old in candidates]
         verdicts = _replacements(new, candidates, verdicts)
         verdicts = _one_of_several_kin(new, candidates, verdicts)
+        verdicts = _one_thing_called_off(new, candidates, verdicts)
         return _closest_only(new, candidates, verdicts)
 
     def only_repeats(self, new: Statement) -> bool:
@@ -397,6 +398,27 @@ def called_off(reading: Reading) -> frozenset[str]:
     """The subjects of `reading` said to be called off ("Cancel the dentist": "dentist")."""
     return frozenset(c.subject for c in reading.claims if c.attribute == "status" and c.positive and not c.ended
                      and _CALLED_OFF.fullmatch(c.value.strip()))
+
+
+def _one_thing_called_off(new: Statement, candidates: Sequence[Statement], verdicts: list[Verdict]) -> list[Verdict]:
+    """A thing called off by a name that two scheduled things only reach by a word of theirs
+    ("Cancel the appointment" of a vet's and a dentist's appointment): which one is not said, so
+    neither ends (each is related). A name that is the thing's own ("the dentist appointment")
+    ends it as before."""
+    names = called_off(new.reading)
+    if not names:
+        return verdicts
+    reached: dict[int, set[str]] = {}
+    for k, (old, verdict) in enumerate(zip(candidates, verdicts)):
+        if verdict.outcome == "update":
+            things = {o.subject for o in old.reading.claims if o.attribute in THING_TIMES and o.positive
+                      and not o.ended and any(name != o.subject and same_subject(name, o.subject) for name in names)}
+            if things:
+                reached[k] = things
+    if len(set().union(*reached.values())) < 2:
+        return verdicts
+    return [Verdict("related", "a thing called off by a name several scheduled things fit") if k in reached else v
+            for k, v in enumerate(verdicts)]
 
 
 def _called_off(n: SlotClaim, o: SlotClaim) -> bool:
