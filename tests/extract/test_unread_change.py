@@ -229,6 +229,10 @@ def test_a_thing_said_to_be_off_is_named(text, things):
     ("I have a dentist appointment on Friday.", {"dentist appointment"}),
     ("I have a piano lesson on Tuesday at 5pm.", {"piano lesson"}),
     ("I have a dentist appointment.", set()),  # no time given
+    ("I'm planning a trip to Tokyo in October.", {"trip", "tokyo trip"}),
+    ("I booked a flight to New York for March 3.", {"flight", "new york flight"}),
+    ("I'm planning a trip to Tokyo.", set()),  # no time given
+    ("I have a trip to plan in October.", {"trip"}),  # "to" a verb, not a place
 ])
 def test_a_thing_given_a_time_is_named(text, things):
     assert scheduled(text) == things

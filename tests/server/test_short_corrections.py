@@ -119,6 +119,10 @@ async def test_what_cancels_nothing_stored_marks_nothing(minilm_server, user, ol
     ("My dentist appointment is on Friday.", "Cancel the dentist, I'll rebook."),
     ("We have a team offsite next Friday.", "Our offsite got cancelled."),
     ("I have a piano lesson on Tuesday at 5pm.", "The piano lesson is off!"),
+    # a trip named by where it goes, and given a month only
+    ("I'm planning a trip to Tokyo in October.", "We called off the Tokyo trip."),
+    ("User is planning a trip to Tokyo in October.", "User cancelled the Tokyo trip."),
+    ("I booked a flight to Lisbon for March 3.", "I had to cancel the Lisbon flight."),
 ])
 async def test_a_thing_called_off_by_a_word_of_its_name_ends_its_time(minilm_server, old, new):
     async with Client(minilm_server) as client:
@@ -138,6 +142,7 @@ async def test_a_thing_called_off_by_a_word_of_its_name_ends_its_time(minilm_ser
     # a word the thing's name shares, not its name
     (["The power company visit is on Friday."], "The power is off."),
     (["I have a team meeting on Friday."], "The team lunch is off."),
+    (["I'm planning a trip to Tokyo in October."], "We called off the Kyoto trip."),
     (["I have a dentist appointment on Friday."], "Is the dentist off?"),
     # another's thing
     (["I have a dentist appointment on Friday."], "My sister's dentist is off."),

@@ -78,7 +78,7 @@ from __future__ import annotations
 import re
 
 from ._slot_third_person import in_first_person
-from ._slot_words import _DATE, _EVENTS, _KIN, _TIME
+from ._slot_words import _DATE, _EVENTS, _KIN, _MONTHS, _TIME
 from .given_names import is_given_name
 from .lexicon import is_common, singular, tag
 
@@ -242,8 +242,11 @@ _OFF = re.compile(r"^" + lead() + r"(?:the|my|our|this|that)\s+(?P<t>(?:[\w'’-
 #: nouns of events after it: "piano lesson", where a piano is a pastime too)
 _EVENT_NAMED = re.compile(r"\b(?:a|an|my|our|the|this|next)\s+(?P<t>(?:[\w'’-]+\s+){0,2}?(?:" + _EVENTS + r")"
                           r"(?:\s+(?:" + _EVENTS + r"))*)\b", re.I)
-#: a time a thing is given
-_GIVEN_TIME = re.compile(rf"\b(?:{_DATE}|{_TIME}|tomorrow|tonight)\b", re.I)
+#: a time a thing is given (a month alone after "in", "this", "next": "a trip to Tokyo in October")
+_GIVEN_TIME = re.compile(rf"\b(?:{_DATE}|{_TIME}|tomorrow|tonight|(?:in|this|next)\s+(?:{_MONTHS}))\b", re.I)
+#: the place an event's noun is bound for or held in, named right after it ("a trip to Tokyo"), by
+#: which it is also named before the noun, as the slot reader names it ("the Tokyo trip")
+_BOUND_FOR = re.compile(r"\s+(?:to|in)\s+(?P<p>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2}))")
 _ARTICLES = frozenset({"a", "an", "my", "our", "the", "this", "next", "that"})
 
 
@@ -257,12 +260,19 @@ def off(text: str) -> frozenset[str]:
 
 def scheduled(text: str) -> frozenset[str]:
     """The things `text` gives a time, by an event's noun after an article, lower-cased: "I have a
-    dentist appointment on Friday" -> {"dentist appointment"}; none where it names no time."""
+    dentist appointment on Friday" -> {"dentist appointment"}; a place it is bound for names it too:
+    "a trip to Tokyo in October" -> {"trip", "tokyo trip"}; none where it names no time."""
     _check(text)
     if not _GIVEN_TIME.search(text):
         return frozenset()
-    return frozenset(" ".join(w for w in m.group("t").lower().split() if w not in _ARTICLES)
-                     for m in _EVENT_NAMED.finditer(text))
+    found = set()
+    for m in _EVENT_NAMED.finditer(text):
+        thing = " ".join(w for w in m.group("t").lower().split() if w not in _ARTICLES)
+        found.add(thing)
+        place = _BOUND_FOR.match(text, m.end())
+        if place:
+            found.add(f"{place.group('p').lower()} {thing}")
+    return frozenset(found)
 
 
 def names_thing(name: str, thing: str) -> bool:
