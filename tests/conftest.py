@@ -16,7 +16,7 @@ import os
 import pytest
 
 from tests import pg
-from tests.support import open_engine
+from tests.support import check_each_schema_once, open_engine
 from worlddb.graph.database import WorldDB
 
 BACKENDS = ("sqlite", "postgresql")
@@ -26,6 +26,7 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "both_backends: run the module's stores on SQLite and on PostgreSQL")
     config.addinivalue_line("markers", "sqlite_only(reason): the test is about SQLite itself; "
                                        "skipped, with the reason, when its store would be on PostgreSQL")
+    check_each_schema_once()
 
 
 #: the files that take minutes between them (the fuzzers; the tests that start, kill and race
@@ -111,3 +112,4 @@ def target(backend, tmp_path):
     url = pg.new_database()
     yield url
     pg.drop_database(url)
+

@@ -52,3 +52,20 @@ async def test_a_client_lists_lean_schemas_and_its_results_match_them(connect):
         hits = await ok(client, "memory_recall", query="Where does Maria work?")
         for tool, result in (("memory_write", written), ("memory_recall", hits)):
             Draft202012Validator(tools[tool].output_schema).validate(result)
+
+
+def test_the_suite_checks_a_schema_once_and_still_refuses_a_bad_one_every_time():
+    """tests.support.check_each_schema_once keeps the metaschema check's pass, never its failure."""
+    from jsonschema import SchemaError
+
+    bad = {"type": "object", "properties": {"id": {"type": 5}}}
+    for _ in range(2):
+        with pytest.raises(SchemaError):
+            Draft202012Validator.check_schema(bad)
+    Draft202012Validator.check_schema(lean(SCHEMA))
+    Draft202012Validator.check_schema(lean(SCHEMA))
+    bad["properties"]["id"]["type"] = "string"  # the same dict, now valid: checked again by its content
+    Draft202012Validator.check_schema(bad)
+    bad["properties"]["id"]["minimum"] = "one"
+    with pytest.raises(SchemaError):
+        Draft202012Validator.check_schema(bad)
