@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from worlddb.retrieval.identifiers import first, identifiers
+from worlddb.retrieval.identifiers import asks_now, first, identifiers
 
 
 @pytest.mark.parametrize(("text", "codes"), [
@@ -35,3 +35,21 @@ def test_texts_naming_every_code_move_ahead_each_side_keeping_its_order():
 @pytest.mark.parametrize("query", ["What is the launch about?", "What is OPS-7 about?"])
 def test_no_code_or_no_text_holding_it_leaves_the_order(query):
     assert first(identifiers(query), TEXTS, str) == [(t, None) for t in TEXTS]
+
+
+@pytest.mark.parametrize(("question", "now"), [
+    ("What's the status of BL-204?", True), ("What is the latest on BL-204?", True), ("Is BL-204 done yet?", True),
+    ("Where does BL-204 stand?", True), ("Is db-staging-02 still up?", True),
+    ("What is OPS-2 about?", False), ("Who filed BL-204?", False),
+])
+def test_a_question_about_where_a_thing_stands_now(question, now):
+    assert asks_now(question) is now
+
+
+def test_asked_where_it_stands_the_texts_naming_the_code_come_newest_first():
+    dated = [("OPS-2 is about the flaky payment tests.", 1), ("Ticket OPS-3 is about React.", 9),
+             ("OPS-2 shipped.", 5), ("OPS-2 is in review.", 3)]
+    order = first(identifiers("Status of OPS-2?"), dated, lambda t: t[0], lambda t: (t[1],))
+    assert [(t[0], place) for t, place in order] == [
+        ("OPS-2 shipped.", 1), ("OPS-2 is in review.", 2), ("OPS-2 is about the flaky payment tests.", 3),
+        ("Ticket OPS-3 is about React.", None)]

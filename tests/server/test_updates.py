@@ -923,6 +923,30 @@ async def test_tickets_of_one_series_about_changes_revise_none_and_each_answers_
         assert hits[0]["id"] == written[1]["id"] and "successor" not in hits[0]["lanes"]
 
 
+async def test_asked_where_a_ticket_stands_the_newest_turns_naming_it_come_first(minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "ticket-status"}
+        sessions = [("2024-01-10T10:00:00Z", ["Let's plan BL-204, the CSV export for the billing page.",
+                                              "I'll scope BL-204 this sprint, estimate is five points."]),
+                    ("2024-02-14T10:00:00Z", ["BL-204 is in code review now, waiting on QA."]),
+                    ("2024-03-20T10:00:00Z", ["Quick note: BL-204 is blocked on the payments API migration."]),
+                    ("2024-05-02T10:00:00Z", ["Good news, BL-204 shipped to production this morning."])]
+        turns = []
+        for n, (time, said) in enumerate(sessions):
+            written = await ok(client, "memory_write", session=f"week-{n}", messages=[
+                {"role": "user", "content": text, **({"time": time} if i == 0 else {})} for i, text in enumerate(said)],
+                **scope)
+            turns += [t["id"] for t in written["turns"]]
+        shipped, blocked, review = turns[4], turns[3], turns[2]
+        # the slot step reads a status in "is blocked", not in "shipped to production": it lifts neither here
+        for question in ("What's the status of BL-204?", "What is the latest on BL-204?", "Is BL-204 done yet?"):
+            hits = (await ok(client, "memory_recall", query=question, **scope))["results"]
+            assert [h["id"] for h in hits[:3]] == [shipped, blocked, review], question
+        # asked what it is, the lanes' order stands: the newest turn says least about that
+        hits = (await ok(client, "memory_recall", query="What is BL-204 about?", **scope))["results"]
+        assert hits[0]["id"] != shipped
+
+
 @pytest.mark.parametrize(("user", "both", "change", "kept"), [
     # the second verb's subject is the clause's (the brother), not the name before it (Google)
     ("kin", "My brother works at Google and lives in Oslo.", "My brother now works at Meta.",

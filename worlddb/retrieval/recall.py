@@ -61,7 +61,9 @@ the sister "Ana"), in the places the two hold (lane "named").
 
 Identifier step (worlddb.retrieval.identifiers), before the successor step: a query that names a
 code ("What is OPS-2 about?") puts the candidates that name every code it names first (lane
-"identifier"); a newer text that changed one of them still comes just ahead of it.
+"identifier"); a newer text that changed one of them still comes just ahead of it. Asked where
+the thing stands now ("What's the status of BL-204?"), those candidates come newest first, and
+the slot step leaves the code's own slots to that order.
 """
 
 from __future__ import annotations
@@ -158,8 +160,14 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
     if keys and not pinned:
         chosen += _claimed(sources, worlds, keys, chosen, plan)
     if codes:
-        chosen = [replace(r, lanes={**r.lanes, "identifier": place}) if place is not None else r
-                  for r, place in identifiers.first(codes, chosen, lambda r: r.view.content or "")]
+        now = identifiers.asks_now(query)
+        moved = identifiers.first(codes, chosen, lambda r: r.view.content or "",
+                                  (lambda r: (r.view.valid_from, r.view.created_at)) if now else None)
+        chosen = [replace(r, lanes={**r.lanes, "identifier": place}) if place is not None else r for r, place in moved]
+        if now and any(place is not None for _, place in moved):
+            # the texts naming the code stand newest first: the slot step, whose rules read a status
+            # only in some words, does not lift an older one it reads above them
+            keys = tuple(key for key in keys if key.subject not in codes)
     if as_of is None and known_at is None:
         chosen = _successors_ahead(store, worlds, plan, chosen, include_closed, people)
     if keys:
