@@ -362,6 +362,28 @@ async def test_asked_what_held_before_with_the_history_the_replaced_memory_answe
         assert hits[0]["id"] == second["id"]
 
 
+async def test_asked_for_an_old_job_with_the_history_the_replaced_one_is_on_a_page_of_later_ones(minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "old-job"}
+        acme = await ok(client, "memory_write", text="I work at Acme Corp as a product manager.",
+                        valid_from="2022-03-01", **scope)
+        globex = await ok(client, "memory_write", text="I started a new job at Globex as a data engineer.",
+                          valid_from="2023-02-01", **scope)
+        assert globex["superseded"] == [acme["id"]]
+        for text, when in (("My manager at Globex is Priya.", "2023-06-01"),
+                           ("I got promoted to senior data engineer at Globex.", "2023-09-01"),
+                           ("I'm the tech lead of the data platform team at Globex now.", "2024-04-01"),
+                           ("I adopted a cat named Miso.", "2024-07-01")):
+            await ok(client, "memory_write", text=text, valid_from=when, **scope)
+        # the job was stated three times since: newest first, the one it replaced fell off the page
+        for question in ("What was my old job?", "What was my former job?", "What was my previous job?",
+                         "What was my last job?", "What job did I have before?"):
+            hits = await ok(client, "memory_recall", query=question, include_retired=True, limit=3, **scope)
+            assert acme["id"] in [h["id"] for h in hits["results"]], question
+        hits = (await ok(client, "memory_recall", query="What is my job?", include_retired=True, limit=3, **scope))
+        assert acme["id"] not in [h["id"] for h in hits["results"]]
+
+
 async def test_a_new_job_leaves_the_name_said_beside_the_old_one_current(minilm_server):
     async with Client(minilm_server) as client:
         scope = {"user_id": "intro"}

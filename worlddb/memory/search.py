@@ -16,17 +16,18 @@ successors), and for a query about a slot (worlddb.extract.slots.asked: "Where d
 slot step puts the hits that state it first, newest first, so a revised memory that alone states
 the asked slot - the part the revision left alone - stays above the revision.
 
-A question about what held before (`asks_before`: "Where did I live before?", "What was my old
-phone number?", "Which editor did I use to use?"), asked with the history (include_retired, no
-time pin), is answered by what was replaced: in each set of hits joined by a supersession or a
-revision, the members something later replaced come first, newest first (the one right before
-what holds now), then the rest. Without include_retired the replaced memories are not shown at
-all, as the tool's contract says; with as_of the pin already says which time is meant.
+A question about what held before (worlddb.retrieval.past.asks_before: "Where did I live
+before?", "What was my old phone number?", "Which editor did I use to use?"), asked with the
+history (include_retired, no time pin), is answered by what was replaced: in each set of hits
+joined by a supersession or a revision, the members something later replaced come first, newest
+first (the one right before what holds now), then the rest. Retrieval's slot step has put the
+replaced statements of the asked slot first already, so a slot of many statements keeps the
+replaced ones on the page. Without include_retired the replaced memories are not shown at all,
+as the tool's contract says; with as_of the pin already says which time is meant.
 """
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Callable
 
@@ -34,6 +35,7 @@ from worlddb.core.plan import QueryPlan
 from worlddb.core.store import Store, list_params, live_params, live_sql, rowids_sql
 from worlddb.core.timeutil import to_iso
 from worlddb.extract.slots import asked
+from worlddb.retrieval.past import asks_before
 from worlddb.retrieval.recall import Ranked, rank
 
 from . import marks as marklib
@@ -52,18 +54,6 @@ def recall(services: Services, query: str, scopes: ScopeSet, *, limit: int, as_o
     past = include_retired and as_of is None and known_at is None and asks_before(query)
     return RecallResult(results=_hits(services.store, chosen, plan, worlds, joined, past),
                         scopes_searched=scopes.keys)
-
-
-#: words of a question about what held before now ("how old" asks an age, "old" before a noun
-#: asks what was replaced; "before merging" asks what comes first)
-_BEFORE = re.compile(r"\b(?:before(?!\s+\w+ing\b)|previous(?:ly)?|used\s+to|did\s+\w+\s+use\s+to|formerly|"
-                     r"originally|at\s+first|prior|earlier|in\s+the\s+past|(?<!how\s)old\s+(?!enough\b)[a-z]|last\s+(?:job|home|address|car|phone|number|"
-                     r"apartment|flat|house|place|employer|company|team|manager|boss|doctor|dentist|school))", re.I)
-
-
-def asks_before(query: str) -> bool:
-    """Whether a question asks about what held before what holds now (module docstring)."""
-    return _BEFORE.search(query) is not None
 
 
 def _hits(store: Store, chosen: list[Ranked], plan: QueryPlan, worlds: list[str],

@@ -47,6 +47,9 @@ result lists the lanes that found it with its rank there ("context": the fused r
 neighbour that lifted it). What a reader sees of each (scopes, entities, conflicts,
 replacements) is the memory layer's business (worlddb.memory.search).
 
+A question about what held before, asked with the history ("What was my old job?",
+worlddb.retrieval.past), has the slot step put the statements a later one replaced first.
+
 Successor step (worlddb.retrieval.successors), before the slot step: in a recall pinned to no
 time, a newer text that superseded or revised a candidate comes just ahead of it (lane
 "successor"), brought in if the lanes missed it: a revised memory keeps the words the question
@@ -84,6 +87,7 @@ from . import brevity, claims, identifiers, named, propagation, slot_preference,
 from .fusion import fuse
 from .global_lane import aggregates
 from .lanes import LANE_DEPTH, LANE_FLOOR, eligible, run_lanes
+from .past import asks_before
 from .sources import Sources
 
 
@@ -173,7 +177,9 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
     if keys:
         chosen = slot_preference.prefer(keys, chosen, user=user, replaced=lambda view: _replaced(store, view),
                                         query=query, changed_by=lambda view: _changed_by(store, view),
-                                        ambiguous=sources.resolver.namesakes(worlds, _first_names(keys)))
+                                        ambiguous=sources.resolver.namesakes(worlds, _first_names(keys)),
+                                        before=include_closed and as_of is None and known_at is None
+                                        and asks_before(query))
     return chosen[:limit]
 
 

@@ -15,7 +15,10 @@ not replace an older one, so of its statements only those that changed something
 or revised a memory or turn: "the fish died, so we got a hamster") come first, newest first;
 the rest follow in the lanes' order; then those that only say a value is held no longer ("I
 stopped climbing": history, not what is), newest first, unless the question names that value
-("Do I still go climbing?"); and one another of them revised or superseded goes last.
+("Do I still go climbing?"); and one another of them revised or superseded goes last. A
+question about what held before, asked with the history ("What was my old job?",
+worlddb.retrieval.past), puts the statements a later one replaced first instead, newest first:
+of a slot stated many times since, newest first would leave the replaced one off the page.
 The others keep their order. Each moved candidate carries its place among them as the lane
 "slot", so a reader can tell why a hit stands above one with a higher fused score. Memories and conversation turns are
 read this way, each in its speaker's voice (a turn's speaker, a memory's metadata `speaker` or
@@ -65,7 +68,7 @@ _ALIKE = ({"when", "due"}, {"employer", "role"}, {"partner", "marital_status"}, 
 def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
            replaced: Callable[[NodeView], list[NodeView]] | None = None, query: str = "",
            changed_by: Callable[[NodeView], list[NodeView]] | None = None,
-           ambiguous: frozenset[str] = frozenset()) -> list:
+           ambiguous: frozenset[str] = frozenset(), before: bool = False) -> list:
     """`chosen` (recall's Ranked candidates) with the memories and turns stating one of the asked
     slots `keys` first, newest first, each with its place among them as lane "slot". `user`: the
     scope's user, whose own name as a memory's speaker is "me". `replaced`: the current-or-not
@@ -74,7 +77,9 @@ def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
     `query`: the question; of a slot of several values, the statements of a
     value it names come first ("metformin dose": the metformin one, not another medicine).
     `ambiguous`: first names that begin several full names the scopes know
-    (worlddb.resolver.Resolver.namesakes), which name none of them alone (`_answers`)."""
+    (worlddb.resolver.Resolver.namesakes), which name none of them alone (`_answers`). `before`: the
+    question asks what held before, with the history shown (worlddb.retrieval.past): the
+    statements a later memory or turn replaced (`changed_by`) come first, newest first."""
     attributes = {k.attribute for k in keys}
     for group in _ALIKE:
         if attributes & group:
@@ -117,6 +122,11 @@ def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
         changes, _ = _changes_among([chosen[i].view for i in stating if i in ended], replaced)
         past = {i for i in ended if chosen[i].view.anchor not in changes} if replaced is not None else set()
         first = [i for i in newest if i not in past] + [i for i in newest if i in past]
+    if before and changed_by is not None:
+        # "What was my old job?": what a later one replaced is the answer, the newest of it the one
+        # right before what holds now; the page deals each history out so too (worlddb.memory.search)
+        replaced_since = {i for i in stating if changed_by(chosen[i].view)}
+        first = [i for i in newest if i in replaced_since] + [i for i in first if i not in replaced_since]
     rest = [found for i, found in enumerate(chosen) if i not in set(stating)]
     return [replace(chosen[i], lanes={**chosen[i].lanes, "slot": place})
             for place, i in enumerate(first, start=1)] + rest
