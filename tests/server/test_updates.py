@@ -384,6 +384,37 @@ async def test_asked_for_an_old_job_with_the_history_the_replaced_one_is_on_a_pa
         assert acme["id"] not in [h["id"] for h in hits["results"]]
 
 
+async def test_a_change_of_another_part_that_names_the_asked_value_as_it_was_takes_over_nothing(minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "other-slot"}
+        job = await ok(client, "memory_write", text="User works at Helio Health as a data engineer, earning 150k.",
+                       valid_from="2023-01-10", **scope)
+        raise_ = await ok(client, "memory_write", text="User's salary at Helio Health was raised to 180k.",
+                          valid_from="2024-03-01", **scope)
+        assert raise_["revised"] == [job["id"]]
+        # the raise names the employer as it was: it changed the pay, not where the user works
+        hits = (await ok(client, "memory_recall", query="Where do I work?", **scope))["results"]
+        assert hits[0]["id"] == job["id"]
+
+
+async def test_a_change_of_another_slot_that_names_the_asked_value_on_the_way_comes_after_its_statement(
+        minilm_server):
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "other-slot-home"}
+        await ok(client, "memory_write", text="User lives in Portland.", valid_from="2022-05-01", **scope)
+        await ok(client, "memory_write", text="User owns a Honda Civic.", valid_from="2022-06-01", **scope)
+        moved = await ok(client, "memory_write", text="User moved to Seattle.", valid_from="2023-09-01", **scope)
+        sold = await ok(client, "memory_write", text="User sold the Honda Civic before moving to Seattle.",
+                        valid_from="2023-10-20", **scope)
+        assert sold["superseded"] and moved["id"] not in sold["superseded"]
+        # the sale ended the car, and names the city on the way: the move states the home
+        hits = (await ok(client, "memory_recall", query="Where do I live?", **scope))["results"]
+        assert [h["id"] for h in hits[:2]] == [moved["id"], sold["id"]]
+        # asked about the car, the sale answers
+        hits = (await ok(client, "memory_recall", query="What car do I have?", include_retired=True, **scope))
+        assert hits["results"][0]["id"] == sold["id"]
+
+
 async def test_a_new_job_leaves_the_name_said_beside_the_old_one_current(minilm_server):
     async with Client(minilm_server) as client:
         scope = {"user_id": "intro"}

@@ -62,6 +62,9 @@ _WORD = re.compile(r"\w+")
 _PIECES = re.compile(r"\d+|[^\W\d_]+")
 #: attributes a question may name for one another ("When is it due?" asks when, and due; "What dose of
 #: lisinopril do I take?" asks the medicine, and its dose)
+#: what, just before a value, says it is not (or no longer) the value
+_NOT_BEFORE = re.compile(r"\b(?:not|no|never|longer|instead\s+of|rather\s+than|from|left|quit)\W+(?:\w+\W+){0,2}$",
+                         re.I)
 _ALIKE = ({"when", "due"}, {"employer", "role"}, {"partner", "marital_status"}, {"medication", "dose"})
 
 
@@ -85,10 +88,12 @@ def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
         if attributes & group:
             attributes |= group
     stating, named, ended = [], set(), set()
+    values: dict[int, set[str]] = {}
     asked_words = set(_WORD.findall(query.casefold()))
     for i, found in enumerate(chosen):
         claims = _claims(found.view, attributes, user)
         answers = [claim for claim in claims if any(_answers(key, claim, ambiguous) for key in keys)]
+        values[i] = {claim.value.casefold() for claim in answers if claim.positive and claim.value}
         if answers or (replaced is not None
                        and _takes_over(found.view, keys, attributes, user, replaced, changed_by, ambiguous)):
             stating.append(i)
@@ -122,6 +127,9 @@ def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
         changes, _ = _changes_among([chosen[i].view for i in stating if i in ended], replaced)
         past = {i for i in ended if chosen[i].view.anchor not in changes} if replaced is not None else set()
         first = [i for i in newest if i not in past] + [i for i in newest if i in past]
+        if replaced is not None:
+            first = _after_its_value(first, chosen, values, lambda view: _changed_other(view, keys, attributes, user,
+                                                                                        replaced, ambiguous))
     if before and changed_by is not None:
         # "What was my old job?": what a later one replaced is the answer, the newest of it the one
         # right before what holds now; the page deals each history out so too (worlddb.memory.search)
@@ -130,6 +138,34 @@ def prefer(keys: Sequence[SlotKey], chosen: list, *, user: str | None = None,
     rest = [found for i, found in enumerate(chosen) if i not in set(stating)]
     return [replace(chosen[i], lanes={**chosen[i].lanes, "slot": place})
             for place, i in enumerate(first, start=1)] + rest
+
+
+def _after_its_value(first: list[int], chosen: list, values: dict[int, set[str]],
+                     changed_other: Callable[[NodeView], bool]) -> list[int]:
+    """`first` (indexes of `chosen`, newest first) with each statement that changed another slot
+    (`changed_other`: "User sold the Honda Civic before moving to Seattle", which ended the car)
+    moved to just after the older statement of the same value that comes after it ("User moved
+    to Seattle"): it says the asked slot on the way to its own news, and is no likelier for being
+    newer."""
+    order = list(first)
+    for i in first:
+        if not values[i] or not changed_other(chosen[i].view):
+            continue
+        at = order.index(i)
+        later = [j for j in order[at + 1:] if values[j] & values[i] and not changed_other(chosen[j].view)]
+        if later:
+            order.remove(i)
+            order.insert(order.index(later[-1]) + 1, i)
+    return order
+
+
+def _changed_other(view: NodeView, keys: Sequence[SlotKey], attributes: set[str], user: str | None,
+                   replaced: Callable[[NodeView], list[NodeView]], ambiguous: frozenset[str]) -> bool:
+    """Whether `view` superseded or revised memories or turns and none of them states an asked
+    slot: its change was of another slot."""
+    olds = [old for old in replaced(view) if old.anchor != view.anchor]
+    return bool(olds) and not any(_answers(key, claim, ambiguous) for old in olds
+                                  for claim in _claims(old, attributes, user) for key in keys)
 
 
 def _changes_among(views: Sequence[NodeView],
@@ -195,10 +231,30 @@ def _takes_over(view: NodeView, keys: Sequence[SlotKey], attributes: set[str], u
         if mine and any(_answers(key, c, ambiguous) and any(same_subject(m.subject, c.subject) for m in mine)
                         for key in open_keys for c in theirs):
             return True
-        if not mine and any(_answers(key, c, ambiguous) for key in keys for c in theirs) \
-                and _apart(own, old, user) and _touched(view, old, keys, user, changed_by, ambiguous):
+        asked_of_old = [c for c in theirs if any(_answers(key, c, ambiguous) for key in keys)]
+        if not mine and asked_of_old and _apart(own, old, user) \
+                and _touched(view, old, keys, user, changed_by, ambiguous) and not _kept(view, asked_of_old):
             return True
     return False
+
+
+def _kept(view: NodeView, claims: Sequence[SlotClaim]) -> bool:
+    """Whether a change says again, and not as what is no longer so, every value the changed
+    memory gives the asked slot: "User's salary at Helio Health was raised to 180k", of "User works
+    at Helio Health as a data engineer, earning 150k", names the employer as it was, and changed
+    the pay beside it ("Sorry, I meant Thursday, not Tuesday" names the old day as what it is not)."""
+    said = view.content or ""
+    values = [c.value for c in claims if c.positive and c.value]
+    return bool(values) and all(_says(said, value) for value in values)
+
+
+def _says(text: str, value: str) -> bool:
+    """Whether `text` names `value` whole, not after a word that says it no longer holds."""
+    pieces = _PIECES.findall(value)
+    if not pieces:
+        return False
+    at = re.compile(r"\b" + r"\W+".join(re.escape(p) for p in pieces) + r"\b", re.I)
+    return any(not _NOT_BEFORE.search(text[:m.start()]) for m in at.finditer(text))
 
 
 def _apart(own: Sequence[SlotClaim], old: NodeView, user: str | None) -> bool:
