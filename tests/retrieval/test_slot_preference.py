@@ -119,3 +119,26 @@ def test_a_question_about_ones_parents_is_not_answered_by_ones_own_move():
     parents = memory("parents", "My parents live in Ohio.", 1)
     moved = memory("moved", "We moved to Texas last year.", 30)
     assert first_for("Where do my parents live?", ranked(moved, parents), {}) == ["parents"]
+
+
+def test_a_change_that_names_the_old_value_as_what_it_is_not_still_takes_over():
+    said = turn("said", "My yoga class is on Tuesday.", 1)
+    fixed = turn("fixed", "Sorry, I meant Thursday, not Tuesday.", 5)
+    assert first_for("When is my yoga class?", ranked(said, fixed), {"fixed": [said]}) == ["fixed", "said"]
+
+
+def test_a_change_that_names_the_asked_value_as_it_was_changed_another_part():
+    job = memory("job", "I work at Helio Health as a data engineer, earning 150k.", 1)
+    raised = memory("raised", "My salary at Helio Health was raised to 180k.", 40)
+    assert first_for("Where do I work?", ranked(raised, job), {"raised": [job]}) == ["job"]
+
+
+def test_a_change_of_another_slot_comes_after_the_older_statement_of_the_value_it_names():
+    car = memory("car", "I own a Honda Civic.", 1)
+    moved = memory("moved", "I moved to Seattle.", 30)
+    sold = memory("sold", "I sold the Honda Civic before moving to Seattle.", 40)
+    candidates = ranked(sold, moved)
+    assert first_for("Where do I live?", candidates, {"sold": [car]}) == ["moved", "sold"]
+    # where it changed the home too, the newer statement comes first
+    home = memory("home", "I live in Portland.", 1)
+    assert first_for("Where do I live?", candidates, {"sold": [car, home]}) == ["sold", "moved"]
