@@ -38,7 +38,11 @@ appointment is Monday at 2pm", its time). A person's turn does the same with wha
 appointment is on Tuesday at 3pm", answers "When is my dentist appointment?" first, as it does
 written as memories. So a memory or turn that changed a statement of the asked slot comes before
 it, as the successor step put it (worlddb.retrieval.successors), unless it reads as a change of
-another part of that statement.
+another part of that statement, or names every value that statement gives the asked slot as it
+was (`_kept`: "User's salary at Helio Health was raised to 180k" changed the pay beside "works at
+Helio Health", not the employer). A statement of a slot of one value made in a change of another
+slot ("User sold the Honda Civic before moving to Seattle", which ended the car) comes just after
+the older statement of the same value ("User moved to Seattle"), not ahead of it for being newer.
 """
 
 from __future__ import annotations
