@@ -64,11 +64,11 @@ EXTRA = 10
 _WORD = re.compile(r"\w+")
 #: a value's words and numbers, apart ("50mcg" is 50 and mcg, as "50 mcg" is)
 _PIECES = re.compile(r"\d+|[^\W\d_]+")
-#: attributes a question may name for one another ("When is it due?" asks when, and due; "What dose of
-#: lisinopril do I take?" asks the medicine, and its dose)
 #: what, just before a value, says it is not (or no longer) the value
 _NOT_BEFORE = re.compile(r"\b(?:not|no|never|longer|instead\s+of|rather\s+than|from|left|quit)\W+(?:\w+\W+){0,2}$",
                          re.I)
+#: attributes a question may name for one another ("When is it due?" asks when, and due; "What dose of
+#: lisinopril do I take?" asks the medicine, and its dose)
 _ALIKE = ({"when", "due"}, {"employer", "role"}, {"partner", "marital_status"}, {"medication", "dose"})
 
 
