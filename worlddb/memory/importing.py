@@ -30,7 +30,9 @@ embeddings run while the batch before it commits (worlddb.memory.ahead). Turns t
 holds already are not written again (a file imported twice), and the report counts them as
 duplicates, not as turns written.
 A batch is written as given: the files these formats come from hold what is true now, so
-nothing in them is judged against the rest. Two kinds of item are written alone, as a single
+nothing in them is judged against the rest; only a memory the store holds in the same words
+already (the same file imported again), or an earlier item does, is not written again
+(worlddb.memory.updates.repeated), and counts as a duplicate. Two kinds of item are written alone, as a single
 memory_write writes them (judged against the current memories of their scopes, what is
 imported before them included: worlddb.memory.updates): every text item, when the import is
 asked to `judge` (a file of memories in the order they happened, "I live in Austin" before

@@ -51,8 +51,11 @@ edge, the old memory stays current with its other claims, and only its facts abo
 slots end. A
 candidate that stopped being current meanwhile is left alone. A duplicate writes nothing: the
 result names the memory that already says it; so does one whose very words, in the same voice and
-scopes, another server committed after the judge read the store (`repeated_since`, checked inside
-the transaction). Up to `MAX_RELATED` undecided candidates are reported as `related`.
+scopes, another server committed after the judge read the store (`repeated`, checked inside the
+transaction), and an item of a batch in the words of a stored memory or of an earlier item. The same
+words that state no slot repeat a memory only when they begin within RESEND_WITHIN of it
+(`is_repeat`): a resend, not the same thing happening again ("I went running." on two days). Up to
+`MAX_RELATED` undecided candidates are reported as `related`.
 """
 
 from __future__ import annotations
@@ -64,7 +67,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from worlddb.core.records import Edge
-from worlddb.core.timeutil import now_us
+from worlddb.core.timeutil import US, now_us
 from worlddb.extract import FactCandidate
 from worlddb.extract.judge import THING_TIMES, BuiltinJudge, Statement, Verdict, called_off, comparable
 from worlddb.extract.open_slots import REPLACES, is_open
@@ -92,6 +95,7 @@ from worlddb.extract.unread_change import (
 )
 from worlddb.extract.whose import apart
 from worlddb.graph.database import Writer
+from worlddb.graph.lexical import lexical
 from worlddb.retrieval import claims as claims_index
 
 from . import readings as kept_readings
@@ -122,7 +126,7 @@ from .succession import (
     inside,
     successors,
 )
-from .update_candidates import find, with_cosines
+from .update_candidates import NEIGHBOURS, find, with_cosines
 
 #: how many undecided candidates a write reports
 MAX_RELATED = 5
@@ -232,10 +236,13 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     # nor do they repeat a memory that ends (a planned change ends it) by the time the new one
     # begins: they say it holds on from then ("I work at Google" again, from the day a retired
     # plan would have ended it); nor a planned one, not begun yet, that they begin before
-    now = now_us()
+    # and words that state no slot repeat a memory only when resent (`is_repeat`): "I went running."
+    # said on two days is two runs
+    now, states = now_us(), states_slot(new.reading)
     verdicts = [Verdict("related", "the same words at another time")
                 if v.outcome == "duplicate" and (o.valid_to is not None and o.valid_to <= starts
-                                                 or o.valid_from > now and starts < o.valid_from) else v
+                                                 or o.valid_from > now and starts < o.valid_from
+                                                 or not is_repeat(o.valid_from, starts, states)) else v
                 for v, o in zip(verdicts, olds)]
     turns: tuple[str, ...] = ()
     if unread:
@@ -548,27 +555,56 @@ def renamed(services: Services, starts: int, old: str, claim: SlotClaim, user: s
 
 def newest_node(store) -> int:
     """The rowid of the newest node of the store (0 if none): read before a write is judged, so
-    that `repeated_since` can look at what was committed after it."""
+    that `repeated` can look at what was committed after it."""
     return store.conn.execute("SELECT max(rowid) FROM nodes").fetchone()[0] or 0
 
 
-def repeated_since(services: Services, text: str, scopes: ScopeSet, starts: int, user: str | None,
-                   speaker: str | None, since: int) -> str | None:
-    """The first memory written after node `since` (`newest_node`) that says exactly `text` in the
-    new memory's voice, is in every scope of `scopes` and is current when it begins (as `assess`
-    takes a duplicate), or None. Read inside the write transaction, after the judge: another
-    server may have committed the same memory between the two. An exact lookup among the few nodes
-    written since, never the judge again (nodes commit under the write lock, in rowid order)."""
+#: how far apart in valid time the same words, stating no slot, may begin and still be one memory
+#: sent twice (a retry after a timeout; a loop that saves what it heard each turn, with valid_from
+#: now on each call) rather than something that happened again
+RESEND_WITHIN = 3600 * US
+
+
+def states_slot(reading: Reading) -> bool:
+    """Whether a reading states a slot the rules read (the catalogue's, or an open one): what it
+    says holds on until something changes it, so the same words said again later repeat it."""
+    return any(c.attribute in CATALOGUE or is_open(c.attribute) for c in reading.claims)
+
+
+def is_repeat(stored_from: int, starts: int, states: bool) -> bool:
+    """Whether the same words, in the same voice and scopes, beginning at `starts` repeat a stored
+    memory that began at `stored_from`: always where they state a slot (`states`: "I live in
+    Austin" again a month on still says where the speaker lives), else only as a resend, within
+    RESEND_WITHIN of it ("I went running." said on two days is two runs)."""
+    return states or abs(starts - stored_from) <= RESEND_WITHIN
+
+
+def repeated(services: Services, text: str, scopes: ScopeSet, starts: int, user: str | None,
+             speaker: str | None, states: bool, since: int | None = None) -> str | None:
+    """The first stored memory that says exactly `text` in the new memory's voice, is in every
+    scope of `scopes`, is current when it begins and repeats it (`is_repeat`, as `assess` takes a
+    duplicate), or None. Read inside the write transaction, under the write lock. `since`
+    (`newest_node`, read before a single write was judged): only the few nodes written after it,
+    in rowid order - another server may have committed the same memory between the judge's
+    reads and the lock, and nodes commit under the lock, in rowid order; never the judge again.
+    Without it (the items of a batch, which nothing judged), the memories of the scopes holding
+    every word of `text` (an FTS lookup), earlier items of the same batch included."""
     store = services.store
-    rows = store.conn.execute("SELECT anchor FROM nodes WHERE rowid > ? AND type = 'Memory' ORDER BY rowid",
-                              (since,)).fetchall()
-    views = store.get_many(anchor for (anchor,) in rows)
+    if since is not None:
+        anchors = [a for (a,) in store.conn.execute(
+            "SELECT anchor FROM nodes WHERE rowid > ? AND type = 'Memory' ORDER BY rowid", (since,))]
+    else:
+        worlds = scope_anchors(store, scopes)
+        hits = lexical(store, text, worlds, NEIGHBOURS, open_only_at=starts, every=True) if worlds else []
+        found = store.anchors_for_rowids([rowid for rowid, _ in hits])
+        anchors = [found[rowid] for rowid, _ in hits if rowid in found]
+    views = store.get_many(anchors)
     mine, now = voice(speaker, user), now_us()
-    for (anchor,) in rows:
+    for anchor in anchors:
         view = views.get(anchor)
-        if (view is not None and view.content == text and holds_at(view, starts)
-                and view.valid_from <= max(starts, now) and voice(speaker_of(view.meta), user) == mine
-                and _in_every(services, scopes, anchor)):
+        if (view is not None and view.type == "Memory" and view.content == text and holds_at(view, starts)
+                and view.valid_from <= max(starts, now) and is_repeat(view.valid_from, starts, states)
+                and voice(speaker_of(view.meta), user) == mine and _in_every(services, scopes, anchor)):
             return anchor
     return None
 

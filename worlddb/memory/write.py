@@ -20,7 +20,10 @@
 4. A single memory_write is judged against the current memories of its scopes that may be about
    the same thing (worlddb.memory.updates): it supersedes those it updates, contradicts those it
    conflicts with, and is not written at all when it repeats one (`duplicate_of`: also one in the
-   same words that another server committed after the judge read, found inside the transaction); a memory that
+   same words that another server committed after the judge read, found inside the transaction;
+   words that state no slot repeat one only as a resend, beginning within an hour of it:
+   updates.is_repeat). An item of a batch, which nothing judges, is not written either where a
+   stored memory or an earlier item says it in the same words by that rule. A memory that
    is also in a scope outside the caller's grant is revised, never superseded. An amend's new
    text is judged the same way: it keeps the contradictions, and marks (revises) the other
    memories the judge would have it supersede or revise, closing none. An amend also takes the
@@ -69,6 +72,7 @@ from worlddb.memory.results import ConflictOut, EntityOut, FactOut, WriteResult
 from worlddb.memory.scopes import ScopeSet, scope_anchors, scope_keys_of
 from worlddb.memory.services import Services
 from worlddb.resolver import MAX_NAMESAKES, Ambiguous, Prepared, Resolved, Resolver
+from worlddb.retrieval import claims as claims_index
 
 MAX_ITEMS = 50
 MAX_ALIASES = 20
@@ -125,6 +129,8 @@ class _Plan:
     #: the kind of the name a correction names alone ("Actually Denver.": "place"), made in the
     #: model step (worlddb.memory.name_kinds), where it has one
     named: str | None = None
+    #: its text states a slot the rules read, so the same words later repeat it (updates.is_repeat)
+    states: bool = False
 
 
 @dataclass(frozen=True)
@@ -266,11 +272,13 @@ def commit(services: Services, prepared: PreparedWrite, access: Access | None = 
     (`_within_grant`). `check` runs first inside the transaction, under the write lock: what it
     raises refuses the write, and nothing is written. A single memory judged before the lock is
     a duplicate, written not at all, of a memory in the same words another server committed
-    meanwhile (`updates.repeated_since`)."""
+    meanwhile, and an item of a batch (which nothing judged) one of a stored memory or an earlier
+    item in the same words (`updates.repeated`). A transaction that finds every memory it was to
+    write a duplicate rolls back: it records nothing, not even itself."""
     plans, index = prepared.plans, prepared.index
     names = services.resolver.prepared(dict(prepared.mentions.vectors))
     # what each write means for current memories, decided before the lock (a judge may be a model)
-    # (a single memory_write; a batch is an import, written as given)
+    # (a single memory_write; a batch is an import, written as given but for its repeats: `_repeated`)
     since = updates.newest_node(services.store)
     judged = [updates.NOTHING] * len(plans)
     if len(plans) == 1:
@@ -279,14 +287,21 @@ def commit(services: Services, prepared: PreparedWrite, access: Access | None = 
     results: list[WriteResult | None] = [_duplicate(services, plan, verdict) for plan, verdict in zip(plans, judged)]
     if any(r is None for r in results):
         tool = plans[0].request.tool if len(plans) == 1 else "memory_write_many"
-        with services.db.write(tool) as w:
-            if check is not None:
-                check()
-            for i, (plan, item, verdict) in enumerate(zip(plans, index, judged)):
-                if results[i] is None and len(plans) == 1:
-                    results[i] = _duplicate(services, plan, _repeated(services, plan, since))
-                if results[i] is None:
-                    results[i] = _apply(services, w, plan, item, names, verdict)
+        try:
+            with services.db.write(tool) as w:
+                if check is not None:
+                    check()
+                for i, (plan, item, verdict) in enumerate(zip(plans, index, judged)):
+                    if results[i] is None:
+                        judged_alone = len(plans) == 1 and _judged_alone(plan.request)
+                        results[i] = _duplicate(services, plan, _repeated(services, plan,
+                                                                          since if judged_alone else None))
+                    if results[i] is None:
+                        results[i] = _apply(services, w, plan, item, names, verdict)
+                if all(r is not None and r.duplicate_of is not None for r in results):
+                    raise _Unwritten()
+        except _Unwritten:
+            pass  # rolled back: every memory was there already, and the transaction records nothing
     written = [r for r in results if r is not None and r.duplicate_of is None]
     services.resolver.after_write([r.id for r in written] + [e.id for r in written for e in r.entities])
     return [r for r in results if r is not None]
@@ -400,14 +415,22 @@ def _judged_alone(request: WriteRequest) -> bool:
     return (request.tool == "memory_write" or request.judged) and request.supersedes is None
 
 
-def _repeated(services: Services, plan: _Plan, since: int) -> updates.Assessment:
-    """Inside the write transaction: a duplicate of a memory in the same words committed after
-    node `since` (by another server, between the judge's reads and the write lock)."""
-    if not _judged_alone(plan.request):
-        return updates.NOTHING
+class _Unwritten(Exception):
+    """Raised inside a write's transaction to roll it back: it found every memory it was to write
+    stored already (`_repeated`), so it writes nothing, not even its transaction's row."""
+
+
+def _repeated(services: Services, plan: _Plan, since: int | None) -> updates.Assessment:
+    """Inside the write transaction: a duplicate of a memory in the same words (updates.repeated).
+    For a single write judged before the lock, one committed after node `since` (by another
+    server, between the judge's reads and the write lock); else (`since` None: an item of a batch,
+    which nothing judged) any stored one, an earlier item's included. An amend names what it
+    replaces, and repeats nothing."""
     request = plan.request
-    return updates.Assessment(duplicate_of=updates.repeated_since(services, request.text, request.scopes, plan.starts,
-                                                                  *plan.voice, since=since))
+    if request.supersedes is not None:
+        return updates.NOTHING
+    return updates.Assessment(duplicate_of=updates.repeated(services, request.text, request.scopes, plan.starts,
+                                                            *plan.voice, plan.states, since=since))
 
 
 def _within_grant(services: Services, found: updates.Assessment, access: Access | None) -> updates.Assessment:
@@ -473,9 +496,11 @@ def _plan(services: Services, request: WriteRequest, starts: int) -> _Plan:
         created_at=now_us(),
     )
     said_by = slot_readings.speaker_of(request.metadata)
+    reading = slot_readings.claim_reading(request.text, fact_cands, user, said_by)
     return _Plan(request, memory, begins, candidates, fact_cands, speaker,
-                 slot_readings.claim_keys(request.text, fact_cands, user, said_by), unsure,
-                 slot_readings.text_parts(request.text, user, said_by), (user, said_by), period)
+                 claims_index.keys(reading, request.text), unsure,
+                 slot_readings.text_parts(request.text, user, said_by), (user, said_by), period,
+                 states=updates.states_slot(reading))
 
 
 def _stated_start(request: WriteRequest, facts: list[FactCandidate],

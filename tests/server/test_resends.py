@@ -1,0 +1,107 @@
+"""The same memory sent twice, as agents send it (a retry after a timeout; a loop that saves what it
+heard each turn, with valid_from now on each call), through the real MCP client and the default
+model: the second answers `duplicate_of` and writes nothing, not even a transaction's row; while
+the same words that state no slot, said on two different days, are two memories."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from mcp import Client
+
+from tests.support import dump
+from worlddb.memory.engine import Engine
+from worlddb.memory.scopes import ScopeSet
+from worlddb.server import ServerConfig, build_server
+
+from .helpers import ok
+
+
+def at(**delta) -> str:
+    return (datetime.now(UTC) + timedelta(**delta)).isoformat()
+
+
+@pytest.fixture(scope="module")
+def store_file(tmp_path_factory):
+    return tmp_path_factory.mktemp("resends") / "memory.db"
+
+
+@pytest.fixture(scope="module")
+def minilm_server(store_file):
+    return build_server(ServerConfig(db=str(store_file), default_user="alice", background=False))
+
+
+async def _listed(client, user: str) -> list[str]:
+    return [m["text"] for m in (await ok(client, "memory_list", user_id=user))["memories"]]
+
+
+@pytest.mark.parametrize("first_from", ["now", None])
+@pytest.mark.parametrize("text", ["I went running.", "I live in Austin.", "Remember to buy oat milk."])
+async def test_a_resend_with_valid_from_now_is_a_duplicate_and_writes_nothing(minilm_server, store_file, text,
+                                                                              first_from):
+    async with Client(minilm_server) as client:
+        user = f"resend-{len(text)}-{first_from}"
+        said = {"metadata": {"speaker": "user"}, "user_id": user}
+        first = await ok(client, "memory_write", text=text, **({"valid_from": at()} if first_from else {}), **said)
+        before = dump(store_file)
+        for later in (timedelta(seconds=2), timedelta(minutes=10)):
+            again = await ok(client, "memory_write", text=text, valid_from=at(seconds=later.total_seconds()), **said)
+            assert again["duplicate_of"] == first["id"] and again["id"] == first["id"], again
+        assert dump(store_file) == before  # no memory, no empty transaction
+        assert await _listed(client, user) == [text]
+
+
+async def test_the_same_event_on_two_days_is_two_memories(minilm_server):
+    async with Client(minilm_server) as client:
+        user = "runner"
+        monday = await ok(client, "memory_write", text="I went running.", valid_from=at(days=-2), user_id=user)
+        today = await ok(client, "memory_write", text="I went running.", valid_from=at(), user_id=user)
+        assert today["duplicate_of"] is None and today["id"] != monday["id"]
+        assert monday["id"] in today["related"]
+        assert await _listed(client, user) == ["I went running.", "I went running."]
+        # what holds on is said again, not done again: still one memory
+        home = await ok(client, "memory_write", text="I live in Austin.", valid_from=at(days=-2), user_id=user)
+        again = await ok(client, "memory_write", text="I live in Austin.", valid_from=at(), user_id=user)
+        assert again["duplicate_of"] == home["id"]
+
+
+@contextmanager
+def _committed_at_lock(monkeypatch, engine: Engine, other_commits, after: list):
+    """`engine`'s next write transaction begins just after `other_commits()` has committed on
+    another connection (the resend's first copy, from another server, landing between this
+    write's judging and its lock); `after` gets the store's rows as they are then."""
+    database = engine.services.db
+    opened = database.write
+
+    @contextmanager
+    def write(kind: str = "write"):
+        monkeypatch.setattr(database, "write", opened)
+        other_commits()
+        after.extend(dump(engine.services.store.path))
+        with opened(kind) as w:
+            yield w
+
+    monkeypatch.setattr(database, "write", write)
+    yield
+
+
+async def test_a_resend_found_under_the_write_lock_writes_no_empty_transaction(minilm_server, store_file,
+                                                                              monkeypatch):
+    other = Engine.open(store_file, default_user="alice")
+    try:
+        async with Client(minilm_server) as client:
+            user = "retry"
+            scopes = {"user_id": user}
+            await ok(client, "memory_write", text="I like hiking in the mountains.", **scopes)
+            landed, rows = [], []
+            text = "Booked the car service for the airport pickup."
+            with _committed_at_lock(monkeypatch, minilm_server.engine.engine, lambda: landed.append(
+                    other.write_memory(text, ScopeSet.of(user=user), valid_from=at())), rows):
+                again = await ok(client, "memory_write", text=text, valid_from=at(), **scopes)
+            assert again["duplicate_of"] == landed[0].id and again["id"] == landed[0].id
+            assert dump(store_file) == rows  # the write found its copy under the lock and recorded nothing
+            assert (await _listed(client, user)).count(text) == 1
+    finally:
+        other.close()
