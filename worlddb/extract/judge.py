@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
@@ -400,6 +400,23 @@ def called_off(reading: Reading) -> frozenset[str]:
                      and _CALLED_OFF.fullmatch(c.value.strip()))
 
 
+def things_reached(names: Iterable[str], things: Iterable[tuple[int, Iterable[str]]],
+                   reaches: Callable[[str, str], bool]) -> dict[int, frozenset[str]]:
+    """Of candidates given as (their position, the things each gives a time), those a name called
+    off reaches (`reaches(name, thing)`), with the things it reaches in each."""
+    names = tuple(names)
+    reached = {k: frozenset(t for t in own if any(reaches(name, t) for name in names)) for k, own in things}
+    return {k: hit for k, hit in reached.items() if hit}
+
+
+def several_fit(reached: Mapping[int, frozenset[str]]) -> bool:
+    """Whether two things or more fit a called-off name (`things_reached`): which one is not said,
+    so none ends. The one rule for the judge's own cancellations (`_one_thing_called_off`) and
+    for a thing called off by a word the judge does not read as its name
+    (worlddb.memory.updates.cancelled)."""
+    return len(frozenset().union(*reached.values())) >= 2
+
+
 def _one_thing_called_off(new: Statement, candidates: Sequence[Statement], verdicts: list[Verdict]) -> list[Verdict]:
     """A thing called off by a name that two scheduled things only reach by a word of theirs
     ("Cancel the appointment" of a vet's and a dentist's appointment): which one is not said, so
@@ -408,14 +425,10 @@ def _one_thing_called_off(new: Statement, candidates: Sequence[Statement], verdi
     names = called_off(new.reading)
     if not names:
         return verdicts
-    reached: dict[int, set[str]] = {}
-    for k, (old, verdict) in enumerate(zip(candidates, verdicts)):
-        if verdict.outcome == "update":
-            things = {o.subject for o in old.reading.claims if o.attribute in THING_TIMES and o.positive
-                      and not o.ended and any(name != o.subject and same_subject(name, o.subject) for name in names)}
-            if things:
-                reached[k] = things
-    if len(set().union(*reached.values())) < 2:
+    timed = ((k, (o.subject for o in old.reading.claims if o.attribute in THING_TIMES and o.positive and not o.ended))
+             for k, (old, verdict) in enumerate(zip(candidates, verdicts)) if verdict.outcome == "update")
+    reached = things_reached(names, timed, lambda name, thing: name != thing and same_subject(name, thing))
+    if not several_fit(reached):
         return verdicts
     return [Verdict("related", "a thing called off by a name several scheduled things fit") if k in reached else v
             for k, v in enumerate(verdicts)]

@@ -69,7 +69,16 @@ import numpy as np
 from worlddb.core.records import Edge
 from worlddb.core.timeutil import US, now_us
 from worlddb.extract import FactCandidate
-from worlddb.extract.judge import THING_TIMES, BuiltinJudge, Statement, Verdict, called_off, comparable
+from worlddb.extract.judge import (
+    THING_TIMES,
+    BuiltinJudge,
+    Statement,
+    Verdict,
+    called_off,
+    comparable,
+    several_fit,
+    things_reached,
+)
 from worlddb.extract.open_slots import REPLACES, is_open
 from worlddb.extract.slots import (
     CATALOGUE,
@@ -380,15 +389,16 @@ def cancelled(starts: int, candidates: list[Statement], verdicts: list[Verdict],
     a time to a thing so named (unread_change.names_thing: "dentist appointment"; its time's claim,
     or unread_change.scheduled: "I have a dentist appointment on Friday") becomes an update, as a
     cancellation under the thing's own name is. Where two candidates, or two things of one, are so
-    named, neither is: which one is not said."""
+    named, neither is: which one is not said (judge.things_reached and judge.several_fit, as the
+    judge rules of a name that reaches a thing by a word of its own)."""
     if not names or any(v.outcome in ("update", "conflict", "duplicate") for v in verdicts):
         return verdicts
-    named = [(k, thing) for k, old in enumerate(candidates)
-             if old.valid_from < starts and same_voice[k] and verdicts[k].outcome in ("unrelated", "related")
-             for thing in _things(old) if any(names_thing(name, thing) for name in names)]
-    if len(named) != 1:
+    reached = things_reached(names, ((k, _things(old)) for k, old in enumerate(candidates)
+                                     if old.valid_from < starts and same_voice[k]
+                                     and verdicts[k].outcome in ("unrelated", "related")), names_thing)
+    if len(reached) != 1 or several_fit(reached):
         return verdicts
-    k = named[0][0]
+    (k,) = reached
     return [*verdicts[:k], Verdict("update", CALLED_OFF), *verdicts[k + 1:]]
 
 
