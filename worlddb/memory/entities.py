@@ -246,35 +246,36 @@ def _mentions(store: Store, members: set[str], worlds: list[str], *, limit: int,
 
 
 def _facts(store: Store, worlds: list[str], members: set[str]) -> list[NodeView]:
-    """The current facts, inside the scopes, whose subject or object is a member."""
-    if not members or not worlds:
-        return []
-    entities = sorted(members)
-    rows = store.conn.execute(
-        f"SELECT n.anchor, max(e.rowid) AS latest FROM edges e JOIN nodes n ON n.rowid = e.src "
-        f"WHERE e.dst IN {rowids_sql(len(entities))} AND e.type='refers_to' AND e.seq_removed IS NULL "
-        f"AND (n.type || '')='Fact' AND (n.valid_to IS NULL OR n.valid_to > ?) AND {inside_sql('n', len(worlds))} "
-        "GROUP BY n.anchor ORDER BY latest DESC LIMIT ?",
-        (*list_params(entities), now_us(), *list_params(worlds), *list_params(worlds), _FACTS_READ)).fetchall()
-    views = store.get_many(row[0] for row in rows)
-    # newest reference first, as the query orders them (get_many's dict has no meaningful order)
-    return [views[row[0]] for row in rows if row[0] in views]
+    """The current facts, inside the scopes, whose subject or object is a member, the most
+    recently referred to first."""
+    return _member_facts(store, worlds, members, "n.anchor, max(e.rowid) AS latest",
+                         "(n.valid_to IS NULL OR n.valid_to > ?)", "GROUP BY n.anchor ORDER BY latest DESC")
 
 
 def _past_facts(store: Store, worlds: list[str], members: set[str]) -> list[NodeView]:
     """The facts, inside the scopes, whose subject or object is a member, that held at some time
     and hold no more (a change ended them, or they were retired; not one retired as never true,
     whose validity is empty), the most recently ended first."""
+    return _member_facts(store, worlds, members, "DISTINCT n.anchor, n.valid_to",
+                         "n.valid_to <= ? AND n.valid_to > n.valid_from", "ORDER BY n.valid_to DESC, n.anchor")
+
+
+def _member_facts(store: Store, worlds: list[str], members: set[str], columns: str, validity: str,
+                  order: str) -> list[NodeView]:
+    """The facts, inside the scopes, whose subject or object is a member (a refers_to edge to it)
+    and whose validity meets `validity` (SQL of the fact's node `n`, with now as its one
+    parameter), at most _FACTS_READ of them in the order `order` gives (SQL after the WHERE, over
+    `columns`, the first of which is the fact's anchor)."""
     if not members or not worlds:
         return []
     entities = sorted(members)
     rows = store.conn.execute(
-        f"SELECT DISTINCT n.anchor, n.valid_to FROM edges e JOIN nodes n ON n.rowid = e.src "
+        f"SELECT {columns} FROM edges e JOIN nodes n ON n.rowid = e.src "
         f"WHERE e.dst IN {rowids_sql(len(entities))} AND e.type='refers_to' AND e.seq_removed IS NULL "
-        f"AND (n.type || '')='Fact' AND n.valid_to <= ? AND n.valid_to > n.valid_from "
-        f"AND {inside_sql('n', len(worlds))} ORDER BY n.valid_to DESC, n.anchor LIMIT ?",
+        f"AND (n.type || '')='Fact' AND {validity} AND {inside_sql('n', len(worlds))} {order} LIMIT ?",
         (*list_params(entities), now_us(), *list_params(worlds), *list_params(worlds), _FACTS_READ)).fetchall()
     views = store.get_many(row[0] for row in rows)
+    # in the query's order (get_many's dict has no meaningful order)
     return [views[row[0]] for row in rows if row[0] in views]
 
 
