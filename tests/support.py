@@ -1,7 +1,8 @@
 """Helpers shared across the test tree: scopes, an engine on a real store with the fast
 deterministic embedder, a dump of a store on either backend, a conversation of one session
-ingested, a probe of SQLite's locks from outside a process, and the metaschema check of each
-distinct JSON schema made once per test process."""
+ingested, a write lock taken just after another server's commit, a probe of SQLite's locks from
+outside a process, and the metaschema check of each distinct JSON schema made once per test
+process."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import fcntl
 import json
 import os
 import sqlite3
+from contextlib import contextmanager
 
 from tests import pg
 from worlddb.core.backends import is_url
@@ -25,6 +27,22 @@ def open_engine(path, **options) -> Engine:
     options.setdefault("embedder", HashEmbedder())
     options.setdefault("query_model", True)
     return Engine.open(path, synchronous="NORMAL", **options)
+
+
+def locks_after(monkeypatch, engine: Engine, other_commits) -> None:
+    """`engine`'s next write transaction begins just after `other_commits()` has committed (on
+    another connection): another server's write that came in while this one was checked."""
+    database = engine.services.db
+    opened = database.write
+
+    @contextmanager
+    def write(kind: str = "write"):
+        monkeypatch.setattr(database, "write", opened)
+        other_commits()
+        with opened(kind) as w:
+            yield w
+
+    monkeypatch.setattr(database, "write", write)
 
 
 def take_back(target, version: int, *, tables: tuple[str, ...], meta: tuple[str, ...] = ()) -> None:

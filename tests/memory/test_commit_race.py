@@ -6,13 +6,10 @@ and a memory the other wrote meanwhile, in the same words, scopes and voice, is 
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-
 import pytest
 
-from tests.support import ALICE, open_engine
+from tests.support import ALICE, locks_after, open_engine
 from worlddb.core.errors import InvalidInput
-from worlddb.memory.engine import Engine
 
 pytestmark = pytest.mark.both_backends
 
@@ -25,29 +22,13 @@ def servers(db_path):
     first.close()
 
 
-def _locks_after(monkeypatch, engine: Engine, other_commits) -> None:
-    """`engine`'s next write transaction begins just after `other_commits()` has committed (on
-    another connection): another server's write that came in while this one was checked."""
-    database = engine.services.db
-    opened = database.write
-
-    @contextmanager
-    def write(kind: str = "write"):
-        monkeypatch.setattr(database, "write", opened)
-        other_commits()
-        with opened(kind) as w:
-            yield w
-
-    monkeypatch.setattr(database, "write", write)
-
-
 def test_an_amend_of_a_memory_another_server_amends_before_its_lock_is_refused(servers, monkeypatch):
     a, b = servers
     first = a.write_memory("Alice's project deadline is March 3.", ALICE, valid_from="2023-01-05")
     prepared = b.complete(b.prepare_amend(b.amend_target(first.id, "Alice's project deadline is May 5.", ALICE,
                                                          valid_from="2023-02-01")))
     won = []
-    _locks_after(monkeypatch, b, lambda: won.append(a.amend(first.id, "Alice's project deadline is April 4.", ALICE,
+    locks_after(monkeypatch, b, lambda: won.append(a.amend(first.id, "Alice's project deadline is April 4.", ALICE,
                                                             valid_from="2023-02-01")))
     with pytest.raises(InvalidInput, match=f"memory {first.id} is no longer current: superseded by") as refused:
         b.commit_amend(prepared)
@@ -61,7 +42,7 @@ def test_an_amend_of_a_memory_another_server_retires_before_its_lock_is_refused(
     a, b = servers
     first = a.write_memory("Alice's locker is number 12.", ALICE)
     prepared = b.complete(b.prepare_amend(b.amend_target(first.id, "Alice's locker is number 14.", ALICE)))
-    _locks_after(monkeypatch, b, lambda: a.retire(first.id, ALICE))
+    locks_after(monkeypatch, b, lambda: a.retire(first.id, ALICE))
     with pytest.raises(InvalidInput, match="no longer current \\(it was retired\\)"):
         b.commit_amend(prepared)
     assert b.services.store.edges(dst=first.id, type="supersedes") == []
@@ -71,7 +52,7 @@ def test_the_same_words_another_server_writes_before_the_lock_are_a_duplicate(se
     a, b = servers
     prepared = b.complete(b.prepare_write("My locker code is 4471.", ALICE, valid_from="2023-03-03"))
     won = []
-    _locks_after(monkeypatch, b, lambda: won.append(a.write_memory("My locker code is 4471.", ALICE,
+    locks_after(monkeypatch, b, lambda: won.append(a.write_memory("My locker code is 4471.", ALICE,
                                                                    valid_from="2023-03-03")))
     (second,) = b.commit_write(prepared)
     assert won[0].duplicate_of is None and second.duplicate_of == won[0].id and second.id == won[0].id
@@ -86,6 +67,6 @@ def test_other_words_or_another_voice_written_meanwhile_are_no_duplicate(servers
                         ("My gym code is 1234.", lambda: a.write_memory("My gym code is 1234.", ALICE,
                                                                         metadata={"speaker": "Tom"}))):
         prepared = b.complete(b.prepare_write(text, ALICE))
-        _locks_after(monkeypatch, b, other)
+        locks_after(monkeypatch, b, other)
         (written,) = b.commit_write(prepared)
         assert written.duplicate_of is None

@@ -5,13 +5,12 @@ the same words that state no slot, said on two different days, are two memories.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from mcp import Client
 
-from tests.support import dump
+from tests.support import dump, locks_after
 from worlddb.memory.engine import Engine
 from worlddb.memory.scopes import ScopeSet
 from worlddb.server import ServerConfig, build_server
@@ -67,26 +66,6 @@ async def test_the_same_event_on_two_days_is_two_memories(minilm_server):
         assert again["duplicate_of"] == home["id"]
 
 
-@contextmanager
-def _committed_at_lock(monkeypatch, engine: Engine, other_commits, after: list):
-    """`engine`'s next write transaction begins just after `other_commits()` has committed on
-    another connection (the resend's first copy, from another server, landing between this
-    write's judging and its lock); `after` gets the store's rows as they are then."""
-    database = engine.services.db
-    opened = database.write
-
-    @contextmanager
-    def write(kind: str = "write"):
-        monkeypatch.setattr(database, "write", opened)
-        other_commits()
-        after.extend(dump(engine.services.store.path))
-        with opened(kind) as w:
-            yield w
-
-    monkeypatch.setattr(database, "write", write)
-    yield
-
-
 async def test_a_resend_found_under_the_write_lock_writes_no_empty_transaction(minilm_server, store_file,
                                                                               monkeypatch):
     other = Engine.open(store_file, default_user="alice")
@@ -97,9 +76,15 @@ async def test_a_resend_found_under_the_write_lock_writes_no_empty_transaction(m
             await ok(client, "memory_write", text="I like hiking in the mountains.", **scopes)
             landed, rows = [], []
             text = "Booked the car service for the airport pickup."
-            with _committed_at_lock(monkeypatch, minilm_server.engine.engine, lambda: landed.append(
-                    other.write_memory(text, ScopeSet.of(user=user), valid_from=at())), rows):
-                again = await ok(client, "memory_write", text=text, valid_from=at(), **scopes)
+
+            def first_copy_lands() -> None:
+                """The resend's first copy, from another server, commits between this write's
+                judging and its lock; `rows` is the store as it is then."""
+                landed.append(other.write_memory(text, ScopeSet.of(user=user), valid_from=at()))
+                rows.extend(dump(store_file))
+
+            locks_after(monkeypatch, minilm_server.engine.engine, first_copy_lands)
+            again = await ok(client, "memory_write", text=text, valid_from=at(), **scopes)
             assert again["duplicate_of"] == landed[0].id and again["id"] == landed[0].id
             assert dump(store_file) == rows  # the write found its copy under the lock and recorded nothing
             assert (await _listed(client, user)).count(text) == 1
