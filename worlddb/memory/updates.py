@@ -244,9 +244,9 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
                 for v, o in zip(verdicts, olds)]
     # nor do they repeat a memory that ends (a planned change ends it) by the time the new one
     # begins: they say it holds on from then ("I work at Google" again, from the day a retired
-    # plan would have ended it); nor a planned one, not begun yet, that they begin before
-    # and words that state no slot repeat a memory only when resent (`is_repeat`): "I went running."
-    # said on two days is two runs
+    # plan would have ended it); nor a planned one, not begun yet, that they begin before; and words
+    # that state no slot repeat a memory only when resent (`is_repeat`): "I went running." said on
+    # two days is two runs
     now, states = now_us(), states_slot(new.reading)
     verdicts = [Verdict("related", "the same words at another time")
                 if v.outcome == "duplicate" and (o.valid_to is not None and o.valid_to <= starts
