@@ -90,3 +90,14 @@ async def test_a_resend_found_under_the_write_lock_writes_no_empty_transaction(m
             assert (await _listed(client, user)).count(text) == 1
     finally:
         other.close()
+
+
+@pytest.mark.parametrize("text", ["User prefers dark mode in the editor.", "We use pnpm, not npm.",
+                                  "Priya will review the pull requests."])
+async def test_words_that_say_nothing_happened_repeat_a_memory_at_any_time(minilm_server, text):
+    async with Client(minilm_server) as client:
+        user = f"holds-{len(text)}"
+        first = await ok(client, "memory_write", text=text, valid_from=at(days=-9), user_id=user)
+        again = await ok(client, "memory_write", text=text, valid_from=at(), user_id=user)
+        assert again["duplicate_of"] == first["id"], again
+        assert await _listed(client, user) == [text]

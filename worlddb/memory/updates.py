@@ -52,10 +52,11 @@ slots end. A
 candidate that stopped being current meanwhile is left alone. A duplicate writes nothing: the
 result names the memory that already says it; so does one whose very words, in the same voice and
 scopes, another server committed after the judge read the store (`repeated`, checked inside the
-transaction), and an item of a batch in the words of a stored memory or of an earlier item. The same
-words that state no slot repeat a memory only when they begin within RESEND_WITHIN of it
-(`is_repeat`): a resend, not the same thing happening again ("I went running." on two days). Up to
-`MAX_RELATED` undecided candidates are reported as `related`.
+transaction), and an item of a batch in the words of a stored memory or of an earlier item. The
+same words that say something happened (they state no slot, and their first verb is in the simple
+past: `holds_on`) repeat a memory only when they begin within RESEND_WITHIN of it (`is_repeat`): a
+resend, not the same thing happening again ("I went running." on two days). Up to `MAX_RELATED`
+undecided candidates are reported as `related`.
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ from worlddb.extract.judge import (
     several_fit,
     things_reached,
 )
+from worlddb.extract.lexicon import tag
 from worlddb.extract.open_slots import REPLACES, is_open
 from worlddb.extract.slots import (
     CATALOGUE,
@@ -245,9 +247,9 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     # nor do they repeat a memory that ends (a planned change ends it) by the time the new one
     # begins: they say it holds on from then ("I work at Google" again, from the day a retired
     # plan would have ended it); nor a planned one, not begun yet, that they begin before; and words
-    # that state no slot repeat a memory only when resent (`is_repeat`): "I went running." said on
+    # that say something happened repeat a memory only when resent (`is_repeat`): "I went running." said on
     # two days is two runs
-    now, states = now_us(), states_slot(new.reading)
+    now, states = now_us(), holds_on(text, new.reading)
     verdicts = [Verdict("related", "the same words at another time")
                 if v.outcome == "duplicate" and (o.valid_to is not None and o.valid_to <= starts
                                                  or o.valid_from > now and starts < o.valid_from
@@ -573,19 +575,32 @@ def newest_node(store) -> int:
 #: sent twice (a retry after a timeout; a loop that saves what it heard each turn, with valid_from
 #: now on each call) rather than something that happened again
 RESEND_WITHIN = 3600 * US
+#: where `holds_on` looks for a text's first verb: its first words, so a clause further on ("We use
+#: the tool we bought last year") does not say when its statement happened
+_FIRST_WORDS = 5
+_WORDS = re.compile(r"[A-Za-z][A-Za-z']*")
 
 
-def states_slot(reading: Reading) -> bool:
-    """Whether a reading states a slot the rules read (the catalogue's, or an open one): what it
-    says holds on until something changes it, so the same words said again later repeat it."""
-    return any(c.attribute in CATALOGUE or is_open(c.attribute) for c in reading.claims)
+def holds_on(text: str, reading: Reading) -> bool:
+    """Whether a text says what holds on until something changes it, so that the same words said
+    again later repeat it: it states a slot the rules read (the catalogue's, or an open one: "I live
+    in Austin"), or does not say something happened - its first verb, among its first words, is not
+    in the simple past ("User prefers dark mode", "We use pnpm"; "I went running." and "We had dinner
+    at Nopa." happened, and can happen again)."""
+    if any(c.attribute in CATALOGUE or is_open(c.attribute) for c in reading.claims):
+        return True
+    for word in _WORDS.findall(text)[:_FIRST_WORDS]:
+        kind = tag(word)
+        if kind is not None and (kind.startswith("VB") or kind == "MD"):
+            return kind != "VBD"
+    return True
 
 
 def is_repeat(stored_from: int, starts: int, states: bool) -> bool:
     """Whether the same words, in the same voice and scopes, beginning at `starts` repeat a stored
-    memory that began at `stored_from`: always where they state a slot (`states`: "I live in
-    Austin" again a month on still says where the speaker lives), else only as a resend, within
-    RESEND_WITHIN of it ("I went running." said on two days is two runs)."""
+    memory that began at `stored_from`: always where what they say holds on (`states`, `holds_on`:
+    "I live in Austin" again a month on still says where the speaker lives), else only as a resend,
+    within RESEND_WITHIN of it ("I went running." said on two days is two runs)."""
     return states or abs(starts - stored_from) <= RESEND_WITHIN
 
 

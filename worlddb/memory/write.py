@@ -21,9 +21,10 @@
    the same thing (worlddb.memory.updates): it supersedes those it updates, contradicts those it
    conflicts with, and is not written at all when it repeats one (`duplicate_of`: also one in the
    same words that another server committed after the judge read, found inside the transaction;
-   words that state no slot repeat one only as a resend, beginning within an hour of it:
-   updates.is_repeat). An item of a batch, which nothing judges, is not written either where a
-   stored memory or an earlier item says it in the same words by that rule. A memory that
+   words that say something happened - no slot, a first verb in the simple past - repeat one only
+   as a resend, beginning within an hour of it: updates.holds_on, updates.is_repeat). An item of a
+   batch, which nothing judges, is not written either where a stored memory or an earlier item
+   says it in the same words by that rule. A memory that
    is also in a scope outside the caller's grant is revised, never superseded. An amend's new
    text is judged the same way: it keeps the contradictions, and marks (revises) the other
    memories the judge would have it supersede or revise, closing none. An amend also takes the
@@ -500,7 +501,7 @@ def _plan(services: Services, request: WriteRequest, starts: int) -> _Plan:
     return _Plan(request, memory, begins, candidates, fact_cands, speaker,
                  claims_index.keys(reading, request.text), unsure,
                  slot_readings.text_parts(request.text, user, said_by), (user, said_by), period,
-                 states=updates.states_slot(reading))
+                 states=updates.holds_on(request.text, reading))
 
 
 def _stated_start(request: WriteRequest, facts: list[FactCandidate],
