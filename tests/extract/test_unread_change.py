@@ -12,6 +12,7 @@ from worlddb.extract.unread_change import (
     names_value,
     off,
     renamed,
+    rescheduled,
     restated,
     says_change,
     scheduled,
@@ -233,6 +234,12 @@ def test_a_thing_said_to_be_off_is_named(text, things):
     ("I booked a flight to New York for March 3.", {"flight", "new york flight"}),
     ("I'm planning a trip to Tokyo.", set()),  # no time given
     ("I have a trip to plan in October.", {"trip"}),  # "to" a verb, not a place
+    # a trip by the place one is going to, and a month a thing is moved to (not a place it is bound for)
+    ("I'm going to Tokyo in April.", {"trip", "tokyo trip"}),
+    ("We're flying to New York on May 3.", {"trip", "new york trip"}),
+    ("I'm going to Sam's on Friday.", set()),
+    ("We moved the Lisbon trip to November.", {"lisbon trip"}),
+    ("We moved the Lisbon trip to may be later.", set()),
 ])
 def test_a_thing_given_a_time_is_named(text, things):
     assert scheduled(text) == things
@@ -245,3 +252,18 @@ def test_a_thing_given_a_time_is_named(text, things):
 ])
 def test_a_name_names_a_thing_by_its_words_before_the_event_or_the_event(name, thing, named):
     assert names_thing(name, thing) is named
+
+
+@pytest.mark.parametrize(("text", "moved"), [
+    ("We moved the Tokyo trip to May.", {("tokyo trip", "may")}),
+    ("We moved the trip to Tokyo to May 2026.", {("tokyo trip", "may 2026")}),
+    ("we pushed the wedding back to September", {("wedding", "september")}),
+    ("The vet appointment got pushed back to Monday at 9am.", {("vet appointment", "monday at 9am")}),
+    ("I rescheduled my dentist appointment for March 3.", {("dentist appointment", "march 3")}),
+    ("I pushed the fix to main.", set()),  # somewhere, not to a time
+    ("We pushed the launch party back a week.", set()),  # by a while, no time named
+    ("Should we move the Tokyo trip to May?", set()),
+])
+def test_a_thing_given_another_time_is_named_with_it(text, moved):
+    assert rescheduled(text) == moved
+

@@ -36,7 +36,13 @@ notes about the user share.
 ``off(text)`` are the things a text says are off or called off, by the words it names them with
 after an article ("The dentist is off": "dentist"; "Our offsite got cancelled": "offsite"; not a
 question). ``scheduled(text)`` are the things a text gives a time, named by an event's noun after
-an article ("I have a dentist appointment on Friday": "dentist appointment"). ``names_thing(name,
+an article ("I have a dentist appointment on Friday": "dentist appointment"; a month is a time
+after "in", "this", "next" or, capitalised, after "to", "until": "We moved the Lisbon trip to
+November"), or a trip by the place one is going, flying or heading to at that time ("I'm going to
+Tokyo in April": "trip", "tokyo trip"). ``rescheduled(text)`` are the things a text says were
+given another time, by their names, each with that time ("We moved the Tokyo trip to May":
+("tokyo trip", "may"); "The dentist appointment got pushed back to Friday"; not "I pushed the fix
+to main", which names no time). ``names_thing(name,
 thing)`` tells whether a name of the first kind names a thing of the second: its words are the
 thing's, the words before its event noun ("dentist" of "dentist appointment"), or that noun alone
 ("the appointment"); "power" names no "power company visit".
@@ -78,12 +84,13 @@ from __future__ import annotations
 import re
 
 from ._slot_third_person import in_first_person
-from ._slot_words import _DATE, _EVENTS, _KIN, _MONTHS, _TIME
+from ._slot_words import _DATE, _EVENTS, _KIN, _MONTHS, _TIME, _WEEKDAYS
 from .given_names import is_given_name
 from .lexicon import is_common, singular, tag
 
-__all__ = ["ANCHORED_SIMILARITY", "CHANGE_SIMILARITY", "anchors", "corrected", "died", "names_thing", "names_value",
-           "off", "renamed", "restated", "says_change", "scheduled", "short", "states_change"]
+__all__ = ["ANCHORED_SIMILARITY", "CHANGE_SIMILARITY", "anchors", "corrected", "died", "names_thing",
+           "names_value", "off", "renamed", "rescheduled", "restated", "says_change", "scheduled", "short",
+           "states_change"]
 
 #: the least cosine (the write's own text vectors) at which the nearest memory is the one a
 #: change is about; chosen on the tuning sets of bench/data (updates-dev, extra A and D)
@@ -242,11 +249,35 @@ _OFF = re.compile(r"^" + lead() + r"(?:the|my|our|this|that)\s+(?P<t>(?:[\w'’-
 #: nouns of events after it: "piano lesson", where a piano is a pastime too)
 _EVENT_NAMED = re.compile(r"\b(?:a|an|my|our|the|this|next)\s+(?P<t>(?:[\w'’-]+\s+){0,2}?(?:" + _EVENTS + r")"
                           r"(?:\s+(?:" + _EVENTS + r"))*)\b", re.I)
-#: a time a thing is given (a month alone after "in", "this", "next": "a trip to Tokyo in October")
-_GIVEN_TIME = re.compile(rf"\b(?:{_DATE}|{_TIME}|tomorrow|tonight|(?:in|this|next)\s+(?:{_MONTHS}))\b", re.I)
+#: a month written as a name ("May", "November"; "may" is a word)
+_A_MONTH = "(?-i:" + "|".join(m.capitalize() for m in _MONTHS.split("|")) + r")(?:\s+\d{4})?"
+#: a time a thing is given (a month alone after "in", "this", "next": "a trip to Tokyo in October";
+#: one a thing is moved to: "to November")
+_GIVEN_TIME = re.compile(rf"\b(?:{_DATE}|{_TIME}|tomorrow|tonight|(?:in|this|next)\s+(?:{_MONTHS})"
+                         rf"|(?:to|until|till)\s+{_A_MONTH})\b", re.I)
+#: a name that is a time, never a place a thing is bound for ("the Tokyo trip to May")
+_NOT_A_PLACE = rf"(?!(?:{_MONTHS}|{_WEEKDAYS})\b)"
 #: the place an event's noun is bound for or held in, named right after it ("a trip to Tokyo"), by
 #: which it is also named before the noun, as the slot reader names it ("the Tokyo trip")
-_BOUND_FOR = re.compile(r"\s+(?:to|in)\s+(?P<p>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2}))")
+_BOUND_FOR = re.compile(r"\s+(?:to|in)\s+" + _NOT_A_PLACE
+                        + r"(?P<p>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2}))", re.I)
+#: a trip named by the place one is going to ("I'm going to Tokyo in April", "We're flying to Lisbon
+#: on May 3"): a capitalised name, not someone's ("going to Sam's")
+_GOING_TO = re.compile(r"\b(?:going|flying|heading|travell?ing|driving|off)\s+(?:back\s+)?to\s+" + _NOT_A_PLACE
+                       + r"(?P<p>(?-i:[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2}))(?![\w'’-])", re.I)
+#: a thing given another time, by its name after an article, and that time: "We moved the Tokyo trip
+#: to May", "I rescheduled my dentist appointment for Friday", "The vet visit got pushed back to
+#: Monday at 9am"
+_MOVE = r"(?:mov|push|reschedul|postpon|bump|shift|delay)(?:e|ed)?"
+_TO_TIME = (rf"(?:\s+(?:back|out|forward))?\s+(?:to|until|till|for)\s+(?:the\s+)?"
+            rf"(?P<v>{_TIME}|{_DATE}|{_A_MONTH})\b")
+_RESCHEDULED = (
+    re.compile(rf"\b{_MOVE}\s+(?:the|my|our|this|that)\s+(?P<t>(?:[\w'’-]+\s+){{0,2}}?(?:{_EVENTS}))s?"
+               rf"(?:\s+(?:to|in)\s+{_NOT_A_PLACE}(?P<p>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){{0,2}})))?{_TO_TIME}",
+               re.I),
+    re.compile(rf"\b(?:the|my|our|this)\s+(?P<t>(?:[\w'’-]+\s+){{0,2}}?(?:{_EVENTS}))s?"
+               rf"(?:\s+(?:to|in)\s+{_NOT_A_PLACE}(?P<p>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){{0,2}})))?"
+               rf"\s+(?:(?:has\s+been|have\s+been|was|were|got|is|just\s+got|has|just)\s+)*{_MOVE}{_TO_TIME}", re.I))
 _ARTICLES = frozenset({"a", "an", "my", "our", "the", "this", "next", "that"})
 
 
@@ -272,6 +303,25 @@ def scheduled(text: str) -> frozenset[str]:
         place = _BOUND_FOR.match(text, m.end())
         if place:
             found.add(f"{place.group('p').lower()} {thing}")
+    for m in _GOING_TO.finditer(text):
+        found |= {"trip", f"{m.group('p').lower()} trip"}
+    return frozenset(found)
+
+
+def rescheduled(text: str) -> frozenset[tuple[str, str]]:
+    """The things `text` says were given another time, each with that time, lower-cased: "We moved
+    the Tokyo trip to May." -> {("tokyo trip", "may")}; a place it is bound for names it too ("the
+    trip to Lisbon": "lisbon trip"); none in a question."""
+    _check(text)
+    if "?" in text:
+        return frozenset()
+    found = set()
+    for rx in _RESCHEDULED:
+        for m in rx.finditer(text):
+            thing = " ".join(w for w in m.group("t").lower().split() if w not in _ARTICLES)
+            if m.group("p"):
+                thing = f"{m.group('p').lower()} {thing}"
+            found.add((thing, m.group("v").lower()))
     return frozenset(found)
 
 

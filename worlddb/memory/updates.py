@@ -38,7 +38,10 @@ For each memory_write (not an amend, which names what it replaces), before the w
    A thing called off by a word of its name that the judge does not read as the thing's ("Cancel
    the dentist", "The dentist is off", of "I have a dentist appointment on Friday") is an update
    of the one older memory in its voice that gives a thing so named a time (`cancelled`), as a
-   cancellation under the thing's own name is; where two are so named, nothing is.
+   cancellation under the thing's own name is; where two are so named, nothing is. So is a thing
+   given another time by its name, where the judge read no time of it in both ("We moved the
+   Tokyo trip to May", of "I'm going to Tokyo in April": `rescheduled`): the plan with the old
+   time ends, and a cancellation later ends the plan that holds, the last.
 
 Then, in the write's transaction (`apply`), each update becomes a supersedes edge from the new
 memory (through the supersedes handler, which closes the old one's validity where the new one
@@ -100,6 +103,7 @@ from worlddb.extract.unread_change import (
     names_thing,
     names_value,
     off,
+    rescheduled,
     says_change,
     scheduled,
     states_change,
@@ -147,6 +151,8 @@ MAX_RELATED = 5
 UNREAD_CHANGE = "a change the rules cannot read, of the memory nearest to it or naming what it changes"
 #: the reason of an update that calls off a thing the memory gives a time (`cancelled`)
 CALLED_OFF = "a thing called off, named by a word of its name"
+#: the reason of an update that gives a thing the memory gives a time another time (`moved_on`)
+RESCHEDULED = "a thing given another time, named by its name"
 
 
 @dataclass(frozen=True)
@@ -199,7 +205,8 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     # a change the built-in rules cannot read still needs the nearest memories (`unread_change`)
     own, wider, wrong = says_change(text), states_change(text), corrected(text)
     dropped = called_off(new.reading) | off(text)
-    unread = isinstance(services.judge, BuiltinJudge) and bool(own or wider or wrong or dropped)
+    moved = rescheduled(text)
+    unread = isinstance(services.judge, BuiltinJudge) and bool(own or wider or wrong or dropped or moved)
     repeats = bool(getattr(services.judge, "only_repeats", lambda _: False)(new)) and not unread
     wanted_keys = frozenset() if repeats else claims_index.keys(new.reading, text)
     # the claims of the other names an accepted identity gives someone the new memory names
@@ -221,8 +228,9 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     # ended replacement names the value it leaves, in whatever slot holds it ("switched from
     # Spanish to Italian" of "I'm learning Spanish"), so its candidates are read whole
     whole = any(c.attribute == REPLACES and c.ended for c in new.reading.claims)
-    # (a thing called off by another name is read for its time: `cancelled`)
-    named = {c.attribute for c in new.reading.claims} | ({"status"} if dropped else set())
+    # (a thing called off, or given another time, by another name is read for its time: `cancelled`, `moved_on`)
+    named = {c.attribute for c in new.reading.claims} | ({"status"} if dropped else set()) | (
+        set(THING_TIMES) if moved else set())
     wanted = None if whole else comparable(named)
     kept = {} if repeats else kept_readings.load(store, {v.anchor: (user, speaker_of(v.meta)) for v in olds})
     facts = stored_facts_of(store, [v.anchor for v in olds]) if not repeats and (whole or wanted) else {}
@@ -258,21 +266,21 @@ def assess(services: Services, text: str, scopes: ScopeSet, starts: int, vector:
     turns: tuple[str, ...] = ()
     if unread:
         candidates, verdicts, turns = _unread(services, new, reading, olds, said, candidates, verdicts, vector,
-                                              user, speaker, kept, naming, dropped)
+                                              user, speaker, kept, naming, dropped, moved)
     return replace(_assessment(services, scopes, candidates, verdicts, new, user, kept, naming), turns=turns)
 
 
 def _unread(services: Services, new: Statement, reading: Reading, olds: list, said: list[tuple],
             candidates: list[Statement], verdicts: list[Verdict], vector: np.ndarray, user: str | None,
-            speaker: str | None, kept: Mapping[str, ReadingParts], naming: Naming, dropped: frozenset[str]
-            ) -> tuple[list[Statement], list[Verdict], tuple[str, ...]]:
+            speaker: str | None, kept: Mapping[str, ReadingParts], naming: Naming, dropped: frozenset[str],
+            moved: frozenset[tuple[str, str]] = frozenset()) -> tuple[list[Statement], list[Verdict], tuple[str, ...]]:
     """Step 4 of the module docstring: the memories `olds` (as `candidates`, judged `verdicts`) with
     a correction or a change the rules cannot read decided, and the turns it changes. The turns
     said before the new memory among its nearest (`said`) are candidates as the memories are,
     judged and chosen by the same rules (a conversation's turn is changed by a memory as by a
     turn: worlddb.memory.turn_updates); one it changes is marked, never closed. A thing called
-    off (`dropped`) ends only a memory (`cancelled`). `said`: each turn's view with its
-    similarity as found."""
+    off (`dropped`), or given another time (`moved`), ends only a memory (`cancelled`,
+    `moved_on`). `said`: each turn's view with its similarity as found."""
     store, text, starts = services.store, new.text, new.valid_from
     own, wider, wrong = says_change(text), states_change(text), corrected(text)
     turns = [view for view, _ in said]
@@ -282,6 +290,7 @@ def _unread(services: Services, new: Statement, reading: Reading, olds: list, sa
     mine = voice(speaker, user)
     own_voice = [voice(speaker_of(o.meta), user) == mine for o in olds]
     verdicts = cancelled(starts, memories, verdicts, own_voice, dropped)
+    verdicts = moved_on(starts, memories, verdicts, own_voice, moved, text)
     every = memories + heard
     same_voice = own_voice + [voice(said_as(t), user) == mine for t in turns]
     verdicts = correction(starts, every, verdicts + services.judge.judge(new, heard), same_voice, wrong, text)
@@ -402,6 +411,27 @@ def cancelled(starts: int, candidates: list[Statement], verdicts: list[Verdict],
         return verdicts
     (k,) = reached
     return [*verdicts[:k], Verdict("update", CALLED_OFF), *verdicts[k + 1:]]
+
+
+def moved_on(starts: int, candidates: list[Statement], verdicts: list[Verdict], same_voice: list[bool],
+             moved: frozenset[tuple[str, str]], text: str) -> list[Verdict]:
+    """For a new memory that gives a thing another time by its name ("We moved the Tokyo trip to
+    May": unread_change.rescheduled gives each thing `moved` with its new time) where the judge
+    decided nothing, the one older candidate in the same voice that gives a thing so named a time
+    (`_things`: "I'm going to Tokyo in April", "I'm planning a trip to Lisbon in October"), and
+    names no time it is moved to, becomes an update: the plan with the old time ends, as one the
+    judge reads the time of in both ends. Where two candidates are so named, neither is; nor is
+    one that is news of another person than the new memory is (worlddb.extract.whose.apart)."""
+    if not moved or any(v.outcome in ("update", "conflict", "duplicate") for v in verdicts):
+        return verdicts
+    named = {k for k, old in enumerate(candidates)
+             if old.valid_from < starts and same_voice[k] and verdicts[k].outcome in ("unrelated", "related")
+             and any(names_thing(name, thing) for name, _ in moved for thing in _things(old))
+             and not any(names_value(old.text, when) for _, when in moved) and not apart(text, old.text)}
+    if len(named) != 1:
+        return verdicts
+    k = named.pop()
+    return [*verdicts[:k], Verdict("update", RESCHEDULED), *verdicts[k + 1:]]
 
 
 def _things(old: Statement) -> frozenset[str]:
