@@ -8,6 +8,7 @@ from worlddb.extract.unread_change import (
     anchors,
     corrected,
     died,
+    ends,
     names_thing,
     names_value,
     off,
@@ -267,3 +268,11 @@ def test_a_name_names_a_thing_by_its_words_before_the_event_or_the_event(name, t
 def test_a_thing_given_another_time_is_named_with_it(text, moved):
     assert rescheduled(text) == moved
 
+
+@pytest.mark.parametrize(("text", "ending"), [
+    ("I cancelled Netflix.", True), ("We dropped Jira last sprint.", True), ("I quit the gym.", True),
+    ("I moved to Denver.", False), ("We switched to Linear.", False),
+    ("a ticket about cancelled orders", False),  # a topic, no change
+])
+def test_a_change_that_ends_a_thing_is_told(text, ending):
+    assert ends(text) is ending

@@ -217,3 +217,19 @@ async def test_a_name_alone_that_fits_no_one_recent_slot_marks_nothing(minilm_se
         assert written[-1]["superseded"] == [] and written[-1]["revised"] == [] and written[-1]["conflicts"] == []
         for first in written[:-1]:
             assert (await ok(client, "memory_read", id=first["id"], user_id=user))["valid_to"] is None
+
+
+async def test_two_things_each_called_off_are_two_changes_neither_of_the_other(minilm_server):
+    # the last resort's guess (worlddb.extract.unread_change) read "I cancelled Spotify" as a change of
+    # "I cancelled Netflix", which is still true
+    async with Client(minilm_server) as client:
+        user = "two-ends"
+        netflix = await write(client, user, "I cancelled Netflix.", "2024-11-01")
+        spotify = await write(client, user, "I cancelled Spotify.", "2025-05-01")
+        assert spotify["superseded"] == [] and spotify["revised"] == []
+        read = await ok(client, "memory_read", id=netflix["id"], user_id=user)
+        assert read["valid_to"] is None and "revised_by" not in read["annotations"]
+        # a thing the new one ends, named in the old one, is still what it changes
+        subscribed = await write(client, "one-end", "I subscribe to Netflix and Spotify.", "2024-11-01")
+        ended = await write(client, "one-end", "I cancelled Spotify.", "2025-05-01")
+        assert ended["revised"] == [subscribed["id"]]

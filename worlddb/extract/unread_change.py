@@ -42,7 +42,9 @@ November"), or a trip by the place one is going, flying or heading to at that ti
 Tokyo in April": "trip", "tokyo trip"). ``rescheduled(text)`` are the things a text says were
 given another time, by their names, each with that time ("We moved the Tokyo trip to May":
 ("tokyo trip", "may"); "The dentist appointment got pushed back to Friday"; not "I pushed the fix
-to main", which names no time). ``names_thing(name,
+to main", which names no time). ``ends(text)`` tells whether the change a text states is the end
+of a thing ("I cancelled Netflix", "I quit the gym"): two such of things that share no anchor are
+two changes, neither of the other. ``names_thing(name,
 thing)`` tells whether a name of the first kind names a thing of the second: its words are the
 thing's, the words before its event noun ("dentist" of "dentist appointment"), or that noun alone
 ("the appointment"); "power" names no "power company visit".
@@ -88,7 +90,7 @@ from ._slot_words import _DATE, _EVENTS, _KIN, _MONTHS, _TIME, _WEEKDAYS
 from .given_names import is_given_name
 from .lexicon import is_common, singular, tag
 
-__all__ = ["ANCHORED_SIMILARITY", "CHANGE_SIMILARITY", "anchors", "corrected", "died", "names_thing",
+__all__ = ["ANCHORED_SIMILARITY", "CHANGE_SIMILARITY", "anchors", "corrected", "died", "ends", "names_thing",
            "names_value", "off", "renamed", "rescheduled", "restated", "says_change", "scheduled", "short",
            "states_change"]
 
@@ -190,6 +192,17 @@ def states_change(text: str) -> bool:
         return False
     end = _CLAUSE_END.search(text, cue.end())
     return not _YOU_BEFORE.search(text, 0, end.start() if end else len(text))
+
+
+#: a change that ends a thing ("I cancelled Netflix", "We dropped Jira", "I quit the gym")
+_ENDING = re.compile(r"\b(?:cancel+ed|called off|(?:had|decided|needed|chose) to (?:cancel|call off|scrap)|scrapped"
+                     r"|quit|dropped|ditched|sold|stopped|ended|unsubscribed|gave up|got rid of)\b", re.I)
+
+
+def ends(text: str) -> bool:
+    """Whether the change `text` states is the end of a thing (see the module docstring)."""
+    _check(text)
+    return _said(_ENDING, text) is not None
 
 
 def _said(words: re.Pattern[str], text: str) -> re.Match[str] | None:

@@ -100,6 +100,7 @@ from worlddb.extract.unread_change import (
     CHANGE_SIMILARITY,
     anchors,
     corrected,
+    ends,
     names_thing,
     names_value,
     off,
@@ -354,9 +355,13 @@ def _ruling(reading: Reading, claims_of: Callable[[Statement], Iterable[SlotClai
                   and (words[0].endswith("'s") or kin_word(words[1]) == words[1])
                   and (c.attribute in CATALOGUE or is_open(c.attribute))}
 
+    ending = ends(text)
+
     def check(old: Statement, anchored: bool) -> bool:
         if any(re.search(r"\b" + re.escape(value) + r"\b", old.text, re.I) for value in values):
             return True
+        if ending and ends(old.text) and not named & anchors(old.text):
+            return True  # "I cancelled Spotify" is no change of "I cancelled Netflix": each ends a thing of its own
         theirs = tuple(claims_of(old))
         if apart(text, old.text, people, _people(theirs)):
             return True  # news of someone else, of what the speaker said of their own, or the reverse
