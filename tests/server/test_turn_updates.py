@@ -349,6 +349,29 @@ async def test_what_the_assistant_restated_is_marked_with_what_the_user_said(min
         assert sorted(stripe["revised"]) == sorted(t["id"] for t in job["turns"])
 
 
+async def test_what_the_assistant_takes_note_of_is_marked_with_what_the_user_said(minilm_server):
+    async with Client(minilm_server) as client:
+        first = await session(client, "u10", "2024-03-01",
+                              ("user", "My doctor started me on sertraline, 50mg daily."),
+                              ("assistant", "Thanks for telling me. I'll remember you take sertraline 50mg."),
+                              ("assistant", "I've also noted that your sister takes sertraline."),
+                              ("assistant", "I remember reading about sertraline."), key="a")
+        started, echo, sister, own = (t["id"] for t in first["turns"])
+        second = await session(client, "u10", "2024-12-01", ("user", "I stopped taking sertraline this week."),
+                               ("assistant", "Noted."), key="b")
+        # what the assistant noted of the user is marked with the user's words; what it noted of
+        # someone else, and its own words, are not
+        assert sorted(second["revised"]) == sorted([started, echo])
+        stopped = second["turns"][0]["id"]
+        hits = by_text((await ok(client, "memory_recall", query="What medications is the user taking?",
+                                 user_id="u10", limit=5))["results"])
+        assert hits["Thanks for telling me. I'll remember you take sertraline 50mg."]["annotations"]["revised_by"] \
+            == [stopped]
+        for turn in (sister, own):
+            read = await ok(client, "memory_read", id=turn, user_id="u10")
+            assert "revised_by" not in read["annotations"]
+
+
 async def test_an_assistant_never_marks_what_the_user_said(minilm_server):
     async with Client(minilm_server) as client:
         first = await session(client, "u7", "2024-01-10", ("user", "I live in Austin."))

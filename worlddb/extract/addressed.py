@@ -17,8 +17,13 @@ user in the third person), and it is none of these, which say nothing of how thi
 * a question ("Do you live in Austin?", "You moved to Chicago, right?");
 * a condition, a wish, an offer or advice ("If you move ...", "Let me know when you ...",
   "Hope you ...", "You should try ...", "You could ...", "Would you ...");
-* a sentence in which the speaker also speaks of itself or of "we" ("I'll remember that you live
-  in Austin": once turned, its "I" would read as the user's).
+* a sentence in which the speaker also speaks of itself or of "we" ("I think you work at Dell",
+  "We talked about your move": once turned, its "I" would read as the user's).
+
+The speaker's own words of taking note that open a sentence ("I'll remember (that) you take
+sertraline", "Got it, I've noted that your manager is Tom", `_NOTING`) are no statement of the
+speaker's: they say it keeps what follows, and what follows is read as above ("I take
+sertraline", "my manager is Tom"), again only where it names "you" and the speaker nowhere else.
 """
 
 from __future__ import annotations
@@ -38,6 +43,14 @@ _NOT_A_STATEMENT = re.compile(
     r"\b(?:if|unless|whether|in case|should|shouldn['’]t|could|couldn['’]t|would|wouldn['’]t|might|may|"
     r"can|can['’]t|cannot|maybe|perhaps|hope|hoping|wish|let me know|feel free|make sure|remember to|"
     r"don['’]t forget|once you|when you|whenever you|until you|before you|after you)\b", re.IGNORECASE)
+#: the speaker's words of taking note of what it was told, opening a sentence before "you" or
+#: "your": "I'll remember (that) you ...", "Got it, I've made a note that your ...", "I have noted
+#: your ..." (not "I think you ...", a belief of the speaker's own; not "I'll remind you to ...")
+_NOTING = re.compile(
+    r"^\s*(?:(?:got\s+it|okay|ok|sure|noted|great|thanks|alright|all\s+right)[\s,!.:;—–-]+)?"
+    r"I(?:['’]ll|\s+will|['’]ve|\s+have)?\s+(?:(?:also|now|definitely|always)\s+)?"
+    r"(?:remember(?:ed)?|note|noted|(?:make|made)\s+a\s+note|keep\s+in\s+mind|saved|recorded|written\s+down)"
+    r"\s+(?:(?:that|of)\s+)?(?=(?i:you|your)\b)", re.IGNORECASE)
 # second person -> first, the longer forms first
 _TURNS = (
     (re.compile(r"\byou['’]re\b", re.IGNORECASE), "I'm"),
@@ -58,6 +71,9 @@ def as_user(text: str) -> str:
     kept = []
     for start, end in split_sentences(text):
         sentence = text[start:end]
+        noted = _NOTING.match(sentence)
+        if noted:  # what the speaker takes note of, as a sentence of its own
+            sentence = sentence[noted.end()].upper() + sentence[noted.end() + 1:]
         turned = in_first_person(sentence)
         if (not _SECOND.search(sentence) and turned == sentence or sentence.rstrip(" \"'”’)").endswith("?")
                 or _OWN.search(sentence) or _NOT_A_STATEMENT.search(sentence)):

@@ -162,6 +162,8 @@ UNREAD = Reading()
 #: Reader 57: a pastime gone out to as a habit ("I go bouldering on Sundays") and a class, club or
 #: league one joins, starts, takes or goes to ("I joined a running club": "running club"); a thing one
 #: stopped using or taking ("stopped using the inhaler") is no pastime given up.
+#: Reader 58: an assistant's turn that takes note of what it was told ("I'll remember you take
+#: sertraline", "I've noted that your manager is Tom") claims what it notes, in the user's voice.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
