@@ -34,8 +34,8 @@ is read as the first person (worlddb.extract._slot_third_person), so "user" name
 notes about the user share.
 
 ``off(text)`` are the things a text says are off or called off, by the words it names them with
-after an article ("The dentist is off": "dentist"; "Our offsite got cancelled": "offsite"; not a
-question). ``scheduled(text)`` are the things a text gives a time, named by an event's noun after
+after an article ("The dentist is off": "dentist"; "Our offsite got cancelled": "offsite"; a time
+said after the name is no part of it: "The dentist on Friday is off": "dentist"; not a question). ``scheduled(text)`` are the things a text gives a time, named by an event's noun after
 an article ("I have a dentist appointment on Friday": "dentist appointment"; a month is a time
 after "in", "this", "next" or, capitalised, after "to", "until": "We moved the Lisbon trip to
 November"), or a trip by the place one is going, flying or heading to at that time ("I'm going to
@@ -256,6 +256,8 @@ def restated(text: str) -> str | None:
 
 #: a thing said to be off, by the words after its article, up to the end of the clause
 _OFF = re.compile(r"^" + lead() + r"(?:the|my|our|this|that)\s+(?P<t>(?:[\w'’-]+\s+){0,2}?[\w'’-]+)\s+"
+                  # (the time it was given, which says which one: "The dentist on Friday is off")
+                  rf"(?:(?:(?:on|at|for|this|next)\s+)?(?:{_DATE}|{_TIME}|week|weekend)\s+)?"
                   r"(?:is|['’]s|has\s+been|was|got|just\s+got)\s+(?:now\s+|officially\s+)?"
                   r"(?:off|cancell?ed|called\s+off|scrapped)(?=\s*(?:[,.;!]|$))", re.I)
 #: a thing named by an event's noun after an article, up to two words before the noun (and the

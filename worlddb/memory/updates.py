@@ -324,7 +324,9 @@ def _ruled_out(services: Services, reading: Reading, olds: list, user: str | Non
     Friday"); the names the rules read as people's in either text are people's there. Nor is one
     about someone whose full name begins with a first name the new memory names alone, where
     that first name begins several (`ambiguous`, worlddb.memory.naming: "Sam moved to Vancouver"
-    of "Sam Lee lives in Seattle", where Sam Patel is known too)."""
+    of "Sam Lee lives in Seattle", where Sam Patel is known too) Nor is one that gives a time
+    only to things other than the one the new memory calls off: the rules read both names ("The
+    vet appointment is cancelled" of "I have a dentist appointment on Friday")."""
     views = {o.anchor: o for o in olds}
     # (a turn's whole reading is in hand: `assess` read it for the judge)
     return _ruling(reading, lambda old: view_reading(services, views[old.id], user, None, kept).claims
@@ -341,6 +343,7 @@ def _ruling(reading: Reading, claims_of: Callable[[Statement], Iterable[SlotClai
             text: str, ambiguous: frozenset[str] = frozenset()) -> Callable[[Statement, bool], bool]:
     named = anchors(text)
     people = _people(reading.claims)
+    dropped = called_off(reading) | off(text)
     values = [c.value for c in reading.claims if c.value and c.positive and not c.ended]
     # (a fact the extractor drew in a relation the rules have no slot for - "I joined a fintech":
     # member_of - is nothing the judge could compare with what the old memory states)
@@ -365,6 +368,12 @@ def _ruling(reading: Reading, claims_of: Callable[[Statement], Iterable[SlotClai
         theirs = tuple(claims_of(old))
         if apart(text, old.text, people, _people(theirs)):
             return True  # news of someone else, of what the speaker said of their own, or the reverse
+        # a thing called off that names no thing the old memory gives a time: the rules read both
+        # things, and they are two ("The vet appointment is cancelled" of "I have a dentist appointment")
+        times = {c.subject for c in theirs if c.attribute in THING_TIMES and c.positive and not c.ended}
+        if dropped and times and not any(same_subject(name, thing) or names_thing(name, thing)
+                                         for name in dropped for thing in times):
+            return True
         if not anchored:
             # (a thing's time is read only where a text names the thing as the rules do, so a change
             # naming it otherwise - "my therapist moved our sessions to Fridays" of "Therapy is on
