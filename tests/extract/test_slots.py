@@ -414,8 +414,8 @@ def test_a_value_held_once_is_ended_and_a_question_claims_nothing(text, read_as)
     ("I started a new class.", []),
     ("I started a new job at the fight club.", []),
     ("I'm thinking about joining a running club.", []),
-    # a thing one stopped using or taking is no pastime given up
-    ("User stopped using the albuterol inhaler.", []),
+    # a thing one stopped using or taking is no pastime given up: a device used as a medicine is a medication
+    ("User stopped using the albuterol inhaler.", [("me", "medication", "albuterol inhaler")]),
     ("I stopped taking lisinopril.", [("me", "medication", "lisinopril")]),
     ("I stopped going to yoga.", [("me", "activity", "going to yoga")]),
 ])

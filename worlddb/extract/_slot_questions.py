@@ -90,6 +90,9 @@ _ASK_SUBJECT = re.compile(
     r"\b(?:my|our)\s+(?:\w+\s+)?(?P<kin>" + _KIN_RE + r")(?:\s+(?P<kname>(?-i:[A-Z][a-z]+)))?|"
     r"\b(?:my|our)\s+(?P<pet>" + _PETS + r")\b(?:\s+(?P<pname>(?-i:[A-Z][a-z]+)))?|"
     r"(?P<name>(?-i:[A-Z][a-z]+))(?:['’]s)?\b", re.I)
+#: a group of the speaker's asked what it reads ("What is our book club reading now?")
+_GROUP_READING = re.compile(r"\b(?:my|our|the)\s+(?P<g>(?:(?![\w-]+['’]s\b)[\w'’-]+\s+)?(?:book\s+club|book\s+group"
+                            r"|reading\s+group|reading\s+circle|class))\b(?=.*\bread)", re.I)
 _OWN_PET = re.compile(r"\b(?:my|our)\s+(?:" + _PETS + r")\b", re.I)
 #: the capitalised word right after a name: its second part ("Alex Kim"), unless it is not a name
 _SURNAME = re.compile(r"\s+((?-i:[A-Z][a-z]+))\b")
@@ -119,6 +122,10 @@ def asked(question: str) -> tuple[SlotKey, ...]:
             thing = _asked_thing(question)
             if thing:
                 keys.append(SlotKey(thing, attribute))
+            continue
+        if attribute == "reading" and (group := _GROUP_READING.search(question)):
+            # "What is the book club reading?": the group's, as "Our book club is reading Piranesi" reads
+            keys.append(SlotKey(normalise_subject(group.group("g")), attribute))
             continue
         qualifier = ""
         if how == "group":

@@ -387,12 +387,26 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
         if subject is None:
             return None
     raw_q = (groups.get("q") or "").strip() or context_q
-    if rule.attribute == "reading":
-        raw_q = "book club" if re.search(r"\bbook club\b", text, re.I) else ""
-        subject = ME
+    if rule.attribute == "reading" and not rule.thing:
+        # a title picked in a text of a book club is the club's ("Book club switched picks - we're doing
+        # 'Klara and the Sun'"), as "Our book club is reading ..." reads; someone else's club's is not read
+        club = re.search(r"(\b[\w-]+['’]s\s+)?\bbook club\b", _sentence(text, clause), re.I)
+        if club and club.group(1):
+            return None
+        subject = "book club" if club else ME
     qualifier = rule.qualifier or _qualifier(rule.attribute, raw_q, value, clause)
     named = not rule.thing and subject != ME and _written_as_name(subject, text)
     return SlotClaim(subject, rule.attribute, value, positive, ended, qualifier, named)
+
+
+def _sentence(text: str, clause: str) -> str:
+    """The sentence of `text` that holds `clause` (the clause itself where the text does not hold it as written)."""
+    at = text.find(clause)
+    if at < 0:
+        return clause
+    ends = [m.end() for m in re.finditer(r"[.!?](?:\s|$)", text)]
+    start = max((e for e in ends if e <= at), default=0)
+    return text[start:next((e for e in ends if e > at), len(text))]
 
 
 def _written_as_name(subject: str, text: str) -> bool:

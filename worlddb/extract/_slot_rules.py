@@ -137,6 +137,10 @@ _DAY_AND_HOUR = (r"(?:" + _CLOCK + r"\s+on\s+(?:" + _DATE + r")|" + _TIME + r"|(
 #: the thing a verb of calling off takes, up to the end of its clause ("I cancelled my dentist appointment, ...")
 _CALLED_OFF_THING = (r"(?P<t>(?:my|our|the|this|next|that)\s+" + _THING_WORDS + r"[\w'’-]+)"
                      r"(?=\s*(?:[,.;!?]|$|\s(?:for|on|this|next|because|due|and|but|so|until)\b))")
+#: a thing said to be called off, after its name: "is cancelled", "got called off", "was scrapped", "is off"
+_CALLED_OFF_PASSIVE = (r"(?:is|['’]s|are|was|were|has\s+been|have\s+been|got|just\s+got)\s+(?:now\s+|officially\s+|just\s+)*"
+                       r"(?P<v>cancel+ed|called\s+off|scrapped|off)(?=\s*(?:[,.;!?]|$|\s(?:now|because|due|and|but|so"
+                       r"|for\s+(?:now|good))\b))")
 #: an organisation: a name, or a noun phrase after an article ("a big firm", "the hospital")
 _ORG = r"(?P<v>(?:(?:a|an|the)\s+[\w'’ -]{2,40}|(?-i:[A-Z0-9]).{0,60}))"
 #: what a skill learnt is when it is no name: crafts, instruments, sports and a few verbs of skill
@@ -231,6 +235,11 @@ _WORKPLACES = (_ORG_NOUNS - {"gym", "church", "library", "museum", "bar", "pub",
 #: office every day
 _LEFT_JOBS = {"firm", "company", "startup", "start-up", "agency", "consultancy", "corporation", "service", "nonprofit",
               "non-profit", "newspaper", "magazine", "publisher", "airline"}
+
+
+def _brand(value: str) -> bool:
+    """A medicine's brand name: no word of the language ("Symbicort", "Zyrtec"; not "Spanish", "French")."""
+    return bool(value) and lexicon.tag(value) in (None, "NNP") and not lexicon.is_common(value.lower())
 
 
 def _org(value: str) -> bool:
@@ -356,11 +365,20 @@ _PET_CONTEXT = re.compile(r"\b(?:" + _PETS + r"|pets?|vet|rainbow bridge|put dow
 _TOOK_UP = re.compile(r"\b(?:quit|quitting|left|cancel+ed|dropped|ditched)\s+(?-i:[A-Z])[^,;.]{0,40}?\s+and\s+"
                       r"(?:got|bought|signed\s+up\s+for|subscribed\s+to|switched\s+to|went\s+with|picked\s+up)\s+"
                       r"(?!(?:a|an|the|my|his|her|their)\s+(?:new\s+)?(?:job|offer|position|role|gig|contract)\b)", re.I)
+#: a group that reads a book together, of the speaker's or named by its article, and the verb of what it reads now
+_GROUP_READS = _rx(r"(?P<t>\b(?:my|our|the)\s+(?:(?!(?:is|are|was|now)\b|[\w-]+['’]s\b)[\w'’-]+\s+)?(?:book\s+club|book\s+group"
+                   r"|reading\s+group|reading\s+circle|class))\s+(?:is|are|['’]s)\s+(?:(?:now|currently|still|finally"
+                   r"|also)\s+)*(?:re)?reading\s+")
+#: a title written with capitals, the short words of a title between them ("Klara and the Sun", "The Name of the Wind")
+_TITLE = (r"(?:(?-i:[A-Z][\w'’.-]*)(?:\s+(?:(?-i:of|and|the|a|an|in|on|to|for|at|with|from|&)\s+)*"
+          r"(?-i:[A-Z][\w'’.-]*))*)")
+#: a title in quotes
+_QUOTED_TITLE = r"(?:[\"'“‘][^\"'”’]{1,80}[\"'”’])"
 #: a name, taken whole (a shorter one is not tried), with no object after it
 #: a medicine's name by the ending most generic drug names share (lisinopril, metoprolol,
 #: atorvastatin, amlodipine, omeprazole, sertraline ...), or one of the few common ones without it;
 #: never a month or a day, whose name may end so ("My marathon is on April 20": the marathon's time)
-_DRUG = (r"(?P<v>\b(?!(?:" + _MONTHS + r"|" + _WEEKDAYS + r")\b)(?:[a-z]+(?:pril|olol|sartan|statin|dipine|formin|prazole|oxetine|traline|afil|pram|azepam|"
+_DRUG = (r"(?P<v>\b(?!(?:" + _MONTHS + r"|" + _WEEKDAYS + r"|cholesterol)\b)(?:[a-z]+(?:terol|pril|olol|sartan|statin|dipine|formin|prazole|oxetine|traline|afil|pram|azepam|"
          r"zolam|codone|profen|thiazide|semide|cillin|mycin|cycline|floxacin|conazole|tidine|dronate|lukast|xaban|"
          r"farin|gliptin|glutide|triptan|setron|tadine|nisone|olone|thyroxine|pramine|tropin)|insulin|aspirin|"
          r"metformin|acetaminophen|paracetamol|warfarin|lithium|adderall|ozempic|wegovy|zoloft|prozac|lexapro|"
@@ -370,6 +388,18 @@ _DRUG = (r"(?P<v>\b(?!(?:" + _MONTHS + r"|" + _WEEKDAYS + r")\b)(?:[a-z]+(?:pril
          r"|folic acid|probiotics?"
          # a kind of medicine, named for what it treats ("She is on antibiotics", "I'm off antidepressants")
          r"|antibiotics|antidepressants|antihistamines|antivirals|steroids|blood\s+thinners|beta[- ]blockers|statins)\b)")
+#: a device one takes or uses as a medicine, for a condition ("an albuterol inhaler", "my CPAP machine"), up to
+#: two words before its noun that say which ("rescue inhaler"); never a clause's other nouns ("the bus", "VS Code")
+_MEDICAL_DEVICE = (r"(?:(?:new|old)\s+)?(?P<v>(?:(?!(?:a|an|the|my|his|her|their|our|new|old|to|for|and|or|at|on|in)\b)[\w-]+\s+){0,2}?"
+                   r"(?:inhalers?|epi-?pens?|nebuli[sz]ers?|c-?pap(?:\s+machine)?|bi-?pap(?:\s+machine)?|insulin\s+pump"
+                   r"|(?:continuous\s+)?glucose\s+monitor|nasal\s+sprays?|eye\s+drops|nicotine\s+(?:patch(?:es)?|gum"
+                   r"|lozenges)|hearing\s+aids?)\b)"
+                   # (not one used for someone else: "a nebulizer for my son's asthma")
+                   r"(?!\s+for\s+(?:my|our|his|her|their)\s+(?:" + _KIN_RE + r"|" + _PETS + r")\b)")
+#: what one takes a medicine for: a condition, by its common name ("for my asthma", "for allergies")
+_CONDITIONS = (r"asthma|allerg(?:y|ies)|hay\s+fever|migraines?|headaches|diabetes|blood\s+pressure|hypertension"
+               r"|cholesterol|anxiety|depression|adhd|insomnia|sleep\s+apnea|acid\s+reflux|reflux|heartburn|arthritis"
+               r"|eczema|psoriasis|acne|thyroid|epilepsy|seizures|copd|(?:back\s+|joint\s+|chronic\s+)?pain|nausea")
 #: a medicine named as the qualifier of its dose ("lisinopril 10mg": q)
 _DRUG_NAMED = _DRUG.replace("(?P<v>", "(?P<q>", 1)
 #: how much of it: the value of a dose ("20mg", "2000 IU")
@@ -424,7 +454,9 @@ _RULES: tuple[_Rule, ...] = (
                       r"(?:\s+(?-i:[A-Z])[\w'’.-]*){0,2}),?\s+(?:renting|living|sharing|settled|in\s+a\s+(?:flat|house"
                       r"|apartment|condo|studio))\b"), accept=_place),
     # ---- where someone works
-    _Rule("employer", _rx(_S + r"(?:work|works|working|worked)\s+(?:full[- ]time\s+|part[- ]time\s+)?(?:at|for)\s+"
+    # (how one works may stand between: "works remotely for Brightline", "work from home for Acme")
+    _Rule("employer", _rx(_S + r"(?:work|works|working|worked)\s+(?:(?:full[- ]time|part[- ]time|remotely|remote|hybrid"
+                          r"|from\s+home|freelance|fully|mostly|currently|now|still)\s+){0,2}(?:at|for)\s+"
                           + _ORG), accept=_org),
     # "Priya moved to Umbrella Corp": a company one moves to is a job, by its name's suffix
     _Rule("employer", _rx(_S + r"(?:moved|moving|switched|jumped|went)\s+(?:over\s+)?to\s+" + _ORG), accept=corporate),
@@ -647,6 +679,27 @@ _RULES: tuple[_Rule, ...] = (
                             + _DRUG), positive=False, ended=True, accept=lambda v: bool(v)),
     _Rule("medication", _rx(r"\b(?:took|taken|weaned|switched)\s+me\s+off\s+(?:of\s+)?(?:my\s+)?" + _DRUG),
           positive=False, ended=True, accept=lambda v: bool(v), speaker=True),
+    # "I take an albuterol inhaler", "User uses an inhaler for asthma", "I've been using a CPAP": a device taken
+    # or used as a medicine; "I take Symbicort for my asthma": a medicine named for the condition it treats
+    _Rule("medication", _rx(_S + r"(?:take|takes|taking|use|uses|using|started\s+(?:taking|using)|(?:have|has)\s+been\s+"
+                            r"using|rely\s+on|relies\s+on|carry|carries)\s+(?:now\s+)?(?:(?:a|an|the|my|his|her|their)\s+)?"
+                            + _MEDICAL_DEVICE), accept=lambda v: bool(v)),
+    _Rule("medication", _rx(_S + r"(?:take|takes|taking|started\s+taking|am\s+on|['’]m\s+on|is\s+on|are\s+on|been\s+on)"
+                            r"\s+(?:now\s+)?(?P<v>(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)\s+(?:daily\s+|every\s+day\s+)?"
+                            r"for\s+(?:my|his|her|their|the)?\s*(?:" + _CONDITIONS + r")\b"), accept=lambda v: bool(v)),
+    # "I stopped using the albuterol inhaler", "User no longer uses the inhaler": the device (or the
+    # medicine, used) given up
+    _Rule("medication", _rx(_S + r"(?:stopped\s+(?:using|taking|carrying)|stopped|quit\s+(?:using|taking)|no\s+longer"
+                            r"\s+(?:use|uses|take|takes|need|needs|carry|carries)|don['’]t\s+(?:use|take|need)|gave\s+up"
+                            r"|got\s+rid\s+of|(?:am|['’]m)\s+off)\s+(?:(?:my|the|his|her|their)\s+)?" + _MEDICAL_DEVICE),
+          positive=False, ended=True, accept=lambda v: bool(v)),
+    _Rule("medication", _rx(_S + r"(?:stopped\s+using|quit\s+using|no\s+longer\s+(?:use|uses|takes))\s+(?:my\s+)?"
+                            + _DRUG), positive=False, ended=True, accept=lambda v: bool(v)),
+    # "I stopped taking Symbicort": a medicine by its brand, a name no word of the language, taken no more
+    _Rule("medication", _rx(_S + r"(?:stopped\s+taking|quit\s+taking|no\s+longer\s+(?:take|takes)|came\s+off|(?:am|['’]m)"
+                            r"\s+(?:no\s+longer\s+on|off))\s+(?:my\s+)?(?P<v>(?-i:[A-Z])[\w-]+)(?=\s*(?:[,.;!?]|$|\s+(?:for|because"
+                            r"|after|since|last|this|and|but|now|anymore|any\s+more|altogether|completely)\b))"),
+          positive=False, ended=True, accept=_brand),
     # ---- how much of a medicine: "I take lisinopril 10mg", "I'm on 20mg of lisinopril", "my lisinopril
     # dose was increased to 20mg" (the medicine is the qualifier: one dose per medicine)
     _Rule("dose", _rx(_S + _TAKING + _DOSE_VALUE + r"\s+(?:of\s+)?" + _DRUG_NAMED)),
@@ -989,7 +1042,9 @@ _RULES: tuple[_Rule, ...] = (
                       r"shifted|rescheduled|pushed|booked|scheduled|set|planned)?\s*(?:now\s+|usually\s+|always\s+)?"
                       r"(?:(?:moved|changed|shifted|rescheduled|pushed|booked|scheduled|set|planned|back)\s+)?"
                       r"(?:to\s+|for\s+|on\s+|at\s+|every\s+)?"
-                      r"(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r"|" + _DATE + r"|" + _BARE_HOUR + r")"), thing=True,
+                      r"(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r"|" + _DATE + r"|" + _BARE_HOUR + r")"
+                      # (a thing named with its time and then called off is given no time: the status rule's)
+                      r"(?![^,.;!?]*?\s" + _CALLED_OFF_PASSIVE.replace("(?P<v>", "(?:") + r")"), thing=True,
           accept=_has_time_or_hour),
     # "I have yoga every Monday at 6pm", "I go to pilates on Wednesdays": a thing one keeps every week (not "I
     # have a meeting on Monday", one meeting; a bare "meeting" or "class" every week names no one thing). The
@@ -1048,6 +1103,11 @@ _RULES: tuple[_Rule, ...] = (
                         r"|got)\s+(?:now\s+|officially\s+|definitely\s+|totally\s+)*(?P<v>off)(?=\s*(?:[,.;!?]|$|\s(?:now|"
                         r"again|because|due|and|but|so|for\s+(?:now|good|this|next|today|tomorrow))\b))"),
           thing=True, accept=lambda v: True),
+    # "The dentist appointment on Friday is cancelled", "The offsite next week got called off": an event named
+    # with its time, called off in the passive (the time says which one; it is no new time of it)
+    _Rule("status", _rx(r"(?P<t>" + _THING_START + _THING_WORDS + r"(?:" + _EVENTS + r"))\s+(?:(?:on|at|for|this|next)\s+)?"
+                        r"(?:" + _DAY_AND_HOUR + r"|week|weekend|month)\s+" + _CALLED_OFF_PASSIVE), thing=True,
+          accept=lambda v: True),
     _Rule("status", _rx(r"(?P<t>" + _THING_START + _THING_WORDS + r"[\w'’-]+)\s+(?:is|was|has been|got|just|now|finally|"
                         r"officially|has|have)?\s*(?:now\s+|finally\s+|officially\s+|just\s+|been\s+|currently\s+)*"
                         r"(?P<v>" + _STATUS + r")\b" + _NO_OBJECT), thing=True, accept=lambda v: True),
@@ -1120,9 +1180,15 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("goal", _rx(r"(?P<s>)\bno\s+(?P<v>(?:[\w-]+\s+){0,2}?(?:" + _RACES + r"))\s+(?:for\s+me\s+)?(?:this|next)\s+"
                       r"(?:year|season|spring|summer|fall|autumn|time)\b"), positive=False, ended=True,
           accept=lambda v: bool(v), speaker=True),
+    # (in a text of a book club, the club's; a group named as the verb's subject is the rule below's)
     _Rule("reading", _rx(r"(?:reading|doing|picked|chose|choosing|switched to|moving on to|starting)\s+"
                          r"(?P<v>[\"'“‘][^\"'”’]{1,80}[\"'”’])"), accept=lambda v: bool(v),
-          context=_rx(r"\b(book club|reading group|class|we|i)\b")),
+          context=_rx(r"\b(book club|reading group|class|we|i)\b"), unless=_GROUP_READS),
+    # "Our book club is reading Piranesi this month", "The book club is now reading Klara and the Sun": what a
+    # group of the speaker's reads now, one book at a time; the group is the subject (not the speaker, who
+    # may read another; nor someone else's group: "Tom's book club", "my son's class")
+    _Rule("reading", _rx(_GROUP_READS.pattern + r"(?P<v>" + _QUOTED_TITLE + r"|" + _TITLE + r")"), thing=True,
+          accept=lambda v: bool(v)),
     # "I'm reading Project Hail Mary", "Currently reading Dune": a title written as a name, read now
     _Rule("reading", _rx(r"(?:\b(?:I|we)\s*(?:['’]m|['’]re|am|are)\s+(?:currently\s+|now\s+|still\s+)?|"
                          r"(?:^|[.!;]\s+)(?:currently|now|still)\s+)(?:re)?reading\s+" + _NAME_ALONE),

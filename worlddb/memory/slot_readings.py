@@ -164,6 +164,11 @@ UNREAD = Reading()
 #: stopped using or taking ("stopped using the inhaler") is no pastime given up.
 #: Reader 58: an assistant's turn that takes note of what it was told ("I'll remember you take
 #: sertraline", "I've noted that your manager is Tom") claims what it notes, in the user's voice.
+#: Reader 59: a device or medicine taken or used for a condition ("I take an albuterol inhaler", "User uses an
+#: inhaler for asthma", "I take Symbicort for my asthma") is a medication, and one stopped or no longer used
+#: ends it; how one works may stand before the employer ("works remotely for Brightline"); an event named
+#: with its time and called off ("The dentist appointment on Friday is cancelled") has that status and no
+#: new time; what a group of the speaker's reads now ("Our book club is reading Piranesi") is the group's.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
