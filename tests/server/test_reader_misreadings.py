@@ -95,3 +95,29 @@ async def test_a_full_name_ending_in_s_and_another_surname_are_two_people(connec
     async with connect() as client:
         first, second = await _marks(client, "Dana Rey lives in Austin.", "Dana Reyes moved to Denver.")
         assert first not in second["superseded"] + second["revised"]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # "New" was cut off as a filler: both texts read "York", so the move changed nothing
+    ("I live in York.", "I moved to New York."),
+    ("I live in New York.", "I moved to York."),
+    ("I live in Mexico.", "We moved to New Mexico."),
+    ("I live in Carolina.", "I moved to North Carolina."),
+])
+async def test_a_move_to_a_place_named_with_new_or_north_supersedes_the_place_without_it(connect, old, new):
+    async with connect() as client:
+        first, second = await _marks(client, old, new)
+        assert second["superseded"] == [first]
+        assert (await ok(client, "memory_read", id=first))["superseded_by"] == [second["id"]]
+        hits = (await ok(client, "memory_recall", query="Where do I live?", limit=5))["results"]
+        assert hits[0]["id"] == second["id"]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("I live in New York.", "I still live in New York."),
+    ("I live in New York.", "I have a new job at Acme."),
+])
+async def test_the_same_place_or_a_new_job_leaves_a_home_named_with_new_current(connect, old, new):
+    async with connect() as client:
+        first, second = await _marks(client, old, new)
+        assert first not in second["superseded"] + second["revised"] + second["conflicts"]

@@ -66,13 +66,23 @@ _OCCUPATION_RUN = re.compile(r"(?:\s+(?:" + "|".join(sorted(_OCCUPATIONS | _TITL
                              + r")\b)+")
 
 
+#: capitalised words that begin a place's name of several words ("New York", "Old Town", "North
+#: Carolina", "San Diego", "Las Vegas", "Le Mans"): part of the name, which is another place than
+#: the rest of it names ("York"), never a determiner or a filler
+_NAME_PREFIX = (r"(?-i:New|Old|Great|Little|North|South|East|West|Upper|Lower|San|Santa|Los|Las|El|Le|La|Fort|Port"
+                r"|Mount)")
+#: such a word before the capitalised word it begins a name with
+_PREFIXED_NAME = re.compile(_NAME_PREFIX + r"\s+(?=(?-i:[A-Z]))")
+
+
 def _value(chunk: str, *, words: int = 5) -> str:
     """The value at the start of `chunk`: up to a clause break or a function word, without
     leading determiners; a capitalised name there is taken whole, up to an "and" that begins a
-    new clause (`_NEW_CLAUSE`)."""
+    new clause (`_NEW_CLAUSE`), with a word that begins a place's name (`_NAME_PREFIX`: "New
+    York", not "a new job at ...")."""
     chunk = chunk.strip().lstrip("\"'“‘").strip()
-    # drop leading determiners and fillers
-    while True:
+    # drop leading determiners and fillers (not the "New" of "New York")
+    while not _PREFIXED_NAME.match(chunk):
         m = re.match(r"(?:a|an|(?-i:the)|my|our|his|her|their|its|some|called|named|now|officially|actually|currently"
                      r"|just|also|new|brand new|a new|old|current)\s+", chunk, re.I)
         if not m:
@@ -325,15 +335,32 @@ def ambiguous_first_names(claims: Iterable[SlotClaim]) -> frozenset[str]:
 
 def same_value(a: str, b: str) -> bool:
     """Whether two values name the same thing: equal words, or one's words within the other's
-    ("Kaiser Permanente" / "a Kaiser Permanente clinic", "fish" / "goldfish")."""
+    ("Kaiser Permanente" / "a Kaiser Permanente clinic", "fish" / "goldfish"), but for a place's
+    name and that name behind a word that begins another's ("York" / "New York")."""
     wa, wb = set(_words(a)), set(_words(b))
     if not wa or not wb:
+        return False
+    # "New York" is no "York", nor "North Carolina" "Carolina": a word that begins a place's name names another
+    if _prefixed(a, b) or _prefixed(b, a):
         return False
     if wa <= wb or wb <= wa:
         return True
     # a word of one inside a word of the other: "fish" / "goldfish", "cat" / "cats"
     small, big = (wa, wb) if len(wa) <= len(wb) else (wb, wa)
     return all(any(len(s) >= 3 and s in w for w in big) for s in small)
+
+
+def _prefixed(long: str, short: str) -> bool:
+    """Whether `long` is `short`'s name behind a word that begins a place's name (`_NAME_PREFIX`:
+    "New York" of "York")."""
+    long, short = _restore(long), _restore(short)
+    m = re.match(r"\s*(?:(?:the|a|an)\s+)?" + _NAME_PREFIX + r"\s+(?=(?-i:[A-Z]))", long, re.I)
+    return m is not None and _as_written(long[m.end():]) == _as_written(re.sub(r"^\s*(?:the|a|an)\s+", "", short))
+
+
+def _as_written(value: str) -> list[str]:
+    """A value's words in lower case, every one of them (a name's "New" too)."""
+    return re.findall(r"[\w'’&+-]+", value.lower())
 
 
 def same_name(a: str, b: str) -> bool:

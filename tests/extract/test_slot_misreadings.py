@@ -1,0 +1,45 @@
+"""Texts the slot reader once misread, read here rule by rule: a place's name that begins with a
+word the value cutter took for a filler ("New York"), a statement followed by a tag question,
+a move between two things that are no places, and a move the speaker and a relative made
+together."""
+
+from __future__ import annotations
+
+import pytest
+
+from worlddb.extract.slots import ME, read, same_value
+
+
+def claims(text: str) -> list[tuple[str, str, str, bool, bool]]:
+    return [(c.subject, c.attribute, c.value, c.positive, c.ended) for c in read(text).claims]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("I moved to New York.", "New York"),
+    ("We live in New Orleans now.", "New Orleans"),
+    ("I live in Old Town.", "Old Town"),
+    ("I moved to a new place in New Haven.", "New Haven"),
+    ("We relocated to the New Forest.", "New Forest"),
+    ("I live in North Carolina.", "North Carolina"),
+    ("I moved to San Diego.", "San Diego"),
+])
+def test_a_word_that_begins_a_places_name_is_part_of_it(text, value):
+    assert [c.value for c in read(text).claims if c.attribute == "home"] == [value]
+
+
+@pytest.mark.parametrize(("text", "attribute", "value"), [
+    ("I have a new job at Acme.", "employer", "Acme"),
+    ("I started a new job at Acme.", "employer", "Acme"),
+    ("My new address is 5 Elm Street.", "address", "5 Elm Street"),
+])
+def test_a_lower_case_new_is_still_no_part_of_a_value(text, attribute, value):
+    assert [c.value for c in read(text).claims if c.attribute == attribute] == [value]
+
+
+def test_a_places_name_behind_a_word_that_begins_another_is_another_value():
+    assert not same_value("York", "New York") and not same_value("New York", "York")
+    assert not same_value("Carolina", "North Carolina") and not same_value("the New Forest", "Forest")
+    assert same_value("New York", "New York") and same_value("the New Forest", "New Forest")
+    assert same_value("New York", "New York City")  # more words after the name: as "Kaiser Permanente clinic"
+    assert same_value("Kaiser Permanente", "a Kaiser Permanente clinic")
+    assert read("I moved to New York.").claims[0].subject == ME
