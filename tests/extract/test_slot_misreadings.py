@@ -43,3 +43,23 @@ def test_a_places_name_behind_a_word_that_begins_another_is_another_value():
     assert same_value("New York", "New York City")  # more words after the name: as "Kaiser Permanente clinic"
     assert same_value("Kaiser Permanente", "a Kaiser Permanente clinic")
     assert read("I moved to New York.").claims[0].subject == ME
+
+
+@pytest.mark.parametrize(("text", "attribute", "value"), [
+    ("Living in Austin now, remember?", "home", "Austin"),
+    ("Working at Stripe these days, you know?", "employer", "Stripe"),
+    ("Moved to Austin last year, right?", "home", "Austin"),
+    ("Living in Austin now, as I said?", "home", "Austin"),
+])
+def test_a_tag_question_after_a_statement_keeps_the_statement(text, attribute, value):
+    assert [(c.subject, c.value, c.positive) for c in read(text).claims if c.attribute == attribute] == \
+        [(ME, value, True)]
+
+
+@pytest.mark.parametrize("text", [
+    "Living in Austin now?", "Moving to Austin?", "Working at Stripe these days?", "Cancel my gym membership?",
+    # a question that opens with an auxiliary asks, whatever tag ends it
+    "Do I live in Austin now, right?", "Did I move to Austin, remember?",
+])
+def test_a_real_question_still_states_nothing(text):
+    assert read(text).claims == ()

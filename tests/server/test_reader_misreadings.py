@@ -121,3 +121,25 @@ async def test_the_same_place_or_a_new_job_leaves_a_home_named_with_new_current(
     async with connect() as client:
         first, second = await _marks(client, old, new)
         assert first not in second["superseded"] + second["revised"] + second["conflicts"]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # a statement that ends in a tag question was read as a question, and stated nothing
+    ("I live in Denver.", "Living in Austin now, remember?"),
+    ("I live in Denver.", "Living in Austin these days, you know?"),
+    ("I work at Google.", "Working at Stripe these days, you know?"),
+    ("I live in Denver.", "Moved to Austin last month, right?"),
+])
+async def test_a_statement_ending_in_a_tag_question_supersedes_the_old_value(connect, old, new):
+    async with connect() as client:
+        first, second = await _marks(client, old, new)
+        assert second["superseded"] == [first]
+        assert (await ok(client, "memory_read", id=first))["valid_to"] is not None
+
+
+@pytest.mark.parametrize("new", ["Living in Austin now?", "Moving to Austin?", "Did I move to Austin, remember?"])
+async def test_a_real_question_about_a_move_leaves_the_home_current(connect, new):
+    async with connect() as client:
+        first, second = await _marks(client, "I live in Denver.", new)
+        assert second["superseded"] == [] and second["revised"] == [] and second["conflicts"] == []
+        assert (await ok(client, "memory_read", id=first))["valid_to"] is None

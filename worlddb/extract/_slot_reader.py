@@ -8,7 +8,8 @@ becomes a ``SlotClaim`` or nothing (``_claim``): its value cut and checked, its 
 (worlddb.extract._slot_clause_subject), read as negated, ended or held before ("not", "no
 longer", "used to", "my old ..."), and dropped when its clause is a wish, plan, condition or
 question (``_IRREALIS``, ``_asks``: one that opens with an auxiliary or a question word, or with
-the match's own verb and no subject, "Cancel the trip?"), when it says a change of a held value (home, job, partner,
+the match's own verb and no subject, "Cancel the trip?", but for a statement that ends in a tag
+question, "Living in Austin now, remember?"), when it says a change of a held value (home, job, partner,
 ...) for a time still to come ("I'm moving to Denver next month", "I'll start at X": ``_future``;
 the old value holds until then; ``planned`` reads a text as of that time, where it holds) or when
 its value is a purpose ("for coding"). Claims are
@@ -466,13 +467,20 @@ _ASKING = re.compile(r"(?:do|does|did|am|is|are|was|were|have|has|had|should|cou
                      r"must|who|what|where|when|which|why|how)\b", re.I)
 
 
+#: a tag question that ends a statement: it asks the listener to agree with what the clause before
+#: it says ("Living in Austin now, remember?", "Working at Stripe these days, you know?")
+_TAG = re.compile(r",\s*(?:remember|you\s+know|(?:you\s+)?see|right|ok|okay|alright|all\s+right|yeah|yes|no|correct"
+                  r"|eh|huh|(?:as|like)\s+I\s+(?:said|told\s+you|mentioned))\s*$", re.I)
+
+
 def _asks(clause: str, text: str, at: int, bare: bool = False) -> bool:
     """Whether `clause` is a question that opens with an auxiliary or a question word ("Do I
     still live in Austin?"; not "You moved to Denver, right?"), or whose match is `bare` (`_bare`:
-    "Cancel my gym membership?" asks whether to, where "Cancel my gym membership." bids it). `at`:
+    "Cancel my gym membership?" asks whether to, where "Cancel my gym membership." bids it) and
+    that does not end in a tag question (`_TAG`: "Living in Austin now, remember?" says it). `at`:
     where `clause` stands in `text`."""
     return at >= 0 and text[at + len(clause):].lstrip("\"'”’) ").startswith("?") and (
-        bare or bool(_ASKING.match(clause)))
+        bare and not _TAG.search(clause) or bool(_ASKING.match(clause)))
 
 
 #: what may open a clause before its verb and be no subject: a discourse word or an adverb ("Ok, so cancel ...")
