@@ -63,3 +63,25 @@ def test_a_tag_question_after_a_statement_keeps_the_statement(text, attribute, v
 ])
 def test_a_real_question_still_states_nothing(text):
     assert read(text).claims == ()
+
+
+@pytest.mark.parametrize("text", [
+    "I moved from Vim to Neovim.",
+    "We moved from Jenkins to GitHub Actions.",
+    "We moved from Trello to Asana last month.",
+    "I moved from Emacs to Vim.",
+])
+def test_a_move_between_two_things_that_are_no_places_reads_no_home(text):
+    reading = read(text)
+    assert [c for c in reading.claims if c.attribute == "home"] == []
+    assert any(c.attribute == "replaces" and not c.ended for c in reading.claims)  # the tool's change is kept
+
+
+@pytest.mark.parametrize(("text", "new", "old"), [
+    ("I moved from Chicago to Denver.", "Denver", "Chicago"),
+    ("We moved from Bozeman to Missoula in May.", "Missoula", "Bozeman"),
+    ("We moved from New York to Salt Lake City.", "Salt Lake City", "New York"),
+])
+def test_a_move_between_places_is_still_a_home_taken_and_one_left(text, new, old):
+    homes = [(c.value, c.positive, c.ended) for c in read(text).claims if c.attribute == "home"]
+    assert homes == [(new, True, False), (old, False, True)]

@@ -143,3 +143,29 @@ async def test_a_real_question_about_a_move_leaves_the_home_current(connect, new
         first, second = await _marks(client, "I live in Denver.", new)
         assert second["superseded"] == [] and second["revised"] == [] and second["conflicts"] == []
         assert (await ok(client, "memory_read", id=first))["valid_to"] is None
+
+
+@pytest.mark.parametrize("new", [
+    # a move between two tools was read as the user's move between two homes
+    "I moved from Vim to Neovim.",
+    "We moved from Jenkins to GitHub Actions.",
+    "We moved from Trello to Asana last month.",
+])
+async def test_a_move_between_two_tools_leaves_the_home_current(connect, new):
+    async with connect() as client:
+        first, second = await _marks(client, "I live in Austin.", new)
+        assert first not in second["superseded"] + second["revised"] + second["conflicts"]
+        assert (await ok(client, "memory_read", id=first))["valid_to"] is None
+        hits = (await ok(client, "memory_recall", query="Where do I live?", limit=5))["results"]
+        assert hits[0]["id"] == first
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("I live in Austin.", "I moved from Chicago to Denver."),
+    ("I live in Chicago.", "I moved from Chicago to Denver."),
+    ("I use Vim as my editor.", "I moved from Vim to Neovim."),
+])
+async def test_a_move_between_places_or_from_the_editor_used_still_supersedes(connect, old, new):
+    async with connect() as client:
+        first, second = await _marks(client, old, new)
+        assert second["superseded"] == [first]

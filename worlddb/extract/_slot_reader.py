@@ -218,8 +218,10 @@ def _open_kept(opened: tuple[SlotClaim, ...], claims: tuple[SlotClaim, ...],
 
 def _moved_between(opened: SlotClaim, claim: SlotClaim, claims: tuple[SlotClaim, ...]) -> bool:
     """Whether a replacement (`opened`) and a home (`claim`) are both read from a move "from X to
-    Y" (a home left is read beside it): the rules read no gazetteer, so "I moved from Firefox to
-    Vivaldi" may be a tool's replacement as well as a home's, and both are kept for the judge."""
+    Y" (a home left is read beside it): the rules read no gazetteer (a move between two names the
+    lexicon knows neither of, "from Vim to Neovim", is no home's; one of them known is enough),
+    so "I moved from Firefox to Vivaldi" may be a tool's replacement as well as a home's, and both
+    are kept for the judge."""
     return opened.attribute == REPLACES and claim.attribute == "home" and opened.ended == claim.ended \
         and any(c.attribute == "home" and c.ended for c in claims)
 
@@ -325,7 +327,10 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
     if accept is not None and not accept(value):
         return None
     # "moved from Chicago to Denver": the other place the rule names (`o`) passes the same check
-    if accept is not None and groups.get("o") is not None and not accept(_restore(_value(groups["o"])).strip(" .,")):
+    other = _restore(_value(groups["o"])).strip(" .,") if groups.get("o") is not None else None
+    if accept is not None and other is not None and not accept(other):
+        return None
+    if rule.pair is not None and other is not None and not rule.pair(value, other):
         return None
     # "I've moved over to Neovim for coding": a tool taken up for a purpose, not a new home
     if rule.attribute == "home" and _PURPOSE.match(raw, raw.find(value) + len(value) if value in raw else len(raw)):

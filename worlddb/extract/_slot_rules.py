@@ -4,7 +4,7 @@ Contract: ``_RULES`` is a tuple of ``_Rule``s, each an attribute of the catalogu
 (worlddb.extract._slot_catalogue) and a compiled pattern whose group ``v`` is the value, ``s``
 (when present) the subject right before the verb, ``t`` a named thing, ``q`` a qualifier and
 ``r`` a role the value must be an occupation for, ``o`` another value the same check must pass
-(the other place of "moved from Chicago to Denver"). A rule also says whether its claim is
+(the other place of "moved from Chicago to Denver"), with a check on the two together (``pair``). A rule also says whether its claim is
 negated or ended, a check on the value (``accept``: ``_place``, ``_org``, ``_occupation``, ...),
 a pattern the whole text must hold (``context``) or must not (``unless``), and whether the
 subject is fixed (``thing``, ``speaker``). Rules read patterns and lexicons
@@ -69,6 +69,8 @@ class _Rule:
     speaker: bool = False
     #: a pattern whose presence anywhere in the text keeps the rule from applying
     unless: re.Pattern[str] | None = None
+    #: check on the value and the other one (`o`) together; a rule whose two fail it reads nothing
+    pair: object = None
 
 
 class _Lazy:
@@ -201,14 +203,34 @@ _NOT_A_MOVE = _rx(r"\b(?:apps?|tools?|platforms?|stack|editor|ide|software|servi
                   r"|hosting|deploy\w*|migrat\w*)\b")
 
 
+#: a word written as a product's name is, with a capital inside it ("GitHub", "WhatsApp", "MySQL"; not
+#: a place's "McAllen", "DeKalb", "LaSalle")
+_PRODUCT_SHAPED = re.compile(r"(?-i:[A-Z][a-z]{2,}[A-Z]|[a-z][A-Z]{2,})")
+
+
 def _moved_place(value: str) -> bool:
     """Whether `value` names a place a person moves from or to: a place (`_place`), and neither
-    one common word written capitalised ("Slack", "Teams", "Go"), an acronym ("AWS") nor a
-    programming language."""
+    one common word written capitalised ("Slack", "Teams", "Go"), an acronym ("AWS"), a
+    programming language nor a name written as a product's ("GitHub Actions")."""
     words = value.split()
-    if not _place(value) or words[0].lower() in _LANGUAGES or re.fullmatch(r"[A-Z0-9]{2,}", words[0]):
+    if not _place(value) or words[0].lower() in _LANGUAGES or re.fullmatch(r"[A-Z0-9]{2,}", words[0]) \
+            or _PRODUCT_SHAPED.search(value):
         return False
     return len(words) > 1 or not lexicon.is_common(words[0])
+
+
+def _known_name(value: str) -> bool:
+    """Whether a capitalised word of `value` is a proper noun the lexicon knows: the name of a
+    place, a person or a company that was in print ("Chicago", "Bozeman", "Jenkins"), where the
+    names of tools and apps newer than the list are not ("Vim", "Neovim", "Emacs", "Figma")."""
+    return any(lexicon.tag(w) in ("NNP", "NNPS") for w in value.split() if w[:1].isupper())
+
+
+def _moved_between_places(value: str, other: str) -> bool:
+    """Whether a move from one of `value`, `other` to the other is a person's between two places:
+    one of them is a name the lexicon knows (`_known_name`); a move between two names it knows
+    neither of ("from Vim to Neovim") is a tool's, whose names it lacks."""
+    return _known_name(value) or _known_name(other)
 
 
 def _place(value: str) -> bool:
@@ -438,9 +460,9 @@ _RULES: tuple[_Rule, ...] = (
     # "I moved from Chicago to Denver": a person's move from one place to another, the new home and the
     # old one it ends (not "moved the meeting from Monday to Tuesday", "moved from Slack to Teams")
     _Rule("home", _rx(_S + _MOVED_FROM + r"(?P<o>" + _PLACE_NAME + r")\s+(?:to|into)\s+" + _VAL),
-          accept=_moved_place, unless=_NOT_A_MOVE),
+          accept=_moved_place, unless=_NOT_A_MOVE, pair=_moved_between_places),
     _Rule("home", _rx(_S + _MOVED_FROM + r"(?P<v>" + _PLACE_NAME + r")\s+(?:to|into)\s+(?P<o>" + _PLACE_NAME + r")"),
-          positive=False, ended=True, accept=_moved_place, unless=_NOT_A_MOVE),
+          positive=False, ended=True, accept=_moved_place, unless=_NOT_A_MOVE, pair=_moved_between_places),
     _Rule("home", _rx(r"(?P<s>\b(?:my|our)\s+)?(?:first|new)\s+(?:winter|summer|spring|fall|autumn|year|month|months"
                       r"|week|weeks|apartment|place|house|home|flat|neighbou?rhood)\s+in\s+" + _VAL), accept=_place),
     _Rule("home", _rx(r"(?P<s>\b(?:my|our)\s+)?(?:home|hometown|home base)\s+(?:for (?:me|us)\s+)?is\s+(?:now\s+)?"
