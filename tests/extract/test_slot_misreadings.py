@@ -85,3 +85,19 @@ def test_a_move_between_two_things_that_are_no_places_reads_no_home(text):
 def test_a_move_between_places_is_still_a_home_taken_and_one_left(text, new, old):
     homes = [(c.value, c.positive, c.ended) for c in read(text).claims if c.attribute == "home"]
     assert homes == [(new, True, False), (old, False, True)]
+
+
+@pytest.mark.parametrize(("text", "subject"), [
+    ("User and his wife moved to Portland.", ME),
+    ("The user and her husband live in Portland now.", ME),
+    ("I and my wife moved to Portland.", ME),
+    ("Me and my wife moved to Portland.", ME),
+    ("My wife and I moved to Portland.", ME),
+    ("Tom and his wife moved to Portland.", "tom"),
+    ("My brother and his wife moved to Portland.", "brother"),
+    # the relative alone, or with others, moved: not the speaker
+    ("My wife moved to Portland for work.", "wife"),
+    ("My wife and kids moved to Portland.", "wife"),
+])
+def test_who_moved_when_the_speaker_or_a_person_moved_with_a_relative(text, subject):
+    assert [(c.subject, c.value) for c in read(text).claims if c.attribute == "home"] == [(subject, "Portland")]

@@ -169,3 +169,30 @@ async def test_a_move_between_places_or_from_the_editor_used_still_supersedes(co
     async with connect() as client:
         first, second = await _marks(client, old, new)
         assert second["superseded"] == [first]
+
+
+@pytest.mark.parametrize("new", [
+    # the relative was read as the one who moved, so the user's home stayed as it was
+    "User and his wife moved to Portland.",
+    "I and my wife moved to Portland.",
+    "Me and my husband moved to Portland last month.",
+    "My wife and I moved to Portland.",
+])
+async def test_the_user_moving_with_a_relative_supersedes_the_users_home(connect, new):
+    async with connect() as client:
+        first, second = await _marks(client, "I live in Austin.", new)
+        assert second["superseded"] == [first]
+        hits = (await ok(client, "memory_recall", query="Where do I live?", limit=5))["results"]
+        assert hits[0]["id"] == second["id"]
+
+
+@pytest.mark.parametrize(("old", "new", "changed"), [
+    ("I live in Austin.", "My wife moved to Portland for work.", False),
+    ("I live in Austin.", "Tom and his wife moved to Portland.", False),
+    ("Tom lives in Austin.", "Tom and his wife moved to Portland.", True),
+])
+async def test_a_relative_or_another_person_moving_changes_their_home_not_the_users(connect, old, new, changed):
+    async with connect() as client:
+        first, second = await _marks(client, old, new)
+        assert (second["superseded"] == [first]) is changed
+        assert first not in second["revised"] + second["conflicts"]

@@ -30,7 +30,8 @@ def _subject(found: str | None, before: str, text: str, speaker_is: str | None) 
     # the auxiliaries the subject group swallowed are not part of it
     phrase = re.sub(r"(?:\s+(?:just|finally|recently|now|also|still|currently|officially|actually|have|has|had|'ve|"
                     r"’ve|'s|’s|am|'m|’m|is|are|was|were|got|will|be|been))+$", "", phrase, flags=re.I).strip()
-    if re.fullmatch(r"[A-Z][a-z]+\s+and\s+I", phrase):
+    # "Tom and I", "I and my wife", "me and my husband": the speaker is one of those the clause is about
+    if re.fullmatch(r"[A-Z][a-z]+\s+and\s+I|(?i:I|me)\s+and\s+(?i:my|our)\s+.+", phrase):
         return ME
     low = phrase.lower().replace("’", "'")
     words = low.split()

@@ -102,7 +102,10 @@ def _rx(pattern: str) -> re.Pattern[str]:
 
 # Who: a subject right before the verb, as a named group `s` (optional: a rule that finds none
 # takes the clause's subject, see _clause_subject).
-_SUBJ = (r"(?:I|we|he|she|they|you|(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:" + _KIN_RE + r")(?:\s+(?-i:[A-Z][a-z]+))?"
+# (the speaker or a person named with a relative of theirs is one subject: "I and my wife", "Tom and his wife")
+_SUBJ = (r"(?:(?:I|me)\s+and\s+(?:my|our)\s+(?:\w+\s+)?(?:" + _KIN_RE + r")"
+         r"|(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))?\s+and\s+(?:his|her|their)\s+(?:\w+\s+)?(?:" + _KIN_RE + r")"
+         r"|I|we|he|she|they|you|(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:" + _KIN_RE + r")(?:\s+(?-i:[A-Z][a-z]+))?"
          r"(?:\s+and\s+(?:his|her|their)\s+(?:" + _KIN_RE + r"))?"
          r"|(?-i:[A-Z][a-z]+)['’]s\s+(?:" + _KIN_RE + r")|(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))?)")
 _AUX = (r"(?:just|finally|recently|now|also|still|currently|officially|actually|really|usually|always|normally"

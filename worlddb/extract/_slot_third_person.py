@@ -5,7 +5,8 @@ written in the third person ("User lives in Chicago", "The user moved from Chica
 "User's manager is Lena Park", "User's sister Ana ...", "Lena Park is the user's manager") in
 the first person ("I live in Chicago", "My manager is Lena Park", "Lena Park is my manager"),
 its verb made to agree ("lives" -> "live", "is" -> "am", "has" -> "have", "User's moving" ->
-"I'm moving"); `text` itself when it names no such clause. In a clause the user opens, "his",
+"I'm moving"), and the user joined to a relative of theirs as one ("User and his wife moved" -> "I
+and my wife moved"); `text` itself when it names no such clause. In a clause the user opens, "his",
 "her" or "their" before anyone else is named is the user's ("User lives with her husband Tom"),
 and so is the pronoun that opens what the user is said to have said ("User said they live in
 Austin" -> "I said I live in Austin"). ``names_user(text)`` says whether it would change `text`.
@@ -23,6 +24,7 @@ from __future__ import annotations
 import re
 
 from worlddb.extract import lexicon
+from worlddb.extract._slot_words import _KIN_RE
 
 __all__ = ["in_first_person", "names_user"]
 
@@ -63,6 +65,8 @@ _SAYING = {"said", "says", "mentioned", "mentions", "noted", "notes", "explained
            "reported", "reports", "confirmed", "confirms", "stated", "states", "added", "adds", "clarified",
            "clarifies", "indicated", "indicates", "wrote", "writes", "told me", "tells me", "told us", "tells us"}
 _SAID = re.compile(r"\s+(?:that\s+)?(?P<p>they|he|she)(?P<c>['’](?:re|s|ve|d|ll))?\b", re.I)
+#: a relative of the user's joined to the user as one subject ("User and his wife", "the user and their kids")
+_WITH_KIN = re.compile(r"\s+and\s+(?:his|her|their)\s+(?:[a-z]+\s+)?(?:" + _KIN_RE + r")\b", re.I)
 _CLAUSE_END = re.compile(r"[.!?;\n]|,\s+(?:and|but)\s|\s(?:but|because|while|whereas)\s")
 
 
@@ -105,6 +109,9 @@ def _turned(text: str, m: re.Match[str]) -> tuple[str, int] | None:
         if not nxt.group(1)[:1].islower():
             return None  # "the User's Guide": a title
         return ("My" if capital else "my"), m.end()
+    if _WITH_KIN.match(text, m.end()):
+        # "User and his wife moved to Portland": the user and a relative, "I and my wife"
+        return _clause_rest(text, m.end(), "I")
     verb = _ADVERBS.match(text, m.end())
     if verb is None:
         return None
