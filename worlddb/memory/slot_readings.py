@@ -169,6 +169,11 @@ UNREAD = Reading()
 #: ends it; how one works may stand before the employer ("works remotely for Brightline"); an event named
 #: with its time and called off ("The dentist appointment on Friday is cancelled") has that status and no
 #: new time; what a group of the speaker's reads now ("Our book club is reading Piranesi") is the group's.
+#: Reader 60: a word that begins a place's name is part of it ("New York", not "York"); a statement
+#: that ends in a tag question states ("Living in Austin now, remember?"); a move "from X to Y" between
+#: two names the lexicon knows neither of, or one written as a product's, is no home ("from Vim to
+#: Neovim"); the speaker or a person joined to a relative is the subject ("I and my wife", "User and
+#: his wife").
 CLAIMS_READER = schema.CLAIMS_READER
 
 
