@@ -36,7 +36,8 @@ CRAFTED = [
     "I have a dog named Rex and a cat named Tom. We adopted a puppy and a kitten called Luna.",
     "I switched jobs to Globex last spring. My brother changed jobs to Acme Corp.",
     "I go bouldering on Sundays. I joined a running club that meets Saturday mornings.",
-    "I moved to New York. Living in Austin now, remember? I moved from Vim to Neovim. User and his wife moved to Ohio.",
+    "I moved to New York. Living in Austin now, remember? I moved from Vim to Neovim.",
+    "User and his wife moved to Ohio. Me and my husband live in Leeds. Tom and his wife moved to New Haven.",
     # where someone lives, works, their role
     "I live in Lisbon now, and our first winter in Lisbon was mild.",
     "My hometown is Galway. We're moving to 42 Harbour Road next month.",
