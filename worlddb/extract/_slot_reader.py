@@ -243,9 +243,22 @@ def _claims(protected: str, rules: Iterable[_Rule], speaker_is: str | None, plan
         for rule in rules:
             for m in _matches(rule.pattern, clause):
                 claim = _claim(rule, m, clause, protected, speaker_is, planned)
-                if claim is not None and claim not in claims:
-                    claims.append(claim)
+                listed = [] if claim is None else [claim, *_listed(rule, m, clause, claim)]
+                claims.extend(c for i, c in enumerate(listed) if c not in claims and c not in listed[:i])
     return claims
+
+
+def _listed(rule: _Rule, m: re.Match[str], clause: str, claim: SlotClaim) -> Iterable[SlotClaim]:
+    """The claims of the values listed after a match's own (`rule.more`): "I'm not vegetarian or
+    pescatarian" says the same of each, so each is `claim` with its value."""
+    pos = m.end("v")
+    while rule.more is not None and (more := rule.more.match(clause, pos)) is not None:
+        value = _restore(more.group("v")).strip(" .,'\"“”‘’")
+        if rule.attribute == "diet":
+            value = _FOOD_KIND.get(value.lower(), value)
+        if rule.accept is None or rule.accept(value):
+            yield replace(claim, value=value)
+        pos = more.end("v")
 
 
 def _matches(pattern: re.Pattern[str], clause: str) -> Iterable[re.Match[str]]:

@@ -71,6 +71,9 @@ class _Rule:
     unless: re.Pattern[str] | None = None
     #: check on the value and the other one (`o`) together; a rule whose two fail it reads nothing
     pair: object = None
+    #: one more value of a list, matched where the value before it ends (its group ``v``): each
+    #: value of "not vegetarian or pescatarian" is a claim of the same reading
+    more: re.Pattern[str] | None = None
 
 
 class _Lazy:
@@ -649,8 +652,11 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("diet", _rx(_S + r"(?:am|'m|’m|is|are|'re|was|went|going|gone|became|become|stay|stayed)\s+(?:now\s+)?"
                       r"(?:an?\s+)?" + _DIET_DEGREE + r"(?P<v>" + _DIETS + r")\b"),
           accept=lambda v: True),
-    _Rule("diet", _rx(_S + r"(?:am|'m|’m|is|are|'re)\s+(?:not|no longer)\s+(?:an?\s+)?" + _DIET_DEGREE + r"(?P<v>" + _DIETS
-                      + r")\b"), positive=False, accept=lambda v: True),
+    # "I'm not vegan anymore", "my dad isn't vegetarian", "she's no longer vegan", "I'm not vegetarian or pescatarian"
+    _Rule("diet", _rx(_S + r"(?:(?:am|['’]m|is|['’]s|are|['’]re)\s+(?:not|no longer)|isn['’]t|aren['’]t)\s+(?:an?\s+)?"
+                      + _DIET_DEGREE + r"(?P<v>" + _DIETS + r")\b"), positive=False, accept=lambda v: True,
+          more=_rx(r"(?:\s*,\s*(?:(?:or|nor)\s+)?|\s+(?:or|nor)\s+)(?:(?:an?|even)\s+)?" + _DIET_DEGREE
+                   + r"(?P<v>" + _DIETS + r")\b")),
     # "I'm on a keto diet", "we started the paleo diet"; "I stopped being vegan", "I went off keto"
     _Rule("diet", _rx(_S + r"(?:am|'m|’m|is|are|'re|was|went|been|started|start|starting|began|tried)\s+(?:on\s+)?"
                       r"(?:a|an|the)\s+(?:strict\s+)?(?P<v>" + _DIETS + r")\s+diet\b"), accept=lambda v: True),

@@ -1,0 +1,60 @@
+"""Changes the slot reader once missed, as an agent meets them through the real MCP client with the
+default embedding model: diets negated in a list ("not vegetarian or pescatarian"), another person's
+diet ended in a contraction ("isn't vegan anymore"), and each of them leaving what it does not name
+current."""
+
+from __future__ import annotations
+
+import pytest
+from mcp import Client
+
+from worlddb.server import ServerConfig, build_server
+
+from .helpers import ok
+
+
+@pytest.fixture(scope="module")
+def minilm_server(tmp_path_factory):
+    return build_server(ServerConfig(db=str(tmp_path_factory.mktemp("lists") / "memory.db"), default_user="alice",
+                                     background=False))
+
+
+async def _pair(client, user: str, old: str, new: str) -> tuple[str, dict]:
+    """The id of `old`, written first for `user`, and what writing `new` after it answered."""
+    first = await ok(client, "memory_write", text=old, valid_from="2024-01-01", user_id=user)
+    return first["id"], await ok(client, "memory_write", text=new, valid_from="2024-06-01", user_id=user)
+
+
+async def _first_hit(client, user: str, query: str) -> dict:
+    return (await ok(client, "memory_recall", query=query, limit=5, user_id=user))["results"][0]
+
+
+@pytest.mark.parametrize(("user", "old", "new", "question"), [
+    ("pair", "I'm pescatarian.", "I'm not vegetarian or pescatarian anymore.", "What is the user's diet?"),
+    ("triple", "I'm vegetarian.", "I'm not vegan, vegetarian, or pescatarian anymore, I eat everything now.",
+     "Is the user vegetarian?"),
+    ("dad", "My dad is vegan.", "My dad isn't vegan anymore.", "Is the user's dad vegan?"),
+    ("parents", "My parents are vegetarian.", "My parents aren't vegetarian anymore.",
+     "Are the user's parents vegetarian?"),
+])
+async def test_a_diet_said_to_hold_no_longer_ends_the_memory_of_it(minilm_server, user, old, new, question):
+    async with Client(minilm_server) as client:
+        first, second = await _pair(client, f"diet-{user}", old, new)
+        assert second["superseded"] == [first]
+        assert (await ok(client, "memory_read", id=first, user_id=f"diet-{user}"))["superseded_by"] == [second["id"]]
+        assert (await _first_hit(client, f"diet-{user}", question))["id"] == second["id"]
+
+
+@pytest.mark.parametrize(("user", "old", "new"), [
+    # the user's diet is not their father's, either way round
+    ("mine-dad", "I'm vegan.", "My dad isn't vegan anymore."),
+    ("dad-mine", "My dad is vegan.", "I'm not vegan anymore."),
+    ("sister-mine", "My sister is vegetarian.", "I'm not vegetarian or pescatarian anymore."),
+    # a diet the list does not name
+    ("other-diet", "I'm vegetarian.", "I'm not vegan or pescatarian."),
+])
+async def test_a_diet_negated_leaves_another_persons_or_another_diet_current(minilm_server, user, old, new):
+    async with Client(minilm_server) as client:
+        first, second = await _pair(client, f"keep-{user}", old, new)
+        assert first not in second["superseded"] + second["revised"] + second["conflicts"]
+        assert (await ok(client, "memory_read", id=first, user_id=f"keep-{user}"))["valid_to"] is None
