@@ -1,7 +1,7 @@
 """Changes the slot reader once missed, as an agent meets them through the real MCP client with the
 default embedding model: diets negated in a list ("not vegetarian or pescatarian"), another person's
-diet ended in a contraction ("isn't vegan anymore"), and each of them leaving what it does not name
-current."""
+diet ended in a contraction ("isn't vegan anymore"), a named owner's new carer ("Biscuit's new vet"),
+and each of them leaving what it does not name current (another person's diet, another pet's vet)."""
 
 from __future__ import annotations
 
@@ -58,3 +58,28 @@ async def test_a_diet_negated_leaves_another_persons_or_another_diet_current(min
         first, second = await _pair(client, f"keep-{user}", old, new)
         assert first not in second["superseded"] + second["revised"] + second["conflicts"]
         assert (await ok(client, "memory_read", id=first, user_id=f"keep-{user}"))["valid_to"] is None
+
+
+@pytest.mark.parametrize(("user", "old", "new", "question"), [
+    ("pet", "Biscuit's vet is Dr. Lowe.", "Biscuit's new vet is Dr. Ortiz.", "Who is Biscuit's vet?"),
+    ("person", "Tom's dentist is Dr. Lee.", "Dr. Park is Tom's new dentist.", "Who is Tom's dentist?"),
+    ("kin", "My sister's dentist is Dr. Lee.", "My sister's new dentist is Dr. Park.", "Who is my sister's dentist?"),
+])
+async def test_a_named_owners_new_carer_supersedes_the_old_one(minilm_server, user, old, new, question):
+    async with Client(minilm_server) as client:
+        first, second = await _pair(client, f"carer-{user}", old, new)
+        assert second["superseded"] == [first]
+        assert (await _first_hit(client, f"carer-{user}", question))["id"] == second["id"]
+
+
+@pytest.mark.parametrize(("user", "old", "new"), [
+    # two pets' vets, a pet's and the user's own, a relative's dentist and the user's
+    ("two-pets", "Biscuit's vet is Dr. Lowe.", "Rex's new vet is Dr. Ortiz."),
+    ("pet-mine", "My vet is Dr. Lowe.", "Biscuit's new vet is Dr. Ortiz."),
+    ("kin-mine", "My dentist is Dr. Lee.", "My sister's new dentist is Dr. Park."),
+])
+async def test_another_owners_new_carer_leaves_the_first_current(minilm_server, user, old, new):
+    async with Client(minilm_server) as client:
+        first, second = await _pair(client, f"carer-keep-{user}", old, new)
+        assert first not in second["superseded"] + second["revised"] + second["conflicts"]
+        assert (await ok(client, "memory_read", id=first, user_id=f"carer-keep-{user}"))["valid_to"] is None

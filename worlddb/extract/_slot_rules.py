@@ -375,6 +375,11 @@ _CARERS = (r"dentist|doctor|gp|physician|therapist|pediatrician|paediatrician|ve
            r"attorney|hairdresser|barber|dermatologist|psychiatrist|counsel+or|landlord|landlady|trainer|optometrist|"
            r"ob-?gyn|cardiologist|chiropractor|mechanic|realtor|nanny|babysitter|tutor")
 
+#: whose a carer is: the speaker's, a pronoun's, a relative's ("my sister's dentist") or a name's ("Biscuit's
+#: vet", "Tom's dentist"); a day's or a month's is no one's ("Monday's doctor")
+_OWNER = (r"(?:(?:my|our|his|her)(?:\s+(?:" + _KIN_RE + r")['’]s)?|(?!(?:today|tonight|tomorrow|yesterday|"
+          + _WEEKDAYS + r"|" + _MONTHS + r")['’])(?-i:[A-Z][a-z]+)['’]s)")
+
 #: events one trains for
 _RACES = (r"marathon|half[- ]marathon|half|race|triathlon|ultra|ironman|10k|5k|century|fondo|trek|competition"
           r"|tournament|meet")
@@ -834,11 +839,11 @@ _RULES: tuple[_Rule, ...] = (
                         r"(?P<v>\d+(?:\.\d+)?\s*(?:pounds|lbs|lb|kg|kilos|kilograms|stone))")),
     # ---- people and places one has one of
     # ("my primary care doctor", "our family dentist": up to two words before the carer)
-    _Rule("provider", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:\w+\s+){0,2}?(?P<q>" + _CARERS + r")\s+(?:is\s+(?:now\s+)?"
+    _Rule("provider", _rx(r"(?P<s>\b" + _OWNER + r"\s+)(?:\w+\s+){0,2}?(?P<q>" + _CARERS + r")\s+(?:is\s+(?:now\s+)?"
                           r"|will be\s+)(?:a\s+[\w\s]{0,40}?(?:called|named)\s+)?" + _VAL), accept=_name),
     # "Dr. Kim is my new doctor", "Dr. Kim, my new GP, ordered blood work": a doctor's name, then the role
     _Rule("provider", _rx(r"(?P<v>(?:Dr|Doctor)[.\u2024]?\s+(?-i:[A-Z])\w+(?:\s+(?-i:[A-Z])\w+)?)(?:\s+is|,)\s+"
-                          r"(?P<s>my|our|his|her)\s+(?:new\s+)?(?:\w+\s+){0,2}?(?P<q>" + _CARERS + r")" + _APPOSITION_END),
+                          r"(?P<s>" + _OWNER + r")\s+(?:new\s+)?(?:\w+\s+){0,2}?(?P<q>" + _CARERS + r")" + _APPOSITION_END),
           accept=_name),
     # "I found a new dentist, Dr. Kim", "we got a new vet: Dr Ruiz"
     _Rule("provider", _rx(_S + r"(?:found|got|have|picked|chose|switched\s+to)\s+(?:a\s+)?new\s+(?P<q>" + _CARERS
