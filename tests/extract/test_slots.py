@@ -398,7 +398,8 @@ def test_a_value_held_once_is_ended_and_a_question_claims_nothing(text, read_as)
     # a pastime gone out to as a habit, or a class or club one goes to; not a plan, an errand, an
     # invitation, nor "a new class"
     ("User goes bouldering twice a week.", [("me", "activity", "bouldering")]),
-    ("I go bouldering on Sundays.", [("me", "activity", "bouldering")]),
+    # (kept on a weekday as a habit, it has that day as its time)
+    ("I go bouldering on Sundays.", [("me", "activity", "bouldering"), ("bouldering", "when", "Sundays")]),
     ("We usually go fishing at the lake.", [("me", "activity", "fishing")]),
     ("Maria goes swimming every morning.", [("maria", "activity", "swimming")]),
     ("Let's go hiking.", []),

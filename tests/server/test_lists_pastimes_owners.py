@@ -1,7 +1,8 @@
 """Changes the slot reader once missed, as an agent meets them through the real MCP client with the
 default embedding model: diets negated in a list ("not vegetarian or pescatarian"), another person's
 diet ended in a contraction ("isn't vegan anymore"), a named owner's new carer ("Biscuit's new vet"),
-and each of them leaving what it does not name current (another person's diet, another pet's vet)."""
+a weekly pastime named by no event word moved to another day ("Climbing moved to Mondays"), and each of
+them leaving what it does not name current (another person's diet, another pet's vet, another pastime)."""
 
 from __future__ import annotations
 
@@ -83,3 +84,37 @@ async def test_another_owners_new_carer_leaves_the_first_current(minilm_server, 
         first, second = await _pair(client, f"carer-keep-{user}", old, new)
         assert first not in second["superseded"] + second["revised"] + second["conflicts"]
         assert (await ok(client, "memory_read", id=first, user_id=f"carer-keep-{user}"))["valid_to"] is None
+
+
+@pytest.mark.parametrize(("user", "old", "new", "question"), [
+    ("gerund", "I go climbing on Tuesdays.", "Climbing moved to Mondays.", "When does the user go climbing?"),
+    ("go-to", "I go to climbing on Tuesdays and Thursdays after work.", "Climbing is on Mondays and Wednesdays now.",
+     "When does the user go climbing?"),
+    ("play", "I play football every Saturday.", "Football is on Sundays now.", "When does the user play football?"),
+    ("do", "I do pottery on Thursdays.", "Update: pottery is now every Friday.", "When is the user's pottery?"),
+])
+async def test_a_weekly_pastime_moved_to_another_day_marks_the_old_day(minilm_server, user, old, new, question):
+    async with Client(minilm_server) as client:
+        first, second = await _pair(client, f"day-{user}", old, new)
+        # the old memory also says the user keeps the pastime, which still holds: it may be revised
+        assert first in second["superseded"] + second["revised"]
+        assert (await _first_hit(client, f"day-{user}", question))["id"] == second["id"]
+        read = await ok(client, "memory_read", id=first, user_id=f"day-{user}")
+        assert [second["id"]] in (read["superseded_by"], read.get("annotations", {}).get("revised_by"))
+
+
+@pytest.mark.parametrize(("user", "old", "new"), [
+    # another pastime's day, another pastime on another day, the same one on a further day, someone else's
+    ("other-moved", "I go climbing on Tuesdays.", "Pottery moved to Mondays."),
+    ("other-kept", "I go climbing on Tuesdays.", "I play football on Mondays."),
+    ("also", "I go climbing on Tuesdays.", "I also go climbing on Thursdays."),
+    ("sister", "I go climbing on Tuesdays.", "My sister goes climbing on Mondays."),
+    # words that name no pastime
+    ("no-one-thing", "I go climbing on Tuesdays.", "Everything is on Mondays now."),
+])
+async def test_a_day_change_of_another_pastime_leaves_the_first_current(minilm_server, user, old, new):
+    async with Client(minilm_server) as client:
+        first, second = await _pair(client, f"day-keep-{user}", old, new)
+        assert first not in second["superseded"] + second["revised"] + second["conflicts"]
+        read = await ok(client, "memory_read", id=first, user_id=f"day-keep-{user}")
+        assert read["valid_to"] is None and "revised_by" not in read.get("annotations", {})

@@ -396,7 +396,8 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
         if not subject or subject == ME or subject.split()[-1] in _KIN or subject.split()[-1] in _PEOPLE \
                 or subject.split()[-1] in _CONJUNCTIONS \
                 or set(subject.split()) & (_FIRST | _NOT_SUBJECTS | _PRONOUNS) \
-                or said & ({"i", "we", "it"} | _SECOND | _PRONOUNS):
+                or said & ({"i", "we", "it"} | _SECOND | _PRONOUNS) \
+                or rule.names is not None and not rule.names(subject):
             return None
     elif rule.speaker:
         subject = ME

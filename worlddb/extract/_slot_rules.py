@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from worlddb.extract import lexicon
+from worlddb.extract import given_names, lexicon
 from worlddb.extract._slot_words import (
     _ALCOHOL,
     _CAR_MAKES,
@@ -71,6 +71,8 @@ class _Rule:
     unless: re.Pattern[str] | None = None
     #: check on the value and the other one (`o`) together; a rule whose two fail it reads nothing
     pair: object = None
+    #: check on the subject a rule with `thing` names (its normalised `t`); a rule whose thing fails it reads nothing
+    names: object = None
     #: one more value of a list, matched where the value before it ends (its group ``v``): each
     #: value of "not vegetarian or pescatarian" is a claim of the same reading
     more: re.Pattern[str] | None = None
@@ -290,6 +292,26 @@ _WHEN_WORDS = (r"(?:in|on|at|last|this|after|before|since|during|over|yesterday|
 
 #: the endings of a specialist's title: an anaesthesiologist, a paediatrician, a podiatrist, a sonographer
 _SPECIALIST = re.compile(r"(?:ologist|ician|iatrist|iatrician|ographer)s?$")
+
+
+#: words that name no pastime where one could stand ("I do it every Monday", "Everything is on Mondays",
+#: "I have class on Tuesdays": a bare class or meeting is no one thing)
+_NO_PASTIME = {"it", "this", "that", "these", "those", "which", "what", "who", "mine", "yours", "his", "hers", "ours",
+               "theirs", "everything", "something", "nothing", "anything", "everyone", "someone", "one", "each", "both",
+               "all", "work", "stuff", "things", "meeting", "meetings", "call", "calls", "class", "classes", "lesson",
+               "lessons", "session", "sessions", "appointment", "appointments", "sync", "practice", "training", "off",
+               "more", "less", "overtime", "shifts", "time", "fun", "plans", "home", "out", "there", "here", "back",
+               "away", "in", "up", "down", "over", "on", "a", "an", "the", "my", "our", "to"}
+
+
+def _pastime(thing: str) -> bool:
+    """Whether `thing` (a subject key) may name a pastime kept on a weekday: one word, no pronoun or
+    word for things at large, nor a word that names no pastime in -ing ("going", "morning"), nor a
+    person's given name ("Tom is on Mondays") unless it is a gerund ("Irving" is none)."""
+    if not re.fullmatch(r"[a-z][\w-]*", thing) or thing in _NO_PASTIME or thing in _NOT_ACTIVITIES \
+            or thing in _NOT_GERUNDS or thing in _NOT_OUTINGS:
+        return False
+    return thing.endswith("ing") and lexicon.is_common(thing) or not given_names.is_given_name(thing)
 
 
 def _name(value: str) -> bool:
@@ -1092,6 +1114,23 @@ _RULES: tuple[_Rule, ...] = (
                       r"|practice))?)\s+(?:on\s+(?=(?:mon|tues|wednes|thurs|fri|satur|sun)days\b)|(?=every\s))"
                       r"(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r")"),
           thing=True, accept=_has_time, unless=None),
+    # "I go climbing on Tuesdays", "I play football every Saturday", "I go to pottery on Thursdays": a pastime
+    # the speaker keeps every week, however it is named (a gerund after "go"; a word after "go to", "have", "do",
+    # "play" or "practise"), which its later day changes ("Climbing moved to Mondays"). The speaker's own and on
+    # a weekday said as a habit ("on Tuesdays", "every Tuesday"), as for an event above
+    _Rule("when", _rx(r"\b(?:I|we)\s+(?:(?:usually|always|normally|still|now|also)\s+)?"
+                      r"(?:go\s+(?=[a-z]+ing\b)|go\s+to\s+|have\s+|do\s+|play\s+|practi[cs]e\s+)(?P<t>[\w-]+)"
+                      r"\s+(?:on\s+(?=(?:mon|tues|wednes|thurs|fri|satur|sun)days\b)|(?=every\s))"
+                      r"(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r")"),
+          thing=True, accept=_has_time, names=lambda t: _pastime(t)),
+    # "Climbing moved to Mondays", "Football is on Saturdays now", "Update: pottery is now every Thursday": a
+    # thing named by one word opening its clause, given a weekday as a habit (a pastime's, however named; the
+    # event nouns above take any time)
+    _Rule("when", _rx(r"(?:^|(?<=[:,]\s))(?P<t>[\w-]+)\s+(?:(?:is|are|has|got|just|now|been)\s+)*"
+                      r"(?:(?:moved|changed|shifted|switched|rescheduled|pushed|back)\s+)?(?:to\s+|on\s+)?(?:now\s+)?"
+                      r"(?:on\s+)?(?=every\s|(?:mon|tues|wednes|thurs|fri|satur|sun)days\b)"
+                      r"(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r")"),
+          thing=True, accept=_has_time, names=lambda t: _pastime(t)),
     # "I have a dentist appointment on Monday at 2pm", "we've got a vet appointment Friday at 10am", "I booked a
     # haircut appointment for March 3": one event, named by what it is for, on a day or at a time (a bare "a
     # meeting on Monday" names no one meeting of the speaker's). The speaker's own only, as above
