@@ -56,6 +56,7 @@ CRAFTED = [
     "Priya's new job is at Intuit. My brother's new job is at Airbus.",
     "I have yoga every Monday at 6pm. We have choir practice on Wednesdays. Pilates moved to Thursdays.",
     "I have a dentist appointment on Monday at 2pm. We've got a vet appointment Friday at 10am. Cancel the trip?",
+    "I go climbing on Tuesdays. Climbing moved to Mondays. Biscuit's new vet is Dr. Ortiz. Dad isn't vegan or keto.",
     "My marathon is on April 20. Dana Reyes is on antibiotics. I'm off April 3 through April 10.",
     "The book club meets on the first Friday of the month; it now meets on the second Saturday.",
     "I live in a flat on Elm Street in Portland. We moved to a house on Oak Avenue in Beaverton.",

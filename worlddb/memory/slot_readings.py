@@ -174,6 +174,10 @@ UNREAD = Reading()
 #: two names the lexicon knows neither of, or one written as a product's, is no home ("from Vim to
 #: Neovim"); the speaker or a person joined to a relative is the subject ("I and my wife", "User and
 #: his wife").
+#: Reader 61: each diet of a negated list ("not vegetarian or pescatarian"), and one negated in a
+#: contraction ("My dad isn't vegan"); a named owner's carer ("Biscuit's vet", "my sister's dentist");
+#: a pastime kept on a weekday, however named ("I go climbing on Tuesdays"), has that day as its time,
+#: and one word opening a clause given a weekday as a habit ("Climbing moved to Mondays") a new one.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
