@@ -1122,15 +1122,16 @@ _RULES: tuple[_Rule, ...] = (
                       r"(?:go\s+(?=[a-z]+ing\b)|go\s+to\s+|have\s+|do\s+|play\s+|practi[cs]e\s+)(?P<t>[\w-]+)"
                       r"\s+(?:on\s+(?=(?:mon|tues|wednes|thurs|fri|satur|sun)days\b)|(?=every\s))"
                       r"(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r")"),
-          thing=True, accept=_has_time, names=lambda t: _pastime(t)),
+          thing=True, accept=_has_time, names=_pastime),
     # "Climbing moved to Mondays", "Football is on Saturdays now", "Update: pottery is now every Thursday": a
     # thing named by one word opening its clause, given a weekday as a habit (a pastime's, however named; the
     # event nouns above take any time)
-    _Rule("when", _rx(r"(?:^|(?<=[:,]\s))(?P<t>[\w-]+)\s+(?:(?:is|are|has|got|just|now|been)\s+)*"
-                      r"(?:(?:moved|changed|shifted|switched|rescheduled|pushed|back)\s+)?(?:to\s+|on\s+)?(?:now\s+)?"
-                      r"(?:on\s+)?(?=every\s|(?:mon|tues|wednes|thurs|fri|satur|sun)days\b)"
+    _Rule("when", _rx(r"(?:^|(?<=[:,]\s))(?P<t>[\w-]+)(?=\s+(?:is|are|was|were|has|have|got|just|now|moved|changed"
+                      r"|shifted|switched|rescheduled|pushed)\b)\s+(?:(?:is|are|was|were|has|have|got|just|now|been)\s+)*"
+                      r"(?:(?:moved|changed|shifted|switched|rescheduled|pushed)\s+)?(?:back\s+)?(?:to\s+|on\s+)?"
+                      r"(?:now\s+)?(?:on\s+)?(?=every\s|(?:mon|tues|wednes|thurs|fri|satur|sun)days\b)"
                       r"(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r")"),
-          thing=True, accept=_has_time, names=lambda t: _pastime(t)),
+          thing=True, accept=_has_time, names=_pastime),
     # "I have a dentist appointment on Monday at 2pm", "we've got a vet appointment Friday at 10am", "I booked a
     # haircut appointment for March 3": one event, named by what it is for, on a day or at a time (a bare "a
     # meeting on Monday" names no one meeting of the speaker's). The speaker's own only, as above
