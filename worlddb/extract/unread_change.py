@@ -35,19 +35,19 @@ notes about the user share.
 
 ``off(text)`` are the things a text says are off or called off, by the words it names them with
 after an article ("The dentist is off": "dentist"; "Our offsite got cancelled": "offsite"; a time
-said after the name is no part of it: "The dentist on Friday is off": "dentist"; not a question). ``scheduled(text)`` are the things a text gives a time, named by an event's noun after
-an article ("I have a dentist appointment on Friday": "dentist appointment"; a month is a time
-after "in", "this", "next" or, capitalised, after "to", "until": "We moved the Lisbon trip to
-November"), or a trip by the place one is going, flying or heading to at that time ("I'm going to
-Tokyo in April": "trip", "tokyo trip"). ``rescheduled(text)`` are the things a text says were
-given another time, by their names, each with that time ("We moved the Tokyo trip to May":
-("tokyo trip", "may"); "The dentist appointment got pushed back to Friday"; not "I pushed the fix
-to main", which names no time). ``ends(text)`` tells whether the change a text states is the end
-of a thing ("I cancelled Netflix", "I quit the gym"): two such of things that share no anchor are
-two changes, neither of the other. ``names_thing(name,
-thing)`` tells whether a name of the first kind names a thing of the second: its words are the
-thing's, the words before its event noun ("dentist" of "dentist appointment"), or that noun alone
-("the appointment"); "power" names no "power company visit".
+said after the name is no part of it: "The dentist on Friday is off": "dentist"; not a question).
+``scheduled(text)`` are the things a text gives a time, named by an event's noun after an article
+("I have a dentist appointment on Friday": "dentist appointment"; a month is a time after "in",
+"this", "next" or, capitalised, after "to", "until": "We moved the Lisbon trip to November"), or a
+trip by the place one is going, flying or heading to at that time ("I'm going to Tokyo in April":
+"trip", "tokyo trip"). ``rescheduled(text)`` are the things a text says were given another time, by
+their names, each with that time ("We moved the Tokyo trip to May": ("tokyo trip", "may"); "The
+dentist appointment got pushed back to Friday"; not "I pushed the fix to main", which names no
+time). ``ends(text)`` tells whether the change a text states is the end of a thing ("I cancelled
+Netflix", "I quit the gym"): two such of things that share no anchor are two changes, neither of the
+other. ``names_thing(name, thing)`` tells whether a name of the first kind names a thing of the
+second: its words are the thing's, the words before its event noun ("dentist" of "dentist
+appointment"), or that noun alone ("the appointment"); "power" names no "power company visit".
 
 ``died(text)`` are the names that open a sentence said to have died ("Rex passed away"; not a
 kin word, "Grandma passed away"). ``corrected(text)`` are the values a correction says were
