@@ -88,7 +88,8 @@ someone lives or works, a meeting's time, a favourite...): a newer value superse
 is listed in `revised` instead, as is the memory a change is most likely about - the nearest, or one
 naming the same thing - when it is said in words the rules cannot place: check it), a disagreement
 that time does not settle is recorded on both (`conflicts`), the same statement again writes nothing
-(`duplicate_of` names the existing memory), and memories that may be about the same thing but were
+(`duplicate_of` names the existing memory) unless a newer memory changed it since (then it is said
+again: written, and that change is listed in `revised`), and memories that may be about the same thing but were
 left undecided are listed in `related`. Valid time orders a change, whichever is written first: a
 memory stated for an earlier time than a current one that changes it is history, ended where that one
 begins (`superseded_by`; `revised_by` if it also says what that one leaves alone), and history stated for a

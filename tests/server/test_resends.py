@@ -1,7 +1,8 @@
 """The same memory sent twice, as agents send it (a retry after a timeout; a loop that saves what it
 heard each turn, with valid_from now on each call), through the real MCP client and the default
 model: the second answers `duplicate_of` and writes nothing, not even a transaction's row; while
-the same words that state no slot, said on two different days, are two memories."""
+the same words that state no slot, said on two different days, are two memories, and the words of a
+memory a later change revised, said again after it, are written and mark that change."""
 
 from __future__ import annotations
 
@@ -101,3 +102,46 @@ async def test_words_that_say_nothing_happened_repeat_a_memory_at_any_time(minil
         again = await ok(client, "memory_write", text=text, valid_from=at(), user_id=user)
         assert again["duplicate_of"] == first["id"], again
         assert await _listed(client, user) == [text]
+
+
+@pytest.mark.parametrize(("first", "change"), [
+    ("We use pnpm for package management.", "We switched from pnpm to bun."),
+    ("I live in Austin and work at Dell.", "I moved to Denver."),
+])
+async def test_words_a_later_change_ended_said_again_are_written_and_mark_that_change(minilm_server, first, change):
+    async with Client(minilm_server) as client:
+        user = f"back-{len(first)}"
+        said = {"metadata": {"speaker": "user"}, "user_id": user}
+        old = await ok(client, "memory_write", text=first, valid_from=at(days=-30), **said)
+        switch = await ok(client, "memory_write", text=change, valid_from=at(days=-10), **said)
+        assert switch["revised"] == [old["id"]], switch
+        # a replay with the first memory's own time, before the change, is still that memory
+        replay = await ok(client, "memory_write", text=first, valid_from=at(days=-30), **said)
+        assert replay["duplicate_of"] == old["id"], replay
+        back = await ok(client, "memory_write", text=first, valid_from=at(), **said)
+        assert back["duplicate_of"] is None and back["id"] != old["id"], back
+        assert switch["id"] in back["revised"] + back["superseded"], back
+        assert (await _listed(client, user)).count(first) == 2
+        read = await ok(client, "memory_read", id=switch["id"], user_id=user)
+        marks = read["annotations"].get("revised_by", []) + read["superseded_by"]
+        assert back["id"] in marks, read["annotations"]
+        ids = [h["id"] for h in (await ok(client, "memory_recall", query=first, user_id=user, limit=3))["results"]]
+        assert back["id"] in ids[:2] and (switch["id"] not in ids or ids.index(back["id"]) < ids.index(switch["id"]))
+
+
+async def test_an_imported_item_in_the_words_of_a_memory_changed_since_is_written(minilm_server, store_file):
+    async with Client(minilm_server) as client:
+        user = "batch-back"
+        said = {"metadata": {"speaker": "user"}, "user_id": user}
+        text = "We use pnpm for package management."
+        old = await ok(client, "memory_write", text=text, valid_from=at(days=-30), **said)
+        await ok(client, "memory_write", text="We switched from pnpm to bun.", valid_from=at(days=-10), **said)
+        other = Engine.open(store_file, default_user="alice")
+        try:  # an import's batch, which nothing judges, dedupes only what still says it
+            items = [{"text": text, "valid_from": at(days=-30), "metadata": {"speaker": "user"}},
+                     {"text": text, "metadata": {"speaker": "user"}}]
+            replay, back = other.write_memories(items, ScopeSet.of(user=user))
+        finally:
+            other.close()
+        assert replay.duplicate_of == old["id"] and back.duplicate_of is None, (replay, back)
+        assert (await _listed(client, user)).count(text) == 2

@@ -2,7 +2,8 @@
 place, and what a replacement ends (for worlddb.memory.updates and the writes that amend).
 
 - Holding: `holds_ever` (not retired, not an empty validity), `holds_at` (current now and at a
-  time), `holds_from` (still held at a time, current or not).
+  time), `holds_from` (still held at a time, current or not); `changed_by`, the changes that
+  revised a current memory and hold at a time (its words said again then are no repeat).
 - History written after what followed it: a candidate that begins after the new memory is
   judged as if written second (`as_later`); the memories the ones ending the new memory
   replaced, back along their supersedes edges, and those the claims index says held when it
@@ -82,6 +83,17 @@ def close_derived_facts(services: Services, w: Writer, by: Edge, at: int,
 
 #: the edges by which a memory ends others, whole (supersedes) or in part (revises)
 ENDING = ("supersedes", "revises")
+
+
+def changed_by(store: Store, anchor: str, at: int) -> tuple[str, ...]:
+    """The memories that changed a current memory in part and hold at `at` (live revises edges to
+    it from ones begun by then), oldest first: its words said again at `at` say again what those
+    changes ended ("We use pnpm", after "We switched from pnpm to bun" revised it), so they are no
+    repeat of it. Its words written with a time before the change are still one."""
+    changers = store.get_many(e.src for e in store.edges(dst=anchor, type="revises"))
+    held = [v for v in changers.values()
+            if holds_ever(v) and v.valid_from <= at and (v.valid_to is None or v.valid_to > at)]
+    return tuple(v.anchor for v in sorted(held, key=lambda v: v.valid_from))
 
 
 def amended_by(store: Store, anchor: str) -> frozenset[str]:

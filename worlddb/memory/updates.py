@@ -58,7 +58,11 @@ scopes, another server committed after the judge read the store (`repeated`, che
 transaction), and an item of a batch in the words of a stored memory or of an earlier item. The
 same words that say something happened (they state no slot, and their first verb is in the simple
 past: `holds_on`) repeat a memory only when they begin within RESEND_WITHIN of it (`is_repeat`): a
-resend, not the same thing happening again ("I went running." on two days). Up to `MAX_RELATED`
+resend, not the same thing happening again ("I went running." on two days). Nor do the words of a
+memory a current one changed in part since (`changed_by`): said again, they say again what that
+change ended, so they are written, and the change is revised by them ("We use pnpm", after "We
+switched from pnpm to bun" revised it, marks the switch); said with a time before the change, they
+still repeat it. Up to `MAX_RELATED`
 undecided candidates are reported as `related`.
 """
 
@@ -132,6 +136,7 @@ from .slot_readings import (
 )
 from .succession import (
     as_later,
+    changed_by,
     close_derived_facts,
     follow,
     hand_over_plans,
@@ -567,6 +572,7 @@ def _assessment(services: Services, scopes: ScopeSet, candidates: list[Statement
                 naming: Naming) -> Assessment:
     new = statement_new.reading
     superseded, conflicts, related, revised, followed, duplicate = [], [], [], [], [], None
+    undone: list[str] = []  # the changes of memories the new one says again in their words
     for statement, verdict in zip(candidates, verdicts):
         if verdict.reason == UNREAD_CHANGE:
             revised.append((statement.id, frozenset()))
@@ -584,12 +590,18 @@ def _assessment(services: Services, scopes: ScopeSet, candidates: list[Statement
                 superseded.append(statement.id)
         elif verdict.outcome == "conflict":
             conflicts.append(statement.id)
+        elif verdict.outcome == "duplicate" and (changers := changed_by(services.store, statement.id,
+                                                                       statement_new.valid_from)):
+            undone.extend(changers)
+            related.append(statement.id)
         elif verdict.outcome == "duplicate" and duplicate is None and _in_every(services, scopes, statement.id):
             duplicate = statement.id
         elif verdict.outcome in ("related", "duplicate"):
             related.append(statement.id)
     if duplicate is not None:
         return Assessment(duplicate_of=duplicate)
+    decided = {*superseded, *(old for old, _ in revised), *(old for old, _ in followed)}
+    revised.extend((change, frozenset()) for change in dict.fromkeys(undone) if change not in decided)
     return Assessment(tuple(superseded), tuple(conflicts), None, tuple(related[:MAX_RELATED]), tuple(revised),
                       keep=left_alone(services, new, revised, user), followed=tuple(followed))
 
@@ -673,7 +685,8 @@ def repeated(services: Services, text: str, scopes: ScopeSet, starts: int, user:
         view = views.get(anchor)
         if (view is not None and view.type == "Memory" and view.content == text and holds_at(view, starts)
                 and view.valid_from <= max(starts, now) and is_repeat(view.valid_from, starts, states)
-                and voice(speaker_of(view.meta), user) == mine and _in_every(services, scopes, anchor)):
+                and voice(speaker_of(view.meta), user) == mine and _in_every(services, scopes, anchor)
+                and not changed_by(store, anchor, starts)):
             return anchor
     return None
 
