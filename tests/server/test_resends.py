@@ -145,3 +145,28 @@ async def test_an_imported_item_in_the_words_of_a_memory_changed_since_is_writte
             other.close()
         assert replay.duplicate_of == old["id"] and back.duplicate_of is None, (replay, back)
         assert (await _listed(client, user)).count(text) == 2
+
+
+async def test_history_sent_again_with_its_own_time_is_a_duplicate_of_it(minilm_server, store_file):
+    other = Engine.open(store_file, default_user="alice")  # opened first: opening records statistics
+    try:
+        async with Client(minilm_server) as client:
+            user = "replayed"
+            said = {"metadata": {"speaker": "user"}, "user_id": user}
+            austin = await ok(client, "memory_write", text="I live in Austin.", valid_from=at(days=-60), **said)
+            denver = await ok(client, "memory_write", text="I moved to Denver.", valid_from=at(days=-20), **said)
+            assert denver["superseded"] == [austin["id"]]
+            before = dump(store_file)
+            again = await ok(client, "memory_write", text="I live in Austin.", valid_from=at(days=-60), **said)
+            assert again["duplicate_of"] == austin["id"] and again["id"] == austin["id"], again
+            # an import run twice: each item is what it was
+            items = [{"text": "I live in Austin.", "valid_from": at(days=-60), "metadata": {"speaker": "user"}},
+                     {"text": "I moved to Denver.", "valid_from": at(days=-20), "metadata": {"speaker": "user"}}]
+            results = other.write_memories(items, ScopeSet.of(user=user))
+            assert [r.duplicate_of for r in results] == [austin["id"], denver["id"]]
+            assert dump(store_file) == before
+            # said again now, after the move, it is a move back, not a repeat
+            back = await ok(client, "memory_write", text="I live in Austin.", valid_from=at(), **said)
+            assert back["duplicate_of"] is None and back["superseded"] == [denver["id"]], back
+    finally:
+        other.close()

@@ -176,7 +176,9 @@ def inside(services: Services, new: Statement, candidates: list[Statement], verd
     it (the judge's verdict; a supersession closes it where the new one begins). "I live in
     Austin" two years ago, then "I live in Boston" last month, then "I live in Denver" a year
     ago: Denver ends Austin and Boston ends Denver. So are the memories `held` (`held_then`)
-    when the new one begins, whatever ended them. Only updates come back: a memory that no
+    when the new one begins, whatever ended them. Only updates come back, and a memory that
+    held then in the same words, which the new one repeats (a replay of history: "I live in
+    Austin" sent again with its own time, after "I moved to Denver" ended it): a memory that no
     longer holds is no conflict or relation of the new one."""
     store, starts = services.store, new.valid_from
     seen = {c.id for c in candidates}
@@ -199,7 +201,7 @@ def inside(services: Services, new: Statement, candidates: list[Statement], verd
                 verdict = as_later(services, new, old)
             else:
                 verdict = services.judge.judge(new, [old])[0]
-            if verdict.outcome == "update":
+            if verdict.outcome == "update" or verdict.outcome == "duplicate" and view.valid_from <= starts:
                 found.append((view, old, verdict))
                 if view.valid_from > starts:
                     todo.append(view.anchor)

@@ -662,14 +662,14 @@ def is_repeat(stored_from: int, starts: int, states: bool) -> bool:
 
 def repeated(services: Services, text: str, scopes: ScopeSet, starts: int, user: str | None,
              speaker: str | None, states: bool, since: int | None = None) -> str | None:
-    """The first stored memory that says exactly `text` in the new memory's voice, is in every
-    scope of `scopes`, is current when it begins and repeats it (`is_repeat`, as `assess` takes a
-    duplicate), or None. Read inside the write transaction, under the write lock. `since`
-    (`newest_node`, read before a single write was judged): only the few nodes written after it,
-    in rowid order - another server may have committed the same memory between the judge's
-    reads and the lock, and nodes commit under the lock, in rowid order; never the judge again.
-    Without it (the items of a batch, which nothing judged), the memories of the scopes holding
-    every word of `text` (an FTS lookup), earlier items of the same batch included."""
+    """The first stored memory that says exactly `text` in the new memory's voice, is in every scope of
+    `scopes`, holds when it begins (current, or history that held then: a replay) and repeats it
+    (`is_repeat`, as `assess` takes a duplicate), or None. Read inside the write transaction, under
+    the write lock. `since` (`newest_node`, read before a single write was judged): only the few
+    nodes written after it, in rowid order - another server may have committed the same memory
+    between the judge's reads and the lock, and nodes commit under the lock, in rowid order; never
+    the judge again. Without it (the items of a batch, which nothing judged), the memories of the
+    scopes holding every word of `text` (an FTS lookup), earlier items of the same batch included."""
     store = services.store
     if since is not None:
         anchors = [a for (a,) in store.conn.execute(
@@ -683,7 +683,7 @@ def repeated(services: Services, text: str, scopes: ScopeSet, starts: int, user:
     mine, now = voice(speaker, user), now_us()
     for anchor in anchors:
         view = views.get(anchor)
-        if (view is not None and view.type == "Memory" and view.content == text and holds_at(view, starts)
+        if (view is not None and view.type == "Memory" and view.content == text and holds_from(view, starts)
                 and view.valid_from <= max(starts, now) and is_repeat(view.valid_from, starts, states)
                 and voice(speaker_of(view.meta), user) == mine and _in_every(services, scopes, anchor)
                 and not changed_by(store, anchor, starts)):
