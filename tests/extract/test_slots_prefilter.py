@@ -24,6 +24,8 @@ CRAFTED = [
     "User moved from Chicago to Denver. My sister relocated from Oslo to Bergen. My boss at Acme Corp is Lena Park.",
     "We called off the book club meeting. I cancelled my dentist appointment for Tuesday. They scrapped the offsite.",
     "I had to cancel my dentist appointment. Cancel the gym class, I'll go Friday. The marathon is off for now.",
+    "We moved to Buildkite for CI. I moved to Cursor last month. I moved to Lagos.",
+    "I moved to Marfa, into a little house. I relocated to Bexley.",
     "I take an albuterol inhaler. I take Symbicort for my asthma. User no longer uses the inhaler.",
     "I quit using warfarin. The dentist appointment on Friday is cancelled.",
     "Our book club is now reading Klara and the Sun.",

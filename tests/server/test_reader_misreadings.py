@@ -1,6 +1,7 @@
 """What a client sees of texts the slot reader once misread, through the real MCP client: a month
 whose name ends like a medicine's ("April"), an event one has on a day and at an hour, a question
-that asks whether to call a thing off, and a full name that ends in "s"."""
+that asks whether to call a thing off, a full name that ends in "s", and a move to a tool ("We moved to
+Buildkite") read as a move to a new home."""
 
 from __future__ import annotations
 
@@ -158,6 +159,35 @@ async def test_a_move_between_two_tools_leaves_the_home_current(connect, new):
         assert (await ok(client, "memory_read", id=first))["valid_to"] is None
         hits = (await ok(client, "memory_recall", query="Where do I live?", limit=5))["results"]
         assert hits[0]["id"] == first
+
+
+@pytest.mark.parametrize("new", [
+    # a move to a tool was read as the user's move to a new home
+    "We moved to Buildkite for CI.",
+    "I moved to Cursor last month.",
+    "We moved to Postgres.",
+])
+async def test_a_move_to_a_tool_leaves_the_home_current(connect, new):
+    async with connect() as client:
+        first, second = await _marks(client, "I live in Austin.", new)
+        assert first not in second["superseded"] + second["revised"] + second["conflicts"]
+        assert (await ok(client, "memory_read", id=first))["valid_to"] is None
+        hits = (await ok(client, "memory_recall", query="Where do I live?", limit=5))["results"]
+        assert hits[0]["id"] == first
+
+
+@pytest.mark.parametrize("new", [
+    "I moved to Lagos.",  # the gazetteer's, where the word list knows no Lagos
+    "We moved to Bushwick.",
+    "I moved to Marfa, into a little house.",  # a town too small for the gazetteer, said to be a home
+    "I moved to Denver.",
+])
+async def test_a_move_to_a_place_supersedes_the_home(connect, new):
+    async with connect() as client:
+        first, second = await _marks(client, "I live in Austin.", new)
+        assert second["superseded"] == [first]
+        hits = (await ok(client, "memory_recall", query="Where do I live?", limit=5))["results"]
+        assert hits[0]["id"] == second["id"]
 
 
 @pytest.mark.parametrize(("old", "new"), [

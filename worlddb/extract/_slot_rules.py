@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from worlddb.extract import given_names, lexicon
+from worlddb.extract import given_names, lexicon, places
 from worlddb.extract._slot_words import (
     _ALCOHOL,
     _CAR_MAKES,
@@ -225,6 +225,37 @@ def _moved_place(value: str) -> bool:
             or _PRODUCT_SHAPED.search(value):
         return False
     return len(words) > 1 or not lexicon.is_common(words[0])
+
+
+#: the verbs of a move, and the word that may follow one ("moved back to", "relocating over to")
+_MOVED = r"(?:moved|moving|move|relocated|relocating|relocate)(?:\s+(?:back|over|out|down|up|away))?"
+#: words that say a move is a person's to a new home, whatever the place is called
+_A_HOME = _rx(r"\b(?:apartment|flat|house|condo|townhouse|home|new place|neighbou?rhood|lease|rent|renting|rented"
+              r"|landlord|roommates?|flatmates?|city|town|village|suburbs?|borough|movers|packing|unpacking"
+              r"|relocat\w*)\b")
+
+
+def moved_home(value: str, text: str) -> bool:
+    """Whether a move to `value`, said in `text`, is to a new home: a place the word list or the
+    gazetteer knows (`_moved_to_place`), or another name in a text that says it is a home
+    (`_A_HOME`: "I moved to Marfa, into a little house"); "We moved to Buildkite" is a tool's. The
+    extractor asks it of its lives_in facts (worlddb.extract.builtin), the rules below of theirs."""
+    return _moved_to_place(value) or _moved_to_name(value) and _A_HOME.search(text) is not None
+
+
+def _moved_to_place(value: str) -> bool:
+    """Whether `value`, moved to, is a place one lives in: a place (`_place`), no programming
+    language and no name written as a product's, and a name the word list knows as a proper noun
+    (`_known_name`: "Denver", "North Austin", "NYC") or the gazetteer holds (places.is_place:
+    "Lagos", "Accra", "DC")."""
+    return _moved_to_name(value) and (_known_name(value) or places.is_place(value))
+
+
+def _moved_to_name(value: str) -> bool:
+    """Whether `value` could be a place moved to, whatever it is called: a place (`_place`) that
+    is no programming language ("We moved to Rust") and not written as a product's name
+    ("GitHub Actions")."""
+    return _place(value) and value.split()[0].lower() not in _LANGUAGES and not _PRODUCT_SHAPED.search(value)
 
 
 def _known_name(value: str) -> bool:
@@ -487,9 +518,13 @@ _NO_OBJECT = (r"(?!(?:" + "|".join(f"(?<={w})" for w in ("started", "kicked off"
 
 _RULES: tuple[_Rule, ...] = (
     # ---- where someone lives
-    _Rule("home", _rx(_S + r"(?:live|lives|living|lived|reside|resides|residing|based|settled|moved|moving|move"
-                      r"|relocated|relocating|relocate)(?:\s+(?:back|over|out|down|up|away))?\s+(?:in|to|into)\s+"
-                      + _VAL), accept=_place),
+    _Rule("home", _rx(_S + r"(?:live|lives|living|lived|reside|resides|residing|based|settled)"
+                      r"(?:\s+(?:back|over|out|down|up|away))?\s+(?:in|to|into)\s+" + _VAL), accept=_place),
+    # a move to a place the word list or the gazetteer knows ("I moved to Lagos"), or to another name
+    # where the text says it is a home ("We moved to Bexley, into a two-bed flat"), not a tool's
+    # ("We moved to Buildkite", "We're moving to Kubernetes")
+    _Rule("home", _rx(_S + _MOVED + r"\s+(?:in|to|into)\s+" + _VAL), accept=_moved_to_place),
+    _Rule("home", _rx(_S + _MOVED + r"\s+(?:in|to|into)\s+" + _VAL), accept=_moved_to_name, context=_A_HOME),
     # "I moved from Chicago to Denver": a person's move from one place to another, the new home and the
     # old one it ends (not "moved the meeting from Monday to Tuesday", "moved from Slack to Teams")
     _Rule("home", _rx(_S + _MOVED_FROM + r"(?P<o>" + _PLACE_NAME + r")\s+(?:to|into)\s+" + _VAL),

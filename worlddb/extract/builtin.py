@@ -60,6 +60,7 @@ from worlddb.extract import (
     given_names,
     lexicon,
 )
+from worlddb.extract._slot_rules import moved_home
 from worlddb.extract._slot_words import FUTURE_TIME, NAMED_TIME, corporate
 from worlddb.extract.literals import fold, has_all, required
 from worlddb.extract.temporal import find_temporals
@@ -620,6 +621,11 @@ def _add_fact(out: list[FactCandidate], sentence: str, m: re.Match[str], subj: s
     # "Priya moved to Umbrella Corp": a company one moves to is where one works
     if relation == "lives_in" and obj and corporate(obj):
         relation = "works_at"
+    # "I moved to Cursor": a tool one moves to is no home (a name no word list or gazetteer knows as a
+    # place, in a text that says nothing of a home)
+    elif relation == "lives_in" and obj and re.search(r"\b(?:moved|moving|relocated)\s+to\b", m.group(0)) \
+            and not moved_home(obj, sentence):
+        return
     # "I lived in Boston", "I was a nurse": held once, not now ("I've lived here" does not match)
     past = _PAST.get(relation)
     if past is not None and re.search(rf"\b{past[0]}\b", m.group(0)[:m.start("obj") - m.start()]):

@@ -178,6 +178,9 @@ UNREAD = Reading()
 #: contraction ("My dad isn't vegan"); a named owner's carer ("Biscuit's vet", "my sister's dentist");
 #: a pastime kept on a weekday, however named ("I go climbing on Tuesdays"), has that day as its time,
 #: and one word opening a clause given a weekday as a habit ("Climbing moved to Mondays") a new one.
+#: Reader 62: a move to a name is a home only where the word list knows it as a proper noun, the
+#: gazetteer holds it (worlddb.extract.places: "Lagos") or the text says it is a home ("into a little
+#: house"): "We moved to Buildkite", "I moved to Cursor" are a tool's.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
