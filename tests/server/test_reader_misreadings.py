@@ -1,7 +1,8 @@
 """What a client sees of texts the slot reader once misread, through the real MCP client: a month
 whose name ends like a medicine's ("April"), an event one has on a day and at an hour, a question
 that asks whether to call a thing off, a full name that ends in "s", and a move to a tool ("We moved to
-Buildkite") read as a move to a new home."""
+Buildkite") read as a move to a new home, and a role said after the employer ("I work at Acme as a product
+manager")."""
 
 from __future__ import annotations
 
@@ -226,3 +227,17 @@ async def test_a_relative_or_another_person_moving_changes_their_home_not_the_us
         first, second = await _marks(client, old, new)
         assert (second["superseded"] == [first]) is changed
         assert first not in second["revised"] + second["conflicts"]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # the role said after the employer ("at Acme as a product manager") was not read, so a new one changed nothing
+    ("I work at Acme as a product manager.", "I'm a design director now."),
+    ("I started at Stripe as a support engineer.", "I'm a staff engineer now."),
+    ("User works at Helio Health as a nurse.", "User is now a pharmacist."),
+])
+async def test_a_role_said_with_the_employer_is_changed_by_a_new_role(connect, old, new):
+    async with connect() as client:
+        first, second = await _marks(client, old, new)
+        assert second["revised"] == [first], second  # the employer it also names still holds
+        hits = (await ok(client, "memory_recall", query="What is my job title?", limit=3))["results"]
+        assert hits[0]["id"] == second["id"]

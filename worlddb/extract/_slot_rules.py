@@ -651,6 +651,10 @@ _RULES: tuple[_Rule, ...] = (
                           r"(?P<v>[\w -]{0,30}?)\s*job\b"), positive=False, ended=True, accept=lambda v: True),
     # ---- role / title
     _Rule("role", _rx(_S + r"(?:work|works|worked|working)\s+as\s+" + _VAL), accept=_occupation),
+    # "I work at Acme as a product manager", "I started at Stripe as a senior engineer", "joined Acme as a designer"
+    _Rule("role", _rx(_S + r"(?:work|works|worked|working|started|starting|joined|joining|rejoined|(?:got\s+)?hired)"
+                      r"\s+(?:(?:at|for|with|by)\s+)?(?:the\s+)?(?-i:[A-Z])[\w&'’.-]*(?:\s+(?:&\s+)?(?-i:[A-Z])[\w&'’.-]*)"
+                      r"{0,3}\s+as\s+(?:an?\s+|the\s+|its\s+|their\s+)?" + _VAL), accept=_occupation),
     _Rule("role", _rx(_S + r"(?:am|'m|’m|is|['’]s|was|are|became|become|becoming)\s+(?:now\s+|officially\s+|currently\s+"
                       r"|finally\s+)?(?:an?\s+)" + _VAL), accept=_occupation),
     _Rule("role", _rx(_S + r"(?:got\s+)?promoted\s+to\s+" + _VAL), accept=lambda v: bool(v)),

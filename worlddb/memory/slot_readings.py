@@ -180,7 +180,8 @@ UNREAD = Reading()
 #: and one word opening a clause given a weekday as a habit ("Climbing moved to Mondays") a new one.
 #: Reader 62: a move to a name is a home only where the word list knows it as a proper noun, the
 #: gazetteer holds it (worlddb.extract.places: "Lagos") or the text says it is a home ("into a little
-#: house"): "We moved to Buildkite", "I moved to Cursor" are a tool's.
+#: house"): "We moved to Buildkite", "I moved to Cursor" are a tool's. A role said after the employer
+#: ("I work at Acme as a product manager", "started at Stripe as a support engineer") is read.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
