@@ -27,6 +27,7 @@ CRAFTED = [
     "We moved to Buildkite for CI. I moved to Cursor last month. I moved to Lagos.",
     "I moved to Marfa, into a little house. I relocated to Bexley.",
     "I work at Acme as a product manager. My sister started at Stripe as a support engineer.",
+    "We moved off Heroku in favour of Fly.io. Ripped GORM out in favour of sqlc. I swapped Notion for Obsidian.",
     "I take an albuterol inhaler. I take Symbicort for my asthma. User no longer uses the inhaler.",
     "I quit using warfarin. The dentist appointment on Friday is cancelled.",
     "Our book club is now reading Klara and the Sun.",

@@ -1,8 +1,8 @@
 """What a client sees of texts the slot reader once misread, through the real MCP client: a month
 whose name ends like a medicine's ("April"), an event one has on a day and at an hour, a question
-that asks whether to call a thing off, a full name that ends in "s", and a move to a tool ("We moved to
-Buildkite") read as a move to a new home, and a role said after the employer ("I work at Acme as a product
-manager")."""
+that asks whether to call a thing off, a full name that ends in "s", a move to a tool ("We moved to
+Buildkite") read as a move to a new home, a role said after the employer ("I work at Acme as a product
+manager"), and a thing given up "in favour of" another."""
 
 from __future__ import annotations
 
@@ -240,4 +240,18 @@ async def test_a_role_said_with_the_employer_is_changed_by_a_new_role(connect, o
         first, second = await _marks(client, old, new)
         assert second["revised"] == [first], second  # the employer it also names still holds
         hits = (await ok(client, "memory_recall", query="What is my job title?", limit=3))["results"]
+        assert hits[0]["id"] == second["id"]
+
+
+@pytest.mark.parametrize(("old", "new", "question"), [
+    # the change was read by the last resort only, as a revision, and the old host stayed first
+    ("The API is hosted on Heroku.", "We moved off Heroku in favour of Fly.io.", "Where is the API hosted?"),
+    ("We use npm for packages.", "We ditched npm in favour of pnpm.", "What package manager do we use?"),
+    ("I take notes in Notion.", "I swapped Notion for Obsidian.", "What do I take notes in?"),
+])
+async def test_a_thing_given_up_in_favour_of_another_marks_the_memory_of_it(connect, old, new, question):
+    async with connect() as client:
+        first, second = await _marks(client, old, new)
+        assert first in second["superseded"] + second["revised"], second
+        hits = (await ok(client, "memory_recall", query=question, limit=3))["results"]
         assert hits[0]["id"] == second["id"]

@@ -29,7 +29,8 @@ same words name it; the claims index keys them as it keys the catalogue's):
                       cue changes one.
     uses              "I use <Name>" with no role: several may hold.
     replaces          "switched/moved/changed (over) to <Name>", "replaced X with <Name>",
-                      "<Name> instead of X", "cancelled/quit/dropped X and joined/got <Name>": a
+                      "<Name> instead of X", "cancelled/quit/dropped X and joined/got <Name>",
+                      "dropped/moved off/ripped X out in favour of <Name>", "swapped X for <Name>": a
                       new value with no attribute of its own. An ended
                       claim of it names the old value ("from X", "instead of X"); the judge gives
                       a positive one the slot of the one candidate it can be about.
@@ -161,7 +162,7 @@ _TAIL = (_CTX + r"(?:\s+(?:now|again|these days|nowadays|from now on|instead|lat
 #: the past-tense verbs of a change a clause may open with, its subject left out as in a chat or a
 #: commit message ("Switched to Neovim", "Moved CI to Buildkite"): the speaker's
 _PAST_CHANGES = (r"switched|changed|migrated|swapped|moved|went|replaced|cancell?ed|quit|left|dropped|ditched"
-                 r"|rewrote|rebuilt|ported|upgraded")
+                 r"|rewrote|rebuilt|ported|upgraded|ripped|pulled|phased|traded")
 #: after a clause's subject: a space, or the contraction of its auxiliary ("I've switched", "I'm using")
 _AFTER_WHO = r"(?:\s+|(?=['’](?:ve|m|re|d)\s))"
 #: a clause's opening up to its verb: fillers ("so", "update:"), then who ("My coworker Raj": Raj)
@@ -234,6 +235,16 @@ _DROPPED = _rx(_SUBJECT + r"(?:(?:just|finally|recently|have"
                r"|got\s+rid\s+of|sold)\s+(?:(?:the|my|our)\s+)?(?P<old>" + _CAP_VALUE + r")(?:\s+and|,\s*and|,)\s+"
                r"(?:then\s+)?(?:joined|signed\s+up\s+(?:for|with|at)|signed\s+with|switched\s+to|went\s+with"
                r"|started\s+using|bought|got|picked|chose)\s+(?:(?:a|an|the)\s+)?(?P<v>" + _CAP_VALUE + r")" + _TAIL)
+#: "Ripped GORM out in favour of sqlc", "We dropped Jest in favor of Vitest", "I swapped Notion for Obsidian":
+#: the old value given up for the new one
+_GIVEN_UP = r"(?:(?:the|our|my)\s+)?"
+_FAVOURED = _rx(_SUBJECT + r"(?:(?:just|finally|recently|have|['’]ve|has|had)\s+)*"
+                r"(?:(?:(?:ripped|pulled|took|threw|phased|swapped)\s+" + _GIVEN_UP
+                + r"(?P<old>" + _TOOL_VALUE + r")\s+out"
+                r"|(?:dropped|ditched|dumped|abandoned|retired|replaced|gave\s+up|moved\s+(?:off|away\s+from)"
+                r"|got\s+rid\s+of)\s+" + _GIVEN_UP + r"(?P<old2>" + _TOOL_VALUE + r"))\s+in\s+favou?r\s+of"
+                r"|(?:swapped|traded|ditched|dumped)\s+" + _GIVEN_UP + r"(?P<old3>" + _TOOL_VALUE + r")\s+for)"
+                r"\s+(?P<v>" + _TOOL_VALUE + r")" + _TAIL)
 _PREFER = _rx(_SUBJECT + r"(?:(?:now|still|really|much|actually|definitely"
               r"|mostly|generally|usually)\s+)*(?:prefer|prefers|['’]d\s+rather\s+have|would\s+rather\s+have"
               r"|like|likes)\s+" + _VALUE_WORDS + r"(?P<better>\s+(?:better|more))?"
@@ -472,16 +483,23 @@ def _read_switch(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
 
 
 def _read_replaced(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
-    """"replaced X with Y", then "cancelled X and joined Y": a new value and the old one it names."""
+    """"replaced X with Y", then "cancelled X and joined Y", then "dropped X in favour of Y" or "swapped X
+    for Y": a new value and the old one it names."""
     m = _REPLACED.match(piece) or _DROPPED.match(piece)
-    return _replacement(m, m.group("old")) if m else []
+    if m:
+        return _replacement(m, m.group("old"))
+    m = _FAVOURED.match(piece)
+    # (the new value given for a named old one may be a tool's name in lower case: "in favour of sqlc")
+    return _replacement(m, m.group("old") or m.group("old2") or m.group("old3"), lower=True) if m else []
 
 
-def _replacement(m: re.Match[str], old: str | None) -> list[OpenClaim]:
-    """A new value with no attribute of its own, and the old one if the text names it."""
+def _replacement(m: re.Match[str], old: str | None, lower: bool = False) -> list[OpenClaim]:
+    """A new value with no attribute of its own, and the old one if the text names it; with `lower`,
+    the new value may be a tool's name in lower case (`lower_name`)."""
     subject, named = _who(m.group("who"))
     value = _clean(m.group("v"))
-    if subject is None or not value or value_kind(value) == "word" or _MONTH_OR_DAY.match(value):
+    if subject is None or not value or _MONTH_OR_DAY.match(value) \
+            or value_kind(value) == "word" and not (lower and lower_name(value)):
         return []
     claims = [OpenClaim(subject, REPLACES, value, qualifier=_context(m), named=named)]
     if old and _clean(old):

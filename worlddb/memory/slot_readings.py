@@ -181,7 +181,8 @@ UNREAD = Reading()
 #: Reader 62: a move to a name is a home only where the word list knows it as a proper noun, the
 #: gazetteer holds it (worlddb.extract.places: "Lagos") or the text says it is a home ("into a little
 #: house"): "We moved to Buildkite", "I moved to Cursor" are a tool's. A role said after the employer
-#: ("I work at Acme as a product manager", "started at Stripe as a support engineer") is read.
+#: ("I work at Acme as a product manager", "started at Stripe as a support engineer") is read, and so
+#: is a replacement said "X in favour of Y" or "swapped X for Y" ("Ripped GORM out in favour of sqlc").
 CLAIMS_READER = schema.CLAIMS_READER
 
 
