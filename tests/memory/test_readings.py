@@ -44,7 +44,7 @@ def test_a_write_keeps_its_texts_reading_in_its_voice(engine):
     assert kept(engine, mine.id, ("alice", None)).reading() == read(text, speaker_is="alice")
     # Tom's "I" is Tom
     toms_parts = kept(engine, toms.id, ("alice", "Tom"))
-    assert [(c.subject, c.attribute) for c in toms_parts.reading().claims] == [("tom", "employer")]
+    assert [(c.subject, c.attribute) for c in toms_parts.reading().claims] == [("tom", "employer"), ("tom", "role")]
     # a text without claims keeps an empty reading: nothing to read again either
     assert kept(engine, batch[0].id, ("bob", None)).reading().claims
     assert kept(engine, batch[1].id, ("bob", None)) == read_parts("Lovely weather.", speaker_is="bob")

@@ -236,8 +236,10 @@ def _takes_over(view: NodeView, keys: Sequence[SlotKey], attributes: set[str], u
                         for key in open_keys for c in theirs):
             return True
         asked_of_old = [c for c in theirs if any(_answers(key, c, ambiguous) for key in keys)]
+        # (what a change says again is the asked slot's own value: not the role beside the employer asked)
+        own_values = [c for c in asked_of_old if c.attribute in {k.attribute for k in keys}] or asked_of_old
         if not mine and asked_of_old and _apart(own, old, user) \
-                and _touched(view, old, keys, user, changed_by, ambiguous) and not _kept(view, asked_of_old):
+                and _touched(view, old, keys, user, changed_by, ambiguous) and not _kept(view, own_values):
             return True
     return False
 
