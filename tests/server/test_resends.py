@@ -170,3 +170,19 @@ async def test_history_sent_again_with_its_own_time_is_a_duplicate_of_it(minilm_
             assert back["duplicate_of"] is None and back["superseded"] == [denver["id"]], back
     finally:
         other.close()
+
+
+async def test_words_said_again_mark_no_change_outside_the_writes_scopes(minilm_server):
+    async with Client(minilm_server) as client:
+        text = "We use pnpm for package management."
+        speaker = {"metadata": {"speaker": "user"}}
+        old = await ok(client, "memory_write", text=text, valid_from=at(days=-30), user_id="quill", app_id="cli",
+                       **speaker)
+        # the switch is said in the app's scope alone, which holds the first memory too
+        switch = await ok(client, "memory_write", text="We switched from pnpm to bun.", valid_from=at(days=-10),
+                          app_id="cli", **speaker)
+        assert switch["revised"] == [old["id"]], switch
+        back = await ok(client, "memory_write", text=text, valid_from=at(), user_id="quill", **speaker)
+        assert back["duplicate_of"] is None and back["revised"] == [] and back["superseded"] == [], back
+        read = await ok(client, "memory_read", id=switch["id"], app_id="cli")
+        assert back["id"] not in read["annotations"].get("revised_by", [])

@@ -600,8 +600,11 @@ def _assessment(services: Services, scopes: ScopeSet, candidates: list[Statement
             related.append(statement.id)
     if duplicate is not None:
         return Assessment(duplicate_of=duplicate)
+    # (a change only of the write's scopes: one in another scope is not the caller's to see or mark)
     decided = {*superseded, *(old for old, _ in revised), *(old for old, _ in followed)}
-    revised.extend((change, frozenset()) for change in dict.fromkeys(undone) if change not in decided)
+    undone = [change for change in dict.fromkeys(undone) if change not in decided]
+    seen = services.store.in_worlds(scope_anchors(services.store, scopes), undone) if undone else set()
+    revised.extend((change, frozenset()) for change in undone if change in seen)
     return Assessment(tuple(superseded), tuple(conflicts), None, tuple(related[:MAX_RELATED]), tuple(revised),
                       keep=left_alone(services, new, revised, user), followed=tuple(followed))
 
