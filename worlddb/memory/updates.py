@@ -62,8 +62,7 @@ resend, not the same thing happening again ("I went running." on two days). Nor 
 memory a current one changed in part since (`changed_by`): said again, they say again what that
 change ended, so they are written, and the change is revised by them ("We use pnpm", after "We
 switched from pnpm to bun" revised it, marks the switch); said with a time before the change, they
-still repeat it. Up to `MAX_RELATED`
-undecided candidates are reported as `related`.
+still repeat it. Up to `MAX_RELATED` undecided candidates are reported as `related`.
 """
 
 from __future__ import annotations
@@ -600,9 +599,9 @@ def _assessment(services: Services, scopes: ScopeSet, candidates: list[Statement
             related.append(statement.id)
     if duplicate is not None:
         return Assessment(duplicate_of=duplicate)
-    # (a change only of the write's scopes: one in another scope is not the caller's to see or mark)
     decided = {*superseded, *(old for old, _ in revised), *(old for old, _ in followed)}
     undone = [change for change in dict.fromkeys(undone) if change not in decided]
+    # (a change only of the write's scopes: one in another scope is not the caller's to see or mark)
     seen = services.store.in_worlds(scope_anchors(services.store, scopes), undone) if undone else set()
     revised.extend((change, frozenset()) for change in undone if change in seen)
     return Assessment(tuple(superseded), tuple(conflicts), None, tuple(related[:MAX_RELATED]), tuple(revised),
