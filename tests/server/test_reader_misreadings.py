@@ -213,6 +213,9 @@ async def test_a_relative_or_another_person_moving_changes_their_home_not_the_us
     ("I work at Acme as a product manager.", "I'm a design director now."),
     ("I started at Stripe as a support engineer.", "I'm a staff engineer now."),
     ("User works at Helio Health as a nurse.", "User is now a pharmacist."),
+    # a title that gains a rank or another head noun is another role, where its words within the old one's were one
+    ("I work at Acme as a product manager.", "I got promoted to senior product manager."),
+    ("User works at Helio Health as a nurse.", "User is now a nurse practitioner."),
 ])
 async def test_a_role_said_with_the_employer_is_changed_by_a_new_role(connect, old, new):
     async with connect() as client:
@@ -220,6 +223,16 @@ async def test_a_role_said_with_the_employer_is_changed_by_a_new_role(connect, o
         assert second["revised"] == [first], second  # the employer it also names still holds
         hits = (await ok(client, "memory_recall", query="What is my job title?", limit=3))["results"]
         assert hits[0]["id"] == second["id"]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("I'm an engineer at Dell.", "I'm a software engineer at Dell."),
+    ("I'm a senior engineer at Dell.", "I'm a senior software engineer at Dell."),
+])
+async def test_a_title_said_again_in_more_words_changes_nothing(connect, old, new):
+    async with connect() as client:
+        first, second = await _marks(client, old, new)
+        assert first not in second["superseded"] + second["revised"] + second["conflicts"], second
 
 
 @pytest.mark.parametrize(("old", "new", "question"), [

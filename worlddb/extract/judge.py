@@ -100,6 +100,10 @@ Outcome = Literal["update", "conflict", "duplicate", "related", "unrelated"]
 OUTCOMES: tuple[Outcome, ...] = ("update", "conflict", "duplicate", "related", "unrelated")
 #: attributes an ended claim of one also ends in the other ("quit his job" ends a role too)
 _FAMILIES = ({"employer", "role"}, {"partner", "marital_status"})
+#: words of a job title that say its rank: a title that gains or loses one is another role
+#: ("senior product manager" after "product manager"), where its words within the other's are one
+_RANKS = frozenset("senior sr junior jr lead principal staff chief head associate assistant deputy vice executive "
+                   "intern trainee apprentice".split())
 #: a candidate this similar (cosine of the whole texts) and saying the same words is a duplicate
 DUPLICATE_SIMILARITY = 0.97
 
@@ -200,7 +204,7 @@ class BuiltinJudge:
             return _single_or_partnered(n, o)
         if not n.value or not o.value:
             return "related"
-        if same_value(n.value, o.value) or _one_person(n, o):
+        if same_value(n.value, o.value) and not _other_role(n, o) or _one_person(n, o):
             return "same" if n.positive == o.positive else "flip"
         if not n.positive and o.positive and _describes(n.value, old_text):
             return "flip"  # "I no longer work at the law firm" of "a paralegal at Whitman & Hale, a law firm"
@@ -246,6 +250,16 @@ def _one_person(n: SlotClaim, o: SlotClaim) -> bool:
     a given name and a full name that begins with it or with its long form ("Alex" / "Alexander
     Reyes": slots.same_name). A different person of the same surname is another value."""
     return names_person(n) and n.attribute == o.attribute and same_name(n.value, o.value)
+
+
+def _other_role(n: SlotClaim, o: SlotClaim) -> bool:
+    """Whether two job titles whose words lie one within the other are still two roles: their head
+    nouns differ ("nurse practitioner" is no "nurse") or their ranks do (`_RANKS`: "senior product
+    manager" is a promotion from "product manager"); "software engineer" and "engineer" are one."""
+    if n.attribute != "role" or o.attribute != "role":
+        return False
+    a, b = re.findall(r"[a-z]+", n.value.lower()), re.findall(r"[a-z]+", o.value.lower())
+    return bool(a and b) and (a[-1] != b[-1] or set(a) & _RANKS != set(b) & _RANKS)
 
 
 def _single_or_partnered(n: SlotClaim, o: SlotClaim) -> str | None:
