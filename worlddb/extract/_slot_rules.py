@@ -217,12 +217,12 @@ _PRODUCT_SHAPED = re.compile(r"(?-i:[A-Z][a-z]{2,}[A-Z]|[a-z][A-Z]{2,})")
 
 
 def _moved_place(value: str) -> bool:
-    """Whether `value` names a place a person moves from or to: a place (`_place`), and neither
-    one common word written capitalised ("Slack", "Teams", "Go"), an acronym ("AWS"), a
-    programming language nor a name written as a product's ("GitHub Actions")."""
+    """Whether `value` names a place a person moves from or to: a name one could move to
+    (`_moved_to_name`: a place, no programming language, not written as a product's, "GitHub
+    Actions"), and neither one common word written capitalised ("Slack", "Teams", "Go") nor an
+    acronym ("AWS")."""
     words = value.split()
-    if not _place(value) or words[0].lower() in _LANGUAGES or re.fullmatch(r"[A-Z0-9]{2,}", words[0]) \
-            or _PRODUCT_SHAPED.search(value):
+    if not _moved_to_name(value) or re.fullmatch(r"[A-Z0-9]{2,}", words[0]):
         return False
     return len(words) > 1 or not lexicon.is_common(words[0])
 
