@@ -110,7 +110,8 @@ dated before a stored turn or memory that changes them are marked by it (`revise
 RECALL = """Search memory. Hybrid retrieval (keywords, meaning, and the entities the query names), ranked
 and scoped; a question about one attribute ("Where do I work?") ranks the memories that state it
 first, newest first (those hits carry the lane "slot"), and a memory that a newer one superseded or
-revised comes just after that newer one (lane "successor"); a query naming a code ("OPS-2", "v1.4",
+revised comes just after that newer one (lane "successor"; a superseded one that matches is hidden,
+and the memory that replaced it takes its place); a query naming a code ("OPS-2", "v1.4",
 "db-staging-02") ranks the memories naming it first (lane "identifier"); a query naming someone by
 full name ("Ana Kovac") ranks their memories before those of a namesake a pending merge proposal
 links to them ("Ana", lane "named"). Returns the best matches in rank order with

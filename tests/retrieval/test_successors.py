@@ -84,3 +84,35 @@ def test_with_retired_memories_a_chain_of_replacements_reads_newest_first(engine
     assert [h.id for h in hits] == [third.id, second.id, first.id]
     # a plain recall hides the replaced ones and finds the current end of the chain
     assert [h.id for h in engine.recall("and now at ten", ALICE, limit=3).results] == [third.id]
+
+
+def test_a_superseded_text_the_lanes_rank_first_gives_its_place_to_the_end_of_its_chain(engine):
+    first = engine.write_memory("the team standup is at nine", ALICE, entities=[], facts=[], valid_from=ago(60))
+    second = engine.amend(first.id, "moved to half past", ALICE, valid_from=ago(30))
+    third = engine.amend(second.id, "and now at ten", ALICE)
+    other = engine.write_memory("the team lunch is on fridays", ALICE, entities=[], facts=[])
+    hits = engine.recall("the team standup is at nine", ALICE, limit=3).results
+    # neither replaced text shares the question's words; the current end of the chain answers once
+    assert [h.id for h in hits] == [third.id, other.id]
+    assert hits[0].lanes["successor"] == 1
+
+
+def test_a_text_that_replaced_one_the_lanes_found_keeps_its_own_place_when_it_ranks_higher(engine):
+    old = engine.write_memory("our staging database is on db-old-1", ALICE, entities=[], facts=[], valid_from=ago(60))
+    new = engine.amend(old.id, "our staging database is on db-new-7 now", ALICE)
+    hits = engine.recall("staging database db-new-7", ALICE, limit=3).results
+    assert [h.id for h in hits] == [new.id] and "successor" not in hits[0].lanes
+
+
+def test_no_text_stands_in_for_a_replaced_one_where_its_replacement_is_retired_or_out_of_scope(engine):
+    old = engine.write_memory("we cut releases every thursday afternoon", ALICE_AND_PLANNER, entities=[], facts=[],
+                              valid_from=ago(90))
+    other = engine.write_memory("the planner's release checklist lives in the wiki", PLANNER, entities=[], facts=[])
+    mine = engine.write_memory("tuesdays from now on", ALICE, entities=[], facts=[])
+    with engine.db.write() as w:
+        w.link(Edge("supersedes", mine.id, old.id))
+    # the planner was not granted alice's scope: the replacement is not shown to it, nor the closed text
+    assert [h.id for h in engine.recall("releases thursday afternoon", PLANNER, limit=3).results] == [other.id]
+    assert [h.id for h in engine.recall("releases thursday afternoon", ALICE, limit=3).results] == [mine.id]
+    engine.retire(mine.id, ALICE)
+    assert engine.recall("releases thursday afternoon", ALICE, limit=3).results == []

@@ -763,10 +763,10 @@ async def test_a_pastime_gone_to_or_a_club_joined_answers_what_one_does_for_fun(
 
 async def test_a_hit_the_slot_step_moved_up_says_so_in_its_lanes(minilm_server):
     # the friend's home matches "where do I live?" more strongly than "I moved to Denver" (it
-    # holds "live"); the slot step puts the user's own home first, and the hit says why
+    # holds "live"); the slot step puts the user's own home first, and the hit says why. (No
+    # older home of the user's is written: the move would supersede it and take its place.)
     async with Client(minilm_server) as client:
         scope = {"user_id": "slotlane"}
-        await ok(client, "memory_write", text="I live in Austin, Texas.", valid_from=ago(400), **scope)
         friend = await ok(client, "memory_write", text="My friend Tom lives in Boston.", valid_from=ago(300), **scope)
         moved = await ok(client, "memory_write", text="I moved to Denver last month.", valid_from=ago(30), **scope)
         hits = (await ok(client, "memory_recall", query="where do I live?", limit=3, **scope))["results"]
@@ -1642,3 +1642,23 @@ async def test_a_turn_of_a_speaker_named_by_a_first_name_two_known_people_share_
                            {"role": "assistant", "content": "Congratulations on the move!"}], **one)
         hits = (await ok(client, "memory_recall", query="Where does Sam Lee live?", **one))["results"]
         assert hits[0]["text"] == "I just moved to Vancouver." and hits[0]["lanes"].get("slot") == 1
+
+
+async def test_a_superseded_memory_that_matches_best_gives_its_place_to_what_replaced_it(minilm_server):
+    # the question matches the old memory best; a plain recall hides it, and the memory that
+    # replaced it answers in its place rather than the next best match
+    async with Client(minilm_server) as client:
+        scope = {"user_id": "standin"}
+        old = await ok(client, "memory_write", text="Our package registry is Artifactory.", valid_from=ago(60), **scope)
+        await ok(client, "memory_write", text="The package registry was down for an hour on Monday.",
+                 valid_from=ago(30), **scope)
+        new = await ok(client, "memory_write", text="We replaced Artifactory with Nexus last sprint.", **scope)
+        assert new["superseded"] == [old["id"]]
+        hits = (await ok(client, "memory_recall", query="Where do we publish packages?", **scope))["results"]
+        assert hits[0]["id"] == new["id"] and hits[0]["lanes"]["successor"] == 1
+        assert [h["id"] for h in hits].count(new["id"]) == 1 and old["id"] not in [h["id"] for h in hits]
+        # with the history the old memory is shown, closed, just after the memory that replaced it
+        history = (await ok(client, "memory_recall", query="Where do we publish packages?", include_retired=True,
+                            **scope))["results"]
+        assert [h["id"] for h in history[:2]] == [new["id"], old["id"]]
+        assert history[1]["superseded_by"] == [new["id"]] and history[1]["valid_to"] is not None

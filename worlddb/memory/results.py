@@ -154,7 +154,8 @@ class Hit:
     #: lane name -> 1-based rank in that lane ("bm25", "vector", "entity", ...; "slot": the
     #: hit states the attribute the question asks about, and ranks first for it; "identifier":
     #: the hit names every code the query names ("OPS-2"), and ranks first for it; "successor":
-    #: the hit superseded or revised the one that held this place, and comes just ahead of it)
+    #: the hit superseded or revised the one that held this place, and comes just ahead of it, or
+    #: in its place where that one is superseded and hidden)
     lanes: dict[str, int]
     valid_from: str
     valid_to: str | None

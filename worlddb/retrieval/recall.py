@@ -53,9 +53,12 @@ worlddb.retrieval.past), has the slot step put the statements a later one replac
 Successor step (worlddb.retrieval.successors), before the slot step: in a recall pinned to no
 time, a newer text that superseded or revised a candidate comes just ahead of it (lane
 "successor"), brought in if the lanes missed it: a revised memory keeps the words the question
-matched, its reviser holds what is true now. The slot step then still puts a slot's statements
-first, so a memory revised in one part ("I live in Lyon and work at Renault", then "We moved to
-Nantes") answers first for the part that stands ("Where do I work?").
+matched, its reviser holds what is true now. The lanes rank closed texts too, and in such a
+recall a superseded one, hidden, gives its place to the current end of its chain of
+supersessions (lane "successor": that place), admitted as the lanes' candidates are. The slot
+step then still puts a slot's statements first, so a memory revised in one part ("I live in Lyon
+and work at Renault", then "We moved to Nantes") answers first for the part that stands ("Where
+do I work?").
 
 Named step (worlddb.retrieval.named), first of the steps: a query that names a person exactly by
 a full name ("What does my coworker Ana Kovac do?") puts the candidates the entity lane found
@@ -71,7 +74,7 @@ the slot step leaves the code's own slots to that order.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from itertools import islice
 
@@ -123,7 +126,9 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
     wanted = limit + (slot_preference.EXTRA if keys or codes or in_full else 0)
     depth = max(LANE_FLOOR, limit * LANE_DEPTH)
     pinned = as_of is not None or known_at is not None or include_closed
-    lanes = run_lanes(sources, query, worlds, depth, open_only_at=None if pinned else now_us(), mentions=mentions)
+    # the lanes rank closed texts too: pinned, they may be shown; unpinned, a superseded one
+    # gives its place to the text that replaced it (successors.standing_in)
+    lanes = run_lanes(sources, query, worlds, depth, open_only_at=None, mentions=mentions)
     scores, ranks = fuse(lanes, weights)
     scores, own = brevity.damp_turns(store, scores)
     fused_rank = {rowid: i for i, rowid in enumerate(sorted(scores, key=lambda r: (-scores[r], r)), start=1)}
@@ -132,6 +137,8 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
     order = propagation.ranked(store.conn, scores, admit=lambda rowids: eligible(store, worlds, rowids, None),
                                spread=spread, own=own)
     chosen: list[Ranked] = []
+    taken: set[str] = set()
+    admit = _admitter(store, worlds, plan, include_closed) if not pinned else None
     # Read records a batch at a time, in rank order. The lanes only rank nodes inside the
     # scopes, so the first `limit` nearly always make the page; each record costs random
     # page reads in a large file, so the first batch reads no more, and later ones (a pin
@@ -145,16 +152,24 @@ def rank(sources: Sources, query: str, worlds: list[str], *, limit: int, as_of: 
         anchors = store.anchors_for_rowids([rowid for rowid, _, _ in chunk])
         views = store.get_many(anchors.values())
         hide = hidden(store, plan, list(views)) if plan.hides else set()
-        for rowid, final, lifted_by in chunk:
-            view = views.get(anchors.get(rowid, ""))
-            if view is None or view.type not in TEXT_TYPES or _indexes_topic(view) or view.anchor in hide:
-                continue
-            seen = store.visible(view, as_of, known_at, include_closed=include_closed)
+        texts = [(rowid, final, lifted_by, view, store.visible(view, as_of, known_at, include_closed=include_closed))
+                 for rowid, final, lifted_by in chunk
+                 if (view := views.get(anchors.get(rowid, ""))) is not None and view.type in TEXT_TYPES
+                 and not _indexes_topic(view) and view.anchor not in hide]
+        closed = [view.anchor for _, _, _, view, seen in texts if seen is None]
+        replacing = successors.standing_in(store, closed, admit) if admit and closed else {}
+        for rowid, final, lifted_by, view, seen in texts:
             if seen is None:
+                seen = replacing.get(view.anchor)
+                own = ranks.get(store.rowid(seen.anchor), {}) if seen is not None else {}
+                found_in = {**own, "successor": len(chosen) + 1}
+            else:
+                found_in = dict(ranks.get(rowid, {}))
+                if lifted_by is not None:
+                    found_in["context"] = fused_rank[lifted_by]
+            if seen is None or seen.anchor in taken:
                 continue
-            found_in = dict(ranks.get(rowid, {}))
-            if lifted_by is not None:
-                found_in["context"] = fused_rank[lifted_by]
+            taken.add(seen.anchor)
             chosen.append(Ranked(seen, final, found_in))
             if len(chosen) == wanted:
                 break
@@ -196,11 +211,11 @@ def _people(store, mentions: list[Mention]) -> frozenset[str]:
     return frozenset().union(*identity.classes_of(store, named)) if named else frozenset()
 
 
-def _successors_ahead(store, worlds: list[str], plan: QueryPlan, chosen: list[Ranked],
-                      include_closed: bool, people: frozenset[str]) -> list[Ranked]:
-    """`chosen` with the newer texts that superseded or revised a candidate just ahead of it
-    (worlddb.retrieval.successors), each admitted as the lanes' candidates are; where the query
-    names `people`, only revisions that refer to one of them."""
+def _admitter(store, worlds: list[str], plan: QueryPlan,
+              include_closed: bool) -> Callable[[list[str]], dict[str, NodeView]]:
+    """A function from anchors to the views of those of them a recall pinned to no time may
+    show: inside `worlds`, not hidden by `plan`, no topic summary, and open now unless
+    `include_closed`."""
 
     def admit(anchors: list[str]) -> dict[str, NodeView]:
         views = store.get_many(anchors)
@@ -215,6 +230,16 @@ def _successors_ahead(store, worlds: list[str], plan: QueryPlan, chosen: list[Ra
                     shown[anchor] = seen
         return shown
 
+    return admit
+
+
+def _successors_ahead(store, worlds: list[str], plan: QueryPlan, chosen: list[Ranked],
+                      include_closed: bool, people: frozenset[str]) -> list[Ranked]:
+    """`chosen` with the newer texts that superseded or revised a candidate just ahead of it
+    (worlddb.retrieval.successors), each admitted as the lanes' candidates are; where the query
+    names `people`, only revisions that refer to one of them."""
+
+    admit = _admitter(store, worlds, plan, include_closed)
     newer, brought = successors.newer_texts(store, {found.view.anchor: found.view for found in chosen}, admit)
     newer = successors.about(store, newer, people)
     if not newer:

@@ -26,6 +26,13 @@ Contract: ``order(anchors, newer)`` is the pure reordering: `anchors` best first
 (anchor, place of the candidate it was brought ahead of, or None). ``newer_texts(store,
 candidates, admit)`` reads the edges, following chains at most DEPTH steps, and
 ``about(store, newer, people)`` drops the revisions about someone else; both only read.
+
+Stand-ins: in a recall pinned to no time, a superseded text is hidden, and the lanes that
+matched it best would leave its place to whatever they matched next ("We use Yarn 1 for the
+monorepo" for "What package manager does the repo use?", superseded by "We switched the
+monorepo over to pnpm"). ``standing_in(store, closed, admit)`` gives, for each closed text,
+the newest text shown at the end of its supersedes chain (DEPTH steps at most, through texts
+superseded in their turn): recall shows that one in the closed text's place.
 """
 
 from __future__ import annotations
@@ -88,6 +95,42 @@ def newer_texts(store: Store, candidates: dict[str, NodeView],
         if not frontier:
             break
     return newer, {a: v for a, v in views.items() if a not in candidates}
+
+
+def standing_in(store: Store, closed: Sequence[str],
+                admit: Callable[[list[str]], dict[str, NodeView]]) -> dict[str, NodeView]:
+    """closed anchor -> the view of the newest admitted text that superseded it, directly or
+    through texts superseded in their turn (DEPTH steps at most); a closed text nothing shown
+    replaced (retired, or its successor out of the reader's scopes) has none."""
+    newer: dict[str, list[str]] = {}
+    seen, frontier = set(closed), list(dict.fromkeys(closed))
+    for _ in range(DEPTH):
+        if not frontier:
+            break
+        edges = edges_touching(store, frontier, "supersedes", "in")
+        for edge in edges:
+            newer.setdefault(edge.dst, []).append(edge.src)
+        frontier = [a for a in dict.fromkeys(e.src for e in edges) if a not in seen]
+        seen.update(frontier)
+    reached = list(dict.fromkeys(src for srcs in newer.values() for src in srcs))
+    shown = admit(reached) if reached else {}
+    best: dict[str, NodeView] = {}
+    for origin in closed:
+        stack, visited = list(newer.get(origin, ())), set()
+        while stack:
+            anchor = stack.pop()
+            if anchor in visited:
+                continue
+            visited.add(anchor)
+            stack += newer.get(anchor, ())
+            view = shown.get(anchor)
+            if view is not None and (origin not in best or _later(view, best[origin])):
+                best[origin] = view
+    return best
+
+
+def _later(view: NodeView, other: NodeView) -> bool:
+    return (view.valid_from, view.created_at, view.anchor) > (other.valid_from, other.created_at, other.anchor)
 
 
 def about(store: Store, newer: dict[str, list[str]], people: frozenset[str]) -> dict[str, list[str]]:
