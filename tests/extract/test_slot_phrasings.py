@@ -316,3 +316,41 @@ def test_an_instruction_to_call_a_thing_off_still_says_it_is_off(text, subject):
 def test_a_move_asked_without_a_subject_states_no_home():
     assert not claims("Moved to Denver?")
     assert ("me", "home", "Denver", True, False) in claims("Moved to Denver last week.")
+
+
+@pytest.mark.parametrize(("text", "claim"), [
+    ("I'm in the audit team at Deloitte.", ("me", "employer", "Deloitte", True, False)),
+    ("Sam works on the growth team at Monzo.", ("sam", "employer", "Monzo", True, False)),
+    ("I work in the data team at the BBC.", ("me", "employer", "BBC", True, False)),
+    ("I joined a small fintech called Ledgerly in the spring.", ("me", "employer", "Ledgerly", True, False)),
+    ("We work for an agency named Brightside.", ("me", "employer", "Brightside", True, False)),
+])
+def test_a_team_at_a_company_or_a_company_named_after_its_kind_is_the_employer(text, claim):
+    assert claim in claims(text)
+
+
+@pytest.mark.parametrize("text", [
+    "I'm on the volleyball team at Bristol Uni.", "I joined a band called The Lanterns.",
+    "I'm on the football team at Hartley College.",
+])
+def test_a_team_played_in_or_a_band_joined_is_no_employer(text):
+    assert not {c for c in claims(text) if c[1] == "employer"}
+
+
+def test_a_new_employer_named_after_its_kind_changes_the_team_holders_employer():
+    assert verdict("I'm in the audit team at Deloitte.",
+                   "Not at Deloitte anymore. I joined a small fintech called Ledgerly in the spring.") == "update"
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("I'm on a Pixel 7 at the moment.", "Pixel 7"), ("I'm still on an iPhone 12.", "iPhone 12"),
+    ("Swapped the Pixel for a Fairphone 5 last weekend.", "Fairphone 5"),
+    ("I traded my old Galaxy in for an iPhone 15.", "iPhone 15"),
+])
+def test_a_phone_one_is_on_or_swapped_for_is_the_device(text, value):
+    assert ("me", "device", value, True, False) in claims(text)
+
+
+@pytest.mark.parametrize("text", ["I'm on the phone with Sam.", "I'm on a call until noon.", "We're on a Galaxy plan."])
+def test_being_on_something_that_is_no_phone_is_no_device(text):
+    assert not {c for c in claims(text) if c[1] == "device"}

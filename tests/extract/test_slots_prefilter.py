@@ -42,6 +42,8 @@ CRAFTED = [
     "I go bouldering on Sundays. I joined a running club that meets Saturday mornings.",
     "I moved to New York. Living in Austin now, remember? I moved from Vim to Neovim.",
     "User and his wife moved to Ohio. Me and my husband live in Leeds. Tom and his wife moved to New Haven.",
+    "I'm in the audit team at Deloitte. I joined a small fintech called Ledgerly. I'm on a Pixel 7 at the moment.",
+    "Swapped the Pixel for a Fairphone 5. I swapped my old Galaxy for an iPhone. Sam is on the data team at the BBC.",
     # where someone lives, works, their role
     "I live in Lisbon now, and our first winter in Lisbon was mild.",
     "My hometown is Galway. We're moving to 42 Harbour Road next month.",

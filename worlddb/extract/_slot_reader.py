@@ -468,10 +468,12 @@ def _future(lead: str, clause: str, verb: int) -> bool:
         FUTURE_TIME.search(clause) or NAMED_TIME.search(clause, verb)))
 
 
-#: words that put the value in the past: held once, no longer
+#: words that put the value in the past: held once, no longer (not the old one a swap gives up:
+#: "swapped my old Galaxy for an iPhone 15" holds the iPhone)
 _FORMER = re.compile(r"(?<!\bget )(?<!\bgot )(?<!\bgets )(?<!getting )(?<!\bam )(?<!\bis )(?<!\bare )(?<!\bwas )"
                      r"(?<!\bwere )(?<!['’]m )(?<!['’]re )\bused\s+to\b"
-                     r"|\b(?:my|our|his|her|their)\s+(?:old|former|previous|last)\b", re.I)
+                     r"|(?<!\bswapped )(?<!\btraded )(?<!\btraded in )(?<!\bexchanged )"
+                     r"\b(?:my|our|his|her|their)\s+(?:old|former|previous|last)\b", re.I)
 #: "still drives his old Volvo": an old thing still held, not a former one
 _STILL = re.compile(r"\bstill\b", re.I)
 #: a home, a job or a role in the simple past ("worked at", "lived in", "was a nurse"): one held before

@@ -66,7 +66,8 @@ civic accord cr-v crv hr-v camry corolla rav4 highlander tundra yaris outback fo
 wrx mustang f-150 f150 bronco fiesta wrangler silverado camaro corvette altima sentra elantra sonata ioniq sorento
 sportage telluride jetta passat tiguan miata cx-5 cx-30 cx-50 mx-5 4runner
 """.split())
-_PHONE_MAKES = set("iphone pixel galaxy samsung oneplus motorola moto nokia xiaomi huawei blackberry android".split())
+_PHONE_MAKES = set("iphone pixel galaxy samsung oneplus motorola moto nokia xiaomi huawei blackberry android fairphone"
+                   " xperia".split())
 _PETS = (r"dog|cat|puppy|pup|kitten|kitty|hamster|rabbit|bunny|goldfish|fish|parrot|bird|budgie|turtle|tortoise"
          r"|gecko|lizard|snake|guinea pig|ferret|horse|pony|retriever|terrier|labrador|lab|poodle|beagle"
          r"|spaniel|collie|shepherd|bulldog|greyhound|husky|pug|dachshund|corgi|chihuahua|schnauzer|whippet|mutt"

@@ -183,6 +183,10 @@ UNREAD = Reading()
 #: house"): "We moved to Buildkite", "I moved to Cursor" are a tool's. A role said after the employer
 #: ("I work at Acme as a product manager", "started at Stripe as a support engineer") is read, and so
 #: is a replacement said "X in favour of Y" or "swapped X for Y" ("Ripped GORM out in favour of sqlc").
+#: Reader 63: the company of the team one is in ("I'm in the audit team at Deloitte") and one named
+#: after its kind ("joined a small fintech called Ledgerly") are the employer; a phone one is on ("I'm
+#: on a Pixel 7") or swapped another for ("Swapped the Pixel for a Fairphone 5") is the device, and
+#: the old one a swap gives up ("swapped my old Galaxy for ...") leaves the new one held.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
