@@ -354,3 +354,21 @@ def test_a_phone_one_is_on_or_swapped_for_is_the_device(text, value):
 @pytest.mark.parametrize("text", ["I'm on the phone with Sam.", "I'm on a call until noon.", "We're on a Galaxy plan."])
 def test_being_on_something_that_is_no_phone_is_no_device(text):
     assert not {c for c in claims(text) if c[1] == "device"}
+
+
+@pytest.mark.parametrize("text", [
+    "We moved to Vue for the frontend.", "We moved to Jenkins for our builds last year.",
+    "We moved to Heroku for hosting, and it's been fine.",
+])
+def test_a_move_made_for_a_part_of_a_software_system_is_no_home(text):
+    assert not {c for c in claims(text) if c[1] == "home"}
+    facts = BuiltinExtractor().extract(text, ExtractionContext()).facts
+    assert not [f for f in facts if f.relation == "lives_in"]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("We moved to Denver for the schools.", "Denver"), ("We moved to Boston for the new app job.", "Boston"),
+    ("We moved to Portland, into a house, for the new app.", "Portland"),
+])
+def test_a_move_made_for_anything_else_or_into_a_home_is_a_home(text, value):
+    assert ("me", "home", value, True, False) in claims(text)

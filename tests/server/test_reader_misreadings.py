@@ -156,6 +156,9 @@ async def test_a_real_question_about_a_move_leaves_the_home_current(connect, new
     "We moved to Buildkite for CI.",
     "I moved to Cursor last month.",
     "We moved to Postgres.",
+    # a name the word list knows as a person's, moved to for a part of a software system
+    "We moved to Vue for the frontend.",
+    "We moved to Jenkins for our builds last year.",
 ])
 async def test_a_move_between_two_tools_or_to_one_leaves_the_home_current(connect, new):
     async with connect() as client:
@@ -187,6 +190,9 @@ async def test_a_move_between_places_or_from_the_editor_used_still_supersedes(co
     "I moved to Lagos.",
     "We moved to Bushwick.",
     "I moved to Marfa, into a little house.",
+    # a move for a reason that is no part of a software system
+    "We moved to Denver for the schools.",
+    "We moved to Boston for the new app job.",
 ])
 async def test_the_user_moving_alone_or_with_a_relative_supersedes_the_users_home(connect, new):
     async with connect() as client:

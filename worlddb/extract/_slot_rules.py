@@ -235,12 +235,29 @@ _A_HOME = _rx(r"\b(?:apartment|flat|house|condo|townhouse|home|new place|neighbo
               r"|relocat\w*)\b")
 
 
+#: a part of a software system a move is made for ("We moved to Vue for the frontend", "moved to
+#: Jenkins for our builds"): the move is a tool's, whatever the name it moves to
+_SOFTWARE_PART = (r"\bfor\s+(?:(?:the|our|my|all|its|their)\s+)?(?:new\s+)?(?:[\w-]+\s+)?"
+                  r"(?:front[- ]?end|back[- ]?end|ui|api|apis|ci|cd|ci/cd|builds?|tests?|testing|deploys?|deployments?"
+                  r"|hosting|database|db|storage|logging|logs|monitoring|metrics|analytics|auth|state|styling|styles"
+                  r"|servers?|infra|infrastructure|stack|bundling|linting|formatting|monorepo|repo|codebase"
+                  r"|pipelines?|queues?|caching|cache|cluster|services?|app|apps|website|site|docs|mobile)"
+                  r"(?=\s*(?:[.,;:!?)]|$)|\s+(?:and|now|too|instead|last|this|since|because|as|so|at|in|on|with|from)\b)")
+#: such a purpose later in the sentence a match stands in
+_SOFTWARE_AFTER = r"[^.!?;]*" + _SOFTWARE_PART
+_NOT_FOR_SOFTWARE = r"(?!" + _SOFTWARE_AFTER + r")"
+
+
 def moved_home(value: str, text: str) -> bool:
     """Whether a move to `value`, said in `text`, is to a new home: a place the word list or the
     gazetteer knows (`_moved_to_place`), or another name in a text that says it is a home
-    (`_A_HOME`: "I moved to Marfa, into a little house"); "We moved to Buildkite" is a tool's. The
-    extractor asks it of its lives_in facts (worlddb.extract.builtin), the rules below of theirs."""
-    return _moved_to_place(value) or _moved_to_name(value) and _A_HOME.search(text) is not None
+    (`_A_HOME`: "I moved to Marfa, into a little house"); "We moved to Buildkite" is a tool's, and
+    so is a move made for a part of a software system, unless the text says it is a home ("We
+    moved to Vue for the frontend"). The extractor asks it of its lives_in facts
+    (worlddb.extract.builtin), the rules below of theirs."""
+    if _A_HOME.search(text) is not None:
+        return _moved_to_name(value)
+    return _moved_to_place(value) and not _rx(r"\bto\s+" + re.escape(value) + _SOFTWARE_AFTER).search(text)
 
 
 def _moved_to_place(value: str) -> bool:
@@ -527,8 +544,8 @@ _RULES: tuple[_Rule, ...] = (
                       r"(?:\s+(?:back|over|out|down|up|away))?\s+(?:in|to|into)\s+" + _VAL), accept=_place),
     # a move to a place the word list or the gazetteer knows ("I moved to Lagos"), or to another name
     # where the text says it is a home ("We moved to Bexley, into a two-bed flat"), not a tool's
-    # ("We moved to Buildkite", "We're moving to Kubernetes")
-    _Rule("home", _rx(_S + _MOVED + r"\s+(?:in|to|into)\s+" + _VAL), accept=_moved_to_place),
+    # ("We moved to Buildkite", "We're moving to Kubernetes", "We moved to Vue for the frontend")
+    _Rule("home", _rx(_S + _MOVED + r"\s+(?:in|to|into)\s+" + _NOT_FOR_SOFTWARE + _VAL), accept=_moved_to_place),
     _Rule("home", _rx(_S + _MOVED + r"\s+(?:in|to|into)\s+" + _VAL), accept=_moved_to_name, context=_A_HOME),
     # "I moved from Chicago to Denver": a person's move from one place to another, the new home and the
     # old one it ends (not "moved the meeting from Monday to Tuesday", "moved from Slack to Teams")

@@ -186,7 +186,8 @@ UNREAD = Reading()
 #: Reader 63: the company of the team one is in ("I'm in the audit team at Deloitte") and one named
 #: after its kind ("joined a small fintech called Ledgerly") are the employer; a phone one is on ("I'm
 #: on a Pixel 7") or swapped another for ("Swapped the Pixel for a Fairphone 5") is the device, and
-#: the old one a swap gives up ("swapped my old Galaxy for ...") leaves the new one held.
+#: the old one a swap gives up ("swapped my old Galaxy for ...") leaves the new one held. A move made
+#: for a part of a software system ("We moved to Vue for the frontend") is no home.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
