@@ -6,7 +6,7 @@ import pytest
 
 from worlddb.extract.judge import BuiltinJudge, Statement
 from worlddb.extract.open_slots import read_open, value_kind
-from worlddb.extract.slots import read
+from worlddb.extract.slots import asked, read
 
 JUDGE = BuiltinJudge()
 
@@ -213,3 +213,26 @@ def test_a_read_of_catalogue_attributes_only_skips_the_open_slots_and_loses_noth
         # asked for the open slot itself, or for any replacement, the read still runs
         assert attribute in read_open_of(text, frozenset({attribute}))
         assert read_open_of(text, frozenset({REPLACES})) == kept(text, frozenset({REPLACES}))
+
+
+@pytest.mark.parametrize(("text", "attribute", "value"), [
+    ("Jonas Berg has taken over as tech lead.", "np:tech lead", "Jonas Berg"),
+    ("Jonas Berg is our new tech lead.", "np:tech lead", "Jonas Berg"),
+    ("Mira Patel replaced Tom Okafor as our product manager.", "np:product manager", "Mira Patel"),
+    ("Our CTO is Dana Lee.", "np:cto", "Dana Lee"),
+    ("The CTO is Dana Lee.", "np:cto", "Dana Lee"),
+])
+def test_the_holder_of_a_role_held_by_one_person_at_a_time_is_its_value(text, attribute, value):
+    assert ("me", attribute, value) in {(c.subject, c.attribute, c.value) for c in read(text).claims}
+
+
+@pytest.mark.parametrize("text", ["Biscuit is our new puppy.", "Sam is our new neighbour.", "The winner is Tom.",
+                                  "Sam took over the cooking tonight."])
+def test_a_new_pet_a_neighbour_or_a_winner_holds_no_role(text):
+    assert not [c for c in read(text).claims if c.attribute.startswith("np:")]
+
+
+def test_who_asks_for_the_holder_of_a_role_and_nothing_else():
+    assert [k.attribute for k in asked("Who is our tech lead?")] == ["np:tech lead"]
+    assert [k.attribute for k in asked("Who is the CTO?")] == ["np:cto"]
+    assert not [k for k in asked("Who is our neighbour?") if k.attribute.startswith("np:")]

@@ -156,6 +156,10 @@ SCENARIOS = [
      "cancelled"),
     ("club-off", "The book club meeting is on Thursday.", "We called off the book club meeting.",
      "When is the book club meeting?", "called off"),
+    # a role one person holds at a time, taken over by another, asked for with "who"
+    ("tech-lead", "Our tech lead is Rahel Haile.", "Jonas Berg has taken over as tech lead.", "Who is our tech lead?",
+     "Jonas Berg"),
+    ("new-cto", "Our CTO is Dana Lee.", "Sam Whitfield is our new CTO.", "Who is the CTO?", "Sam Whitfield"),
 ]
 
 

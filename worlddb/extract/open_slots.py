@@ -41,6 +41,14 @@ same words name it; the claims index keys them as it keys the catalogue's):
                       "pnpm", is a name here; a day is none),
                       and where a thing is reached: "Staging is at <URL>" is np:staging url.
 
+    np:<role>         the holder of a role one person holds at a time (its last word one of
+                      ROLE_HEADS: "tech lead", "product manager", "CTO"), a person's name: "Our
+                      CTO is Dana Lee", "The CTO is Dana Lee", and a new holder named first:
+                      "Jonas Berg is our new tech lead", "Jonas Berg has taken over as tech
+                      lead", "Mira Patel replaced Tom Okafor as our product manager" (not
+                      "Biscuit is our new puppy"). A question asks for one with "who" ("Who is
+                      our tech lead?"); "who" asks for no other open slot.
+
     np:name           also "I'm <Name>" opening a text or a sentence before a stop, a comma or a
                       dash, where the name's first word is a given name or a word the tagger
                       does not know ("I'm Sam, I work as a nurse", "I'm Priya Shah - I run ...";
@@ -250,6 +258,18 @@ _PREFER = _rx(_SUBJECT + r"(?:(?:now|still|really|much|actually|definitely"
               r"|like|likes)\s+" + _VALUE_WORDS + r"(?P<better>\s+(?:better|more))?"
               r"(?:\s+(?:over|to|than|rather\s+than)\s+[\w' -]{1,30}?)?" + _TAIL)
 #: the clause pieces a claim is read in: sentences, and their parts after a comma or a conjunction
+#: a role one person holds at a time, by its last word ("tech lead", "engineering manager", "CTO")
+ROLE_HEADS = frozenset("""lead manager director head boss supervisor ceo cto cfo coo cmo cpo vp president chair
+chairperson captain coach principal headteacher owner pm master""".split())
+_PERSON = _NAME + r"(?:\s+" + _NAME + r"){0,2}"
+#: a role's new holder, named first: "Jonas Berg is our new tech lead", "Jonas Berg has taken over
+#: as tech lead", "Mira replaced Tom as our product manager"
+_HOLDER = _rx(r"^" + _FILLER + r"(?P<v>" + _PERSON + r")\s+(?:"
+              r"(?:is|['’]s)\s+(?:now\s+)?(?P<owner>my|our|the)\s+new\s+"
+              r"|(?:has\s+|have\s+|['’]s\s+|just\s+)*(?:taken|took|is\s+taking|['’]s\s+taking)\s+over\s+as\s+"
+              r"(?:(?:my|our|the)\s+)?(?:new\s+)?"
+              r"|(?:has\s+|just\s+)*replaced\s+" + _PERSON + r"\s+as\s+(?:(?:my|our|the)\s+)?(?:new\s+)?"
+              r")(?P<np>" + _NP + r")" + _TAIL)
 _PIECES = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[-–—]+\s+|,\s+(?:and|but|so)\s+"
                      r"|\s+(?:and|but)\s+(?=(?:I|we|my|our|the)\b)", re.I)
 #: an abbreviation's period ends no sentence (it becomes a one-dot leader while reading)
@@ -259,7 +279,7 @@ _NEGATION = re.compile(r"\b(?:not|never|no longer|don['’]t|doesn['’]t|didn['
 
 #: a question about an open slot's value: "What is my thermostat set to?", "What's the wifi
 #: password?", "What is Sarah's locker code at work?"
-_ASK_IS = _rx(r"^(?:so\s+|and\s+|remind me,?\s+)?(?:what|which)(?:['’]s|\s+is|\s+was)\s+(?P<owner>my|our|the|"
+_ASK_IS = _rx(r"^(?:so\s+|and\s+|remind me,?\s+)?(?P<wh>what|which|who)(?:['’]s|\s+is|\s+was)\s+(?P<owner>my|our|the|"
               + _NAME + r"['’]s)\s+(?P<np>" + _NP + r")(?:\s+(?:set\s+to|(?:currently\s+|now\s+)?set\s+at|now|currently"
               r"|these\s+days|again|right\s+now))?" + _CTX + r"\s*[?.!]*$")
 #: last words of a question's noun phrase that make it no slot's ("What is Joanna's screenplay about?")
@@ -293,8 +313,10 @@ def asked_open(question: str, animate: frozenset[str] = frozenset()) -> tuple[Op
         owner = m.group("owner")
         subject, named = _owner(owner, None)
         np = _noun_phrase(m.group("np"), animate)
+        # "who" asks for a person: the holder of a role ("Who is our tech lead?")
         if subject is None or np is None or np.split()[-1] in _ASK_ENDS or (
-                owner.lower() == "the" and np.split()[-1] not in IDENT_NOUNS):
+                owner.lower() == "the" and np.split()[-1] not in IDENT_NOUNS | ROLE_HEADS) or (
+                m.group("wh").lower() == "who" and np.split()[-1] not in ROLE_HEADS):
             return ()
         return (OpenClaim(subject, "np:" + np, "", qualifier=_context(m), named=named),)
     m = _ASK_USE.match(q)
@@ -376,8 +398,8 @@ def _read_intro(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
 
 
 def _piece_claims(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
-    for reader in (_read_is, _read_intro, _read_set, _read_use_as, _read_stack, _read_url, _read_switch, _read_replaced,
-                   _read_use, _read_prefer):
+    for reader in (_read_is, _read_intro, _read_holder, _read_set, _read_use_as, _read_stack, _read_url, _read_switch,
+                   _read_replaced, _read_use, _read_prefer):
         claims = reader(piece, animate)
         if claims:
             return claims
@@ -396,11 +418,24 @@ def _read_is(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
     # or a setting said as one ("the thermostat is set to 70", as "we set the thermostat to 68" is read)
     # or a name a thing is now ("the whole frontend is SvelteKit now": a change says the value lasts)
     if subject is None or np is None or not _value_fits(value, np) or (
-            owner.lower() == "the" and np.split()[-1] not in IDENT_NOUNS
+            owner.lower() == "the" and np.split()[-1] not in IDENT_NOUNS | ROLE_HEADS
             and not (m.group("set") and re.match(r"[\d$€£]", value))
             and not (value_kind(value) == "name" and re.search(r"\bnow\b", m.group(0), re.I))):
         return []
     return [OpenClaim(subject, "np:" + np, value, qualifier=_context(m), named=named)]
+
+
+def _read_holder(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
+    """A role's new holder (`_HOLDER`): the speaker's slot of the role, for a role one person
+    holds at a time (`ROLE_HEADS`: not "Biscuit is our new puppy")."""
+    m = _HOLDER.match(piece)
+    if not m:
+        return []
+    np = _noun_phrase(m.group("np"), animate)
+    value = _clean(m.group("v"))
+    if np is None or np.split()[-1] not in ROLE_HEADS or not _value_fits(value, np):
+        return []
+    return [OpenClaim("me", "np:" + np, value, qualifier=_context(m))]
 
 
 def _read_set(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
@@ -578,7 +613,8 @@ def _noun_phrase(phrase: str, animate: frozenset[str]) -> str | None:
     if not words or len(words) > 3 or any(w in _NP_STOP for w in words):
         return None
     words = [singular(w) for w in words]
-    if words[-1] in animate or words[-1] in _VERBISH:
+    # a person may be a slot's value where one holds a role at a time ("Our CTO is Dana Lee")
+    if words[-1] in animate and words[-1] not in ROLE_HEADS or words[-1] in _VERBISH:
         return None
     return " ".join(words)
 

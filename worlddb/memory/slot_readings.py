@@ -187,7 +187,9 @@ UNREAD = Reading()
 #: after its kind ("joined a small fintech called Ledgerly") are the employer; a phone one is on ("I'm
 #: on a Pixel 7") or swapped another for ("Swapped the Pixel for a Fairphone 5") is the device, and
 #: the old one a swap gives up ("swapped my old Galaxy for ...") leaves the new one held. A move made
-#: for a part of a software system ("We moved to Vue for the frontend") is no home.
+#: for a part of a software system ("We moved to Vue for the frontend") is no home. The holder of a
+#: role one person holds at a time is its open slot's value ("Our CTO is Dana Lee"), and so is a
+#: new holder named first ("Jonas Berg has taken over as tech lead").
 CLAIMS_READER = schema.CLAIMS_READER
 
 
