@@ -236,3 +236,11 @@ def test_who_asks_for_the_holder_of_a_role_and_nothing_else():
     assert [k.attribute for k in asked("Who is our tech lead?")] == ["np:tech lead"]
     assert [k.attribute for k in asked("Who is the CTO?")] == ["np:cto"]
     assert not [k for k in asked("Who is our neighbour?") if k.attribute.startswith("np:")]
+
+
+@pytest.mark.parametrize(("text", "new", "old"), [
+    ("Switched to a Mac last month.", "Mac", None), ("I switched from a PC to a Mac.", "Mac", "PC"),
+])
+def test_a_switch_to_a_thing_named_after_an_article_replaces(text, new, old):
+    claims = {(c.value, c.ended) for c in read(text).claims if c.attribute == "replaces"}
+    assert (new, False) in claims and (old is None or (old, True) in claims)

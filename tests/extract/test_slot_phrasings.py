@@ -372,3 +372,15 @@ def test_a_move_made_for_a_part_of_a_software_system_is_no_home(text):
 ])
 def test_a_move_made_for_anything_else_or_into_a_home_is_a_home(text, value):
     assert ("me", "home", value, True, False) in claims(text)
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("New email: ana.k@globex.com", "ana.k@globex.com"), ("Update: new work email: ana@globex.com", "ana@globex.com"),
+    ("Got a new e-mail address: x@y.io", "x@y.io"),
+])
+def test_a_note_that_opens_with_a_new_email_is_the_speakers_email(text, value):
+    assert ("me", "email", value, True, False) in claims(text)
+
+
+def test_someone_elses_new_email_is_not_the_speakers():
+    assert not [c for c in claims("My sister's new email: s@y.io") if c[0] == "me"]

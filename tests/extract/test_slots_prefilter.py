@@ -46,6 +46,7 @@ CRAFTED = [
     "Swapped the Pixel for a Fairphone 5. I swapped my old Galaxy for an iPhone. Sam is on the data team at the BBC.",
     "We moved to Vue for the frontend. We moved to Boston for the new app job. Tom moved to Jenkins for builds.",
     "Our CTO is Dana Lee. Jonas Berg has taken over as tech lead. Mira Patel replaced Tom Okafor as our PM.",
+    "New email: ana.k@globex.com. Switched to a Mac last month. I switched from a PC to a Mac.",
     # where someone lives, works, their role
     "I live in Lisbon now, and our first winter in Lisbon was mild.",
     "My hometown is Galway. We're moving to 42 Harbour Road next month.",

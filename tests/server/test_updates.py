@@ -160,6 +160,9 @@ SCENARIOS = [
     ("tech-lead", "Our tech lead is Rahel Haile.", "Jonas Berg has taken over as tech lead.", "Who is our tech lead?",
      "Jonas Berg"),
     ("new-cto", "Our CTO is Dana Lee.", "Sam Whitfield is our new CTO.", "Who is the CTO?", "Sam Whitfield"),
+    # a note that opens with a new address, as one jots it down
+    ("email-note", "My email is ana@acme.com.", "New email: ana.k@globex.com", "What is my email?",
+     "ana.k@globex.com"),
 ]
 
 

@@ -865,6 +865,10 @@ _RULES: tuple[_Rule, ...] = (
           speaker=True),
     _Rule("phone", _rx(r"(?P<s>)\b(?:use|switch\s+to)\s+(?P<v>\+?\(?\d[\d\s().-]{6,}\d)" + _FROM_NOW),
           speaker=True),
+    # "New email: ana.k@globex.com", "Got a new work email: ...": a note that opens with a new address
+    _Rule("email", _rx(r"(?P<s>)^(?:(?:update|fyi|btw|heads up|note)\s*[:,]?\s+)?"
+                       r"(?:(?:I\s+|I['’]ve\s+)?(?:got|have|get)\s+a\s+)?new\s+(?:work\s+|personal\s+|private\s+)?"
+                       r"e-?mail(?:\s+address)?\s*:\s*(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"), speaker=True),
     # "New number: 555-0199", "Update: new work cell: ...", "Got a new phone number: ...": a note that
     # opens with a new number is the speaker's
     _Rule("phone", _rx(r"(?P<s>)^(?:(?:update|fyi|btw|heads up|note)\s*[:,]?\s+)?"

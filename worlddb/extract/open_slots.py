@@ -28,7 +28,7 @@ same words name it; the claims index keys them as it keys the catalogue's):
     prefers           a preference whose kind is unknown: several may hold; only a replacement
                       cue changes one.
     uses              "I use <Name>" with no role: several may hold.
-    replaces          "switched/moved/changed (over) to <Name>", "replaced X with <Name>",
+    replaces          "switched/moved/changed (over) to (a) <Name>", "replaced X with <Name>",
                       "<Name> instead of X", "cancelled/quit/dropped X and joined/got <Name>",
                       "dropped/moved off/ripped X out in favour of <Name>", "swapped X for <Name>": a
                       new value with no attribute of its own. An ended
@@ -234,7 +234,7 @@ _STACK_RUN = _rx(_SUBJECT + r"(?:(?:now|still|currently|just)\s+)*(?:run|host|de
 _SWITCH = _rx(_SUBJECT + r"(?:(?:just|finally|recently|have|['’]ve|has|had"
               r"|officially)\s+)*(?:switched|changed|migrated|swapped|(?:moved|went)(?=\s+(?:over|back|from)\b))"
               r"\s+(?:over\s+|back\s+)?"
-              r"(?:from\s+(?P<old>" + _CAP_VALUE + r")\s+)?to\s+(?P<v>" + _CAP_VALUE + r")"
+              r"(?:from\s+(?:(?:a|an)\s+)?(?P<old>" + _CAP_VALUE + r")\s+)?to\s+(?:(?:a|an)\s+)?(?P<v>" + _CAP_VALUE + r")"
               r"(?:\s+from\s+(?P<old2>" + _CAP_VALUE + r"))?" + _TAIL)
 _REPLACED = _rx(_SUBJECT + r"(?:(?:just|finally|recently|have|['’]ve|has)\s+)*"
                 r"replaced\s+(?P<old>" + _CAP_VALUE + r")\s+with\s+(?P<v>" + _CAP_VALUE + r")" + _TAIL)

@@ -189,7 +189,9 @@ UNREAD = Reading()
 #: the old one a swap gives up ("swapped my old Galaxy for ...") leaves the new one held. A move made
 #: for a part of a software system ("We moved to Vue for the frontend") is no home. The holder of a
 #: role one person holds at a time is its open slot's value ("Our CTO is Dana Lee"), and so is a
-#: new holder named first ("Jonas Berg has taken over as tech lead").
+#: new holder named first ("Jonas Berg has taken over as tech lead"). A note that opens with a new
+#: email ("New email: ...") is the speaker's, and a switch to a thing after an article ("Switched to
+#: a Mac") replaces.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
