@@ -234,7 +234,8 @@ _STACK_RUN = _rx(_SUBJECT + r"(?:(?:now|still|currently|just)\s+)*(?:run|host|de
 _SWITCH = _rx(_SUBJECT + r"(?:(?:just|finally|recently|have|['’]ve|has|had"
               r"|officially)\s+)*(?:switched|changed|migrated|swapped|(?:moved|went)(?=\s+(?:over|back|from)\b))"
               r"\s+(?:over\s+|back\s+)?"
-              r"(?:from\s+(?:(?:a|an)\s+)?(?P<old>" + _CAP_VALUE + r")\s+)?to\s+(?:(?:a|an)\s+)?(?P<v>" + _CAP_VALUE + r")"
+              r"(?:from\s+(?:(?:a|an)\s+)?(?P<old>" + _CAP_VALUE + r")\s+)?to\s+(?:(?:a|an)\s+)?"
+              r"(?P<v>" + _CAP_VALUE + r")"
               r"(?:\s+from\s+(?P<old2>" + _CAP_VALUE + r"))?" + _TAIL)
 _REPLACED = _rx(_SUBJECT + r"(?:(?:just|finally|recently|have|['’]ve|has)\s+)*"
                 r"replaced\s+(?P<old>" + _CAP_VALUE + r")\s+with\s+(?P<v>" + _CAP_VALUE + r")" + _TAIL)
