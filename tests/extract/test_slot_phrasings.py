@@ -384,3 +384,23 @@ def test_a_note_that_opens_with_a_new_email_is_the_speakers_email(text, value):
 
 def test_someone_elses_new_email_is_not_the_speakers():
     assert not [c for c in claims("My sister's new email: s@y.io") if c[0] == "me"]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("I'm based in London.", "I'm in Berlin now, moved last spring."),
+    ("I'm a nurse at St. Mary's.", "I just started a new job as a paramedic."),
+    ("Our standup is at 9:30.", "Standup is at 10 now."),
+    ("I'm allergic to cats.", "My cat allergy is gone after the shots."),
+    ("My wifi password is sunflower.", "Changed the wifi password to tulip42."),
+    ("The door code is 4411.", "The door code is now BLUEJAY."),
+])
+def test_a_change_said_as_one_says_it_in_passing_changes_the_slot(old, new):
+    assert verdict(old, new) == "update"
+
+
+@pytest.mark.parametrize("text", [
+    "I'm in Paris now for the conference, moved my flight.", "I'm in Paris now.",
+    "I started a new job as soon as I could.", "My hay fever allergy is bad this week.",
+])
+def test_a_stay_a_time_word_or_a_state_of_an_allergy_changes_nothing(text):
+    assert not {c for c in claims(text) if c[1] in ("home", "role", "allergy")}

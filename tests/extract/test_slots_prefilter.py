@@ -47,6 +47,8 @@ CRAFTED = [
     "We moved to Vue for the frontend. We moved to Boston for the new app job. Tom moved to Jenkins for builds.",
     "Our CTO is Dana Lee. Jonas Berg has taken over as tech lead. Mira Patel replaced Tom Okafor as our PM.",
     "New email: ana.k@globex.com. Switched to a Mac last month. I switched from a PC to a Mac.",
+    "I'm in Berlin now, moved last spring. I just started a new job as a paramedic. My cat allergy is gone.",
+    "Standup is at 10 now. My allergy is to penicillin.",
     # where someone lives, works, their role
     "I live in Lisbon now, and our first winter in Lisbon was mild.",
     "My hometown is Galway. We're moving to 42 Harbour Road next month.",

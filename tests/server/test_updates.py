@@ -163,6 +163,15 @@ SCENARIOS = [
     # a note that opens with a new address, as one jots it down
     ("email-note", "My email is ana@acme.com.", "New email: ana.k@globex.com", "What is my email?",
      "ana.k@globex.com"),
+    # changes said in passing: a home one is in now, a job taken, a time, an allergy gone, a password
+    ("in-berlin-now", "I'm based in London.", "I'm in Berlin now, moved last spring.", "Where am I based?", "Berlin"),
+    ("new-job-as", "I work as a nurse.", "I just started a new job as a paramedic.", "What do I do for work?",
+     "paramedic"),
+    ("standup-now", "Our standup is at 9:30.", "Standup is at 10 now.", "When is standup?", "10 now"),
+    ("allergy-gone", "I'm allergic to cats.", "My cat allergy is gone after the shots.", "Am I allergic to cats?",
+     "gone"),
+    ("password-word", "My Wi-Fi password is sunflower.", "Changed the Wi-Fi password to tulip42.",
+     "What's the wifi password?", "tulip42"),
 ]
 
 

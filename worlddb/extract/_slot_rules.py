@@ -379,7 +379,8 @@ def _has_time(value: str) -> bool:
 #: an hour written as a bare number after "at", "to", "by" or "around", ending the clause ("standup moved
 #: to 10", "I'm asleep by 10")
 _HOUR = r"(?:[01]?\d|2[0-3])(?::[0-5]\d)?"
-_BARE_HOUR = r"(?:(?<=\bat\s)|(?<=\bto\s)|(?<=\bby\s)|(?<=\baround\s))" + _HOUR + r"(?=\s*(?:$|[.!?,;]))"
+_BARE_HOUR = (r"(?:(?<=\bat\s)|(?<=\bto\s)|(?<=\bby\s)|(?<=\baround\s))" + _HOUR
+              + r"(?=\s*(?:$|[.!?,;])|\s+(?:now|instead|these days|from now on|going forward)\s*(?:$|[.!?,;]))")
 
 
 def _has_time_or_hour(value: str) -> bool:
@@ -522,6 +523,9 @@ _FINISHED = (r"(?:\b(?:I|we)\s+(?:just\s+|finally\s+|recently\s+)?|(?:^|[.!;]\s+
              r"finished\s+(?:(?:re)?reading\s+)?")
 _NAME_ALONE = (r"(?P<v>(?>(?-i:[A-Z][\w&'’.-]*)(?:\s+(?:(?:of|and|&)\s+)?(?-i:[A-Z][\w&'’.-]*))*))"
                r"(?!\s+(?:a|an|the|some|my|his|her|their|our|its|this|that|alone|him|them|me|us)\b)")
+#: a stay that is no home ("I'm in Paris now for the conference", "moved my flight")
+_OUTING_NOW = _rx(r"\b(?:trip|travel\w*|vacation|holiday|conference|visit\w*|flight|hotel|week|weekend|meeting"
+                  r"|for work|moved (?:the|my|our))\b")
 #: a trip, a move or a day's outing: one is at or leaves a place, not a job
 _OUTING = _rx(r"\b(?:moved|moving|move|relocat\w*|flew|fly|flying|flight|drove|driving|trip|travel\w*|vacation"
               r"|holiday|visit\w*|tour|airport|terminal|gate|station|hotel|beach|park|waiting|queue|traffic|lunch"
@@ -565,6 +569,11 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("home", _rx(_S + r"(?:am|'m|’m|are|'re|’re)\s+(?:now\s+|currently\s+|still\s+)?in\s+(?P<v>(?-i:[A-Z])[\w'’.-]*"
                       r"(?:\s+(?-i:[A-Z])[\w'’.-]*){0,2}),?\s+(?:renting|living|sharing|settled|in\s+a\s+(?:flat|house"
                       r"|apartment|condo|studio))\b"), accept=_place),
+    # "I'm in Berlin now, moved last spring": a place one is in now, where the text says one moved
+    # there (not "I'm in Paris now for the conference")
+    _Rule("home", _rx(_S + r"(?:am|'m|’m|are|'re|’re)\s+(?:now\s+|currently\s+)?in\s+(?P<v>(?-i:[A-Z])[\w'’.-]*"
+                      r"(?:\s+(?-i:[A-Z])[\w'’.-]*){0,2})\s+now\b"), accept=_moved_to_place,
+          context=_rx(r"\b(?:moved|relocated)\b"), unless=_OUTING_NOW),
     # ---- where someone works
     # (how one works may stand between: "works remotely for Brightline", "work from home for Acme")
     _Rule("employer", _rx(_S + r"(?:work|works|working|worked)\s+(?:(?:full[- ]time|part[- ]time|remotely|remote|hybrid"
@@ -689,6 +698,9 @@ _RULES: tuple[_Rule, ...] = (
                       r"{0,3}\s+as\s+(?:an?\s+|the\s+|its\s+|their\s+)?" + _VAL), accept=_occupation),
     _Rule("role", _rx(_S + r"(?:am|'m|’m|is|['’]s|was|are|became|become|becoming)\s+(?:now\s+|officially\s+|currently\s+"
                       r"|finally\s+)?(?:an?\s+)" + _VAL), accept=_occupation),
+    # "I just started a new job as a paramedic", "took a position as a line cook": the job taken
+    _Rule("role", _rx(_S + r"(?:started|starting|got|took|taken|landed|accepted|began)\s+(?:a|an|my|the)\s+(?:new\s+)?"
+                      r"(?:job|position|role|gig)\s+as\s+(?:an?\s+|the\s+)?" + _VAL), accept=_occupation),
     _Rule("role", _rx(_S + r"(?:got\s+)?promoted\s+to\s+" + _VAL), accept=lambda v: bool(v)),
     _Rule("role", _rx(r"(?P<s>\b(?:my|his|her|their|(?-i:[A-Z][a-z]+)'s)\s+)(?:new\s+)?(?:job title|title|role"
                       r"|position|job)\s+is\s+(?:now\s+)?" + _VAL),
@@ -789,8 +801,14 @@ _RULES: tuple[_Rule, ...] = (
                          r"|really\s+|very\s+)*allergic\s+to\s+" + _VAL), accept=lambda v: bool(v)),
     _Rule("allergy", _rx(_S + r"(?:am|'m|’m|is|are|'re)\s+(?:not|no longer)\s+(?:\w+\s+)?allergic\s+to\s+" + _VAL),
           positive=False, accept=lambda v: bool(v)),
-    _Rule("allergy", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:\w+\s+)?allerg(?:y|ies)\s+(?:is|are)\s+(?:to\s+)?" + _VAL),
+    # (not the state of one: "My cat allergy is gone" is the rule below's)
+    _Rule("allergy", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:\w+\s+)?allerg(?:y|ies)\s+(?:is|are)\s+(?:to\s+)?"
+                         r"(?!(?:gone|over|cured|better|worse|bad|mild|severe|fine|back|under control)\b)" + _VAL),
           accept=lambda v: bool(v)),
+    # "My cat allergy is gone after the shots", "his peanut allergy is cured": that allergy ended
+    _Rule("allergy", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?P<v>[a-z]+)\s+allerg(?:y|ies)\s+(?:is|are|has|have)\s+"
+                         r"(?:(?:been|now|completely|totally|finally|basically)\s+)*(?:gone|over|cured|outgrown)\b"),
+          positive=False, ended=True, accept=lambda v: bool(v)),
     # "the drug I react to is codeine", "What I'm actually allergic to is penicillin"
     _Rule("allergy", _rx(r"(?P<s>)\b(?:the\s+(?:drug|medication|medicine|food|thing)|what)\s+(?:I|we)\s+(?:(?:actually|really"
                          r"|only)\s+)?(?:react|am\s+(?:actually\s+|really\s+)?allergic|['’]m\s+(?:actually\s+|really\s+)?"

@@ -317,9 +317,12 @@ def _head(attribute: str) -> str:
 
 def _kind(claim: SlotClaim) -> str:
     """An open value's kind (open_slots.value_kind), a tool's name in lower case ("pnpm") being a
-    name, except in a slot of an identifier (a password, a username), where it is a word."""
+    name; in a slot of an identifier (a password, a username) every value is one ("sunflower",
+    then "tulip42")."""
+    if _head(claim.attribute) in IDENT_NOUNS:
+        return "id"
     kind = value_kind(claim.value)
-    if kind == "word" and _head(claim.attribute) not in IDENT_NOUNS and lower_name(claim.value):
+    if kind == "word" and lower_name(claim.value):
         return "name"
     return kind
 

@@ -191,7 +191,10 @@ UNREAD = Reading()
 #: role one person holds at a time is its open slot's value ("Our CTO is Dana Lee"), and so is a
 #: new holder named first ("Jonas Berg has taken over as tech lead"). A note that opens with a new
 #: email ("New email: ...") is the speaker's, and a switch to a thing after an article ("Switched to
-#: a Mac") replaces.
+#: a Mac") replaces. A place one is in now, where the text says one moved ("I'm in Berlin now,
+#: moved last spring"), is a home; a job taken as something ("started a new job as a paramedic") is
+#: the role; an hour followed by "now" is a time ("Standup is at 10 now"); an allergy said to be gone
+#: ("My cat allergy is gone") ends.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
