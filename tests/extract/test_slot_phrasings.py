@@ -404,3 +404,21 @@ def test_a_change_said_as_one_says_it_in_passing_changes_the_slot(old, new):
 ])
 def test_a_stay_a_time_word_or_a_state_of_an_allergy_changes_nothing(text):
     assert not {c for c in claims(text) if c[1] in ("home", "role", "allergy")}
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("I'm dating Sam.", "I stopped dating Sam."),
+    ("I work at Dell.", "I stopped working at Dell."),
+    ("My therapist is Dr. Kim.", "I stopped seeing Dr. Kim."),
+    ("My salary is $90k.", "Got a raise to $105k."),
+    ("Our team has 12 engineers.", "The team's grown to 15 engineers."),
+    ("Dad works at Ford.", "Dad retired from Ford last month."),
+])
+def test_a_thing_given_up_or_grown_in_passing_changes_the_slot(old, new):
+    assert verdict(old, new) == "update"
+
+
+def test_a_doctor_one_sees_is_no_partner():
+    assert not [c for c in claims("I quit seeing Dr. Kim.") if c[1] == "partner"]
+    assert not [c for c in claims("I am seeing Dr. Kim for my back.") if c[1] == "partner"]
+    assert ("me", "partner", "Sam", True, False) in claims("I am seeing Sam.")

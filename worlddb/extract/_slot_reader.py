@@ -373,6 +373,9 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
     # words right before it negate it (a negation never matches a subject's auxiliaries)
     if positive and not ended and _NEGATED.search(clause[max(0, m.start() - 24):m.start()]):
         positive = False
+    # "I stopped dating Sam", "I quit working at Dell": what the verb the rule read says was given up
+    if positive and not ended and _GAVE_UP.search(clause[max(0, m.start() - 24):m.start()]):
+        positive, ended = False, True
     # "I quit my job at Dell": the job was left, which the ended rule reads
     if rule.attribute == "employer" and positive and not ended \
             and _LEFT.search(clause[max(0, m.start() - 24):m.start()]):
@@ -521,6 +524,8 @@ def _bare(m: re.Match[str], clause: str) -> bool:
 _BOUNDARY = re.compile(r",|\b(?:but|and|so|because|though|although)\b", re.I)
 _NEGATED = re.compile(r"(?:\b(?:no longer|not|never)|n['’]t)\s+(?:\w+ly\s+)?$", re.I)
 _LEFT = re.compile(r"\b(?:" + _LEAVE + r")\s+$", re.I)
+#: words right before a rule's verb that say it was given up ("stopped dating", "quit working at")
+_GAVE_UP = re.compile(r"\b(?:stopped|quit|quitting|gave\s+up|given\s+up)\s+$", re.I)
 
 
 _QUALIFIER_WORDS = {

@@ -629,6 +629,9 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("employer", _rx(_S + r"(?:am|'m|’m|is|'s|’s|are|'re|’re|was|work|works|working|worked)\s+"
                           r"(?:now\s+|currently\s+|still\s+)?(?:in|on)\s+(?:the|a|an)\s+(?:(?!(?:" + _SPORTS_RE + r")\b)"
                           r"[\w&+-]+\s+){1,3}?team\s+(?:at|with)\s+(?:the\s+)?" + _NAME_ALONE), accept=_not_school),
+    # "Dad retired from Ford last month": the employer one retired from is left
+    _Rule("employer", _rx(_S + r"(?:(?:has|have|had|just|finally)\s+)*retired\s+from\s+(?=(?-i:[A-Z]))" + _ORG),
+          positive=False, ended=True, accept=_org),
     # "I got laid off last month", "I was let go": the job, wherever it was, is over (not "I fired
     # my assistant": only the passive, after its auxiliary; a named employer is the rule below's)
     _Rule("employer", _rx(_S + r"(?:(?<=\bgot\s)|(?<=\bget\s)|(?<=\bwas\s)|(?<=\bwere\s)|(?<=\bbeen\s))"
@@ -736,7 +739,7 @@ _RULES: tuple[_Rule, ...] = (
                          + _APPOSITION_END), accept=_name),
     _Rule("partner", _rx(_S + r"(?:dating|seeing|going out with|together with|in a relationship with|engaged to"
                          r"|married to|with my (?:new )?(?:boyfriend|girlfriend|partner))\s+(?:(?:someone|a\s+(?:guy|girl"
-                         r"|man|woman|person))\s+(?:named|called)\s+)?" + _VAL), accept=_name),
+                         r"|man|woman|person))\s+(?:named|called)\s+)?(?!(?:Dr|Doctor|Prof)\b)" + _VAL), accept=_name),
     _Rule("partner", _rx(r"(?P<v>(?-i:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?))\s+and\s+(?P<s>I)\s+"
                          r"(?:have\s+been|are|'ve\s+been|got|were|just)\s+"
                          r"(?:together|dating|engaged|married|a couple)"), accept=_name),
@@ -970,6 +973,9 @@ _RULES: tuple[_Rule, ...] = (
     # "I found a new dentist, Dr. Kim", "we got a new vet: Dr Ruiz"
     _Rule("provider", _rx(_S + r"(?:found|got|have|picked|chose|switched\s+to)\s+(?:a\s+)?new\s+(?P<q>" + _CARERS
                           + r")\s*(?:[,:]\s*|\s+(?:called|named)\s+|\s[-–—]\s)" + _VAL), accept=_name),
+    # "I stopped seeing Dr. Kim": a doctor one no longer sees, whatever kind
+    _Rule("provider", _rx(_S + r"(?:stopped|quit)\s+(?:seeing|going to)\s+(?P<v>(?:Dr|Doctor)[.\u2024]?\s+(?-i:[A-Z])\w+"
+                          r"(?:\s+(?-i:[A-Z])\w+)?)"), positive=False, ended=True, accept=_name),
     _Rule("provider", _rx(_S + r"(?:now\s+)?(?:see|sees|seeing|go to|goes to|switched to)\s+(?P<v>(?:Dr|Doctor)"
                           r"[.\u2024]?\s+(?-i:[A-Z])\w+(?:\s+(?-i:[A-Z])\w+)?)"), accept=_name,
           context=_rx(r"\b(dentist|dental|doctor|therap|vet|dermatolog|psychiatr|optometr|physician|gp|clinic)")),
@@ -1304,6 +1310,10 @@ _RULES: tuple[_Rule, ...] = (
           thing=True),
     _Rule("amount", _rx(r"(?P<s>\bI\s+)(?:pay|earn|make)\s+(?P<v>" + _MONEY + r"(?:\s+(?:a|per)\s+(?:month|year|week|"
                         r"hour))?)\s+(?:in|for)\s+(?P<t>(?:my\s+)?(?:rent|mortgage|tuition|salary))"), thing=True),
+    # "I got a raise to $105k", "Got a pay rise to £48,000": the salary it brings
+    _Rule("amount", _rx(r"(?:(?P<s>\bI)\s+(?:just\s+|finally\s+)?|^(?:just\s+|finally\s+)?)(?:got|received|was\s+given)"
+                        r"\s+(?:a|my)\s+(?:\w+\s+)?(?:raise|pay\s+rise|pay\s+bump|salary\s+bump)\s+(?:up\s+)?to\s+"
+                        r"(?P<v>" + _MONEY + r"(?:\s+(?:a|per)\s+(?:year|month|week|hour))?)"), thing=True, fixed="salary"),
     # "I make $110k now", "I'm earning 90k euros a year": what one earns is one's salary (never what one
     # makes in, for or from something, or doing it: "I make $50 in tips", "I earn $5 per referral", "I
     # make $20 an hour babysitting")
@@ -1313,9 +1323,10 @@ _RULES: tuple[_Rule, ...] = (
                         r"per|each|a\s+(?:piece|pop|sale|shift|gig|day)|[a-z]+ing)\b)"), thing=True, fixed="salary"),
     _Rule("count", _rx(r"(?P<s>\b(?:I|we)\s+)(?:manage|lead|run|have|supervise|oversee)\s+a\s+(?P<q>team|staff|group|"
                        r"class|crew)\s+of\s+(?P<v>(?:" + _NUM_WORDS + r")\s+\w+)")),
-    _Rule("count", _rx(r"(?P<s>\b(?:my|our)\s+)(?P<q>team|staff|group|class|crew)\s+(?:is|has|grew|went|is now|now has"
-                       r"|has grown|shrank|is down|is up)\s+(?:now\s+)?(?:up\s+|down\s+)?(?:to\s+)?(?P<v>(?:" + _NUM_WORDS
-                       + r")\s+\w+)")),
+    _Rule("count", _rx(r"(?:(?P<s>\b(?:my|our)\s+)|\bthe\s+)(?P<q>team|staff|group|class|crew)\s*(?:is|has|grew|went"
+                       r"|is now|now has|has grown|shrank|is down|is up|['’]s\s+(?:grown|shrunk|gone\s+(?:up|down)|now|down"
+                       r"|up)|has\s+(?:shrunk|gone\s+(?:up|down)))\s+(?:now\s+)?(?:up\s+|down\s+)?(?:to\s+)?"
+                       r"(?P<v>(?:" + _NUM_WORDS + r")\s+\w+)"), speaker=True),
     # "We have three cats now", "I've got two kids": how many of a kind of animal or child one has
     # (the kind is the qualifier: cats and dogs are counted apart)
     _Rule("count", _rx(r"(?P<s>\b(?:I|we)\s*)(?:now\s+|still\s+|only\s+)?(?:have|own|['’]ve\s+got|have\s+got)\s+"

@@ -194,7 +194,10 @@ UNREAD = Reading()
 #: a Mac") replaces. A place one is in now, where the text says one moved ("I'm in Berlin now,
 #: moved last spring"), is a home; a job taken as something ("started a new job as a paramedic") is
 #: the role; an hour followed by "now" is a time ("Standup is at 10 now"); an allergy said to be gone
-#: ("My cat allergy is gone") ends.
+#: ("My cat allergy is gone") ends. A verb a rule reads after "stopped", "quit" or "gave up" is
+#: given up ("I stopped dating Sam", "I stopped working at Dell"), and a doctor is no partner ("I
+#: stopped seeing Dr. Kim" ends the doctor); a raise names the salary, a team grown to a number its
+#: count (said of "the team" too), and the company one retired from is left.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
