@@ -422,3 +422,13 @@ def test_a_doctor_one_sees_is_no_partner():
     assert not [c for c in claims("I quit seeing Dr. Kim.") if c[1] == "partner"]
     assert not [c for c in claims("I am seeing Dr. Kim for my back.") if c[1] == "partner"]
     assert ("me", "partner", "Sam", True, False) in claims("I am seeing Sam.")
+
+
+@pytest.mark.parametrize(("text", "subjects"), [
+    ("Tom and Ana moved to Lisbon.", {"tom", "ana"}), ("Tom and I moved to Lisbon.", {"tom", "me"}),
+    ("Jon and Gina work at Acme.", {"jon", "gina"}),
+    # one that is no given name is not joined
+    ("Salt and Pepper moved to Lisbon.", {"pepper"}),
+])
+def test_a_person_joined_to_the_subject_by_and_holds_the_value_too(text, subjects):
+    assert {c[0] for c in claims(text) if c[1] in ("home", "employer")} == subjects

@@ -50,6 +50,7 @@ CRAFTED = [
     "I'm in Berlin now, moved last spring. I just started a new job as a paramedic. My cat allergy is gone.",
     "Standup is at 10 now. My allergy is to penicillin.",
     "I stopped seeing Dr. Kim. Got a raise to $105k. The team's grown to 15 engineers. Dad retired from Ford.",
+    "Tom and Ana moved to Lisbon. Jon and I work at Acme.",
     # where someone lives, works, their role
     "I live in Lisbon now, and our first winter in Lisbon was mild.",
     "My hometown is Galway. We're moving to 42 Harbour Road next month.",

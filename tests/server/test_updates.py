@@ -172,6 +172,9 @@ SCENARIOS = [
      "gone"),
     ("password-word", "My Wi-Fi password is sunflower.", "Changed the Wi-Fi password to tulip42.",
      "What's the wifi password?", "tulip42"),
+    # two people named as one subject: the first moved too
+    ("pair-moved", "Tom lives in Porto.", "Tom and Ana moved to Lisbon last month.", "Where does Tom live?",
+     "Lisbon"),
 ]
 
 

@@ -59,6 +59,7 @@ from worlddb.extract._slot_words import (
     FUTURE_TIME,
     NAMED_TIME,
 )
+from worlddb.extract.given_names import is_given_name
 from worlddb.extract.lexicon import singular
 from worlddb.extract.open_slots import PURPOSE, REPLACES, is_open, read_open
 
@@ -243,7 +244,7 @@ def _claims(protected: str, rules: Iterable[_Rule], speaker_is: str | None, plan
         for rule in rules:
             for m in _matches(rule.pattern, clause):
                 claim = _claim(rule, m, clause, protected, speaker_is, planned)
-                listed = [] if claim is None else [claim, *_listed(rule, m, clause, claim)]
+                listed = [] if claim is None else [claim, *_listed(rule, m, clause, claim), *_joined(m, clause, claim)]
                 claims.extend(c for i, c in enumerate(listed) if c not in claims and c not in listed[:i])
     return claims
 
@@ -259,6 +260,20 @@ def _listed(rule: _Rule, m: re.Match[str], clause: str, claim: SlotClaim) -> Ite
         if rule.accept is None or rule.accept(value):
             yield replace(claim, value=value)
         pos = more.end("v")
+
+
+#: a person named with "and" right before a claim's subject: "Tom and Ana moved to Lisbon", "Tom and I"
+_AND_BEFORE = re.compile(r"(?:^|(?<=[\s,(]))(?P<name>(?-i:[A-Z][a-z]+))\s+and\s+$")
+
+
+def _joined(m: re.Match[str], clause: str, claim: SlotClaim) -> Iterable[SlotClaim]:
+    """The claim for a second person joined to the subject by "and" ("Tom and Ana moved to
+    Lisbon": Tom's home too), where that person is named by a given name."""
+    if "s" not in m.re.groupindex or m.start("s") < 0 or not (m.group("s") or "").strip():
+        return
+    before = _AND_BEFORE.search(clause, 0, m.start("s"))
+    if before is not None and is_given_name(before.group("name")):
+        yield replace(claim, subject=normalise_subject(before.group("name")), named=True)
 
 
 def _matches(pattern: re.Pattern[str], clause: str) -> Iterable[re.Match[str]]:

@@ -197,7 +197,8 @@ UNREAD = Reading()
 #: ("My cat allergy is gone") ends. A verb a rule reads after "stopped", "quit" or "gave up" is
 #: given up ("I stopped dating Sam", "I stopped working at Dell"), and a doctor is no partner ("I
 #: stopped seeing Dr. Kim" ends the doctor); a raise names the salary, a team grown to a number its
-#: count (said of "the team" too), and the company one retired from is left.
+#: count (said of "the team" too), and the company one retired from is left. A person named by a
+#: given name and "and" before the subject holds the value too ("Tom and Ana moved to Lisbon").
 CLAIMS_READER = schema.CLAIMS_READER
 
 
