@@ -432,3 +432,17 @@ def test_a_doctor_one_sees_is_no_partner():
 ])
 def test_a_person_joined_to_the_subject_by_and_holds_the_value_too(text, subjects):
     assert {c[0] for c in claims(text) if c[1] in ("home", "employer")} == subjects
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("I sleep around 11pm.", "I've been going to bed at 10 lately."),
+    ("My morning run is 5k.", "I've upped my morning run to 8k."),
+    ("The thermostat is set to 70.", "I lowered the thermostat to 66."),
+])
+def test_a_setting_raised_or_lowered_or_a_bedtime_said_lately_changes_it(old, new):
+    assert verdict(old, new) == "update"
+
+
+@pytest.mark.parametrize("text", ["I bumped my head on the door.", "We cut the cake at 5.", "I raised my hand."])
+def test_raising_or_cutting_what_is_no_setting_reads_nothing(text):
+    assert not claims(text)

@@ -380,7 +380,8 @@ def _has_time(value: str) -> bool:
 #: to 10", "I'm asleep by 10")
 _HOUR = r"(?:[01]?\d|2[0-3])(?::[0-5]\d)?"
 _BARE_HOUR = (r"(?:(?<=\bat\s)|(?<=\bto\s)|(?<=\bby\s)|(?<=\baround\s))" + _HOUR
-              + r"(?=\s*(?:$|[.!?,;])|\s+(?:now|instead|these days|from now on|going forward)\s*(?:$|[.!?,;]))")
+              + r"(?=\s*(?:$|[.!?,;])|\s+(?:now|instead|these days|lately|recently|from now on|going forward)"
+                r"\s*(?:$|[.!?,;]))")
 
 
 def _has_time_or_hour(value: str) -> bool:
@@ -1196,7 +1197,7 @@ _RULES: tuple[_Rule, ...] = (
                            r"practice|lesson|therapy|meditate|meditation)\w*\b[\w ]{0,40}?\b(?P<v>" + _PER + r")")),
     _Rule("bedtime", _rx(_S + r"(?:usually\s+|always\s+|normally\s+|now\s+)?(?:(?:go|going|goes|went|get|head|heading)\s+"
                          r"(?:to\s+)?(?:bed|sleep)|(?:am|['’]m|is|['’]s|are|['’]re)\s+(?:usually\s+|always\s+|now\s+)?"
-                         r"(?:asleep|in bed)|fall(?:s|ing)?\s+asleep|turn(?:s|ing)?\s+in)\s+"
+                         r"(?:asleep|in bed)|fall(?:s|ing)?\s+asleep|turn(?:s|ing)?\s+in|sleep)\s+"
                          r"(?:around|at|by|before|after|about)\s+(?P<v>" + _TIME + r"|" + _BARE_HOUR + r")")),
     _Rule("waketime", _rx(_S + r"(?:usually\s+|always\s+|normally\s+|now\s+)?(?:wake|waking|get|getting|am)\s+up\s+"
                           r"(?:around|at|by|before|about)\s+(?P<v>" + _TIME + r")")),

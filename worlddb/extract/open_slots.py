@@ -194,7 +194,8 @@ _IS = _rx(r"^" + _FILLER + r"(?P<owner>my|our|the|" + _NAME + r"['’]s)\s+(?P<n
 #: (also said as a request, which states the setting from then on: "Set the thermostat to 68")
 _SET = _rx(r"(?:" + _SUBJECT + r"(?:(?:just|finally|recently|have|['’]ve|has|had)\s+)*|^" + _FILLER
            + r"(?=(?:set|reset|change)\s))"
-           r"(?:changed|updated|reset|set|switched|change)\s+(?P<owner>my|our|the|his|her|their)\s+(?P<np>" + _NP
+           r"(?:changed|updated|reset|set|switched|change|upped|raised|increased|lowered|reduced|cut|bumped|extended"
+           r"|shortened)\s+(?P<owner>my|our|the|his|her|their)\s+(?P<np>" + _NP
            + r")\s+(?:over\s+)?to\s+" + _VALUE_WORDS + _TAIL)
 _USE_AS = _rx(_SUBJECT + r"(?:(?:now|mostly|mainly|still|currently|just)\s+)*"
               r"(?:use|uses|am using|['’]m using|are using|['’]re using|is using)\s+(?P<v>" + _CAP_VALUE + r")\s+as\s+"

@@ -198,7 +198,9 @@ UNREAD = Reading()
 #: given up ("I stopped dating Sam", "I stopped working at Dell"), and a doctor is no partner ("I
 #: stopped seeing Dr. Kim" ends the doctor); a raise names the salary, a team grown to a number its
 #: count (said of "the team" too), and the company one retired from is left. A person named by a
-#: given name and "and" before the subject holds the value too ("Tom and Ana moved to Lisbon").
+#: given name and "and" before the subject holds the value too ("Tom and Ana moved to Lisbon"). "I
+#: sleep around 11pm" and an hour said "lately" are a bedtime; a thing of one's own upped, raised,
+#: lowered or cut to a value is set to it ("I've upped my morning run to 8k").
 CLAIMS_READER = schema.CLAIMS_READER
 
 
