@@ -216,8 +216,8 @@ def test_a_read_of_catalogue_attributes_only_skips_the_open_slots_and_loses_noth
 
 
 @pytest.mark.parametrize(("text", "attribute", "value"), [
-    ("Jonas Berg has taken over as tech lead.", "np:tech lead", "Jonas Berg"),
-    ("Jonas Berg is our new tech lead.", "np:tech lead", "Jonas Berg"),
+    ("Priya Nair has taken over as tech lead.", "np:tech lead", "Priya Nair"),
+    ("Priya Nair is our new tech lead.", "np:tech lead", "Priya Nair"),
     ("Mira Patel replaced Tom Okafor as our product manager.", "np:product manager", "Mira Patel"),
     ("Our CTO is Dana Lee.", "np:cto", "Dana Lee"),
     ("The CTO is Dana Lee.", "np:cto", "Dana Lee"),

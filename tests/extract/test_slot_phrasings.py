@@ -319,10 +319,10 @@ def test_a_move_asked_without_a_subject_states_no_home():
 
 
 @pytest.mark.parametrize(("text", "claim"), [
-    ("I'm in the audit team at Deloitte.", ("me", "employer", "Deloitte", True, False)),
+    ("I'm in the risk team at KPMG.", ("me", "employer", "KPMG", True, False)),
     ("Sam works on the growth team at Monzo.", ("sam", "employer", "Monzo", True, False)),
     ("I work in the data team at the BBC.", ("me", "employer", "BBC", True, False)),
-    ("I joined a small fintech called Ledgerly in the spring.", ("me", "employer", "Ledgerly", True, False)),
+    ("I joined a small fintech called Brightpath in May.", ("me", "employer", "Brightpath", True, False)),
     ("We work for an agency named Brightside.", ("me", "employer", "Brightside", True, False)),
 ])
 def test_a_team_at_a_company_or_a_company_named_after_its_kind_is_the_employer(text, claim):
@@ -338,13 +338,13 @@ def test_a_team_played_in_or_a_band_joined_is_no_employer(text):
 
 
 def test_a_new_employer_named_after_its_kind_changes_the_team_holders_employer():
-    assert verdict("I'm in the audit team at Deloitte.",
-                   "Not at Deloitte anymore. I joined a small fintech called Ledgerly in the spring.") == "update"
+    assert verdict("I'm in the risk team at KPMG.",
+                   "Not at KPMG anymore. I joined a small fintech called Brightpath in May.") == "update"
 
 
 @pytest.mark.parametrize(("text", "value"), [
-    ("I'm on a Pixel 7 at the moment.", "Pixel 7"), ("I'm still on an iPhone 12.", "iPhone 12"),
-    ("Swapped the Pixel for a Fairphone 5 last weekend.", "Fairphone 5"),
+    ("I'm on a Pixel 6a at the moment.", "Pixel 6a"), ("I'm still on an iPhone 12.", "iPhone 12"),
+    ("Swapped the Galaxy for a Fairphone 4 last weekend.", "Fairphone 4"),
     ("I traded my old Galaxy in for an iPhone 15.", "iPhone 15"),
 ])
 def test_a_phone_one_is_on_or_swapped_for_is_the_device(text, value):

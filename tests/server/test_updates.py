@@ -157,8 +157,8 @@ SCENARIOS = [
     ("club-off", "The book club meeting is on Thursday.", "We called off the book club meeting.",
      "When is the book club meeting?", "called off"),
     # a role one person holds at a time, taken over by another, asked for with "who"
-    ("tech-lead", "Our tech lead is Rahel Haile.", "Jonas Berg has taken over as tech lead.", "Who is our tech lead?",
-     "Jonas Berg"),
+    ("tech-lead", "Our tech lead is Omar Haddad.", "Priya Nair has taken over as tech lead.", "Who is our tech lead?",
+     "Priya Nair"),
     ("new-cto", "Our CTO is Dana Lee.", "Sam Whitfield is our new CTO.", "Who is the CTO?", "Sam Whitfield"),
     # a note that opens with a new address, as one jots it down
     ("email-note", "My email is ana@acme.com.", "New email: ana.k@globex.com", "What is my email?",

@@ -421,7 +421,7 @@ def _not_school(value: str) -> bool:
 #: how much of a diet one keeps ("a strict vegetarian", "mostly vegan", "a lifelong vegetarian")
 _DIET_DEGREE = r"(?:(?:strict|strictly|full|fully|mostly|completely|mainly|lifelong|committed|proud|total|pretty much)\s+)*"
 
-#: the kinds of employer a company may be named after ("a small fintech called Ledgerly")
+#: the kinds of employer a company may be named after ("a small fintech called Brightpath")
 _EMPLOYER_KINDS = r"company|firm|startup|start-up|fintech|agency|consultancy|studio|bank|lab|scale-?up|nonprofit|charity"
 #: a team named by the words before "team" ("the payments team", "the Core Platform team")
 _TEAM = r"(?P<v>(?:[\w&+-]+\s+){1,3}?team)\b"
@@ -430,7 +430,7 @@ _SPORTS = frozenset("""sport sports soccer football basketball baseball softball
 lacrosse swim swimming track debate chess trivia bowling darts polo water rowing cheer cheerleading dance
 relay varsity jv school college university national olympic league pub quiz""".split())
 _SPORTS_RE = "|".join(sorted(_SPORTS))
-#: the words that end a device's model name ("a Pixel 7 at the moment", "an iPhone 13 for work")
+#: the words that end a device's model name ("a Pixel 6a at the moment", "an iPhone 13 for work")
 _AFTER_MODEL = r"(?:at|in|on|for|with|and|but|or|now|these|since|last|this|from|to|as|because)\b"
 
 
@@ -620,12 +620,12 @@ _RULES: tuple[_Rule, ...] = (
           accept=lambda v: bool(v) and v[0].isupper(),
           context=_rx(r"\b(offer|hired|job|position|role|new team|onboarding|employer|company|start date|"
                       r"as an? [a-z]+|recruit\w*)\b|\b(?:" + _LEAVE + r")\s+(?-i:[A-Z])")),
-    # "I joined a small fintech called Ledgerly", "we work for an agency named Brightside": a company
+    # "I joined a small fintech called Brightpath", "we work for an agency named Brightside": a company
     # named after the kind of employer it is; the name alone is the value
     _Rule("employer", _rx(_S + r"(?:joined|join|joining|started\s+at|(?:work|works|working|worked)\s+(?:at|for))\s+"
                           r"(?:a|an)\s+(?:[\w-]+\s+){0,2}?(?:" + _EMPLOYER_KINDS + r")\s+(?:called|named)\s+"
                           + _NAME_ALONE), accept=_org),
-    # "I'm in the audit team at Deloitte", "she works on the growth team at Monzo": the team's
+    # "I'm in the risk team at KPMG", "she works on the growth team at Monzo": the team's
     # company is the employer (a sports team's is none: "the volleyball team at Bristol Uni")
     _Rule("employer", _rx(_S + r"(?:am|'m|’m|is|'s|’s|are|'re|’re|was|work|works|working|worked)\s+"
                           r"(?:now\s+|currently\s+|still\s+)?(?:in|on)\s+(?:the|a|an)\s+(?:(?!(?:" + _SPORTS_RE + r")\b)"
@@ -928,7 +928,7 @@ _RULES: tuple[_Rule, ...] = (
                      r"(?:a|an|the)\s+(?:new\s+|used\s+)?(?P<v>(?:\d{4}\s+)?(?-i:[A-Z])[\w-]*(?:\s+(?!(?:last|this|next|on|in|at"
                      r"|for|to|with|and|yesterday|today)\b)[\w-]+){0,2})"),
           accept=_car),
-    # "I use a Pixel 7", "I'm on an iPhone 13 at the moment": the phone by its make
+    # "I use a Pixel 6a", "I'm on an iPhone 13 at the moment": the phone by its make
     _Rule("device", _rx(_S + r"(?:use|uses|using|have|has|got|bought|switched to|upgraded to|carry"
                         r"|(?:(?<=\bI\s)|(?<=\bI)['’])(?:am|m)\s+(?:now\s+|still\s+)?on)\s+(?:(?:a|an|the|my)\s+)?"
                         r"(?:new\s+)?(?P<v>(?-i:[A-Za-z]+)(?:\s+(?!" + _AFTER_MODEL + r")[\w+-]+){0,2})"),
@@ -939,7 +939,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("device", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:new\s+)?(?:phone|cell\s*phone|cell|mobile|smartphone)\s+is\s+"
                         r"(?:now\s+)?(?:a|an|the)\s+(?:new\s+)?(?P<v>(?-i:[A-Za-z]+)(?:\s+[\w+-]+){0,2})"),
           accept=lambda v: v.split()[0].lower() in _PHONE_MAKES),
-    # "Swapped the Pixel for a Fairphone 5": the phone taken in the old one's place
+    # "Swapped the Galaxy for a Fairphone 4": the phone taken in the old one's place
     _Rule("device", _rx(_S + r"(?:traded|swapped)\s+(?:in\s+)?(?:the|my|our|his|her)\s+(?:old\s+)?[\w-]+"
                         r"(?:\s+\d+\w*)?(?:\s+in)?\s+(?:for|with)\s+(?:a|an|the)\s+(?:new\s+|used\s+)?"
                         r"(?P<v>(?-i:[A-Za-z]+)(?:\s+[\w+-]+)?)"),

@@ -44,7 +44,7 @@ same words name it; the claims index keys them as it keys the catalogue's):
     np:<role>         the holder of a role one person holds at a time (its last word one of
                       ROLE_HEADS: "tech lead", "product manager", "CTO"), a person's name: "Our
                       CTO is Dana Lee", "The CTO is Dana Lee", and a new holder named first:
-                      "Jonas Berg is our new tech lead", "Jonas Berg has taken over as tech
+                      "Priya Nair is our new tech lead", "Priya Nair has taken over as tech
                       lead", "Mira Patel replaced Tom Okafor as our product manager" (not
                       "Biscuit is our new puppy"). A question asks for one with "who" ("Who is
                       our tech lead?"); "who" asks for no other open slot.
@@ -264,7 +264,7 @@ _PREFER = _rx(_SUBJECT + r"(?:(?:now|still|really|much|actually|definitely"
 ROLE_HEADS = frozenset("""lead manager director head boss supervisor ceo cto cfo coo cmo cpo vp president chair
 chairperson captain coach principal headteacher owner pm master""".split())
 _PERSON = _NAME + r"(?:\s+" + _NAME + r"){0,2}"
-#: a role's new holder, named first: "Jonas Berg is our new tech lead", "Jonas Berg has taken over
+#: a role's new holder, named first: "Priya Nair is our new tech lead", "Priya Nair has taken over
 #: as tech lead", "Mira replaced Tom as our product manager"
 _HOLDER = _rx(r"^" + _FILLER + r"(?P<v>" + _PERSON + r")\s+(?:"
               r"(?:is|['’]s)\s+(?:now\s+)?(?P<owner>my|our|the)\s+new\s+"

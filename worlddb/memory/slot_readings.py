@@ -183,13 +183,13 @@ UNREAD = Reading()
 #: house"): "We moved to Buildkite", "I moved to Cursor" are a tool's. A role said after the employer
 #: ("I work at Acme as a product manager", "started at Stripe as a support engineer") is read, and so
 #: is a replacement said "X in favour of Y" or "swapped X for Y" ("Ripped GORM out in favour of sqlc").
-#: Reader 63: the company of the team one is in ("I'm in the audit team at Deloitte") and one named
-#: after its kind ("joined a small fintech called Ledgerly") are the employer; a phone one is on ("I'm
-#: on a Pixel 7") or swapped another for ("Swapped the Pixel for a Fairphone 5") is the device, and
+#: Reader 63: the company of the team one is in ("I'm in the risk team at KPMG") and one named
+#: after its kind ("joined a small fintech called Brightpath") are the employer; a phone one is on ("I'm
+#: on a Pixel 6a") or swapped another for ("Swapped the Galaxy for a Fairphone 4") is the device, and
 #: the old one a swap gives up ("swapped my old Galaxy for ...") leaves the new one held. A move made
 #: for a part of a software system ("We moved to Vue for the frontend") is no home. The holder of a
 #: role one person holds at a time is its open slot's value ("Our CTO is Dana Lee"), and so is a
-#: new holder named first ("Jonas Berg has taken over as tech lead"). A note that opens with a new
+#: new holder named first ("Priya Nair has taken over as tech lead"). A note that opens with a new
 #: email ("New email: ...") is the speaker's, and a switch to a thing after an article ("Switched to
 #: a Mac") replaces. A place one is in now, where the text says one moved ("I'm in Berlin now,
 #: moved last spring"), is a home; a job taken as something ("started a new job as a paramedic") is

@@ -28,9 +28,9 @@ candidates, admit)`` reads the edges, following chains at most DEPTH steps, and
 ``about(store, newer, people)`` drops the revisions about someone else; both only read.
 
 Stand-ins: in a recall pinned to no time, a superseded text is hidden, and the lanes that
-matched it best would leave its place to whatever they matched next ("We use Yarn 1 for the
-monorepo" for "What package manager does the repo use?", superseded by "We switched the
-monorepo over to pnpm"). ``standing_in(store, closed, admit)`` gives, for each closed text,
+matched it best would leave its place to whatever they matched next ("Our package registry is
+Artifactory" for "Where do we publish packages?", superseded by "We replaced Artifactory with
+Nexus"). ``standing_in(store, closed, admit)`` gives, for each closed text,
 the newest text shown at the end of its supersedes chain (DEPTH steps at most, through texts
 superseded in their turn): recall shows that one in the closed text's place.
 """
