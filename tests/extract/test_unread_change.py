@@ -55,6 +55,14 @@ def test_anything_else_is_none(text):
 
 
 @pytest.mark.parametrize("text", [
+    "I never left Google, whatever the rumours say.", "We haven't switched to Linear.",
+    "I didn't really move, I just sublet for a month.", "I never stopped climbing.",
+])
+def test_a_change_denied_is_none_of_any_kind(text):
+    assert not says_change(text) and not states_change(text) and not ends(text)
+
+
+@pytest.mark.parametrize("text", [
     "The meeting moved to Friday.",                                  # a thing's, not the speaker's
     "Grandpa finally sold the Saab and got himself a scooter.",      # a named person's
     "Nobody opens Trello anymore; the board lives in Notion.",       # "anymore"
