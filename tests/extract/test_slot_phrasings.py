@@ -366,6 +366,51 @@ def test_a_move_made_for_a_part_of_a_software_system_is_no_home(text):
     assert not [f for f in facts if f.relation == "lives_in"]
 
 
+@pytest.mark.parametrize("text", [
+    "We moved to Slack.", "We moved to Linear last month.", "We moved to Rails last year.", "We moved to Vue 3.",
+    "Tom moved to Sentry for errors.", "My sister moved to Vue.",
+])
+def test_a_move_to_a_name_no_gazetteer_holds_that_is_a_common_word_or_numbered_is_no_home(text):
+    assert not {c for c in claims(text) if c[1] == "home"}
+    facts = BuiltinExtractor().extract(text, ExtractionContext()).facts
+    assert not [f for f in facts if f.relation == "lives_in"]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("We moved to England last year.", "England"), ("I moved to NYC in March.", "NYC"),
+    ("We moved to Phoenix.", "Phoenix"), ("I moved to Reading for work.", "Reading"),
+    ("We moved to Slack, into a little house by the river.", "Slack"),
+])
+def test_a_move_to_a_place_the_word_list_or_gazetteer_knows_or_into_a_home_is_a_home(text, value):
+    assert ("me", "home", value, True, False) in claims(text)
+
+
+@pytest.mark.parametrize("text", [
+    "I never left Google.", "I haven't quit climbing.", "I never stopped loving Austin.", "I've never quit smoking.",
+])
+def test_an_end_denied_ends_nothing(text):
+    assert not {c for c in claims(text) if not c[3]}
+
+
+def test_a_departure_denied_is_no_change_of_employer():
+    assert verdict("I work at Google as a designer.", "I never left Google, whatever the rumours say.") != "update"
+
+
+@pytest.mark.parametrize("text", [
+    "I stopped by Sam's place on Tuesday.", "I stopped in at the bakery.", "I stopped off at the shops.",
+    "I stopped for coffee.", "I stopped to think.", "I left early.", "I left for Paris on Friday.",
+])
+def test_a_stop_on_the_way_or_a_departure_gives_up_nothing(text):
+    assert not {c for c in claims(text) if c[1] == "activity"}
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("I stopped climbing.", "climbing"), ("I quit the choir.", "choir"), ("I gave up on Spanish.", "Spanish"),
+])
+def test_a_pastime_stopped_is_still_read(text, value):
+    assert ("me", "activity", value, False, True) in claims(text)
+
+
 @pytest.mark.parametrize(("text", "value"), [
     ("We moved to Denver for the schools.", "Denver"), ("We moved to Boston for the new app job.", "Boston"),
     ("We moved to Portland, into a house, for the new app.", "Portland"),

@@ -52,6 +52,7 @@ CRAFTED = [
     "I stopped seeing Dr. Kim. Got a raise to $105k. The team's grown to 15 engineers. Dad retired from Ford.",
     "Tom and Ana moved to Lisbon. Jon and I work at Acme.",
     "I sleep around 11pm. I've been going to bed at 10 lately. I've upped my morning run to 8k.",
+    "We moved to Linear. I never left Google. I stopped by Sam's place. I moved to NYC. I left early.",
     # where someone lives, works, their role
     "I live in Lisbon now, and our first winter in Lisbon was mild.",
     "My hometown is Galway. We're moving to 42 Harbour Road next month.",

@@ -263,6 +263,11 @@ OPEN_CONTROLS = [
     # a relative's new job is not the user's, nor is a job whose holder the text never names
     ("sister", "I work at Dell as a sales engineer.", "My sister got a new job at Kestrel."),
     ("she", "I work at Dell as a sales engineer.", "She just got a job at Kestrel."),
+    # a move to a tool named by a common word is no home; a departure denied or a stop on the way
+    # ends nothing
+    ("tool-move", "I live in Austin, Texas.", "We moved to Linear last month."),
+    ("never-left", "I work at Google as a designer.", "I never left Google, whatever the rumours say."),
+    ("stopped-by", "I go climbing on Tuesdays.", "I stopped by Sam's place on Tuesday."),
     # a plan or a wish is no move
     ("plan", "I live in Austin, Texas.", "I'm thinking about moving to Denver next year."),
     # a home or a job held once is not the one held now

@@ -388,6 +388,10 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
     # words right before it negate it (a negation never matches a subject's auxiliaries)
     if positive and not ended and _NEGATED.search(clause[max(0, m.start() - 24):m.start()]):
         positive = False
+    # "I never left Google", "I haven't quit climbing": a rule that reads an end or an absence, its
+    # verb negated, says the value still holds, which no rule reads from these words
+    if not rule.positive and _NEGATED.search(clause[max(0, m.start() - 24):m.start()]):
+        return None
     # "I stopped dating Sam", "I quit working at Dell": what the verb the rule read says was given up
     if positive and not ended and _GAVE_UP.search(clause[max(0, m.start() - 24):m.start()]):
         positive, ended = False, True

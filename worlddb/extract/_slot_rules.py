@@ -177,6 +177,21 @@ _NOT_ACTIVITIES = {"learning", "studying", "eating", "drinking", "having", "usin
 #: "stopped going to yoga", "quit writing poetry", is one)
 _NOT_STOPPED = _NOT_ACTIVITIES - {"learning", "studying", "going", "doing", "making", "writing", "watching", "listening",
                                   "driving"}
+#: the word classes (Penn tags) of a first word after "stopped", "quit" or "left" that make the
+#: verb a stop or a departure, not a thing given up: "stopped by Sam's", "stopped to think", "left
+#: for Paris", "stopped off", "left there"
+_STOP_NOT_GIVEN_UP = frozenset({"IN", "TO", "RB", "RP", "EX", "WRB", "CC"})
+#: words of other classes after those verbs that say when or how one stopped or left, not what
+_STOP_WHEN = frozenset({"early", "late", "short", "home", "today", "tonight", "yesterday", "suddenly"})
+
+
+def _stopped_to(value: str) -> bool:
+    """Whether `value`, read after "stopped", "quit" or "left", says where, why or when one stopped
+    or left (`_STOP_NOT_GIVEN_UP`, `_STOP_WHEN`) rather than what one gave up."""
+    first = value.split()[0]
+    return first.lower() in _STOP_WHEN or first[:1].islower() and lexicon.tag(first) in _STOP_NOT_GIVEN_UP
+
+
 #: what one goes out "-ing" to that is no pastime ("go shopping", "things go missing")
 _NOT_OUTINGS = {"shopping", "missing", "according", "nothing", "something"}
 #: up to three words before the one that names a class or a club, none of them a function word
@@ -262,10 +277,19 @@ def moved_home(value: str, text: str) -> bool:
 
 def _moved_to_place(value: str) -> bool:
     """Whether `value`, moved to, is a place one lives in: a place (`_place`), no programming
-    language and no name written as a product's, and a name the word list knows as a proper noun
-    (`_known_name`: "Denver", "North Austin", "NYC") or the gazetteer holds (places.is_place:
-    "Lagos", "Accra", "DC")."""
-    return _moved_to_name(value) and (_known_name(value) or places.is_place(value))
+    language and no name written as a product's, and a name the gazetteer holds (places.is_place:
+    "Lagos", "Accra", "DC") or the word list knows as a proper noun (`_known_name`: "North Austin",
+    "NYC", "England"). Of the names the gazetteer lacks, one that is also a common word is no
+    place ("We moved to Slack", "... to Linear", "... to Rails"), nor is one with a number in it
+    ("We moved to Vue 3"): both are how tools are named."""
+    if not _moved_to_name(value):
+        return False
+    if places.is_place(value):
+        return True
+    words = value.split()
+    if (len(words) == 1 and lexicon.is_common(value)) or any(w[:1].isdigit() for w in words):
+        return False
+    return _known_name(value)
 
 
 def _moved_to_name(value: str) -> bool:
@@ -1176,7 +1200,8 @@ _RULES: tuple[_Rule, ...] = (
           positive=False, ended=True,
           accept=lambda v: bool(v) and not re.search(r"\b(?:job|work|position|role|company|firm|smoking|drinking|"
                                                       r"eating|alcohol|meat|being|" + _DIETS + r")\b", v, re.I)
-          and v.split()[0].lower() not in _NOT_AN_ACTIVITY | _NOT_STOPPED and not _WORKPLACES & set(v.lower().split())),
+          and v.split()[0].lower() not in _NOT_AN_ACTIVITY | _NOT_STOPPED and not _WORKPLACES & set(v.lower().split())
+          and not _stopped_to(v)),
     # "I'm not doing the league anymore", "we don't play in the Sunday league any more": one given up
     _Rule("activity", _rx(_S + r"(?:(?:am|['’]m|are|['’]re)\s+not|don['’]t|do\s+not)\s+(?:doing|do|playing|play|going\s+to)"
                           r"\s+(?:in\s+)?(?:the|my|our)\s+(?P<v>[\w -]{2,30}?)\s+(?:any\s?more|any\s+longer)\b"),
