@@ -368,7 +368,8 @@ def test_a_move_made_for_a_part_of_a_software_system_is_no_home(text):
 
 @pytest.mark.parametrize("text", [
     "We moved to Slack.", "We moved to Linear last month.", "We moved to Rails last year.", "We moved to Vue 3.",
-    "Tom moved to Sentry for errors.", "My sister moved to Vue.",
+    "Tom moved to Sentry for errors.", "My sister moved to Vue.", "We moved to Google Cloud last year.",
+    "We moved to Grafana Cloud for dashboards, Datadog was too pricey.", "We moved to Zulip for chat.",
 ])
 def test_a_move_to_a_name_no_gazetteer_holds_that_is_a_common_word_or_numbered_is_no_home(text):
     assert not {c for c in claims(text) if c[1] == "home"}
@@ -378,6 +379,7 @@ def test_a_move_to_a_name_no_gazetteer_holds_that_is_a_common_word_or_numbered_i
 
 @pytest.mark.parametrize(("text", "value"), [
     ("We moved to England last year.", "England"), ("I moved to NYC in March.", "NYC"),
+    ("I moved to the Bay Area.", "Bay Area"), ("We moved to Paris for design school.", "Paris"),
     ("We moved to Phoenix.", "Phoenix"), ("I moved to Reading for work.", "Reading"),
     ("We moved to Slack, into a little house by the river.", "Slack"),
 ])

@@ -266,6 +266,7 @@ OPEN_CONTROLS = [
     # a move to a tool named by a common word is no home; a departure denied or a stop on the way
     # ends nothing
     ("tool-move", "I live in Austin, Texas.", "We moved to Linear last month."),
+    ("cloud-move", "I live in Pittsburgh with my partner Dana.", "We moved to Grafana Cloud for dashboards."),
     ("never-left", "I work at Google as a designer.", "I never left Google, whatever the rumours say."),
     ("stopped-by", "I go climbing on Tuesdays.", "I stopped by Sam's place on Tuesday."),
     # a plan or a wish is no move

@@ -256,7 +256,8 @@ _SOFTWARE_PART = (r"\bfor\s+(?:(?:the|our|my|all|its|their)\s+)?(?:new\s+)?(?:[\
                   r"(?:front[- ]?end|back[- ]?end|ui|api|apis|ci|cd|ci/cd|builds?|tests?|testing|deploys?|deployments?"
                   r"|hosting|database|db|storage|logging|logs|monitoring|metrics|analytics|auth|state|styling|styles"
                   r"|servers?|infra|infrastructure|stack|bundling|linting|formatting|monorepo|repo|codebase"
-                  r"|pipelines?|queues?|caching|cache|cluster|services?|app|apps|website|site|docs|mobile)"
+                  r"|pipelines?|queues?|caching|cache|cluster|services?|app|apps|website|site|docs|mobile"
+                  r"|dashboards?|alerting|tracing|observability|errors|error tracking|tickets|issues|chat|wiki)"
                   r"(?=\s*(?:[.,;:!?)]|$)|\s+(?:and|now|too|instead|last|this|since|because|as|so|at|in|on|with|from)\b)")
 #: such a purpose later in the sentence a match stands in
 _SOFTWARE_AFTER = r"[^.!?;]*" + _SOFTWARE_PART
@@ -281,13 +282,15 @@ def _moved_to_place(value: str) -> bool:
     "Lagos", "Accra", "DC") or the word list knows as a proper noun (`_known_name`: "North Austin",
     "NYC", "England"). Of the names the gazetteer lacks, one that is also a common word is no
     place ("We moved to Slack", "... to Linear", "... to Rails"), nor is one with a number in it
-    ("We moved to Vue 3"): both are how tools are named."""
+    ("We moved to Vue 3"): both are how tools are named, and so is one with a word of software
+    in it (`_NOT_A_MOVE`: "Grafana Cloud", "Jira Server")."""
     if not _moved_to_name(value):
         return False
     if places.is_place(value):
         return True
     words = value.split()
-    if (len(words) == 1 and lexicon.is_common(value)) or any(w[:1].isdigit() for w in words):
+    if (len(words) == 1 and lexicon.is_common(value)) or any(w[:1].isdigit() for w in words) \
+            or _NOT_A_MOVE.search(value):
         return False
     return _known_name(value)
 
