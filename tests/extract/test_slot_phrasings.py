@@ -387,6 +387,22 @@ def test_a_move_to_a_place_the_word_list_or_gazetteer_knows_or_into_a_home_is_a_
     assert ("me", "home", value, True, False) in claims(text)
 
 
+@pytest.mark.parametrize(("text", "who", "value"), [
+    ("My daughter Alba goes to Greenfield Primary.", "alba", "Greenfield Primary"),
+    ("Alba started at Northgate Secondary this September.", "alba", "Northgate Secondary"),
+    ("Alba moved up to Northgate Secondary.", "alba", "Northgate Secondary"),
+    ("My son goes to Kings Grammar.", "son", "Kings Grammar"),
+])
+def test_a_pupils_school_by_its_british_name_is_the_school_and_no_job_or_home(text, who, value):
+    read_claims = claims(text)
+    assert (who, "school", value, True, False) in read_claims
+    assert not {c for c in read_claims if c[1] in ("employer", "home")}
+
+
+def test_a_school_started_at_for_a_job_is_the_employer():
+    assert ("me", "employer", "Westbrook High", True, False) in claims("I started at Westbrook High as a teacher.")
+
+
 @pytest.mark.parametrize("text", [
     "I never left Google.", "I haven't quit climbing.", "I never stopped loving Austin.", "I've never quit smoking.",
 ])

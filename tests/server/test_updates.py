@@ -207,6 +207,8 @@ INTRODUCED = [
      "What language does Raj prefer?", "Go", "has_coworker"),
     ("hes-a", "My brother Karim is a chef in Lyon.", "Karim quit cooking. He's a food photographer now.",
      "What does Karim do for a living?", "photographer", "has_brother"),
+    ("school", "My daughter Alba goes to Greenfield Primary.", "Alba started at Northgate Secondary this September.",
+     "Where does my daughter go to school?", "Northgate", "has_daughter"),
 ]
 
 

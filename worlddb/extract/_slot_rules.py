@@ -288,6 +288,8 @@ def _moved_to_place(value: str) -> bool:
         return False
     if places.is_place(value):
         return True
+    if _school(value):
+        return False  # a school moved to ("Alba moved up to Northgate Secondary") is no home
     words = value.split()
     if (len(words) == 1 and lexicon.is_common(value)) or any(w[:1].isdigit() for w in words) \
             or _NOT_A_MOVE.search(value):
@@ -570,6 +572,17 @@ _NO_OBJECT = (r"(?!(?:" + "|".join(f"(?<={w})" for w in ("started", "kicked off"
                                                           "wrapped up", "done")) +
               r")\s+(?:a|an|the|my|our|his|her|their|its|this|that|these|those|some|another|[\w'’-]+ing)\b)")
 
+#: "<who> started at <Name>": a named place started at
+_STARTED_AT = _rx(r"(?:^|(?<=\band\s)|(?P<s>\b(?:I|we|he|she|they|(?-i:[A-Z][a-z]+)|(?:my|our)\s+(?:" + _KIN_RE
+                  + r")))\s+(?:just\s+|finally\s+|officially\s+)?)(?:started|began)\s+at\s+(?=(?-i:[A-Z]))" + _ORG)
+#: words that make a school started at a workplace
+_JOB_AT_SCHOOL = _rx(r"\b(?:job|teach\w*|staff|hired|position|role|salary|colleagues?|head of|as an? [a-z]+)\b")
+
+
+def _started_at(value: str) -> bool:
+    return bool(value) and value[0].isupper() and not re.match(rf"(?:{_TIME}|{_DATE})", value, re.I)
+
+
 _RULES: tuple[_Rule, ...] = (
     # ---- where someone lives
     _Rule("home", _rx(_S + r"(?:live|lives|living|lived|reside|resides|residing|based|settled)"
@@ -678,10 +691,11 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("employer", _rx(_S + r"left\s+(?:the|my|our|his|her|their)\s+(?P<v>(?:[\w-]+\s+){0,2}?"
                           r"(?:" + "|".join(sorted(_LEFT_JOBS)) + r"))\b(?!\s+(?:at|on|in)\s+\d)"),
           positive=False, ended=True, accept=lambda v: True, unless=_TOOK_UP),
-    # "I started at Stripe on Monday", "I quit Dell and started at Stripe": a named place started at
-    _Rule("employer", _rx(r"(?:^|(?<=\band\s)|(?P<s>\b(?:I|we|he|she|they|(?-i:[A-Z][a-z]+)|(?:my|our)\s+(?:" + _KIN_RE
-                          + r")))\s+(?:just\s+|finally\s+|officially\s+)?)(?:started|began)\s+at\s+(?=(?-i:[A-Z]))" + _ORG),
-          accept=lambda v: bool(v) and v[0].isupper() and not re.match(rf"(?:{_TIME}|{_DATE})", v, re.I)),
+    # "I started at Stripe on Monday", "I quit Dell and started at Stripe": a named place started at;
+    # a school started at is one only where the text speaks of a job there ("started at Westbrook
+    # High as a teacher"; "Alba started at Northgate Secondary" is a pupil's school)
+    _Rule("employer", _STARTED_AT, accept=lambda v: _started_at(v) and not _school(v)),
+    _Rule("employer", _STARTED_AT, accept=lambda v: _started_at(v) and _school(v), context=_JOB_AT_SCHOOL),
     # "I left Dell and joined Apple": a name left, where the text also joins or starts somewhere
     _Rule("employer", _rx(_S + r"(?:" + _LEAVE + r")\s+" + _ORG), positive=False, ended=True,
           accept=lambda v: bool(v) and v[0].isupper(),
@@ -1049,7 +1063,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("school", _rx(r"(?P<s>\b(?:I|we|he|she|they|(?-i:[A-Z][a-z]+)|(?:my|our)\s+(?:\w+\s+)?(?:son|daughter|kid|"
                         r"child|boy|girl)(?:\s+(?-i:[A-Z][a-z]+))?)\s+(?:(?:now|just|also|still)\s+)*)(?:goes|go|going|"
                         r"attends|attend|attending|started|starts|is enrolled|enrolled|transferred|switched|moved)\s+"
-                        r"(?:(?:at|to|in|into)\s+)?" + _VAL), accept=_school),
+                        r"(?:up\s+)?(?:(?:at|to|in|into)\s+)?" + _VAL), accept=_school),
     # "I'm a junior at UCLA", "she's a grad student at MIT": a student's year or kind names the school
     _Rule("school", _rx(_S + r"(?:a|an)\s+(?:(?:first|second|third|fourth|final)[- ]year\s+|(?:grad|graduate|undergrad|"
                         r"undergraduate|PhD|doctoral|master['’]?s|medical|med|law|nursing|transfer|exchange|part-time|"

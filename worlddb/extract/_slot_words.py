@@ -91,7 +91,9 @@ _STATUS = (r"blocked|on hold|paused|stalled|delayed|in progress|underway|under w
            r"|awaiting [\w ]{1,20}|under review|at (?:about |around )?\d+ ?%(?: complete| done)?"
            r"|\d+ ?% (?:complete|done)")
 _SCHOOL_WORDS = {"school", "academy", "elementary", "preschool", "kindergarten", "montessori", "college",
-                 "university", "high", "middle", "prep", "daycare", "nursery", "institute", "conservatory"}
+                 "university", "high", "middle", "prep", "daycare", "nursery", "institute", "conservatory",
+                 # the names British and Irish schools go by ("St Aidan's Primary", "Northgate Secondary")
+                 "primary", "secondary", "grammar", "infants", "comprehensive"}
 _ORG_WORDS = {"inc", "corp", "llc", "ltd", "company", "co", "hospital", "clinic", "bank", "university", "group",
               "labs", "studio", "agency", "firm", "partners", "capital", "health", "systems", "technologies"}
 _MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december"

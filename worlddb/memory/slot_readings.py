@@ -203,7 +203,9 @@ UNREAD = Reading()
 #: lowered or cut to a value is set to it ("I've upped my morning run to 8k").
 #: Reader 64: a move to a name the gazetteer lacks that is also a common word, that has a number
 #: in it or a word of software ("Grafana Cloud") is no home ("We moved to Linear", "... to Vue 3"),
-#: nor is one made for dashboards, alerting, chat and such parts of a system; an end or an absence whose verb is
+#: nor is one made for dashboards, alerting, chat and such parts of a system, nor a school ("Alba
+#: moved up to Northgate Secondary"); schools named "Primary", "Secondary" or "Grammar" are schools,
+#: and a school started at is an employer only where the text speaks of a job there; an end or an absence whose verb is
 #: negated says nothing ("I never left Google", "I haven't quit climbing"); and a stop or a departure
 #: followed by where, why or when ("I stopped by Sam's", "stopped to think", "left early") gives up
 #: no pastime.
