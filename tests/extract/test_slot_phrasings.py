@@ -399,6 +399,20 @@ def test_a_pupils_school_by_its_british_name_is_the_school_and_no_job_or_home(te
     assert not {c for c in read_claims if c[1] in ("employer", "home")}
 
 
+@pytest.mark.parametrize(("old", "new"), [
+    ("The team lead is Marta Kowalski.", "Jonas Weber is our new team lead."),
+    ("Our team lead is Marta Kowalski.", "Jonas Weber took over as team lead from Marta."),
+    ("My manager is Marta.", "Jonas Weber has taken over as team lead."),
+])
+def test_a_new_team_lead_changes_the_manager(old, new):
+    assert verdict(old, new) == "update"
+
+
+@pytest.mark.parametrize("text", ["The manager is rude.", "The team lead said no.", "The team is great."])
+def test_a_manager_or_a_team_said_of_in_passing_is_no_manager(text):
+    assert not {c for c in claims(text) if c[1] == "manager" or c[1].startswith("np:")}
+
+
 def test_a_school_started_at_for_a_job_is_the_employer():
     assert ("me", "employer", "Westbrook High", True, False) in claims("I started at Westbrook High as a teacher.")
 

@@ -54,6 +54,7 @@ CRAFTED = [
     "I sleep around 11pm. I've been going to bed at 10 lately. I've upped my morning run to 8k.",
     "We moved to Linear. I never left Google. I stopped by Sam's place. I moved to NYC. I left early.",
     "Alba started at Northgate Secondary. Alba moved up to Kings Grammar. I started at Westbrook High as a teacher.",
+    "Jonas Weber took over as team lead. The team lead is Marta Kowalski. Jonas is our new team lead.",
     # where someone lives, works, their role
     "I live in Lisbon now, and our first winter in Lisbon was mild.",
     "My hometown is Galway. We're moving to 42 Harbour Road next month.",

@@ -97,6 +97,8 @@ SCENARIOS = [
     ("frontend", "The frontend is written in React.", "We rewrote the frontend in Svelte.",
      "What is the frontend written in?", "Svelte"),
     ("ci", "Our CI runs on GitHub Actions.", "We moved CI to Buildkite.", "What do we use for CI?", "Buildkite"),
+    ("team-lead", "The team lead is Marta Kowalski.", "Jonas Weber took over as team lead from Marta.",
+     "Who is the team lead?", "Jonas"),
     ("api-url", "The API base URL is https://api.old.example.com.",
      "The API base URL changed to https://api.new.example.com.", "What is the API base URL?", "api.new"),
     ("deploys", "We deploy on Tuesdays.", "Deploys are on Thursdays now.", "When do we deploy?", "Thursdays"),

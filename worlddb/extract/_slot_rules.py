@@ -758,14 +758,21 @@ _RULES: tuple[_Rule, ...] = (
                       r"in)\b)"), accept=lambda v: True),
     # ---- manager and other one-of-a-kind people
     # (the workplace may be named before "is": "My manager at Helio Health is Lena Park")
-    _Rule("manager", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:new\s+)?(?:manager|boss|supervisor|team lead|line manager)"
+    # ("the team lead" is the speaker's team's, as "the CTO" is the speaker's company's; "the manager" may be a shop's)
+    _Rule("manager", _rx(r"(?:(?P<s>\b(?:my|our|his|her)\s+)|\bthe\s+(?=(?:new\s+)?team lead\b))(?:new\s+)?"
+                         r"(?:manager|boss|supervisor|team lead|line manager)"
                          r"(?:\s+(?:at|on)\s+(?-i:[A-Z])[\w&'’.-]*(?:\s+(?-i:[A-Z])[\w&'’.-]*){0,3}(?=\s+is\b))?"
                          r"\s+(?:is\s+(?:now\s+)?|will be\s+)?" + _VAL), accept=_name),
     _Rule("manager", _rx(r"(?P<v>(?-i:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)),?\s+(?:who|that)\s+(?:just\s+)?(?:took over|is now|"
-                         r"became|stepped in)\s+(?:as\s+)?(?P<s>my|our)\s+(?:new\s+)?(?:manager|boss|supervisor)"),
+                         r"became|stepped in)\s+(?:as\s+)?(?P<s>my|our)\s+(?:new\s+)?(?:manager|boss|supervisor|team lead"
+                         r"|line manager)"),
           accept=_name),
     _Rule("manager", _rx(r"(?P<v>(?-i:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?))\s+(?:is|became|is now)\s+(?P<s>my|our)\s+"
-                         r"(?:new\s+)?(?:manager|boss|supervisor)"), accept=_name),
+                         r"(?:new\s+)?(?:manager|boss|supervisor|team lead|line manager)"), accept=_name),
+    # "Jonas Weber took over as team lead from Marta": a new holder named first
+    _Rule("manager", _rx(r"(?P<v>(?-i:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?))\s+(?:has\s+|have\s+|just\s+)*(?:taken|took)\s+"
+                         r"over\s+as\s+(?:(?P<s>my|our)\s+|the\s+)?(?:new\s+)?(?:manager|boss|supervisor|team lead"
+                         r"|line manager)\b"), accept=_name),
     _Rule("manager", _rx(_S + r"(?:report|reports|reporting)\s+(?:directly\s+)?to\s+" + _VAL), accept=_name),
     # "Had my first one-on-one with Marcus, my manager since the reorg": a name and its role side by side,
     # the role ending its phrase (not "Marcus, my manager wants ...")

@@ -612,7 +612,9 @@ def _owner(owner: str, who: str | None) -> tuple[str | None, bool]:
 def _noun_phrase(phrase: str, animate: frozenset[str]) -> str | None:
     """The normalised noun phrase, or None for one that names no lasting slot."""
     words = [w for w in phrase.lower().split() if w not in _DETERMINERS]
-    if not words or len(words) > 3 or any(w in _NP_STOP for w in words):
+    # (a team names a role it leads: "the team lead is Dana")
+    if not words or len(words) > 3 or any(w in _NP_STOP and not (w == "team" and words[-1] in ROLE_HEADS)
+                                          for w in words):
         return None
     words = [singular(w) for w in words]
     # a person may be a slot's value where one holds a role at a time ("Our CTO is Dana Lee")

@@ -205,7 +205,9 @@ UNREAD = Reading()
 #: in it or a word of software ("Grafana Cloud") is no home ("We moved to Linear", "... to Vue 3"),
 #: nor is one made for dashboards, alerting, chat and such parts of a system, nor a school ("Alba
 #: moved up to Northgate Secondary"); schools named "Primary", "Secondary" or "Grammar" are schools,
-#: and a school started at is an employer only where the text speaks of a job there; an end or an absence whose verb is
+#: and a school started at is an employer only where the text speaks of a job there. A team lead
+#: is the manager wherever a manager is ("Jonas Weber is our new team lead", "the team lead is ...",
+#: "took over as team lead"); an end or an absence whose verb is
 #: negated says nothing ("I never left Google", "I haven't quit climbing"); and a stop or a departure
 #: followed by where, why or when ("I stopped by Sam's", "stopped to think", "left early") gives up
 #: no pastime.
