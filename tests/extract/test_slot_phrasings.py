@@ -413,6 +413,30 @@ def test_a_manager_or_a_team_said_of_in_passing_is_no_manager(text):
     assert not {c for c in claims(text) if c[1] == "manager" or c[1].startswith("np:")}
 
 
+@pytest.mark.parametrize(("text", "thing", "day"), [
+    ("I swim on Mondays.", "swimming", "Mondays"), ("We climb every Friday.", "climbing", "every Friday"),
+    ("I swim at the Leisure Centre on Mondays and Wednesdays.", "swimming", "Mondays"),
+    ("I ski on Sundays.", "skiing", "Sundays"),
+    ("I cycle every Saturday morning.", "cycling", "every Saturday morning"),
+])
+def test_a_pastime_kept_by_doing_it_on_a_weekday_is_its_gerunds_day(text, thing, day):
+    assert (thing, "when", day, True, False) in claims(text)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("I swim on Mondays.", "Swimming's moved to Tuesdays."),
+    ("I go climbing on Tuesdays.", "Climbing's moved to Mondays."),
+    ("I run every Saturday.", "Running moved to Sundays."),
+])
+def test_a_pastimes_day_moved_changes_the_day_however_the_pastime_was_said(old, new):
+    assert verdict(old, new) == "update"
+
+
+@pytest.mark.parametrize("text", ["I run to the shop on Mondays.", "Tom's moved to Mondays.", "I swim."])
+def test_an_errand_a_persons_move_or_a_pastime_without_a_day_has_no_day(text):
+    assert not {c for c in claims(text) if c[1] == "when"}
+
+
 def test_a_school_started_at_for_a_job_is_the_employer():
     assert ("me", "employer", "Westbrook High", True, False) in claims("I started at Westbrook High as a teacher.")
 

@@ -55,6 +55,7 @@ CRAFTED = [
     "We moved to Linear. I never left Google. I stopped by Sam's place. I moved to NYC. I left early.",
     "Alba started at Northgate Secondary. Alba moved up to Kings Grammar. I started at Westbrook High as a teacher.",
     "Jonas Weber took over as team lead. The team lead is Marta Kowalski. Jonas is our new team lead.",
+    "I swim at the Leisure Centre on Mondays. Swimming's moved to Tuesdays. We climb every Friday.",
     # where someone lives, works, their role
     "I live in Lisbon now, and our first winter in Lisbon was mild.",
     "My hometown is Galway. We're moving to 42 Harbour Road next month.",

@@ -97,6 +97,8 @@ SCENARIOS = [
     ("frontend", "The frontend is written in React.", "We rewrote the frontend in Svelte.",
      "What is the frontend written in?", "Svelte"),
     ("ci", "Our CI runs on GitHub Actions.", "We moved CI to Buildkite.", "What do we use for CI?", "Buildkite"),
+    ("swim-day", "I swim at the leisure centre on Mondays and Wednesdays.",
+     "Swimming's moved to Tuesdays and Thursdays since the pool refit.", "When do I swim?", "Tuesdays"),
     ("team-lead", "The team lead is Marta Kowalski.", "Jonas Weber took over as team lead from Marta.",
      "Who is the team lead?", "Jonas"),
     ("api-url", "The API base URL is https://api.old.example.com.",

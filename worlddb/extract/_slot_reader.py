@@ -407,6 +407,8 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
         value = _FOOD_KIND.get(value.lower(), value)  # a glass of wine, a beer: the slot is whether one drinks at all
     if rule.thing:
         thing = rule.fixed or groups.get("t") or ""
+        if rule.thing_of is not None:
+            thing = rule.thing_of(thing)
         # (an event named first in its clause, capitalised, is no person: "Deploys are on Thursdays"
         # is "deploy"; another single name, "Phoenix is blocked", stays as it is written)
         if re.fullmatch(rf"(?:{_EVENTS}|{_DELIVERABLES})", thing.strip(), re.I):

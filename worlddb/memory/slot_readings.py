@@ -207,7 +207,8 @@ UNREAD = Reading()
 #: moved up to Northgate Secondary"); schools named "Primary", "Secondary" or "Grammar" are schools,
 #: and a school started at is an employer only where the text speaks of a job there. A team lead
 #: is the manager wherever a manager is ("Jonas Weber is our new team lead", "the team lead is ...",
-#: "took over as team lead"); an end or an absence whose verb is
+#: "took over as team lead"). A pastime kept by doing it on a weekday ("I swim on Mondays") is its
+#: gerund's day, and a day moved after a contraction ("Swimming's moved to Tuesdays") is read; an end or an absence whose verb is
 #: negated says nothing ("I never left Google", "I haven't quit climbing"); and a stop or a departure
 #: followed by where, why or when ("I stopped by Sam's", "stopped to think", "left early") gives up
 #: no pastime.

@@ -46,6 +46,9 @@ class _Rule:
     pair: object = None
     #: check on the subject a rule with `thing` names (its normalised `t`); a rule whose thing fails it reads nothing
     names: object = None
+    #: what a rule with `thing` makes of its `t` before it is the subject (a verb's gerund: "I swim on
+    #: Mondays" is about swimming)
+    thing_of: object = None
     #: one more value of a list, matched where the value before it ends (its group ``v``): each
     #: value of "not vegetarian or pescatarian" is a claim of the same reading
     more: re.Pattern[str] | None = None

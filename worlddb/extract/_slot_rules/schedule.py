@@ -71,6 +71,23 @@ def _pastime(thing: str) -> bool:
     return thing.endswith("ing") and lexicon.is_common(thing) or not given_names.is_given_name(thing)
 
 
+#: the verbs of pastimes one keeps by doing them ("I swim on Mondays", "we climb every Friday")
+_PASTIME_VERBS = ("swim|run|jog|climb|boulder|cycle|bike|hike|row|surf|skate|dance|box|paint|knit|sing|ski|golf|bowl"
+                  "|fence|sail|ride|lift|train|paddle|kayak|skateboard|snowboard")
+
+
+def _gerund(verb: str) -> str:
+    """A pastime's verb as its gerund, the word the speaker's other habits name it by ("swim":
+    "swimming", "cycle": "cycling", "ski": "skiing")."""
+    verb = verb.lower()
+    if verb.endswith("e") and not verb.endswith("ee"):
+        return verb[:-1] + "ing"
+    # one short syllable ending in a consonant after a vowel doubles it ("swim", "run", "knit"; not "row", "box")
+    if len(verb) <= 4 and re.fullmatch(r"[a-z]*[^aeiou][aeiou][^aeiouwxy]", verb):
+        return verb + verb[-1] + "ing"
+    return verb + "ing"
+
+
 #: an hour written as a bare number after "at", "to", "by" or "around", ending the clause ("standup moved
 #: to 10", "I'm asleep by 10")
 _HOUR = r"(?:[01]?\d|2[0-3])(?::[0-5]\d)?"
@@ -136,11 +153,19 @@ SCHEDULE: tuple[_Rule, ...] = (
                       r"\s+(?:on\s+(?=(?:mon|tues|wednes|thurs|fri|satur|sun)days\b)|(?=every\s))"
                       r"(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r")"),
           thing=True, accept=_has_time, names=_pastime),
-    # "Climbing moved to Mondays", "Football is on Saturdays now", "Update: pottery is now every Thursday": a
-    # thing named by one word opening its clause, given a weekday as a habit (a pastime's, however named; the
-    # event nouns above take any time)
-    _Rule("when", _rx(r"(?:^|(?<=[:,]\s))(?P<t>[\w-]+)(?=\s+(?:is|are|was|were|has|have|got|just|now|moved|changed"
-                      r"|shifted|switched|rescheduled|pushed)\b)\s+(?:(?:is|are|was|were|has|have|got|just|now|been)\s+)*"
+    # "I swim on Mondays", "we climb at the wall every Friday": a pastime kept by doing it, named by its
+    # gerund as the rule above names it ("I go swimming on Mondays")
+    _Rule("when", _rx(r"\b(?:I|we)\s+(?:(?:usually|always|normally|still|now|also)\s+)?(?P<t>" + _PASTIME_VERBS + r")"
+                      r"\s+(?:(?:at|in)\s+(?:the\s+)?(?:[\w'’-]+\s+){1,4}?)?"
+                      r"(?:on\s+(?=(?:mon|tues|wednes|thurs|fri|satur|sun)days\b)|(?=every\s))"
+                      r"(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r")"),
+          thing=True, accept=_has_time, thing_of=_gerund),
+    # "Climbing moved to Mondays", "Football is on Saturdays now", "Update: pottery is now every Thursday",
+    # "Swimming's moved to Tuesdays": a thing named by one word opening its clause, given a weekday as a
+    # habit (a pastime's, however named; the event nouns above take any time)
+    _Rule("when", _rx(r"(?:^|(?<=[:,]\s))(?P<t>[\w-]+)(?:['’]s(?=\s+(?:moved|changed|shifted|switched|been|now)\b))?"
+                      r"(?=\s+(?:is|are|was|were|has|have|got|just|now|moved|changed"
+                      r"|shifted|switched|rescheduled|pushed|been)\b)\s+(?:(?:is|are|was|were|has|have|got|just|now|been)\s+)*"
                       r"(?:(?:moved|changed|shifted|switched|rescheduled|pushed)\s+)?(?:back\s+)?(?:to\s+|on\s+)?"
                       r"(?:now\s+)?(?:on\s+)?(?=every\s|(?:mon|tues|wednes|thurs|fri|satur|sun)days\b)"
                       r"(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r")"),
