@@ -438,6 +438,11 @@ def test_whose_value_and_whether_it_is_held(text, read_as):
     ("Where do my parents live?", [("parent", "home")]),
     ("Where do my grandparents live?", [("grandparent", "home")]),
     ("Where does my grandpa live?", [("grandfather", "home")]),
+    # a pastime kept by a verb, asked by its gerund as the reader names it; a book club's meeting, no book
+    ("When do I swim?", [("swimming", "when")]),
+    ("What day do we climb?", [("climbing", "when")]),
+    ("When does book club meet?", [("book club", "when")]),
+    ("What is our book club reading?", [("book club", "reading")]),
 ])
 def test_who_and_what_a_question_asks_about(question, keys):
     assert [(k.subject, k.attribute) for k in asked(question)] == keys

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from worlddb.extract._slot_catalogue import ME, SlotKey
 from worlddb.extract._slot_clause_subject import _MONTH_WORDS, _NOT_SUBJECTS
 from worlddb.extract._slot_reader import _QUALIFIER_WORDS, _animate, _qualifier
-from worlddb.extract._slot_rules import _SUMS
+from worlddb.extract._slot_rules import _PASTIME_VERBS, _SUMS, _gerund
 from worlddb.extract._slot_values import normalise_subject
 from worlddb.extract._slot_words import _DRINKS, _KIN, _KIN_RE, _PETS
 from worlddb.extract.open_slots import asked_open
@@ -76,7 +76,9 @@ _ASK: tuple[tuple[str, re.Pattern[str], str], ...] = tuple((attr, re.compile(rx,
     ("amount", r"\b(?:how much|cost|" + _SUMS + r")\b", "thing"),
     ("count", r"\bhow many\b", ""),
     ("goal", r"\b(?:goal|training for|race)\b", ""),
-    ("reading", r"\b(?:reading|book club)\b", ""),
+    # (a book club asked when or where it meets is asked no book: "When does book club meet?")
+    ("reading", r"\breading\b|^(?!.*\b(?:when|where|what\s+time|what\s+day|which\s+day|how\s+often|who)\b)"
+                r".*\bbook club\b", ""),
     # the team one is on or works in (not one played for or signed with)
     ("team", r"\b(?:which|what)\s+team\s+(?:am|is|are|was|were|do|does|did)\s+(?:I|we|he|she|they|my\s+\w+|"
              r"(?-i:[A-Z])\w+)\s+(?:(?:on|in|part of)\b|work(?:ing)?\s+(?:on|in|with)\b)", ""),
@@ -201,7 +203,9 @@ def _asked_thing(question: str) -> str:
                 return ME
             if m.groupdict().get("salary") is not None:
                 return "salary"  # what one makes is one's salary (the reader reads it so)
-            return normalise_subject(m.group("t"))
+            # "When do I swim?": the pastime a verb keeps, by its gerund, as the reader names it
+            kept = re.fullmatch(r"(?:I|we)\s+(?:usually\s+|normally\s+)?(" + _PASTIME_VERBS + r")", m.group("t"), re.I)
+            return _gerund(kept.group(1)) if kept else normalise_subject(m.group("t"))
     return ""
 
 

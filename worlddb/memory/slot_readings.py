@@ -201,17 +201,18 @@ UNREAD = Reading()
 #: given name and "and" before the subject holds the value too ("Tom and Ana moved to Lisbon"). "I
 #: sleep around 11pm" and an hour said "lately" are a bedtime; a thing of one's own upped, raised,
 #: lowered or cut to a value is set to it ("I've upped my morning run to 8k").
-#: Reader 64: a move to a name the gazetteer lacks that is also a common word, that has a number
-#: in it or a word of software ("Grafana Cloud") is no home ("We moved to Linear", "... to Vue 3"),
+#: Reader 64: a move to a name the gazetteer lacks that is also a common word, that has a number in
+#: it or a word of software ("Grafana Cloud") is no home ("We moved to Linear", "... to Vue 3"),
 #: nor is one made for dashboards, alerting, chat and such parts of a system, nor a school ("Alba
-#: moved up to Northgate Secondary"); schools named "Primary", "Secondary" or "Grammar" are schools,
-#: and a school started at is an employer only where the text speaks of a job there. A team lead
-#: is the manager wherever a manager is ("Jonas Weber is our new team lead", "the team lead is ...",
-#: "took over as team lead"). A pastime kept by doing it on a weekday ("I swim on Mondays") is its
-#: gerund's day, and a day moved after a contraction ("Swimming's moved to Tuesdays") is read; an end or an absence whose verb is
-#: negated says nothing ("I never left Google", "I haven't quit climbing"); and a stop or a departure
-#: followed by where, why or when ("I stopped by Sam's", "stopped to think", "left early") gives up
-#: no pastime.
+#: moved up to Northgate Secondary"); schools named "Primary", "Secondary" or "Grammar" are
+#: schools, and a school started at is an employer only where the text speaks of a job there. A
+#: team lead is the manager wherever a manager is ("Jonas Weber is our new team lead", "the team
+#: lead is ...", "took over as team lead"). A pastime kept by doing it on a weekday ("I swim on
+#: Mondays") is its gerund's day, and a day moved after a contraction ("Swimming's moved to
+#: Tuesdays") is read, and a question asks it by the gerund ("When do I swim?"); a book club asked
+#: when or where it meets is asked no book; an end or an absence whose verb is negated says nothing
+#: ("I never left Google", "I haven't quit climbing"); and a stop or a departure followed by where,
+#: why or when ("I stopped by Sam's", "stopped to think", "left early") gives up no pastime.
 CLAIMS_READER = schema.CLAIMS_READER
 
 

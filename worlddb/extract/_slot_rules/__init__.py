@@ -34,9 +34,10 @@ from . import amounts, contact, favourites, goals, health, home, people, schedul
 from ._base import _Rule
 from .amounts import _SUMS
 from .home import _place_in, moved_home
+from .schedule import _PASTIME_VERBS, _gerund
 from .work import _LEAVE, _occupation
 
-__all__ = ["_LEAVE", "_RULES", "_SUMS", "_Rule", "_occupation", "_place_in", "moved_home"]
+__all__ = ["_LEAVE", "_PASTIME_VERBS", "_RULES", "_SUMS", "_Rule", "_gerund", "_occupation", "_place_in", "moved_home"]
 
 _RULES: tuple[_Rule, ...] = (
     *home.HOME,
