@@ -437,6 +437,14 @@ def test_an_errand_a_persons_move_or_a_pastime_without_a_day_has_no_day(text):
     assert not {c for c in claims(text) if c[1] == "when"}
 
 
+@pytest.mark.parametrize(("old", "new"), [
+    ("I'm paying £1,150 a month in rent.", "Landlord's put the rent up to £1,240."),
+    ("I pay $1,800 a month in rent.", "I'm now paying $2,000 a month for rent."),
+])
+def test_a_rent_put_up_or_now_paid_changes_the_rent(old, new):
+    assert verdict(old, new) == "update"
+
+
 def test_a_school_started_at_for_a_job_is_the_employer():
     assert ("me", "employer", "Westbrook High", True, False) in claims("I started at Westbrook High as a teacher.")
 

@@ -212,7 +212,8 @@ UNREAD = Reading()
 #: Tuesdays") is read, and a question asks it by the gerund ("When do I swim?"); a book club asked
 #: when or where it meets is asked no book; an end or an absence whose verb is negated says nothing
 #: ("I never left Google", "I haven't quit climbing"); and a stop or a departure followed by where,
-#: why or when ("I stopped by Sam's", "stopped to think", "left early") gives up no pastime.
+#: why or when ("I stopped by Sam's", "stopped to think", "left early") gives up no pastime. A rent
+#: put up to a sum, and one "I'm paying", are the rent.
 CLAIMS_READER = schema.CLAIMS_READER
 
 

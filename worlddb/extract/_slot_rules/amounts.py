@@ -48,11 +48,13 @@ AMOUNTS: tuple[_Rule, ...] = (
                         r"rose to|jumped to|dropped to|increased to|decreased to|is now|will be|came to)\s+"
                         r"(?:now\s+)?(?:about\s+|around\s+)?(?P<v>" + _MONEY + r"(?:\s+(?:a|per)\s+(?:month|year|week|"
                         r"hour))?)"), thing=True),
-    _Rule("amount", _rx(r"(?:raised|increased|lowered|cut|dropped|bumped|hiked|reduced)\s+(?P<t>(?:the|my|our)\s+"
+    # ("The landlord's put the rent up to £1,240")
+    _Rule("amount", _rx(r"(?:raised|increased|lowered|cut|dropped|bumped|hiked|reduced|put)\s+(?P<t>(?:the|my|our)\s+"
                         r"(?:monthly\s+)?(?:" + _SUMS + r"))\s+"
                         r"(?:up\s+|down\s+)?to\s+(?P<v>" + _MONEY + r"(?:\s+(?:a|per)\s+(?:month|year|week|hour))?)"),
           thing=True),
-    _Rule("amount", _rx(r"(?P<s>\bI\s+)(?:pay|earn|make)\s+(?P<v>" + _MONEY + r"(?:\s+(?:a|per)\s+(?:month|year|week|"
+    # ("I'm paying £1,150 a month in rent")
+    _Rule("amount", _rx(r"(?P<s>\bI\s*)(?:pay|earn|make|(?:am|['’]m)\s+(?:now\s+)?paying)\s+(?P<v>" + _MONEY + r"(?:\s+(?:a|per)\s+(?:month|year|week|"
                         r"hour))?)\s+(?:in|for)\s+(?P<t>(?:my\s+)?(?:rent|mortgage|tuition|salary))"), thing=True),
     # "I got a raise to $105k", "Got a pay rise to £48,000": the salary it brings
     _Rule("amount", _rx(r"(?:(?P<s>\bI)\s+(?:just\s+|finally\s+)?|^(?:just\s+|finally\s+)?)(?:got|received|was\s+given)"
