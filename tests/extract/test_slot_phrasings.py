@@ -445,6 +445,18 @@ def test_a_rent_put_up_or_now_paid_changes_the_rent(old, new):
     assert verdict(old, new) == "update"
 
 
+@pytest.mark.parametrize("text", [
+    "I've accepted an offer from Quillon, starting in January.",
+    "I accepted an offer from Quillon and start next month.",
+])
+def test_a_job_that_starts_later_is_not_held_yet(text):
+    assert not {c for c in claims(text) if c[1] == "employer"}
+
+
+def test_a_job_started_in_a_month_past_is_held():
+    assert ("me", "employer", "Quillon", True, False) in claims("I started at Quillon in January.")
+
+
 def test_a_school_started_at_for_a_job_is_the_employer():
     assert ("me", "employer", "Westbrook High", True, False) in claims("I started at Westbrook High as a teacher.")
 

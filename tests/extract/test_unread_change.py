@@ -57,8 +57,10 @@ def test_anything_else_is_none(text):
 @pytest.mark.parametrize("text", [
     "I never left Google, whatever the rumours say.", "We haven't switched to Linear.",
     "I didn't really move, I just sublet for a month.", "I never stopped climbing.",
+    # a change still to come
+    "We're moving the warehouse to Snowflake next quarter.", "I've accepted an offer, starting in January.",
 ])
-def test_a_change_denied_is_none_of_any_kind(text):
+def test_a_change_denied_or_still_to_come_is_none_of_any_kind(text):
     assert not says_change(text) and not states_change(text) and not ends(text)
 
 

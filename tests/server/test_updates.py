@@ -273,6 +273,10 @@ OPEN_CONTROLS = [
     # ends nothing
     ("tool-move", "I live in Austin, Texas.", "We moved to Linear last month."),
     ("cloud-move", "I live in Pittsburgh with my partner Dana.", "We moved to Grafana Cloud for dashboards."),
+    # a change still to come leaves what holds now current
+    ("offer-later", "I work remotely for Halden Systems as a data engineer.",
+     "I've accepted an offer from Quillon, starting in January."),
+    ("next-quarter", "Our warehouse is BigQuery.", "We're moving the warehouse to Snowflake next quarter."),
     ("never-left", "I work at Google as a designer.", "I never left Google, whatever the rumours say."),
     ("stopped-by", "I go climbing on Tuesdays.", "I stopped by Sam's place on Tuesday."),
     # a plan or a wish is no move

@@ -58,6 +58,7 @@ from worlddb.extract._slot_words import (
     _PETS,
     FUTURE_TIME,
     NAMED_TIME,
+    STARTS_LATER,
 )
 from worlddb.extract.given_names import is_given_name
 from worlddb.extract.lexicon import singular
@@ -374,9 +375,11 @@ def _claim(rule: _Rule, m: re.Match[str], clause: str, text: str, speaker_is: st
     at = text.find(clause)  # where the clause stands in the text (-1: not found as written)
     if _IRREALIS.search(lead) or _asks(clause, text, at, _bare(m, clause)):
         return None
-    # "I'm moving to Denver next month", "I'll be starting at Stripe in June": a change still to
-    # come states no value yet (the old one holds until it happens), unless the text is read as of then
-    if not planned and rule.attribute in _CHANGES_LATER and _future(lead, clause, m.start("v") - len(lead)):
+    # "I'm moving to Denver next month", "I'll be starting at Stripe in June", "accepted an offer
+    # from Quillon, starting in January": a change still to come states no value yet (the old one
+    # holds until it happens), unless the text is read as of then
+    if not planned and rule.attribute in _CHANGES_LATER and (
+            _future(lead, clause, m.start("v") - len(lead)) or STARTS_LATER.search(clause, m.start("v"))):
         return None
     positive, ended = rule.positive, rule.ended
     # "I used to live in Denver", "my old address was ...", "I worked at Google for five years"

@@ -147,6 +147,12 @@ NAMED_TIME = re.compile(
     r"(?:st|nd|rd|th)?\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?-i:January|February|March|April|May|June|July"
     r"|August|September|October|November|December)\b)", re.I)
 
+#: a start still to come, said after what starts ("accepted an offer from Quillon, starting in
+#: January", "... and start next month"): what one starts is not held yet
+STARTS_LATER = re.compile(
+    r"\b(?:start|starts|starting|begin|begins|beginning)\b(?:\s+(?:there|work|the\s+(?:new\s+)?job|my\s+new\s+job))?"
+    r"\s+(?:" + FUTURE_TIME.pattern + r"|" + NAMED_TIME.pattern + r")", re.I)
+
 #: what a food is a kind of, so "I don't eat meat" and "I eat chicken again" name one thing
 _FOOD_KIND = {**dict.fromkeys(("chicken", "beef", "pork", "lamb", "turkey", "bacon", "steak", "ham", "veal",
                                "burgers", "sausage"), "meat"),

@@ -87,7 +87,7 @@ from __future__ import annotations
 import re
 
 from ._slot_third_person import in_first_person
-from ._slot_words import _DATE, _EVENTS, _KIN, _MONTHS, _TIME, _WEEKDAYS
+from ._slot_words import _DATE, _EVENTS, _KIN, _MONTHS, _TIME, _WEEKDAYS, STARTS_LATER
 from .given_names import is_given_name
 from .lexicon import is_common, singular, tag
 
@@ -159,7 +159,9 @@ _OPENING = "\"'“‘("
 _STOPS = ".!?:;—–"
 _DASHES = "-–—"
 _NOT_A_CHANGE_WORDS = (
-    r"\b(?:might|maybe|may|thinking|considering|planning|plan to|hoping|hope|would|could|if|next (?:week|month|year)"
+    r"\b(?:might|maybe|may|thinking|considering|planning|plan to|hoping|hope|would|could|if"
+    r"|next (?:week|month|year|quarter|sprint|term|semester|season|spring|summer|fall|autumn|winter)"
+    r"|in (?:a|one|two|three|a few|a couple of) (?:weeks|months|years)|later this (?:week|month|year)"
     r"|will|won['’]t|wouldn['’]t|going to|gonna|someday|eventually|trip|visit|visiting|vacation|holiday|got back"
     r"|back from|weekend in"
     r"|also|too|another|second|as well|tried|interview\w*|offered|back when|used to|years ago"
@@ -185,14 +187,15 @@ def says_change(text: str) -> bool:
     """Whether `text` states a change of the speaker's own (see the module docstring)."""
     _check(text)
     text = text.strip()
-    return bool(_FIRST_PERSON.search(text) and _said(_CHANGE, text) and not _NOT_A_CHANGE.search(text))
+    return bool(_FIRST_PERSON.search(text) and _said(_CHANGE, text) and not _NOT_A_CHANGE.search(text)
+                and not STARTS_LATER.search(text))
 
 
 def states_change(text: str) -> bool:
     """Whether `text` states a change of anyone's, in the wider words (see the module docstring)."""
     _check(text)
     cue = _said(_CHANGE, text) or _said(_CHANGE_OF_A_THING, text) or _CALL_OFF.match(text.strip())
-    if cue is None or _NOT_A_CHANGE_OF_ANYONE.search(text) or _ONCE.search(text):
+    if cue is None or _NOT_A_CHANGE_OF_ANYONE.search(text) or _ONCE.search(text) or STARTS_LATER.search(text):
         return False
     end = _CLAUSE_END.search(text, cue.end())
     return not _YOU_BEFORE.search(text, 0, end.start() if end else len(text))

@@ -213,7 +213,9 @@ UNREAD = Reading()
 #: when or where it meets is asked no book; an end or an absence whose verb is negated says nothing
 #: ("I never left Google", "I haven't quit climbing"); and a stop or a departure followed by where,
 #: why or when ("I stopped by Sam's", "stopped to think", "left early") gives up no pastime. A rent
-#: put up to a sum, and one "I'm paying", are the rent.
+#: put up to a sum, and one "I'm paying", are the rent. A job, a home or another change said to
+#: start later ("accepted an offer from Quillon, starting in January", "My new job at Stripe starts
+#: soon") is not held yet.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
