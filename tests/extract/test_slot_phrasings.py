@@ -457,6 +457,14 @@ def test_a_job_started_in_a_month_past_is_held():
     assert ("me", "employer", "Quillon", True, False) in claims("I started at Quillon in January.")
 
 
+@pytest.mark.parametrize(("old", "new"), [
+    ("We use Datadog for monitoring.", "We moved to Grafana Cloud for monitoring, Datadog was too pricey."),
+    ("I use VS Code for coding.", "I moved to Neovim for coding."),
+])
+def test_a_move_to_a_tool_for_a_purpose_replaces_the_one_used_for_it(old, new):
+    assert verdict(old, new) == "update"
+
+
 def test_a_school_started_at_for_a_job_is_the_employer():
     assert ("me", "employer", "Westbrook High", True, False) in claims("I started at Westbrook High as a teacher.")
 

@@ -28,7 +28,8 @@ same words name it; the claims index keys them as it keys the catalogue's):
     prefers           a preference whose kind is unknown: several may hold; only a replacement
                       cue changes one.
     uses              "I use <Name>" with no role: several may hold.
-    replaces          "switched/moved/changed (over) to (a) <Name>", "replaced X with <Name>",
+    replaces          "switched/moved/changed (over) to (a) <Name>", "moved to <Name> for <purpose>",
+                      "replaced X with <Name>",
                       "<Name> instead of X", "cancelled/quit/dropped X and joined/got <Name>",
                       "dropped/moved off/ripped X out in favour of <Name>", "swapped X for <Name>": a
                       new value with no attribute of its own. An ended
@@ -233,7 +234,9 @@ _STACK_USE = _rx(_SUBJECT + r"(?:(?:now|mostly|mainly|still|currently|just)\s+)*
 _STACK_RUN = _rx(_SUBJECT + r"(?:(?:now|still|currently|just)\s+)*(?:run|host|deploy|build)\s+" + _PART
                  + r"\s+(?:on|with|in|through)\s+(?P<v>" + _TOOL_VALUE + r")" + _TAIL)
 _SWITCH = _rx(_SUBJECT + r"(?:(?:just|finally|recently|have|['’]ve|has|had"
-              r"|officially)\s+)*(?:switched|changed|migrated|swapped|(?:moved|went)(?=\s+(?:over|back|from)\b))"
+              r"|officially)\s+)*(?:switched|changed|migrated|swapped|(?:moved|went)(?=\s+(?:over|back|from)\b)"
+              # ("We moved to Grafana Cloud for monitoring": a move made for a purpose is a tool's)
+              r"|moved(?=\s+to\s+[^.!?;]{1,60}?" + PURPOSE + r"))"
               r"\s+(?:over\s+|back\s+)?"
               r"(?:from\s+(?:(?:a|an)\s+)?(?P<old>" + _CAP_VALUE + r")\s+)?to\s+(?:(?:a|an)\s+)?"
               r"(?P<v>" + _CAP_VALUE + r")"

@@ -215,7 +215,8 @@ UNREAD = Reading()
 #: why or when ("I stopped by Sam's", "stopped to think", "left early") gives up no pastime. A rent
 #: put up to a sum, and one "I'm paying", are the rent. A job, a home or another change said to
 #: start later ("accepted an offer from Quillon, starting in January", "My new job at Stripe starts
-#: soon") is not held yet.
+#: soon") is not held yet. A move to a tool for a purpose ("moved to Grafana Cloud for monitoring")
+#: replaces, as a switch does.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
