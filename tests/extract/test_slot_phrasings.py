@@ -465,6 +465,20 @@ def test_a_move_to_a_tool_for_a_purpose_replaces_the_one_used_for_it(old, new):
     assert verdict(old, new) == "update"
 
 
+@pytest.mark.parametrize(("old", "new"), [
+    ("I take levothyroxine 50mcg each morning.", "My levothyroxine went up to 75mcg after the blood test."),
+    ("I take metformin 500mg twice daily.", "My metformin got bumped up to 1000mg."),
+    ("My dad, Harold, lives in Cardiff.", "Dad moved in with us on Saturday."),
+    ("I live in Leeds.", "I moved in with Sam last month."),
+])
+def test_a_dose_moved_or_a_move_in_with_someone_changes_the_slot(old, new):
+    assert verdict(old, new) == "update"
+
+
+def test_someone_moving_in_with_the_speaker_leaves_the_speakers_home():
+    assert verdict("I live in Leeds.", "Sam moved in with me.") != "update"
+
+
 def test_a_school_started_at_for_a_job_is_the_employer():
     assert ("me", "employer", "Westbrook High", True, False) in claims("I started at Westbrook High as a teacher.")
 

@@ -58,6 +58,7 @@ CRAFTED = [
     "I swim at the Leisure Centre on Mondays. Swimming's moved to Tuesdays. We climb every Friday.",
     "I'm paying £1,150 a month in rent. Landlord's put the rent up to £1,240.",
     "We moved to Grafana Cloud for monitoring. I've accepted an offer from Quillon, starting in January.",
+    "My levothyroxine went up to 75mcg. Dad moved in with us on Saturday.",
     # where someone lives, works, their role
     "I live in Lisbon now, and our first winter in Lisbon was mild.",
     "My hometown is Galway. We're moving to 42 Harbour Road next month.",

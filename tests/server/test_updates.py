@@ -211,6 +211,8 @@ INTRODUCED = [
      "What language does Raj prefer?", "Go", "has_coworker"),
     ("hes-a", "My brother Karim is a chef in Lyon.", "Karim quit cooking. He's a food photographer now.",
      "What does Karim do for a living?", "photographer", "has_brother"),
+    ("moved-in", "My dad, Harold, lives in Cardiff.", "Dad moved in with us on Saturday.", "Where does my dad live?",
+     "moved in with us", "has_dad"),
     ("school", "My daughter Alba goes to Greenfield Primary.", "Alba started at Northgate Secondary this September.",
      "Where does my daughter go to school?", "Northgate", "has_daughter"),
 ]

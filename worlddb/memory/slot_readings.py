@@ -216,7 +216,8 @@ UNREAD = Reading()
 #: put up to a sum, and one "I'm paying", are the rent. A job, a home or another change said to
 #: start later ("accepted an offer from Quillon, starting in January", "My new job at Stripe starts
 #: soon") is not held yet. A move to a tool for a purpose ("moved to Grafana Cloud for monitoring")
-#: replaces, as a switch does.
+#: replaces, as a switch does. A medicine's dose moved without the word "dose" ("My levothyroxine
+#: went up to 75mcg") is the dose, and one who moved in with someone has left their home.
 CLAIMS_READER = schema.CLAIMS_READER
 
 

@@ -168,6 +168,12 @@ HEALTH: tuple[_Rule, ...] = (
                       + r"\s+dose\s+(?:is|was|has been|got|just got|went|now)?\s*(?:now\s+)?"
                       r"(?:increased|raised|lowered|reduced|changed|upped|bumped|cut|dropped|doubled|halved|adjusted)?"
                       r"\s*(?:up\s+|down\s+|back\s+)?(?:to\s+)?" + _DOSE_VALUE)),
+    # "My levothyroxine went up to 75mcg", "her insulin was lowered to 10 units": a medicine's dose moved,
+    # the word "dose" left out
+    _Rule("dose", _rx(r"(?P<s>\b(?:my|our|his|her|their|(?-i:[A-Z][a-z]+)'s)\s+)" + _DRUG_NAMED
+                      + r"\s+(?:has\s+|have\s+)?(?:went|gone|go|goes|was|were|got|just\s+got|has\s+been|been)\s+"
+                      r"(?:(?:increased|raised|lowered|reduced|upped|bumped|cut|dropped|doubled|halved|adjusted)\s+)?"
+                      r"(?:up\s+|down\s+|back\s+)?to\s+" + _DOSE_VALUE)),
     # "My doctor bumped my Lexapro to 30mg": whose medicine says whose dose
     _Rule("dose", _rx(r"(?:increased|raised|lowered|reduced|changed|upped|bumped|cut|dropped|doubled|halved|adjusted)\s+"
                       r"(?P<s>\b(?:my|our|his|her|their)\s+)" + _DRUG_NAMED + r"(?:\s+dose)?\s+(?:up\s+|down\s+)?to\s+"

@@ -164,6 +164,10 @@ HOME: tuple[_Rule, ...] = (
     # ("We moved to Buildkite", "We're moving to Kubernetes", "We moved to Vue for the frontend")
     _Rule("home", _rx(_S + _MOVED + r"\s+(?:in|to|into)\s+" + _NOT_FOR_SOFTWARE + _VAL), accept=_moved_to_place),
     _Rule("home", _rx(_S + _MOVED + r"\s+(?:in|to|into)\s+" + _VAL), accept=_moved_to_name, context=_A_HOME),
+    # "Dad moved in with us on Saturday", "I moved in with Sam": the home one had is left, for one whose
+    # place the text does not name
+    _Rule("home", _rx(_S + r"(?:moved|moving)\s+in\s+with\s+(?:me|us|(?-i:[A-Z][a-z]+)|(?:my|our|his|her)\s+[\w-]+)\b"
+                      r"(?P<v>)"), positive=False, ended=True, accept=lambda v: True),
     # "I moved from Chicago to Denver": a person's move from one place to another, the new home and the
     # old one it ends (not "moved the meeting from Monday to Tuesday", "moved from Slack to Teams")
     _Rule("home", _rx(_S + _MOVED_FROM + r"(?P<o>" + _PLACE_NAME + r")\s+(?:to|into)\s+" + _VAL),
