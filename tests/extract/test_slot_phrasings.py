@@ -479,6 +479,19 @@ def test_someone_moving_in_with_the_speaker_leaves_the_speakers_home():
     assert verdict("I live in Leeds.", "Sam moved in with me.") != "update"
 
 
+@pytest.mark.parametrize(("old", "new"), [
+    ("We open at 7am on weekdays.", "We open at 6:30 now, commuters wanted earlier coffee."),
+    ("The shop closes at 6pm.", "The shop closes at 5 now."),
+])
+def test_a_new_opening_or_closing_hour_changes_it(old, new):
+    assert verdict(old, new) == "update"
+
+
+@pytest.mark.parametrize("text", ["We opened at 7am.", "The door opens at 7am.", "I open at 7am."])
+def test_an_opening_once_or_of_no_place_of_ours_has_no_hour(text):
+    assert not {c for c in claims(text) if c[1] == "when"}
+
+
 def test_a_school_started_at_for_a_job_is_the_employer():
     assert ("me", "employer", "Westbrook High", True, False) in claims("I started at Westbrook High as a teacher.")
 

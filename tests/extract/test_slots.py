@@ -442,6 +442,8 @@ def test_whose_value_and_whether_it_is_held(text, read_as):
     ("When do I swim?", [("swimming", "when")]),
     ("What day do we climb?", [("climbing", "when")]),
     ("When does book club meet?", [("book club", "when")]),
+    ("What time do we open?", [("open", "when")]),
+    ("When does the shop close?", [("close", "when")]),
     ("What is our book club reading?", [("book club", "reading")]),
 ])
 def test_who_and_what_a_question_asks_about(question, keys):

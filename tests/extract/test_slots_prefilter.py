@@ -59,6 +59,7 @@ CRAFTED = [
     "I'm paying £1,150 a month in rent. Landlord's put the rent up to £1,240.",
     "We moved to Grafana Cloud for monitoring. I've accepted an offer from Quillon, starting in January.",
     "My levothyroxine went up to 75mcg. Dad moved in with us on Saturday.",
+    "We open at 7am on weekdays. The shop closes at 6pm.",
     # where someone lives, works, their role
     "I live in Lisbon now, and our first winter in Lisbon was mild.",
     "My hometown is Galway. We're moving to 42 Harbour Road next month.",

@@ -205,7 +205,11 @@ def _asked_thing(question: str) -> str:
                 return "salary"  # what one makes is one's salary (the reader reads it so)
             # "When do I swim?": the pastime a verb keeps, by its gerund, as the reader names it
             kept = re.fullmatch(r"(?:I|we)\s+(?:usually\s+|normally\s+)?(" + _PASTIME_VERBS + r")", m.group("t"), re.I)
-            return _gerund(kept.group(1)) if kept else normalise_subject(m.group("t"))
+            if kept:
+                return _gerund(kept.group(1))
+            # "When does the shop close?", "What time do we open?": the hour by its verb, as the reader names it
+            hours = re.fullmatch(r"(?:we|(?:the|our)\s+[\w'’-]+)\s+(open|close)", m.group("t"), re.I)
+            return hours.group(1).lower() if hours else normalise_subject(m.group("t"))
     return ""
 
 

@@ -217,7 +217,8 @@ UNREAD = Reading()
 #: start later ("accepted an offer from Quillon, starting in January", "My new job at Stripe starts
 #: soon") is not held yet. A move to a tool for a purpose ("moved to Grafana Cloud for monitoring")
 #: replaces, as a switch does. A medicine's dose moved without the word "dose" ("My levothyroxine
-#: went up to 75mcg") is the dose, and one who moved in with someone has left their home.
+#: went up to 75mcg") is the dose, and one who moved in with someone has left their home. The hour
+#: "we" or the shop open or close at is the hour of "open" or "close".
 CLAIMS_READER = schema.CLAIMS_READER
 
 

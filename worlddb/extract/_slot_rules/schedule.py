@@ -153,6 +153,12 @@ SCHEDULE: tuple[_Rule, ...] = (
                       r"\s+(?:on\s+(?=(?:mon|tues|wednes|thurs|fri|satur|sun)days\b)|(?=every\s))"
                       r"(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r")"),
           thing=True, accept=_has_time, names=_pastime),
+    # "We open at 7am on weekdays", "the shop closes at 6": the hour a place of the speaker's opens or
+    # closes, by the verb ("When do we open?" asks it so)
+    _Rule("when", _rx(r"\b(?:we|the\s+(?:shop|store|bakery|cafe|café|restaurant|bar|office|studio|salon|clinic))\s+"
+                      r"(?:(?:usually|normally|now|still|only)\s+)?(?P<t>open|opens|close|closes)\s+(?:now\s+)?at\s+"
+                      r"(?P<v>" + _TIME + r"|" + _BARE_HOUR + r")"),
+          thing=True, accept=_has_time_or_hour, thing_of=lambda verb: verb.lower().rstrip("s")),
     # "I swim on Mondays", "we climb at the wall every Friday": a pastime kept by doing it, named by its
     # gerund as the rule above names it ("I go swimming on Mondays")
     _Rule("when", _rx(r"\b(?:I|we)\s+(?:(?:usually|always|normally|still|now|also)\s+)?(?P<t>" + _PASTIME_VERBS + r")"
