@@ -492,6 +492,20 @@ def test_an_opening_once_or_of_no_place_of_ours_has_no_hour(text):
     assert not {c for c in claims(text) if c[1] == "when"}
 
 
+@pytest.mark.parametrize(("old", "new"), [
+    ("I'm learning Arabic on Tuesdays.", "Arabic's moved to Thursdays."),
+    ("We live in a terraced house in Sheffield.", "We sold the terrace and bought a semi in Rotherham."),
+    ("My husband Idris works as a paramedic.", "Idris qualified as a nurse practitioner last month."),
+])
+def test_a_class_day_a_home_bought_or_a_role_qualified_for_changes_the_slot(old, new):
+    assert verdict(old, new) == "update"
+
+
+@pytest.mark.parametrize("text", ["I'm taking Tom on Tuesdays.", "I'm taking it on Mondays."])
+def test_taking_someone_or_something_on_a_day_is_no_class(text):
+    assert not {c for c in claims(text) if c[1] == "when"}
+
+
 def test_a_school_started_at_for_a_job_is_the_employer():
     assert ("me", "employer", "Westbrook High", True, False) in claims("I started at Westbrook High as a teacher.")
 

@@ -218,7 +218,9 @@ UNREAD = Reading()
 #: soon") is not held yet. A move to a tool for a purpose ("moved to Grafana Cloud for monitoring")
 #: replaces, as a switch does. A medicine's dose moved without the word "dose" ("My levothyroxine
 #: went up to 75mcg") is the dose, and one who moved in with someone has left their home. The hour
-#: "we" or the shop open or close at is the hour of "open" or "close".
+#: "we" or the shop open or close at is the hour of "open" or "close". A subject learnt or taken on
+#: a weekday has that day; a semi, a terrace, a cottage and the like bought or rented in a place are
+#: a home there; a role qualified or retrained as is the role.
 CLAIMS_READER = schema.CLAIMS_READER
 
 

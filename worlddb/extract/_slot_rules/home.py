@@ -180,7 +180,8 @@ HOME: tuple[_Rule, ...] = (
                       r"(?:in\s+)?" + _VAL), accept=_place),
     _Rule("home", _rx(_S + r"(?:signed\s+(?:a|the)\s+lease\s+(?:on|for)\s+|bought\s+|closed on\s+|rented\s+|rent\s+|"
                       r"found\s+|moved into\s+)?(?:a|an|the|our|my)\s+(?:new\s+)?(?:\w+\s+)?(?:flat|apartment|house|"
-                      r"condo|home|place|townhouse|studio)\s+in\s+" + _VAL), accept=_place,
+                      r"condo|home|place|townhouse|studio|semi|terrace|bungalow|cottage|maisonette|duplex|loft)\s+in\s+"
+                      + _VAL), accept=_place,
           context=_rx(r"\b(lease|bought|moved|moving|relocat\w*|new|closed on|rent|keys)\b")),
     # "I'm in Leeds, renting a two-bed": a place one is in and lives in (not "I'm in Paris this week")
     _Rule("home", _rx(_S + r"(?:am|'m|’m|are|'re|’re)\s+(?:now\s+|currently\s+|still\s+)?in\s+(?P<v>(?-i:[A-Z])[\w'’.-]*"

@@ -148,8 +148,10 @@ SCHEDULE: tuple[_Rule, ...] = (
     # the speaker keeps every week, however it is named (a gerund after "go"; a word after "go to", "have", "do",
     # "play" or "practise"), which its later day changes ("Climbing moved to Mondays"). The speaker's own and on
     # a weekday said as a habit ("on Tuesdays", "every Tuesday"), as for an event above
-    _Rule("when", _rx(r"\b(?:I|we)\s+(?:(?:usually|always|normally|still|now|also)\s+)?"
-                      r"(?:go\s+(?=[a-z]+ing\b)|go\s+to\s+|have\s+|do\s+|play\s+|practi[cs]e\s+)(?P<t>[\w-]+)"
+    _Rule("when", _rx(r"\b(?:I|we)(?:\s+|(?=['’]))(?:(?:usually|always|normally|still|now|also)\s+)?"
+                      r"(?:go\s+(?=[a-z]+ing\b)|go\s+to\s+|have\s+|do\s+|play\s+|practi[cs]e\s+"
+                      # ("I'm learning Arabic on Tuesdays": a subject studied on a weekday)
+                      r"|(?:am\s+|['’]m\s+|are\s+|['’]re\s+)(?:learning|studying|taking)\s+)(?P<t>[\w-]+)"
                       r"\s+(?:on\s+(?=(?:mon|tues|wednes|thurs|fri|satur|sun)days\b)|(?=every\s))"
                       r"(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r")"),
           thing=True, accept=_has_time, names=_pastime),

@@ -233,6 +233,9 @@ JOB: tuple[_Rule, ...] = (
                       r"{0,3}\s+as\s+(?:an?\s+|the\s+|its\s+|their\s+)?" + _VAL), accept=_occupation),
     _Rule("role", _rx(_S + r"(?:am|'m|’m|is|['’]s|was|are|became|become|becoming)\s+(?:now\s+|officially\s+|currently\s+"
                       r"|finally\s+)?(?:an?\s+)" + _VAL), accept=_occupation),
+    # "Idris qualified as a nurse practitioner last month", "she retrained as a plumber": the role trained for
+    _Rule("role", _rx(_S + r"(?:qualified|requalified|retrained|trained)\s+as\s+(?:an?\s+)?" + _VAL),
+          accept=_occupation),
     # "I just started a new job as a paramedic", "took a position as a line cook": the job taken
     _Rule("role", _rx(_S + r"(?:started|starting|got|took|taken|landed|accepted|began)\s+(?:a|an|my|the)\s+(?:new\s+)?"
                       r"(?:job|position|role|gig)\s+as\s+(?:an?\s+|the\s+)?" + _VAL), accept=_occupation),
