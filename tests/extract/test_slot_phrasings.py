@@ -506,6 +506,14 @@ def test_taking_someone_or_something_on_a_day_is_no_class(text):
     assert not {c for c in claims(text) if c[1] == "when"}
 
 
+@pytest.mark.parametrize(("text", "value", "kind"), [
+    ("We switched broadband to Hyperoptic, BT was too slow.", "Hyperoptic", "internet"),
+    ("We switched gas suppliers to Octopus.", "Octopus", "gas"),
+])
+def test_a_service_switched_without_its_owner_said_is_the_provider(text, value, kind):
+    assert [(c.value, c.qualifier) for c in read(text).claims if c.attribute == "provider"] == [(value, kind)]
+
+
 def test_a_school_started_at_for_a_job_is_the_employer():
     assert ("me", "employer", "Westbrook High", True, False) in claims("I started at Westbrook High as a teacher.")
 

@@ -61,6 +61,7 @@ CRAFTED = [
     "My levothyroxine went up to 75mcg. Dad moved in with us on Saturday.",
     "We open at 7am on weekdays. The shop closes at 6pm.",
     "I'm learning Arabic on Tuesdays. Idris qualified as a nurse. We bought a semi in Rotherham.",
+    "We switched broadband to Hyperoptic, BT was too slow.",
     # where someone lives, works, their role
     "I live in Lisbon now, and our first winter in Lisbon was mild.",
     "My hometown is Galway. We're moving to 42 Harbour Road next month.",

@@ -220,7 +220,8 @@ UNREAD = Reading()
 #: went up to 75mcg") is the dose, and one who moved in with someone has left their home. The hour
 #: "we" or the shop open or close at is the hour of "open" or "close". A subject learnt or taken on
 #: a weekday has that day; a semi, a terrace, a cottage and the like bought or rented in a place are
-#: a home there; a role qualified or retrained as is the role.
+#: a home there; a role qualified or retrained as is the role. A service switched to a provider
+#: needs no "our" ("We switched broadband to Hyperoptic").
 CLAIMS_READER = schema.CLAIMS_READER
 
 

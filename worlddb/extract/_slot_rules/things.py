@@ -135,9 +135,10 @@ THINGS: tuple[_Rule, ...] = (
                           r"streaming)\s+(?:provider|company|carrier|plan|service)?\s*(?:is\s+(?:now\s+)?(?:(?:through|with"
                           r"|from|by)\s+)?|(?:through|with|from)\s+)" + _VAL),
           accept=lambda v: _org(v) and v.split()[0].lower() not in _PHONE_MAKES),
-    _Rule("provider", _rx(_S + r"(?:switched|moved|changed|transferred|ported)\s+(?:our|my)\s+(?P<q>internet|broadband|"
-                          r"phone plan|phone|cell|mobile|(?:(?:health|car|auto|home|renters|life|pet)\s+)?(?:insurance|policy)"
-                          r"|electricity|power|gas|cable|tv)\s+(?:provider\s+|"
+    # ("We switched broadband to Hyperoptic", "switched our internet providers to Sonic")
+    _Rule("provider", _rx(_S + r"(?:switched|moved|changed|transferred|ported)\s+(?:(?:our|my|the)\s+)?(?P<q>internet|"
+                          r"broadband|phone plan|phone|cell|mobile|(?:(?:health|car|auto|home|renters|life|pet)\s+)?"
+                          r"(?:insurance|policy)|electricity|power|gas|cable|tv)\s+(?:providers?\s+|suppliers?\s+|"
                           r"service\s+|plan\s+)?(?:over\s+)?to\s+" + _VAL), accept=_org),
     # "I ported my number to Visible": a phone number moves with its owner to a new carrier
     _Rule("provider", _rx(_S + r"ported\s+(?:my|our|his|her)\s+(?:phone\s+|cell\s+|mobile\s+)?number\s+(?:over\s+)?"
