@@ -71,6 +71,9 @@ def _pastime(thing: str) -> bool:
     return thing.endswith("ing") and lexicon.is_common(thing) or not given_names.is_given_name(thing)
 
 
+#: a weekday said as a habit, the value ("on Tuesdays", "every Tuesday", "every other Friday")
+_ON_WEEKDAYS = (r"(?:on\s+(?=(?:mon|tues|wednes|thurs|fri|satur|sun)days\b)|(?=every\s))"
+                r"(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r")")
 #: the verbs of pastimes one keeps by doing them ("I swim on Mondays", "we climb every Friday")
 _PASTIME_VERBS = ("swim|run|jog|climb|boulder|cycle|bike|hike|row|surf|skate|dance|box|paint|knit|sing|ski|golf|bowl"
                   "|fence|sail|ride|lift|train|paddle|kayak|skateboard|snowboard")
@@ -141,8 +144,7 @@ SCHEDULE: tuple[_Rule, ...] = (
                       r"\s+(?!(?:(?:a|an|the"
                       r"|my|our)\s+)?(?:meeting|call|class|lessons?|session|appointment|sync|check-?in|practice)\s+(?:on|every)"
                       r"\b)(?P<t>(?:(?:my|our|the|a)\s+)?" + _THING_WORDS + r"(?:" + _EVENTS + r")(?:\s+(?:class|classes|lessons?"
-                      r"|practice))?)\s+(?:on\s+(?=(?:mon|tues|wednes|thurs|fri|satur|sun)days\b)|(?=every\s))"
-                      r"(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r")"),
+                      r"|practice))?)\s+" + _ON_WEEKDAYS),
           thing=True, accept=_has_time, unless=None),
     # "I go climbing on Tuesdays", "I play football every Saturday", "I go to pottery on Thursdays": a pastime
     # the speaker keeps every week, however it is named (a gerund after "go"; a word after "go to", "have", "do",
@@ -152,8 +154,7 @@ SCHEDULE: tuple[_Rule, ...] = (
                       r"(?:go\s+(?=[a-z]+ing\b)|go\s+to\s+|have\s+|do\s+|play\s+|practi[cs]e\s+"
                       # ("I'm learning Arabic on Tuesdays": a subject studied on a weekday)
                       r"|(?:am\s+|['’]m\s+|are\s+|['’]re\s+)(?:learning|studying|taking)\s+)(?P<t>[\w-]+)"
-                      r"\s+(?:on\s+(?=(?:mon|tues|wednes|thurs|fri|satur|sun)days\b)|(?=every\s))"
-                      r"(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r")"),
+                      r"\s+" + _ON_WEEKDAYS),
           thing=True, accept=_has_time, names=_pastime),
     # "We open at 7am on weekdays", "the shop closes at 6": the hour a place of the speaker's opens or
     # closes, by the verb ("When do we open?" asks it so)
@@ -165,8 +166,7 @@ SCHEDULE: tuple[_Rule, ...] = (
     # gerund as the rule above names it ("I go swimming on Mondays")
     _Rule("when", _rx(r"\b(?:I|we)\s+(?:(?:usually|always|normally|still|now|also)\s+)?(?P<t>" + _PASTIME_VERBS + r")"
                       r"\s+(?:(?:at|in)\s+(?:the\s+)?(?:[\w'’-]+\s+){1,4}?)?"
-                      r"(?:on\s+(?=(?:mon|tues|wednes|thurs|fri|satur|sun)days\b)|(?=every\s))"
-                      r"(?P<v>(?:every\s+(?:other\s+)?)?" + _TIME + r")"),
+                      + _ON_WEEKDAYS),
           thing=True, accept=_has_time, thing_of=_gerund),
     # "Climbing moved to Mondays", "Football is on Saturdays now", "Update: pottery is now every Thursday",
     # "Swimming's moved to Tuesdays": a thing named by one word opening its clause, given a weekday as a
