@@ -58,6 +58,7 @@ from worlddb.extract._slot_words import (
     _PETS,
     FUTURE_TIME,
     NAMED_TIME,
+    NEGATED_BEFORE,
     STARTS_LATER,
 )
 from worlddb.extract.given_names import is_given_name
@@ -546,7 +547,7 @@ def _bare(m: re.Match[str], clause: str) -> bool:
 
 
 _BOUNDARY = re.compile(r",|\b(?:but|and|so|because|though|although)\b", re.I)
-_NEGATED = re.compile(r"(?:\b(?:no longer|not|never)|n['’]t)\s+(?:\w+ly\s+)?$", re.I)
+_NEGATED = NEGATED_BEFORE
 _LEFT = re.compile(r"\b(?:" + _LEAVE + r")\s+$", re.I)
 #: words right before a rule's verb that say it was given up ("stopped dating", "quit working at")
 _GAVE_UP = re.compile(r"\b(?:stopped|quit|quitting|gave\s+up|given\s+up)\s+$", re.I)

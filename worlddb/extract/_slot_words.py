@@ -147,6 +147,10 @@ NAMED_TIME = re.compile(
     r"(?:st|nd|rd|th)?\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?-i:January|February|March|April|May|June|July"
     r"|August|September|October|November|December)\b)", re.I)
 
+#: a negation right before a verb (matched at the end of the text before it): "never left", "didn't
+#: switch", "no longer work", "haven't really moved"
+NEGATED_BEFORE = re.compile(r"(?:\b(?:no longer|not|never)|n['’]t)\s+(?:\w+ly\s+)?$", re.I)
+
 #: a start still to come, said after what starts ("accepted an offer from Quillon, starting in
 #: January", "... and start next month"): what one starts is not held yet
 STARTS_LATER = re.compile(

@@ -7,11 +7,11 @@ suite to Vitest"); it holds a verb or phrase of change ("moved", "switched", "no
 now on", "correction", "called off", "had to cancel", a time pushed back or brought forward with
 the thing named between: "we pushed the wedding back to September", ...; not "new" or "now",
 which say as much of news: "Our school has a new principal"); and nothing in it makes it a
-plan, a wish or a condition ("might", "thinking about", "next year", "if"), a visit ("trip",
-"got back from"), an addition ("also", "another", "a second"), a try ("tried"), a memory of the
-past ("used to", "back when"), a question, or news about someone else ("my wife", "my friend",
-"you"). A word of change right after a negation states none ("I never left Google", "we haven't
-switched").
+plan, a wish or a condition ("might", "thinking about", "next year", "next quarter", "if", a
+start still to come: "starting in January"), a visit ("trip", "got back from"), an addition
+("also", "another", "a second"), a try ("tried"), a memory of the past ("used to", "back when"),
+a question, or news about someone else ("my wife", "my friend", "you"). A word of change right
+after a negation states none ("I never left Google", "we haven't switched").
 
 ``states_change(text)`` is the wider test, for a change of anyone's that names what it changes:
 the same exclusions, any subject ("Dad finally got rid of the Volvo"), and "now", "anymore",
@@ -87,7 +87,7 @@ from __future__ import annotations
 import re
 
 from ._slot_third_person import in_first_person
-from ._slot_words import _DATE, _EVENTS, _KIN, _MONTHS, _TIME, _WEEKDAYS, STARTS_LATER
+from ._slot_words import _DATE, _EVENTS, _KIN, _MONTHS, _TIME, _WEEKDAYS, NEGATED_BEFORE, STARTS_LATER
 from .given_names import is_given_name
 from .lexicon import is_common, singular, tag
 
@@ -170,9 +170,6 @@ _NOT_A_CHANGE_WORDS = (
 #: a preposition right before a word of change makes it the topic of a phrase ("about upgrading",
 #: "for moving"), not a change stated ("instead of" is one word of change: "of" after it governs nothing)
 _GOVERNED = re.compile(r"\b(?<!instead )(?:about|regarding|of|for|on|to discuss|like)\s+(?:the\s+)?$", re.I)
-#: a negation right before a word of change denies the change ("never left", "didn't switch",
-#: "haven't really moved")
-_DENIED = re.compile(r"(?:\b(?:not|never)|n['’]t)\s+(?:\w+ly\s+)?$", re.I)
 _YOU = r"\b(?:you|your)\b"
 _NOT_A_CHANGE = re.compile(_NOT_A_CHANGE_WORDS + "|" + _YOU, re.I)
 _NOT_A_CHANGE_OF_ANYONE = re.compile(_NOT_A_CHANGE_WORDS, re.I)
@@ -217,7 +214,7 @@ def _said(words: re.Pattern[str], text: str) -> re.Match[str] | None:
     right before: "a ticket about upgrading React", "the cost of moving" name a change as a topic,
     and "I never left Google", "we haven't switched" deny one; none of them states one."""
     return next((m for m in words.finditer(text)
-                 if not _GOVERNED.search(text, 0, m.start()) and not _DENIED.search(text, 0, m.start())), None)
+                 if not _GOVERNED.search(text, 0, m.start()) and not NEGATED_BEFORE.search(text, 0, m.start())), None)
 
 
 #: a correction: a word that owns a mistake, then "<right>, not <wrong>" or "not <wrong> but <right>"
