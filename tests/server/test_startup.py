@@ -37,6 +37,25 @@ async def test_a_serving_process_freezes_what_it_made_at_start_once_warm(tmp_pat
         gc.unfreeze()
 
 
+async def test_servers_built_in_one_process_share_their_tools_but_each_serves_its_own_store(tmp_path):
+    # the tools are made once per process (server/app.py _MADE); what they act on is each server's
+    first = build_server(make_config(tmp_path / "a.db", default_user="alice"))
+    second = build_server(make_config(tmp_path / "b.db", default_user="bob"))
+    async with Client(first) as a, Client(second) as b:
+        listed_a, listed_b = await a.list_tools(), await b.list_tools()
+        assert [t.name for t in listed_a.tools] == [t.name for t in listed_b.tools]
+        assert [t.input_schema for t in listed_a.tools] == [t.input_schema for t in listed_b.tools]
+        await ok(a, "memory_write", text="Ana painted the fence green.")
+        await ok(b, "memory_write", text="Bo fixed the gate.")
+        assert [h["text"] for h in (await ok(a, "memory_recall", query="fence"))["results"]] == [
+            "Ana painted the fence green."]
+        assert [h["text"] for h in (await ok(b, "memory_recall", query="fence gate"))["results"]] == [
+            "Bo fixed the gate."]
+        assert [s["key"] for s in (await ok(b, "memory_list_scopes"))["scopes"]] == ["user:bob"]
+        bad = await b.call_tool("memory_recall", {"query": "x", "limit": "3"})
+        assert bad.is_error and "limit: Input should be a valid integer" in bad.content[0].text
+
+
 async def test_a_server_killed_by_a_native_crash_leaves_every_threads_stack_on_stderr(tmp_path):
     # `worlddb serve` over stdio as a client starts it; a fault in a native library is stood
     # in for by the signal it raises
