@@ -116,7 +116,9 @@ class NameIndex:
             return len(rows)
 
     def _add(self, name_id: int, node: int, scope: int, norm: str, etype: str | None) -> None:
-        s = self._scopes.setdefault(scope, _Scope())
+        s = self._scopes.get(scope)
+        if s is None:  # (not setdefault: that makes a _Scope for every name added)
+            s = self._scopes[scope] = _Scope()
         dense = len(s.norms)
         s.ids.append(name_id)
         s.nodes.append(node)

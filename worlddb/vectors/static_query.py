@@ -95,21 +95,35 @@ def load(path: Path = TABLE_PATH, sha256: str | None = None) -> np.ndarray:
         return table
 
 
+_TOKENIZER: tuple[Tokenizer, frozenset[int], frozenset[int]] | None = None
+
+
+def _tokenizer() -> tuple[Tokenizer, frozenset[int], frozenset[int]]:
+    """The bundled tokenizer, without truncation or padding, with the ids of its special tokens
+    and of the stopwords that are one word piece: read once per process (reading the file was
+    most of an engine's opening), then only encoded with, by every encoder and thread."""
+    global _TOKENIZER
+    with _LOCK:
+        if _TOKENIZER is None:
+            tokenizer = Tokenizer.from_file(str(TOKENIZER_PATH))
+            tokenizer.no_truncation()
+            tokenizer.no_padding()
+            special = frozenset(tokenizer.token_to_id(t) for t in ("[CLS]", "[SEP]", "[PAD]", "[UNK]"))
+            pieces = {w: tokenizer.encode(w, add_special_tokens=False).ids for w in _STOPWORDS}
+            _TOKENIZER = tokenizer, special, frozenset(ids[0] for ids in pieces.values() if len(ids) == 1)
+        return _TOKENIZER
+
+
 class StaticEncoder:
     """Query text -> vector, by table lookup; no model runs."""
 
     def __init__(self, table: np.ndarray | None = None):
         self.table = table if table is not None else load()
-        self.tokenizer = Tokenizer.from_file(str(TOKENIZER_PATH))
-        self.tokenizer.no_truncation()
-        self.tokenizer.no_padding()
-        self._special = {self.tokenizer.token_to_id(t) for t in ("[CLS]", "[SEP]", "[PAD]", "[UNK]")}
+        self.tokenizer, self._special, self._stop_ids = _tokenizer()
         #: a date prefix -> its word pieces (doc_pieces_joined)
         self._heads: dict[str, frozenset[int]] = {}
         #: the digest of the tokenizer file read (the bundled one)
         self.tokenizer_sha256 = TOKENIZER_SHA256
-        self._stop_ids = {i for w in _STOPWORDS for i in self.tokenizer.encode(w, add_special_tokens=False).ids
-                          if len(self.tokenizer.encode(w, add_special_tokens=False).ids) == 1}
 
     def pieces(self, text: str) -> list[int]:
         """Wordpiece ids of `text` that carry meaning (no specials, punctuation, stopwords)."""
