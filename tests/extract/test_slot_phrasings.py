@@ -475,6 +475,51 @@ def test_a_dose_moved_or_a_move_in_with_someone_changes_the_slot(old, new):
     assert verdict(old, new) == "update"
 
 
+@pytest.mark.parametrize(("old", "new"), [
+    ("Our paediatrician is Dr. Osei.", "We changed paediatricians; Leo sees Dr. Brennan now."),
+    ("My dentist is Dr. Hollis.", "I switched dentists."),
+    ("I bank with Starling.", "I've changed banks, I'm with Monzo now."),
+    ("Our pediatrician is Dr. Osei.", "Our new paediatrician is Dr. Brennan."),
+])
+def test_a_carer_or_bank_changed_by_its_kind_ends_the_one_held(old, new):
+    assert verdict(old, new) == "update"
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("My supervisor is Professor Alan Reid.", "Dr. Fiona Kerr supervises me now."),
+    ("My manager is Tom.", "Dana manages us now."),
+    ("My coach is Mark.", "Mark's stepped back, so Priya coaches me now."),
+    ("Our energy supplier is Octopus.", "We moved our energy to British Gas."),
+    ("Our electricity is with EDF.", "We switched our energy supplier to Octopus."),
+    ("I do my long run on Sundays.", "Long runs are on Saturdays now."),
+    ("We do a group ride every Sunday.", "The group ride is on Saturdays now."),
+    ("Our vet is Hillside Vets.", "We moved Bramble to a vet closer to home, Meadow Vets."),
+    ("My GP is Dr. Hallworth.", "I moved to a new GP, Dr. Patel, last month."),
+])
+def test_a_role_said_by_its_verb_an_energy_supplier_or_a_weekly_run_changes(old, new):
+    assert verdict(old, new) == "update"
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("My manager is Tom.", "She supervises me."),                       # no one named
+    ("My manager is Tom.", "Dana manages us on the Q3 project."),        # a project's, not the speaker's
+    ("My coach is Mark.", "Priya coaches the kids."),                   # someone else's coach
+    ("My coach is Mark.", "I've switched to Hoka Cliftons."),           # a thing, not a person in the role
+    ("My long run is on Sundays.", "We had a good run this year."),
+    ("I live in Leeds.", "I moved to a new GP, Dr. Patel, last month."),   # a carer is no home
+])
+def test_a_role_verb_of_no_one_or_a_thing_switched_to_changes_no_role(old, new):
+    assert verdict(old, new) != "update"
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("My dentist is Dr. Hollis.", "We changed paediatricians last year."),  # another kind of carer
+    ("I bank with Starling.", "I switched banks to Starling years ago and stayed."),  # the same one
+])
+def test_a_carer_changed_by_its_kind_leaves_the_others(old, new):
+    assert verdict(old, new) != "update"
+
+
 def test_someone_moving_in_with_the_speaker_leaves_the_speakers_home():
     assert verdict("I live in Leeds.", "Sam moved in with me.") != "update"
 

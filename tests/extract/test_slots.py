@@ -364,7 +364,8 @@ def test_a_value_held_once_is_ended_and_a_question_claims_nothing(text, read_as)
     ("I'm a junior at UCLA.", [("me", "school", "UCLA")]),
     ("I graduated from UCLA in June.", [("me", "school", "UCLA")]),
     ("I'm a student in Paris.", [("me", "role", "student")]),
-    ("I switched banks and opened a savings account at Ally.", [("me", "bank", "Ally")]),
+    # (a switch of banks ends the bank held, of no value said, and the account names the new one)
+    ("I switched banks and opened a savings account at Ally.", [("me", "bank", ""), ("me", "bank", "Ally")]),
     ("I opened an account at Netflix.", []),
     # a car by its model alone; the name's words are capitalised ("is" is no part of it)
     ("I drive a Civic.", [("me", "car", "Civic")]),

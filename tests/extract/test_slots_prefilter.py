@@ -62,6 +62,9 @@ CRAFTED = [
     "We open at 7am on weekdays. The shop closes at 6pm.",
     "I'm learning Arabic on Tuesdays. Idris qualified as a nurse. We bought a semi in Rotherham.",
     "We switched broadband to Hyperoptic, BT was too slow.",
+    "We changed paediatricians; Leo sees Dr. Brennan now. I switched dentists. I've changed banks.",
+    "Dr. Fiona Kerr supervises me now. Dana manages us. Our energy supplier is Octopus. I do my long run on Sundays.",
+    "We moved Bramble to a vet closer to home, Meadow Vets. I moved to a new GP, Dr. Patel.",
     # where someone lives, works, their role
     "I live in Lisbon now, and our first winter in Lisbon was mild.",
     "My hometown is Galway. We're moving to 42 Harbour Road next month.",

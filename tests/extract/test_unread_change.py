@@ -57,6 +57,8 @@ def test_anything_else_is_none(text):
 @pytest.mark.parametrize("text", [
     "I never left Google, whatever the rumours say.", "We haven't switched to Linear.",
     "I didn't really move, I just sublet for a month.", "I never stopped climbing.",
+    # no one and nothing as the subject of the change
+    "I'm still at Edinburgh, nothing changed there.", "Nothing has really changed at work.", "Nobody's moved.",
     # a change still to come
     "We're moving the warehouse to Snowflake next quarter.", "I've accepted an offer, starting in January.",
 ])

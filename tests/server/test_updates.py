@@ -179,6 +179,22 @@ SCENARIOS = [
     # two people named as one subject: the first moved too
     ("pair-moved", "Tom lives in Porto.", "Tom and Ana moved to Lisbon last month.", "Where does Tom live?",
      "Lisbon"),
+    # a carer or a bank changed by its kind, the new one named after it, if at all
+    ("paediatrician", "Our paediatrician is Dr. Osei.", "We changed paediatricians; Leo sees Dr. Brennan now.",
+     "Who is Leo's paediatrician?", "Brennan"),
+    ("changed-banks", "I bank with Starling.", "I've changed banks, I'm with Monzo now.", "Which bank do I use?",
+     "Monzo"),
+    # a supplier of energy; a role said by its verb; a weekly run given another day
+    ("energy", "Our energy supplier is Octopus.", "We moved our energy to British Gas.", "Who is our energy supplier?",
+     "British Gas"),
+    ("coaches-me", "My coach is Mark.", "Mark's stepped back, so Priya coaches me now.", "Who is my coach?", "Priya"),
+    ("supervises-me", "My supervisor is Professor Alan Reid.", "Dr. Fiona Kerr supervises me now.",
+     "Who is my supervisor?", "Kerr"),
+    ("long-run", "I do my long run on Sundays.", "Long runs are on Saturdays now.", "When is my long run?",
+     "Saturdays"),
+    # a carer moved to, for whoever is taken there
+    ("vet-moved", "Our vet is Hillside Vets.", "We moved Bramble to a vet closer to home, Meadow Vets.",
+     "Who is our vet?", "Meadow Vets"),
 ]
 
 
@@ -280,6 +296,9 @@ OPEN_CONTROLS = [
      "I've accepted an offer from Quillon, starting in January."),
     ("next-quarter", "Our warehouse is BigQuery.", "We're moving the warehouse to Snowflake next quarter."),
     ("never-left", "I work at Google as a designer.", "I never left Google, whatever the rumours say."),
+    ("nothing-changed", "I'm a PhD student at Edinburgh.", "I'm still at Edinburgh, nothing changed there."),
+    # a thing switched to is no person in a role
+    ("shoes-not-coach", "My coach is Mark.", "I've switched to Hoka Cliftons, my knees are much happier."),
     ("stopped-by", "I go climbing on Tuesdays.", "I stopped by Sam's place on Tuesday."),
     # a plan or a wish is no move
     ("plan", "I live in Austin, Texas.", "I'm thinking about moving to Denver next year."),

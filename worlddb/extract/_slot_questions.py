@@ -48,8 +48,8 @@ _ASK: tuple[tuple[str, re.Pattern[str], str], ...] = tuple((attr, re.compile(rx,
     ("address", r"(?<!email )(?<!e-mail )\baddress\b", ""),
     ("car", r"\b(?:car|vehicle|drive)\b", ""),
     ("device", r"\bwhat\s+(?:phone|smartphone)\b|\bphone\s+(?:do|does)\b|\bwhich\s+phone\b", ""),
-    ("provider", r"\b(?:dentist|doctor|gp|therapist|pediatrician|vet|accountant|lawyer|landlord|landlady|hairdresser|"
-                 r"barber|dermatologist|psychiatrist|trainer|provider|carrier|internet|"
+    ("provider", r"\b(?:dentist|doctor|gp|therapist|p(?:a)?ediatrician|vet|accountant|lawyer|landlord|landlady|"
+                 r"hairdresser|barber|dermatologist|psychiatrist|trainer|provider|carrier|internet|energy|electricity|"
                  r"(?:(?:health|car|auto|home|renters|life|pet)\s+)?insurance)\b", "auto"),
     ("bank", r"\bbank\w*\b|\bcredit union\b", ""),
     # "attend" alone asks about an event as often as a school ("When did John attend the trivia?")

@@ -595,8 +595,10 @@ def _qualifier(attribute: str, raw: str, value: str, clause: str) -> str:
             q = {"landlady": "landlord", "veterinarian": "vet", "gp": "doctor", "physician": "doctor",
                  "dental": "dentist", "broadband": "internet", "wifi": "internet", "wi-fi": "internet",
                  "isp": "internet", "fiber": "internet", "fibre": "internet", "cell": "phone", "mobile": "phone",
-                 "electricity": "electric", "power": "electric", "therap": "therapist", "dermatolog": "dermatologist",
+                 "electricity": "electric", "power": "electric", "energy": "electric", "therap": "therapist",
+                 "dermatolog": "dermatologist",
                  "psychiatr": "psychiatrist", "optometr": "optometrist", "clinic": "doctor",
+                 "paediatrician": "pediatrician", "paediatric": "pediatrician", "pediatric": "pediatrician",
                  "auto insurance": "car insurance", "auto policy": "car insurance", "car policy": "car insurance",
                  "health policy": "health insurance", "home policy": "home insurance"}.get(q, q)
         return " ".join(singular(w) for w in q.split())

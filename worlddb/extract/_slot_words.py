@@ -80,7 +80,7 @@ _EVENTS = (_PASTIMES + r"|stand-?up|meeting|sync|call|check-?in|one-on-one|1:1|c
            r"|wedding|recital|concert|game|match|interview|surgery|visit|retreat|offsite|review|demo|launch"
            r"|release|presentation|ceremony|reunion|shower|tour|service|mass|club|workshop|seminar"
            r"|webinar|standup|huddle|retro|retrospective|planning|all-hands|conference|camp|deploys?|deployments?"
-           r"|marathon|triathlon|race")
+           r"|marathon|triathlon|race|(?:long\s+)?runs?|rides?|workouts?")
 _DELIVERABLES = (r"proposal|report|paper|essay|thesis|dissertation|application|assignment|homework|project"
                  r"|draft|manuscript|submission|deliverable|taxes|tax return|invoice|grant|abstract|review"
                  r"|presentation|slides|deck|estimate|budget|filing|form|renewal|payment|bill|rent|deposit")
@@ -148,8 +148,11 @@ NAMED_TIME = re.compile(
     r"|August|September|October|November|December)\b)", re.I)
 
 #: a negation right before a verb (matched at the end of the text before it): "never left", "didn't
-#: switch", "no longer work", "haven't really moved"
-NEGATED_BEFORE = re.compile(r"(?:\b(?:no longer|not|never)|n['’]t)\s+(?:\w+ly\s+)?$", re.I)
+#: switch", "no longer work", "haven't really moved"; or a subject that is no one and nothing
+#: ("nothing changed there", "nobody's moved", "nothing has really changed")
+NEGATED_BEFORE = re.compile(r"(?:\b(?:no longer|not|never)|n['’]t"
+                            r"|\b(?:nothing|nobody|no one|none of (?:it|that|this))"
+                            r"(?:['’]s|\s+(?:has|had|have|is|was))?)\s+(?:\w+ly\s+)?$", re.I)
 
 #: a start still to come, said after what starts ("accepted an offer from Quillon, starting in
 #: January", "... and start next month"): what one starts is not held yet

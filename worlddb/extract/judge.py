@@ -82,10 +82,12 @@ from worlddb.extract._slot_values import (
     same_subject,
     same_value,
 )
+from worlddb.extract.given_names import is_given_name
 from worlddb.extract.open_slots import (
     IDENT_NOUNS,
     PREFERS,
     REPLACES,
+    ROLE_HEADS,
     USES,
     is_open,
     is_single,
@@ -381,6 +383,10 @@ def _replaceable(n: SlotClaim, o: SlotClaim, *, any_slot: bool) -> bool:
     # does not switch to a password)
     if not (any_slot or o.attribute.startswith("np:") and _head(o.attribute) not in IDENT_NOUNS
             or _for_a_purpose(o) or o.attribute.split(":")[0] == PREFERS):
+        return False
+    # a role a person holds ("my coach", "our lead") is switched to a person, never to a thing: "I've
+    # switched to Hoka Cliftons" leaves "My coach is Mark"
+    if not any_slot and _head(o.attribute) in ROLE_HEADS and not is_given_name(n.value.split()[0] if n.value else ""):
         return False
     # ("I switched to Neovim" names no purpose; it may be about the thing used for coding)
     same_context = n.qualifier == o.qualifier or (not n.qualifier and _for_a_purpose(o))

@@ -275,6 +275,11 @@ _HOLDER = _rx(r"^" + _FILLER + r"(?P<v>" + _PERSON + r")\s+(?:"
               r"(?:(?:my|our|the)\s+)?(?:new\s+)?"
               r"|(?:has\s+|just\s+)*replaced\s+" + _PERSON + r"\s+as\s+(?:(?:my|our|the)\s+)?(?:new\s+)?"
               r")(?P<np>" + _NP + r")" + _TAIL)
+#: a role's holder said by the verb of the role: "Priya coaches me now" (one who manages or
+#: supervises is the manager: worlddb.extract._slot_rules.work)
+_HOLDS_BY_VERB = _rx(r"^" + _FILLER + r"(?P<v>(?!(?-i:He|She|They|It|Who|That|This)\b)" + _PERSON + r")\s+"
+                     r"(?:(?:now|also|still)\s+)?(?P<verb>coaches)\s+(?:me|us)\b(?:\s+(?:now|these\s+days))?\s*[.!]?\s*$")
+_ROLE_OF_VERB = {"coaches": "coach"}
 _PIECES = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[-–—]+\s+|,\s+(?:and|but|so)\s+"
                      r"|\s+(?:and|but)\s+(?=(?:I|we|my|our|the)\b)", re.I)
 #: an abbreviation's period ends no sentence (it becomes a one-dot leader while reading)
@@ -432,10 +437,13 @@ def _read_is(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
 
 def _read_holder(piece: str, animate: frozenset[str]) -> list[OpenClaim]:
     """A role's new holder (`_HOLDER`): the speaker's slot of the role, for a role one person
-    holds at a time (`ROLE_HEADS`: not "Biscuit is our new puppy")."""
+    holds at a time (`ROLE_HEADS`: not "Biscuit is our new puppy"); or the holder said by the
+    role's verb (`_HOLDS_BY_VERB`: "Priya coaches me now")."""
     m = _HOLDER.match(piece)
     if not m:
-        return []
+        m = _HOLDS_BY_VERB.match(piece)
+        value = _clean(m.group("v")) if m else ""
+        return [OpenClaim("me", "np:" + _ROLE_OF_VERB[m.group("verb").lower()], value)] if value else []
     np = _noun_phrase(m.group("np"), animate)
     value = _clean(m.group("v"))
     if np is None or np.split()[-1] not in ROLE_HEADS or not _value_fits(value, np):

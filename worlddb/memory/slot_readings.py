@@ -222,6 +222,16 @@ UNREAD = Reading()
 #: a weekday has that day; a semi, a terrace, a cottage and the like bought or rented in a place are
 #: a home there; a role qualified or retrained as is the role. A service switched to a provider
 #: needs no "our" ("We switched broadband to Hyperoptic").
+#: Reader 65: a carer or a bank changed by its kind ("We changed paediatricians", "I switched
+#: dentists", "I've changed banks") ends the one of that kind held; a child seen by a doctor where
+#: the text speaks of a paediatrician has that carer, and "paediatrician" and "pediatrician" are
+#: one kind. A verb whose subject is no one or nothing ("nothing changed there") states no change.
+#: One named as managing or supervising the speaker is the manager ("Dr. Fiona Kerr supervises me
+#: now"), and one who coaches the speaker the coach; an energy supplier is the electricity's; a
+#: long run, a ride or a workout is a thing kept on a weekday, and one kept by "doing" it too ("I
+#: do my long run on Sundays"). A carer moved to and named after its kind ("We moved Bramble to a
+#: vet closer to home, Meadow Vets") is the household's carer of that kind, and "a" or "a new"
+#: something of a name moved to is no home ("I moved to a new GP, Dr. Patel").
 CLAIMS_READER = schema.CLAIMS_READER
 
 

@@ -84,7 +84,8 @@ _SOFTWARE_PART = (r"\bfor\s+(?:(?:the|our|my|all|its|their)\s+)?(?:new\s+)?(?:[\
                   r"(?=\s*(?:[.,;:!?)]|$)|\s+(?:and|now|too|instead|last|this|since|because|as|so|at|in|on|with|from)\b)")
 #: such a purpose later in the sentence a match stands in
 _SOFTWARE_AFTER = r"[^.!?;]*" + _SOFTWARE_PART
-_NOT_FOR_SOFTWARE = r"(?!" + _SOFTWARE_AFTER + r")"
+#: (and no home is "a" or "a new" something of a name: "moved to a new GP, Dr. Patel")
+_NOT_FOR_SOFTWARE = r"(?!" + _SOFTWARE_AFTER + r")(?!(?:a|an)\s+(?:new\s+|different\s+)?(?-i:[A-Z]))"
 
 
 def moved_home(value: str, text: str) -> bool:

@@ -137,11 +137,12 @@ SCHEDULE: tuple[_Rule, ...] = (
                       # (a thing named with its time and then called off is given no time: the status rule's)
                       r"(?![^,.;!?]*?\s" + _CALLED_OFF_PASSIVE.replace("(?P<v>", "(?:") + r")"), thing=True,
           accept=_has_time_or_hour),
-    # "I have yoga every Monday at 6pm", "I go to pilates on Wednesdays": a thing one keeps every week (not "I
-    # have a meeting on Monday", one meeting; a bare "meeting" or "class" every week names no one thing). The
-    # speaker's own only: "my sister has yoga every Tuesday" is hers, and a thing's name says nothing of whose
-    _Rule("when", _rx(r"\b(?:I|we)\s+(?:(?:usually|always|normally|still|now|also)\s+)?(?:have|go\s+to|attend|take|teach)"
-                      r"\s+(?!(?:(?:a|an|the"
+    # "I have yoga every Monday at 6pm", "I go to pilates on Wednesdays", "I do my long run on Sundays": a thing
+    # one keeps every week (not "I have a meeting on Monday", one meeting; a bare "meeting" or "class" every
+    # week names no one thing). The speaker's own only: "my sister has yoga every Tuesday" is hers, and a
+    # thing's name says nothing of whose
+    _Rule("when", _rx(r"\b(?:I|we)\s+(?:(?:usually|always|normally|still|now|also)\s+)?(?:have|go\s+to|attend|take|teach"
+                      r"|do)\s+(?!(?:(?:a|an|the"
                       r"|my|our)\s+)?(?:meeting|call|class|lessons?|session|appointment|sync|check-?in|practice)\s+(?:on|every)"
                       r"\b)(?P<t>(?:(?:my|our|the|a)\s+)?" + _THING_WORDS + r"(?:" + _EVENTS + r")(?:\s+(?:class|classes|lessons?"
                       r"|practice))?)\s+" + _ON_WEEKDAYS),

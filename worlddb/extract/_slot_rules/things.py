@@ -124,21 +124,32 @@ THINGS: tuple[_Rule, ...] = (
     # "I found a new dentist, Dr. Kim", "we got a new vet: Dr Ruiz"
     _Rule("provider", _rx(_S + r"(?:found|got|have|picked|chose|switched\s+to)\s+(?:a\s+)?new\s+(?P<q>" + _CARERS
                           + r")\s*(?:[,:]\s*|\s+(?:called|named)\s+|\s[-–—]\s)" + _VAL), accept=_name),
+    # "We moved Bramble to a vet closer to home, Meadow Vets", "I switched to a new dentist: Dr Ruiz": a
+    # carer moved to, named after it (the household's, whoever is taken there)
+    _Rule("provider", _rx(_S + r"(?:moved|switched|changed|took)\s+(?:(?:him|her|them|(?-i:[A-Z][a-z]+)|(?:my|our|the)"
+                          r"\s+\w+)\s+)?(?:over\s+)?to\s+(?:a|another|a\s+new|a\s+different)\s+(?:new\s+)?(?P<q>"
+                          + _CARERS + r")(?:\s+(?!(?:called|named)\b)[\w'’ ]{1,30}?)?(?:\s*[,:]\s*|\s+(?:called|named)\s+"
+                          r"|\s[-–—]\s)" + _VAL), accept=_name, speaker=True),
     # "I stopped seeing Dr. Kim": a doctor one no longer sees, whatever kind
     _Rule("provider", _rx(_S + r"(?:stopped|quit)\s+(?:seeing|going to)\s+(?P<v>(?:Dr|Doctor)[.\u2024]?\s+(?-i:[A-Z])\w+"
                           r"(?:\s+(?-i:[A-Z])\w+)?)"), positive=False, ended=True, accept=_name),
     _Rule("provider", _rx(_S + r"(?:now\s+)?(?:see|sees|seeing|go to|goes to|switched to)\s+(?P<v>(?:Dr|Doctor)"
                           r"[.\u2024]?\s+(?-i:[A-Z])\w+(?:\s+(?-i:[A-Z])\w+)?)"), accept=_name,
-          context=_rx(r"\b(dentist|dental|doctor|therap|vet|dermatolog|psychiatr|optometr|physician|gp|clinic)")),
+          context=_rx(r"\b(dentist|dental|doctor|therap|vet|dermatolog|psychiatr|optometr|physician|gp|clinic"
+                      r"|p(?:a)?ediatric)")),
+    # "I switched dentists", "We changed paediatricians": the carer of that kind one had is left, for
+    # one the text may name after it ("...; Leo sees Dr. Brennan now")
+    _Rule("provider", _rx(_S + r"(?:switched|changed|swapped)\s+(?P<q>" + _CARERS + r")s\b(?P<v>)"),
+          positive=False, ended=True, accept=lambda v: True),
     _Rule("provider", _rx(r"(?P<s>\b(?:my|our|his|her)\s+)(?:new\s+)?(?P<q>internet|broadband|wi-?fi|isp|phone|cell|"
-                          r"mobile|electric(?:ity)?|power|gas|insurance|(?:health|car|auto|home|renters|life|pet)\s+(?:insurance|policy)|cable|tv|"
-                          r"streaming)\s+(?:provider|company|carrier|plan|service)?\s*(?:is\s+(?:now\s+)?(?:(?:through|with"
-                          r"|from|by)\s+)?|(?:through|with|from)\s+)" + _VAL),
+                          r"mobile|electric(?:ity)?|power|gas|energy|insurance|(?:health|car|auto|home|renters|life|pet)\s+"
+                          r"(?:insurance|policy)|cable|tv|streaming)\s+(?:provider|company|carrier|plan|service|supplier)?\s*"
+                          r"(?:is\s+(?:now\s+)?(?:(?:through|with|from|by)\s+)?|(?:through|with|from)\s+)" + _VAL),
           accept=lambda v: _org(v) and v.split()[0].lower() not in _PHONE_MAKES),
     # ("We switched broadband to Hyperoptic", "switched our internet providers to Sonic")
     _Rule("provider", _rx(_S + r"(?:switched|moved|changed|transferred|ported)\s+(?:(?:our|my|the)\s+)?(?P<q>internet|"
                           r"broadband|phone plan|phone|cell|mobile|(?:(?:health|car|auto|home|renters|life|pet)\s+)?"
-                          r"(?:insurance|policy)|electricity|power|gas|cable|tv)\s+(?:providers?\s+|suppliers?\s+|"
+                          r"(?:insurance|policy)|electricity|power|gas|energy|cable|tv)\s+(?:providers?\s+|suppliers?\s+|"
                           r"service\s+|plan\s+)?(?:over\s+)?to\s+" + _VAL), accept=_org),
     # "I ported my number to Visible": a phone number moves with its owner to a new carrier
     _Rule("provider", _rx(_S + r"ported\s+(?:my|our|his|her)\s+(?:phone\s+|cell\s+|mobile\s+)?number\s+(?:over\s+)?"
@@ -156,6 +167,9 @@ THINGS: tuple[_Rule, ...] = (
     _Rule("bank", _rx(_S + r"(?:(?:moved|switched|transferred)\s+(?:everything|(?:all\s+(?:of\s+)?)?(?:my|our)\s+(?:money|"
                       r"accounts?|savings|checking|banking))|switched\s+banks?)\s+(?:over\s+)?to\s+(?:a\s+|an\s+)?(?:credit union|bank|online bank)?,?\s*"
                       r"(?:called\s+)?" + _VAL), accept=_org),
+    # "We changed banks", "I've switched banks": the bank one had is left, for one the text may name after it
+    _Rule("bank", _rx(_S + r"(?:switched|changed|swapped)\s+banks\b(?!\s+(?:over\s+)?to\b)(?P<v>)"),
+          positive=False, ended=True, accept=lambda v: True),
     _Rule("bank", _rx(_S + r"(?:closed|shut)\s+(?:my|our|the)\s+(?:old\s+)?(?P<v>[\w ]{0,20}?)(?:checking|savings|bank)"
                       r"\s+account"), positive=False, ended=True, accept=lambda v: True),
     # "opened a checking account at Ally", "moved banks and opened one at Ally": an account opened in a

@@ -267,6 +267,10 @@ JOB: tuple[_Rule, ...] = (
                          r"over\s+as\s+(?:(?P<s>my|our)\s+|the\s+)?(?:new\s+)?(?:manager|boss|supervisor|team lead"
                          r"|line manager)\b"), accept=_name),
     _Rule("manager", _rx(_S + r"(?:report|reports|reporting)\s+(?:directly\s+)?to\s+" + _VAL), accept=_name),
+    # "Dr. Fiona Kerr supervises me now", "Dana manages us": the one named first is the manager
+    _Rule("manager", _rx(r"(?P<s>)(?P<v>(?:(?-i:Dr|Prof|Professor)[.\u2024]?\s+)?(?!(?-i:He|She|They|Who)\b)"
+                         r"(?-i:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?))\s+(?:(?:now|also)\s+)?(?:manages|supervises)\s+"
+                         r"(?:me|us)\b(?!\s+(?:on|for|with|in)\b)"), accept=_name),
     # "Had my first one-on-one with Marcus, my manager since the reorg": a name and its role side by side,
     # the role ending its phrase (not "Marcus, my manager wants ...")
     _Rule("manager", _rx(r"(?P<v>(?-i:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)),\s+(?P<s>my|our)\s+(?:new\s+)?(?:manager|boss"
