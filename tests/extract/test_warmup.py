@@ -4,9 +4,12 @@ before the first write after a server starts."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import textwrap
+
+from worlddb.extract import literals, warmup
 
 #: every table the module says it builds, by its cache
 TABLES = ("_slot_prefilter._needs", "_slot_cues._cue_needs", "_slot_reader._animate", "lexicon._entries",
@@ -71,3 +74,28 @@ def test_a_command_that_only_reads_what_is_stored_compiles_no_slot_rule(tmp_path
     # (`worlddb auth list`, `identity`, `export`: the engine is imported and a store opened)
     found = _built_after("engine.all_scopes()", tmp_path)
     assert found["compiled"] == [0, 0]
+
+
+def test_the_shipped_literal_table_holds_every_readers_pattern_as_derived():
+    # a pattern changed without `python -m worlddb.extract.warmup` is derived at run time: correct,
+    # but the half second of parsing the table saves is back in every process
+    shipped = literals._table()
+    stale = [rx.pattern[:60] for rx in warmup.patterns() if shipped.get(literals.key(rx)) != literals.derive(rx)]
+    assert not stale, f"run `python -m worlddb.extract.warmup`: {len(stale)} patterns not in the table: {stale[:3]}"
+
+
+def test_a_pattern_the_table_does_not_hold_is_derived():
+    rx = re.compile(r"\b(?:moved|relocated)\s+to\s+(?P<v>\w+)", re.I)
+    assert literals.key(rx) not in literals._table()
+    assert literals.required(rx) == literals.derive(rx) == (frozenset({"moved", "relocated"}), frozenset({"to"}))
+    assert literals.required(re.compile(rx.pattern)) == literals.derive(re.compile(rx.pattern))  # other flags
+
+
+def test_a_table_of_another_algorithm_or_unreadable_is_not_used(tmp_path, monkeypatch):
+    rule = warmup.patterns()[0]
+    for text in ('{"algorithm": 0, "sets": {}}', "not json"):
+        table = tmp_path / "table.json"
+        table.write_text(text.replace("{}", json.dumps({literals.key(rule): [["zzz"]]})), encoding="utf-8")
+        monkeypatch.setattr(literals, "TABLE_PATH", table)
+        monkeypatch.setattr(literals, "_TABLE", None)
+        assert literals._table() == {} and literals.required(rule) == literals.derive(rule)

@@ -24,15 +24,30 @@ cased non-ASCII literal - ends a run and contributes nothing; an alternation nee
 of what its alternatives need, or nothing if one needs nothing. Under ``re.I`` a
 case-sensitive part (``(?-i:...)``) is folded as well, which only makes the test pass more
 often. The sets come most telling first: longest shortest string, then fewest strings.
+
+The readers' own patterns have their sets shipped (``TABLE_PATH``, written by
+``python -m worlddb.extract.warmup`` and checked against ``derive`` by the tests), named by a
+digest of each pattern's flags and text: ``required`` reads a pattern's sets there and derives
+those of any pattern the table does not hold, so a stale table costs time, never a wrong set.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import re._constants as _c  # the standard library's own regex parser and its opcodes
 import re._parser as _p
+import threading
+from pathlib import Path
 
-__all__ = ["FOLD", "fold", "has_all", "required"]
+__all__ = ["ALGORITHM", "FOLD", "TABLE_PATH", "derive", "fold", "has_all", "key", "required"]
+
+#: the shipped sets of the readers' patterns (worlddb.extract.warmup writes it), so a process
+#: does not parse some 500 patterns (about half a second of CPU) to find what each needs
+TABLE_PATH = Path(__file__).parent / "data" / "required-literals.json"
+#: the version of the walk below; a table written by another version is not used
+ALGORITHM = 1
 
 #: ASCII upper case to lower case, and every non-ASCII character that an ASCII letter matches
 #: under re.IGNORECASE to that letter (checked over all of Unicode by the tests)
@@ -72,11 +87,43 @@ def has_all(folded: str, needs: tuple[frozenset[str], ...]) -> bool:
 def required(pattern: re.Pattern[str]) -> tuple[frozenset[str], ...]:
     """Sets of strings, each of which has a member in ``fold(s)`` whenever `pattern` matches in
     `s`; the most telling set first (longest shortest string, then fewest strings); () if none
-    is known."""
+    is known. Read from the shipped table where it holds the pattern (by its text and flags),
+    else `derive`d."""
+    if not isinstance(pattern.pattern, str) or pattern.flags & (re.ASCII | re.LOCALE):
+        return ()
+    shipped = _table().get(key(pattern))
+    return shipped if shipped is not None else derive(pattern)
+
+
+def derive(pattern: re.Pattern[str]) -> tuple[frozenset[str], ...]:
+    """`required(pattern)` found by walking the pattern's parse tree, never from the table."""
     if not isinstance(pattern.pattern, str) or pattern.flags & (re.ASCII | re.LOCALE):
         return ()
     found = _needs(_p.parse(pattern.pattern, pattern.flags))
     return tuple(frozenset(s) for s in sorted(found, key=_rank))
+
+
+def key(pattern: re.Pattern[str]) -> str:
+    """The name of `pattern` in the shipped table: a digest of its flags and text."""
+    return hashlib.blake2b(f"{int(pattern.flags)}:{pattern.pattern}".encode(), digest_size=16).hexdigest()
+
+
+_LOCK = threading.Lock()
+_TABLE: dict[str, tuple[frozenset[str], ...]] | None = None
+
+
+def _table() -> dict[str, tuple[frozenset[str], ...]]:
+    """The shipped table, read once; empty where it is missing or of another ALGORITHM."""
+    global _TABLE
+    with _LOCK:
+        if _TABLE is None:
+            try:
+                data = json.loads(TABLE_PATH.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                data = {}
+            _TABLE = {k: tuple(frozenset(strings) for strings in sets) for k, sets in data.get("sets", {}).items()
+                      } if data.get("algorithm") == ALGORITHM else {}
+        return _TABLE
 
 
 def _rank(strings: set[str]) -> tuple[int, int, list[str]]:
