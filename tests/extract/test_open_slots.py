@@ -36,6 +36,7 @@ OPEN_EXAMPLES = [
     ("I now prefer aisle seats.", ("me", "prefers:seat", "aisle seats", "")),
     ("Lena likes espresso better these days.", ("lena", "prefers:drink", "espresso", "")),
     ("Omar likes cocoa more than juice now.", ("omar", "prefers:drink", "cocoa", "")),
+    ("My running shoes are Nike Pegasus.", ("me", "np:running shoe", "Nike Pegasus", "")),  # a plural thing
     ("We migrated over to Linear.", ("me", "replaces", "Linear", "")),
     ("I switched to Bitwarden at home.", ("me", "replaces", "Bitwarden", "home")),
     ("I've switched to Arc.", ("me", "replaces", "Arc", "")),                      # a contracted auxiliary
@@ -111,6 +112,9 @@ def test_a_value_or_change_outside_the_catalogue_is_read_as_an_open_slot(text, e
     "I'm Frank about it.",                      # a word after it: no name said
     "I'm ÉLODIE, hi.",                          # no name written as one: a capital, then small letters
     "I'm élodie, hi.",
+    "My parents are Tom and Ann.",              # a plural of people, not one thing's name
+    "The tests are green.",
+    "Our servers are in Frankfurt.",
 ])
 def test_what_is_not_a_value_of_a_lasting_slot_reads_nothing_open(text):
     assert not read_open(text, frozenset({"sister", "landlord"}))

@@ -495,6 +495,8 @@ def test_a_carer_or_bank_changed_by_its_kind_ends_the_one_held(old, new):
     ("We do a group ride every Sunday.", "The group ride is on Saturdays now."),
     ("Our vet is Hillside Vets.", "We moved Bramble to a vet closer to home, Meadow Vets."),
     ("My GP is Dr. Hallworth.", "I moved to a new GP, Dr. Patel, last month."),
+    ("My running shoes are Nike Pegasus.", "I've switched to Hoka Cliftons."),
+    ("My headphones are Sony WH-1000XM5.", "My headphones are AirPods Max now."),
 ])
 def test_a_role_said_by_its_verb_an_energy_supplier_or_a_weekly_run_changes(old, new):
     assert verdict(old, new) == "update"
@@ -507,6 +509,7 @@ def test_a_role_said_by_its_verb_an_energy_supplier_or_a_weekly_run_changes(old,
     ("My coach is Mark.", "I've switched to Hoka Cliftons."),           # a thing, not a person in the role
     ("My long run is on Sundays.", "We had a good run this year."),
     ("I live in Leeds.", "I moved to a new GP, Dr. Patel, last month."),   # a carer is no home
+    ("My running shoes are Nike Pegasus.", "My kids are Tom and Ann."),    # a plural of no one thing
 ])
 def test_a_role_verb_of_no_one_or_a_thing_switched_to_changes_no_role(old, new):
     assert verdict(old, new) != "update"

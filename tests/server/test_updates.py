@@ -195,6 +195,9 @@ SCENARIOS = [
     # a carer moved to, for whoever is taken there
     ("vet-moved", "Our vet is Hillside Vets.", "We moved Bramble to a vet closer to home, Meadow Vets.",
      "Who is our vet?", "Meadow Vets"),
+    # a thing named in the plural ("my running shoes are ..."), switched from
+    ("shoes", "My running shoes are Nike Pegasus.", "I've switched to Hoka Cliftons, my knees are much happier.",
+     "What shoes do I run in?", "Hoka"),
 ]
 
 

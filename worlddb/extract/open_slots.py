@@ -188,7 +188,7 @@ def _rx(pattern: str) -> re.Pattern[str]:
 
 _IS = _rx(r"^" + _FILLER + r"(?P<owner>my|our|the|" + _NAME + r"['’]s)\s+(?P<np>" + _NP + r")\s+"
           r"(?P<set>is\s+(?:now\s+|still\s+)?set\s+to|was\s+set\s+to|has\s+been\s+set\s+to)?"
-          r"(?(set)|(?:is\s+now|is|['’]s"
+          r"(?(set)|(?:is\s+now|is|['’]s|(?<=s\s)are\s+now|(?<=s\s)are"
           r"|has\s+(?:been\s+)?changed\s+to|was\s+changed\s+to|changed\s+to|got\s+changed\s+to|is\s+changing\s+to"
           r"|was\s+updated\s+to|has\s+been\s+updated\s+to|was\s+reset\s+to))\s+(?:now\s+|still\s+)?"
           + _VALUE_WORDS + _TAIL)

@@ -232,6 +232,8 @@ UNREAD = Reading()
 #: do my long run on Sundays"). A carer moved to and named after its kind ("We moved Bramble to a
 #: vet closer to home, Meadow Vets") is the household's carer of that kind, and "a" or "a new"
 #: something of a name moved to is no home ("I moved to a new GP, Dr. Patel").
+#: Reader 66: a thing of one's own named in the plural holds a name as one in the singular does ("My
+#: running shoes are Nike Pegasus"), which a switch to another name replaces.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
