@@ -497,6 +497,9 @@ def test_a_carer_or_bank_changed_by_its_kind_ends_the_one_held(old, new):
     ("My GP is Dr. Hallworth.", "I moved to a new GP, Dr. Patel, last month."),
     ("My running shoes are Nike Pegasus.", "I've switched to Hoka Cliftons."),
     ("My headphones are Sony WH-1000XM5.", "My headphones are AirPods Max now."),
+    ("My GP is Dr. Hallworth at Riverside Surgery.", "Registered with the Elm Grove practice after the move."),
+    ("My GP surgery is Riverside Medical Centre.", "We registered with Elm Grove Surgery after the move."),
+    ("Our vet is Dr. Ruiz.", "We registered with Hillside Vets."),
 ])
 def test_a_role_said_by_its_verb_an_energy_supplier_or_a_weekly_run_changes(old, new):
     assert verdict(old, new) == "update"
@@ -510,6 +513,8 @@ def test_a_role_said_by_its_verb_an_energy_supplier_or_a_weekly_run_changes(old,
     ("My long run is on Sundays.", "We had a good run this year."),
     ("I live in Leeds.", "I moved to a new GP, Dr. Patel, last month."),   # a carer is no home
     ("My running shoes are Nike Pegasus.", "My kids are Tom and Ann."),    # a plural of no one thing
+    ("My dentist is Dr. Hollis.", "We registered with Elm Grove Surgery."),  # a GP's practice, not a dentist
+    ("My GP is Dr. Hallworth.", "I registered with Uber."),
 ])
 def test_a_role_verb_of_no_one_or_a_thing_switched_to_changes_no_role(old, new):
     assert verdict(old, new) != "update"

@@ -66,6 +66,7 @@ CRAFTED = [
     "Dr. Fiona Kerr supervises me now. Dana manages us. Our energy supplier is Octopus. I do my long run on Sundays.",
     "We moved Bramble to a vet closer to home, Meadow Vets. I moved to a new GP, Dr. Patel.",
     "My running shoes are Nike Pegasus. My parents are Tom and Ann.",
+    "We registered with the Elm Grove practice. My GP surgery is Riverside Medical Centre.",
     # where someone lives, works, their role
     "I live in Lisbon now, and our first winter in Lisbon was mild.",
     "My hometown is Galway. We're moving to 42 Harbour Road next month.",

@@ -198,6 +198,8 @@ SCENARIOS = [
     # a thing named in the plural ("my running shoes are ..."), switched from
     ("shoes", "My running shoes are Nike Pegasus.", "I've switched to Hoka Cliftons, my knees are much happier.",
      "What shoes do I run in?", "Hoka"),
+    ("registered", "My GP surgery is Riverside Medical Centre.", "We registered with Elm Grove Surgery after the move.",
+     "Which GP surgery am I with?", "Elm Grove"),
 ]
 
 

@@ -599,6 +599,9 @@ def _qualifier(attribute: str, raw: str, value: str, clause: str) -> str:
                  "dermatolog": "dermatologist",
                  "psychiatr": "psychiatrist", "optometr": "optometrist", "clinic": "doctor",
                  "paediatrician": "pediatrician", "paediatric": "pediatrician", "pediatric": "pediatrician",
+                 "surgery": "doctor", "practice": "doctor", "medical centre": "doctor", "medical center": "doctor",
+                 "health centre": "doctor", "health center": "doctor", "dental practice": "dentist", "vets": "vet",
+                 "veterinary practice": "vet",
                  "auto insurance": "car insurance", "auto policy": "car insurance", "car policy": "car insurance",
                  "health policy": "health insurance", "home policy": "home insurance"}.get(q, q)
         return " ".join(singular(w) for w in q.split())

@@ -234,6 +234,9 @@ UNREAD = Reading()
 #: something of a name moved to is no home ("I moved to a new GP, Dr. Patel").
 #: Reader 66: a thing of one's own named in the plural holds a name as one in the singular does ("My
 #: running shoes are Nike Pegasus"), which a switch to another name replaces.
+#: Reader 67: a practice registered with is the carer of its kind ("We registered with the Elm Grove
+#: practice", "... with Hillside Vets"), as is a GP's or dentist's surgery named ("My GP surgery is
+#: Riverside Medical Centre").
 CLAIMS_READER = schema.CLAIMS_READER
 
 

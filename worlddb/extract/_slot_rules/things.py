@@ -130,6 +130,15 @@ THINGS: tuple[_Rule, ...] = (
                           r"\s+\w+)\s+)?(?:over\s+)?to\s+(?:a|another|a\s+new|a\s+different)\s+(?:new\s+)?(?P<q>"
                           + _CARERS + r")(?:\s+(?!(?:called|named)\b)[\w'’ ]{1,30}?)?(?:\s*[,:]\s*|\s+(?:called|named)\s+"
                           r"|\s[-–—]\s)" + _VAL), accept=_name, speaker=True),
+    # "We registered with the Elm Grove practice after the move", "I joined Riverside Surgery": a practice
+    # one registers with is the carer of its kind (a GP's surgery or practice, a dental practice, vets)
+    _Rule("provider", _rx(_S + r"(?:re-?registered|registered|signed\s+up|joined)\s+(?:with|at)\s+(?:the\s+|a\s+new\s+)?"
+                          r"(?P<v>(?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*){0,3}\s+(?P<q>surgery|(?:dental\s+)?practice"
+                          r"|medical\s+cent(?:re|er)|health\s+cent(?:re|er)|vets|veterinary\s+practice))\b"),
+          accept=_name, speaker=True),
+    # "My GP surgery is Riverside Medical Centre": the practice of a carer, the carer's
+    _Rule("provider", _rx(r"(?P<s>\b(?:my|our)\s+)(?P<q>gp|doctor|dentist|dental|vet)(?:['’]s)?\s+(?:surgery|practice|office"
+                          r"|clinic)\s+is\s+(?:now\s+)?(?:at\s+|with\s+)?" + _VAL), accept=_name),
     # "I stopped seeing Dr. Kim": a doctor one no longer sees, whatever kind
     _Rule("provider", _rx(_S + r"(?:stopped|quit)\s+(?:seeing|going to)\s+(?P<v>(?:Dr|Doctor)[.\u2024]?\s+(?-i:[A-Z])\w+"
                           r"(?:\s+(?-i:[A-Z])\w+)?)"), positive=False, ended=True, accept=_name),
