@@ -511,6 +511,7 @@ def test_a_role_said_by_its_verb_an_energy_supplier_or_a_weekly_run_changes(old,
     ("My coach is Mark.", "Priya coaches the kids."),                   # someone else's coach
     ("My coach is Mark.", "I've switched to Hoka Cliftons."),           # a thing, not a person in the role
     ("My long run is on Sundays.", "We had a good run this year."),
+    ("My long run is on Sundays.", "The farmers market runs Saturdays from 8 to noon."),
     ("I live in Leeds.", "I moved to a new GP, Dr. Patel, last month."),   # a carer is no home
     ("My running shoes are Nike Pegasus.", "My kids are Tom and Ann."),    # a plural of no one thing
     ("My dentist is Dr. Hollis.", "We registered with Elm Grove Surgery."),  # a GP's practice, not a dentist

@@ -112,7 +112,7 @@ CLAIMS_READER_KEY = "claims_reader"
 #: the slot reader whose claims rows this code records: `worlddb.memory.slot_readings.CLAIMS_READER`
 #: (whose comment says when to raise it) is this number, kept here so that a new store is made
 #: recording it
-CLAIMS_READER = 67
+CLAIMS_READER = 68
 #: migration 11, the same on every backend: a store made by this code (no memories or turns
 #: yet) is recorded as read by this code's reader; one upgraded with memories or turns is left
 #: unrecorded, so the claims backfill reads it again (reader 1 was the first to be recorded)

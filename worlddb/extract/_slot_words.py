@@ -80,7 +80,10 @@ _EVENTS = (_PASTIMES + r"|stand-?up|meeting|sync|call|check-?in|one-on-one|1:1|c
            r"|wedding|recital|concert|game|match|interview|surgery|visit|retreat|offsite|review|demo|launch"
            r"|release|presentation|ceremony|reunion|shower|tour|service|mass|club|workshop|seminar"
            r"|webinar|standup|huddle|retro|retrospective|planning|all-hands|conference|camp|deploys?|deployments?"
-           r"|marathon|triathlon|race|(?:long\s+)?runs?|rides?|workouts?")
+           # (a run only after a word that makes it one: "runs" alone is as often a verb, "the market runs
+           # Saturdays")
+           r"|marathon|triathlon|race|(?:long|group|club|park|morning|evening|tempo|easy|weekend|test)\s+runs?"
+           r"|rides?|workouts?")
 _DELIVERABLES = (r"proposal|report|paper|essay|thesis|dissertation|application|assignment|homework|project"
                  r"|draft|manuscript|submission|deliverable|taxes|tax return|invoice|grant|abstract|review"
                  r"|presentation|slides|deck|estimate|budget|filing|form|renewal|payment|bill|rent|deposit")

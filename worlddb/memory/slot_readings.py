@@ -237,6 +237,8 @@ UNREAD = Reading()
 #: Reader 67: a practice registered with is the carer of its kind ("We registered with the Elm Grove
 #: practice", "... with Hillside Vets"), as is a GP's or dentist's surgery named ("My GP surgery is
 #: Riverside Medical Centre").
+#: Reader 68: a run is a thing kept on a weekday only after a word that makes it one ("long run",
+#: "group run"): "The farmers market runs Saturdays" names no run.
 CLAIMS_READER = schema.CLAIMS_READER
 
 
