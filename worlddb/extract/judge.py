@@ -371,7 +371,9 @@ def _replaceable(n: SlotClaim, o: SlotClaim, *, any_slot: bool) -> bool:
     with `any_slot`, where `n` names the value it leaves, also the value of a catalogue slot of
     several values for the same subject ("Switched from Spanish to Italian" of "I'm learning
     Spanish"). A slot of one value (a job, a home) changes only as its own rules read it: "I quit
-    Hulu and got YouTube TV instead" leaves the job at Hulu."""
+    Hulu and got YouTube TV instead" leaves the job at Hulu. A role a person holds (`ROLE_HEADS`)
+    is replaced, naming no old value, only by a given name: "I've switched to Hoka Cliftons"
+    leaves "My coach is Mark"."""
     if o.attribute == REPLACES or not o.positive or o.ended:
         return False
     if not is_open(o.attribute):
