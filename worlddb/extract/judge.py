@@ -386,8 +386,6 @@ def _replaceable(n: SlotClaim, o: SlotClaim, *, any_slot: bool) -> bool:
     if not (any_slot or o.attribute.startswith("np:") and _head(o.attribute) not in IDENT_NOUNS
             or _for_a_purpose(o) or o.attribute.split(":")[0] == PREFERS):
         return False
-    # a role a person holds ("my coach", "our lead") is switched to a person, never to a thing: "I've
-    # switched to Hoka Cliftons" leaves "My coach is Mark"
     if not any_slot and _head(o.attribute) in ROLE_HEADS and not is_given_name(n.value.split()[0] if n.value else ""):
         return False
     # ("I switched to Neovim" names no purpose; it may be about the thing used for coding)

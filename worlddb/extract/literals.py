@@ -44,7 +44,7 @@ from pathlib import Path
 __all__ = ["ALGORITHM", "FOLD", "TABLE_PATH", "derive", "fold", "has_all", "key", "required"]
 
 #: the shipped sets of the readers' patterns (worlddb.extract.warmup writes it), so a process
-#: does not parse some 500 patterns (about half a second of CPU) to find what each needs
+#: does not parse some 300 patterns (half a second to a second of CPU) to find what each needs
 TABLE_PATH = Path(__file__).parent / "data" / "required-literals.json"
 #: the version of the walk below; a table written by another version is not used
 ALGORITHM = 1

@@ -130,7 +130,7 @@ THINGS: tuple[_Rule, ...] = (
                           r"\s+\w+)\s+)?(?:over\s+)?to\s+(?:a|another|a\s+new|a\s+different)\s+(?:new\s+)?(?P<q>"
                           + _CARERS + r")(?:\s+(?!(?:called|named)\b)[\w'’ ]{1,30}?)?(?:\s*[,:]\s*|\s+(?:called|named)\s+"
                           r"|\s[-–—]\s)" + _VAL), accept=_name, speaker=True),
-    # "We registered with the Elm Grove practice after the move", "I joined Riverside Surgery": a practice
+    # "We registered with the Elm Grove practice after the move", "I signed up at Riverside Surgery": a practice
     # one registers with is the carer of its kind (a GP's surgery or practice, a dental practice, vets)
     _Rule("provider", _rx(_S + r"(?:re-?registered|registered|signed\s+up|joined)\s+(?:with|at)\s+(?:the\s+|a\s+new\s+)?"
                           r"(?P<v>(?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*){0,3}\s+(?P<q>surgery|(?:dental\s+)?practice"
