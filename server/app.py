@@ -36,7 +36,6 @@ from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
 from mcp.server.stdio import stdio_server
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from mcp.types import Tool as MCPTool
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, ValidationError
 
 from worlddb import __version__
@@ -197,7 +196,8 @@ class WorldDBServer(MCPServer[AppState]):
     default_scopes: ScopeSet | None = None
 
     def add_tool(self, fn, name: str | None = None, **options) -> None:
-        """The SDK's tool, its arguments read as sent (ArgumentsAsSent); made once per process
+        """The SDK's tool, its arguments read as sent (ArgumentsAsSent) and its schemas lean
+        (worlddb.server.schemas: no generated titles); made once per process
         for each tool function and options, then given to every server built (`_MADE`)."""
         key = (fn.__code__, name, repr(sorted(options.items())))
         made = _MADE.get(key) if fn.__closure__ is None else None
@@ -208,16 +208,14 @@ class WorldDBServer(MCPServer[AppState]):
         super().add_tool(fn, name=name, **options)
         # the SDK takes no argument handling of a tool's own: the tool it made is given one
         tool = self._tool_manager.get_tool(name or fn.__name__)
-        tool.fn_metadata = ArgumentsAsSent(**{key: getattr(tool.fn_metadata, key) for key in FuncMetadata.model_fields})
+        metadata = {key: getattr(tool.fn_metadata, key) for key in FuncMetadata.model_fields}
+        # the schemas as a client lists them, made lean once here rather than at every listing
+        if metadata["output_schema"] is not None:
+            metadata["output_schema"] = lean(metadata["output_schema"])
+        tool.fn_metadata = ArgumentsAsSent(**metadata)
+        tool.parameters = lean(tool.parameters)
         if fn.__closure__ is None:
             _MADE[key] = tool
-
-    async def list_tools(self) -> list[MCPTool]:
-        """The tools, their schemas lean (worlddb.server.schemas): no generated titles."""
-        return [tool.model_copy(update={"input_schema": lean(tool.input_schema),
-                                        "output_schema": None if tool.output_schema is None
-                                        else lean(tool.output_schema)})
-                for tool in await super().list_tools()]
 
     async def run_stdio_async(self) -> None:
         """The SDK's stdio serving over pipes the event loop reads and writes itself

@@ -6,7 +6,8 @@ client passes on to the model with every request: a generated `title` on each pr
 model ("Valid From" for `valid_from`), and a nullable type spelt `anyOf` of it and null,
 which becomes the type list `["string", "null"]`. Property names are kept even when one is
 called "title". The tool descriptions and every `description` stay whole: they are what the
-model is meant to read. `WorldDBServer.list_tools` applies it to the input and output schemas.
+model is meant to read. `WorldDBServer.add_tool` applies it to the input and output schemas,
+once per tool made.
 """
 
 from __future__ import annotations
