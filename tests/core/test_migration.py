@@ -62,6 +62,34 @@ def test_the_fixture_is_a_schema_3_file(old_file):
     assert user_version(old_file) == 3 < schema.LATEST
 
 
+def layout(conn: sqlite3.Connection) -> tuple:
+    """Everything a file's schema holds: its user_version, every sqlite_master row, and the
+    rows of every table (a virtual table's shadow tables among them)."""
+    master = sorted(conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall(), key=repr)
+    tables = [name for kind, name, _, sql in master if kind == "table" and not (sql or "").startswith("CREATE VIRTUAL")]
+    return (conn.execute("PRAGMA user_version").fetchone()[0], master,
+            {name: sorted(conn.execute(f'SELECT * FROM "{name}"').fetchall(), key=repr) for name in tables})
+
+
+def test_a_new_file_holds_what_the_migrations_make_of_an_empty_one(tmp_path):
+    # a new file is made at the latest layout at once; running every migration instead must
+    # leave the same tables, indexes, statements and rows
+    new = sqlite3.connect(tmp_path / "new.db", isolation_level=None)
+    stepped = sqlite3.connect(tmp_path / "stepped.db", isolation_level=None)
+    try:
+        assert schema.migrate(new) == 0
+        stepped.execute("BEGIN")
+        schema._run_migrations(stepped, 0)
+        stepped.execute("COMMIT")
+        made = layout(new)
+        assert made == layout(stepped)
+        assert made[0] == schema.LATEST and dict(made[2]["meta"])[schema.CLAIMS_READER_KEY] == str(schema.CLAIMS_READER)
+        assert {"nodes", "edges", "fts", "fts_data", "validity_log_cause"} <= {row[1] for row in made[1]}
+    finally:
+        new.close()
+        stepped.close()
+
+
 def test_a_migrated_file_verifies_and_answers_as_before(old_file, answers):
     assert_migrated_and_answering(old_file, answers)
 

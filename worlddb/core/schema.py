@@ -1,6 +1,8 @@
 """The database schema, as numbered migrations tracked in PRAGMA user_version.
 
-Migration N takes a database from user_version N-1 to N, inside one transaction.
+Migration N takes a database from user_version N-1 to N, inside one transaction. A new
+file is made at the latest layout at once, from what the migrations make of an empty
+database (`migrate`, `_latest`).
 Opening a file whose user_version is higher than the last migration known here is
 refused with SchemaError: an older WorldDB must not write into a newer layout.
 
@@ -64,6 +66,7 @@ rowids), so that the layout is known here and there only.
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 
@@ -402,7 +405,9 @@ LATEST = len(MIGRATIONS)
 
 
 def migrate(conn: sqlite3.Connection) -> int:
-    """Bring the schema to LATEST; returns the version found before migrating."""
+    """Bring the schema to LATEST; returns the version found before migrating. A new file is
+    given the latest layout at once (`_create`); one at an older version runs the migrations
+    after its own, in order."""
     found = conn.execute("PRAGMA user_version").fetchone()[0]
     if found > LATEST:
         raise SchemaError(
@@ -413,20 +418,72 @@ def migrate(conn: sqlite3.Connection) -> int:
         return found
     if found == 0 and _has_foreign_tables(conn):
         raise SchemaError("this SQLite file already holds tables that are not WorldDB's")
-    _functions(conn)
     conn.execute("BEGIN IMMEDIATE")
     try:
         # Re-read under the write lock: another process may have migrated meanwhile.
         current = conn.execute("PRAGMA user_version").fetchone()[0]
-        for number in range(current + 1, LATEST + 1):
-            for statement in MIGRATIONS[number - 1]:
-                conn.execute(statement)
-            conn.execute(f"PRAGMA user_version = {number}")
+        if current == 0:
+            _create(conn)
+        else:
+            _run_migrations(conn, current)
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
         raise
     return found
+
+
+def _run_migrations(conn: sqlite3.Connection, current: int) -> None:
+    """The migrations after `current`, each followed by its user_version, in the caller's transaction."""
+    _functions(conn)
+    for number in range(current + 1, LATEST + 1):
+        for statement in MIGRATIONS[number - 1]:
+            conn.execute(statement)
+        conn.execute(f"PRAGMA user_version = {number}")
+
+
+def _create(conn: sqlite3.Connection) -> None:
+    """A new file's layout and rows at LATEST, in the caller's transaction: what the migrations
+    leave in an empty database (`_latest`), made by one statement per table and index rather
+    than by replaying the migrations' table rebuilds (about 5 ms against 20-25 ms)."""
+    statements, rows = _latest(LATEST)
+    for statement in statements:
+        conn.execute(statement)
+    for insert, values in rows:
+        conn.executemany(insert, values)
+    conn.execute(f"PRAGMA user_version = {LATEST}")
+
+
+@functools.cache
+def _latest(latest: int) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[tuple, ...]], ...]]:
+    """What the migrations up to `latest` (LATEST: a test stands in for an older WorldDB by
+    shortening MIGRATIONS) make of an empty database, read back from one in memory (so the
+    migrations stay the only statement of the layout): the statement of each table, index and
+    virtual table in the order they were made, less what SQLite makes itself (its own
+    `sqlite_` tables, automatic indexes, a virtual table's shadow tables), and an INSERT with
+    the rows the migrations wrote, per table that holds any. tests/core/test_migration.py
+    holds a new file to the migrated one, table for table and row for row."""
+    template = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        template.execute("BEGIN")
+        _run_migrations(template, 0)
+        template.execute("COMMIT")
+        made = template.execute("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL "
+                                "AND name NOT LIKE 'sqlite%' ORDER BY rowid").fetchall()
+        virtual = [name for kind, name, sql in made if kind == "table" and sql.upper().startswith("CREATE VIRTUAL")]
+        made = [(kind, name, sql) for kind, name, sql in made
+                if not any(name.startswith(f"{v}_") for v in virtual)]
+        rows = []
+        for kind, name, _sql in made:
+            if kind != "table" or name in virtual:
+                continue
+            values = tuple(template.execute(f'SELECT * FROM "{name}"').fetchall())
+            if values:
+                marks = ", ".join("?" * len(values[0]))
+                rows.append((f'INSERT INTO "{name}" VALUES ({marks})', values))
+        return tuple(sql for _kind, _name, sql in made), tuple(rows)
+    finally:
+        template.close()
 
 
 def _functions(conn: sqlite3.Connection) -> None:
