@@ -30,7 +30,7 @@ def pytest_configure(config):
 
 
 #: the files that take minutes between them (the fuzzers; the tests that start, kill and race
-#: server processes): `make test` hands whole files to its two workers in the order they are
+#: server processes): `make test` hands whole files to its workers in the order they are
 #: collected, so these are collected first and the many short files even out the end
 LONGEST_FIRST = ("fuzz/", "tests/reliability/", "tests/cli/")
 
