@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 #: environment a stdio child gets (the MCP client passes an allow-list plus this)
-CHILD_ENV = ("PATH", "HOME", "LANG", "TMPDIR")
+CHILD_ENV = ("PATH", "HOME", "LANG", "TMPDIR", "XDG_CACHE_HOME", "WORLDDB_CACHE_DIR")
 #: serve options for load generators that drive an HTTP server as one principal from many
 #: clients at once: the per-principal limits (worlddb.server.limits) would refuse them
 UNLIMITED = ("--rate-limit", "0", "--max-in-flight", "0")

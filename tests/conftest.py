@@ -30,9 +30,11 @@ def pytest_configure(config):
 
 
 #: the files that take minutes between them (the fuzzers; the tests that start, kill and race
-#: server processes): `make test` hands whole files to its workers in the order they are
-#: collected, so these are collected first and the many short files even out the end
-LONGEST_FIRST = ("fuzz/", "tests/reliability/", "tests/cli/")
+#: server processes; the server's longest files, of hundreds of client sessions each):
+#: `make test` hands whole files to its workers in the order they are collected, so these are
+#: collected first and the many short files even out the end
+LONGEST_FIRST = ("fuzz/", "tests/reliability/", "tests/cli/", "tests/server/test_updates.py",
+                 "tests/server/test_errors.py", "tests/server/test_messages.py")
 
 
 def pytest_collection_modifyitems(items):

