@@ -71,6 +71,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from worlddb.extract._lazy import lazy
 from worlddb.extract._slot_words import _KIN_RE, _MONTHS
 from worlddb.extract.given_names import is_given_name
 from worlddb.extract.lexicon import is_common, singular, tag
@@ -183,7 +184,8 @@ _VALUE_WORDS = r"(?P<v>[$€£]?(?:[\w@+#.'’&/-]|:(?=\d|//))+(?:\s+(?:[\w@+#.'
 
 
 def _rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.I)
+    """A pattern of the table, case-insensitive, compiled on first use (worlddb.extract._lazy)."""
+    return lazy(pattern)
 
 
 _IS = _rx(r"^" + _FILLER + r"(?P<owner>my|our|the|" + _NAME + r"['’]s)\s+(?P<np>" + _NP + r")\s+"

@@ -1,7 +1,7 @@
 """The shared pieces of the slot reader's rule table: the rule, its lazy pattern, and what several families use.
 
 Contract: ``_Rule`` is one rule (the package's docstring says what its fields mean) and ``_rx`` the
-pattern a rule holds, compiled on first use (``_Lazy``). The pattern pieces here (``_S``, the
+pattern a rule holds, compiled on first use (worlddb.extract._lazy). The pattern pieces here (``_S``, the
 subject and its auxiliaries before a verb; ``_VAL``, a value; ``_APPOSITION_END``; ``_NAME_ALONE``)
 and the checks and word sets (``_org``, ``_name``, ``_school``, ``_has_time``, ``_ORG_NOUNS``,
 ``_WORKPLACES``, ``_NOT_ACTIVITIES``, ...) are those more than one family of rules names; a piece
@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from worlddb.extract._lazy import lazy
 from worlddb.extract._slot_words import (
     _DATE,
     _FIRST,
@@ -54,31 +55,11 @@ class _Rule:
     more: re.Pattern[str] | None = None
 
 
-class _Lazy:
-    """A rule's pattern (case-insensitive), compiled the first time a text is matched against it:
-    a process that never reads slots (the command line's `auth`, `identity`, `export`) never
-    compiles the table, about half a second of CPU, and the prefilter reads a pattern's literals
-    (worlddb.extract.literals.required: `pattern`, `flags`) without compiling it. Everything else
-    (`finditer`, `search`, `groupindex`, ...) is the compiled pattern's."""
-
-    __slots__ = ("_compiled", "flags", "pattern")
-
-    def __init__(self, pattern: str):
-        self.pattern, self.flags, self._compiled = pattern, re.I | re.U, None
-
-    def compiled(self) -> re.Pattern[str]:
-        """The compiled pattern, compiled now if it was not (two threads may both compile it:
-        the same pattern either way)."""
-        if self._compiled is None:
-            self._compiled = re.compile(self.pattern, re.I)
-        return self._compiled
-
-    def __getattr__(self, name: str):
-        return getattr(self.compiled(), name)
-
-
 def _rx(pattern: str) -> re.Pattern[str]:
-    return _Lazy(pattern)  # type: ignore[return-value]  # a re.Pattern in all but when it is compiled
+    """A rule's pattern (case-insensitive), compiled the first time a text is matched against it
+    (worlddb.extract._lazy): the prefilter reads its literals without compiling it, and a write
+    compiles only the rules its text may match."""
+    return lazy(pattern)
 
 
 # Who: a subject right before the verb, as a named group `s` (optional: a rule that finds none
