@@ -54,7 +54,11 @@ def _maker_digest() -> str:
     versions of the packages that build and serialise it."""
     made_by = hashlib.sha256(Path(integer_graph.__file__).read_bytes())
     for package in ("onnx", "numpy"):
-        made_by.update(f"\0{package} {importlib.metadata.version(package)}".encode())
+        try:
+            version = importlib.metadata.version(package)
+        except importlib.metadata.PackageNotFoundError:
+            version = "none"
+        made_by.update(f"\0{package} {version}".encode())
     return made_by.hexdigest()
 
 
