@@ -18,7 +18,7 @@ serve: $(STAMP)
 	$(VENV)/bin/worlddb serve --transport http
 
 test: $(STAMP)
-	$(PY) -m pytest -q -n 3 --dist loadfile
+	$(PY) -m pytest -q -n 3 --dist loadfile --no-loadscope-reorder
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

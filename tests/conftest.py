@@ -29,12 +29,17 @@ def pytest_configure(config):
     check_each_schema_once()
 
 
-#: the files that take minutes between them (the fuzzers; the tests that start, kill and race
-#: server processes; the server's longest files, of hundreds of client sessions each):
-#: `make test` hands whole files to its workers in the order they are collected, so these are
-#: collected first and the many short files even out the end
-LONGEST_FIRST = ("fuzz/", "tests/reliability/", "tests/cli/", "tests/server/test_updates.py",
-                 "tests/server/test_errors.py", "tests/server/test_messages.py")
+#: the files that take longest, longest first (the fuzzers; the server's files of hundreds of
+#: client sessions; the tests that start, kill and race server processes; then those of half a
+#: minute or so): `make test` hands whole files to its workers in the order they are collected
+#: (`--no-loadscope-reorder`: xdist would otherwise send the files with most tests first, and
+#: the one-test files that take a minute last), so these go first and the many short files even
+#: out the end
+LONGEST_FIRST = ("fuzz/", "tests/server/test_updates.py", "tests/server/test_errors.py", "tests/reliability/",
+                 "tests/server/test_messages.py", "tests/cli/", "tests/server/test_grants.py",
+                 "tests/server/test_entity_reads.py", "tests/server/test_inspector_browser.py",
+                 "tests/extract/test_slots_prefilter.py", "tests/vectors/test_embedder.py",
+                 "tests/server/test_tools.py")
 
 
 def pytest_collection_modifyitems(items):
