@@ -33,6 +33,8 @@ class Request:
     path: str
     headers: dict[str, str]
     body: dict[str, Any]
+    #: the client's end of the connection the request came over (host, port)
+    peer: tuple[str, int] = ("", 0)
 
 
 class FakeAnthropic:
@@ -90,7 +92,8 @@ class FakeAnthropic:
                 except json.JSONDecodeError:
                     body = {"_unparsed": raw.decode("utf-8", "replace")}
                 with fake._lock:
-                    fake.requests.append(Request(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+                    fake.requests.append(Request(self.path, {k.lower(): v for k, v in self.headers.items()}, body,
+                                                 tuple(self.client_address)))
                 reply = fake._next() if self.path.split("?")[0] == "/v1/messages" else Reply(404, None)
                 if reply.delay:
                     fake._released.wait(reply.delay)

@@ -195,6 +195,19 @@ def test_unreachable_server_is_retried_then_falls_back(options, sleeps, caplog):
 NOTES = ["Caroline moved to Denver in April.", "She adopted a dog named Oliver.", "The weather was fine."]
 
 
+def test_the_parts_of_one_key_and_address_share_one_connection(fake, options):
+    fake.reply(GOOD).reply('{"summary": "Caroline moved to Denver."}')
+    AnthropicExtractor(KEY, **options).extract(TEXT, CTX)
+    AnthropicSummarizer(KEY, **options).summarize(NOTES, max_chars=80)
+    with FakeAnthropic() as other:
+        other.reply('{"choice": 0}')
+        assert AnthropicTiebreaker(KEY, **{**options, "base_url": other.base_url}).choose("Jonny", OPTIONS) == 0
+        (elsewhere,) = other.requests
+    first, second = fake.requests
+    assert first.peer == second.peer  # one SDK client, one pooled connection
+    assert elsewhere.peer != first.peer
+
+
 def test_summary_comes_from_the_model_and_the_budget_is_in_the_prompt(fake, options):
     fake.reply('{"summary": "Caroline moved to Denver and adopted Oliver."}')
     summary = AnthropicSummarizer(KEY, **options).summarize(NOTES, max_chars=80)
