@@ -95,7 +95,7 @@ def integer_graph_of(model_path: Path, model_sha256: str) -> bytes | None:
     try:
         path = cache_dir() / f"integer-graph-{model_sha256.lower()[:32]}-{_maker_digest()[:32]}.onnx"
         cached = _read(path)
-    except OSError as e:
+    except (OSError, RuntimeError) as e:  # (RuntimeError: Path.home() with no home to find)
         log.debug("no cached graph (%s); making it", e)
         path, cached = None, None
     if cached is not None:
