@@ -86,6 +86,7 @@ from __future__ import annotations
 
 import re
 
+from ._lazy import compile_lazily
 from ._slot_third_person import in_first_person
 from ._slot_words import _DATE, _EVENTS, _KIN, _MONTHS, _TIME, _WEEKDAYS, NEGATED_BEFORE, STARTS_LATER
 from .given_names import is_given_name
@@ -112,10 +113,10 @@ def lead(fillers: str = FILLERS) -> str:
     return r"(?:[a-z]+(?:\s+[a-z]+){0,2}:\s+)?(?:(?:" + fillers + r")[,:!]?\s+)*"
 
 
-_FIRST_PERSON = re.compile(
+_FIRST_PERSON = compile_lazily(
     r"^" + lead() + r"(?:I|I['’]m|I['’]ve|we|we['’]re|we['’]ve|my|our)\b"
     r"|^(?:(?:just|finally)\s+)?(?-i:[A-Z][a-z]+ed)\b", re.I)
-_CHANGE = re.compile(
+_CHANGE = compile_lazily(
     r"\b(?:moved|moving|relocat\w+|switch(?:ed|ing)?|chang(?:ed|ing)|no longer|any ?more|any longer|instead"
     r"|replac\w+|quit|left|started|starting|promot\w+|upgrad\w+|downgrad\w+|migrat\w+|sold|traded|ended"
     r"|broke up|split up|divorced|raised|lowered|bumped|rescheduled|postponed|delayed|pushed (?:back|out|to|until)"
@@ -125,11 +126,11 @@ _CHANGE = re.compile(
     r"|dropped|ditched"
     r"|from now on|correction)\b", re.I)
 #: words of change that also say news, or say a change of a thing rather than of a person's own
-_CHANGE_OF_A_THING = re.compile(
+_CHANGE_OF_A_THING = compile_lazily(
     r"\b(?:now|nowadays|these days|anymore|no more|swapp\w+|renamed|retired|archived|rid of|went with"
     r"|went over|took (?:me|us|him|her|them) off|(?:goes|going|went|gone) (?:up|down))\b", re.I)
 #: an instruction to call a thing off, opening the text ("Cancel the dentist, I'll reschedule later")
-_CALL_OFF = re.compile(
+_CALL_OFF = compile_lazily(
     r"^" + lead(FILLERS + "|please") + r"(?:cancel|call off|scrap)\s+(?:my|our|the|this|next|that)\b", re.I)
 #: a statement of at most this many words is about what its nouns name; in a longer text (a
 #: conversation's turn) a noun is one topic of many
@@ -138,21 +139,21 @@ SHORT_WORDS = 14
 _GENERAL_NOUNS = frozenset("""time day week month year today tonight morning evening night weekend minute hour
 while thing lot bit way stuff kind sort part place end start people guy one home work job life fact point""".split())
 #: a thing done once, at a time of day: no change of what holds ("I left Dell at 6 today")
-_ONCE = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)|at \d{1,2}(?:[:.]\d\d)?(?:\s*[ap]m)?)\b",
-                   re.I)
+_ONCE = compile_lazily(r"\b(?:today|tonight|this (?:morning|afternoon|evening)|at \d{1,2}(?:[:.]\d\d)?(?:\s*[ap]m)?)\b",
+                       re.I)
 #: two capitals that name nothing in particular (a two-letter acronym, "CI", "PR", is an anchor)
 _NO_ACRONYMS = frozenset({"OK", "AM", "PM", "OH", "NO", "SO", "HI", "MY", "ME", "WE"})
 #: a name that ends in a number after its series' name ("db-staging-02", "web01", "gpt-4o")
-_NUMBERED = re.compile(r"([^\W\d_][\w+#-]*?[^\W\d_])[-_.]?\d[\w.-]*$")
-_WORD = re.compile(r"[^\W\d_][\w+#-]*(?:\.[^\W\d_]\w*)*")
+_NUMBERED = compile_lazily(r"([^\W\d_][\w+#-]*?[^\W\d_])[-_.]?\d[\w.-]*$")
+_WORD = compile_lazily(r"[^\W\d_][\w+#-]*(?:\.[^\W\d_]\w*)*")
 #: a name spoken to, not spoken of: after a greeting or at the start before a stop ("Thanks,
 #: Mel.", "Jon, look"), or after a comma before "!" or "?" ("Nice one, Gina!"; not "Austin, Texas.")
-_VOCATIVE = re.compile(
+_VOCATIVE = compile_lazily(
     r"(?:(?i:\b(?:thanks|thank you|hey|hi|hello|yeah|yep|yes|wow|oh|sorry|congrats|congratulations|aw+))[,!]?\s+"
     r"|^\s*)[A-Z][\w-]*(?=\s*[,!.?])|,\s*[A-Z][\w-]*(?=\s*[!?])")
 #: a given name after a comma before a full stop is spoken to too ("That's tough, Jon."); a
 #: place there is not ("Austin, Texas.")
-_CALLED = re.compile(r",\s*([A-Z][a-z]+)(?=\s*\.)")
+_CALLED = compile_lazily(r",\s*([A-Z][a-z]+)(?=\s*\.)")
 #: what may stand between a sentence's end and its first word: the capital of a word after
 #: them says nothing
 _OPENING = "\"'“‘("
@@ -169,15 +170,15 @@ _NOT_A_CHANGE_WORDS = (
     r"|\?")
 #: a preposition right before a word of change makes it the topic of a phrase ("about upgrading",
 #: "for moving"), not a change stated ("instead of" is one word of change: "of" after it governs nothing)
-_GOVERNED = re.compile(r"\b(?<!instead )(?:about|regarding|of|for|on|to discuss|like)\s+(?:the\s+)?$", re.I)
+_GOVERNED = compile_lazily(r"\b(?<!instead )(?:about|regarding|of|for|on|to discuss|like)\s+(?:the\s+)?$", re.I)
 _YOU = r"\b(?:you|your)\b"
-_NOT_A_CHANGE = re.compile(_NOT_A_CHANGE_WORDS + "|" + _YOU, re.I)
-_NOT_A_CHANGE_OF_ANYONE = re.compile(_NOT_A_CHANGE_WORDS, re.I)
+_NOT_A_CHANGE = compile_lazily(_NOT_A_CHANGE_WORDS + "|" + _YOU, re.I)
+_NOT_A_CHANGE_OF_ANYONE = compile_lazily(_NOT_A_CHANGE_WORDS, re.I)
 #: "you" makes a change the listener's news where it comes before the change's word or in its
 #: clause ("Your team moved to Jira", "Did you switch?"); not in a later clause ("The branch was
 #: renamed to trunk, so rebase your work")
-_YOU_BEFORE = re.compile(_YOU, re.I)
-_CLAUSE_END = re.compile(r"[,;:.!?]|\s[-–—]\s")
+_YOU_BEFORE = compile_lazily(_YOU, re.I)
+_CLAUSE_END = compile_lazily(r"[,;:.!?]|\s[-–—]\s")
 
 
 def says_change(text: str) -> bool:
@@ -199,8 +200,8 @@ def states_change(text: str) -> bool:
 
 
 #: a change that ends a thing ("I cancelled Netflix", "We dropped Jira", "I quit the gym")
-_ENDING = re.compile(r"\b(?:cancel+ed|called off|(?:had|decided|needed|chose) to (?:cancel|call off|scrap)|scrapped"
-                     r"|quit|dropped|ditched|sold|stopped|ended|unsubscribed|gave up|got rid of)\b", re.I)
+_ENDING = compile_lazily(r"\b(?:cancel+ed|called off|(?:had|decided|needed|chose) to (?:cancel|call off|scrap)|scrapped"
+                         r"|quit|dropped|ditched|sold|stopped|ended|unsubscribed|gave up|got rid of)\b", re.I)
 
 
 def ends(text: str) -> bool:
@@ -223,9 +224,9 @@ _OWNS = r"\b(?:actually|sorry|oops|correction|i\s+meant|my\s+bad|wait|no,)"
 _VALUE = r"(?:on\s+|at\s+|in\s+|the\s+)?(?P<v>[\w$:.%-]+(?:\s+[\w$:.%-]+){0,2}?)"
 _AUXILIARY = (r"(?<!\bis)(?<!\bwas)(?<!\bare)(?<!\bwere)(?<!\bam)(?<!['’]s)(?<!['’]m)(?<!['’]re)(?<!\bdo)(?<!\bdoes)"
               r"(?<!\bdid)(?<!\bhas)(?<!\bhave)(?<!\bhad)(?<!\bwill)(?<!\bcan)(?<!\bit)(?<!\bthat)(?<!\bthis)")
-_WRONG = (re.compile(_OWNS + r"[^.!?]*?\b\w+" + _AUXILIARY + r"\s*,?\s+not\s+" + _VALUE + r"(?=\s*(?:[,.!?;]|$))",
-                     re.I),
-          re.compile(_OWNS + r"\s*[,:!-]?\s*not\s+" + _VALUE + r"\s*,?\s+but\b", re.I))
+_WRONG = (compile_lazily(_OWNS + r"[^.!?]*?\b\w+" + _AUXILIARY + r"\s*,?\s+not\s+" + _VALUE + r"(?=\s*(?:[,.!?;]|$))",
+                         re.I),
+          compile_lazily(_OWNS + r"\s*[,:!-]?\s*not\s+" + _VALUE + r"\s*,?\s+but\b", re.I))
 
 
 def corrected(text: str) -> frozenset[str]:
@@ -246,9 +247,9 @@ _LEAD_IN = (r"(?:(?:it|that)(?:['’]s|\s+is|\s+was|\s+should\s+be|\s+will\s+be)
             r"|i\s+meant\s+to\s+say|make\s+(?:it|that)|should\s+be)\s+(?:actually\s+)?")
 _A_TIME = rf"(?:{_DATE}|{_TIME})"
 _TIME_SAID = rf"{_A_TIME}(?:\s*,?\s*(?:at\s+|the\s+(?=\d))?{_A_TIME})*"
-_RESTATED = re.compile(rf"^\s*(?:{_FILLER}{_GAP})*{_OWNING}{_GAP}(?:(?:{_FILLER}|{_OWNING}){_GAP})*"
-                       rf"(?:{_LEAD_IN})?(?:(?:on|at|for)\s+)?(?P<v>{_TIME_SAID})"
-                       rf"(?:{_GAP}(?:then|instead|sorry))?{_GAP}$", re.I)
+_RESTATED = compile_lazily(rf"^\s*(?:{_FILLER}{_GAP})*{_OWNING}{_GAP}(?:(?:{_FILLER}|{_OWNING}){_GAP})*"
+                           rf"(?:{_LEAD_IN})?(?:(?:on|at|for)\s+)?(?P<v>{_TIME_SAID})"
+                           rf"(?:{_GAP}(?:then|instead|sorry))?{_GAP}$", re.I)
 
 
 def restated(text: str) -> str | None:
@@ -261,31 +262,31 @@ def restated(text: str) -> str | None:
 
 
 #: a thing said to be off, by the words after its article, up to the end of the clause
-_OFF = re.compile(r"^" + lead() + r"(?:the|my|our|this|that)\s+(?P<t>(?:[\w'’-]+\s+){0,2}?[\w'’-]+)\s+"
-                  # (the time it was given, which says which one: "The dentist on Friday is off")
-                  rf"(?:(?:(?:on|at|for|this|next)\s+)?(?:{_DATE}|{_TIME}|week|weekend)\s+)?"
-                  r"(?:is|['’]s|has\s+been|was|got|just\s+got)\s+(?:now\s+|officially\s+)?"
-                  r"(?:off|cancell?ed|called\s+off|scrapped)(?=\s*(?:[,.;!]|$))", re.I)
+_OFF = compile_lazily(r"^" + lead() + r"(?:the|my|our|this|that)\s+(?P<t>(?:[\w'’-]+\s+){0,2}?[\w'’-]+)\s+"
+                      # (the time it was given, which says which one: "The dentist on Friday is off")
+                      rf"(?:(?:(?:on|at|for|this|next)\s+)?(?:{_DATE}|{_TIME}|week|weekend)\s+)?"
+                      r"(?:is|['’]s|has\s+been|was|got|just\s+got)\s+(?:now\s+|officially\s+)?"
+                      r"(?:off|cancell?ed|called\s+off|scrapped)(?=\s*(?:[,.;!]|$))", re.I)
 #: a thing named by an event's noun after an article, up to two words before the noun (and the
 #: nouns of events after it: "piano lesson", where a piano is a pastime too)
-_EVENT_NAMED = re.compile(r"\b(?:a|an|my|our|the|this|next)\s+(?P<t>(?:[\w'’-]+\s+){0,2}?(?:" + _EVENTS + r")"
-                          r"(?:\s+(?:" + _EVENTS + r"))*)\b", re.I)
+_EVENT_NAMED = compile_lazily(r"\b(?:a|an|my|our|the|this|next)\s+(?P<t>(?:[\w'’-]+\s+){0,2}?(?:" + _EVENTS + r")"
+                              r"(?:\s+(?:" + _EVENTS + r"))*)\b", re.I)
 #: a month written as a name ("May", "November"; "may" is a word)
 _A_MONTH = "(?-i:" + "|".join(m.capitalize() for m in _MONTHS.split("|")) + r")(?:\s+\d{4})?"
 #: a time a thing is given (a month alone after "in", "this", "next": "a trip to Tokyo in October";
 #: one a thing is moved to: "to November")
-_GIVEN_TIME = re.compile(rf"\b(?:{_DATE}|{_TIME}|tomorrow|tonight|(?:in|this|next)\s+(?:{_MONTHS})"
-                         rf"|(?:to|until|till)\s+{_A_MONTH})\b", re.I)
+_GIVEN_TIME = compile_lazily(rf"\b(?:{_DATE}|{_TIME}|tomorrow|tonight|(?:in|this|next)\s+(?:{_MONTHS})"
+                             rf"|(?:to|until|till)\s+{_A_MONTH})\b", re.I)
 #: a name that is a time, never a place a thing is bound for ("the Tokyo trip to May")
 _NOT_A_PLACE = rf"(?!(?:{_MONTHS}|{_WEEKDAYS})\b)"
 #: the place an event's noun is bound for or held in, named right after it ("a trip to Tokyo"), by
 #: which it is also named before the noun, as the slot reader names it ("the Tokyo trip")
-_BOUND_FOR = re.compile(r"\s+(?:to|in)\s+" + _NOT_A_PLACE
-                        + r"(?P<p>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2}))", re.I)
+_BOUND_FOR = compile_lazily(r"\s+(?:to|in)\s+" + _NOT_A_PLACE
+                            + r"(?P<p>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2}))", re.I)
 #: a trip named by the place one is going to ("I'm going to Tokyo in April", "We're flying to Lisbon
 #: on May 3"): a capitalised name, not someone's ("going to Sam's")
-_GOING_TO = re.compile(r"\b(?:going|flying|heading|travell?ing|driving|off)\s+(?:back\s+)?to\s+" + _NOT_A_PLACE
-                       + r"(?P<p>(?-i:[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2}))(?![\w'’-])", re.I)
+_GOING_TO = compile_lazily(r"\b(?:going|flying|heading|travell?ing|driving|off)\s+(?:back\s+)?to\s+" + _NOT_A_PLACE
+                           + r"(?P<p>(?-i:[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2}))(?![\w'’-])", re.I)
 #: a thing given another time, by its name after an article, and that time: "We moved the Tokyo trip
 #: to May", "I rescheduled my dentist appointment for Friday", "The vet visit got pushed back to
 #: Monday at 9am"
@@ -293,12 +294,13 @@ _MOVE = r"(?:mov|push|reschedul|postpon|bump|shift|delay)(?:e|ed)?"
 _TO_TIME = (rf"(?:\s+(?:back|out|forward))?\s+(?:to|until|till|for)\s+(?:the\s+)?"
             rf"(?P<v>{_TIME}|{_DATE}|{_A_MONTH})\b")
 _RESCHEDULED = (
-    re.compile(rf"\b{_MOVE}\s+(?:the|my|our|this|that)\s+(?P<t>(?:[\w'’-]+\s+){{0,2}}?(?:{_EVENTS}))s?"
-               rf"(?:\s+(?:to|in)\s+{_NOT_A_PLACE}(?P<p>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){{0,2}})))?{_TO_TIME}",
-               re.I),
-    re.compile(rf"\b(?:the|my|our|this)\s+(?P<t>(?:[\w'’-]+\s+){{0,2}}?(?:{_EVENTS}))s?"
-               rf"(?:\s+(?:to|in)\s+{_NOT_A_PLACE}(?P<p>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){{0,2}})))?"
-               rf"\s+(?:(?:has\s+been|have\s+been|was|were|got|is|just\s+got|has|just)\s+)*{_MOVE}{_TO_TIME}", re.I))
+    compile_lazily(rf"\b{_MOVE}\s+(?:the|my|our|this|that)\s+(?P<t>(?:[\w'’-]+\s+){{0,2}}?(?:{_EVENTS}))s?"
+                   rf"(?:\s+(?:to|in)\s+{_NOT_A_PLACE}(?P<p>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){{0,2}})))?{_TO_TIME}",
+                   re.I),
+    compile_lazily(rf"\b(?:the|my|our|this)\s+(?P<t>(?:[\w'’-]+\s+){{0,2}}?(?:{_EVENTS}))s?"
+                   rf"(?:\s+(?:to|in)\s+{_NOT_A_PLACE}(?P<p>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){{0,2}})))?"
+                   rf"\s+(?:(?:has\s+been|have\s+been|was|were|got|is|just\s+got|has|just)\s+)*{_MOVE}{_TO_TIME}",
+                   re.I))
 _ARTICLES = frozenset({"a", "an", "my", "our", "the", "this", "next", "that"})
 
 
@@ -356,10 +358,10 @@ def names_thing(name: str, thing: str) -> bool:
 
 
 #: a correction that names only the right name, as `_RESTATED` a time: up to three capitalised words
-_RENAMED = re.compile(rf"^\s*(?:{_FILLER}{_GAP})*{_OWNING}{_GAP}(?:(?:{_FILLER}|{_OWNING}){_GAP})*"
-                      rf"(?:{_LEAD_IN})?(?:(?:in|at|to|with|for)\s+)?(?P<v>(?-i:[A-Z][\w'’&.-]*(?:\s+[A-Z][\w'’&.-]*){{0,2}}))"
-                      rf"(?:{_GAP}(?:now|then|instead|sorry|actually))?{_GAP}$", re.I)
-_NOT_A_NAME = re.compile(rf"(?:{_A_TIME}|I|I['’]m|it|that|this|no|yes|ok|okay)", re.I)
+_RENAMED = compile_lazily(rf"^\s*(?:{_FILLER}{_GAP})*{_OWNING}{_GAP}(?:(?:{_FILLER}|{_OWNING}){_GAP})*"
+                          rf"(?:{_LEAD_IN})?(?:(?:in|at|to|with|for)\s+)?(?P<v>(?-i:[A-Z][\w'’&.-]*(?:\s+[A-Z][\w'’&.-]*){{0,2}}))"
+                          rf"(?:{_GAP}(?:now|then|instead|sorry|actually))?{_GAP}$", re.I)
+_NOT_A_NAME = compile_lazily(rf"(?:{_A_TIME}|I|I['’]m|it|that|this|no|yes|ok|okay)", re.I)
 
 
 def renamed(text: str) -> str | None:
@@ -382,13 +384,13 @@ def renamed(text: str) -> str | None:
 #: a name that opens a sentence, said to have died ("Rex passed away", "Sadly, Rex died"), or one
 #: the speaker lost or had put down ("We had to put Rex down", "We lost Rex last week")
 _NAME = r"(?P<n>[A-Z][a-z]+)"
-_DIED = (re.compile(r"(?:^|(?<=[.!?]\s))(?:(?i:sadly|unfortunately|so|well),?\s+)?" + _NAME
-                    + r"\s+(?:has\s+|just\s+|sadly\s+|finally\s+)*(?:died(?!\s+(?:down|out|off)\b)"
-                    r"|passed\s+away|passed\s+on|was\s+put\s+(?:down|to\s+sleep)|crossed\s+the\s+rainbow\s+bridge)\b"),
-         re.compile(r"\b(?:[Ww]e|I)\s+(?:just\s+|sadly\s+|finally\s+)?(?:had\s+to\s+)?put\s+" + _NAME
-                    + r"\s+(?:down|to\s+sleep)\b"),
-         re.compile(r"\b(?:[Ww]e|I)\s+(?:just\s+|sadly\s+|finally\s+)?(?:lost|said\s+goodbye\s+to)\s+" + _NAME
-                    + r"(?=\s*(?:[.!;]|$|,|\s+(?:last|this|yesterday|today|on)\b))"))
+_DIED = (compile_lazily(r"(?:^|(?<=[.!?]\s))(?:(?i:sadly|unfortunately|so|well),?\s+)?" + _NAME
+                        + r"\s+(?:has\s+|just\s+|sadly\s+|finally\s+)*(?:died(?!\s+(?:down|out|off)\b)"
+                        r"|passed\s+away|passed\s+on|was\s+put\s+(?:down|to\s+sleep)|crossed\s+the\s+rainbow\s+bridge)\b"),
+         compile_lazily(r"\b(?:[Ww]e|I)\s+(?:just\s+|sadly\s+|finally\s+)?(?:had\s+to\s+)?put\s+" + _NAME
+                        + r"\s+(?:down|to\s+sleep)\b"),
+         compile_lazily(r"\b(?:[Ww]e|I)\s+(?:just\s+|sadly\s+|finally\s+)?(?:lost|said\s+goodbye\s+to)\s+" + _NAME
+                        + r"(?=\s*(?:[.!;]|$|,|\s+(?:last|this|yesterday|today|on)\b))"))
 
 
 def died(text: str) -> tuple[str, ...]:
