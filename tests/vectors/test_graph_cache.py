@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -89,11 +90,45 @@ def test_another_model_digest_never_reads_this_ones_graph(cache):
     assert [f.name.split("-")[2] for f in _cached_files(cache)] == sorted([SHA[:32], other[:32]])
 
 
+def test_writing_a_graph_removes_only_those_unread_for_a_month(cache):
+    cache.mkdir(parents=True)
+    month = graph_cache.UNUSED_DAYS * 86400
+    stale, recent = cache / "integer-graph-0000-old.onnx", cache / "integer-graph-1111-other.onnx"
+    unrelated = cache / "notes.txt"
+    for path in (stale, recent, unrelated):
+        path.write_bytes(b"x")
+    os.utime(stale, (time.time() - month - 60,) * 2)
+    os.utime(recent, (time.time() - month + 3600,) * 2)
+    os.utime(unrelated, (time.time() - 2 * month,) * 2)
+    graph_cache.integer_graph_of(MODEL, SHA)
+    [made] = [f for f in _cached_files(cache) if SHA[:32] in f.name]
+    assert not stale.exists() and recent.exists() and unrelated.exists()
+    # a read marks the graph in use: a month unread and then read, it is kept
+    os.utime(made, (time.time() - 2 * month,) * 2)
+    graph_cache.integer_graph_of(MODEL, SHA)
+    assert made.stat().st_mtime > time.time() - 60
+
+
 def test_a_cache_that_cannot_be_written_costs_only_time(tmp_path, monkeypatch):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory")
     monkeypatch.setenv("WORLDDB_CACHE_DIR", str(blocker / "cache"))
     assert graph_cache.integer_graph_of(MODEL, SHA) == integer_graph.rewrite(MODEL.read_bytes())
+
+
+def test_a_cache_that_can_be_read_but_not_written_is_still_used(cache, monkeypatch):
+    made = graph_cache.integer_graph_of(MODEL, SHA)
+
+    def refused(*args, **kwargs):
+        raise PermissionError("read-only")
+
+    def no_rewrite(model_bytes):
+        raise AssertionError("the graph was made again instead of read")
+
+    # (the suite runs as root, for whom file modes do not refuse: the refusals are the OS's errors)
+    monkeypatch.setattr(graph_cache.os, "utime", refused)
+    monkeypatch.setattr(graph_cache.integer_graph, "rewrite", no_rewrite)
+    assert graph_cache.integer_graph_of(MODEL, SHA) == made
 
 
 def test_the_cache_directory_follows_the_environment(monkeypatch, tmp_path):

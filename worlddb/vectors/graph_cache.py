@@ -17,6 +17,9 @@ cache directory; later processes read it back without importing `onnx`.
   processes that start at once each write a whole file, and a reader sees one whole file.
 - A cache that cannot be read or written (a read-only home, a full disk) costs only time:
   the graph is made in memory as before, and the reason is logged at debug level.
+- A file read is touched, and a process that writes a new file removes the cached graphs no
+  process has read for `UNUSED_DAYS` (those an upgrade left behind), so the directory does not
+  grow by a graph with every upgrade, while installations that share it keep their own.
 
 What the graph computes is still checked where it is used: the embedder runs its canary
 texts on the session built from it and falls back to the fp32 graph if they differ.
@@ -29,6 +32,7 @@ import importlib.metadata
 import logging
 import os
 import tempfile
+import time
 from pathlib import Path
 
 from worlddb.vectors import integer_graph
@@ -39,6 +43,8 @@ log = logging.getLogger(__name__)
 
 #: the bytes a cached file begins with: the sha256 of the graph that follows
 _DIGEST = 32
+#: a cached graph no process has read for this many days is removed when another is written
+UNUSED_DAYS = 30
 
 
 def cache_dir() -> Path:
@@ -72,7 +78,22 @@ def _read(path: Path) -> bytes | None:
     if len(data) <= _DIGEST or hashlib.sha256(graph).digest() != data[:_DIGEST]:
         log.debug("cached graph %s does not match its digest; making it again", path)
         return None
+    try:
+        os.utime(path)  # in use: not one to remove (`_remove_unused`)
+    except OSError as e:  # (a cache this user may read but not write is still used)
+        log.debug("could not mark the cached graph %s as read: %s", path, e)
     return graph
+
+
+def _remove_unused(directory: Path, keep: Path) -> None:
+    """Remove the cached graphs other than `keep` that no process has read for UNUSED_DAYS."""
+    cutoff = time.time() - UNUSED_DAYS * 86400
+    for old in directory.glob("integer-graph-*.onnx"):
+        try:
+            if old != keep and old.stat().st_mtime < cutoff:
+                old.unlink()
+        except OSError as e:  # (another process removed it first, or may not)
+            log.debug("could not remove the unused cached graph %s: %s", old, e)
 
 
 def _write(path: Path, graph: bytes) -> None:
@@ -104,6 +125,7 @@ def integer_graph_of(model_path: Path, model_sha256: str) -> bytes | None:
     if graph is not None and path is not None:
         try:
             _write(path, graph)
+            _remove_unused(path.parent, path)
         except OSError as e:
             log.debug("could not cache the rewritten graph at %s: %s", path, e)
     return graph
