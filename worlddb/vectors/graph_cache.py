@@ -15,8 +15,9 @@ cache directory; later processes read it back without importing `onnx`.
   short, changed on disk) is never used: the graph is made again and the file replaced.
 - A file is written under a temporary name in the same directory and renamed into place, so
   processes that start at once each write a whole file, and a reader sees one whole file.
-- A cache that cannot be read or written (a read-only home, a full disk) costs only time:
-  the graph is made in memory as before, and the reason is logged at debug level.
+- A cache that cannot be written (a read-only home, a full disk) costs only time: the graph
+  is made in memory as before, and the reason is logged at debug level. One that can be read
+  but not written is still read.
 - A file read is touched, and a process that writes a new file removes the cached graphs no
   process has read for `UNUSED_DAYS` (those an upgrade left behind), so the directory does not
   grow by a graph with every upgrade, while installations that share it keep their own.
